@@ -1,0 +1,127 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { domainToUnicode } from 'node:url';
+import { PanelError } from '../../shared/errors.ts';
+
+/** A panel address as the core keeps it. */
+export interface NormalisedAddress {
+  /** `https://<host[:port]>/api`, or `http://` for a loopback host. */
+  baseUrl: string;
+  /** What an operator reads: Unicode host, port when not the default, scheme only for http. */
+  display: string;
+}
+
+const API_PATH = '/api';
+
+function invalid(message: string): never {
+  throw new PanelError('INVALID_INPUT', message);
+}
+
+/**
+ * Turns what an operator pastes (`panel.example.com`, `https://Panel.example.com/api/`,
+ * `[::1]:8443`, an IDN domain) into the panel's API base URL, or refuses it with a message
+ * that says what to fix. Throws only `PanelError('INVALID_INPUT')`.
+ */
+export function normaliseAddress(input: string): NormalisedAddress {
+  // Pasted text often carries a trailing newline or spaces at the ends: those are noise.
+  const text = input.trim();
+  if (text === '') invalid('Enter the panel address, for example panel.example.com.');
+  if (/\s/u.test(text)) invalid('The address cannot contain spaces.');
+  if (/\p{Cc}/u.test(text)) invalid('The address cannot contain control characters.');
+
+  const withScheme = addScheme(text);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(withScheme)?.[1]?.toLowerCase();
+  if (scheme !== 'https' && scheme !== 'http') {
+    invalid(`The address must start with https:// (not ${scheme ?? 'this'}://).`);
+  }
+  // The URL parser drops an empty "?" or "#", so look at the text itself.
+  if (withScheme.includes('?')) invalid('Remove the query ("?…") from the address.');
+  if (withScheme.includes('#')) invalid('Remove the fragment ("#…") from the address.');
+  if (withScheme.includes('\\')) invalid('The address cannot contain backslashes.');
+  const authority = withScheme.slice(scheme.length + 3).split('/')[0] ?? '';
+  if (authority.includes('@')) {
+    invalid('Remove the user name ("user@") from the address: log in with the form instead.');
+  }
+
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    invalid(`"${shorten(text)}" is not a valid address. Use a domain or IP address, for example panel.example.com.`);
+  }
+  if (url.hostname === '') invalid('The address has no host name.');
+
+  const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+  if (path !== '' && path !== API_PATH) {
+    invalid(`Remove the path "${shorten(url.pathname)}": give only the panel's domain (its API is always at /api).`);
+  }
+
+  const host = checkHost(url.hostname);
+  const loopback = isLoopback(host);
+  if (scheme === 'http' && !loopback) {
+    invalid('Use https:// for this address. Plain http:// is accepted only for this computer (localhost, 127.0.0.1, ::1).');
+  }
+
+  const port = url.port === '' ? '' : `:${url.port}`;
+  const hostForUrl = isIPv6(host) ? `[${host}]` : host;
+  const baseUrl = `${scheme}://${hostForUrl}${port}${API_PATH}`;
+  const displayHost = isIPv6(host) ? hostForUrl : domainToUnicode(host) || host;
+  const display = `${scheme === 'http' ? 'http://' : ''}${displayHost}${port}`;
+  return { baseUrl, display };
+}
+
+/** Adds `https://` unless the text names a scheme; a bare IPv6 address gets its brackets. */
+function addScheme(text: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
+  if (isIPv6(text)) return `https://[${text}]`;
+  // "mailto:x" or "javascript:…" would otherwise read as a host with a bad port.
+  const bareScheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(text)?.[1];
+  if (bareScheme) invalid(`The address must start with https:// (not ${bareScheme}:).`);
+  return `https://${text}`;
+}
+
+/** Returns the host without brackets and trailing dot, or refuses a malformed domain. */
+function checkHost(hostname: string): string {
+  if (hostname.startsWith('[')) return hostname.slice(1, -1);
+  if (isIPv4(hostname)) return hostname;
+  const host = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (host.length > 253) invalid('The domain name is too long (253 characters at most).');
+  for (const label of host.split('.')) {
+    if (label === '') invalid(`"${shorten(hostname)}" has an empty part between dots.`);
+    if (label.length > 63) invalid('A part of the domain name is longer than 63 characters.');
+    // Underscores are not valid in host names but do occur on internal networks.
+    if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/.test(label)) {
+      invalid(`"${shorten(hostname)}" is not a valid domain name.`);
+    }
+  }
+  return host;
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host === '::1') return true;
+  return isIPv4(host) && host.startsWith('127.');
+}
+
+function shorten(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+export const DEFAULT_LOGIN_PATH = '/login';
+
+/**
+ * Checks a login path set by the operator (`login`, `/auth/login`, `/v1/users.login`); it is
+ * appended to the base URL and must stay a plain path under it. `null` or empty means the default.
+ */
+export function normaliseLoginPath(input: string | null): string {
+  const text = (input ?? '').trim();
+  if (text === '') return DEFAULT_LOGIN_PATH;
+  const path = text.startsWith('/') ? text : `/${text}`;
+  if (/[?#]/.test(path)) invalid('The login path cannot contain "?" or "#": give only the path, like /auth/login.');
+  if (/^\/\//.test(path)) invalid('The login path must not start with "//".');
+  if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/.test(path)) {
+    invalid('The login path may contain only letters, digits and - . _ ~ / and similar URL characters, no spaces.');
+  }
+  if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
+    invalid('The login path cannot contain "." or ".." segments.');
+  }
+  return path;
+}

@@ -1,0 +1,113 @@
+import { copyFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { PanelError } from '../../shared/errors.ts';
+
+/**
+ * One JSON document on disk, written whole and atomically. The app backs it with electron-store,
+ * Node (tests, scripts) with conf, the library electron-store is built on.
+ */
+export interface DocumentStore {
+  readonly path: string;
+  /** The stored document (`{}` when there is none yet). Throws a `SyntaxError` when it is not JSON. */
+  read(): unknown;
+  write(document: Record<string, unknown>): void;
+}
+
+/** Opens the document `<name>.json` in the data folder; `secret` documents are readable by the owner only. */
+export type OpenStore = (name: string, options: { secret: boolean }) => DocumentStore;
+
+/** The subset of conf's and electron-store's API used here. */
+interface ConfLike {
+  store: Record<string, unknown>;
+}
+
+/**
+ * Adapts a conf-like store. It is created on first use, because conf reads the file in its
+ * constructor and a damaged file must reach the caller as an error it can recover from.
+ */
+export function confDocumentStore(path: string, create: () => ConfLike): DocumentStore {
+  let conf: ConfLike | undefined;
+  const open = () => (conf ??= create());
+  return {
+    path,
+    read: () => open().store,
+    write: (document) => {
+      open().store = document;
+    },
+  };
+}
+
+export function openConfStore(dataDir: string): OpenStore {
+  return (name, { secret }) =>
+    confDocumentStore(join(dataDir, `${name}.json`), () =>
+      new Conf<Record<string, unknown>>({
+        cwd: dataDir,
+        configName: name,
+        // A damaged file is moved aside by the caller, never silently emptied.
+        clearInvalidConfig: false,
+        accessPropertiesByDotNotation: false,
+        ...(secret ? { configFileMode: 0o600 } : {}),
+      }),
+    );
+}
+
+export type DocumentRead =
+  | { ok: true; document: unknown }
+  | { ok: false; movedTo: string };
+
+/**
+ * Reads a document; one that is not JSON is renamed to `<name>.corrupt-<timestamp>.json` so that
+ * nothing is lost and the app can start without it.
+ */
+export function readOrMoveAside(store: DocumentStore, now: Date): DocumentRead {
+  try {
+    return { ok: true, document: store.read() };
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'SyntaxError') {
+      throw storageError(`read ${store.path}`, error);
+    }
+    return { ok: false, movedTo: moveAside(store.path, now) };
+  }
+}
+
+export function moveAside(path: string, now: Date): string {
+  const target = asidePath(path, now);
+  try {
+    renameSync(path, target);
+  } catch (error) {
+    throw storageError(`move the damaged file ${path} aside`, error);
+  }
+  return target;
+}
+
+/** Keeps a copy of a file that was read only in part, before anything overwrites it. */
+export function copyAside(path: string, now: Date): string {
+  const target = asidePath(path, now);
+  try {
+    copyFileSync(path, target);
+  } catch (error) {
+    throw storageError(`keep a copy of the damaged file ${path}`, error);
+  }
+  return target;
+}
+
+function asidePath(path: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  return path.replace(/\.json$/, '') + `.corrupt-${stamp}.json`;
+}
+
+export function storageError(action: string, error: unknown): PanelError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const reason =
+    code === 'ENOSPC' ? 'the disk is full'
+      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+        : code === 'EROFS' ? 'the disk is read-only'
+          : typeof code === 'string' ? code
+            : error instanceof Error ? error.message : 'unknown error';
+  return new PanelError(
+    'STORAGE',
+    `Paneldeck could not ${action} (${reason}). Check free disk space and the folder's permissions, then try again.`,
+    { cause: error },
+  );
+}

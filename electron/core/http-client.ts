@@ -1,0 +1,156 @@
+import { PanelError } from '../../shared/errors.ts';
+import { describeConnectionFailure } from './connection-errors.ts';
+
+/** The part of `fetch` the core uses: Node's global fetch and Electron's `net.fetch` both fit. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  statusText: string;
+  /** The URL that answered, after same-origin redirects. */
+  url: string;
+  contentType: string;
+  retryAfter: string | null;
+  text: string;
+}
+
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Sends one request and reads its whole answer, within a time limit and a size limit.
+ * Redirects are followed only within the same origin, so a token or password is never sent
+ * anywhere but the panel the operator added. Fails only with `PanelError`.
+ */
+export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): Promise<HttpResponse> {
+  const deadline = AbortSignal.timeout(request.timeoutMs);
+  const timedOut = () =>
+    new PanelError(
+      'TIMEOUT',
+      `${new URL(request.url).host} did not answer within ${formatSeconds(request.timeoutMs)}. ` +
+        'The panel may be overloaded or unreachable: try again, and check the address if it keeps happening.',
+    );
+  try {
+    const response = await fetchFollowingSameOrigin(fetchImpl, request, deadline);
+    const text = await readCapped(response.response, request.maxBytes, response.url);
+    return {
+      status: response.response.status,
+      statusText: response.response.statusText,
+      url: response.url,
+      contentType: response.response.headers.get('content-type') ?? '',
+      retryAfter: response.response.headers.get('retry-after'),
+      text,
+    };
+  } catch (error) {
+    if (error instanceof PanelError) throw error;
+    if (deadline.aborted) throw timedOut();
+    throw describeConnectionFailure(error, new URL(request.url));
+  }
+}
+
+async function fetchFollowingSameOrigin(
+  fetchImpl: FetchLike,
+  request: HttpRequest,
+  signal: AbortSignal,
+): Promise<{ response: Response; url: string }> {
+  let url = request.url;
+  let method = request.method;
+  let body = request.body;
+  for (let hop = 0; ; hop++) {
+    const response = await fetchImpl(url, {
+      method,
+      headers: body === undefined ? withoutContentType(request.headers) : request.headers,
+      body,
+      redirect: 'manual',
+      signal,
+    });
+    const location = response.headers.get('location');
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url };
+    await response.body?.cancel().catch(() => undefined);
+
+    const target = resolveLocation(location, url);
+    const origin = new URL(url).origin;
+    if (target === null || target.origin !== origin) {
+      throw new PanelError(
+        'REDIRECT_REFUSED',
+        `The panel redirected to ${target?.origin ?? 'an invalid address'}, another address than ${origin}. ` +
+          'Paneldeck does not follow it, so that your password and token go only to the panel you added. ' +
+          'If the panel has moved, change its address in the panel settings.',
+      );
+    }
+    if (hop + 1 >= MAX_REDIRECTS) {
+      throw new PanelError(
+        'REDIRECT_REFUSED',
+        `The panel redirected more than ${MAX_REDIRECTS} times. Check its address and the server configuration.`,
+      );
+    }
+    // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.
+    if (response.status === 303 || (method === 'POST' && (response.status === 301 || response.status === 302))) {
+      method = 'GET';
+      body = undefined;
+    }
+    url = target.href;
+  }
+}
+
+function resolveLocation(location: string, base: string): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
+  }
+}
+
+function withoutContentType(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
+}
+
+/** Reads the body as a stream and stops at `maxBytes`, so a huge or endless answer costs nothing. */
+async function readCapped(response: Response, maxBytes: number, url: string): Promise<string> {
+  const tooLarge = () =>
+    new PanelError(
+      'RESPONSE_TOO_LARGE',
+      `The answer from ${new URL(url).host} is larger than ${formatBytes(maxBytes)}, so Paneldeck stopped reading it. ` +
+        'Check that the address points to the panel itself; a panel answer is normally a few kilobytes.',
+    );
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

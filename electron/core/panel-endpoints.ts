@@ -1,0 +1,106 @@
+import { PanelError } from '../../shared/errors.ts';
+import { sendRequest, type FetchLike, type HttpResponse } from './http-client.ts';
+import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody, redact } from './panel-responses.ts';
+import { findToken } from './token-field.ts';
+
+/** How requests to panels are sent: the same for every panel of a service. */
+export interface RequestSettings {
+  fetch: FetchLike;
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export interface PanelEndpoint {
+  baseUrl: string;
+  loginPath: string;
+  tokenField: string | null;
+}
+
+/** `POST {base}{loginPath}` with `{ email, password }`; returns the token from the answer. */
+export async function requestLogIn(
+  settings: RequestSettings,
+  panel: PanelEndpoint,
+  credentials: { email: string; password: string },
+): Promise<string> {
+  const url = `${panel.baseUrl}${panel.loginPath}`;
+  const action = 'logging in';
+  const secrets = [credentials.password];
+  const response = await send(settings, secrets, {
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ email: credentials.email, password: credentials.password }),
+  });
+
+  if (response.status === 401 || response.status === 403) {
+    throw new PanelError(
+      'INVALID_CREDENTIALS',
+      `The panel did not accept this email and password (${describeStatus(response)}). Check them and try again.`,
+    );
+  }
+  if (response.status === 404 || response.status === 405) {
+    throw new PanelError(
+      'LOGIN_ENDPOINT_NOT_FOUND',
+      `The panel has no login at POST ${url} (${describeStatus(response)}). ` +
+        `If this panel logs in at another path, set it under Advanced in the panel settings (now "${panel.loginPath}").`,
+    );
+  }
+  failOnSharedStatus(response, action);
+  failUnlessSuccess(response, action, secrets);
+
+  const search = findToken(parseJsonBody(response, action), panel.tokenField);
+  if (search.found) return search.token;
+  const keys = search.topLevelKeys.length > 0 ? search.topLevelKeys.join(', ') : 'none';
+  throw new PanelError(
+    'NO_TOKEN_IN_RESPONSE',
+    panel.tokenField
+      ? `The login answer has no text at "${panel.tokenField}" (its top-level keys: ${keys}). ` +
+          'Correct the token field under Advanced in the panel settings.'
+      : `The login answer has no token in the usual places (its top-level keys: ${keys}). ` +
+          'Set the token field (for example data.auth.token) under Advanced in the panel settings.',
+  );
+}
+
+/** `GET {base}/getSession` with the bearer token; returns the session JSON. */
+export async function requestSession(settings: RequestSettings, panel: PanelEndpoint, token: string): Promise<unknown> {
+  const action = 'reading the session';
+  const response = await send(settings, [token], {
+    method: 'GET',
+    url: `${panel.baseUrl}/getSession`,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  });
+  if (response.status === 401 || response.status === 403) {
+    throw new PanelError(
+      'UNAUTHORIZED',
+      `The panel rejected the saved token (${describeStatus(response)}): the session expired or was revoked. Log in again.`,
+    );
+  }
+  failOnSharedStatus(response, action);
+  if (response.status === 404) {
+    throw new PanelError(
+      'BAD_RESPONSE',
+      `The panel has no session endpoint at ${panel.baseUrl}/getSession (${describeStatus(response)}). ` +
+        'Check that the address is the panel itself.',
+    );
+  }
+  failUnlessSuccess(response, action, [token]);
+  return parseJsonBody(response, action);
+}
+
+/** Sends a request; whatever goes wrong, no message carries one of `secrets`. */
+async function send(
+  settings: RequestSettings,
+  secrets: readonly string[],
+  request: Pick<Parameters<typeof sendRequest>[1], 'method' | 'url' | 'headers' | 'body'>,
+): Promise<HttpResponse> {
+  try {
+    return await sendRequest(settings.fetch, {
+      ...request,
+      timeoutMs: settings.timeoutMs,
+      maxBytes: settings.maxResponseBytes,
+    });
+  } catch (error) {
+    if (error instanceof PanelError) throw new PanelError(error.code, redact(error.message, secrets));
+    throw error;
+  }
+}

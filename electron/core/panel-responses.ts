@@ -1,0 +1,102 @@
+import { PanelError } from '../../shared/errors.ts';
+import type { HttpResponse } from './http-client.ts';
+
+/**
+ * What the panel's answers mean, for the statuses every endpoint shares. `action` names the
+ * operation in the operator's words ("logging in", "reading the session").
+ */
+export function failOnSharedStatus(response: HttpResponse, action: string): void {
+  const status = describeStatus(response);
+  if (response.status === 429) {
+    const wait = describeRetryAfter(response.retryAfter);
+    throw new PanelError(
+      'RATE_LIMITED',
+      `The panel is limiting requests (${status}) while ${action}. Wait ${wait} and try again.`,
+    );
+  }
+  if (response.status >= 500) {
+    const page = looksLikeHtml(response) ? ', with an HTML error page, often from a proxy in front of the panel' : '';
+    throw new PanelError(
+      'SERVER_ERROR',
+      `The panel had a server error (${status}${page}) while ${action}. ` +
+        'Try again in a moment; if it persists, the panel or its web server needs attention.',
+    );
+  }
+}
+
+/** Fails with `BAD_RESPONSE` for any status that is not 2xx by now. */
+export function failUnlessSuccess(response: HttpResponse, action: string, secrets: readonly string[]): void {
+  if (response.status >= 200 && response.status < 300) return;
+  const detail = serverMessage(response, secrets);
+  throw new PanelError(
+    'BAD_RESPONSE',
+    `The panel answered ${describeStatus(response)} while ${action}${detail ? `: "${detail}"` : ''}. ` +
+      'Check the panel address and that this panel version supports Paneldeck.',
+  );
+}
+
+/** Parses a JSON body, or says what came instead. */
+export function parseJsonBody(response: HttpResponse, action: string): unknown {
+  try {
+    if (response.text.trim() === '') throw new SyntaxError('empty');
+    return JSON.parse(response.text);
+  } catch {
+    const what =
+      response.text.trim() === ''
+        ? 'an empty answer'
+        : looksLikeHtml(response)
+          ? 'an HTML page'
+          : `${response.contentType.split(';')[0] || 'text of no stated type'} that is not valid JSON`;
+    throw new PanelError(
+      'BAD_RESPONSE',
+      `The panel answered ${what} (${describeStatus(response)}) while ${action}, not JSON. ` +
+        'Check that the address points to the panel itself and not to a proxy or a web page.',
+    );
+  }
+}
+
+export function describeStatus(response: Pick<HttpResponse, 'status' | 'statusText'>): string {
+  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+}
+
+function looksLikeHtml(response: HttpResponse): boolean {
+  return response.contentType.includes('html') || /^\s*<(!doctype|html)/i.test(response.text);
+}
+
+function describeRetryAfter(header: string | null): string {
+  const seconds = Number(header);
+  if (header !== null && Number.isFinite(seconds) && seconds >= 0) {
+    return seconds < 90 ? `${Math.ceil(seconds)} s` : `${Math.ceil(seconds / 60)} minutes`;
+  }
+  return 'a minute';
+}
+
+/**
+ * A short message from a JSON error body (`message` or `error`), which often tells the operator
+ * what the panel disliked. Anything equal to a secret of the request is blanked out.
+ */
+function serverMessage(response: HttpResponse, secrets: readonly string[]): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    return null;
+  }
+  if (typeof body !== 'object' || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const nested = record['error'];
+  const candidate =
+    [record['message'], nested, typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['message'] : undefined]
+      .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  if (!candidate) return null;
+  return redact(candidate, secrets).replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+/** Replaces every occurrence of a secret in `text`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) result = result.split(secret).join('[redacted]');
+  }
+  return result;
+}

@@ -1,0 +1,235 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { parseArguments, type PanelApi } from '../../shared/contract.ts';
+import { PanelError, type ErrorInfo } from '../../shared/errors.ts';
+import type { Panel } from '../../shared/types.ts';
+import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './address.ts';
+import { openConfStore, type OpenStore } from './document-store.ts';
+import type { FetchLike } from './http-client.ts';
+import { requestLogIn, requestSession, type RequestSettings } from './panel-endpoints.ts';
+import { PanelRegistry, type PanelRecord, type RegistryLoadProblem } from './panel-registry.ts';
+import { TokenVault, type Encryption } from './token-vault.ts';
+
+export interface PanelServiceOptions {
+  /** The folder the panel list and the token store are kept in. */
+  dataDir: string;
+  encryption: Encryption;
+  /** Defaults to the global fetch; the app passes Electron's `net.fetch` (system proxy, OS certificates). */
+  fetch?: FetchLike;
+  /** Per request, headers and body together. Default 15 s. */
+  timeoutMs?: number;
+  /** Largest answer read from a panel. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Defaults to conf files in `dataDir`; the app passes electron-store. */
+  openStore?: OpenStore;
+  now?: () => Date;
+}
+
+export interface PanelService extends PanelApi {
+  /** What was wrong with the panel list on disk when it was loaded, if anything. */
+  loadProblem(): Promise<RegistryLoadProblem | null>;
+}
+
+/**
+ * The whole of Paneldeck's main-process logic behind the contract. Every method checks its
+ * arguments against the contract's schemas, so it can be called from IPC or a script alike.
+ */
+export function createPanelService(options: PanelServiceOptions): PanelService {
+  const now = options.now ?? (() => new Date());
+  const openStore = options.openStore ?? openConfStore(options.dataDir);
+  const settings: RequestSettings = {
+    fetch: options.fetch ?? ((url, init) => fetch(url, init)),
+    timeoutMs: options.timeoutMs ?? 15_000,
+    maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
+  };
+  const ready = open(openStore, options.encryption, now());
+  // Keeps a failed start from being an unhandled rejection; each call still sees the failure.
+  ready.catch(() => undefined);
+  const logInsInFlight = new Map<string, { key: string; result: Promise<Panel> }>();
+
+  const state = () => ready;
+
+  function find(registry: PanelRegistry, id: string): PanelRecord {
+    const record = registry.get(id);
+    if (!record) throw new PanelError('NOT_FOUND', 'This panel is no longer in the list. It may have been removed.');
+    return record;
+  }
+
+  async function logInOnce(id: string, email: string, password: string): Promise<Panel> {
+    const { registry, vault } = await state();
+    const token = await requestLogIn(settings, find(registry, id), { email, password });
+    // Removed while the request was under way: store nothing for it.
+    find(registry, id);
+    const storage = await vault.save(id, token, now());
+    if (storage === null || !registry.get(id)) {
+      // Logged out or removed while the token was being encrypted: it must not come back.
+      vault.forget(id);
+      return toPanel(find(registry, id), vault);
+    }
+    const updated = registry.update(id, { account: email, tokenStorage: storage, signedOutReason: null });
+    return toPanel(updated ?? find(registry, id), vault);
+  }
+
+  return {
+    async loadProblem() {
+      return (await state()).registry.loadProblem;
+    },
+
+    async listPanels() {
+      parseArguments('listPanels', []);
+      const { registry, vault } = await state();
+      return registry.list().map((record) => toPanel(record, vault));
+    },
+
+    async addPanel(input) {
+      const [{ address, name }] = parseArguments('addPanel', [input]);
+      const { registry, vault } = await state();
+      const { baseUrl, display } = normaliseAddress(address);
+      failIfDuplicate(registry, baseUrl, display);
+      const record: PanelRecord = {
+        id: randomUUID(),
+        name: name || display,
+        baseUrl,
+        loginPath: DEFAULT_LOGIN_PATH,
+        tokenField: null,
+        createdAt: now().toISOString(),
+        account: null,
+        tokenStorage: null,
+        signedOutReason: null,
+        lastCheck: null,
+      };
+      registry.insert(record);
+      return toPanel(record, vault);
+    },
+
+    async updatePanel(id, patch) {
+      const [panelId, change] = parseArguments('updatePanel', [id, patch]);
+      const { registry, vault } = await state();
+      const record = find(registry, panelId);
+      const next: Partial<PanelRecord> = {};
+      if (change.name !== undefined) next.name = change.name;
+      if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath);
+      if (change.tokenField !== undefined) next.tokenField = change.tokenField;
+      if (change.address !== undefined) {
+        const { baseUrl, display } = normaliseAddress(change.address);
+        if (baseUrl !== record.baseUrl) {
+          failIfDuplicate(registry, baseUrl, display);
+          next.baseUrl = baseUrl;
+          // The token belongs to the old address; it must never be sent to the new one.
+          next.tokenStorage = null;
+          next.lastCheck = null;
+          next.signedOutReason = vault.token(panelId)
+            ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
+            : record.signedOutReason;
+        }
+      }
+      if (next.baseUrl !== undefined) vault.forget(panelId);
+      return toPanel(registry.update(panelId, next) ?? record, vault);
+    },
+
+    async removePanel(id) {
+      const [panelId] = parseArguments('removePanel', [id]);
+      const { registry, vault } = await state();
+      find(registry, panelId);
+      vault.forget(panelId);
+      registry.remove(panelId);
+    },
+
+    async logIn(id, credentials) {
+      const [panelId, { email, password }] = parseArguments('logIn', [id, credentials]);
+      // A double click sends one request; a different attempt waits for the one under way.
+      const key = createHash('sha256').update(`${email}\0${password}`).digest('hex');
+      const current = logInsInFlight.get(panelId);
+      if (current?.key === key) return current.result;
+      const previous = current?.result.catch(() => undefined);
+      const result = (async () => {
+        await previous;
+        return logInOnce(panelId, email, password);
+      })();
+      const entry = { key, result };
+      logInsInFlight.set(panelId, entry);
+      try {
+        return await result;
+      } finally {
+        if (logInsInFlight.get(panelId) === entry) logInsInFlight.delete(panelId);
+      }
+    },
+
+    async logOut(id) {
+      const [panelId] = parseArguments('logOut', [id]);
+      const { registry, vault } = await state();
+      find(registry, panelId);
+      vault.forget(panelId);
+      return toPanel(registry.update(panelId, { tokenStorage: null, signedOutReason: null })!, vault);
+    },
+
+    async getSession(id) {
+      const [panelId] = parseArguments('getSession', [id]);
+      const { registry, vault } = await state();
+      const record = find(registry, panelId);
+      const token = vault.token(panelId);
+      if (!token) {
+        const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
+        throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
+      }
+      try {
+        const session = await requestSession(settings, record, token);
+        const checkedAt = now().toISOString();
+        registry.update(panelId, { lastCheck: { at: checkedAt, ok: true } });
+        return { panelId, checkedAt, session };
+      } catch (error) {
+        if (!(error instanceof PanelError)) throw error;
+        const lastCheck = { at: now().toISOString(), ok: false as const, error: error.toInfo() };
+        // Only forget the token that was rejected, not one a log in stored meanwhile.
+        if (error.code === 'UNAUTHORIZED' && vault.token(panelId) === token) {
+          vault.forget(panelId);
+          registry.update(panelId, { lastCheck, tokenStorage: null, signedOutReason: error.toInfo() });
+        } else {
+          registry.update(panelId, { lastCheck });
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+async function open(openStore: OpenStore, encryption: Encryption, now: Date) {
+  const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
+  const { vault, problems } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now);
+  // Say why panels that were signed in last time are not any more.
+  for (const record of registry.list()) {
+    if (record.tokenStorage === null || vault.token(record.id)) continue;
+    registry.update(record.id, { tokenStorage: null, signedOutReason: problems.get(record.id) ?? lostTokenReason(record) });
+  }
+  return { registry, vault };
+}
+
+function lostTokenReason(record: PanelRecord): ErrorInfo {
+  return record.tokenStorage === 'memory'
+    ? { code: 'NOT_SIGNED_IN', message: 'The token was kept in memory only (no secure storage on this system) and is gone since Paneldeck restarted. Log in again.' }
+    : { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was not found in the token store. Log in again.' };
+}
+
+function failIfDuplicate(registry: PanelRegistry, baseUrl: string, display: string): void {
+  const existing = registry.list().find((record) => record.baseUrl === baseUrl);
+  if (existing) {
+    throw new PanelError('DUPLICATE_PANEL', `${display} is already in your list as "${existing.name}".`);
+  }
+}
+
+function toPanel(record: PanelRecord, vault: TokenVault): Panel {
+  const signedIn = vault.token(record.id) !== undefined;
+  return {
+    id: record.id,
+    name: record.name,
+    address: normaliseAddress(record.baseUrl).display,
+    baseUrl: record.baseUrl,
+    loginPath: record.loginPath,
+    tokenField: record.tokenField,
+    createdAt: record.createdAt,
+    account: record.account,
+    signedIn,
+    tokenStorage: vault.storage(record.id),
+    signedOutReason: signedIn ? null : record.signedOutReason,
+    lastCheck: record.lastCheck,
+  };
+}

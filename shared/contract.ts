@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { PanelError, type ErrorInfo } from './errors.ts';
+import {
+  addPanelInputSchema,
+  credentialsSchema,
+  panelIdSchema,
+  updatePanelInputSchema,
+  type AddPanelInput,
+  type Credentials,
+  type UpdatePanelInput,
+} from './schemas.ts';
+import type { Panel, SessionResult } from './types.ts';
+
+/**
+ * The API the renderer calls and main serves. Adding a method here makes the compiler ask for
+ * its argument schema below, and (from the app on) for its bridge and registrar entries.
+ */
+export interface PanelApi {
+  listPanels(): Promise<Panel[]>;
+  addPanel(input: AddPanelInput): Promise<Panel>;
+  updatePanel(id: string, patch: UpdatePanelInput): Promise<Panel>;
+  /** Also forgets the panel's token. */
+  removePanel(id: string): Promise<void>;
+  /** Never returns the token. */
+  logIn(id: string, credentials: Credentials): Promise<Panel>;
+  /** Forgets the token. */
+  logOut(id: string): Promise<Panel>;
+  getSession(id: string): Promise<SessionResult>;
+}
+
+export type MethodName = keyof PanelApi;
+export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
+export type MethodResult<M extends MethodName> = Awaited<ReturnType<PanelApi[M]>>;
+
+/** What one call's result looks like once it has crossed a process boundary. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+export const argumentSchemas = {
+  listPanels: z.tuple([]),
+  addPanel: z.tuple([addPanelInputSchema]),
+  updatePanel: z.tuple([panelIdSchema, updatePanelInputSchema]),
+  removePanel: z.tuple([panelIdSchema]),
+  logIn: z.tuple([panelIdSchema, credentialsSchema]),
+  logOut: z.tuple([panelIdSchema]),
+  getSession: z.tuple([panelIdSchema]),
+} satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
+
+export const methodNames = Object.keys(argumentSchemas) as MethodName[];
+
+/** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */
+export type ParsedArgs<M extends MethodName> = z.output<(typeof argumentSchemas)[M]>;
+
+/**
+ * Checks the arguments of one call against the contract. Anything that does not fit becomes an
+ * `INVALID_INPUT` error whose message names the field and what was wrong with it.
+ */
+export function parseArguments<M extends MethodName>(method: M, args: unknown): ParsedArgs<M> {
+  // TypeScript cannot follow a generic index into the table; the table's `satisfies` checks it.
+  const schema = argumentSchemas[method] as unknown as z.ZodType<ParsedArgs<M>>;
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  throw new PanelError('INVALID_INPUT', describeIssues(parsed.error));
+}
+
+function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The request was not valid.';
+  if (issue.path.length === 0) {
+    if (issue.code === 'too_big') return 'Too many arguments.';
+    if (issue.code === 'too_small') return 'Missing arguments.';
+    return 'The arguments must be a list.';
+  }
+  if (issue.code === 'unrecognized_keys') {
+    // Key names come from the caller: shorten them so a hostile one cannot flood the message.
+    const keys = issue.keys.slice(0, 5).map((key) => JSON.stringify(key.slice(0, 40)));
+    return `Unexpected field${issue.keys.length > 1 ? 's' : ''}: ${keys.join(', ')}.`;
+  }
+  // Every schema in shared/schemas.ts words its own messages for an operator.
+  return issue.message;
+}

@@ -1,0 +1,53 @@
+/** Every failure the contract can report, as a stable code the UI and tests can rely on. */
+export const errorCodes = [
+  'INVALID_INPUT',
+  'DUPLICATE_PANEL',
+  'NOT_FOUND',
+  'NOT_SIGNED_IN',
+  'INVALID_CREDENTIALS',
+  'UNAUTHORIZED',
+  'LOGIN_ENDPOINT_NOT_FOUND',
+  'NO_TOKEN_IN_RESPONSE',
+  'RATE_LIMITED',
+  'SERVER_ERROR',
+  'BAD_RESPONSE',
+  'RESPONSE_TOO_LARGE',
+  'TIMEOUT',
+  'NETWORK',
+  'TLS',
+  'REDIRECT_REFUSED',
+  'ENCRYPTION_UNAVAILABLE',
+  'TOKEN_UNREADABLE',
+  'STORAGE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** The plain-data form of an error: what crosses IPC and what is kept on a panel. */
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+}
+
+/**
+ * The one error type the core throws. Its message is written for an operator (what happened,
+ * what to do) and never contains a token or a password.
+ */
+export class PanelError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PanelError';
+    this.code = code;
+  }
+
+  toInfo(): ErrorInfo {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
+}

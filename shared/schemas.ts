@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/**
+ * Runtime schemas for every argument of the contract. Main parses everything that arrives
+ * with these; the shapes the core deeper down relies on (address, login path) are checked
+ * again, more precisely, where they are interpreted.
+ */
+
+const noControlChars = /^[^\p{Cc}]*$/u;
+
+export const panelIdSchema = z.uuid({ error: 'Panel id must be a UUID.' });
+
+export const panelNameSchema = z
+  .string({ error: 'Name must be text.' })
+  .trim()
+  .min(1, { error: 'Name cannot be empty.' })
+  .max(100, { error: 'Name is too long (100 characters at most).' })
+  .regex(noControlChars, { error: 'Name cannot contain control characters.' });
+
+export const addressSchema = z
+  .string({ error: 'Address must be text.' })
+  .max(2048, { error: 'Address is too long (2048 characters at most).' });
+
+/** `null` puts the default back (`/login`). */
+export const loginPathSchema = z
+  .string({ error: 'Login path must be text.' })
+  .max(512, { error: 'Login path is too long (512 characters at most).' })
+  .nullable();
+
+/** A dot path such as `data.auth.token`; `null` or an empty string means automatic. */
+export const tokenFieldSchema = z
+  .string({ error: 'Token field must be text.' })
+  .trim()
+  .max(256, { error: 'Token field is too long (256 characters at most).' })
+  .regex(/^$|^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, {
+    error: 'Token field must be a dot path of names, like data.auth.token.',
+  })
+  .nullable()
+  .transform((value) => (value === '' ? null : value));
+
+export const addPanelInputSchema = z.strictObject(
+  {
+    address: addressSchema,
+    // An empty name from a form means "name it after the address".
+    name: z.union([z.literal(''), panelNameSchema]).optional(),
+  },
+  { error: 'Expected { address, name? }.' },
+);
+
+export const updatePanelInputSchema = z.strictObject(
+  {
+    name: panelNameSchema.optional(),
+    address: addressSchema.optional(),
+    loginPath: loginPathSchema.optional(),
+    tokenField: tokenFieldSchema.optional(),
+  },
+  { error: 'Expected { name?, address?, loginPath?, tokenField? }.' },
+);
+
+export const credentialsSchema = z.strictObject(
+  {
+    email: z
+      .string({ error: 'Email must be text.' })
+      .trim()
+      .min(1, { error: 'Enter the email you log in to this panel with.' })
+      .max(320, { error: 'Email is too long (320 characters at most).' })
+      .regex(/^[^\s\p{Cc}]+$/u, { error: 'Email cannot contain spaces.' }),
+    password: z
+      .string({ error: 'Password must be text.' })
+      .min(1, { error: 'Enter the password.' })
+      .max(4096, { error: 'Password is too long (4096 characters at most).' }),
+  },
+  { error: 'Expected { email, password }.' },
+);
+
+export type AddPanelInput = z.input<typeof addPanelInputSchema>;
+export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
+export type Credentials = z.input<typeof credentialsSchema>;

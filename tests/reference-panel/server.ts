@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A panel API on 127.0.0.1 for tests and for newcomers: log in, getSession, expiring tokens, and
+ * switchable faults that behave the way broken real servers and proxies do.
+ */
+
+export interface DemoUser {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+  role: string;
+}
+
+export const DEMO_USER: DemoUser = {
+  id: 'usr_1001',
+  email: 'demo@paneldeck.test',
+  password: 'demo-password',
+  name: 'Demo Operator',
+  role: 'admin',
+};
+
+export type Fault =
+  | { kind: 'latency'; ms: number }
+  | { kind: 'server-error' }
+  | { kind: 'bad-gateway-html' }
+  | { kind: 'invalid-json' }
+  | { kind: 'html-page' }
+  | { kind: 'huge-body'; bytes?: number }
+  | { kind: 'never-ending-body' }
+  | { kind: 'redirect'; to: string; status?: number }
+  | { kind: 'rate-limited'; retryAfterSeconds?: number }
+  | { kind: 'status'; status: number; body?: unknown };
+
+export type Route = 'login' | 'getSession';
+
+export interface ReferencePanelOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  users?: DemoUser[];
+  tokenTtlMs?: number;
+  /** The login path under `/api`; default `/login`. */
+  loginPath?: string;
+  /** Dot path where the login answer puts the token; default `token`. `result.data.json.token` is tRPC's. */
+  tokenPath?: string;
+  /** Serve https with this key and certificate instead of http. */
+  tls?: { key: string; cert: string };
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface ReferencePanel {
+  /** `http://127.0.0.1:<port>`: what an operator types into Paneldeck. */
+  url: string;
+  baseUrl: string;
+  port: number;
+  requests: RecordedRequest[];
+  setFault(route: Route, fault: Fault | null): void;
+  setTokenTtl(ms: number): void;
+  /** Makes every token issued so far invalid, as a server-side logout or expiry would. */
+  expireAllTokens(): void;
+  issuedTokens(): string[];
+  close(): Promise<void>;
+}
+
+interface IssuedToken {
+  user: DemoUser;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export async function startReferencePanel(options: ReferencePanelOptions = {}): Promise<ReferencePanel> {
+  const users = options.users ?? [DEMO_USER];
+  const loginPath = options.loginPath ?? '/login';
+  const tokenPath = (options.tokenPath ?? 'token').split('.');
+  let tokenTtlMs = options.tokenTtlMs ?? 60 * 60 * 1000;
+  const tokens = new Map<string, IssuedToken>();
+  const faults = new Map<Route, Fault>();
+  const requests: RecordedRequest[] = [];
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const body = await readBody(request);
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body });
+
+    // `/api/v2/...` answers like `/api/...` without faults: the target of a same-origin redirect.
+    const moved = url.pathname.startsWith('/api/v2/');
+    const path = moved ? `/api/${url.pathname.slice('/api/v2/'.length)}` : url.pathname;
+    const route: Route | null = path === `/api${loginPath}` ? 'login' : path === '/api/getSession' ? 'getSession' : null;
+    if (route === null) return sendJson(response, 404, { error: 'Not found' });
+
+    const fault = moved ? undefined : faults.get(route);
+    if (fault?.kind === 'latency') await delay(fault.ms, request);
+    else if (fault) return applyFault(fault, request, response);
+
+    if (route === 'login') {
+      if (request.method !== 'POST') return sendJson(response, 405, { error: 'Method not allowed' });
+      const credentials = parseJson(body) as { email?: unknown; password?: unknown } | undefined;
+      if (typeof credentials?.email !== 'string' || typeof credentials.password !== 'string') {
+        return sendJson(response, 400, { error: 'email and password are required' });
+      }
+      const user = users.find((candidate) => candidate.email === credentials.email && candidate.password === credentials.password);
+      if (!user) return sendJson(response, 401, { error: 'Invalid email or password' });
+      const token = randomBytes(32).toString('base64url');
+      const issuedAt = Date.now();
+      tokens.set(token, { user, issuedAt, expiresAt: issuedAt + tokenTtlMs });
+      return sendJson(response, 200, nest(tokenPath, token));
+    }
+
+    if (request.method !== 'GET') return sendJson(response, 405, { error: 'Method not allowed' });
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const issued = bearer === undefined ? undefined : tokens.get(bearer);
+    if (!issued) return sendJson(response, 401, { error: 'Not authenticated' });
+    if (issued.expiresAt <= Date.now()) return sendJson(response, 401, { error: 'Token expired' });
+    const { password: _password, ...user } = issued.user;
+    return sendJson(response, 200, {
+      user,
+      issuedAt: new Date(issued.issuedAt).toISOString(),
+      expiresAt: new Date(issued.expiresAt).toISOString(),
+    });
+  };
+
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) sendJson(response, 500, { error: 'Reference panel failed' });
+      else response.destroy();
+    });
+  };
+  const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createHttpServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+
+  return {
+    url,
+    baseUrl: `${url}/api`,
+    port,
+    requests,
+    setFault: (route, fault) => (fault ? faults.set(route, fault) : faults.delete(route)),
+    setTokenTtl: (ms) => {
+      tokenTtlMs = ms;
+    },
+    expireAllTokens: () => {
+      for (const issued of tokens.values()) issued.expiresAt = 0;
+    },
+    issuedTokens: () => [...tokens.keys()],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  switch (fault.kind) {
+    case 'server-error':
+      return sendJson(response, 500, { error: 'Internal server error' });
+    case 'bad-gateway-html':
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>');
+      return;
+    case 'invalid-json':
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"user": {"id": "usr_1001", "email": ');
+      return;
+    case 'html-page':
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!doctype html><html><body><form>Sign in to the proxy</form></body></html>');
+      return;
+    case 'huge-body':
+      return streamHugeBody(response, fault.bytes ?? 5 * 1024 * 1024);
+    case 'never-ending-body':
+      return streamForever(request, response);
+    case 'redirect':
+      response.writeHead(fault.status ?? 302, { location: fault.to });
+      response.end();
+      return;
+    case 'rate-limited':
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(fault.retryAfterSeconds ?? 30) });
+      response.end(JSON.stringify({ error: 'Too many requests' }));
+      return;
+    case 'status':
+      return sendJson(response, fault.status, fault.body ?? { error: `Status ${fault.status}` });
+  }
+}
+
+/** A valid JSON array that is larger than `bytes`, sent without a Content-Length. */
+async function streamHugeBody(response: ServerResponse, bytes: number): Promise<void> {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = JSON.stringify('x'.repeat(64 * 1024 - 3)) + ',';
+  response.write('[');
+  for (let sent = 0; sent < bytes && !response.destroyed; sent += chunk.length) {
+    if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
+  }
+  response.end('0]');
+}
+
+/** Headers, then a slow trickle of bytes that never completes, until the client hangs up. */
+async function streamForever(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.write('{"session": "');
+  const timer = setInterval(() => response.write('.'), 50);
+  await new Promise<void>((resolve) => {
+    request.socket.once('close', resolve);
+    response.once('close', resolve);
+  });
+  clearInterval(timer);
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function nest(path: readonly string[], value: string): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    // A test server still should not buffer without end.
+    if (size > 1024 * 1024) break;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function delay(ms: number, request: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    request.socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
