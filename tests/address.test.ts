@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { normaliseAddress, normaliseLoginPath } from '../electron/core/address.ts';
+import { PanelError } from '../shared/errors.ts';
+import { rejectsWith } from './helpers.ts';
+
+const accepted: [input: string, baseUrl: string, display: string][] = [
+  ['panel.example.com', 'https://panel.example.com/api', 'panel.example.com'],
+  ['https://panel.example.com', 'https://panel.example.com/api', 'panel.example.com'],
+  ['https://panel.example.com/', 'https://panel.example.com/api', 'panel.example.com'],
+  ['https://panel.example.com/api', 'https://panel.example.com/api', 'panel.example.com'],
+  ['https://panel.example.com/api/', 'https://panel.example.com/api', 'panel.example.com'],
+  ['panel.example.com/api', 'https://panel.example.com/api', 'panel.example.com'],
+  ['HTTPS://PANEL.EXAMPLE.COM/API', 'https://panel.example.com/api', 'panel.example.com'],
+  ['  panel.example.com\n', 'https://panel.example.com/api', 'panel.example.com'],
+  ['panel.example.com:8443', 'https://panel.example.com:8443/api', 'panel.example.com:8443'],
+  ['https://panel.example.com:443', 'https://panel.example.com/api', 'panel.example.com'],
+  ['bücher.example', 'https://xn--bcher-kva.example/api', 'bücher.example'],
+  ['https://xn--bcher-kva.example/api', 'https://xn--bcher-kva.example/api', 'bücher.example'],
+  ['пример.рф:8443', 'https://xn--e1afmkfd.xn--p1ai:8443/api', 'пример.рф:8443'],
+  ['203.0.113.7', 'https://203.0.113.7/api', '203.0.113.7'],
+  ['203.0.113.7:2083', 'https://203.0.113.7:2083/api', '203.0.113.7:2083'],
+  ['2001:db8::1', 'https://[2001:db8::1]/api', '[2001:db8::1]'],
+  ['[2001:db8::1]:8443', 'https://[2001:db8::1]:8443/api', '[2001:db8::1]:8443'],
+  ['http://127.0.0.1:4780', 'http://127.0.0.1:4780/api', 'http://127.0.0.1:4780'],
+  ['http://127.8.9.10', 'http://127.8.9.10/api', 'http://127.8.9.10'],
+  ['http://localhost:3000/api/', 'http://localhost:3000/api', 'http://localhost:3000'],
+  ['http://[::1]:3000', 'http://[::1]:3000/api', 'http://[::1]:3000'],
+  ['panel.example.com.', 'https://panel.example.com/api', 'panel.example.com'],
+];
+
+for (const [input, baseUrl, display] of accepted) {
+  test(`address ${JSON.stringify(input)} becomes ${baseUrl}`, () => {
+    assert.deepEqual(normaliseAddress(input), { baseUrl, display });
+  });
+}
+
+const refused: [input: string, message: RegExp][] = [
+  ['', /Enter the panel address/],
+  ['   ', /Enter the panel address/],
+  ['panel example.com', /spaces/],
+  ['panel.example.com\tx', /spaces/],
+  ['user@panel.example.com', /user name/],
+  ['https://user:secret@panel.example.com', /user name/],
+  ['https://panel.example.com/api?x=1', /query/],
+  ['https://panel.example.com?', /query/],
+  ['https://panel.example.com/#top', /fragment/],
+  ['https://panel.example.com/admin', /Remove the path "\/admin"/],
+  ['https://panel.example.com/api/v1', /Remove the path/],
+  ['ftp://panel.example.com', /https:\/\/ \(not ftp:\/\/\)/],
+  ['javascript:alert(1)', /not javascript:/],
+  ['http://panel.example.com', /Use https:\/\//],
+  ['http://10.0.0.5', /Use https:\/\//],
+  ['panel..example.com', /empty part/],
+  ['-panel.example.com', /not a valid domain/],
+  ['https://panel.example.com:99999', /not a valid address/],
+  ['https://panel.example.com\\evil', /backslashes/],
+  ['https://', /not a valid address|no host/],
+];
+
+for (const [input, message] of refused) {
+  test(`address ${JSON.stringify(input)} is refused with a precise message`, async () => {
+    await rejectsWith(Promise.resolve().then(() => normaliseAddress(input)), 'INVALID_INPUT', message);
+  });
+}
+
+/** What the normalised form must look like, whatever came in. */
+function assertWellFormed(result: { baseUrl: string; display: string }): void {
+  const url = new URL(result.baseUrl);
+  assert.equal(url.pathname, '/api');
+  assert.equal(url.search + url.hash + url.username + url.password, '');
+  if (url.protocol === 'http:') assert.match(url.hostname, /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/);
+  else assert.equal(url.protocol, 'https:');
+  assert.equal(result.baseUrl, `${url.origin}/api`);
+}
+
+test('property: any string either normalises to a well-formed base URL or fails with INVALID_INPUT', () => {
+  const noisy = fc.oneof(
+    fc.string({ maxLength: 80 }),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+    fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withUserInfo: true, withPort: true, withIPv4: true, withIPv6: true } }),
+    fc.constantFrom('http://', 'https://', '[', ']', ':', '@', '/api', '..', '%00', 'xn--', '\u0000', '\u202e'),
+  );
+  fc.assert(
+    fc.property(fc.array(noisy, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')), (input) => {
+      try {
+        assertWellFormed(normaliseAddress(input));
+      } catch (error) {
+        if (!(error instanceof PanelError) || error.code !== 'INVALID_INPUT') throw error;
+        assert.ok(error.message.length > 0 && error.message.length < 300);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('property: real domains, IPs and ports are accepted in every pasted form, and normalising is idempotent', () => {
+  const host = fc.oneof(fc.domain(), fc.ipV4(), fc.ipV6().map((ip) => `[${ip}]`));
+  const form = fc.record({
+    host,
+    port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+    scheme: fc.constantFrom('', 'https://', 'HTTPS://'),
+    suffix: fc.constantFrom('', '/', '/api', '/api/', '/API'),
+    upper: fc.boolean(),
+  });
+  fc.assert(
+    fc.property(form, ({ host: h, port, scheme, suffix, upper }) => {
+      const hostText = upper ? h.toUpperCase() : h;
+      const input = `${scheme}${hostText}${port === undefined ? '' : `:${port}`}${suffix}`;
+      const result = normaliseAddress(input);
+      assertWellFormed(result);
+      assert.deepEqual(normaliseAddress(result.baseUrl), result);
+      assert.deepEqual(normaliseAddress(result.display), result);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('login paths: defaults, leading slash added, unsafe forms refused', async () => {
+  assert.equal(normaliseLoginPath(null), '/login');
+  assert.equal(normaliseLoginPath('  '), '/login');
+  assert.equal(normaliseLoginPath('auth/login'), '/auth/login');
+  assert.equal(normaliseLoginPath('/v1/users.login'), '/v1/users.login');
+  for (const bad of ['/login?x=1', '//evil.example/login', '/a/../login', '/log in', '/login#x', '/lögin']) {
+    await rejectsWith(Promise.resolve().then(() => normaliseLoginPath(bad)), 'INVALID_INPUT');
+  }
+});

@@ -1,0 +1,72 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { PanelError, type ErrorCode } from '../shared/errors.ts';
+import type { Encryption } from '../electron/core/index.ts';
+
+/**
+ * A real encryption for tests (AES-256-GCM under a key that stands for the OS keyring), with the
+ * knobs safeStorage has: availability, the Linux backend name, and a keyring that can change.
+ */
+export interface TestEncryption extends Encryption {
+  available: boolean;
+  backendName: string;
+  /** Replaces the key, as a reset keyring would: old ciphertexts no longer decrypt. */
+  changeKeyring(): void;
+  encryptCalls: number;
+}
+
+export function testEncryption(init: { available?: boolean; backend?: string } = {}): TestEncryption {
+  let key = randomBytes(32);
+  const encryption: TestEncryption = {
+    available: init.available ?? true,
+    backendName: init.backend ?? 'gnome_libsecret',
+    encryptCalls: 0,
+    changeKeyring: () => {
+      key = randomBytes(32);
+    },
+    isAvailable: async () => encryption.available,
+    backend: () => encryption.backendName,
+    encrypt: async (text) => {
+      encryption.encryptCalls++;
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    },
+    decrypt: async (bytes) => {
+      const data = Buffer.from(bytes);
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(12, 28));
+      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+  return encryption;
+}
+
+export async function tempDir(prefix = 'paneldeck-test-'): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Every file under `dir`, with its contents, for searching for secrets. */
+export async function readAllFiles(dir: string): Promise<{ path: string; content: string }[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return Promise.all(files.map(async (path) => ({ path, content: await readFile(path, 'latin1') })));
+}
+
+/** Asserts that `promise` rejects with a `PanelError` of `code`, and returns it. */
+export async function rejectsWith(promise: Promise<unknown>, code: ErrorCode, messagePattern?: RegExp): Promise<PanelError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof PanelError, `expected a PanelError, got ${String(error)}`);
+    assert.equal(error.code, code, `expected ${code}, got ${error.code}: ${error.message}`);
+    if (messagePattern) assert.match(error.message, messagePattern);
+    return error;
+  }
+  assert.fail(`expected a rejection with ${code}, but it resolved`);
+}
