@@ -21,13 +21,9 @@ describe('sendRequest against real servers on loopback', () => {
   let panel: ReferencePanel;
   let other: ReferencePanel;
   before(async () => {
-    panel = await startReferencePanel();
-    other = await startReferencePanel();
+    [panel, other] = await Promise.all([startReferencePanel(), startReferencePanel()]);
   });
-  after(async () => {
-    await panel.close();
-    await other.close();
-  });
+  after(() => Promise.all([panel.close(), other.close()]));
 
   test('reads a normal answer with status, type and body', async () => {
     const response = await sendRequest(fetch, get(`${panel.baseUrl}/getSession`));
@@ -171,6 +167,8 @@ describe('connection failures are told apart', () => {
       ['net::ERR_CERT_AUTHORITY_INVALID', 'TLS', /does not trust/],
       ['net::ERR_CONNECTION_TIMED_OUT', 'TIMEOUT', /timed out/],
       ['net::ERR_INTERNET_DISCONNECTED', 'NETWORK', /cannot be reached/],
+      // net.fetch with redirect: 'manual' fails like this instead of returning the 3xx.
+      ['Redirect was cancelled', 'REDIRECT_REFUSED', /did not follow/],
     ];
     for (const [message, code, pattern] of cases) {
       const error = describeConnectionFailure(new Error(message), url);

@@ -13,13 +13,9 @@ describe('panel service against the reference panel', () => {
   let service: PanelService;
 
   before(async () => {
-    panel = await startReferencePanel();
-    other = await startReferencePanel();
+    [panel, other] = await Promise.all([startReferencePanel(), startReferencePanel()]);
   });
-  after(async () => {
-    await panel.close();
-    await other.close();
-  });
+  after(() => Promise.all([panel.close(), other.close()]));
   beforeEach(async () => {
     dir = await tempDir();
     service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, maxResponseBytes: 256 * 1024 });

@@ -17,6 +17,14 @@ export function describeConnectionFailure(error: unknown, url: URL): PanelError 
       { cause: error },
     );
   }
+  if (/redirect was cancelled/i.test(text)) {
+    return new PanelError(
+      'REDIRECT_REFUSED',
+      `${host} answered with a redirect, which Paneldeck did not follow, so that your password and token go ` +
+        'only to the panel you added. If the panel has moved, change its address in the panel settings.',
+      { cause: error },
+    );
+  }
   if (has('ECONNREFUSED', 'ERR_CONNECTION_REFUSED')) {
     return new PanelError(
       'NETWORK',

@@ -1,7 +1,12 @@
 import { PanelError } from '../../shared/errors.ts';
 import { describeConnectionFailure } from './connection-errors.ts';
 
-/** The part of `fetch` the core uses: Node's global fetch and Electron's `net.fetch` both fit. */
+/**
+ * The part of `fetch` the core uses. With `redirect: 'manual'` it must hand back the 3xx response
+ * itself, as Node's fetch does. Electron's `net.fetch` instead fails with "Redirect was cancelled"
+ * (electron/electron#43715): that is read as a refused redirect, so it fails closed, but the app
+ * should pass a fetch that returns the 3xx (e.g. over `net.request`'s `redirect` event).
+ */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface HttpRequest {

@@ -69,6 +69,19 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     return toPanel(updated ?? find(registry, id), vault);
   }
 
+  /** Keeps the failed check on the panel; a 401/403 also forgets the token that was rejected. */
+  function recordFailedCheck(registry: PanelRegistry, vault: TokenVault, panelId: string, token: string, error: PanelError): void {
+    const lastCheck = { at: now().toISOString(), ok: false as const, error: error.toInfo() };
+    // Only the rejected token is forgotten, not one that a log in stored meanwhile.
+    const rejected = error.code === 'UNAUTHORIZED' && vault.token(panelId) === token;
+    try {
+      if (rejected) vault.forget(panelId);
+      registry.update(panelId, rejected ? { lastCheck, tokenStorage: null, signedOutReason: error.toInfo() } : { lastCheck });
+    } catch {
+      // A disk error here must not hide the panel's answer, which is what the operator asked for.
+    }
+  }
+
   return {
     async loadProblem() {
       return (await state()).registry.loadProblem;
@@ -171,23 +184,16 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
         throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
       }
+      let session: unknown;
       try {
-        const session = await requestSession(settings, record, token);
-        const checkedAt = now().toISOString();
-        registry.update(panelId, { lastCheck: { at: checkedAt, ok: true } });
-        return { panelId, checkedAt, session };
+        session = await requestSession(settings, record, token);
       } catch (error) {
-        if (!(error instanceof PanelError)) throw error;
-        const lastCheck = { at: now().toISOString(), ok: false as const, error: error.toInfo() };
-        // Only forget the token that was rejected, not one a log in stored meanwhile.
-        if (error.code === 'UNAUTHORIZED' && vault.token(panelId) === token) {
-          vault.forget(panelId);
-          registry.update(panelId, { lastCheck, tokenStorage: null, signedOutReason: error.toInfo() });
-        } else {
-          registry.update(panelId, { lastCheck });
-        }
+        if (error instanceof PanelError) recordFailedCheck(registry, vault, panelId, token, error);
         throw error;
       }
+      const checkedAt = now().toISOString();
+      registry.update(panelId, { lastCheck: { at: checkedAt, ok: true } });
+      return { panelId, checkedAt, session };
     },
   };
 }

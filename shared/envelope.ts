@@ -1,0 +1,25 @@
+import type { Envelope } from './contract.ts';
+import { PanelError } from './errors.ts';
+
+/**
+ * Runs one call and wraps its outcome for the trip across IPC: errors thrown through
+ * `ipcMain.handle` arrive mangled, an envelope arrives whole. An error that is not a
+ * `PanelError` is a bug; its message may hold anything, so only a generic one is sent.
+ */
+export async function settle<T>(call: () => Promise<T>): Promise<Envelope<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    if (error instanceof PanelError) return { ok: false, error: error.toInfo() };
+    return {
+      ok: false,
+      error: { code: 'INTERNAL', message: 'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.' },
+    };
+  }
+}
+
+/** The other side of `settle`: the value, or a `PanelError` with the same code and message. */
+export function unwrap<T>(envelope: Envelope<T>): T {
+  if (envelope.ok) return envelope.value;
+  throw new PanelError(envelope.error.code, envelope.error.message);
+}
