@@ -3,6 +3,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { rejectsWith, tempDir, testEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
+import { selfSignedCertificate } from './tls-certificate.ts';
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 
@@ -217,6 +218,24 @@ describe('panel service against the reference panel', () => {
     assert.equal((await service.getSession(id)).panelId, id, 'a same-origin redirect is followed');
   });
 
+  test('a panel that is not running is NETWORK; one with an untrusted certificate is TLS and never sees the password', async () => {
+    const stopped = await startReferencePanel();
+    await stopped.close();
+    const down = await service.addPanel({ address: stopped.url });
+    await rejectsWith(service.logIn(down.id, credentials), 'NETWORK', /refused the connection/);
+
+    const untrusted = await startReferencePanel({ tls: await selfSignedCertificate() });
+    try {
+      const tls = await service.addPanel({ address: untrusted.url });
+      assert.match(tls.baseUrl, /^https:\/\/127\.0\.0\.1:\d+\/api$/);
+      const error = await rejectsWith(service.logIn(tls.id, credentials), 'TLS', /self-signed/);
+      assert.ok(!error.message.includes(DEMO_USER.password));
+      assert.equal(untrusted.requests.length, 0);
+    } finally {
+      await untrusted.close();
+    }
+  });
+
   test('two log ins at once for one panel send one request', async () => {
     const { id } = await service.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'latency', ms: 150 });
@@ -265,6 +284,28 @@ describe('panel service against the reference panel', () => {
     await service.removePanel(id);
     await rejectsWith(loggingIn, 'NOT_FOUND');
     assert.deepEqual(await service.listPanels(), []);
+  });
+
+  test('changing the address while a log in is in flight: the old token is dropped, never sent to the new address', async () => {
+    const { id } = await service.addPanel({ address: panel.url });
+    panel.setFault('login', { kind: 'latency', ms: 150 });
+    const loggingIn = service.logIn(id, credentials);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await service.updatePanel(id, { address: other.url });
+    await rejectsWith(loggingIn, 'NOT_SIGNED_IN', /address changed while logging in/);
+    assert.equal((await service.listPanels())[0]?.signedIn, false);
+    await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN');
+    assert.equal(other.requests.length, 0);
+  });
+
+  test('log out while a log in is in flight: the log in is dropped', async () => {
+    const { id } = await service.addPanel({ address: panel.url });
+    panel.setFault('login', { kind: 'latency', ms: 150 });
+    const loggingIn = service.logIn(id, credentials);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await service.logOut(id);
+    await rejectsWith(loggingIn, 'NOT_SIGNED_IN');
+    assert.equal((await service.listPanels())[0]?.signedIn, false);
   });
 
   test('log out while a session read is in flight: the token does not come back', async () => {

@@ -56,17 +56,18 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
 
   async function logInOnce(id: string, email: string, password: string): Promise<Panel> {
     const { registry, vault } = await state();
+    const generation = vault.generation(id);
     const token = await requestLogIn(settings, find(registry, id), { email, password });
-    // Removed while the request was under way: store nothing for it.
+    const storage = await vault.save(id, token, now(), generation);
+    // Removed while the request was under way: nothing was stored for it.
     find(registry, id);
-    const storage = await vault.save(id, token, now());
-    if (storage === null || !registry.get(id)) {
-      // Logged out or removed while the token was being encrypted: it must not come back.
-      vault.forget(id);
-      return toPanel(find(registry, id), vault);
+    if (storage === null) {
+      throw new PanelError(
+        'NOT_SIGNED_IN',
+        'The panel was logged out or its address changed while logging in, so that log in was dropped. Log in again.',
+      );
     }
-    const updated = registry.update(id, { account: email, tokenStorage: storage, signedOutReason: null });
-    return toPanel(updated ?? find(registry, id), vault);
+    return toPanel(registry.update(id, { account: email, tokenStorage: storage, signedOutReason: null })!, vault);
   }
 
   /** Keeps the failed check on the panel; a 401/403 also forgets the token that was rejected. */

@@ -81,12 +81,17 @@ export class TokenVault {
     return this.#tokens.get(panelId)?.storage ?? null;
   }
 
+  /** Changes whenever the panel's token is forgotten; `save` takes it to drop stale tokens. */
+  generation(panelId: string): number {
+    return this.#generation.get(panelId) ?? 0;
+  }
+
   /**
    * Keeps a token: encrypted on disk when the OS offers real encryption, else in memory for this
-   * run. Returns where it went, or `null` when the panel's token was forgotten meanwhile.
+   * run. Returns where it went, or `null` when the panel's token was forgotten since `generation`
+   * (logged out, removed, or moved to another address while the token was being obtained).
    */
-  async save(panelId: string, token: string, now: Date): Promise<TokenStorage | null> {
-    const generation = this.#generation.get(panelId) ?? 0;
+  async save(panelId: string, token: string, now: Date, generation = this.generation(panelId)): Promise<TokenStorage | null> {
     let ciphertext: string | null = null;
     if ((await this.#strength()) === 'strong') {
       try {
@@ -96,7 +101,7 @@ export class TokenVault {
         ciphertext = null;
       }
     }
-    if ((this.#generation.get(panelId) ?? 0) !== generation) return null;
+    if (this.generation(panelId) !== generation) return null;
 
     const persisted = { ...this.#persisted };
     if (ciphertext === null) delete persisted[panelId];
@@ -109,7 +114,7 @@ export class TokenVault {
 
   /** Forgets the token in memory and deletes its ciphertext. */
   forget(panelId: string): void {
-    this.#generation.set(panelId, (this.#generation.get(panelId) ?? 0) + 1);
+    this.#generation.set(panelId, this.generation(panelId) + 1);
     this.#tokens.delete(panelId);
     if (Object.hasOwn(this.#persisted, panelId)) {
       const { [panelId]: _removed, ...rest } = this.#persisted;
