@@ -25,6 +25,15 @@ describe('panel service against the reference panel', () => {
   });
   afterEach(() => dir.cleanup());
 
+  /** Adds a panel and starts a log in that the panel answers only after 150 ms. */
+  async function startSlowLogIn(): Promise<{ id: string; loggingIn: Promise<unknown> }> {
+    const { id } = await service.addPanel({ address: panel.url });
+    panel.setFault('login', { kind: 'latency', ms: 150 });
+    const loggingIn = service.logIn(id, credentials);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return { id, loggingIn };
+  }
+
   test('add, log in, read the session, log out: the whole path', async () => {
     assert.deepEqual(await service.listPanels(), []);
     const added = await service.addPanel({ address: panel.url, name: 'Demo' });
@@ -277,20 +286,14 @@ describe('panel service against the reference panel', () => {
   });
 
   test('removing a panel while its log in is in flight stores nothing for it', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    panel.setFault('login', { kind: 'latency', ms: 150 });
-    const loggingIn = service.logIn(id, credentials);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const { id, loggingIn } = await startSlowLogIn();
     await service.removePanel(id);
     await rejectsWith(loggingIn, 'NOT_FOUND');
     assert.deepEqual(await service.listPanels(), []);
   });
 
   test('changing the address while a log in is in flight: the old token is dropped, never sent to the new address', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    panel.setFault('login', { kind: 'latency', ms: 150 });
-    const loggingIn = service.logIn(id, credentials);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const { id, loggingIn } = await startSlowLogIn();
     await service.updatePanel(id, { address: other.url });
     await rejectsWith(loggingIn, 'NOT_SIGNED_IN', /address changed while logging in/);
     assert.equal((await service.listPanels())[0]?.signedIn, false);
@@ -299,10 +302,7 @@ describe('panel service against the reference panel', () => {
   });
 
   test('log out while a log in is in flight: the log in is dropped', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    panel.setFault('login', { kind: 'latency', ms: 150 });
-    const loggingIn = service.logIn(id, credentials);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const { id, loggingIn } = await startSlowLogIn();
     await service.logOut(id);
     await rejectsWith(loggingIn, 'NOT_SIGNED_IN');
     assert.equal((await service.listPanels())[0]?.signedIn, false);

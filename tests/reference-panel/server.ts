@@ -99,8 +99,8 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     if (route === null) return sendJson(response, 404, { error: 'Not found' });
 
     const fault = moved ? undefined : faults.get(route);
-    if (fault?.kind === 'latency') await delay(fault.ms, request);
-    else if (fault) return applyFault(fault, request, response);
+    if (fault?.kind === 'latency') await delay(fault.ms, response);
+    else if (fault) return applyFault(fault, response);
 
     if (route === 'login') {
       if (request.method !== 'POST') return sendJson(response, 405, { error: 'Method not allowed' });
@@ -164,7 +164,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   };
 }
 
-async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: ServerResponse): Promise<void> {
   switch (fault.kind) {
     case 'server-error':
       return sendJson(response, 500, { error: 'Internal server error' });
@@ -183,7 +183,7 @@ async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, request: I
     case 'huge-body':
       return streamHugeBody(response, fault.bytes ?? 5 * 1024 * 1024);
     case 'never-ending-body':
-      return streamForever(request, response);
+      return streamForever(response);
     case 'redirect':
       response.writeHead(fault.status ?? 302, { location: fault.to });
       response.end();
@@ -209,14 +209,11 @@ async function streamHugeBody(response: ServerResponse, bytes: number): Promise<
 }
 
 /** Headers, then a slow trickle of bytes that never completes, until the client hangs up. */
-async function streamForever(request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function streamForever(response: ServerResponse): Promise<void> {
   response.writeHead(200, { 'content-type': 'application/json' });
   response.write('{"session": "');
   const timer = setInterval(() => response.write('.'), 50);
-  await new Promise<void>((resolve) => {
-    request.socket.once('close', resolve);
-    response.once('close', resolve);
-  });
+  await new Promise((resolve) => response.once('close', resolve));
   clearInterval(timer);
 }
 
@@ -250,10 +247,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function delay(ms: number, request: IncomingMessage): Promise<void> {
+/** Waits, or stops waiting when the client hangs up (the response closes). */
+function delay(ms: number, response: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    request.socket.once('close', () => {
+    response.once('close', () => {
       clearTimeout(timer);
       resolve();
     });
