@@ -137,6 +137,65 @@ describe('what is kept on disk, and what survives a restart', () => {
     assert.equal((await recovered.getSession(id)).panelId, id);
   });
 
+  test('one damaged token entry signs out only its own panel; a copy of the file is kept and the other ciphertext survives', async () => {
+    const service = start();
+    const a = await service.addPanel({ address: panel.url, name: 'A' });
+    const b = await service.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
+    await service.logIn(a.id, credentials);
+    await service.logIn(b.id, credentials);
+    const file = join(dir.path, 'tokens.json');
+    const original = JSON.parse(readFileSync(file, 'utf8'));
+    const intact = original.tokens[b.id];
+    original.tokens[a.id].ciphertext = '%%% not base64 %%%';
+    writeFileSync(file, JSON.stringify(original));
+
+    const restarted = start();
+    const [pa, pb] = await restarted.listPanels();
+    assert.equal(pa?.signedIn, false);
+    assert.equal(pa?.signedOutReason?.code, 'TOKEN_UNREADABLE');
+    assert.match(pa?.signedOutReason?.message ?? '', /damaged/);
+    assert.equal(pb?.signedIn, true);
+    const copies = readdirSync(dir.path).filter((name) => /^tokens\.corrupt-.*\.json$/.test(name));
+    assert.equal(copies.length, 1);
+    assert.equal(JSON.parse(readFileSync(join(dir.path, copies[0]!), 'utf8')).tokens[a.id].ciphertext, '%%% not base64 %%%');
+
+    await restarted.logIn(a.id, credentials);
+    const rewritten = JSON.parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(rewritten.tokens[b.id], intact);
+    assert.equal((await start().listPanels()).every((p) => p.signedIn), true);
+  });
+
+  for (const [what, content, reason] of [
+    ['not JSON', '{"version": 1, "tokens": {', /not valid JSON; it was moved to .*tokens\.corrupt-/],
+    ['of an unknown format', '{"version": 99, "tokens": []}', /format this version does not know; a copy was kept at .*tokens\.corrupt-/],
+  ] as const) {
+    test(`a token store that is ${what}: signed-in panels say why and where the file went, and the panel list is kept`, async () => {
+      const service = start();
+      const { id } = await service.addPanel({ address: panel.url });
+      await service.logIn(id, credentials);
+      writeFileSync(join(dir.path, 'tokens.json'), content);
+      const [restarted] = await start().listPanels();
+      assert.equal(restarted?.id, id);
+      assert.equal(restarted?.signedIn, false);
+      assert.equal(restarted?.signedOutReason?.code, 'TOKEN_UNREADABLE');
+      assert.match(restarted?.signedOutReason?.message ?? '', reason);
+      const kept = readdirSync(dir.path).filter((name) => name.startsWith('tokens.corrupt-'));
+      assert.deepEqual(kept.map((name) => readFileSync(join(dir.path, name), 'utf8')), [content]);
+    });
+  }
+
+  test('a log in whose panel list cannot be saved is STORAGE and leaves the panel signed out, with no ciphertext left', async () => {
+    const service = start();
+    const { id } = await service.addPanel({ address: panel.url });
+    rmSync(join(dir.path, 'panels.json'));
+    mkdirSync(join(dir.path, 'panels.json'));
+    await rejectsWith(service.logIn(id, credentials), 'STORAGE', /could not save the panel list/);
+    assert.equal((await service.listPanels())[0]?.signedIn, false);
+    await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN');
+    const stored = JSON.parse(readFileSync(join(dir.path, 'tokens.json'), 'utf8'));
+    assert.equal(stored.tokens[id], undefined);
+  });
+
   test('a registry that is not JSON is moved aside, and the app carries on', async () => {
     writeFileSync(join(dir.path, 'panels.json'), '{"version": 1, "panels": [');
     const service = start();

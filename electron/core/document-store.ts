@@ -71,6 +71,11 @@ export function readOrMoveAside(store: DocumentStore, now: Date): DocumentRead {
   }
 }
 
+/** A store whose file does not exist yet reads as `{}`. */
+export function isEmptyDocument(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && Object.keys(document).length === 0;
+}
+
 export function moveAside(path: string, now: Date): string {
   const target = asidePath(path, now);
   try {

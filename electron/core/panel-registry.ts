@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorCodes } from '../../shared/errors.ts';
 import { normaliseAddress, normaliseLoginPath } from './address.ts';
-import { copyAside, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
 const errorInfoSchema = z.object({ code: z.enum(errorCodes), message: z.string() });
 
@@ -120,10 +120,6 @@ function loadRecords(store: DocumentStore, now: Date): { records: PanelRecord[];
       movedTo: copyAside(store.path, now),
     },
   };
-}
-
-function isEmptyDocument(document: unknown): boolean {
-  return typeof document === 'object' && document !== null && Object.keys(document).length === 0;
 }
 
 function isNormalisedBaseUrl(baseUrl: string): boolean {

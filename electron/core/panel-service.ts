@@ -67,7 +67,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         'The panel was logged out or its address changed while logging in, so that log in was dropped. Log in again.',
       );
     }
-    return toPanel(registry.update(id, { account: email, tokenStorage: storage, signedOutReason: null })!, vault);
+    try {
+      return toPanel(registry.update(id, { account: email, tokenStorage: storage, signedOutReason: null })!, vault);
+    } catch (error) {
+      // A log in that fails must not leave the panel signed in behind the operator's back.
+      forgetQuietly(vault, id);
+      throw error;
+    }
   }
 
   /** Keeps the failed check on the panel; a 401/403 also forgets the token that was rejected. */
@@ -150,8 +156,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
 
     async logIn(id, credentials) {
       const [panelId, { email, password }] = parseArguments('logIn', [id, credentials]);
-      // A double click sends one request; a different attempt waits for the one under way.
-      const key = createHash('sha256').update(`${email}\0${password}`).digest('hex');
+      const { registry, vault } = await state();
+      const { baseUrl, loginPath, tokenField } = find(registry, panelId);
+      // A double click sends one request; a different attempt waits for the one under way. The
+      // key names the panel as it is now, so an attempt made before a log out or an address
+      // change is never reused.
+      const attempt = [vault.generation(panelId), baseUrl, loginPath, tokenField, email, password].join('\0');
+      const key = createHash('sha256').update(attempt).digest('hex');
       const current = logInsInFlight.get(panelId);
       if (current?.key === key) return current.result;
       const previous = current?.result.catch(() => undefined);
@@ -201,11 +212,12 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
 
 async function open(openStore: OpenStore, encryption: Encryption, now: Date) {
   const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
-  const { vault, problems } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now);
+  const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now);
   // Say why panels that were signed in last time are not any more.
   for (const record of registry.list()) {
     if (record.tokenStorage === null || vault.token(record.id)) continue;
-    registry.update(record.id, { tokenStorage: null, signedOutReason: problems.get(record.id) ?? lostTokenReason(record) });
+    const reason = problems.get(record.id) ?? (record.tokenStorage === 'encrypted' ? fileProblem : null) ?? lostTokenReason(record);
+    registry.update(record.id, { tokenStorage: null, signedOutReason: reason });
   }
   return { registry, vault };
 }
@@ -214,6 +226,15 @@ function lostTokenReason(record: PanelRecord): ErrorInfo {
   return record.tokenStorage === 'memory'
     ? { code: 'NOT_SIGNED_IN', message: 'The token was kept in memory only (no secure storage on this system) and is gone since Paneldeck restarted. Log in again.' }
     : { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was not found in the token store. Log in again.' };
+}
+
+function forgetQuietly(vault: TokenVault, panelId: string): void {
+  try {
+    vault.forget(panelId);
+  } catch {
+    // The token is gone from memory already. If the disk refuses this write too, the STORAGE error
+    // being thrown already tells the operator that the disk is failing.
+  }
 }
 
 function failIfDuplicate(registry: PanelRegistry, baseUrl: string, display: string): void {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { TokenStorage } from '../../shared/types.ts';
-import { readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
 /**
  * The OS encryption the vault relies on. The app implements it with safeStorage's async API;
@@ -17,15 +17,10 @@ export interface Encryption {
 /** Linux's fallback backend encrypts with a hard-coded key: as good as plain text. */
 export const WEAK_BACKENDS: ReadonlySet<string> = new Set(['basic_text']);
 
-const vaultSchema = z.object({
-  version: z.literal(1),
-  tokens: z.record(
-    z.string(),
-    z.object({ ciphertext: z.base64(), backend: z.string(), savedAt: z.iso.datetime() }),
-  ),
-});
-type VaultDocument = z.infer<typeof vaultSchema>;
-type StoredToken = VaultDocument['tokens'][string];
+const VAULT_VERSION = 1;
+const vaultShape = z.object({ version: z.literal(VAULT_VERSION), tokens: z.record(z.string(), z.unknown()) });
+const storedTokenSchema = z.object({ ciphertext: z.base64(), backend: z.string(), savedAt: z.iso.datetime() });
+type StoredToken = z.infer<typeof storedTokenSchema>;
 
 /**
  * Tokens by panel id. On disk only as ciphertext from `Encryption`, in a file of their own;
@@ -45,17 +40,21 @@ export class TokenVault {
     this.#encryption = encryption;
   }
 
-  /** Opens the vault and decrypts what it can; `problems` says why a panel's token could not be read. */
-  static async open(store: DocumentStore, encryption: Encryption, now: Date): Promise<{ vault: TokenVault; problems: Map<string, ErrorInfo> }> {
+  /**
+   * Opens the vault and decrypts what it can. `problems` says why a panel's token could not be
+   * read; `fileProblem` why none could (a damaged file, of which a copy was kept).
+   */
+  static async open(store: DocumentStore, encryption: Encryption, now: Date): Promise<VaultOpening> {
     const vault = new TokenVault(store, encryption);
+    const { entries, fileProblem } = readEntries(store, now);
     const problems = new Map<string, ErrorInfo>();
-    const read = readOrMoveAside(store, now);
-    const parsed = read.ok ? vaultSchema.safeParse(read.document) : null;
-    if (!parsed?.success) return { vault, problems };
-    vault.#persisted = { ...parsed.data.tokens };
-
     const strength = await vault.#strength();
-    for (const [panelId, stored] of Object.entries(vault.#persisted)) {
+    for (const [panelId, stored] of entries) {
+      if (stored === null) {
+        problems.set(panelId, { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was damaged on disk (a copy of the token store was kept). Log in again.' });
+        continue;
+      }
+      vault.#persisted[panelId] = stored;
       if (strength !== 'strong') {
         problems.set(panelId, unavailableReason(strength));
         continue;
@@ -70,7 +69,7 @@ export class TokenVault {
         });
       }
     }
-    return { vault, problems };
+    return { vault, problems, fileProblem };
   }
 
   token(panelId: string): string | undefined {
@@ -125,7 +124,7 @@ export class TokenVault {
   #write(persisted: Record<string, StoredToken>): void {
     if (sameKeysAndValues(persisted, this.#persisted)) return;
     try {
-      this.#store.write({ version: 1, tokens: persisted } satisfies VaultDocument);
+      this.#store.write({ version: VAULT_VERSION, tokens: persisted });
     } catch (error) {
       throw storageError(`save the token store ${this.#store.path}`, error);
     }
@@ -148,6 +147,40 @@ export class TokenVault {
       return 'unknown';
     }
   }
+}
+
+export interface VaultOpening {
+  vault: TokenVault;
+  problems: Map<string, ErrorInfo>;
+  fileProblem: ErrorInfo | null;
+}
+
+/**
+ * The entries of the token store, each checked on its own: a damaged entry is `null` and costs
+ * only its own panel. Whenever something could not be read, the file is kept aside first,
+ * because the next save rewrites it without what was unreadable.
+ */
+function readEntries(store: DocumentStore, now: Date): { entries: Map<string, StoredToken | null>; fileProblem: ErrorInfo | null } {
+  const entries = new Map<string, StoredToken | null>();
+  const read = readOrMoveAside(store, now);
+  if (!read.ok) {
+    return { entries, fileProblem: damagedFile(`was not valid JSON; it was moved to ${read.movedTo}`) };
+  }
+  if (isEmptyDocument(read.document)) return { entries, fileProblem: null };
+  const shape = vaultShape.safeParse(read.document);
+  if (!shape.success) {
+    return { entries, fileProblem: damagedFile(`has a format this version does not know; a copy was kept at ${copyAside(store.path, now)}`) };
+  }
+  for (const [panelId, candidate] of Object.entries(shape.data.tokens)) {
+    const parsed = storedTokenSchema.safeParse(candidate);
+    entries.set(panelId, parsed.success ? parsed.data : null);
+  }
+  if ([...entries.values()].includes(null)) copyAside(store.path, now);
+  return { entries, fileProblem: null };
+}
+
+function damagedFile(what: string): ErrorInfo {
+  return { code: 'TOKEN_UNREADABLE', message: `The saved sign-ins could not be read: the token store ${what}. Log in again.` };
 }
 
 function unavailableReason(strength: 'weak' | 'unavailable'): ErrorInfo {
