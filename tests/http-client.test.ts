@@ -14,6 +14,7 @@ const get = (url: string, extra: Partial<HttpRequest> = {}): HttpRequest => ({
   headers: { authorization: 'Bearer secret-token-value', accept: 'application/json' },
   timeoutMs: 2000,
   maxBytes: 64 * 1024,
+  secrets: ['secret-token-value'],
   ...extra,
 });
 
@@ -114,6 +115,35 @@ describe('sendRequest against real servers on loopback', () => {
       await rejectsWith(sendRequest(fetch, get(`${panel.baseUrl}/getSession`)), 'REDIRECT_REFUSED', /more than 5 times/);
     } finally {
       panel.setFault('getSession', null);
+    }
+  });
+});
+
+describe('limits that hold whatever the server or fetch does', () => {
+  test('follows five same-origin redirects and refuses the sixth', async () => {
+    // /hop/N redirects to /hop/N-1; /hop/0 answers.
+    const server = createServer((request, response) => {
+      const left = Number(/^\/hop\/(\d+)$/.exec(request.url ?? '')?.[1] ?? 0);
+      if (left > 0) response.writeHead(302, { location: `/hop/${left - 1}` }).end();
+      else response.writeHead(200, { 'content-type': 'application/json' }).end('{"arrived":true}');
+    });
+    const port = await listen(server);
+    try {
+      const response = await sendRequest(fetch, get(`http://127.0.0.1:${port}/hop/5`));
+      assert.equal(response.url, `http://127.0.0.1:${port}/hop/0`);
+      assert.deepEqual(JSON.parse(response.text), { arrived: true });
+      await rejectsWith(sendRequest(fetch, get(`http://127.0.0.1:${port}/hop/6`)), 'REDIRECT_REFUSED', /more than 5 times/);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('the deadline holds for a fetch that ignores the abort signal, before and after the headers', async () => {
+    const neverAnswers = () => new Promise<Response>(() => undefined);
+    const neverFinishesBody = async () =>
+      new Response(new ReadableStream({ pull: () => new Promise<void>(() => undefined) }), { status: 200 });
+    for (const stuckFetch of [neverAnswers, neverFinishesBody]) {
+      await rejectsWith(sendRequest(stuckFetch, get('https://panel.example.com/api/getSession', { timeoutMs: 200 })), 'TIMEOUT', /0\.2 s/);
     }
   });
 });

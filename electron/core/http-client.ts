@@ -16,11 +16,12 @@ export interface HttpRequest {
   body?: string;
   timeoutMs: number;
   maxBytes: number;
+  /** The password or token the request carries: text from the server that contains one is never shown. */
+  secrets: readonly string[];
 }
 
 export interface HttpResponse {
   status: number;
-  statusText: string;
   /** The URL that answered, after same-origin redirects. */
   url: string;
   contentType: string;
@@ -37,7 +38,11 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  * anywhere but the panel the operator added. Fails only with `PanelError`.
  */
 export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): Promise<HttpResponse> {
-  const deadline = AbortSignal.timeout(request.timeoutMs);
+  // Not AbortSignal.timeout: its timer does not keep the event loop alive, and the deadline must
+  // fire even when nothing else is pending (a fetch stuck without any socket activity).
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The request timed out.', 'TimeoutError')), request.timeoutMs);
+  const deadline = controller.signal;
   const timedOut = () =>
     new PanelError(
       'TIMEOUT',
@@ -46,10 +51,9 @@ export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): P
     );
   try {
     const response = await fetchFollowingSameOrigin(fetchImpl, request, deadline);
-    const text = await readCapped(response.response, request.maxBytes, response.url);
+    const text = await readCapped(response.response, request.maxBytes, response.url, deadline);
     return {
       status: response.response.status,
-      statusText: response.response.statusText,
       url: response.url,
       contentType: response.response.headers.get('content-type') ?? '',
       retryAfter: response.response.headers.get('retry-after'),
@@ -59,6 +63,8 @@ export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): P
     if (error instanceof PanelError) throw error;
     if (deadline.aborted) throw timedOut();
     throw describeConnectionFailure(error, new URL(request.url));
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -71,13 +77,16 @@ async function fetchFollowingSameOrigin(
   let method = request.method;
   let body = request.body;
   for (let hop = 0; ; hop++) {
-    const response = await fetchImpl(url, {
-      method,
-      headers: body === undefined ? withoutContentType(request.headers) : request.headers,
-      body,
-      redirect: 'manual',
+    const response = await beforeDeadline(
+      fetchImpl(url, {
+        method,
+        headers: body === undefined ? withoutContentType(request.headers) : request.headers,
+        body,
+        redirect: 'manual',
+        signal,
+      }),
       signal,
-    });
+    );
     const location = response.headers.get('location');
     if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url };
     await response.body?.cancel().catch(() => undefined);
@@ -85,14 +94,15 @@ async function fetchFollowingSameOrigin(
     const target = resolveLocation(location, url);
     const origin = new URL(url).origin;
     if (target === null || target.origin !== origin) {
+      const elsewhere = target === null || containsAny(target.origin, request.secrets) ? 'an invalid address' : target.origin;
       throw new PanelError(
         'REDIRECT_REFUSED',
-        `The panel redirected to ${target?.origin ?? 'an invalid address'}, another address than ${origin}. ` +
+        `The panel redirected to ${elsewhere}, another address than ${origin}. ` +
           'Paneldeck does not follow it, so that your password and token go only to the panel you added. ' +
           'If the panel has moved, change its address in the panel settings.',
       );
     }
-    if (hop + 1 >= MAX_REDIRECTS) {
+    if (hop >= MAX_REDIRECTS) {
       throw new PanelError(
         'REDIRECT_REFUSED',
         `The panel redirected more than ${MAX_REDIRECTS} times. Check its address and the server configuration.`,
@@ -120,7 +130,7 @@ function withoutContentType(headers: Record<string, string>): Record<string, str
 }
 
 /** Reads the body as a stream and stops at `maxBytes`, so a huge or endless answer costs nothing. */
-async function readCapped(response: Response, maxBytes: number, url: string): Promise<string> {
+async function readCapped(response: Response, maxBytes: number, url: string, deadline: AbortSignal): Promise<string> {
   const tooLarge = () =>
     new PanelError(
       'RESPONSE_TOO_LARGE',
@@ -137,7 +147,14 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await beforeDeadline(reader.read(), deadline);
+    } catch (error) {
+      reader.cancel().catch(() => undefined);
+      throw error;
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -147,6 +164,25 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Settles with `work`, or rejects once `deadline` fires: the deadline holds even for a `fetch`
+ * whose body ignores the abort signal.
+ */
+function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+  if (deadline.aborted) return Promise.reject(deadline.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(deadline.reason);
+    deadline.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Whether `text` holds one of `secrets`, in any case: a host name, for one, comes back in lower case. */
+export function containsAny(text: string, secrets: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  return secrets.some((secret) => secret.length > 0 && lower.includes(secret.toLowerCase()));
 }
 
 export function formatSeconds(ms: number): string {

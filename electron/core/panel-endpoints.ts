@@ -1,6 +1,6 @@
 import { PanelError } from '../../shared/errors.ts';
-import { sendRequest, type FetchLike, type HttpResponse } from './http-client.ts';
-import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody, redact } from './panel-responses.ts';
+import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from './http-client.ts';
+import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody } from './panel-responses.ts';
 import { findToken } from './token-field.ts';
 
 /** How requests to panels are sent: the same for every panel of a service. */
@@ -48,7 +48,7 @@ export async function requestLogIn(
   failOnSharedStatus(response, action);
   failUnlessSuccess(response, action, secrets);
 
-  const search = findToken(parseJsonBody(response, action), panel.tokenField);
+  const search = findToken(parseJsonBody(response, action, secrets), panel.tokenField);
   if (search.found) return search.token;
   const keys = search.topLevelKeys.length > 0 ? search.topLevelKeys.join(', ') : 'none';
   throw new PanelError(
@@ -84,23 +84,19 @@ export async function requestSession(settings: RequestSettings, panel: PanelEndp
     );
   }
   failUnlessSuccess(response, action, [token]);
-  return parseJsonBody(response, action);
+  return parseJsonBody(response, action, [token]);
 }
 
-/** Sends a request; whatever goes wrong, no message carries one of `secrets`. */
-async function send(
+/** Sends a request; `secrets` are what it carries, so that no message shows them. */
+function send(
   settings: RequestSettings,
   secrets: readonly string[],
-  request: Pick<Parameters<typeof sendRequest>[1], 'method' | 'url' | 'headers' | 'body'>,
+  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body'>,
 ): Promise<HttpResponse> {
-  try {
-    return await sendRequest(settings.fetch, {
-      ...request,
-      timeoutMs: settings.timeoutMs,
-      maxBytes: settings.maxResponseBytes,
-    });
-  } catch (error) {
-    if (error instanceof PanelError) throw new PanelError(error.code, redact(error.message, secrets));
-    throw error;
-  }
+  return sendRequest(settings.fetch, {
+    ...request,
+    secrets,
+    timeoutMs: settings.timeoutMs,
+    maxBytes: settings.maxResponseBytes,
+  });
 }

@@ -1,5 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import { PanelError } from '../../shared/errors.ts';
-import type { HttpResponse } from './http-client.ts';
+import { containsAny, type HttpResponse } from './http-client.ts';
 
 /**
  * What the panel's answers mean, for the statuses every endpoint shares. `action` names the
@@ -36,7 +37,7 @@ export function failUnlessSuccess(response: HttpResponse, action: string, secret
 }
 
 /** Parses a JSON body, or says what came instead. */
-export function parseJsonBody(response: HttpResponse, action: string): unknown {
+export function parseJsonBody(response: HttpResponse, action: string, secrets: readonly string[]): unknown {
   try {
     if (response.text.trim() === '') throw new SyntaxError('empty');
     return JSON.parse(response.text);
@@ -46,7 +47,7 @@ export function parseJsonBody(response: HttpResponse, action: string): unknown {
         ? 'an empty answer'
         : looksLikeHtml(response)
           ? 'an HTML page'
-          : `${response.contentType.split(';')[0] || 'text of no stated type'} that is not valid JSON`;
+          : `${mediaType(response.contentType, secrets) ?? 'text of no stated type'} that is not valid JSON`;
     throw new PanelError(
       'BAD_RESPONSE',
       `The panel answered ${what} (${describeStatus(response)}) while ${action}, not JSON. ` +
@@ -55,8 +56,16 @@ export function parseJsonBody(response: HttpResponse, action: string): unknown {
   }
 }
 
-export function describeStatus(response: Pick<HttpResponse, 'status' | 'statusText'>): string {
-  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+/** The status with its standard name; the server's own reason phrase is never shown. */
+export function describeStatus(response: Pick<HttpResponse, 'status'>): string {
+  const name = STATUS_CODES[response.status];
+  return `HTTP ${response.status}${name ? ` ${name}` : ''}`;
+}
+
+/** The content type's media type when it looks like one, for messages. */
+function mediaType(contentType: string, secrets: readonly string[]): string | null {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return /^[a-z0-9.+-]{1,40}\/[a-z0-9.+-]{1,60}$/.test(type) && !containsAny(type, secrets) ? type : null;
 }
 
 function looksLikeHtml(response: HttpResponse): boolean {
@@ -73,7 +82,8 @@ function describeRetryAfter(header: string | null): string {
 
 /**
  * A short message from a JSON error body (`message` or `error`), which often tells the operator
- * what the panel disliked. Anything equal to a secret of the request is blanked out.
+ * what the panel disliked. One that contains a secret of the request is not shown at all: blanking
+ * the secret out would show where it was.
  */
 function serverMessage(response: HttpResponse, secrets: readonly string[]): string | null {
   let body: unknown;
@@ -88,15 +98,7 @@ function serverMessage(response: HttpResponse, secrets: readonly string[]): stri
   const candidate =
     [record['message'], nested, typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['message'] : undefined]
       .find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  if (!candidate) return null;
-  return redact(candidate, secrets).replace(/\s+/g, ' ').trim().slice(0, 200);
-}
-
-/** Replaces every occurrence of a secret in `text`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) result = result.split(secret).join('[redacted]');
-  }
-  return result;
+  if (!candidate || containsAny(candidate, secrets)) return null;
+  const short = candidate.replace(/\s+/g, ' ').trim();
+  return short.length > 200 ? `${short.slice(0, 199)}…` : short;
 }

@@ -34,7 +34,8 @@ export type Fault =
   | { kind: 'never-ending-body' }
   | { kind: 'redirect'; to: string; status?: number }
   | { kind: 'rate-limited'; retryAfterSeconds?: number }
-  | { kind: 'status'; status: number; body?: unknown };
+  /** Any status; `reason` replaces the standard reason phrase, `contentType` sends `body` as text. */
+  | { kind: 'status'; status: number; body?: unknown; reason?: string; contentType?: string };
 
 export type Route = 'login' | 'getSession';
 
@@ -193,6 +194,12 @@ async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: 
       response.end(JSON.stringify({ error: 'Too many requests' }));
       return;
     case 'status':
+      if (fault.reason !== undefined) response.statusMessage = fault.reason;
+      if (fault.contentType !== undefined) {
+        response.writeHead(fault.status, { 'content-type': fault.contentType });
+        response.end(String(fault.body ?? ''));
+        return;
+      }
       return sendJson(response, fault.status, fault.body ?? { error: `Status ${fault.status}` });
   }
 }
