@@ -16,7 +16,7 @@ test('the README quickstart runs as written and does what it says', async () => 
   const script = join(root, `.quickstart-test-${process.pid}.ts`);
   writeFileSync(script, code);
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: root, timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--experimental-strip-types', script], { cwd: root, timeout: 30_000 });
     const session = JSON.parse(/^session: (.*)$/m.exec(stdout)?.[1] ?? 'null');
     assert.equal(session?.user?.email, DEMO_USER.email);
     assert.match(stdout, /^signed in after log out: false$/m);
