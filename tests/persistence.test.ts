@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService } from '../electron/core/index.ts';
+import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { readAllFiles, rejectsWith, tempDir, testEncryption, type TestEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 
@@ -23,6 +23,24 @@ describe('what is kept on disk, and what survives a restart', () => {
     encryption = testEncryption();
   });
   afterEach(() => dir.cleanup());
+
+  /** Panels A and B: the same reference panel under two addresses. */
+  async function addTwoPanels(service: PanelService) {
+    const a = await service.addPanel({ address: panel.url, name: 'A' });
+    const b = await service.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
+    return [a, b] as const;
+  }
+
+  /** Starts anew on the same folder: the first panel is signed out with TOKEN_UNREADABLE and `reason`, the second still signed in. */
+  async function restartExpectingOnlyTheFirstSignedOut(reason: RegExp): Promise<PanelService> {
+    const restarted = start();
+    const [first, second] = await restarted.listPanels();
+    assert.equal(first?.signedIn, false);
+    assert.equal(first?.signedOutReason?.code, 'TOKEN_UNREADABLE');
+    assert.match(first?.signedOutReason?.message ?? '', reason);
+    assert.equal(second?.signedIn, true);
+    return restarted;
+  }
 
   test('no file under the data folder holds the token or the password in clear; the token file is owner-only', async () => {
     const service = start();
@@ -102,18 +120,12 @@ describe('what is kept on disk, and what survives a restart', () => {
 
   test('a changed keyring leaves that panel signed out with TOKEN_UNREADABLE, keeps its ciphertext, and touches no other panel', async () => {
     const service = start();
-    const a = await service.addPanel({ address: panel.url, name: 'A' });
-    const b = await service.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
+    const [a, b] = await addTwoPanels(service);
     await service.logIn(a.id, credentials);
     encryption.changeKeyring();
     await service.logIn(b.id, credentials);
 
-    const restarted = start();
-    const [pa, pb] = await restarted.listPanels();
-    assert.equal(pa?.signedIn, false);
-    assert.equal(pa?.signedOutReason?.code, 'TOKEN_UNREADABLE');
-    assert.match(pa?.signedOutReason?.message ?? '', /keyring/);
-    assert.equal(pb?.signedIn, true);
+    const restarted = await restartExpectingOnlyTheFirstSignedOut(/keyring/);
     assert.equal((await restarted.getSession(b.id)).panelId, b.id);
     await rejectsWith(restarted.getSession(a.id), 'NOT_SIGNED_IN', /could not be decrypted/);
     const stored = JSON.parse(readFileSync(join(dir.path, 'tokens.json'), 'utf8'));
@@ -139,8 +151,7 @@ describe('what is kept on disk, and what survives a restart', () => {
 
   test('one damaged token entry signs out only its own panel; a copy of the file is kept and the other ciphertext survives', async () => {
     const service = start();
-    const a = await service.addPanel({ address: panel.url, name: 'A' });
-    const b = await service.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
+    const [a, b] = await addTwoPanels(service);
     await service.logIn(a.id, credentials);
     await service.logIn(b.id, credentials);
     const file = join(dir.path, 'tokens.json');
@@ -149,12 +160,7 @@ describe('what is kept on disk, and what survives a restart', () => {
     original.tokens[a.id].ciphertext = '%%% not base64 %%%';
     writeFileSync(file, JSON.stringify(original));
 
-    const restarted = start();
-    const [pa, pb] = await restarted.listPanels();
-    assert.equal(pa?.signedIn, false);
-    assert.equal(pa?.signedOutReason?.code, 'TOKEN_UNREADABLE');
-    assert.match(pa?.signedOutReason?.message ?? '', /damaged/);
-    assert.equal(pb?.signedIn, true);
+    const restarted = await restartExpectingOnlyTheFirstSignedOut(/damaged/);
     const copies = readdirSync(dir.path).filter((name) => /^tokens\.corrupt-.*\.json$/.test(name));
     assert.equal(copies.length, 1);
     assert.equal(JSON.parse(readFileSync(join(dir.path, copies[0]!), 'utf8')).tokens[a.id].ciphertext, '%%% not base64 %%%');

@@ -64,7 +64,8 @@ export async function requestLogIn(
 /** `GET {base}/getSession` with the bearer token; returns the session JSON. */
 export async function requestSession(settings: RequestSettings, panel: PanelEndpoint, token: string): Promise<unknown> {
   const action = 'reading the session';
-  const response = await send(settings, [token], {
+  const secrets = [token];
+  const response = await send(settings, secrets, {
     method: 'GET',
     url: `${panel.baseUrl}/getSession`,
     headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
@@ -83,8 +84,8 @@ export async function requestSession(settings: RequestSettings, panel: PanelEndp
         'Check that the address is the panel itself.',
     );
   }
-  failUnlessSuccess(response, action, [token]);
-  return parseJsonBody(response, action, [token]);
+  failUnlessSuccess(response, action, secrets);
+  return parseJsonBody(response, action, secrets);
 }
 
 /** Sends a request; `secrets` are what it carries, so that no message shows them. */
