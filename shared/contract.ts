@@ -10,6 +10,9 @@ import {
   type UpdatePanelInput,
 } from './schemas.ts';
 import type { Panel, SessionResult } from './types.ts';
+import type { MethodName } from './methods.ts';
+
+export { methodNames, type MethodName } from './methods.ts';
 
 /**
  * The API the renderer calls and main serves. Adding a method here makes the compiler ask for
@@ -28,7 +31,6 @@ export interface PanelApi {
   getSession(id: string): Promise<SessionResult>;
 }
 
-export type MethodName = keyof PanelApi;
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
 export type MethodResult<M extends MethodName> = Awaited<ReturnType<PanelApi[M]>>;
 
@@ -44,8 +46,6 @@ export const argumentSchemas = {
   logOut: z.tuple([panelIdSchema]),
   getSession: z.tuple([panelIdSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
-
-export const methodNames = Object.keys(argumentSchemas) as MethodName[];
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */
 export type ParsedArgs<M extends MethodName> = z.output<(typeof argumentSchemas)[M]>;

@@ -19,6 +19,7 @@ export const errorCodes = [
   'ENCRYPTION_UNAVAILABLE',
   'TOKEN_UNREADABLE',
   'STORAGE',
+  'FORBIDDEN',
   'INTERNAL',
 ] as const;
 

@@ -1,0 +1,68 @@
+import { parseArguments, type MethodResult, type PanelApi, type ParsedArgs } from '../../shared/contract.ts';
+import { PanelError } from '../../shared/errors.ts';
+import { settle } from '../../shared/envelope.ts';
+import { channelOf, methodNames, type MethodName } from '../../shared/methods.ts';
+
+/** The frame a call came from, as Electron's `WebFrameMain` describes it. */
+export interface SenderFrame {
+  readonly url: string;
+  readonly parent: SenderFrame | null;
+}
+
+/** The part of `IpcMainInvokeEvent` the registrar reads. */
+export interface IpcCallEvent {
+  readonly senderFrame: SenderFrame | null;
+}
+
+/** The part of `ipcMain` the registrar uses. */
+export interface IpcHandlerRegistry {
+  handle(channel: string, listener: (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>): void;
+  removeHandler(channel: string): void;
+}
+
+export interface RegistrarOptions {
+  ipc: IpcHandlerRegistry;
+  service: PanelApi;
+  /** Origins (`scheme://host[:port]`) the app's own page is served from. */
+  appOrigins: readonly string[];
+}
+
+const FOREIGN_SENDER = 'Refused: this request did not come from Paneldeck\u2019s own window.';
+
+/**
+ * Registers every method of the contract, and nothing else. Each call is checked before the
+ * core sees it: the sender must be the top frame of the app's own page, the arguments must fit
+ * the contract's schemas. Every answer is an envelope, failures included. Returns an unregister.
+ */
+export function registerPanelApi({ ipc, service, appOrigins }: RegistrarOptions): () => void {
+  for (const method of methodNames) {
+    ipc.handle(channelOf(method), (event, ...args) =>
+      settle(async () => {
+        if (!isAppMainFrame(event.senderFrame, appOrigins)) throw new PanelError('FORBIDDEN', FOREIGN_SENDER);
+        return callService(service, method, parseArguments(method, args));
+      }),
+    );
+  }
+  return () => {
+    for (const method of methodNames) ipc.removeHandler(channelOf(method));
+  };
+}
+
+/** The app's page itself: a top frame (no iframe) whose URL is on one of the app's origins. */
+export function isAppMainFrame(frame: SenderFrame | null, appOrigins: readonly string[]): boolean {
+  if (!frame || frame.parent !== null) return false;
+  let url: URL;
+  try {
+    url = new URL(frame.url);
+  } catch {
+    return false;
+  }
+  // `URL.origin` is "null" for custom schemes such as app://, so compare scheme and host instead.
+  return appOrigins.includes(`${url.protocol}//${url.host}`);
+}
+
+function callService<M extends MethodName>(service: PanelApi, method: M, args: ParsedArgs<M>): Promise<MethodResult<M>> {
+  // The parsed tuple is exactly the method's parameter list; TypeScript cannot see through the index.
+  const handler = service[method] as unknown as (...values: unknown[]) => Promise<MethodResult<M>>;
+  return handler.apply(service, args as unknown as unknown[]);
+}

@@ -1,0 +1,25 @@
+import type { PanelApi } from './contract.ts';
+
+export type MethodName = keyof PanelApi;
+
+/**
+ * Every method of the contract, once. Free of zod so the sandboxed preload bundle stays small;
+ * the check below makes the compiler name any method of `PanelApi` missing from the list.
+ */
+export const methodNames = [
+  'listPanels',
+  'addPanel',
+  'updatePanel',
+  'removePanel',
+  'logIn',
+  'logOut',
+  'getSession',
+] as const satisfies readonly MethodName[];
+
+type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;
+export const everyMethodListed: [UnlistedMethod] extends [never] ? true : UnlistedMethod = true;
+
+/** The IPC channel a method travels on: one per method, all under one prefix. */
+export function channelOf(method: MethodName): string {
+  return `panelApi:${method}`;
+}

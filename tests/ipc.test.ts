@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createPanelApi, isPanelApiFailure, unwrapAnswer, type PanelApiFailure } from '../shared/bridge.ts';
+import type { PanelApi } from '../shared/contract.ts';
+import { PanelError } from '../shared/errors.ts';
+import { channelOf, methodNames } from '../shared/methods.ts';
+import { createPanelService, type PanelService } from '../electron/core/index.ts';
+import { registerPanelApi, type IpcCallEvent, type IpcHandlerRegistry } from '../electron/main/ipc-registrar.ts';
+import { tempDir, testEncryption } from './helpers.ts';
+
+const APP_ORIGIN = 'app://paneldeck';
+const appFrame: IpcCallEvent = { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } };
+
+type Listener = (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>;
+
+/** An `ipcMain` stand-in that keeps the handlers so a test can call them as Electron would. */
+function fakeIpc(): IpcHandlerRegistry & { handlers: Map<string, Listener>; call(channel: string, event: IpcCallEvent, ...args: unknown[]): Promise<unknown> } {
+  const handlers = new Map<string, Listener>();
+  return {
+    handlers,
+    handle: (channel, listener) => {
+      assert.ok(!handlers.has(channel), `${channel} registered twice`);
+      handlers.set(channel, listener);
+    },
+    removeHandler: (channel) => handlers.delete(channel),
+    call: (channel, event, ...args) => {
+      const listener = handlers.get(channel);
+      assert.ok(listener, `no handler on ${channel}`);
+      return listener(event, ...args);
+    },
+  };
+}
+
+/** A service whose every method records that it ran and then fails with `error`. */
+function failingService(error: Error, calls: string[]): PanelApi {
+  const service: Partial<Record<string, () => Promise<never>>> = {};
+  for (const method of methodNames) {
+    service[method] = async () => {
+      calls.push(method);
+      throw error;
+    };
+  }
+  return service as unknown as PanelApi;
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<PanelApiFailure> {
+  try {
+    await promise;
+  } catch (caught) {
+    assert.ok(isPanelApiFailure(caught), `expected a PanelApiFailure, got ${String(caught)}`);
+    return caught;
+  }
+  assert.fail('expected a rejection');
+}
+
+describe('IPC registrar', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let service: PanelService;
+  before(async () => {
+    dir = await tempDir();
+    service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+  });
+  after(() => dir.cleanup());
+
+  test('registers one channel per contract method and nothing else; the unregister removes them all', () => {
+    const ipc = fakeIpc();
+    const unregister = registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
+    assert.deepEqual([...ipc.handlers.keys()].sort(), methodNames.map(channelOf).sort());
+    unregister();
+    assert.equal(ipc.handlers.size, 0);
+  });
+
+  test('answers the app main frame with a value envelope', async () => {
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
+    const added = await ipc.call(channelOf('addPanel'), appFrame, { address: 'panel.example.com' });
+    assert.equal((added as { ok: boolean }).ok, true);
+    const listed = (await ipc.call(channelOf('listPanels'), appFrame)) as { ok: true; value: { address: string }[] };
+    assert.deepEqual(listed.value.map((panel) => panel.address), ['panel.example.com']);
+  });
+
+  test('refuses a foreign sender with FORBIDDEN before the service runs', async () => {
+    const calls: string[] = [];
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service: failingService(new Error('must not run'), calls), appOrigins: [APP_ORIGIN] });
+    const foreign: IpcCallEvent[] = [
+      { senderFrame: null },
+      { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: appFrame.senderFrame } },
+      { senderFrame: { url: 'https://evil.example/app', parent: null } },
+      { senderFrame: { url: 'app://paneldeck.evil/index.html', parent: null } },
+      { senderFrame: { url: 'file:///tmp/index.html', parent: null } },
+      { senderFrame: { url: 'not a url', parent: null } },
+    ];
+    for (const event of foreign) {
+      const answer = await ipc.call(channelOf('listPanels'), event);
+      assert.equal((answer as { error: { code: string } }).error.code, 'FORBIDDEN', JSON.stringify(event.senderFrame?.url));
+    }
+    assert.deepEqual(calls, []);
+  });
+
+  test('refuses arguments that do not fit the contract with INVALID_INPUT, service untouched', async () => {
+    const calls: string[] = [];
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service: failingService(new Error('must not run'), calls), appOrigins: [APP_ORIGIN] });
+    const cases: [string, unknown[], RegExp][] = [
+      ['addPanel', [], /Missing arguments/],
+      ['addPanel', [{ address: 42 }], /Address must be text/],
+      ['addPanel', [{ address: 'a.example', admin: true }], /Unexpected field: "admin"/],
+      ['logIn', ['not-a-uuid', { email: 'a@b.c', password: 'x' }], /Panel id must be a UUID/],
+      ['listPanels', ['extra'], /Too many arguments/],
+      ['updatePanel', [crypto.randomUUID(), { tokenField: 'a..b' }], /Token field must be a dot path/],
+    ];
+    for (const [method, args, message] of cases) {
+      const answer = (await ipc.call(channelOf(method as 'addPanel'), appFrame, ...args)) as { ok: boolean; error: { code: string; message: string } };
+      assert.equal(answer.ok, false);
+      assert.equal(answer.error.code, 'INVALID_INPUT', `${method} ${JSON.stringify(args)}`);
+      assert.match(answer.error.message, message);
+    }
+    assert.deepEqual(calls, []);
+  });
+
+  test('wraps the core\u2019s errors whole and a bug as a generic INTERNAL without its details', async () => {
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
+    const missing = (await ipc.call(channelOf('logOut'), appFrame, crypto.randomUUID())) as { ok: false; error: { code: string } };
+    assert.equal(missing.error.code, 'NOT_FOUND');
+
+    const buggy = fakeIpc();
+    registerPanelApi({ ipc: buggy, service: failingService(new TypeError('secret-ish detail at /home/op'), []), appOrigins: [APP_ORIGIN] });
+    const answer = (await buggy.call(channelOf('listPanels'), appFrame)) as { ok: false; error: { code: string; message: string } };
+    assert.equal(answer.error.code, 'INTERNAL');
+    assert.doesNotMatch(answer.error.message, /secret-ish|\/home/);
+  });
+});
+
+describe('bridge (createPanelApi)', () => {
+  test('has exactly the contract\u2019s methods, frozen, each on its own channel with its arguments', async () => {
+    const sent: unknown[][] = [];
+    const api = createPanelApi(async (...call) => {
+      sent.push(call);
+      return { ok: true, value: 'answer' };
+    });
+    assert.deepEqual(Object.keys(api).sort(), [...methodNames].sort());
+    assert.ok(Object.isFrozen(api));
+    assert.equal(await api.logIn('id-1', { email: 'a@b.c', password: 'pw' }), 'answer');
+    assert.deepEqual(sent, [['panelApi:logIn', 'id-1', { email: 'a@b.c', password: 'pw' }]]);
+  });
+
+  test('rejects with a plain PanelApiFailure that keeps its code through a structured copy', async () => {
+    const api = createPanelApi(async () => ({ ok: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' } }));
+    const failure = await failureOf(api.listPanels());
+    assert.equal(failure.code, 'INVALID_CREDENTIALS');
+    assert.ok(!(failure instanceof Error), 'an Error would lose its code crossing the contextBridge');
+    // contextBridge copies plain objects whole, as structuredClone does.
+    assert.deepEqual(structuredClone(failure), { name: 'PanelApiFailure', code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' });
+  });
+
+  test('turns a malformed answer into INTERNAL instead of passing it on', async () => {
+    for (const answer of [undefined, null, 'ok', {}, { ok: true }, { ok: false }, { ok: false, error: { code: 'MADE_UP', message: 'x' } }, { ok: false, error: { code: 'NOT_FOUND' } }]) {
+      const failure = await failureOf(Promise.resolve().then(() => unwrapAnswer(answer)));
+      assert.equal(failure.code, 'INTERNAL', JSON.stringify(answer));
+    }
+  });
+
+  test('end to end over the registrar: values and errors arrive as the core produced them', async () => {
+    const dir = await tempDir();
+    try {
+      const ipc = fakeIpc();
+      registerPanelApi({ ipc, service: createPanelService({ dataDir: dir.path, encryption: testEncryption() }), appOrigins: [APP_ORIGIN] });
+      const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args));
+      const panel = await api.addPanel({ address: 'https://Panel.Example.com/api/', name: 'Main' });
+      assert.equal(panel.baseUrl, 'https://panel.example.com/api');
+      const duplicate = await failureOf(api.addPanel({ address: 'panel.example.com' }));
+      assert.equal(duplicate.code, 'DUPLICATE_PANEL');
+      const notSignedIn = await failureOf(api.getSession(panel.id));
+      assert.equal(notSignedIn.code, 'NOT_SIGNED_IN');
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  test('a PanelError thrown in main keeps code and message across', async () => {
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service: failingService(new PanelError('TIMEOUT', 'The panel took too long.'), []), appOrigins: [APP_ORIGIN] });
+    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args));
+    assert.deepEqual({ ...(await failureOf(api.listPanels())) }, { name: 'PanelApiFailure', code: 'TIMEOUT', message: 'The panel took too long.' });
+  });
+});
