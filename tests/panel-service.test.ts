@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { readAllFiles, rejectsWith, tempDir, testEncryption } from './helpers.ts';
+import { HIDDEN_SECRET } from '../electron/core/session-redaction.ts';
 import { DEMO_USER, startReferencePanel, type Fault, type ReferencePanel } from './reference-panel/server.ts';
 import { selfSignedCertificate } from './tls-certificate.ts';
 
@@ -142,6 +143,22 @@ describe('panel service against the reference panel', () => {
       }
     });
   }
+
+  test('a panel that echoes the token in its session answer: the session comes back without it', async () => {
+    const echoing = await startReferencePanel({ echoTokenInSession: true });
+    try {
+      const { id } = await service.addPanel({ address: echoing.url });
+      await service.logIn(id, credentials);
+      const [token] = echoing.issuedTokens();
+      assert.ok(token);
+      const { session } = await service.getSession(id);
+      assert.equal((session as { user: { email: string } }).user.email, DEMO_USER.email);
+      assert.deepEqual((session as { auth: unknown }).auth, { scheme: 'Bearer', value: HIDDEN_SECRET, header: HIDDEN_SECRET });
+      assert.ok(!JSON.stringify(session).includes(token));
+    } finally {
+      await echoing.close();
+    }
+  });
 
   test('a token elsewhere is NO_TOKEN_IN_RESPONSE naming the keys; a token field fixes it', async () => {
     const shaped = await startReferencePanel({ tokenPath: 'auth.credentials.bearer' });

@@ -6,6 +6,7 @@ import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './addr
 import { openConfStore, type OpenStore } from './document-store.ts';
 import type { FetchLike } from './http-client.ts';
 import { requestLogIn, requestSession, type RequestSettings } from './panel-endpoints.ts';
+import { hideSecrets } from './session-redaction.ts';
 import { PanelRegistry, type PanelRecord, type RegistryLoadProblem } from './panel-registry.ts';
 import { TokenVault, type Encryption } from './token-vault.ts';
 
@@ -205,7 +206,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       }
       const checkedAt = now().toISOString();
       registry.update(panelId, { lastCheck: { at: checkedAt, ok: true } });
-      return { panelId, checkedAt, session };
+      return { panelId, checkedAt, session: hideSecrets(session, [token]) };
     },
   };
 }

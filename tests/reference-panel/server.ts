@@ -50,6 +50,8 @@ export interface ReferencePanelOptions {
   tokenPath?: string;
   /** Serve https with this key and certificate instead of http. */
   tls?: { key: string; cert: string };
+  /** Put the caller's token back into the session answer, as some panels do, under a key that does not look secret. */
+  echoTokenInSession?: boolean;
 }
 
 export interface RecordedRequest {
@@ -127,6 +129,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       user,
       issuedAt: new Date(issued.issuedAt).toISOString(),
       expiresAt: new Date(issued.expiresAt).toISOString(),
+      ...(options.echoTokenInSession ? { auth: { scheme: 'Bearer', value: bearer, header: `Bearer ${bearer}` } } : {}),
     });
   };
 
