@@ -18,7 +18,7 @@ export interface DocumentStore {
 export type OpenStore = (name: string, options: { secret: boolean }) => DocumentStore;
 
 /** The subset of conf's and electron-store's API used here. */
-interface ConfLike {
+export interface ConfLike {
   store: Record<string, unknown>;
 }
 
@@ -38,18 +38,32 @@ export function confDocumentStore(path: string, create: () => ConfLike): Documen
   };
 }
 
-export function openConfStore(dataDir: string): OpenStore {
+/** What the stores are opened with; conf calls the file name `configName`, electron-store `name`. */
+export interface ConfStoreOptions {
+  cwd: string;
+  name: string;
+  clearInvalidConfig: false;
+  accessPropertiesByDotNotation: false;
+  configFileMode?: number;
+}
+
+/** Opens `<name>.json` documents in `dataDir` with a conf-like library (conf, electron-store). */
+export function openConfLikeStore(dataDir: string, create: (options: ConfStoreOptions) => ConfLike): OpenStore {
   return (name, { secret }) =>
     confDocumentStore(join(dataDir, `${name}.json`), () =>
-      new Conf<Record<string, unknown>>({
+      create({
         cwd: dataDir,
-        configName: name,
+        name,
         // A damaged file is moved aside by the caller, never silently emptied.
         clearInvalidConfig: false,
         accessPropertiesByDotNotation: false,
         ...(secret ? { configFileMode: 0o600 } : {}),
       }),
     );
+}
+
+export function openConfStore(dataDir: string): OpenStore {
+  return openConfLikeStore(dataDir, ({ name, ...options }) => new Conf<Record<string, unknown>>({ ...options, configName: name }));
 }
 
 export type DocumentRead =

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
+import Store from 'electron-store';
+import { createPanelService, openConfLikeStore } from '../core/index.ts';
+import { appMenuTemplate } from './app-menu.ts';
+import { createMainWindow } from './create-main-window.ts';
+import { registerPanelApi } from './ipc-registrar.ts';
+import { denyAllPermissions, hardenContents } from './navigation-policy.ts';
+import { netRequestFetch } from './net-request-fetch.ts';
+import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
+import { APP_SCHEME } from './renderer-files.ts';
+import { safeStorageEncryption } from './safe-storage-encryption.ts';
+import { windowStateFile } from './window-state.ts';
+
+// The bundles sit side by side: dist/main/main.js, dist/preload/preload.cjs, dist/renderer/.
+const rendererDir = join(import.meta.dirname, '../renderer');
+const preloadPath = join(import.meta.dirname, '../preload/preload.cjs');
+
+// Before ready: app:// must be standard and secure for the page to have an origin, 'self' in its CSP, and fetch.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+// Every renderer sandboxed, whatever a window's options say.
+app.enableSandbox();
+
+const entry = rendererEntry({ isPackaged: app.isPackaged, devServerUrl: process.env.PANELDECK_DEV_SERVER_URL });
+if (entry.warning) console.warn(entry.warning);
+
+let mainWindow: BrowserWindow | null = null;
+/** Set once the app is ready. */
+let openMainWindow: (() => void) | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Paneldeck is running: it gets focused (see 'second-instance') and this one leaves.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow || mainWindow.isDestroyed()) {
+      // macOS keeps running with no window: a second launch opens one.
+      openMainWindow?.();
+      return;
+    }
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.show();
+    mainWindow.focus();
+  });
+
+  // The backstop: every WebContents, the main window's and any other, stays on the app's pages.
+  app.on('web-contents-created', (_event, contents) => {
+    hardenContents(contents, { appOrigins: entry.appOrigins, openExternal: (url) => shell.openExternal(url) });
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app.whenReady().then(start).catch(fail);
+}
+
+function start(): void {
+  denyAllPermissions(session.defaultSession);
+  protocol.handle(APP_SCHEME, (request) => serveAppRequest(rendererDir, request));
+
+  // The panel list and the token store: electron-store documents in userData (conf under Node).
+  const dataDir = app.getPath('userData');
+  const service = createPanelService({
+    dataDir,
+    openStore: openConfLikeStore(dataDir, (options) => new Store<Record<string, unknown>>(options)),
+    encryption: safeStorageEncryption(safeStorage, process.platform),
+    fetch: netRequestFetch((options) => net.request(options)),
+  });
+  registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins });
+
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName(), app.isPackaged)));
+
+  const stateFile = windowStateFile(join(app.getPath('userData'), 'window-state.json'));
+  openMainWindow = () => {
+    const window = createMainWindow({ entryUrl: entry.url, preloadPath, isPackaged: app.isPackaged, stateFile });
+    window.on('closed', () => {
+      if (mainWindow === window) mainWindow = null;
+    });
+    mainWindow = window;
+  };
+  openMainWindow();
+
+  // macOS: clicking the dock icon with no window open opens one.
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openMainWindow?.();
+  });
+}
+
+function fail(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`Paneldeck could not start: ${message}`);
+  dialog.showErrorBox('Paneldeck could not start', message);
+  app.exit(1);
+}

@@ -1,0 +1,99 @@
+import { isAppMainFrame } from './ipc-registrar.ts';
+
+const MAX_EXTERNAL_URL_LENGTH = 2048;
+
+/**
+ * Whether a URL may be handed to the OS browser: http(s) with a host, no user name or password
+ * (a classic way to disguise where a link goes), no whitespace or control characters (which the
+ * URL parser would silently drop), and not absurdly long.
+ */
+export function isSafeExternalUrl(url: string): boolean {
+  if (url.length > MAX_EXTERNAL_URL_LENGTH || /[\u0000-\u0020\u007f]/.test(url)) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '' && parsed.username === '' && parsed.password === '';
+}
+
+/** What to do with `window.open` or a target=_blank link: never a new Electron window; maybe the OS browser. */
+export interface WindowOpenDecision {
+  action: 'deny';
+  /** The normalised URL to open in the OS browser, or null to drop it. */
+  openExternally: string | null;
+}
+
+export function decideWindowOpen(url: string): WindowOpenDecision {
+  return { action: 'deny', openExternally: isSafeExternalUrl(url) ? new URL(url).href : null };
+}
+
+/** A URL on one of the app's own origins; the same rule the IPC registrar applies to senders. */
+export function isAppUrl(url: string, appOrigins: readonly string[]): boolean {
+  return isAppMainFrame({ url, parent: null }, appOrigins);
+}
+
+/** The event of Electron's navigation events (`Event<WebContentsWillNavigateEventParams>` and kin). */
+export interface NavigationEvent {
+  readonly url: string;
+  preventDefault(): void;
+}
+
+/** The part of Electron's `WebContents` that `hardenContents` wires. */
+export interface ContentsLike {
+  on(event: 'will-navigate', listener: (details: NavigationEvent) => void): unknown;
+  on(event: 'will-frame-navigate', listener: (details: NavigationEvent) => void): unknown;
+  on(event: 'will-redirect', listener: (details: NavigationEvent) => void): unknown;
+  on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+}
+
+export interface HardeningDeps {
+  /** `shell.openExternal`; only ever given URLs that passed `isSafeExternalUrl`. */
+  openExternal(url: string): unknown;
+  appOrigins: readonly string[];
+}
+
+/**
+ * Keeps a WebContents on the app's own pages: no navigation or redirect elsewhere, no new
+ * windows (a safe http(s) link opens in the OS browser instead), no webviews.
+ */
+export function hardenContents(contents: ContentsLike, deps: HardeningDeps): void {
+  const stayInApp = (details: NavigationEvent) => {
+    if (!isAppUrl(details.url, deps.appOrigins)) details.preventDefault();
+  };
+  contents.on('will-navigate', stayInApp);
+  contents.on('will-frame-navigate', stayInApp);
+  contents.on('will-redirect', stayInApp);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    const decision = decideWindowOpen(url);
+    if (decision.openExternally !== null) openQuietly(deps, decision.openExternally);
+    return { action: decision.action };
+  });
+}
+
+/** The OS may have no browser, or refuse: that must not throw out of an Electron event. */
+function openQuietly(deps: HardeningDeps, url: string): void {
+  try {
+    const result = deps.openExternal(url);
+    if (result instanceof Promise) result.catch(() => undefined);
+  } catch {
+    // Nothing to do: the link simply does not open.
+  }
+}
+
+/** The permission API of Electron's `Session` that `denyAllPermissions` sets. */
+export interface SessionLike {
+  setPermissionRequestHandler(handler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null): void;
+  setPermissionCheckHandler(handler: ((webContents: unknown, permission: string) => boolean) | null): void;
+  setDevicePermissionHandler?(handler: ((details: unknown) => boolean) | null): void;
+}
+
+/** The app asks for no permission (camera, notifications, HID...), so every request and check is refused. */
+export function denyAllPermissions(session: SessionLike): void {
+  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.setDevicePermissionHandler?.(() => false);
+}

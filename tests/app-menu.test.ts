@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { MenuItemConstructorOptions } from 'electron';
+import { appMenuTemplate } from '../electron/main/app-menu.ts';
+
+const platforms: NodeJS.Platform[] = ['darwin', 'win32', 'linux'];
+
+/** Every item of the template, submenus included. */
+function allItems(items: readonly MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+  return items.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? allItems(item.submenu) : [])]);
+}
+
+function roles(items: readonly MenuItemConstructorOptions[]): string[] {
+  return allItems(items).flatMap((item) => (item.role ? [item.role] : []));
+}
+
+function submenuOf(template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions[] {
+  const menu = template.find((item) => item.label === label);
+  assert.ok(menu && Array.isArray(menu.submenu), `a ${label} menu`);
+  return menu.submenu;
+}
+
+test('Edit has undo, cut, copy, paste and select all on every platform (the page relies on their shortcuts)', () => {
+  for (const platform of platforms) {
+    for (const isPackaged of [true, false]) {
+      const edit = roles(submenuOf(appMenuTemplate(platform, 'Paneldeck', isPackaged), 'Edit'));
+      for (const role of ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']) assert.ok(edit.includes(role), `${platform}: ${role}`);
+    }
+  }
+  assert.ok(roles(appMenuTemplate('darwin', 'Paneldeck', true)).includes('pasteAndMatchStyle'));
+  assert.ok(!roles(appMenuTemplate('win32', 'Paneldeck', true)).includes('pasteAndMatchStyle'));
+});
+
+test('developer tools are in the menu of an unpackaged build only', () => {
+  for (const platform of platforms) {
+    assert.ok(!roles(appMenuTemplate(platform, 'Paneldeck', true)).includes('toggleDevTools'), platform);
+    assert.ok(roles(appMenuTemplate(platform, 'Paneldeck', false)).includes('toggleDevTools'), platform);
+  }
+});
+
+test('macOS gets the app menu named after the app; the others do not, and every platform can quit', () => {
+  const mac = appMenuTemplate('darwin', 'Paneldeck', true);
+  assert.equal(mac[0]?.label, 'Paneldeck');
+  assert.deepEqual(
+    roles([mac[0]!]),
+    ['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit'],
+  );
+  for (const platform of ['win32', 'linux'] as const) {
+    const template = appMenuTemplate(platform, 'Paneldeck', true);
+    assert.equal(template[0]?.label, 'File');
+    assert.ok(!roles(template).some((role) => ['about', 'services', 'hide', 'hideOthers', 'unhide'].includes(role)), platform);
+  }
+  for (const platform of platforms) assert.ok(roles(appMenuTemplate(platform, 'Paneldeck', true)).includes('quit'), platform);
+});
+
+test('the menu is roles only: no custom code, no accelerators of its own', () => {
+  for (const platform of platforms) {
+    for (const item of allItems(appMenuTemplate(platform, 'Paneldeck', false))) {
+      assert.equal(item.click, undefined);
+      assert.equal(item.accelerator, undefined);
+      assert.ok(item.role !== undefined || item.type === 'separator' || Array.isArray(item.submenu), JSON.stringify(item));
+    }
+  }
+});
+
+test('View and Window hold zoom, full screen and minimize', () => {
+  for (const platform of platforms) {
+    const template = appMenuTemplate(platform, 'Paneldeck', true);
+    const view = roles(submenuOf(template, 'View'));
+    for (const role of ['reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']) assert.ok(view.includes(role), `${platform}: ${role}`);
+    assert.ok(roles(submenuOf(template, 'Window')).includes('minimize'), platform);
+  }
+});
