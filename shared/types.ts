@@ -35,3 +35,6 @@ export interface SessionResult {
   /** The JSON the panel returned for `getSession`, as it returned it. */
   session: unknown;
 }
+
+/** Replaces, in a session sent to the renderer, any value that holds the panel's token. */
+export const HIDDEN_SECRET = '[hidden by Paneldeck: the panel sent the token back]';

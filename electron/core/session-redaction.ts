@@ -1,5 +1,6 @@
-/** What replaces a value that holds one of the request's secrets. */
-export const HIDDEN_SECRET = '[hidden by Paneldeck: the panel sent the token back]';
+import { HIDDEN_SECRET } from '../../shared/types.ts';
+
+export { HIDDEN_SECRET };
 
 type Container = Record<string, unknown> | unknown[];
 

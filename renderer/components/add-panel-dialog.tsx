@@ -1,0 +1,81 @@
+import { useRef, useState, type FormEvent } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { Panel } from '../../shared/types.ts';
+import { fieldForError } from '../field-errors.ts';
+import { failureInfo } from '../panel-api.ts';
+import { ModalDialog } from './modal-dialog.tsx';
+import { TextField } from './text-field.tsx';
+
+interface AddPanelDialogProps {
+  api: PanelApi;
+  onAdded(panel: Panel): void;
+  onClose(): void;
+}
+
+export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
+  const [address, setAddress] = useState('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const addressInput = useRef<HTMLInputElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onAdded(await api.addPanel({ address, name }));
+    } catch (caught) {
+      const info = failureInfo(caught);
+      setError(info);
+      setBusy(false);
+      // Put the cursor where the fix goes.
+      requestAnimationFrame(() => (fieldForError(info) === 'name' ? nameInput : addressInput).current?.focus());
+    }
+  };
+
+  const field = error ? fieldForError(error) : null;
+  return (
+    <ModalDialog title="Add panel" onClose={onClose}>
+      <form onSubmit={submit} noValidate aria-busy={busy}>
+        <TextField
+          ref={addressInput}
+          label="Address"
+          name="address"
+          placeholder="panel.example.com"
+          hint="The panel’s domain, as in your browser. Its API is expected at https://<address>/api."
+          autoFocus
+          required
+          value={address}
+          onChange={(event) => setAddress(event.target.value)}
+          error={field === 'address' ? error?.message : null}
+        />
+        <TextField
+          ref={nameInput}
+          label="Name (optional)"
+          name="name"
+          placeholder="Defaults to the address"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={field === 'name' ? error?.message : null}
+        />
+        {error && field === null && (
+          <div className="notice notice-error" role="alert">
+            <p>{error.message}</p>
+          </div>
+        )}
+        <div className="form-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button-primary" disabled={busy}>
+            {busy ? 'Adding…' : 'Add panel'}
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}

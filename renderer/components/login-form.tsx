@@ -1,0 +1,105 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { Panel } from '../../shared/types.ts';
+import { failureInfo } from '../panel-api.ts';
+
+interface LoginFormProps {
+  api: PanelApi;
+  panel: Panel;
+  onLoggedIn(panel: Panel): void;
+  onOpenSettings(): void;
+  onStale(): Promise<void>;
+}
+
+/** Failures the panel's settings fix: the login path or the token field is not what this panel uses. */
+const settingsCodes = new Set(['LOGIN_ENDPOINT_NOT_FOUND', 'NO_TOKEN_IN_RESPONSE']);
+
+export function LoginForm({ api, panel, onLoggedIn, onOpenSettings, onStale }: LoginFormProps) {
+  const [email, setEmail] = useState(panel.account ?? '');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const inFlight = useRef(false);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    // A ref, not state: a second Enter before React re-renders must not send a second log in.
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    setError(null);
+    try {
+      onLoggedIn(await api.logIn(panel.id, { email, password }));
+    } catch (caught) {
+      const info = failureInfo(caught);
+      setError(info);
+      if (info.code === 'NOT_FOUND') void onStale();
+      requestAnimationFrame(() => passwordInput.current?.focus());
+    } finally {
+      // The password lives only as long as one attempt.
+      setPassword('');
+      setBusy(false);
+      inFlight.current = false;
+    }
+  };
+
+  return (
+    <form className="card login-form" onSubmit={submit} noValidate aria-labelledby={`${errorId}-title`} aria-busy={busy}>
+      <h2 id={`${errorId}-title`}>Log in to {panel.name}</h2>
+      <p className="muted">Your password is sent to this panel only and is never saved.</p>
+      <label className="field">
+        <span className="field-label">Email</span>
+        <input
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          autoFocus={email === ''}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          disabled={busy}
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Password</span>
+        <input
+          ref={passwordInput}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          autoFocus={email !== ''}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          disabled={busy}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+      </label>
+      {error && (
+        <div id={errorId} className="notice notice-error" role="alert">
+          <p>{error.message}</p>
+          {settingsCodes.has(error.code) && (
+            <button type="button" className="button-link" onClick={onOpenSettings}>
+              Open this panel’s settings (Advanced: login path and token field)
+            </button>
+          )}
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button-primary" disabled={busy}>
+          {busy ? (
+            <>
+              <span className="spinner" aria-hidden="true" /> Logging in…
+            </>
+          ) : (
+            'Log in'
+          )}
+        </button>
+      </div>
+    </form>
+  );
+}

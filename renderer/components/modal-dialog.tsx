@@ -1,0 +1,40 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+interface ModalDialogProps {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  className?: string;
+}
+
+/**
+ * A native modal <dialog>: it keeps focus inside, closes on Esc and gives focus back to what
+ * opened it (or, when that is gone, leaves focus to the page). Mounted means open.
+ */
+export function ModalDialog({ title, onClose, children, className }: ModalDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    // Unmounting removes the dialog before the browser could give focus back: do it here.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (element && !element.open) element.showModal();
+    return () => {
+      element?.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className={`modal ${className ?? ''}`}
+      aria-labelledby="modal-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="modal-title">{title}</h2>
+      {children}
+    </dialog>
+  );
+}

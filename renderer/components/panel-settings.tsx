@@ -1,0 +1,175 @@
+import { useState, type FormEvent } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { UpdatePanelInput } from '../../shared/schemas.ts';
+import type { Panel } from '../../shared/types.ts';
+import { fieldForError } from '../field-errors.ts';
+import { failureInfo } from '../panel-api.ts';
+import { ModalDialog } from './modal-dialog.tsx';
+import { TextField } from './text-field.tsx';
+
+interface PanelSettingsProps {
+  api: PanelApi;
+  panel: Panel;
+  openAdvanced: boolean;
+  onChanged(panel: Panel): void;
+  onRemoved(id: string): void;
+}
+
+interface Draft {
+  name: string;
+  address: string;
+  loginPath: string;
+  tokenField: string;
+}
+
+const draftOf = (panel: Panel): Draft => ({ name: panel.name, address: panel.address, loginPath: panel.loginPath, tokenField: panel.tokenField ?? '' });
+
+/** Only what the operator changed, so an untouched address never signs the panel out. */
+function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
+  const saved = draftOf(panel);
+  const patch: UpdatePanelInput = {};
+  if (draft.name.trim() !== saved.name) patch.name = draft.name;
+  if (draft.address.trim() !== saved.address) patch.address = draft.address;
+  if (draft.loginPath.trim() !== saved.loginPath) patch.loginPath = draft.loginPath.trim() === '' ? null : draft.loginPath;
+  if (draft.tokenField.trim() !== saved.tokenField) patch.tokenField = draft.tokenField.trim() === '' ? null : draft.tokenField;
+  return patch;
+}
+
+export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
+  const [draft, setDraft] = useState(() => draftOf(panel));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [confirmingRemove, setConfirmingRemove] = useState(false);
+  const patch = changesBetween(panel, draft);
+  const changed = Object.keys(patch).length > 0;
+  const field = error ? fieldForError(error) : null;
+  const edit = (key: keyof Draft) => (event: { target: { value: string } }) => {
+    setDraft((current) => ({ ...current, [key]: event.target.value }));
+    setSaved(false);
+  };
+
+  const run = async (action: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (caught) {
+      setError(failureInfo(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    if (!changed) return;
+    void run(async () => {
+      const updated = await api.updatePanel(panel.id, patch);
+      onChanged(updated);
+      setDraft(draftOf(updated));
+      setSaved(true);
+    });
+  };
+
+  return (
+    <div className="settings">
+      <form className="card" onSubmit={save} noValidate aria-labelledby="settings-title">
+        <h2 id="settings-title">Panel settings</h2>
+        <TextField label="Name" name="name" value={draft.name} onChange={edit('name')} error={field === 'name' ? error?.message : null} />
+        <TextField
+          label="Address"
+          name="address"
+          value={draft.address}
+          onChange={edit('address')}
+          hint={panel.signedIn ? 'Changing the address logs you out of this panel.' : undefined}
+          error={field === 'address' ? error?.message : null}
+        />
+        <details className="advanced" open={openAdvanced || field === 'loginPath' || field === 'tokenField'}>
+          <summary>Advanced</summary>
+          <div className="advanced-fields">
+            <TextField
+              label="Login path"
+              name="loginPath"
+              placeholder="/login"
+              value={draft.loginPath}
+              onChange={edit('loginPath')}
+              hint={`Appended to ${panel.baseUrl}. Leave empty for /login.`}
+              error={field === 'loginPath' ? error?.message : null}
+            />
+            <TextField
+              label="Token field"
+              name="tokenField"
+              placeholder="Found automatically"
+              value={draft.tokenField}
+              onChange={edit('tokenField')}
+              hint="Where the login answer holds the token, as a dot path like data.auth.token. Leave empty to look in the usual places."
+              error={field === 'tokenField' ? error?.message : null}
+            />
+          </div>
+        </details>
+        {error && field === null && (
+          <div className="notice notice-error" role="alert">
+            <p>{error.message}</p>
+          </div>
+        )}
+        <div className="form-actions">
+          <span className="muted" role="status">
+            {saved ? 'Saved.' : ''}
+          </span>
+          <button type="submit" className="button-primary" disabled={busy || !changed}>
+            Save changes
+          </button>
+        </div>
+      </form>
+
+      <section className="card" aria-labelledby="account-title">
+        <h2 id="account-title">Account</h2>
+        <p className="muted">
+          {panel.signedIn ? `Logged in${panel.account ? ` as ${panel.account}` : ''}.` : 'Not logged in.'}{' '}
+          {panel.tokenStorage === 'encrypted' && 'The token is saved encrypted by your system’s secure storage.'}
+          {panel.tokenStorage === 'memory' && 'The token is kept in memory only: no secure storage on this system.'}
+        </p>
+        <div className="form-actions">
+          <button type="button" disabled={busy || !panel.signedIn} onClick={() => void run(async () => onChanged(await api.logOut(panel.id)))}>
+            Log out
+          </button>
+          <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>
+            Remove panel…
+          </button>
+        </div>
+      </section>
+
+      {confirmingRemove && (
+        <ModalDialog title={`Remove ${panel.name}?`} onClose={() => setConfirmingRemove(false)}>
+          <p>
+            Paneldeck forgets this panel and its saved log in. The panel itself is not changed; you can add it again at any
+            time.
+          </p>
+          <div className="form-actions">
+            <button type="button" autoFocus onClick={() => setConfirmingRemove(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button-danger"
+              disabled={busy}
+              onClick={() =>
+                void run(async () => {
+                  // Close first: a failure is then shown on the settings page, not behind the dialog.
+                  setConfirmingRemove(false);
+                  await api.removePanel(panel.id);
+                  onRemoved(panel.id);
+                })
+              }
+            >
+              Remove panel
+            </button>
+          </div>
+        </ModalDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { Panel, SessionResult } from '../../shared/types.ts';
+import { failureInfo } from '../panel-api.ts';
+import { isSessionLost, panelStatus } from '../panel-status.ts';
+import { LoginForm } from './login-form.tsx';
+import { PanelSettings } from './panel-settings.tsx';
+import { SessionView, type SessionState } from './session-view.tsx';
+
+interface PanelViewProps {
+  api: PanelApi;
+  panel: Panel;
+  onPanelChanged(panel: Panel): void;
+  onRemoved(id: string): void;
+  /** The panel changed in main (signed out by the server, removed elsewhere): read the list again. */
+  onStale(): Promise<void>;
+}
+
+type Tab = 'session' | 'settings';
+
+/** Codes after which the panel is no longer signed in, so the list must be read again. */
+const signedOutCodes = new Set(['UNAUTHORIZED', 'NOT_SIGNED_IN', 'TOKEN_UNREADABLE', 'NOT_FOUND']);
+
+export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: PanelViewProps) {
+  const [tab, setTab] = useState<Tab>('session');
+  const [openAdvanced, setOpenAdvanced] = useState(false);
+  const [session, setSession] = useState<SessionState>({ result: null, loading: false, error: null });
+  const requested = useRef(false);
+
+  const loadSession = useCallback(async () => {
+    setSession((state) => ({ ...state, loading: true }));
+    let result: SessionResult | null = null;
+    let error: ErrorInfo | null = null;
+    try {
+      result = await api.getSession(panel.id);
+    } catch (caught) {
+      error = failureInfo(caught);
+    }
+    setSession((state) => ({ result: result ?? state.result, loading: false, error }));
+    // The read changed the panel's last check, or signed it out: refresh the list's view of it.
+    await onStale();
+    if (error && signedOutCodes.has(error.code)) setSession({ result: null, loading: false, error: null });
+  }, [api, panel.id, onStale]);
+
+  useEffect(() => {
+    if (!panel.signedIn) requested.current = false;
+    else if (!requested.current) {
+      requested.current = true;
+      void loadSession();
+    }
+  }, [panel.signedIn, loadSession]);
+
+  const status = panelStatus(panel);
+  const showSettings = (advanced: boolean) => {
+    setOpenAdvanced(advanced);
+    setTab('settings');
+  };
+  return (
+    <article className="panel-view" aria-labelledby="panel-title">
+      <header className="panel-header">
+        <div className="panel-heading">
+          <h1 id="panel-title">{panel.name}</h1>
+          <p className="panel-address">
+            {panel.address}
+            <span className={`status-badge status-${status.kind}`}>
+              <span className={`status-dot status-${status.kind}`} aria-hidden="true" />
+              {status.label}
+            </span>
+          </p>
+        </div>
+        <div className="tabs" role="group" aria-label="Panel view">
+          <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>
+            {panel.signedIn ? 'Session' : 'Log in'}
+          </button>
+          <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
+            Settings
+          </button>
+        </div>
+      </header>
+      {tab === 'settings' ? (
+        <PanelSettings api={api} panel={panel} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
+      ) : panel.signedIn ? (
+        <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} />
+      ) : (
+        <>
+          {isSessionLost(panel) && (
+            <div className="notice notice-warning" role="alert">
+              <p className="notice-title">Session expired or revoked. Log in again.</p>
+              {panel.signedOutReason && <p className="notice-detail">{panel.signedOutReason.message}</p>}
+            </div>
+          )}
+          <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onOpenSettings={() => showSettings(true)} onStale={onStale} />
+        </>
+      )}
+    </article>
+  );
+}

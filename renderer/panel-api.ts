@@ -1,0 +1,20 @@
+import { isPanelApiFailure } from '../shared/bridge.ts';
+import type { PanelApi } from '../shared/contract.ts';
+import type { ErrorInfo } from '../shared/errors.ts';
+
+declare global {
+  interface Window {
+    /** Installed by the preload (or by the browser tests through the same bridge function). */
+    readonly panelApi?: PanelApi;
+  }
+}
+
+export function getPanelApi(): PanelApi | null {
+  return window.panelApi ?? null;
+}
+
+/** What a failed call says, whatever it rejected with. */
+export function failureInfo(caught: unknown): ErrorInfo {
+  if (isPanelApiFailure(caught)) return { code: caught.code, message: caught.message };
+  return { code: 'INTERNAL', message: 'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.' };
+}

@@ -1,0 +1,110 @@
+/**
+ * Reading a session whose shape the panel decides: the well-known fields wherever panels
+ * usually put them, dates for people, and which keys hold secrets.
+ */
+
+export interface KnownSessionFields {
+  user?: string;
+  email?: string;
+  name?: string;
+  role?: string;
+  expiresAt?: Date;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The places a session's user commonly lives, most specific first. */
+function userRecords(session: Json): Json[] {
+  const candidates = [session.user, session.data, isObject(session.data) ? session.data.user : undefined, session.session, isObject(session.session) ? session.session.user : undefined, session.account, session.profile];
+  return [...candidates.filter(isObject), session];
+}
+
+function firstText(records: Json[], keys: string[]): string | undefined {
+  for (const record of records) {
+    for (const key of keys) {
+      const value = record[key];
+      if (typeof value === 'string' && value.trim() !== '') return value.trim();
+      if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+      if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return value.join(', ');
+    }
+  }
+  return undefined;
+}
+
+export function knownSessionFields(session: unknown): KnownSessionFields {
+  if (!isObject(session)) return {};
+  const records = userRecords(session);
+  const fields: KnownSessionFields = {
+    user: firstText(records, ['username', 'userName', 'login', 'id', 'userId', 'user_id', 'uid']) ?? (typeof session.user === 'string' ? session.user : undefined),
+    email: firstText(records, ['email', 'mail', 'emailAddress', 'email_address']),
+    name: firstText(records, ['name', 'fullName', 'full_name', 'displayName', 'display_name']),
+    role: firstText(records, ['role', 'roles', 'group', 'groups']),
+  };
+  const expiry = expiryOf([session, ...records]);
+  if (expiry) fields.expiresAt = expiry;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as KnownSessionFields;
+}
+
+function expiryOf(records: Json[]): Date | undefined {
+  for (const record of records) {
+    for (const key of ['expiresAt', 'expires_at', 'expires', 'expiry', 'expiration', 'exp', 'validUntil', 'valid_until']) {
+      const date = toDate(record[key]);
+      if (date) return date;
+    }
+  }
+  return undefined;
+}
+
+/** ISO strings, and numbers as Unix seconds (JWT `exp`) or milliseconds. */
+export function toDate(value: unknown): Date | undefined {
+  let date: Date | undefined;
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) date = new Date(value);
+  else if (typeof value === 'number' && Number.isFinite(value) && value > 0) date = new Date(value < 1e11 ? value * 1000 : value);
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const steps: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "in 3 hours", "5 minutes ago": the largest unit that fits, rounded down. */
+export function relativeTime(date: Date, now: Date): string {
+  const seconds = (date.getTime() - now.getTime()) / 1000;
+  for (const [unit, size] of steps) {
+    if (Math.abs(seconds) >= size || unit === 'second') return relative.format(Math.trunc(seconds / size), unit);
+  }
+  return relative.format(0, 'second');
+}
+
+const secretWords = new Set(['token', 'secret', 'password', 'passwd', 'pwd', 'key', 'apikey', 'authorization', 'auth', 'cookie', 'credential', 'credentials', 'jwt', 'bearer', 'signature', 'otp', 'pin']);
+
+/** `accessToken`, `api_key`, `X-Auth-Token` look secret; `keyboard` or `monkey` do not. */
+export function isSecretKey(key: string): boolean {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((word) => secretWords.has(word));
+}
+
+export const MASKED_VALUE = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';
+
+/** A copy with every value under a secret-looking key masked: what the tree shows and Copy copies. */
+export function maskSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (!isObject(value)) return value;
+  const copy: Json = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(copy, key, { value: isSecretKey(key) ? MASKED_VALUE : maskSecrets(item), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
