@@ -21,6 +21,9 @@ protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standa
 // Every renderer sandboxed, whatever a window's options say.
 app.enableSandbox();
 
+// Tests run an unpackaged build on a throwaway profile; a packaged app always uses its own.
+if (!app.isPackaged && process.env.PANELDECK_USER_DATA_DIR) app.setPath('userData', process.env.PANELDECK_USER_DATA_DIR);
+
 const entry = rendererEntry({ isPackaged: app.isPackaged, devServerUrl: process.env.PANELDECK_DEV_SERVER_URL });
 if (entry.warning) console.warn(entry.warning);
 

@@ -1,0 +1,57 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
+import { tempDir } from '../helpers.ts';
+import { openApp, startRendererServer, type AppUnderTest } from './app-harness.ts';
+
+interface Fixtures {
+  /** A fresh data directory for this test. */
+  dataDir: string;
+  /** A reference panel that puts the token back into its session answers, the worst case for leaks. */
+  panelServer: ReferencePanel;
+  /** Opens the app in `page` on `dataDir`: call again on a new page to "restart". */
+  launch(page: Page, options?: Partial<Parameters<typeof openApp>[1]>): Promise<AppUnderTest>;
+}
+
+export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof startRendererServer>> }>({
+  renderer: [
+    async ({}, use) => {
+      const server = await startRendererServer();
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  dataDir: async ({}, use) => {
+    const dir = await tempDir('paneldeck-browser-');
+    await use(dir.path);
+    await dir.cleanup();
+  },
+  panelServer: async ({}, use) => {
+    const server = await startReferencePanel({ echoTokenInSession: true });
+    await use(server);
+    await server.close();
+  },
+  launch: async ({ renderer, dataDir }, use) => {
+    await use((page, options) => openApp(page, { dataDir, rendererUrl: renderer.url, rendererOrigin: renderer.origin, ...options }));
+  },
+});
+
+export { expect };
+
+export const demo = { email: DEMO_USER.email, password: DEMO_USER.password };
+
+export async function addPanel(page: Page, address: string, name = ''): Promise<void> {
+  await page.getByRole('button', { name: 'Add panel' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add panel' });
+  await dialog.getByLabel('Address').fill(address);
+  if (name) await dialog.getByLabel('Name (optional)').fill(name);
+  await dialog.getByLabel('Address').press('Enter');
+  await expect(dialog).toBeHidden();
+}
+
+export async function logIn(page: Page, password = demo.password, email = demo.email): Promise<void> {
+  const form = page.getByRole('form', { name: /^Log in to/ });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Log in' }).click();
+}
