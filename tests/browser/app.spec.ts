@@ -1,5 +1,5 @@
 import { checkScreen, rendererContents } from './screens.ts';
-import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
+import { addPanel, addProductionSignedInAndStaging, demo, expect, logIn, test } from './fixtures.ts';
 import { testEncryption } from '../helpers.ts';
 
 test('empty state, a bad address refused under the field, then two panels in the sidebar', async ({ page, launch, panelServer }) => {
@@ -123,11 +123,7 @@ test('a login path the panel does not have: the error links to the Advanced sett
 
 test('rename, log out and remove with confirmation', async ({ page, launch, panelServer }) => {
   const app = await launch(page);
-  await addPanel(page, panelServer.url, 'Production');
-  await addPanel(page, 'panel.example.com', 'Staging');
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /Production/ }).click();
-  await logIn(page);
-  await expect(page.locator('dl.summary')).toContainText(demo.email);
+  await addProductionSignedInAndStaging(page, panelServer.url);
 
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('Name').fill('Production EU');
@@ -157,11 +153,7 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
 
 test('a restart (a second service on the same data directory) shows the same panels, still signed in', async ({ browser, page, launch, panelServer }) => {
   const first = await launch(page);
-  await addPanel(page, panelServer.url, 'Production');
-  await addPanel(page, 'panel.example.com', 'Staging');
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /Production/ }).click();
-  await logIn(page);
-  await expect(page.locator('dl.summary')).toContainText(demo.email);
+  await addProductionSignedInAndStaging(page, panelServer.url);
   await page.close();
 
   const context = await browser.newContext({ viewport: { width: 900, height: 600 } });

@@ -55,3 +55,12 @@ export async function logIn(page: Page, password = demo.password, email = demo.e
   await form.getByLabel('Password').fill(password);
   await form.getByRole('button', { name: 'Log in' }).click();
 }
+
+/** Two panels, "Production" (the reference panel, logged in, its session shown) and "Staging". */
+export async function addProductionSignedInAndStaging(page: Page, productionUrl: string): Promise<void> {
+  await addPanel(page, productionUrl, 'Production');
+  await addPanel(page, 'panel.example.com', 'Staging');
+  await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /Production/ }).click();
+  await logIn(page);
+  await expect(page.locator('dl.summary')).toContainText(demo.email);
+}
