@@ -33,6 +33,8 @@ export interface AppUnderTest {
   encryption: TestEncryption;
   /** Every answer main sent to the renderer, as sent. */
   answers: unknown[];
+  /** Console errors and uncaught exceptions of the page, CSP violations included. */
+  pageErrors: string[];
 }
 
 /**
@@ -52,9 +54,14 @@ export async function openApp(page: Page, options: { dataDir: string; rendererUr
     answers.push(answer);
     return answer;
   });
+  const pageErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.addInitScript({ content: await preloadInPage() });
   await page.goto(options.rendererUrl);
-  return { service, encryption, answers };
+  return { service, encryption, answers, pageErrors };
 }
 
 function senderFrameOf(frame: Frame): SenderFrame {

@@ -62,6 +62,13 @@ test('wrong password, then the right one: the session shows the email, and the t
   await page.emulateMedia({ colorScheme: 'dark' });
   await checkScreen(page, '05-session-full-hd-dark');
 
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.getByRole('button', { name: 'Copy as JSON' }).click();
+  await expect(page.getByText('Copied (secret values stay masked).')).toBeVisible();
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { user: { email: string }; request: { value: string } };
+  expect(copied.user.email).toBe(demo.email);
+  expect(copied.request.value).toMatch(/^\[hidden by Paneldeck/);
+
   const tokens = panelServer.issuedTokens();
   expect(tokens).toHaveLength(1);
   const contents = await rendererContents(page);

@@ -32,7 +32,14 @@ export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof 
     await server.close();
   },
   launch: async ({ renderer, dataDir }, use) => {
-    await use((page, options) => openApp(page, { dataDir, rendererUrl: renderer.url, rendererOrigin: renderer.origin, ...options }));
+    const opened: AppUnderTest[] = [];
+    await use(async (page, options) => {
+      const app = await openApp(page, { dataDir, rendererUrl: renderer.url, rendererOrigin: renderer.origin, ...options });
+      opened.push(app);
+      return app;
+    });
+    // Under the app's CSP, nothing the page did may have been blocked or have thrown.
+    expect(opened.flatMap((app) => app.pageErrors)).toEqual([]);
   },
 });
 
