@@ -53,9 +53,11 @@ function Workspace({ api }: { api: PanelApi }) {
   };
 
   const removed = (id: string) => {
-    const rest = (panels ?? []).filter((panel) => panel.id !== id);
-    setPanels(rest);
-    setSelectedId(rest[0]?.id ?? null);
+    setPanels((list) => {
+      const rest = (list ?? []).filter((panel) => panel.id !== id);
+      setSelectedId(rest[0]?.id ?? null);
+      return rest;
+    });
   };
 
   const selected = panels?.find((panel) => panel.id === selectedId) ?? null;

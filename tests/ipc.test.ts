@@ -119,7 +119,8 @@ describe('IPC registrar', () => {
     assert.deepEqual(calls, []);
   });
 
-  test('wraps the core\u2019s errors whole and a bug as a generic INTERNAL without its details', async () => {
+  test('wraps the core\u2019s errors whole and a bug as a generic INTERNAL without its details', async (t) => {
+    const logged = t.mock.method(console, 'error', () => undefined);
     const ipc = fakeIpc();
     registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
     const missing = (await ipc.call(channelOf('logOut'), appFrame, crypto.randomUUID())) as { ok: false; error: { code: string } };
@@ -130,6 +131,11 @@ describe('IPC registrar', () => {
     const answer = (await buggy.call(channelOf('listPanels'), appFrame)) as { ok: false; error: { code: string; message: string } };
     assert.equal(answer.error.code, 'INTERNAL');
     assert.doesNotMatch(answer.error.message, /secret-ish|\/home/);
+    // The bug is reported in main, by type and stack frames, never by its message.
+    assert.equal(logged.mock.callCount(), 1);
+    const report = String(logged.mock.calls[0]?.arguments[0]);
+    assert.match(report, /^Paneldeck bug in listPanels: TypeError\n\s+at /);
+    assert.doesNotMatch(report, /secret-ish/);
   });
 });
 

@@ -153,7 +153,7 @@ describe('panel service against the reference panel', () => {
       assert.ok(token);
       const { session } = await service.getSession(id);
       assert.equal((session as { user: { email: string } }).user.email, DEMO_USER.email);
-      assert.deepEqual((session as { request: unknown }).request, { scheme: 'Bearer', value: HIDDEN_SECRET, header: HIDDEN_SECRET });
+      assert.deepEqual((session as { request: unknown }).request, { scheme: 'Bearer', value: HIDDEN_SECRET, header: HIDDEN_SECRET, sessionKey: 'sk-demo-not-a-real-key' });
       assert.ok(!JSON.stringify(session).includes(token));
     } finally {
       await echoing.close();

@@ -4,8 +4,8 @@ import Conf from 'conf';
 import { PanelError } from '../../shared/errors.ts';
 
 /**
- * One JSON document on disk, written whole and atomically. The app backs it with electron-store,
- * Node (tests, scripts) with conf, the library electron-store is built on.
+ * One JSON document on disk, written whole and atomically, backed by conf (the library
+ * electron-store is built on; electron-store itself adds an unchecked IPC listener to main).
  */
 export interface DocumentStore {
   readonly path: string;
@@ -17,8 +17,8 @@ export interface DocumentStore {
 /** Opens the document `<name>.json` in the data folder; `secret` documents are readable by the owner only. */
 export type OpenStore = (name: string, options: { secret: boolean }) => DocumentStore;
 
-/** The subset of conf's and electron-store's API used here. */
-export interface ConfLike {
+/** The subset of conf's API used here. */
+interface ConfLike {
   store: Record<string, unknown>;
 }
 
@@ -38,32 +38,18 @@ export function confDocumentStore(path: string, create: () => ConfLike): Documen
   };
 }
 
-/** What the stores are opened with; conf calls the file name `configName`, electron-store `name`. */
-export interface ConfStoreOptions {
-  cwd: string;
-  name: string;
-  clearInvalidConfig: false;
-  accessPropertiesByDotNotation: false;
-  configFileMode?: number;
-}
-
-/** Opens `<name>.json` documents in `dataDir` with a conf-like library (conf, electron-store). */
-export function openConfLikeStore(dataDir: string, create: (options: ConfStoreOptions) => ConfLike): OpenStore {
+export function openConfStore(dataDir: string): OpenStore {
   return (name, { secret }) =>
     confDocumentStore(join(dataDir, `${name}.json`), () =>
-      create({
+      new Conf<Record<string, unknown>>({
         cwd: dataDir,
-        name,
+        configName: name,
         // A damaged file is moved aside by the caller, never silently emptied.
         clearInvalidConfig: false,
         accessPropertiesByDotNotation: false,
         ...(secret ? { configFileMode: 0o600 } : {}),
       }),
     );
-}
-
-export function openConfStore(dataDir: string): OpenStore {
-  return openConfLikeStore(dataDir, ({ name, ...options }) => new Conf<Record<string, unknown>>({ ...options, configName: name }));
 }
 
 export type DocumentRead =

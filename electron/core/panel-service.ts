@@ -20,7 +20,7 @@ export interface PanelServiceOptions {
   timeoutMs?: number;
   /** Largest answer read from a panel. Default 1 MiB. */
   maxResponseBytes?: number;
-  /** Defaults to conf files in `dataDir`; the app passes electron-store. */
+  /** Defaults to conf files in `dataDir`, which the app uses too. */
   openStore?: OpenStore;
   now?: () => Date;
 }

@@ -39,7 +39,12 @@ export function registerPanelApi({ ipc, service, appOrigins }: RegistrarOptions)
     ipc.handle(channelOf(method), (event, ...args) =>
       settle(async () => {
         if (!isAppMainFrame(event.senderFrame, appOrigins)) throw new PanelError('FORBIDDEN', FOREIGN_SENDER);
-        return callService(service, method, parseArguments(method, args));
+        try {
+          return await callService(service, method, parseArguments(method, args));
+        } catch (error) {
+          if (!(error instanceof PanelError)) reportBug(method, error);
+          throw error;
+        }
       }),
     );
   }
@@ -59,6 +64,16 @@ export function isAppMainFrame(frame: SenderFrame | null, appOrigins: readonly s
   }
   // `URL.origin` is "null" for custom schemes such as app://, so compare scheme and host instead.
   return appOrigins.includes(`${url.protocol}//${url.host}`);
+}
+
+/**
+ * A bug reaches the renderer as a generic INTERNAL; its trace goes to main's console so it can be
+ * found. Only the error's type and stack frames: its message might hold anything, a token too.
+ */
+function reportBug(method: MethodName, error: unknown): void {
+  const name = error instanceof Error ? error.name : typeof error;
+  const frames = error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)) : [];
+  console.error([`Paneldeck bug in ${method}: ${name}`, ...frames].join('\n'));
 }
 
 function callService<M extends MethodName>(service: PanelApi, method: M, args: ParsedArgs<M>): Promise<MethodResult<M>> {

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
-import Store from 'electron-store';
-import { createPanelService, openConfLikeStore } from '../core/index.ts';
+import { createPanelService } from '../core/index.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
@@ -62,11 +61,11 @@ function start(): void {
   denyAllPermissions(session.defaultSession);
   protocol.handle(APP_SCHEME, (request) => serveAppRequest(rendererDir, request));
 
-  // The panel list and the token store: electron-store documents in userData (conf under Node).
-  const dataDir = app.getPath('userData');
+  // The panel list and the token store are conf documents in userData (the core's default).
+  // Not electron-store, though it is conf underneath: its constructor adds an IPC listener
+  // ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
   const service = createPanelService({
-    dataDir,
-    openStore: openConfLikeStore(dataDir, (options) => new Store<Record<string, unknown>>(options)),
+    dataDir: app.getPath('userData'),
     encryption: safeStorageEncryption(safeStorage, process.platform),
     fetch: netRequestFetch((options) => net.request(options)),
   });

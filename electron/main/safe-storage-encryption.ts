@@ -30,9 +30,10 @@ export function safeStorageEncryption(safeStorage: SafeStorageLike, platform: No
   };
   return {
     isAvailable: async () => {
+      // Asked first: the async encryptor starts on first use, and only then names its backend.
+      const available = await safeStorage.isAsyncEncryptionAvailable();
       const name = backend();
-      if (name === 'unknown' || name === 'unsupported') return false;
-      return safeStorage.isAsyncEncryptionAvailable();
+      return available && name !== 'unknown' && name !== 'unsupported';
     },
     backend,
     encrypt: (text) => safeStorage.encryptStringAsync(text),

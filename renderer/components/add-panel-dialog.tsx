@@ -20,6 +20,7 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
   const [error, setError] = useState<ErrorInfo | null>(null);
   const addressInput = useRef<HTMLInputElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
+  const added = useRef(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -27,7 +28,10 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
     setBusy(true);
     setError(null);
     try {
-      onAdded(await api.addPanel({ address, name }));
+      const panel = await api.addPanel({ address, name });
+      // The new panel's login form takes focus; the Add button must not take it back.
+      added.current = true;
+      onAdded(panel);
     } catch (caught) {
       const info = failureInfo(caught);
       setError(info);
@@ -39,7 +43,7 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
 
   const field = error ? fieldForError(error) : null;
   return (
-    <ModalDialog title="Add panel" onClose={onClose}>
+    <ModalDialog title="Add panel" onClose={onClose} shouldRestoreFocus={() => !added.current}>
       <form onSubmit={submit} noValidate aria-busy={busy}>
         <TextField
           ref={addressInput}

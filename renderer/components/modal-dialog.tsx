@@ -2,6 +2,8 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 interface ModalDialogProps {
   title: string;
+  /** Asked on close; false when what the dialog did put focus somewhere new (a new panel's form). */
+  shouldRestoreFocus?: () => boolean;
   onClose(): void;
   children: ReactNode;
   className?: string;
@@ -11,7 +13,7 @@ interface ModalDialogProps {
  * A native modal <dialog>: it keeps focus inside, closes on Esc and gives focus back to what
  * opened it (or, when that is gone, leaves focus to the page). Mounted means open.
  */
-export function ModalDialog({ title, onClose, children, className }: ModalDialogProps) {
+export function ModalDialog({ title, onClose, children, className, shouldRestoreFocus }: ModalDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current;
@@ -20,8 +22,9 @@ export function ModalDialog({ title, onClose, children, className }: ModalDialog
     if (element && !element.open) element.showModal();
     return () => {
       element?.close();
-      if (opener?.isConnected) opener.focus();
+      if (opener?.isConnected && (shouldRestoreFocus?.() ?? true)) opener.focus();
     };
+    // Opened once per mount; shouldRestoreFocus reads refs, so the first one stays current.
   }, []);
   return (
     <dialog

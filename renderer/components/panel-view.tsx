@@ -44,8 +44,11 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
   }, [api, panel.id, onStale]);
 
   useEffect(() => {
-    if (!panel.signedIn) requested.current = false;
-    else if (!requested.current) {
+    if (!panel.signedIn) {
+      // A later log in (maybe another account) must never show this session.
+      requested.current = false;
+      setSession({ result: null, loading: false, error: null });
+    } else if (!requested.current) {
       requested.current = true;
       void loadSession();
     }

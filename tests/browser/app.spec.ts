@@ -28,7 +28,8 @@ test('empty state, a bad address refused under the field, then two panels in the
   await expect(list.nth(0)).toContainText(panelServer.url.replace('http://', ''));
   await expect(list.nth(1)).toContainText('panel.example.com');
   await expect(list.nth(1)).toContainText('Signed out');
-  // The new panel is selected, its login form ready.
+  // The new panel is selected, its login form ready with the cursor in it.
+  await expect(page.getByLabel('Email')).toBeFocused();
   await expect(page.getByRole('heading', { name: 'panel.example.com', level: 1 })).toBeVisible();
 
   await page.getByRole('button', { name: 'Add panel' }).first().click();
@@ -56,6 +57,9 @@ test('wrong password, then the right one: the session shows the email, and the t
   await expect(summary).toContainText(/Expires.*\(in (59 minutes|1 hour)\)/);
   await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('Signed in');
   await expect(page.locator('.json-tree')).toContainText('hidden by Paneldeck');
+  // Values under secret-looking keys are masked in the tree.
+  await expect(page.locator('.json-tree')).toContainText('sessionKey: •••••••• (hidden)');
+  await expect(page.locator('.json-tree')).not.toContainText('sk-demo-not-a-real-key');
   await checkScreen(page, '05-session');
   await page.setViewportSize({ width: 1920, height: 1080 });
   await checkScreen(page, '05-session-full-hd');
@@ -144,10 +148,22 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /Production EU/ })).toContainText('Signed out');
   expect((await app.service.listPanels()).find((panel) => panel.name === 'Production EU')?.signedIn).toBe(false);
 
+  // Logged in again, but the first session read fails: the old session must not come back.
+  panelServer.setFault('getSession', { kind: 'server-error' });
+  await page.getByRole('button', { name: 'Log in', exact: true }).first().click();
+  await logIn(page);
+  await expect(page.locator('.session-view').getByRole('alert')).toContainText('HTTP 500');
+  await expect(page.locator('dl.summary')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('last check failed');
+  await checkScreen(page, '10-session-check-failed');
+  panelServer.setFault('getSession', null);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+
   await page.getByRole('button', { name: 'Remove panel…' }).click();
   const confirm = page.getByRole('dialog', { name: 'Remove Production EU?' });
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  await checkScreen(page, '10-remove-confirmation');
+  await checkScreen(page, '11-remove-confirmation');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('listitem')).toHaveCount(2);
 
@@ -171,7 +187,7 @@ test('a restart (a second service on the same data directory) shows the same pan
   await expect(list.nth(0)).toContainText('Signed in');
   await expect(list.nth(1)).toContainText('Signed out');
   await expect(again.locator('dl.summary')).toContainText(demo.email);
-  await checkScreen(again, '11-after-restart');
+  await checkScreen(again, '12-after-restart');
   await context.close();
 });
 
@@ -180,5 +196,5 @@ test('without secure storage the session says the token is kept in memory only',
   await addPanel(page, panelServer.url, 'Production');
   await logIn(page);
   await expect(page.getByText('no secure storage on this system')).toBeVisible();
-  await checkScreen(page, '12-session-memory-only');
+  await checkScreen(page, '13-session-memory-only');
 });

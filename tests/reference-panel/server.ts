@@ -129,7 +129,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       user,
       issuedAt: new Date(issued.issuedAt).toISOString(),
       expiresAt: new Date(issued.expiresAt).toISOString(),
-      ...(options.echoTokenInSession ? { request: { scheme: 'Bearer', value: bearer, header: `Bearer ${bearer}` } } : {}),
+      ...(options.echoTokenInSession ? { request: { scheme: 'Bearer', value: bearer, header: `Bearer ${bearer}`, sessionKey: 'sk-demo-not-a-real-key' } } : {}),
     });
   };
 
