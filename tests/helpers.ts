@@ -3,8 +3,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { PanelError, type ErrorCode } from '../shared/errors.ts';
-import type { Encryption } from '../electron/core/index.ts';
+import { createPanelService, type Encryption, type PanelService } from '../electron/core/index.ts';
 
 /**
  * A real encryption for tests (AES-256-GCM under a key that stands for the OS keyring), with the
@@ -69,4 +70,19 @@ export async function rejectsWith(promise: Promise<unknown>, code: ErrorCode, me
     return error;
   }
   assert.fail(`expected a rejection with ${code}, but it resolved`);
+}
+
+/** A panel service on a fresh temporary folder for the enclosing suite; read it inside tests. */
+export function suiteService(): () => PanelService {
+  let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let service: PanelService | undefined;
+  before(async () => {
+    dir = await tempDir();
+    service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+  });
+  after(() => dir?.cleanup());
+  return () => {
+    assert.ok(service, 'suiteService() is read before its suite started');
+    return service;
+  };
 }

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createPanelApi, isPanelApiFailure, unwrapAnswer, type PanelApiFailure } from '../shared/bridge.ts';
 import type { PanelApi } from '../shared/contract.ts';
 import { PanelError } from '../shared/errors.ts';
 import { channelOf, methodNames } from '../shared/methods.ts';
-import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { registerPanelApi, type IpcCallEvent, type IpcHandlerRegistry } from '../electron/main/ipc-registrar.ts';
-import { tempDir, testEncryption } from './helpers.ts';
+import { suiteService } from './helpers.ts';
 
 const APP_ORIGIN = 'app://paneldeck';
 const appFrame: IpcCallEvent = { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } };
@@ -54,17 +53,11 @@ async function failureOf(promise: Promise<unknown>): Promise<PanelApiFailure> {
 }
 
 describe('IPC registrar', () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
-  before(async () => {
-    dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
-  });
-  after(() => dir.cleanup());
+  const service = suiteService();
 
   test('registers one channel per contract method and nothing else; the unregister removes them all', () => {
     const ipc = fakeIpc();
-    const unregister = registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
+    const unregister = registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
     assert.deepEqual([...ipc.handlers.keys()].sort(), methodNames.map(channelOf).sort());
     unregister();
     assert.equal(ipc.handlers.size, 0);
@@ -72,7 +65,7 @@ describe('IPC registrar', () => {
 
   test('answers the app main frame with a value envelope', async () => {
     const ipc = fakeIpc();
-    registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
+    registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
     const added = await ipc.call(channelOf('addPanel'), appFrame, { address: 'panel.example.com' });
     assert.equal((added as { ok: boolean }).ok, true);
     const listed = (await ipc.call(channelOf('listPanels'), appFrame)) as { ok: true; value: { address: string }[] };
@@ -122,7 +115,7 @@ describe('IPC registrar', () => {
   test('wraps the core\u2019s errors whole and a bug as a generic INTERNAL without its details', async (t) => {
     const logged = t.mock.method(console, 'error', () => undefined);
     const ipc = fakeIpc();
-    registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN] });
+    registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
     const missing = (await ipc.call(channelOf('logOut'), appFrame, crypto.randomUUID())) as { ok: false; error: { code: string } };
     assert.equal(missing.error.code, 'NOT_FOUND');
 
@@ -140,6 +133,8 @@ describe('IPC registrar', () => {
 });
 
 describe('bridge (createPanelApi)', () => {
+  const service = suiteService();
+
   test('has exactly the contract\u2019s methods, frozen, each on its own channel with its arguments', async () => {
     const sent: unknown[][] = [];
     const api = createPanelApi(async (...call) => {
@@ -169,20 +164,15 @@ describe('bridge (createPanelApi)', () => {
   });
 
   test('end to end over the registrar: values and errors arrive as the core produced them', async () => {
-    const dir = await tempDir();
-    try {
-      const ipc = fakeIpc();
-      registerPanelApi({ ipc, service: createPanelService({ dataDir: dir.path, encryption: testEncryption() }), appOrigins: [APP_ORIGIN] });
-      const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args));
-      const panel = await api.addPanel({ address: 'https://Panel.Example.com/api/', name: 'Main' });
-      assert.equal(panel.baseUrl, 'https://panel.example.com/api');
-      const duplicate = await failureOf(api.addPanel({ address: 'panel.example.com' }));
-      assert.equal(duplicate.code, 'DUPLICATE_PANEL');
-      const notSignedIn = await failureOf(api.getSession(panel.id));
-      assert.equal(notSignedIn.code, 'NOT_SIGNED_IN');
-    } finally {
-      await dir.cleanup();
-    }
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
+    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args));
+    const panel = await api.addPanel({ address: 'https://Panel.Example.com/api/', name: 'Main' });
+    assert.equal(panel.baseUrl, 'https://panel.example.com/api');
+    const duplicate = await failureOf(api.addPanel({ address: 'panel.example.com' }));
+    assert.equal(duplicate.code, 'DUPLICATE_PANEL');
+    const notSignedIn = await failureOf(api.getSession(panel.id));
+    assert.equal(notSignedIn.code, 'NOT_SIGNED_IN');
   });
 
   test('a PanelError thrown in main keeps code and message across', async () => {

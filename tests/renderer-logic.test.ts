@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Panel } from '../shared/types.ts';
-import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { fieldForError } from '../renderer/field-errors.ts';
 import { panelStatus } from '../renderer/panel-status.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, relativeTime, toDate } from '../renderer/session-fields.ts';
-import { tempDir, testEncryption } from './helpers.ts';
+import { suiteService } from './helpers.ts';
 
 const basePanel: Panel = {
   id: '00000000-0000-4000-8000-000000000000',
@@ -61,13 +60,7 @@ test('secret-looking keys are masked at any depth, other keys are not', () => {
   assert.deepEqual(masked, { user: { email: 'a@b.c', apiKey: MASKED_VALUE }, list: [{ password: MASKED_VALUE }], token: MASKED_VALUE });
 });
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: PanelService;
-before(async () => {
-  dir = await tempDir();
-  service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
-});
-after(() => dir.cleanup());
+const service = suiteService();
 
 /** The error the real service gives for `call`, placed by the form logic. */
 async function placeOf(call: Promise<unknown>) {
@@ -80,15 +73,15 @@ async function placeOf(call: Promise<unknown>) {
 }
 
 test('the core\u2019s input errors land under the field they are about', async () => {
-  assert.equal(await placeOf(service.addPanel({ address: 'http://panel.example.com' })), 'address');
-  assert.equal(await placeOf(service.addPanel({ address: 'panel.example.com/admin' })), 'address');
-  assert.equal(await placeOf(service.addPanel({ address: '' })), 'address');
-  assert.equal(await placeOf(service.addPanel({ address: 'ok.invalid', name: 'x'.repeat(101) })), 'name');
-  const { id } = await service.addPanel({ address: 'ok.invalid' });
-  assert.equal(await placeOf(service.addPanel({ address: 'OK.invalid' })), 'address');
-  assert.equal(await placeOf(service.updatePanel(id, { loginPath: '/a b' })), 'loginPath');
-  assert.equal(await placeOf(service.updatePanel(id, { loginPath: '../x' })), 'loginPath');
-  assert.equal(await placeOf(service.updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
-  assert.equal(await placeOf(service.updatePanel(id, { name: '   ' })), 'name');
-  assert.equal(await placeOf(service.logIn(id, { email: 'a@b.c', password: 'x' })), null);
+  assert.equal(await placeOf(service().addPanel({ address: 'http://panel.example.com' })), 'address');
+  assert.equal(await placeOf(service().addPanel({ address: 'panel.example.com/admin' })), 'address');
+  assert.equal(await placeOf(service().addPanel({ address: '' })), 'address');
+  assert.equal(await placeOf(service().addPanel({ address: 'ok.invalid', name: 'x'.repeat(101) })), 'name');
+  const { id } = await service().addPanel({ address: 'ok.invalid' });
+  assert.equal(await placeOf(service().addPanel({ address: 'OK.invalid' })), 'address');
+  assert.equal(await placeOf(service().updatePanel(id, { loginPath: '/a b' })), 'loginPath');
+  assert.equal(await placeOf(service().updatePanel(id, { loginPath: '../x' })), 'loginPath');
+  assert.equal(await placeOf(service().updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
+  assert.equal(await placeOf(service().updatePanel(id, { name: '   ' })), 'name');
+  assert.equal(await placeOf(service().logIn(id, { email: 'a@b.c', password: 'x' })), null);
 });

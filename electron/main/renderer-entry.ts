@@ -1,4 +1,4 @@
-import { APP_HOST, APP_ORIGIN, CONTENT_SECURITY_POLICY, serveRendererFile } from './renderer-files.ts';
+import { APP_HOST, APP_ORIGIN, notFound, serveRendererFile } from './renderer-files.ts';
 
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
@@ -43,13 +43,5 @@ export function serveAppRequest(rendererDir: string, request: Request): Promise<
   } catch {
     host = '';
   }
-  if (host !== APP_HOST) {
-    return Promise.resolve(
-      new Response('Not found', {
-        status: 404,
-        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
-      }),
-    );
-  }
-  return serveRendererFile(rendererDir, request);
+  return host === APP_HOST ? serveRendererFile(rendererDir, request) : Promise.resolve(notFound());
 }

@@ -50,12 +50,12 @@ export async function serveRendererFile(rendererDir: string, request: Request): 
   if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed');
   const filePath = fileFor(rendererDir, new URL(request.url).pathname);
   const type = filePath ? contentTypes[extname(filePath).toLowerCase()] : undefined;
-  if (!filePath || !type) return plain(404, 'Not found');
+  if (!filePath || !type) return notFound();
   let body: Buffer;
   try {
     body = await readFile(filePath);
   } catch {
-    return plain(404, 'Not found');
+    return notFound();
   }
   const headers = { ...securityHeaders, 'Content-Type': type, 'Content-Length': String(body.byteLength) };
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
@@ -73,6 +73,11 @@ export function fileFor(rendererDir: string, pathname: string): string | null {
   const root = resolve(rendererDir);
   const file = resolve(root, `.${decoded === '/' ? '/index.html' : decoded}`);
   return file.startsWith(root + sep) ? file : null;
+}
+
+/** A 404 with the same security headers as every other answer. */
+export function notFound(): Response {
+  return plain(404, 'Not found');
 }
 
 function plain(status: number, text: string): Response {

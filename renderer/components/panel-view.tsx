@@ -19,13 +19,12 @@ interface PanelViewProps {
 
 type Tab = 'session' | 'settings';
 
-/** Codes after which the panel is no longer signed in, so the list must be read again. */
-const signedOutCodes = new Set(['UNAUTHORIZED', 'NOT_SIGNED_IN', 'TOKEN_UNREADABLE', 'NOT_FOUND']);
+const noSession: SessionState = { result: null, loading: false, error: null };
 
 export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: PanelViewProps) {
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
-  const [session, setSession] = useState<SessionState>({ result: null, loading: false, error: null });
+  const [session, setSession] = useState<SessionState>(noSession);
   const requested = useRef(false);
 
   const loadSession = useCallback(async () => {
@@ -38,16 +37,16 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
       error = failureInfo(caught);
     }
     setSession((state) => ({ result: result ?? state.result, loading: false, error }));
-    // The read changed the panel's last check, or signed it out: refresh the list's view of it.
+    // The read changed the panel's last check, or signed it out (the effect below then clears
+    // the session) or found it removed (this view goes): refresh the list's view of it.
     await onStale();
-    if (error && signedOutCodes.has(error.code)) setSession({ result: null, loading: false, error: null });
   }, [api, panel.id, onStale]);
 
   useEffect(() => {
     if (!panel.signedIn) {
       // A later log in (maybe another account) must never show this session.
       requested.current = false;
-      setSession({ result: null, loading: false, error: null });
+      setSession(noSession);
     } else if (!requested.current) {
       requested.current = true;
       void loadSession();
