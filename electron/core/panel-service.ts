@@ -18,7 +18,7 @@ export interface PanelServiceOptions {
   fetch?: FetchLike;
   /** Per request, headers and body together. Default 15 s. */
   timeoutMs?: number;
-  /** Largest answer read from a panel. Default 1 MiB. */
+  /** Largest answer read from a panel. Default 4 MiB: room for a session with a 1 MiB string, far below memory trouble. */
   maxResponseBytes?: number;
   /** Defaults to conf files in `dataDir`, which the app uses too. */
   openStore?: OpenStore;
@@ -40,7 +40,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   const settings: RequestSettings = {
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     timeoutMs: options.timeoutMs ?? 15_000,
-    maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
+    maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const ready = open(openStore, options.encryption, now());
   // Keeps a failed start from being an unhandled rejection; each call still sees the failure.

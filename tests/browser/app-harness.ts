@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
 import { registerPanelApi, type IpcCallEvent, type SenderFrame } from '../../electron/main/ipc-registrar.ts';
 import { serveRendererFile } from '../../electron/main/renderer-files.ts';
 import { testEncryption, type TestEncryption } from '../helpers.ts';
@@ -42,9 +42,18 @@ export interface AppUnderTest {
  * stand-in for `electron` whose `invoke` is a Playwright binding), and the binding hands each
  * call to the real IPC registrar in front of a real panel service.
  */
-export async function openApp(page: Page, options: { dataDir: string; rendererUrl: string; rendererOrigin: string; encryption?: TestEncryption }): Promise<AppUnderTest> {
+export interface OpenAppOptions {
+  dataDir: string;
+  rendererUrl: string;
+  rendererOrigin: string;
+  encryption?: TestEncryption;
+  /** Overrides for the service (a shorter timeout for fault tests, for example). */
+  service?: Partial<Omit<PanelServiceOptions, 'dataDir' | 'encryption'>>;
+}
+
+export async function openApp(page: Page, options: OpenAppOptions): Promise<AppUnderTest> {
   const encryption = options.encryption ?? testEncryption();
-  const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000 });
+  const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service });
   const handlers = new Map<string, (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>>();
   registerPanelApi({ ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) }, service, appOrigins: [options.rendererOrigin] });
   const answers: unknown[] = [];

@@ -72,6 +72,8 @@ export interface ReferencePanel {
   /** Makes every token issued so far invalid, as a server-side logout or expiry would. */
   expireAllTokens(): void;
   issuedTokens(): string[];
+  /** Answers every valid getSession with this JSON instead of the demo session; `undefined` restores it. */
+  setSessionBody(body: unknown): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   const tokens = new Map<string, IssuedToken>();
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
+  let sessionBody: unknown = undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readBody(request);
@@ -124,6 +127,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     const issued = bearer === undefined ? undefined : tokens.get(bearer);
     if (!issued) return sendJson(response, 401, { error: 'Not authenticated' });
     if (issued.expiresAt <= Date.now()) return sendJson(response, 401, { error: 'Token expired' });
+    if (sessionBody !== undefined) return sendJson(response, 200, sessionBody);
     const { password: _password, ...user } = issued.user;
     return sendJson(response, 200, {
       user,
@@ -160,6 +164,9 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       for (const issued of tokens.values()) issued.expiresAt = 0;
     },
     issuedTokens: () => [...tokens.keys()],
+    setSessionBody: (body) => {
+      sessionBody = body;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
