@@ -22,3 +22,18 @@ export function isSessionLost(panel: Panel): boolean {
   const code = panel.signedOutReason?.code;
   return !panel.signedIn && (code === 'UNAUTHORIZED' || code === 'TOKEN_UNREADABLE');
 }
+
+/**
+ * Why a panel the operator did not log out of is signed out, as a headline for the login form;
+ * the core's reason is the detail. `null` when the operator logged out or never logged in.
+ */
+export function signedOutNotice(panel: Panel): { title: string; detail: string } | null {
+  const reason = panel.signedOutReason;
+  if (panel.signedIn || !reason) return null;
+  const titles: Partial<Record<string, string>> = {
+    UNAUTHORIZED: 'Session expired or revoked. Log in again.',
+    TOKEN_UNREADABLE: 'The saved sign-in could not be read. Log in again.',
+    ENCRYPTION_UNAVAILABLE: 'The saved sign-in cannot be used on this system now. Log in again.',
+  };
+  return { title: titles[reason.code] ?? 'Signed out. Log in again.', detail: reason.message };
+}

@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { PanelError, type ErrorInfo } from './errors.ts';
 import {
   addPanelInputSchema,
+  appSettingsPatchSchema,
   credentialsSchema,
   panelIdSchema,
   updatePanelInputSchema,
   type AddPanelInput,
+  type AppSettingsPatch,
   type Credentials,
   type UpdatePanelInput,
 } from './schemas.ts';
-import type { Panel, SessionResult } from './types.ts';
+import type { AppStatus, Panel, SessionResult } from './types.ts';
 import type { MethodName } from './methods.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
@@ -29,6 +31,10 @@ export interface PanelApi {
   /** Forgets the token. */
   logOut(id: string): Promise<Panel>;
   getSession(id: string): Promise<SessionResult>;
+  /** Settings, how tokens are protected on this system, and what was repaired at start. */
+  getAppStatus(): Promise<AppStatus>;
+  /** Turning weak protection on saves tokens now in memory; turning it off deletes them from disk. */
+  updateSettings(patch: AppSettingsPatch): Promise<AppStatus>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -45,6 +51,8 @@ export const argumentSchemas = {
   logIn: z.tuple([panelIdSchema, credentialsSchema]),
   logOut: z.tuple([panelIdSchema]),
   getSession: z.tuple([panelIdSchema]),
+  getAppStatus: z.tuple([]),
+  updateSettings: z.tuple([appSettingsPatchSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

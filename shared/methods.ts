@@ -14,6 +14,8 @@ export const methodNames = [
   'logIn',
   'logOut',
   'getSession',
+  'getAppStatus',
+  'updateSettings',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -73,6 +73,14 @@ export const credentialsSchema = z.strictObject(
   { error: 'Expected { email, password }.' },
 );
 
+export const appSettingsPatchSchema = z.strictObject(
+  {
+    storeTokensWithWeakProtection: z.boolean({ error: 'Store tokens with weak protection must be true or false.' }).optional(),
+  },
+  { error: 'Expected { storeTokensWithWeakProtection? }.' },
+);
+
 export type AddPanelInput = z.input<typeof addPanelInputSchema>;
 export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
 export type Credentials = z.input<typeof credentialsSchema>;
+export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;

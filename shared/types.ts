@@ -1,7 +1,11 @@
 import type { ErrorInfo } from './errors.ts';
 
-/** Where the token of a signed-in panel lives: encrypted on disk, or in memory for this run. */
-export type TokenStorage = 'encrypted' | 'memory';
+/**
+ * Where the token of a signed-in panel lives: encrypted on disk by the system keyring; on disk
+ * under Linux's built-in key (`basic_text`), only when the operator allowed it; or in memory
+ * for this run.
+ */
+export type TokenStorage = 'encrypted' | 'weak' | 'memory';
 
 /** The outcome of the last session read, kept on the panel. */
 export type SessionCheck =
@@ -21,7 +25,7 @@ export interface Panel {
   tokenField: string | null;
   createdAt: string;
   /** The email last used to log in (never the password). */
-  account: string | null;
+  lastEmail: string | null;
   signedIn: boolean;
   tokenStorage: TokenStorage | null;
   /** Why the panel is signed out when it did not choose to be (expired token, unreadable vault). */
@@ -38,3 +42,37 @@ export interface SessionResult {
 
 /** Replaces, in a session sent to the renderer, any value that holds the panel's token. */
 export const HIDDEN_SECRET = '[hidden by Paneldeck: the panel sent the token back]';
+
+/** Settings of this installation of Paneldeck, kept beside the panel list. */
+export interface AppSettings {
+  /**
+   * Store tokens on disk even when the only encryption on offer is Linux's built-in key
+   * (`basic_text`), which anyone who can read the files can undo. Off unless the operator asks.
+   */
+  storeTokensWithWeakProtection: boolean;
+}
+
+/**
+ * What protects saved tokens on this system now: a real keyring (`keyring`), only a key built
+ * into the app (`weak`), or nothing at all (`none`: tokens stay in memory).
+ */
+export interface TokenProtection {
+  level: 'keyring' | 'weak' | 'none';
+  /** safeStorage's name for it: `gnome_libsecret`, `kwallet6`, `basic_text`, `keychain`, `dpapi`... */
+  backend: string;
+}
+
+/** Something Paneldeck found wrong in its files at start and worked around; the UI shows it once. */
+export interface StartupProblem {
+  /** Which file: the panel list, the saved sign-ins or the settings. */
+  file: 'panels' | 'tokens' | 'settings';
+  message: string;
+  /** Where the untouched copy of the damaged file was kept, so nothing is lost. */
+  copyPath: string | null;
+}
+
+export interface AppStatus {
+  settings: AppSettings;
+  tokenProtection: TokenProtection;
+  startupProblems: StartupProblem[];
+}

@@ -3,9 +3,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import { PanelError, type ErrorCode } from '../shared/errors.ts';
 import { createPanelService, type Encryption, type PanelService } from '../electron/core/index.ts';
+import { startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 
 /**
  * A real encryption for tests (AES-256-GCM under a key that stands for the OS keyring), with the
@@ -84,5 +85,39 @@ export function suiteService(): () => PanelService {
   return () => {
     assert.ok(service, 'suiteService() is read before its suite started');
     return service;
+  };
+}
+
+/**
+ * For suites about what is kept on disk: one reference panel for the suite, and for each test a
+ * fresh folder and keyring. `start()` opens a service on that folder, as a new run of the app would.
+ */
+export function restartableServices(): {
+  panel(): ReferencePanel;
+  dir(): string;
+  encryption(): TestEncryption;
+  start(): PanelService;
+} {
+  let panel: ReferencePanel | undefined;
+  let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let encryption: TestEncryption | undefined;
+  before(async () => {
+    panel = await startReferencePanel();
+  });
+  after(() => panel?.close());
+  beforeEach(async () => {
+    dir = await tempDir();
+    encryption = testEncryption();
+  });
+  afterEach(() => dir?.cleanup());
+  const ready = <T>(value: T | undefined): T => {
+    assert.ok(value !== undefined, 'restartableServices() is read outside a test');
+    return value;
+  };
+  return {
+    panel: () => ready(panel),
+    dir: () => ready(dir).path,
+    encryption: () => ready(encryption),
+    start: () => createPanelService({ dataDir: ready(dir).path, encryption: ready(encryption) }),
   };
 }

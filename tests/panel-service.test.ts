@@ -55,7 +55,7 @@ describe('panel service against the reference panel', () => {
 
     const signedIn = await service.logIn(added.id, credentials);
     assert.equal(signedIn.signedIn, true);
-    assert.equal(signedIn.account, DEMO_USER.email);
+    assert.equal(signedIn.lastEmail, DEMO_USER.email);
     assert.equal(signedIn.tokenStorage, 'encrypted');
     assert.ok(!JSON.stringify(signedIn).includes(panel.issuedTokens()[0]!), 'the token is not in the result');
 
@@ -184,7 +184,7 @@ describe('panel service against the reference panel', () => {
     assert.equal(expired?.signedIn, false);
     assert.equal(expired?.signedOutReason?.code, 'UNAUTHORIZED');
     assert.equal(expired?.lastCheck?.ok, false);
-    assert.equal(expired?.account, DEMO_USER.email, 'the account stays for the login form');
+    assert.equal(expired?.lastEmail, DEMO_USER.email, 'the account stays for the login form');
     await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN', /expired/);
     await service.logIn(id, credentials);
     assert.equal((await service.getSession(id)).panelId, id);
@@ -205,12 +205,12 @@ describe('panel service against the reference panel', () => {
   const faultCases = [
     { fault: { kind: 'rate-limited', retryAfterSeconds: 20 }, code: 'RATE_LIMITED', message: /Wait 20 s/ },
     { fault: { kind: 'server-error' }, code: 'SERVER_ERROR', message: /HTTP 500/ },
-    { fault: { kind: 'bad-gateway-html' }, code: 'SERVER_ERROR', message: /HTTP 502.*HTML error page/ },
-    { fault: { kind: 'invalid-json' }, code: 'BAD_RESPONSE', message: /application\/json that is not valid JSON \(HTTP 200/ },
+    { fault: { kind: 'bad-gateway-html' }, code: 'SERVER_ERROR', message: /proxy in front of the panel got no valid answer.*HTTP 502 Bad Gateway/ },
+    { fault: { kind: 'invalid-json' }, code: 'BAD_RESPONSE', message: /not valid JSON \(HTTP 200 OK, application\/json\): it may be cut off/ },
     { fault: { kind: 'html-page' }, code: 'BAD_RESPONSE', message: /an HTML page \(HTTP 200/ },
     { fault: { kind: 'status', status: 418, body: { message: 'short and stout' } }, code: 'BAD_RESPONSE', message: /HTTP 418.*short and stout/ },
     { fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', message: /larger than 256 KiB/ },
-    { fault: { kind: 'never-ending-body' }, code: 'TIMEOUT', message: /1\.5 s/ },
+    { fault: { kind: 'never-ending-body' }, code: 'TIMEOUT', message: /started to answer but did not finish within 1\.5 s/ },
     { fault: { kind: 'latency', ms: 4000 }, code: 'TIMEOUT', message: /did not answer/ },
   ] as const;
   for (const { fault, code, message } of faultCases) {

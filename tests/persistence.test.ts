@@ -105,7 +105,7 @@ describe('what is kept on disk, and what survives a restart', () => {
       assert.equal(restarted[0]?.signedIn, false);
       assert.equal(restarted[0]?.signedOutReason?.code, 'NOT_SIGNED_IN');
       assert.match(restarted[0]?.signedOutReason?.message ?? '', /kept in memory only/);
-      assert.equal(restarted[0]?.account, DEMO_USER.email);
+      assert.equal(restarted[0]?.lastEmail, DEMO_USER.email);
     });
   }
 
@@ -141,7 +141,7 @@ describe('what is kept on disk, and what survives a restart', () => {
     const degraded = await start().listPanels();
     assert.equal(degraded[0]?.signedIn, false);
     assert.equal(degraded[0]?.signedOutReason?.code, 'ENCRYPTION_UNAVAILABLE');
-    assert.match(degraded[0]?.signedOutReason?.message ?? '', /built-in key/);
+    assert.match(degraded[0]?.signedOutReason?.message ?? '', /changed from gnome_libsecret to basic_text.*key built into the app.*stays on disk/);
 
     encryption.backendName = 'gnome_libsecret';
     const recovered = start();
@@ -160,7 +160,7 @@ describe('what is kept on disk, and what survives a restart', () => {
     original.tokens[a.id].ciphertext = '%%% not base64 %%%';
     writeFileSync(file, JSON.stringify(original));
 
-    const restarted = await restartExpectingOnlyTheFirstSignedOut(/damaged/);
+    const restarted = await restartExpectingOnlyTheFirstSignedOut(/damaged on disk \(the token store as it was is kept at .*tokens\.corrupt-/);
     const copies = readdirSync(dir.path).filter((name) => /^tokens\.corrupt-.*\.json$/.test(name));
     assert.equal(copies.length, 1);
     assert.equal(JSON.parse(readFileSync(join(dir.path, copies[0]!), 'utf8')).tokens[a.id].ciphertext, '%%% not base64 %%%');
@@ -172,8 +172,8 @@ describe('what is kept on disk, and what survives a restart', () => {
   });
 
   for (const [what, content, reason] of [
-    ['not JSON', '{"version": 1, "tokens": {', /not valid JSON; it was moved to .*tokens\.corrupt-/],
-    ['of an unknown format', '{"version": 99, "tokens": []}', /format this version does not know; a copy was kept at .*tokens\.corrupt-/],
+    ['not JSON', '{"version": 1, "tokens": {', /not valid JSON\. It was kept at .*tokens\.corrupt-/],
+    ['of an unknown format', '{"version": 99, "tokens": []}', /format this version does not know\. It was kept at .*tokens\.corrupt-/],
   ] as const) {
     test(`a token store that is ${what}: signed-in panels say why and where the file went, and the panel list is kept`, async () => {
       const service = start();
@@ -224,7 +224,7 @@ describe('what is kept on disk, and what survives a restart', () => {
     const restarted = start();
     assert.deepEqual((await restarted.listPanels()).map((p) => p.id), [id]);
     const problem = await restarted.loadProblem();
-    assert.match(problem?.message ?? '', /2 damaged panel entries were skipped/);
+    assert.match(problem?.message ?? '', /2 damaged panel entries in the panel list were skipped/);
     assert.equal(JSON.parse(readFileSync(problem!.movedTo!, 'utf8')).panels.length, 3);
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Panel } from '../shared/types.ts';
 import { fieldForError } from '../renderer/field-errors.ts';
-import { panelStatus } from '../renderer/panel-status.ts';
+import { panelStatus, signedOutNotice } from '../renderer/panel-status.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, relativeTime, toDate } from '../renderer/session-fields.ts';
 import { suiteService } from './helpers.ts';
 
@@ -14,7 +14,7 @@ const basePanel: Panel = {
   loginPath: '/login',
   tokenField: null,
   createdAt: '2026-01-01T00:00:00.000Z',
-  account: null,
+  lastEmail: null,
   signedIn: false,
   tokenStorage: null,
   signedOutReason: null,
@@ -28,6 +28,15 @@ test('panel status: signed in, last check failed, expired (server or unreadable 
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'TOKEN_UNREADABLE', message: 'm' } }).kind, 'expired');
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: 'address changed' } }).kind, 'signed-out');
   assert.equal(panelStatus(basePanel).kind, 'signed-out');
+});
+
+test('a panel signed out without the operator asking says why; one they logged out of says nothing', () => {
+  const reason = (code: Panel['signedOutReason'] & object) => signedOutNotice({ ...basePanel, signedOutReason: code });
+  assert.equal(reason({ code: 'UNAUTHORIZED', message: 'm' })?.title, 'Session expired or revoked. Log in again.');
+  assert.match(reason({ code: 'ENCRYPTION_UNAVAILABLE', message: 'changed from a to b' })?.title ?? '', /cannot be used on this system/);
+  assert.deepEqual(reason({ code: 'NOT_SIGNED_IN', message: 'The address changed.' }), { title: 'Signed out. Log in again.', detail: 'The address changed.' });
+  assert.equal(signedOutNotice(basePanel), null);
+  assert.equal(signedOutNotice({ ...basePanel, signedIn: true, signedOutReason: { code: 'UNAUTHORIZED', message: 'stale' } }), null);
 });
 
 test('known session fields are found at the top, under user, data.user or session.user', () => {

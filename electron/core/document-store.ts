@@ -1,4 +1,4 @@
-import { copyFileSync, renameSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { PanelError } from '../../shared/errors.ts';
@@ -77,7 +77,7 @@ export function isEmptyDocument(document: unknown): boolean {
 }
 
 export function moveAside(path: string, now: Date): string {
-  const target = asidePath(path, now);
+  const target = freePath(asidePath(path, now));
   try {
     renameSync(path, target);
   } catch (error) {
@@ -88,18 +88,30 @@ export function moveAside(path: string, now: Date): string {
 
 /** Keeps a copy of a file that was read only in part, before anything overwrites it. */
 export function copyAside(path: string, now: Date): string {
-  const target = asidePath(path, now);
+  return keepBackup(path, 'corrupt', now, 'the damaged file');
+}
+
+/** Copies `<name>.json` to `<name>.<label>-<timestamp>.json`, never over an existing file. */
+export function keepBackup(path: string, label: string, now: Date, what = 'the file'): string {
+  const target = freePath(asidePath(path, now, label));
   try {
-    copyFileSync(path, target);
+    copyFileSync(path, target, constants.COPYFILE_EXCL);
   } catch (error) {
-    throw storageError(`keep a copy of the damaged file ${path}`, error);
+    throw storageError(`keep a copy of ${what} ${path}`, error);
   }
   return target;
 }
 
-function asidePath(path: string, now: Date): string {
+/** `path`, or `path` with `-2`, `-3`... before `.json` when taken: an earlier copy is never overwritten. */
+function freePath(path: string): string {
+  let candidate = path;
+  for (let n = 2; existsSync(candidate); n++) candidate = path.replace(/\.json$/, `-${n}.json`);
+  return candidate;
+}
+
+function asidePath(path: string, now: Date, label = 'corrupt'): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  return path.replace(/\.json$/, '') + `.corrupt-${stamp}.json`;
+  return path.replace(/\.json$/, '') + `.${label}-${stamp}.json`;
 }
 
 export function storageError(action: string, error: unknown): PanelError {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorCodes } from '../../shared/errors.ts';
 import { normaliseAddress, normaliseLoginPath } from './address.ts';
-import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
 const errorInfoSchema = z.object({ code: z.enum(errorCodes), message: z.string() });
 
@@ -12,9 +12,10 @@ const panelRecordSchema = z.object({
   loginPath: z.string().refine((path) => isValid(() => normaliseLoginPath(path) === path)),
   tokenField: z.string().nullable(),
   createdAt: z.iso.datetime(),
-  account: z.string().nullable(),
+  /** Called `account` in format 1. */
+  lastEmail: z.string().nullable(),
   /** Where the token of the last log in went; tells "kept in memory only" apart after a restart. */
-  tokenStorage: z.enum(['encrypted', 'memory']).nullable(),
+  tokenStorage: z.enum(['encrypted', 'weak', 'memory']).nullable(),
   signedOutReason: errorInfoSchema.nullable(),
   lastCheck: z
     .discriminatedUnion('ok', [
@@ -26,12 +27,32 @@ const panelRecordSchema = z.object({
 
 export type PanelRecord = z.infer<typeof panelRecordSchema>;
 
-export const REGISTRY_VERSION = 1;
+/** Format 2 renamed the panel's `account` to `lastEmail`. */
+export const REGISTRY_VERSION = 2;
+
+/**
+ * Each older format's step to the next: `migrations[n]` turns a format-`n` panel list into
+ * format `n + 1`. Steps see raw JSON; the current schema checks the result.
+ */
+const migrations: Record<number, (panels: unknown[]) => unknown[]> = {
+  1: (panels) =>
+    panels.map((panel) => {
+      if (typeof panel !== 'object' || panel === null || Array.isArray(panel)) return panel;
+      const { account, ...rest } = panel as Record<string, unknown>;
+      return { ...rest, lastEmail: account ?? null };
+    }),
+};
 
 /** What loading found wrong with the file; the panels that could be read are kept. */
 export interface RegistryLoadProblem {
   message: string;
   movedTo: string | null;
+}
+
+/** An older format was read and upgraded; the file as it was is kept at `backupPath`. */
+export interface RegistryMigration {
+  fromVersion: number;
+  backupPath: string;
 }
 
 /**
@@ -42,12 +63,15 @@ export class PanelRegistry {
   readonly #store: DocumentStore;
   #records: PanelRecord[];
   readonly loadProblem: RegistryLoadProblem | null;
+  readonly migration: RegistryMigration | null;
 
   constructor(store: DocumentStore, now: Date) {
     this.#store = store;
     const loaded = loadRecords(store, now);
     this.#records = loaded.records;
     this.loadProblem = loaded.problem;
+    this.migration = loaded.migration;
+    if (loaded.migration) this.#saveMigrated();
   }
 
   list(): readonly PanelRecord[] {
@@ -75,6 +99,18 @@ export class PanelRegistry {
     this.#commit(this.#records.filter((record) => record.id !== id));
   }
 
+  /**
+   * Writes the upgraded list at once, so the upgrade runs once. The backup is already on disk;
+   * if this write fails, the old file stays as it was and the next change writes the new format.
+   */
+  #saveMigrated(): void {
+    try {
+      this.#commit(this.#records);
+    } catch {
+      // Nothing is lost: the list is in memory and the original file is untouched.
+    }
+  }
+
   #commit(records: PanelRecord[]): void {
     try {
       this.#store.write({ version: REGISTRY_VERSION, panels: records });
@@ -85,39 +121,62 @@ export class PanelRegistry {
   }
 }
 
-function loadRecords(store: DocumentStore, now: Date): { records: PanelRecord[]; problem: RegistryLoadProblem | null } {
+interface LoadedRecords {
+  records: PanelRecord[];
+  problem: RegistryLoadProblem | null;
+  migration: RegistryMigration | null;
+}
+
+const documentShape = z.object({ version: z.number().int().min(1), panels: z.array(z.unknown()) });
+
+function loadRecords(store: DocumentStore, now: Date): LoadedRecords {
   const read = readOrMoveAside(store, now);
   if (!read.ok) {
     return {
       records: [],
-      problem: { message: 'The panel list was not valid JSON. It was moved aside and the list starts empty.', movedTo: read.movedTo },
+      problem: { message: 'The panel list was not valid JSON, so Paneldeck started with an empty list. The damaged file was moved aside, untouched.', movedTo: read.movedTo },
+      migration: null,
     };
   }
   const document = read.document;
-  if (isEmptyDocument(document)) return { records: [], problem: null };
+  if (isEmptyDocument(document)) return { records: [], problem: null, migration: null };
 
-  const shape = z.object({ version: z.literal(REGISTRY_VERSION), panels: z.array(z.unknown()) }).safeParse(document);
-  if (!shape.success) {
+  const shape = documentShape.safeParse(document);
+  if (!shape.success || shape.data.version > REGISTRY_VERSION) {
+    const newer = shape.success ? ` It was written by a newer Paneldeck (format ${shape.data.version}; this one reads up to ${REGISTRY_VERSION}).` : '';
     return {
       records: [],
       problem: {
-        message: 'The panel list has a format this version does not know. A copy was kept and the list starts empty.',
+        message: `The panel list has a format this version does not know, so Paneldeck started with an empty list.${newer} A copy of the file was kept.`,
         movedTo: copyAside(store.path, now),
       },
+      migration: null,
     };
   }
+  let panels = shape.data.panels;
+  let migration: RegistryMigration | null = null;
+  if (shape.data.version < REGISTRY_VERSION) {
+    // The file as the older version wrote it is kept before anything is changed.
+    migration = { fromVersion: shape.data.version, backupPath: keepBackup(store.path, `v${shape.data.version}-backup`, now) };
+    for (let version = shape.data.version; version < REGISTRY_VERSION; version++) panels = migrations[version]!(panels);
+  }
+  const { records, problem } = parseRecords(panels, store.path, now);
+  return { records, problem, migration };
+}
+
+function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRecords, 'records' | 'problem'> {
   const records: PanelRecord[] = [];
-  for (const candidate of shape.data.panels) {
+  for (const candidate of panels) {
     const parsed = panelRecordSchema.safeParse(candidate);
     if (parsed.success && !records.some((record) => record.id === parsed.data.id)) records.push(parsed.data);
   }
-  const skipped = shape.data.panels.length - records.length;
+  const skipped = panels.length - records.length;
   if (skipped === 0) return { records, problem: null };
   return {
     records,
     problem: {
-      message: `${skipped} damaged panel entr${skipped === 1 ? 'y was' : 'ies were'} skipped. A copy of the file was kept.`,
-      movedTo: copyAside(store.path, now),
+      message: `${skipped} damaged panel entr${skipped === 1 ? 'y in the panel list was' : 'ies in the panel list were'} skipped; the other panels are there. A copy of the file as it was is kept.`,
+      movedTo: copyAside(path, now),
     },
   };
 }

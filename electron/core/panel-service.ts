@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { parseArguments, type PanelApi } from '../../shared/contract.ts';
 import { PanelError, type ErrorInfo } from '../../shared/errors.ts';
-import type { Panel } from '../../shared/types.ts';
+import type { Panel, StartupProblem } from '../../shared/types.ts';
 import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './address.ts';
+import { SettingsFile } from './app-settings.ts';
 import { openConfStore, type OpenStore } from './document-store.ts';
 import type { FetchLike } from './http-client.ts';
 import { requestLogIn, requestSession, type RequestSettings } from './panel-endpoints.ts';
 import { hideSecrets } from './session-redaction.ts';
-import { PanelRegistry, type PanelRecord, type RegistryLoadProblem } from './panel-registry.ts';
+import { PanelRegistry, type PanelRecord, type RegistryLoadProblem, type RegistryMigration } from './panel-registry.ts';
 import { TokenVault, type Encryption } from './token-vault.ts';
 
 export interface PanelServiceOptions {
@@ -28,6 +29,8 @@ export interface PanelServiceOptions {
 export interface PanelService extends PanelApi {
   /** What was wrong with the panel list on disk when it was loaded, if anything. */
   loadProblem(): Promise<RegistryLoadProblem | null>;
+  /** The format the panel list was upgraded from at start, and where the old file was kept. */
+  migration(): Promise<RegistryMigration | null>;
 }
 
 /**
@@ -69,7 +72,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       );
     }
     try {
-      return toPanel(registry.update(id, { account: email, tokenStorage: storage, signedOutReason: null })!, vault);
+      return toPanel(registry.update(id, { lastEmail: email, tokenStorage: storage, signedOutReason: null })!, vault);
     } catch (error) {
       // A log in that fails must not leave the panel signed in behind the operator's back.
       forgetQuietly(vault, id);
@@ -95,6 +98,28 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       return (await state()).registry.loadProblem;
     },
 
+    async migration() {
+      return (await state()).registry.migration;
+    },
+
+    async getAppStatus() {
+      parseArguments('getAppStatus', []);
+      const { settings, vault, startupProblems } = await state();
+      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
+    async updateSettings(patch) {
+      const [change] = parseArguments('updateSettings', [patch]);
+      const { registry, settings, vault, startupProblems } = await state();
+      const before = settings.get();
+      // The setting is saved first: the vault reads it when it decides where tokens go.
+      settings.update(change);
+      if (before.storeTokensWithWeakProtection !== settings.get().storeTokensWithWeakProtection) {
+        for (const [panelId, storage] of await vault.applyPolicy(now())) registry.update(panelId, { tokenStorage: storage });
+      }
+      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
     async listPanels() {
       parseArguments('listPanels', []);
       const { registry, vault } = await state();
@@ -113,7 +138,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         loginPath: DEFAULT_LOGIN_PATH,
         tokenField: null,
         createdAt: now().toISOString(),
-        account: null,
+        lastEmail: null,
         tokenStorage: null,
         signedOutReason: null,
         lastCheck: null,
@@ -213,14 +238,20 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
 
 async function open(openStore: OpenStore, encryption: Encryption, now: Date) {
   const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
-  const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now);
+  const settings = new SettingsFile(openStore('settings', { secret: false }), now);
+  const policy = { allowWeak: () => settings.get().storeTokensWithWeakProtection };
+  const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now, policy);
   // Say why panels that were signed in last time are not any more.
   for (const record of registry.list()) {
     if (record.tokenStorage === null || vault.token(record.id)) continue;
-    const reason = problems.get(record.id) ?? (record.tokenStorage === 'encrypted' ? fileProblem : null) ?? lostTokenReason(record);
+    const reason = problems.get(record.id) ?? (record.tokenStorage !== 'memory' ? fileProblem?.info : null) ?? lostTokenReason(record);
     registry.update(record.id, { tokenStorage: null, signedOutReason: reason });
   }
-  return { registry, vault };
+  const startupProblems: StartupProblem[] = [];
+  if (registry.loadProblem) startupProblems.push({ file: 'panels', message: registry.loadProblem.message, copyPath: registry.loadProblem.movedTo });
+  if (fileProblem) startupProblems.push({ file: 'tokens', message: fileProblem.summary, copyPath: fileProblem.copyPath });
+  if (settings.loadProblem) startupProblems.push(settings.loadProblem);
+  return { registry, vault, settings, startupProblems };
 }
 
 function lostTokenReason(record: PanelRecord): ErrorInfo {
@@ -255,7 +286,7 @@ function toPanel(record: PanelRecord, vault: TokenVault): Panel {
     loginPath: record.loginPath,
     tokenField: record.tokenField,
     createdAt: record.createdAt,
-    account: record.account,
+    lastEmail: record.lastEmail,
     signedIn,
     tokenStorage: vault.storage(record.id),
     signedOutReason: signedIn ? null : record.signedOutReason,

@@ -16,7 +16,7 @@ interface LoginFormProps {
 const settingsCodes = new Set(['LOGIN_ENDPOINT_NOT_FOUND', 'NO_TOKEN_IN_RESPONSE']);
 
 export function LoginForm({ api, panel, onLoggedIn, onOpenSettings, onStale }: LoginFormProps) {
-  const [email, setEmail] = useState(panel.account ?? '');
+  const [email, setEmail] = useState(panel.lastEmail ?? '');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);

@@ -128,8 +128,9 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <p className="muted">
-          {panel.signedIn ? `Logged in${panel.account ? ` as ${panel.account}` : ''}.` : 'Not logged in.'}{' '}
+          {panel.signedIn ? `Logged in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Not logged in.'}{' '}
           {panel.tokenStorage === 'encrypted' && 'The token is saved encrypted by your system’s secure storage.'}
+          {panel.tokenStorage === 'weak' && 'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
           {panel.tokenStorage === 'memory' && 'The token is kept in memory only: no secure storage on this system.'}
         </p>
         <div className="form-actions">

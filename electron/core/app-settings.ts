@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { AppSettings, StartupProblem } from '../../shared/types.ts';
+import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+
+const SETTINGS_VERSION = 1;
+
+/** Safe defaults: nothing is stored under weak protection unless the operator says so. */
+export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({ storeTokensWithWeakProtection: false });
+
+const settingsSchema = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  storeTokensWithWeakProtection: z.boolean(),
+});
+
+/** The installation's settings in `settings.json`, written first and applied after, like the panel list. */
+export class SettingsFile {
+  readonly #store: DocumentStore;
+  #settings: AppSettings;
+  readonly loadProblem: StartupProblem | null;
+
+  constructor(store: DocumentStore, now: Date) {
+    this.#store = store;
+    const loaded = load(store, now);
+    this.#settings = loaded.settings;
+    this.loadProblem = loaded.problem;
+  }
+
+  get(): AppSettings {
+    return { ...this.#settings };
+  }
+
+  update(patch: Partial<AppSettings>): AppSettings {
+    const next = { ...this.#settings, ...patch };
+    try {
+      this.#store.write({ version: SETTINGS_VERSION, ...next });
+    } catch (error) {
+      throw storageError(`save the settings to ${this.#store.path}`, error);
+    }
+    this.#settings = next;
+    return this.get();
+  }
+}
+
+function load(store: DocumentStore, now: Date): { settings: AppSettings; problem: StartupProblem | null } {
+  const read = readOrMoveAside(store, now);
+  const reset = (copyPath: string) => ({
+    settings: { ...DEFAULT_SETTINGS },
+    problem: {
+      file: 'settings' as const,
+      message: 'The settings file could not be read, so the settings are back to their defaults (tokens are not stored with weak protection). The damaged file was kept.',
+      copyPath,
+    },
+  });
+  if (!read.ok) return reset(read.movedTo);
+  if (isEmptyDocument(read.document)) return { settings: { ...DEFAULT_SETTINGS }, problem: null };
+  const parsed = settingsSchema.safeParse(read.document);
+  if (!parsed.success) return reset(copyAside(store.path, now));
+  const { version: _version, ...settings } = parsed.data;
+  return { settings, problem: null };
+}
