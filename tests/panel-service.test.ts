@@ -391,7 +391,7 @@ describe('panel service against the reference panel', () => {
     panel.setFault('getSession', { kind: 'latency', ms: 150 });
     const reading = service.getSession(id);
     await service.logOut(id);
-    await reading;
+    await rejectsWith(reading, 'NOT_SIGNED_IN', /while the session was being read/);
     assert.equal((await service.listPanels())[0]?.signedIn, false);
   });
 });

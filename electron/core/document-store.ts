@@ -1,12 +1,22 @@
-import { constants, copyFileSync, existsSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
-import Conf from 'conf';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { PanelError } from '../../shared/errors.ts';
 
-/**
- * One JSON document on disk, written whole and atomically, backed by conf (the library
- * electron-store is built on; electron-store itself adds an unchecked IPC listener to main).
- */
+/** One JSON document on disk, written whole and atomically. */
 export interface DocumentStore {
   readonly path: string;
   /** The stored document (`{}` when there is none yet). Throws a `SyntaxError` when it is not JSON. */
@@ -17,39 +27,85 @@ export interface DocumentStore {
 /** Opens the document `<name>.json` in the data folder; `secret` documents are readable by the owner only. */
 export type OpenStore = (name: string, options: { secret: boolean }) => DocumentStore;
 
-/** The subset of conf's API used here. */
-interface ConfLike {
-  store: Record<string, unknown>;
+export function openJsonFiles(dataDir: string): OpenStore {
+  return (name, { secret }) => jsonFileStore(join(dataDir, `${name}.json`), { mode: secret ? 0o600 : 0o644 });
 }
 
 /**
- * Adapts a conf-like store. It is created on first use, because conf reads the file in its
- * constructor and a damaged file must reach the caller as an error it can recover from.
+ * A document in one file. Every write goes to a new temporary file that is flushed to disk and
+ * then renamed over the old one, so a crash or a kill at any moment leaves either the old
+ * document or the new one, never half of one. (Not conf, which writes in place, unsafely, when
+ * the `SNAP` variable is set, as it is for apps started from a snap's terminal.)
  */
-export function confDocumentStore(path: string, create: () => ConfLike): DocumentStore {
-  let conf: ConfLike | undefined;
-  const open = () => (conf ??= create());
+export function jsonFileStore(path: string, { mode }: { mode: number }): DocumentStore {
+  let opened = false;
   return {
     path,
-    read: () => open().store,
-    write: (document) => {
-      open().store = document;
+    read() {
+      if (!opened) removeStaleTempFiles(path);
+      opened = true;
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'ENOENT') return {};
+        throw error;
+      }
+      return JSON.parse(text);
+    },
+    write(document) {
+      writeAtomically(path, `${JSON.stringify(document, null, '\t')}\n`, mode);
     },
   };
 }
 
-export function openConfStore(dataDir: string): OpenStore {
-  return (name, { secret }) =>
-    confDocumentStore(join(dataDir, `${name}.json`), () =>
-      new Conf<Record<string, unknown>>({
-        cwd: dataDir,
-        configName: name,
-        // A damaged file is moved aside by the caller, never silently emptied.
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        ...(secret ? { configFileMode: 0o600 } : {}),
-      }),
-    );
+function writeAtomically(path: string, text: string, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    const file = openSync(temp, 'wx', mode);
+    try {
+      writeFileSync(file, text);
+      fsyncSync(file);
+    } finally {
+      closeSync(file);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  syncFolder(dirname(path));
+}
+
+const TEMP_MARK = '.tmp-';
+
+/** Makes the rename itself durable. Windows cannot open a folder for this, and does not need to. */
+function syncFolder(folder: string): void {
+  try {
+    const handle = openSync(folder, 'r');
+    try {
+      fsyncSync(handle);
+    } finally {
+      closeSync(handle);
+    }
+  } catch {
+    // Best effort: the data is already on disk under its final name.
+  }
+}
+
+/** Temporary files left by a write that was killed half-way; they were never the document. */
+function removeStaleTempFiles(path: string): void {
+  const prefix = `${basename(path)}${TEMP_MARK}`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix)) rmSync(join(dirname(path), name), { force: true });
+  }
 }
 
 export type DocumentRead =

@@ -2,5 +2,5 @@
 export { createPanelService, type PanelService, type PanelServiceOptions } from './panel-service.ts';
 export type { Encryption } from './token-vault.ts';
 export type { FetchLike } from './http-client.ts';
-export { confDocumentStore, type DocumentStore, type OpenStore } from './document-store.ts';
+export { jsonFileStore, type DocumentStore, type OpenStore } from './document-store.ts';
 export { normaliseAddress } from './address.ts';

@@ -4,7 +4,7 @@ import { PanelError, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel, StartupProblem } from '../../shared/types.ts';
 import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './address.ts';
 import { SettingsFile } from './app-settings.ts';
-import { openConfStore, type OpenStore } from './document-store.ts';
+import { openJsonFiles, type OpenStore } from './document-store.ts';
 import type { FetchLike } from './http-client.ts';
 import { requestLogIn, requestSession, type RequestSettings } from './panel-endpoints.ts';
 import { hideSecrets } from './session-redaction.ts';
@@ -21,7 +21,7 @@ export interface PanelServiceOptions {
   timeoutMs?: number;
   /** Largest answer read from a panel. Default 4 MiB: room for a session with a 1 MiB string, far below memory trouble. */
   maxResponseBytes?: number;
-  /** Defaults to conf files in `dataDir`, which the app uses too. */
+  /** Defaults to JSON files in `dataDir`, written atomically, which the app uses too. */
   openStore?: OpenStore;
   now?: () => Date;
 }
@@ -39,7 +39,7 @@ export interface PanelService extends PanelApi {
  */
 export function createPanelService(options: PanelServiceOptions): PanelService {
   const now = options.now ?? (() => new Date());
-  const openStore = options.openStore ?? openConfStore(options.dataDir);
+  const openStore = options.openStore ?? openJsonFiles(options.dataDir);
   const settings: RequestSettings = {
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     timeoutMs: options.timeoutMs ?? 15_000,
@@ -58,9 +58,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     return record;
   }
 
-  async function logInOnce(id: string, email: string, password: string): Promise<Panel> {
+  /** `generation` is the panel's as the operator asked to log in: a log out since then drops this log in. */
+  async function logInOnce(id: string, email: string, password: string, generation: number): Promise<Panel> {
     const { registry, vault } = await state();
-    const generation = vault.generation(id);
     const token = await requestLogIn(settings, find(registry, id), { email, password });
     const storage = await vault.save(id, token, now(), generation);
     // Removed while the request was under way: nothing was stored for it.
@@ -187,14 +187,15 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       // A double click sends one request; a different attempt waits for the one under way. The
       // key names the panel as it is now, so an attempt made before a log out or an address
       // change is never reused.
-      const attempt = [vault.generation(panelId), baseUrl, loginPath, tokenField, email, password].join('\0');
+      const generation = vault.generation(panelId);
+      const attempt = [generation, baseUrl, loginPath, tokenField, email, password].join('\0');
       const key = createHash('sha256').update(attempt).digest('hex');
       const current = logInsInFlight.get(panelId);
       if (current?.key === key) return current.result;
       const previous = current?.result.catch(() => undefined);
       const result = (async () => {
         await previous;
-        return logInOnce(panelId, email, password);
+        return logInOnce(panelId, email, password, generation);
       })();
       const entry = { key, result };
       logInsInFlight.set(panelId, entry);
@@ -216,22 +217,41 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     async getSession(id) {
       const [panelId] = parseArguments('getSession', [id]);
       const { registry, vault } = await state();
-      const record = find(registry, panelId);
-      const token = vault.token(panelId);
-      if (!token) {
-        const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
-        throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
+      // Each pass reads with the token the panel has now. A pass whose sign-in ended while it was
+      // under way (log out, removal, new address, a 401 to another read) must not count as the
+      // panel's check or show a session for a signed-out panel; a new log in meanwhile reads again.
+      for (;;) {
+        const record = find(registry, panelId);
+        const token = vault.token(panelId);
+        if (!token) {
+          const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
+          throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
+        }
+        const generation = vault.generation(panelId);
+        let read: { ok: true; session: unknown } | { ok: false; error: unknown };
+        try {
+          read = { ok: true, session: await requestSession(settings, record, token) };
+        } catch (error) {
+          read = { ok: false, error };
+        }
+        if (vault.generation(panelId) !== generation || vault.token(panelId) !== token) {
+          const latest = find(registry, panelId);
+          if (vault.token(panelId)) continue;
+          throw new PanelError(
+            'NOT_SIGNED_IN',
+            latest.signedOutReason
+              ? `The sign-in to ${latest.name} ended while the session was being read. ${latest.signedOutReason.message}`
+              : `You logged out of ${latest.name} while the session was being read. Log in again to read it.`,
+          );
+        }
+        if (!read.ok) {
+          if (read.error instanceof PanelError) recordFailedCheck(registry, vault, panelId, token, read.error);
+          throw read.error;
+        }
+        const checkedAt = now().toISOString();
+        registry.update(panelId, { lastCheck: { at: checkedAt, ok: true } });
+        return { panelId, checkedAt, session: hideSecrets(read.session, [token]) };
       }
-      let session: unknown;
-      try {
-        session = await requestSession(settings, record, token);
-      } catch (error) {
-        if (error instanceof PanelError) recordFailedCheck(registry, vault, panelId, token, error);
-        throw error;
-      }
-      const checkedAt = now().toISOString();
-      registry.update(panelId, { lastCheck: { at: checkedAt, ok: true } });
-      return { panelId, checkedAt, session: hideSecrets(session, [token]) };
     },
   };
 }
