@@ -5,6 +5,7 @@ import type { PanelApi } from '../shared/contract.ts';
 import { PanelError } from '../shared/errors.ts';
 import { channelOf, methodNames } from '../shared/methods.ts';
 import { registerPanelApi, type IpcCallEvent, type IpcHandlerRegistry } from '../electron/main/ipc-registrar.ts';
+import type { Log, LogFields } from '../electron/core/log.ts';
 import { suiteService } from './helpers.ts';
 
 const APP_ORIGIN = 'app://paneldeck';
@@ -40,6 +41,15 @@ function failingService(error: Error, calls: string[]): PanelApi {
     };
   }
   return service as unknown as PanelApi;
+}
+
+/** A `Log` that keeps its entries as given, before any redaction, so a test sees what was passed. */
+function capturingLog(): Log & { entries: { level: string; event: string; fields?: LogFields }[] } {
+  const entries: { level: string; event: string; fields?: LogFields }[] = [];
+  const at = (level: string) => (event: string, fields?: LogFields) => {
+    entries.push({ level, event, ...(fields ? { fields } : {}) });
+  };
+  return { entries, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<PanelApiFailure> {
@@ -129,6 +139,62 @@ describe('IPC registrar', () => {
     const report = String(logged.mock.calls[0]?.arguments[0]);
     assert.match(report, /^Paneldeck bug in listPanels: TypeError\n\s+at /);
     assert.doesNotMatch(report, /secret-ish/);
+  });
+});
+
+describe('IPC registrar log', () => {
+  const email = 'operator@example.com';
+  const password = 'correct horse battery staple';
+
+  test('a logIn call is logged by method, time and outcome, never with its email or password', async () => {
+    const log = capturingLog();
+    const ipc = fakeIpc();
+    const calls: string[] = [];
+    registerPanelApi({ ipc, service: failingService(new PanelError('INVALID_CREDENTIALS', 'Wrong email or password.'), calls), appOrigins: [APP_ORIGIN], log });
+    const panelId = crypto.randomUUID();
+    await ipc.call(channelOf('logIn'), appFrame, panelId, { email, password });
+    await ipc.call(channelOf('logIn'), appFrame, 'not-a-uuid', { email, password });
+    await ipc.call(channelOf('logIn'), { senderFrame: null }, panelId, { email, password });
+    assert.deepEqual(calls, ['logIn']);
+
+    assert.deepEqual(
+      log.entries.map(({ level, event, fields }) => ({ level, event, method: fields?.method, outcome: fields?.outcome })),
+      [
+        { level: 'info', event: 'ipc.call', method: 'logIn', outcome: 'INVALID_CREDENTIALS' },
+        { level: 'info', event: 'ipc.call', method: 'logIn', outcome: 'INVALID_INPUT' },
+        { level: 'warn', event: 'ipc.call', method: 'logIn', outcome: 'FORBIDDEN' },
+      ],
+    );
+    for (const { fields } of log.entries) {
+      assert.deepEqual(Object.keys(fields ?? {}).sort(), ['method', 'ms', 'outcome']);
+      assert.equal(typeof fields?.ms, 'number');
+    }
+    const written = JSON.stringify(log.entries);
+    assert.ok(!written.includes(password) && !written.includes(email) && !written.includes(panelId), written);
+  });
+
+  test('a successful call logs outcome ok and not its result', async () => {
+    const log = capturingLog();
+    const ipc = fakeIpc();
+    const service = { ...failingService(new Error('unused'), []), listPanels: async () => [{ name: 'Secret Project', token: 'tok_x' }] } as unknown as PanelApi;
+    registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN], log });
+    await ipc.call(channelOf('listPanels'), appFrame);
+    assert.equal(log.entries.length, 1);
+    assert.deepEqual({ ...log.entries[0]?.fields, ms: 0 }, { method: 'listPanels', ms: 0, outcome: 'ok' });
+  });
+
+  test('a bug goes to log.error by type and stack frames, not its message', async (t) => {
+    t.mock.method(console, 'error', () => undefined);
+    const log = capturingLog();
+    const ipc = fakeIpc();
+    registerPanelApi({ ipc, service: failingService(new TypeError(`leaked ${password}`), []), appOrigins: [APP_ORIGIN], log });
+    await ipc.call(channelOf('listPanels'), appFrame);
+    const bug = log.entries.find((entry) => entry.level === 'error');
+    assert.equal(bug?.event, 'ipc.bug');
+    assert.equal(bug?.fields?.type, 'TypeError');
+    assert.match(String((bug?.fields?.stack as string[])[0]), /^at /);
+    assert.equal(log.entries.at(-1)?.fields?.outcome, 'INTERNAL');
+    assert.ok(!JSON.stringify(log.entries).includes(password));
   });
 });
 

@@ -2,6 +2,7 @@ import { parseArguments, type MethodResult, type PanelApi, type ParsedArgs } fro
 import { PanelError } from '../../shared/errors.ts';
 import { settle } from '../../shared/envelope.ts';
 import { channelOf, methodNames, type MethodName } from '../../shared/methods.ts';
+import { describeError, silentLog, type Log } from '../core/log.ts';
 
 /** The frame a call came from, as Electron's `WebFrameMain` describes it. */
 export interface SenderFrame {
@@ -25,6 +26,8 @@ export interface RegistrarOptions {
   service: PanelApi;
   /** Origins (`scheme://host[:port]`) the app's own page is served from. */
   appOrigins: readonly string[];
+  /** Gets one `ipc.call` entry per call (method, time taken, outcome), never arguments or results. */
+  log?: Log;
 }
 
 const FOREIGN_SENDER = 'Refused: this request did not come from Paneldeck\u2019s own window.';
@@ -34,19 +37,26 @@ const FOREIGN_SENDER = 'Refused: this request did not come from Paneldeck\u2019s
  * core sees it: the sender must be the top frame of the app's own page, the arguments must fit
  * the contract's schemas. Every answer is an envelope, failures included. Returns an unregister.
  */
-export function registerPanelApi({ ipc, service, appOrigins }: RegistrarOptions): () => void {
+export function registerPanelApi({ ipc, service, appOrigins, log = silentLog }: RegistrarOptions): () => void {
   for (const method of methodNames) {
-    ipc.handle(channelOf(method), (event, ...args) =>
-      settle(async () => {
+    ipc.handle(channelOf(method), async (event, ...args) => {
+      const started = performance.now();
+      const answer = await settle(async () => {
         if (!isAppMainFrame(event.senderFrame, appOrigins)) throw new PanelError('FORBIDDEN', FOREIGN_SENDER);
         try {
           return await callService(service, method, parseArguments(method, args));
         } catch (error) {
-          if (!(error instanceof PanelError)) reportBug(method, error);
+          if (!(error instanceof PanelError)) reportBug(log, method, error);
           throw error;
         }
-      }),
-    );
+      });
+      // The outcome is the error code alone: a message may quote what the panel said.
+      const outcome = answer.ok ? 'ok' : answer.error.code;
+      const fields = { method, ms: Math.round(performance.now() - started), outcome };
+      if (outcome === 'FORBIDDEN') log.warn('ipc.call', fields);
+      else log.info('ipc.call', fields);
+      return answer;
+    });
   }
   return () => {
     for (const method of methodNames) ipc.removeHandler(channelOf(method));
@@ -67,13 +77,13 @@ export function isAppMainFrame(frame: SenderFrame | null, appOrigins: readonly s
 }
 
 /**
- * A bug reaches the renderer as a generic INTERNAL; its trace goes to main's console so it can be
- * found. Only the error's type and stack frames: its message might hold anything, a token too.
+ * A bug reaches the renderer as a generic INTERNAL; its trace goes to main's console and the log
+ * so it can be found. Only the error's type and stack frames: its message might hold anything.
  */
-function reportBug(method: MethodName, error: unknown): void {
-  const name = error instanceof Error ? error.name : typeof error;
-  const frames = error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)) : [];
-  console.error([`Paneldeck bug in ${method}: ${name}`, ...frames].join('\n'));
+function reportBug(log: Log, method: MethodName, error: unknown): void {
+  const { type, stack } = describeError(error);
+  console.error([`Paneldeck bug in ${method}: ${type}`, ...stack.map((frame) => `    ${frame}`)].join('\n'));
+  log.error('ipc.bug', { method, type, stack });
 }
 
 function callService<M extends MethodName>(service: PanelApi, method: M, args: ParsedArgs<M>): Promise<MethodResult<M>> {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
-import { createPanelService } from '../core/index.ts';
+import { createPanelService, type PanelService } from '../core/index.ts';
+import { createFileLog, describeError, silentLog, type Log } from '../core/log.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
@@ -27,6 +28,14 @@ const entry = rendererEntry({ isPackaged: app.isPackaged, devServerUrl: process.
 if (entry.warning) console.warn(entry.warning);
 
 let mainWindow: BrowserWindow | null = null;
+/** The file log once the app is ready (its folder is known only then); nothing before. */
+let log: Log = silentLog;
+
+// The monitor, not an 'uncaughtException' listener: one of those would suppress Electron's own
+// error dialog. Electron only warns on unhandled rejections, so listening to them changes nothing.
+process.on('uncaughtExceptionMonitor', (error, origin) => log.error('main.uncaught', { origin, error: describeError(error) }));
+process.on('unhandledRejection', (reason) => log.error('main.unhandled-rejection', { error: describeError(reason) }));
+
 /** Set once the app is ready. */
 let openMainWindow: (() => void) | null = null;
 
@@ -47,7 +56,7 @@ if (!app.requestSingleInstanceLock()) {
 
   // The backstop: every WebContents, the main window's and any other, stays on the app's pages.
   app.on('web-contents-created', (_event, contents) => {
-    hardenContents(contents, { appOrigins: entry.appOrigins, openExternal: (url) => shell.openExternal(url) });
+    hardenContents(contents, { appOrigins: entry.appOrigins, openExternal: (url) => shell.openExternal(url) }); // eng-disable OPEN_EXTERNAL_JS_CHECK: hardenContents passes only URLs that passed isSafeExternalUrl
   });
 
   app.on('window-all-closed', () => {
@@ -58,18 +67,23 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 function start(): void {
+  log = createFileLog({ dir: app.getPath('logs') });
+  app.on('render-process-gone', (_event, _contents, details) => log.error('app.render-process-gone', { reason: details.reason, exitCode: details.exitCode }));
+  app.on('child-process-gone', (_event, details) => log.error('app.child-process-gone', { type: details.type, reason: details.reason, exitCode: details.exitCode }));
   denyAllPermissions(session.defaultSession);
   protocol.handle(APP_SCHEME, (request) => serveAppRequest(rendererDir, request));
 
   // The panel list and the token store are conf documents in userData (the core's default).
   // Not electron-store, though it is conf underneath: its constructor adds an IPC listener
   // ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
+  const encryption = safeStorageEncryption(safeStorage, process.platform);
   const service = createPanelService({
     dataDir: app.getPath('userData'),
-    encryption: safeStorageEncryption(safeStorage, process.platform),
+    encryption,
     fetch: netRequestFetch((options) => net.request(options)),
   });
-  registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins });
+  registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
+  void logStart(encryption, service);
 
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName(), app.isPackaged)));
 
@@ -89,7 +103,22 @@ function start(): void {
   });
 }
 
+/** After the availability check: Linux names its keyring backend only once encryption started. */
+async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, service: PanelService): Promise<void> {
+  const encryptionAvailable = await encryption.isAvailable().catch(() => false);
+  log.info('app.start', {
+    appVersion: app.getVersion(),
+    electronVersion: process.versions.electron,
+    platform: process.platform,
+    storageBackend: encryption.backend(),
+    encryptionAvailable,
+  });
+  const problem = await service.loadProblem().catch((error: unknown) => ({ message: 'The panel list could not be read.', movedTo: null, error: describeError(error) }));
+  if (problem) log.warn('panels.load-problem', { ...problem });
+}
+
 function fail(error: unknown): void {
+  log.error('app.start-failed', { error: describeError(error) });
   const message = error instanceof Error ? error.message : String(error);
   console.error(`Paneldeck could not start: ${message}`);
   dialog.showErrorBox('Paneldeck could not start', message);

@@ -1,0 +1,230 @@
+import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type LogLevel = 'info' | 'warn' | 'error';
+export type LogFields = Record<string, unknown>;
+
+/**
+ * Main's diagnostic log. Implementations never throw: a log that cannot be written must not
+ * break the action being logged.
+ */
+export interface Log {
+  info(event: string, fields?: LogFields): void;
+  warn(event: string, fields?: LogFields): void;
+  error(event: string, fields?: LogFields): void;
+}
+
+export const silentLog: Log = Object.freeze({
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+});
+
+export interface FileLogOptions {
+  dir: string;
+  /** Default `paneldeck.log`; rotated files are `paneldeck.1.log`, `paneldeck.2.log`... */
+  fileName?: string;
+  /** A write that would take the current file past this size rotates it first. Default 1 MiB. */
+  maxBytes?: number;
+  /** The current file and the rotated ones together. Default 3. */
+  maxFiles?: number;
+  now?: () => Date;
+}
+
+export const REDACTED = '[redacted]';
+
+// Caps keep one entry small and bounded whatever is passed in (a whole session answer, a cycle).
+const MAX_DEPTH = 6;
+const MAX_ENTRIES = 50;
+const MAX_NODES = 500;
+const MAX_STRING = 1000;
+const MAX_KEY = 200;
+const MAX_FRAMES = 30;
+
+/** Key names, lowercased with separators removed, that hold a secret wherever they appear in a key. */
+const SECRET_KEY_PARTS = ['authorization', 'token', 'password', 'passwd', 'passphrase', 'secret', 'cookie', 'apikey', 'bearer', 'credential', 'privatekey'];
+const RESERVED = new Set(['time', 'level', 'event']);
+
+/** True for `Authorization`, `accessToken`, `refresh_token`, `X-API-Key`, `set-cookie`, `client_secret`... */
+export function isSecretKey(key: string): boolean {
+  const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return SECRET_KEY_PARTS.some((part) => normalized.includes(part));
+}
+
+/**
+ * A string with credentials it visibly carries replaced (`Bearer <token>`, `user:password@` in a
+ * URL), cut to `max` characters. Replaced before cutting, so a cut never leaves a token's head.
+ */
+export function scrubString(text: string, max = MAX_STRING): string {
+  // Bounded first so the patterns never run over megabytes; 4x keeps anything the final cut keeps.
+  let scrubbed = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  scrubbed = scrubbed.replace(/\b(bearer)(?:\s*[:=]\s*|\s+)\S+/gi, `$1 ${REDACTED}`).replace(/\/\/[^\s/@]+@/g, `//${REDACTED}@`);
+  return text.length > max || scrubbed.length > max ? `${scrubbed.slice(0, max)}\u2026[${text.length} chars]` : scrubbed;
+}
+
+/**
+ * An error as its type and stack frames only. Its message is left out because it may hold
+ * anything (a server's answer, a token); V8 puts the message at the head of `stack` too.
+ */
+export function describeError(error: unknown): { type: string; stack: string[] } {
+  if (!(error instanceof Error)) return { type: error === null ? 'null' : typeof error, stack: [] };
+  let type = 'Error';
+  let stack = '';
+  try {
+    type = scrubString(String(error.name || error.constructor.name), MAX_KEY);
+    stack = typeof error.stack === 'string' ? error.stack : '';
+    // A message of several lines could pass for frames: drop it from the head first.
+    const message = typeof error.message === 'string' ? error.message : '';
+    const at = message ? stack.indexOf(message) : -1;
+    if (at >= 0) stack = stack.slice(at + message.length);
+  } catch {
+    // A throwing getter on a hostile error: its type is all that is known.
+  }
+  const frames = stack
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, MAX_FRAMES)
+    .map((line) => scrubString(line.trim()));
+  return { type, stack: frames };
+}
+
+/** A JSON-safe copy of `value` with secrets replaced and its size bounded; never throws. */
+export function redactValue(value: unknown): unknown {
+  const budget = { nodes: MAX_NODES };
+  return redact(value, 0, budget, new WeakSet());
+}
+
+function redact(value: unknown, depth: number, budget: { nodes: number }, seen: WeakSet<object>): unknown {
+  if (--budget.nodes < 0) return '[omitted]';
+  switch (typeof value) {
+    case 'string':
+      return scrubString(value);
+    case 'number':
+    case 'boolean':
+      return value;
+    case 'bigint':
+      return value.toString();
+    case 'undefined':
+      return undefined;
+    case 'symbol':
+    case 'function':
+      return `[${typeof value}]`;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (object instanceof Error) return describeError(object);
+  // Bytes may be a token or its ciphertext: only their size is told.
+  if (ArrayBuffer.isView(object) || object instanceof ArrayBuffer) return `[${object.byteLength} bytes]`;
+  if (object instanceof Date) return Number.isNaN(object.getTime()) ? 'Invalid Date' : object.toISOString();
+  if (seen.has(object)) return '[circular]';
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) {
+      const copy = object.slice(0, MAX_ENTRIES).map((item: unknown) => redact(item, depth + 1, budget, seen) ?? null);
+      if (object.length > MAX_ENTRIES) copy.push(`[${object.length - MAX_ENTRIES} more]`);
+      return copy;
+    }
+    if (object instanceof Map || object instanceof Set) return `[${object.constructor.name} of ${object.size}]`;
+    const copy: Record<string, unknown> = {};
+    const keys = Object.keys(object);
+    for (const key of keys.slice(0, MAX_ENTRIES)) {
+      let item: unknown;
+      try {
+        item = isSecretKey(key) ? REDACTED : redact((object as Record<string, unknown>)[key], depth + 1, budget, seen);
+      } catch {
+        item = '[unreadable]';
+      }
+      define(copy, scrubString(key, MAX_KEY), item);
+    }
+    if (keys.length > MAX_ENTRIES) define(copy, '[more keys]', keys.length - MAX_ENTRIES);
+    return copy;
+  } catch {
+    return '[unreadable]';
+  } finally {
+    seen.delete(object);
+  }
+}
+
+/** defineProperty keeps a key named "__proto__" an ordinary key instead of a prototype change. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** One log line: `{"time":...,"level":...,"event":...,<fields>}` and a newline. */
+export function formatEntry(time: Date, level: LogLevel, event: string, fields: LogFields | undefined): string {
+  const entry: Record<string, unknown> = { time: time.toISOString(), level, event: scrubString(event, MAX_KEY) };
+  const redacted = fields === undefined ? {} : redactValue(fields);
+  if (typeof redacted === 'object' && redacted !== null && !Array.isArray(redacted)) {
+    for (const [key, value] of Object.entries(redacted)) {
+      // A field may not pass itself off as the entry's own time, level or event.
+      define(entry, RESERVED.has(key) ? `field.${key}` : key, value);
+    }
+  }
+  return `${JSON.stringify(entry)}\n`;
+}
+
+/**
+ * A log of JSON lines in `dir`, appended synchronously (a few lines per user action), rotated
+ * by size: `paneldeck.log` -> `paneldeck.1.log` -> `paneldeck.2.log`, the oldest dropped. Every
+ * field is redacted (see `redactValue`). A failure to write (disk full, folder gone) is
+ * swallowed; the next entry tries again.
+ */
+export function createFileLog(options: FileLogOptions): Log {
+  const fileName = options.fileName ?? 'paneldeck.log';
+  const maxBytes = Math.max(1, options.maxBytes ?? 1024 * 1024);
+  const maxFiles = Math.max(1, Math.floor(options.maxFiles ?? 3));
+  const now = options.now ?? (() => new Date());
+  const dot = fileName.lastIndexOf('.');
+  const [stem, extension] = dot > 0 ? [fileName.slice(0, dot), fileName.slice(dot)] : [fileName, ''];
+  const pathOf = (index: number) => join(options.dir, index === 0 ? fileName : `${stem}.${index}${extension}`);
+  /** The current file's size as this log last knew it; unknown after a failure. */
+  let size: number | null = null;
+
+  const rotate = () => {
+    rmSync(pathOf(maxFiles - 1), { force: true });
+    for (let index = maxFiles - 2; index >= 0; index--) {
+      try {
+        renameSync(pathOf(index), pathOf(index + 1));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    size = 0;
+  };
+
+  const append = (line: string) => {
+    if (size === null) {
+      mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+      try {
+        size = statSync(pathOf(0)).size;
+      } catch {
+        size = 0;
+      }
+    }
+    const bytes = Buffer.byteLength(line);
+    if (size > 0 && size + bytes > maxBytes) rotate();
+    // Mode 0600: the log names panels and the operator's activity, even with secrets redacted.
+    appendFileSync(pathOf(0), line, { mode: 0o600 });
+    size += bytes;
+  };
+
+  const write = (level: LogLevel) => (event: string, fields?: LogFields) => {
+    try {
+      const time = now();
+      let line = formatEntry(time, level, event, fields);
+      if (Buffer.byteLength(line) > maxBytes) line = formatEntry(time, level, event, { dropped: 'entry larger than the log file limit' });
+      try {
+        append(line);
+      } catch {
+        // The folder may have gone, or the size we knew is stale: look again once, then give up.
+        size = null;
+        append(line);
+      }
+    } catch {
+      size = null;
+    }
+  };
+
+  return { info: write('info'), warn: write('warn'), error: write('error') };
+}
