@@ -1,5 +1,22 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { CONTENT_SECURITY_POLICY } from './electron/main/renderer-files.ts';
+
+/**
+ * The built page carries the app's CSP in a meta element too, so the policy holds however the
+ * file is served (the protocol handler also sends it as a header) and audits of the HTML see it.
+ * Build only: the dev server needs React's inline refresh preamble. `frame-ancestors` is left
+ * out because a meta element cannot carry it (Chromium logs an error). First in <head>: a meta
+ * CSP covers only the elements after it.
+ */
+function contentSecurityPolicyMeta(): Plugin {
+  const content = CONTENT_SECURITY_POLICY.split('; ').filter((directive) => !directive.startsWith('frame-ancestors')).join('; ');
+  return {
+    name: 'paneldeck-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content }, injectTo: 'head-prepend' }],
+  };
+}
 
 /**
  * The app's three bundles, one mode each (`npm run build` runs all three):
@@ -10,7 +27,7 @@ import { defineConfig, type UserConfig } from 'vite';
 const renderer: UserConfig = {
   root: 'renderer',
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicyMeta()],
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
@@ -30,6 +47,9 @@ const main: UserConfig = {
     outDir: 'dist/main',
     emptyOutDir: true,
     target: 'node22',
+    // A map beside the bundle, not referenced from it and not packaged: the bundle keeps no line
+    // comments, so scripts/electronegativity.ts reads `eng-disable` comments in the sources through it.
+    sourcemap: 'hidden',
     rollupOptions: { output: { format: 'es', entryFileNames: 'main.js' } },
   },
 };
@@ -42,6 +62,7 @@ const preload: UserConfig = {
     outDir: 'dist/preload',
     emptyOutDir: true,
     target: 'node22',
+    sourcemap: 'hidden', // as for main
     rollupOptions: { external: ['electron'], output: { format: 'cjs', entryFileNames: 'preload.cjs' } },
   },
 };

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { findElectronBinary } from './electron/electron-binary.ts';
 
 /**
- * `npm test`: type check, unit tests, build, browser end-to-end tests, then the Electron
- * end-to-end suite where an Electron binary exists (a loud SKIPPED line where it does not).
+ * `npm test`: type check, unit tests, build, the Electronegativity audit of the build, browser
+ * end-to-end tests, then the Electron end-to-end suite where an Electron binary exists (a loud
+ * SKIPPED line where it does not).
  * Ends with one line adding the suites up; the exit code is non-zero when anything failed.
  */
 const totals = { passed: 0, failed: 0 };
@@ -44,6 +45,8 @@ const steps: [string, () => Promise<number>][] = [
   ['Type check', () => run('npm', ['run', '--silent', 'typecheck'], { counts: false })],
   ['Unit and integration tests (node:test)', () => run('npm', ['run', '--silent', 'test:unit'], { counts: true })],
   ['Build (vite: renderer, main, preload)', () => run('npm', ['run', '--silent', 'build'], { counts: false })],
+  // A gate, not a test suite: it fails npm test on a finding but adds nothing to the counts.
+  ['Electronegativity (security audit of the built app)', () => run('npm', ['run', '--silent', 'electronegativity'], { counts: false })],
   ['Browser end-to-end tests (Playwright, Chromium)', () => run(npx, ['playwright', 'test'], { counts: true })],
 ];
 

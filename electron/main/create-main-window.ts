@@ -16,7 +16,8 @@ export interface MainWindowDeps {
  */
 export function createMainWindow({ entryUrl, preloadPath, isPackaged, stateFile }: MainWindowDeps): BrowserWindow {
   const bounds = restoreBounds(stateFile.load(), displaysPrimaryFirst());
-  const window = new BrowserWindow(mainWindowOptions({ bounds, darkTheme: nativeTheme.shouldUseDarkColors, preloadPath, isPackaged }));
+  const options = mainWindowOptions({ bounds, darkTheme: nativeTheme.shouldUseDarkColors, preloadPath, isPackaged });
+  const window = new BrowserWindow(options); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK: both true in mainWindowOptions (tested); hardenContents denies every new window, middle-click too
 
   window.once('ready-to-show', () => {
     if (bounds.maximized) window.maximize();

@@ -77,7 +77,7 @@ export function hardenContents(contents: ContentsLike, deps: HardeningDeps): voi
 /** The OS may have no browser, or refuse: that must not throw out of an Electron event. */
 function openQuietly(deps: HardeningDeps, url: string): void {
   try {
-    const result = deps.openExternal(url);
+    const result = deps.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK: url passed isSafeExternalUrl (http/https, no credentials) in decideWindowOpen
     if (result instanceof Promise) result.catch(() => undefined);
   } catch {
     // Nothing to do: the link simply does not open.

@@ -8,7 +8,12 @@ import { findElectronBinary } from './electron-binary.ts';
 
 /**
  * The happy path in the real app: built main, preload and renderer in Electron, against the
- * reference panel. Runs unfused: Playwright drives Electron through the inspector.
+ * reference panel.
+ *
+ * It launches the development Electron from node_modules/electron, which is unfused: Playwright's
+ * `_electron` drives the app through the Node inspector (`--inspect`), which the packaged app
+ * refuses (its EnableNodeCliInspectArguments fuse is off, see scripts/after-pack.ts). The fuses
+ * themselves are tested by tests/fuses.test.ts against a synthetic binary.
  */
 const binary = findElectronBinary();
 test.skip('missing' in binary, `SKIPPED: ${'missing' in binary ? binary.missing : ''}`);
