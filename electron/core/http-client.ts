@@ -43,14 +43,23 @@ export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): P
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The request timed out.', 'TimeoutError')), request.timeoutMs);
   const deadline = controller.signal;
-  const timedOut = () =>
-    new PanelError(
+  // A panel that never answers and one whose answer stalls half-way are different problems.
+  let answering = false;
+  const timedOut = () => {
+    const panel = `The panel at ${new URL(request.url).host}`;
+    const limit = formatSeconds(request.timeoutMs);
+    return new PanelError(
       'TIMEOUT',
-      `${new URL(request.url).host} did not answer within ${formatSeconds(request.timeoutMs)}. ` +
-        'The panel may be overloaded or unreachable: try again, and check the address if it keeps happening.',
+      answering
+        ? `${panel} started to answer but did not finish within ${limit}. Try again; if it keeps happening, ` +
+            'the panel or a proxy in front of it is stalling and needs attention.'
+        : `${panel} did not answer within ${limit}. It may be overloaded or unreachable: ` +
+            'try again, and check the address if it keeps happening.',
     );
+  };
   try {
     const response = await fetchFollowingSameOrigin(fetchImpl, request, deadline);
+    answering = true;
     const text = await readCapped(response.response, request.maxBytes, response.url, deadline);
     return {
       status: response.response.status,

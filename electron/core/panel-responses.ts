@@ -16,12 +16,29 @@ export function failOnSharedStatus(response: HttpResponse, action: string): void
     );
   }
   if (response.status >= 500) {
-    const page = looksLikeHtml(response) ? ', with an HTML error page, often from a proxy in front of the panel' : '';
     throw new PanelError(
       'SERVER_ERROR',
-      `The panel had a server error (${status}${page}) while ${action}. ` +
+      `${describeServerError(response)} (${status}) while ${action}. ` +
         'Try again in a moment; if it persists, the panel or its web server needs attention.',
     );
+  }
+}
+
+/**
+ * What a 5xx means for the operator. The gateway statuses come from the proxy in front of the
+ * panel, usually with its own HTML page: they say the panel behind it is down or slow, which is
+ * what to look at, so the page itself is not mentioned.
+ */
+function describeServerError(response: HttpResponse): string {
+  switch (response.status) {
+    case 502:
+      return 'The web server or proxy in front of the panel got no valid answer from the panel';
+    case 503:
+      return 'The panel is unavailable for now (overloaded or under maintenance)';
+    case 504:
+      return 'The web server or proxy in front of the panel gave up waiting for the panel';
+    default:
+      return looksLikeHtml(response) ? 'The panel or its web server had an error and sent an error page' : 'The panel had a server error';
   }
 }
 
@@ -42,16 +59,20 @@ export function parseJsonBody(response: HttpResponse, action: string, secrets: r
     if (response.text.trim() === '') throw new SyntaxError('empty');
     return JSON.parse(response.text);
   } catch {
-    const what =
-      response.text.trim() === ''
-        ? 'an empty answer'
-        : looksLikeHtml(response)
-          ? 'an HTML page'
-          : `${mediaType(response.contentType, secrets) ?? 'text of no stated type'} that is not valid JSON`;
+    const status = describeStatus(response);
+    const checkAddress = 'Check that the address points to the panel itself and not to a proxy or a web page.';
+    if (response.text.trim() === '') {
+      throw new PanelError('BAD_RESPONSE', `The panel answered with an empty body (${status}) while ${action}, where JSON was expected. ${checkAddress}`);
+    }
+    if (looksLikeHtml(response)) {
+      throw new PanelError('BAD_RESPONSE', `The panel answered with an HTML page (${status}) while ${action}, not with JSON. ${checkAddress}`);
+    }
+    // Said to be JSON (or of no stated type) yet broken: most often cut off on the way.
+    const type = mediaType(response.contentType, secrets);
     throw new PanelError(
       'BAD_RESPONSE',
-      `The panel answered ${what} (${describeStatus(response)}) while ${action}, not JSON. ` +
-        'Check that the address points to the panel itself and not to a proxy or a web page.',
+      `The panel's answer while ${action} is not valid JSON (${status}${type ? `, ${type}` : ''}): it may be cut off or malformed. ` +
+        'Try again; if it keeps happening, check that the address points to the panel itself and not to a proxy.',
     );
   }
 }
