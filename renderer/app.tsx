@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PanelApi } from '../shared/contract.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import type { Panel } from '../shared/types.ts';
+import type { AppStatus, Panel } from '../shared/types.ts';
 import { AddPanelDialog } from './components/add-panel-dialog.tsx';
 import { EmptyState } from './components/empty-state.tsx';
+import { ErrorBoundary } from './components/error-boundary.tsx';
 import { PanelView } from './components/panel-view.tsx';
+import { PreferencesDialog } from './components/preferences-dialog.tsx';
 import { Sidebar } from './components/sidebar.tsx';
+import { StartupProblems } from './components/startup-problems.tsx';
 import { failureInfo } from './panel-api.ts';
 
 /** The window: the panel list on the left, the selected panel on the right. */
@@ -26,6 +29,9 @@ function Workspace({ api }: { api: PanelApi }) {
   const [loadError, setLoadError] = useState<ErrorInfo | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  const [status, setStatus] = useState<AppStatus | null>(null);
+  const [problemsDismissed, setProblemsDismissed] = useState(false);
+  const [preferencesOpen, setPreferencesOpen] = useState(false);
 
   const reload = useCallback(async () => {
     try {
@@ -41,6 +47,17 @@ function Workspace({ api }: { api: PanelApi }) {
   useEffect(() => {
     void reload();
   }, [reload]);
+
+  useEffect(() => {
+    // The status only adds notices and preferences: without it the panels still work.
+    api.getAppStatus().then(setStatus, () => setStatus(null));
+  }, [api]);
+
+  const statusChanged = (next: AppStatus) => {
+    setStatus(next);
+    // Where each signed-in panel's token is kept may have changed with the setting.
+    void reload();
+  };
 
   const replacePanel = useCallback((updated: Panel) => {
     setPanels((list) => list?.map((panel) => (panel.id === updated.id ? updated : panel)) ?? [updated]);
@@ -58,13 +75,30 @@ function Workspace({ api }: { api: PanelApi }) {
       setSelectedId(rest[0]?.id ?? null);
       return rest;
     });
+    focusAfterRemove.current = true;
   };
+
+  // The removed panel's view went with the focus in it: give it to the panel now selected, or to Add panel.
+  const focusAfterRemove = useRef(false);
+  useEffect(() => {
+    if (!focusAfterRemove.current) return;
+    focusAfterRemove.current = false;
+    const next = document.querySelector<HTMLElement>('.panel-item[aria-current="page"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    next?.focus();
+  }, [panels]);
 
   const selected = panels?.find((panel) => panel.id === selectedId) ?? null;
   return (
     <div className="workspace">
-      <Sidebar panels={panels ?? []} selectedId={selectedId} onSelect={setSelectedId} onAdd={() => setAdding(true)} />
+      <Sidebar
+        panels={panels ?? []}
+        selectedId={selectedId}
+        onSelect={setSelectedId}
+        onAdd={() => setAdding(true)}
+        onPreferences={status ? () => setPreferencesOpen(true) : undefined}
+      />
       <main className="content">
+        {status && !problemsDismissed && <StartupProblems problems={status.startupProblems} onDismiss={() => setProblemsDismissed(true)} />}
         {loadError ? (
           <div className="notice notice-error" role="alert">
             <p>{loadError.message}</p>
@@ -77,12 +111,18 @@ function Workspace({ api }: { api: PanelApi }) {
             Loading panels…
           </p>
         ) : selected ? (
-          <PanelView key={selected.id} api={api} panel={selected} onPanelChanged={replacePanel} onRemoved={removed} onStale={reload} />
+          // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
+          <ErrorBoundary key={selected.id}>
+            <PanelView api={api} panel={selected} onPanelChanged={replacePanel} onRemoved={removed} onStale={reload} />
+          </ErrorBoundary>
         ) : (
           <EmptyState onAdd={() => setAdding(true)} />
         )}
       </main>
       {adding && <AddPanelDialog api={api} onAdded={added} onClose={() => setAdding(false)} />}
+      {preferencesOpen && status && (
+        <PreferencesDialog api={api} status={status} onChanged={statusChanged} onClose={() => setPreferencesOpen(false)} />
+      )}
     </div>
   );
 }

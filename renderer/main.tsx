@@ -5,7 +5,10 @@ import { getPanelApi } from './panel-api.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
+createRoot(root, {
+  // React would print each error a boundary caught, message and all; its name is enough to find it.
+  onCaughtError: (error) => console.error(`A view failed to render: ${error instanceof Error ? error.name : typeof error}`),
+}).render(
   <StrictMode>
     <App api={getPanelApi()} />
   </StrictMode>,

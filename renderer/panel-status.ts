@@ -31,9 +31,10 @@ export function signedOutNotice(panel: Panel): { title: string; detail: string }
   const reason = panel.signedOutReason;
   if (panel.signedIn || !reason) return null;
   const titles: Partial<Record<string, string>> = {
-    UNAUTHORIZED: 'Session expired or revoked. Log in again.',
-    TOKEN_UNREADABLE: 'The saved sign-in could not be read. Log in again.',
-    ENCRYPTION_UNAVAILABLE: 'The saved sign-in cannot be used on this system now. Log in again.',
+    UNAUTHORIZED: 'Session expired or revoked',
+    TOKEN_UNREADABLE: 'The saved sign-in could not be read',
+    ENCRYPTION_UNAVAILABLE: 'The saved sign-in cannot be used on this system now',
   };
-  return { title: titles[reason.code] ?? 'Signed out. Log in again.', detail: reason.message };
+  // The core's reason ends with what to do ("Log in again."), so the title does not repeat it.
+  return { title: titles[reason.code] ?? 'Signed out', detail: reason.message };
 }

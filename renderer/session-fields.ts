@@ -3,6 +3,8 @@
  * usually put them, dates for people, and which keys hold secrets.
  */
 
+import { copyJson } from '../shared/json-copy.ts';
+
 export interface KnownSessionFields {
   user?: string;
   email?: string;
@@ -21,13 +23,24 @@ function userRecords(session: Json): Json[] {
   return [...candidates.filter(isObject), session];
 }
 
+/** Longest text a summary line shows: the tree below has the whole value. */
+export const SUMMARY_TEXT_LIMIT = 200;
+
+function clip(text: string): string {
+  return text.length > SUMMARY_TEXT_LIMIT ? `${text.slice(0, SUMMARY_TEXT_LIMIT - 1)}\u2026` : text;
+}
+
 function firstText(records: Json[], keys: string[]): string | undefined {
   for (const record of records) {
     for (const key of keys) {
       const value = record[key];
-      if (typeof value === 'string' && value.trim() !== '') return value.trim();
+      if (typeof value === 'string' && value.trim() !== '') return clip(value.trim());
       if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-      if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return value.join(', ');
+      if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) {
+        // Joins no more than the line can show, whatever the length of the list.
+        const shown = value.slice(0, SUMMARY_TEXT_LIMIT) as string[];
+        return clip(shown.join(', ') + (value.length > shown.length ? ', \u2026' : ''));
+      }
     }
   }
   return undefined;
@@ -37,7 +50,7 @@ export function knownSessionFields(session: unknown): KnownSessionFields {
   if (!isObject(session)) return {};
   const records = userRecords(session);
   const fields: KnownSessionFields = {
-    user: firstText(records, ['username', 'userName', 'login', 'id', 'userId', 'user_id', 'uid']) ?? (typeof session.user === 'string' ? session.user : undefined),
+    user: firstText(records, ['username', 'userName', 'login', 'id', 'userId', 'user_id', 'uid']) ?? (typeof session.user === 'string' && session.user.trim() !== '' ? clip(session.user.trim()) : undefined),
     email: firstText(records, ['email', 'mail', 'emailAddress', 'email_address']),
     name: firstText(records, ['name', 'fullName', 'full_name', 'displayName', 'display_name']),
     role: firstText(records, ['role', 'roles', 'group', 'groups']),
@@ -98,13 +111,10 @@ export function isSecretKey(key: string): boolean {
 
 export const MASKED_VALUE = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';
 
-/** A copy with every value under a secret-looking key masked: what the tree shows and Copy copies. */
+/**
+ * A copy with every value under a secret-looking key masked: what the tree shows and Copy copies.
+ * Any depth: copyJson walks with a stack.
+ */
 export function maskSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskSecrets);
-  if (!isObject(value)) return value;
-  const copy: Json = {};
-  for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(copy, key, { value: isSecretKey(key) ? MASKED_VALUE : maskSecrets(item), enumerable: true, writable: true, configurable: true });
-  }
-  return copy;
+  return copyJson(value, { entry: (key) => (isSecretKey(key) ? { key, value: MASKED_VALUE } : { key }) });
 }

@@ -4,6 +4,7 @@ import type { Panel } from '../shared/types.ts';
 import { fieldForError } from '../renderer/field-errors.ts';
 import { panelStatus, signedOutNotice } from '../renderer/panel-status.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, relativeTime, toDate } from '../renderer/session-fields.ts';
+import { carryView, EXPAND_ROW_BUDGET, formatBytes, formatCount, formatNumber, initialView, measureJson, PAGE_SIZE, planOpen, utf8Length, visibleRows, type Branch } from '../renderer/json-rows.ts';
 import { suiteService } from './helpers.ts';
 
 const basePanel: Panel = {
@@ -32,9 +33,9 @@ test('panel status: signed in, last check failed, expired (server or unreadable 
 
 test('a panel signed out without the operator asking says why; one they logged out of says nothing', () => {
   const reason = (code: Panel['signedOutReason'] & object) => signedOutNotice({ ...basePanel, signedOutReason: code });
-  assert.equal(reason({ code: 'UNAUTHORIZED', message: 'm' })?.title, 'Session expired or revoked. Log in again.');
+  assert.equal(reason({ code: 'UNAUTHORIZED', message: 'm' })?.title, 'Session expired or revoked');
   assert.match(reason({ code: 'ENCRYPTION_UNAVAILABLE', message: 'changed from a to b' })?.title ?? '', /cannot be used on this system/);
-  assert.deepEqual(reason({ code: 'NOT_SIGNED_IN', message: 'The address changed.' }), { title: 'Signed out. Log in again.', detail: 'The address changed.' });
+  assert.deepEqual(reason({ code: 'NOT_SIGNED_IN', message: 'The address changed.' }), { title: 'Signed out', detail: 'The address changed.' });
   assert.equal(signedOutNotice(basePanel), null);
   assert.equal(signedOutNotice({ ...basePanel, signedIn: true, signedOutReason: { code: 'UNAUTHORIZED', message: 'stale' } }), null);
 });
@@ -93,4 +94,124 @@ test('the core\u2019s input errors land under the field they are about', async (
   assert.equal(await placeOf(service().updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
   assert.equal(await placeOf(service().updatePanel(id, { name: '   ' })), 'name');
   assert.equal(await placeOf(service().logIn(id, { email: 'a@b.c', password: 'x' })), null);
+});
+
+/** `{ next: { next: … { bottom: true } } }`, `levels` deep: far past what recursion survives. */
+function deepChain(levels: number): unknown {
+  let node: unknown = { bottom: true };
+  for (let level = 0; level < levels; level++) node = { next: node };
+  return node;
+}
+
+test('masking walks any depth and any width without recursion, and copies what JSON.parse made', () => {
+  const deep = deepChain(100_000);
+  let masked = maskSecrets(deep) as { next?: unknown; bottom?: boolean };
+  let depth = 0;
+  while (masked.next) {
+    masked = masked.next as typeof masked;
+    depth++;
+  }
+  assert.equal(depth, 100_000);
+  assert.equal(masked.bottom, true);
+
+  const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`field${index}`, index]));
+  wide.password = 999;
+  const maskedWide = maskSecrets(wide) as Record<string, unknown>;
+  assert.equal(Object.keys(maskedWide).length, 10_001);
+  assert.equal(maskedWide.field9999, 9999);
+  assert.equal(maskedWide.password, MASKED_VALUE);
+
+  const parsed = JSON.parse('{"__proto__": {"token": "t"}, "list": [[{"secret": 1}], null, -0]}') as unknown;
+  const copy = maskSecrets(parsed) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(copy), ['__proto__', 'list']);
+  assert.equal(Object.getPrototypeOf(copy), Object.prototype);
+  assert.deepEqual(copy.__proto__, { token: MASKED_VALUE });
+  assert.deepEqual(copy.list, [[{ secret: MASKED_VALUE }], null, -0]);
+  for (const value of [null, 'text', 5, true, []]) assert.deepEqual(maskSecrets(value), value);
+});
+
+test('the session summary reads any shape, and keeps its lines short', () => {
+  for (const odd of [null, undefined, 0, 'user', [], [{ email: 'a@b.c' }], { user: 'x'.repeat(0) }, deepChain(50_000)]) assert.deepEqual(knownSessionFields(odd), {});
+  const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`k${index}`, index]));
+  assert.deepEqual(knownSessionFields({ ...wide, email: 'a@b.c' }), { email: 'a@b.c' });
+  const long = knownSessionFields({ user: 'u'.repeat(1024 * 1024), name: `Ann ${'n'.repeat(5000)}`, roles: Array.from({ length: 10_000 }, (_, index) => `role${index}`) });
+  assert.equal(long.user?.length, 200);
+  assert.ok(long.user?.endsWith('\u2026'));
+  assert.ok(long.name?.startsWith('Ann nnn'));
+  assert.equal(long.name?.length, 200);
+  assert.ok(long.role?.startsWith('role0, role1, '));
+  assert.ok((long.role?.length ?? 0) <= 200);
+  assert.deepEqual(knownSessionFields({ user: '  ann  ' }), { user: 'ann' });
+});
+
+test('json rows: only open branches give rows, a page of entries at a time, in document order', () => {
+  const session = { user: { id: 1, tags: ['a', 'b'] }, list: Array.from({ length: 250 }, (_, index) => ({ index })), empty: {} };
+  const view = initialView(session);
+  const rows = visibleRows(session, view);
+  // The root and its children are open; the 250 items of the list are not (a long list reads as a list).
+  assert.deepEqual(
+    rows.slice(0, 6).map((row) => [row.kind, row.kind === 'more' ? row.shown : row.name, row.depth]),
+    [['branch', null, 0], ['branch', 'user', 1], ['leaf', 'id', 2], ['branch', 'tags', 2], ['branch', 'list', 1], ['branch', '0', 2]],
+  );
+  assert.equal(rows.length, 1 + 1 + 2 + 1 + PAGE_SIZE + 1 + 1);
+  const more = rows.find((row) => row.kind === 'more');
+  assert.ok(more && more.kind === 'more' && more.shown === PAGE_SIZE && more.total === 250);
+  const last = rows.at(-1);
+  assert.ok(last?.kind === 'branch' && last.name === 'empty' && last.size === 0 && !last.open);
+
+  const list = session.list;
+  const paged = visibleRows(session, { open: view.open, shown: new Map([[list, 200]]) });
+  assert.equal(paged.filter((row) => row.depth === 2 && row.kind === 'branch').length - 1, 200);
+  const all = visibleRows(session, { open: view.open, shown: new Map([[list, 250]]) });
+  assert.ok(!all.some((row) => row.kind === 'more'));
+  assert.equal(new Set(all.map((row) => row.id)).size, all.length, 'row ids are unique React keys');
+});
+
+test('json rows: a 100,000-level answer opens all the way with no recursion, and Expand all has a budget', () => {
+  const deep = deepChain(100_000);
+  const plan = planOpen(deep, { maxDepth: Infinity, rowBudget: 1_000_000 });
+  assert.ok(plan.complete);
+  const rows = visibleRows(deep, { open: plan.open, shown: new Map() });
+  assert.equal(rows.length, 100_002);
+  assert.deepEqual(rows.at(-1), { ...rows.at(-1), kind: 'leaf', name: 'bottom', value: true, depth: 100_001 });
+
+  const limited = planOpen(deep, { maxDepth: Infinity, rowBudget: EXPAND_ROW_BUDGET });
+  assert.ok(!limited.complete);
+  assert.ok(limited.rows <= EXPAND_ROW_BUDGET);
+  assert.ok(visibleRows(deep, { open: limited.open, shown: new Map() }).length <= EXPAND_ROW_BUDGET);
+
+  const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`k${index}`, { index }]));
+  const wideRows = visibleRows(wide, initialView(wide));
+  assert.equal(wideRows.length, 1 + PAGE_SIZE + 1, '10,000 keys give one page of rows');
+  assert.ok(measureJson(wide).branches === 10_001 && measureJson(deep).depth === 100_001);
+});
+
+test('json rows: a refreshed answer keeps open and closed branches, matched by key and index; new parts open as new', () => {
+  const before = { a: { b: { c: 1 } }, list: [{ x: 1 }, { y: 2 }], gone: { z: 1 }, shut: { s: 1 } };
+  const after = { a: { b: { c: 2 } }, list: [{ x: 1 }, 'now a string'], added: { n: 1 }, shut: { s: 2 } };
+  const open = new Set<Branch>([before, before.a, before.a.b, before.list, before.list[1] as Branch, before.gone]);
+  const carried = carryView(before, { open, shown: new Map([[before.list, 1]]) }, after);
+  assert.ok(carried.open.has(after) && carried.open.has(after.a) && carried.open.has(after.a.b) && carried.open.has(after.list));
+  // "added" is new, so it opens as in a fresh answer; "shut" was closed by the operator and stays so.
+  assert.ok(carried.open.has(after.added));
+  assert.ok(!carried.open.has(after.shut));
+  assert.equal(carried.open.size, 5);
+  assert.equal(carried.shown.get(after.list), 1);
+
+  // A different shape at the top: the fresh view of the new answer.
+  const array = [{ id: 1 }];
+  assert.deepEqual([...carryView(before, { open, shown: new Map() }, array).open], [...initialView(array).open]);
+});
+
+test('json display helpers: sizes, counts and numbers as JSON writes them', () => {
+  assert.equal(utf8Length('a\u00e9\u20ac\u{1f600}'), 1 + 2 + 3 + 4);
+  assert.equal(utf8Length('x'.repeat(1024 * 1024)), 1024 * 1024);
+  assert.equal(formatBytes(1), '1 byte');
+  assert.equal(formatBytes(2048), '2.0 KiB');
+  assert.equal(formatBytes(1024 * 1024), '1.0 MiB');
+  assert.equal(formatCount(10_000), '10,000');
+  assert.deepEqual(
+    [Number.MAX_VALUE, 1e308, 5e-324, -0, 2 ** 53 + 2, 1e21, 1e-7, -1.5e-10].map(formatNumber),
+    ['1.7976931348623157e+308', '1e+308', '5e-324', '0', '9007199254740994', '1e+21', '1e-7', '-1.5e-10'],
+  );
 });

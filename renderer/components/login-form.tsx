@@ -14,6 +14,8 @@ interface LoginFormProps {
 
 /** Failures the panel's settings fix: the login path or the token field is not what this panel uses. */
 const settingsCodes = new Set(['LOGIN_ENDPOINT_NOT_FOUND', 'NO_TOKEN_IN_RESPONSE']);
+/** Failures that are about what was typed. */
+const credentialCodes = new Set(['INVALID_CREDENTIALS', 'INVALID_INPUT']);
 
 export function LoginForm({ api, panel, onLoggedIn, onOpenSettings, onStale }: LoginFormProps) {
   const [email, setEmail] = useState(panel.lastEmail ?? '');
@@ -75,12 +77,14 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings, onStale }: L
           value={password}
           onChange={(event) => setPassword(event.target.value)}
           disabled={busy}
-          aria-invalid={error ? true : undefined}
+          // Red only when the email and password are what was wrong, not when the panel failed.
+          aria-invalid={error && credentialCodes.has(error.code) ? true : undefined}
           aria-describedby={error ? errorId : undefined}
         />
       </label>
       {error && (
         <div id={errorId} className="notice notice-error" role="alert">
+          <p className="notice-title">Could not log in</p>
           <p>{error.message}</p>
           {settingsCodes.has(error.code) && (
             <button type="button" className="button-link" onClick={onOpenSettings}>

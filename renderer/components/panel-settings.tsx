@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
@@ -49,6 +49,8 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
     setDraft((current) => ({ ...current, [key]: event.target.value }));
     setSaved(false);
   };
+
+  const accountStatus = useRef<HTMLParagraphElement>(null);
 
   const run = async (action: () => Promise<void>) => {
     if (busy) return;
@@ -127,14 +129,24 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
 
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
-        <p className="muted">
+        <p className="muted" ref={accountStatus} tabIndex={-1}>
           {panel.signedIn ? `Logged in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Not logged in.'}{' '}
           {panel.tokenStorage === 'encrypted' && 'The token is saved encrypted by your system’s secure storage.'}
           {panel.tokenStorage === 'weak' && 'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
           {panel.tokenStorage === 'memory' && 'The token is kept in memory only: no secure storage on this system.'}
         </p>
         <div className="form-actions">
-          <button type="button" disabled={busy || !panel.signedIn} onClick={() => void run(async () => onChanged(await api.logOut(panel.id)))}>
+          <button
+            type="button"
+            disabled={busy || !panel.signedIn}
+            onClick={() =>
+              void run(async () => {
+                onChanged(await api.logOut(panel.id));
+                // The button is disabled now; the line that says "Not logged in." takes the focus.
+                requestAnimationFrame(() => accountStatus.current?.focus());
+              })
+            }
+          >
             Log out
           </button>
           <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>

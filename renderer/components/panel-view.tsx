@@ -3,7 +3,8 @@ import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
-import { isSessionLost, panelStatus } from '../panel-status.ts';
+import { panelStatus, signedOutNotice } from '../panel-status.ts';
+import { ErrorBoundary } from './error-boundary.tsx';
 import { LoginForm } from './login-form.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
@@ -53,7 +54,15 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
     }
   }, [panel.signedIn, loadSession]);
 
+  // "Try again" on a broken session view: drop the answer that broke it and read a fresh one.
+  const retryView = () => {
+    if (tab !== 'session' || !panel.signedIn) return;
+    setSession(noSession);
+    void loadSession();
+  };
+
   const status = panelStatus(panel);
+  const notice = signedOutNotice(panel);
   const showSettings = (advanced: boolean) => {
     setOpenAdvanced(advanced);
     setTab('settings');
@@ -80,21 +89,24 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
           </button>
         </div>
       </header>
-      {tab === 'settings' ? (
-        <PanelSettings api={api} panel={panel} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
-      ) : panel.signedIn ? (
-        <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} />
-      ) : (
-        <>
-          {isSessionLost(panel) && (
-            <div className="notice notice-warning" role="alert">
-              <p className="notice-title">Session expired or revoked. Log in again.</p>
-              {panel.signedOutReason && <p className="notice-detail">{panel.signedOutReason.message}</p>}
-            </div>
-          )}
-          <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onOpenSettings={() => showSettings(true)} onStale={onStale} />
-        </>
-      )}
+      {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
+      <ErrorBoundary key={tab} onReset={retryView}>
+        {tab === 'settings' ? (
+          <PanelSettings api={api} panel={panel} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
+        ) : panel.signedIn ? (
+          <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} />
+        ) : (
+          <>
+            {notice && (
+              <div className="notice notice-warning" role="alert">
+                <p className="notice-title">{notice.title}</p>
+                <p className="notice-detail">{notice.detail}</p>
+              </div>
+            )}
+            <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onOpenSettings={() => showSettings(true)} onStale={onStale} />
+          </>
+        )}
+      </ErrorBoundary>
     </article>
   );
 }

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { copyText } from '../copy-text.ts';
+import { formatCount, measureJson } from '../json-rows.ts';
 import { knownSessionFields, maskSecrets, relativeTime } from '../session-fields.ts';
 import { JsonTree } from './json-tree.tsx';
 
@@ -28,13 +29,26 @@ export function SessionView({ panel, state, onRefresh }: SessionViewProps) {
       <div className="section-bar">
         <h2 id="session-title">Session</h2>
         <span className="muted" role="status">
-          {loading ? 'Reading the session…' : result ? `Checked at ${time.format(new Date(result.checkedAt))}` : ''}
+          {loading
+            ? 'Reading the session…'
+            : result
+              ? // After a failed refresh the session below is the last one read, not a current one.
+                `${error ? 'Last read' : 'Checked'} at ${time.format(new Date(result.checkedAt))}`
+              : ''}
         </span>
         <button type="button" onClick={onRefresh} disabled={loading}>
           {loading && <span className="spinner" aria-hidden="true" />}
           {loading ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
+      {panel.tokenStorage === 'weak' && (
+        <div className="notice notice-info">
+          <p>
+            <strong>Token saved with weak protection:</strong> this system has no keyring, and you chose in Preferences to keep
+            tokens on disk anyway.
+          </p>
+        </div>
+      )}
       {panel.tokenStorage === 'memory' && (
         <div className="notice notice-info">
           <p>
@@ -45,11 +59,13 @@ export function SessionView({ panel, state, onRefresh }: SessionViewProps) {
       )}
       {error && (
         <div className="notice notice-error" role="alert">
+          <p className="notice-title">{result ? 'Could not refresh the session; the one below is from the last read' : 'Could not read the session'}</p>
           <p>{error.message}</p>
         </div>
       )}
       {result && <SessionSummary session={result.session} />}
-      {masked !== null && <SessionData masked={masked} />}
+      {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
+      {result && <SessionData masked={masked} />}
     </section>
   );
 }
@@ -84,23 +100,50 @@ function SessionSummary({ session }: { session: unknown }) {
   );
 }
 
+/** Past this depth Copy leaves out indentation, which would grow with the square of the depth. */
+const COPY_INDENT_DEPTH = 64;
+
+type CopyState = 'idle' | 'copied' | 'failed' | 'too-deep';
+
+const copyMessages: Record<CopyState, string> = {
+  idle: '',
+  copied: 'Copied (secret values stay masked).',
+  failed: 'Could not copy: the clipboard is not available.',
+  'too-deep': 'Could not copy: the answer is nested too deeply to write out as text.',
+};
+
 function SessionData({ masked }: { masked: unknown }) {
-  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const [copied, setCopied] = useState<CopyState>('idle');
+  const stats = useMemo(() => measureJson(masked), [masked]);
   const copy = async () => {
-    setCopied((await copyText(JSON.stringify(masked, null, 2))) ? 'copied' : 'failed');
+    let text: string;
+    try {
+      text = JSON.stringify(masked, null, stats.depth > COPY_INDENT_DEPTH ? undefined : 2);
+    } catch {
+      // JSON.stringify recurses: an answer main could parse may still be too deep for it.
+      setCopied('too-deep');
+      return;
+    }
+    setCopied((await copyText(text)) ? 'copied' : 'failed');
   };
+  const values = stats.branches + stats.leaves;
   return (
     <section className="card session-data" aria-labelledby="session-data-title">
       <div className="section-bar">
         <h3 id="session-data-title">Everything the panel returned</h3>
         <span className="muted" role="status">
-          {copied === 'copied' ? 'Copied (secret values stay masked).' : copied === 'failed' ? 'Could not copy: the clipboard is not available.' : ''}
+          {copyMessages[copied]}
         </span>
         <button type="button" onClick={() => void copy()}>
           Copy as JSON
         </button>
       </div>
-      <JsonTree value={masked} />
+      <p className="muted json-stats">
+        {stats.branches > 0
+          ? `${formatCount(values)} value${values === 1 ? '' : 's'}, ${formatCount(stats.depth)} level${stats.depth === 1 ? '' : 's'} deep`
+          : `A single ${masked === null ? 'null' : typeof masked}, not an object: the panel sent no details.`}
+      </p>
+      <JsonTree value={masked} label="The session as the panel returned it" />
     </section>
   );
 }

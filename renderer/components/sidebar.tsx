@@ -6,9 +6,11 @@ interface SidebarProps {
   selectedId: string | null;
   onSelect(id: string): void;
   onAdd(): void;
+  /** Absent while the app's status is not known yet. */
+  onPreferences?: () => void;
 }
 
-export function Sidebar({ panels, selectedId, onSelect, onAdd }: SidebarProps) {
+export function Sidebar({ panels, selectedId, onSelect, onAdd, onPreferences }: SidebarProps) {
   return (
     <nav className="sidebar" aria-label="Panels">
       <div className="sidebar-header">
@@ -40,6 +42,11 @@ export function Sidebar({ panels, selectedId, onSelect, onAdd }: SidebarProps) {
           );
         })}
       </ul>
+      <div className="sidebar-footer">
+        <button type="button" onClick={onPreferences} disabled={!onPreferences}>
+          Preferences
+        </button>
+      </div>
     </nav>
   );
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
 import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
 import { registerPanelApi, type IpcCallEvent, type SenderFrame } from '../../electron/main/ipc-registrar.ts';
+import { createFileLog } from '../../electron/core/log.ts';
 import { serveRendererFile } from '../../electron/main/renderer-files.ts';
 import { testEncryption, type TestEncryption } from '../helpers.ts';
 
@@ -47,21 +48,27 @@ export interface OpenAppOptions {
   rendererUrl: string;
   rendererOrigin: string;
   encryption?: TestEncryption;
+  /** Where main's file log goes, as the app's logs folder would; no log without it. */
+  logDir?: string;
   /** Overrides for the service (a shorter timeout for fault tests, for example). */
   service?: Partial<Omit<PanelServiceOptions, 'dataDir' | 'encryption'>>;
+  /** Changes what main answers on `channel` before the renderer sees it: answers main would never send. */
+  tamperAnswer?: (channel: string, answer: unknown) => unknown;
 }
 
 export async function openApp(page: Page, options: OpenAppOptions): Promise<AppUnderTest> {
   const encryption = options.encryption ?? testEncryption();
   const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service });
   const handlers = new Map<string, (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>>();
-  registerPanelApi({ ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) }, service, appOrigins: [options.rendererOrigin] });
+  const log = options.logDir ? createFileLog({ dir: options.logDir }) : undefined;
+  registerPanelApi({ ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) }, service, appOrigins: [options.rendererOrigin], log });
   const answers: unknown[] = [];
   await page.exposeBinding('__paneldeckIpc', async ({ frame }, channel: string, args: unknown[]) => {
     const handler = handlers.get(channel);
     const answer = handler ? await handler({ senderFrame: senderFrameOf(frame) }, ...args) : { ok: false, error: { code: 'FORBIDDEN', message: 'No such channel.' } };
-    answers.push(answer);
-    return answer;
+    const sent = options.tamperAnswer ? options.tamperAnswer(channel, answer) : answer;
+    answers.push(sent);
+    return toWire(sent);
   });
   const pageErrors: string[] = [];
   page.on('console', (message) => {
@@ -78,6 +85,38 @@ function senderFrameOf(frame: Frame): SenderFrame {
   return { url: frame.url(), parent: parent ? senderFrameOf(parent) : null };
 }
 
+/**
+ * Answers cross to the page as JSON text: Playwright's protocol to Chromium refuses values nested
+ * a few hundred levels deep, which a session answer may be, while Electron's IPC (structured
+ * clone) has no such limit. What structured clone keeps and JSON drops travels as marked strings.
+ */
+const WIRE_MARK = '\u0000paneldeck-wire:';
+
+function toWire(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === undefined) return `${WIRE_MARK}undefined`;
+    if (typeof item === 'number' && (Object.is(item, -0) || !Number.isFinite(item))) return `${WIRE_MARK}${Object.is(item, -0) ? '-0' : String(item)}`;
+    return item;
+  });
+}
+
+/** Runs in the page (its source is inlined there): JSON.parse, then the marks back to values. */
+function fromWire(text: string): unknown {
+  const mark = '\u0000paneldeck-wire:';
+  const marked: Record<string, unknown> = { undefined: undefined, '-0': -0, NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
+  const holder: Record<string, unknown> = { value: JSON.parse(text) };
+  // With a stack, not recursion, for the same deep answers.
+  const pending: Record<string, unknown>[] = [holder];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    for (const key of Object.keys(node)) {
+      const item = node[key];
+      if (typeof item === 'object' && item !== null) pending.push(item as Record<string, unknown>);
+      else if (typeof item === 'string' && item.startsWith(mark)) Object.defineProperty(node, key, { value: marked[item.slice(mark.length)], enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return holder.value;
+}
+
 /** dist/preload/preload.cjs wrapped so it runs in the page with `require('electron')` answered. */
 async function preloadInPage(): Promise<string> {
   const bundle = await readFile(join(distDir, 'preload', 'preload.cjs'), 'utf8');
@@ -88,7 +127,7 @@ async function preloadInPage(): Promise<string> {
         Object.defineProperty(window, key, { value: api, writable: false, configurable: false });
       },
     },
-    ipcRenderer: { invoke: (channel, ...args) => window.__paneldeckIpc(channel, args) },
+    ipcRenderer: { invoke: (channel, ...args) => window.__paneldeckIpc(channel, args).then(${fromWire.toString()}) },
   };
   const require = (name) => {
     if (name === 'electron') return electron;

@@ -93,7 +93,7 @@ test('the server expires the token: Refresh shows the expired state with the ema
 
   panelServer.expireAllTokens();
   await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Session expired or revoked. Log in again.' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Session expired or revoked' })).toBeVisible();
   const form = page.getByRole('form', { name: 'Log in to Production' });
   await expect(form.getByLabel('Email')).toHaveValue(demo.email);
   await expect(form.getByLabel('Password')).toBeFocused();
@@ -145,6 +145,8 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
 
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page.getByText('Not logged in.')).toBeVisible();
+  // The button is disabled now: focus moves to the line saying so, not to the page body.
+  await expect(page.getByText('Not logged in.')).toBeFocused();
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /Production EU/ })).toContainText('Signed out');
   expect((await app.service.listPanels()).find((panel) => panel.name === 'Production EU')?.signedIn).toBe(false);
 
@@ -171,6 +173,7 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('listitem')).toHaveCount(1);
   await expect(page.getByRole('heading', { name: 'Staging', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: /Staging/ })).toBeFocused();
   expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['Staging']);
 });
 

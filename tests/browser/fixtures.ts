@@ -6,6 +6,8 @@ import { openApp, startRendererServer, type AppUnderTest } from './app-harness.t
 interface Fixtures {
   /** A fresh data directory for this test. */
   dataDir: string;
+  /** A fresh folder for main's file log, kept apart from the data so each can be searched. */
+  logDir: string;
   /** A reference panel that puts the token back into its session answers, the worst case for leaks. */
   panelServer: ReferencePanel;
   /** Opens the app in `page` on `dataDir`: call again on a new page to "restart". */
@@ -23,6 +25,11 @@ export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof 
   ],
   dataDir: async ({}, use) => {
     const dir = await tempDir('paneldeck-browser-');
+    await use(dir.path);
+    await dir.cleanup();
+  },
+  logDir: async ({}, use) => {
+    const dir = await tempDir('paneldeck-logs-');
     await use(dir.path);
     await dir.cleanup();
   },
