@@ -80,11 +80,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     }
   }
 
-  /** Keeps the failed check on the panel; a 401/403 also forgets the token that was rejected. */
-  function recordFailedCheck(registry: PanelRegistry, vault: TokenVault, panelId: string, token: string, error: PanelError): void {
+  /**
+   * Keeps the failed check on the panel; a 401/403 also forgets the token that was rejected.
+   * The caller has made sure that token is still the panel's (no log in or log out meanwhile).
+   */
+  function recordFailedCheck(registry: PanelRegistry, vault: TokenVault, panelId: string, error: PanelError): void {
     const lastCheck = { at: now().toISOString(), ok: false as const, error: error.toInfo() };
-    // Only the rejected token is forgotten, not one that a log in stored meanwhile.
-    const rejected = error.code === 'UNAUTHORIZED' && vault.token(panelId) === token;
+    const rejected = error.code === 'UNAUTHORIZED';
     try {
       if (rejected) vault.forget(panelId);
       registry.update(panelId, rejected ? { lastCheck, tokenStorage: null, signedOutReason: error.toInfo() } : { lastCheck });
@@ -245,7 +247,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
           );
         }
         if (!read.ok) {
-          if (read.error instanceof PanelError) recordFailedCheck(registry, vault, panelId, token, read.error);
+          if (read.error instanceof PanelError) recordFailedCheck(registry, vault, panelId, read.error);
           throw read.error;
         }
         const checkedAt = now().toISOString();

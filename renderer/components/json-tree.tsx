@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState, useTransition, type CSSProperties } from 'react';
+import { memo, useCallback, useMemo, useState, useTransition, type CSSProperties, type ReactNode } from 'react';
 import { HIDDEN_SECRET } from '../../shared/types.ts';
 import {
   EXPAND_ROW_BUDGET,
@@ -162,19 +162,19 @@ const Row = memo(function Row({ row, whole, onToggle, onShowMore, onShowString }
   }
   const place = { 'aria-level': row.depth + 1, 'aria-posinset': row.position, 'aria-setsize': row.setSize };
   const name = row.name === null ? null : <KeyName name={row.name} />;
+  const leaf = (value: ReactNode) => (
+    <li className="json-row json-leaf" style={indent} {...place}>
+      {deep}
+      <span className="json-spacer" />
+      {name}
+      {name && ': '}
+      {value}
+    </li>
+  );
   if (row.kind === 'branch') {
     const summary = row.isArray ? `[${formatCount(row.size)} item${row.size === 1 ? '' : 's'}]` : `{${formatCount(row.size)} key${row.size === 1 ? '' : 's'}}`;
-    if (row.size === 0) {
-      return (
-        <li className="json-row json-leaf" style={indent} {...place}>
-          {deep}
-          <span className="json-spacer" />
-          {name}
-          {name && ': '}
-          <span className="json-meta">{row.isArray ? '[]' : '{}'}</span>
-        </li>
-      );
-    }
+    // An empty object or array has nothing to open: it reads as a value.
+    if (row.size === 0) return leaf(<span className="json-meta">{row.isArray ? '[]' : '{}'}</span>);
     return (
       <li className="json-row" style={indent} {...place}>
         {deep}
@@ -187,15 +187,7 @@ const Row = memo(function Row({ row, whole, onToggle, onShowMore, onShowString }
       </li>
     );
   }
-  return (
-    <li className="json-row json-leaf" style={indent} {...place}>
-      {deep}
-      <span className="json-spacer" />
-      {name}
-      {name && ': '}
-      <JsonValue value={row.value} whole={whole} onShowString={(show) => onShowString(row.id, show)} />
-    </li>
-  );
+  return leaf(<JsonValue value={row.value} whole={whole} onShowString={(show) => onShowString(row.id, show)} />);
 }, sameRow);
 
 function KeyName({ name }: { name: string }) {
