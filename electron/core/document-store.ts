@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   constants,
   copyFileSync,
@@ -24,11 +25,15 @@ export interface DocumentStore {
   write(document: Record<string, unknown>): void;
 }
 
-/** Opens the document `<name>.json` in the data folder; `secret` documents are readable by the owner only. */
+/** Opens the document `<name>.json` in the data folder; `secret` says it holds secrets (tokens). */
 export type OpenStore = (name: string, options: { secret: boolean }) => DocumentStore;
 
+/** Owner only, for every document: even the panel list names accounts and the check history. */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_FOLDER_MODE = 0o700;
+
 export function openJsonFiles(dataDir: string): OpenStore {
-  return (name, { secret }) => jsonFileStore(join(dataDir, `${name}.json`), { mode: secret ? 0o600 : 0o644 });
+  return (name) => jsonFileStore(join(dataDir, `${name}.json`), { mode: PRIVATE_FILE_MODE });
 }
 
 /**
@@ -42,7 +47,12 @@ export function jsonFileStore(path: string, { mode }: { mode: number }): Documen
   return {
     path,
     read() {
-      if (!opened) removeStaleTempFiles(path);
+      if (!opened) {
+        removeStaleTempFiles(path);
+        // Files and a folder an older version left readable by others are closed at the first read.
+        restrictMode(dirname(path), PRIVATE_FOLDER_MODE);
+        restrictMode(path, mode);
+      }
       opened = true;
       let text: string;
       try {
@@ -60,7 +70,7 @@ export function jsonFileStore(path: string, { mode }: { mode: number }): Documen
 }
 
 function writeAtomically(path: string, text: string, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const temp = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     const file = openSync(temp, 'wx', mode);
@@ -79,6 +89,15 @@ function writeAtomically(path: string, text: string, mode: number): void {
 }
 
 const TEMP_MARK = '.tmp-';
+
+/** Best effort: on Windows modes mean little, and a file that is gone needs none. */
+function restrictMode(path: string, mode: number): void {
+  try {
+    chmodSync(path, mode);
+  } catch {
+    // Nothing to restrict, or not ours to change: reading goes on.
+  }
+}
 
 /** Makes the rename itself durable. Windows cannot open a folder for this, and does not need to. */
 function syncFolder(folder: string): void {
@@ -139,6 +158,7 @@ export function moveAside(path: string, now: Date): string {
   } catch (error) {
     throw storageError(`move the damaged file ${path} aside`, error);
   }
+  restrictMode(target, PRIVATE_FILE_MODE);
   return target;
 }
 
@@ -155,6 +175,8 @@ export function keepBackup(path: string, label: string, now: Date, what = 'the f
   } catch (error) {
     throw storageError(`keep a copy of ${what} ${path}`, error);
   }
+  // A copy takes the mode of the file it copies, which an older version may have left 0644.
+  restrictMode(target, PRIVATE_FILE_MODE);
   return target;
 }
 
@@ -171,16 +193,20 @@ function asidePath(path: string, now: Date, label = 'corrupt'): string {
 }
 
 export function storageError(action: string, error: unknown): PanelError {
-  const code = (error as { code?: unknown } | null)?.code;
-  const reason =
-    code === 'ENOSPC' ? 'the disk is full'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-        : code === 'EROFS' ? 'the disk is read-only'
-          : typeof code === 'string' ? code
-            : error instanceof Error ? error.message : 'unknown error';
   return new PanelError(
     'STORAGE',
-    `Paneldeck could not ${action} (${reason}). Check free disk space and the folder's permissions, then try again.`,
+    `Paneldeck could not ${action} (${storageReason(error)}). Check free disk space and the folder's permissions, then try again.`,
     { cause: error },
   );
+}
+
+/** Why a file operation failed, in a few words; a `STORAGE` error is read through to its cause. */
+export function storageReason(error: unknown): string {
+  if (error instanceof PanelError && error.code === 'STORAGE') return storageReason(error.cause);
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' ? 'the disk is full'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : code === 'EROFS' ? 'the disk is read-only'
+        : typeof code === 'string' ? code
+          : error instanceof Error ? error.message : 'unknown error';
 }

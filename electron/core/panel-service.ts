@@ -4,7 +4,7 @@ import { PanelError, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel, StartupProblem } from '../../shared/types.ts';
 import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './address.ts';
 import { SettingsFile } from './app-settings.ts';
-import { openJsonFiles, type OpenStore } from './document-store.ts';
+import { openJsonFiles, storageReason, type OpenStore } from './document-store.ts';
 import type { FetchLike } from './http-client.ts';
 import { requestLogIn, requestSession, type RequestSettings } from './panel-endpoints.ts';
 import { hideSecrets } from './session-redaction.ts';
@@ -61,8 +61,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   /** `generation` is the panel's as the operator asked to log in: a log out since then drops this log in. */
   async function logInOnce(id: string, email: string, password: string, generation: number): Promise<Panel> {
     const { registry, vault } = await state();
-    const token = await requestLogIn(settings, find(registry, id), { email, password });
-    const storage = await vault.save(id, token, now(), generation);
+    const panel = find(registry, id);
+    const token = await requestLogIn(settings, panel, { email, password });
+    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
     // Removed while the request was under way: nothing was stored for it.
     find(registry, id);
     if (storage === null) {
@@ -87,12 +88,40 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   function recordFailedCheck(registry: PanelRegistry, vault: TokenVault, panelId: string, error: PanelError): void {
     const lastCheck = { at: now().toISOString(), ok: false as const, error: error.toInfo() };
     const rejected = error.code === 'UNAUTHORIZED';
-    try {
-      if (rejected) vault.forget(panelId);
-      registry.update(panelId, rejected ? { lastCheck, tokenStorage: null, signedOutReason: error.toInfo() } : { lastCheck });
-    } catch {
-      // A disk error here must not hide the panel's answer, which is what the operator asked for.
+    // A disk error here must not hide the panel's answer, which is what the operator asked for;
+    // the rejected token is forgotten in memory either way.
+    if (rejected) attempt(() => vault.forget(panelId));
+    attempt(() => registry.update(panelId, rejected ? { lastCheck, tokenStorage: null, signedOutReason: error.toInfo() } : { lastCheck }));
+  }
+
+  /**
+   * Ends a panel's sign-in for good: in memory at once, and on disk in both the token store and
+   * the panel list (with `change`), either of which is enough for the next start to leave the
+   * panel signed out. Throws `STORAGE` only when neither could be written; `listFailure` says
+   * whether the rest of `change` was saved.
+   */
+  function endSignIn(
+    registry: PanelRegistry,
+    vault: TokenVault,
+    record: PanelRecord,
+    change: Partial<PanelRecord>,
+    what: string,
+  ): { record: PanelRecord; listFailure: PanelError | null } {
+    const forgetFailure = attempt(() => vault.forget(record.id));
+    let updated: PanelRecord | undefined;
+    const listFailure = attempt(() => {
+      updated = registry.update(record.id, { ...change, tokenStorage: null });
+    });
+    if (forgetFailure && listFailure) {
+      throw new PanelError(
+        'STORAGE',
+        `You are ${what} for now, but Paneldeck could not record it on disk (${storageReason(listFailure.cause)}). ` +
+          'Until it can, a restart may bring the sign-in back; Paneldeck records it with its next save. ' +
+          "Check free disk space and the folder's permissions.",
+        { cause: listFailure },
+      );
     }
+    return { record: updated ?? record, listFailure };
   }
 
   return {
@@ -113,11 +142,16 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     async updateSettings(patch) {
       const [change] = parseArguments('updateSettings', [patch]);
       const { registry, settings, vault, startupProblems } = await state();
-      const before = settings.get();
-      // The setting is saved first: the vault reads it when it decides where tokens go.
-      settings.update(change);
-      if (before.storeTokensWithWeakProtection !== settings.get().storeTokensWithWeakProtection) {
-        for (const [panelId, storage] of await vault.applyPolicy(now())) registry.update(panelId, { tokenStorage: storage });
+      const weak = change.storeTokensWithWeakProtection;
+      if (weak === false) {
+        // Copies first, setting after: if the copies cannot be deleted the setting stays on, so
+        // "off" never stands beside weak copies on disk, and a retry finishes the job.
+        for (const panelId of vault.removeWeakCopies()) attempt(() => registry.update(panelId, { tokenStorage: 'memory' }));
+        settings.update(change);
+      } else {
+        // The setting first: the vault reads it when it decides where tokens go.
+        settings.update(change);
+        if (weak === true) await vault.saveHeldInMemory(now(), (panelId, storage) => registry.update(panelId, { tokenStorage: storage }));
       }
       return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
     },
@@ -153,6 +187,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [panelId, change] = parseArguments('updatePanel', [id, patch]);
       const { registry, vault } = await state();
       const record = find(registry, panelId);
+      const signedIn = vault.token(panelId, record.baseUrl) !== undefined;
       const next: Partial<PanelRecord> = {};
       if (change.name !== undefined) next.name = change.name;
       if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath);
@@ -162,15 +197,19 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         if (baseUrl !== record.baseUrl) {
           failIfDuplicate(registry, baseUrl, display);
           next.baseUrl = baseUrl;
-          // The token belongs to the old address; it must never be sent to the new one.
-          next.tokenStorage = null;
           next.lastCheck = null;
-          next.signedOutReason = vault.token(panelId)
+          next.signedOutReason = signedIn
             ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
             : record.signedOutReason;
         }
       }
-      if (next.baseUrl !== undefined) vault.forget(panelId);
+      // The token belongs to the old address; it must never be sent to the new one.
+      if (next.baseUrl !== undefined) {
+        const ended = endSignIn(registry, vault, record, next, `signed out of ${record.name} at its old address`);
+        // Signed out either way; the new address itself was not saved.
+        if (ended.listFailure) throw ended.listFailure;
+        return toPanel(ended.record, vault);
+      }
       return toPanel(registry.update(panelId, next) ?? record, vault);
     },
 
@@ -178,7 +217,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [panelId] = parseArguments('removePanel', [id]);
       const { registry, vault } = await state();
       find(registry, panelId);
-      vault.forget(panelId);
+      // Signed out at once whatever the disk says. A token left in the token store is dropped at
+      // the next start, because the panel is no longer in the list.
+      attempt(() => vault.forget(panelId));
       registry.remove(panelId);
     },
 
@@ -186,6 +227,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [panelId, { email, password }] = parseArguments('logIn', [id, credentials]);
       const { registry, vault } = await state();
       const { baseUrl, loginPath, tokenField } = find(registry, panelId);
+      // The generation is taken where the attempt starts: a log out from here on drops it.
       // A double click sends one request; a different attempt waits for the one under way. The
       // key names the panel as it is now, so an attempt made before a log out or an address
       // change is never reused.
@@ -211,9 +253,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     async logOut(id) {
       const [panelId] = parseArguments('logOut', [id]);
       const { registry, vault } = await state();
-      find(registry, panelId);
-      vault.forget(panelId);
-      return toPanel(registry.update(panelId, { tokenStorage: null, signedOutReason: null })!, vault);
+      const record = find(registry, panelId);
+      return toPanel(endSignIn(registry, vault, record, { signedOutReason: null }, `logged out of ${record.name}`).record, vault);
     },
 
     async getSession(id) {
@@ -224,7 +265,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       // panel's check or show a session for a signed-out panel; a new log in meanwhile reads again.
       for (;;) {
         const record = find(registry, panelId);
-        const token = vault.token(panelId);
+        const token = vault.token(panelId, record.baseUrl);
         if (!token) {
           const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
           throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
@@ -236,9 +277,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         } catch (error) {
           read = { ok: false, error };
         }
-        if (vault.generation(panelId) !== generation || vault.token(panelId) !== token) {
-          const latest = find(registry, panelId);
-          if (vault.token(panelId)) continue;
+        const latest = find(registry, panelId);
+        if (vault.generation(panelId) !== generation || vault.token(panelId, latest.baseUrl) !== token) {
+          if (vault.token(panelId, latest.baseUrl)) continue;
           throw new PanelError(
             'NOT_SIGNED_IN',
             latest.signedOutReason
@@ -262,12 +303,15 @@ async function open(openStore: OpenStore, encryption: Encryption, now: Date) {
   const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
   const settings = new SettingsFile(openStore('settings', { secret: false }), now);
   const policy = { allowWeak: () => settings.get().storeTokensWithWeakProtection };
-  const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now, policy);
+  const panels = new Map(registry.list().map((record) => [record.id, { baseUrl: record.baseUrl, signedIn: record.tokenStorage !== null }]));
+  const list = { panels, complete: registry.loadProblem === null };
+  const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now, policy, list);
   // Say why panels that were signed in last time are not any more.
   for (const record of registry.list()) {
-    if (record.tokenStorage === null || vault.token(record.id)) continue;
+    if (record.tokenStorage === null || vault.token(record.id, record.baseUrl)) continue;
     const reason = problems.get(record.id) ?? (record.tokenStorage !== 'memory' ? fileProblem?.info : null) ?? lostTokenReason(record);
-    registry.update(record.id, { tokenStorage: null, signedOutReason: reason });
+    // A sign-in kept on disk for when the keyring is back stays recorded; only an ended one is null.
+    registry.update(record.id, { tokenStorage: vault.keeps(record.id) ? record.tokenStorage : null, signedOutReason: reason });
   }
   const startupProblems: StartupProblem[] = [];
   if (registry.loadProblem) startupProblems.push({ file: 'panels', message: registry.loadProblem.message, copyPath: registry.loadProblem.movedTo });
@@ -283,11 +327,19 @@ function lostTokenReason(record: PanelRecord): ErrorInfo {
 }
 
 function forgetQuietly(vault: TokenVault, panelId: string): void {
+  // The token is gone from memory already, and a deletion that could not be written stays due for
+  // the next write. The STORAGE error being thrown already tells the operator the disk is failing.
+  attempt(() => vault.forget(panelId));
+}
+
+/** Runs a write whose failure the caller handles by what it knows; the error, or null when it worked. */
+function attempt(write: () => void): PanelError | null {
   try {
-    vault.forget(panelId);
-  } catch {
-    // The token is gone from memory already. If the disk refuses this write too, the STORAGE error
-    // being thrown already tells the operator that the disk is failing.
+    write();
+    return null;
+  } catch (error) {
+    if (error instanceof PanelError) return error;
+    throw error;
   }
 }
 
@@ -299,7 +351,7 @@ function failIfDuplicate(registry: PanelRegistry, baseUrl: string, display: stri
 }
 
 function toPanel(record: PanelRecord, vault: TokenVault): Panel {
-  const signedIn = vault.token(record.id) !== undefined;
+  const signedIn = vault.token(record.id, record.baseUrl) !== undefined;
   return {
     id: record.id,
     name: record.name,

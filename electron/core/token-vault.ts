@@ -2,6 +2,13 @@ import { z } from 'zod';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { TokenProtection, TokenStorage } from '../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import {
+  ADDRESS_CHANGED_REASON,
+  damagedEntryReason,
+  damagedFileReason,
+  unavailableReason,
+  undecryptableReason,
+} from './token-vault-messages.ts';
 
 /**
  * The OS encryption the vault relies on. The app implements it with safeStorage's async API;
@@ -19,23 +26,59 @@ export const WEAK_BACKENDS: ReadonlySet<string> = new Set(['basic_text']);
 
 const VAULT_VERSION = 1;
 const vaultShape = z.object({ version: z.literal(VAULT_VERSION), tokens: z.record(z.string(), z.unknown()) });
-const storedTokenSchema = z.object({ ciphertext: z.base64(), backend: z.string(), savedAt: z.iso.datetime() });
+const storedTokenSchema = z.object({
+  ciphertext: z.base64(),
+  backend: z.string(),
+  savedAt: z.iso.datetime(),
+  /** The panel address the token was issued by; absent in files from before it was recorded. */
+  baseUrl: z.string().optional(),
+});
 type StoredToken = z.infer<typeof storedTokenSchema>;
+
+/** A token held for a panel, bound to the address that issued it. */
+interface HeldToken {
+  token: string;
+  storage: TokenStorage;
+  baseUrl: string;
+}
+
+/** What the panel list says of each panel at start: its address, and whether it was signed in. */
+export interface PanelListView {
+  panels: ReadonlyMap<string, { baseUrl: string; signedIn: boolean }>;
+  /** False when some of the list could not be read: a token of an unknown panel is then kept on disk. */
+  complete: boolean;
+}
+
+/** Whose sign-in a save belongs to: a save for a sign-in that ended meanwhile is dropped. */
+export interface SaveFor {
+  /** The panel's `generation` when the token was asked for. */
+  generation: number;
+  /** The address that issued the token; `token()` hands it out for that address only. */
+  baseUrl: string;
+  /** Save only if the panel still holds this token (a later log in wins over an older token). */
+  replacing?: string;
+}
 
 /**
  * Tokens by panel id. On disk only as ciphertext from `Encryption`, in a file of their own;
  * in memory only when no real encryption is available, or when the only encryption is a key
  * built into the app (`basic_text`) and the operator has not allowed that.
+ *
+ * Every change to the file is made to `#intended` first and written from there. A write that
+ * fails leaves the change in `#intended`, so the next write carries it: a log out whose write
+ * failed is never undone by a later save.
  */
 export class TokenVault {
   readonly #store: DocumentStore;
   readonly #encryption: Encryption;
-  readonly #tokens = new Map<string, { token: string; storage: TokenStorage }>();
-  /** What is on disk, kept even when it cannot be decrypted now: the keyring may come back. */
-  #persisted: Record<string, StoredToken> = {};
-  /** Bumped by `forget`, so a save that was under way when the token was forgotten is dropped. */
-  readonly #generation = new Map<string, number>();
   readonly #policy: VaultPolicy;
+  readonly #tokens = new Map<string, HeldToken>();
+  /** What the token store should hold, kept even when it cannot be decrypted now: the keyring may come back. */
+  #intended: Record<string, StoredToken> = {};
+  /** What the token store holds as far as this run knows. */
+  #written: Record<string, StoredToken> = {};
+  /** Bumped by `forget`, so a save that was under way when the sign-in ended is dropped. */
+  readonly #generation = new Map<string, number>();
 
   private constructor(store: DocumentStore, encryption: Encryption, policy: VaultPolicy) {
     this.#store = store;
@@ -44,26 +87,34 @@ export class TokenVault {
   }
 
   /**
-   * Opens the vault and decrypts what it can. `problems` says why a panel's token could not be
-   * read; `fileProblem` why none could (a damaged file, of which a copy was kept). Nothing that
-   * cannot be read is deleted: the keyring may come back.
+   * Opens the vault and decrypts what the panel list says is signed in. `problems` says why a
+   * panel's token could not be read; `fileProblem` why none could. A token the list says was
+   * ended (logged out, or the panel removed) is dropped even when the write recording that failed.
    */
-  static async open(store: DocumentStore, encryption: Encryption, now: Date, policy: VaultPolicy): Promise<VaultOpening> {
+  static async open(store: DocumentStore, encryption: Encryption, now: Date, policy: VaultPolicy, list: PanelListView): Promise<VaultOpening> {
     const vault = new TokenVault(store, encryption, policy);
     const { entries, fileProblem, damagedCopy } = readEntries(store, now);
     const problems = new Map<string, ErrorInfo>();
     const strength = await vault.#strength();
     const backend = vault.#backendName();
-    const upgrades: [string, string][] = [];
+    const upgrades: [string, HeldToken][] = [];
     for (const [panelId, stored] of entries) {
+      const panel = list.panels.get(panelId);
       if (stored === null) {
-        problems.set(panelId, {
-          code: 'TOKEN_UNREADABLE',
-          message: `The saved sign-in was damaged on disk (the token store as it was is kept at ${damagedCopy}). Log in again.`,
-        });
+        problems.set(panelId, damagedEntryReason(damagedCopy));
         continue;
       }
-      vault.#persisted[panelId] = stored;
+      if (!panel) {
+        if (!list.complete) vault.#written[panelId] = vault.#intended[panelId] = stored;
+        continue;
+      }
+      vault.#written[panelId] = stored;
+      if (!panel.signedIn) continue;
+      if (stored.baseUrl !== undefined && stored.baseUrl !== panel.baseUrl) {
+        problems.set(panelId, ADDRESS_CHANGED_REASON);
+        continue;
+      }
+      vault.#intended[panelId] = stored;
       if (strength !== 'strong' && !vault.#usable(strength)) {
         problems.set(panelId, unavailableReason(strength, stored.backend, backend));
         continue;
@@ -76,13 +127,20 @@ export class TokenVault {
         continue;
       }
       const savedWeakly = WEAK_BACKENDS.has(stored.backend);
-      vault.#tokens.set(panelId, { token, storage: savedWeakly || strength !== 'strong' ? 'weak' : 'encrypted' });
-      if (savedWeakly && strength === 'strong') upgrades.push([panelId, token]);
+      const held: HeldToken = { token, storage: savedWeakly || strength !== 'strong' ? 'weak' : 'encrypted', baseUrl: panel.baseUrl };
+      vault.#tokens.set(panelId, held);
+      if (savedWeakly && strength === 'strong') upgrades.push([panelId, held]);
+    }
+    try {
+      // Drops what the panel list says has ended; the upgrades below would write it too.
+      vault.#flush();
+    } catch {
+      // Kept in `#intended`: the next write drops it.
     }
     // A keyring appeared since these were saved under the built-in key: protect them properly now.
-    for (const [panelId, token] of upgrades) {
+    for (const [panelId, held] of upgrades) {
       try {
-        await vault.save(panelId, token, now);
+        await vault.save(panelId, held.token, now, { generation: vault.generation(panelId), baseUrl: held.baseUrl, replacing: held.token });
       } catch {
         // Still readable as it was; the next log in tries again.
       }
@@ -96,25 +154,32 @@ export class TokenVault {
     return { level: strength === 'strong' ? 'keyring' : strength === 'weak' ? 'weak' : 'none', backend: this.#backendName() };
   }
 
-  token(panelId: string): string | undefined {
-    return this.#tokens.get(panelId)?.token;
+  /** The panel's token, only for the address that issued it: a token is never sent anywhere else. */
+  token(panelId: string, baseUrl: string): string | undefined {
+    const held = this.#tokens.get(panelId);
+    return held?.baseUrl === baseUrl ? held.token : undefined;
+  }
+
+  /** Whether a saved sign-in of the panel is kept on disk, readable now or not. */
+  keeps(panelId: string): boolean {
+    return Object.hasOwn(this.#intended, panelId);
   }
 
   storage(panelId: string): TokenStorage | null {
     return this.#tokens.get(panelId)?.storage ?? null;
   }
 
-  /** Changes whenever the panel's token is forgotten; `save` takes it to drop stale tokens. */
+  /** Changes whenever the panel's sign-in ends; `save` takes it to drop stale tokens. */
   generation(panelId: string): number {
     return this.#generation.get(panelId) ?? 0;
   }
 
   /**
    * Keeps a token: encrypted on disk when the OS offers real encryption, else in memory for this
-   * run. Returns where it went, or `null` when the panel's token was forgotten since `generation`
-   * (logged out, removed, or moved to another address while the token was being obtained).
+   * run. Returns where it went, or `null` when the sign-in it was for ended meanwhile (see `SaveFor`).
+   * Everything is decided again after the encryption's `await`, when the world may have changed.
    */
-  async save(panelId: string, token: string, now: Date, generation = this.generation(panelId)): Promise<TokenStorage | null> {
+  async save(panelId: string, token: string, now: Date, saveFor: SaveFor): Promise<TokenStorage | null> {
     let ciphertext: string | null = null;
     const strength = await this.#strength();
     if (this.#usable(strength)) {
@@ -125,62 +190,80 @@ export class TokenVault {
         ciphertext = null;
       }
     }
-    if (this.generation(panelId) !== generation) return null;
+    if (this.generation(panelId) !== saveFor.generation) return null;
+    if (saveFor.replacing !== undefined && this.#tokens.get(panelId)?.token !== saveFor.replacing) return null;
+    // Weak protection may have been turned off while the token was being encrypted.
+    if (ciphertext !== null && !this.#usable(strength)) ciphertext = null;
 
-    const persisted = { ...this.#persisted };
-    if (ciphertext === null) delete persisted[panelId];
-    else persisted[panelId] = { ciphertext, backend: this.#backendName(), savedAt: now.toISOString() };
-    this.#write(persisted);
+    const before = this.#intended[panelId];
+    if (ciphertext === null) delete this.#intended[panelId];
+    else this.#intended[panelId] = { ciphertext, backend: this.#backendName(), savedAt: now.toISOString(), baseUrl: saveFor.baseUrl };
+    try {
+      this.#flush();
+    } catch (error) {
+      if (before) this.#intended[panelId] = before;
+      else delete this.#intended[panelId];
+      throw error;
+    }
     const storage: TokenStorage = ciphertext === null ? 'memory' : strength === 'strong' ? 'encrypted' : 'weak';
-    this.#tokens.set(panelId, { token, storage });
+    this.#tokens.set(panelId, { token, storage, baseUrl: saveFor.baseUrl });
     return storage;
   }
 
   /**
-   * Brings what is stored in line with the policy after the operator changed it: tokens kept in
-   * memory are saved when weak protection is now allowed; weakly protected copies are deleted
-   * from disk (the tokens stay in memory) when it no longer is. Returns the panels whose
-   * storage changed, and where their token is now.
+   * Weak protection was turned on: saves the tokens kept in memory under the built-in key. Each is
+   * saved only if its sign-in is still the same when its encryption ends; `onSaved` runs at once
+   * after each save, before anything else can change the panel.
    */
-  async applyPolicy(now: Date): Promise<Map<string, TokenStorage>> {
-    const changed = new Map<string, TokenStorage>();
+  async saveHeldInMemory(now: Date, onSaved: (panelId: string, storage: TokenStorage) => void): Promise<void> {
     const strength = await this.#strength();
-    if (strength === 'weak' && this.#usable(strength)) {
-      for (const [panelId, { token, storage }] of [...this.#tokens]) {
-        if (storage !== 'memory') continue;
-        const saved = await this.save(panelId, token, now);
-        if (saved !== null && saved !== storage) changed.set(panelId, saved);
-      }
-    } else if (!this.#policy.allowWeak()) {
-      const kept = Object.fromEntries(Object.entries(this.#persisted).filter(([, stored]) => !WEAK_BACKENDS.has(stored.backend)));
-      this.#write(kept);
-      for (const [panelId, entry] of this.#tokens) {
-        if (entry.storage !== 'weak') continue;
-        entry.storage = 'memory';
-        changed.set(panelId, 'memory');
-      }
+    if (strength !== 'weak' || !this.#usable(strength)) return;
+    for (const [panelId, held] of [...this.#tokens]) {
+      if (held.storage !== 'memory' || this.#tokens.get(panelId) !== held) continue;
+      const saved = await this.save(panelId, held.token, now, { generation: this.generation(panelId), baseUrl: held.baseUrl, replacing: held.token });
+      if (saved !== null && saved !== 'memory') onSaved(panelId, saved);
+    }
+  }
+
+  /**
+   * Weak protection was turned off: deletes every copy under the built-in key from disk; the
+   * tokens stay in memory. Idempotent, so a call after a failed write finishes the job. Returns
+   * the panels whose tokens are now in memory only.
+   */
+  removeWeakCopies(): string[] {
+    for (const [panelId, stored] of Object.entries(this.#intended)) {
+      if (WEAK_BACKENDS.has(stored.backend)) delete this.#intended[panelId];
+    }
+    this.#flush();
+    const changed: string[] = [];
+    for (const [panelId, held] of this.#tokens) {
+      if (held.storage !== 'weak') continue;
+      held.storage = 'memory';
+      changed.push(panelId);
     }
     return changed;
   }
 
-  /** Forgets the token in memory and deletes its ciphertext. */
+  /**
+   * Ends the panel's sign-in: at once in memory, whatever happens on disk; then deletes its
+   * ciphertext. A failed write throws `STORAGE`, and the deletion stays due for the next write.
+   */
   forget(panelId: string): void {
     this.#generation.set(panelId, this.generation(panelId) + 1);
     this.#tokens.delete(panelId);
-    if (Object.hasOwn(this.#persisted, panelId)) {
-      const { [panelId]: _removed, ...rest } = this.#persisted;
-      this.#write(rest);
-    }
+    delete this.#intended[panelId];
+    this.#flush();
   }
 
-  #write(persisted: Record<string, StoredToken>): void {
-    if (sameKeysAndValues(persisted, this.#persisted)) return;
+  #flush(): void {
+    if (sameEntries(this.#intended, this.#written)) return;
+    const snapshot = { ...this.#intended };
     try {
-      this.#store.write({ version: VAULT_VERSION, tokens: persisted });
+      this.#store.write({ version: VAULT_VERSION, tokens: snapshot });
     } catch (error) {
       throw storageError(`save the token store ${this.#store.path}`, error);
     }
-    this.#persisted = persisted;
+    this.#written = snapshot;
   }
 
   /** Whether tokens may go to disk now: under a keyring always, under a built-in key only when allowed. */
@@ -233,12 +316,12 @@ function readEntries(store: DocumentStore, now: Date): {
   const entries = new Map<string, StoredToken | null>();
   const read = readOrMoveAside(store, now);
   if (!read.ok) {
-    return { entries, fileProblem: damagedFile('was not valid JSON', read.movedTo), damagedCopy: null };
+    return { entries, fileProblem: damagedFileReason('was not valid JSON', read.movedTo), damagedCopy: null };
   }
   if (isEmptyDocument(read.document)) return { entries, fileProblem: null, damagedCopy: null };
   const shape = vaultShape.safeParse(read.document);
   if (!shape.success) {
-    return { entries, fileProblem: damagedFile('has a format this version does not know', copyAside(store.path, now)), damagedCopy: null };
+    return { entries, fileProblem: damagedFileReason('has a format this version does not know', copyAside(store.path, now)), damagedCopy: null };
   }
   for (const [panelId, candidate] of Object.entries(shape.data.tokens)) {
     const parsed = storedTokenSchema.safeParse(candidate);
@@ -248,39 +331,7 @@ function readEntries(store: DocumentStore, now: Date): {
   return { entries, fileProblem: null, damagedCopy };
 }
 
-function damagedFile(what: string, copyPath: string): NonNullable<VaultOpening['fileProblem']> {
-  return {
-    info: { code: 'TOKEN_UNREADABLE', message: `The saved sign-ins could not be read: the token store ${what}. It was kept at ${copyPath}. Log in again.` },
-    summary: `The saved sign-ins could not be read: the token store ${what}. Panels that were logged in need a new log in. The file was kept untouched.`,
-    copyPath,
-  };
-}
-
-function unavailableReason(strength: Exclude<Strength, 'strong'>, savedUnder: string, now: string): ErrorInfo {
-  const changed = savedUnder !== now ? `Secure storage on this system changed from ${savedUnder} to ${now} since the token was saved. ` : '';
-  const why =
-    strength === 'weak'
-      ? `${now} is a key built into the app, not a keyring, and storing tokens with weak protection is off`
-      : 'secure storage (the system keyring) is not available now';
-  const choice = strength === 'weak' ? ', unless you turn on "Store tokens with weak protection on this system" in Preferences' : '';
-  return {
-    code: 'ENCRYPTION_UNAVAILABLE',
-    message: `${changed}The saved sign-in is not read: ${why}. It stays on disk, untouched, for when the keyring is back. Log in again; the new token stays in memory until Paneldeck closes${choice}.`,
-  };
-}
-
-function undecryptableReason(savedUnder: string, now: string): ErrorInfo {
-  const why =
-    savedUnder !== now
-      ? `secure storage on this system changed from ${savedUnder} to ${now} since the token was saved`
-      : 'the system keyring may have been changed or reset';
-  return {
-    code: 'TOKEN_UNREADABLE',
-    message: `The saved sign-in could not be decrypted: ${why}. It is kept on disk, untouched. Log in again.`,
-  };
-}
-
-function sameKeysAndValues(a: Record<string, StoredToken>, b: Record<string, StoredToken>): boolean {
+function sameEntries(a: Record<string, StoredToken>, b: Record<string, StoredToken>): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
