@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { createFileLog, describeError, isSecretKey, redactValue, REDACTED, scrubString, silentLog } from '../electron/core/log.ts';
+import fc from 'fast-check';
+import { createFileLog, describeError, formatEntry, isSecretKey, redactValue, REDACTED, scrubString, silentLog } from '../electron/core/log.ts';
 import { tempDir } from './helpers.ts';
 
 const TOKEN = 'tok_3f9c2a7e81b64d0f';
@@ -94,6 +95,196 @@ describe('log redaction', () => {
     assert.equal((redactValue(wide) as unknown[]).length, 51);
     const hostile = Object.defineProperty({}, 'boom', { enumerable: true, get: () => { throw new Error(TOKEN); } });
     assert.deepEqual(redactValue({ hostile, big: 10n, bytes: Buffer.from(TOKEN) }), { hostile: { boom: '[unreadable]' }, big: '10', bytes: `[${TOKEN.length} bytes]` });
+  });
+
+  test('session ids, auth headers, JWTs, CSRF tokens and one-time codes are secret keys; short names match whole words only', () => {
+    const keys = [
+      'x-auth', 'X-Auth', 'auth', 'authCode', 'proxy_auth', 'X-Session-Id', 'sessionid', 'sessionId', 'session_id', 'SESSION-ID', 'JSESSIONID',
+      'PHPSESSID', 'sid', 'SID', 'userSid', 'connect.sid', 'jwt', 'idJwt', 'refresh_token', 'session_token', 'sessionKey', 'xsrf', 'X-XSRF-TOKEN',
+      'csrf', '_csrf', 'otp', 'otpCode', 'TOTP', 'pwd', 'DB_PWD', 'pin', 'sig', 'signature', 'X-Amz-Signature', 'passcode',
+    ];
+    for (const key of keys) {
+      assert.ok(isSecretKey(key), key);
+      assert.equal((redactValue({ [key]: TOKEN }) as Record<string, unknown>)[key], REDACTED, key);
+    }
+    const harmless = [
+      'method', 'ms', 'outcome', 'email', 'address', 'platform', 'key', 'api', 'pass', 'side', 'inside', 'session', 'sessions', 'author',
+      'authority', 'authorName', 'code', 'exitCode', 'reason', 'sidebar', 'considered', 'signal', 'design', 'footprint', 'spinner', 'pinned',
+    ];
+    for (const key of harmless) assert.equal(isSecretKey(key), false, key);
+    assert.deepEqual(redactValue({ session: { user: 'op', sid: TOKEN }, exitCode: 1 }), { session: { user: 'op', sid: REDACTED }, exitCode: 1 });
+  });
+
+  test('the credential after any HTTP auth scheme is replaced, in any case, and the scheme kept', () => {
+    const cases: [string, string][] = [
+      ['Basic dXNlcjpwYXNz', `Basic ${REDACTED}`],
+      ['basic dXNlcjpwYXNz', `basic ${REDACTED}`],
+      [`Token ${TOKEN}`, `Token ${REDACTED}`],
+      [`TOKEN ${TOKEN}`, `TOKEN ${REDACTED}`],
+      [`ApiKey ${TOKEN}`, `ApiKey ${REDACTED}`],
+      [`Api-Key ${TOKEN}`, `Api-Key ${REDACTED}`],
+      [`JWT eyJhbGciOiJIUzI1NiJ9.${TOKEN}.c2ln`, `JWT ${REDACTED}`],
+      [`Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnag${TOKEN}`, `Negotiate ${REDACTED}`],
+      [`NTLM TlRMTVNTUAABAAAAB4IIog${TOKEN}==`, `NTLM ${REDACTED}`],
+      [`DPoP ${TOKEN}`, `DPoP ${REDACTED}`],
+      [`Digest username="op", realm="panel", nonce="${TOKEN}", uri="/api", response="6629fae49393a053"`, `Digest ${REDACTED}`],
+      [`AWS4-HMAC-SHA256 Credential=AKIA${TOKEN}/20250102/eu/s3/aws4_request, SignedHeaders=host, Signature=fe5f80f77d5fa3be`, `AWS4-HMAC-SHA256 ${REDACTED}`],
+      [`sent Authorization: Basic dXNlcjpwYXNz to the panel`, `sent Authorization: Basic ${REDACTED} to the panel`],
+      [`{"authorization":"Token ${TOKEN}","accept":"*/*"}`, `{"authorization":"${REDACTED}","accept":"*/*"}`],
+      [`{"h":"token ${TOKEN}"}`, `{"h":"token ${REDACTED}"}`],
+    ];
+    for (const [text, expected] of cases) {
+      assert.equal(scrubString(text), expected, text);
+      assert.ok(!JSON.stringify(redactValue({ note: text })).includes(TOKEN), text);
+    }
+    // A scheme's name in a stack frame or a file name is not followed by a credential.
+    for (const frame of ['at Token.parse (file:///app/electron/core/token-vault.ts:12:5)', 'at basic (node:internal/x:1:2)', 'at new Digest (/app/digest.js:3:4)']) {
+      assert.equal(scrubString(frame), frame);
+    }
+  });
+
+  test('a secret query parameter in a URL loses its value and the URL stays readable', () => {
+    const base = 'https://panel.example.com/cb';
+    const cases: [string, string][] = [
+      [`${base}?access_token=${TOKEN}&state=ok`, `${base}?access_token=${REDACTED}&state=ok`],
+      [`${base}?page=2&token=${TOKEN}`, `${base}?page=2&token=${REDACTED}`],
+      [`${base}?api_key=${TOKEN}&x=1`, `${base}?api_key=${REDACTED}&x=1`],
+      [`${base}?user=op&password=hunter%2F2#top`, `${base}?user=op&password=${REDACTED}`],
+      [`${base}?sig=${TOKEN}&se=2025-01-02`, `${base}?sig=${REDACTED}&se=2025-01-02`],
+      [`${base}?X-Amz-Signature=fe5f80f77d5fa3be&X-Amz-Credential=AKIA%2F2025&X-Amz-Date=20250102`, `${base}?X-Amz-Signature=${REDACTED}&X-Amz-Credential=${REDACTED}&X-Amz-Date=20250102`],
+      [`${base}?signature=${TOKEN}`, `${base}?signature=${REDACTED}`],
+      [`${base}#access_token=${TOKEN}&token_type=bearer`, `${base}#access_token=${REDACTED}&token_type=${REDACTED}`],
+      [`${base}?sid=${TOKEN}&jwt=${TOKEN}&refresh_token=${TOKEN}`, `${base}?sid=${REDACTED}&jwt=${REDACTED}&refresh_token=${REDACTED}`],
+      [`${base}?code=ENOENT&side=left&inside=1`, `${base}?code=ENOENT&side=left&inside=1`],
+    ];
+    for (const [text, expected] of cases) assert.equal(scrubString(text), expected, text);
+  });
+
+  test('secret keys inside JSON-looking or key=value text lose their values, other pairs stay', () => {
+    const cases: [string, string][] = [
+      ['{"email":"a@b","password":"hunter2"}', `{"email":"a@b","password":"${REDACTED}"}`],
+      [`{ "user": { "apiKey" : "${TOKEN}", "name": "op" }, "sid": "a\\"b" }`, `{ "user": { "apiKey" : "${REDACTED}", "name": "op" }, "sid": "${REDACTED}" }`],
+      ['{"pin":1234,"ok":true}', `{"pin":${REDACTED},"ok":true}`],
+      ['{"credentials":{"user":"op","pass":"hunter2"},"n":1}', `{"credentials":${REDACTED},"n":1}`],
+      ['{"credentials":{"nested":{"pass":"hunter2"}},"n":1}', `{"credentials":${REDACTED}`],
+      ['{"secrets":["hunter2","x"],"n":1}', `{"secrets":${REDACTED},"n":1}`],
+      ["{'client_secret': 'hunter2'}", `{'client_secret': '${REDACTED}'}`],
+      ['{\\"password\\":\\"hunter2\\"}', `{\\"password\\":\\"${REDACTED}\\"}`],
+      ['{"password":"hunter2 and the rest was cut', `{"password":"${REDACTED}`],
+      ['login password = hunter2 failed', `login password = ${REDACTED} failed`],
+      ['password: hunter2', `password: ${REDACTED}`],
+      ['Cookie: sid=hunter2; theme=dark', `Cookie: ${REDACTED}; theme=dark`],
+      ['Set-Cookie: id=hunter2; Path=/; HttpOnly', `Set-Cookie: ${REDACTED}; Path=/; HttpOnly`],
+      ['note=x-auth=hunter2', `note=x-auth=${REDACTED}`],
+      ['{"email":"a@b","note":"password reset","at":"12:30"}', '{"email":"a@b","note":"password reset","at":"12:30"}'],
+      ['at Object.token (file:///app/electron/core/token-field.ts:12:5)', 'at Object.token (file:///app/electron/core/token-field.ts:12:5)'],
+    ];
+    for (const [text, expected] of cases) assert.equal(scrubString(text), expected, text);
+    assert.deepEqual(redactValue({ body: '{"email":"a@b","password":"hunter2"}' }), { body: `{"email":"a@b","password":"${REDACTED}"}` });
+  });
+
+  test('array items are scrubbed, and the item after a secret name is redacted: header pairs and flat header lists', () => {
+    const input = {
+      headers: [['authorization', `Bearer ${TOKEN}`], ['Cookie', 'a=b'], ['Accept', 'application/json'], ['X-Auth', TOKEN]],
+      rawHeaders: ['Set-Cookie', `id=${TOKEN}`, 'Content-Type', 'text/plain', 'Proxy-Authorization', { scheme: 'Basic', value: TOKEN }],
+      lines: [`password=${TOKEN}`, `Authorization: ${TOKEN}`, `https://op:${TOKEN}@panel.example.com/`],
+      har: [{ name: 'Authorization', value: TOKEN }, { name: 'Accept', value: '*/*' }, { key: 'api_key', value: TOKEN }],
+    };
+    assert.deepEqual(redactValue(input), {
+      headers: [['authorization', REDACTED], ['Cookie', REDACTED], ['Accept', 'application/json'], ['X-Auth', REDACTED]],
+      rawHeaders: ['Set-Cookie', REDACTED, 'Content-Type', 'text/plain', 'Proxy-Authorization', REDACTED],
+      lines: [`password=${REDACTED}`, `Authorization: ${REDACTED}`, `https://${REDACTED}@panel.example.com/`],
+      har: [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: '*/*' }, { key: 'api_key', value: REDACTED }],
+    });
+    // A sentence naming a secret is prose, not a header name: the next item stays.
+    assert.deepEqual(redactValue(['the password was wrong', 'try again']), ['the password was wrong', 'try again']);
+  });
+
+  test('a URL password holding "/" or "@", encoded or not, is replaced whole; ports and paths with "@" are not passwords', () => {
+    const cases: [string, string][] = [
+      ['https://user:pa/ss@panel.example.com/api', `https://${REDACTED}@panel.example.com/api`],
+      ['https://user:p@ss@panel.example.com/api', `https://${REDACTED}@panel.example.com/api`],
+      ['https://user:p%40ss%2Fw@panel.example.com:8443/', `https://${REDACTED}@panel.example.com:8443/`],
+      ['https://user:a@b/c@d@panel.example.com/x?y=1', `https://${REDACTED}@panel.example.com/x?y=1`],
+      ['see "https://user:pa/ss@panel.example.com/" and "mailto:a@b.example"', `see "https://${REDACTED}@panel.example.com/" and "mailto:a@b.example"`],
+      [`https://${TOKEN}@github.com/org/repo.git`, `https://${REDACTED}@github.com/org/repo.git`],
+      ['http://localhost:5173/@vite/client', 'http://localhost:5173/@vite/client'],
+      ['https://mastodon.example/@alice', 'https://mastodon.example/@alice'],
+      ['https://panel.example.com/users?email=a@b.example', 'https://panel.example.com/users?email=a@b.example'],
+    ];
+    for (const [text, expected] of cases) assert.equal(scrubString(text), expected, text);
+  });
+
+  test('a megabyte of hostile text or keys is scrubbed in bounded work, and what its head holds is still hidden', () => {
+    const mega = 1024 * 1024;
+    const hostile = [
+      '//a:'.repeat(mega / 4),
+      '"password":"'.repeat(mega / 12),
+      'password='.repeat(mega / 9),
+      'a'.repeat(mega),
+      '-A'.repeat(mega / 2),
+      'Digest a="b", '.repeat(mega / 14),
+      'Bearer '.repeat(mega / 7),
+      `${'\\'.repeat(mega / 2)}"`,
+      '{"x":['.repeat(mega / 6),
+      'https://u:@'.repeat(mega / 11),
+    ];
+    // Each string and each key is a separate node, so the whole object is scanned; a slow pattern hangs here.
+    const fields = Object.fromEntries(hostile.map((text, index) => [`f${index}`, [`password=hunter2 ${text}`, text]]));
+    const keyed = Object.fromEntries(hostile.map((text) => [text, 1]));
+    const line = formatEntry(new Date(0), 'info', 'hostile', { fields, keyed, last: `Basic dXNlcjpwYXNz ${hostile[0] ?? ''}` });
+    assert.ok(!line.includes('hunter2') && !line.includes('dXNlcjpwYXNz'));
+    // A key too long to be a name is not searched whole: its value is hidden.
+    assert.ok(Object.values(JSON.parse(line).keyed as Record<string, unknown>).every((value) => value === REDACTED));
+    assert.ok(line.length < 200_000, String(line.length));
+  });
+
+  test('property: a random secret under any secret key spelling, auth scheme, query parameter or URL password never reaches the line', () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9][\w.~+/=-]{11,39}$/);
+    const password = fc.stringMatching(/^[A-Za-z][\w.~+/=!$*,;:@%?#&-]{11,39}$/);
+    const words = [['x', 'auth'], ['auth'], ['session', 'id'], ['sid'], ['jwt'], ['refresh', 'token'], ['session', 'token'], ['api', 'key'], ['xsrf', 'token'], ['csrf'], ['otp'], ['client', 'secret'], ['password'], ['authorization'], ['set', 'cookie'], ['sig'], ['signature'], ['passwd'], ['credentials']];
+    const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+    const spellings = [
+      (parts: string[]) => parts.join('_'),
+      (parts: string[]) => parts.join('-'),
+      (parts: string[]) => parts.join('.'),
+      (parts: string[]) => parts.map(capital).join('-'),
+      (parts: string[]) => parts.join('_').toUpperCase(),
+      (parts: string[]) => parts.map((part, index) => (index === 0 ? part : capital(part))).join(''),
+      (parts: string[]) => parts.map(capital).join(''),
+    ];
+    const secretKey = fc.tuple(fc.constantFrom(...words), fc.constantFrom(...spellings), fc.constantFrom([], ['user'], ['x'])).map(([parts, spell, prefix]) => spell([...prefix, ...parts]));
+    const scheme = fc.constantFrom('Basic', 'Bearer', 'Token', 'Digest', 'ApiKey', 'Api-Key', 'JWT', 'Negotiate', 'NTLM', 'DPoP').chain((name) => fc.constantFrom(name, name.toLowerCase(), name.toUpperCase()));
+    const forms = (key: string, schemeName: string, value: string): unknown[] => [
+      { [key]: value },
+      { nested: [{ [key]: value }] },
+      { headers: [[key, value]] },
+      { raw: ['Accept', '*/*', key, value] },
+      { note: `${schemeName} ${value}` },
+      { note: `Authorization: ${schemeName} ${value} sent` },
+      { body: JSON.stringify({ email: 'a@b', [key]: value, n: 1 }) },
+      { body: JSON.stringify({ data: { [key]: value } }, null, 2) },
+      { note: `${key}=${value}` },
+      { note: `${key}: ${value}` },
+      { url: `https://panel.example.com/cb?a=1&${key}=${value}&b=2` },
+      { url: `https://panel.example.com/cb#${key}=${value}` },
+    ];
+    const leaks = (line: string, value: string) => line.includes(value) || line.includes(value.slice(0, 8)) || line.includes(value.slice(-8));
+    fc.assert(
+      fc.property(secretKey, scheme, secret, (key, schemeName, value) => {
+        for (const fields of forms(key, schemeName, value)) {
+          const line = formatEntry(new Date(0), 'info', 'ipc.call', fields as Record<string, unknown>);
+          assert.ok(!leaks(line, value), line);
+        }
+      }),
+    );
+    fc.assert(
+      fc.property(password, (value) => {
+        const line = formatEntry(new Date(0), 'info', 'fetch', { url: `https://op:${value}@panel.example.com/api?x=1` });
+        assert.ok(!leaks(line, value), line);
+        assert.match(line, /panel\.example\.com\/api\?x=1/);
+      }),
+    );
   });
 
   test('silentLog accepts every call', () => {
