@@ -9,8 +9,8 @@ export interface JsonCopyRules {
 
 /**
  * A deep copy of JSON-like data with `rules` applied on the way. It walks with a stack, not
- * recursion, because a panel's answer may nest thousands of levels deep; and it defines keys
- * rather than assigning them, so a key named "__proto__" stays an ordinary key, as JSON.parse made it.
+ * recursion, because a panel's answer may nest thousands of levels deep; and it defines the key
+ * "__proto__" rather than assigning it, so it stays an ordinary key, as JSON.parse made it.
  */
 export function copyJson(value: unknown, rules: JsonCopyRules): unknown {
   const pending: { source: Container; copy: Container }[] = [];
@@ -27,10 +27,20 @@ export function copyJson(value: unknown, rules: JsonCopyRules): unknown {
       for (const item of source) copy.push(copyOf(item));
       continue;
     }
-    for (const [key, item] of Object.entries(source)) {
+    const target = copy as Record<string, unknown>;
+    // for…in with hasOwn rather than Object.entries, and assignment rather than defineProperty
+    // except for "__proto__" (the one key an assignment would not make an own property): on a
+    // 4 MiB answer of small objects this is several times faster, and it runs on main's event loop.
+    for (const key in source) {
+      if (!Object.hasOwn(source, key)) continue;
+      const item = (source as Record<string, unknown>)[key];
       const entry = rules.entry ? rules.entry(key, item) : { key };
       const kept = 'value' in entry ? entry.value : copyOf(item);
-      Object.defineProperty(copy, entry.key, { value: kept, enumerable: true, writable: true, configurable: true });
+      if (entry.key === '__proto__') {
+        Object.defineProperty(target, entry.key, { value: kept, enumerable: true, writable: true, configurable: true });
+      } else {
+        target[entry.key] = kept;
+      }
     }
   }
   return result;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { normaliseAddress, normaliseLoginPath } from '../electron/core/address.ts';
+import { loginUrl, normaliseAddress, normaliseLoginPath } from '../electron/core/address.ts';
 import { PanelError } from '../shared/errors.ts';
 import { rejectsWith } from './helpers.ts';
 
@@ -124,5 +124,39 @@ test('login paths: defaults, leading slash added, unsafe forms refused', async (
   assert.equal(normaliseLoginPath('/v1/users.login'), '/v1/users.login');
   for (const bad of ['/login?x=1', '//evil.example/login', '/a/../login', '/log in', '/login#x', '/lögin']) {
     await rejectsWith(Promise.resolve().then(() => normaliseLoginPath(bad)), 'INVALID_INPUT');
+  }
+});
+
+test('login paths: encoded dot segments, encoded slashes and paths that leave /api are refused', async () => {
+  const escaping = [
+    '/%2e%2e/%2e%2e/other-app/collect',
+    '/%2E%2E/other-app/collect',
+    '/.%2e/other-app/collect',
+    '/%2e./other-app/collect',
+    '/auth/%2e/login',
+    '%2e%2e/collect',
+    '/%252e%252e/other-app/collect',
+    '/..;/other-app/collect',
+    '/%2f../other-app/collect',
+    '/%2F%2Fevil.example/collect',
+    '/auth%5c..%5ccollect',
+    '/..',
+  ];
+  for (const bad of escaping) {
+    const error = await rejectsWith(Promise.resolve().then(() => normaliseLoginPath(bad)), 'INVALID_INPUT');
+    assert.match(error.message, /login path cannot contain (("\.") or "\.\." segments|encoded slashes)/, bad);
+  }
+  // Still accepted: dots inside a segment, and escapes that are neither dots nor slashes.
+  assert.equal(normaliseLoginPath('/v1/users.login'), '/v1/users.login');
+  assert.equal(normaliseLoginPath('/auth/..hidden'), '/auth/..hidden');
+  assert.equal(normaliseLoginPath('/auth/log%20in'), '/auth/log%20in');
+});
+
+test('loginUrl: the URL a log in goes to, refused unless it resolves under <origin>/api/', async () => {
+  assert.equal(loginUrl('https://panel.example.com/api', '/login'), 'https://panel.example.com/api/login');
+  assert.equal(loginUrl('http://127.0.0.1:8080/api', '/v1/users.login'), 'http://127.0.0.1:8080/api/v1/users.login');
+  for (const bad of ['/%2e%2e/%2e%2e/other-app/collect', '/../other-app/collect', '//evil.example/collect', 'login', '/a/%2e%2e/%2e%2e/b']) {
+    const error = await rejectsWith(Promise.resolve().then(() => loginUrl('https://panel.example.com/api', bad)), 'INVALID_INPUT');
+    assert.match(error.message, /login path saved for this panel is refused, so your email and password were not sent/);
   }
 });

@@ -115,13 +115,67 @@ export function normaliseLoginPath(input: string | null): string {
   const text = (input ?? '').trim();
   if (text === '') return DEFAULT_LOGIN_PATH;
   const path = text.startsWith('/') ? text : `/${text}`;
+  checkLoginPath(path);
+  // The same rule requestLogIn applies with the panel's own base, here with a stand-in one.
+  resolveLoginUrl('https://panel.invalid/api', path);
+  return path;
+}
+
+/**
+ * The URL a log in is sent to: `baseUrl` + `loginPath`, refused (`INVALID_INPUT`) unless it is a
+ * login path normaliseLoginPath accepts and resolves under the panel's API. Checked again when a
+ * log in is sent, because the email and password go there and panels.json may have been edited
+ * by hand since the path was accepted.
+ */
+export function loginUrl(baseUrl: string, loginPath: string): string {
+  try {
+    if (!loginPath.startsWith('/')) invalid('The login path must start with "/".');
+    checkLoginPath(loginPath);
+    return resolveLoginUrl(baseUrl, loginPath);
+  } catch (error) {
+    if (!(error instanceof PanelError)) throw error;
+    throw new PanelError(
+      'INVALID_INPUT',
+      `The login path saved for this panel is refused, so your email and password were not sent: ${error.message} ` +
+        'Set the login path again under Advanced in the panel settings.',
+    );
+  }
+}
+
+/** Encoded forms of ".", "/" and "\\", also encoded again ("%252e"), which servers may decode. */
+const ENCODED_DOT = /%(?:25)*2e/gi;
+const ENCODED_SEPARATOR = /%(?:25)*(?:2f|5c)/i;
+
+function checkLoginPath(path: string): void {
   if (/[?#]/.test(path)) invalid('The login path cannot contain "?" or "#": give only the path, like /auth/login.');
   if (/^\/\//.test(path)) invalid('The login path must not start with "//".');
   if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/.test(path)) {
     invalid('The login path may contain only letters, digits and - . _ ~ / and similar URL characters, no spaces.');
   }
-  if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-    invalid('The login path cannot contain "." or ".." segments.');
+  // "%2e%2e" is ".." to the URL parser and to servers, "..;x" is ".." to some (Tomcat): either
+  // would take the email and password out of /api to another application on the same host.
+  const isDotSegment = (segment: string) => ['.', '..'].includes(segment.replace(ENCODED_DOT, '.').split(';')[0] ?? '');
+  if (path.split('/').some(isDotSegment)) {
+    invalid('The login path cannot contain "." or ".." segments, also not encoded (like %2e%2e).');
   }
-  return path;
+  if (ENCODED_SEPARATOR.test(path)) {
+    invalid('The login path cannot contain encoded slashes or backslashes (%2f, %5c): write "/" between its parts.');
+  }
+}
+
+/** `baseUrl` + `path` as the URL parser resolves it, refused unless it is under `baseUrl` + "/". */
+function resolveLoginUrl(baseUrl: string, path: string): string {
+  let base: URL;
+  let url: URL;
+  try {
+    base = new URL(baseUrl);
+    url = new URL(`${baseUrl}${path}`);
+  } catch {
+    invalid('The login path does not make a valid address with the panel address.');
+  }
+  const under = `${base.pathname.replace(/\/+$/, '')}/`;
+  if (url.origin !== base.origin || !url.pathname.startsWith(under) || url.search !== '' || url.hash !== '') {
+    invalid(`The login path leads outside the panel's API (${under}).`);
+  }
+  return url.href;
 }

@@ -1,5 +1,6 @@
 import { PanelError } from '../../shared/errors.ts';
 import { describeConnectionFailure } from './connection-errors.ts';
+import { containsSecret, hasOpaqueRun } from './secret-match.ts';
 
 /**
  * The part of `fetch` the core uses. With `redirect: 'manual'` it must hand back the 3xx response
@@ -103,7 +104,9 @@ async function fetchFollowingSameOrigin(
     const target = resolveLocation(location, url);
     const origin = new URL(url).origin;
     if (target === null || target.origin !== origin) {
-      const elsewhere = target === null || containsAny(target.origin, request.secrets) ? 'an invalid address' : target.origin;
+      // The origin comes from the server: named only when it cannot hold a secret, in any form.
+      const nameable = target !== null && !containsSecret(target.origin, request.secrets) && !hasOpaqueRun(target.origin);
+      const elsewhere = target === null ? 'an invalid address' : nameable ? target.origin : 'an address not named here (it may hold a secret)';
       throw new PanelError(
         'REDIRECT_REFUSED',
         `The panel redirected to ${elsewhere}, another address than ${origin}. ` +
@@ -186,12 +189,6 @@ function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> 
     deadline.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
   });
-}
-
-/** Whether `text` holds one of `secrets`, in any case: a host name, for one, comes back in lower case. */
-export function containsAny(text: string, secrets: readonly string[]): boolean {
-  const lower = text.toLowerCase();
-  return secrets.some((secret) => secret.length > 0 && lower.includes(secret.toLowerCase()));
 }
 
 export function formatSeconds(ms: number): string {

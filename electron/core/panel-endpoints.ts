@@ -1,7 +1,8 @@
 import { PanelError } from '../../shared/errors.ts';
+import { loginUrl } from './address.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from './http-client.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody } from './panel-responses.ts';
-import { findToken } from './token-field.ts';
+import { describeTopLevelKeys, findToken } from './token-field.ts';
 
 /** How requests to panels are sent: the same for every panel of a service. */
 export interface RequestSettings {
@@ -21,10 +22,13 @@ export async function requestLogIn(
   settings: RequestSettings,
   panel: PanelEndpoint,
   credentials: { email: string; password: string },
+  /** Tokens the panel may echo in its answer (its current sign-in), hidden like the password. */
+  heldTokens: readonly string[] = [],
 ): Promise<string> {
-  const url = `${panel.baseUrl}${panel.loginPath}`;
+  // Before anything is sent: the email and password must go nowhere but under the panel's API.
+  const url = loginUrl(panel.baseUrl, panel.loginPath);
   const action = 'logging in';
-  const secrets = [credentials.password];
+  const secrets = [credentials.password, ...heldTokens];
   const response = await send(settings, secrets, {
     method: 'POST',
     url,
@@ -50,7 +54,7 @@ export async function requestLogIn(
 
   const search = findToken(parseJsonBody(response, action, secrets), panel.tokenField);
   if (search.found) return search.token;
-  const keys = search.topLevelKeys.length > 0 ? search.topLevelKeys.join(', ') : 'none';
+  const keys = describeTopLevelKeys(search.topLevelKeys, secrets);
   throw new PanelError(
     'NO_TOKEN_IN_RESPONSE',
     panel.tokenField

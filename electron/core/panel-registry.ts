@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorCodes } from '../../shared/errors.ts';
-import { normaliseAddress, normaliseLoginPath } from './address.ts';
+import { DEFAULT_LOGIN_PATH, normaliseAddress, normaliseLoginPath } from './address.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
 const errorInfoSchema = z.object({ code: z.enum(errorCodes), message: z.string() });
@@ -166,19 +166,40 @@ function loadRecords(store: DocumentStore, now: Date): LoadedRecords {
 
 function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRecords, 'records' | 'problem'> {
   const records: PanelRecord[] = [];
+  const ids = new Set<string>();
+  let resetPaths = 0;
   for (const candidate of panels) {
-    const parsed = panelRecordSchema.safeParse(candidate);
-    if (parsed.success && !records.some((record) => record.id === parsed.data.id)) records.push(parsed.data);
+    const safe = withSafeLoginPath(candidate);
+    if (safe !== candidate) resetPaths++;
+    const parsed = panelRecordSchema.safeParse(safe);
+    if (parsed.success && !ids.has(parsed.data.id)) {
+      ids.add(parsed.data.id);
+      records.push(parsed.data);
+    }
   }
   const skipped = panels.length - records.length;
-  if (skipped === 0) return { records, problem: null };
+  if (skipped === 0 && resetPaths === 0) return { records, problem: null };
+  const what = [
+    skipped > 0 ? `${skipped} damaged panel entr${skipped === 1 ? 'y in the panel list was' : 'ies in the panel list were'} skipped; the other panels are there.` : '',
+    resetPaths > 0
+      ? `${resetPaths} panel${resetPaths === 1 ? ' had a login path' : 's had login paths'} that could lead outside the panel's /api, so ${resetPaths === 1 ? 'it was' : 'they were'} reset to ${DEFAULT_LOGIN_PATH}; check the login path in the panel settings.`
+      : '',
+  ];
   return {
     records,
-    problem: {
-      message: `${skipped} damaged panel entr${skipped === 1 ? 'y in the panel list was' : 'ies in the panel list were'} skipped; the other panels are there. A copy of the file as it was is kept.`,
-      movedTo: copyAside(path, now),
-    },
+    problem: { message: `${what.filter(Boolean).join(' ')} A copy of the file as it was is kept.`, movedTo: copyAside(path, now) },
   };
+}
+
+/**
+ * A login path accepted by an older version but refused now (an encoded `..` that leaves /api)
+ * costs the panel its path, not the panel: the path goes back to the default.
+ */
+function withSafeLoginPath(candidate: unknown): unknown {
+  if (typeof candidate !== 'object' || candidate === null || !('loginPath' in candidate)) return candidate;
+  const { loginPath } = candidate as { loginPath: unknown };
+  if (typeof loginPath !== 'string' || isValid(() => normaliseLoginPath(loginPath) === loginPath)) return candidate;
+  return { ...candidate, loginPath: DEFAULT_LOGIN_PATH };
 }
 
 function isNormalisedBaseUrl(baseUrl: string): boolean {

@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { PanelError } from '../../shared/errors.ts';
-import { containsAny, type HttpResponse } from './http-client.ts';
+import type { HttpResponse } from './http-client.ts';
+import { containsSecret, hasOpaqueRun } from './secret-match.ts';
+import { checkJsonShape, PANEL_ANSWER_LIMITS } from './json-shape.ts';
 
 /**
  * What the panel's answers mean, for the statuses every endpoint shares. `action` names the
@@ -55,6 +57,22 @@ export function failUnlessSuccess(response: HttpResponse, action: string, secret
 
 /** Parses a JSON body, or says what came instead. */
 export function parseJsonBody(response: HttpResponse, action: string, secrets: readonly string[]): unknown {
+  // Before JSON.parse: it, hiding the token and the copy to the window each hold main for as long
+  // as the answer has values, up to seconds for a hostile 4 MiB one; the scan is linear and quick.
+  const shape = checkJsonShape(response.text, PANEL_ANSWER_LIMITS);
+  if (!shape.ok) {
+    const limit = shape.limit.toLocaleString('en-US');
+    const [code, what, verb] =
+      shape.exceeded === 'depth'
+        ? (['BAD_RESPONSE', `is nested more than ${limit} levels deep`, 'is'] as const)
+        : (['RESPONSE_TOO_LARGE', `holds more than ${limit} values`, 'does'] as const);
+    throw new PanelError(
+      code,
+      `The panel's answer while ${action} ${what} (${describeStatus(response)}); no real panel answer ${verb}, ` +
+        'so Paneldeck refused it rather than freeze while reading it. ' +
+        'Check that the address points to the panel itself; if it does, the panel is sending broken answers and needs attention.',
+    );
+  }
   try {
     if (response.text.trim() === '') throw new SyntaxError('empty');
     return JSON.parse(response.text);
@@ -83,10 +101,14 @@ export function describeStatus(response: Pick<HttpResponse, 'status'>): string {
   return `HTTP ${response.status}${name ? ` ${name}` : ''}`;
 }
 
-/** The content type's media type when it looks like one, for messages. */
+/**
+ * The content type's media type when it looks like one, for messages. Server text like
+ * `serverMessage`: left out when it holds a secret in any form, or a run that could be one encoded.
+ */
 function mediaType(contentType: string, secrets: readonly string[]): string | null {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return /^[a-z0-9.+-]{1,40}\/[a-z0-9.+-]{1,60}$/.test(type) && !containsAny(type, secrets) ? type : null;
+  if (!/^[a-z0-9.+-]{1,40}\/[a-z0-9.+-]{1,60}$/.test(type)) return null;
+  return containsSecret(type, secrets) || hasOpaqueRun(type) ? null : type;
 }
 
 function looksLikeHtml(response: HttpResponse): boolean {
@@ -103,10 +125,16 @@ function describeRetryAfter(header: string | null): string {
 
 /**
  * A short message from a JSON error body (`message` or `error`), which often tells the operator
- * what the panel disliked. One that contains a secret of the request is not shown at all: blanking
- * the secret out would show where it was.
+ * what the panel disliked. One whose start (what could be shown) contains a secret of the
+ * request, in any form the matcher knows (other case, percent-encoded, base64, hex), is not shown
+ * at all: blanking the secret out would show where it was. Nor is one with an opaque run (24 or
+ * more varied base64- or hex-like characters): it may hold a secret in an encoding the matcher
+ * does not decode, and text that cannot be shown to be safe is left out; the status alone still
+ * says what happened.
  */
 function serverMessage(response: HttpResponse, secrets: readonly string[]): string | null {
+  // An error body is parsed only for its message: a hostile shape is not worth freezing main for.
+  if (!checkJsonShape(response.text, PANEL_ANSWER_LIMITS).ok) return null;
   let body: unknown;
   try {
     body = JSON.parse(response.text);
@@ -119,7 +147,10 @@ function serverMessage(response: HttpResponse, secrets: readonly string[]): stri
   const candidate =
     [record['message'], nested, typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['message'] : undefined]
       .find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  if (!candidate || containsAny(candidate, secrets)) return null;
-  const short = candidate.replace(/\s+/g, ' ').trim();
+  if (!candidate) return null;
+  // At most 200 characters are shown, so a window well past them is what is checked, which keeps
+  // a message of megabytes quick; a secret that starts among them ends inside the window.
+  const short = candidate.slice(0, 4096).replace(/\s+/g, ' ').trim();
+  if (containsSecret(short, secrets) || hasOpaqueRun(short)) return null;
   return short.length > 200 ? `${short.slice(0, 199)}…` : short;
 }

@@ -62,7 +62,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   async function logInOnce(id: string, email: string, password: string, generation: number): Promise<Panel> {
     const { registry, vault } = await state();
     const panel = find(registry, id);
-    const token = await requestLogIn(settings, panel, { email, password });
+    const held = vault.token(id, panel.baseUrl);
+    const token = await requestLogIn(settings, panel, { email, password }, held ? [held] : []);
     const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
     // Removed while the request was under way: nothing was stored for it.
     find(registry, id);

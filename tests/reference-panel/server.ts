@@ -52,6 +52,11 @@ export interface ReferencePanelOptions {
   tls?: { key: string; cert: string };
   /** Put the caller's token back into the session answer, as some panels do, under a key that does not look secret. */
   echoTokenInSession?: boolean;
+  /**
+   * Makes each token it issues; default 32 random bytes in base64url. Panels differ: Laravel
+   * Sanctum's `42|pQ7…` has a "|" that URL-encoding changes, which matters to tests of echoes.
+   */
+  issueToken?: () => string;
 }
 
 export interface RecordedRequest {
@@ -116,7 +121,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       }
       const user = users.find((candidate) => candidate.email === credentials.email && candidate.password === credentials.password);
       if (!user) return sendJson(response, 401, { error: 'Invalid email or password' });
-      const token = randomBytes(32).toString('base64url');
+      const token = options.issueToken?.() ?? randomBytes(32).toString('base64url');
       const issuedAt = Date.now();
       tokens.set(token, { user, issuedAt, expiresAt: issuedAt + tokenTtlMs });
       return sendJson(response, 200, nest(tokenPath, token));
