@@ -104,11 +104,12 @@ export class TokenVault {
         problems.set(panelId, damagedEntryReason(damagedCopy));
         continue;
       }
+      // What the file holds, so that the flush below sees every entry dropped from it.
+      vault.#written[panelId] = stored;
       if (!panel) {
-        if (!list.complete) vault.#written[panelId] = vault.#intended[panelId] = stored;
+        if (!list.complete) vault.#intended[panelId] = stored;
         continue;
       }
-      vault.#written[panelId] = stored;
       if (!panel.signedIn) continue;
       if (stored.baseUrl !== undefined && stored.baseUrl !== panel.baseUrl) {
         problems.set(panelId, ADDRESS_CHANGED_REASON);
