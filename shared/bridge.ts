@@ -1,9 +1,19 @@
 import type { PanelApi } from './contract.ts';
 import { isErrorCode, type ErrorCode, type ErrorInfo } from './errors.ts';
+import { isPanelEvent, type PanelEvent } from './events.ts';
 import { channelOf, methodNames, type MethodName } from './methods.ts';
 
 /** Sends one call to main and resolves with main's raw answer (`ipcRenderer.invoke` in the app). */
 export type Invoke = (channel: string, ...args: unknown[]) => Promise<unknown>;
+
+/** Listens to main's event channel with the payload alone (never Electron's event); returns an unsubscribe. */
+export type Subscribe = (listener: (payload: unknown) => void) => () => void;
+
+/** `window.panelApi`: the contract's methods, and events from main. */
+export interface PanelBridge extends PanelApi {
+  /** Calls `listener` with each event main sends; the function it returns stops that. */
+  onEvent(listener: (event: PanelEvent) => void): () => void;
+}
 
 /**
  * What a failed call rejects with. A plain object on purpose, not an `Error`: Electron's
@@ -44,12 +54,18 @@ export function unwrapAnswer(answer: unknown): unknown {
  * method, each sending its arguments on its own channel. The preload passes `ipcRenderer.invoke`;
  * browser tests pass a Playwright binding. Nothing here can reach any other channel.
  */
-export function createPanelApi(invoke: Invoke): PanelApi {
-  const api: Partial<Record<MethodName, (...args: unknown[]) => Promise<unknown>>> = {};
+export function createPanelApi(invoke: Invoke, subscribe: Subscribe): PanelBridge {
+  const api: Partial<Record<MethodName | 'onEvent', (...args: never[]) => unknown>> = {};
   for (const method of methodNames) {
     const channel = channelOf(method);
-    api[method] = async (...args) => unwrapAnswer(await invoke(channel, ...args));
+    api[method] = async (...args: unknown[]) => unwrapAnswer(await invoke(channel, ...args));
   }
+  api.onEvent = (listener: (event: PanelEvent) => void) => {
+    if (typeof listener !== 'function') throw new TypeError('onEvent takes a function.');
+    return subscribe((payload) => {
+      if (isPanelEvent(payload)) listener(payload);
+    });
+  };
   // Every method is filled in above from the exhaustive list; the types of each are the contract's.
-  return Object.freeze(api) as unknown as PanelApi;
+  return Object.freeze(api) as unknown as PanelBridge;
 }

@@ -5,13 +5,14 @@ import {
   appSettingsPatchSchema,
   credentialsSchema,
   panelIdSchema,
+  panelIdsSchema,
   updatePanelInputSchema,
   type AddPanelInput,
   type AppSettingsPatch,
   type Credentials,
   type UpdatePanelInput,
 } from './schemas.ts';
-import type { AppStatus, Panel, SessionResult } from './types.ts';
+import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
 import type { MethodName } from './methods.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
@@ -31,6 +32,15 @@ export interface PanelApi {
   /** Forgets the token. */
   logOut(id: string): Promise<Panel>;
   getSession(id: string): Promise<SessionResult>;
+  /** The last session read of the panel in this run (already redacted), at once; null when none. */
+  getCachedSession(id: string): Promise<SessionResult | null>;
+  /**
+   * Reads the session of every signed-in panel, or of `ids`, a bounded number at a time. A call
+   * while a check is running joins it. A signed-out panel answers NOT_SIGNED_IN without a request.
+   */
+  checkPanels(ids?: string[]): Promise<PanelCheck[]>;
+  /** Stops the check under way and any session read in flight; what was not finished is not recorded. */
+  cancelChecks(): Promise<void>;
   /** Settings, how tokens are protected on this system, and what was repaired at start. */
   getAppStatus(): Promise<AppStatus>;
   /** Turning weak protection on saves tokens now in memory; turning it off deletes them from disk. */
@@ -51,6 +61,9 @@ export const argumentSchemas = {
   logIn: z.tuple([panelIdSchema, credentialsSchema]),
   logOut: z.tuple([panelIdSchema]),
   getSession: z.tuple([panelIdSchema]),
+  getCachedSession: z.tuple([panelIdSchema]),
+  checkPanels: z.tuple([panelIdsSchema]),
+  cancelChecks: z.tuple([]),
   getAppStatus: z.tuple([]),
   updateSettings: z.tuple([appSettingsPatchSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };

@@ -20,6 +20,8 @@ export const errorCodes = [
   'TOKEN_UNREADABLE',
   'STORAGE',
   'FORBIDDEN',
+  /** A check or read stopped by the operator (Cancel) or by the system going to sleep. */
+  'CANCELLED',
   'INTERNAL',
 ] as const;
 

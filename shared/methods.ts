@@ -14,6 +14,9 @@ export const methodNames = [
   'logIn',
   'logOut',
   'getSession',
+  'getCachedSession',
+  'checkPanels',
+  'cancelChecks',
   'getAppStatus',
   'updateSettings',
 ] as const satisfies readonly MethodName[];

@@ -73,12 +73,29 @@ export const credentialsSchema = z.strictObject(
   { error: 'Expected { email, password }.' },
 );
 
+const wholeNumber = (what: string, min: number, max: number) =>
+  z
+    .number({ error: `${what} must be a number.` })
+    .int({ error: `${what} must be a whole number.` })
+    .min(min, { error: `${what} must be at least ${min}.` })
+    .max(max, { error: `${what} must be at most ${max}.` });
+
 export const appSettingsPatchSchema = z.strictObject(
   {
     storeTokensWithWeakProtection: z.boolean({ error: 'Store tokens with weak protection must be true or false.' }).optional(),
+    checkConcurrency: wholeNumber('Checks at once', 1, 64).optional(),
+    checkIntervalMinutes: wholeNumber('Check interval', 0, 1440).optional(),
+    expiryWarningMinutes: wholeNumber('Warning before expiry', 0, 1440).optional(),
+    notifyBeforeExpiry: z.boolean({ error: 'Notify before expiry must be true or false.' }).optional(),
   },
-  { error: 'Expected { storeTokensWithWeakProtection? }.' },
+  { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry? }.' },
 );
+
+/** `undefined` checks every signed-in panel. */
+export const panelIdsSchema = z
+  .array(panelIdSchema, { error: 'Expected a list of panel ids.' })
+  .max(100_000, { error: 'Too many panel ids (100,000 at most).' })
+  .optional();
 
 export type AddPanelInput = z.input<typeof addPanelInputSchema>;
 export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;

@@ -3,7 +3,8 @@ import type { ErrorInfo } from './errors.ts';
 /**
  * Where the token of a signed-in panel lives: encrypted on disk by the system keyring; on disk
  * under Linux's built-in key (`basic_text`), only when the operator allowed it; or in memory
- * for this run.
+ * for this run. It follows from the `ProtectionLevel` at the time it was saved: `keyring` gives
+ * `encrypted`, `weak` gives `weak` when allowed, anything else `memory`.
  */
 export type TokenStorage = 'encrypted' | 'weak' | 'memory';
 
@@ -31,7 +32,14 @@ export interface Panel {
   /** Why the panel is signed out when it did not choose to be (expired token, unreadable vault). */
   signedOutReason: ErrorInfo | null;
   lastCheck: SessionCheck | null;
+  /** When the session ends, from the last session read (its expiry field, or the token's `exp`). */
+  sessionExpiresAt: string | null;
 }
+
+/** The outcome of checking one panel: its session read, or why not. */
+export type PanelCheck =
+  | { panelId: string; checkedAt: string; ok: true }
+  | { panelId: string; checkedAt: string; ok: false; error: ErrorInfo };
 
 export interface SessionResult {
   panelId: string;
@@ -50,14 +58,24 @@ export interface AppSettings {
    * (`basic_text`), which anyone who can read the files can undo. Off unless the operator asks.
    */
   storeTokensWithWeakProtection: boolean;
+  /** How many session reads a check of many panels has in flight at most (1 to 64). */
+  checkConcurrency: number;
+  /** Every how many minutes each signed-in panel is checked in the background; 0 turns it off. */
+  checkIntervalMinutes: number;
+  /** How long before a session ends the operator is warned (minutes). */
+  expiryWarningMinutes: number;
+  /** Whether the warning is also a system notification. */
+  notifyBeforeExpiry: boolean;
 }
 
 /**
  * What protects saved tokens on this system now: a real keyring (`keyring`), only a key built
  * into the app (`weak`), or nothing at all (`none`: tokens stay in memory).
  */
+export type ProtectionLevel = 'keyring' | 'weak' | 'none';
+
 export interface TokenProtection {
-  level: 'keyring' | 'weak' | 'none';
+  level: ProtectionLevel;
   /** safeStorage's name for it: `gnome_libsecret`, `kwallet6`, `basic_text`, `keychain`, `dpapi`... */
   backend: string;
 }

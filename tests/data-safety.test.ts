@@ -78,7 +78,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     test('nothing wrong: no startup problems; the protection in use is named', async () => {
       const status = await start().getAppStatus();
       assert.deepEqual(status, {
-        settings: { storeTokensWithWeakProtection: false },
+        settings: { storeTokensWithWeakProtection: false, checkConcurrency: 16, checkIntervalMinutes: 5, expiryWarningMinutes: 10, notifyBeforeExpiry: true },
         tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
         startupProblems: [],
       });

@@ -360,6 +360,8 @@ describe('the registrar under fuzzed input', () => {
   }
 
   async function snapshot() {
+    // Check history is written coalesced, a while after the call that changed it: land it first.
+    await service.flush();
     const files = (await readAllFiles(dir.path)).map(({ path, content }) => `${path}\n${content}`).sort();
     return { files, panels: JSON.stringify(await service.listPanels()) };
   }

@@ -200,21 +200,44 @@ describe('IPC registrar log', () => {
 
 describe('bridge (createPanelApi)', () => {
   const service = suiteService();
+  const noEvents = () => () => undefined;
+
+  test('onEvent passes on events main sends, never anything else, until unsubscribed', () => {
+    const listeners = new Set<(payload: unknown) => void>();
+    const api = createPanelApi(async () => ({ ok: true, value: null }), (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    });
+    const received: unknown[] = [];
+    const unsubscribe = api.onEvent((event) => received.push(event));
+    const send = (payload: unknown) => {
+      for (const listener of listeners) listener(payload);
+    };
+    send({ type: 'checkProgress', done: 1, total: 2 });
+    send({ type: 'made-up' });
+    send('panelsChanged');
+    send(null);
+    unsubscribe();
+    send({ type: 'checkProgress', done: 2, total: 2 });
+    assert.deepEqual(received, [{ type: 'checkProgress', done: 1, total: 2 }]);
+    assert.equal(listeners.size, 0);
+    assert.throws(() => api.onEvent('not a function' as unknown as () => void), TypeError);
+  });
 
   test('has exactly the contract\u2019s methods, frozen, each on its own channel with its arguments', async () => {
     const sent: unknown[][] = [];
     const api = createPanelApi(async (...call) => {
       sent.push(call);
       return { ok: true, value: 'answer' };
-    });
-    assert.deepEqual(Object.keys(api).sort(), [...methodNames].sort());
+    }, noEvents);
+    assert.deepEqual(Object.keys(api).sort(), [...methodNames, 'onEvent'].sort());
     assert.ok(Object.isFrozen(api));
     assert.equal(await api.logIn('id-1', { email: 'a@b.c', password: 'pw' }), 'answer');
     assert.deepEqual(sent, [['panelApi:logIn', 'id-1', { email: 'a@b.c', password: 'pw' }]]);
   });
 
   test('rejects with a plain PanelApiFailure that keeps its code through a structured copy', async () => {
-    const api = createPanelApi(async () => ({ ok: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' } }));
+    const api = createPanelApi(async () => ({ ok: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' } }), noEvents);
     const failure = await failureOf(api.listPanels());
     assert.equal(failure.code, 'INVALID_CREDENTIALS');
     assert.ok(!(failure instanceof Error), 'an Error would lose its code crossing the contextBridge');
@@ -232,7 +255,7 @@ describe('bridge (createPanelApi)', () => {
   test('end to end over the registrar: values and errors arrive as the core produced them', async () => {
     const ipc = fakeIpc();
     registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
-    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args));
+    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args), noEvents);
     const panel = await api.addPanel({ address: 'https://Panel.Example.com/api/', name: 'Main' });
     assert.equal(panel.baseUrl, 'https://panel.example.com/api');
     const duplicate = await failureOf(api.addPanel({ address: 'panel.example.com' }));
@@ -244,7 +267,7 @@ describe('bridge (createPanelApi)', () => {
   test('a PanelError thrown in main keeps code and message across', async () => {
     const ipc = fakeIpc();
     registerPanelApi({ ipc, service: failingService(new PanelError('TIMEOUT', 'The panel took too long.'), []), appOrigins: [APP_ORIGIN] });
-    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args));
+    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args), noEvents);
     assert.deepEqual({ ...(await failureOf(api.listPanels())) }, { name: 'PanelApiFailure', code: 'TIMEOUT', message: 'The panel took too long.' });
   });
 });

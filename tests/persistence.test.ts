@@ -66,6 +66,8 @@ describe('what is kept on disk, and what survives a restart', () => {
     const b = await first.addPanel({ address: 'panel-b.example.com', name: 'B' });
     await first.logIn(a.id, credentials);
     await first.getSession(a.id);
+    // Check results are written coalesced; the app flushes them at quit.
+    await first.flush();
 
     const second = start();
     const panels = await second.listPanels();

@@ -20,6 +20,7 @@ const basePanel: Panel = {
   tokenStorage: null,
   signedOutReason: null,
   lastCheck: null,
+  sessionExpiresAt: null,
 };
 
 test('panel status: signed in, last check failed, expired (server or unreadable token), signed out', () => {

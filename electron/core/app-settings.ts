@@ -5,11 +5,22 @@ import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type Documen
 const SETTINGS_VERSION = 1;
 
 /** Safe defaults: nothing is stored under weak protection unless the operator says so. */
-export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({ storeTokensWithWeakProtection: false });
+export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
+  storeTokensWithWeakProtection: false,
+  checkConcurrency: 16,
+  checkIntervalMinutes: 5,
+  expiryWarningMinutes: 10,
+  notifyBeforeExpiry: true,
+});
 
+// Settings added after the first format have defaults, so an older file still reads as format 1.
 const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
   storeTokensWithWeakProtection: z.boolean(),
+  checkConcurrency: z.number().int().min(1).max(64).default(DEFAULT_SETTINGS.checkConcurrency),
+  checkIntervalMinutes: z.number().int().min(0).max(1440).default(DEFAULT_SETTINGS.checkIntervalMinutes),
+  expiryWarningMinutes: z.number().int().min(0).max(1440).default(DEFAULT_SETTINGS.expiryWarningMinutes),
+  notifyBeforeExpiry: z.boolean().default(DEFAULT_SETTINGS.notifyBeforeExpiry),
 });
 
 /** The installation's settings in `settings.json`, written first and applied after, like the panel list. */

@@ -19,6 +19,8 @@ export interface HttpRequest {
   maxBytes: number;
   /** The password or token the request carries: text from the server that contains one is never shown. */
   secrets: readonly string[];
+  /** Aborts the request (Cancel, the system going to sleep): it then fails with `CANCELLED`. */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -44,6 +46,9 @@ export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): P
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The request timed out.', 'TimeoutError')), request.timeoutMs);
   const deadline = controller.signal;
+  const cancel = () => controller.abort(new PanelError('CANCELLED', `The request to ${new URL(request.url).host} was cancelled.`));
+  if (request.signal?.aborted) cancel();
+  else request.signal?.addEventListener('abort', cancel, { once: true });
   // A panel that never answers and one whose answer stalls half-way are different problems.
   let answering = false;
   const timedOut = () => {
@@ -71,10 +76,11 @@ export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): P
     };
   } catch (error) {
     if (error instanceof PanelError) throw error;
-    if (deadline.aborted) throw timedOut();
+    if (deadline.aborted) throw deadline.reason instanceof PanelError ? deadline.reason : timedOut();
     throw describeConnectionFailure(error, new URL(request.url));
   } finally {
     clearTimeout(timer);
+    request.signal?.removeEventListener('abort', cancel);
   }
 }
 

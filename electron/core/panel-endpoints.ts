@@ -66,13 +66,14 @@ export async function requestLogIn(
 }
 
 /** `GET {base}/getSession` with the bearer token; returns the session JSON. */
-export async function requestSession(settings: RequestSettings, panel: PanelEndpoint, token: string): Promise<unknown> {
+export async function requestSession(settings: RequestSettings, panel: PanelEndpoint, token: string, signal?: AbortSignal): Promise<unknown> {
   const action = 'reading the session';
   const secrets = [token];
   const response = await send(settings, secrets, {
     method: 'GET',
     url: `${panel.baseUrl}/getSession`,
     headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    signal,
   });
   if (response.status === 401 || response.status === 403) {
     throw new PanelError(
@@ -96,7 +97,7 @@ export async function requestSession(settings: RequestSettings, panel: PanelEndp
 function send(
   settings: RequestSettings,
   secrets: readonly string[],
-  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body'>,
+  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body' | 'signal'>,
 ): Promise<HttpResponse> {
   return sendRequest(settings.fetch, {
     ...request,

@@ -1,8 +1,9 @@
 import type { ErrorInfo } from '../../shared/errors.ts';
+import type { ProtectionLevel } from '../../shared/types.ts';
 
 /** Why a saved sign-in was not read at start, in the operator's words. */
 
-export type WeakOrUnavailable = 'weak' | 'unavailable';
+export type WeakOrNone = Exclude<ProtectionLevel, 'keyring'>;
 
 export function damagedFileReason(what: string, copyPath: string): { info: ErrorInfo; summary: string; copyPath: string } {
   return {
@@ -19,13 +20,13 @@ export function damagedEntryReason(damagedCopy: string | null): ErrorInfo {
   };
 }
 
-export function unavailableReason(strength: WeakOrUnavailable, savedUnder: string, now: string): ErrorInfo {
+export function unavailableReason(level: WeakOrNone, savedUnder: string, now: string): ErrorInfo {
   const changed = savedUnder !== now ? `Secure storage on this system changed from ${savedUnder} to ${now} since the token was saved. ` : '';
   const why =
-    strength === 'weak'
+    level === 'weak'
       ? `${now} is a key built into the app, not a keyring, and storing tokens with weak protection is off`
       : 'secure storage (the system keyring) is not available now';
-  const choice = strength === 'weak' ? ', unless you turn on "Store tokens with weak protection on this system" in Preferences' : '';
+  const choice = level === 'weak' ? ', unless you turn on "Store tokens with weak protection on this system" in Preferences' : '';
   return {
     code: 'ENCRYPTION_UNAVAILABLE',
     message: `${changed}The saved sign-in is not read: ${why}. It stays on disk, untouched, for when the keyring is back. Log in again; the new token stays in memory until Paneldeck closes${choice}.`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import type { TokenProtection, TokenStorage } from '../../shared/types.ts';
+import type { ProtectionLevel, TokenProtection, TokenStorage } from '../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 import {
   ADDRESS_CHANGED_REASON,
@@ -95,7 +95,7 @@ export class TokenVault {
     const vault = new TokenVault(store, encryption, policy);
     const { entries, fileProblem, damagedCopy } = readEntries(store, now);
     const problems = new Map<string, ErrorInfo>();
-    const strength = await vault.#strength();
+    const level = await vault.#level();
     const backend = vault.#backendName();
     const upgrades: [string, HeldToken][] = [];
     for (const [panelId, stored] of entries) {
@@ -116,8 +116,8 @@ export class TokenVault {
         continue;
       }
       vault.#intended[panelId] = stored;
-      if (strength !== 'strong' && !vault.#usable(strength)) {
-        problems.set(panelId, unavailableReason(strength, stored.backend, backend));
+      if (level !== 'keyring' && !vault.#usable(level)) {
+        problems.set(panelId, unavailableReason(level, stored.backend, backend));
         continue;
       }
       let token: string;
@@ -128,9 +128,9 @@ export class TokenVault {
         continue;
       }
       const savedWeakly = WEAK_BACKENDS.has(stored.backend);
-      const held: HeldToken = { token, storage: savedWeakly || strength !== 'strong' ? 'weak' : 'encrypted', baseUrl: panel.baseUrl };
+      const held: HeldToken = { token, storage: savedWeakly || level !== 'keyring' ? 'weak' : 'encrypted', baseUrl: panel.baseUrl };
       vault.#tokens.set(panelId, held);
-      if (savedWeakly && strength === 'strong') upgrades.push([panelId, held]);
+      if (savedWeakly && level === 'keyring') upgrades.push([panelId, held]);
     }
     try {
       // Drops what the panel list says has ended; the upgrades below would write it too.
@@ -151,8 +151,8 @@ export class TokenVault {
 
   /** How tokens saved now would be protected. */
   async protection(): Promise<TokenProtection> {
-    const strength = await this.#strength();
-    return { level: strength === 'strong' ? 'keyring' : strength === 'weak' ? 'weak' : 'none', backend: this.#backendName() };
+    const level = await this.#level();
+    return { level, backend: this.#backendName() };
   }
 
   /** The panel's token, only for the address that issued it: a token is never sent anywhere else. */
@@ -182,8 +182,8 @@ export class TokenVault {
    */
   async save(panelId: string, token: string, now: Date, saveFor: SaveFor): Promise<TokenStorage | null> {
     let ciphertext: string | null = null;
-    const strength = await this.#strength();
-    if (this.#usable(strength)) {
+    const level = await this.#level();
+    if (this.#usable(level)) {
       try {
         ciphertext = Buffer.from(await this.#encryption.encrypt(token)).toString('base64');
       } catch {
@@ -194,7 +194,7 @@ export class TokenVault {
     if (this.generation(panelId) !== saveFor.generation) return null;
     if (saveFor.replacing !== undefined && this.#tokens.get(panelId)?.token !== saveFor.replacing) return null;
     // Weak protection may have been turned off while the token was being encrypted.
-    if (ciphertext !== null && !this.#usable(strength)) ciphertext = null;
+    if (ciphertext !== null && !this.#usable(level)) ciphertext = null;
 
     const before = this.#intended[panelId];
     if (ciphertext === null) delete this.#intended[panelId];
@@ -206,7 +206,7 @@ export class TokenVault {
       else delete this.#intended[panelId];
       throw error;
     }
-    const storage: TokenStorage = ciphertext === null ? 'memory' : strength === 'strong' ? 'encrypted' : 'weak';
+    const storage: TokenStorage = ciphertext === null ? 'memory' : level === 'keyring' ? 'encrypted' : 'weak';
     this.#tokens.set(panelId, { token, storage, baseUrl: saveFor.baseUrl });
     return storage;
   }
@@ -217,8 +217,8 @@ export class TokenVault {
    * after each save, before anything else can change the panel.
    */
   async saveHeldInMemory(now: Date, onSaved: (panelId: string, storage: TokenStorage) => void): Promise<void> {
-    const strength = await this.#strength();
-    if (strength !== 'weak' || !this.#usable(strength)) return;
+    const level = await this.#level();
+    if (level !== 'weak' || !this.#usable(level)) return;
     for (const [panelId, held] of [...this.#tokens]) {
       if (held.storage !== 'memory' || this.#tokens.get(panelId) !== held) continue;
       const saved = await this.save(panelId, held.token, now, { generation: this.generation(panelId), baseUrl: held.baseUrl, replacing: held.token });
@@ -268,16 +268,16 @@ export class TokenVault {
   }
 
   /** Whether tokens may go to disk now: under a keyring always, under a built-in key only when allowed. */
-  #usable(strength: Strength): boolean {
-    return strength === 'strong' || (strength === 'weak' && this.#policy.allowWeak());
+  #usable(level: ProtectionLevel): boolean {
+    return level === 'keyring' || (level === 'weak' && this.#policy.allowWeak());
   }
 
-  async #strength(): Promise<Strength> {
+  async #level(): Promise<ProtectionLevel> {
     try {
-      if (!(await this.#encryption.isAvailable())) return 'unavailable';
-      return WEAK_BACKENDS.has(this.#backendName()) ? 'weak' : 'strong';
+      if (!(await this.#encryption.isAvailable())) return 'none';
+      return WEAK_BACKENDS.has(this.#backendName()) ? 'weak' : 'keyring';
     } catch {
-      return 'unavailable';
+      return 'none';
     }
   }
 
@@ -290,7 +290,6 @@ export class TokenVault {
   }
 }
 
-type Strength = 'strong' | 'weak' | 'unavailable';
 
 /** The operator's say over weak protection, read at the moment a token is saved or opened. */
 export interface VaultPolicy {

@@ -1,8 +1,19 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { createPanelApi } from '../../shared/bridge.ts';
+import { EVENT_CHANNEL } from '../../shared/events.ts';
 
-// The page gets the contract's verb-named methods and nothing else: no ipcRenderer, no channel names.
+// The page gets the contract's verb-named methods and events, nothing else: no ipcRenderer, no
+// channel names, never Electron's event object (it would hand the page `sender`).
 contextBridge.exposeInMainWorld(
   'panelApi',
-  createPanelApi((channel, ...args) => ipcRenderer.invoke(channel, ...args)),
+  createPanelApi(
+    (channel, ...args) => ipcRenderer.invoke(channel, ...args),
+    (listener) => {
+      const handler = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+      ipcRenderer.on(EVENT_CHANNEL, handler);
+      return () => {
+        ipcRenderer.removeListener(EVENT_CHANNEL, handler);
+      };
+    },
+  ),
 );

@@ -1,0 +1,121 @@
+import { PanelError } from '../../shared/errors.ts';
+import type { PanelCheck, SessionResult } from '../../shared/types.ts';
+import { requestSession, type RequestSettings } from './panel-endpoints.ts';
+import type { PanelChangeBatcher } from './panel-events.ts';
+import type { PanelRecord } from './panel-registry.ts';
+import type { ServiceState } from './service-state.ts';
+import type { SessionCache } from './session-cache.ts';
+import { sessionExpiry } from './session-expiry.ts';
+import { hideSecrets } from './session-redaction.ts';
+
+export interface SessionReaderOptions {
+  request: RequestSettings;
+  now(): Date;
+  cache: SessionCache;
+  changes: PanelChangeBatcher;
+}
+
+/**
+ * Reads a panel's session, for the operator's getSession and for checks alike, and records what it
+ * found: the outcome and the session's end in the check history (coalesced), the redacted session
+ * in the cache, and for a 401/403 the end of the sign-in (written at once, like a log out).
+ */
+export class SessionReader {
+  readonly #options: SessionReaderOptions;
+
+  constructor(options: SessionReaderOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Each pass reads with the token the panel has now. A pass whose sign-in ended while it was under
+   * way (log out, removal, new address, a 401 to another read) must not count as the panel's check
+   * or show a session for a signed-out panel; a new log in meanwhile reads again. A cancelled read
+   * records nothing.
+   */
+  async read(state: ServiceState, panelId: string, signal?: AbortSignal): Promise<SessionResult> {
+    const { vault } = state;
+    for (;;) {
+      const record = find(state, panelId);
+      const token = vault.token(panelId, record.baseUrl);
+      if (!token) {
+        const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
+        throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
+      }
+      const generation = vault.generation(panelId);
+      let read: { ok: true; session: unknown } | { ok: false; error: unknown };
+      try {
+        read = { ok: true, session: await requestSession(this.#options.request, record, token, signal) };
+      } catch (error) {
+        read = { ok: false, error };
+      }
+      const latest = find(state, panelId);
+      if (vault.generation(panelId) !== generation || vault.token(panelId, latest.baseUrl) !== token) {
+        if (vault.token(panelId, latest.baseUrl)) continue;
+        throw new PanelError(
+          'NOT_SIGNED_IN',
+          latest.signedOutReason
+            ? `The sign-in to ${latest.name} ended while the session was being read. ${latest.signedOutReason.message}`
+            : `You logged out of ${latest.name} while the session was being read. Log in again to read it.`,
+        );
+      }
+      if (!read.ok) {
+        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED') this.#recordFailure(state, latest, read.error);
+        throw read.error;
+      }
+      const checkedAt = this.#options.now().toISOString();
+      const result: SessionResult = { panelId, checkedAt, session: hideSecrets(read.session, [token]) };
+      // The expiry is read from the answer before redaction and from the token, here in main only.
+      state.history.record(panelId, { lastCheck: { at: checkedAt, ok: true }, sessionExpiresAt: sessionExpiry(read.session, token, new Date(checkedAt)) });
+      this.#options.cache.set(result);
+      this.#options.changes.changed(panelId);
+      return result;
+    }
+  }
+
+  /** `read` as a check: never rejects, answers with the outcome. */
+  async check(state: ServiceState, panelId: string, signal: AbortSignal): Promise<PanelCheck> {
+    try {
+      const { checkedAt } = await this.read(state, panelId, signal);
+      return { panelId, checkedAt, ok: true };
+    } catch (error) {
+      const info = error instanceof PanelError
+        ? error.toInfo()
+        : { code: 'INTERNAL' as const, message: 'Paneldeck hit an unexpected error while checking this panel.' };
+      return { panelId, checkedAt: this.#options.now().toISOString(), ok: false, error: info };
+    }
+  }
+
+  /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
+  #recordFailure(state: ServiceState, record: PanelRecord, error: PanelError): void {
+    const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
+    if (error.code === 'UNAUTHORIZED') {
+      // A disk error must not hide the panel's answer, which is what the operator asked for; the
+      // rejected token is forgotten in memory either way.
+      attemptWrite(() => state.vault.forget(record.id));
+      attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
+      this.#options.cache.forget(record.id);
+      state.history.record(record.id, { lastCheck, sessionExpiresAt: null });
+    } else {
+      state.history.record(record.id, { lastCheck });
+    }
+    this.#options.changes.changed(record.id);
+  }
+}
+
+export function find(state: Pick<ServiceState, 'registry'>, id: string): PanelRecord {
+  const record = state.registry.get(id);
+  if (!record) throw new PanelError('NOT_FOUND', 'This panel is no longer in the list. It may have been removed.');
+  return record;
+}
+
+/** Runs a write whose failure the caller handles by what it knows; the error, or null when it worked. */
+export function attemptWrite(write: () => void): PanelError | null {
+  try {
+    write();
+    return null;
+  } catch (error) {
+    if (error instanceof PanelError) return error;
+    throw error;
+  }
+}

@@ -1,0 +1,28 @@
+import type { Panel } from './types.ts';
+
+/**
+ * What main tells the window without being asked: the window keeps its state from these instead
+ * of re-reading the list after each action. Declared beside the methods, one channel for all.
+ */
+export type PanelEvent =
+  /** These panels changed (whole, as `listPanels` gives them): added, edited, signed in or out, checked. */
+  | { type: 'panelsChanged'; panels: Panel[] }
+  | { type: 'panelsRemoved'; panelIds: string[] }
+  /** The check of many panels under way: `done` of `total`; `done === total` when it ends. */
+  | { type: 'checkProgress'; done: number; total: number }
+  /** The panel's session ends at `expiresAt`, within the warning time. */
+  | { type: 'sessionExpiring'; panelId: string; expiresAt: string }
+  /** The operator clicked the system notification about this panel. */
+  | { type: 'focusPanel'; panelId: string };
+
+export type PanelEventType = PanelEvent['type'];
+
+/** The one channel main sends events on. */
+export const EVENT_CHANNEL = 'panelApi:event';
+
+const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>(['panelsChanged', 'panelsRemoved', 'checkProgress', 'sessionExpiring', 'focusPanel']);
+
+/** A cheap check of what arrives on the channel: the bridge passes on nothing else. */
+export function isPanelEvent(value: unknown): value is PanelEvent {
+  return typeof value === 'object' && value !== null && EVENT_TYPES.has((value as { type?: unknown }).type as string);
+}
