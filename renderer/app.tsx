@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PanelApi } from '../shared/contract.ts';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { PanelBridge } from '../shared/bridge.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
 import { AddPanelDialog } from './components/add-panel-dialog.tsx';
@@ -10,9 +10,10 @@ import { PreferencesDialog } from './components/preferences-dialog.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
 import { failureInfo } from './panel-api.ts';
+import { PanelStore } from './panel-store.ts';
 
 /** The window: the panel list on the left, the selected panel on the right. */
-export function App({ api }: { api: PanelApi | null }) {
+export function App({ api }: { api: PanelBridge | null }) {
   if (!api) {
     return (
       <main className="fatal" role="alert">
@@ -24,8 +25,10 @@ export function App({ api }: { api: PanelApi | null }) {
   return <Workspace api={api} />;
 }
 
-function Workspace({ api }: { api: PanelApi }) {
-  const [panels, setPanels] = useState<Panel[] | null>(null);
+function Workspace({ api }: { api: PanelBridge }) {
+  // One store per window: main's list once, then its events; never a re-read after an action.
+  const [store] = useState(() => new PanelStore());
+  const { panels, byId, expiring } = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [loadError, setLoadError] = useState<ErrorInfo | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
@@ -33,53 +36,47 @@ function Workspace({ api }: { api: PanelApi }) {
   const [problemsDismissed, setProblemsDismissed] = useState(false);
   const [preferencesOpen, setPreferencesOpen] = useState(false);
 
-  const reload = useCallback(async () => {
+  const load = useCallback(async () => {
     try {
-      const list = await api.listPanels();
-      setPanels(list);
+      store.load(await api.listPanels());
       setLoadError(null);
-      setSelectedId((current) => (current && list.some((panel) => panel.id === current) ? current : (list[0]?.id ?? null)));
     } catch (caught) {
       setLoadError(failureInfo(caught));
     }
-  }, [api]);
+  }, [api, store]);
 
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
+    const stop = api.onEvent((event) => {
+      store.apply(event);
+      if (event.type === 'focusPanel' && store.has(event.panelId)) setSelectedId(event.panelId);
+    });
+    void load();
+    return stop;
+  }, [api, store, load]);
 
   useEffect(() => {
     // The status only adds notices and preferences: without it the panels still work.
     api.getAppStatus().then(setStatus, () => setStatus(null));
   }, [api]);
 
-  const statusChanged = (next: AppStatus) => {
-    setStatus(next);
-    // Where each signed-in panel's token is kept may have changed with the setting.
-    void reload();
-  };
-
-  const replacePanel = useCallback((updated: Panel) => {
-    setPanels((list) => list?.map((panel) => (panel.id === updated.id ? updated : panel)) ?? [updated]);
-  }, []);
+  const panelChanged = useCallback((updated: Panel) => store.upsert(updated), [store]);
 
   const added = (panel: Panel) => {
     setAdding(false);
-    setPanels((list) => [...(list ?? []), panel]);
+    store.upsert(panel);
     setSelectedId(panel.id);
-  };
-
-  const removed = (id: string) => {
-    setPanels((list) => {
-      const rest = (list ?? []).filter((panel) => panel.id !== id);
-      setSelectedId(rest[0]?.id ?? null);
-      return rest;
-    });
-    focusAfterRemove.current = true;
   };
 
   // The removed panel's view went with the focus in it: give it to the panel now selected, or to Add panel.
   const focusAfterRemove = useRef(false);
+  const removed = useCallback(
+    (id: string) => {
+      store.remove(id);
+      focusAfterRemove.current = true;
+    },
+    [store],
+  );
   useEffect(() => {
     if (!focusAfterRemove.current) return;
     focusAfterRemove.current = false;
@@ -87,12 +84,13 @@ function Workspace({ api }: { api: PanelApi }) {
     next?.focus();
   }, [panels]);
 
-  const selected = panels?.find((panel) => panel.id === selectedId) ?? null;
+  // A selection that is gone (removed here or elsewhere) falls back to the first panel.
+  const selected = (selectedId !== null ? byId.get(selectedId) : undefined) ?? panels?.[0] ?? null;
   return (
     <div className="workspace">
       <Sidebar
         panels={panels ?? []}
-        selectedId={selectedId}
+        selectedId={selected?.id ?? null}
         onSelect={setSelectedId}
         onAdd={() => setAdding(true)}
         onPreferences={status ? () => setPreferencesOpen(true) : undefined}
@@ -102,7 +100,7 @@ function Workspace({ api }: { api: PanelApi }) {
         {loadError ? (
           <div className="notice notice-error" role="alert">
             <p>{loadError.message}</p>
-            <button type="button" onClick={() => void reload()}>
+            <button type="button" onClick={() => void load()}>
               Try again
             </button>
           </div>
@@ -113,7 +111,7 @@ function Workspace({ api }: { api: PanelApi }) {
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
-            <PanelView api={api} panel={selected} onPanelChanged={replacePanel} onRemoved={removed} onStale={reload} />
+            <PanelView api={api} panel={selected} expiresSoonAt={expiring.get(selected.id) ?? null} onPanelChanged={panelChanged} onRemoved={removed} />
           </ErrorBoundary>
         ) : (
           <EmptyState onAdd={() => setAdding(true)} />
@@ -121,7 +119,8 @@ function Workspace({ api }: { api: PanelApi }) {
       </main>
       {adding && <AddPanelDialog api={api} onAdded={added} onClose={() => setAdding(false)} />}
       {preferencesOpen && status && (
-        <PreferencesDialog api={api} status={status} onChanged={statusChanged} onClose={() => setPreferencesOpen(false)} />
+        // The panels whose token storage a setting moved come back as events.
+        <PreferencesDialog api={api} status={status} onChanged={setStatus} onClose={() => setPreferencesOpen(false)} />
       )}
     </div>
   );

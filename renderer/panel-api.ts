@@ -1,15 +1,14 @@
-import { isPanelApiFailure } from '../shared/bridge.ts';
-import type { PanelApi } from '../shared/contract.ts';
+import { isPanelApiFailure, type PanelBridge } from '../shared/bridge.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 
 declare global {
   interface Window {
     /** Installed by the preload (or by the browser tests through the same bridge function). */
-    readonly panelApi?: PanelApi;
+    readonly panelApi?: PanelBridge;
   }
 }
 
-export function getPanelApi(): PanelApi | null {
+export function getPanelApi(): PanelBridge | null {
   return window.panelApi ?? null;
 }
 

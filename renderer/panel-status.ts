@@ -38,3 +38,17 @@ export function signedOutNotice(panel: Panel): { title: string; detail: string }
   // The core's reason ends with what to do ("Log in again."), so the title does not repeat it.
   return { title: titles[reason.code] ?? 'Signed out', detail: reason.message };
 }
+
+/**
+ * The header's warning before a session ends: "Session ends in 9 min", rounded up so the last
+ * seconds still read "1 min"; null once it has ended (main's recheck then signs the panel out).
+ */
+export function sessionEndsText(expiresAt: string, now: number): string | null {
+  const left = Date.parse(expiresAt) - now;
+  if (!Number.isFinite(left) || left <= 0) return null;
+  const minutes = Math.ceil(left / 60_000);
+  if (minutes < 60) return `Session ends in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `Session ends in ${hours} h${rest === 0 ? '' : ` ${rest} min`}`;
+}

@@ -666,3 +666,20 @@ test('model: random sequences of time, sleep, network, interval changes, sign-in
   );
   t.diagnostic(`${stats.sequences} sequences, ${stats.steps} steps, ${stats.checks} check calls`);
 });
+
+describe('results that arrive twice or say nothing', () => {
+  test('the same result through the pass and through recordResults counts once; CANCELLED counts not at all', async () => {
+    const h = harness({ panels: panels(1), manual: true, random: () => 0.5 });
+    h.scheduler.start();
+    await h.clock.advanceBy(20 * SECOND);
+    const answer = [resultOf('p0', 'NETWORK', h.clock.now())];
+    await h.finish(answer);
+    const after = h.scheduler.nextCheckAt('p0');
+    assert.ok(after !== null);
+    // An operator's "Check all" joined that pass and got the very same result back.
+    h.scheduler.recordResults(answer);
+    assert.equal(h.scheduler.nextCheckAt('p0'), after, 'counted twice: the back-off doubled');
+    h.scheduler.recordResults([resultOf('p0', 'CANCELLED', h.clock.now() + SECOND)]);
+    assert.equal(h.scheduler.nextCheckAt('p0'), after, 'a cancelled check moved the schedule');
+  });
+});

@@ -120,6 +120,8 @@ export class CheckScheduler {
   readonly #options: CheckSchedulerOptions;
   readonly #timing: CheckSchedulerTiming;
   readonly #panels = new Map<string, PanelState>();
+  /** Results already counted, by identity: the same result can arrive through a pass and through `recordResults`. */
+  readonly #applied = new WeakSet<PanelCheck>();
   #generations = 0;
   #running = false;
   #unsubscribe: (() => void) | null = null;
@@ -198,6 +200,9 @@ export class CheckScheduler {
     for (const result of results) {
       const panel = this.#panels.get(result.panelId);
       if (!panel?.signedIn) continue;
+      // A cancelled check says nothing of the panel; and a result seen already (a call that joined
+      // the scheduler's own pass answers with the very same result) must not count a failure twice.
+      if ((!result.ok && result.error.code === 'CANCELLED') || this.#applied.has(result)) continue;
       const at = this.#parseTime(result.checkedAt) ?? now;
       if (this.#applyResult(panel, result, at) && panel.dueAt !== null) this.#considerDue(panel.dueAt);
     }
@@ -276,7 +281,8 @@ export class CheckScheduler {
   #applyPassResult(pass: Pass, result: PanelCheck, now: number): void {
     const panel = this.#panels.get(result.panelId);
     if (!panel || pass.ids.get(result.panelId) !== panel.generation) return;
-    // Failures of a pass cut short by sleep or the network going are not the panel's doing.
+    // Failures of a pass cut short by sleep, the network going or the operator's Cancel are not the panel's doing.
+    if (!result.ok && result.error.code === 'CANCELLED') return;
     if (pass.cancelled && !result.ok && result.error.code !== 'NOT_SIGNED_IN') return;
     // The check happened during the call, whatever the checker's clock says.
     const at = Math.min(Math.max(this.#parseTime(result.checkedAt) ?? now, pass.startedAt), now);
@@ -286,6 +292,7 @@ export class CheckScheduler {
   /** Returns false for a result older than the panel's last known check. */
   #applyResult(panel: PanelState, result: PanelCheck, at: number): boolean {
     if (panel.lastCheckAt !== null && at < panel.lastCheckAt) return false;
+    this.#applied.add(result);
     panel.lastCheckAt = at;
     panel.jitterDraw = this.#options.random();
     panel.dueFixed = false;

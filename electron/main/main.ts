@@ -1,15 +1,19 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, Notification, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
 import { createPanelService, type PanelService } from '../core/index.ts';
 import { createFileLog, describeError, silentLog, type Log } from '../core/log.ts';
 import { appMenuTemplate } from './app-menu.ts';
+import { BackgroundWork } from './background-work.ts';
 import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
 import { denyAllPermissions, hardenContents } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
+import { systemNotifier } from './notifier.ts';
 import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
 import { APP_SCHEME } from './renderer-files.ts';
 import { safeStorageEncryption } from './safe-storage-encryption.ts';
+import { electronSystemState } from './system-state.ts';
+import { WindowEvents } from './window-events.ts';
 import { windowStateFile } from './window-state.ts';
 
 // The bundles sit side by side: dist/main/main.js, dist/preload/preload.cjs, dist/renderer/.
@@ -43,16 +47,7 @@ if (!app.requestSingleInstanceLock()) {
   // Another Paneldeck is running: it gets focused (see 'second-instance') and this one leaves.
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (!mainWindow || mainWindow.isDestroyed()) {
-      // macOS keeps running with no window: a second launch opens one.
-      openMainWindow?.();
-      return;
-    }
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.show();
-    mainWindow.focus();
-  });
+  app.on('second-instance', showMainWindow);
 
   // The backstop: every WebContents, the main window's and any other, stays on the app's pages.
   app.on('web-contents-created', (_event, contents) => {
@@ -77,20 +72,34 @@ function start(): void {
   // Not electron-store, though it is conf underneath: its constructor adds an IPC listener
   // ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
   const encryption = safeStorageEncryption(safeStorage, process.platform);
-  const service = createPanelService({
+  const windowEvents = new WindowEvents({ appOrigins: entry.appOrigins, onError: (error) => log.error('window.event-failed', { error: describeError(error) }) });
+  const background = new BackgroundWork({
+    toWindow: (event) => windowEvents.send(event),
+    showWindow: showMainWindow,
+    system: electronSystemState(powerMonitor, net),
+    notifier: systemNotifier(Notification),
+    onError: (error) => log.error('background.failed', { error: describeError(error) }),
+  });
+  const core = createPanelService({
     dataDir: app.getPath('userData'),
     encryption,
     fetch: netRequestFetch((options) => net.request(options)),
+    emit: background.emit,
   });
-  registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
-  void logStart(encryption, service);
+  // IPC calls go through `observe`, so a settings change re-plans the checks and warnings at once.
+  registerPanelApi({ ipc: ipcMain, service: background.observe(core), appOrigins: entry.appOrigins, log });
+  void background.start(core);
+  app.on('before-quit', background.beforeQuit(() => app.quit()));
+  void logStart(encryption, core);
 
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName(), app.isPackaged)));
 
   const stateFile = windowStateFile(join(app.getPath('userData'), 'window-state.json'));
   openMainWindow = () => {
     const window = createMainWindow({ entryUrl: entry.url, preloadPath, isPackaged: app.isPackaged, stateFile });
+    const detach = windowEvents.attach(window);
     window.on('closed', () => {
+      detach();
       if (mainWindow === window) mainWindow = null;
     });
     mainWindow = window;
@@ -101,6 +110,17 @@ function start(): void {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openMainWindow?.();
   });
+}
+
+/** Brings the main window to the front; macOS keeps running with no window, so this may open one. */
+function showMainWindow(): void {
+  if (!mainWindow || mainWindow.isDestroyed()) {
+    openMainWindow?.();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
 }
 
 /** After the availability check: Linux names its keyring backend only once encryption started. */

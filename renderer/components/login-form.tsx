@@ -9,7 +9,6 @@ interface LoginFormProps {
   panel: Panel;
   onLoggedIn(panel: Panel): void;
   onOpenSettings(): void;
-  onStale(): Promise<void>;
 }
 
 /** Failures the panel's settings fix: the login path or the token field is not what this panel uses. */
@@ -17,7 +16,7 @@ const settingsCodes = new Set(['LOGIN_ENDPOINT_NOT_FOUND', 'NO_TOKEN_IN_RESPONSE
 /** Failures that are about what was typed. */
 const credentialCodes = new Set(['INVALID_CREDENTIALS', 'INVALID_INPUT']);
 
-export function LoginForm({ api, panel, onLoggedIn, onOpenSettings, onStale }: LoginFormProps) {
+export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormProps) {
   const [email, setEmail] = useState(panel.lastEmail ?? '');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -36,9 +35,8 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings, onStale }: L
     try {
       onLoggedIn(await api.logIn(panel.id, { email, password }));
     } catch (caught) {
-      const info = failureInfo(caught);
-      setError(info);
-      if (info.code === 'NOT_FOUND') void onStale();
+      // A panel removed meanwhile leaves by main's event; nothing to re-read here.
+      setError(failureInfo(caught));
       requestAnimationFrame(() => passwordInput.current?.focus());
     } finally {
       // The password lives only as long as one attempt.

@@ -5,6 +5,7 @@ import type { Panel, SessionResult } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { ExpiryBadge } from './expiry-badge.tsx';
 import { LoginForm } from './login-form.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
@@ -12,22 +13,25 @@ import { SessionView, type SessionState } from './session-view.tsx';
 interface PanelViewProps {
   api: PanelApi;
   panel: Panel;
+  /** When the session ends, if main warned that it ends soon. */
+  expiresSoonAt: string | null;
   onPanelChanged(panel: Panel): void;
   onRemoved(id: string): void;
-  /** The panel changed in main (signed out by the server, removed elsewhere): read the list again. */
-  onStale(): Promise<void>;
 }
 
 type Tab = 'session' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
-export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: PanelViewProps) {
+export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved }: PanelViewProps) {
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
   const requested = useRef(false);
+  /** A fresh read has answered since the sign-in: the cached session must not replace what it said. */
+  const answered = useRef(false);
 
+  // What the read changes on the panel (last check, signed out by the server) comes as main's event.
   const loadSession = useCallback(async () => {
     setSession((state) => ({ ...state, loading: true }));
     let result: SessionResult | null = null;
@@ -37,22 +41,52 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
     } catch (caught) {
       error = failureInfo(caught);
     }
+    answered.current = true;
     setSession((state) => ({ result: result ?? state.result, loading: false, error }));
-    // The read changed the panel's last check, or signed it out (the effect below then clears
-    // the session) or found it removed (this view goes): refresh the list's view of it.
-    await onStale();
-  }, [api, panel.id, onStale]);
+  }, [api, panel.id]);
+
+  /** The last session read in this run, shown at once while the fresh read is under way. */
+  const showCached = useCallback(async () => {
+    let cached: SessionResult | null = null;
+    try {
+      cached = await api.getCachedSession(panel.id);
+    } catch {
+      return; // Only a head start: the fresh read says what is wrong.
+    }
+    if (cached && !answered.current) setSession((state) => (state.result ? state : { ...state, result: cached }));
+  }, [api, panel.id]);
 
   useEffect(() => {
     if (!panel.signedIn) {
       // A later log in (maybe another account) must never show this session.
       requested.current = false;
+      answered.current = false;
       setSession(noSession);
     } else if (!requested.current) {
       requested.current = true;
+      void showCached();
       void loadSession();
     }
-  }, [panel.signedIn, loadSession]);
+  }, [panel.signedIn, loadSession, showCached]);
+
+  // A check elsewhere (background, or another call) read a newer session than the one shown: show
+  // it from main's cache, without asking the panel again. An answer of our own read is not newer.
+  const lastReadAt = panel.signedIn && panel.lastCheck?.ok ? panel.lastCheck.at : null;
+  const shownAt = session.result?.checkedAt ?? null;
+  useEffect(() => {
+    if (lastReadAt === null || session.loading || !answered.current || (shownAt !== null && lastReadAt <= shownAt)) return;
+    let current = true;
+    api.getCachedSession(panel.id).then(
+      (cached) => {
+        if (!current || !cached) return;
+        setSession((state) => (state.result && cached.checkedAt <= state.result.checkedAt ? state : { result: cached, loading: state.loading, error: null }));
+      },
+      () => undefined, // the next read says what is wrong
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, panel.id, lastReadAt, shownAt, session.loading]);
 
   // "Try again" on a broken session view: drop the answer that broke it and read a fresh one.
   const retryView = () => {
@@ -78,6 +112,7 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
               <span className={`status-dot status-${status.kind}`} aria-hidden="true" />
               {status.label}
             </span>
+            {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} />}
           </p>
         </div>
         <div className="tabs" role="group" aria-label="Panel view">
@@ -103,7 +138,7 @@ export function PanelView({ api, panel, onPanelChanged, onRemoved, onStale }: Pa
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onOpenSettings={() => showSettings(true)} onStale={onStale} />
+            <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onOpenSettings={() => showSettings(true)} />
           </>
         )}
       </ErrorBoundary>

@@ -3,6 +3,7 @@ import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { AppStatus } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
+import { BackgroundChecks } from './background-checks.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 
 interface PreferencesDialogProps {
@@ -12,7 +13,7 @@ interface PreferencesDialogProps {
   onClose(): void;
 }
 
-/** App-wide settings: today, whether tokens may be stored when the system has no keyring. */
+/** App-wide settings: whether tokens may be stored when the system has no keyring, and background checks. */
 export function PreferencesDialog({ api, status, onChanged, onClose }: PreferencesDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -36,7 +37,7 @@ export function PreferencesDialog({ api, status, onChanged, onClose }: Preferenc
   };
 
   return (
-    <ModalDialog title="Preferences" onClose={onClose}>
+    <ModalDialog title="Preferences" onClose={onClose} className="modal-wide">
       <section className="preferences-section" aria-labelledby="token-storage-title">
         <h3 id="token-storage-title">Saved sign-ins</h3>
         <p>{protectionText(level, backend)}</p>
@@ -67,6 +68,7 @@ export function PreferencesDialog({ api, status, onChanged, onClose }: Preferenc
           </div>
         )}
       </section>
+      <BackgroundChecks api={api} status={status} onChanged={onChanged} />
       <div className="form-actions">
         <button type="button" className="button-primary" onClick={onClose}>
           Done

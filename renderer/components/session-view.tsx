@@ -30,7 +30,10 @@ export function SessionView({ panel, state, onRefresh }: SessionViewProps) {
         <h2 id="session-title">Session</h2>
         <span className="muted" role="status">
           {loading
-            ? 'Reading the session…'
+            ? // What shows meanwhile is the last read (this run's cache, or the one before Refresh).
+              result
+              ? `Last read at ${time.format(new Date(result.checkedAt))}; reading it again…`
+              : 'Reading the session…'
             : result
               ? // After a failed refresh the session below is the last one read, not a current one.
                 `${error ? 'Last read' : 'Checked'} at ${time.format(new Date(result.checkedAt))}`

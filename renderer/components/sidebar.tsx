@@ -2,7 +2,7 @@ import type { Panel } from '../../shared/types.ts';
 import { panelStatus } from '../panel-status.ts';
 
 interface SidebarProps {
-  panels: Panel[];
+  panels: readonly Panel[];
   selectedId: string | null;
   onSelect(id: string): void;
   onAdd(): void;

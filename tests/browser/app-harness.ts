@@ -2,8 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
+import type { PanelEvent } from '../../shared/events.ts';
 import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
 import { registerPanelApi, type IpcCallEvent, type SenderFrame } from '../../electron/main/ipc-registrar.ts';
+import { WindowEvents, type EventWindow } from '../../electron/main/window-events.ts';
 import { createFileLog } from '../../electron/core/log.ts';
 import { serveRendererFile } from '../../electron/main/renderer-files.ts';
 import { testEncryption, type TestEncryption } from '../helpers.ts';
@@ -36,12 +38,17 @@ export interface AppUnderTest {
   answers: unknown[];
   /** Console errors and uncaught exceptions of the page, CSP violations included. */
   pageErrors: string[];
+  /** Every event main sent to the page, as sent. */
+  events: PanelEvent[];
+  /** Sends an event to the page the way main does (the service's own events go there already). */
+  sendEvent(event: PanelEvent): Promise<void>;
 }
 
 /**
  * Loads the built renderer the way the app does: the real preload bundle runs first (given a
  * stand-in for `electron` whose `invoke` is a Playwright binding), and the binding hands each
- * call to the real IPC registrar in front of a real panel service.
+ * call to the real IPC registrar in front of a real panel service. The service's events go
+ * through the app's own WindowEvents to the listeners the preload set with `ipcRenderer.on`.
  */
 export interface OpenAppOptions {
   dataDir: string;
@@ -58,7 +65,12 @@ export interface OpenAppOptions {
 
 export async function openApp(page: Page, options: OpenAppOptions): Promise<AppUnderTest> {
   const encryption = options.encryption ?? testEncryption();
-  const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service });
+  const { events, send, delivered } = pageEvents(page, options.rendererOrigin);
+  const emit = (event: PanelEvent) => {
+    send(event);
+    options.service?.emit?.(event);
+  };
+  const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service, emit });
   const handlers = new Map<string, (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>>();
   const log = options.logDir ? createFileLog({ dir: options.logDir }) : undefined;
   registerPanelApi({ ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) }, service, appOrigins: [options.rendererOrigin], log });
@@ -77,7 +89,50 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.addInitScript({ content: await preloadInPage() });
   await page.goto(options.rendererUrl);
-  return { service, encryption, answers, pageErrors };
+  return {
+    service,
+    encryption,
+    answers,
+    pageErrors,
+    events,
+    sendEvent: (event) => {
+      send(event);
+      return delivered();
+    },
+  };
+}
+
+/** What the init script below installs in the page for main's events to arrive by. */
+interface PageHooks {
+  __paneldeckEvent?: (channel: string, text: string) => void;
+}
+
+/**
+ * Main's `webContents.send` for the page: the app's own WindowEvents (the same origin check, the
+ * same plain payload) in front of a window whose `send` dispatches, in order, to the listeners the
+ * preload registered with `ipcRenderer.on`. Like Electron, a page that is closed or elsewhere gets nothing.
+ */
+function pageEvents(page: Page, rendererOrigin: string): { events: PanelEvent[]; send(event: PanelEvent): void; delivered(): Promise<void> } {
+  const events: PanelEvent[] = [];
+  let delivery: Promise<void> = Promise.resolve();
+  const window: EventWindow = {
+    isDestroyed: () => page.isClosed(),
+    webContents: {
+      isDestroyed: () => page.isClosed(),
+      getURL: () => page.url(),
+      send: (channel, payload) => {
+        events.push(payload as PanelEvent);
+        const text = toWire(payload);
+        // One after another: Electron delivers a window's messages in the order they were sent.
+        delivery = delivery
+          .then(() => page.evaluate(([name, wire]) => (globalThis as PageHooks).__paneldeckEvent?.(name, wire), [channel, text] as const))
+          .catch(() => undefined); // the page closed or navigated meanwhile: the event is lost, as in the app
+      },
+    },
+  };
+  const sender = new WindowEvents({ appOrigins: [rendererOrigin] });
+  sender.attach(window);
+  return { events, send: (event) => void sender.send(event), delivered: () => delivery };
 }
 
 function senderFrameOf(frame: Frame): SenderFrame {
@@ -121,13 +176,32 @@ function fromWire(text: string): unknown {
 async function preloadInPage(): Promise<string> {
   const bundle = await readFile(join(distDir, 'preload', 'preload.cjs'), 'utf8');
   return `(() => {
+  const fromWire = ${fromWire.toString()};
+  const listeners = new Map();
+  // Main's send: each listener gets an event object (which the preload must drop) and the payload.
+  Object.defineProperty(window, '__paneldeckEvent', {
+    value: (channel, text) => {
+      for (const listener of [...(listeners.get(channel) ?? [])]) listener({ sender: 'ipc-renderer-event' }, fromWire(text));
+    },
+  });
   const electron = {
     contextBridge: {
       exposeInMainWorld(key, api) {
         Object.defineProperty(window, key, { value: api, writable: false, configurable: false });
       },
     },
-    ipcRenderer: { invoke: (channel, ...args) => window.__paneldeckIpc(channel, args).then(${fromWire.toString()}) },
+    ipcRenderer: {
+      invoke: (channel, ...args) => window.__paneldeckIpc(channel, args).then(fromWire),
+      on(channel, listener) {
+        if (!listeners.has(channel)) listeners.set(channel, new Set());
+        listeners.get(channel).add(listener);
+        return this;
+      },
+      removeListener(channel, listener) {
+        listeners.get(channel)?.delete(listener);
+        return this;
+      },
+    },
   };
   const require = (name) => {
     if (name === 'electron') return electron;

@@ -1,0 +1,216 @@
+import type { PanelApi } from '../../shared/contract.ts';
+import type { PanelEvent } from '../../shared/events.ts';
+import type { AppSettings, Panel, PanelCheck } from '../../shared/types.ts';
+import { DEFAULT_SETTINGS } from '../core/app-settings.ts';
+import { CheckScheduler, type CheckSchedulerTiming, type SchedulerClock, type SystemState } from '../core/check-scheduler.ts';
+import { ExpiryWatcher, type ExpiryNotifier } from '../core/expiry-watcher.ts';
+import type { PanelService } from '../core/panel-service.ts';
+
+/** What the background needs of the service. */
+export type BackgroundService = Pick<PanelService, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'>;
+
+export interface BackgroundWorkOptions {
+  /** Sends an event to the app's main window (and nowhere else); dropped when there is none. */
+  toWindow(event: PanelEvent): void;
+  /** Brings the main window to the front, opening one if there is none. */
+  showWindow(): void;
+  system: SystemState;
+  notifier: ExpiryNotifier;
+  /** Epoch milliseconds: session ends and check times are compared with it. Default: the real clock. */
+  clock?: SchedulerClock;
+  random?: () => number;
+  /** Gets what failed in the background; nothing there is worth stopping the app for. */
+  onError?: (error: unknown) => void;
+  timing?: Partial<CheckSchedulerTiming>;
+  /** How long a quit waits for `stop()` (the check history to be written) at most. */
+  quitTimeoutMs?: number;
+}
+
+const realClock: SchedulerClock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+type Settings = Pick<AppSettings, 'checkIntervalMinutes' | 'expiryWarningMinutes' | 'notifyBeforeExpiry'>;
+
+/**
+ * Main's background work around the service: the check scheduler and the expiry watcher, fed by
+ * the service's own events, and those events passed on to the window. The service is created with
+ * `emit` as its event sink; `start(service)` then reads the settings and the list and starts.
+ */
+export class BackgroundWork {
+  readonly #options: BackgroundWorkOptions;
+  readonly #scheduler: CheckScheduler;
+  readonly #watcher: ExpiryWatcher;
+  /** Read synchronously by the scheduler and the watcher; kept current by `settingsChanged`. */
+  #settings: Settings = DEFAULT_SETTINGS;
+  #service: BackgroundService | null = null;
+  /** Events reach the scheduler and the watcher only once they have the whole list. */
+  #started = false;
+  #stopping: Promise<void> | null = null;
+
+  constructor(options: BackgroundWorkOptions) {
+    this.#options = options;
+    const clock = options.clock ?? realClock;
+    const onError = (error: unknown) => this.#report(error);
+    this.#scheduler = new CheckScheduler({
+      clock,
+      random: options.random ?? Math.random,
+      check: (ids) => this.#requireService().checkPanels(ids),
+      cancel: () => void this.#requireService().cancelChecks().catch(onError),
+      system: options.system,
+      settings: () => this.#settings,
+      onError,
+      timing: options.timing,
+    });
+    this.#watcher = new ExpiryWatcher({
+      clock,
+      settings: () => this.#settings,
+      notifier: options.notifier,
+      emitExpiring: (panelId, expiresAt) => this.#toWindow({ type: 'sessionExpiring', panelId, expiresAt }),
+      focusPanel: (panelId) => {
+        options.showWindow();
+        this.#toWindow({ type: 'focusPanel', panelId });
+      },
+      recheck: (panelIds) => void this.#checkAndRecord(this.#requireService(), panelIds).catch(onError),
+      onError,
+    });
+  }
+
+  /** The service's event sink: every event goes to the window, and what concerns them to the scheduler and the watcher. */
+  readonly emit = (event: PanelEvent): void => {
+    this.#toWindow(event);
+    if (!this.#started || this.#stopping) return;
+    try {
+      if (event.type === 'panelsChanged') {
+        for (const panel of event.panels) {
+          this.#scheduler.panelChanged(scheduled(panel));
+          this.#watcher.panelChanged(panel);
+        }
+      } else if (event.type === 'panelsRemoved') {
+        for (const id of event.panelIds) {
+          this.#scheduler.panelRemoved(id);
+          this.#watcher.panelRemoved(id);
+        }
+      }
+    } catch (error) {
+      this.#report(error);
+    }
+  };
+
+  /** Reads the settings and the panel list, then starts the checks. Failures go to `onError`. */
+  async start(service: BackgroundService): Promise<void> {
+    if (this.#service) return;
+    this.#service = service;
+    try {
+      this.#settings = await service.currentSettings();
+      const panels = await service.listPanels();
+      if (this.#stopping) return;
+      this.#scheduler.setPanels(panels.map(scheduled));
+      this.#watcher.setPanels(panels);
+      this.#started = true;
+      this.#scheduler.start();
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  /**
+   * The service as IPC serves it: the same methods, but a settings change re-plans the background
+   * at once, and checks the operator starts count as the panels' last checks for the scheduler.
+   */
+  observe<S extends Pick<PanelApi, 'updateSettings' | 'checkPanels'>>(service: S): S {
+    return {
+      ...service,
+      updateSettings: async (patch) => {
+        const status = await service.updateSettings(patch);
+        this.settingsChanged(status.settings);
+        return status;
+      },
+      checkPanels: (ids) => this.#checkAndRecord(service, ids),
+    };
+  }
+
+  settingsChanged(settings: Settings): void {
+    const { checkIntervalMinutes, expiryWarningMinutes, notifyBeforeExpiry } = settings;
+    this.#settings = { checkIntervalMinutes, expiryWarningMinutes, notifyBeforeExpiry };
+    if (!this.#started || this.#stopping) return;
+    this.#scheduler.settingsChanged();
+    this.#watcher.settingsChanged();
+  }
+
+  /** At quit: no more checks or warnings, and what the service holds back (check history) is written. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.#scheduler.stop();
+      this.#watcher.stop();
+      try {
+        await this.#service?.flush();
+      } catch (error) {
+        this.#report(error);
+      }
+    })();
+    return this.#stopping;
+  }
+
+  /**
+   * For the app's `before-quit`: the first one is held until `stop()` is done (or a few seconds
+   * passed), then `quit` is called again and let through.
+   */
+  beforeQuit(quit: () => void): (event: { preventDefault(): void }) => void {
+    let phase: 'running' | 'stopping' | 'done' = 'running';
+    return (event) => {
+      if (phase === 'done') return;
+      event.preventDefault();
+      if (phase === 'stopping') return;
+      phase = 'stopping';
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#options.quitTimeoutMs ?? 3000)));
+      void Promise.race([this.stop(), timeout]).then(() => {
+        clearTimeout(timer);
+        phase = 'done';
+        quit();
+      });
+    };
+  }
+
+  async #checkAndRecord(service: Pick<PanelApi, 'checkPanels'>, ids?: string[]): Promise<PanelCheck[]> {
+    const results = await service.checkPanels(ids);
+    // A cancelled read says nothing about the panel.
+    const outcomes = results.filter((result) => result.ok || result.error.code !== 'CANCELLED');
+    if (this.#started && !this.#stopping) {
+      try {
+        this.#scheduler.recordResults(outcomes);
+      } catch (error) {
+        this.#report(error);
+      }
+    }
+    return results;
+  }
+
+  #requireService(): BackgroundService {
+    if (!this.#service) throw new Error('The background work was used before it was started.');
+    return this.#service;
+  }
+
+  #toWindow(event: PanelEvent): void {
+    try {
+      this.#options.toWindow(event);
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#options.onError?.(error);
+    } catch {
+      // An error sink that fails is no reason to stop the background work.
+    }
+  }
+}
+
+function scheduled(panel: Panel): { id: string; signedIn: boolean; lastCheckAt: string | null } {
+  return { id: panel.id, signedIn: panel.signedIn, lastCheckAt: panel.lastCheck?.at ?? null };
+}

@@ -1,0 +1,97 @@
+import { EVENT_CHANNEL, type PanelEvent } from '../../shared/events.ts';
+import type { Panel } from '../../shared/types.ts';
+import { isAppUrl } from './navigation-policy.ts';
+
+/** The part of Electron's `WebContents` that events are sent through. */
+export interface EventContents {
+  isDestroyed(): boolean;
+  getURL(): string;
+  send(channel: string, ...args: unknown[]): void;
+}
+
+/** The part of Electron's `BrowserWindow` read here. */
+export interface EventWindow {
+  isDestroyed(): boolean;
+  readonly webContents: EventContents;
+}
+
+export interface WindowEventsOptions {
+  /** Origins the app's own page is served from: a window showing anything else gets nothing. */
+  appOrigins: readonly string[];
+  /** Gets what `send` threw (a payload Electron could not clone, say); events are never worth a crash. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Sends main's events to the app's main window and nowhere else: not to every window, not to every
+ * WebContents, only to the one window attached, and only while it shows the app's own page.
+ */
+export class WindowEvents {
+  readonly #options: WindowEventsOptions;
+  #window: EventWindow | null = null;
+
+  constructor(options: WindowEventsOptions) {
+    this.#options = options;
+  }
+
+  /** Makes `window` the one that gets events; the function it returns stops that (if it is still the one). */
+  attach(window: EventWindow): () => void {
+    this.#window = window;
+    return () => {
+      if (this.#window === window) this.#window = null;
+    };
+  }
+
+  /** Whether the event was handed to the window. */
+  send(event: PanelEvent): boolean {
+    const window = this.#window;
+    if (!window || window.isDestroyed() || window.webContents.isDestroyed()) return false;
+    try {
+      // Checked at every send: a page that navigated away (hardenContents should stop it) hears nothing.
+      if (!isAppUrl(window.webContents.getURL(), this.#options.appOrigins)) return false;
+      window.webContents.send(EVENT_CHANNEL, plainEvent(event));
+      return true;
+    } catch (error) {
+      this.#options.onError?.(error);
+      return false;
+    }
+  }
+}
+
+/**
+ * The event rebuilt from its declared fields only, so what crosses to the page is plain data that
+ * structured clone copies as is, and a field the core might add later is not sent unseen.
+ */
+export function plainEvent(event: PanelEvent): PanelEvent {
+  switch (event.type) {
+    case 'panelsChanged':
+      return { type: event.type, panels: event.panels.map(plainPanel) };
+    case 'panelsRemoved':
+      return { type: event.type, panelIds: [...event.panelIds] };
+    case 'checkProgress':
+      return { type: event.type, done: event.done, total: event.total };
+    case 'sessionExpiring':
+      return { type: event.type, panelId: event.panelId, expiresAt: event.expiresAt };
+    case 'focusPanel':
+      return { type: event.type, panelId: event.panelId };
+  }
+}
+
+function plainPanel(panel: Panel): Panel {
+  const { id, name, address, baseUrl, loginPath, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt } = panel;
+  return {
+    id,
+    name,
+    address,
+    baseUrl,
+    loginPath,
+    tokenField,
+    createdAt,
+    lastEmail,
+    signedIn,
+    tokenStorage,
+    signedOutReason: signedOutReason && { code: signedOutReason.code, message: signedOutReason.message },
+    lastCheck: lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: { code: lastCheck.error.code, message: lastCheck.error.message } }),
+    sessionExpiresAt,
+  };
+}

@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { AppStatus } from '../../shared/types.ts';
+import { backgroundDraft, backgroundFieldForError, backgroundPatch, type BackgroundDraft } from '../background-settings.ts';
+import { failureInfo } from '../panel-api.ts';
+import { TextField } from './text-field.tsx';
+
+interface BackgroundChecksProps {
+  api: PanelApi;
+  status: AppStatus;
+  onChanged(status: AppStatus): void;
+}
+
+/** The Preferences section for background checks and expiry warnings, saved together. */
+export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksProps) {
+  const [draft, setDraft] = useState(() => backgroundDraft(status.settings));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const [saved, setSaved] = useState(false);
+  const patch = backgroundPatch(status.settings, draft);
+  const changed = Object.keys(patch).length > 0;
+  const field = error ? backgroundFieldForError(error) : null;
+  const fieldError = (name: keyof BackgroundDraft) => (field === name ? (error?.message ?? null) : null);
+  const edit = <K extends keyof BackgroundDraft>(key: K, value: BackgroundDraft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+    setSaved(false);
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !changed) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await api.updateSettings(patch);
+      onChanged(next);
+      setDraft(backgroundDraft(next.settings));
+      setSaved(true);
+    } catch (caught) {
+      setError(failureInfo(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const number = (name: 'checkIntervalMinutes' | 'checkConcurrency' | 'expiryWarningMinutes', label: string, hint: string, max: number) => (
+    <TextField
+      label={label}
+      name={name}
+      type="number"
+      inputMode="numeric"
+      min={name === 'checkConcurrency' ? 1 : 0}
+      max={max}
+      step={1}
+      value={draft[name]}
+      onChange={(event) => edit(name, event.target.value)}
+      hint={hint}
+      error={fieldError(name)}
+    />
+  );
+
+  return (
+    <section className="preferences-section" aria-labelledby="background-checks-title">
+      <h3 id="background-checks-title">Background checks</h3>
+      <form className="preferences-form" onSubmit={save} noValidate aria-busy={busy}>
+        <div className="preferences-grid">
+          {number('checkIntervalMinutes', 'Check interval', 'Minutes between checks of each signed-in panel; 0 turns them off.', 1440)}
+          {number('checkConcurrency', 'Checks at once', 'Session reads in flight at most, 1 to 64.', 64)}
+          {number('expiryWarningMinutes', 'Expiry warning', 'Minutes before a session ends; 0 turns it off.', 1440)}
+        </div>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="notifyBeforeExpiry"
+            checked={draft.notifyBeforeExpiry}
+            onChange={(event) => edit('notifyBeforeExpiry', event.target.checked)}
+            aria-invalid={field === 'notifyBeforeExpiry' || undefined}
+          />
+          Also warn with a system notification
+        </label>
+        {error && (field === null || field === 'notifyBeforeExpiry') && (
+          <div className="notice notice-error" role="alert">
+            <p>{error.message}</p>
+          </div>
+        )}
+        <div className="form-actions">
+          <span className="muted" role="status">
+            {saved ? 'Saved.' : ''}
+          </span>
+          <button type="submit" disabled={busy || !changed}>
+            Save background checks
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
