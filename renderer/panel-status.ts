@@ -46,7 +46,9 @@ export function signedOutNotice(panel: Panel): { title: string; detail: string }
 export function sessionEndsText(expiresAt: string, now: number): string | null {
   const left = Date.parse(expiresAt) - now;
   if (!Number.isFinite(left) || left <= 0) return null;
-  const minutes = Math.ceil(left / 60_000);
+  // Whole minutes gone by, as the session view's "(in 9 minutes)" counts them, so the two agree.
+  const minutes = Math.floor(left / 60_000);
+  if (minutes < 1) return 'Session ends in under a minute';
   if (minutes < 60) return `Session ends in ${minutes} min`;
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;

@@ -55,8 +55,9 @@ test('the header\u2019s countdown rounds up, reads hours past an hour, and is go
   const now = Date.UTC(2030, 0, 1, 12, 0, 0);
   const at = (ms: number) => new Date(now + ms).toISOString();
   assert.equal(sessionEndsText(at(9 * 60_000), now), 'Session ends in 9 min');
-  assert.equal(sessionEndsText(at(8 * 60_000 + 1), now), 'Session ends in 9 min');
-  assert.equal(sessionEndsText(at(5_000), now), 'Session ends in 1 min');
+  assert.equal(sessionEndsText(at(10 * 60_000 - 1), now), 'Session ends in 9 min', 'as the session view counts: whole minutes');
+  assert.equal(sessionEndsText(at(8 * 60_000 + 1), now), 'Session ends in 8 min');
+  assert.equal(sessionEndsText(at(5_000), now), 'Session ends in under a minute');
   assert.equal(sessionEndsText(at(60 * 60_000), now), 'Session ends in 1 h');
   assert.equal(sessionEndsText(at(125 * 60_000), now), 'Session ends in 2 h 5 min');
   assert.equal(sessionEndsText(at(0), now), null);
