@@ -317,3 +317,26 @@ describe('file modes', () => {
     }
   });
 });
+
+describe('a log in queued behind another while the address changes', () => {
+  test('the password is never sent to the new address', async () => {
+    const [oldServer, newServer] = await Promise.all([startReferencePanel(), startReferencePanel()]);
+    const dir = await tempDir();
+    try {
+      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+      const { id } = await service.addPanel({ address: oldServer.url });
+      oldServer.setFault('login', { kind: 'latency', ms: 200 });
+      // The first attempt holds the queue; the second, with another password, waits behind it.
+      const first = service.logIn(id, { ...credentials, password: 'first-try' }).catch((error: unknown) => error);
+      const second = service.logIn(id, credentials).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await service.updatePanel(id, { address: newServer.url });
+      await Promise.all([first, second]);
+      const sentToNew = newServer.requests.filter((request) => request.path === '/api/login');
+      assert.deepEqual(sentToNew, [], 'a password typed for the old address reached the new one');
+    } finally {
+      await Promise.all([oldServer.close(), newServer.close()]);
+      await dir.cleanup();
+    }
+  });
+});

@@ -79,11 +79,17 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     now,
   });
 
-  /** `generation` is the panel's as the operator asked to log in: a log out since then drops this log in. */
-  async function logInOnce(id: string, email: string, password: string, generation: number) {
+  /**
+   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a log out or a new
+   * address since then drops this log in, before the password is sent anywhere.
+   */
+  async function logInOnce(id: string, email: string, password: string, generation: number, baseUrl: string) {
     const current = await state();
     const { registry, vault } = current;
     const panel = find(current, id);
+    if (vault.generation(id) !== generation || panel.baseUrl !== baseUrl) {
+      throw new PanelError('NOT_SIGNED_IN', 'The panel was logged out or its address changed before this log in was sent, so it was not sent. Log in again.');
+    }
     const held = vault.token(id, panel.baseUrl);
     const token = await requestLogIn(request, panel, { email, password }, held ? [held] : []);
     const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
@@ -266,7 +272,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const { baseUrl, loginPath, tokenField } = find(current, panelId);
       // The generation is taken where the attempt starts: a log out from here on drops it.
       const generation = current.vault.generation(panelId);
-      return logIns.run(panelId, [generation, baseUrl, loginPath, tokenField, email, password], () => logInOnce(panelId, email, password, generation));
+      return logIns.run(panelId, [generation, baseUrl, loginPath, tokenField, email, password], () => logInOnce(panelId, email, password, generation, baseUrl));
     },
 
     async logOut(id) {

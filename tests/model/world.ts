@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Socket } from 'node:net';
+import { startReferencePanel, type DemoUser, type ReferencePanel } from '../reference-panel/server.ts';
+
+/**
+ * What the sequences share: reference panels on distinct origins, each with a user of its own
+ * (so a password or token for one is recognisable at another), and ports nothing listens on.
+ */
+
+export type Target = { kind: 'server' | 'free'; index: number };
+
+export interface Server {
+  index: number;
+  panel: ReferencePanel;
+  user: DemoUser;
+  /** Every token this server issued, as far as read; `issuedTokens()` copies its whole map, so it is read only when needed. */
+  known: Set<string>;
+  /** How many of `issuedTokens()` are in `known`. */
+  seen: number;
+}
+
+/**
+ * An address with no panel. The test holds the port itself, so nothing else on the machine can
+ * take it: whatever arrives is kept (it is checked like what a panel receives) and the
+ * connection is dropped before any answer, as a port nothing listens on would refuse it.
+ */
+export interface FreePort {
+  port: number;
+  /** Raw requests, headers and body, as they arrived. */
+  received: string[];
+}
+
+export interface World {
+  servers: Server[];
+  freePorts: FreePort[];
+  close(): Promise<void>;
+}
+
+export async function startWorld(serverCount: number, freePortCount: number): Promise<World> {
+  const servers: Server[] = [];
+  for (let index = 0; index < serverCount; index++) {
+    const user: DemoUser = {
+      id: `usr_${3000 + index}`,
+      email: `operator-${index}@panel-${index}.test`,
+      // Mixed case, so that a lower-cased copy on disk is caught too.
+      password: `Pw${index}-${randomBytes(12).toString('base64url')}`,
+      name: `Operator ${index}`,
+      role: 'admin',
+    };
+    servers.push({ index, panel: await startReferencePanel({ users: [user] }), user, known: new Set(), seen: 0 });
+  }
+  const sinks = await Promise.all(Array.from({ length: freePortCount }, () => holdFreePort()));
+  return {
+    servers,
+    freePorts: sinks.map((sink) => sink.free),
+    close: async () => {
+      await Promise.all([...servers.map((server) => server.panel.close()), ...sinks.map((sink) => sink.close())]);
+    },
+  };
+}
+
+async function holdFreePort(): Promise<{ free: FreePort; close(): Promise<void> }> {
+  const received: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    let text = '';
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+      const headerEnd = text.indexOf('\r\n\r\n');
+      if (headerEnd < 0) return;
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, headerEnd))?.[1] ?? 0);
+      if (text.length < headerEnd + 4 + length) return;
+      received.push(text);
+      socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    free: { port, received },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function targetPort(world: World, target: Target): number {
+  const port = target.kind === 'server' ? world.servers[target.index]?.panel.port : world.freePorts[target.index]?.port;
+  if (port === undefined) throw new Error(`no such target ${targetLabel(target)}`);
+  return port;
+}
+
+export function targetAddress(world: World, target: Target): string {
+  return `http://127.0.0.1:${targetPort(world, target)}`;
+}
+
+export function targetLabel(target: Target): string {
+  return `${target.kind === 'server' ? 'S' : 'F'}${target.index}`;
+}
+
+export function allTargets(world: World): Target[] {
+  return [
+    ...world.servers.map((server) => ({ kind: 'server' as const, index: server.index })),
+    ...world.freePorts.map((_, index) => ({ kind: 'free' as const, index })),
+  ];
+}
+
+export function sameTarget(a: Target, b: Target): boolean {
+  return a.kind === b.kind && a.index === b.index;
+}
+
+/** The target a panel's `baseUrl` points at, or `null` for an address the test never used. */
+export function targetOfBaseUrl(world: World, baseUrl: string): Target | null {
+  return allTargets(world).find((target) => `${targetAddress(world, target)}/api` === baseUrl) ?? null;
+}
+
+/** The credentials an operator types for a panel at `target`: its own user's, or a wrong password. */
+export function credentialsFor(world: World, target: Target, wrongPassword: string | null): { email: string; password: string } {
+  const server = target.kind === 'server' ? world.servers[target.index] : undefined;
+  return {
+    email: server?.user.email ?? 'nobody@nowhere.test',
+    password: wrongPassword ?? server?.user.password ?? 'not-a-panel-password',
+  };
+}
+
+/** Reads the tokens the server issued since the last look; returns the new ones. */
+export function refreshIssued(server: Server): string[] {
+  const fresh = server.panel.issuedTokens().slice(server.seen);
+  for (const token of fresh) server.known.add(token);
+  server.seen += fresh.length;
+  return fresh;
+}
