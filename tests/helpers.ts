@@ -20,8 +20,9 @@ export interface TestEncryption extends Encryption {
   encryptCalls: number;
 }
 
-export function testEncryption(init: { available?: boolean; backend?: string } = {}): TestEncryption {
-  let key = randomBytes(32);
+/** `key` (32 bytes) makes two processes share one keyring, as two runs of the app on one machine do. */
+export function testEncryption(init: { available?: boolean; backend?: string; key?: Uint8Array } = {}): TestEncryption {
+  let key = init.key ? Buffer.from(init.key) : randomBytes(32);
   const encryption: TestEncryption = {
     available: init.available ?? true,
     backendName: init.backend ?? 'gnome_libsecret',

@@ -93,6 +93,8 @@ async function fetchFollowingSameOrigin(
   let method = request.method;
   let body = request.body;
   for (let hop = 0; ; hop++) {
+    // Cancelled before it was sent: nothing is sent.
+    if (signal.aborted) throw signal.reason;
     const response = await beforeDeadline(
       fetchImpl(url, {
         method,
@@ -189,7 +191,11 @@ async function readCapped(response: Response, maxBytes: number, url: string, dea
  * whose body ignores the abort signal.
  */
 function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
-  if (deadline.aborted) return Promise.reject(deadline.reason);
+  if (deadline.aborted) {
+    // Nobody waits for `work` any more; its own failure must not surface as an unhandled rejection.
+    work.catch(() => undefined);
+    return Promise.reject(deadline.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(deadline.reason);
     deadline.addEventListener('abort', onAbort, { once: true });

@@ -25,6 +25,7 @@ interface Pass {
   running: number;
   controller: AbortController;
   lastProgressAt: number;
+  ended: boolean;
 }
 
 const PROGRESS_EVERY_MS = 100;
@@ -81,6 +82,8 @@ export class PanelChecker {
       const panelId = pass.order[pass.next]!;
       this.#settle(pass, { panelId, checkedAt: at, ok: false, error: { code: 'CANCELLED', message: 'The check was cancelled before this panel was read.' } });
     }
+    // A check asked for from now on starts a pass of its own, not one whose reads are being aborted.
+    this.#pass = null;
     this.#endIfIdle(pass);
   }
 
@@ -94,6 +97,7 @@ export class PanelChecker {
       running: 0,
       controller: new AbortController(),
       lastProgressAt: 0,
+      ended: false,
     };
     this.#pass = pass;
     return pass;
@@ -123,8 +127,9 @@ export class PanelChecker {
   }
 
   #endIfIdle(pass: Pass): void {
-    if (pass.running > 0 || pass.next < pass.order.length || this.#pass !== pass) return;
-    this.#pass = null;
+    if (pass.running > 0 || pass.next < pass.order.length || pass.ended) return;
+    pass.ended = true;
+    if (this.#pass === pass) this.#pass = null;
     this.#report(pass, true);
   }
 

@@ -60,7 +60,7 @@ export class SessionReader {
         );
       }
       if (!read.ok) {
-        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED') this.#recordFailure(state, latest, read.error);
+        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED') this.#recordFailure(state, latest, token, read.error);
         throw read.error;
       }
       const checkedAt = this.#options.now().toISOString();
@@ -87,12 +87,12 @@ export class SessionReader {
   }
 
   /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
-  #recordFailure(state: ServiceState, record: PanelRecord, error: PanelError): void {
+  #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): void {
     const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
     if (error.code === 'UNAUTHORIZED') {
       // A disk error must not hide the panel's answer, which is what the operator asked for; the
       // rejected token is forgotten in memory either way.
-      attemptWrite(() => state.vault.forget(record.id));
+      attemptWrite(() => state.vault.dropRejected(record.id, token));
       attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
       this.#options.cache.forget(record.id);
       state.history.record(record.id, { lastCheck, sessionExpiresAt: null });

@@ -246,6 +246,19 @@ export class TokenVault {
   }
 
   /**
+   * The panel rejected `token` (401/403): drops it, if it is still the panel's, at once in memory
+   * and then on disk. The generation stays: a log in under way is the operator's new sign-in, not
+   * one that ended, so it still counts. A failed write throws `STORAGE` and stays due.
+   */
+  dropRejected(panelId: string, token: string): boolean {
+    if (this.#tokens.get(panelId)?.token !== token) return false;
+    this.#tokens.delete(panelId);
+    delete this.#intended[panelId];
+    this.#flush();
+    return true;
+  }
+
+  /**
    * Ends the panel's sign-in: at once in memory, whatever happens on disk; then deletes its
    * ciphertext. A failed write throws `STORAGE`, and the deletion stays due for the next write.
    */

@@ -57,6 +57,22 @@ export interface ReferencePanelOptions {
    * Sanctum's `42|pQ7…` has a "|" that URL-encoding changes, which matters to tests of echoes.
    */
   issueToken?: () => string;
+  /**
+   * Told of every request as it arrives and as it ends, so that a test can count the requests in
+   * flight at the server itself (across several panels that share one observer), and see the
+   * connections a client closed before its answer.
+   */
+  observer?: (event: RequestEvent) => void;
+}
+
+export interface RequestEvent {
+  /** The request's path, e.g. `/api/getSession`. */
+  path: string;
+  /**
+   * `arrived` first; then `answered` once the panel has handed over its whole answer, or `hung-up`
+   * when the client closed the connection before that (a cancelled request).
+   */
+  phase: 'arrived' | 'answered' | 'hung-up';
 }
 
 export interface RecordedRequest {
@@ -143,10 +159,13 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   };
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) sendJson(response, 500, { error: 'Reference panel failed' });
-      else response.destroy();
-    });
+    const observe = observed(request, response, options.observer);
+    handle(request, response)
+      .catch(() => {
+        if (!response.headersSent) sendJson(response, 500, { error: 'Reference panel failed' });
+        else response.destroy();
+      })
+      .finally(observe);
   };
   const server: Server = options.tls ? createHttpsServer(options.tls, listener) : createHttpServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -178,6 +197,27 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Reports the request's arrival now, and its end: `hung-up` when the connection closes before the
+ * answer was ended, else `answered` when the returned function is called (the handler is done, so
+ * the whole answer is written: the client cannot have read it before this).
+ */
+function observed(request: IncomingMessage, response: ServerResponse, observer: ReferencePanelOptions['observer']): () => void {
+  if (!observer) return () => undefined;
+  const path = new URL(request.url ?? '/', 'http://placeholder').pathname;
+  let ended = false;
+  const end = (phase: 'answered' | 'hung-up') => {
+    if (ended) return;
+    ended = true;
+    observer({ path, phase });
+  };
+  observer({ path, phase: 'arrived' });
+  response.once('close', () => {
+    if (!response.writableEnded) end('hung-up');
+  });
+  return () => end('answered');
 }
 
 async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: ServerResponse): Promise<void> {
