@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { loginUrl, normaliseAddress, normaliseLoginPath } from '../electron/core/address.ts';
+import { canonicalBaseUrlForTests as quick, loginUrl, normaliseAddress, normaliseAddressUncachedForTests, normaliseLoginPath } from '../electron/core/address.ts';
 import { PanelError } from '../shared/errors.ts';
 import { rejectsWith } from './helpers.ts';
 
@@ -158,5 +158,37 @@ test('loginUrl: the URL a log in goes to, refused unless it resolves under <orig
   for (const bad of ['/%2e%2e/%2e%2e/other-app/collect', '/../other-app/collect', '//evil.example/collect', 'login', '/a/%2e%2e/%2e%2e/b']) {
     const error = await rejectsWith(Promise.resolve().then(() => loginUrl('https://panel.example.com/api', bad)), 'INVALID_INPUT');
     assert.match(error.message, /login path saved for this panel is refused, so your email and password were not sent/);
+  }
+});
+
+test('the quick path for stored base URLs agrees with the full parse, for every address either accepts', () => {
+  const full = (input: string) => {
+    try {
+      return normaliseAddressUncachedForTests(input);
+    } catch {
+      return null;
+    }
+  };
+  const label = fc.stringMatching(/^[a-z0-9_][a-z0-9_-]{0,10}[a-z0-9_]?$/);
+  const host = fc.oneof(
+    fc.array(label, { minLength: 1, maxLength: 4 }).map((labels) => labels.join('.')),
+    fc.tuple(fc.nat(300), fc.nat(300), fc.nat(300), fc.nat(300)).map((octets) => octets.join('.')),
+    fc.constantFrom('localhost', '127.0.0.1', '127.1', '0x7f.0.0.1', 'xn--bcher-kva.example', 'a..b', '-a.com', 'a.123', '256.1.1.1'),
+  );
+  const candidate = fc
+    .tuple(fc.constantFrom('http', 'https'), host, fc.option(fc.oneof(fc.nat(70000), fc.constantFrom(80, 443, 0)), { nil: undefined }))
+    .map(([scheme, name, port]) => `${scheme}://${name}${port === undefined ? '' : `:${port}`}/api`);
+  fc.assert(
+    fc.property(fc.oneof(candidate, fc.string()), (input) => {
+      const fast = quick(input);
+      if (fast === null) return;
+      assert.deepEqual(fast, full(input), input);
+    }),
+    { numRuns: 5000 },
+  );
+  // And the quick path is taken for what the app stores most: plain domains and loopback addresses.
+  for (const input of ['https://panel.example.com/api', 'https://panel.example.com:8443/api', 'http://127.0.0.1:4780/api', 'https://10.0.0.5/api']) {
+    assert.deepEqual(quick(input), full(input), input);
+    assert.notEqual(quick(input), null, input);
   }
 });

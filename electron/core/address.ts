@@ -22,6 +22,51 @@ function invalid(message: string): never {
  * that says what to fix. Throws only `PanelError('INVALID_INPUT')`.
  */
 export function normaliseAddress(input: string): NormalisedAddress {
+  return remembered(addresses, input, () => Object.freeze(canonicalBaseUrl(input) ?? parseAddress(input)));
+}
+
+/**
+ * A base URL exactly as `parseAddress` writes it, read without the URL parser: at start every
+ * panel's stored base URL is checked, and for ten thousand panels the parser took longer than
+ * reading the files. Only plain forms take this path (a lower-case ASCII domain, or a dotted
+ * IPv4 address, and for http:// a loopback one); anything else, IDN and IPv6 included, returns
+ * null and goes through `parseAddress`. A test checks both paths agree.
+ */
+function canonicalBaseUrl(input: string): NormalisedAddress | null {
+  const match = /^(https?):\/\/([a-z0-9._-]{1,253})(?::([1-9]\d{0,4}))?\/api$/.exec(input);
+  if (!match) return null;
+  const [, scheme, host = '', port] = match;
+  if (port !== undefined && (Number(port) > 65535 || (scheme === 'https' && port === '443') || (scheme === 'http' && port === '80'))) return null;
+  const labels = host.split('.');
+  const ipv4 = labels.length === 4 && labels.every((label) => /^(0|[1-9]\d{0,2})$/.test(label) && Number(label) <= 255);
+  if (!ipv4) {
+    // The URL parser reads a host ending in a number as an IPv4 address in another notation.
+    if (/^(\d+|0x[0-9a-f]*)$/.test(labels.at(-1) ?? '') || host.includes('xn--')) return null;
+    if (!labels.every((label) => label.length <= 63 && /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/.test(label))) return null;
+  }
+  if (scheme === 'http' && !isLoopback(host)) return null;
+  const portPart = port === undefined ? '' : `:${port}`;
+  return { baseUrl: input, display: `${scheme === 'http' ? 'http://' : ''}${host}${portPart}` };
+}
+
+/**
+ * Answers remembered by input: loading ten thousand panels checks each address and login path
+ * (nearly all the same) once, not once per use. Refusals are not remembered; they throw.
+ */
+const addresses = new Map<string, NormalisedAddress>();
+const loginPaths = new Map<string, string>();
+const REMEMBERED = 50_000;
+
+function remembered<T>(memory: Map<string, T>, input: string, work: () => T): T {
+  const known = memory.get(input);
+  if (known !== undefined) return known;
+  const result = work();
+  if (memory.size >= REMEMBERED) memory.clear();
+  memory.set(input, result);
+  return result;
+}
+
+function parseAddress(input: string): NormalisedAddress {
   // Pasted text often carries a trailing newline or spaces at the ends: those are noise.
   const text = input.trim();
   if (text === '') invalid('Enter the panel address, for example panel.example.com.');
@@ -112,6 +157,10 @@ export const DEFAULT_LOGIN_PATH = '/login';
  * appended to the base URL and must stay a plain path under it. `null` or empty means the default.
  */
 export function normaliseLoginPath(input: string | null): string {
+  return remembered(loginPaths, input ?? '', () => parseLoginPath(input));
+}
+
+function parseLoginPath(input: string | null): string {
   const text = (input ?? '').trim();
   if (text === '') return DEFAULT_LOGIN_PATH;
   const path = text.startsWith('/') ? text : `/${text}`;
@@ -179,3 +228,7 @@ function resolveLoginUrl(baseUrl: string, path: string): string {
   }
   return url.href;
 }
+
+/** For the test that checks the quick path against the full parse. */
+export const canonicalBaseUrlForTests = canonicalBaseUrl;
+export const normaliseAddressUncachedForTests = parseAddress;

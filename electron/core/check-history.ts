@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { errorCodes } from '../../shared/errors.ts';
+import { isErrorCode } from '../../shared/errors.ts';
 import type { SessionCheck } from '../../shared/types.ts';
 import { isEmptyDocument, readOrMoveAside, type DocumentStore } from './document-store.ts';
+import { isRecord, isTime } from './plain-checks.ts';
 
 /** What checks learnt of a panel: run-time state, not what the operator typed. */
 export interface CheckState {
@@ -10,17 +10,20 @@ export interface CheckState {
 }
 
 const HISTORY_VERSION = 1;
-const errorInfoSchema = z.object({ code: z.enum(errorCodes), message: z.string() });
-const stateSchema = z.object({
-  lastCheck: z
-    .discriminatedUnion('ok', [
-      z.object({ at: z.iso.datetime(), ok: z.literal(true) }),
-      z.object({ at: z.iso.datetime(), ok: z.literal(false), error: errorInfoSchema }),
-    ])
-    .nullable(),
-  sessionExpiresAt: z.iso.datetime().nullable(),
-});
-const historyShape = z.object({ version: z.literal(HISTORY_VERSION), panels: z.record(z.string(), z.unknown()) });
+
+/** One panel's entry, or null when it is not what this version writes. */
+function readState(candidate: unknown): CheckState | null {
+  if (!isRecord(candidate)) return null;
+  const { lastCheck, sessionExpiresAt } = candidate;
+  if (sessionExpiresAt !== null && !isTime(sessionExpiresAt)) return null;
+  if (lastCheck === null) return { lastCheck: null, sessionExpiresAt };
+  if (!isRecord(lastCheck) || !isTime(lastCheck.at)) return null;
+  if (lastCheck.ok === true) return { lastCheck: { at: lastCheck.at, ok: true }, sessionExpiresAt };
+  const error = lastCheck.error;
+  if (lastCheck.ok !== false || !isRecord(error) || !isErrorCode(error.code) || typeof error.message !== 'string') return null;
+  return { lastCheck: { at: lastCheck.at, ok: false, error: { code: error.code, message: error.message } }, sessionExpiresAt };
+}
+
 
 export const EMPTY_CHECK_STATE: Readonly<CheckState> = Object.freeze({ lastCheck: null, sessionExpiresAt: null });
 
@@ -110,11 +113,11 @@ export class CheckHistory {
     }
     // Damaged or unknown history costs only the check history: it is rebuilt by the next checks.
     if (!read.ok || isEmptyDocument(read.document)) return;
-    const shape = historyShape.safeParse(read.document);
-    if (!shape.success) return;
-    for (const [panelId, candidate] of Object.entries(shape.data.panels)) {
-      const parsed = stateSchema.safeParse(candidate);
-      if (parsed.success) this.#states.set(panelId, parsed.data);
+    const document = read.document;
+    if (!isRecord(document) || document.version !== HISTORY_VERSION || !isRecord(document.panels)) return;
+    for (const [panelId, candidate] of Object.entries(document.panels)) {
+      const state = readState(candidate);
+      if (state) this.#states.set(panelId, state);
     }
   }
 }

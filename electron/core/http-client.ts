@@ -33,6 +33,8 @@ export interface HttpResponse {
 }
 
 const MAX_REDIRECTS = 5;
+/** One decoder for every answer: it holds no state between calls to `decode`. */
+const utf8 = new TextDecoder();
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -183,7 +185,7 @@ async function readCapped(response: Response, maxBytes: number, url: string, dea
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
 
 /**

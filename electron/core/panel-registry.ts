@@ -1,32 +1,9 @@
 import { z } from 'zod';
-import { errorCodes } from '../../shared/errors.ts';
-import { DEFAULT_LOGIN_PATH, normaliseAddress, normaliseLoginPath } from './address.ts';
+import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from './address.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
 
-const errorInfoSchema = z.object({ code: z.enum(errorCodes), message: z.string() });
-
-const panelRecordSchema = z.object({
-  id: z.uuid(),
-  name: z.string().min(1),
-  baseUrl: z.string().refine(isNormalisedBaseUrl),
-  loginPath: z.string().refine((path) => isValid(() => normaliseLoginPath(path) === path)),
-  tokenField: z.string().nullable(),
-  createdAt: z.iso.datetime(),
-  /** Called `account` in format 1. */
-  lastEmail: z.string().nullable(),
-  /** Where the token of the last log in went; tells "kept in memory only" apart after a restart. */
-  tokenStorage: z.enum(['encrypted', 'weak', 'memory']).nullable(),
-  signedOutReason: errorInfoSchema.nullable(),
-  lastCheck: z
-    .discriminatedUnion('ok', [
-      z.object({ at: z.iso.datetime(), ok: z.literal(true) }),
-      z.object({ at: z.iso.datetime(), ok: z.literal(false), error: errorInfoSchema }),
-    ])
-    .nullable(),
-});
-
-export type PanelRecord = z.infer<typeof panelRecordSchema>;
-export type PanelRecordChange = Partial<Omit<PanelRecord, 'id'>>;
+export type { PanelRecord, PanelRecordChange };
 
 /** Format 2 renamed the panel's `account` to `lastEmail`. */
 export const REGISTRY_VERSION = 2;
@@ -197,10 +174,10 @@ function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRe
   for (const candidate of panels) {
     const safe = withSafeLoginPath(candidate);
     if (safe !== candidate) resetPaths++;
-    const parsed = panelRecordSchema.safeParse(safe);
-    if (parsed.success && !ids.has(parsed.data.id)) {
-      ids.add(parsed.data.id);
-      records.push(parsed.data);
+    const record = readPanelRecord(safe);
+    if (record && !ids.has(record.id)) {
+      ids.add(record.id);
+      records.push(record);
     }
   }
   const skipped = panels.length - records.length;
@@ -226,10 +203,6 @@ function withSafeLoginPath(candidate: unknown): unknown {
   const { loginPath } = candidate as { loginPath: unknown };
   if (typeof loginPath !== 'string' || isValid(() => normaliseLoginPath(loginPath) === loginPath)) return candidate;
   return { ...candidate, loginPath: DEFAULT_LOGIN_PATH };
-}
-
-function isNormalisedBaseUrl(baseUrl: string): boolean {
-  return isValid(() => normaliseAddress(baseUrl).baseUrl === baseUrl);
 }
 
 function isValid(check: () => boolean): boolean {

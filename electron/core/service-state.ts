@@ -54,19 +54,6 @@ function lostTokenReason(record: PanelRecord): ErrorInfo {
     : { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was not found in the token store. Log in again.' };
 }
 
-const displays = new Map<string, string>();
-
-/** Remembered: a list of ten thousand panels would otherwise parse ten thousand URLs on every read. */
-function displayAddress(baseUrl: string): string {
-  let display = displays.get(baseUrl);
-  if (display === undefined) {
-    if (displays.size > 50_000) displays.clear();
-    display = normaliseAddress(baseUrl).display;
-    displays.set(baseUrl, display);
-  }
-  return display;
-}
-
 /** The panel as the contract shows it: the record, what the vault holds, and what checks learnt. */
 export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' | 'history'>): Panel {
   const signedIn = state.vault.token(record.id, record.baseUrl) !== undefined;
@@ -74,7 +61,7 @@ export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' |
   return {
     id: record.id,
     name: record.name,
-    address: displayAddress(record.baseUrl),
+    address: normaliseAddress(record.baseUrl).display,
     baseUrl: record.baseUrl,
     loginPath: record.loginPath,
     tokenField: record.tokenField,

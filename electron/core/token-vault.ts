@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { ProtectionLevel, TokenProtection, TokenStorage } from '../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import { isRecord, isTime } from './plain-checks.ts';
 import {
   ADDRESS_CHANGED_REASON,
   damagedEntryReason,
@@ -26,14 +27,25 @@ export const WEAK_BACKENDS: ReadonlySet<string> = new Set(['basic_text']);
 
 const VAULT_VERSION = 1;
 const vaultShape = z.object({ version: z.literal(VAULT_VERSION), tokens: z.record(z.string(), z.unknown()) });
-const storedTokenSchema = z.object({
-  ciphertext: z.base64(),
-  backend: z.string(),
-  savedAt: z.iso.datetime(),
+interface StoredToken {
+  /** Base64 of what `Encryption.encrypt` gave. */
+  ciphertext: string;
+  backend: string;
+  savedAt: string;
   /** The panel address the token was issued by; absent in files from before it was recorded. */
-  baseUrl: z.string().optional(),
-});
-type StoredToken = z.infer<typeof storedTokenSchema>;
+  baseUrl?: string;
+}
+const DECRYPTIONS_AT_ONCE = 64;
+
+/** One entry of the token store, or null when it is damaged. */
+function readStoredToken(candidate: unknown): StoredToken | null {
+  if (!isRecord(candidate)) return null;
+  const { ciphertext, backend, savedAt, baseUrl } = candidate as Record<string, unknown>;
+  if (typeof ciphertext !== 'string' || ciphertext.length === 0 || ciphertext.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(ciphertext)) return null;
+  if (typeof backend !== 'string' || !isTime(savedAt)) return null;
+  if (baseUrl !== undefined && typeof baseUrl !== 'string') return null;
+  return baseUrl === undefined ? { ciphertext, backend, savedAt } : { ciphertext, backend, savedAt, baseUrl };
+}
 
 /** A token held for a panel, bound to the address that issued it. */
 interface HeldToken {
@@ -98,6 +110,7 @@ export class TokenVault {
     const level = await vault.#level();
     const backend = vault.#backendName();
     const upgrades: [string, HeldToken][] = [];
+    const toDecrypt: { panelId: string; stored: StoredToken; baseUrl: string }[] = [];
     for (const [panelId, stored] of entries) {
       const panel = list.panels.get(panelId);
       if (stored === null) {
@@ -120,17 +133,23 @@ export class TokenVault {
         problems.set(panelId, unavailableReason(level, stored.backend, backend));
         continue;
       }
-      let token: string;
-      try {
-        token = await encryption.decrypt(Buffer.from(stored.ciphertext, 'base64'));
-      } catch {
-        problems.set(panelId, undecryptableReason(stored.backend, backend));
-        continue;
-      }
-      const savedWeakly = WEAK_BACKENDS.has(stored.backend);
-      const held: HeldToken = { token, storage: savedWeakly || level !== 'keyring' ? 'weak' : 'encrypted', baseUrl: panel.baseUrl };
-      vault.#tokens.set(panelId, held);
-      if (savedWeakly && level === 'keyring') upgrades.push([panelId, held]);
+      toDecrypt.push({ panelId, stored, baseUrl: panel.baseUrl });
+    }
+    // Many at a time: a fleet of thousands would otherwise wait for each decryption in turn.
+    for (let start = 0; start < toDecrypt.length; start += DECRYPTIONS_AT_ONCE) {
+      const batch = toDecrypt.slice(start, start + DECRYPTIONS_AT_ONCE);
+      const tokens = await Promise.all(batch.map(({ stored }) => encryption.decrypt(Buffer.from(stored.ciphertext, 'base64')).catch(() => null)));
+      batch.forEach(({ panelId, stored, baseUrl }, index) => {
+        const token = tokens[index];
+        if (typeof token !== 'string') {
+          problems.set(panelId, undecryptableReason(stored.backend, backend));
+          return;
+        }
+        const savedWeakly = WEAK_BACKENDS.has(stored.backend);
+        const held: HeldToken = { token, storage: savedWeakly || level !== 'keyring' ? 'weak' : 'encrypted', baseUrl };
+        vault.#tokens.set(panelId, held);
+        if (savedWeakly && level === 'keyring') upgrades.push([panelId, held]);
+      });
     }
     try {
       // Drops what the panel list says has ended; the upgrades below would write it too.
@@ -337,8 +356,7 @@ function readEntries(store: DocumentStore, now: Date): {
     return { entries, fileProblem: damagedFileReason('has a format this version does not know', copyAside(store.path, now)), damagedCopy: null };
   }
   for (const [panelId, candidate] of Object.entries(shape.data.tokens)) {
-    const parsed = storedTokenSchema.safeParse(candidate);
-    entries.set(panelId, parsed.success ? parsed.data : null);
+    entries.set(panelId, readStoredToken(candidate));
   }
   const damagedCopy = [...entries.values()].includes(null) ? copyAside(store.path, now) : null;
   return { entries, fileProblem: null, damagedCopy };

@@ -1,0 +1,607 @@
+/**
+ * The figures of issue 11 (fleet engine), each against a baseline measured in the same run:
+ *
+ *   node --experimental-strip-types bench/fleet.ts [figure numbers]      (npm run bench:fleet)
+ *
+ *   1. getSession through the service vs a bare fetch of the same GET, same bearer header.
+ *   2. checkPanels() over 1,000 signed-in panels with 50 ms of server latency vs the ideal
+ *      ceil(1000 / checkConcurrency) x 50 ms; with the most requests in flight at the servers,
+ *      the longest event-loop stall during the pass, and bytes written to the data folder
+ *      against the size of panels.json. A bare pool of fetches with the same concurrency is
+ *      timed too, as the floor this machine reaches.
+ *   3. The first listPanels of a new service on a 10,000-panel folder vs readFile + JSON.parse
+ *      of the same files, on a fresh worker thread per run (an app starts in a fresh process).
+ *   4. Adding 1,000 panels one by one, against the per-panel time of the first 10.
+ *
+ * Everything is real: the service from electron/core with the tests' encryption, files in a
+ * temporary folder, panels served on 127.0.0.1 from worker threads (so that serving does not
+ * count against main's event loop). Medians of BENCH_RUNS runs (default 5); the spread of the
+ * runs is printed beside them, since the machine may be shared. Code without checkPanels (before
+ * the fleet work) is measured the way the issue did: Promise.all over getSession of every panel.
+ * It asserts nothing: a figure that could not be taken says why and the others go on.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serialize } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { createPanelService, jsonFileStore, type OpenStore, type PanelService } from '../electron/core/index.ts';
+import { PanelError } from '../shared/errors.ts';
+import type { PanelCheck } from '../shared/types.ts';
+import { testEncryption } from '../tests/helpers.ts';
+import { DEMO_USER } from '../tests/reference-panel/server.ts';
+import { newToken, writeFleetFolder } from './fleet-data.ts';
+import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
+import type { OpenWorkerData, OpenWorkerReply } from './fleet-open-worker.ts';
+import type { PanelWorkerReply, PanelWorkerRequest } from './hostile-panel-worker.ts';
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+const FLEET = 1000;
+/** The issue's 50 ms; BENCH_LATENCY_MS shows how the figures move with slower panels. */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const BIG_FOLDER = 10_000;
+const ADDS = 1000;
+const FIRST_ADDS = 10;
+const SESSION_CALLS = 500;
+/** A pass that takes this long is broken, not slow: the bench reports it and goes on. */
+const PASS_LIMIT_MS = 60_000;
+/** checkConcurrency's default (DEFAULT_SETTINGS in app-settings.ts), for code that has no such setting. */
+const DEFAULT_CONCURRENCY = 16;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function median(values: readonly number[]): number {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function spread(values: readonly number[], digits = 0): string {
+  const finite = values.filter((value) => Number.isFinite(value));
+  if (finite.length === 0) return '-';
+  return `${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}`;
+}
+
+const ms = (value: number, digits = 1) => (Number.isFinite(value) ? `${value.toFixed(digits)} ms` : '-');
+const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : '-');
+const kib = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(0)} KiB` : '-');
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  for (const [index, row] of rows.entries()) {
+    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Settles with `work`, or rejects after `limitMs`: a hung pass must not hang the bench. */
+async function withLimit<T>(work: Promise<T>, limitMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${limitMs / 1000} s`)), limitMs);
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The longest gap between ticks of a 1 ms timer: how long main's event loop could not run
+ * anything else (an IPC call from the window, say). Includes the timer's own ~1 ms.
+ */
+function stallProbe(): { stop(): number } {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(longest, performance.now() - last);
+    },
+  };
+}
+
+/** Bytes, writes and time per document, counted as the store writes them. */
+class WriteCounter {
+  readonly byName = new Map<string, { bytes: number; writes: number }>();
+  /** The longest single write (serialise, write, fsync, rename): it holds main's event loop that long. */
+  longestMs = 0;
+
+  add(name: string, bytes: number, elapsedMs: number): void {
+    const entry = this.byName.get(name) ?? { bytes: 0, writes: 0 };
+    entry.bytes += bytes;
+    entry.writes++;
+    this.byName.set(name, entry);
+    this.longestMs = Math.max(this.longestMs, elapsedMs);
+  }
+
+  get bytes(): number {
+    return [...this.byName.values()].reduce((sum, entry) => sum + entry.bytes, 0);
+  }
+
+  get writes(): number {
+    return [...this.byName.values()].reduce((sum, entry) => sum + entry.writes, 0);
+  }
+
+  reset(): void {
+    this.byName.clear();
+    this.longestMs = 0;
+  }
+
+  describe(): string {
+    if (this.byName.size === 0) return 'nothing';
+    const files = [...this.byName].map(([name, { bytes, writes }]) => `${name}.json ${writes}x ${kib(bytes)}`).join(', ');
+    return `${files} (longest write ${ms(this.longestMs)})`;
+  }
+}
+
+/**
+ * The service's own atomic JSON files (as openJsonFiles makes them), counting each write by the
+ * size of the file it left: a stat after the write costs microseconds, where measuring the text
+ * would mean serialising every document a second time inside the figures.
+ */
+function countingStore(dir: string, counter: WriteCounter): OpenStore {
+  return (name) => {
+    // 0o600 as the service's own files (PRIVATE_FILE_MODE in document-store.ts).
+    const store = jsonFileStore(join(dir, `${name}.json`), { mode: 0o600 });
+    return {
+      path: store.path,
+      read: () => store.read(),
+      write(document) {
+        const started = performance.now();
+        store.write(document);
+        const elapsed = performance.now() - started;
+        counter.add(name, statSync(store.path).size, elapsed);
+      },
+    };
+  };
+}
+
+/**
+ * What the app does with each event: Electron's webContents.send serialises it with V8's
+ * serializer on main, so the events a pass sends cost main that much here too.
+ */
+function eventSink(): { emit(event: unknown): void; events: number } {
+  const sink = {
+    events: 0,
+    emit(event: unknown) {
+      sink.events++;
+      serialize(event);
+    },
+  };
+  return sink;
+}
+
+/**
+ * After the servers close their idle connections, main learns of each close only when its event
+ * loop reads the socket: a request sent at once could go down a connection already closed.
+ */
+async function letClosesArrive(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+/** A worker that answers each message with one reply carrying the same `id`. */
+function asking<Request extends { id: number }, Reply extends { id: number }>(worker: Worker) {
+  const replies = new Map<number, (reply: Reply) => void>();
+  worker.on('message', (reply: Reply) => {
+    replies.get(reply.id)?.(reply);
+    replies.delete(reply.id);
+  });
+  let next = 1;
+  return {
+    started: new Promise<Reply>((resolve, reject) => {
+      replies.set(0, resolve);
+      worker.once('error', reject);
+    }),
+    ask(request: Omit<Request, 'id'>): Promise<Reply> {
+      const id = next++;
+      return new Promise<Reply>((resolve) => {
+        replies.set(id, resolve);
+        worker.postMessage({ ...request, id });
+      });
+    },
+  };
+}
+
+async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'paneldeck-fleet-'));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes what the service holds back (check history, events), where the service can. */
+async function flush(service: PanelService): Promise<void> {
+  // Code before the fleet work wrote everything at once and had no flush.
+  if (typeof service.flush === 'function') await service.flush();
+}
+
+interface Summary {
+  figure: string;
+  value: number;
+  baselineName: string;
+  baseline: number;
+  goal: number | null;
+  unit: 'ms' | 'bytes' | 'count';
+  note?: string;
+  /** The ratio judged against the goal when a steadier one than value / baseline exists. */
+  ratio?: number;
+}
+const summary: Summary[] = [];
+
+// ---------------------------------------------------------------------------------------------
+// 1. getSession vs a bare fetch
+
+async function figureSession(): Promise<void> {
+  console.log(`\n1. getSession through the service vs a bare fetch of the same GET (${SESSION_CALLS} calls one after another per run)`);
+  const worker = new Worker(new URL('./hostile-panel-worker.ts', import.meta.url));
+  const panel = asking<PanelWorkerRequest, PanelWorkerReply>(worker);
+  const { url } = await panel.started;
+  try {
+    await inTempDir(async (dir) => {
+      const service = createPanelService({ dataDir: dir, encryption: testEncryption() });
+      const { id } = await service.addPanel({ address: url, name: 'Bench' });
+      await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+      const token = (await panel.ask({ tokens: true })).tokens.at(-1) ?? '';
+      const [record] = await service.listPanels();
+      const sessionUrl = `${record?.baseUrl ?? ''}/getSession`;
+      const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+
+      const through = async () => {
+        await service.getSession(id);
+      };
+      const bare = async () => {
+        const response = await fetch(sessionUrl, { headers });
+        await response.text();
+        if (response.status !== 200) throw new Error(`the bare fetch got ${response.status}`);
+      };
+      // Also the time main's event loop was busy per call (event-loop utilisation): on two cores
+      // shared with other work, wall time swings with scheduling; main's own work swings less.
+      const serviceBusy: number[] = [];
+      const fetchBusy: number[] = [];
+      const perCall = async (call: () => Promise<void>, busy: number[]) => {
+        const utilisation = performance.eventLoopUtilization();
+        const started = performance.now();
+        for (let index = 0; index < SESSION_CALLS; index++) await call();
+        busy.push(performance.eventLoopUtilization(utilisation).active / SESSION_CALLS);
+        return (performance.now() - started) / SESSION_CALLS;
+      };
+      // Warm-up: connections, and the code compiled, for both.
+      for (let index = 0; index < 500; index++) {
+        await through();
+        await bare();
+      }
+      const serviceRuns: number[] = [];
+      const fetchRuns: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        // Alternating which goes first, so that a burst of load elsewhere does not favour one.
+        if (run % 2) {
+          fetchRuns.push(await perCall(bare, fetchBusy));
+          serviceRuns.push(await perCall(through, serviceBusy));
+        } else {
+          serviceRuns.push(await perCall(through, serviceBusy));
+          fetchRuns.push(await perCall(bare, fetchBusy));
+        }
+      }
+      await flush(service);
+      const serviceMs = median(serviceRuns);
+      const fetchMs = median(fetchRuns);
+      // Each run's pair ran back to back: their ratio is steadier than the ratio of the medians
+      // when the load from elsewhere drifts between runs.
+      const paired = serviceRuns.map((value, run) => value / fetchRuns[run]!);
+      const busyRatio = median(serviceBusy) / median(fetchBusy);
+      printTable([
+        ['per call', 'median', `runs (${RUNS})`, 'main busy', 'runs'],
+        ['service getSession', ms(serviceMs, 3), spread(serviceRuns, 3), ms(median(serviceBusy), 3), spread(serviceBusy, 3)],
+        ['bare fetch + text()', ms(fetchMs, 3), spread(fetchRuns, 3), ms(median(fetchBusy), 3), spread(fetchBusy, 3)],
+        ['ratio within each run', ratio(median(paired)), spread(paired, 2), ratio(busyRatio), ''],
+      ]);
+      summary.push({
+        figure: '1. getSession per call', value: serviceMs, baselineName: 'bare fetch', baseline: fetchMs, goal: 1.25, unit: 'ms',
+        ratio: median(paired), note: `ratio: within runs; of medians ${ratio(serviceMs / fetchMs)}, main busy ${ratio(busyRatio)}`,
+      });
+    });
+  } finally {
+    await panel.ask({ close: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. A check of the whole fleet
+
+interface PassRun {
+  ms: number;
+  bareMs: number;
+  stallMs: number;
+  bareStallMs: number;
+  passBytes: number;
+  flushBytes: number;
+  writes: string;
+  maxInFlight: number;
+  bareMaxInFlight: number;
+  requests: number;
+  refused: number;
+  ok: number;
+  failures: Map<string, number>;
+  events: number;
+  error: string | null;
+}
+
+async function figureFleet(): Promise<void> {
+  console.log(`\n2. A check of ${FLEET.toLocaleString('en-US')} signed-in panels, ${LATENCY_MS} ms server latency, 127.0.0.1 (one server per panel, on a worker thread)`);
+  const tokens = Array.from({ length: FLEET }, () => newToken());
+  const worker = new Worker(new URL('./fleet-panel-worker.ts', import.meta.url), {
+    workerData: { tokens, latencyMs: LATENCY_MS } satisfies FleetWorkerData,
+  });
+  const servers = asking<FleetWorkerRequest, FleetWorkerReply>(worker);
+  const { ports } = await servers.started;
+  const pristine = await mkdtemp(join(tmpdir(), 'paneldeck-fleet-'));
+  try {
+    const encryption = testEncryption();
+    const entries = ports.map((port, index) => ({ address: `http://127.0.0.1:${port}`, token: tokens[index]! }));
+    const folder = await writeFleetFolder(pristine, entries, encryption, { settings: false, checks: false });
+    const listBytes = folder.sizes['panels.json'] ?? NaN;
+    const urls = folder.panels.map(({ baseUrl, token }) => ({ url: `${baseUrl}/getSession`, token }));
+
+    let concurrency = DEFAULT_CONCURRENCY;
+    let mode = '';
+    let limited = false;
+    const runs: PassRun[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const result = await inTempDir(async (dir) => {
+        for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
+        const counter = new WriteCounter();
+        const sink = eventSink();
+        const service = createPanelService({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: (event) => sink.emit(event) });
+        const panels = await service.listPanels();
+        const signedIn = panels.filter((panel) => panel.signedIn).length;
+        if (signedIn !== FLEET) throw new Error(`only ${signedIn} of ${FLEET} panels read as signed in: has a file format changed? (see bench/fleet-data.ts)`);
+        const hasChecks = typeof service.checkPanels === 'function';
+        if (hasChecks && typeof service.currentSettings === 'function') concurrency = (await service.currentSettings()).checkConcurrency;
+        mode = hasChecks ? 'checkPanels()' : 'Promise.all(getSession)';
+        limited = hasChecks;
+
+        // The floor: the same requests, `concurrency` at a time, with nothing but fetch.
+        await servers.ask({ reset: true });
+        await letClosesArrive();
+        let bareMs = NaN;
+        let bareStallMs = NaN;
+        {
+          let next = 0;
+          // Stalls here are fetch's own and the machine's (other processes taking the core).
+          const bareProbe = stallProbe();
+          const started = performance.now();
+          await Promise.all(Array.from({ length: concurrency }, async () => {
+            while (next < urls.length) {
+              const { url, token } = urls[next++]!;
+              const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+              await response.text();
+            }
+          }));
+          bareMs = performance.now() - started;
+          bareStallMs = bareProbe.stop();
+        }
+        const bareMaxInFlight = (await servers.ask({ stats: true })).maxInFlight;
+        await servers.ask({ reset: true });
+        await letClosesArrive();
+
+        counter.reset();
+        sink.events = 0;
+        const ids = panels.map((panel) => panel.id);
+        const probe = stallProbe();
+        const started = performance.now();
+        let checks: PanelCheck[] = [];
+        let error: string | null = null;
+        try {
+          if (hasChecks) {
+            checks = await withLimit(service.checkPanels(), PASS_LIMIT_MS, 'checkPanels()');
+          } else {
+            // What the issue measured on the code before: every session read at once.
+            const settled = await withLimit(Promise.allSettled(ids.map((id) => service.getSession(id))), PASS_LIMIT_MS, 'Promise.all(getSession)');
+            const at = new Date().toISOString();
+            checks = settled.map((outcome, index): PanelCheck => outcome.status === 'fulfilled'
+              ? { panelId: ids[index]!, checkedAt: at, ok: true }
+              : { panelId: ids[index]!, checkedAt: at, ok: false, error: outcome.reason instanceof PanelError ? outcome.reason.toInfo() : { code: 'INTERNAL', message: describeError(outcome.reason) } });
+          }
+        } catch (failure) {
+          error = describeError(failure);
+          if (hasChecks) await service.cancelChecks().catch(() => undefined);
+        }
+        const elapsed = performance.now() - started;
+        const stallMs = probe.stop();
+        const passBytes = counter.bytes;
+        await flush(service);
+        const stats = await servers.ask({ stats: true });
+        const failures = new Map<string, number>();
+        for (const check of checks) {
+          if (check.ok) continue;
+          // One line per kind of failure, not per panel: the address in the message is left out.
+          const key = `${check.error.code}: ${check.error.message.replace(/127\.0\.0\.1:\d+/g, '<panel>').slice(0, 100)}`;
+          failures.set(key, (failures.get(key) ?? 0) + 1);
+        }
+        if (checks.length !== FLEET && error === null) error = `${checks.length} results for ${FLEET} panels`;
+        return {
+          ms: elapsed, bareMs, stallMs, bareStallMs, passBytes, flushBytes: counter.bytes, writes: counter.describe(),
+          maxInFlight: stats.maxInFlight, bareMaxInFlight, requests: stats.requests, refused: stats.refused,
+          ok: checks.filter((check) => check.ok).length, failures, events: sink.events, error,
+        } satisfies PassRun;
+      });
+      runs.push(result);
+      process.stderr.write('.');
+    }
+    process.stderr.write('\n');
+
+    const ideal = Math.ceil(FLEET / concurrency) * LATENCY_MS;
+    const passMs = median(runs.map((run) => run.ms));
+    const bareMs = median(runs.map((run) => run.bareMs));
+    const stallMs = median(runs.map((run) => run.stallMs));
+    const passBytes = median(runs.map((run) => run.passBytes));
+    const flushBytes = median(runs.map((run) => run.flushBytes));
+    const maxInFlight = Math.max(...runs.map((run) => run.maxInFlight));
+    console.log(`Pass: ${mode}; ${limited ? `checkConcurrency ${concurrency}` : `no concurrency limit in this code, ${concurrency} for the ideal`}; ideal ceil(${FLEET} / ${concurrency}) x ${LATENCY_MS} ms = ${ideal} ms. panels.json is ${kib(listBytes)}.`);
+    printTable([
+      ['', 'median', `runs (${RUNS})`, 'ratio'],
+      [`pass (${mode})`, ms(passMs, 0), spread(runs.map((run) => run.ms)), `${ratio(passMs / ideal)} ideal`],
+      [`bare fetch pool of ${concurrency}`, ms(bareMs, 0), spread(runs.map((run) => run.bareMs)), `${ratio(bareMs / ideal)} ideal`],
+      ['pass vs bare pool', '', '', ratio(passMs / bareMs)],
+      ['most in flight at the servers', String(maxInFlight), spread(runs.map((run) => run.maxInFlight)), limited ? `limit ${concurrency}` : 'no limit'],
+      ['  (bare pool)', String(Math.max(...runs.map((run) => run.bareMaxInFlight))), '', ''],
+      ['longest event-loop stall', ms(stallMs), spread(runs.map((run) => run.stallMs), 1), ''],
+      ['  (bare pool)', ms(median(runs.map((run) => run.bareStallMs))), spread(runs.map((run) => run.bareStallMs), 1), ''],
+      ['bytes written during the pass', kib(passBytes), spread(runs.map((run) => run.passBytes / 1024)), `${ratio(passBytes / listBytes)} panels.json`],
+      ['  + the flush after it', kib(flushBytes), spread(runs.map((run) => run.flushBytes / 1024)), `${ratio(flushBytes / listBytes)} panels.json`],
+    ]);
+    for (const [index, run] of runs.entries()) {
+      const failures = [...run.failures].map(([key, count]) => `${count}x ${key}`).join('; ');
+      console.log(`  run ${index + 1}: ${run.ok}/${FLEET} ok, ${run.requests} requests (${run.refused} refused), ${run.events} events, writes: ${run.writes}` +
+        `${failures ? `; failed: ${failures}` : ''}${run.error ? `; ERROR: ${run.error}` : ''}`);
+    }
+    summary.push({ figure: `2. pass over ${FLEET} panels`, value: passMs, baselineName: 'ideal', baseline: ideal, goal: 1.3, unit: 'ms', note: mode });
+    summary.push({ figure: '2. bytes written (pass + flush)', value: flushBytes, baselineName: 'panels.json', baseline: listBytes, goal: 2, unit: 'bytes' });
+    summary.push({ figure: '2. most in flight', value: maxInFlight, baselineName: 'checkConcurrency', baseline: concurrency, goal: 1, unit: 'count', ...(limited ? {} : { note: 'no limit in this code' }) });
+  } finally {
+    await servers.ask({ close: true });
+    await rm(pristine, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Opening a big folder
+
+async function figureOpen(): Promise<void> {
+  console.log(`\n3. First listPanels of a new service on a ${BIG_FOLDER.toLocaleString('en-US')}-panel folder (all signed in), a fresh worker thread per run`);
+  const replies: OpenWorkerReply[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    replies.push(await inTempDir(async (dir) => {
+      const worker = new Worker(new URL('./fleet-open-worker.ts', import.meta.url), { workerData: { dir, count: BIG_FOLDER } satisfies OpenWorkerData });
+      return new Promise<OpenWorkerReply>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+    }));
+    process.stderr.write('.');
+  }
+  process.stderr.write('\n');
+  for (const reply of replies) {
+    if (reply.error) console.log(`  ERROR: ${reply.error}`);
+    else if (reply.signedIn !== BIG_FOLDER) console.log(`  only ${reply.signedIn} of ${reply.panels} panels read as signed in: has a file format changed?`);
+  }
+  const coldMs = median(replies.map((reply) => reply.coldMs));
+  const warmMs = median(replies.map((reply) => reply.warmMs));
+  const baselineMs = median(replies.map((reply) => reply.baselineMs));
+  console.log(`Files: panels, tokens, settings, checks (${kib(replies[0]?.bytes ?? NaN)} in all).`);
+  printTable([
+    ['', 'median', `runs (${RUNS})`, 'ratio'],
+    ['first listPanels, new thread', ms(coldMs, 0), spread(replies.map((reply) => reply.coldMs)), ratio(coldMs / baselineMs)],
+    ['second service, same thread', ms(warmMs, 0), spread(replies.map((reply) => reply.warmMs)), ratio(warmMs / baselineMs)],
+    ['readFile + JSON.parse', ms(baselineMs, 0), spread(replies.map((reply) => reply.baselineMs)), '1.00x'],
+  ]);
+  summary.push({ figure: `3. open ${BIG_FOLDER} panels`, value: coldMs, baselineName: 'read+parse', baseline: baselineMs, goal: 5, unit: 'ms' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Adding panels one by one
+
+async function figureAdds(): Promise<void> {
+  console.log(`\n4. Adding ${ADDS.toLocaleString('en-US')} panels one by one (each addPanel awaited) to an empty folder`);
+  const totals: number[] = [];
+  const firsts: number[] = [];
+  const lasts: number[] = [];
+  const bytes: number[] = [];
+  // Warm-up in a folder of its own, so that "the first 10" time adding, not compiling the code.
+  await inTempDir(async (dir) => {
+    const service = createPanelService({ dataDir: dir, encryption: testEncryption() });
+    for (let index = 0; index < 2 * FIRST_ADDS; index++) await service.addPanel({ address: `http://127.0.0.1:${29_000 + index}` });
+  });
+  for (let run = 0; run < RUNS; run++) {
+    await inTempDir(async (dir) => {
+      const counter = new WriteCounter();
+      const service = createPanelService({ dataDir: dir, encryption: testEncryption(), openStore: countingStore(dir, counter) });
+      await service.listPanels(); // opened before the clock starts: the first add is an add, not a start
+      const durations: number[] = [];
+      for (let index = 0; index < ADDS; index++) {
+        const started = performance.now();
+        // Distinct ports make distinct addresses; nothing is sent to them.
+        await service.addPanel({ address: `http://127.0.0.1:${30_000 + index}`, name: `Added ${index} ${randomUUID().slice(0, 8)}` });
+        durations.push(performance.now() - started);
+      }
+      await flush(service);
+      const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+      totals.push(sum(durations));
+      firsts.push(sum(durations.slice(0, FIRST_ADDS)) / FIRST_ADDS);
+      lasts.push(sum(durations.slice(-FIRST_ADDS)) / FIRST_ADDS);
+      bytes.push(counter.bytes);
+    });
+    process.stderr.write('.');
+  }
+  process.stderr.write('\n');
+  const total = median(totals);
+  const first = median(firsts);
+  const last = median(lasts);
+  printTable([
+    ['', 'median', `runs (${RUNS})`, 'ratio to first 10'],
+    [`all ${ADDS}, total`, ms(total, 0), spread(totals), ''],
+    [`all ${ADDS}, per panel`, ms(total / ADDS, 2), spread(totals.map((value) => value / ADDS), 2), ratio(total / ADDS / first)],
+    [`first ${FIRST_ADDS}, per panel`, ms(first, 2), spread(firsts, 2), '1.00x'],
+    [`last ${FIRST_ADDS}, per panel`, ms(last, 2), spread(lasts, 2), ratio(last / first)],
+    ['bytes written in all', kib(median(bytes)), '', ''],
+  ]);
+  summary.push({ figure: `4. add ${ADDS}, per panel`, value: total / ADDS, baselineName: `first ${FIRST_ADDS}`, baseline: first, goal: null, unit: 'ms' });
+  summary.push({ figure: `4. add, last ${FIRST_ADDS} per panel`, value: last, baselineName: `first ${FIRST_ADDS}`, baseline: first, goal: null, unit: 'ms' });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const loadBefore = loadavg()[0] ?? NaN;
+  console.log(`Fleet figures, medians of ${RUNS} runs. Node ${process.version}; load average ${loadBefore.toFixed(2)} at start.`);
+  console.log('Figures vary with the machine and its other work: compare the ratios; the run spread shows the noise.');
+  // `bench/fleet.ts 2 3` takes only those figures (for profiling one of them).
+  const only = process.argv.slice(2);
+  for (const [name, figure] of [['1', figureSession], ['2', figureFleet], ['3', figureOpen], ['4', figureAdds]] as const) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    try {
+      await figure();
+    } catch (error) {
+      console.log(`Figure ${name} could not be taken: ${describeError(error)}`);
+    }
+  }
+
+  console.log(`\nSummary (goals from issue 11; "value" and "baseline" are medians)`);
+  const shown = (row: Summary, value: number) => (row.unit === 'bytes' ? kib(value) : row.unit === 'count' ? String(value) : ms(value, value < 10 ? 3 : 0));
+  printTable([
+    ['figure', 'value', 'baseline', 'baseline value', 'ratio', 'goal', 'met'],
+    ...summary.map((row) => {
+      const value = row.ratio ?? row.value / row.baseline;
+      return [
+        row.note ? `${row.figure} (${row.note})` : row.figure,
+        shown(row, row.value),
+        row.baselineName,
+        shown(row, row.baseline),
+        ratio(value),
+        row.goal === null ? '-' : `<= ${row.goal}x`,
+        row.goal === null || !Number.isFinite(value) ? '-' : value <= row.goal ? 'yes' : 'NO',
+      ];
+    }),
+  ]);
+  console.log(`\nTook ${((performance.now() - startedAt) / 1000).toFixed(0)} s; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`);
+}
+
+await main();

@@ -1,0 +1,76 @@
+import { isErrorCode, type ErrorInfo } from '../../shared/errors.ts';
+import type { SessionCheck, TokenStorage } from '../../shared/types.ts';
+import { normaliseAddress, normaliseLoginPath } from './address.ts';
+import { isNullableString, isRecord, isTime } from './plain-checks.ts';
+
+/** One panel as the panel list keeps it. */
+export interface PanelRecord {
+  id: string;
+  name: string;
+  /** As `normaliseAddress` gives it. */
+  baseUrl: string;
+  /** As `normaliseLoginPath` gives it. */
+  loginPath: string;
+  tokenField: string | null;
+  createdAt: string;
+  /** Called `account` in format 1. */
+  lastEmail: string | null;
+  /** Where the token of the last log in went; `null` when the sign-in ended. */
+  tokenStorage: TokenStorage | null;
+  signedOutReason: ErrorInfo | null;
+  /** Check results of an older version; they now live in the check history (`checks.json`). */
+  lastCheck: SessionCheck | null;
+}
+
+export type PanelRecordChange = Partial<Omit<PanelRecord, 'id'>>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const STORAGES: ReadonlySet<unknown> = new Set<TokenStorage>(['encrypted', 'weak', 'memory']);
+
+/** A panel record read from the file, with only the fields it knows, or null when one is wrong. */
+export function readPanelRecord(candidate: unknown): PanelRecord | null {
+  if (!isRecord(candidate)) return null;
+  const { id, name, baseUrl, loginPath, tokenField, createdAt, lastEmail, tokenStorage, signedOutReason, lastCheck } = candidate;
+  if (typeof id !== 'string' || !UUID.test(id)) return null;
+  if (typeof name !== 'string' || name.length === 0) return null;
+  if (typeof baseUrl !== 'string' || !holds(() => normaliseAddress(baseUrl).baseUrl === baseUrl)) return null;
+  if (typeof loginPath !== 'string' || !holds(() => normaliseLoginPath(loginPath) === loginPath)) return null;
+  if (!isNullableString(tokenField) || !isTime(createdAt) || !isNullableString(lastEmail)) return null;
+  if (tokenStorage !== null && !STORAGES.has(tokenStorage)) return null;
+  const reason = signedOutReason === null ? null : readErrorInfo(signedOutReason);
+  if (reason === undefined) return null;
+  const check = lastCheck === null ? null : readCheck(lastCheck);
+  if (check === undefined) return null;
+  return {
+    id,
+    name,
+    baseUrl,
+    loginPath,
+    tokenField,
+    createdAt,
+    lastEmail,
+    tokenStorage: tokenStorage as TokenStorage | null,
+    signedOutReason: reason,
+    lastCheck: check,
+  };
+}
+
+function readErrorInfo(value: unknown): ErrorInfo | undefined {
+  if (!isRecord(value) || !isErrorCode(value.code) || typeof value.message !== 'string') return undefined;
+  return { code: value.code, message: value.message };
+}
+
+function readCheck(value: unknown): SessionCheck | undefined {
+  if (!isRecord(value) || !isTime(value.at)) return undefined;
+  if (value.ok === true) return { at: value.at, ok: true };
+  const error = value.ok === false ? readErrorInfo(value.error) : undefined;
+  return error ? { at: value.at, ok: false, error } : undefined;
+}
+
+function holds(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}

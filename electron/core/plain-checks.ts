@@ -1,0 +1,19 @@
+/**
+ * Checks of JSON read from Paneldeck's own files, by hand: they run for every entry of lists of
+ * ten thousand panels at each start, where a schema library took longer than reading the files.
+ */
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isNullableString(value: unknown): value is string | null {
+  return value === null || typeof value === 'string';
+}
+
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** An ISO date-time in UTC, as `Date.toISOString` writes it. */
+export function isTime(value: unknown): value is string {
+  return typeof value === 'string' && TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
