@@ -25,6 +25,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createPanelService, jsonFileStore, type OpenStore, type PanelService } from '../electron/core/index.ts';
