@@ -5,6 +5,7 @@ import type { SystemEvent, SystemState } from '../electron/core/check-scheduler.
 import type { PanelEvent } from '../shared/events.ts';
 import { BackgroundWork } from '../electron/main/background-work.ts';
 import { FakeClock } from './fake-clock.ts';
+import { samplePanel } from './panel-fixture.ts';
 
 /** Fakes for the tests of main's background wiring: panels, sleep and network, a recording service. */
 
@@ -13,23 +14,9 @@ export const MINUTE = 60 * SECOND;
 export const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 export const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Signed in, as most panels of these tests are. */
 export function panel(n: number, change: Partial<Panel> = {}): Panel {
-  return {
-    id: `00000000-0000-4000-8000-00000000000${n}`,
-    name: `Panel ${n}`,
-    address: `p${n}.example.com`,
-    baseUrl: `https://p${n}.example.com/api`,
-    loginPath: '/login',
-    tokenField: null,
-    createdAt: iso(T0 - MINUTE),
-    lastEmail: null,
-    signedIn: true,
-    tokenStorage: 'encrypted',
-    signedOutReason: null,
-    lastCheck: null,
-    sessionExpiresAt: null,
-    ...change,
-  };
+  return samplePanel(n, { createdAt: iso(T0 - MINUTE), signedIn: true, tokenStorage: 'encrypted', ...change });
 }
 
 export function fakeSystem(): SystemState & { emit(event: SystemEvent): void; online: boolean } {

@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PanelEvent } from '../shared/events.ts';
-import type { Panel } from '../shared/types.ts';
 import { PanelStore } from '../renderer/panel-store.ts';
+import { samplePanel } from './panel-fixture.ts';
 
 /** The window's panel store, fed as main feeds it: a list, then events and actions' results. */
 
-function panel(n: number, change: Partial<Panel> = {}): Panel {
-  return {
-    id: `00000000-0000-4000-8000-00000000000${n}`,
-    name: `Panel ${n}`,
-    address: `p${n}.example.com`,
-    baseUrl: `https://p${n}.example.com/api`,
-    loginPath: '/login',
-    tokenField: null,
-    createdAt: '2030-01-01T00:00:00.000Z',
-    lastEmail: null,
-    signedIn: false,
-    tokenStorage: null,
-    signedOutReason: null,
-    lastCheck: null,
-    sessionExpiresAt: null,
-    ...change,
-  };
-}
+const panel = samplePanel;
 
 const names = (store: PanelStore) => store.getSnapshot().panels?.map((one) => one.name) ?? null;
 

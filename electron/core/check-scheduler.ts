@@ -1,9 +1,6 @@
-import type { ErrorInfo } from '../../shared/errors.ts';
+import type { PanelCheck } from '../../shared/types.ts';
 
-/** One panel's session read, as the checker resolves it. */
-export type PanelCheck =
-  | { panelId: string; checkedAt: string; ok: true }
-  | { panelId: string; checkedAt: string; ok: false; error: ErrorInfo };
+export type { PanelCheck };
 
 /** What the scheduler needs to know of a panel. */
 export interface ScheduledPanel {
