@@ -11,7 +11,8 @@ export interface PanelCheckerOptions {
 
 interface Waiter {
   ids: readonly string[];
-  remaining: number;
+  /** Its own answers: a panel asked for again later in the pass is read again for the later call only. */
+  results: Map<string, PanelCheck>;
   resolve(checks: PanelCheck[]): void;
 }
 
@@ -20,7 +21,9 @@ interface Pass {
   order: string[];
   next: number;
   ids: Set<string>;
-  results: Map<string, PanelCheck>;
+  /** Panels read (or answered) so far in this pass: `done` of the progress. */
+  done: number;
+  settled: Set<string>;
   waitersById: Map<string, Waiter[]>;
   running: number;
   controller: AbortController;
@@ -44,28 +47,25 @@ export class PanelChecker {
     this.#options = options;
   }
 
-  get running(): boolean {
-    return this.#pass !== null;
-  }
-
   check(ids: readonly string[]): Promise<PanelCheck[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return Promise.resolve([]);
     const pass = this.#pass ?? this.#startPass();
     const promise = new Promise<PanelCheck[]>((resolve) => {
-      const waiter: Waiter = { ids: unique, remaining: 0, resolve };
+      const waiter: Waiter = { ids: unique, results: new Map(), resolve };
       for (const id of unique) {
-        if (pass.results.has(id)) continue;
-        waiter.remaining++;
         const waiters = pass.waitersById.get(id);
         if (waiters) waiters.push(waiter);
         else pass.waitersById.set(id, [waiter]);
         if (!pass.ids.has(id)) {
           pass.ids.add(id);
           pass.order.push(id);
+        } else if (pass.settled.delete(id)) {
+          // Read already in this pass, and asked for again (its session may have ended since, as
+          // an expiry recheck says): read again rather than answer with what may be stale.
+          pass.order.push(id);
         }
       }
-      if (waiter.remaining === 0) resolve(unique.map((id) => pass.results.get(id)!));
     });
     this.#report(pass, true);
     this.#fill(pass);
@@ -92,7 +92,8 @@ export class PanelChecker {
       order: [],
       next: 0,
       ids: new Set(),
-      results: new Map(),
+      done: 0,
+      settled: new Set(),
       waitersById: new Map(),
       running: 0,
       controller: new AbortController(),
@@ -118,9 +119,11 @@ export class PanelChecker {
   }
 
   #settle(pass: Pass, check: PanelCheck): void {
-    pass.results.set(check.panelId, check);
+    pass.done++;
+    pass.settled.add(check.panelId);
     for (const waiter of pass.waitersById.get(check.panelId) ?? []) {
-      if (--waiter.remaining === 0) waiter.resolve(waiter.ids.map((id) => pass.results.get(id)!));
+      waiter.results.set(check.panelId, check);
+      if (waiter.results.size === waiter.ids.length) waiter.resolve(waiter.ids.map((id) => waiter.results.get(id)!));
     }
     pass.waitersById.delete(check.panelId);
     this.#report(pass, false);
@@ -136,10 +139,14 @@ export class PanelChecker {
   /** At most every 100 ms, and always at the start and the end: a pass of thousands sends a few dozen. */
   #report(pass: Pass, always: boolean): void {
     const now = Date.now();
-    const done = pass.results.size;
+    const done = pass.done;
     const total = pass.order.length;
     if (!always && done < total && now - pass.lastProgressAt < PROGRESS_EVERY_MS) return;
     pass.lastProgressAt = now;
-    this.#options.onProgress?.(done, total);
+    try {
+      this.#options.onProgress?.(done, total);
+    } catch {
+      // A listener that throws must not stall the pass: the panels after it still get read.
+    }
   }
 }

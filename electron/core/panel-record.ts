@@ -1,7 +1,7 @@
 import { isErrorCode, type ErrorInfo } from '../../shared/errors.ts';
 import type { SessionCheck, TokenStorage } from '../../shared/types.ts';
 import { normaliseAddress, normaliseLoginPath } from './address.ts';
-import { isNullableString, isRecord, isTime } from './plain-checks.ts';
+import { holds, isNullableString, isRecord, isTime } from './plain-checks.ts';
 
 /** One panel as the panel list keeps it. */
 export interface PanelRecord {
@@ -65,12 +65,4 @@ function readCheck(value: unknown): SessionCheck | undefined {
   if (value.ok === true) return { at: value.at, ok: true };
   const error = value.ok === false ? readErrorInfo(value.error) : undefined;
   return error ? { at: value.at, ok: false, error } : undefined;
-}
-
-function holds(check: () => boolean): boolean {
-  try {
-    return check();
-  } catch {
-    return false;
-  }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from './address.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
+import { holds } from './plain-checks.ts';
 
 export type { PanelRecord, PanelRecordChange };
 
@@ -201,14 +202,7 @@ function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRe
 function withSafeLoginPath(candidate: unknown): unknown {
   if (typeof candidate !== 'object' || candidate === null || !('loginPath' in candidate)) return candidate;
   const { loginPath } = candidate as { loginPath: unknown };
-  if (typeof loginPath !== 'string' || isValid(() => normaliseLoginPath(loginPath) === loginPath)) return candidate;
+  if (typeof loginPath !== 'string' || holds(() => normaliseLoginPath(loginPath) === loginPath)) return candidate;
   return { ...candidate, loginPath: DEFAULT_LOGIN_PATH };
 }
 
-function isValid(check: () => boolean): boolean {
-  try {
-    return check();
-  } catch {
-    return false;
-  }
-}

@@ -104,6 +104,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     try {
       const record = registry.update(id, { lastEmail: email, tokenStorage: storage, signedOutReason: null })!;
       cache.forget(id);
+      reader.forget(id);
       current.history.record(id, { sessionExpiresAt: null });
       changes.changed(id);
       return toPanel(record, current);
@@ -124,6 +125,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   function endSignIn(current: ServiceState, record: PanelRecord, change: PanelRecordChange, what: string) {
     const forgetFailure = attemptWrite(() => current.vault.forget(record.id));
     cache.forget(record.id);
+    reader.forget(record.id);
     current.history.record(record.id, { sessionExpiresAt: null });
     changes.changed(record.id);
     let updated: PanelRecord | undefined;
@@ -261,6 +263,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       // the next start, because the panel is no longer in the list.
       attemptWrite(() => current.vault.forget(panelId));
       cache.forget(panelId);
+      reader.forget(panelId);
       current.registry.remove(panelId);
       current.history.forget(panelId);
       changes.removed(panelId);

@@ -17,3 +17,12 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 export function isTime(value: unknown): value is string {
   return typeof value === 'string' && TIME.test(value) && !Number.isNaN(Date.parse(value));
 }
+
+/** Whether `check` returns true without throwing: for validators that refuse by throwing. */
+export function holds(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}

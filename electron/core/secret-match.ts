@@ -20,24 +20,10 @@ const PERCENT_LEVELS = 3;
 const MIN_ENCODED_SECRET = 4;
 
 /**
- * The matchers built last, by their secrets: the same token is checked against every answer of a
- * panel, and building the needles costs more than a small answer's whole check. Bounded, and
- * in main's memory only, where the tokens themselves are.
+ * Builds the matcher for `secrets`. Not remembered here: secrets include passwords, which must not
+ * outlive their request; the session reader keeps one per panel's current token instead.
  */
-const recentMatchers = new Map<string, SecretMatcher>();
-const RECENT_MATCHERS = 256;
-
 export function secretMatcher(secrets: readonly string[]): SecretMatcher {
-  const key = secrets.join('\0');
-  const known = recentMatchers.get(key);
-  if (known) return known;
-  const built = buildMatcher(secrets);
-  if (recentMatchers.size >= RECENT_MATCHERS) recentMatchers.delete(recentMatchers.keys().next().value!);
-  recentMatchers.set(key, built);
-  return built;
-}
-
-function buildMatcher(secrets: readonly string[]): SecretMatcher {
   const foldedNeedles = new Set<string>();
   const exactNeedles = new Set<string>();
   for (const secret of secrets) {

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { isRecord } from './plain-checks.ts';
 
 /**
  * When a panel session ends, read from the panel's `GET /api/getSession` answer or, failing
@@ -200,9 +201,6 @@ function ownDataValue(holder: unknown, key: string): unknown {
   return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, '');

@@ -6,6 +6,7 @@ import type { PanelRecord } from './panel-registry.ts';
 import type { ServiceState } from './service-state.ts';
 import type { SessionCache } from './session-cache.ts';
 import { sessionExpiry } from './session-expiry.ts';
+import { secretMatcher, type SecretMatcher } from './secret-match.ts';
 import { hideSecrets } from './session-redaction.ts';
 
 export interface SessionReaderOptions {
@@ -22,6 +23,8 @@ export interface SessionReaderOptions {
  */
 export class SessionReader {
   readonly #options: SessionReaderOptions;
+  /** Each panel's current token's matcher: building it costs more than checking a small answer. */
+  readonly #matchers = new Map<string, { token: string; matcher: SecretMatcher }>();
 
   constructor(options: SessionReaderOptions) {
     this.#options = options;
@@ -64,13 +67,26 @@ export class SessionReader {
         throw read.error;
       }
       const checkedAt = this.#options.now().toISOString();
-      const result: SessionResult = { panelId, checkedAt, session: hideSecrets(read.session, [token]) };
+      const result: SessionResult = { panelId, checkedAt, session: hideSecrets(read.session, this.#matcherFor(panelId, token)) };
       // The expiry is read from the answer before redaction and from the token, here in main only.
       state.history.record(panelId, { lastCheck: { at: checkedAt, ok: true }, sessionExpiresAt: sessionExpiry(read.session, token, new Date(checkedAt)) });
       this.#options.cache.set(result);
       this.#options.changes.changed(panelId);
       return result;
     }
+  }
+
+  /** Forgets what was kept for the panel's sign-in, when it ends. */
+  forget(panelId: string): void {
+    this.#matchers.delete(panelId);
+  }
+
+  #matcherFor(panelId: string, token: string): SecretMatcher {
+    const known = this.#matchers.get(panelId);
+    if (known?.token === token) return known.matcher;
+    const matcher = secretMatcher([token]);
+    this.#matchers.set(panelId, { token, matcher });
+    return matcher;
   }
 
   /** `read` as a check: never rejects, answers with the outcome. */
@@ -95,6 +111,7 @@ export class SessionReader {
       attemptWrite(() => state.vault.dropRejected(record.id, token));
       attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
       this.#options.cache.forget(record.id);
+      this.forget(record.id);
       state.history.record(record.id, { lastCheck, sessionExpiresAt: null });
     } else {
       state.history.record(record.id, { lastCheck });

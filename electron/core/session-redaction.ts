@@ -1,6 +1,6 @@
 import { copyJson } from '../../shared/json-copy.ts';
 import { HIDDEN_SECRET } from '../../shared/types.ts';
-import { secretMatcher } from './secret-match.ts';
+import { secretMatcher, type SecretMatcher } from './secret-match.ts';
 
 export { HIDDEN_SECRET };
 
@@ -10,9 +10,9 @@ export { HIDDEN_SECRET };
  * the token must never reach it. "Contains" covers the encoded forms `secretMatcher` knows
  * (other case, percent-encoded, base64, hex). Any depth: copyJson walks with a stack.
  */
-export function hideSecrets(value: unknown, secrets: readonly string[]): unknown {
-  // Built once per answer: the needles cost more than one test.
-  const holdsSecret = secretMatcher(secrets);
+export function hideSecrets(value: unknown, secrets: readonly string[] | SecretMatcher): unknown {
+  // Built once per answer at least: the needles cost more than one test.
+  const holdsSecret = typeof secrets === 'function' ? secrets : secretMatcher(secrets);
   // Numbered, so that two hidden keys of one object stay two keys.
   let hidden = 0;
   return copyJson(value, {

@@ -28,7 +28,8 @@ export interface BackgroundWorkOptions {
 
 const realClock: SchedulerClock = {
   now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
+  // Unref'd like the core's own timers: background work must never be what keeps a process alive.
+  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
