@@ -10,6 +10,8 @@ export interface KnownSessionFields {
   email?: string;
   name?: string;
   role?: string;
+  /** When the session began (Easypanel's `createdAt`). */
+  createdAt?: Date;
   expiresAt?: Date;
 }
 
@@ -50,13 +52,16 @@ export function knownSessionFields(session: unknown): KnownSessionFields {
   if (!isObject(session)) return {};
   const records = userRecords(session);
   const fields: KnownSessionFields = {
-    user: firstText(records, ['username', 'userName', 'login', 'id', 'userId', 'user_id', 'uid']) ?? (typeof session.user === 'string' && session.user.trim() !== '' ? clip(session.user.trim()) : undefined),
+    // `userId` before `id`: in a session record itself (Easypanel's) `id` is the session's own.
+    user: firstText(records, ['username', 'userName', 'login', 'userId', 'user_id', 'uid', 'id']) ?? (typeof session.user === 'string' && session.user.trim() !== '' ? clip(session.user.trim()) : undefined),
     email: firstText(records, ['email', 'mail', 'emailAddress', 'email_address']),
     name: firstText(records, ['name', 'fullName', 'full_name', 'displayName', 'display_name']),
     role: firstText(records, ['role', 'roles', 'group', 'groups']),
   };
   const expiry = expiryOf([session, ...records]);
   if (expiry) fields.expiresAt = expiry;
+  const created = [session, isObject(session.session) ? session.session : undefined].map((record) => toDate(record?.createdAt ?? record?.created_at)).find(Boolean);
+  if (created) fields.createdAt = created;
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as KnownSessionFields;
 }
 

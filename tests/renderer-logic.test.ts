@@ -52,6 +52,15 @@ test('known session fields are found at the top, under user, data.user or sessio
   for (const odd of [null, 42, 'text', [], [flat], { user: null }, { expiresAt: 'not a date' }]) assert.ok(!knownSessionFields(odd).expiresAt);
 });
 
+test("Easypanel's session: the user is userId, not the session's own id; when it began and ends", () => {
+  const session = { id: 'sess_9', createdAt: '2026-11-23T10:00:00.000Z', userId: 'usr_1', expiresAt: '2026-12-23T10:00:00.000Z', demoMode: false };
+  assert.deepEqual(knownSessionFields(session), {
+    user: 'usr_1',
+    createdAt: new Date('2026-11-23T10:00:00.000Z'),
+    expiresAt: new Date('2026-12-23T10:00:00.000Z'),
+  });
+});
+
 test('dates: ISO strings, Unix seconds and milliseconds; relative times read naturally', () => {
   assert.equal(toDate(1_800_000_000)?.toISOString(), '2027-01-15T08:00:00.000Z');
   assert.equal(toDate(1_800_000_000_000)?.toISOString(), '2027-01-15T08:00:00.000Z');

@@ -8,10 +8,10 @@ import { checkJsonShape, PANEL_ANSWER_LIMITS } from './json-shape.ts';
  * What the panel's answers mean, for the statuses every endpoint shares. `action` names the
  * operation in the operator's words ("logging in", "reading the session").
  */
-export function failOnSharedStatus(response: HttpResponse, action: string): void {
+export function failOnSharedStatus(response: HttpResponse, action: string, now: Date = new Date()): void {
   const status = describeStatus(response);
   if (response.status === 429) {
-    const wait = describeRetryAfter(response.retryAfter);
+    const wait = describeWait(retryAfterMs(response, now));
     throw new PanelError(
       'RATE_LIMITED',
       `The panel is limiting requests (${status}) while ${action}. Wait ${wait} and try again.`,
@@ -115,12 +115,47 @@ function looksLikeHtml(response: HttpResponse): boolean {
   return response.contentType.includes('html') || /^\s*<(!doctype|html)/i.test(response.text);
 }
 
-function describeRetryAfter(header: string | null): string {
-  const seconds = Number(header);
-  if (header !== null && Number.isFinite(seconds) && seconds >= 0) {
-    return seconds < 90 ? `${Math.ceil(seconds)} s` : `${Math.ceil(seconds / 60)} minutes`;
+/**
+ * How long the panel asks to wait: `Retry-After` in seconds or as an HTTP date, else the reset
+ * time in the body (Easypanel's `data.reset`, epoch milliseconds; also inside a tRPC envelope).
+ * Null when it does not say.
+ */
+function retryAfterMs(response: HttpResponse, now: Date): number | null {
+  const header = response.retryAfter?.trim();
+  if (header) {
+    const seconds = Number(header);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) return Math.max(0, date - now.getTime());
   }
-  return 'a minute';
+  const body = errorBody(response);
+  const envelope = record(record(body?.error)?.json);
+  const reset = [record(body?.data)?.reset, record(envelope?.data)?.reset, body?.reset].find((value) => typeof value === 'number' && Number.isFinite(value));
+  if (typeof reset !== 'number') return null;
+  // Epoch seconds or milliseconds; a reset in the past or years away is not a reset.
+  const at = reset < 1e11 ? reset * 1000 : reset;
+  const wait = at - now.getTime();
+  return wait >= 0 && wait < 24 * 3600_000 ? wait : null;
+}
+
+function describeWait(ms: number | null): string {
+  if (ms === null) return 'a minute';
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** The JSON object of an error answer, or null: checked for a hostile shape before it is parsed. */
+function errorBody(response: HttpResponse): Record<string, unknown> | null {
+  if (!checkJsonShape(response.text, PANEL_ANSWER_LIMITS).ok) return null;
+  try {
+    return record(JSON.parse(response.text));
+  } catch {
+    return null;
+  }
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 /**
@@ -132,21 +167,14 @@ function describeRetryAfter(header: string | null): string {
  * does not decode, and text that cannot be shown to be safe is left out; the status alone still
  * says what happened.
  */
-function serverMessage(response: HttpResponse, secrets: readonly string[]): string | null {
-  // An error body is parsed only for its message: a hostile shape is not worth freezing main for.
-  if (!checkJsonShape(response.text, PANEL_ANSWER_LIMITS).ok) return null;
-  let body: unknown;
-  try {
-    body = JSON.parse(response.text);
-  } catch {
-    return null;
-  }
-  if (typeof body !== 'object' || body === null) return null;
-  const record = body as Record<string, unknown>;
-  const nested = record['error'];
-  const candidate =
-    [record['message'], nested, typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>)['message'] : undefined]
-      .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+export function serverMessage(response: HttpResponse, secrets: readonly string[]): string | null {
+  const body = errorBody(response);
+  if (!body) return null;
+  const nested = record(body.error);
+  // Easypanel's `{code, status, message}`, `{"error": "..."}`, `{"error": {"message"}}`, and tRPC's
+  // `{"error": {"json": {"message"}}}`.
+  const candidate = [body.message, body.error, nested?.message, record(nested?.json)?.message]
+    .find((value): value is string => typeof value === 'string' && value.trim() !== '');
   if (!candidate) return null;
   // At most 200 characters are shown, so a window well past them is what is checked, which keeps
   // a message of megabytes quick; a secret that starts among them ends inside the window.

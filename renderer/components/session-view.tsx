@@ -66,20 +66,23 @@ export function SessionView({ panel, state, onRefresh }: SessionViewProps) {
           <p>{error.message}</p>
         </div>
       )}
-      {result && <SessionSummary session={result.session} />}
+      {result && <SessionSummary session={result.session} loggedInAs={panel.lastEmail} />}
       {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
       {result && <SessionData masked={masked} />}
     </section>
   );
 }
 
-function SessionSummary({ session }: { session: unknown }) {
+function SessionSummary({ session, loggedInAs }: { session: unknown; loggedInAs: string | null }) {
   const fields = knownSessionFields(session);
   const rows: [string, string][] = [];
   if (fields.user) rows.push(['User', fields.user]);
   if (fields.email) rows.push(['Email', fields.email]);
+  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
+  else if (loggedInAs) rows.push(['Logged in as', loggedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
+  if (fields.createdAt) rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date())})`]);
   const expiry = fields.expiresAt;
   if (rows.length === 0 && !expiry) return null;
   return (

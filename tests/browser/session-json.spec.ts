@@ -256,3 +256,21 @@ test('a view that fails to render says why and offers Try again; the sidebar and
   for (const error of app.pageErrors) expect(error).toBe('A view failed to render: RangeError');
   app.pageErrors.length = 0;
 });
+
+test("an Easypanel session: the user id, when it began and ends, and the account logged in with, since it holds no email", async ({ page, launch, panelServer }) => {
+  await launch(page);
+  const now = Date.now();
+  await showSession(page, panelServer, {
+    id: 'sess_9f2c',
+    createdAt: new Date(now - 2 * 3600_000).toISOString(),
+    userId: 'usr_1001',
+    expiresAt: new Date(now + 29 * 24 * 3600_000).toISOString(),
+    demoMode: false,
+  });
+  const summary = page.locator('.summary');
+  await expect(summary.locator('.summary-row', { hasText: 'User' })).toContainText('usr_1001');
+  await expect(summary.locator('.summary-row', { hasText: 'Logged in as' })).toContainText(demo.email);
+  await expect(summary.locator('.summary-row', { hasText: 'Session began' })).toContainText('2 hours ago');
+  await expect(summary.locator('.summary-row', { hasText: 'Expires' })).toContainText('in 4 weeks');
+  await checkScreen(page, 'session-easypanel');
+});
