@@ -5,6 +5,8 @@ export const errorCodes = [
   'NOT_FOUND',
   'NOT_SIGNED_IN',
   'INVALID_CREDENTIALS',
+  /** The panel wants a second factor: log in again with `code` from the authenticator app. */
+  'TWO_FACTOR_REQUIRED',
   'UNAUTHORIZED',
   'LOGIN_ENDPOINT_NOT_FOUND',
   'NO_TOKEN_IN_RESPONSE',
@@ -26,6 +28,14 @@ export const errorCodes = [
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
+
+/** TWO_FACTOR_REQUIRED's message. */
+export const TWO_FACTOR_REQUIRED_MESSAGE = 'Enter the code from your authenticator app.';
+/**
+ * The INVALID_CREDENTIALS message when the panel refused the code rather than the password: the
+ * window compares against it to show the error at the code field.
+ */
+export const CODE_REFUSED_MESSAGE = 'The panel refused the code. Codes change every 30 seconds: enter the current one.';
 
 /** The plain-data form of an error: what crosses IPC and what is kept on a panel. */
 export interface ErrorInfo {

@@ -69,8 +69,16 @@ export const credentialsSchema = z.strictObject(
       .string({ error: 'Password must be text.' })
       .min(1, { error: 'Enter the password.' })
       .max(4096, { error: 'Password is too long (4096 characters at most).' }),
+    /** The second factor, sent only when the panel asked for it (TWO_FACTOR_REQUIRED). */
+    code: z
+      .string({ error: 'Authentication code must be text.' })
+      .max(64, { error: 'Authentication code is too long: enter the 6 to 8 digits your authenticator app shows.' })
+      // Authenticator apps show "123 456": the space is how it reads, not part of the code.
+      .transform((value) => value.replace(/\s/g, ''))
+      .pipe(z.string().regex(/^[0-9]{6,8}$/, { error: 'Authentication code must be the 6 to 8 digits your authenticator app shows.' }))
+      .optional(),
   },
-  { error: 'Expected { email, password }.' },
+  { error: 'Expected { email, password, code? }.' },
 );
 
 const wholeNumber = (what: string, min: number, max: number) =>

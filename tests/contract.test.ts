@@ -34,7 +34,7 @@ test('bad arguments become INVALID_INPUT with a message an operator can read', a
     ['updatePanel', [id, { name: 'a\u0007b' }], /control characters/],
     ['logIn', [id, { email: 'a b', password: 'x' }], /spaces/],
     ['logIn', [id, { email: 'a', password: '' }], /Enter the password/],
-    ['logIn', [id, null], /Expected \{ email, password \}/],
+    ['logIn', [id, null], /Expected \{ email, password, code\? \}/],
   ];
   for (const [method, args, message] of cases) {
     await rejectsWith(Promise.resolve().then(() => parseArguments(method, args)), 'INVALID_INPUT', message);

@@ -2,7 +2,8 @@ import { PanelError } from '../../shared/errors.ts';
 import { loginUrl } from './address.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from './http-client.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody } from './panel-responses.ts';
-import { describeTopLevelKeys, findToken } from './token-field.ts';
+import { secondFactorRefusal, twoFactorRequired } from './second-factor.ts';
+import { asksForSecondFactor, describeTopLevelKeys, findToken } from './token-field.ts';
 
 /** How requests to panels are sent: the same for every panel of a service. */
 export interface RequestSettings {
@@ -17,25 +18,36 @@ export interface PanelEndpoint {
   tokenField: string | null;
 }
 
-/** `POST {base}{loginPath}` with `{ email, password }`; returns the token from the answer. */
+/** What a log in sends; `code` is the second factor, sent only once the panel asked for it. */
+export interface LogInCredentials {
+  email: string;
+  password: string;
+  code?: string | undefined;
+}
+
+/** `POST {base}{loginPath}` with `{ email, password, code? }`; returns the token from the answer. */
 export async function requestLogIn(
   settings: RequestSettings,
   panel: PanelEndpoint,
-  credentials: { email: string; password: string },
+  credentials: LogInCredentials,
   /** Tokens the panel may echo in its answer (its current sign-in), hidden like the password. */
   heldTokens: readonly string[] = [],
 ): Promise<string> {
   // Before anything is sent: the email and password must go nowhere but under the panel's API.
   const url = loginUrl(panel.baseUrl, panel.loginPath);
   const action = 'logging in';
-  const secrets = [credentials.password, ...heldTokens];
+  const { email, password, code } = credentials;
+  // The code is a secret of the request like the password: no message may quote it.
+  const secrets = code === undefined ? [password, ...heldTokens] : [password, code, ...heldTokens];
   const response = await send(settings, secrets, {
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ email: credentials.email, password: credentials.password }),
+    body: JSON.stringify(code === undefined ? { email, password } : { email, password, code }),
   });
 
+  const refusal = secondFactorRefusal(response, code !== undefined);
+  if (refusal) throw refusal;
   if (response.status === 401 || response.status === 403) {
     throw new PanelError(
       'INVALID_CREDENTIALS',
@@ -52,8 +64,10 @@ export async function requestLogIn(
   failOnSharedStatus(response, action);
   failUnlessSuccess(response, action, secrets);
 
-  const search = findToken(parseJsonBody(response, action, secrets), panel.tokenField);
+  const body = parseJsonBody(response, action, secrets);
+  const search = findToken(body, panel.tokenField);
   if (search.found) return search.token;
+  if (asksForSecondFactor(body)) throw twoFactorRequired();
   const keys = describeTopLevelKeys(search.topLevelKeys, secrets);
   throw new PanelError(
     'NO_TOKEN_IN_RESPONSE',

@@ -8,7 +8,7 @@ import { openJsonFiles, storageReason, type OpenStore } from './document-store.t
 import type { FetchLike } from './http-client.ts';
 import { LogInQueue } from './login-queue.ts';
 import { PanelChecker } from './panel-checker.ts';
-import { requestLogIn, type RequestSettings } from './panel-endpoints.ts';
+import { requestLogIn, type LogInCredentials, type RequestSettings } from './panel-endpoints.ts';
 import { PanelChangeBatcher } from './panel-events.ts';
 import type { PanelRecord, PanelRecordChange, PanelRegistry, RegistryLoadProblem, RegistryMigration } from './panel-registry.ts';
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
@@ -83,7 +83,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
    * `generation` and `baseUrl` are the panel's as the operator asked to log in: a log out or a new
    * address since then drops this log in, before the password is sent anywhere.
    */
-  async function logInOnce(id: string, email: string, password: string, generation: number, baseUrl: string) {
+  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
     const current = await state();
     const { registry, vault } = current;
     const panel = find(current, id);
@@ -91,7 +91,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       throw new PanelError('NOT_SIGNED_IN', 'The panel was logged out or its address changed before this log in was sent, so it was not sent. Log in again.');
     }
     const held = vault.token(id, panel.baseUrl);
-    const token = await requestLogIn(request, panel, { email, password }, held ? [held] : []);
+    const token = await requestLogIn(request, panel, credentials, held ? [held] : []);
     const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
     // Removed while the request was under way: nothing was stored for it.
     find(current, id);
@@ -102,7 +102,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       );
     }
     try {
-      const record = registry.update(id, { lastEmail: email, tokenStorage: storage, signedOutReason: null })!;
+      const record = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null })!;
       cache.forget(id);
       reader.forget(id);
       current.history.record(id, { sessionExpiresAt: null });
@@ -270,12 +270,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     },
 
     async logIn(id, credentials) {
-      const [panelId, { email, password }] = parseArguments('logIn', [id, credentials]);
+      const [panelId, { email, password, code }] = parseArguments('logIn', [id, credentials]);
       const current = await state();
       const { baseUrl, loginPath, tokenField } = find(current, panelId);
       // The generation is taken where the attempt starts: a log out from here on drops it.
       const generation = current.vault.generation(panelId);
-      return logIns.run(panelId, [generation, baseUrl, loginPath, tokenField, email, password], () => logInOnce(panelId, email, password, generation, baseUrl));
+      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null];
+      return logIns.run(panelId, attempt, () => logInOnce(panelId, { email, password, code }, generation, baseUrl));
     },
 
     async logOut(id) {

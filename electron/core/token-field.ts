@@ -23,6 +23,24 @@ export function findToken(body: unknown, tokenField: string | null): TokenSearch
   return { found: false, topLevelKeys: isRecord(body) ? Object.keys(body) : [] };
 }
 
+/**
+ * Keys, lowercased without separators, by which a login answer without a token says it wants a
+ * second factor: Easypanel's `twoFactorEnabled`, and the spellings other panels use.
+ */
+const SECOND_FACTOR_KEYS = new Set([
+  'twofactorenabled', 'twofactorrequired', 'requirestwofactor', 'twofarequired', 'requires2fa', '2farequired', 'need2fa',
+  'mfarequired', 'requiresmfa', 'otprequired', 'totprequired', 'requirestotp', 'requiresotp',
+]);
+
+/** True when a login answer (one without a token) asks for a second factor, at the top level or in an envelope. */
+export function asksForSecondFactor(body: unknown): boolean {
+  return ENVELOPES.some((envelope) => {
+    const object = valueAt(body, envelope);
+    if (!isRecord(object)) return false;
+    return Object.keys(object).some((key) => object[key] === true && SECOND_FACTOR_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, '')));
+  });
+}
+
 /** How many keys a message names, and how much of each: enough to recognise the shape. */
 const QUOTED_KEYS = 5;
 const QUOTED_KEY_LENGTH = 40;

@@ -1,8 +1,9 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
+import { CODE_REFUSED_MESSAGE, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
+import { CodeField } from './code-field.tsx';
 
 interface LoginFormProps {
   api: PanelApi;
@@ -16,14 +17,34 @@ const settingsCodes = new Set(['LOGIN_ENDPOINT_NOT_FOUND', 'NO_TOKEN_IN_RESPONSE
 /** Failures that are about what was typed. */
 const credentialCodes = new Set(['INVALID_CREDENTIALS', 'INVALID_INPUT']);
 
+/** Failures about the second factor: shown at the code field, the email and password kept. */
+function isAboutCode(error: ErrorInfo): boolean {
+  return (
+    error.code === 'TWO_FACTOR_REQUIRED' ||
+    (error.code === 'INVALID_CREDENTIALS' && error.message === CODE_REFUSED_MESSAGE) ||
+    (error.code === 'INVALID_INPUT' && error.message.startsWith('Authentication code'))
+  );
+}
+
 export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormProps) {
   const [email, setEmail] = useState(panel.lastEmail ?? '');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  /** Set once the panel asked for a second factor: from then on every attempt sends a code. */
+  const [needsCode, setNeedsCode] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const inFlight = useRef(false);
   const passwordInput = useRef<HTMLInputElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  /** The field to put the cursor in once the failed attempt has re-rendered (and enabled) the form. */
+  const [focusAfter, setFocusAfter] = useState<{ field: 'password' | 'code' } | null>(null);
+
+  useEffect(() => {
+    if (busy || !focusAfter) return;
+    (focusAfter.field === 'code' ? codeInput : passwordInput).current?.focus();
+  }, [busy, focusAfter]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -32,15 +53,23 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormP
     inFlight.current = true;
     setBusy(true);
     setError(null);
+    let keepPassword = false;
     try {
-      onLoggedIn(await api.logIn(panel.id, { email, password }));
+      onLoggedIn(await api.logIn(panel.id, needsCode ? { email, password, code } : { email, password }));
     } catch (caught) {
       // A panel removed meanwhile leaves by main's event; nothing to re-read here.
-      setError(failureInfo(caught));
-      requestAnimationFrame(() => passwordInput.current?.focus());
+      const failure = failureInfo(caught);
+      keepPassword = isAboutCode(failure);
+      if (failure.code === 'TWO_FACTOR_REQUIRED') setNeedsCode(true);
+      // The first request for a code is a prompt, not an error: the field's hint says what to do.
+      setError(failure.code === 'TWO_FACTOR_REQUIRED' && !needsCode ? null : failure);
+      // A new object each time, so a second refusal moves the cursor back too.
+      setFocusAfter({ field: keepPassword ? 'code' : 'password' });
     } finally {
-      // The password lives only as long as one attempt.
-      setPassword('');
+      // The password lives only as long as one attempt, or the two-factor step it leads to; a
+      // code is good for one attempt at most.
+      if (!keepPassword) setPassword('');
+      setCode('');
       setBusy(false);
       inFlight.current = false;
     }
@@ -76,11 +105,14 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormP
           onChange={(event) => setPassword(event.target.value)}
           disabled={busy}
           // Red only when the email and password are what was wrong, not when the panel failed.
-          aria-invalid={error && credentialCodes.has(error.code) ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
+          aria-invalid={error && credentialCodes.has(error.code) && !isAboutCode(error) ? true : undefined}
+          aria-describedby={error && !isAboutCode(error) ? errorId : undefined}
         />
       </label>
-      {error && (
+      {needsCode && (
+        <CodeField ref={codeInput} value={code} onChange={setCode} disabled={busy} error={error && isAboutCode(error) ? error.message : null} />
+      )}
+      {error && !isAboutCode(error) && (
         <div id={errorId} className="notice notice-error" role="alert">
           <p className="notice-title">Could not log in</p>
           <p>{error.message}</p>

@@ -78,13 +78,13 @@ function SessionSummary({ session, loggedInAs }: { session: unknown; loggedInAs:
   const rows: [string, string][] = [];
   if (fields.user) rows.push(['User', fields.user]);
   if (fields.email) rows.push(['Email', fields.email]);
-  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
-  else if (loggedInAs) rows.push(['Logged in as', loggedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
   if (fields.createdAt) rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date())})`]);
   const expiry = fields.expiresAt;
   if (rows.length === 0 && !expiry) return null;
+  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
+  if (!fields.email && loggedInAs) rows.splice(fields.user ? 1 : 0, 0, ['Logged in as', loggedInAs]);
   return (
     <dl className="card summary">
       {rows.map(([label, value]) => (

@@ -1,6 +1,6 @@
 /** `npm run demo-panel`: the reference panel for trying Paneldeck by hand. */
 import { parseArgs } from 'node:util';
-import { DEMO_USER, startReferencePanel } from './server.ts';
+import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,10 +22,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535 || !(ttlSeconds > 0)) {
 }
 
 try {
-  const panel = await startReferencePanel({ port, tokenTtlMs: ttlSeconds * 1000 });
+  const panel = await startReferencePanel({ port, tokenTtlMs: ttlSeconds * 1000, users: [DEMO_USER, TWO_FACTOR_USER] });
   console.log(`Demo panel listening on ${panel.url} (API at ${panel.baseUrl})`);
   console.log(`  In Paneldeck, add a panel with the address: ${panel.url}`);
   console.log(`  Log in with: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  console.log(`  Two-factor log in: ${TWO_FACTOR_USER.email} / ${TWO_FACTOR_USER.password}, code ${TWO_FACTOR_USER.twoFactorCode ?? ''}`);
   console.log(`  Tokens expire after ${ttlSeconds} s. Press Ctrl+C to stop.`);
   const stop = () => void panel.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

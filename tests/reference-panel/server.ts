@@ -14,6 +14,11 @@ export interface DemoUser {
   password: string;
   name: string;
   role: string;
+  /**
+   * When set, this user logs in with a second factor: this fixed code (tests need no clock).
+   * Without a code the panel answers like Easypanel 2.33+ (`ReferencePanelOptions.twoFactorPrompt`).
+   */
+  twoFactorCode?: string;
 }
 
 export const DEMO_USER: DemoUser = {
@@ -23,6 +28,20 @@ export const DEMO_USER: DemoUser = {
   name: 'Demo Operator',
   role: 'admin',
 };
+
+/** A user with two-factor log in, whose code is always 246810. */
+export const TWO_FACTOR_USER: DemoUser = {
+  id: 'usr_1002',
+  email: 'guarded@paneldeck.test',
+  password: 'guarded-password',
+  name: 'Guarded Operator',
+  role: 'admin',
+  twoFactorCode: '246810',
+};
+
+/** Easypanel 2.33+'s answers: a 200 without a token when the code is missing, a 400 when it is wrong. */
+const EASYPANEL_PROMPT = { status: 200, body: { twoFactorEnabled: true } };
+const INVALID_CODE = { code: 'BAD_REQUEST', status: 400, message: 'Invalid Code' };
 
 export type Fault =
   | { kind: 'latency'; ms: number }
@@ -50,6 +69,10 @@ export interface ReferencePanelOptions {
   tokenPath?: string;
   /** Serve https with this key and certificate instead of http. */
   tls?: { key: string; cert: string };
+  /** How a two-factor user's log in without a code is answered; default Easypanel's 200 `{ twoFactorEnabled: true }`. */
+  twoFactorPrompt?: { status: number; body: unknown };
+  /** How a wrong code is answered; default Easypanel's 400 "Invalid Code". */
+  wrongCodeAnswer?: { status: number; body: unknown };
   /** Put the caller's token back into the session answer, as some panels do, under a key that does not look secret. */
   echoTokenInSession?: boolean;
   /**
@@ -131,12 +154,20 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
 
     if (route === 'login') {
       if (request.method !== 'POST') return sendJson(response, 405, { error: 'Method not allowed' });
-      const credentials = parseJson(body) as { email?: unknown; password?: unknown } | undefined;
+      const credentials = parseJson(body) as { email?: unknown; password?: unknown; code?: unknown } | undefined;
       if (typeof credentials?.email !== 'string' || typeof credentials.password !== 'string') {
         return sendJson(response, 400, { error: 'email and password are required' });
       }
       const user = users.find((candidate) => candidate.email === credentials.email && candidate.password === credentials.password);
       if (!user) return sendJson(response, 401, { error: 'Invalid email or password' });
+      if (user.twoFactorCode !== undefined) {
+        const prompt = options.twoFactorPrompt ?? EASYPANEL_PROMPT;
+        if (credentials.code === undefined) return sendJson(response, prompt.status, prompt.body);
+        if (credentials.code !== user.twoFactorCode) {
+          const wrong = options.wrongCodeAnswer ?? { status: 400, body: INVALID_CODE };
+          return sendJson(response, wrong.status, wrong.body);
+        }
+      }
       const token = options.issueToken?.() ?? randomBytes(32).toString('base64url');
       const issuedAt = Date.now();
       tokens.set(token, { user, issuedAt, expiresAt: issuedAt + tokenTtlMs });
@@ -149,7 +180,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     if (!issued) return sendJson(response, 401, { error: 'Not authenticated' });
     if (issued.expiresAt <= Date.now()) return sendJson(response, 401, { error: 'Token expired' });
     if (sessionBody !== undefined) return sendJson(response, 200, sessionBody);
-    const { password: _password, ...user } = issued.user;
+    const { password: _password, twoFactorCode: _code, ...user } = issued.user;
     return sendJson(response, 200, {
       user,
       issuedAt: new Date(issued.issuedAt).toISOString(),
