@@ -21,6 +21,9 @@ export const addressSchema = z
   .string({ error: 'Address must be text.' })
   .max(2048, { error: 'Address is too long (2048 characters at most).' });
 
+/** The operator's explicit choice of plain http:// for a panel that is not on this computer. */
+export const allowPlainHttpSchema = z.boolean({ error: 'Allow unencrypted HTTP must be true or false.' });
+
 /** `null` puts the default back (`/login`). */
 export const loginPathSchema = z
   .string({ error: 'Login path must be text.' })
@@ -41,20 +44,22 @@ export const tokenFieldSchema = z
 export const addPanelInputSchema = z.strictObject(
   {
     address: addressSchema,
+    allowPlainHttp: allowPlainHttpSchema.optional(),
     // An empty name from a form means "name it after the address".
     name: z.union([z.literal(''), panelNameSchema]).optional(),
   },
-  { error: 'Expected { address, name? }.' },
+  { error: 'Expected { address, name?, allowPlainHttp? }.' },
 );
 
 export const updatePanelInputSchema = z.strictObject(
   {
     name: panelNameSchema.optional(),
     address: addressSchema.optional(),
+    allowPlainHttp: allowPlainHttpSchema.optional(),
     loginPath: loginPathSchema.optional(),
     tokenField: tokenFieldSchema.optional(),
   },
-  { error: 'Expected { name?, address?, loginPath?, tokenField? }.' },
+  { error: 'Expected { name?, address?, allowPlainHttp?, loginPath?, tokenField? }.' },
 );
 
 export const credentialsSchema = z.strictObject(

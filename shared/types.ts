@@ -20,6 +20,12 @@ export interface Panel {
   address: string;
   /** `https://<host[:port]>/api` (punycode host), or `http://` for a loopback host. */
   baseUrl: string;
+  /**
+   * The operator chose plain http:// for this panel although it is not on this computer: the
+   * password and token cross the network readable. The window shows "Not encrypted" whenever
+   * the address is http:// and this is set.
+   */
+  allowPlainHttp: boolean;
   /** Path appended to `baseUrl` to log in, e.g. `/login`. */
   loginPath: string;
   /** Dot path of the token in the login response; `null` means "look in the usual places". */

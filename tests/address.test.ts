@@ -162,9 +162,9 @@ test('loginUrl: the URL a log in goes to, refused unless it resolves under <orig
 });
 
 test('the quick path for stored base URLs agrees with the full parse, for every address either accepts', () => {
-  const full = (input: string) => {
+  const full = (input: string, allowPlainHttp: boolean) => {
     try {
-      return normaliseAddressUncachedForTests(input);
+      return normaliseAddressUncachedForTests(input, allowPlainHttp);
     } catch {
       return null;
     }
@@ -179,16 +179,25 @@ test('the quick path for stored base URLs agrees with the full parse, for every 
     .tuple(fc.constantFrom('http', 'https'), host, fc.option(fc.oneof(fc.nat(70000), fc.constantFrom(80, 443, 0)), { nil: undefined }))
     .map(([scheme, name, port]) => `${scheme}://${name}${port === undefined ? '' : `:${port}`}/api`);
   fc.assert(
-    fc.property(fc.oneof(candidate, fc.string()), (input) => {
-      const fast = quick(input);
+    fc.property(fc.oneof(candidate, fc.string()), fc.boolean(), (input, allowPlainHttp) => {
+      const fast = quick(input, allowPlainHttp);
       if (fast === null) return;
-      assert.deepEqual(fast, full(input), input);
+      assert.deepEqual(fast, full(input, allowPlainHttp), input);
     }),
     { numRuns: 5000 },
   );
   // And the quick path is taken for what the app stores most: plain domains and loopback addresses.
   for (const input of ['https://panel.example.com/api', 'https://panel.example.com:8443/api', 'http://127.0.0.1:4780/api', 'https://10.0.0.5/api']) {
-    assert.deepEqual(quick(input), full(input), input);
-    assert.notEqual(quick(input), null, input);
+    assert.deepEqual(quick(input, false), full(input, false), input);
+    assert.notEqual(quick(input, false), null, input);
   }
+});
+
+test('plain http:// for another computer only by choice; loopback as before', () => {
+  assert.throws(() => normaliseAddress('http://203.0.113.7:3000'), /Allow unencrypted HTTP/);
+  assert.deepEqual({ ...normaliseAddress('http://203.0.113.7:3000', { allowPlainHttp: true }) }, { baseUrl: 'http://203.0.113.7:3000/api', display: 'http://203.0.113.7:3000' });
+  assert.deepEqual({ ...normaliseAddress('http://panel.internal', { allowPlainHttp: true }) }, { baseUrl: 'http://panel.internal/api', display: 'http://panel.internal' });
+  // Remembered per choice: an address once allowed is not allowed for a panel that did not choose it.
+  assert.throws(() => normaliseAddress('http://203.0.113.7:3000/api'), /Allow unencrypted HTTP/);
+  assert.equal(normaliseAddress('http://127.0.0.1:4780').baseUrl, 'http://127.0.0.1:4780/api');
 });

@@ -7,6 +7,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     name: `Panel ${n}`,
     address: `p${n}.example.com`,
     baseUrl: `https://p${n}.example.com/api`,
+    allowPlainHttp: false,
     loginPath: '/login',
     tokenField: null,
     createdAt: '2030-01-01T00:00:00.000Z',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
-import { readAllFiles, rejectsWith, tempDir, testEncryption } from './helpers.ts';
+import { readAllFiles, rejectsWith, suiteService, tempDir, testEncryption } from './helpers.ts';
 import { HIDDEN_SECRET } from '../electron/core/session-redaction.ts';
 import { DEMO_USER, startReferencePanel, type Fault, type ReferencePanel } from './reference-panel/server.ts';
 import { selfSignedCertificate } from './tls-certificate.ts';
@@ -393,5 +393,22 @@ describe('panel service against the reference panel', () => {
     await service.logOut(id);
     await rejectsWith(reading, 'NOT_SIGNED_IN', /while the session was being read/);
     assert.equal((await service.listPanels())[0]?.signedIn, false);
+  });
+});
+
+describe('plain http:// to another computer, only by choice', () => {
+  const service = suiteService();
+
+  test('refused without the choice, kept with it, and taking the choice back needs an https address', async () => {
+    await rejectsWith(service().addPanel({ address: 'http://203.0.113.7:3000' }), 'INVALID_INPUT', /Allow unencrypted HTTP/);
+    const added = await service().addPanel({ address: 'http://203.0.113.7:3000', allowPlainHttp: true });
+    assert.equal(added.baseUrl, 'http://203.0.113.7:3000/api');
+    assert.equal(added.allowPlainHttp, true);
+    await rejectsWith(service().updatePanel(added.id, { allowPlainHttp: false }), 'INVALID_INPUT', /Allow unencrypted HTTP/);
+    const secured = await service().updatePanel(added.id, { allowPlainHttp: false, address: 'https://203.0.113.7' });
+    assert.equal(secured.baseUrl, 'https://203.0.113.7/api');
+    assert.equal(secured.allowPlainHttp, false);
+    // Loopback needs no choice, as before.
+    assert.equal((await service().addPanel({ address: 'http://127.0.0.1:4781' })).allowPlainHttp, false);
   });
 });

@@ -12,6 +12,7 @@ const basePanel: Panel = {
   name: 'P',
   address: 'p.example.com',
   baseUrl: 'https://p.example.com/api',
+  allowPlainHttp: false,
   loginPath: '/login',
   tokenField: null,
   createdAt: '2026-01-01T00:00:00.000Z',

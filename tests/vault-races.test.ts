@@ -340,3 +340,26 @@ describe('a log in queued behind another while the address changes', () => {
     }
   });
 });
+
+describe('a log in queued behind one whose panel list write fails', () => {
+  test('is still sent and answered for itself (found by the model-based test)', async () => {
+    const panel = await startReferencePanel();
+    const dir = await tempDir();
+    try {
+      const files = failingFiles(dir.path);
+      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), openStore: files.openStore });
+      const { id } = await service.addPanel({ address: panel.url });
+      files.failNextWrite('panels');
+      const [first, second] = await Promise.all([
+        service.logIn(id, credentials).catch((error: unknown) => error),
+        service.logIn(id, { ...credentials, password: 'wrong-password' }).catch((error: unknown) => error),
+      ]);
+      assert.equal((first as { code?: unknown }).code, 'STORAGE');
+      // The first one's failure forgot its token; the second is the operator's own attempt, not a log in that ended.
+      assert.equal((second as { code?: unknown }).code, 'INVALID_CREDENTIALS', String((second as Error).message));
+    } finally {
+      await panel.close();
+      await dir.cleanup();
+    }
+  });
+});

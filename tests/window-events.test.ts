@@ -28,6 +28,7 @@ const panel: Panel = {
   name: 'Production',
   address: 'panel.example.com',
   baseUrl: 'https://panel.example.com/api',
+  allowPlainHttp: false,
   loginPath: '/login',
   tokenField: null,
   createdAt: '2030-01-01T00:00:00.000Z',

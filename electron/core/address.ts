@@ -21,8 +21,18 @@ function invalid(message: string): never {
  * `[::1]:8443`, an IDN domain) into the panel's API base URL, or refuses it with a message
  * that says what to fix. Throws only `PanelError('INVALID_INPUT')`.
  */
-export function normaliseAddress(input: string): NormalisedAddress {
-  return remembered(addresses, input, () => Object.freeze(canonicalBaseUrl(input) ?? parseAddress(input)));
+export function normaliseAddress(input: string, { allowPlainHttp = false }: AddressOptions = {}): NormalisedAddress {
+  return remembered(addresses, allowPlainHttp ? `\u0001${input}` : input, () =>
+    Object.freeze(canonicalBaseUrl(input, allowPlainHttp) ?? parseAddress(input, allowPlainHttp)),
+  );
+}
+
+export interface AddressOptions {
+  /**
+   * Accept `http://` for a host that is not this computer: the operator's explicit choice for a
+   * panel without TLS (a fresh installation on `http://<ip>:3000`). Loopback is accepted anyway.
+   */
+  allowPlainHttp?: boolean;
 }
 
 /**
@@ -32,7 +42,7 @@ export function normaliseAddress(input: string): NormalisedAddress {
  * IPv4 address, and for http:// a loopback one); anything else, IDN and IPv6 included, returns
  * null and goes through `parseAddress`. A test checks both paths agree.
  */
-function canonicalBaseUrl(input: string): NormalisedAddress | null {
+function canonicalBaseUrl(input: string, allowPlainHttp: boolean): NormalisedAddress | null {
   const match = /^(https?):\/\/([a-z0-9._-]{1,253})(?::([1-9]\d{0,4}))?\/api$/.exec(input);
   if (!match) return null;
   const [, scheme, host = '', port] = match;
@@ -44,7 +54,7 @@ function canonicalBaseUrl(input: string): NormalisedAddress | null {
     if (/^(\d+|0x[0-9a-f]*)$/.test(labels.at(-1) ?? '') || host.includes('xn--')) return null;
     if (!labels.every((label) => label.length <= 63 && /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/.test(label))) return null;
   }
-  if (scheme === 'http' && !isLoopback(host)) return null;
+  if (scheme === 'http' && !allowPlainHttp && !isLoopback(host)) return null;
   const portPart = port === undefined ? '' : `:${port}`;
   return { baseUrl: input, display: `${scheme === 'http' ? 'http://' : ''}${host}${portPart}` };
 }
@@ -66,7 +76,7 @@ function remembered<T>(memory: Map<string, T>, input: string, work: () => T): T 
   return result;
 }
 
-function parseAddress(input: string): NormalisedAddress {
+function parseAddress(input: string, allowPlainHttp: boolean): NormalisedAddress {
   // Pasted text often carries a trailing newline or spaces at the ends: those are noise.
   const text = input.trim();
   if (text === '') invalid('Enter the panel address, for example panel.example.com.');
@@ -102,8 +112,11 @@ function parseAddress(input: string): NormalisedAddress {
 
   const host = checkHost(url.hostname);
   const loopback = isLoopback(host);
-  if (scheme === 'http' && !loopback) {
-    invalid('Use https:// for this address. Plain http:// is accepted only for this computer (localhost, 127.0.0.1, ::1).');
+  if (scheme === 'http' && !loopback && !allowPlainHttp) {
+    invalid(
+      'Use https:// for this address. Plain http:// is accepted only for this computer (localhost, 127.0.0.1, ::1), ' +
+        'or when you choose "Allow unencrypted HTTP" for this panel.',
+    );
   }
 
   const port = url.port === '' ? '' : `:${url.port}`;

@@ -9,6 +9,8 @@ export interface PanelRecord {
   name: string;
   /** As `normaliseAddress` gives it. */
   baseUrl: string;
+  /** Plain http:// to another computer, by the operator's choice; absent (false) in older files. */
+  allowPlainHttp: boolean;
   /** As `normaliseLoginPath` gives it. */
   loginPath: string;
   tokenField: string | null;
@@ -31,9 +33,11 @@ const STORAGES: ReadonlySet<unknown> = new Set<TokenStorage>(['encrypted', 'weak
 export function readPanelRecord(candidate: unknown): PanelRecord | null {
   if (!isRecord(candidate)) return null;
   const { id, name, baseUrl, loginPath, tokenField, createdAt, lastEmail, tokenStorage, signedOutReason, lastCheck } = candidate;
+  const allowPlainHttp = candidate.allowPlainHttp ?? false;
+  if (typeof allowPlainHttp !== 'boolean') return null;
   if (typeof id !== 'string' || !UUID.test(id)) return null;
   if (typeof name !== 'string' || name.length === 0) return null;
-  if (typeof baseUrl !== 'string' || !holds(() => normaliseAddress(baseUrl).baseUrl === baseUrl)) return null;
+  if (typeof baseUrl !== 'string' || !holds(() => normaliseAddress(baseUrl, { allowPlainHttp }).baseUrl === baseUrl)) return null;
   if (typeof loginPath !== 'string' || !holds(() => normaliseLoginPath(loginPath) === loginPath)) return null;
   if (!isNullableString(tokenField) || !isTime(createdAt) || !isNullableString(lastEmail)) return null;
   if (tokenStorage !== null && !STORAGES.has(tokenStorage)) return null;
@@ -45,6 +49,7 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
     id,
     name,
     baseUrl,
+    allowPlainHttp,
     loginPath,
     tokenField,
     createdAt,

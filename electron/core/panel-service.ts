@@ -80,15 +80,17 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   });
 
   /**
-   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a log out or a new
-   * address since then drops this log in, before the password is sent anywhere.
+   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
+   * since then drops this log in before the password is sent, a log out drops its token.
    */
   async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
     const current = await state();
     const { registry, vault } = current;
     const panel = find(current, id);
-    if (vault.generation(id) !== generation || panel.baseUrl !== baseUrl) {
-      throw new PanelError('NOT_SIGNED_IN', 'The panel was logged out or its address changed before this log in was sent, so it was not sent. Log in again.');
+    // The address decides where the password goes: one typed for the old address is not sent to
+    // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
+    if (panel.baseUrl !== baseUrl) {
+      throw new PanelError('NOT_SIGNED_IN', "The panel's address changed before this log in was sent, so the password was not sent. Log in again.");
     }
     const held = vault.token(id, panel.baseUrl);
     const token = await requestLogIn(request, panel, credentials, held ? [held] : []);
@@ -202,14 +204,15 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     },
 
     async addPanel(input) {
-      const [{ address, name }] = parseArguments('addPanel', [input]);
+      const [{ address, name, allowPlainHttp = false }] = parseArguments('addPanel', [input]);
       const current = await state();
-      const { baseUrl, display } = normaliseAddress(address);
+      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
       failIfDuplicate(current.registry, baseUrl, display);
       const record: PanelRecord = {
         id: randomUUID(),
         name: name || display,
         baseUrl,
+        allowPlainHttp,
         loginPath: DEFAULT_LOGIN_PATH,
         tokenField: null,
         createdAt: now().toISOString(),
@@ -232,8 +235,12 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       if (change.name !== undefined) next.name = change.name;
       if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath);
       if (change.tokenField !== undefined) next.tokenField = change.tokenField;
-      if (change.address !== undefined) {
-        const { baseUrl, display } = normaliseAddress(change.address);
+      const allowPlainHttp = change.allowPlainHttp ?? record.allowPlainHttp;
+      if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
+      // Taking the choice back needs an address that works without it: normalised again below.
+      const address = change.address ?? (change.allowPlainHttp === false ? record.baseUrl : undefined);
+      if (address !== undefined) {
+        const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
         if (baseUrl !== record.baseUrl) {
           failIfDuplicate(current.registry, baseUrl, display);
           next.baseUrl = baseUrl;

@@ -61,8 +61,9 @@ export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' |
   return {
     id: record.id,
     name: record.name,
-    address: normaliseAddress(record.baseUrl).display,
+    address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
     baseUrl: record.baseUrl,
+    allowPlainHttp: record.allowPlainHttp,
     loginPath: record.loginPath,
     tokenField: record.tokenField,
     createdAt: record.createdAt,

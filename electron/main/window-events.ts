@@ -78,12 +78,13 @@ export function plainEvent(event: PanelEvent): PanelEvent {
 }
 
 function plainPanel(panel: Panel): Panel {
-  const { id, name, address, baseUrl, loginPath, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt } = panel;
+  const { id, name, address, baseUrl, allowPlainHttp, loginPath, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt } = panel;
   return {
     id,
     name,
     address,
     baseUrl,
+    allowPlainHttp,
     loginPath,
     tokenField,
     createdAt,

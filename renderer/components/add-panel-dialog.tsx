@@ -5,6 +5,7 @@ import type { Panel } from '../../shared/types.ts';
 import { fieldForError } from '../field-errors.ts';
 import { failureInfo } from '../panel-api.ts';
 import { ModalDialog } from './modal-dialog.tsx';
+import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 import { TextField } from './text-field.tsx';
 
 interface AddPanelDialogProps {
@@ -16,6 +17,9 @@ interface AddPanelDialogProps {
 export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
+  const [allowPlainHttp, setAllowPlainHttp] = useState(false);
+  // The choice is offered only where it applies: an address typed with http://.
+  const typedHttp = typedPlainHttp(address);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const addressInput = useRef<HTMLInputElement>(null);
@@ -28,7 +32,7 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
     setBusy(true);
     setError(null);
     try {
-      const panel = await api.addPanel({ address, name });
+      const panel = await api.addPanel({ address, name, allowPlainHttp: typedHttp && allowPlainHttp });
       // The new panel's login form takes focus; the Add button must not take it back.
       added.current = true;
       onAdded(panel);
@@ -57,6 +61,7 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
           onChange={(event) => setAddress(event.target.value)}
           error={field === 'address' ? error?.message : null}
         />
+        {typedHttp && <PlainHttpChoice checked={allowPlainHttp} onChange={setAllowPlainHttp} />}
         <TextField
           ref={nameInput}
           label="Name (optional)"

@@ -7,6 +7,7 @@ import { fieldForError } from '../field-errors.ts';
 import { failureInfo } from '../panel-api.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 import { TextField } from './text-field.tsx';
+import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 
 interface PanelSettingsProps {
   api: PanelApi;
@@ -21,9 +22,16 @@ interface Draft {
   address: string;
   loginPath: string;
   tokenField: string;
+  allowPlainHttp: boolean;
 }
 
-const draftOf = (panel: Panel): Draft => ({ name: panel.name, address: panel.address, loginPath: panel.loginPath, tokenField: panel.tokenField ?? '' });
+const draftOf = (panel: Panel): Draft => ({
+  name: panel.name,
+  address: panel.address,
+  loginPath: panel.loginPath,
+  tokenField: panel.tokenField ?? '',
+  allowPlainHttp: panel.allowPlainHttp,
+});
 
 /** Only what the operator changed, so an untouched address never signs the panel out. */
 function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
@@ -33,6 +41,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   if (draft.address.trim() !== saved.address) patch.address = draft.address;
   if (draft.loginPath.trim() !== saved.loginPath) patch.loginPath = draft.loginPath.trim() === '' ? null : draft.loginPath;
   if (draft.tokenField.trim() !== saved.tokenField) patch.tokenField = draft.tokenField.trim() === '' ? null : draft.tokenField;
+  if (draft.allowPlainHttp !== saved.allowPlainHttp) patch.allowPlainHttp = draft.allowPlainHttp;
   return patch;
 }
 
@@ -45,7 +54,7 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
   const patch = changesBetween(panel, draft);
   const changed = Object.keys(patch).length > 0;
   const field = error ? fieldForError(error) : null;
-  const edit = (key: keyof Draft) => (event: { target: { value: string } }) => {
+  const edit = (key: Exclude<keyof Draft, 'allowPlainHttp'>) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
     setSaved(false);
   };
@@ -89,6 +98,15 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
           hint={panel.signedIn ? 'Changing the address logs you out of this panel.' : undefined}
           error={field === 'address' ? error?.message : null}
         />
+        {(typedPlainHttp(draft.address) || panel.allowPlainHttp) && (
+          <PlainHttpChoice
+            checked={draft.allowPlainHttp}
+            onChange={(allowPlainHttp) => {
+              setDraft((current) => ({ ...current, allowPlainHttp }));
+              setSaved(false);
+            }}
+          />
+        )}
         <details className="advanced" open={openAdvanced || field === 'loginPath' || field === 'tokenField'}>
           <summary>Advanced</summary>
           <div className="advanced-fields">

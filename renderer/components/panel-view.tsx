@@ -6,6 +6,7 @@ import { failureInfo } from '../panel-api.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
+import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
@@ -112,6 +113,7 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
               <span className={`status-dot status-${status.kind}`} aria-hidden="true" />
               {status.label}
             </span>
+            <PlainHttpBadge panel={panel} />
             {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} />}
           </p>
         </div>

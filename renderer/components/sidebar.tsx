@@ -1,5 +1,6 @@
 import type { Panel } from '../../shared/types.ts';
 import { panelStatus } from '../panel-status.ts';
+import { PlainHttpBadge } from './plain-http.tsx';
 
 interface SidebarProps {
   panels: readonly Panel[];
@@ -35,6 +36,7 @@ export function Sidebar({ panels, selectedId, onSelect, onAdd, onPreferences }: 
                 <span className="panel-item-text">
                   <span className="panel-item-name">{panel.name}</span>
                   <span className="panel-item-address">{panel.address}</span>
+                  <PlainHttpBadge panel={panel} />
                 </span>
                 <span className="visually-hidden">, {status.label}</span>
               </button>

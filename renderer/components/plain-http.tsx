@@ -1,0 +1,37 @@
+import type { Panel } from '../../shared/types.ts';
+
+/** True for a panel the operator chose to reach over plain http://: its password and token cross the network readable. */
+export function isUnencrypted(panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'>): boolean {
+  return panel.allowPlainHttp && panel.baseUrl.startsWith('http://');
+}
+
+/** Always shown on such a panel, in the list and its header, so the choice is never forgotten. */
+export function PlainHttpBadge({ panel }: { panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'> }) {
+  if (!isUnencrypted(panel)) return null;
+  return (
+    <span className="status-badge plain-http-badge" title="Plain HTTP: the password and token cross the network readable by anyone on the path.">
+      Not encrypted
+    </span>
+  );
+}
+
+/** The operator's explicit choice of plain http:// for a panel on another computer, with what it costs. */
+export function PlainHttpChoice({ checked, onChange }: { checked: boolean; onChange(checked: boolean): void }) {
+  return (
+    <label className="checkbox plain-http-choice">
+      <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      <span>
+        Allow unencrypted HTTP
+        <span className="field-hint">
+          For a panel without HTTPS on another computer: the password and token cross the network readable by anyone on the path.
+          Not needed for this computer (localhost).
+        </span>
+      </span>
+    </label>
+  );
+}
+
+/** Whether the choice applies to what was typed: an address with http://. */
+export function typedPlainHttp(address: string): boolean {
+  return /^\s*http:\/\//i.test(address);
+}
