@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SETTING_LIMITS, type NumericSetting } from './settings.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -86,19 +87,21 @@ export const credentialsSchema = z.strictObject(
   { error: 'Expected { email, password, code? }.' },
 );
 
-const wholeNumber = (what: string, min: number, max: number) =>
-  z
+const wholeNumber = (what: string, name: NumericSetting) => {
+  const { min, max } = SETTING_LIMITS[name];
+  return z
     .number({ error: `${what} must be a number.` })
     .int({ error: `${what} must be a whole number.` })
     .min(min, { error: `${what} must be at least ${min}.` })
     .max(max, { error: `${what} must be at most ${max}.` });
+};
 
 export const appSettingsPatchSchema = z.strictObject(
   {
     storeTokensWithWeakProtection: z.boolean({ error: 'Store tokens with weak protection must be true or false.' }).optional(),
-    checkConcurrency: wholeNumber('Checks at once', 1, 64).optional(),
-    checkIntervalMinutes: wholeNumber('Check interval', 0, 1440).optional(),
-    expiryWarningMinutes: wholeNumber('Warning before expiry', 0, 1440).optional(),
+    checkConcurrency: wholeNumber('Checks at once', 'checkConcurrency').optional(),
+    checkIntervalMinutes: wholeNumber('Check interval', 'checkIntervalMinutes').optional(),
+    expiryWarningMinutes: wholeNumber('Warning before expiry', 'expiryWarningMinutes').optional(),
     notifyBeforeExpiry: z.boolean({ error: 'Notify before expiry must be true or false.' }).optional(),
   },
   { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry? }.' },

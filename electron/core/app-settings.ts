@@ -1,25 +1,22 @@
 import { z } from 'zod';
+import { DEFAULT_SETTINGS, SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
 import type { AppSettings, StartupProblem } from '../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
 const SETTINGS_VERSION = 1;
 
-/** Safe defaults: nothing is stored under weak protection unless the operator says so. */
-export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
-  storeTokensWithWeakProtection: false,
-  checkConcurrency: 16,
-  checkIntervalMinutes: 5,
-  expiryWarningMinutes: 10,
-  notifyBeforeExpiry: true,
-});
+export { DEFAULT_SETTINGS };
+
+const stored = (name: NumericSetting) =>
+  z.number().int().min(SETTING_LIMITS[name].min).max(SETTING_LIMITS[name].max).default(DEFAULT_SETTINGS[name]);
 
 // Settings added after the first format have defaults, so an older file still reads as format 1.
 const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
   storeTokensWithWeakProtection: z.boolean(),
-  checkConcurrency: z.number().int().min(1).max(64).default(DEFAULT_SETTINGS.checkConcurrency),
-  checkIntervalMinutes: z.number().int().min(0).max(1440).default(DEFAULT_SETTINGS.checkIntervalMinutes),
-  expiryWarningMinutes: z.number().int().min(0).max(1440).default(DEFAULT_SETTINGS.expiryWarningMinutes),
+  checkConcurrency: stored('checkConcurrency'),
+  checkIntervalMinutes: stored('checkIntervalMinutes'),
+  expiryWarningMinutes: stored('expiryWarningMinutes'),
   notifyBeforeExpiry: z.boolean().default(DEFAULT_SETTINGS.notifyBeforeExpiry),
 });
 

@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import type { PanelCheck } from '../../shared/types.ts';
 
 export type { PanelCheck };
@@ -38,7 +39,7 @@ export interface CheckSchedulerOptions {
   timing?: Partial<CheckSchedulerTiming>;
 }
 
-export const DEFAULT_CHECK_INTERVAL_MINUTES = 5;
+export const DEFAULT_CHECK_INTERVAL_MINUTES = DEFAULT_SETTINGS.checkIntervalMinutes;
 /** A shorter interval would have the fleet checked back to back; a setting below this counts as this. */
 export const MIN_CHECK_INTERVAL_MINUTES = 1;
 const MINUTE_MS = 60_000;

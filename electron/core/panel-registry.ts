@@ -94,6 +94,8 @@ export class PanelRegistry {
    * history), in memory only: the next change writes the list without them.
    */
   dropLegacyChecks(): void {
+    // Files written since check results moved out hold none: nothing to rebuild at start.
+    if (this.#records.every((record) => record.lastCheck === null)) return;
     this.#records = this.#records.map((record) => (record.lastCheck === null ? record : { ...record, lastCheck: null }));
     this.#byId = new Map(this.#records.map((record) => [record.id, record]));
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArguments, type PanelApi } from '../../shared/contract.ts';
 import type { PanelEvent } from '../../shared/events.ts';
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { PanelError } from '../../shared/errors.ts';
 import type { AppSettings } from '../../shared/types.ts';
 import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './address.ts';
@@ -73,7 +74,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   /** Reads started by getSession, so that cancelChecks stops them too. */
   const reads = new Set<AbortController>();
   const checker = new PanelChecker({
-    concurrency: () => opened?.settings.get().checkConcurrency ?? 16,
+    concurrency: () => opened?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
     checkOne: async (panelId, signal) => reader.check(await state(), panelId, signal),
     onProgress: (done, total) => options.emit?.({ type: 'checkProgress', done, total }),
     now,

@@ -5,6 +5,7 @@ import type { AppStatus } from '../../shared/types.ts';
 import { backgroundDraft, backgroundFieldForError, backgroundPatch, type BackgroundDraft } from '../background-settings.ts';
 import { failureInfo } from '../panel-api.ts';
 import { TextField } from './text-field.tsx';
+import { SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
 
 interface BackgroundChecksProps {
   api: PanelApi;
@@ -44,14 +45,14 @@ export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksPro
     }
   };
 
-  const number = (name: 'checkIntervalMinutes' | 'checkConcurrency' | 'expiryWarningMinutes', label: string, hint: string, max: number) => (
+  const number = (name: NumericSetting, label: string, hint: string) => (
     <TextField
       label={label}
       name={name}
       type="number"
       inputMode="numeric"
-      min={name === 'checkConcurrency' ? 1 : 0}
-      max={max}
+      min={SETTING_LIMITS[name].min}
+      max={SETTING_LIMITS[name].max}
       step={1}
       value={draft[name]}
       onChange={(event) => edit(name, event.target.value)}
@@ -65,9 +66,9 @@ export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksPro
       <h3 id="background-checks-title">Background checks</h3>
       <form className="preferences-form" onSubmit={save} noValidate aria-busy={busy}>
         <div className="preferences-grid">
-          {number('checkIntervalMinutes', 'Check interval', 'Minutes between checks of each signed-in panel; 0 turns them off.', 1440)}
-          {number('checkConcurrency', 'Checks at once', 'Session reads in flight at most, 1 to 64.', 64)}
-          {number('expiryWarningMinutes', 'Expiry warning', 'Minutes before a session ends; 0 turns it off.', 1440)}
+          {number('checkIntervalMinutes', 'Check interval', 'Minutes between checks of each signed-in panel; 0 turns them off.')}
+          {number('checkConcurrency', 'Checks at once', `Session reads in flight at most, ${SETTING_LIMITS.checkConcurrency.min} to ${SETTING_LIMITS.checkConcurrency.max}.`)}
+          {number('expiryWarningMinutes', 'Expiry warning', 'Minutes before a session ends; 0 turns it off.')}
         </div>
         <label className="checkbox">
           <input

@@ -1,0 +1,24 @@
+import type { AppSettings } from './types.ts';
+
+/**
+ * The settings' defaults and the bounds of the numeric ones, once: the settings file, the
+ * contract's schema, the scheduler and the Preferences form all read them from here. Free of
+ * zod, so the renderer can use it without the schema library.
+ */
+
+/** Safe defaults: nothing is stored under weak protection unless the operator says so. */
+export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
+  storeTokensWithWeakProtection: false,
+  checkConcurrency: 16,
+  checkIntervalMinutes: 5,
+  expiryWarningMinutes: 10,
+  notifyBeforeExpiry: true,
+});
+
+export type NumericSetting = 'checkConcurrency' | 'checkIntervalMinutes' | 'expiryWarningMinutes';
+
+export const SETTING_LIMITS: Readonly<Record<NumericSetting, { min: number; max: number }>> = Object.freeze({
+  checkConcurrency: { min: 1, max: 64 },
+  checkIntervalMinutes: { min: 0, max: 1440 },
+  expiryWarningMinutes: { min: 0, max: 1440 },
+});
