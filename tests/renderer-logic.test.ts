@@ -6,23 +6,9 @@ import { panelStatus, signedOutNotice } from '../renderer/panel-status.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, relativeTime, toDate } from '../renderer/session-fields.ts';
 import { carryView, EXPAND_ROW_BUDGET, formatBytes, formatCount, formatNumber, initialView, measureJson, PAGE_SIZE, planOpen, utf8Length, visibleRows, type Branch } from '../renderer/json-rows.ts';
 import { suiteService } from './helpers.ts';
+import { samplePanel } from './panel-fixture.ts';
 
-const basePanel: Panel = {
-  id: '00000000-0000-4000-8000-000000000000',
-  name: 'P',
-  address: 'p.example.com',
-  baseUrl: 'https://p.example.com/api',
-  allowPlainHttp: false,
-  loginPath: '/login',
-  tokenField: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  lastEmail: null,
-  signedIn: false,
-  tokenStorage: null,
-  signedOutReason: null,
-  lastCheck: null,
-  sessionExpiresAt: null,
-};
+const basePanel: Panel = samplePanel(0, { name: 'P', address: 'p.example.com', baseUrl: 'https://p.example.com/api' });
 
 test('panel status: signed in, last check failed, expired (server or unreadable token), signed out', () => {
   assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: true } }).kind, 'signed-in');
