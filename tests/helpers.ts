@@ -51,7 +51,7 @@ export function testEncryption(init: { available?: boolean; backend?: string; ke
 
 export async function tempDir(prefix = 'paneldeck-test-'): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+  return { path, cleanup: () => rm(path, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 /** Every file under `dir`, with its contents, for searching for secrets. */
