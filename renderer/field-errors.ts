@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../shared/errors.ts';
 
-export type FormField = 'name' | 'address' | 'loginPath' | 'tokenField';
+export type FormField = 'name' | 'address' | 'loginPath' | 'sessionPath' | 'apiStyle' | 'tokenField';
 
 /**
  * The form field an error belongs under, so it is shown where the operator fixes it; `null`
@@ -12,6 +12,8 @@ export function fieldForError(error: ErrorInfo): FormField | null {
   if (error.code !== 'INVALID_INPUT') return null;
   if (/^name\b/i.test(error.message)) return 'name';
   if (/login path/i.test(error.message)) return 'loginPath';
+  if (/session path/i.test(error.message)) return 'sessionPath';
+  if (/^API style/.test(error.message)) return 'apiStyle';
   if (/^token field/i.test(error.message)) return 'tokenField';
   return 'address';
 }

@@ -14,6 +14,8 @@ export function getPanelApi(): PanelBridge | null {
 
 /** What a failed call says, whatever it rejected with. */
 export function failureInfo(caught: unknown): ErrorInfo {
-  if (isPanelApiFailure(caught)) return { code: caught.code, message: caught.message };
+  if (isPanelApiFailure(caught)) {
+    return caught.certificate ? { code: caught.code, message: caught.message, certificate: caught.certificate } : { code: caught.code, message: caught.message };
+  }
   return { code: 'INTERNAL', message: 'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.' };
 }

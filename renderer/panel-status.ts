@@ -10,7 +10,11 @@ export interface PanelStatus {
 /** What the sidebar dot and the panel header say about a panel. */
 export function panelStatus(panel: Panel): PanelStatus {
   if (panel.signedIn) {
-    if (panel.lastCheck && !panel.lastCheck.ok) return { kind: 'check-failed', label: 'Signed in, last check failed' };
+    if (panel.lastCheck && !panel.lastCheck.ok) {
+      // Named apart: it is how an interception looks, and only the operator can decide about it.
+      if (panel.lastCheck.error.code === 'CERTIFICATE_CHANGED') return { kind: 'check-failed', label: 'Signed in, certificate changed' };
+      return { kind: 'check-failed', label: 'Signed in, last check failed' };
+    }
     return { kind: 'signed-in', label: 'Signed in' };
   }
   if (isSessionLost(panel)) return { kind: 'expired', label: 'Session expired' };

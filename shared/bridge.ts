@@ -1,5 +1,5 @@
 import type { PanelApi } from './contract.ts';
-import { isErrorCode, type ErrorCode, type ErrorInfo } from './errors.ts';
+import { isErrorCode, readCertificateInfo, type CertificateInfo, type ErrorCode, type ErrorInfo } from './errors.ts';
 import { isPanelEvent, type PanelEvent } from './events.ts';
 import { channelOf, methodNames, type MethodName } from './methods.ts';
 
@@ -24,8 +24,9 @@ export interface PanelApiFailure extends ErrorInfo {
   readonly name: 'PanelApiFailure';
 }
 
-export function panelApiFailure(code: ErrorCode, message: string): PanelApiFailure {
-  return Object.freeze({ name: 'PanelApiFailure', code, message });
+export function panelApiFailure(code: ErrorCode, message: string, certificate?: CertificateInfo): PanelApiFailure {
+  const failure = certificate ? { name: 'PanelApiFailure' as const, code, message, certificate: Object.freeze(certificate) } : { name: 'PanelApiFailure' as const, code, message };
+  return Object.freeze(failure);
 }
 
 export function isPanelApiFailure(value: unknown): value is PanelApiFailure {
@@ -43,7 +44,8 @@ export function unwrapAnswer(answer: unknown): unknown {
     if (envelope.ok === true && 'value' in envelope) return envelope.value;
     const error = envelope.error as Record<string, unknown> | null | undefined;
     if (envelope.ok === false && isErrorCode(error?.code) && typeof error.message === 'string') {
-      throw panelApiFailure(error.code, error.message);
+      // A certificate that is not well-formed is left out: the message still says what happened.
+      throw panelApiFailure(error.code, error.message, readCertificateInfo(error.certificate));
     }
   }
   throw panelApiFailure('INTERNAL', MALFORMED_ANSWER);

@@ -6,10 +6,12 @@ import {
   credentialsSchema,
   panelIdSchema,
   panelIdsSchema,
+  trustCertificateInputSchema,
   updatePanelInputSchema,
   type AddPanelInput,
   type AppSettingsPatch,
   type Credentials,
+  type TrustCertificateInput,
   type UpdatePanelInput,
 } from './schemas.ts';
 import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
@@ -41,6 +43,14 @@ export interface PanelApi {
   checkPanels(ids?: string[]): Promise<PanelCheck[]>;
   /** Stops the check under way and any session read in flight; what was not finished is not recorded. */
   cancelChecks(): Promise<void>;
+  /**
+   * Trusts the certificate the panel presented in its last CERTIFICATE_UNTRUSTED or
+   * CERTIFICATE_CHANGED error, named by its fingerprint; from then on the panel is accepted with
+   * that certificate only. A fingerprint the panel did not present is refused.
+   */
+  trustCertificate(id: string, certificate: TrustCertificateInput): Promise<Panel>;
+  /** Removes the trusted certificate: the panel must then be trusted by the system again. */
+  forgetCertificate(id: string): Promise<Panel>;
   /** Settings, how tokens are protected on this system, and what was repaired at start. */
   getAppStatus(): Promise<AppStatus>;
   /** Turning weak protection on saves tokens now in memory; turning it off deletes them from disk. */
@@ -64,6 +74,8 @@ export const argumentSchemas = {
   getCachedSession: z.tuple([panelIdSchema]),
   checkPanels: z.tuple([panelIdsSchema]),
   cancelChecks: z.tuple([]),
+  trustCertificate: z.tuple([panelIdSchema, trustCertificateInputSchema]),
+  forgetCertificate: z.tuple([panelIdSchema]),
   getAppStatus: z.tuple([]),
   updateSettings: z.tuple([appSettingsPatchSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };

@@ -17,6 +17,10 @@ export const errorCodes = [
   'TIMEOUT',
   'NETWORK',
   'TLS',
+  /** The system does not trust the panel's certificate; `certificate` says which one, to trust it or not. */
+  'CERTIFICATE_UNTRUSTED',
+  /** The panel presents another certificate than the one trusted for it; `certificate` is the new one. */
+  'CERTIFICATE_CHANGED',
   'REDIRECT_REFUSED',
   'ENCRYPTION_UNAVAILABLE',
   'TOKEN_UNREADABLE',
@@ -37,10 +41,23 @@ export const TWO_FACTOR_REQUIRED_MESSAGE = 'Enter the code from your authenticat
  */
 export const CODE_REFUSED_MESSAGE = 'The panel refused the code. Codes change every 30 seconds: enter the current one.';
 
+/** A server certificate as the operator compares it before trusting it. Not a secret. */
+export interface CertificateInfo {
+  /** SHA-256 of the DER certificate, as uppercase hex pairs joined by colons. */
+  sha256: string;
+  subject: string;
+  issuer: string;
+  /** ISO 8601. */
+  validFrom: string;
+  validTo: string;
+}
+
 /** The plain-data form of an error: what crosses IPC and what is kept on a panel. */
 export interface ErrorInfo {
   code: ErrorCode;
   message: string;
+  /** With CERTIFICATE_UNTRUSTED and CERTIFICATE_CHANGED: the certificate the panel presented. */
+  certificate?: CertificateInfo;
 }
 
 /**
@@ -49,18 +66,36 @@ export interface ErrorInfo {
  */
 export class PanelError extends Error {
   readonly code: ErrorCode;
+  readonly certificate: CertificateInfo | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; certificate?: CertificateInfo }) {
     super(message, options);
     this.name = 'PanelError';
     this.code = code;
+    this.certificate = options?.certificate;
   }
 
   toInfo(): ErrorInfo {
-    return { code: this.code, message: this.message };
+    return this.certificate ? { code: this.code, message: this.message, certificate: this.certificate } : { code: this.code, message: this.message };
   }
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
+}
+
+const SHA256_FINGERPRINT = /^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/;
+
+export function isSha256Fingerprint(value: unknown): value is string {
+  return typeof value === 'string' && SHA256_FINGERPRINT.test(value);
+}
+
+/** A certificate description read from outside (IPC, a file), or undefined when it is not one. */
+export function readCertificateInfo(value: unknown): CertificateInfo | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { sha256, subject, issuer, validFrom, validTo } = value as Record<string, unknown>;
+  if (!isSha256Fingerprint(sha256)) return undefined;
+  const texts = [subject, issuer, validFrom, validTo];
+  if (!texts.every((text): text is string => typeof text === 'string' && text.length <= 1024)) return undefined;
+  return { sha256, subject: subject as string, issuer: issuer as string, validFrom: validFrom as string, validTo: validTo as string };
 }

@@ -17,6 +17,8 @@ export const methodNames = [
   'getCachedSession',
   'checkPanels',
   'cancelChecks',
+  'trustCertificate',
+  'forgetCertificate',
   'getAppStatus',
   'updateSettings',
 ] as const satisfies readonly MethodName[];

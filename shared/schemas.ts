@@ -31,6 +31,14 @@ export const loginPathSchema = z
   .max(512, { error: 'Login path is too long (512 characters at most).' })
   .nullable();
 
+/** `null` puts the API style's default back (`/getSession`, `/trpc/auth.getSession`). */
+export const sessionPathSchema = z
+  .string({ error: 'Session path must be text.' })
+  .max(512, { error: 'Session path is too long (512 characters at most).' })
+  .nullable();
+
+export const apiStyleSchema = z.enum(['plain', 'trpc'], { error: 'API style must be "plain" or "trpc".' });
+
 /** A dot path such as `data.auth.token`; `null` or an empty string means automatic. */
 export const tokenFieldSchema = z
   .string({ error: 'Token field must be text.' })
@@ -57,10 +65,12 @@ export const updatePanelInputSchema = z.strictObject(
     name: panelNameSchema.optional(),
     address: addressSchema.optional(),
     allowPlainHttp: allowPlainHttpSchema.optional(),
+    apiStyle: apiStyleSchema.optional(),
     loginPath: loginPathSchema.optional(),
+    sessionPath: sessionPathSchema.optional(),
     tokenField: tokenFieldSchema.optional(),
   },
-  { error: 'Expected { name?, address?, allowPlainHttp?, loginPath?, tokenField? }.' },
+  { error: 'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField? }.' },
 );
 
 export const credentialsSchema = z.strictObject(
@@ -107,6 +117,16 @@ export const appSettingsPatchSchema = z.strictObject(
   { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry? }.' },
 );
 
+/** Which certificate to trust: the fingerprint the operator was shown. */
+export const trustCertificateInputSchema = z.strictObject(
+  {
+    sha256: z
+      .string({ error: 'The fingerprint must be text.' })
+      .regex(/^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/, { error: 'The fingerprint must be a SHA-256 fingerprint (32 hex pairs joined by colons).' }),
+  },
+  { error: 'Expected { sha256 }.' },
+);
+
 /** `undefined` checks every signed-in panel. */
 export const panelIdsSchema = z
   .array(panelIdSchema, { error: 'Expected a list of panel ids.' })
@@ -117,3 +137,4 @@ export type AddPanelInput = z.input<typeof addPanelInputSchema>;
 export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
 export type Credentials = z.input<typeof credentialsSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
+export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;

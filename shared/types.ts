@@ -1,4 +1,12 @@
-import type { ErrorInfo } from './errors.ts';
+import type { CertificateInfo, ErrorInfo } from './errors.ts';
+
+/**
+ * How a panel's API is spoken: `plain` is the specified API (Easypanel 2.33+: JSON bodies,
+ * `POST /login`, `GET /getSession`); `trpc` is Easypanel 2.30 and before (`/trpc/<procedure>`,
+ * bodies and answers wrapped in `{ json }` envelopes).
+ */
+export type ApiStyle = 'plain' | 'trpc';
+export const API_STYLES: readonly ApiStyle[] = ['plain', 'trpc'];
 
 /**
  * Where the token of a signed-in panel lives: encrypted on disk by the system keyring; on disk
@@ -26,8 +34,17 @@ export interface Panel {
    * the address is http:// and this is set.
    */
   allowPlainHttp: boolean;
+  /** How the panel's API is spoken; found out at log in when a plain log in finds nothing. */
+  apiStyle: ApiStyle;
   /** Path appended to `baseUrl` to log in, e.g. `/login`. */
   loginPath: string;
+  /** Path appended to `baseUrl` to read the session, e.g. `/getSession`. */
+  sessionPath: string;
+  /**
+   * The certificate the operator trusted for this panel (trust on first use): the panel is then
+   * accepted with exactly this certificate and no other, whether the system trusts it or not.
+   */
+  trustedCertificate: CertificateInfo | null;
   /** Dot path of the token in the login response; `null` means "look in the usual places". */
   tokenField: string | null;
   createdAt: string;

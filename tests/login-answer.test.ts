@@ -61,7 +61,7 @@ describe('log in answers and login paths', () => {
     // The endpoint function itself, as a hand-edited record would reach it.
     const settings = { fetch: globalThis.fetch, timeoutMs: 2000, maxResponseBytes: 1024 * 1024 };
     for (const loginPath of ['/%2e%2e/%2e%2e/other-app/collect', '/../other-app/collect', '/%2E%2E/x', '/.%2e/x', '/%2f../x', '/%252e%252e/x']) {
-      const error = await rejectsWith(requestLogIn(settings, { baseUrl: panel.baseUrl, loginPath, tokenField: null }, credentials), 'INVALID_INPUT');
+      const error = await rejectsWith(requestLogIn(settings, { baseUrl: panel.baseUrl, apiStyle: 'plain', loginPath, sessionPath: '/getSession', tokenField: null, trustedCertificate: null }, credentials), 'INVALID_INPUT');
       assert.match(error.message, /email and password were not sent/);
     }
     assert.deepEqual(panel.requests, []);

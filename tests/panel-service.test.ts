@@ -283,7 +283,7 @@ describe('panel service against the reference panel', () => {
     assert.equal((await service.getSession(id)).panelId, id, 'a same-origin redirect is followed');
   });
 
-  test('a panel that is not running is NETWORK; one with an untrusted certificate is TLS and never sees the password', async () => {
+  test('a panel that is not running is NETWORK; one with an untrusted certificate is CERTIFICATE_UNTRUSTED and never sees the password', async () => {
     const stopped = await startReferencePanel();
     await stopped.close();
     const down = await service.addPanel({ address: stopped.url });
@@ -293,7 +293,7 @@ describe('panel service against the reference panel', () => {
     try {
       const tls = await service.addPanel({ address: untrusted.url });
       assert.match(tls.baseUrl, /^https:\/\/127\.0\.0\.1:\d+\/api$/);
-      const error = await rejectsWith(service.logIn(tls.id, credentials), 'TLS', /self-signed/);
+      const error = await rejectsWith(service.logIn(tls.id, credentials), 'CERTIFICATE_UNTRUSTED', /self-signed/);
       assert.ok(!error.message.includes(DEMO_USER.password));
       assert.equal(untrusted.requests.length, 0);
     } finally {

@@ -13,6 +13,8 @@ const basePanel: Panel = samplePanel(0, { name: 'P', address: 'p.example.com', b
 test('panel status: signed in, last check failed, expired (server or unreadable token), signed out', () => {
   assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: true } }).kind, 'signed-in');
   assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: { code: 'TIMEOUT', message: 'm' } } }).kind, 'check-failed');
+  const changed = { code: 'CERTIFICATE_CHANGED' as const, message: 'm' };
+  assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: changed } }).label, 'Signed in, certificate changed');
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'UNAUTHORIZED', message: 'm' } }).kind, 'expired');
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'TOKEN_UNREADABLE', message: 'm' } }).kind, 'expired');
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: 'address changed' } }).kind, 'signed-out');
@@ -89,6 +91,9 @@ test('the core\u2019s input errors land under the field they are about', async (
   assert.equal(await placeOf(service().updatePanel(id, { loginPath: '/a b' })), 'loginPath');
   assert.equal(await placeOf(service().updatePanel(id, { loginPath: '../x' })), 'loginPath');
   assert.equal(await placeOf(service().updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
+  assert.equal(await placeOf(service().updatePanel(id, { sessionPath: '/a?b' })), 'sessionPath');
+  assert.equal(await placeOf(service().updatePanel(id, { sessionPath: '/%2e%2e/x' })), 'sessionPath');
+  assert.equal(await placeOf(service().updatePanel(id, { apiStyle: 'soap' as 'plain' })), 'apiStyle');
   assert.equal(await placeOf(service().updatePanel(id, { name: '   ' })), 'name');
   assert.equal(await placeOf(service().logIn(id, { email: 'a@b.c', password: 'x' })), null);
 });

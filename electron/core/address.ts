@@ -64,7 +64,7 @@ function canonicalBaseUrl(input: string, allowPlainHttp: boolean): NormalisedAdd
  * (nearly all the same) once, not once per use. Refusals are not remembered; they throw.
  */
 const addresses = new Map<string, NormalisedAddress>();
-const loginPaths = new Map<string, string>();
+const apiPaths = new Map<string, string>();
 const REMEMBERED = 50_000;
 
 function remembered<T>(memory: Map<string, T>, input: string, work: () => T): T {
@@ -165,79 +165,97 @@ function shorten(text: string): string {
 
 export const DEFAULT_LOGIN_PATH = '/login';
 
+/** Which of a panel's paths: the log in (email and password go there) or the session read (the token). */
+export type ApiPathKind = 'login' | 'session';
+
 /**
- * Checks a login path set by the operator (`login`, `/auth/login`, `/v1/users.login`); it is
- * appended to the base URL and must stay a plain path under it. `null` or empty means the default.
+ * Checks a path set by the operator (`login`, `/auth/login`, `/v1/users.login`, `/getSession`); it
+ * is appended to the base URL and must stay a plain path under it. `null` or empty means
+ * `fallback`, the API style's default.
  */
-export function normaliseLoginPath(input: string | null): string {
-  return remembered(loginPaths, input ?? '', () => parseLoginPath(input));
+export function normaliseApiPath(input: string | null, kind: ApiPathKind, fallback: string): string {
+  return remembered(apiPaths, `${kind} ${fallback} ${input ?? ''}`, () => parseApiPath(input, kind, fallback));
 }
 
-function parseLoginPath(input: string | null): string {
+export function normaliseLoginPath(input: string | null, fallback = DEFAULT_LOGIN_PATH): string {
+  return normaliseApiPath(input, 'login', fallback);
+}
+
+function parseApiPath(input: string | null, kind: ApiPathKind, fallback: string): string {
   const text = (input ?? '').trim();
-  if (text === '') return DEFAULT_LOGIN_PATH;
+  if (text === '') return fallback;
   const path = text.startsWith('/') ? text : `/${text}`;
-  checkLoginPath(path);
-  // The same rule requestLogIn applies with the panel's own base, here with a stand-in one.
-  resolveLoginUrl('https://panel.invalid/api', path);
+  checkApiPath(path, kind);
+  // The same rule requestLogIn and requestSession apply with the panel's own base, here with a stand-in one.
+  resolveApiUrl('https://panel.invalid/api', path, kind);
   return path;
 }
 
 /**
- * The URL a log in is sent to: `baseUrl` + `loginPath`, refused (`INVALID_INPUT`) unless it is a
- * login path normaliseLoginPath accepts and resolves under the panel's API. Checked again when a
- * log in is sent, because the email and password go there and panels.json may have been edited
- * by hand since the path was accepted.
+ * The URL a request goes to: `baseUrl` + `path`, refused (`INVALID_INPUT`) unless it is a path
+ * normaliseApiPath accepts and resolves under the panel's API. Checked again when a request is
+ * sent, because the password or token goes there and panels.json may have been edited by hand
+ * since the path was accepted.
  */
-export function loginUrl(baseUrl: string, loginPath: string): string {
+export function apiUrl(baseUrl: string, path: string, kind: ApiPathKind): string {
+  const label = PATH_LABEL[kind];
   try {
-    if (!loginPath.startsWith('/')) invalid('The login path must start with "/".');
-    checkLoginPath(loginPath);
-    return resolveLoginUrl(baseUrl, loginPath);
+    if (!path.startsWith('/')) invalid(`The ${label} must start with "/".`);
+    checkApiPath(path, kind);
+    return resolveApiUrl(baseUrl, path, kind);
   } catch (error) {
     if (!(error instanceof PanelError)) throw error;
+    const what = kind === 'login' ? 'your email and password were not sent' : 'your token was not sent';
     throw new PanelError(
       'INVALID_INPUT',
-      `The login path saved for this panel is refused, so your email and password were not sent: ${error.message} ` +
-        'Set the login path again under Advanced in the panel settings.',
+      `The ${label} saved for this panel is refused, so ${what}: ${error.message} ` +
+        `Set the ${label} again under Advanced in the panel settings.`,
     );
   }
 }
+
+export function loginUrl(baseUrl: string, loginPath: string): string {
+  return apiUrl(baseUrl, loginPath, 'login');
+}
+
+const PATH_LABEL: Record<ApiPathKind, string> = { login: 'login path', session: 'session path' };
 
 /** Encoded forms of ".", "/" and "\\", also encoded again ("%252e"), which servers may decode. */
 const ENCODED_DOT = /%(?:25)*2e/gi;
 const ENCODED_SEPARATOR = /%(?:25)*(?:2f|5c)/i;
 
-function checkLoginPath(path: string): void {
-  if (/[?#]/.test(path)) invalid('The login path cannot contain "?" or "#": give only the path, like /auth/login.');
-  if (/^\/\//.test(path)) invalid('The login path must not start with "//".');
+function checkApiPath(path: string, kind: ApiPathKind): void {
+  const label = PATH_LABEL[kind];
+  const example = kind === 'login' ? '/auth/login' : '/getSession';
+  if (/[?#]/.test(path)) invalid(`The ${label} cannot contain "?" or "#": give only the path, like ${example}.`);
+  if (/^\/\//.test(path)) invalid(`The ${label} must not start with "//".`);
   if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/.test(path)) {
-    invalid('The login path may contain only letters, digits and - . _ ~ / and similar URL characters, no spaces.');
+    invalid(`The ${label} may contain only letters, digits and - . _ ~ / and similar URL characters, no spaces.`);
   }
   // "%2e%2e" is ".." to the URL parser and to servers, "..;x" is ".." to some (Tomcat): either
-  // would take the email and password out of /api to another application on the same host.
+  // would take the password or token out of /api to another application on the same host.
   const isDotSegment = (segment: string) => ['.', '..'].includes(segment.replace(ENCODED_DOT, '.').split(';')[0] ?? '');
   if (path.split('/').some(isDotSegment)) {
-    invalid('The login path cannot contain "." or ".." segments, also not encoded (like %2e%2e).');
+    invalid(`The ${label} cannot contain "." or ".." segments, also not encoded (like %2e%2e).`);
   }
   if (ENCODED_SEPARATOR.test(path)) {
-    invalid('The login path cannot contain encoded slashes or backslashes (%2f, %5c): write "/" between its parts.');
+    invalid(`The ${label} cannot contain encoded slashes or backslashes (%2f, %5c): write "/" between its parts.`);
   }
 }
 
 /** `baseUrl` + `path` as the URL parser resolves it, refused unless it is under `baseUrl` + "/". */
-function resolveLoginUrl(baseUrl: string, path: string): string {
+function resolveApiUrl(baseUrl: string, path: string, kind: ApiPathKind): string {
   let base: URL;
   let url: URL;
   try {
     base = new URL(baseUrl);
     url = new URL(`${baseUrl}${path}`);
   } catch {
-    invalid('The login path does not make a valid address with the panel address.');
+    invalid(`The ${PATH_LABEL[kind]} does not make a valid address with the panel address.`);
   }
   const under = `${base.pathname.replace(/\/+$/, '')}/`;
   if (url.origin !== base.origin || !url.pathname.startsWith(under) || url.search !== '' || url.hash !== '') {
-    invalid(`The login path leads outside the panel's API (${under}).`);
+    invalid(`The ${PATH_LABEL[kind]} leads outside the panel's API (${under}).`);
   }
   return url.href;
 }

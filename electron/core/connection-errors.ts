@@ -1,10 +1,13 @@
 import { PanelError } from '../../shared/errors.ts';
+import { certificateError, findCertificateRejection } from './certificate-trust.ts';
 
 /**
  * Turns a failed fetch into an error an operator can act on. Node's fetch puts a code such as
  * `ECONNREFUSED` on the error's `cause`; Electron's `net.fetch` says `net::ERR_…` in the message.
  */
 export function describeConnectionFailure(error: unknown, url: URL): PanelError {
+  const rejection = findCertificateRejection(error);
+  if (rejection) return certificateError(rejection, url.host);
   const { codes, text } = collectCodes(error);
   const has = (...names: string[]) => names.some((name) => codes.has(name));
   const host = url.host;

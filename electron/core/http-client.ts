@@ -8,7 +8,16 @@ import { containsSecret, hasOpaqueRun } from './secret-match.ts';
  * (electron/electron#43715): that is read as a refused redirect, so it fails closed, but the app
  * should pass a fetch that returns the 3xx (e.g. over `net.request`'s `redirect` event).
  */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type FetchLike = (url: string, init: RequestInit, tls?: TlsPolicy) => Promise<Response>;
+
+/** Which certificate an https request accepts. */
+export interface TlsPolicy {
+  /**
+   * The SHA-256 fingerprint of the one certificate the operator trusted for the panel, or null to
+   * accept what the system trusts. A refusal fails the fetch with a `CertificateRejection` cause.
+   */
+  trustedCertificate: string | null;
+}
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -21,6 +30,8 @@ export interface HttpRequest {
   secrets: readonly string[];
   /** Aborts the request (Cancel, the system going to sleep): it then fails with `CANCELLED`. */
   signal?: AbortSignal;
+  /** The certificate trusted for the panel (its SHA-256 fingerprint); none: the system decides. */
+  trustedCertificate?: string | null;
 }
 
 export interface HttpResponse {
@@ -94,6 +105,7 @@ async function fetchFollowingSameOrigin(
   let url = request.url;
   let method = request.method;
   let body = request.body;
+  const tls: TlsPolicy = { trustedCertificate: request.trustedCertificate ?? null };
   for (let hop = 0; ; hop++) {
     // Cancelled before it was sent: nothing is sent.
     if (signal.aborted) throw signal.reason;
@@ -104,7 +116,7 @@ async function fetchFollowingSameOrigin(
         body,
         redirect: 'manual',
         signal,
-      }),
+      }, tls),
       signal,
     );
     const location = response.headers.get('location');

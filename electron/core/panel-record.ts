@@ -1,6 +1,7 @@
-import { isErrorCode, type ErrorInfo } from '../../shared/errors.ts';
-import type { SessionCheck, TokenStorage } from '../../shared/types.ts';
-import { normaliseAddress, normaliseLoginPath } from './address.ts';
+import { isErrorCode, readCertificateInfo, type CertificateInfo, type ErrorInfo } from '../../shared/errors.ts';
+import type { ApiStyle, SessionCheck, TokenStorage } from '../../shared/types.ts';
+import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from './address.ts';
+import { STYLE_PATHS } from './api-style.ts';
 import { holds, isNullableString, isRecord, isTime } from './plain-checks.ts';
 
 /** One panel as the panel list keeps it. */
@@ -11,8 +12,14 @@ export interface PanelRecord {
   baseUrl: string;
   /** Plain http:// to another computer, by the operator's choice; absent (false) in older files. */
   allowPlainHttp: boolean;
+  /** Absent (plain) in older files. */
+  apiStyle: ApiStyle;
   /** As `normaliseLoginPath` gives it. */
   loginPath: string;
+  /** As `normaliseApiPath` gives it; absent (the style's default) in older files. */
+  sessionPath: string;
+  /** Trusted by the operator on first use; absent (none) in older files. Not a secret. */
+  trustedCertificate: CertificateInfo | null;
   tokenField: string | null;
   createdAt: string;
   /** Called `account` in format 1. */
@@ -39,6 +46,13 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
   if (typeof name !== 'string' || name.length === 0) return null;
   if (typeof baseUrl !== 'string' || !holds(() => normaliseAddress(baseUrl, { allowPlainHttp }).baseUrl === baseUrl)) return null;
   if (typeof loginPath !== 'string' || !holds(() => normaliseLoginPath(loginPath) === loginPath)) return null;
+  const apiStyle = candidate.apiStyle ?? 'plain';
+  if (apiStyle !== 'plain' && apiStyle !== 'trpc') return null;
+  const sessionPath = candidate.sessionPath ?? STYLE_PATHS[apiStyle].session;
+  if (typeof sessionPath !== 'string' || !holds(() => normaliseApiPath(sessionPath, 'session', STYLE_PATHS[apiStyle].session) === sessionPath)) return null;
+  const trusted = candidate.trustedCertificate ?? null;
+  const trustedCertificate = trusted === null ? null : readCertificateInfo(trusted);
+  if (trustedCertificate === undefined) return null;
   if (!isNullableString(tokenField) || !isTime(createdAt) || !isNullableString(lastEmail)) return null;
   if (tokenStorage !== null && !STORAGES.has(tokenStorage)) return null;
   const reason = signedOutReason === null ? null : readErrorInfo(signedOutReason);
@@ -50,7 +64,10 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
     name,
     baseUrl,
     allowPlainHttp,
+    apiStyle,
     loginPath,
+    sessionPath,
+    trustedCertificate,
     tokenField,
     createdAt,
     lastEmail,
@@ -62,7 +79,8 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
 
 function readErrorInfo(value: unknown): ErrorInfo | undefined {
   if (!isRecord(value) || !isErrorCode(value.code) || typeof value.message !== 'string') return undefined;
-  return { code: value.code, message: value.message };
+  const certificate = value.certificate === undefined ? undefined : readCertificateInfo(value.certificate);
+  return certificate ? { code: value.code, message: value.message, certificate } : { code: value.code, message: value.message };
 }
 
 function readCheck(value: unknown): SessionCheck | undefined {

@@ -4,12 +4,15 @@ import type { PanelEvent } from '../../shared/events.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { PanelError } from '../../shared/errors.ts';
 import type { AppSettings } from '../../shared/types.ts';
-import { normaliseAddress, normaliseLoginPath, DEFAULT_LOGIN_PATH } from './address.ts';
+import type { CertificateInfo } from '../../shared/errors.ts';
+import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from './address.ts';
+import { STYLE_PATHS } from './api-style.ts';
+import { createNodeFetch } from './node-fetch.ts';
 import { openJsonFiles, storageReason, type OpenStore } from './document-store.ts';
 import type { FetchLike } from './http-client.ts';
 import { LogInQueue } from './login-queue.ts';
 import { PanelChecker } from './panel-checker.ts';
-import { requestLogIn, type LogInCredentials, type RequestSettings } from './panel-endpoints.ts';
+import { logInFindingStyle, type LogInCredentials, type RequestSettings } from './panel-endpoints.ts';
 import { PanelChangeBatcher } from './panel-events.ts';
 import type { PanelRecord, PanelRecordChange, PanelRegistry, RegistryLoadProblem, RegistryMigration } from './panel-registry.ts';
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
@@ -21,7 +24,10 @@ export interface PanelServiceOptions {
   /** The folder the panel list, the token store, the settings and the check history are kept in. */
   dataDir: string;
   encryption: Encryption;
-  /** Defaults to the global fetch; the app passes Electron's `net.fetch` (system proxy, OS certificates). */
+  /**
+   * Defaults to `createNodeFetch` (https judged by the system or the panel's trusted certificate);
+   * the app passes a fetch over Chromium's network stack (system proxy, OS certificates).
+   */
   fetch?: FetchLike;
   /** Per request, headers and body together. Default 15 s. */
   timeoutMs?: number;
@@ -43,6 +49,11 @@ export interface PanelService extends PanelApi {
   currentSettings(): Promise<AppSettings>;
   /** Writes what is waiting (check history, events) now: at quit. */
   flush(): Promise<void>;
+  /**
+   * The certificates trusted for panels on `hostname` (any port), for the app's certificate check,
+   * which Chromium asks by host name only. Empty until the panel list is open.
+   */
+  trustedCertificatesFor(hostname: string): string[];
 }
 
 /**
@@ -53,7 +64,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   const now = options.now ?? (() => new Date());
   const openStore = options.openStore ?? openJsonFiles(options.dataDir);
   const request: RequestSettings = {
-    fetch: options.fetch ?? ((url, init) => fetch(url, init)),
+    fetch: options.fetch ?? createNodeFetch(),
     timeoutMs: options.timeoutMs ?? 15_000,
     maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
   };
@@ -69,7 +80,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     (event) => options.emit?.(event),
     (ids) => (opened ? ids.flatMap((id) => { const record = opened!.registry.get(id); return record ? [toPanel(record, opened!)] : []; }) : []),
   );
-  const reader = new SessionReader({ request, now, cache, changes });
+  /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
+  const presented = new Map<string, CertificateInfo>();
+  const reader = new SessionReader({ request, now, cache, changes, presented });
   const logIns = new LogInQueue();
   /** Reads started by getSession, so that cancelChecks stops them too. */
   const reads = new Set<AbortController>();
@@ -94,7 +107,19 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       throw new PanelError('NOT_SIGNED_IN', "The panel's address changed before this log in was sent, so the password was not sent. Log in again.");
     }
     const held = vault.token(id, panel.baseUrl);
-    const token = await requestLogIn(request, panel, credentials, held ? [held] : []);
+    let token: string;
+    try {
+      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], (endpoint) => {
+        // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
+        // speaks this style, and the next attempt goes straight to it.
+        if (registry.get(id)?.baseUrl !== baseUrl) return;
+        attemptWrite(() => registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }));
+        changes.changed(id);
+      });
+    } catch (error) {
+      if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
+      throw error;
+    }
     const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
     // Removed while the request was under way: nothing was stored for it.
     find(current, id);
@@ -214,7 +239,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         name: name || display,
         baseUrl,
         allowPlainHttp,
-        loginPath: DEFAULT_LOGIN_PATH,
+        apiStyle: 'plain',
+        loginPath: STYLE_PATHS.plain.login,
+        sessionPath: STYLE_PATHS.plain.session,
+        trustedCertificate: null,
         tokenField: null,
         createdAt: now().toISOString(),
         lastEmail: null,
@@ -234,7 +262,15 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
       const next: PanelRecordChange = {};
       if (change.name !== undefined) next.name = change.name;
-      if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath);
+      const style = change.apiStyle ?? record.apiStyle;
+      if (style !== record.apiStyle) {
+        next.apiStyle = style;
+        // Paths still at the old style's defaults follow the style; paths the operator set stay.
+        if (record.loginPath === STYLE_PATHS[record.apiStyle].login) next.loginPath = STYLE_PATHS[style].login;
+        if (record.sessionPath === STYLE_PATHS[record.apiStyle].session) next.sessionPath = STYLE_PATHS[style].session;
+      }
+      if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath, STYLE_PATHS[style].login);
+      if (change.sessionPath !== undefined) next.sessionPath = normaliseApiPath(change.sessionPath, 'session', STYLE_PATHS[style].session);
       if (change.tokenField !== undefined) next.tokenField = change.tokenField;
       const allowPlainHttp = change.allowPlainHttp ?? record.allowPlainHttp;
       if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
@@ -245,6 +281,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         if (baseUrl !== record.baseUrl) {
           failIfDuplicate(current.registry, baseUrl, display);
           next.baseUrl = baseUrl;
+          // The trusted certificate was the old address's server's.
+          next.trustedCertificate = null;
           next.signedOutReason = signedIn
             ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
             : record.signedOutReason;
@@ -256,6 +294,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         // Signed out either way; the new address itself was not saved.
         if (ended.listFailure) throw ended.listFailure;
         current.history.forget(panelId);
+        presented.delete(panelId);
         return toPanel(ended.record, current);
       }
       const updated = current.registry.update(panelId, next) ?? record;
@@ -274,6 +313,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       reader.forget(panelId);
       current.registry.remove(panelId);
       current.history.forget(panelId);
+      presented.delete(panelId);
       changes.removed(panelId);
     },
 
@@ -320,6 +360,43 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const targets = requested ?? current.registry.list().filter((record) => current.vault.token(record.id, record.baseUrl)).map((record) => record.id);
       // An unknown id answers NOT_FOUND in its own result rather than failing the whole call.
       return checker.check(targets);
+    },
+
+    async trustCertificate(id, certificate) {
+      const [panelId, { sha256 }] = parseArguments('trustCertificate', [id, certificate]);
+      const current = await state();
+      find(current, panelId);
+      const seen = presented.get(panelId);
+      if (!seen || seen.sha256 !== sha256) {
+        throw new PanelError(
+          'INVALID_INPUT',
+          'This panel has not presented a certificate with that fingerprint since Paneldeck started, so it was not trusted. ' +
+            'Connect to the panel again (Refresh, or Log in) to see the certificate it presents now.',
+        );
+      }
+      const updated = current.registry.update(panelId, { trustedCertificate: seen })!;
+      presented.delete(panelId);
+      changes.changed(panelId);
+      return toPanel(updated, current);
+    },
+
+    async forgetCertificate(id) {
+      const [panelId] = parseArguments('forgetCertificate', [id]);
+      const current = await state();
+      const record = find(current, panelId);
+      const updated = record.trustedCertificate === null ? record : current.registry.update(panelId, { trustedCertificate: null })!;
+      changes.changed(panelId);
+      return toPanel(updated, current);
+    },
+
+    trustedCertificatesFor(hostname) {
+      if (!opened) return [];
+      const pins: string[] = [];
+      for (const record of opened.registry.list()) {
+        // Chromium names IPv6 hosts without brackets.
+        if (record.trustedCertificate && new URL(record.baseUrl).hostname.replace(/^\[(.*)\]$/, '$1') === hostname) pins.push(record.trustedCertificate.sha256);
+      }
+      return pins;
     },
 
     async cancelChecks() {

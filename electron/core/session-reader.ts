@@ -1,4 +1,4 @@
-import { PanelError } from '../../shared/errors.ts';
+import { PanelError, type CertificateInfo } from '../../shared/errors.ts';
 import type { PanelCheck, SessionResult } from '../../shared/types.ts';
 import { requestSession, type RequestSettings } from './panel-endpoints.ts';
 import type { PanelChangeBatcher } from './panel-events.ts';
@@ -14,6 +14,8 @@ export interface SessionReaderOptions {
   now(): Date;
   cache: SessionCache;
   changes: PanelChangeBatcher;
+  /** Where a refused certificate is noted, for trustCertificate to accept exactly that one. */
+  presented: Map<string, CertificateInfo>;
 }
 
 /**
@@ -104,6 +106,7 @@ export class SessionReader {
 
   /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
   #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): void {
+    if (error.certificate) this.#options.presented.set(record.id, error.certificate);
     const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
     if (error.code === 'UNAUTHORIZED') {
       // A disk error must not hide the panel's answer, which is what the operator asked for; the

@@ -8,6 +8,7 @@ import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
 import { denyAllPermissions, hardenContents } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
+import { PanelCertificates, withConnectionsReset } from './panel-certificates.ts';
 import { systemNotifier } from './notifier.ts';
 import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
 import { APP_SCHEME } from './renderer-files.ts';
@@ -80,14 +81,24 @@ function start(): void {
     notifier: systemNotifier(Notification),
     onError: (error) => log.error('background.failed', { error: describeError(error) }),
   });
+  // Panel requests have a session of their own (in memory: no cache or cookies on disk) whose
+  // certificate check knows the certificates the operator trusted for panels.
+  const panelSession = session.fromPartition('paneldeck-panels');
+  denyAllPermissions(panelSession);
+  let trustedFor: (hostname: string) => string[] = () => [];
+  const certificates = new PanelCertificates((hostname) => trustedFor(hostname));
+  panelSession.setCertificateVerifyProc((request, callback) => callback(certificates.verify(request)));
   const core = createPanelService({
     dataDir: app.getPath('userData'),
     encryption,
-    fetch: netRequestFetch((options) => net.request(options)),
+    fetch: certificates.wrap(netRequestFetch((options) => net.request({ ...options, session: panelSession }))),
     emit: background.emit,
   });
+  trustedFor = (hostname) => core.trustedCertificatesFor(hostname);
+  // A changed trust must be judged again: connections made under the old one are closed.
+  const service = withConnectionsReset(background.observe(core), () => void panelSession.closeAllConnections());
   // IPC calls go through `observe`, so a settings change re-plans the checks and warnings at once.
-  registerPanelApi({ ipc: ipcMain, service: background.observe(core), appOrigins: entry.appOrigins, log });
+  registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
   void background.start(core);
   app.on('before-quit', background.beforeQuit(() => app.quit()));
   void logStart(encryption, core);

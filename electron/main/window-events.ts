@@ -1,4 +1,5 @@
 import { EVENT_CHANNEL, type PanelEvent } from '../../shared/events.ts';
+import type { CertificateInfo, ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isAppUrl } from './navigation-policy.ts';
 
@@ -78,21 +79,34 @@ export function plainEvent(event: PanelEvent): PanelEvent {
 }
 
 function plainPanel(panel: Panel): Panel {
-  const { id, name, address, baseUrl, allowPlainHttp, loginPath, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt } = panel;
+  const { id, name, address, baseUrl, allowPlainHttp, apiStyle, loginPath, sessionPath, trustedCertificate, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt } = panel;
   return {
     id,
     name,
     address,
     baseUrl,
     allowPlainHttp,
+    apiStyle,
     loginPath,
+    sessionPath,
+    trustedCertificate: trustedCertificate && plainCertificate(trustedCertificate),
     tokenField,
     createdAt,
     lastEmail,
     signedIn,
     tokenStorage,
-    signedOutReason: signedOutReason && { code: signedOutReason.code, message: signedOutReason.message },
-    lastCheck: lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: { code: lastCheck.error.code, message: lastCheck.error.message } }),
+    signedOutReason: signedOutReason && plainError(signedOutReason),
+    lastCheck: lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),
     sessionExpiresAt,
   };
+}
+
+function plainError(error: ErrorInfo): ErrorInfo {
+  const { code, message, certificate } = error;
+  return certificate ? { code, message, certificate: plainCertificate(certificate) } : { code, message };
+}
+
+function plainCertificate(certificate: CertificateInfo): CertificateInfo {
+  const { sha256, subject, issuer, validFrom, validTo } = certificate;
+  return { sha256, subject, issuer, validFrom, validTo };
 }

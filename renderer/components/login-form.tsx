@@ -3,13 +3,21 @@ import type { PanelApi } from '../../shared/contract.ts';
 import { CODE_REFUSED_MESSAGE, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
+import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
 
 interface LoginFormProps {
   api: PanelApi;
   panel: Panel;
   onLoggedIn(panel: Panel): void;
+  /** The panel as it is after its certificate was trusted (still signed out). */
+  onTrusted(panel: Panel): void;
   onOpenSettings(): void;
+}
+
+/** Failures after which the password is kept: it was not sent, or the next step needs it again. */
+function keepsPassword(error: ErrorInfo): boolean {
+  return isAboutCode(error) || isCertificateProblem(error);
 }
 
 /** Failures the panel's settings fix: the login path or the token field is not what this panel uses. */
@@ -26,7 +34,7 @@ function isAboutCode(error: ErrorInfo): boolean {
   );
 }
 
-export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormProps) {
+export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
   const [email, setEmail] = useState(panel.lastEmail ?? '');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -46,8 +54,12 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormP
     (focusAfter.field === 'code' ? codeInput : passwordInput).current?.focus();
   }, [busy, focusAfter]);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
+    void attempt();
+  };
+
+  const attempt = async () => {
     // A ref, not state: a second Enter before React re-renders must not send a second log in.
     if (inFlight.current) return;
     inFlight.current = true;
@@ -59,12 +71,12 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormP
     } catch (caught) {
       // A panel removed meanwhile leaves by main's event; nothing to re-read here.
       const failure = failureInfo(caught);
-      keepPassword = isAboutCode(failure);
+      keepPassword = keepsPassword(failure);
       if (failure.code === 'TWO_FACTOR_REQUIRED') setNeedsCode(true);
       // The first request for a code is a prompt, not an error: the field's hint says what to do.
       setError(failure.code === 'TWO_FACTOR_REQUIRED' && !needsCode ? null : failure);
       // A new object each time, so a second refusal moves the cursor back too.
-      setFocusAfter({ field: keepPassword ? 'code' : 'password' });
+      setFocusAfter({ field: isAboutCode(failure) ? 'code' : 'password' });
     } finally {
       // The password lives only as long as one attempt, or the two-factor step it leads to; a
       // code is good for one attempt at most.
@@ -112,7 +124,19 @@ export function LoginForm({ api, panel, onLoggedIn, onOpenSettings }: LoginFormP
       {needsCode && (
         <CodeField ref={codeInput} value={code} onChange={setCode} disabled={busy} error={error && isAboutCode(error) ? error.message : null} />
       )}
-      {error && !isAboutCode(error) && (
+      {isCertificateProblem(error) && (
+        <CertificateNotice
+          api={api}
+          panel={panel}
+          error={error}
+          onTrusted={(trusted) => {
+            onTrusted(trusted);
+            // The password was not sent over the refused connection: it goes now, to the trusted one.
+            void attempt();
+          }}
+        />
+      )}
+      {error && !isAboutCode(error) && !isCertificateProblem(error) && (
         <div id={errorId} className="notice notice-error" role="alert">
           <p className="notice-title">Could not log in</p>
           <p>{error.message}</p>

@@ -2,7 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
-import type { Panel } from '../../shared/types.ts';
+import type { ApiStyle, Panel } from '../../shared/types.ts';
+import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
 import { failureInfo } from '../panel-api.ts';
 import { ModalDialog } from './modal-dialog.tsx';
@@ -20,7 +21,9 @@ interface PanelSettingsProps {
 interface Draft {
   name: string;
   address: string;
+  apiStyle: ApiStyle;
   loginPath: string;
+  sessionPath: string;
   tokenField: string;
   allowPlainHttp: boolean;
 }
@@ -28,10 +31,18 @@ interface Draft {
 const draftOf = (panel: Panel): Draft => ({
   name: panel.name,
   address: panel.address,
+  apiStyle: panel.apiStyle,
   loginPath: panel.loginPath,
+  sessionPath: panel.sessionPath,
   tokenField: panel.tokenField ?? '',
   allowPlainHttp: panel.allowPlainHttp,
 });
+
+/** Each API style's default paths, as main puts them back for an empty field. */
+const STYLE_DEFAULTS: Record<ApiStyle, { login: string; session: string }> = {
+  plain: { login: '/login', session: '/getSession' },
+  trpc: { login: '/trpc/auth.login', session: '/trpc/auth.getSession' },
+};
 
 /** Only what the operator changed, so an untouched address never signs the panel out. */
 function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
@@ -39,11 +50,15 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   const patch: UpdatePanelInput = {};
   if (draft.name.trim() !== saved.name) patch.name = draft.name;
   if (draft.address.trim() !== saved.address) patch.address = draft.address;
+  if (draft.apiStyle !== saved.apiStyle) patch.apiStyle = draft.apiStyle;
   if (draft.loginPath.trim() !== saved.loginPath) patch.loginPath = draft.loginPath.trim() === '' ? null : draft.loginPath;
+  if (draft.sessionPath.trim() !== saved.sessionPath) patch.sessionPath = draft.sessionPath.trim() === '' ? null : draft.sessionPath;
   if (draft.tokenField.trim() !== saved.tokenField) patch.tokenField = draft.tokenField.trim() === '' ? null : draft.tokenField;
   if (draft.allowPlainHttp !== saved.allowPlainHttp) patch.allowPlainHttp = draft.allowPlainHttp;
   return patch;
 }
+
+const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
 
 export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
   const [draft, setDraft] = useState(() => draftOf(panel));
@@ -54,7 +69,7 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
   const patch = changesBetween(panel, draft);
   const changed = Object.keys(patch).length > 0;
   const field = error ? fieldForError(error) : null;
-  const edit = (key: Exclude<keyof Draft, 'allowPlainHttp'>) => (event: { target: { value: string } }) => {
+  const edit = (key: Exclude<keyof Draft, 'allowPlainHttp' | 'apiStyle'>) => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
     setSaved(false);
   };
@@ -107,17 +122,46 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
             }}
           />
         )}
-        <details className="advanced" open={openAdvanced || field === 'loginPath' || field === 'tokenField'}>
+        <details className="advanced" open={openAdvanced || panel.apiStyle === 'trpc' || (field !== null && ADVANCED_FIELDS.has(field))}>
           <summary>Advanced</summary>
           <div className="advanced-fields">
+            <label className="field">
+              <span className="field-label">API style</span>
+              <select
+                name="apiStyle"
+                value={draft.apiStyle}
+                onChange={(event) => {
+                  setDraft((current) => ({ ...current, apiStyle: event.target.value as ApiStyle }));
+                  setSaved(false);
+                }}
+                aria-describedby="api-style-hint"
+              >
+                <option value="plain">Plain JSON (Easypanel 2.33 and later)</option>
+                <option value="trpc">tRPC (Easypanel 2.30 and earlier)</option>
+              </select>
+              <span id="api-style-hint" className="field-hint">
+                {panel.apiStyle === 'trpc'
+                  ? 'This panel speaks the older tRPC form of the API. Paneldeck switches to it by itself when a log in finds only that form.'
+                  : 'Paneldeck switches to tRPC by itself when a log in finds only that form.'}
+              </span>
+            </label>
             <TextField
               label="Login path"
               name="loginPath"
-              placeholder="/login"
+              placeholder={STYLE_DEFAULTS[draft.apiStyle].login}
               value={draft.loginPath}
               onChange={edit('loginPath')}
-              hint={`Appended to ${panel.baseUrl}. Leave empty for /login.`}
+              hint={`Appended to ${panel.baseUrl}. Leave empty for ${STYLE_DEFAULTS[draft.apiStyle].login}.`}
               error={field === 'loginPath' ? error?.message : null}
+            />
+            <TextField
+              label="Session path"
+              name="sessionPath"
+              placeholder={STYLE_DEFAULTS[draft.apiStyle].session}
+              value={draft.sessionPath}
+              onChange={edit('sessionPath')}
+              hint={`Read with GET and the token. Leave empty for ${STYLE_DEFAULTS[draft.apiStyle].session}.`}
+              error={field === 'sessionPath' ? error?.message : null}
             />
             <TextField
               label="Token field"
@@ -144,6 +188,22 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
           </button>
         </div>
       </form>
+
+      {panel.trustedCertificate && (
+        <section className="card" aria-labelledby="certificate-title">
+          <h2 id="certificate-title">Trusted certificate</h2>
+          <p className="muted">
+            You trusted this certificate for this panel. Paneldeck accepts this panel with exactly this certificate, and refuses
+            any other until you trust it too.
+          </p>
+          <CertificateDetails certificate={panel.trustedCertificate} title="The trusted certificate" />
+          <div className="form-actions">
+            <button type="button" disabled={busy} onClick={() => void run(async () => onChanged(await api.forgetCertificate(panel.id)))}>
+              Forget this certificate
+            </button>
+          </div>
+        </section>
+      )}
 
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>

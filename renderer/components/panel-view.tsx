@@ -131,7 +131,7 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
         {tab === 'settings' ? (
           <PanelSettings api={api} panel={panel} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
         ) : panel.signedIn ? (
-          <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} />
+          <SessionView api={api} panel={panel} state={session} onRefresh={() => void loadSession()} onPanelChanged={onPanelChanged} />
         ) : (
           <>
             {notice && (
@@ -140,7 +140,7 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onOpenSettings={() => showSettings(true)} />
+            <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onTrusted={onPanelChanged} onOpenSettings={() => showSettings(true)} />
           </>
         )}
       </ErrorBoundary>

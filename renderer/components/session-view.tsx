@@ -1,9 +1,11 @@
 import { useMemo, useState } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
 import { knownSessionFields, maskSecrets, relativeTime } from '../session-fields.ts';
+import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { JsonTree } from './json-tree.tsx';
 
 export interface SessionState {
@@ -13,15 +15,17 @@ export interface SessionState {
 }
 
 interface SessionViewProps {
+  api: PanelApi;
   panel: Panel;
   state: SessionState;
   onRefresh(): void;
+  onPanelChanged(panel: Panel): void;
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
-export function SessionView({ panel, state, onRefresh }: SessionViewProps) {
+export function SessionView({ api, panel, state, onRefresh, onPanelChanged }: SessionViewProps) {
   const { result, loading, error } = state;
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
@@ -60,7 +64,18 @@ export function SessionView({ panel, state, onRefresh }: SessionViewProps) {
           </p>
         </div>
       )}
-      {error && (
+      {isCertificateProblem(error) && (
+        <CertificateNotice
+          api={api}
+          panel={panel}
+          error={error}
+          onTrusted={(trusted) => {
+            onPanelChanged(trusted);
+            onRefresh();
+          }}
+        />
+      )}
+      {error && !isCertificateProblem(error) && (
         <div className="notice notice-error" role="alert">
           <p className="notice-title">{result ? 'Could not refresh the session; the one below is from the last read' : 'Could not read the session'}</p>
           <p>{error.message}</p>
