@@ -5,6 +5,7 @@ import type { Panel } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
+import { isUnencrypted } from './plain-http.tsx';
 
 interface LoginFormProps {
   api: PanelApi;
@@ -91,6 +92,9 @@ export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }:
     <form className="card login-form" onSubmit={submit} noValidate aria-labelledby={`${errorId}-title`} aria-busy={busy}>
       <h2 id={`${errorId}-title`}>Log in to {panel.name}</h2>
       <p className="muted">Your password is sent to this panel only and is never saved.</p>
+      {isUnencrypted(panel) && (
+        <p className="field-error">Not encrypted: this panel is reached over plain HTTP, so your password and the token cross the network readable by anyone on the path.</p>
+      )}
       <label className="field">
         <span className="field-label">Email</span>
         <input

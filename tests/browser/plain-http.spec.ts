@@ -21,6 +21,7 @@ test('plain http:// to another computer: refused until chosen, then "Not encrypt
 
   await expect(page.locator('.panel-header .plain-http-badge')).toHaveText('Not encrypted');
   await expect(page.getByRole('navigation').locator('.plain-http-badge')).toHaveText('Not encrypted');
+  await expect(page.locator('form.login-form')).toContainText('Not encrypted: this panel is reached over plain HTTP');
   await checkScreen(page, '25-not-encrypted-badge');
 
   // Taking the choice back needs an https:// address; with one, the badge goes.

@@ -24,7 +24,7 @@ test('two-factor log in: the code prompt, a refused code, then the right one', a
     await expect(form.getByLabel('Email')).toHaveValue(email);
     await expect(form.getByLabel('Password')).toHaveValue(password);
     await expect(form.getByRole('alert')).toHaveCount(0);
-    await checkScreen(page, '20-two-factor-prompt');
+    await checkScreen(page, '26-two-factor-prompt');
 
     await codeField.fill(wrongCode);
     await codeField.press('Enter');
@@ -34,7 +34,7 @@ test('two-factor log in: the code prompt, a refused code, then the right one', a
     await expect(codeField).toBeFocused();
     await expect(form.getByLabel('Password')).toHaveValue(password);
     await expect(form.getByLabel('Password')).not.toHaveAttribute('aria-invalid', 'true');
-    await checkScreen(page, '21-two-factor-wrong-code');
+    await checkScreen(page, '27-two-factor-wrong-code');
 
     await codeField.fill(`${code.slice(0, 3)} ${code.slice(3)}`);
     await form.getByRole('button', { name: 'Log in' }).click();
