@@ -28,7 +28,7 @@ export function App({ api }: { api: PanelBridge | null }) {
 function Workspace({ api }: { api: PanelBridge }) {
   // One store per window: main's list once, then its events; never a re-read after an action.
   const [store] = useState(() => new PanelStore());
-  const { panels, byId, expiring } = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const { panels, byId, expiring, progress } = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [loadError, setLoadError] = useState<ErrorInfo | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
@@ -80,7 +80,7 @@ function Workspace({ api }: { api: PanelBridge }) {
   useEffect(() => {
     if (!focusAfterRemove.current) return;
     focusAfterRemove.current = false;
-    const next = document.querySelector<HTMLElement>('.panel-item[aria-current="page"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    const next = document.querySelector<HTMLElement>('.panel-list[role="listbox"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
     next?.focus();
   }, [panels]);
 
@@ -89,7 +89,9 @@ function Workspace({ api }: { api: PanelBridge }) {
   return (
     <div className="workspace">
       <Sidebar
+        api={api}
         panels={panels ?? []}
+        progress={progress}
         selectedId={selected?.id ?? null}
         onSelect={setSelectedId}
         onAdd={() => setAdding(true)}

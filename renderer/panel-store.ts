@@ -1,6 +1,12 @@
 import type { PanelEvent } from '../shared/events.ts';
 import type { Panel } from '../shared/types.ts';
 
+/** A check pass under way in main: `done` of `total` panels. */
+export interface CheckProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
 /** What the window knows of main's panels, as one immutable value per change. */
 export interface PanelSnapshot {
   /** In the list's order; null until the first list has arrived. */
@@ -8,6 +14,8 @@ export interface PanelSnapshot {
   readonly byId: ReadonlyMap<string, Panel>;
   /** Sessions main said end soon (`sessionExpiring`): panel id to when it ends. */
   readonly expiring: ReadonlyMap<string, string>;
+  /** The check pass under way, or null when none runs. */
+  readonly progress: CheckProgress | null;
 }
 
 /**
@@ -22,7 +30,8 @@ export class PanelStore {
   /** Removed ids: an answer or event that was on its way when a panel went must not bring it back. */
   readonly #removed = new Set<string>();
   #loaded = false;
-  #snapshot: PanelSnapshot = { panels: null, byId: new Map(), expiring: new Map() };
+  #progress: CheckProgress | null = null;
+  #snapshot: PanelSnapshot = { panels: null, byId: new Map(), expiring: new Map(), progress: null };
   readonly #listeners = new Set<() => void>();
 
   readonly subscribe = (listener: () => void): (() => void) => {
@@ -54,7 +63,13 @@ export class PanelStore {
         if (!this.#stillEnding(event.panelId, event.expiresAt) || this.#expiring.get(event.panelId) === event.expiresAt) return;
         this.#expiring = new Map(this.#expiring).set(event.panelId, event.expiresAt);
         return this.#publish();
-      case 'checkProgress':
+      case 'checkProgress': {
+        // The last event of a pass has done === total: the pass is over.
+        const progress = event.done >= event.total ? null : { done: event.done, total: event.total };
+        if (progress?.done === this.#progress?.done && progress?.total === this.#progress?.total) return;
+        this.#progress = progress;
+        return this.#publish();
+      }
       case 'focusPanel':
         return;
     }
@@ -111,7 +126,9 @@ export class PanelStore {
   }
 
   #publish(): void {
-    this.#snapshot = { panels: this.#loaded ? [...this.#byId.values()] : null, byId: this.#byId, expiring: this.#expiring };
+    // The list is rebuilt only when the panels changed, so a progress tick does not re-filter ten thousand rows.
+    const panels = !this.#loaded ? null : this.#snapshot.byId === this.#byId && this.#snapshot.panels ? this.#snapshot.panels : [...this.#byId.values()];
+    this.#snapshot = { panels, byId: this.#byId, expiring: this.#expiring, progress: this.#progress };
     for (const listener of [...this.#listeners]) listener();
   }
 }

@@ -210,7 +210,10 @@ function checkRound(expected: Expected, round: Round, loaded: Map<string, Loaded
     const wanted = signedIn.get(id) ?? false;
     // A pass still under way may already have written a 401's end of a sign-in, before it answered.
     const endedByPass = passInFlight && wanted && !found.signedIn && found.signedOutCode === 'UNAUTHORIZED';
-    if (!signInInFlight(id) && !endedByPass) {
+    // A removal under way ends the sign-in first (tokens.json), then drops the panel (panels.json):
+    // killed between the two, the panel is still listed, signed out. Never signed in again.
+    const endedByRemoval = mayBeGone(id) && wanted && !found.signedIn;
+    if (!signInInFlight(id) && !endedByPass && !endedByRemoval) {
       assert.equal(found.signedIn, wanted, wanted ? `a log in of ${id} that answered was lost ${context}` : `a log out of ${id} that answered was undone ${context}`);
     }
     const check = found.lastCheck;

@@ -47,6 +47,8 @@ export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }:
   const passwordInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  /** Shown while the operator walks the panel list with the keyboard: the list keeps the focus. */
+  const [takesFocus] = useState(() => !(document.activeElement instanceof HTMLElement && document.activeElement.closest('[role="listbox"]')));
   /** The field to put the cursor in once the failed attempt has re-rendered (and enabled) the form. */
   const [focusAfter, setFocusAfter] = useState<{ field: 'password' | 'code' } | null>(null);
 
@@ -102,7 +104,7 @@ export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }:
           name="email"
           autoComplete="username"
           required
-          autoFocus={email === ''}
+          autoFocus={takesFocus && email === ''}
           value={email}
           onChange={(event) => setEmail(event.target.value)}
           disabled={busy}
@@ -116,7 +118,7 @@ export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }:
           name="password"
           autoComplete="current-password"
           required
-          autoFocus={email !== ''}
+          autoFocus={takesFocus && email !== ''}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
           disabled={busy}

@@ -1,0 +1,139 @@
+import type { Page } from '@playwright/test';
+import { checkScreen } from './screens.ts';
+import { demo, expect, test } from './fixtures.ts';
+import { startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
+import type { PanelService } from '../../electron/core/index.ts';
+
+/**
+ * The panel list as a fleet board: 30 reference panels in mixed states (signed in, expired,
+ * failing, unreachable, signed out), counted, filtered, searched, checked all at once and walked
+ * with the keyboard.
+ */
+
+const SIGNED_IN = 18;
+const EXPIRED = 4;
+const FAILING = 4;
+const UNREACHABLE = 2;
+const SIGNED_OUT = 2;
+const TOTAL = SIGNED_IN + EXPIRED + FAILING + UNREACHABLE + SIGNED_OUT;
+
+interface Fleet {
+  servers: ReferencePanel[];
+  ids: string[];
+  failing: ReferencePanel[];
+}
+
+/** Panel i is "Client NN" with a role that says which state it was put in. */
+async function buildFleet(service: PanelService): Promise<Fleet> {
+  const servers = await Promise.all(Array.from({ length: TOTAL }, () => startReferencePanel()));
+  const roles = [
+    ...Array<string>(SIGNED_IN).fill('ok'),
+    ...Array<string>(EXPIRED).fill('expired'),
+    ...Array<string>(FAILING).fill('failing'),
+    ...Array<string>(UNREACHABLE).fill('unreachable'),
+    ...Array<string>(SIGNED_OUT).fill('out'),
+  ];
+  const ids: string[] = [];
+  const failing: ReferencePanel[] = [];
+  for (const [index, server] of servers.entries()) {
+    const role = roles[index]!;
+    const name = `Client ${String(index + 1).padStart(2, '0')} ${role === 'ok' ? 'prod' : role}`;
+    const { id } = await service.addPanel({ address: server.url, name });
+    ids.push(id);
+    if (role === 'out') continue;
+    await service.logIn(id, demo);
+    if (role === 'expired') server.expireAllTokens();
+    if (role === 'failing') {
+      server.setFault('getSession', { kind: 'server-error' });
+      failing.push(server);
+    }
+    if (role === 'unreachable') await server.close();
+    if (role !== 'ok') await service.getSession(id).catch(() => undefined);
+  }
+  return { servers, ids, failing };
+}
+
+const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const matches = (page: Page) => board(page).locator('.fleet-matches');
+
+test('30 panels in mixed states: counts, needs attention, search by name and state, Check all with progress, keyboard', async ({ page, launch }) => {
+  const app = await launch(page);
+  const fleet = await buildFleet(app.service);
+  try {
+    const counts = board(page).getByLabel('Panels by state');
+    await expect(counts).toContainText(`${SIGNED_IN} signed in`);
+    await expect(counts).toContainText(`${FAILING + UNREACHABLE} failing`);
+    await expect(counts).toContainText(`${EXPIRED} expired`);
+    await expect(counts).toContainText(`${SIGNED_OUT} signed out`);
+    // Only the rows in view are in the page.
+    expect(await board(page).getByRole('option').count()).toBeLessThan(TOTAL);
+    await checkScreen(page, '40-fleet-board');
+
+    const attention = board(page).getByRole('button', { name: /Needs attention/ });
+    await expect(attention).toHaveText(`Needs attention (${EXPIRED + FAILING + UNREACHABLE + SIGNED_OUT})`);
+    await attention.click();
+    await expect(attention).toHaveAttribute('aria-pressed', 'true');
+    await expect(matches(page)).toHaveText(`${EXPIRED + FAILING + UNREACHABLE + SIGNED_OUT} of ${TOTAL} panels`);
+    await expect(board(page).getByRole('option', { name: /prod/ })).toHaveCount(0);
+    await checkScreen(page, '41-fleet-needs-attention');
+    await attention.click();
+
+    // Search: Ctrl+F goes to the box; a state word, a name, an address; Esc clears.
+    await page.keyboard.press('Control+f');
+    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    await expect(search).toBeFocused();
+    await search.fill('expired');
+    await expect(matches(page)).toHaveText(`${EXPIRED} of ${TOTAL} panels`);
+    await search.fill('failing');
+    await expect(matches(page)).toHaveText(`${FAILING + UNREACHABLE} of ${TOTAL} panels`);
+    await search.fill('signed out');
+    await expect(matches(page)).toHaveText(`${SIGNED_OUT} of ${TOTAL} panels`);
+    // Every word must match, in the name or the address (a port may hold "07" too).
+    await search.fill('client 07');
+    await expect(board(page).getByRole('option', { name: /Client 07 prod/ })).toBeVisible();
+    await expect(matches(page)).toHaveText(/^\d+ of 30 panels$/);
+    await expect(matches(page)).not.toHaveText('30 of 30 panels');
+    await search.fill(new URL(fleet.servers[12]!.url).host);
+    await expect(board(page).getByRole('option')).toHaveCount(1);
+    await expect(board(page).getByRole('option')).toContainText('Client 13 prod');
+    await search.fill('nothing like this');
+    await expect(board(page)).toContainText('No panel matches');
+    await checkScreen(page, '42-fleet-search-no-match');
+    await search.press('Escape');
+    await expect(search).toHaveValue('');
+    await expect(matches(page)).toHaveText('');
+
+    // Check all: the failing panels recover, the pass shows its progress, the counts follow.
+    for (const server of fleet.failing) server.setFault('getSession', { kind: 'latency', ms: 1500 });
+    await board(page).getByRole('button', { name: 'Check all' }).click();
+    await expect(board(page).getByRole('status').filter({ hasText: /Checking \d+ \/ \d+/ })).toBeVisible();
+    await checkScreen(page, '43-fleet-check-all-progress');
+    await expect(board(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
+    await expect(counts).toContainText(`${SIGNED_IN + FAILING} signed in`);
+    await expect(counts).toContainText(`${UNREACHABLE} failing`);
+    await expect(board(page).getByRole('option').first()).toContainText(/checked (just now|1 min ago)/);
+
+    // Keyboard: one Tab stop; End, Home and type-ahead move the selection and the panel shown.
+    const list = board(page).getByRole('listbox', { name: 'Panel list' });
+    await list.focus();
+    await page.keyboard.press('End');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Client ${TOTAL} out`);
+    await expect(board(page).getByRole('option', { name: new RegExp(`Client ${TOTAL} out`) })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Home');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client 01 prod');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client 02 prod');
+    await page.keyboard.type('client 2', { delay: 20 });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Client 2\d/);
+    await expect(list).toBeFocused();
+
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await checkScreen(page, '44-fleet-board-full-hd');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkScreen(page, '45-fleet-board-full-hd-dark');
+    await page.setViewportSize({ width: 900, height: 600 });
+    await checkScreen(page, '46-fleet-board-dark');
+  } finally {
+    await Promise.all(fleet.servers.map((server) => server.close().catch(() => undefined)));
+  }
+});

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { agoText, expiryText, fleetView, typeAheadIndex } from '../renderer/fleet-view.ts';
+import { PanelStore } from '../renderer/panel-store.ts';
+import type { Panel } from '../shared/types.ts';
+import { samplePanel } from './panel-fixture.ts';
+
+/** The panel list's fleet logic: counts, the attention filter, search words, relative times, type-ahead. */
+
+const at = '2030-01-01T12:00:00.000Z';
+const now = Date.parse(at);
+const failed = { at, ok: false as const, error: { code: 'SERVER_ERROR' as const, message: 'The panel had an internal error.' } };
+
+const fleet: Panel[] = [
+  samplePanel(0, { name: 'Zürich prod', signedIn: true, lastCheck: { at, ok: true } }),
+  samplePanel(1, { name: 'Berlin prod', signedIn: true, lastCheck: failed }),
+  samplePanel(2, { name: 'Berlin dev', signedOutReason: { code: 'UNAUTHORIZED', message: 'expired' } }),
+  samplePanel(3, { name: 'Paris dev' }),
+];
+
+describe('fleetView', () => {
+  test('counts every state over the whole fleet, whatever the filter shows', () => {
+    const view = fleetView(fleet, { query: 'berlin', attentionOnly: true });
+    assert.deepEqual(view.counts, { 'signed-in': 1, 'check-failed': 1, expired: 1, 'signed-out': 1 });
+    assert.equal(view.attention, 3);
+    assert.deepEqual(view.rows.map((row) => row.panel.name), ['Berlin prod', 'Berlin dev']);
+  });
+
+  test('finds by name (accents folded), address and state words; every word must match', () => {
+    const names = (query: string) => fleetView(fleet, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    assert.deepEqual(names('zurich'), ['Zürich prod']);
+    assert.deepEqual(names('p3.example'), ['Paris dev']);
+    assert.deepEqual(names('failing'), ['Berlin prod']);
+    assert.deepEqual(names('expired'), ['Berlin dev']);
+    assert.deepEqual(names('signed out'), ['Paris dev']);
+    assert.deepEqual(names('  DEV   berlin '), ['Berlin dev']);
+    assert.deepEqual(names('berlin paris'), []);
+    assert.equal(names('').length, fleet.length);
+  });
+
+  test('attention only: expired, failing and signed out, never a healthy panel', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ signedIn: fc.boolean(), fails: fc.boolean(), expired: fc.boolean() }), { maxLength: 40 }), (shapes) => {
+        const panels = shapes.map((shape, index) =>
+          samplePanel(index % 10, {
+            id: `id-${index}`,
+            signedIn: shape.signedIn,
+            lastCheck: shape.signedIn && shape.fails ? failed : null,
+            signedOutReason: !shape.signedIn && shape.expired ? { code: 'UNAUTHORIZED', message: 'x' } : null,
+          }),
+        );
+        const view = fleetView(panels, { query: '', attentionOnly: true });
+        const healthy = shapes.filter((shape) => shape.signedIn && !shape.fails).length;
+        assert.equal(view.rows.length, panels.length - healthy);
+        assert.equal(view.attention, view.rows.length);
+        assert.ok(view.rows.every((row) => row.kind !== 'signed-in'));
+      }),
+    );
+  });
+});
+
+test('relative times: checked ago and the session end, amber under an hour, red once over', () => {
+  assert.equal(agoText(at, now + 30_000), 'just now');
+  assert.equal(agoText(at, now + 3 * 60_000 + 59_000), '3 min ago');
+  assert.equal(agoText(at, now + 5 * 3_600_000), '5 h ago');
+  assert.equal(agoText(at, now + 72 * 3_600_000), '3 days ago');
+  assert.equal(agoText('not a time', now), '');
+  assert.deepEqual(expiryText(new Date(now + 40 * 60_000).toISOString(), now), { text: 'expires in 40 min', tone: 'soon' });
+  assert.deepEqual(expiryText(new Date(now + 130 * 60_000).toISOString(), now), { text: 'expires in 2 h 10 min', tone: 'ok' });
+  assert.deepEqual(expiryText(at, now), { text: 'expired', tone: 'ended' });
+  assert.equal(expiryText(null, now), null);
+});
+
+test('type-ahead: a prefix finds the next row; one letter repeated steps through its rows', () => {
+  const rows = fleetView(fleet, { query: '', attentionOnly: false }).rows;
+  assert.equal(typeAheadIndex(rows, 'b', 0), 1);
+  assert.equal(typeAheadIndex(rows, 'b', 1), 2);
+  assert.equal(typeAheadIndex(rows, 'bb', 2), 1, 'wraps around');
+  assert.equal(typeAheadIndex(rows, 'berlin d', 1), 2);
+  assert.equal(typeAheadIndex(rows, 'zu', 3), 0, 'accents folded');
+  assert.equal(typeAheadIndex(rows, 'x', 0), -1);
+});
+
+test('the store follows a check pass and keeps the same list while only the progress moves', () => {
+  const store = new PanelStore();
+  store.load(fleet);
+  const list = store.getSnapshot().panels;
+  store.apply({ type: 'checkProgress', done: 1, total: 4 });
+  assert.deepEqual(store.getSnapshot().progress, { done: 1, total: 4 });
+  assert.equal(store.getSnapshot().panels, list, 'no new list for a progress tick');
+  store.apply({ type: 'checkProgress', done: 4, total: 4 });
+  assert.equal(store.getSnapshot().progress, null, 'done === total ends the pass');
+  store.upsert({ ...fleet[3]!, name: 'Paris staging' });
+  assert.notEqual(store.getSnapshot().panels, list);
+});
