@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagProblem } from './labels.ts';
 import { SETTING_LIMITS, type NumericSetting } from './settings.ts';
 
 /**
@@ -50,14 +51,46 @@ export const tokenFieldSchema = z
   .nullable()
   .transform((value) => (value === '' ? null : value));
 
+/** A group for the panel (e.g. a client); `null` or empty text for none. */
+export const groupSchema = z
+  .string({ error: 'Group must be text.' })
+  .max(LABEL_LIMITS.groupLength * 4, { error: `Group is too long (${LABEL_LIMITS.groupLength} characters at most).` })
+  .nullable()
+  .transform((value, context) => {
+    const group = cleanGroup(value);
+    const problem = group === null ? null : groupProblem(group);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+    return group;
+  });
+
+export const tagsSchema = z
+  .array(z.string({ error: 'Each tag must be text.' }).max(LABEL_LIMITS.tagLength * 4, { error: `A tag is too long (${LABEL_LIMITS.tagLength} characters at most).` }), {
+    error: 'Tags must be a list of text.',
+  })
+  .max(LABEL_LIMITS.tags * 4, { error: `Too many tags (${LABEL_LIMITS.tags} at most).` })
+  .transform((values, context) => {
+    const tags = cleanTags(values);
+    const problem = tags.length > LABEL_LIMITS.tags ? `Too many tags (${LABEL_LIMITS.tags} at most).` : tags.map(tagProblem).find((found) => found !== null);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+    return tags;
+  });
+
+export const colourSchema = z.enum(PANEL_COLOURS, { error: `Colour must be one of ${PANEL_COLOURS.join(', ')}, or null.` }).nullable();
+
+export const favouriteSchema = z.boolean({ error: 'Favourite must be true or false.' });
+
 export const addPanelInputSchema = z.strictObject(
   {
     address: addressSchema,
     allowPlainHttp: allowPlainHttpSchema.optional(),
     // An empty name from a form means "name it after the address".
     name: z.union([z.literal(''), panelNameSchema]).optional(),
+    group: groupSchema.optional(),
+    tags: tagsSchema.optional(),
+    colour: colourSchema.optional(),
+    favourite: favouriteSchema.optional(),
   },
-  { error: 'Expected { address, name?, allowPlainHttp? }.' },
+  { error: 'Expected { address, name?, allowPlainHttp?, group?, tags?, colour?, favourite? }.' },
 );
 
 export const updatePanelInputSchema = z.strictObject(
@@ -69,8 +102,12 @@ export const updatePanelInputSchema = z.strictObject(
     loginPath: loginPathSchema.optional(),
     sessionPath: sessionPathSchema.optional(),
     tokenField: tokenFieldSchema.optional(),
+    group: groupSchema.optional(),
+    tags: tagsSchema.optional(),
+    colour: colourSchema.optional(),
+    favourite: favouriteSchema.optional(),
   },
-  { error: 'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField? }.' },
+  { error: 'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite? }.' },
 );
 
 export const credentialsSchema = z.strictObject(

@@ -1,3 +1,4 @@
+import type { PanelColour } from './labels.ts';
 import type { CertificateInfo, ErrorInfo } from './errors.ts';
 
 /**
@@ -57,6 +58,14 @@ export interface Panel {
   lastCheck: SessionCheck | null;
   /** When the session ends, from the last session read (its expiry field, or the token's `exp`). */
   sessionExpiresAt: string | null;
+  /** The operator's group for the panel (a client, a region); `null` when none. */
+  group: string | null;
+  /** The operator's tags, in the order given. */
+  tags: string[];
+  /** The colour the operator gave the panel; red marks production. */
+  colour: PanelColour | null;
+  /** Pinned at the top of the list. */
+  favourite: boolean;
 }
 
 /** The outcome of checking one panel: its session read, or why not. */

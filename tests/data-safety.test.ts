@@ -17,7 +17,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
   const filesMatching = (pattern: RegExp) => readdirSync(services.dir()).filter((name) => pattern.test(name));
 
   describe('the panel list format', () => {
-    test('a format-1 file is backed up byte for byte, then upgraded to format 2 (account renamed lastEmail), once', async () => {
+    test('a format-1 file is backed up byte for byte, then upgraded to the current format (account renamed lastEmail, no group, tags, colour or favourite), once', async () => {
       copyFileSync(v1Fixture, file('panels.json'));
       const service = start();
       const panels = await service.listPanels();
@@ -35,14 +35,45 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.equal(readFileSync(migration!.backupPath, 'utf8'), readFileSync(v1Fixture, 'utf8'));
 
       const upgraded = read('panels.json');
-      assert.equal(upgraded.version, 2);
+      assert.equal(upgraded.version, 3);
       assert.equal(upgraded.panels[0].lastEmail, 'ops@example.com');
+      assert.deepEqual(panels.map((p) => [p.group, p.tags, p.colour, p.favourite]), [
+        [null, [], null, false],
+        [null, [], null, false],
+      ]);
       assert.ok(!('account' in upgraded.panels[0]), 'the old field name is gone');
 
       const again = start();
       assert.equal((await again.listPanels()).length, 2);
       assert.equal(await again.migration(), null);
       assert.equal(filesMatching(/backup/).length, 1, 'the upgrade ran once');
+    });
+
+    test('a format-2 file is backed up byte for byte and upgraded to format 3; the panels keep their sign-ins and take new labels', async () => {
+      const service = start();
+      const { id } = await service.addPanel({ address: services.panel().url, name: 'Signed in' });
+      await service.logIn(id, credentials);
+      const current = read('panels.json');
+      const asVersion2 = JSON.stringify({
+        version: 2,
+        panels: current.panels.map(({ group: _g, tags: _t, colour: _c, favourite: _f, ...rest }: Record<string, unknown>) => rest),
+      });
+      writeFileSync(file('panels.json'), asVersion2);
+
+      const upgraded = start();
+      const [restarted] = await upgraded.listPanels();
+      assert.equal(restarted?.signedIn, true);
+      assert.deepEqual([restarted?.group, restarted?.tags, restarted?.colour, restarted?.favourite], [null, [], null, false]);
+      const migration = await upgraded.migration();
+      assert.equal(migration?.fromVersion, 2);
+      assert.match(migration?.backupPath ?? '', /panels\.v2-backup-.*\.json$/);
+      assert.equal(readFileSync(migration!.backupPath, 'utf8'), asVersion2);
+      assert.equal(read('panels.json').version, 3);
+
+      const labelled = await upgraded.updatePanel(id, { group: '  Acme  Corp ', tags: ['eu', ' EU', 'billing', ''], colour: 'red', favourite: true });
+      assert.deepEqual([labelled.group, labelled.tags, labelled.colour, labelled.favourite], ['Acme Corp', ['eu', 'billing'], 'red', true]);
+      const [again] = await start().listPanels();
+      assert.deepEqual([again?.group, again?.tags, again?.colour, again?.favourite], ['Acme Corp', ['eu', 'billing'], 'red', true]);
     });
 
     test('panels signed in under format 1 stay signed in after the upgrade', async () => {
@@ -63,13 +94,13 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     });
 
     test('a format from a newer Paneldeck: the file is copied aside untouched, the window is told, the app starts', async () => {
-      const newer = JSON.stringify({ version: 3, panels: [{ id: 'x', somethingNew: true }] });
+      const newer = JSON.stringify({ version: 4, panels: [{ id: 'x', somethingNew: true }] });
       writeFileSync(file('panels.json'), newer);
       const service = start();
       assert.deepEqual(await service.listPanels(), []);
       const [problem] = (await service.getAppStatus()).startupProblems;
       assert.equal(problem?.file, 'panels');
-      assert.match(problem?.message ?? '', /newer Paneldeck \(format 3; this one reads up to 2\)/);
+      assert.match(problem?.message ?? '', /newer Paneldeck \(format 4; this one reads up to 3\)/);
       assert.equal(readFileSync(problem!.copyPath!, 'utf8'), newer);
     });
   });

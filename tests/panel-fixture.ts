@@ -20,6 +20,10 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     signedOutReason: null,
     lastCheck: null,
     sessionExpiresAt: null,
+    group: null,
+    tags: [],
+    colour: null,
+    favourite: false,
     ...change,
   };
 }

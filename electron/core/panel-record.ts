@@ -1,4 +1,5 @@
 import { isErrorCode, readCertificateInfo, type CertificateInfo, type ErrorInfo } from '../../shared/errors.ts';
+import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem, type PanelColour } from '../../shared/labels.ts';
 import type { ApiStyle, SessionCheck, TokenStorage } from '../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from './address.ts';
 import { STYLE_PATHS } from './api-style.ts';
@@ -29,6 +30,11 @@ export interface PanelRecord {
   signedOutReason: ErrorInfo | null;
   /** Check results of an older version; they now live in the check history (`checks.json`). */
   lastCheck: SessionCheck | null;
+  /** The operator's organisation of the panel (format 3 on). */
+  group: string | null;
+  tags: string[];
+  colour: PanelColour | null;
+  favourite: boolean;
 }
 
 export type PanelRecordChange = Partial<Omit<PanelRecord, 'id'>>;
@@ -59,6 +65,8 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
   if (reason === undefined) return null;
   const check = lastCheck === null ? null : readCheck(lastCheck);
   if (check === undefined) return null;
+  const { group, tags, colour, favourite } = candidate;
+  if (!isGroup(group) || !isTags(tags) || !(colour === null || isPanelColour(colour)) || typeof favourite !== 'boolean') return null;
   return {
     id,
     name,
@@ -74,7 +82,24 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
     tokenStorage: tokenStorage as TokenStorage | null,
     signedOutReason: reason,
     lastCheck: check,
+    group,
+    tags,
+    colour,
+    favourite,
   };
+}
+
+/** A group as the window would have stored it. */
+function isGroup(value: unknown): value is string | null {
+  return value === null || (typeof value === 'string' && cleanGroup(value) === value && groupProblem(value) === null);
+}
+
+/** Tags as the window would have stored them: clean, no repeats, within the limits. */
+function isTags(value: unknown): value is string[] {
+  if (!Array.isArray(value) || value.length > LABEL_LIMITS.tags) return false;
+  if (!value.every((tag): tag is string => typeof tag === 'string' && tagProblem(tag) === null)) return false;
+  const clean = cleanTags(value);
+  return clean.length === value.length && clean.every((tag, index) => tag === value[index]);
 }
 
 function readErrorInfo(value: unknown): ErrorInfo | undefined {

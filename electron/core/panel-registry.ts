@@ -6,8 +6,8 @@ import { holds } from './plain-checks.ts';
 
 export type { PanelRecord, PanelRecordChange };
 
-/** Format 2 renamed the panel's `account` to `lastEmail`. */
-export const REGISTRY_VERSION = 2;
+/** Format 2 renamed the panel's `account` to `lastEmail`; format 3 added group, tags, colour and favourite. */
+export const REGISTRY_VERSION = 3;
 
 /**
  * Each older format's step to the next: `migrations[n]` turns a format-`n` panel list into
@@ -19,6 +19,11 @@ const migrations: Record<number, (panels: unknown[]) => unknown[]> = {
       if (typeof panel !== 'object' || panel === null || Array.isArray(panel)) return panel;
       const { account, ...rest } = panel as Record<string, unknown>;
       return { ...rest, lastEmail: account ?? null };
+    }),
+  2: (panels) =>
+    panels.map((panel) => {
+      if (typeof panel !== 'object' || panel === null || Array.isArray(panel)) return panel;
+      return { ...panel, group: null, tags: [], colour: null, favourite: false };
     }),
 };
 

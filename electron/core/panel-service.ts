@@ -230,7 +230,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     },
 
     async addPanel(input) {
-      const [{ address, name, allowPlainHttp = false }] = parseArguments('addPanel', [input]);
+      const [{ address, name, allowPlainHttp = false, group = null, tags = [], colour = null, favourite = false }] = parseArguments('addPanel', [input]);
       const current = await state();
       const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
       failIfDuplicate(current.registry, baseUrl, display);
@@ -249,6 +249,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         tokenStorage: null,
         signedOutReason: null,
         lastCheck: null,
+        group,
+        tags,
+        colour,
+        favourite,
       };
       current.registry.insert(record);
       changes.changed(record.id);
@@ -272,6 +276,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath, STYLE_PATHS[style].login);
       if (change.sessionPath !== undefined) next.sessionPath = normaliseApiPath(change.sessionPath, 'session', STYLE_PATHS[style].session);
       if (change.tokenField !== undefined) next.tokenField = change.tokenField;
+      if (change.group !== undefined) next.group = change.group;
+      if (change.tags !== undefined) next.tags = change.tags;
+      if (change.colour !== undefined) next.colour = change.colour;
+      if (change.favourite !== undefined) next.favourite = change.favourite;
       const allowPlainHttp = change.allowPlainHttp ?? record.allowPlainHttp;
       if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
       // Taking the choice back needs an address that works without it: normalised again below.

@@ -76,5 +76,9 @@ export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' |
     signedOutReason: signedIn ? null : record.signedOutReason,
     lastCheck: checks.lastCheck,
     sessionExpiresAt: signedIn ? checks.sessionExpiresAt : null,
+    group: record.group,
+    tags: record.tags,
+    colour: record.colour,
+    favourite: record.favourite,
   };
 }

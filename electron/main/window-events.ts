@@ -79,7 +79,7 @@ export function plainEvent(event: PanelEvent): PanelEvent {
 }
 
 function plainPanel(panel: Panel): Panel {
-  const { id, name, address, baseUrl, allowPlainHttp, apiStyle, loginPath, sessionPath, trustedCertificate, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt } = panel;
+  const { id, name, address, baseUrl, allowPlainHttp, apiStyle, loginPath, sessionPath, trustedCertificate, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt, group, tags, colour, favourite } = panel;
   return {
     id,
     name,
@@ -98,6 +98,10 @@ function plainPanel(panel: Panel): Panel {
     signedOutReason: signedOutReason && plainError(signedOutReason),
     lastCheck: lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),
     sessionExpiresAt,
+    group,
+    tags: [...tags],
+    colour,
+    favourite,
   };
 }
 

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { cleanTags, LABEL_LIMITS } from '../shared/labels.ts';
+import { rejectsWith, suiteService } from './helpers.ts';
+
+/** Group, tags, colour and favourite: what the operator may give a panel, and what is refused. */
+
+describe('panel labels through the service', () => {
+  const service = suiteService();
+
+  test('given at add, changed one at a time, cleared with null and []', async () => {
+    const added = await service().addPanel({ address: 'labels.example.com', group: 'Acme', tags: ['prod', 'eu'], colour: 'red', favourite: true });
+    assert.deepEqual([added.group, added.tags, added.colour, added.favourite], ['Acme', ['prod', 'eu'], 'red', true]);
+    const moved = await service().updatePanel(added.id, { group: 'Globex' });
+    assert.deepEqual([moved.group, moved.tags, moved.colour, moved.favourite], ['Globex', ['prod', 'eu'], 'red', true], 'only the group changed');
+    const cleared = await service().updatePanel(added.id, { group: '   ', tags: [], colour: null, favourite: false });
+    assert.deepEqual([cleared.group, cleared.tags, cleared.colour, cleared.favourite], [null, [], null, false]);
+  });
+
+  test('refused with a message that says what is wrong, and nothing changes', async () => {
+    const { id } = await service().addPanel({ address: 'refused.example.com', group: 'Kept' });
+    const cases: [unknown, RegExp][] = [
+      [{ colour: 'pink' }, /Colour must be one of red, orange/],
+      [{ tags: ['a,b'] }, /commas separate tags/],
+      [{ tags: ['x'.repeat(LABEL_LIMITS.tagLength + 1)] }, /too long \(32 characters at most\)/],
+      [{ tags: Array.from({ length: LABEL_LIMITS.tags + 1 }, (_, index) => `t${index}`) }, /Too many tags \(20 at most\)/],
+      [{ group: 'g'.repeat(LABEL_LIMITS.groupLength + 1) }, /Group is too long/],
+      [{ group: 'bad\u0007group' }, /control characters/],
+      [{ favourite: 'yes' }, /Favourite must be true or false/],
+      [{ tags: 'prod' }, /Tags must be a list of text/],
+    ];
+    for (const [patch, message] of cases) {
+      await rejectsWith(service().updatePanel(id, patch as never), 'INVALID_INPUT', message);
+    }
+    const [panel] = (await service().listPanels()).filter((candidate) => candidate.id === id);
+    assert.deepEqual([panel?.group, panel?.tags, panel?.colour, panel?.favourite], ['Kept', [], null, false]);
+  });
+});
+
+test('cleanTags keeps the first spelling of each tag, in order, without empties', () => {
+  fc.assert(
+    fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 30 }), (values) => {
+      const tags = cleanTags(values);
+      assert.equal(new Set(tags.map((tag) => tag.toLowerCase())).size, tags.length, 'no repeats in any letter case');
+      assert.ok(tags.every((tag) => tag !== '' && tag === tag.trim()));
+      assert.deepEqual(cleanTags(tags), tags, 'clean tags stay as they are');
+    }),
+  );
+});
