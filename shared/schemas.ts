@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagProblem } from './labels.ts';
-import { SETTING_LIMITS, type NumericSetting } from './settings.ts';
+import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
+import { BOARD_SORTS } from './types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -150,8 +151,21 @@ export const appSettingsPatchSchema = z.strictObject(
     checkIntervalMinutes: wholeNumber('Check interval', 'checkIntervalMinutes').optional(),
     expiryWarningMinutes: wholeNumber('Warning before expiry', 'expiryWarningMinutes').optional(),
     notifyBeforeExpiry: z.boolean({ error: 'Notify before expiry must be true or false.' }).optional(),
+    boardView: z
+      .strictObject(
+        {
+          selectedPanelId: panelIdSchema.nullable(),
+          sort: z.enum(BOARD_SORTS, { error: `Sort must be one of ${BOARD_SORTS.join(', ')}.` }),
+          attentionOnly: z.boolean({ error: 'Needs attention must be true or false.' }),
+          collapsedGroups: z
+            .array(z.string({ error: 'A folded group must be text.' }).max(240, { error: 'A folded group name is too long.' }))
+            .max(MAX_COLLAPSED_GROUPS, { error: `At most ${MAX_COLLAPSED_GROUPS} folded groups are kept.` }),
+        },
+        { error: 'Expected { selectedPanelId, sort, attentionOnly, collapsedGroups }.' },
+      )
+      .optional(),
   },
-  { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry? }.' },
+  { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, boardView? }.' },
 );
 
 /** Which certificate to trust: the fingerprint the operator was shown. */

@@ -13,7 +13,11 @@ export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
   checkIntervalMinutes: 5,
   expiryWarningMinutes: 10,
   notifyBeforeExpiry: true,
+  boardView: Object.freeze({ selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] as string[] }),
 });
+
+/** At most this many folded groups are remembered; more is not a view anyone keeps. */
+export const MAX_COLLAPSED_GROUPS = 1000;
 
 export type NumericSetting = 'checkConcurrency' | 'checkIntervalMinutes' | 'expiryWarningMinutes';
 

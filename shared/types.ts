@@ -98,6 +98,21 @@ export interface AppSettings {
   expiryWarningMinutes: number;
   /** Whether the warning is also a system notification. */
   notifyBeforeExpiry: boolean;
+  /** How the panel list looked when the window last changed it, so a restart shows it the same. */
+  boardView: BoardView;
+}
+
+/** The orders the panel list can be in. */
+export const BOARD_SORTS = ['name', 'status', 'checked', 'expiry'] as const;
+export type BoardSort = (typeof BOARD_SORTS)[number];
+
+/** The panel list's state worth keeping across restarts (not secrets). */
+export interface BoardView {
+  selectedPanelId: string | null;
+  sort: BoardSort;
+  attentionOnly: boolean;
+  /** Groups shown folded, by name. */
+  collapsedGroups: string[];
 }
 
 /**

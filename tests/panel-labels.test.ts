@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { cleanTags, LABEL_LIMITS } from '../shared/labels.ts';
-import { rejectsWith, suiteService } from './helpers.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPanelService } from '../electron/core/index.ts';
+import { rejectsWith, suiteService, tempDir, testEncryption } from './helpers.ts';
 
 /** Group, tags, colour and favourite: what the operator may give a panel, and what is refused. */
 
@@ -47,4 +50,31 @@ test('cleanTags keeps the first spelling of each tag, in order, without empties'
       assert.deepEqual(cleanTags(tags), tags, 'clean tags stay as they are');
     }),
   );
+});
+
+describe('the panel list view kept in the settings', () => {
+  const service = suiteService();
+
+  test('saved whole and read back; a bad one is refused with a message; a damaged file costs only the view', async () => {
+    const view = { selectedPanelId: '00000000-0000-4000-8000-000000000001', sort: 'expiry' as const, attentionOnly: true, collapsedGroups: ['Acme'] };
+    const status = await service().updateSettings({ boardView: view });
+    assert.deepEqual(status.settings.boardView, view);
+    assert.equal(status.settings.checkConcurrency, 16, 'the other settings stay');
+    await rejectsWith(service().updateSettings({ boardView: { ...view, sort: 'colour' } as never }), 'INVALID_INPUT', /Sort must be one of name, status, checked, expiry/);
+    await rejectsWith(service().updateSettings({ boardView: { ...view, selectedPanelId: 'x' } }), 'INVALID_INPUT', /UUID/);
+    assert.deepEqual((await service().getAppStatus()).settings.boardView, view);
+  });
+});
+
+test('a damaged view in settings.json falls back to the default view and keeps the other settings', async () => {
+  const dir = await tempDir();
+  try {
+    writeFileSync(join(dir.path, 'settings.json'), JSON.stringify({ version: 1, storeTokensWithWeakProtection: false, checkConcurrency: 32, boardView: { sort: 'bogus' } }));
+    const status = await createPanelService({ dataDir: dir.path, encryption: testEncryption() }).getAppStatus();
+    assert.equal(status.settings.checkConcurrency, 32);
+    assert.deepEqual(status.settings.boardView, { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] });
+    assert.deepEqual(status.startupProblems, []);
+  } finally {
+    await dir.cleanup();
+  }
 });

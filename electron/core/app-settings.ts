@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_SETTINGS, SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
+import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
+import { BOARD_SORTS } from '../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
@@ -18,6 +19,16 @@ const settingsSchema = z.object({
   checkIntervalMinutes: stored('checkIntervalMinutes'),
   expiryWarningMinutes: stored('expiryWarningMinutes'),
   notifyBeforeExpiry: z.boolean().default(DEFAULT_SETTINGS.notifyBeforeExpiry),
+  // How the list looked: a damaged view costs only the view, never the other settings.
+  boardView: z
+    .object({
+      selectedPanelId: z.string().max(64).nullable(),
+      sort: z.enum(BOARD_SORTS),
+      attentionOnly: z.boolean(),
+      collapsedGroups: z.array(z.string().max(240)).max(MAX_COLLAPSED_GROUPS),
+    })
+    .catch(() => ({ ...DEFAULT_SETTINGS.boardView }))
+    .default(() => ({ ...DEFAULT_SETTINGS.boardView })),
 });
 
 /** The installation's settings in `settings.json`, written first and applied after, like the panel list. */
