@@ -9,16 +9,13 @@
  * after main's answer reached the page. Medians of RUNS runs. Figures vary with the machine:
  * compare the ratios, not the milliseconds.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { openApp, startRendererServer } from '../tests/browser/app-harness.ts';
 import { tempDir } from '../tests/helpers.ts';
 import { DEMO_USER, startReferencePanel } from '../tests/reference-panel/server.ts';
+import { launchChromium, median, printTable } from './browser.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const executablePath = process.env.PANELDECK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-// As in playwright.config.ts.
-const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 function deep(levels: number): unknown {
   let node: unknown = { bottom: 'the deepest value' };
@@ -94,13 +91,11 @@ async function timeClick(page: Page, button: string, waitForBusy: boolean): Prom
   );
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
 async function main(): Promise<void> {
   const panel = await startReferencePanel();
   const renderer = await startRendererServer();
   const data = await tempDir('paneldeck-bench-');
-  const browser = await chromium.launch({ executablePath, args });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
     const app = await openApp(page, { dataDir: data.path, rendererUrl: renderer.url, rendererOrigin: renderer.origin });
@@ -142,13 +137,9 @@ async function main(): Promise<void> {
       ['shape', 'total ms', 'render ms', 'x baseline', 'longest task ms', 'DOM nodes'],
       ...results.map(({ name, timing }) => [name, timing.total.toFixed(1), timing.render.toFixed(1), (timing.total / baseline).toFixed(2), timing.longestTask.toFixed(0), String(timing.nodes)]),
     ];
-    const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
     console.log(`Session view, median of ${RUNS} runs (total: click to painted frame; render: after main's answer arrived;`);
     console.log(`longest task: the longest time the window could not answer, worst run)\n`);
-    for (const [index, row] of table.entries()) {
-      console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
-      if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-    }
+    printTable(table);
     if (app.pageErrors.length > 0) console.log(`\nThe page reported errors:\n${app.pageErrors.join('\n')}`);
   } finally {
     await browser.close();

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import type { AppStatus, Panel } from '../shared/types.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
 import { AddPanelDialog } from './components/add-panel-dialog.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
@@ -11,6 +12,15 @@ import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
 import { failureInfo } from './panel-api.ts';
 import { PanelStore } from './panel-store.ts';
+
+/** What of the list's view the sidebar changes; the selection is the window's. */
+type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
+
+function listView({ sort, attentionOnly, collapsedGroups }: BoardView): ListView {
+  return { sort, attentionOnly, collapsedGroups };
+}
+
+const VIEW_SAVE_DELAY_MS = 1000;
 
 /** The window: the panel list on the left, the selected panel on the right. */
 export function App({ api }: { api: PanelBridge | null }) {
@@ -35,6 +45,9 @@ function Workspace({ api }: { api: PanelBridge }) {
   const [status, setStatus] = useState<AppStatus | null>(null);
   const [problemsDismissed, setProblemsDismissed] = useState(false);
   const [preferencesOpen, setPreferencesOpen] = useState(false);
+  const [board, setBoard] = useState<ListView>(() => listView(DEFAULT_SETTINGS.boardView));
+  const viewAdopted = useRef(false);
+  const viewTouched = useRef(false);
 
   const load = useCallback(async () => {
     try {
@@ -60,6 +73,21 @@ function Workspace({ api }: { api: PanelBridge }) {
     api.getAppStatus().then(setStatus, () => setStatus(null));
   }, [api]);
 
+  // The list as the operator left it: adopted once the settings arrive, unless already changed here.
+  useEffect(() => {
+    if (!status || viewAdopted.current) return;
+    viewAdopted.current = true;
+    const remembered = status.settings.boardView;
+    if (!viewTouched.current) {
+      setBoard(listView(remembered));
+      setSelectedId((current) => current ?? remembered.selectedPanelId);
+    }
+  }, [status]);
+  const changeView = useCallback((change: Partial<ListView>) => {
+    viewTouched.current = true;
+    setBoard((current) => ({ ...current, ...change }));
+  }, []);
+
   const panelChanged = useCallback((updated: Panel) => store.upsert(updated), [store]);
 
   const added = (panel: Panel) => {
@@ -80,18 +108,32 @@ function Workspace({ api }: { api: PanelBridge }) {
   useEffect(() => {
     if (!focusAfterRemove.current) return;
     focusAfterRemove.current = false;
-    const next = document.querySelector<HTMLElement>('.panel-list[role="listbox"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    const next = document.querySelector<HTMLElement>('.panel-list[role="tree"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
     next?.focus();
   }, [panels]);
 
   // A selection that is gone (removed here or elsewhere) falls back to the first panel.
   const selected = (selectedId !== null ? byId.get(selectedId) : undefined) ?? panels?.[0] ?? null;
+  const selectedPanelId = selected?.id ?? null;
+  const groups = useMemo(() => [...new Set((panels ?? []).flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort(), [panels]);
+
+  // Saved a moment after the last change: walking the list with the arrow keys writes once.
+  useEffect(() => {
+    if (!viewAdopted.current) return;
+    const timer = setTimeout(() => {
+      // Only how the list looked is lost if this fails; nothing to tell the operator.
+      api.updateSettings({ boardView: { ...board, selectedPanelId } }).catch(() => undefined);
+    }, VIEW_SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [api, board, selectedPanelId]);
   return (
     <div className="workspace">
       <Sidebar
         api={api}
         panels={panels ?? []}
         progress={progress}
+        view={board}
+        onViewChange={changeView}
         selectedId={selected?.id ?? null}
         onSelect={setSelectedId}
         onAdd={() => setAdding(true)}
@@ -113,7 +155,7 @@ function Workspace({ api }: { api: PanelBridge }) {
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
-            <PanelView api={api} panel={selected} expiresSoonAt={expiring.get(selected.id) ?? null} onPanelChanged={panelChanged} onRemoved={removed} />
+            <PanelView api={api} panel={selected} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} onPanelChanged={panelChanged} onRemoved={removed} />
           </ErrorBoundary>
         ) : (
           <EmptyState onAdd={() => setAdding(true)} />

@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../shared/errors.ts';
 
-export type FormField = 'name' | 'address' | 'loginPath' | 'sessionPath' | 'apiStyle' | 'tokenField';
+export type FormField = 'name' | 'address' | 'loginPath' | 'sessionPath' | 'apiStyle' | 'tokenField' | 'group' | 'tags' | 'colour';
 
 /**
  * The form field an error belongs under, so it is shown where the operator fixes it; `null`
@@ -15,5 +15,8 @@ export function fieldForError(error: ErrorInfo): FormField | null {
   if (/session path/i.test(error.message)) return 'sessionPath';
   if (/^API style/.test(error.message)) return 'apiStyle';
   if (/^token field/i.test(error.message)) return 'tokenField';
+  if (/^group/i.test(error.message)) return 'group';
+  if (/\btags?\b/i.test(error.message)) return 'tags';
+  if (/^colour/i.test(error.message)) return 'colour';
   return 'address';
 }

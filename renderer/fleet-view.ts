@@ -1,4 +1,4 @@
-import type { Panel } from '../shared/types.ts';
+import type { BoardSort, Panel } from '../shared/types.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
 
 /**
@@ -32,7 +32,7 @@ export function needsAttention(kind: PanelStatusKind): boolean {
 }
 
 export interface FleetFilter {
-  /** What the operator typed; every word must match (name, address, status words). */
+  /** What the operator typed; every word must match (name, address, group, tags, status words). */
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
@@ -52,8 +52,12 @@ export interface FleetView {
   attention: number;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case, without accents, so "Zürich" is found by "zurich". */
 function fold(text: string): string {
+  // Most names and addresses are plain ASCII: lower-casing is all they need, and it is cheaper.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
@@ -77,7 +81,7 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
     if (terms.length > 0) {
       let text = cache.get(panel);
       if (text === undefined) {
-        text = fold(`${panel.name} ${panel.address} ${status.label} ${STATUS_WORDS[status.kind]}`);
+        text = fold(`${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${status.label} ${STATUS_WORDS[status.kind]}`);
         cache.set(panel, text);
       }
       if (!terms.every((term) => text.includes(term))) continue;
@@ -116,19 +120,131 @@ export function expiryText(expiresAt: string | null, now: number): { text: strin
 }
 
 /**
- * Type-ahead in the list: the next row after `from` (wrapping) whose name starts with `typed`,
- * or -1. Repeating one letter steps through the rows starting with it, as in a file manager.
+ * Type-ahead in the list: the next entry after `from` (wrapping) whose name starts with `typed`,
+ * or -1. Repeating one letter steps through the entries starting with it, as in a file manager.
  */
-export function typeAheadIndex(rows: readonly FleetRow[], typed: string, from: number): number {
+export function typeAheadIndex(names: readonly string[], typed: string, from: number): number {
   const prefix = fold(typed);
-  if (prefix === '' || rows.length === 0) return -1;
+  if (prefix === '' || names.length === 0) return -1;
   const repeated = prefix.length > 1 && [...prefix].every((letter) => letter === prefix[0]);
   const wanted = repeated ? prefix[0]! : prefix;
-  // A new prefix may match the current row itself; a repeated letter moves on.
+  // A new prefix may match the current entry itself; a repeated letter moves on.
   const start = repeated || prefix.length === 1 ? from + 1 : from;
-  for (let step = 0; step < rows.length; step++) {
-    const index = (((start + step) % rows.length) + rows.length) % rows.length;
-    if (fold(rows[index]!.panel.name).startsWith(wanted)) return index;
+  for (let step = 0; step < names.length; step++) {
+    const index = (((start + step) % names.length) + names.length) % names.length;
+    if (fold(names[index]!).startsWith(wanted)) return index;
   }
   return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order and sections
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/**
+ * A string that sorts as the name reads, with plain `<`: folded, and every run of digits padded
+ * so that "web 9" comes before "web 10". Kept per panel (panels are immutable), because a
+ * collator over ten thousand names took most of the list's first render.
+ */
+const nameKeys = new WeakMap<Panel, string>();
+function nameKey(panel: Panel): string {
+  let key = nameKeys.get(panel);
+  if (key === undefined) {
+    const folded = fold(panel.name);
+    // Padding "7" and "007" alike to twelve digits: they sort as the same number.
+    key = /\d/.test(folded) ? folded.replace(/\d+/g, (digits) => digits.padStart(12, '0')) : folded;
+    nameKeys.set(panel, key);
+  }
+  return key;
+}
+
+/** Attention first: a session the panel ended, then failing checks, then no sign-in, then healthy. */
+const STATUS_RANK: Readonly<Record<PanelStatusKind, number>> = { expired: 0, 'check-failed': 1, 'signed-out': 2, 'signed-in': 3 };
+
+export const SORT_NAMES: Readonly<Record<BoardSort, string>> = {
+  name: 'Name',
+  status: 'Status (attention first)',
+  checked: 'Last checked (longest ago first)',
+  expiry: 'Session end (soonest first)',
+};
+
+/** A time for sorting; unknown goes last. */
+function timeOrLast(value: string | null | undefined, last: number): number {
+  const time = value ? Date.parse(value) : NaN;
+  return Number.isFinite(time) ? time : last;
+}
+
+/** The panels in `sort` order, ties by name: a new array, `panels` untouched. */
+export function sortPanels(panels: readonly Panel[], sort: BoardSort): Panel[] {
+  const keyed = panels.map((panel) => {
+    let key: number;
+    switch (sort) {
+      case 'name':
+        key = 0;
+        break;
+      case 'status':
+        key = STATUS_RANK[panelStatus(panel).kind];
+        break;
+      case 'checked':
+        // Never checked is the longest ago of all.
+        key = timeOrLast(panel.lastCheck?.at, -Infinity);
+        break;
+      case 'expiry':
+        key = panel.signedIn ? timeOrLast(panel.sessionExpiresAt, Infinity) : Infinity;
+        break;
+    }
+    return { panel, key, name: nameKey(panel) };
+  });
+  // Two panels of the same name are told apart by their address.
+  keyed.sort((a, b) => a.key - b.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : a.panel.address > b.panel.address ? 1 : 0));
+  return keyed.map(({ panel }) => panel);
+}
+
+/** The section names that are not a group of the operator's. */
+export const FAVOURITES = 'Favourites';
+export const NO_GROUP = 'No group';
+/** Folded-group keys of the two sections, apart from any group an operator could name. */
+export const FAVOURITES_KEY = '\u0000favourites';
+export const NO_GROUP_KEY = '\u0000none';
+
+export type BoardItem =
+  | { kind: 'section'; key: string; name: string; count: number; attention: number; collapsed: boolean }
+  | { kind: 'panel'; key: string; row: FleetRow; /** The section's key, or null in a list without sections. */ section: string | null };
+
+/**
+ * The rows as the list shows them: favourites first, then each group in name order, then the
+ * panels of no group, each under a heading that folds. Without favourites and groups the list
+ * has no headings at all. Rows keep the order they come in (already sorted).
+ */
+export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<string>): BoardItem[] {
+  const favourites: FleetRow[] = [];
+  const groups = new Map<string, FleetRow[]>();
+  const loose: FleetRow[] = [];
+  for (const row of rows) {
+    if (row.panel.favourite) favourites.push(row);
+    else if (row.panel.group !== null) {
+      const members = groups.get(row.panel.group);
+      if (members) members.push(row);
+      else groups.set(row.panel.group, [row]);
+    } else loose.push(row);
+  }
+  if (favourites.length === 0 && groups.size === 0) return loose.map((row) => ({ kind: 'panel', key: row.panel.id, row, section: null }));
+  const sections: [string, string, FleetRow[]][] = [];
+  if (favourites.length > 0) sections.push([FAVOURITES_KEY, FAVOURITES, favourites]);
+  for (const name of [...groups.keys()].sort(collator.compare)) sections.push([name, name, groups.get(name)!]);
+  if (loose.length > 0) sections.push([NO_GROUP_KEY, NO_GROUP, loose]);
+  const items: BoardItem[] = [];
+  for (const [key, name, members] of sections) {
+    const folded = collapsed.has(key);
+    const attention = members.filter((row) => needsAttention(row.kind)).length;
+    items.push({ kind: 'section', key: `section:${key}`, name, count: members.length, attention, collapsed: folded });
+    if (!folded) for (const row of members) items.push({ kind: 'panel', key: row.panel.id, row, section: key });
+  }
+  return items;
+}
+
+/** The key a section is folded under, from its item. */
+export function sectionKey(item: Extract<BoardItem, { kind: 'section' }>): string {
+  return item.key.slice('section:'.length);
 }

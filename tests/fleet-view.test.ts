@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agoText, expiryText, fleetView, typeAheadIndex } from '../renderer/fleet-view.ts';
+import { agoText, boardItems, expiryText, FAVOURITES, fleetView, NO_GROUP, sortPanels, typeAheadIndex } from '../renderer/fleet-view.ts';
 import { PanelStore } from '../renderer/panel-store.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from './panel-fixture.ts';
@@ -73,7 +73,7 @@ test('relative times: checked ago and the session end, amber under an hour, red 
 });
 
 test('type-ahead: a prefix finds the next row; one letter repeated steps through its rows', () => {
-  const rows = fleetView(fleet, { query: '', attentionOnly: false }).rows;
+  const rows = fleetView(fleet, { query: '', attentionOnly: false }).rows.map((row) => row.panel.name);
   assert.equal(typeAheadIndex(rows, 'b', 0), 1);
   assert.equal(typeAheadIndex(rows, 'b', 1), 2);
   assert.equal(typeAheadIndex(rows, 'bb', 2), 1, 'wraps around');
@@ -93,4 +93,41 @@ test('the store follows a check pass and keeps the same list while only the prog
   assert.equal(store.getSnapshot().progress, null, 'done === total ends the pass');
   store.upsert({ ...fleet[3]!, name: 'Paris staging' });
   assert.notEqual(store.getSnapshot().panels, list);
+});
+
+describe('order and sections', () => {
+  const soon = new Date(now + 10 * 60_000).toISOString();
+  const later = new Date(now + 90 * 60_000).toISOString();
+  const panels: Panel[] = [
+    samplePanel(0, { name: 'web 10', group: 'Acme', signedIn: true, sessionExpiresAt: later, lastCheck: { at, ok: true } }),
+    samplePanel(1, { name: 'web 9', group: 'Acme', signedIn: true, sessionExpiresAt: soon, lastCheck: failed }),
+    samplePanel(2, { name: 'db', group: 'Globex', favourite: true }),
+    samplePanel(3, { name: 'loose', signedOutReason: { code: 'UNAUTHORIZED', message: 'x' }, lastCheck: { at: '2029-12-31T00:00:00.000Z', ok: true } }),
+  ];
+  const names = (list: readonly Panel[]) => list.map((panel) => panel.name);
+
+  test('sorts by name with numbers in order, by status attention first, by last checked oldest first, by session end soonest first', () => {
+    assert.deepEqual(names(sortPanels(panels, 'name')), ['db', 'loose', 'web 9', 'web 10']);
+    assert.deepEqual(names(sortPanels(panels, 'status')), ['loose', 'web 9', 'db', 'web 10']);
+    assert.deepEqual(names(sortPanels(panels, 'checked')), ['db', 'loose', 'web 9', 'web 10'], 'never checked first; the same time ties by name');
+    assert.deepEqual(names(sortPanels(panels, 'expiry')), ['web 9', 'web 10', 'db', 'loose']);
+    assert.deepEqual(names(panels), ['web 10', 'web 9', 'db', 'loose'], 'the input is left as it was');
+  });
+
+  test('favourites first, then groups by name, then the panels of no group; a folded section keeps its heading and count', () => {
+    const rows = fleetView(sortPanels(panels, 'name'), { query: '', attentionOnly: false }).rows;
+    const shape = (collapsed: Set<string>) =>
+      boardItems(rows, collapsed).map((item) => (item.kind === 'section' ? `[${item.name} ${item.count}${item.collapsed ? ' folded' : ''}]` : item.row.panel.name));
+    assert.deepEqual(shape(new Set()), [`[${FAVOURITES} 1]`, 'db', '[Acme 2]', 'web 9', 'web 10', `[${NO_GROUP} 1]`, 'loose']);
+    assert.deepEqual(shape(new Set(['Acme'])), [`[${FAVOURITES} 1]`, 'db', '[Acme 2 folded]', `[${NO_GROUP} 1]`, 'loose']);
+    const flat = fleetView(panels.map((panel) => ({ ...panel, group: null, favourite: false })), { query: '', attentionOnly: false }).rows;
+    assert.ok(boardItems(flat, new Set()).every((item) => item.kind === 'panel' && item.section === null), 'no headings without groups or favourites');
+  });
+
+  test('search finds by group and tag', () => {
+    const tagged = [...panels, samplePanel(4, { name: 'cache', tags: ['billing', 'eu'] })];
+    const found = (query: string) => fleetView(tagged, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    assert.deepEqual(found('globex'), ['db']);
+    assert.deepEqual(found('billing'), ['cache']);
+  });
 });

@@ -48,7 +48,7 @@ export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }:
   const codeInput = useRef<HTMLInputElement>(null);
   const errorId = useId();
   /** Shown while the operator walks the panel list with the keyboard: the list keeps the focus. */
-  const [takesFocus] = useState(() => !(document.activeElement instanceof HTMLElement && document.activeElement.closest('[role="listbox"]')));
+  const [takesFocus] = useState(() => !(document.activeElement instanceof HTMLElement && document.activeElement.closest('[role="tree"]')));
   /** The field to put the cursor in once the failed attempt has re-rendered (and enabled) the form. */
   const [focusAfter, setFocusAfter] = useState<{ field: 'password' | 'code' } | null>(null);
 

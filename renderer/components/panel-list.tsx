@@ -1,68 +1,96 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { agoText, expiryText, typeAheadIndex, type FleetRow } from '../fleet-view.ts';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { COLOUR_NAMES } from '../../shared/labels.ts';
+import { agoText, expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
 import { isUnencrypted } from './plain-http.tsx';
 
-/** Every row has this height, so ten thousand rows cost a multiplication, not a measurement each. */
+/** Every panel row has this height, and every heading its own: ten thousand rows cost no measuring. */
 export const ROW_HEIGHT = 66;
+export const SECTION_HEIGHT = 30;
 /** Letters typed within this time add up to one type-ahead prefix. */
 const TYPE_AHEAD_MS = 700;
 
 interface PanelListProps {
-  rows: readonly FleetRow[];
+  items: readonly BoardItem[];
   selectedId: string | null;
   onSelect(id: string): void;
+  /** Folds or unfolds a section, by its key. */
+  onToggleSection(key: string): void;
   /** The clock of the relative times, ticking in the page (never a call to main). */
   now: number;
-  /** What the list says when no row matches. */
+  /** What the list says when nothing matches. */
   emptyText: string;
 }
 
-const optionId = (panelId: string) => `panel-option-${panelId}`;
+const itemId = (key: string) => `board-item-${key.replace(/[^\w-]/g, (char) => `_${char.codePointAt(0)}`)}`;
+const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : item.row.panel.name);
 
 /**
- * The panels as one WAI-ARIA listbox: one Tab stop, the selection moved with the arrow keys,
- * Page Up/Down, Home/End and type-ahead (selection follows focus, as in a mail client's list).
- * Only the rows in view (and a few beyond) are in the page.
+ * The panels as one WAI-ARIA tree: one Tab stop; Up/Down, Page Up/Down, Home/End and type-ahead
+ * move through headings and panels (a panel reached is shown: selection follows focus); Right
+ * and Left unfold and fold a heading, Left on a panel goes to its heading; Enter or Space folds
+ * a heading. Only the rows in view (and a few beyond) are in the page.
  */
-export function PanelList({ rows, selectedId, onSelect, now, emptyText }: PanelListProps) {
+export function PanelList({ items, selectedId, onSelect, onToggleSection, now, emptyText }: PanelListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const typed = useRef({ text: '', at: 0 });
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 6,
-    getItemKey: (index) => rows[index]!.panel.id,
-  });
-  const selectedIndex = selectedId === null ? -1 : rows.findIndex((row) => row.panel.id === selectedId);
+  // The entry the keyboard is on: the selected panel, or a heading moved to.
+  const [activeKey, setActiveKey] = useState<string | null>(selectedId);
+  useEffect(() => setActiveKey(selectedId), [selectedId]);
+  // Stable while the items are: the virtualizer recomputes every row's position when these change.
+  const estimateSize = useCallback((index: number) => (items[index]!.kind === 'section' ? SECTION_HEIGHT : ROW_HEIGHT), [items]);
+  const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
+  const getScrollElement = useCallback(() => scroller.current, []);
+  const virtualizer = useVirtualizer({ count: items.length, getScrollElement, estimateSize, overscan: 6, getItemKey });
+  const activeIndex = activeKey === null ? -1 : items.findIndex((item) => item.key === activeKey);
 
-  // The selected row is kept in view, also when it was chosen elsewhere (a notification, a new panel).
+  // The entry the keyboard is on is kept in view, also when chosen elsewhere (a notification, a new panel).
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
 
-  const select = (index: number) => {
-    const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
-    if (row) onSelect(row.panel.id);
+  const moveTo = (index: number) => {
+    const item = items[Math.max(0, Math.min(items.length - 1, index))];
+    if (!item) return;
+    setActiveKey(item.key);
+    if (item.kind === 'panel') onSelect(item.key);
   };
   const pageRows = () => Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT) / ROW_HEIGHT) - 1);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || rows.length === 0) return;
-    const current = selectedIndex;
+    if (event.altKey || event.ctrlKey || event.metaKey || items.length === 0) return;
+    const current = activeIndex;
+    const active = items[current];
     const moves: Partial<Record<string, () => number>> = {
       ArrowDown: () => current + 1,
       ArrowUp: () => (current < 0 ? 0 : current - 1),
       PageDown: () => current + pageRows(),
       PageUp: () => current - pageRows(),
       Home: () => 0,
-      End: () => rows.length - 1,
+      End: () => items.length - 1,
     };
     const move = moves[event.key];
     if (move) {
       event.preventDefault();
-      select(move());
+      moveTo(move());
+      return;
+    }
+    if (active?.kind === 'section') {
+      const key = sectionKey(active);
+      if (event.key === 'Enter' || event.key === ' ' || (event.key === 'ArrowRight' && active.collapsed) || (event.key === 'ArrowLeft' && !active.collapsed)) {
+        event.preventDefault();
+        onToggleSection(key);
+        return;
+      }
+      if (event.key === 'ArrowRight') {
+        event.preventDefault();
+        moveTo(current + 1);
+        return;
+      }
+    }
+    if (active?.kind === 'panel' && event.key === 'ArrowLeft' && active.section !== null) {
+      event.preventDefault();
+      setActiveKey(`section:${active.section}`);
       return;
     }
     const at = event.timeStamp;
@@ -71,90 +99,110 @@ export function PanelList({ rows, selectedId, onSelect, now, emptyText }: PanelL
     if (event.key.length === 1 && (event.key !== ' ' || typing)) {
       const text = typing ? typed.current.text + event.key : event.key;
       typed.current = { text, at };
-      const found = typeAheadIndex(rows, text, current);
+      const found = typeAheadIndex(items.map(itemName), text, current);
       if (found >= 0) {
         event.preventDefault();
-        select(found);
+        moveTo(found);
       }
     }
   };
 
-  if (rows.length === 0) {
+  if (items.length === 0) {
     return <p className="panel-list-empty muted">{emptyText}</p>;
   }
+  const activeItem = items[activeIndex];
   return (
     <div
       ref={scroller}
       className="panel-list"
-      role="listbox"
+      role="tree"
       aria-label="Panel list"
       tabIndex={0}
-      aria-activedescendant={selectedIndex >= 0 ? optionId(rows[selectedIndex]!.panel.id) : undefined}
+      aria-activedescendant={activeItem ? itemId(activeItem.key) : undefined}
       onKeyDown={onKeyDown}
     >
       <div className="panel-list-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index]!;
+        {virtualizer.getVirtualItems().map((virtual) => {
+          const item = items[virtual.index]!;
+          const focusList = (target: HTMLElement) => target.closest<HTMLElement>('[role="tree"]')?.focus();
+          if (item.kind === 'section') {
+            return (
+              <div
+                key={virtual.key}
+                id={itemId(item.key)}
+                className={`panel-section${item.key === activeKey ? ' is-active' : ''}`}
+                role="treeitem"
+                aria-level={1}
+                aria-expanded={!item.collapsed}
+                style={{ transform: `translateY(${virtual.start}px)`, height: SECTION_HEIGHT }}
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={(event) => {
+                  setActiveKey(item.key);
+                  onToggleSection(sectionKey(item));
+                  focusList(event.currentTarget);
+                }}
+              >
+                <span className="section-caret" aria-hidden="true">
+                  {item.collapsed ? '▸' : '▾'}
+                </span>
+                <span className="section-name">{item.name}</span>
+                <span className="visually-hidden">, </span>
+                <span className="section-count">
+                  {item.count}
+                  <span className="visually-hidden"> panel{item.count === 1 ? '' : 's'}</span>
+                  {item.attention > 0 && <span className="section-attention"> · {item.attention} need{item.attention === 1 ? 's' : ''} attention</span>}
+                </span>
+              </div>
+            );
+          }
+          const { panel, kind, label } = item.row;
+          const checked = panel.lastCheck ? agoText(panel.lastCheck.at, now) : '';
+          const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now) : null;
           return (
-            <PanelRow
-              key={item.key}
-              row={row}
-              top={item.start}
-              selected={row.panel.id === selectedId}
-              position={item.index + 1}
-              count={rows.length}
-              now={now}
-              onSelect={onSelect}
-            />
+            <div
+              key={virtual.key}
+              id={itemId(item.key)}
+              className={`panel-item${item.key === activeKey ? ' is-active' : ''}${panel.colour ? ` colour-${panel.colour}` : ''}`}
+              role="treeitem"
+              aria-level={item.section === null ? 1 : 2}
+              aria-selected={panel.id === selectedId}
+              style={{ transform: `translateY(${virtual.start}px)`, height: ROW_HEIGHT }}
+              // The list keeps the focus; a click only selects.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={(event) => {
+                setActiveKey(item.key);
+                onSelect(panel.id);
+                focusList(event.currentTarget);
+              }}
+              title={`${panel.name} (${panel.address}): ${label}`}
+            >
+              <span className={`status-dot status-${kind}`} aria-hidden="true" />
+              <span className="panel-item-text">
+                <span className="panel-item-name">
+                  {panel.favourite && (
+                    <span className="favourite-mark" aria-hidden="true">
+                      ★{' '}
+                    </span>
+                  )}
+                  {panel.name}
+                </span>
+                <span className="panel-item-address">{panel.address}</span>
+                <span className="panel-item-meta">
+                  {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
+                  {checked && <span>checked {checked}</span>}
+                  {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
+                  {panel.tags.length > 0 && <span className="meta-tags">{panel.tags.join(', ')}</span>}
+                </span>
+              </span>
+              <span className="visually-hidden">
+                , {label}
+                {panel.colour ? `, ${COLOUR_NAMES[panel.colour]}` : ''}
+                {panel.favourite ? ', favourite' : ''}
+              </span>
+            </div>
           );
         })}
       </div>
-    </div>
-  );
-}
-
-interface PanelRowProps {
-  row: FleetRow;
-  top: number;
-  selected: boolean;
-  position: number;
-  count: number;
-  now: number;
-  onSelect(id: string): void;
-}
-
-function PanelRow({ row, top, selected, position, count, now, onSelect }: PanelRowProps) {
-  const { panel, kind, label } = row;
-  const checked = panel.lastCheck ? agoText(panel.lastCheck.at, now) : '';
-  const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now) : null;
-  return (
-    <div
-      id={optionId(panel.id)}
-      className="panel-item"
-      role="option"
-      aria-selected={selected}
-      aria-setsize={count}
-      aria-posinset={position}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
-      // The list keeps the focus; a click only selects.
-      onMouseDown={(event) => event.preventDefault()}
-      onClick={(event) => {
-        onSelect(panel.id);
-        event.currentTarget.closest<HTMLElement>('[role="listbox"]')?.focus();
-      }}
-      title={`${panel.name} (${panel.address}): ${label}`}
-    >
-      <span className={`status-dot status-${kind}`} aria-hidden="true" />
-      <span className="panel-item-text">
-        <span className="panel-item-name">{panel.name}</span>
-        <span className="panel-item-address">{panel.address}</span>
-        <span className="panel-item-meta">
-          {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
-          {checked && <span>checked {checked}</span>}
-          {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
-        </span>
-      </span>
-      <span className="visually-hidden">, {label}</span>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
+import { cleanGroup, cleanTags, COLOUR_NAMES, PANEL_COLOURS, type PanelColour } from '../../shared/labels.ts';
 import type { ApiStyle, Panel } from '../../shared/types.ts';
 import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
@@ -13,6 +14,8 @@ import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 interface PanelSettingsProps {
   api: PanelApi;
   panel: Panel;
+  /** The groups other panels are in, offered while typing. */
+  groups: readonly string[];
   openAdvanced: boolean;
   onChanged(panel: Panel): void;
   onRemoved(id: string): void;
@@ -26,6 +29,11 @@ interface Draft {
   sessionPath: string;
   tokenField: string;
   allowPlainHttp: boolean;
+  group: string;
+  /** As typed: tags separated by commas. */
+  tags: string;
+  colour: PanelColour | '';
+  favourite: boolean;
 }
 
 const draftOf = (panel: Panel): Draft => ({
@@ -36,7 +44,13 @@ const draftOf = (panel: Panel): Draft => ({
   sessionPath: panel.sessionPath,
   tokenField: panel.tokenField ?? '',
   allowPlainHttp: panel.allowPlainHttp,
+  group: panel.group ?? '',
+  tags: panel.tags.join(', '),
+  colour: panel.colour ?? '',
+  favourite: panel.favourite,
 });
+
+const typedTags = (text: string) => cleanTags(text.split(','));
 
 /** Each API style's default paths, as main puts them back for an empty field. */
 const STYLE_DEFAULTS: Record<ApiStyle, { login: string; session: string }> = {
@@ -55,12 +69,17 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   if (draft.sessionPath.trim() !== saved.sessionPath) patch.sessionPath = draft.sessionPath.trim() === '' ? null : draft.sessionPath;
   if (draft.tokenField.trim() !== saved.tokenField) patch.tokenField = draft.tokenField.trim() === '' ? null : draft.tokenField;
   if (draft.allowPlainHttp !== saved.allowPlainHttp) patch.allowPlainHttp = draft.allowPlainHttp;
+  if (cleanGroup(draft.group) !== panel.group) patch.group = draft.group;
+  const tags = typedTags(draft.tags);
+  if (tags.join('\n') !== panel.tags.join('\n')) patch.tags = tags;
+  if ((draft.colour || null) !== panel.colour) patch.colour = draft.colour || null;
+  if (draft.favourite !== panel.favourite) patch.favourite = draft.favourite;
   return patch;
 }
 
 const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
 
-export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
+export function PanelSettings({ api, panel, groups, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
   const [draft, setDraft] = useState(() => draftOf(panel));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -69,7 +88,7 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
   const patch = changesBetween(panel, draft);
   const changed = Object.keys(patch).length > 0;
   const field = error ? fieldForError(error) : null;
-  const edit = (key: Exclude<keyof Draft, 'allowPlainHttp' | 'apiStyle'>) => (event: { target: { value: string } }) => {
+  const edit = (key: 'name' | 'address' | 'loginPath' | 'sessionPath' | 'tokenField' | 'group' | 'tags') => (event: { target: { value: string } }) => {
     setDraft((current) => ({ ...current, [key]: event.target.value }));
     setSaved(false);
   };
@@ -122,6 +141,63 @@ export function PanelSettings({ api, panel, openAdvanced, onChanged, onRemoved }
             }}
           />
         )}
+        <fieldset className="organise">
+          <legend>Organise</legend>
+          <TextField
+            label="Group"
+            name="group"
+            list="panel-groups"
+            value={draft.group}
+            onChange={edit('group')}
+            hint="Panels of one group are listed together, e.g. one client or one region."
+            error={field === 'group' ? error?.message : null}
+          />
+          <datalist id="panel-groups">
+            {groups.map((group) => (
+              <option key={group} value={group} />
+            ))}
+          </datalist>
+          <TextField
+            label="Tags"
+            name="tags"
+            value={draft.tags}
+            onChange={edit('tags')}
+            placeholder="e.g. eu, billing"
+            hint="Separated by commas. Search finds panels by their tags."
+            error={field === 'tags' ? error?.message : null}
+          />
+          <label className="field">
+            <span className="field-label">Colour</span>
+            <select
+              name="colour"
+              value={draft.colour}
+              onChange={(event) => {
+                setDraft((current) => ({ ...current, colour: event.target.value as PanelColour | '' }));
+                setSaved(false);
+              }}
+            >
+              <option value="">None</option>
+              {PANEL_COLOURS.map((colour) => (
+                <option key={colour} value={colour}>
+                  {COLOUR_NAMES[colour]}
+                </option>
+              ))}
+            </select>
+            <span className="field-hint">A stripe along the panel in the list and along its header. Red marks production.</span>
+          </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="favourite"
+              checked={draft.favourite}
+              onChange={(event) => {
+                setDraft((current) => ({ ...current, favourite: event.target.checked }));
+                setSaved(false);
+              }}
+            />
+            <span>Favourite: pinned at the top of the list</span>
+          </label>
+        </fieldset>
         <details className="advanced" open={openAdvanced || panel.apiStyle === 'trpc' || (field !== null && ADVANCED_FIELDS.has(field))}>
           <summary>Advanced</summary>
           <div className="advanced-fields">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
+import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
@@ -16,6 +17,8 @@ interface PanelViewProps {
   panel: Panel;
   /** When the session ends, if main warned that it ends soon. */
   expiresSoonAt: string | null;
+  /** Every group in use, offered in the settings. */
+  groups: readonly string[];
   onPanelChanged(panel: Panel): void;
   onRemoved(id: string): void;
 }
@@ -24,7 +27,7 @@ type Tab = 'session' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
-export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved }: PanelViewProps) {
+export function PanelView({ api, panel, expiresSoonAt, groups, onPanelChanged, onRemoved }: PanelViewProps) {
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -104,7 +107,7 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
   };
   return (
     <article className="panel-view" aria-labelledby="panel-title">
-      <header className="panel-header">
+      <header className={`panel-header${panel.colour ? ` colour-${panel.colour}` : ''}`}>
         <div className="panel-heading">
           <h1 id="panel-title">{panel.name}</h1>
           <p className="panel-address">
@@ -116,6 +119,7 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
             <PlainHttpBadge panel={panel} />
             {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} />}
           </p>
+          <PanelLabels panel={panel} />
         </div>
         <div className="tabs" role="group" aria-label="Panel view">
           <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>
@@ -129,7 +133,7 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
         {tab === 'settings' ? (
-          <PanelSettings api={api} panel={panel} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
+          <PanelSettings api={api} panel={panel} groups={groups} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
         ) : panel.signedIn ? (
           <SessionView api={api} panel={panel} state={session} onRefresh={() => void loadSession()} onPanelChanged={onPanelChanged} />
         ) : (
@@ -145,5 +149,22 @@ export function PanelView({ api, panel, expiresSoonAt, onPanelChanged, onRemoved
         )}
       </ErrorBoundary>
     </article>
+  );
+}
+
+/** The panel's colour, group and tags under its name, when it has any. */
+function PanelLabels({ panel }: { panel: Panel }) {
+  if (!panel.colour && panel.group === null && panel.tags.length === 0 && !panel.favourite) return null;
+  return (
+    <p className="panel-labels muted">
+      {panel.favourite && <span>★ Favourite</span>}
+      {panel.colour && (
+        <span>
+          <span className={`colour-swatch colour-${panel.colour}`} aria-hidden="true" /> {COLOUR_NAMES[panel.colour]}
+        </span>
+      )}
+      {panel.group !== null && <span>Group: {panel.group}</span>}
+      {panel.tags.length > 0 && <span>Tags: {panel.tags.join(', ')}</span>}
+    </p>
   );
 }

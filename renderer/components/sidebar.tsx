@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import type { Panel } from '../../shared/types.ts';
-import { fleetView, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
+import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../shared/types.ts';
+import { boardItems, fleetView, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../panel-api.ts';
 import type { CheckProgress } from '../panel-store.ts';
 import { useNow } from '../use-now.ts';
@@ -14,6 +14,9 @@ interface SidebarProps {
   selectedId: string | null;
   /** The check pass under way in main (the operator's or the background's), or null. */
   progress: CheckProgress | null;
+  /** Sort, Needs attention and folded groups: the window keeps them across restarts. */
+  view: Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
+  onViewChange(change: Partial<Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>>): void;
   onSelect(id: string): void;
   onAdd(): void;
   /** Absent while the app's status is not known yet. */
@@ -24,14 +27,20 @@ interface SidebarProps {
 const CLOCK_TICK_MS = 30_000;
 
 /** The fleet at a glance: find, counts per state, the attention filter, Check all, and the list. */
-export function Sidebar({ api, panels, selectedId, progress, onSelect, onAdd, onPreferences }: SidebarProps) {
+export function Sidebar({ api, panels, selectedId, progress, view: board, onViewChange, onSelect, onAdd, onPreferences }: SidebarProps) {
   const [query, setQuery] = useState('');
-  const [attentionOnly, setAttentionOnly] = useState(false);
+  const { attentionOnly, sort, collapsedGroups } = board;
   const [checkError, setCheckError] = useState<ErrorInfo | null>(null);
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef(new WeakMap<Panel, string>());
   const now = useNow(CLOCK_TICK_MS);
-  const view = useMemo(() => fleetView(panels, { query, attentionOnly }, searchText.current), [panels, query, attentionOnly]);
+  // Sorted once per change of the list or the order; a keystroke only filters the sorted list.
+  const sorted = useMemo(() => sortPanels(panels, sort), [panels, sort]);
+  const view = useMemo(() => fleetView(sorted, { query, attentionOnly }, searchText.current), [sorted, query, attentionOnly]);
+  const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
+  const items = useMemo(() => boardItems(view.rows, collapsed), [view.rows, collapsed]);
+  const toggleSection = (key: string) =>
+    onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
   const filtered = query.trim() !== '' || attentionOnly;
 
   // Ctrl+F (Cmd+F) and "/" go to the search box, as in a browser and in most list tools.
@@ -76,6 +85,7 @@ export function Sidebar({ api, panels, selectedId, progress, onSelect, onAdd, on
               type="search"
               aria-label="Find panels"
               placeholder="Find panels  (Ctrl+F)"
+              title="Every word must match a name, an address, a group, a tag or a state (expired, failing, signed out)"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
               onKeyDown={(event) => {
@@ -95,7 +105,7 @@ export function Sidebar({ api, panels, selectedId, progress, onSelect, onAdd, on
             ))}
           </p>
           <div className="fleet-actions">
-            <button type="button" className="button-small" aria-pressed={attentionOnly} onClick={() => setAttentionOnly(!attentionOnly)}>
+            <button type="button" className="button-small" aria-pressed={attentionOnly} onClick={() => onViewChange({ attentionOnly: !attentionOnly })}>
               Needs attention ({view.attention})
             </button>
             {progress ? (
@@ -114,6 +124,16 @@ export function Sidebar({ api, panels, selectedId, progress, onSelect, onAdd, on
               </button>
             )}
           </div>
+          <div className="fleet-sort">
+            <label htmlFor="fleet-sort">Sort</label>
+            <select id="fleet-sort" value={sort} onChange={(event) => onViewChange({ sort: event.target.value as BoardSort })}>
+              {BOARD_SORTS.map((key) => (
+                <option key={key} value={key}>
+                  {SORT_NAMES[key]}
+                </option>
+              ))}
+            </select>
+          </div>
           {checkError && <p className="field-error">{checkError.message}</p>}
           <p className="fleet-matches muted" role="status">
             {filtered ? `${view.rows.length} of ${panels.length} panels` : ''}
@@ -122,9 +142,10 @@ export function Sidebar({ api, panels, selectedId, progress, onSelect, onAdd, on
       )}
       {panels.length > 0 && (
         <PanelList
-          rows={view.rows}
+          items={items}
           selectedId={selectedId}
           onSelect={onSelect}
+          onToggleSection={toggleSection}
           now={now}
           emptyText={attentionOnly && query.trim() === '' ? 'No panel needs attention.' : 'No panel matches. Esc in the search box clears it.'}
         />

@@ -36,6 +36,8 @@ export interface AppUnderTest {
   encryption: TestEncryption;
   /** Every answer main sent to the renderer, as sent. */
   answers: unknown[];
+  /** The channel of each call the page made, in order (beside `answers`). */
+  calls: string[];
   /** Console errors and uncaught exceptions of the page, CSP violations included. */
   pageErrors: string[];
   /** Every event main sent to the page, as sent. */
@@ -75,7 +77,9 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
   const log = options.logDir ? createFileLog({ dir: options.logDir }) : undefined;
   registerPanelApi({ ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) }, service, appOrigins: [options.rendererOrigin], log });
   const answers: unknown[] = [];
+  const calls: string[] = [];
   await page.exposeBinding('__paneldeckIpc', async ({ frame }, channel: string, args: unknown[]) => {
+    calls.push(channel);
     const handler = handlers.get(channel);
     const answer = handler ? await handler({ senderFrame: senderFrameOf(frame) }, ...args) : { ok: false, error: { code: 'FORBIDDEN', message: 'No such channel.' } };
     const sent = options.tamperAnswer ? options.tamperAnswer(channel, answer) : answer;
@@ -93,6 +97,7 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
     service,
     encryption,
     answers,
+    calls,
     pageErrors,
     events,
     sendEvent: (event) => {

@@ -22,12 +22,13 @@ test('empty state, a bad address refused under the field, then two panels in the
 
   await addPanel(page, panelServer.url, 'Production');
   await addPanel(page, 'panel.example.com');
-  const list = page.getByRole('navigation', { name: 'Panels' }).getByRole('option');
+  const list = page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem');
   await expect(list).toHaveCount(2);
-  await expect(list.nth(0)).toContainText('Production');
-  await expect(list.nth(0)).toContainText(panelServer.url.replace('http://', ''));
-  await expect(list.nth(1)).toContainText('panel.example.com');
-  await expect(list.nth(1)).toContainText('Signed out');
+  // Sorted by name (the default order), not in the order they were added.
+  await expect(list.nth(0)).toContainText('panel.example.com');
+  await expect(list.nth(0)).toContainText('Signed out');
+  await expect(list.nth(1)).toContainText('Production');
+  await expect(list.nth(1)).toContainText(panelServer.url.replace('http://', ''));
   // The new panel is selected, its login form ready with the cursor in it.
   await expect(page.getByLabel('Email')).toBeFocused();
   await expect(page.getByRole('heading', { name: 'panel.example.com', level: 1 })).toBeVisible();
@@ -147,7 +148,7 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await expect(page.getByText('Not logged in.')).toBeVisible();
   // The button is disabled now: focus moves to the line saying so, not to the page body.
   await expect(page.getByText('Not logged in.')).toBeFocused();
-  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('option', { name: /Production EU/ })).toContainText('Signed out');
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production EU/ })).toContainText('Signed out');
   expect((await app.service.listPanels()).find((panel) => panel.name === 'Production EU')?.signedIn).toBe(false);
 
   // Logged in again, but the first session read fails: the old session must not come back.
@@ -167,15 +168,15 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await checkScreen(page, '11-remove-confirmation');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('option')).toHaveCount(2);
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem')).toHaveCount(2);
 
   await page.getByRole('button', { name: 'Remove panel…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
-  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('option')).toHaveCount(1);
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem')).toHaveCount(1);
   await expect(page.getByRole('heading', { name: 'Staging', level: 1 })).toBeVisible();
   // The list keeps the focus (one Tab stop) with the panel now shown as its selected row.
-  await expect(page.getByRole('listbox', { name: 'Panel list' })).toBeFocused();
-  await expect(page.getByRole('option', { name: /Staging/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tree', { name: 'Panel list' })).toBeFocused();
+  await expect(page.getByRole('treeitem', { name: /Staging/ })).toHaveAttribute('aria-selected', 'true');
   expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['Staging']);
 });
 
@@ -187,7 +188,7 @@ test('a restart (a second service on the same data directory) shows the same pan
   const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
   const again = await context.newPage();
   await launch(again, { encryption: first.encryption });
-  const list = again.getByRole('navigation', { name: 'Panels' }).getByRole('option');
+  const list = again.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem');
   await expect(list).toHaveCount(2);
   await expect(list.nth(0)).toContainText('Signed in');
   await expect(list.nth(1)).toContainText('Signed out');

@@ -21,7 +21,7 @@ test('a damaged panel list: the app starts with the panels it could read and say
   await expect(notice.locator('code')).toHaveText(/panels\.corrupt-.*\.json$/);
   const copyPath = await notice.locator('code').textContent();
   expect(JSON.parse(readFileSync(copyPath!, 'utf8')).panels).toHaveLength(2);
-  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('option')).toHaveCount(1);
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem')).toHaveCount(1);
   await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('Good panel');
   await checkScreen(page, '20-startup-damaged-panel-list');
 

@@ -77,7 +77,7 @@ export async function logIn(page: Page, password = demo.password, email = demo.e
 export async function addProductionSignedInAndStaging(page: Page, productionUrl: string): Promise<void> {
   await addPanel(page, productionUrl, 'Production');
   await addPanel(page, 'panel.example.com', 'Staging');
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('option', { name: /Production/ }).click();
+  await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production/ }).click();
   await logIn(page);
   await expect(page.locator('dl.summary')).toContainText(demo.email);
 }

@@ -66,7 +66,7 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await expect(counts).toContainText(`${EXPIRED} expired`);
     await expect(counts).toContainText(`${SIGNED_OUT} signed out`);
     // Only the rows in view are in the page.
-    expect(await board(page).getByRole('option').count()).toBeLessThan(TOTAL);
+    expect(await board(page).getByRole('treeitem').count()).toBeLessThan(TOTAL);
     await checkScreen(page, '40-fleet-board');
 
     const attention = board(page).getByRole('button', { name: /Needs attention/ });
@@ -74,7 +74,7 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await attention.click();
     await expect(attention).toHaveAttribute('aria-pressed', 'true');
     await expect(matches(page)).toHaveText(`${EXPIRED + FAILING + UNREACHABLE + SIGNED_OUT} of ${TOTAL} panels`);
-    await expect(board(page).getByRole('option', { name: /prod/ })).toHaveCount(0);
+    await expect(board(page).getByRole('treeitem', { name: /prod/ })).toHaveCount(0);
     await checkScreen(page, '41-fleet-needs-attention');
     await attention.click();
 
@@ -90,12 +90,12 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await expect(matches(page)).toHaveText(`${SIGNED_OUT} of ${TOTAL} panels`);
     // Every word must match, in the name or the address (a port may hold "07" too).
     await search.fill('client 07');
-    await expect(board(page).getByRole('option', { name: /Client 07 prod/ })).toBeVisible();
+    await expect(board(page).getByRole('treeitem', { name: /Client 07 prod/ })).toBeVisible();
     await expect(matches(page)).toHaveText(/^\d+ of 30 panels$/);
     await expect(matches(page)).not.toHaveText('30 of 30 panels');
     await search.fill(new URL(fleet.servers[12]!.url).host);
-    await expect(board(page).getByRole('option')).toHaveCount(1);
-    await expect(board(page).getByRole('option')).toContainText('Client 13 prod');
+    await expect(board(page).getByRole('treeitem')).toHaveCount(1);
+    await expect(board(page).getByRole('treeitem')).toContainText('Client 13 prod');
     await search.fill('nothing like this');
     await expect(board(page)).toContainText('No panel matches');
     await checkScreen(page, '42-fleet-search-no-match');
@@ -111,14 +111,14 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await expect(board(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
     await expect(counts).toContainText(`${SIGNED_IN + FAILING} signed in`);
     await expect(counts).toContainText(`${UNREACHABLE} failing`);
-    await expect(board(page).getByRole('option').first()).toContainText(/checked (just now|1 min ago)/);
+    await expect(board(page).getByRole('treeitem').first()).toContainText(/checked (just now|1 min ago)/);
 
     // Keyboard: one Tab stop; End, Home and type-ahead move the selection and the panel shown.
-    const list = board(page).getByRole('listbox', { name: 'Panel list' });
+    const list = board(page).getByRole('tree', { name: 'Panel list' });
     await list.focus();
     await page.keyboard.press('End');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Client ${TOTAL} out`);
-    await expect(board(page).getByRole('option', { name: new RegExp(`Client ${TOTAL} out`) })).toHaveAttribute('aria-selected', 'true');
+    await expect(board(page).getByRole('treeitem', { name: new RegExp(`Client ${TOTAL} out`) })).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('Home');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client 01 prod');
     await page.keyboard.press('ArrowDown');
@@ -135,5 +135,67 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await checkScreen(page, '46-fleet-board-dark');
   } finally {
     await Promise.all(fleet.servers.map((server) => server.close().catch(() => undefined)));
+  }
+});
+
+test('groups, tags, colours and favourites from the settings form; folded groups, sort and selection survive a restart', async ({ browser, page, launch }) => {
+  const first = await launch(page);
+  const servers = await Promise.all(Array.from({ length: 4 }, () => startReferencePanel()));
+  try {
+    const names = ['Acme web', 'Acme db', 'Globex api', 'Scratch'];
+    for (const [index, server] of servers.entries()) await first.service.addPanel({ address: server.url, name: names[index]! });
+    const organise = async (name: string, values: { group?: string; tags?: string; colour?: string; favourite?: boolean }) => {
+      await board(page).getByRole('treeitem', { name: new RegExp(name) }).click();
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const form = page.getByRole('form', { name: 'Panel settings' });
+      if (values.group !== undefined) await form.getByLabel('Group').fill(values.group);
+      if (values.tags !== undefined) await form.getByLabel('Tags').fill(values.tags);
+      if (values.colour !== undefined) await form.getByLabel('Colour').selectOption(values.colour);
+      if (values.favourite !== undefined) await form.getByRole('checkbox', { name: /Favourite/ }).setChecked(values.favourite);
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await expect(form.getByRole('status')).toHaveText('Saved.');
+    };
+    await organise('Acme web', { group: 'Acme', tags: 'eu, billing, EU', colour: 'red' });
+    await checkScreen(page, '47-panel-settings-organise');
+    await organise('Acme db', { group: 'Acme', colour: 'blue' });
+    await organise('Globex api', { group: 'Globex', favourite: true });
+
+    const headings = board(page).locator('.panel-section .section-name');
+    // Globex's only panel is a favourite: it is listed under Favourites, so Globex has no heading.
+    await expect(headings).toHaveText(['Favourites', 'Acme', 'No group']);
+    await expect(page.locator('.panel-header')).not.toHaveClass(/colour-/);
+    await board(page).getByRole('treeitem', { name: /Acme web/ }).click();
+    await expect(page.locator('.panel-header')).toHaveClass(/colour-red/);
+    await expect(page.locator('.panel-labels')).toContainText('Red (production)');
+    await expect(page.locator('.panel-labels')).toContainText('Tags: eu, billing');
+    await checkScreen(page, '48-production-panel-header');
+
+    // Search by tag; fold a group with the keyboard; sort by status.
+    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    await search.fill('billing');
+    await expect(board(page).getByRole('treeitem', { name: /Acme web/ })).toBeVisible();
+    await expect(board(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
+    await search.press('Escape');
+    const acme = board(page).getByRole('treeitem', { name: /^Acme\b.*2 panels/ });
+    await acme.click();
+    await expect(acme).toHaveAttribute('aria-expanded', 'false');
+    await expect(board(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
+    await board(page).getByLabel('Sort').selectOption('status');
+    await board(page).getByRole('treeitem', { name: /Scratch/ }).click();
+    await checkScreen(page, '49-board-groups-folded');
+    // The view is saved a second after the last change.
+    await expect.poll(async () => (await first.service.getAppStatus()).settings.boardView.sort, { timeout: 5000 }).toBe('status');
+    await expect.poll(async () => (await first.service.getAppStatus()).settings.boardView.selectedPanelId, { timeout: 5000 }).not.toBeNull();
+
+    const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
+    const again = await context.newPage();
+    await launch(again, { encryption: first.encryption });
+    await expect(board(again).getByRole('treeitem', { name: /^Acme\b.*2 panels/ })).toHaveAttribute('aria-expanded', 'false');
+    await expect(board(again).getByLabel('Sort')).toHaveValue('status');
+    await expect(again.getByRole('heading', { level: 1 })).toHaveText('Scratch');
+    await expect(board(again).getByRole('treeitem', { name: /Globex api/ })).toContainText('★');
+    await context.close();
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
   }
 });

@@ -76,9 +76,9 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('button', { name: 'Remove panel…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
-  await expect(nav(page).getByRole('option')).toHaveCount(1);
+  await expect(nav(page).getByRole('treeitem')).toHaveCount(1);
   // The expiry signed Backup out too: log it in again so its token is fresh for the restart.
-  await nav(page).getByRole('option', { name: /Backup/ }).click();
+  await nav(page).getByRole('treeitem', { name: /Backup/ }).click();
   await logIn(page);
   await expect(summary).toContainText(demo.email);
   const domBeforeRestart = await rendererContents(page);
@@ -87,8 +87,8 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
   const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
   const again = await context.newPage();
   apps.push(await launch(again, { encryption: first.encryption, logDir }));
-  await expect(nav(again).getByRole('option')).toHaveCount(1);
-  await expect(nav(again).getByRole('option')).toContainText('Signed in');
+  await expect(nav(again).getByRole('treeitem')).toHaveCount(1);
+  await expect(nav(again).getByRole('treeitem')).toContainText('Signed in');
   await expect(again.locator('dl.summary')).toContainText(demo.email);
   const finalDom = await rendererContents(again);
   await context.close();

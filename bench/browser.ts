@@ -1,0 +1,27 @@
+/**
+ * What the benches that drive Chromium share (session-render.ts, fleet-board.ts): the system's
+ * Chromium launched as the browser tests launch it, the median of runs, and a plain table.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from '@playwright/test';
+
+const executablePath = process.env.PANELDECK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+// As in playwright.config.ts.
+const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Headless Chromium with the browser tests' executable and flags. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath, args });
+}
+
+/** The middle value (the upper one of the two middles for an even count); NaN for none. */
+export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** Prints `rows` as columns, the first row as the header: first column left-aligned, the others right. */
+export function printTable(rows: readonly (readonly string[])[]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  for (const [index, row] of rows.entries()) {
+    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+}
