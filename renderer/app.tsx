@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
+import type { CommandId } from '../shared/commands.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
 import { AddPanelDialog } from './components/add-panel-dialog.tsx';
+import { CommandPalette } from './components/command-palette.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { PanelView } from './components/panel-view.tsx';
@@ -12,6 +14,8 @@ import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
 import { failureInfo } from './panel-api.ts';
 import { PanelStore } from './panel-store.ts';
+import { commandForKey, isMac } from './shortcuts.ts';
+import type { CommandRequest } from './command-request.ts';
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
 type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
@@ -46,6 +50,11 @@ function Workspace({ api }: { api: PanelBridge }) {
   const [problemsDismissed, setProblemsDismissed] = useState(false);
   const [preferencesOpen, setPreferencesOpen] = useState(false);
   const [board, setBoard] = useState<ListView>(() => listView(DEFAULT_SETTINGS.boardView));
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  /** The last command for the list or the panel view to carry out (they watch its `seq`). */
+  const [request, setRequest] = useState<CommandRequest | null>(null);
+  const statusRef = useRef(status);
+  statusRef.current = status;
   const viewAdopted = useRef(false);
   const viewTouched = useRef(false);
 
@@ -58,15 +67,45 @@ function Workspace({ api }: { api: PanelBridge }) {
     }
   }, [api, store]);
 
+  /** Runs a command from the menu, a shortcut or the palette. */
+  const run = useCallback((command: CommandId) => {
+    switch (command) {
+      case 'addPanel':
+        return setAdding(true);
+      case 'preferences':
+        if (statusRef.current) setPreferencesOpen(true);
+        return;
+      case 'palette':
+        return setPaletteOpen(true);
+      default:
+        setRequest((last) => ({ command, seq: (last?.seq ?? 0) + 1 }));
+    }
+  }, []);
+
+  // The shortcuts the menu shows, for the page itself; none while a dialog is open over it.
+  useEffect(() => {
+    const mac = isMac();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || document.querySelector('dialog[open]')) return;
+      const command = commandForKey(event, mac);
+      if (!command) return;
+      event.preventDefault();
+      run(command);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [run]);
+
   useEffect(() => {
     // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
     const stop = api.onEvent((event) => {
       store.apply(event);
       if (event.type === 'focusPanel' && store.has(event.panelId)) setSelectedId(event.panelId);
+      if (event.type === 'runCommand' && !document.querySelector('dialog[open]')) run(event.command);
     });
     void load();
     return stop;
-  }, [api, store, load]);
+  }, [api, store, load, run]);
 
   useEffect(() => {
     // The status only adds notices and preferences: without it the panels still work.
@@ -130,6 +169,7 @@ function Workspace({ api }: { api: PanelBridge }) {
     <div className="workspace">
       <Sidebar
         api={api}
+        request={request}
         panels={panels ?? []}
         progress={progress}
         view={board}
@@ -155,12 +195,22 @@ function Workspace({ api }: { api: PanelBridge }) {
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
-            <PanelView api={api} panel={selected} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} onPanelChanged={panelChanged} onRemoved={removed} />
+            <PanelView api={api} panel={selected} request={request} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} onPanelChanged={panelChanged} onRemoved={removed} />
           </ErrorBoundary>
         ) : (
           <EmptyState onAdd={() => setAdding(true)} />
         )}
       </main>
+      {paletteOpen && (
+        <CommandPalette
+          panels={panels ?? []}
+          commands={availableCommands(selected, panels ?? [], status !== null)}
+          mac={isMac()}
+          onSelectPanel={setSelectedId}
+          onRun={run}
+          onClose={() => setPaletteOpen(false)}
+        />
+      )}
       {adding && <AddPanelDialog api={api} onAdded={added} onClose={() => setAdding(false)} />}
       {preferencesOpen && status && (
         // The panels whose token storage a setting moved come back as events.
@@ -168,4 +218,20 @@ function Workspace({ api }: { api: PanelBridge }) {
       )}
     </div>
   );
+}
+
+/** The commands that make sense now, in the palette's order. */
+function availableCommands(selected: Panel | null, panels: readonly Panel[], hasStatus: boolean): CommandId[] {
+  const commands: (CommandId | false)[] = [
+    'addPanel',
+    'find',
+    panels.some((panel) => panel.signedIn) && 'checkAll',
+    selected?.signedIn === true && 'refresh',
+    selected?.signedIn === false && 'logIn',
+    selected?.signedIn === true && 'logOut',
+    selected !== null && 'settings',
+    selected !== null && 'removePanel',
+    hasStatus && 'preferences',
+  ];
+  return commands.filter((command): command is CommandId => command !== false);
 }

@@ -71,6 +71,7 @@ export class PanelStore {
         return this.#publish();
       }
       case 'focusPanel':
+      case 'runCommand':
         return;
     }
   }

@@ -1,3 +1,4 @@
+import { isCommandId, type CommandId } from './commands.ts';
 import type { Panel } from './types.ts';
 
 /**
@@ -13,16 +14,19 @@ export type PanelEvent =
   /** The panel's session ends at `expiresAt`, within the warning time. */
   | { type: 'sessionExpiring'; panelId: string; expiresAt: string }
   /** The operator clicked the system notification about this panel. */
-  | { type: 'focusPanel'; panelId: string };
+  | { type: 'focusPanel'; panelId: string }
+  /** The operator chose a command in the menu (or its shortcut): the window runs it. */
+  | { type: 'runCommand'; command: CommandId };
 
 export type PanelEventType = PanelEvent['type'];
 
 /** The one channel main sends events on. */
 export const EVENT_CHANNEL = 'panelApi:event';
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>(['panelsChanged', 'panelsRemoved', 'checkProgress', 'sessionExpiring', 'focusPanel']);
+const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>(['panelsChanged', 'panelsRemoved', 'checkProgress', 'sessionExpiring', 'focusPanel', 'runCommand']);
 
 /** A cheap check of what arrives on the channel: the bridge passes on nothing else. */
 export function isPanelEvent(value: unknown): value is PanelEvent {
-  return typeof value === 'object' && value !== null && EVENT_TYPES.has((value as { type?: unknown }).type as string);
+  if (typeof value !== 'object' || value === null || !EVENT_TYPES.has((value as { type?: unknown }).type as string)) return false;
+  return (value as { type: string }).type !== 'runCommand' || isCommandId((value as { command?: unknown }).command);
 }

@@ -1,20 +1,28 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import { COMMANDS, type CommandId } from '../../shared/commands.ts';
 
 const separator: MenuItemConstructorOptions = { type: 'separator' };
 
 /**
- * The application menu: standard roles only, so the OS and Electron do the work (and the
- * keyboard shortcuts of copy, paste and select all work in the page). Developer tools are
- * listed only in an unpackaged build.
+ * The application menu: standard roles for the OS's own work (so copy, paste and select all work
+ * in the page), and the window's commands with their shortcuts, which `run` hands to the window.
+ * No reload role: Ctrl+R and F5 refresh the selected session. Developer tools and a reload (on
+ * Ctrl+Alt+Shift+R) are listed only in an unpackaged build.
  */
-export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPackaged: boolean): MenuItemConstructorOptions[] {
+export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPackaged: boolean, run: (command: CommandId) => void = () => undefined): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
+  const command = (id: CommandId, extra: Partial<MenuItemConstructorOptions> = {}): MenuItemConstructorOptions => {
+    const { title, accelerator } = COMMANDS[id];
+    return { label: title, ...(accelerator ? { accelerator } : {}), click: () => run(id), ...extra };
+  };
   const appMenu: MenuItemConstructorOptions[] = mac
     ? [
         {
           label: appName,
           submenu: [
             { role: 'about' },
+            separator,
+            command('preferences'),
             separator,
             { role: 'services' },
             separator,
@@ -29,7 +37,10 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
     : [];
   return [
     ...appMenu,
-    { label: 'File', submenu: [mac ? { role: 'close' } : { role: 'quit' }] },
+    {
+      label: 'File',
+      submenu: [command('addPanel'), ...(mac ? [] : [separator, command('preferences')]), separator, mac ? { role: 'close' } : { role: 'quit' }],
+    },
     {
       label: 'Edit',
       submenu: [
@@ -48,15 +59,30 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
     {
       label: 'View',
       submenu: [
-        { role: 'reload' },
-        { role: 'forceReload' },
-        ...(isPackaged ? [] : [{ role: 'toggleDevTools' } satisfies MenuItemConstructorOptions]),
+        command('palette'),
+        command('find'),
         separator,
+        ...(isPackaged ? [] : [{ role: 'forceReload', accelerator: 'CmdOrCtrl+Alt+Shift+R' } satisfies MenuItemConstructorOptions, { role: 'toggleDevTools' } satisfies MenuItemConstructorOptions, separator]),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },
         separator,
         { role: 'togglefullscreen' },
+      ],
+    },
+    {
+      label: 'Panel',
+      submenu: [
+        // F5 too, as in a browser; the menu lists one shortcut per entry, so F5's entry is hidden.
+        command('refresh'),
+        command('refresh', { accelerator: 'F5', visible: false }),
+        command('checkAll'),
+        separator,
+        command('logIn'),
+        command('logOut'),
+        command('settings'),
+        separator,
+        command('removePanel'),
       ],
     },
     mac

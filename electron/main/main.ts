@@ -103,7 +103,8 @@ function start(): void {
   app.on('before-quit', background.beforeQuit(() => app.quit()));
   void logStart(encryption, core);
 
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName(), app.isPackaged)));
+  // A menu command (or its shortcut) is run by the window, which knows the selected panel.
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName(), app.isPackaged, (command) => windowEvents.send({ type: 'runCommand', command }))));
 
   const stateFile = windowStateFile(join(app.getPath('userData'), 'window-state.json'));
   openMainWindow = () => {

@@ -75,6 +75,8 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, panelId: event.panelId, expiresAt: event.expiresAt };
     case 'focusPanel':
       return { type: event.type, panelId: event.panelId };
+    case 'runCommand':
+      return { type: event.type, command: event.command };
   }
 }
 

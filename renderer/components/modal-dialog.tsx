@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 interface ModalDialogProps {
   title: string;
@@ -15,6 +15,8 @@ interface ModalDialogProps {
  */
 export function ModalDialog({ title, onClose, children, className, shouldRestoreFocus }: ModalDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // Its own id: two dialogs at once (a confirmation over the palette) must not share a title.
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     // Unmounting removes the dialog before the browser could give focus back: do it here.
@@ -30,13 +32,13 @@ export function ModalDialog({ title, onClose, children, className, shouldRestore
     <dialog
       ref={dialog}
       className={`modal ${className ?? ''}`}
-      aria-labelledby="modal-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
       }}
     >
-      <h2 id="modal-title">{title}</h2>
+      <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
   );

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
@@ -14,6 +14,9 @@ import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 interface PanelSettingsProps {
   api: PanelApi;
   panel: Panel;
+  /** Log out or Remove asked for from the menu, a shortcut or the palette, until carried out. */
+  pending: 'logOut' | 'removePanel' | null;
+  onPendingDone(): void;
   /** The groups other panels are in, offered while typing. */
   groups: readonly string[];
   openAdvanced: boolean;
@@ -79,7 +82,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
 
 const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
 
-export function PanelSettings({ api, panel, groups, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
+export function PanelSettings({ api, panel, pending, onPendingDone, groups, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
   const [draft, setDraft] = useState(() => draftOf(panel));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -108,6 +111,20 @@ export function PanelSettings({ api, panel, groups, openAdvanced, onChanged, onR
     }
   };
 
+  const logOut = () =>
+    void run(async () => {
+      onChanged(await api.logOut(panel.id));
+      // The button is disabled now; the line that says "Not logged in." takes the focus.
+      requestAnimationFrame(() => accountStatus.current?.focus());
+    });
+  useEffect(() => {
+    if (pending === null) return;
+    onPendingDone();
+    if (pending === 'removePanel') setConfirmingRemove(true);
+    else if (panel.signedIn) logOut();
+    // Carried out once per request; logOut reads the panel of this render.
+  }, [pending]);
+
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (!changed) return;
@@ -122,7 +139,9 @@ export function PanelSettings({ api, panel, groups, openAdvanced, onChanged, onR
   return (
     <div className="settings">
       <form className="card" onSubmit={save} noValidate aria-labelledby="settings-title">
-        <h2 id="settings-title">Panel settings</h2>
+        <h2 id="settings-title" tabIndex={-1}>
+          Panel settings
+        </h2>
         <TextField label="Name" name="name" value={draft.name} onChange={edit('name')} error={field === 'name' ? error?.message : null} />
         <TextField
           label="Address"
@@ -293,13 +312,7 @@ export function PanelSettings({ api, panel, groups, openAdvanced, onChanged, onR
           <button
             type="button"
             disabled={busy || !panel.signedIn}
-            onClick={() =>
-              void run(async () => {
-                onChanged(await api.logOut(panel.id));
-                // The button is disabled now; the line that says "Not logged in." takes the focus.
-                requestAnimationFrame(() => accountStatus.current?.focus());
-              })
-            }
+            onClick={logOut}
           >
             Log out
           </button>

@@ -4,6 +4,7 @@ import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
+import { useCommandRequests, type CommandRequest } from '../command-request.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
@@ -15,6 +16,8 @@ import { SessionView, type SessionState } from './session-view.tsx';
 interface PanelViewProps {
   api: PanelApi;
   panel: Panel;
+  /** Refresh, Log in, Log out, Settings and Remove, from the menu, a shortcut or the palette. */
+  request: CommandRequest | null;
   /** When the session ends, if main warned that it ends soon. */
   expiresSoonAt: string | null;
   /** Every group in use, offered in the settings. */
@@ -27,7 +30,7 @@ type Tab = 'session' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
-export function PanelView({ api, panel, expiresSoonAt, groups, onPanelChanged, onRemoved }: PanelViewProps) {
+export function PanelView({ api, panel, request, expiresSoonAt, groups, onPanelChanged, onRemoved }: PanelViewProps) {
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -105,8 +108,43 @@ export function PanelView({ api, panel, expiresSoonAt, groups, onPanelChanged, o
     setOpenAdvanced(advanced);
     setTab('settings');
   };
+
+  // Log out and Remove are the settings' own actions: the settings carry out the request.
+  const [settingsAction, setSettingsAction] = useState<'logOut' | 'removePanel' | null>(null);
+  const article = useRef<HTMLElement>(null);
+  const focusIn = (selector: string) => requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(selector)?.focus());
+  useCommandRequests(request, {
+    refresh: () => {
+      if (!panel.signedIn) return;
+      setTab('session');
+      if (!session.loading) void loadSession();
+    },
+    logIn: () => {
+      setTab('session');
+      focusIn(panel.lastEmail ? 'form.login-form input[name="password"]' : 'form.login-form input[name="email"]');
+    },
+    settings: () => {
+      showSettings(false);
+      focusIn('#settings-title');
+    },
+    logOut: () => {
+      if (!panel.signedIn) return;
+      setTab('settings');
+      setSettingsAction('logOut');
+    },
+    removePanel: () => {
+      setTab('settings');
+      setSettingsAction('removePanel');
+    },
+  });
+
+  // After a log in the cursor goes to the session's heading, where the reading begins.
+  const loggedIn = (updated: Panel) => {
+    onPanelChanged(updated);
+    if (updated.signedIn) focusIn('#session-title');
+  };
   return (
-    <article className="panel-view" aria-labelledby="panel-title">
+    <article ref={article} className="panel-view" aria-labelledby="panel-title">
       <header className={`panel-header${panel.colour ? ` colour-${panel.colour}` : ''}`}>
         <div className="panel-heading">
           <h1 id="panel-title">{panel.name}</h1>
@@ -133,7 +171,7 @@ export function PanelView({ api, panel, expiresSoonAt, groups, onPanelChanged, o
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
         {tab === 'settings' ? (
-          <PanelSettings api={api} panel={panel} groups={groups} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
+          <PanelSettings api={api} panel={panel} pending={settingsAction} onPendingDone={() => setSettingsAction(null)} groups={groups} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
         ) : panel.signedIn ? (
           <SessionView api={api} panel={panel} state={session} onRefresh={() => void loadSession()} onPanelChanged={onPanelChanged} />
         ) : (
@@ -144,7 +182,7 @@ export function PanelView({ api, panel, expiresSoonAt, groups, onPanelChanged, o
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm api={api} panel={panel} onLoggedIn={onPanelChanged} onTrusted={onPanelChanged} onOpenSettings={() => showSettings(true)} />
+            <LoginForm api={api} panel={panel} onLoggedIn={loggedIn} onTrusted={onPanelChanged} onOpenSettings={() => showSettings(true)} />
           </>
         )}
       </ErrorBoundary>

@@ -31,7 +31,9 @@ export function SessionView({ api, panel, state, onRefresh, onPanelChanged }: Se
   return (
     <section className="session-view" aria-labelledby="session-title" aria-busy={loading}>
       <div className="section-bar">
-        <h2 id="session-title">Session</h2>
+        <h2 id="session-title" tabIndex={-1}>
+          Session
+        </h2>
         <span className="muted" role="status">
           {loading
             ? // What shows meanwhile is the last read (this run's cache, or the one before Refresh).

@@ -5,11 +5,14 @@ import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../s
 import { boardItems, fleetView, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../panel-api.ts';
 import type { CheckProgress } from '../panel-store.ts';
+import { useCommandRequests, type CommandRequest } from '../command-request.ts';
 import { useNow } from '../use-now.ts';
 import { PanelList } from './panel-list.tsx';
 
 interface SidebarProps {
   api: PanelApi;
+  /** Find and Check all, from the menu, a shortcut or the palette. */
+  request: CommandRequest | null;
   panels: readonly Panel[];
   selectedId: string | null;
   /** The check pass under way in main (the operator's or the background's), or null. */
@@ -27,7 +30,7 @@ interface SidebarProps {
 const CLOCK_TICK_MS = 30_000;
 
 /** The fleet at a glance: find, counts per state, the attention filter, Check all, and the list. */
-export function Sidebar({ api, panels, selectedId, progress, view: board, onViewChange, onSelect, onAdd, onPreferences }: SidebarProps) {
+export function Sidebar({ api, request, panels, selectedId, progress, view: board, onViewChange, onSelect, onAdd, onPreferences }: SidebarProps) {
   const [query, setQuery] = useState('');
   const { attentionOnly, sort, collapsedGroups } = board;
   const [checkError, setCheckError] = useState<ErrorInfo | null>(null);
@@ -43,15 +46,17 @@ export function Sidebar({ api, panels, selectedId, progress, view: board, onView
     onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
   const filtered = query.trim() !== '' || attentionOnly;
 
-  // Ctrl+F (Cmd+F) and "/" go to the search box, as in a browser and in most list tools.
+  const focusSearch = () => {
+    search.current?.focus();
+    search.current?.select();
+  };
+  // "/" goes to the search box too, as in many list tools (Ctrl+F is the window's Find command).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [contenteditable="true"], dialog') !== null;
-      const find = (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f';
-      if (find || (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey)) {
+      if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
-        search.current?.focus();
-        search.current?.select();
+        focusSearch();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -66,6 +71,12 @@ export function Sidebar({ api, panels, selectedId, progress, view: board, onView
       setCheckError(failureInfo(caught));
     }
   };
+  useCommandRequests(request, {
+    find: focusSearch,
+    checkAll: () => {
+      if (!progress) void checkAll();
+    },
+  });
   const cancel = () => void api.cancelChecks().catch((caught: unknown) => setCheckError(failureInfo(caught)));
   const signedIn = panels.some((panel) => panel.signedIn);
 

@@ -1,0 +1,32 @@
+/**
+ * The window's commands, once: the menu (main), the keyboard, the command palette and their
+ * shortcut labels all come from this list. Main only names a command; the window runs it.
+ */
+export const COMMANDS = {
+  addPanel: { title: 'Add panel…', accelerator: 'CmdOrCtrl+N' },
+  find: { title: 'Find panels', accelerator: 'CmdOrCtrl+F' },
+  palette: { title: 'Command palette…', accelerator: 'CmdOrCtrl+K' },
+  refresh: { title: 'Refresh the session', accelerator: 'CmdOrCtrl+R' },
+  checkAll: { title: 'Check all panels', accelerator: 'CmdOrCtrl+Shift+R' },
+  preferences: { title: 'Preferences…', accelerator: 'CmdOrCtrl+,' },
+  logIn: { title: 'Log in', accelerator: null },
+  logOut: { title: 'Log out', accelerator: null },
+  settings: { title: 'Panel settings', accelerator: null },
+  removePanel: { title: 'Remove panel…', accelerator: null },
+} as const satisfies Record<string, { title: string; accelerator: string | null }>;
+
+export type CommandId = keyof typeof COMMANDS;
+
+export const COMMAND_IDS = Object.keys(COMMANDS) as CommandId[];
+
+export function isCommandId(value: unknown): value is CommandId {
+  return typeof value === 'string' && Object.hasOwn(COMMANDS, value);
+}
+
+/** An accelerator as the operator reads it on this platform: "Ctrl+Shift+R", "⌘⇧R". */
+export function shortcutLabel(accelerator: string, mac: boolean): string {
+  const parts = accelerator.split('+');
+  if (!mac) return parts.map((part) => (part === 'CmdOrCtrl' ? 'Ctrl' : part)).join('+');
+  const symbols: Record<string, string> = { CmdOrCtrl: '⌘', Shift: '⇧', Alt: '⌥', Ctrl: '⌃' };
+  return parts.map((part) => symbols[part] ?? part).join('');
+}

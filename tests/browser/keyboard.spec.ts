@@ -1,0 +1,71 @@
+import { checkScreen } from './screens.ts';
+import { demo, expect, test } from './fixtures.ts';
+
+/**
+ * Keyboard first: from an empty window to a panel's session and a check of all panels without
+ * the mouse, and the command palette (Ctrl+K) jumping to a panel and running commands.
+ */
+
+test('keyboard only: add, log in, the session heading, refresh, check all, find, and the palette', async ({ page, launch, panelServer }) => {
+  const app = await launch(page);
+  const called = (channel: string) => app.calls.filter((call) => call === `panelApi:${channel}`).length;
+
+  // Ctrl+N: Add panel, with the cursor in Address (once the window has drawn itself).
+  await expect(page.getByRole('heading', { name: 'Add your first panel' })).toBeVisible();
+  await page.keyboard.press('Control+n');
+  const dialog = page.getByRole('dialog', { name: 'Add panel' });
+  await expect(dialog.getByLabel('Address')).toBeFocused();
+  await page.keyboard.type(panelServer.url);
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+
+  // The new panel's form has the cursor; Enter logs in; the cursor goes to the session's heading.
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await page.keyboard.type(demo.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(demo.password);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Session', level: 2 })).toBeFocused();
+  await expect(page.locator('dl.summary')).toContainText(demo.email);
+  await checkScreen(page, '50-keyboard-logged-in');
+
+  // F5 and Ctrl+R read the session again; Ctrl+Shift+R checks every panel.
+  const reads = called('getSession');
+  await page.keyboard.press('F5');
+  await expect.poll(() => called('getSession')).toBe(reads + 1);
+  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await page.keyboard.press('Control+r');
+  await expect.poll(() => called('getSession')).toBe(reads + 2);
+  await page.keyboard.press('Control+Shift+R');
+  await expect.poll(() => called('checkPanels')).toBe(1);
+
+  // Ctrl+F: the search box.
+  await page.keyboard.press('Control+f');
+  await expect(page.getByRole('searchbox', { name: 'Find panels' })).toBeFocused();
+  await page.keyboard.press('Escape');
+
+  // Ctrl+K: jump to another panel by name.
+  await app.service.addPanel({ address: 'staging.example.com', name: 'Staging EU' });
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  const input = palette.getByRole('combobox', { name: 'Jump to a panel or run a command' });
+  await expect(input).toBeFocused();
+  await checkScreen(page, '51-command-palette');
+  await page.keyboard.type('staging');
+  await expect(palette.getByRole('option', { name: /Staging EU/ })).toBeVisible();
+  await checkScreen(page, '52-command-palette-panel');
+  await page.keyboard.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Staging EU');
+
+  // A command with its shortcut shown; Remove asks first, with Cancel focused.
+  await page.keyboard.press('Control+k');
+  await expect(palette.getByRole('option', { name: /Check all panels/ })).toContainText('Ctrl+Shift+R');
+  await page.keyboard.type('remove');
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: 'Remove Staging EU?' });
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  expect((await app.service.listPanels()).map((panel) => panel.name).sort()).toEqual(['Staging EU', panelServer.url]);
+});
