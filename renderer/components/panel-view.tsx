@@ -49,6 +49,8 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, onPanelC
       error = failureInfo(caught);
     }
     answered.current = true;
+    // Cancelled by the operator: the session shown stays, and that is not a failure to report.
+    if (error?.code === 'CANCELLED') error = null;
     setSession((state) => ({ result: result ?? state.result, loading: false, error }));
   }, [api, panel.id]);
 
@@ -173,7 +175,7 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, onPanelC
         {tab === 'settings' ? (
           <PanelSettings api={api} panel={panel} pending={settingsAction} onPendingDone={() => setSettingsAction(null)} groups={groups} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
         ) : panel.signedIn ? (
-          <SessionView api={api} panel={panel} state={session} onRefresh={() => void loadSession()} onPanelChanged={onPanelChanged} />
+          <SessionView api={api} panel={panel} state={session} onRefresh={() => void loadSession()} onCancel={() => void api.cancelChecks().catch(() => undefined)} onPanelChanged={onPanelChanged} />
         ) : (
           <>
             {notice && (

@@ -1,10 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
+import { agoText } from '../fleet-view.ts';
 import { knownSessionFields, maskSecrets, relativeTime } from '../session-fields.ts';
+import { useNow } from '../use-now.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { JsonTree } from './json-tree.tsx';
 
@@ -19,14 +21,18 @@ interface SessionViewProps {
   panel: Panel;
   state: SessionState;
   onRefresh(): void;
+  /** Stops the read under way; the session shown stays. */
+  onCancel(): void;
   onPanelChanged(panel: Panel): void;
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+/** "Checked 2 min ago" and the time left are worked out again this often. */
+const CLOCK_TICK_MS = 15_000;
 
-export function SessionView({ api, panel, state, onRefresh, onPanelChanged }: SessionViewProps) {
+export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelChanged }: SessionViewProps) {
   const { result, loading, error } = state;
+  const now = useNow(CLOCK_TICK_MS);
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
     <section className="session-view" aria-labelledby="session-title" aria-busy={loading}>
@@ -38,17 +44,30 @@ export function SessionView({ api, panel, state, onRefresh, onPanelChanged }: Se
           {loading
             ? // What shows meanwhile is the last read (this run's cache, or the one before Refresh).
               result
-              ? `Last read at ${time.format(new Date(result.checkedAt))}; reading it again…`
+              ? `Refreshing; showing the session read ${agoText(result.checkedAt, now)}…`
               : 'Reading the session…'
             : result
               ? // After a failed refresh the session below is the last one read, not a current one.
-                `${error ? 'Last read' : 'Checked'} at ${time.format(new Date(result.checkedAt))}`
+                <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
+                  {`${error ? 'Last read' : 'Checked'} ${agoText(result.checkedAt, now)}`}
+                </time>
               : ''}
         </span>
-        <button type="button" onClick={onRefresh} disabled={loading}>
-          {loading && <span className="spinner" aria-hidden="true" />}
-          {loading ? 'Refreshing…' : 'Refresh'}
-        </button>
+        {loading ? (
+          <span className="section-actions">
+            <button type="button" disabled>
+              <span className="spinner" aria-hidden="true" />
+              Refreshing…
+            </button>
+            <button type="button" onClick={onCancel} title="Stops reading this session (and a check of all panels under way)">
+              Cancel
+            </button>
+          </span>
+        ) : (
+          <button type="button" onClick={onRefresh}>
+            Refresh
+          </button>
+        )}
       </div>
       {panel.tokenStorage === 'weak' && (
         <div className="notice notice-info">
@@ -83,25 +102,44 @@ export function SessionView({ api, panel, state, onRefresh, onPanelChanged }: Se
           <p>{error.message}</p>
         </div>
       )}
-      {result && <SessionSummary session={result.session} loggedInAs={panel.lastEmail} />}
-      {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
-      {result && <SessionData masked={masked} />}
+      {result && (
+        // Side by side on a wide window: the summary beside the whole answer.
+        <div className="session-body">
+          <SessionSummary session={result.session} loggedInAs={panel.lastEmail} now={now} />
+          {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
+          <SessionData masked={masked} />
+        </div>
+      )}
     </section>
   );
 }
 
-function SessionSummary({ session, loggedInAs }: { session: unknown; loggedInAs: string | null }) {
+function SessionSummary({ session, loggedInAs, now }: { session: unknown; loggedInAs: string | null; now: number }) {
   const fields = knownSessionFields(session);
-  const rows: [string, string][] = [];
+  const rows: [string, ReactNode][] = [];
+  // When it ends comes first: it is what decides whether to act now.
+  const expiry = fields.expiresAt;
+  if (expiry) {
+    const ended = expiry.getTime() <= now;
+    rows.push([
+      ended ? 'Expired' : 'Expires',
+      <>
+        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < 3_600_000 ? 'meta-soon' : undefined}>{relativeTime(expiry, new Date(now))}</strong>{' '}
+        <span className="muted">
+          (<time dateTime={expiry.toISOString()}>{dateTime.format(expiry)}</time>)
+        </span>
+      </>,
+    ]);
+  }
   if (fields.user) rows.push(['User', fields.user]);
   if (fields.email) rows.push(['Email', fields.email]);
+  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
+  else if (loggedInAs) rows.push(['Logged in as', loggedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
-  if (fields.createdAt) rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date())})`]);
-  const expiry = fields.expiresAt;
-  if (rows.length === 0 && !expiry) return null;
-  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
-  if (!fields.email && loggedInAs) rows.splice(fields.user ? 1 : 0, 0, ['Logged in as', loggedInAs]);
+  if (fields.createdAt) rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date(now))})`]);
+  // The account alone says nothing the header does not: it shows beside other session fields only.
+  if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Logged in as')) return null;
   return (
     <dl className="card summary">
       {rows.map(([label, value]) => (
@@ -110,15 +148,6 @@ function SessionSummary({ session, loggedInAs }: { session: unknown; loggedInAs:
           <dd>{value}</dd>
         </div>
       ))}
-      {expiry && (
-        <div className="summary-row">
-          <dt>{expiry.getTime() > Date.now() ? 'Expires' : 'Expired'}</dt>
-          <dd>
-            <time dateTime={expiry.toISOString()}>{dateTime.format(expiry)}</time>{' '}
-            <span className="muted">({relativeTime(expiry, new Date())})</span>
-          </dd>
-        </div>
-      )}
     </dl>
   );
 }

@@ -63,9 +63,17 @@ test('a panel added in main appears; the cached session shows at once while a fr
   await nav(page).getByRole('treeitem', { name: /Production/ }).click();
   await expect(page.getByRole('button', { name: 'Refreshing…' })).toBeVisible();
   await expect(page.locator('dl.summary')).toContainText(demo.email);
-  await expect(page.locator('.session-view').getByRole('status').first()).toHaveText(/^Last read at .+; reading it again…$/);
+  await expect(page.locator('.session-view').getByRole('status').first()).toHaveText(/^Refreshing; showing the session read (just now|1 min ago)…$/);
   await checkScreen(page, 'events-02-cached-session-while-reading');
   await expect(page.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled({ timeout: 5000 });
+  await expect(page.locator('.session-view').getByRole('status').first()).toHaveText(/^Checked just now$/);
+
+  // Cancel stops a slow read: the session shown stays, with no error.
+  await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled();
+  await expect(page.locator('dl.summary')).toContainText(demo.email);
+  await expect(page.locator('.session-view').getByRole('alert')).toHaveCount(0);
   panelServer.setFault('getSession', null);
 });
 
