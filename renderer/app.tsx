@@ -15,6 +15,7 @@ import { StartupProblems } from './components/startup-problems.tsx';
 import { failureInfo } from './panel-api.ts';
 import { PanelStore } from './panel-store.ts';
 import { commandForKey, isMac } from './shortcuts.ts';
+import { useTheme } from './theme.ts';
 import type { CommandRequest } from './command-request.ts';
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
@@ -53,6 +54,7 @@ function Workspace({ api }: { api: PanelBridge }) {
   const [paletteOpen, setPaletteOpen] = useState(false);
   /** The last command for the list or the panel view to carry out (they watch its `seq`). */
   const [request, setRequest] = useState<CommandRequest | null>(null);
+  useTheme(status?.settings.theme ?? 'system');
   const statusRef = useRef(status);
   statusRef.current = status;
   const viewAdopted = useRef(false);
@@ -195,7 +197,7 @@ function Workspace({ api }: { api: PanelBridge }) {
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
-            <PanelView api={api} panel={selected} request={request} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} onPanelChanged={panelChanged} onRemoved={removed} />
+            <PanelView api={api} panel={selected} request={request} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} defaultEmail={status?.settings.defaultEmail ?? null} onPanelChanged={panelChanged} onRemoved={removed} />
           </ErrorBoundary>
         ) : (
           <EmptyState onAdd={() => setAdding(true)} />

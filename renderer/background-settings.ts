@@ -7,6 +7,7 @@ export interface BackgroundDraft {
   checkIntervalMinutes: string;
   checkConcurrency: string;
   expiryWarningMinutes: string;
+  requestTimeoutSeconds: string;
   notifyBeforeExpiry: boolean;
 }
 
@@ -17,6 +18,7 @@ export function backgroundDraft(settings: AppSettings): BackgroundDraft {
     checkIntervalMinutes: String(settings.checkIntervalMinutes),
     checkConcurrency: String(settings.checkConcurrency),
     expiryWarningMinutes: String(settings.expiryWarningMinutes),
+    requestTimeoutSeconds: String(settings.requestTimeoutSeconds),
     notifyBeforeExpiry: settings.notifyBeforeExpiry,
   };
 }
@@ -27,7 +29,7 @@ export function backgroundDraft(settings: AppSettings): BackgroundDraft {
  */
 export function backgroundPatch(settings: AppSettings, draft: BackgroundDraft): AppSettingsPatch {
   const patch: AppSettingsPatch = {};
-  for (const key of ['checkIntervalMinutes', 'checkConcurrency', 'expiryWarningMinutes'] as const) {
+  for (const key of ['checkIntervalMinutes', 'checkConcurrency', 'expiryWarningMinutes', 'requestTimeoutSeconds'] as const) {
     const text = draft[key].trim();
     const value = text === '' ? Number.NaN : Number(text);
     if (!Object.is(value, settings[key])) patch[key] = value;
@@ -41,6 +43,7 @@ const fieldNames: readonly [RegExp, BackgroundField][] = [
   [/^check interval\b/i, 'checkIntervalMinutes'],
   [/^checks at once\b/i, 'checkConcurrency'],
   [/^warning before expiry\b/i, 'expiryWarningMinutes'],
+  [/^request timeout\b/i, 'requestTimeoutSeconds'],
   [/^notify before expiry\b/i, 'notifyBeforeExpiry'],
 ];
 

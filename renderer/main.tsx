@@ -2,7 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import { getPanelApi } from './panel-api.ts';
+import { applyTheme } from './theme.ts';
 
+// The system's colours from the first frame; the operator's choice follows with the settings.
+applyTheme('system');
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root, {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagProblem } from './labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
-import { BOARD_SORTS } from './types.ts';
+import { BOARD_SORTS, THEMES } from './types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -151,6 +151,17 @@ export const appSettingsPatchSchema = z.strictObject(
     checkIntervalMinutes: wholeNumber('Check interval', 'checkIntervalMinutes').optional(),
     expiryWarningMinutes: wholeNumber('Warning before expiry', 'expiryWarningMinutes').optional(),
     notifyBeforeExpiry: z.boolean({ error: 'Notify before expiry must be true or false.' }).optional(),
+    requestTimeoutSeconds: wholeNumber('Request timeout', 'requestTimeoutSeconds').optional(),
+    theme: z.enum(THEMES, { error: `Theme must be one of ${THEMES.join(', ')}.` }).optional(),
+    // Empty text clears it.
+    defaultEmail: z
+      .string({ error: 'Default email must be text.' })
+      .trim()
+      .max(320, { error: 'Default email is too long (320 characters at most).' })
+      .refine((value) => value === '' || /^[^\s@]+@[^\s@]+$/.test(value), { error: 'Default email must look like name@example.com.' })
+      .transform((value) => (value === '' ? null : value))
+      .nullable()
+      .optional(),
     boardView: z
       .strictObject(
         {
@@ -165,7 +176,7 @@ export const appSettingsPatchSchema = z.strictObject(
       )
       .optional(),
   },
-  { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, boardView? }.' },
+  { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, requestTimeoutSeconds?, theme?, defaultEmail?, boardView? }.' },
 );
 
 /** Which certificate to trust: the fingerprint the operator was shown. */

@@ -14,15 +14,19 @@ export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
   expiryWarningMinutes: 10,
   notifyBeforeExpiry: true,
   boardView: Object.freeze({ selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] as string[] }),
+  requestTimeoutSeconds: 15,
+  theme: 'system',
+  defaultEmail: null,
 });
 
 /** At most this many folded groups are remembered; more is not a view anyone keeps. */
 export const MAX_COLLAPSED_GROUPS = 1000;
 
-export type NumericSetting = 'checkConcurrency' | 'checkIntervalMinutes' | 'expiryWarningMinutes';
+export type NumericSetting = 'checkConcurrency' | 'checkIntervalMinutes' | 'expiryWarningMinutes' | 'requestTimeoutSeconds';
 
 export const SETTING_LIMITS: Readonly<Record<NumericSetting, { min: number; max: number }>> = Object.freeze({
   checkConcurrency: { min: 1, max: 64 },
   checkIntervalMinutes: { min: 0, max: 1440 },
   expiryWarningMinutes: { min: 0, max: 1440 },
+  requestTimeoutSeconds: { min: 3, max: 120 },
 });

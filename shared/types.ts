@@ -100,7 +100,16 @@ export interface AppSettings {
   notifyBeforeExpiry: boolean;
   /** How the panel list looked when the window last changed it, so a restart shows it the same. */
   boardView: BoardView;
+  /** How long one request to a panel may take before it is given up (seconds). */
+  requestTimeoutSeconds: number;
+  /** The window's colours: the system's, or always light or dark. */
+  theme: Theme;
+  /** Offered in the log in form of a panel never logged in to; null for none. */
+  defaultEmail: string | null;
 }
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 
 /** The orders the panel list can be in. */
 export const BOARD_SORTS = ['name', 'status', 'checked', 'expiry'] as const;

@@ -109,7 +109,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     test('nothing wrong: no startup problems; the protection in use is named', async () => {
       const status = await start().getAppStatus();
       assert.deepEqual(status, {
-        settings: { storeTokensWithWeakProtection: false, checkConcurrency: 16, checkIntervalMinutes: 5, expiryWarningMinutes: 10, notifyBeforeExpiry: true, boardView: { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] } },
+        settings: { storeTokensWithWeakProtection: false, checkConcurrency: 16, checkIntervalMinutes: 5, expiryWarningMinutes: 10, notifyBeforeExpiry: true, boardView: { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] }, requestTimeoutSeconds: 15, theme: 'system', defaultEmail: null },
         tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
         startupProblems: [],
       });

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPanelService } from '../electron/core/index.ts';
 import { rejectsWith, suiteService, tempDir, testEncryption } from './helpers.ts';
+import { DEMO_USER, startReferencePanel } from './reference-panel/server.ts';
 
 /** Group, tags, colour and favourite: what the operator may give a panel, and what is refused. */
 
@@ -75,6 +76,38 @@ test('a damaged view in settings.json falls back to the default view and keeps t
     assert.deepEqual(status.settings.boardView, { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] });
     assert.deepEqual(status.startupProblems, []);
   } finally {
+    await dir.cleanup();
+  }
+});
+
+describe('request timeout, theme and default email', () => {
+  const service = suiteService();
+
+  test('saved and refused with the field named; an empty default email clears it', async () => {
+    const status = await service().updateSettings({ requestTimeoutSeconds: 30, theme: 'dark', defaultEmail: '  ops@example.com ' });
+    assert.deepEqual([status.settings.requestTimeoutSeconds, status.settings.theme, status.settings.defaultEmail], [30, 'dark', 'ops@example.com']);
+    await rejectsWith(service().updateSettings({ requestTimeoutSeconds: 1 }), 'INVALID_INPUT', /^Request timeout must be at least 3/);
+    await rejectsWith(service().updateSettings({ theme: 'blue' as never }), 'INVALID_INPUT', /^Theme must be one of system, light, dark/);
+    await rejectsWith(service().updateSettings({ defaultEmail: 'not an email' }), 'INVALID_INPUT', /^Default email must look like/);
+    assert.equal((await service().updateSettings({ defaultEmail: '' })).settings.defaultEmail, null);
+  });
+});
+
+test('the request timeout applies from the next request on: a slower panel answers TIMEOUT under the setting', async () => {
+  const dir = await tempDir();
+  const panel = await startReferencePanel();
+  try {
+    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+    const { id } = await service.addPanel({ address: panel.url });
+    await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await service.updateSettings({ requestTimeoutSeconds: 3 });
+    panel.setFault('getSession', { kind: 'latency', ms: 3500 });
+    await rejectsWith(service.getSession(id), 'TIMEOUT', /3 s/);
+    await service.updateSettings({ requestTimeoutSeconds: 10 });
+    assert.ok((await service.getSession(id)).session, 'answers within the longer time');
+    await service.flush();
+  } finally {
+    await panel.close();
     await dir.cleanup();
   }
 });

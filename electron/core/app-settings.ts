@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
-import { BOARD_SORTS } from '../../shared/types.ts';
+import { BOARD_SORTS, THEMES } from '../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 
@@ -29,6 +29,9 @@ const settingsSchema = z.object({
     })
     .catch(() => ({ ...DEFAULT_SETTINGS.boardView }))
     .default(() => ({ ...DEFAULT_SETTINGS.boardView })),
+  requestTimeoutSeconds: stored('requestTimeoutSeconds'),
+  theme: z.enum(THEMES).catch(DEFAULT_SETTINGS.theme).default(DEFAULT_SETTINGS.theme),
+  defaultEmail: z.string().max(320).nullable().catch(null).default(null),
 });
 
 /** The installation's settings in `settings.json`, written first and applied after, like the panel list. */

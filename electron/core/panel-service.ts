@@ -65,7 +65,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   const openStore = options.openStore ?? openJsonFiles(options.dataDir);
   const request: RequestSettings = {
     fetch: options.fetch ?? createNodeFetch(),
-    timeoutMs: options.timeoutMs ?? 15_000,
+    // Read at each request: the operator's setting applies from the next request on.
+    get timeoutMs() {
+      return options.timeoutMs ?? (opened?.settings.get() ?? DEFAULT_SETTINGS).requestTimeoutSeconds * 1000;
+    },
     maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
   };
   const ready = openServiceState(openStore, options.encryption, now());

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, Notification, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, net, Notification, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
 import { createPanelService, type PanelService } from '../core/index.ts';
 import { createFileLog, describeError, silentLog, type Log } from '../core/log.ts';
 import { appMenuTemplate } from './app-menu.ts';
+import { followTheme } from './native-theme.ts';
 import { BackgroundWork } from './background-work.ts';
 import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
@@ -96,7 +97,10 @@ function start(): void {
   });
   trustedFor = (hostname) => core.trustedCertificatesFor(hostname);
   // A changed trust must be judged again: connections made under the old one are closed.
-  const service = withConnectionsReset(background.observe(core), () => void panelSession.closeAllConnections());
+  const service = followTheme(
+    withConnectionsReset(background.observe(core), () => void panelSession.closeAllConnections()),
+    (theme) => (nativeTheme.themeSource = theme),
+  );
   // IPC calls go through `observe`, so a settings change re-plans the checks and warnings at once.
   registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
   void background.start(core);

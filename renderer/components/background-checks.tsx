@@ -5,6 +5,7 @@ import type { AppStatus } from '../../shared/types.ts';
 import { backgroundDraft, backgroundFieldForError, backgroundPatch, type BackgroundDraft } from '../background-settings.ts';
 import { failureInfo } from '../panel-api.ts';
 import { TextField } from './text-field.tsx';
+import { SaveBar } from './save-bar.tsx';
 import { SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
 
 interface BackgroundChecksProps {
@@ -69,6 +70,7 @@ export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksPro
           {number('checkIntervalMinutes', 'Check interval', 'Minutes between checks of each signed-in panel; 0 turns them off.')}
           {number('checkConcurrency', 'Checks at once', `Session reads in flight at most, ${SETTING_LIMITS.checkConcurrency.min} to ${SETTING_LIMITS.checkConcurrency.max}.`)}
           {number('expiryWarningMinutes', 'Expiry warning', 'Minutes before a session ends; 0 turns it off.')}
+          {number('requestTimeoutSeconds', 'Request timeout', `Seconds one request to a panel may take, ${SETTING_LIMITS.requestTimeoutSeconds.min} to ${SETTING_LIMITS.requestTimeoutSeconds.max}.`)}
         </div>
         <label className="checkbox">
           <input
@@ -80,19 +82,7 @@ export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksPro
           />
           Also warn with a system notification
         </label>
-        {error && (field === null || field === 'notifyBeforeExpiry') && (
-          <div className="notice notice-error" role="alert">
-            <p>{error.message}</p>
-          </div>
-        )}
-        <div className="form-actions">
-          <span className="muted" role="status">
-            {saved ? 'Saved.' : ''}
-          </span>
-          <button type="submit" disabled={busy || !changed}>
-            Save background checks
-          </button>
-        </div>
+        <SaveBar error={error && (field === null || field === 'notifyBeforeExpiry') ? error.message : null} saved={saved} disabled={busy || !changed} label="Save background checks" />
       </form>
     </section>
   );

@@ -10,6 +10,8 @@ import { isUnencrypted } from './plain-http.tsx';
 interface LoginFormProps {
   api: PanelApi;
   panel: Panel;
+  /** From Preferences, for a panel never logged in to. */
+  defaultEmail: string | null;
   onLoggedIn(panel: Panel): void;
   /** The panel as it is after its certificate was trusted (still signed out). */
   onTrusted(panel: Panel): void;
@@ -35,8 +37,8 @@ function isAboutCode(error: ErrorInfo): boolean {
   );
 }
 
-export function LoginForm({ api, panel, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
-  const [email, setEmail] = useState(panel.lastEmail ?? '');
+export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
+  const [email, setEmail] = useState(panel.lastEmail ?? defaultEmail ?? '');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   /** Set once the panel asked for a second factor: from then on every attempt sends a code. */

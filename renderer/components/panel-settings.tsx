@@ -9,6 +9,7 @@ import { fieldForError } from '../field-errors.ts';
 import { failureInfo } from '../panel-api.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 import { TextField } from './text-field.tsx';
+import { SaveBar } from './save-bar.tsx';
 import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 
 interface PanelSettingsProps {
@@ -269,19 +270,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
             />
           </div>
         </details>
-        {error && field === null && (
-          <div className="notice notice-error" role="alert">
-            <p>{error.message}</p>
-          </div>
-        )}
-        <div className="form-actions">
-          <span className="muted" role="status">
-            {saved ? 'Saved.' : ''}
-          </span>
-          <button type="submit" className="button-primary" disabled={busy || !changed}>
-            Save changes
-          </button>
-        </div>
+        <SaveBar error={error && field === null ? error.message : null} saved={saved} disabled={busy || !changed} label="Save changes" primary />
       </form>
 
       {panel.trustedCertificate && (

@@ -22,6 +22,8 @@ interface PanelViewProps {
   expiresSoonAt: string | null;
   /** Every group in use, offered in the settings. */
   groups: readonly string[];
+  /** Preferences' email for panels never logged in to. */
+  defaultEmail: string | null;
   onPanelChanged(panel: Panel): void;
   onRemoved(id: string): void;
 }
@@ -30,7 +32,7 @@ type Tab = 'session' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
-export function PanelView({ api, panel, request, expiresSoonAt, groups, onPanelChanged, onRemoved }: PanelViewProps) {
+export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultEmail, onPanelChanged, onRemoved }: PanelViewProps) {
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -184,7 +186,7 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, onPanelC
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm api={api} panel={panel} onLoggedIn={loggedIn} onTrusted={onPanelChanged} onOpenSettings={() => showSettings(true)} />
+            <LoginForm api={api} panel={panel} defaultEmail={defaultEmail} onLoggedIn={loggedIn} onTrusted={onPanelChanged} onOpenSettings={() => showSettings(true)} />
           </>
         )}
       </ErrorBoundary>

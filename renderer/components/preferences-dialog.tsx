@@ -3,6 +3,7 @@ import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { AppStatus } from '../../shared/types.ts';
 import { failureInfo } from '../panel-api.ts';
+import { AppearanceSettings } from './appearance-settings.tsx';
 import { BackgroundChecks } from './background-checks.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 
@@ -13,7 +14,7 @@ interface PreferencesDialogProps {
   onClose(): void;
 }
 
-/** App-wide settings: whether tokens may be stored when the system has no keyring, and background checks. */
+/** App-wide settings: saved sign-ins without a keyring, background checks and timeouts, theme and the default email. */
 export function PreferencesDialog({ api, status, onChanged, onClose }: PreferencesDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -69,6 +70,7 @@ export function PreferencesDialog({ api, status, onChanged, onClose }: Preferenc
         )}
       </section>
       <BackgroundChecks api={api} status={status} onChanged={onChanged} />
+      <AppearanceSettings api={api} status={status} onChanged={onChanged} />
       <div className="form-actions">
         <button type="button" className="button-primary" onClick={onClose}>
           Done

@@ -69,3 +69,31 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   await expect(confirm).toBeHidden();
   expect((await app.service.listPanels()).map((panel) => panel.name).sort()).toEqual(['Staging EU', panelServer.url]);
 });
+
+test('Preferences (Ctrl+,): theme, request timeout and a default email for new panels', async ({ page, launch }) => {
+  const app = await launch(page);
+  await expect(page.getByRole('heading', { name: 'Add your first panel' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(page.getByRole('button', { name: 'Preferences' })).toBeEnabled();
+  await page.keyboard.press('Control+,');
+  const preferences = page.getByRole('dialog', { name: 'Preferences' });
+  await preferences.getByLabel('Request timeout').fill('30');
+  await preferences.getByRole('button', { name: 'Save background checks' }).click();
+  await expect(preferences.getByRole('status').first()).toHaveText('Saved.');
+  await preferences.getByLabel('Theme').selectOption('dark');
+  await preferences.getByLabel('Default email').fill('not-an-email');
+  await preferences.getByRole('button', { name: 'Save appearance and log in' }).click();
+  await expect(preferences.getByText('Default email must look like name@example.com.')).toBeVisible();
+  await preferences.getByLabel('Default email').fill('ops@example.com');
+  await preferences.getByRole('button', { name: 'Save appearance and log in' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await checkScreen(page, '53-preferences-dark');
+  await preferences.getByRole('button', { name: 'Done' }).click();
+
+  const settings = (await app.service.getAppStatus()).settings;
+  expect([settings.requestTimeoutSeconds, settings.theme, settings.defaultEmail]).toEqual([30, 'dark', 'ops@example.com']);
+  await app.service.addPanel({ address: 'new.example.com', name: 'New' });
+  await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /New/ }).click();
+  await expect(page.getByRole('form', { name: 'Log in to New' }).getByLabel('Email')).toHaveValue('ops@example.com');
+  await checkScreen(page, '54-dark-by-choice');
+});

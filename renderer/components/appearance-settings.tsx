@@ -1,0 +1,88 @@
+import { useState, type FormEvent } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { AppSettingsPatch } from '../../shared/schemas.ts';
+import { THEMES, type AppStatus, type Theme } from '../../shared/types.ts';
+import { failureInfo } from '../panel-api.ts';
+import { TextField } from './text-field.tsx';
+import { SaveBar } from './save-bar.tsx';
+
+const THEME_NAMES: Record<Theme, string> = { system: 'As the system', light: 'Light', dark: 'Dark' };
+
+interface AppearanceSettingsProps {
+  api: PanelApi;
+  status: AppStatus;
+  onChanged(status: AppStatus): void;
+}
+
+/** The Preferences section for the window's colours and the email offered for new panels. */
+export function AppearanceSettings({ api, status, onChanged }: AppearanceSettingsProps) {
+  const [theme, setTheme] = useState<Theme>(status.settings.theme);
+  const [email, setEmail] = useState(status.settings.defaultEmail ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const [saved, setSaved] = useState(false);
+  const patch: AppSettingsPatch = {};
+  if (theme !== status.settings.theme) patch.theme = theme;
+  if ((email.trim() || null) !== status.settings.defaultEmail) patch.defaultEmail = email;
+  const changed = Object.keys(patch).length > 0;
+  const emailError = error?.code === 'INVALID_INPUT' && /^default email/i.test(error.message);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !changed) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await api.updateSettings(patch);
+      onChanged(next);
+      setEmail(next.settings.defaultEmail ?? '');
+      setSaved(true);
+    } catch (caught) {
+      setError(failureInfo(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="preferences-section" aria-labelledby="appearance-title">
+      <h3 id="appearance-title">Appearance and log in</h3>
+      <form className="preferences-form" onSubmit={save} noValidate aria-busy={busy}>
+        <div className="preferences-grid">
+          <label className="field">
+            <span className="field-label">Theme</span>
+            <select
+              name="theme"
+              value={theme}
+              onChange={(event) => {
+                setTheme(event.target.value as Theme);
+                setSaved(false);
+              }}
+            >
+              {THEMES.map((value) => (
+                <option key={value} value={value}>
+                  {THEME_NAMES[value]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <TextField
+            label="Default email"
+            name="defaultEmail"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setSaved(false);
+            }}
+            hint="Filled in when you log in to a panel for the first time."
+            error={emailError ? error?.message : null}
+          />
+        </div>
+        <SaveBar error={error && !emailError ? error.message : null} saved={saved} disabled={busy || !changed} label="Save appearance and log in" />
+      </form>
+    </section>
+  );
+}
