@@ -44,6 +44,12 @@ export interface FleetRow {
   label: string;
 }
 
+/**
+ * What a panel's row and search text are, kept by the panel's identity: panels are immutable, so
+ * a keystroke over ten thousand of them only compares strings, and a changed panel is a new key.
+ */
+export type FleetCache = WeakMap<Panel, { row: FleetRow; text: string | null }>;
+
 export interface FleetView {
   /** The rows shown, in the list's order. */
   rows: FleetRow[];
@@ -66,27 +72,27 @@ export function queryTerms(query: string): string[] {
   return fold(query).split(/\s+/).filter(Boolean);
 }
 
-/**
- * The view of `panels` under `filter`, in one pass. Each panel's searchable text is kept by
- * identity: panels are immutable, so a keystroke over ten thousand of them only compares strings.
- */
-export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: WeakMap<Panel, string> = new WeakMap()): FleetView {
+/** The view of `panels` under `filter`, in one pass. */
+export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: FleetCache = new WeakMap()): FleetView {
   const terms = queryTerms(filter.query);
   const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
   const rows: FleetRow[] = [];
   for (const panel of panels) {
-    const status = panelStatus(panel);
-    counts[status.kind]++;
-    if (filter.attentionOnly && !needsAttention(status.kind)) continue;
+    let known = cache.get(panel);
+    if (known === undefined) {
+      const status = panelStatus(panel);
+      known = { row: { panel, kind: status.kind, label: status.label }, text: null };
+      cache.set(panel, known);
+    }
+    const { row } = known;
+    counts[row.kind]++;
+    if (filter.attentionOnly && !needsAttention(row.kind)) continue;
     if (terms.length > 0) {
-      let text = cache.get(panel);
-      if (text === undefined) {
-        text = fold(`${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${status.label} ${STATUS_WORDS[status.kind]}`);
-        cache.set(panel, text);
-      }
+      known.text ??= fold(`${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${row.label} ${STATUS_WORDS[row.kind]}`);
+      const text = known.text;
       if (!terms.every((term) => text.includes(term))) continue;
     }
-    rows.push({ panel, kind: status.kind, label: status.label });
+    rows.push(row);
   }
   return { rows, counts, attention: counts['check-failed'] + counts.expired + counts['signed-out'] };
 }

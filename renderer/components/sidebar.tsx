@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../shared/types.ts';
-import { boardItems, fleetView, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
+import { boardItems, fleetView, type FleetCache, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../panel-api.ts';
 import type { CheckProgress } from '../panel-store.ts';
 import { useCommandRequests, type CommandRequest } from '../command-request.ts';
@@ -35,7 +35,7 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
   const { attentionOnly, sort, collapsedGroups } = board;
   const [checkError, setCheckError] = useState<ErrorInfo | null>(null);
   const search = useRef<HTMLInputElement>(null);
-  const searchText = useRef(new WeakMap<Panel, string>());
+  const searchText = useRef<FleetCache>(new WeakMap());
   const now = useNow(CLOCK_TICK_MS);
   // Sorted once per change of the list or the order; a keystroke only filters the sorted list.
   const sorted = useMemo(() => sortPanels(panels, sort), [panels, sort]);
