@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agoText, boardItems, expiryText, FAVOURITES, fleetView, NO_GROUP, sortPanels, typeAheadIndex } from '../renderer/fleet-view.ts';
+import { agoText, boardItems, expiryText, FAVOURITES, fleetView, NO_GROUP, padNumbers, sortPanels, typeAheadIndex } from '../renderer/fleet-view.ts';
 import { PanelStore } from '../renderer/panel-store.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from './panel-fixture.ts';
@@ -130,4 +130,15 @@ describe('order and sections', () => {
     assert.deepEqual(found('globex'), ['db']);
     assert.deepEqual(found('billing'), ['cache']);
   });
+});
+
+test('padNumbers pads every run of digits to twelve, as the regular expression would, and leaves the rest', () => {
+  assert.equal(padNumbers('web 9'), 'web 000000000009');
+  assert.equal(padNumbers('007a12'), '000000000007a000000000012');
+  assert.equal(padNumbers(''), '');
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '0', '1', '9', 'é'), maxLength: 30 }), (text) => {
+      assert.equal(padNumbers(text), text.replace(/\d+/g, (digits) => digits.padStart(12, '0')));
+    }),
+  );
 });
