@@ -31,7 +31,7 @@
  * sizes alternating. Times vary with the machine: compare the ratios. It asserts nothing.
  */
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -362,10 +362,17 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
     const status: AppStatus = { settings: { ...DEFAULT_SETTINGS }, tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' }, startupProblems: [] };
     await page.addInitScript(installFakeMain, { count, row: ROW, template: samplePanel(0), status } satisfies FakeMainSetup);
     await page.addInitScript({ content: preload });
+    // BENCH_PROFILE=<file>: a CPU profile of the load of each 10,000-panel page (the last one is kept), for finding what it costs.
+    const profile = process.env.BENCH_PROFILE && count === BIG ? await page.context().newCDPSession(page) : null;
+    if (profile) {
+      await profile.send('Profiler.enable');
+      await profile.send('Profiler.start');
+    }
     await page.goto(rendererUrl);
 
     // 1-3. Loading.
     await page.waitForFunction(() => (window as unknown as BoardWindow).__board.firstRowAt !== null, undefined, { timeout: 60_000 });
+    if (profile) await writeFile(process.env.BENCH_PROFILE!, JSON.stringify((await profile.send('Profiler.stop')).profile));
     await page.waitForTimeout(LOAD_SETTLE_MS);
     const load = await page.evaluate(() => {
       const probe = (window as unknown as BoardWindow).__board;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../shared/types.ts';
@@ -37,14 +37,19 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef<FleetCache>(new WeakMap());
   const now = useNow(CLOCK_TICK_MS);
+  // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
+  // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
+  const listed = useDeferredValue(panels);
+  const listedQuery = useDeferredValue(query);
+  const settling = listed !== panels || listedQuery !== query;
   // Sorted once per change of the list or the order; a keystroke only filters the sorted list.
-  const sorted = useMemo(() => sortPanels(panels, sort), [panels, sort]);
-  const view = useMemo(() => fleetView(sorted, { query, attentionOnly }, searchText.current), [sorted, query, attentionOnly]);
+  const sorted = useMemo(() => sortPanels(listed, sort), [listed, sort]);
+  const view = useMemo(() => fleetView(sorted, { query: listedQuery, attentionOnly }, searchText.current), [sorted, listedQuery, attentionOnly]);
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
   const items = useMemo(() => boardItems(view.rows, collapsed), [view.rows, collapsed]);
   const toggleSection = (key: string) =>
     onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
-  const filtered = query.trim() !== '' || attentionOnly;
+  const filtered = listedQuery.trim() !== '' || attentionOnly;
 
   const focusSearch = () => {
     search.current?.focus();
@@ -147,7 +152,7 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
           </div>
           {checkError && <p className="field-error">{checkError.message}</p>}
           <p className="fleet-matches muted" role="status">
-            {filtered ? `${view.rows.length} of ${panels.length} panels` : ''}
+            {filtered ? `${view.rows.length} of ${listed.length} panels` : ''}
           </p>
         </div>
       )}
@@ -158,7 +163,9 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
           onSelect={onSelect}
           onToggleSection={toggleSection}
           now={now}
-          emptyText={attentionOnly && query.trim() === '' ? 'No panel needs attention.' : 'No panel matches. Esc in the search box clears it.'}
+          emptyText={
+            settling ? 'Listing the panels…' : attentionOnly && listedQuery.trim() === '' ? 'No panel needs attention.' : 'No panel matches. Esc in the search box clears it.'
+          }
         />
       )}
       <div className="sidebar-footer">
