@@ -69,7 +69,7 @@ test('add a panel, log in, read the session, restart still signed in; the page h
   await first.app.close();
 
   const second = await launch();
-  const list = second.window.getByRole('navigation', { name: 'Panels' }).getByRole('listitem');
+  const list = second.window.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem');
   await expect(list).toHaveCount(1);
   // Without a keyring (basic_text) the token is memory-only by design, so the restart signs out.
   await expect(list.first()).toContainText(keptInMemory ? 'Signed out' : 'Signed in');
