@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { PanelBridge } from '../shared/bridge.ts';
 import type { CommandId } from '../shared/commands.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
-import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS } from '../shared/settings.ts';
 import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
 import { AddPanelDialog } from './components/add-panel-dialog.tsx';
 import { CommandPalette } from './components/command-palette.tsx';
@@ -157,13 +157,19 @@ function Workspace({ api }: { api: PanelBridge }) {
   const selected = (selectedId !== null ? byId.get(selectedId) : undefined) ?? panels?.[0] ?? null;
   const selectedPanelId = selected?.id ?? null;
   const groups = useMemo(() => [...new Set((panels ?? []).flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort(), [panels]);
+  // Read when the view is saved; a change of the groups alone is no reason to save it.
+  const groupsRef = useRef(groups);
+  groupsRef.current = groups;
 
   // Saved a moment after the last change: walking the list with the arrow keys writes once.
   useEffect(() => {
     if (!viewAdopted.current) return;
     const timer = setTimeout(() => {
       // Only how the list looked is lost if this fails; nothing to tell the operator.
-      api.updateSettings({ boardView: { ...board, selectedPanelId } }).catch(() => undefined);
+      // Folded groups that no longer exist (renamed, emptied) are not kept, so the list stays small.
+      const known = new Set(groupsRef.current);
+      const collapsedGroups = board.collapsedGroups.filter((key) => key.startsWith('\u0000') || known.has(key)).slice(0, MAX_COLLAPSED_GROUPS);
+      api.updateSettings({ boardView: { ...board, collapsedGroups, selectedPanelId } }).catch(() => undefined);
     }, VIEW_SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [api, board, selectedPanelId]);

@@ -179,27 +179,28 @@ function timeOrLast(value: string | null | undefined, last: number): number {
   return Number.isFinite(time) ? time : last;
 }
 
-/** The panels in `sort` order, ties by name: a new array, `panels` untouched. */
-export function sortPanels(panels: readonly Panel[], sort: BoardSort): Panel[] {
-  const keyed = panels.map((panel) => {
-    let key: number;
-    switch (sort) {
-      case 'name':
-        key = 0;
-        break;
-      case 'status':
-        key = STATUS_RANK[panelStatus(panel).kind];
-        break;
-      case 'checked':
-        // Never checked is the longest ago of all.
-        key = timeOrLast(panel.lastCheck?.at, -Infinity);
-        break;
-      case 'expiry':
-        key = panel.signedIn ? timeOrLast(panel.sessionExpiresAt, Infinity) : Infinity;
-        break;
-    }
-    return { panel, key, name: nameKey(panel) };
-  });
+/** Where a panel goes in `sort` order before its name decides; 0 for every panel in name order. */
+export function sortKey(panel: Panel, sort: BoardSort): number {
+  switch (sort) {
+    case 'name':
+      return 0;
+    case 'status':
+      return STATUS_RANK[panelStatus(panel).kind];
+    case 'checked':
+      // Never checked is the longest ago of all.
+      return timeOrLast(panel.lastCheck?.at, -Infinity);
+    case 'expiry':
+      return panel.signedIn ? timeOrLast(panel.sessionExpiresAt, Infinity) : Infinity;
+  }
+}
+
+/**
+ * The panels in `sort` order, ties by name then address: a new array, `panels` untouched.
+ * `keyOf` may hand out keys taken earlier, so that rows keep their places while the operator
+ * walks the list (a read would otherwise move the row just selected).
+ */
+export function sortPanels(panels: readonly Panel[], sort: BoardSort, keyOf: (panel: Panel) => number = (panel) => sortKey(panel, sort)): Panel[] {
+  const keyed = panels.map((panel) => ({ panel, key: keyOf(panel), name: nameKey(panel) }));
   // Two panels of the same name are told apart by their address.
   keyed.sort((a, b) => a.key - b.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : a.panel.address > b.panel.address ? 1 : 0));
   return keyed.map(({ panel }) => panel);
@@ -241,9 +242,10 @@ export const NO_GROUP = 'No group';
 export const FAVOURITES_KEY = '\u0000favourites';
 export const NO_GROUP_KEY = '\u0000none';
 
+/** `position` (from 1) of `setSize`: where an entry is among its siblings, for screen readers. */
 export type BoardItem =
-  | { kind: 'section'; key: string; name: string; count: number; attention: number; collapsed: boolean }
-  | { kind: 'panel'; key: string; row: FleetRow; /** The section's key, or null in a list without sections. */ section: string | null };
+  | { kind: 'section'; key: string; name: string; count: number; attention: number; collapsed: boolean; position: number; setSize: number }
+  | { kind: 'panel'; key: string; row: FleetRow; /** The section's key, or null in a list without sections. */ section: string | null; position: number; setSize: number };
 
 /**
  * The rows as the list shows them: favourites first, then each group in name order, then the
@@ -262,17 +264,20 @@ export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<str
       else groups.set(row.panel.group, [row]);
     } else loose.push(row);
   }
-  if (favourites.length === 0 && groups.size === 0) return loose.map((row) => ({ kind: 'panel', key: row.panel.id, row, section: null }));
+  if (favourites.length === 0 && groups.size === 0) {
+    return loose.map((row, index) => ({ kind: 'panel', key: row.panel.id, row, section: null, position: index + 1, setSize: loose.length }));
+  }
   const sections: [string, string, FleetRow[]][] = [];
   if (favourites.length > 0) sections.push([FAVOURITES_KEY, FAVOURITES, favourites]);
   for (const name of [...groups.keys()].sort(collator.compare)) sections.push([name, name, groups.get(name)!]);
   if (loose.length > 0) sections.push([NO_GROUP_KEY, NO_GROUP, loose]);
   const items: BoardItem[] = [];
-  for (const [key, name, members] of sections) {
+  for (const [index, [key, name, members]] of sections.entries()) {
     const folded = collapsed.has(key);
     const attention = members.filter((row) => needsAttention(row.kind)).length;
-    items.push({ kind: 'section', key: `section:${key}`, name, count: members.length, attention, collapsed: folded });
-    if (!folded) for (const row of members) items.push({ kind: 'panel', key: row.panel.id, row, section: key });
+    items.push({ kind: 'section', key: `section:${key}`, name, count: members.length, attention, collapsed: folded, position: index + 1, setSize: sections.length });
+    if (folded) continue;
+    for (const [place, row] of members.entries()) items.push({ kind: 'panel', key: row.panel.id, row, section: key, position: place + 1, setSize: members.length });
   }
   return items;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agoText, boardItems, expiryText, FAVOURITES, fleetView, NO_GROUP, padNumbers, sortPanels, typeAheadIndex } from '../renderer/fleet-view.ts';
+import { agoText, boardItems, expiryText, FAVOURITES, fleetView, NO_GROUP, padNumbers, sortKey, sortPanels, typeAheadIndex } from '../renderer/fleet-view.ts';
 import { PanelStore } from '../renderer/panel-store.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from './panel-fixture.ts';
@@ -106,6 +106,13 @@ describe('order and sections', () => {
   ];
   const names = (list: readonly Panel[]) => list.map((panel) => panel.name);
 
+  test('a sort may use keys taken earlier, so rows keep their places while the data moves', () => {
+    const before = new Map(panels.map((panel) => [panel.id, sortKey(panel, 'checked')]));
+    const moved = panels.map((panel) => (panel.name === 'db' ? { ...panel, lastCheck: { at: '2031-01-01T00:00:00.000Z', ok: true as const } } : panel));
+    assert.deepEqual(names(sortPanels(moved, 'checked')).at(-1), 'db', 'live: the panel just checked goes last');
+    assert.deepEqual(names(sortPanels(moved, 'checked', (panel) => before.get(panel.id)!)), names(sortPanels(panels, 'checked')), 'frozen: nothing moves');
+  });
+
   test('sorts by name with numbers in order, by status attention first, by last checked oldest first, by session end soonest first', () => {
     assert.deepEqual(names(sortPanels(panels, 'name')), ['db', 'loose', 'web 9', 'web 10']);
     assert.deepEqual(names(sortPanels(panels, 'status')), ['loose', 'web 9', 'db', 'web 10']);
@@ -120,6 +127,8 @@ describe('order and sections', () => {
       boardItems(rows, collapsed).map((item) => (item.kind === 'section' ? `[${item.name} ${item.count}${item.collapsed ? ' folded' : ''}]` : item.row.panel.name));
     assert.deepEqual(shape(new Set()), [`[${FAVOURITES} 1]`, 'db', '[Acme 2]', 'web 9', 'web 10', `[${NO_GROUP} 1]`, 'loose']);
     assert.deepEqual(shape(new Set(['Acme'])), [`[${FAVOURITES} 1]`, 'db', '[Acme 2 folded]', `[${NO_GROUP} 1]`, 'loose']);
+    const places = boardItems(rows, new Set()).map((item) => `${item.position}/${item.setSize}`);
+    assert.deepEqual(places, ['1/3', '1/1', '2/3', '1/2', '2/2', '3/3', '1/1'], "each entry's place among its siblings");
     const flat = fleetView(panels.map((panel) => ({ ...panel, group: null, favourite: false })), { query: '', attentionOnly: false }).rows;
     assert.ok(boardItems(flat, new Set()).every((item) => item.kind === 'panel' && item.section === null), 'no headings without groups or favourites');
   });

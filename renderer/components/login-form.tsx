@@ -39,6 +39,11 @@ function isAboutCode(error: ErrorInfo): boolean {
 
 export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
   const [email, setEmail] = useState(panel.lastEmail ?? defaultEmail ?? '');
+  // Preferences may arrive after the form: their email fills a field nobody has typed in yet.
+  const emailTouched = useRef(false);
+  useEffect(() => {
+    if (defaultEmail && !emailTouched.current && !panel.lastEmail) setEmail((current) => current || defaultEmail);
+  }, [defaultEmail, panel.lastEmail]);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   /** Set once the panel asked for a second factor: from then on every attempt sends a code. */
@@ -108,7 +113,10 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
           required
           autoFocus={takesFocus && email === ''}
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            emailTouched.current = true;
+            setEmail(event.target.value);
+          }}
           disabled={busy}
         />
       </label>

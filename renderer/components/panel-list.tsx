@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { agoText, expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
@@ -20,9 +20,12 @@ interface PanelListProps {
   now: number;
   /** What the list says when nothing matches. */
   emptyText: string;
+  /** Whether the keyboard is in the list (the list's order stays put meanwhile). */
+  onFocusChange(focused: boolean): void;
 }
 
-const itemId = (key: string) => `board-item-${key.replace(/[^\w-]/g, (char) => `_${char.codePointAt(0)}`)}`;
+/** An id per entry: every character but letters, digits and '-' escaped, '_' too, so two keys never share one. */
+const itemId = (key: string) => `board-item-${key.replace(/[^A-Za-z0-9-]/g, (char) => `_${char.codePointAt(0)}_`)}`;
 const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : item.row.panel.name);
 
 /**
@@ -31,7 +34,7 @@ const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : ite
  * and Left unfold and fold a heading, Left on a panel goes to its heading; Enter or Space folds
  * a heading. Only the rows in view (and a few beyond) are in the page.
  */
-export function PanelList({ items, selectedId, onSelect, onToggleSection, now, emptyText }: PanelListProps) {
+export function PanelList({ items, selectedId, onSelect, onToggleSection, now, emptyText, onFocusChange }: PanelListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const typed = useRef({ text: '', at: 0 });
   // The entry the keyboard is on: the selected panel, or a heading moved to.
@@ -41,13 +44,25 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
   const estimateSize = useCallback((index: number) => (items[index]!.kind === 'section' ? SECTION_HEIGHT : ROW_HEIGHT), [items]);
   const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
   const getScrollElement = useCallback(() => scroller.current, []);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement, estimateSize, overscan: 6, getItemKey });
   const activeIndex = activeKey === null ? -1 : items.findIndex((item) => item.key === activeKey);
+  // The entry aria-activedescendant names is always in the page, even scrolled out of view.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      return activeIndex >= 0 && !indexes.includes(activeIndex) ? [...indexes, activeIndex].sort((a, b) => a - b) : indexes;
+    },
+    [activeIndex],
+  );
+  const virtualizer = useVirtualizer({ count: items.length, getScrollElement, estimateSize, overscan: 6, getItemKey, rangeExtractor });
 
-  // The entry the keyboard is on is kept in view, also when chosen elsewhere (a notification, a new panel).
+  // The entry the keyboard is on is brought into view when it changes (a key, a notification, a
+  // new panel), not when other rows move around it: the operator may be scrolling elsewhere.
+  const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
-    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
-  }, [activeIndex, virtualizer]);
+    if (activeIndex < 0 || scrolledTo.current === activeKey) return;
+    scrolledTo.current = activeKey;
+    virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeKey, activeIndex, virtualizer]);
 
   const moveTo = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
@@ -75,9 +90,12 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
       moveTo(move());
       return;
     }
+    const at = event.timeStamp;
+    const typing = at - typed.current.at < TYPE_AHEAD_MS;
     if (active?.kind === 'section') {
       const key = sectionKey(active);
-      if (event.key === 'Enter' || event.key === ' ' || (event.key === 'ArrowRight' && active.collapsed) || (event.key === 'ArrowLeft' && !active.collapsed)) {
+      // A space while a name is being typed belongs to the name, not to the heading.
+      if (event.key === 'Enter' || (event.key === ' ' && !typing) || (event.key === 'ArrowRight' && active.collapsed) || (event.key === 'ArrowLeft' && !active.collapsed)) {
         event.preventDefault();
         onToggleSection(key);
         return;
@@ -93,8 +111,6 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
       setActiveKey(`section:${active.section}`);
       return;
     }
-    const at = event.timeStamp;
-    const typing = at - typed.current.at < TYPE_AHEAD_MS;
     // A space belongs to a name being typed ("client 2"); on its own it is not a search.
     if (event.key.length === 1 && (event.key !== ' ' || typing)) {
       const text = typing ? typed.current.text + event.key : event.key;
@@ -120,6 +136,8 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
       tabIndex={0}
       aria-activedescendant={activeItem ? itemId(activeItem.key) : undefined}
       onKeyDown={onKeyDown}
+      onFocus={() => onFocusChange(true)}
+      onBlur={() => onFocusChange(false)}
     >
       <div className="panel-list-inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((virtual) => {
@@ -133,6 +151,8 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
                 className={`panel-section${item.key === activeKey ? ' is-active' : ''}`}
                 role="treeitem"
                 aria-level={1}
+                aria-setsize={item.setSize}
+                aria-posinset={item.position}
                 aria-expanded={!item.collapsed}
                 style={{ transform: `translateY(${virtual.start}px)`, height: SECTION_HEIGHT }}
                 onMouseDown={(event) => event.preventDefault()}
@@ -165,6 +185,8 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
               className={`panel-item${item.key === activeKey ? ' is-active' : ''}${panel.colour ? ` colour-${panel.colour}` : ''}`}
               role="treeitem"
               aria-level={item.section === null ? 1 : 2}
+              aria-setsize={item.setSize}
+              aria-posinset={item.position}
               aria-selected={panel.id === selectedId}
               style={{ transform: `translateY(${virtual.start}px)`, height: ROW_HEIGHT }}
               // The list keeps the focus; a click only selects.

@@ -2,7 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../shared/types.ts';
-import { boardItems, fleetView, type FleetCache, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
+import { boardItems, fleetView, type FleetCache, sortKey, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../panel-api.ts';
 import type { CheckProgress } from '../panel-store.ts';
 import { useCommandRequests, type CommandRequest } from '../command-request.ts';
@@ -42,8 +42,23 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
   const listed = useDeferredValue(panels);
   const listedQuery = useDeferredValue(query);
   const settling = listed !== panels || listedQuery !== query;
-  // Sorted once per change of the list or the order; a keystroke only filters the sorted list.
-  const sorted = useMemo(() => sortPanels(listed, sort), [listed, sort]);
+  // While the operator works in the list, rows keep the places they had (a session read would
+  // move the row just selected when sorted by last check, status or session end); new panels get
+  // theirs. Out of the list, the order is live. A keystroke only filters the sorted list.
+  const [listFocused, setListFocused] = useState(false);
+  const frozenKeys = useRef(new Map<string, number>());
+  const sorted = useMemo(() => {
+    if (!listFocused) frozenKeys.current = new Map();
+    const keys = frozenKeys.current;
+    return sortPanels(listed, sort, (panel) => {
+      let key = keys.get(panel.id);
+      if (key === undefined) {
+        key = sortKey(panel, sort);
+        keys.set(panel.id, key);
+      }
+      return key;
+    });
+  }, [listed, sort, listFocused]);
   const view = useMemo(() => fleetView(sorted, { query: listedQuery, attentionOnly }, searchText.current), [sorted, listedQuery, attentionOnly]);
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
   const items = useMemo(() => boardItems(view.rows, collapsed), [view.rows, collapsed]);
@@ -59,6 +74,7 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [contenteditable="true"], dialog') !== null;
+      if (event.defaultPrevented || event.isComposing) return;
       if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
         focusSearch();
@@ -158,6 +174,7 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
       )}
       {panels.length > 0 && (
         <PanelList
+          onFocusChange={setListFocused}
           items={items}
           selectedId={selectedId}
           onSelect={onSelect}

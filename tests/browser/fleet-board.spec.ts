@@ -127,6 +127,25 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Client 2\d/);
     await expect(list).toBeFocused();
 
+    // Sorted by last check, each row walked onto is read (and so checked now): rows keep their
+    // places while the list has the keyboard, so Down goes to the next row, not back to the top.
+    await board(page).getByLabel('Sort').selectOption('checked');
+    await search.fill('prod');
+    await expect(matches(page)).toHaveText(`${SIGNED_IN} of ${TOTAL} panels`);
+    await list.focus();
+    await page.keyboard.press('Home');
+    const firstNames = await board(page).locator('.panel-item .panel-item-name').allTextContents();
+    for (const name of firstNames.slice(1, 5)) {
+      await page.keyboard.press('ArrowDown');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+      await expect(board(page).getByRole('treeitem', { name: new RegExp(name) })).toHaveAttribute('aria-selected', 'true');
+    }
+    await expect(list).toHaveAttribute('aria-activedescendant', /^board-item-/);
+    const active = await list.getAttribute('aria-activedescendant');
+    await expect(page.locator(`[id="${active}"]`)).toHaveCount(1);
+    await board(page).getByLabel('Sort').selectOption('name');
+    await search.fill('');
+
     await page.setViewportSize({ width: 1920, height: 1080 });
     await checkScreen(page, '44-fleet-board-full-hd');
     await page.emulateMedia({ colorScheme: 'dark' });
