@@ -32,6 +32,9 @@ type Tab = 'session' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
+/** How long a panel is shown before its session is read again. */
+const READ_AFTER_MS = 200;
+
 export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultEmail, onPanelChanged, onRemoved }: PanelViewProps) {
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
@@ -76,7 +79,14 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
     } else if (!requested.current) {
       requested.current = true;
       void showCached();
-      void loadSession();
+      // Read after a moment: walking the list with the arrow keys passes panels without reading
+      // each one; the cached session shows meanwhile, marked as being refreshed.
+      setSession((state) => ({ ...state, loading: true }));
+      const timer = setTimeout(() => void loadSession(), READ_AFTER_MS);
+      return () => {
+        clearTimeout(timer);
+        requested.current = false;
+      };
     }
   }, [panel.signedIn, loadSession, showCached]);
 
