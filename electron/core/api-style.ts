@@ -21,12 +21,8 @@ export function logInBody(style: ApiStyle, fields: Record<string, unknown>): str
   return JSON.stringify(style === 'trpc' ? { json: fields } : fields);
 }
 
-/** tRPC queries take their input in the query string; getSession's is `{"json":null}`. */
-const TRPC_NULL_INPUT = `?input=${encodeURIComponent(JSON.stringify({ json: null }))}`;
-
-export function sessionQuery(style: ApiStyle): string {
-  return style === 'trpc' ? TRPC_NULL_INPUT : '';
-}
+// The session read's query string is shared with the window (its "Copy as curl").
+export { sessionQuery } from '../../shared/session-url.ts';
 
 /** The HTTP status each tRPC error code stands for, for servers that do not say `httpStatus`. */
 const TRPC_CODE_STATUS: Readonly<Record<string, number>> = {

@@ -3,6 +3,8 @@ import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
+import { curlCommand } from '../../shared/session-url.ts';
+import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../panel-api.ts';
 import { useCommandRequests, type CommandRequest } from '../command-request.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
@@ -150,7 +152,16 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
       setTab('settings');
       setSettingsAction('removePanel');
     },
+    copyAddress: () => void copied(copyText(panel.address), `Copied the address ${panel.address}.`),
+    copyCurl: () =>
+      void copied(copyText(curlCommand(panel)), 'Copied a curl command that reads the session. It holds no token: set PANEL_TOKEN in your shell first.'),
   });
+
+  // What a copy from the menu or the palette did, said where the operator is looking.
+  const [copyStatus, setCopyStatus] = useState('');
+  const copied = async (copying: Promise<boolean>, done: string) => {
+    setCopyStatus((await copying) ? done : 'Could not copy: the clipboard is not available.');
+  };
 
   // After a log in the cursor goes to the session's heading, where the reading begins.
   const loggedIn = (updated: Panel) => {
@@ -172,6 +183,9 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
             {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} />}
           </p>
           <PanelLabels panel={panel} />
+          <p className="copy-status muted" role="status">
+            {copyStatus}
+          </p>
         </div>
         <div className="tabs" role="group" aria-label="Panel view">
           <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>

@@ -29,6 +29,17 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   await expect(page.locator('dl.summary')).toContainText(demo.email);
   await checkScreen(page, '50-keyboard-logged-in');
 
+  // Copy as curl from the palette: the session read for a terminal, with $PANEL_TOKEN, never the token.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('curl');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.copy-status')).toContainText('set PANEL_TOKEN');
+  const curl = await page.evaluate(() => navigator.clipboard.readText());
+  expect(curl).toContain(`'${panelServer.url}/api/getSession'`);
+  expect(curl).toContain('Bearer $PANEL_TOKEN');
+  for (const token of panelServer.issuedTokens()) expect(curl).not.toContain(token);
+
   // F5 and Ctrl+R read the session again; Ctrl+Shift+R checks every panel.
   const reads = called('getSession');
   await page.keyboard.press('F5');
