@@ -238,6 +238,7 @@ function availableCommands(selected: Panel | null, panels: readonly Panel[], has
     selected?.signedIn === false && 'logIn',
     selected?.signedIn === true && 'logOut',
     selected !== null && 'settings',
+    selected !== null && 'openDashboard',
     selected !== null && 'copyAddress',
     selected !== null && 'copyCurl',
     selected !== null && 'removePanel',

@@ -12,6 +12,7 @@ export const COMMANDS = {
   logIn: { title: 'Log in', accelerator: null },
   logOut: { title: 'Log out', accelerator: null },
   settings: { title: 'Panel settings', accelerator: null },
+  openDashboard: { title: 'Open dashboard in the browser', accelerator: null },
   copyAddress: { title: 'Copy address', accelerator: null },
   copyCurl: { title: 'Copy as curl (session read)', accelerator: null },
   removePanel: { title: 'Remove panel…', accelerator: null },

@@ -21,3 +21,11 @@ export function curlCommand(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiS
   const quoted = `'${sessionUrl(panel).replaceAll("'", `'\\''`)}'`;
   return `curl --fail-with-body -sS -H "Authorization: Bearer $PANEL_TOKEN" -H 'Accept: application/json' ${quoted}`;
 }
+
+/**
+ * The panel's own web dashboard: the origin of its API, `https://<domain>/` (or the plain-HTTP
+ * address the operator chose for it). Opened in the system browser, never in Paneldeck.
+ */
+export function dashboardUrl(panel: Pick<Panel, 'baseUrl'>): string {
+  return `${new URL(panel.baseUrl).origin}/`;
+}

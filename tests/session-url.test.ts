@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { curlCommand, sessionUrl } from '../shared/session-url.ts';
+import { curlCommand, dashboardUrl, sessionUrl } from '../shared/session-url.ts';
 
 /** "Copy as curl": the session read as Paneldeck sends it, for a terminal, without the token. */
 
@@ -18,4 +18,10 @@ test('the session URL per API style, and a curl command that reads the token fro
 test('a quote in the URL cannot end the shell word', () => {
   const odd = { baseUrl: "https://x.example.com/api", sessionPath: "/it's", apiStyle: 'plain' as const };
   assert.ok(curlCommand(odd).endsWith(`'https://x.example.com/api/it'\\''s'`));
+});
+
+test('the dashboard is the origin of the API: https, or the plain-HTTP address chosen for the panel', () => {
+  assert.equal(dashboardUrl({ baseUrl: 'https://panel.example.com/api' }), 'https://panel.example.com/');
+  assert.equal(dashboardUrl({ baseUrl: 'https://xn--bcher-kva.example:8443/api' }), 'https://xn--bcher-kva.example:8443/');
+  assert.equal(dashboardUrl({ baseUrl: 'http://203.0.113.7:3000/api' }), 'http://203.0.113.7:3000/');
 });

@@ -82,6 +82,7 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
         command('logOut'),
         command('settings'),
         separator,
+        command('openDashboard'),
         command('copyAddress'),
         command('copyCurl'),
         separator,

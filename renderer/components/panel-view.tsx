@@ -3,7 +3,7 @@ import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
-import { curlCommand } from '../../shared/session-url.ts';
+import { curlCommand, dashboardUrl } from '../../shared/session-url.ts';
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../panel-api.ts';
 import { useCommandRequests, type CommandRequest } from '../command-request.ts';
@@ -152,6 +152,8 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
       setTab('settings');
       setSettingsAction('removePanel');
     },
+    // Main sends a new window's http(s) address to the system browser, after its own check.
+    openDashboard: () => void window.open(dashboardUrl(panel), '_blank', 'noopener,noreferrer'),
     copyAddress: () => void copied(copyText(panel.address), `Copied the address ${panel.address}.`),
     copyCurl: () =>
       void copied(copyText(curlCommand(panel)), 'Copied a curl command that reads the session. It holds no token: set PANEL_TOKEN in your shell first.'),

@@ -40,6 +40,13 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   expect(curl).toContain('Bearer $PANEL_TOKEN');
   for (const token of panelServer.issuedTokens()) expect(curl).not.toContain(token);
 
+  // Open dashboard: a new window for the panel's origin, which the app hands to the system browser.
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('dashboard');
+  const [dashboard] = await Promise.all([page.waitForEvent('popup'), page.keyboard.press('Enter')]);
+  expect(dashboard.url()).toBe(`${panelServer.url}/`);
+  await dashboard.close();
+
   // F5 and Ctrl+R read the session again; Ctrl+Shift+R checks every panel.
   const reads = called('getSession');
   await page.keyboard.press('F5');
