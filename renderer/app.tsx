@@ -69,6 +69,17 @@ function Workspace({ api }: { api: PanelBridge }) {
     }
   }, [api, store]);
 
+  // What an export did, until dismissed.
+  const [transferNotice, setTransferNotice] = useState<{ text: string; failed: boolean } | null>(null);
+  const exportAll = useCallback(async () => {
+    try {
+      const { path, count } = await api.exportPanels();
+      if (path !== null) setTransferNotice({ text: `Exported ${count} panel${count === 1 ? '' : 's'} to ${path}. The file holds no token, password or email.`, failed: false });
+    } catch (caught) {
+      setTransferNotice({ text: failureInfo(caught).message, failed: true });
+    }
+  }, [api]);
+
   /** Runs a command from the menu, a shortcut or the palette. */
   const run = useCallback((command: CommandId) => {
     switch (command) {
@@ -79,10 +90,12 @@ function Workspace({ api }: { api: PanelBridge }) {
         return;
       case 'palette':
         return setPaletteOpen(true);
+      case 'exportPanels':
+        return void exportAll();
       default:
         setRequest((last) => ({ command, seq: (last?.seq ?? 0) + 1 }));
     }
-  }, []);
+  }, [exportAll]);
 
   // The shortcuts the menu shows, for the page itself; none while a dialog is open over it.
   useEffect(() => {
@@ -188,6 +201,14 @@ function Workspace({ api }: { api: PanelBridge }) {
         onPreferences={status ? () => setPreferencesOpen(true) : undefined}
       />
       <main className="content">
+        {transferNotice && (
+          <div className={`notice ${transferNotice.failed ? 'notice-error' : 'notice-info'}`} role={transferNotice.failed ? 'alert' : 'status'}>
+            <p>{transferNotice.text}</p>
+            <button type="button" onClick={() => setTransferNotice(null)}>
+              Dismiss
+            </button>
+          </div>
+        )}
         {status && !problemsDismissed && <StartupProblems problems={status.startupProblems} onDismiss={() => setProblemsDismissed(true)} />}
         {loadError ? (
           <div className="notice notice-error" role="alert">
@@ -232,6 +253,7 @@ function Workspace({ api }: { api: PanelBridge }) {
 function availableCommands(selected: Panel | null, panels: readonly Panel[], hasStatus: boolean): CommandId[] {
   const commands: (CommandId | false)[] = [
     'addPanel',
+    panels.length > 0 && 'exportPanels',
     'find',
     panels.some((panel) => panel.signedIn) && 'checkAll',
     selected?.signedIn === true && 'refresh',

@@ -4,6 +4,7 @@
  */
 export const COMMANDS = {
   addPanel: { title: 'Add panel…', accelerator: 'CmdOrCtrl+N' },
+  exportPanels: { title: 'Export panels…', accelerator: null },
   find: { title: 'Find panels', accelerator: 'CmdOrCtrl+F' },
   palette: { title: 'Command palette…', accelerator: 'CmdOrCtrl+K' },
   refresh: { title: 'Refresh the session', accelerator: 'CmdOrCtrl+R' },

@@ -15,6 +15,7 @@ import {
   type UpdatePanelInput,
 } from './schemas.ts';
 import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
+import type { ExportResult } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
@@ -55,6 +56,11 @@ export interface PanelApi {
   getAppStatus(): Promise<AppStatus>;
   /** Turning weak protection on saves tokens now in memory; turning it off deletes them from disk. */
   updateSettings(patch: AppSettingsPatch): Promise<AppStatus>;
+  /**
+   * Writes the panels (all, or `ids`) to a file the operator chooses in main's save dialog: what
+   * they typed and chose, never tokens, passwords, emails or check history.
+   */
+  exportPanels(ids?: string[]): Promise<ExportResult>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -78,6 +84,7 @@ export const argumentSchemas = {
   forgetCertificate: z.tuple([panelIdSchema]),
   getAppStatus: z.tuple([]),
   updateSettings: z.tuple([appSettingsPatchSchema]),
+  exportPanels: z.tuple([panelIdsSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

@@ -21,6 +21,7 @@ export const methodNames = [
   'forgetCertificate',
   'getAppStatus',
   'updateSettings',
+  'exportPanels',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -8,9 +8,9 @@ import { rejectsWith } from './helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust and the app status methods', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status and export methods', () => {
   assert.deepEqual([...methodNames].sort(), [
-    'addPanel', 'cancelChecks', 'checkPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession', 'listPanels', 'logIn', 'logOut',
+    'addPanel', 'cancelChecks', 'checkPanels', 'exportPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession', 'listPanels', 'logIn', 'logOut',
     'removePanel', 'trustCertificate', 'updatePanel', 'updateSettings',
   ]);
 });

@@ -8,7 +8,8 @@ import type { CertificateInfo } from '../../shared/errors.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from './address.ts';
 import { STYLE_PATHS } from './api-style.ts';
 import { createNodeFetch } from './node-fetch.ts';
-import { openJsonFiles, storageReason, type OpenStore } from './document-store.ts';
+import { jsonFileStore, openJsonFiles, storageError, storageReason, type OpenStore } from './document-store.ts';
+import { exportDocument } from '../../shared/transfer.ts';
 import type { FetchLike } from './http-client.ts';
 import { LogInQueue } from './login-queue.ts';
 import { PanelChecker } from './panel-checker.ts';
@@ -38,6 +39,11 @@ export interface PanelServiceOptions {
   now?: () => Date;
   /** Where events for the window go (the app sends them to its own window only). */
   emit?: (event: PanelEvent) => void;
+  /**
+   * Asks the operator where to export panels (the app: the system's save dialog), offering
+   * `suggestedName`; null when they cancel. Without it nothing is exported.
+   */
+  chooseExportFile?: (suggestedName: string) => Promise<string | null>;
 }
 
 export interface PanelService extends PanelApi {
@@ -363,6 +369,23 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const record = find(current, panelId);
       // Only while the sign-in that read it lasts: the cache is emptied when it ends.
       return current.vault.token(panelId, record.baseUrl) ? cache.get(panelId) : null;
+    },
+
+    async exportPanels(ids) {
+      const [requested] = parseArguments('exportPanels', [ids]);
+      const current = await state();
+      const records = requested ? requested.map((panelId) => find(current, panelId)) : current.registry.list();
+      const at = now();
+      const path = await (options.chooseExportFile ?? (async () => null))(`paneldeck-panels-${at.toISOString().slice(0, 10)}.json`);
+      if (path === null) return { path: null, count: records.length };
+      const document = exportDocument(records.map((record) => toPanel(record, current)), at);
+      try {
+        // Written whole or not at all, readable by the operator only, like Paneldeck's own files.
+        jsonFileStore(path, { mode: 0o600 }).write(document as unknown as Record<string, unknown>);
+      } catch (error) {
+        throw storageError(`write the exported panels to ${path}`, error);
+      }
+      return { path, count: records.length };
     },
 
     async checkPanels(ids) {

@@ -39,7 +39,7 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
     ...appMenu,
     {
       label: 'File',
-      submenu: [command('addPanel'), ...(mac ? [] : [separator, command('preferences')]), separator, mac ? { role: 'close' } : { role: 'quit' }],
+      submenu: [command('addPanel'), command('exportPanels'), ...(mac ? [] : [separator, command('preferences')]), separator, mac ? { role: 'close' } : { role: 'quit' }],
     },
     {
       label: 'Edit',

@@ -94,6 +94,12 @@ function start(): void {
     encryption,
     fetch: certificates.wrap(netRequestFetch((options) => net.request({ ...options, session: panelSession }))),
     emit: background.emit,
+    // The system's save dialog, over the window: the renderer never touches the file system.
+    chooseExportFile: async (suggestedName) => {
+      const options = { defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'Paneldeck panels', extensions: ['json'] }] };
+      const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+      return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
+    },
   });
   trustedFor = (hostname) => core.trustedCertificatesFor(hostname);
   // A changed trust must be judged again: connections made under the old one are closed.

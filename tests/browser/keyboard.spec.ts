@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { checkScreen } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 
@@ -114,4 +115,32 @@ test('Preferences (Ctrl+,): theme, request timeout and a default email for new p
   await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /New/ }).click();
   await expect(page.getByRole('form', { name: 'Log in to New' }).getByLabel('Email')).toHaveValue('ops@example.com');
   await checkScreen(page, '54-dark-by-choice');
+});
+
+test('Export panels from the palette: the save dialog is main\'s, and the window says where the file went', async ({ page, launch }, testInfo) => {
+  const target = testInfo.outputPath('exported-panels.json');
+  const offered: string[] = [];
+  const app = await launch(page, {
+    service: {
+      chooseExportFile: async (name: string) => {
+        offered.push(name);
+        return target;
+      },
+    },
+  });
+  await app.service.addPanel({ address: 'one.example.com', name: 'One', group: 'Acme' });
+  await app.service.addPanel({ address: 'two.example.com', name: 'Two' });
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Two/ })).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('export');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Exported 2 panels to' })).toContainText(target);
+  await checkScreen(page, '55-exported');
+  expect(offered).toHaveLength(1);
+  const exported = JSON.parse(await readFile(target, 'utf8')) as { format: string; panels: { name: string; group: string | null }[] };
+  expect(exported.format).toBe('paneldeck.panels');
+  expect(exported.panels.map((panel) => [panel.name, panel.group])).toEqual([
+    ['One', 'Acme'],
+    ['Two', null],
+  ]);
 });
