@@ -1,5 +1,5 @@
 import type { BoardSort, Panel } from '../shared/types.ts';
-import { panelStatus, type PanelStatusKind } from './panel-status.ts';
+import { minutesLeftText, panelStatus, type PanelStatusKind } from './panel-status.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -118,11 +118,10 @@ export function expiryText(expiresAt: string | null, now: number): { text: strin
   if (!Number.isFinite(left)) return null;
   if (left <= 0) return { text: 'expired', tone: 'ended' };
   const minutes = Math.floor(left / 60_000);
-  if (minutes < 1) return { text: 'expires in under a minute', tone: 'soon' };
-  if (minutes < 60) return { text: `expires in ${minutes} min`, tone: 'soon' };
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return { text: `expires in ${hours} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`, tone: 'ok' };
-  return { text: `expires in ${Math.floor(hours / 24)} days`, tone: 'ok' };
+  // The header's countdown counts the same way; a row also says days, for long sessions.
+  if (hours >= 48) return { text: `expires in ${Math.floor(hours / 24)} days`, tone: 'ok' };
+  return { text: `expires in ${minutesLeftText(minutes)}`, tone: minutes < 60 ? 'soon' : 'ok' };
 }
 
 /**

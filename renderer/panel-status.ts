@@ -51,10 +51,13 @@ export function sessionEndsText(expiresAt: string, now: number): string | null {
   const left = Date.parse(expiresAt) - now;
   if (!Number.isFinite(left) || left <= 0) return null;
   // Whole minutes gone by, as the session view's "(in 9 minutes)" counts them, so the two agree.
-  const minutes = Math.floor(left / 60_000);
-  if (minutes < 1) return 'Session ends in under a minute';
-  if (minutes < 60) return `Session ends in ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
+  return `Session ends in ${minutesLeftText(Math.floor(left / 60_000))}`;
+}
+
+/** Whole minutes left, short: "under a minute", "9 min", "2 h", "2 h 10 min". */
+export function minutesLeftText(minutes: number): string {
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
   const rest = minutes % 60;
-  return `Session ends in ${hours} h${rest === 0 ? '' : ` ${rest} min`}`;
+  return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
 }
