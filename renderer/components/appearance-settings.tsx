@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
 import type { AppSettingsPatch } from '../../shared/schemas.ts';
 import { THEMES, type AppStatus, type Theme } from '../../shared/types.ts';
-import { failureInfo } from '../panel-api.ts';
+import { useSettingsSave } from '../settings-save.ts';
 import { TextField } from './text-field.tsx';
 import { SaveBar } from './save-bar.tsx';
 
@@ -19,30 +18,16 @@ interface AppearanceSettingsProps {
 export function AppearanceSettings({ api, status, onChanged }: AppearanceSettingsProps) {
   const [theme, setTheme] = useState<Theme>(status.settings.theme);
   const [email, setEmail] = useState(status.settings.defaultEmail ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorInfo | null>(null);
-  const [saved, setSaved] = useState(false);
+  const { busy, error, saved, edited, save: saveSettings } = useSettingsSave(api, onChanged);
   const patch: AppSettingsPatch = {};
   if (theme !== status.settings.theme) patch.theme = theme;
   if ((email.trim() || null) !== status.settings.defaultEmail) patch.defaultEmail = email;
   const changed = Object.keys(patch).length > 0;
   const emailError = error?.code === 'INVALID_INPUT' && /^default email/i.test(error.message);
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    if (busy || !changed) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const next = await api.updateSettings(patch);
-      onChanged(next);
-      setEmail(next.settings.defaultEmail ?? '');
-      setSaved(true);
-    } catch (caught) {
-      setError(failureInfo(caught));
-    } finally {
-      setBusy(false);
-    }
+    void saveSettings(patch, (next) => setEmail(next.settings.defaultEmail ?? ''));
   };
 
   return (
@@ -57,7 +42,7 @@ export function AppearanceSettings({ api, status, onChanged }: AppearanceSetting
               value={theme}
               onChange={(event) => {
                 setTheme(event.target.value as Theme);
-                setSaved(false);
+                edited();
               }}
             >
               {THEMES.map((value) => (
@@ -75,7 +60,7 @@ export function AppearanceSettings({ api, status, onChanged }: AppearanceSetting
             value={email}
             onChange={(event) => {
               setEmail(event.target.value);
-              setSaved(false);
+              edited();
             }}
             hint="Filled in when you log in to a panel for the first time."
             error={emailError ? error?.message : null}

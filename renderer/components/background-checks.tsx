@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
 import type { AppStatus } from '../../shared/types.ts';
 import { backgroundDraft, backgroundFieldForError, backgroundPatch, type BackgroundDraft } from '../background-settings.ts';
-import { failureInfo } from '../panel-api.ts';
+import { useSettingsSave } from '../settings-save.ts';
 import { TextField } from './text-field.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
@@ -17,33 +16,19 @@ interface BackgroundChecksProps {
 /** The Preferences section for background checks and expiry warnings, saved together. */
 export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksProps) {
   const [draft, setDraft] = useState(() => backgroundDraft(status.settings));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorInfo | null>(null);
-  const [saved, setSaved] = useState(false);
+  const { busy, error, saved, edited, save: saveSettings } = useSettingsSave(api, onChanged);
   const patch = backgroundPatch(status.settings, draft);
   const changed = Object.keys(patch).length > 0;
   const field = error ? backgroundFieldForError(error) : null;
   const fieldError = (name: keyof BackgroundDraft) => (field === name ? (error?.message ?? null) : null);
   const edit = <K extends keyof BackgroundDraft>(key: K, value: BackgroundDraft[K]) => {
     setDraft((current) => ({ ...current, [key]: value }));
-    setSaved(false);
+    edited();
   };
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    if (busy || !changed) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const next = await api.updateSettings(patch);
-      onChanged(next);
-      setDraft(backgroundDraft(next.settings));
-      setSaved(true);
-    } catch (caught) {
-      setError(failureInfo(caught));
-    } finally {
-      setBusy(false);
-    }
+    void saveSettings(patch, (next) => setDraft(backgroundDraft(next.settings)));
   };
 
   const number = (name: NumericSetting, label: string, hint: string) => (
