@@ -92,10 +92,13 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
   const patch = changesBetween(panel, draft);
   const changed = Object.keys(patch).length > 0;
   const field = error ? fieldForError(error) : null;
-  const edit = (key: 'name' | 'address' | 'loginPath' | 'sessionPath' | 'tokenField' | 'group' | 'tags') => (event: { target: { value: string } }) => {
-    setDraft((current) => ({ ...current, [key]: event.target.value }));
+  /** One field of the draft changed: "Saved." no longer holds. */
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
     setSaved(false);
   };
+  const edit = (key: 'name' | 'address' | 'loginPath' | 'sessionPath' | 'tokenField' | 'group' | 'tags') => (event: { target: { value: string } }) =>
+    set(key, event.target.value);
 
   const accountStatus = useRef<HTMLParagraphElement>(null);
 
@@ -155,10 +158,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
         {(typedPlainHttp(draft.address) || panel.allowPlainHttp) && (
           <PlainHttpChoice
             checked={draft.allowPlainHttp}
-            onChange={(allowPlainHttp) => {
-              setDraft((current) => ({ ...current, allowPlainHttp }));
-              setSaved(false);
-            }}
+            onChange={(allowPlainHttp) => set('allowPlainHttp', allowPlainHttp)}
           />
         )}
         <fieldset className="organise">
@@ -191,10 +191,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
             <select
               name="colour"
               value={draft.colour}
-              onChange={(event) => {
-                setDraft((current) => ({ ...current, colour: event.target.value as PanelColour | '' }));
-                setSaved(false);
-              }}
+              onChange={(event) => set('colour', event.target.value as PanelColour | '')}
             >
               <option value="">None</option>
               {PANEL_COLOURS.map((colour) => (
@@ -210,10 +207,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
               type="checkbox"
               name="favourite"
               checked={draft.favourite}
-              onChange={(event) => {
-                setDraft((current) => ({ ...current, favourite: event.target.checked }));
-                setSaved(false);
-              }}
+              onChange={(event) => set('favourite', event.target.checked)}
             />
             <span>Favourite: pinned at the top of the list</span>
           </label>
@@ -226,10 +220,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
               <select
                 name="apiStyle"
                 value={draft.apiStyle}
-                onChange={(event) => {
-                  setDraft((current) => ({ ...current, apiStyle: event.target.value as ApiStyle }));
-                  setSaved(false);
-                }}
+                onChange={(event) => set('apiStyle', event.target.value as ApiStyle)}
                 aria-describedby="api-style-hint"
               >
                 <option value="plain">Plain JSON (Easypanel 2.33 and later)</option>

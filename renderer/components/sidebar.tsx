@@ -99,7 +99,7 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
     },
   });
   const cancel = () => void api.cancelChecks().catch((caught: unknown) => setCheckError(failureInfo(caught)));
-  const signedIn = panels.some((panel) => panel.signedIn);
+  const signedIn = view.counts['signed-in'] + view.counts['check-failed'] > 0;
 
   return (
     <nav className="sidebar" aria-label="Panels">
