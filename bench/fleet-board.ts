@@ -39,7 +39,7 @@ import type { Browser, Page } from '@playwright/test';
 import { build, type Rollup } from 'vite';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
-import { startRendererServer } from '../tests/browser/app-harness.ts';
+import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
 import { samplePanel } from '../tests/panel-fixture.ts';
 import { launchChromium, median, printTable } from './browser.ts';
 
@@ -331,14 +331,7 @@ interface Run {
 async function preloadInPage(): Promise<string> {
   const bundle = await readFile(join(dist, 'preload', 'preload.cjs'), 'utf8');
   return `(() => {
-  const require = (name) => {
-    if (name === 'electron') return window.__benchElectron;
-    throw new Error('the preload may require only electron, not ' + name);
-  };
-  const module = { exports: {} };
-  (function (module, exports, require) {
-${bundle}
-  })(module, module.exports, require);
+${wrapPreload(bundle, 'window.__benchElectron')}
 })();`;
 }
 

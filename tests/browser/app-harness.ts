@@ -208,13 +208,21 @@ async function preloadInPage(): Promise<string> {
       },
     },
   };
-  const require = (name) => {
-    if (name === 'electron') return electron;
+${wrapPreload(bundle, 'electron')}
+})();`;
+}
+
+/**
+ * The built preload's text, run as CommonJS with `require('electron')` answered by the page's
+ * expression `electron` (a fake of main), for the browser tests and the board benchmark alike.
+ */
+export function wrapPreload(bundle: string, electron: string): string {
+  return `  const require = (name) => {
+    if (name === 'electron') return ${electron};
     throw new Error('the preload may require only electron, not ' + name);
   };
   const module = { exports: {} };
   (function (module, exports, require) {
 ${bundle}
-  })(module, module.exports, require);
-})();`;
+  })(module, module.exports, require);`;
 }
