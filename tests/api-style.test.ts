@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { readTrpcAnswer, withTrpcStatus } from '../electron/core/api-style.ts';
-import { rejectsWith, tempDir, testEncryption } from './helpers.ts';
+import { rejectsWith, suiteReferencePanel, tempDir, testEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from './reference-panel/server.ts';
 
 /**
@@ -29,77 +29,61 @@ function serviceSuite() {
 }
 
 describe('an Easypanel 2.33+ panel (plain API)', () => {
-  let panel: ReferencePanel;
-  before(async () => {
-    panel = await startReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
-  });
-  after(() => panel.close());
-  afterEach(() => {
-    panel.setFault('login', null);
-    panel.setFault('getSession', null);
-  });
+  const panel = suiteReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
   const service = serviceSuite();
 
   test('logs in and reads its session as it is, staying plain', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
+    const { id } = await service().addPanel({ address: panel().url });
     const signedIn = await service().logIn(id, credentials);
     assert.equal(signedIn.apiStyle, 'plain');
     const { session } = await service().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001');
     assert.ok(!('result' in (session as object)));
-    assert.ok(panel.requests.every((request) => !request.path.includes('trpc')));
+    assert.ok(panel().requests.every((request) => !request.path.includes('trpc')));
   });
 
   test('its errors in its own words; a wrong password is INVALID_CREDENTIALS without a tRPC attempt', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
-    const before = panel.requests.length;
+    const { id } = await service().addPanel({ address: panel().url });
+    const before = panel().requests.length;
     await rejectsWith(service().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
-    assert.equal(panel.requests.length - before, 1);
+    assert.equal(panel().requests.length - before, 1);
   });
 });
 
 describe('an Easypanel 2.30 panel (tRPC)', () => {
-  let panel: ReferencePanel;
-  before(async () => {
-    panel = await startReferencePanel({ style: 'trpc', users: [DEMO_USER, TWO_FACTOR_USER] });
-  });
-  after(() => panel.close());
-  afterEach(() => {
-    panel.setFault('login', null);
-    panel.setFault('getSession', null);
-  });
+  const panel = suiteReferencePanel({ style: 'trpc', users: [DEMO_USER, TWO_FACTOR_USER] });
   const service = serviceSuite();
 
   test('a plain log in finds nothing, the tRPC form works and is remembered; the session is unwrapped', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
-    const start = panel.requests.length;
+    const { id } = await service().addPanel({ address: panel().url });
+    const start = panel().requests.length;
     const signedIn = await service().logIn(id, credentials);
     assert.equal(signedIn.apiStyle, 'trpc');
     assert.equal(signedIn.loginPath, '/trpc/auth.login');
     assert.equal(signedIn.sessionPath, '/trpc/auth.getSession');
-    const sent = panel.requests.slice(start);
+    const sent = panel().requests.slice(start);
     assert.deepEqual(sent.map((request) => `${request.method} ${request.path}`), ['POST /api/login', 'POST /api/trpc/auth.login']);
     assert.deepEqual(JSON.parse(sent[1]!.body), { json: credentials });
 
     const { session } = await service().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001', JSON.stringify(session));
-    const read = panel.requests.at(-1)!;
+    const read = panel().requests.at(-1)!;
     assert.equal(read.path, `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
     assert.match(String(read.headers.authorization), /^Bearer /);
 
     // The next log in goes straight to tRPC.
-    const again = panel.requests.length;
+    const again = panel().requests.length;
     await service().logOut(id);
     await service().logIn(id, credentials);
-    assert.deepEqual(panel.requests.slice(again).map((request) => request.path), ['/api/trpc/auth.login']);
+    assert.deepEqual(panel().requests.slice(again).map((request) => request.path), ['/api/trpc/auth.login']);
   });
 
   test('a refused password and a code asked for are tRPC answers too: the style is remembered with the error', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
+    const { id } = await service().addPanel({ address: panel().url });
     await rejectsWith(service().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
     assert.equal((await service().listPanels())[0]?.apiStyle, 'trpc');
 
-    const guarded = await service().addPanel({ address: `http://localhost:${panel.port}`, name: 'Guarded' });
+    const guarded = await service().addPanel({ address: `http://localhost:${panel().port}`, name: 'Guarded' });
     const twoFactor = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
     await rejectsWith(service().logIn(guarded.id, twoFactor), 'TWO_FACTOR_REQUIRED');
     await rejectsWith(service().logIn(guarded.id, { ...twoFactor, code: '135791' }), 'INVALID_CREDENTIALS', /refused the code/);
@@ -107,32 +91,32 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
   });
 
   test('an expired token is UNAUTHORIZED and signs the panel out; a 429 says when to try again', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
+    const { id } = await service().addPanel({ address: panel().url });
     await service().logIn(id, credentials);
     const reset = Date.now() + 42_000;
-    panel.setFault('getSession', {
+    panel().setFault('getSession', {
       kind: 'status',
       status: 429,
       body: { error: { json: { message: 'Too many requests', code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, reset } } } },
     });
     await rejectsWith(service().getSession(id), 'RATE_LIMITED', /Wait (4[0-3]) s/);
-    panel.setFault('getSession', null);
-    panel.expireAllTokens();
+    panel().setFault('getSession', null);
+    panel().expireAllTokens();
     await rejectsWith(service().getSession(id), 'UNAUTHORIZED');
     assert.equal((await service().listPanels())[0]?.signedIn, false);
   });
 
   test('a tRPC error sent with status 200 means what its code says', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
+    const { id } = await service().addPanel({ address: panel().url });
     await service().logIn(id, credentials);
-    panel.setFault('getSession', { kind: 'status', status: 200, body: { error: { json: { message: 'UNAUTHORIZED', code: -32001, data: { code: 'UNAUTHORIZED' } } } } });
+    panel().setFault('getSession', { kind: 'status', status: 200, body: { error: { json: { message: 'UNAUTHORIZED', code: -32001, data: { code: 'UNAUTHORIZED' } } } } });
     await rejectsWith(service().getSession(id), 'UNAUTHORIZED');
   });
 
   test('an answer that is JSON but no tRPC envelope is BAD_RESPONSE pointing at the API style', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
+    const { id } = await service().addPanel({ address: panel().url });
     await service().logIn(id, credentials);
-    panel.setFault('getSession', { kind: 'status', status: 200, body: { id: 'bare' } });
+    panel().setFault('getSession', { kind: 'status', status: 200, body: { id: 'bare' } });
     await rejectsWith(service().getSession(id), 'BAD_RESPONSE', /not a tRPC answer.*API style/s);
   });
 });

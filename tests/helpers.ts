@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { PanelError, type ErrorCode } from '../shared/errors.ts';
 import { createPanelService, type Encryption, type PanelService } from '../electron/core/index.ts';
-import { startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
+import { startReferencePanel, type ReferencePanel, type ReferencePanelOptions } from './reference-panel/server.ts';
 
 /**
  * A real encryption for tests (AES-256-GCM under a key that stands for the OS keyring), with the
@@ -86,6 +86,23 @@ export function suiteService(): () => PanelService {
   return () => {
     assert.ok(service, 'suiteService() is read before its suite started');
     return service;
+  };
+}
+
+/** A reference panel for a suite: started before it, closed after it, its faults cleared after each test. */
+export function suiteReferencePanel(options: ReferencePanelOptions = {}): () => ReferencePanel {
+  let panel: ReferencePanel | undefined;
+  before(async () => {
+    panel = await startReferencePanel(options);
+  });
+  after(() => panel?.close());
+  afterEach(() => {
+    panel?.setFault('login', null);
+    panel?.setFault('getSession', null);
+  });
+  return () => {
+    assert.ok(panel, 'suiteReferencePanel() is read before its suite started');
+    return panel;
   };
 }
 

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Agent, request as httpsRequest } from 'node:https';
 import { connect, type TLSSocket } from 'node:tls';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { certificateFingerprint, describeCertificate, selfSignedCertificate } from './tls-certificate.ts';
+import { suiteReferencePanel } from './helpers.ts';
 import {
   DEMO_USER,
   demoTotp,
@@ -88,28 +89,20 @@ describe('the simple style (the default) is unchanged', () => {
 });
 
 describe('the easypanel style (Easypanel 2.33+)', () => {
-  let panel: ReferencePanel;
+  const panel = suiteReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
   const guarded = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
-  before(async () => {
-    panel = await startReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
-  });
-  after(() => panel.close());
-  afterEach(() => {
-    panel.setFault('login', null);
-    panel.setFault('getSession', null);
-  });
 
   test('log in answers { token }, with or without rememberMe; the session is Easypanel\'s, without the email', async () => {
-    assert.equal(panel.style, 'easypanel');
-    const plain = await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
+    assert.equal(panel().style, 'easypanel');
+    const plain = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
     assert.equal(plain.status, 200);
     assert.deepEqual(Object.keys(plain.body as object), ['token']);
-    const login = await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: true } });
+    const login = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: true } });
     assert.equal(login.status, 200);
     const token = tokenIn(login.body);
     assert.notEqual(token, tokenIn(plain.body));
 
-    const session = await call(panel, 'GET', '/api/getSession', { token });
+    const session = await call(panel(), 'GET', '/api/getSession', { token });
     assert.equal(session.status, 200);
     const body = session.body as Record<string, unknown>;
     assert.deepEqual(Object.keys(body), ['id', 'createdAt', 'userId', 'expiresAt', 'demoMode']);
@@ -121,91 +114,83 @@ describe('the easypanel style (Easypanel 2.33+)', () => {
     assert.ok(Date.parse(String(body.expiresAt)) > Date.parse(String(body.createdAt)));
     assert.ok(!JSON.stringify(body).includes(DEMO_USER.email));
     // One session per token: the same id when read again, another for the other log in.
-    const again = (await call(panel, 'GET', '/api/getSession', { token })).body as { id: string };
-    const other = (await call(panel, 'GET', '/api/getSession', { token: tokenIn(plain.body) })).body as { id: string };
+    const again = (await call(panel(), 'GET', '/api/getSession', { token })).body as { id: string };
+    const other = (await call(panel(), 'GET', '/api/getSession', { token: tokenIn(plain.body) })).body as { id: string };
     assert.equal(again.id, body.id);
     assert.notEqual(other.id, body.id);
   });
 
   test('two-factor: a prompt without the code, 400 Invalid Code for a wrong one, a token for the right one', async () => {
-    assert.deepEqual(await call(panel, 'POST', '/api/login', { json: guarded }), {
+    assert.deepEqual(await call(panel(), 'POST', '/api/login', { json: guarded }), {
       status: 200,
       contentType: 'application/json; charset=utf-8',
       body: { twoFactorEnabled: true },
     });
-    assert.deepEqual(await call(panel, 'POST', '/api/login', { json: { ...guarded, code: '135791' } }), {
+    assert.deepEqual(await call(panel(), 'POST', '/api/login', { json: { ...guarded, code: '135791' } }), {
       status: 400,
       contentType: 'application/json; charset=utf-8',
       body: { code: 'BAD_REQUEST', status: 400, message: 'Invalid Code' },
     });
-    const right = await call(panel, 'POST', '/api/login', { json: { ...guarded, code: '246810', rememberMe: false } });
+    const right = await call(panel(), 'POST', '/api/login', { json: { ...guarded, code: '246810', rememberMe: false } });
     assert.equal(right.status, 200);
     tokenIn(right.body);
   });
 
   test('errors are { code, status, message }: wrong password, unknown and expired tokens, 404, 405, bad input', async () => {
-    assert.deepEqual((await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: 'wrong' } })), {
+    assert.deepEqual((await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: 'wrong' } })), {
       status: 401,
       contentType: 'application/json; charset=utf-8',
       body: { code: 'UNAUTHORIZED', status: 401, message: 'Invalid credentials' },
     });
     const unauthorized = { status: 401, contentType: 'application/json; charset=utf-8', body: { code: 'UNAUTHORIZED', status: 401, message: 'Unauthorized' } };
-    assert.deepEqual(await call(panel, 'GET', '/api/getSession'), unauthorized);
-    assert.deepEqual(await call(panel, 'GET', '/api/getSession', { token: 'made-up' }), unauthorized);
-    const token = tokenIn((await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } })).body);
-    assert.equal((await call(panel, 'GET', '/api/getSession', { token })).status, 200);
-    panel.expireAllTokens();
-    assert.deepEqual(await call(panel, 'GET', '/api/getSession', { token }), unauthorized);
+    assert.deepEqual(await call(panel(), 'GET', '/api/getSession'), unauthorized);
+    assert.deepEqual(await call(panel(), 'GET', '/api/getSession', { token: 'made-up' }), unauthorized);
+    const token = tokenIn((await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } })).body);
+    assert.equal((await call(panel(), 'GET', '/api/getSession', { token })).status, 200);
+    panel().expireAllTokens();
+    assert.deepEqual(await call(panel(), 'GET', '/api/getSession', { token }), unauthorized);
 
-    assert.deepEqual((await call(panel, 'GET', '/api/nothing')), {
+    assert.deepEqual((await call(panel(), 'GET', '/api/nothing')), {
       status: 404,
       contentType: 'application/json; charset=utf-8',
       body: { code: 'NOT_FOUND', status: 404, message: 'Not found' },
     });
-    assert.deepEqual((await call(panel, 'POST', '/api/trpc/auth.login', { json: { json: {} } })).status, 404);
-    const wrongMethod = await call(panel, 'GET', '/api/login');
+    assert.deepEqual((await call(panel(), 'POST', '/api/trpc/auth.login', { json: { json: {} } })).status, 404);
+    const wrongMethod = await call(panel(), 'GET', '/api/login');
     assert.equal(wrongMethod.status, 405);
     assert.deepEqual(Object.keys(wrongMethod.body as object), ['code', 'status', 'message']);
-    assert.equal((await call(panel, 'POST', '/api/getSession')).status, 405);
-    const badInput = await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: 'yes' } });
+    assert.equal((await call(panel(), 'POST', '/api/getSession')).status, 405);
+    const badInput = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: 'yes' } });
     assert.deepEqual(badInput.body, { code: 'BAD_REQUEST', status: 400, message: 'Input validation failed' });
   });
 
   test('faults still apply, and every request is recorded', async () => {
-    const start = panel.requests.length;
-    panel.setFault('login', { kind: 'rate-limited', retryAfterSeconds: 7 });
-    const limited = await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
+    const start = panel().requests.length;
+    panel().setFault('login', { kind: 'rate-limited', retryAfterSeconds: 7 });
+    const limited = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
     assert.equal(limited.status, 429);
-    panel.setFault('getSession', { kind: 'bad-gateway-html' });
-    const gateway = await call(panel, 'GET', '/api/getSession', { token: 'x' });
+    panel().setFault('getSession', { kind: 'bad-gateway-html' });
+    const gateway = await call(panel(), 'GET', '/api/getSession', { token: 'x' });
     assert.equal(gateway.status, 502);
     assert.match(String(gateway.contentType), /text\/html/);
-    assert.deepEqual(panel.requests.slice(start).map((request) => `${request.method} ${request.path}`), ['POST /api/login', 'GET /api/getSession']);
+    assert.deepEqual(panel().requests.slice(start).map((request) => `${request.method} ${request.path}`), ['POST /api/login', 'GET /api/getSession']);
   });
 });
 
 describe('the trpc style (Easypanel 2.30 and before)', () => {
-  let panel: ReferencePanel;
+  const panel = suiteReferencePanel({ style: 'trpc', users: [DEMO_USER, TWO_FACTOR_USER] });
   const guarded = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
-  const logIn = (json: unknown) => call(panel, 'POST', '/api/trpc/auth.login', { json: { json } });
-  before(async () => {
-    panel = await startReferencePanel({ style: 'trpc', users: [DEMO_USER, TWO_FACTOR_USER] });
-  });
-  after(() => panel.close());
-  afterEach(() => {
-    panel.setFault('login', null);
-    panel.setFault('getSession', null);
-  });
+  const logIn = (json: unknown) => call(panel(), 'POST', '/api/trpc/auth.login', { json: { json } });
 
   test('log in and session in tRPC result envelopes; the input query may be left out', async () => {
-    assert.equal(panel.style, 'trpc');
+    assert.equal(panel().style, 'trpc');
     const login = await logIn({ email: DEMO_USER.email, password: DEMO_USER.password });
     assert.equal(login.status, 200);
     const token = tokenIn(login.body, true);
     assert.deepEqual(login.body, { result: { data: { json: { token } } } });
 
     for (const query of [TRPC_NULL_INPUT, '']) {
-      const session = await call(panel, 'GET', `/api/trpc/auth.getSession${query}`, { token });
+      const session = await call(panel(), 'GET', `/api/trpc/auth.getSession${query}`, { token });
       assert.equal(session.status, 200);
       const inner = (session.body as { result: { data: { json: Record<string, unknown> } } }).result.data.json;
       assert.deepEqual(Object.keys(session.body as object), ['result']);
@@ -214,8 +199,8 @@ describe('the trpc style (Easypanel 2.30 and before)', () => {
       assert.equal(inner.demoMode, false);
       assert.match(String(inner.expiresAt), ISO);
     }
-    assert.equal(panel.requests.at(-2)?.path, `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
-    assert.deepEqual(JSON.parse(panel.requests.find((request) => request.path === '/api/trpc/auth.login')?.body ?? ''), {
+    assert.equal(panel().requests.at(-2)?.path, `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
+    assert.deepEqual(JSON.parse(panel().requests.find((request) => request.path === '/api/trpc/auth.login')?.body ?? ''), {
       json: { email: DEMO_USER.email, password: DEMO_USER.password },
     });
   });
@@ -238,57 +223,57 @@ describe('the trpc style (Easypanel 2.30 and before)', () => {
     assert.deepEqual(wrongPassword.body, trpcErrorBody('UNAUTHORIZED', -32001, 401, 'Invalid credentials', 'auth.login'));
 
     const unauthorized = trpcErrorBody('UNAUTHORIZED', -32001, 401, 'Unauthorized', 'auth.getSession');
-    const anonymous = await call(panel, 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
+    const anonymous = await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
     assert.deepEqual([anonymous.status, anonymous.body], [401, unauthorized]);
     const token = tokenIn((await logIn({ email: DEMO_USER.email, password: DEMO_USER.password })).body, true);
-    assert.equal((await call(panel, 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200);
-    panel.expireAllTokens();
-    const expired = await call(panel, 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token });
+    assert.equal((await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200);
+    panel().expireAllTokens();
+    const expired = await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token });
     assert.deepEqual([expired.status, expired.body], [401, unauthorized]);
 
     const badInput = await logIn({ email: DEMO_USER.email });
     assert.deepEqual([badInput.status, (badInput.body as { error: { json: { data: unknown } } }).error.json.data], [400, { code: 'BAD_REQUEST', httpStatus: 400, path: 'auth.login' }]);
-    const unknownProcedure = await call(panel, 'GET', '/api/trpc/auth.nothing');
+    const unknownProcedure = await call(panel(), 'GET', '/api/trpc/auth.nothing');
     assert.deepEqual([unknownProcedure.status, unknownProcedure.body], [404, trpcErrorBody('NOT_FOUND', -32004, 404, 'No "query"-procedure on path "auth.nothing"', 'auth.nothing')]);
   });
 
   test('the plain paths of 2.33+ do not exist: 404 with a tRPC NOT_FOUND envelope', async () => {
     const notFound = trpcErrorBody('NOT_FOUND', -32004, 404, 'Not found');
-    const login = await call(panel, 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
+    const login = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
     assert.deepEqual([login.status, login.body], [404, notFound]);
-    const session = await call(panel, 'GET', '/api/getSession', { token: 'anything' });
+    const session = await call(panel(), 'GET', '/api/getSession', { token: 'anything' });
     assert.deepEqual([session.status, session.body], [404, notFound]);
   });
 
   test('a procedure called with the wrong method: 405 METHOD_NOT_SUPPORTED', async () => {
-    const getLogin = await call(panel, 'GET', '/api/trpc/auth.login');
+    const getLogin = await call(panel(), 'GET', '/api/trpc/auth.login');
     assert.equal(getLogin.status, 405);
     assert.deepEqual(getLogin.body, trpcErrorBody('METHOD_NOT_SUPPORTED', -32005, 405, 'Unsupported GET-request to mutation procedure at path "auth.login"', 'auth.login'));
-    const postSession = await call(panel, 'POST', '/api/trpc/auth.getSession', { json: { json: null } });
+    const postSession = await call(panel(), 'POST', '/api/trpc/auth.getSession', { json: { json: null } });
     assert.equal(postSession.status, 405);
     assert.equal((postSession.body as { error: { json: { data: { code: string } } } }).error.json.data.code, 'METHOD_NOT_SUPPORTED');
   });
 
   test('faults set on login and getSession apply to auth.login and auth.getSession', async () => {
-    const start = panel.requests.length;
-    panel.setFault('login', { kind: 'server-error' });
+    const start = panel().requests.length;
+    panel().setFault('login', { kind: 'server-error' });
     assert.equal((await logIn({ email: DEMO_USER.email, password: DEMO_USER.password })).status, 500);
-    assert.equal((await call(panel, 'POST', '/api/login', { json: {} })).status, 404, 'the fault is on the procedure, not the plain path');
-    panel.setFault('login', null);
+    assert.equal((await call(panel(), 'POST', '/api/login', { json: {} })).status, 404, 'the fault is on the procedure, not the plain path');
+    panel().setFault('login', null);
     const token = tokenIn((await logIn({ email: DEMO_USER.email, password: DEMO_USER.password })).body, true);
 
-    panel.setFault('getSession', { kind: 'status', status: 429, body: trpcErrorBody('TOO_MANY_REQUESTS', -32029, 429, 'Too many requests') });
-    const limited = await call(panel, 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token });
+    panel().setFault('getSession', { kind: 'status', status: 429, body: trpcErrorBody('TOO_MANY_REQUESTS', -32029, 429, 'Too many requests') });
+    const limited = await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token });
     assert.deepEqual([limited.status, limited.body], [429, trpcErrorBody('TOO_MANY_REQUESTS', -32029, 429, 'Too many requests')]);
-    panel.setFault('getSession', { kind: 'latency', ms: 150 });
+    panel().setFault('getSession', { kind: 'latency', ms: 150 });
     const began = Date.now();
-    assert.equal((await call(panel, 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200);
+    assert.equal((await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200);
     assert.ok(Date.now() - began >= 140);
-    panel.setFault('getSession', { kind: 'redirect', to: `/api/v2/trpc/auth.getSession${TRPC_NULL_INPUT}`, status: 307 });
-    assert.equal((await call(panel, 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200, 'the same-origin redirect target answers');
+    panel().setFault('getSession', { kind: 'redirect', to: `/api/v2/trpc/auth.getSession${TRPC_NULL_INPUT}`, status: 307 });
+    assert.equal((await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200, 'the same-origin redirect target answers');
 
-    assert.equal(panel.requests.length - start, 7);
-    assert.deepEqual(panel.requests.slice(start, start + 2).map((request) => `${request.method} ${request.path}`), ['POST /api/trpc/auth.login', 'POST /api/login']);
+    assert.equal(panel().requests.length - start, 7);
+    assert.deepEqual(panel().requests.slice(start, start + 2).map((request) => `${request.method} ${request.path}`), ['POST /api/trpc/auth.login', 'POST /api/login']);
   });
 });
 
