@@ -3,19 +3,27 @@ import { PanelError, type ErrorInfo } from './errors.ts';
 import {
   addPanelInputSchema,
   appSettingsPatchSchema,
+  bulkChangeSchema,
+  chosenPanelIdsSchema,
   credentialsSchema,
+  duplicatePanelInputSchema,
+  importChoiceSchema,
+  importPreviewIdSchema,
+  importSourceSchema,
   panelIdSchema,
   panelIdsSchema,
   trustCertificateInputSchema,
   updatePanelInputSchema,
   type AddPanelInput,
   type AppSettingsPatch,
+  type BulkChange,
   type Credentials,
+  type DuplicatePanelInput,
   type TrustCertificateInput,
   type UpdatePanelInput,
 } from './schemas.ts';
 import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
-import type { ExportResult } from './transfer.ts';
+import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
@@ -61,6 +69,21 @@ export interface PanelApi {
    * they typed and chose, never tokens, passwords, emails or check history.
    */
   exportPanels(ids?: string[]): Promise<ExportResult>;
+  /**
+   * Reads panels to import (a file main asks for in the open dialog, or pasted text) and says what
+   * each entry would do; changes nothing. Null when the operator cancels the dialog.
+   */
+  previewImport(source: ImportSource): Promise<ImportPreview | null>;
+  /** Carries out the newest preview, in one write of the panel list. */
+  applyImport(previewId: string, choice: ImportChoice): Promise<ImportResult>;
+  /** A new panel with the settings and labels of `id` at another address, signed out. */
+  duplicatePanel(id: string, input: DuplicatePanelInput): Promise<Panel>;
+  /** Changes the group, tags, colour or favourite mark of several panels in one write. */
+  updatePanels(ids: string[], change: BulkChange): Promise<Panel[]>;
+  /** Logs out of several panels at once. */
+  logOutPanels(ids: string[]): Promise<Panel[]>;
+  /** Removes several panels (and forgets their tokens) in one write. */
+  removePanels(ids: string[]): Promise<void>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -85,6 +108,12 @@ export const argumentSchemas = {
   getAppStatus: z.tuple([]),
   updateSettings: z.tuple([appSettingsPatchSchema]),
   exportPanels: z.tuple([panelIdsSchema]),
+  previewImport: z.tuple([importSourceSchema]),
+  applyImport: z.tuple([importPreviewIdSchema, importChoiceSchema]),
+  duplicatePanel: z.tuple([panelIdSchema, duplicatePanelInputSchema]),
+  updatePanels: z.tuple([chosenPanelIdsSchema, bulkChangeSchema]),
+  logOutPanels: z.tuple([chosenPanelIdsSchema]),
+  removePanels: z.tuple([chosenPanelIdsSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */
@@ -96,8 +125,12 @@ export type ParsedArgs<M extends MethodName> = z.output<(typeof argumentSchemas)
  */
 export function parseArguments<M extends MethodName>(method: M, args: unknown): ParsedArgs<M> {
   // TypeScript cannot follow a generic index into the table; the table's `satisfies` checks it.
-  const schema = argumentSchemas[method] as unknown as z.ZodType<ParsedArgs<M>>;
-  const parsed = schema.safeParse(args);
+  return parseInput(argumentSchemas[method] as unknown as z.ZodType<ParsedArgs<M>>, args);
+}
+
+/** Checks `value` against one of the contract's schemas, with the same messages as a call would get. */
+export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new PanelError('INVALID_INPUT', describeIssues(parsed.error));
 }

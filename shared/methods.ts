@@ -22,6 +22,12 @@ export const methodNames = [
   'getAppStatus',
   'updateSettings',
   'exportPanels',
+  'previewImport',
+  'applyImport',
+  'duplicatePanel',
+  'updatePanels',
+  'logOutPanels',
+  'removePanels',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

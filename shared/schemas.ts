@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagProblem } from './labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
+import { IMPORT_MAX_BYTES } from './transfer.ts';
 import { BOARD_SORTS, THEMES } from './types.ts';
 
 /**
@@ -195,7 +196,57 @@ export const panelIdsSchema = z
   .max(100_000, { error: 'Too many panel ids (100,000 at most).' })
   .optional();
 
+/** The panels a change to several panels at once is for. */
+export const chosenPanelIdsSchema = z
+  .array(panelIdSchema, { error: 'Expected a list of panel ids.' })
+  .min(1, { error: 'Choose at least one panel.' })
+  .max(100_000, { error: 'Too many panel ids (100,000 at most).' });
+
+/** A copy of a panel's settings at another address (two panels never share one). */
+export const duplicatePanelInputSchema = z.strictObject(
+  {
+    address: addressSchema,
+    name: z.union([z.literal(''), panelNameSchema]).optional(),
+  },
+  { error: 'Expected { address, name? }.' },
+);
+
+/** What one change to several panels does: tags are added and removed, the rest is set. */
+export const bulkChangeSchema = z.strictObject(
+  {
+    group: groupSchema.optional(),
+    addTags: tagsSchema.optional(),
+    removeTags: tagsSchema.optional(),
+    colour: colourSchema.optional(),
+    favourite: favouriteSchema.optional(),
+  },
+  { error: 'Expected { group?, addTags?, removeTags?, colour?, favourite? }.' },
+);
+
+export const importSourceSchema = z.discriminatedUnion(
+  'from',
+  [
+    z.strictObject({ from: z.literal('file') }),
+    z.strictObject({
+      from: z.literal('text'),
+      text: z
+        .string({ error: 'The pasted text must be text.' })
+        .max(IMPORT_MAX_BYTES, { error: `The pasted text is too long (${IMPORT_MAX_BYTES / 1024 / 1024} MB at most). Import it from a file, or in parts.` }),
+    }),
+  ],
+  { error: 'Expected { from: "file" } or { from: "text", text }.' },
+);
+
+export const importChoiceSchema = z.strictObject(
+  { duplicates: z.enum(['skip', 'update'], { error: 'Duplicates must be "skip" or "update".' }) },
+  { error: 'Expected { duplicates }.' },
+);
+
+export const importPreviewIdSchema = z.uuid({ error: 'The import preview id must be a UUID.' });
+
 export type AddPanelInput = z.input<typeof addPanelInputSchema>;
+export type DuplicatePanelInput = z.input<typeof duplicatePanelInputSchema>;
+export type BulkChange = z.input<typeof bulkChangeSchema>;
 export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
 export type Credentials = z.input<typeof credentialsSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;

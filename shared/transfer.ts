@@ -1,16 +1,17 @@
+import type { CertificateInfo } from './errors.ts';
 import type { PanelColour } from './labels.ts';
 import type { ApiStyle, Panel } from './types.ts';
 
 /**
- * The file Paneldeck exports panels to (and, later, imports from): what an operator typed and
- * chose for each panel, never a token, a password, an email or check history.
+ * The file Paneldeck exports panels to and imports them from: what an operator typed and chose
+ * for each panel, never a token, a password, an email or check history.
  *
  * ```json
  * { "format": "paneldeck.panels", "version": 1, "exportedAt": "2026-11-25T10:00:00.000Z",
  *   "panels": [{ "name": "Production", "address": "panel.example.com", "allowPlainHttp": false,
  *                "group": "Acme", "tags": ["eu"], "colour": "red", "favourite": true,
  *                "apiStyle": "plain", "loginPath": "/login", "sessionPath": "/getSession",
- *                "tokenField": null, "trustedCertificateSha256": null }] }
+ *                "tokenField": null, "trustedCertificate": null }] }
  * ```
  */
 export const EXPORT_FORMAT = 'paneldeck.panels';
@@ -29,8 +30,11 @@ export interface ExportedPanel {
   loginPath: string;
   sessionPath: string;
   tokenField: string | null;
-  /** The certificate trusted for the panel (not a secret: its fingerprint); null for none. */
-  trustedCertificateSha256: string | null;
+  /**
+   * The certificate trusted for the panel (not a secret: its fingerprint and names); null for
+   * none. The first exports wrote only `trustedCertificateSha256`, which import still reads.
+   */
+  trustedCertificate: CertificateInfo | null;
 }
 
 export interface ExportDocument {
@@ -58,7 +62,7 @@ export function exportDocument(panels: readonly Panel[], exportedAt: Date): Expo
       loginPath: panel.loginPath,
       sessionPath: panel.sessionPath,
       tokenField: panel.tokenField,
-      trustedCertificateSha256: panel.trustedCertificate?.sha256 ?? null,
+      trustedCertificate: panel.trustedCertificate && { ...panel.trustedCertificate },
     })),
   };
 }
@@ -67,4 +71,62 @@ export function exportDocument(panels: readonly Panel[], exportedAt: Date): Expo
 export interface ExportResult {
   path: string | null;
   count: number;
+}
+
+/** The largest file or pasted text an import reads: 10,000 exported panels take about 4 MB. */
+export const IMPORT_MAX_BYTES = 16 * 1024 * 1024;
+/** The most entries one import takes. */
+export const IMPORT_MAX_ENTRIES = 20_000;
+
+/** Where an import's text comes from: a file main asks for in the open dialog, or pasted text. */
+export type ImportSource = { from: 'file' } | { from: 'text'; text: string };
+
+export type ImportFormat = 'json' | 'csv' | 'text';
+
+/**
+ * What the import would do with one entry: add it; update a panel already in the list whose
+ * settings differ (`changes` names them); nothing, because that panel has the same settings;
+ * or nothing, because the entry is invalid (`message` says why, as Add panel would).
+ */
+export type ImportRowStatus = 'new' | 'duplicate' | 'same' | 'invalid';
+
+export interface ImportRow {
+  /** Where the entry starts in the file or text, from 1. */
+  line: number;
+  status: ImportRowStatus;
+  /** The name it would get; null when invalid. */
+  name: string | null;
+  /** As the operator reads it when valid, else as written (shortened). */
+  address: string;
+  /** Invalid: why. Duplicate or same: which panel it is. */
+  message: string | null;
+  /** Duplicate: the settings an update would change ("name", "group", "tags"…). */
+  changes: string[];
+  /** The entry asks to trust a certificate by its fingerprint: worth a look before importing. */
+  trustsCertificate: boolean;
+}
+
+export interface ImportPreview {
+  /** Names this preview for `applyImport`; only the newest preview can be applied. */
+  id: string;
+  /** The file's name, or "Pasted text". */
+  source: string;
+  format: ImportFormat;
+  rows: ImportRow[];
+  counts: Record<ImportRowStatus, number>;
+  /** What the reader noticed about the whole text (an ignored column). */
+  notes: string[];
+}
+
+/** Duplicates are skipped, or take the settings the import gives them. */
+export interface ImportChoice {
+  duplicates: 'skip' | 'update';
+}
+
+export interface ImportResult {
+  added: number;
+  updated: number;
+  /** Duplicates skipped, and entries with nothing to change. */
+  unchanged: number;
+  invalid: number;
 }

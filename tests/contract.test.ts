@@ -8,10 +8,10 @@ import { rejectsWith } from './helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status and export methods', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export and bulk methods', () => {
   assert.deepEqual([...methodNames].sort(), [
-    'addPanel', 'cancelChecks', 'checkPanels', 'exportPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession', 'listPanels', 'logIn', 'logOut',
-    'removePanel', 'trustCertificate', 'updatePanel', 'updateSettings',
+    'addPanel', 'applyImport', 'cancelChecks', 'checkPanels', 'duplicatePanel', 'exportPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession',
+    'listPanels', 'logIn', 'logOut', 'logOutPanels', 'previewImport', 'removePanel', 'removePanels', 'trustCertificate', 'updatePanel', 'updatePanels', 'updateSettings',
   ]);
 });
 
@@ -35,6 +35,12 @@ test('bad arguments become INVALID_INPUT with a message an operator can read', a
     ['logIn', [id, { email: 'a b', password: 'x' }], /spaces/],
     ['logIn', [id, { email: 'a', password: '' }], /Enter the password/],
     ['logIn', [id, null], /Expected \{ email, password, code\? \}/],
+    ['previewImport', [{ from: 'disk', path: '/etc/passwd' }], /Expected \{ from: "file" \} or \{ from: "text", text \}/],
+    ['previewImport', [{ from: 'file', path: '/etc/passwd' }], /Unexpected field: "path"/],
+    ['applyImport', [id, { duplicates: 'merge' }], /Duplicates must be "skip" or "update"/],
+    ['updatePanels', [[id], { tags: ['a'] }], /Unexpected field: "tags"/],
+    ['updatePanels', [[], {}], /Choose at least one panel/],
+    ['duplicatePanel', [id, { address: 'x', allowPlainHttp: true }], /Unexpected field: "allowPlainHttp"/],
   ];
   for (const [method, args, message] of cases) {
     await rejectsWith(Promise.resolve().then(() => parseArguments(method, args)), 'INVALID_INPUT', message);

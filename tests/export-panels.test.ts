@@ -57,7 +57,7 @@ test('every panel, or the ones named, with their settings and labels; never a to
     loginPath: '/login',
     sessionPath: '/getSession',
     tokenField: null,
-    trustedCertificateSha256: null,
+    trustedCertificate: null,
   });
   for (const secret of [...panel.issuedTokens(), DEMO_USER.password, DEMO_USER.email]) assert.ok(!text.includes(secret), 'no secret or email in the file');
   assert.ok(!/lastCheck|checkedAt|expiresAt|token"/i.test(text), 'no check history');

@@ -78,14 +78,20 @@ describe('PanelCertificates (the app\'s verify proc)', () => {
       },
       forgetCertificate: async () => calls.push('forget'),
       updatePanel: async () => calls.push('update'),
+      applyImport: async () => calls.push('import'),
+      removePanel: async () => calls.push('remove'),
+      removePanels: async () => calls.push('remove many'),
       listPanels: async () => calls.push('list'),
     } as unknown as PanelApi;
     const wrapped = withConnectionsReset(service, () => resets++);
     await assert.rejects(wrapped.trustCertificate('id', { sha256 }));
     await wrapped.forgetCertificate('id');
     await wrapped.updatePanel('id', {});
+    await wrapped.applyImport('id', { duplicates: 'update' });
+    await wrapped.removePanel('id');
+    await wrapped.removePanels(['id']);
     await wrapped.listPanels();
-    assert.deepEqual(calls, ['trust', 'forget', 'update', 'list']);
-    assert.equal(resets, 3);
+    assert.deepEqual(calls, ['trust', 'forget', 'update', 'import', 'remove', 'remove many', 'list']);
+    assert.equal(resets, 6);
   });
 });

@@ -87,11 +87,7 @@ export class PanelRegistry {
 
   /** Applies several panels' changes in one write: at start, ten thousand panels cost one write, not ten thousand. */
   updateMany(changes: ReadonlyMap<string, PanelRecordChange>): void {
-    if (changes.size === 0) return;
-    this.#commit(this.#records.map((record) => {
-      const change = changes.get(record.id);
-      return change ? { ...record, ...change } : record;
-    }));
+    this.insertAndUpdate([], changes);
   }
 
   /**
@@ -105,8 +101,26 @@ export class PanelRegistry {
     this.#byId = new Map(this.#records.map((record) => [record.id, record]));
   }
 
+  /**
+   * Adds `additions` and applies `changes` in one write: an import, or a change to many panels,
+   * lands whole or not at all.
+   */
+  insertAndUpdate(additions: readonly PanelRecord[], changes: ReadonlyMap<string, PanelRecordChange>): void {
+    if (additions.length === 0 && changes.size === 0) return;
+    const updated = this.#records.map((record) => {
+      const change = changes.get(record.id);
+      return change ? { ...record, ...change } : record;
+    });
+    this.#commit(additions.length === 0 ? updated : [...updated, ...additions]);
+  }
+
   remove(id: string): void {
-    this.#commit(this.#records.filter((record) => record.id !== id));
+    this.removeMany(new Set([id]));
+  }
+
+  /** Removes every panel in `ids` in one write. */
+  removeMany(ids: ReadonlySet<string>): void {
+    this.#commit(this.#records.filter((record) => !ids.has(record.id)));
   }
 
   /**

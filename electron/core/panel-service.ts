@@ -10,6 +10,8 @@ import { STYLE_PATHS } from './api-style.ts';
 import { createNodeFetch } from './node-fetch.ts';
 import { jsonFileStore, openJsonFiles, storageError, storageReason, type OpenStore } from './document-store.ts';
 import { exportDocument } from '../../shared/transfer.ts';
+import { cleanTags, LABEL_LIMITS } from '../../shared/labels.ts';
+import { PanelImporter, newRecord } from './panel-import.ts';
 import type { FetchLike } from './http-client.ts';
 import { LogInQueue } from './login-queue.ts';
 import { PanelChecker } from './panel-checker.ts';
@@ -44,6 +46,8 @@ export interface PanelServiceOptions {
    * `suggestedName`; null when they cancel. Without it nothing is exported.
    */
   chooseExportFile?: (suggestedName: string) => Promise<string | null>;
+  /** Asks the operator for a file to import (the app: the system's open dialog); null when they cancel. */
+  chooseImportFile?: () => Promise<string | null>;
 }
 
 export interface PanelService extends PanelApi {
@@ -153,6 +157,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     }
   }
 
+  const importer = new PanelImporter({
+    state,
+    chooseImportFile: options.chooseImportFile ?? (async () => null),
+    now,
+    changed: (ids) => ids.forEach((id) => changes.changed(id)),
+  });
+
   /**
    * Ends a panel's sign-in for good: in memory at once, and on disk in both the token store and
    * the panel list (with `change`), either of which is enough for the next start to leave the
@@ -160,15 +171,21 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
    * whether the rest of `change` was saved.
    */
   function endSignIn(current: ServiceState, record: PanelRecord, change: PanelRecordChange, what: string) {
-    const forgetFailure = attemptWrite(() => current.vault.forget(record.id));
-    cache.forget(record.id);
-    reader.forget(record.id);
-    current.history.record(record.id, { sessionExpiresAt: null });
-    changes.changed(record.id);
-    let updated: PanelRecord | undefined;
-    const listFailure = attemptWrite(() => {
-      updated = current.registry.update(record.id, { ...change, tokenStorage: null });
-    });
+    const { listFailure } = endSignIns(current, [record], change, what);
+    return { record: current.registry.get(record.id) ?? record, listFailure };
+  }
+
+  /** `endSignIn` for several panels, with one write of each file. */
+  function endSignIns(current: ServiceState, records: readonly PanelRecord[], change: PanelRecordChange, what: string) {
+    const ids = records.map((record) => record.id);
+    const forgetFailure = attemptWrite(() => current.vault.forget(...ids));
+    for (const id of ids) {
+      cache.forget(id);
+      reader.forget(id);
+      current.history.record(id, { sessionExpiresAt: null });
+      changes.changed(id);
+    }
+    const listFailure = attemptWrite(() => current.registry.updateMany(new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]))));
     if (forgetFailure && listFailure) {
       throw new PanelError(
         'STORAGE',
@@ -178,7 +195,20 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         { cause: listFailure },
       );
     }
-    return { record: updated ?? record, listFailure };
+    return { listFailure };
+  }
+
+  /** Forgets everything this run holds for panels that are being removed. */
+  function forgetPanels(current: ServiceState, ids: readonly string[]) {
+    // Signed out at once whatever the disk says. A token left in the token store is dropped at
+    // the next start, because the panel is no longer in the list.
+    attemptWrite(() => current.vault.forget(...ids));
+    for (const id of ids) {
+      cache.forget(id);
+      reader.forget(id);
+      current.history.forget(id);
+      presented.delete(id);
+    }
   }
 
   return {
@@ -323,15 +353,79 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [panelId] = parseArguments('removePanel', [id]);
       const current = await state();
       find(current, panelId);
-      // Signed out at once whatever the disk says. A token left in the token store is dropped at
-      // the next start, because the panel is no longer in the list.
-      attemptWrite(() => current.vault.forget(panelId));
-      cache.forget(panelId);
-      reader.forget(panelId);
+      forgetPanels(current, [panelId]);
       current.registry.remove(panelId);
-      current.history.forget(panelId);
-      presented.delete(panelId);
       changes.removed(panelId);
+    },
+
+    async removePanels(ids) {
+      const [requested] = parseArguments('removePanels', [ids]);
+      const current = await state();
+      const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
+      forgetPanels(current, panelIds);
+      current.registry.removeMany(new Set(panelIds));
+      panelIds.forEach((id) => changes.removed(id));
+    },
+
+    async logOutPanels(ids) {
+      const [requested] = parseArguments('logOutPanels', [ids]);
+      const current = await state();
+      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+      const count = `${records.length} panel${records.length === 1 ? '' : 's'}`;
+      endSignIns(current, records, { signedOutReason: null }, `logged out of ${count}`);
+      return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+    },
+
+    async updatePanels(ids, change) {
+      const [requested, { group, addTags, removeTags, colour, favourite }] = parseArguments('updatePanels', [ids, change]);
+      const current = await state();
+      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+      const removing = new Set((removeTags ?? []).map((tag) => tag.toLowerCase()));
+      const updates = new Map<string, PanelRecordChange>();
+      for (const record of records) {
+        const next: PanelRecordChange = {};
+        if (group !== undefined) next.group = group;
+        if (colour !== undefined) next.colour = colour;
+        if (favourite !== undefined) next.favourite = favourite;
+        if (addTags || removeTags) {
+          const tags = cleanTags([...record.tags, ...(addTags ?? [])]).filter((tag) => !removing.has(tag.toLowerCase()));
+          if (tags.length > LABEL_LIMITS.tags) {
+            throw new PanelError('INVALID_INPUT', `"${record.name}" would have ${tags.length} tags (${LABEL_LIMITS.tags} at most), so nothing was changed. Remove some of its tags first.`);
+          }
+          next.tags = tags;
+        }
+        updates.set(record.id, next);
+      }
+      current.registry.updateMany(updates);
+      for (const record of records) changes.changed(record.id);
+      return records.map((record) => toPanel(current.registry.get(record.id)!, current));
+    },
+
+    async duplicatePanel(id, input) {
+      const [panelId, { address, name }] = parseArguments('duplicatePanel', [id, input]);
+      const current = await state();
+      const source = find(current, panelId);
+      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp: source.allowPlainHttp });
+      failIfDuplicate(current.registry, baseUrl, display);
+      // The settings and labels go with it; the sign-in, the email and the certificate (the old
+      // address's server's) do not.
+      const record = newRecord(
+        { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null },
+        now().toISOString(),
+      );
+      current.registry.insert(record);
+      changes.changed(record.id);
+      return toPanel(record, current);
+    },
+
+    async previewImport(source) {
+      const [from] = parseArguments('previewImport', [source]);
+      return importer.preview(from);
+    },
+
+    async applyImport(previewId, choice) {
+      const [id, chosen] = parseArguments('applyImport', [previewId, choice]);
+      return importer.apply(id, chosen);
     },
 
     async logIn(id, credentials) {

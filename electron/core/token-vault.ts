@@ -278,13 +278,16 @@ export class TokenVault {
   }
 
   /**
-   * Ends the panel's sign-in: at once in memory, whatever happens on disk; then deletes its
-   * ciphertext. A failed write throws `STORAGE`, and the deletion stays due for the next write.
+   * Ends the panels' sign-ins: at once in memory, whatever happens on disk; then deletes their
+   * ciphertexts. A failed write throws `STORAGE`, and the deletion stays due for the next write.
    */
-  forget(panelId: string): void {
-    this.#generation.set(panelId, this.generation(panelId) + 1);
-    this.#tokens.delete(panelId);
-    delete this.#intended[panelId];
+  forget(...panelIds: string[]): void {
+    // Many in one write: a log out of a thousand panels is one write of the token store.
+    for (const panelId of panelIds) {
+      this.#generation.set(panelId, this.generation(panelId) + 1);
+      this.#tokens.delete(panelId);
+      delete this.#intended[panelId];
+    }
     this.#flush();
   }
 

@@ -100,6 +100,18 @@ function start(): void {
       const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
       return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
     },
+    chooseImportFile: async () => {
+      const options = {
+        defaultPath: app.getPath('documents'),
+        properties: ['openFile' as const],
+        filters: [
+          { name: 'Panels (JSON export, CSV, text)', extensions: ['json', 'csv', 'txt'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    },
   });
   trustedFor = (hostname) => core.trustedCertificatesFor(hostname);
   // A changed trust must be judged again: connections made under the old one are closed.

@@ -98,5 +98,9 @@ export function withConnectionsReset<S extends PanelApi>(service: S, reset: () =
     trustCertificate: after(service.trustCertificate.bind(service)),
     forgetCertificate: after(service.forgetCertificate.bind(service)),
     updatePanel: after(service.updatePanel.bind(service)),
+    // An import may trust or change certificates; a removal takes a panel's trust away.
+    applyImport: after(service.applyImport.bind(service)),
+    removePanel: after(service.removePanel.bind(service)),
+    removePanels: after(service.removePanels.bind(service)),
   };
 }
