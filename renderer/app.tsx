@@ -5,11 +5,14 @@ import type { ErrorInfo } from '../shared/errors.ts';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS } from '../shared/settings.ts';
 import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
 import { AddPanelDialog } from './components/add-panel-dialog.tsx';
+import { BulkView } from './components/bulk-view.tsx';
 import { CommandPalette } from './components/command-palette.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
+import { ImportDialog } from './components/import-dialog.tsx';
 import { PanelView } from './components/panel-view.tsx';
 import { PreferencesDialog } from './components/preferences-dialog.tsx';
+import { RowMenu } from './components/row-menu.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
 import { failureInfo } from './panel-api.ts';
@@ -17,6 +20,7 @@ import { PanelStore } from './panel-store.ts';
 import { commandForKey, isMac } from './shortcuts.ts';
 import { useTheme } from './theme.ts';
 import type { CommandRequest } from './command-request.ts';
+import { availableCommands, importedText, rowMenuItems } from './selection-commands.ts';
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
 type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
@@ -26,6 +30,7 @@ function listView({ sort, attentionOnly, collapsedGroups }: BoardView): ListView
 }
 
 const VIEW_SAVE_DELAY_MS = 1000;
+const NO_PANELS: ReadonlySet<string> = new Set();
 
 /** The window: the panel list on the left, the selected panel on the right. */
 export function App({ api }: { api: PanelBridge | null }) {
@@ -46,7 +51,12 @@ function Workspace({ api }: { api: PanelBridge }) {
   const { panels, byId, expiring, progress } = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [loadError, setLoadError] = useState<ErrorInfo | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  /** Two or more panels selected together (Shift/Ctrl click, Shift+arrows); empty when one is. */
+  const [marked, setMarked] = useState<ReadonlySet<string>>(NO_PANELS);
+  const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const [adding, setAdding] = useState(false);
+  const [copyOf, setCopyOf] = useState<Panel | null>(null);
+  const [importing, setImporting] = useState(false);
   const [status, setStatus] = useState<AppStatus | null>(null);
   const [problemsDismissed, setProblemsDismissed] = useState(false);
   const [preferencesOpen, setPreferencesOpen] = useState(false);
@@ -69,33 +79,48 @@ function Workspace({ api }: { api: PanelBridge }) {
     }
   }, [api, store]);
 
-  // What an export did, until dismissed.
+  // What an export or an import did, until dismissed.
   const [transferNotice, setTransferNotice] = useState<{ text: string; failed: boolean } | null>(null);
-  const exportAll = useCallback(async () => {
+  const exportPanels = useCallback(async (ids?: readonly string[]) => {
     try {
-      const { path, count } = await api.exportPanels();
+      const { path, count } = await api.exportPanels(ids ? [...ids] : undefined);
       if (path !== null) setTransferNotice({ text: `Exported ${count} panel${count === 1 ? '' : 's'} to ${path}. The file holds no token, password or email.`, failed: false });
     } catch (caught) {
       setTransferNotice({ text: failureInfo(caught).message, failed: true });
     }
   }, [api]);
 
-  /** Runs a command from the menu, a shortcut or the palette. */
+  const selectOne = useCallback((id: string) => {
+    setSelectedId(id);
+    setMarked(NO_PANELS);
+  }, []);
+  const selectMany = useCallback((ids: readonly string[], focusId: string) => {
+    setSelectedId(focusId);
+    setMarked(ids.length > 1 ? new Set(ids) : NO_PANELS);
+  }, []);
+  const selectedRef = useRef<Panel | null>(null);
+
+  /** Runs a command from the menu, a shortcut, the palette or the row menu. */
   const run = useCallback((command: CommandId) => {
     switch (command) {
       case 'addPanel':
         return setAdding(true);
+      case 'importPanels':
+        return setImporting(true);
+      case 'duplicatePanel':
+        if (selectedRef.current) setCopyOf(selectedRef.current);
+        return;
       case 'preferences':
         if (statusRef.current) setPreferencesOpen(true);
         return;
       case 'palette':
         return setPaletteOpen(true);
       case 'exportPanels':
-        return void exportAll();
+        return void exportPanels();
       default:
         setRequest((last) => ({ command, seq: (last?.seq ?? 0) + 1 }));
     }
-  }, [exportAll]);
+  }, [exportPanels]);
 
   // The shortcuts the menu shows, for the page itself; none while a dialog is open over it.
   useEffect(() => {
@@ -115,12 +140,12 @@ function Workspace({ api }: { api: PanelBridge }) {
     // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
     const stop = api.onEvent((event) => {
       store.apply(event);
-      if (event.type === 'focusPanel' && store.has(event.panelId)) setSelectedId(event.panelId);
+      if (event.type === 'focusPanel' && store.has(event.panelId)) selectOne(event.panelId);
       if (event.type === 'runCommand' && !document.querySelector('dialog[open]')) run(event.command);
     });
     void load();
     return stop;
-  }, [api, store, load, run]);
+  }, [api, store, load, run, selectOne]);
 
   useEffect(() => {
     // The status only adds notices and preferences: without it the panels still work.
@@ -146,15 +171,17 @@ function Workspace({ api }: { api: PanelBridge }) {
 
   const added = (panel: Panel) => {
     setAdding(false);
+    setCopyOf(null);
     store.upsert(panel);
-    setSelectedId(panel.id);
+    selectOne(panel.id);
   };
 
   // The removed panel's view went with the focus in it: give it to the panel now selected, or to Add panel.
   const focusAfterRemove = useRef(false);
   const removed = useCallback(
-    (id: string) => {
-      store.remove(id);
+    (ids: string | readonly string[]) => {
+      for (const id of typeof ids === 'string' ? [ids] : ids) store.remove(id);
+      setMarked(NO_PANELS);
       focusAfterRemove.current = true;
     },
     [store],
@@ -168,7 +195,10 @@ function Workspace({ api }: { api: PanelBridge }) {
 
   // A selection that is gone (removed here or elsewhere) falls back to the first panel.
   const selected = (selectedId !== null ? byId.get(selectedId) : undefined) ?? panels?.[0] ?? null;
+  selectedRef.current = selected;
   const selectedPanelId = selected?.id ?? null;
+  // In the list's order; panels removed meanwhile drop out.
+  const markedPanels = useMemo(() => (marked.size > 1 ? (panels ?? []).filter((panel) => marked.has(panel.id)) : []), [panels, marked]);
   const groups = useMemo(() => [...new Set((panels ?? []).flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort(), [panels]);
   // Read when the view is saved; a change of the groups alone is no reason to save it.
   const groupsRef = useRef(groups);
@@ -196,7 +226,10 @@ function Workspace({ api }: { api: PanelBridge }) {
         view={board}
         onViewChange={changeView}
         selectedId={selected?.id ?? null}
-        onSelect={setSelectedId}
+        onSelect={selectOne}
+        marked={marked}
+        onMark={selectMany}
+        onOpenMenu={setMenuAt}
         onAdd={() => setAdding(true)}
         onPreferences={status ? () => setPreferencesOpen(true) : undefined}
       />
@@ -221,50 +254,60 @@ function Workspace({ api }: { api: PanelBridge }) {
           <p className="muted" role="status">
             Loading panels…
           </p>
+        ) : markedPanels.length > 1 ? (
+          <BulkView
+            api={api}
+            panels={markedPanels}
+            groups={groups}
+            request={request}
+            onChanged={(changed) => changed.forEach(panelChanged)}
+            onRemoved={removed}
+            onExport={(ids) => void exportPanels(ids)}
+            onClear={() => selected && selectOne(selected.id)}
+          />
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
             <PanelView api={api} panel={selected} request={request} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} defaultEmail={status?.settings.defaultEmail ?? null} onPanelChanged={panelChanged} onRemoved={removed} />
           </ErrorBoundary>
         ) : (
-          <EmptyState onAdd={() => setAdding(true)} />
+          <EmptyState onAdd={() => setAdding(true)} onImport={() => setImporting(true)} />
         )}
       </main>
       {paletteOpen && (
         <CommandPalette
           panels={panels ?? []}
-          commands={availableCommands(selected, panels ?? [], status !== null)}
+          commands={availableCommands(selected, markedPanels, panels ?? [], status !== null)}
           mac={isMac()}
-          onSelectPanel={setSelectedId}
+          onSelectPanel={selectOne}
           onRun={run}
           onClose={() => setPaletteOpen(false)}
         />
       )}
-      {adding && <AddPanelDialog api={api} onAdded={added} onClose={() => setAdding(false)} />}
+      {menuAt && selected && (
+        <RowMenu
+          at={menuAt}
+          label={markedPanels.length > 1 ? `${markedPanels.length} panels` : selected.name}
+          items={rowMenuItems(selected, markedPanels)}
+          onRun={run}
+          onClose={() => setMenuAt(null)}
+        />
+      )}
+      {(adding || copyOf) && <AddPanelDialog api={api} copyOf={copyOf ?? undefined} onAdded={added} onClose={() => (setAdding(false), setCopyOf(null))} />}
+      {importing && (
+        <ImportDialog
+          api={api}
+          onImported={(result) => {
+            setImporting(false);
+            setTransferNotice({ text: importedText(result), failed: false });
+          }}
+          onClose={() => setImporting(false)}
+        />
+      )}
       {preferencesOpen && status && (
         // The panels whose token storage a setting moved come back as events.
         <PreferencesDialog api={api} status={status} onChanged={setStatus} onClose={() => setPreferencesOpen(false)} />
       )}
     </div>
   );
-}
-
-/** The commands that make sense now, in the palette's order. */
-function availableCommands(selected: Panel | null, panels: readonly Panel[], hasStatus: boolean): CommandId[] {
-  const commands: (CommandId | false)[] = [
-    'addPanel',
-    panels.length > 0 && 'exportPanels',
-    'find',
-    panels.some((panel) => panel.signedIn) && 'checkAll',
-    selected?.signedIn === true && 'refresh',
-    selected?.signedIn === false && 'logIn',
-    selected?.signedIn === true && 'logOut',
-    selected !== null && 'settings',
-    selected !== null && 'openDashboard',
-    selected !== null && 'copyAddress',
-    selected !== null && 'copyCurl',
-    selected !== null && 'removePanel',
-    hasStatus && 'preferences',
-  ];
-  return commands.filter((command): command is CommandId => command !== false);
 }

@@ -4,6 +4,7 @@
  */
 export const COMMANDS = {
   addPanel: { title: 'Add panel…', accelerator: 'CmdOrCtrl+N' },
+  importPanels: { title: 'Import panels…', accelerator: null },
   exportPanels: { title: 'Export panels…', accelerator: null },
   find: { title: 'Find panels', accelerator: 'CmdOrCtrl+F' },
   palette: { title: 'Command palette…', accelerator: 'CmdOrCtrl+K' },
@@ -16,7 +17,14 @@ export const COMMANDS = {
   openDashboard: { title: 'Open dashboard in the browser', accelerator: null },
   copyAddress: { title: 'Copy address', accelerator: null },
   copyCurl: { title: 'Copy as curl (session read)', accelerator: null },
+  duplicatePanel: { title: 'Duplicate panel…', accelerator: null },
   removePanel: { title: 'Remove panel…', accelerator: null },
+  // For several panels selected in the list (Shift or Ctrl click, Shift+arrows).
+  checkSelected: { title: 'Check the selected panels', accelerator: null },
+  logOutSelected: { title: 'Log out of the selected panels', accelerator: null },
+  organiseSelected: { title: 'Group, tag or colour the selected panels…', accelerator: null },
+  exportSelected: { title: 'Export the selected panels…', accelerator: null },
+  removeSelected: { title: 'Remove the selected panels…', accelerator: null },
 } as const satisfies Record<string, { title: string; accelerator: string | null }>;
 
 export type CommandId = keyof typeof COMMANDS;

@@ -94,7 +94,7 @@ export interface ImportRow {
   /** Where the entry starts in the file or text, from 1. */
   line: number;
   status: ImportRowStatus;
-  /** The name it would get; null when invalid. */
+  /** The name it would get; when invalid, the name as written, or null when it gives none. */
   name: string | null;
   /** As the operator reads it when valid, else as written (shortened). */
   address: string;

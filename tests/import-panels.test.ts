@@ -156,12 +156,15 @@ describe('previews of JSON, CSV and text', () => {
     assert.deepEqual(preview.rows.map((row) => [row.line, row.status, row.name]), [
       [2, 'new', 'Alpha, the first'],
       [3, 'new', 'Beta "two"'],
-      [6, 'invalid', null],
+      [6, 'invalid', 'Broken'],
       // A quoted cell may span lines; the row is named by the line it starts on.
-      [7, 'invalid', null],
+      [7, 'invalid', 'Multi\r\nline'],
     ]);
     assert.equal(preview.rows[2]!.address, 'not an address!');
     assert.equal(preview.rows[3]!.message, 'Name cannot contain control characters.');
+    await app.applyImport(preview.id, { duplicates: 'skip' });
+    const alpha = (await app.listPanels()).find((panel) => panel.address === 'a.example.com')!;
+    assert.deepEqual([alpha.name, alpha.tags, alpha.group], ['Alpha, the first', ['eu', 'db'], 'Acme']);
   });
 
   test('CSV without a header: name,address,group,tags; a row of one cell is an address; too many cells is an error', async () => {

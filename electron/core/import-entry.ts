@@ -27,7 +27,8 @@ export interface ImportSettings {
   trustedCertificate?: CertificateInfo | null;
 }
 
-export type CheckedEntry = { line: number; settings: ImportSettings } | { line: number; problem: string; written: string };
+/** A valid entry's settings, or why it is not valid and what it says (for the preview). */
+export type CheckedEntry = { line: number; settings: ImportSettings } | { line: number; problem: string; written: { name: string | null; address: string } };
 
 const ADD_FIELDS = ['address', 'name', 'allowPlainHttp', 'group', 'tags', 'colour', 'favourite'] as const;
 const PATH_FIELDS = ['apiStyle', 'loginPath', 'sessionPath', 'tokenField'] as const;
@@ -40,11 +41,14 @@ function given(fields: Record<string, unknown>, names: readonly string[]): Recor
   return picked;
 }
 
-/** The address as written, for the preview of an entry that is not valid. */
-function written(fields: Record<string, unknown>): string {
-  const address = Object.hasOwn(fields, 'address') ? fields.address : undefined;
-  const text = typeof address === 'string' ? address : address === undefined ? '' : JSON.stringify(address) ?? '';
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+/** The name and address as written, shortened, for the preview of an entry that is not valid. */
+function written(fields: Record<string, unknown>): { name: string | null; address: string } {
+  const text = (key: string) => {
+    const value = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    const shown = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? '');
+    return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
+  };
+  return { name: text('name').trim() || null, address: text('address') };
 }
 
 export function checkEntry({ line, fields, problem }: RawEntry): CheckedEntry {

@@ -43,7 +43,9 @@ export function planImport(entries: readonly CheckedEntry[], records: readonly P
 }
 
 function rowFor(entry: CheckedEntry, byBaseUrl: ReadonlyMap<string, PanelRecord>, firstLine: Map<string, number>, plan: ImportPlan): ImportRow {
-  if ('problem' in entry) return { line: entry.line, status: 'invalid', name: null, address: entry.written, message: entry.problem, changes: [], trustsCertificate: false };
+  if ('problem' in entry) {
+    return { line: entry.line, status: 'invalid', name: entry.written.name, address: entry.written.address, message: entry.problem, changes: [], trustsCertificate: false };
+  }
   const { settings } = entry;
   const base = { line: entry.line, address: settings.display, trustsCertificate: Boolean(settings.trustedCertificate) };
   const earlier = firstLine.get(settings.baseUrl);

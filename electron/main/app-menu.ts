@@ -39,7 +39,7 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
     ...appMenu,
     {
       label: 'File',
-      submenu: [command('addPanel'), command('exportPanels'), ...(mac ? [] : [separator, command('preferences')]), separator, mac ? { role: 'close' } : { role: 'quit' }],
+      submenu: [command('addPanel'), command('importPanels'), command('exportPanels'), ...(mac ? [] : [separator, command('preferences')]), separator, mac ? { role: 'close' } : { role: 'quit' }],
     },
     {
       label: 'Edit',
@@ -86,6 +86,7 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
         command('copyAddress'),
         command('copyCurl'),
         separator,
+        command('duplicatePanel'),
         command('removePanel'),
       ],
     },

@@ -10,13 +10,15 @@ import { TextField } from './text-field.tsx';
 
 interface AddPanelDialogProps {
   api: PanelApi;
+  /** Duplicate: a new panel with this one's settings and labels, at the address typed here. */
+  copyOf?: Panel;
   onAdded(panel: Panel): void;
   onClose(): void;
 }
 
-export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
+export function AddPanelDialog({ api, copyOf, onAdded, onClose }: AddPanelDialogProps) {
   const [address, setAddress] = useState('');
-  const [name, setName] = useState('');
+  const [name, setName] = useState(copyOf ? `${copyOf.name} (copy)` : '');
   const [allowPlainHttp, setAllowPlainHttp] = useState(false);
   // The choice is offered only where it applies: an address typed with http://.
   const typedHttp = typedPlainHttp(address);
@@ -32,7 +34,9 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
     setBusy(true);
     setError(null);
     try {
-      const panel = await api.addPanel({ address, name, allowPlainHttp: typedHttp && allowPlainHttp });
+      const panel = copyOf
+        ? await api.duplicatePanel(copyOf.id, { address, name })
+        : await api.addPanel({ address, name, allowPlainHttp: typedHttp && allowPlainHttp });
       // The new panel's login form takes focus; the Add button must not take it back.
       added.current = true;
       onAdded(panel);
@@ -47,7 +51,13 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
 
   const field = error ? fieldForError(error) : null;
   return (
-    <ModalDialog title="Add panel" onClose={onClose} shouldRestoreFocus={() => !added.current}>
+    <ModalDialog title={copyOf ? `Duplicate ${copyOf.name}` : 'Add panel'} onClose={onClose} shouldRestoreFocus={() => !added.current}>
+      {copyOf && (
+        <p className="muted">
+          The new panel gets the settings, group, tags and colour of {copyOf.name} ({copyOf.address}), and is signed out. Two panels cannot share an
+          address: enter the other installation’s.
+        </p>
+      )}
       <form onSubmit={submit} noValidate aria-busy={busy}>
         <TextField
           ref={addressInput}
@@ -61,7 +71,7 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
           onChange={(event) => setAddress(event.target.value)}
           error={field === 'address' ? error?.message : null}
         />
-        {typedHttp && <PlainHttpChoice checked={allowPlainHttp} onChange={setAllowPlainHttp} />}
+        {typedHttp && !copyOf && <PlainHttpChoice checked={allowPlainHttp} onChange={setAllowPlainHttp} />}
         <TextField
           ref={nameInput}
           label="Name (optional)"
@@ -81,7 +91,7 @@ export function AddPanelDialog({ api, onAdded, onClose }: AddPanelDialogProps) {
             Cancel
           </button>
           <button type="submit" className="button-primary" disabled={busy}>
-            {busy ? 'Adding…' : 'Add panel'}
+            {busy ? 'Adding…' : copyOf ? 'Duplicate panel' : 'Add panel'}
           </button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-export function EmptyState({ onAdd }: { onAdd(): void }) {
+export function EmptyState({ onAdd, onImport }: { onAdd(): void; onImport(): void }) {
   return (
     <section className="empty-state" aria-labelledby="empty-title">
       <h1 id="empty-title">Add your first panel</h1>
@@ -6,9 +6,15 @@ export function EmptyState({ onAdd }: { onAdd(): void }) {
         Paneldeck keeps your panel installations in one place. Start with the address of one of them, for example{' '}
         <code>panel.example.com</code>; you log in to each panel separately and stay logged in between runs.
       </p>
-      <button type="button" className="button-primary" onClick={onAdd}>
-        Add panel
-      </button>
+      <p>Have many? Import a list of addresses, a CSV or a Paneldeck export from a colleague.</p>
+      <div className="form-actions">
+        <button type="button" className="button-primary" onClick={onAdd}>
+          Add panel
+        </button>
+        <button type="button" onClick={onImport}>
+          Import panels…
+        </button>
+      </div>
     </section>
   );
 }

@@ -13,7 +13,13 @@ const TYPE_AHEAD_MS = 700;
 interface PanelListProps {
   items: readonly BoardItem[];
   selectedId: string | null;
+  /** The panels selected together (two or more), or empty when only `selectedId` is. */
+  marked: ReadonlySet<string>;
   onSelect(id: string): void;
+  /** Several panels selected (Shift or Ctrl click, Shift+arrows, Ctrl+A); `focusId` is the one the keyboard is on. */
+  onMark(ids: readonly string[], focusId: string): void;
+  /** Right click on a row, or the context-menu key: the row menu, at this point of the window. */
+  onOpenMenu(at: { x: number; y: number }): void;
   /** Folds or unfolds a section, by its key. */
   onToggleSection(key: string): void;
   /** The clock of the relative times, ticking in the page (never a call to main). */
@@ -32,9 +38,11 @@ const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : ite
  * The panels as one WAI-ARIA tree: one Tab stop; Up/Down, Page Up/Down, Home/End and type-ahead
  * move through headings and panels (a panel reached is shown: selection follows focus); Right
  * and Left unfold and fold a heading, Left on a panel goes to its heading; Enter or Space folds
- * a heading. Only the rows in view (and a few beyond) are in the page.
+ * a heading. Several panels are selected as in a file manager: Shift or Ctrl (⌘) click,
+ * Shift+Up/Down, Ctrl+A; Esc goes back to one. Right click or the context-menu key (Shift+F10)
+ * opens the row menu. Only the rows in view (and a few beyond) are in the page.
  */
-export function PanelList({ items, selectedId, onSelect, onToggleSection, now, emptyText, onFocusChange }: PanelListProps) {
+export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenMenu, onToggleSection, now, emptyText, onFocusChange }: PanelListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const typed = useRef({ text: '', at: 0 });
   // The entry the keyboard is on: the selected panel, or a heading moved to.
@@ -64,18 +72,78 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
     virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
   }, [activeKey, activeIndex, virtualizer]);
 
+  // Where a Shift selection runs from: the panel last chosen on its own (click, arrow, Ctrl click).
+  const anchor = useRef<string | null>(selectedId);
   const moveTo = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
     if (!item) return;
     setActiveKey(item.key);
-    if (item.kind === 'panel') onSelect(item.key);
+    if (item.kind === 'panel') {
+      anchor.current = item.key;
+      onSelect(item.key);
+    }
+  };
+  const isSelected = (id: string) => (marked.size > 1 ? marked.has(id) : id === selectedId);
+  /** The panels from the anchor to `id`, in the list's order (headings between are skipped). */
+  const selectRange = (id: string) => {
+    const from = items.findIndex((item) => item.key === (anchor.current ?? id));
+    const to = items.findIndex((item) => item.key === id);
+    const [start, end] = from < 0 ? [to, to] : [Math.min(from, to), Math.max(from, to)];
+    setActiveKey(id);
+    onMark(items.slice(start, end + 1).flatMap((item) => (item.kind === 'panel' ? [item.key] : [])), id);
+  };
+  const toggle = (id: string) => {
+    const chosen = new Set(marked.size > 1 ? marked : selectedId ? [selectedId] : []);
+    if (chosen.has(id)) chosen.delete(id);
+    else chosen.add(id);
+    const ids = [...chosen];
+    // Down to one (or none: the last one stays): that one is simply the selected panel.
+    const focus = ids.length > 1 ? id : (ids[0] ?? id);
+    anchor.current = focus;
+    setActiveKey(focus);
+    onMark(ids.length > 1 ? ids : [focus], focus);
+  };
+  /** The next panel from `index` going `step` (headings skipped), or -1. */
+  const panelFrom = (index: number, step: number) => {
+    for (let at = index + step; at >= 0 && at < items.length; at += step) if (items[at]!.kind === 'panel') return at;
+    return -1;
+  };
+  const openMenuAtActive = () => {
+    const row = activeKey === null ? null : document.getElementById(itemId(activeKey));
+    const box = row?.getBoundingClientRect() ?? scroller.current?.getBoundingClientRect();
+    if (box) onOpenMenu({ x: box.left + 24, y: box.top + Math.min(box.height, ROW_HEIGHT) - 8 });
   };
   const pageRows = () => Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT) / ROW_HEIGHT) - 1);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || items.length === 0) return;
+    if (items.length === 0) return;
     const current = activeIndex;
     const active = items[current];
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'a') {
+      event.preventDefault();
+      const ids = items.flatMap((item) => (item.kind === 'panel' ? [item.key] : []));
+      const focus = active?.kind === 'panel' ? active.key : ids[0];
+      if (focus) onMark(ids, focus);
+      return;
+    }
+    if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+      event.preventDefault();
+      openMenuAtActive();
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === 'Escape' && marked.size > 1 && active?.kind === 'panel') {
+      event.preventDefault();
+      anchor.current = active.key;
+      onSelect(active.key);
+      return;
+    }
+    if (event.shiftKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      event.preventDefault();
+      const next = panelFrom(current, event.key === 'ArrowDown' ? 1 : -1);
+      if (next >= 0) selectRange(items[next]!.key);
+      return;
+    }
     const moves: Partial<Record<string, () => number>> = {
       ArrowDown: () => current + 1,
       ArrowUp: () => (current < 0 ? 0 : current - 1),
@@ -133,6 +201,7 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
       className="panel-list"
       role="tree"
       aria-label="Panel list"
+      aria-multiselectable="true"
       tabIndex={0}
       aria-activedescendant={activeItem ? itemId(activeItem.key) : undefined}
       onKeyDown={onKeyDown}
@@ -187,14 +256,28 @@ export function PanelList({ items, selectedId, onSelect, onToggleSection, now, e
               aria-level={item.section === null ? 1 : 2}
               aria-setsize={item.setSize}
               aria-posinset={item.position}
-              aria-selected={panel.id === selectedId}
+              aria-selected={isSelected(panel.id)}
               style={{ transform: `translateY(${virtual.start}px)`, height: ROW_HEIGHT }}
               // The list keeps the focus; a click only selects.
               onMouseDown={(event) => event.preventDefault()}
               onClick={(event) => {
-                setActiveKey(item.key);
-                onSelect(panel.id);
                 focusList(event.currentTarget);
+                if (event.shiftKey) return selectRange(panel.id);
+                if (event.ctrlKey || event.metaKey) return toggle(panel.id);
+                setActiveKey(item.key);
+                anchor.current = panel.id;
+                onSelect(panel.id);
+              }}
+              onContextMenu={(event) => {
+                event.preventDefault();
+                focusList(event.currentTarget);
+                // A row outside the selection becomes the selection, as in a file manager.
+                if (!isSelected(panel.id)) {
+                  setActiveKey(item.key);
+                  anchor.current = panel.id;
+                  onSelect(panel.id);
+                }
+                onOpenMenu({ x: event.clientX, y: event.clientY });
               }}
               title={`${panel.name} (${panel.address}): ${label}`}
             >

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
-import { cleanGroup, cleanTags, COLOUR_NAMES, PANEL_COLOURS, type PanelColour } from '../../shared/labels.ts';
+import { cleanGroup, cleanTags, type PanelColour } from '../../shared/labels.ts';
 import type { ApiStyle, Panel } from '../../shared/types.ts';
 import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
-import { failureInfo } from '../panel-api.ts';
+import { useBusyAction } from '../busy-action.ts';
+import { ColourOptions } from './colour-options.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 import { TextField } from './text-field.tsx';
 import { SaveBar } from './save-bar.tsx';
@@ -85,8 +85,7 @@ const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenF
 
 export function PanelSettings({ api, panel, pending, onPendingDone, groups, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
   const [draft, setDraft] = useState(() => draftOf(panel));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorInfo | null>(null);
+  const { busy, error, run } = useBusyAction();
   const [saved, setSaved] = useState(false);
   const [confirmingRemove, setConfirmingRemove] = useState(false);
   const patch = changesBetween(panel, draft);
@@ -101,19 +100,6 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
     set(key, event.target.value);
 
   const accountStatus = useRef<HTMLParagraphElement>(null);
-
-  const run = async (action: () => Promise<void>) => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (caught) {
-      setError(failureInfo(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const logOut = () =>
     void run(async () => {
@@ -188,17 +174,8 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
           />
           <label className="field">
             <span className="field-label">Colour</span>
-            <select
-              name="colour"
-              value={draft.colour}
-              onChange={(event) => set('colour', event.target.value as PanelColour | '')}
-            >
-              <option value="">None</option>
-              {PANEL_COLOURS.map((colour) => (
-                <option key={colour} value={colour}>
-                  {COLOUR_NAMES[colour]}
-                </option>
-              ))}
+            <select name="colour" value={draft.colour} onChange={(event) => set('colour', event.target.value as PanelColour | '')}>
+              <ColourOptions />
             </select>
             <span className="field-hint">A stripe along the panel in the list and along its header. Red marks production.</span>
           </label>

@@ -21,6 +21,10 @@ interface SidebarProps {
   view: Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
   onViewChange(change: Partial<Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>>): void;
   onSelect(id: string): void;
+  /** The selection of several panels (see PanelList). */
+  marked: ReadonlySet<string>;
+  onMark(ids: readonly string[], focusId: string): void;
+  onOpenMenu(at: { x: number; y: number }): void;
   onAdd(): void;
   /** Absent while the app's status is not known yet. */
   onPreferences?: () => void;
@@ -30,7 +34,7 @@ interface SidebarProps {
 const CLOCK_TICK_MS = 30_000;
 
 /** The fleet at a glance: find, counts per state, the attention filter, Check all, and the list. */
-export function Sidebar({ api, request, panels, selectedId, progress, view: board, onViewChange, onSelect, onAdd, onPreferences }: SidebarProps) {
+export function Sidebar({ api, request, panels, selectedId, progress, view: board, onViewChange, onSelect, marked, onMark, onOpenMenu, onAdd, onPreferences }: SidebarProps) {
   const [query, setQuery] = useState('');
   const { attentionOnly, sort, collapsedGroups } = board;
   const [checkError, setCheckError] = useState<ErrorInfo | null>(null);
@@ -177,7 +181,10 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
           onFocusChange={setListFocused}
           items={items}
           selectedId={selectedId}
+          marked={marked}
           onSelect={onSelect}
+          onMark={onMark}
+          onOpenMenu={onOpenMenu}
           onToggleSection={toggleSection}
           now={now}
           emptyText={

@@ -1,0 +1,224 @@
+import { useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
+import type { PanelApi } from '../../shared/contract.ts';
+import { COLOUR_NAMES, type PanelColour } from '../../shared/labels.ts';
+import type { BulkChange } from '../../shared/schemas.ts';
+import type { Panel } from '../../shared/types.ts';
+import { useCommandRequests, type CommandRequest } from '../command-request.ts';
+import { useBusyAction } from '../busy-action.ts';
+import { count, signedInWords } from '../selection-commands.ts';
+import { ColourOptions } from './colour-options.tsx';
+import { ModalDialog } from './modal-dialog.tsx';
+
+interface BulkViewProps {
+  api: Pick<PanelApi, 'checkPanels' | 'logOutPanels' | 'updatePanels' | 'removePanels'>;
+  /** The selected panels, in the list's order. */
+  panels: readonly Panel[];
+  /** Every group in use, offered for Move to group. */
+  groups: readonly string[];
+  request: CommandRequest | null;
+  onChanged(panels: readonly Panel[]): void;
+  onRemoved(ids: readonly string[]): void;
+  onExport(ids: readonly string[]): void;
+  /** Back to one panel: the one the keyboard is on. */
+  onClear(): void;
+}
+
+const NAMES_SHOWN = 8;
+/** Tags as the operator types them: separated by commas. */
+const typedTags = (text: string) => text.split(',').map((tag) => tag.trim()).filter(Boolean);
+
+/**
+ * What can be done to several panels at once: check, log out, export, remove (one confirmation
+ * naming how many), and move to a group, tag, colour or mark as favourite. Each is one call to main.
+ */
+export function BulkView({ api, panels, groups, request, onChanged, onRemoved, onExport, onClear }: BulkViewProps) {
+  const { busy, error, run: runBusy } = useBusyAction();
+  const [outcome, setOutcome] = useState('');
+  const [confirmingRemove, setConfirmingRemove] = useState(false);
+  const groupInput = useRef<HTMLInputElement>(null);
+  const ids = panels.map((panel) => panel.id);
+  const signedIn = panels.filter((panel) => panel.signedIn);
+  const many = count(panels.length);
+
+  /** Whether the action succeeded; what it did, or why it failed, is shown. */
+  const run = (action: () => Promise<string>) =>
+    runBusy(async () => {
+      setOutcome('');
+      setOutcome(await action());
+    });
+  const check = () =>
+    run(async () => {
+      const results = await api.checkPanels(signedIn.map((panel) => panel.id));
+      const failed = results.filter((result) => !result.ok).length;
+      return `Checked ${count(results.length)}: ${results.length - failed} working${failed > 0 ? `, ${failed} failed (see the list)` : ''}.`;
+    });
+  const logOut = () =>
+    run(async () => {
+      onChanged(await api.logOutPanels(signedIn.map((panel) => panel.id)));
+      return `Logged out of ${count(signedIn.length)}.`;
+    });
+  const change = (patch: BulkChange, done: string) =>
+    run(async () => {
+      onChanged(await api.updatePanels(ids, patch));
+      return done;
+    });
+  const remove = () =>
+    run(async () => {
+      setConfirmingRemove(false);
+      await api.removePanels(ids);
+      onRemoved(ids);
+      return `Removed ${many}.`;
+    });
+
+  useCommandRequests(request, {
+    checkSelected: () => void check(),
+    logOutSelected: () => void logOut(),
+    exportSelected: () => onExport(ids),
+    removeSelected: () => setConfirmingRemove(true),
+    organiseSelected: () => groupInput.current?.focus(),
+  });
+
+  const names = panels.slice(0, NAMES_SHOWN).map((panel) => panel.name).join(', ');
+  return (
+    <section className="bulk-view" aria-labelledby="bulk-title" aria-busy={busy}>
+      <header className="bulk-header">
+        <h1 id="bulk-title">{many} selected</h1>
+        <p className="muted">
+          {names}
+          {panels.length > NAMES_SHOWN ? `, and ${panels.length - NAMES_SHOWN} more` : ''}. Shift or Ctrl click in the list changes the selection; Esc
+          there goes back to one panel.
+        </p>
+      </header>
+      <div className="form-actions bulk-actions">
+        <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void check()} title={signedIn.length === 0 ? 'None of them is signed in' : undefined}>
+          {signedInWords('Check', signedIn.length, panels.length)}
+        </button>
+        <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void logOut()}>
+          {signedInWords('Log out of', signedIn.length, panels.length)}
+        </button>
+        <button type="button" disabled={busy} onClick={() => onExport(ids)}>
+          Export {many}…
+        </button>
+        <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>
+          Remove {many}…
+        </button>
+        <button type="button" onClick={onClear}>
+          Select one
+        </button>
+      </div>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          <p>{error.message}</p>
+        </div>
+      ) : (
+        <p role="status" className="bulk-outcome">
+          {outcome}
+        </p>
+      )}
+
+      <fieldset className="organise bulk-organise" disabled={busy}>
+        <legend>Organise the {many}</legend>
+        <BulkField
+          label="Move to group"
+          hint="Empty takes them out of their groups."
+          button="Move"
+          inputRef={groupInput}
+          list={groups}
+          onApply={(text) => change({ group: text.trim() === '' ? null : text }, text.trim() === '' ? `Took ${many} out of their groups.` : `Moved ${many} to ${text.trim()}.`)}
+        />
+        <BulkField label="Add tags" hint="Separate tags with commas." button="Add tags" onApply={(text) => change({ addTags: typedTags(text) }, `Tagged ${many}.`)} required />
+        <BulkField label="Remove tags" hint="Separate tags with commas." button="Remove tags" onApply={(text) => change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`)} required />
+        <ColourField onApply={(colour) => change({ colour }, colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`)} />
+        <div className="bulk-row">
+          <span className="field-label">Favourites</span>
+          <button type="button" onClick={() => void change({ favourite: true }, `Marked ${many} as favourites.`)}>
+            Mark as favourites
+          </button>
+          <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`)}>
+            Unmark
+          </button>
+        </div>
+      </fieldset>
+
+      {confirmingRemove && (
+        <ModalDialog title={`Remove ${many}?`} onClose={() => setConfirmingRemove(false)}>
+          <p>
+            Paneldeck forgets these {many} and their saved log ins: {names}
+            {panels.length > NAMES_SHOWN ? `, and ${panels.length - NAMES_SHOWN} more` : ''}. The panels themselves are not changed; you can add or import them
+            again at any time.
+          </p>
+          <div className="form-actions">
+            <button type="button" autoFocus onClick={() => setConfirmingRemove(false)}>
+              Cancel
+            </button>
+            <button type="button" className="button-danger" onClick={() => void remove()}>
+              Remove {many}
+            </button>
+          </div>
+        </ModalDialog>
+      )}
+    </section>
+  );
+}
+
+interface BulkFieldProps {
+  label: string;
+  hint: string;
+  button: string;
+  list?: readonly string[];
+  /** Empty text is not applied. */
+  required?: boolean;
+  inputRef?: Ref<HTMLInputElement>;
+  /** Whether it was applied: the text stays when not, to be fixed. */
+  onApply(text: string): Promise<boolean>;
+}
+
+/** One labelled text box and its button, applied on Enter too. */
+function BulkField({ label, hint, button, list, required = false, inputRef, onApply }: BulkFieldProps) {
+  const [text, setText] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (required && text.trim() === '') return;
+    void onApply(text).then((applied) => applied && setText(''));
+  };
+  return (
+    <form className="bulk-row" onSubmit={submit}>
+      <label className="field-label" htmlFor={`${id}-input`}>
+        {label}
+      </label>
+      <input ref={inputRef} id={`${id}-input`} value={text} list={list ? `${id}-list` : undefined} aria-describedby={`${id}-hint`} onChange={(event) => setText(event.target.value)} />
+      <button type="submit" disabled={required && text.trim() === ''}>
+        {button}
+      </button>
+      <span id={`${id}-hint`} className="field-hint">
+        {hint}
+      </span>
+      {list && (
+        <datalist id={`${id}-list`}>
+          {list.map((group) => (
+            <option key={group} value={group} />
+          ))}
+        </datalist>
+      )}
+    </form>
+  );
+}
+
+function ColourField({ onApply }: { onApply(colour: PanelColour | null): Promise<boolean> }): ReactNode {
+  const [colour, setColour] = useState<PanelColour | ''>('');
+  const id = useId();
+  return (
+    <div className="bulk-row">
+      <label className="field-label" htmlFor={id}>
+        Colour
+      </label>
+      <select id={id} value={colour} onChange={(event) => setColour(event.target.value as PanelColour | '')}>
+        <ColourOptions />
+      </select>
+      <button type="button" onClick={() => void onApply(colour === '' ? null : colour)}>
+        Set colour
+      </button>
+    </div>
+  );
+}

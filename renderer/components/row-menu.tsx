@@ -1,0 +1,89 @@
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { CommandId } from '../../shared/commands.ts';
+import type { RowMenuItem } from '../selection-commands.ts';
+
+interface RowMenuProps {
+  /** Where it opens, in window coordinates; moved in when it would leave the window. */
+  at: { x: number; y: number };
+  /** Names the menu for a screen reader: the panel, or "5 panels". */
+  label: string;
+  items: readonly RowMenuItem[];
+  onRun(command: CommandId): void;
+  onClose(): void;
+}
+
+/**
+ * The row menu: a WAI-ARIA menu drawn in the page. Up/Down/Home/End move, Enter or Space runs,
+ * Esc or Tab closes, as does a click elsewhere; focus then goes back where it was (the list).
+ */
+export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
+  const menu = useRef<HTMLDivElement>(null);
+  const [position, setPosition] = useState(at);
+  const [active, setActive] = useState(0);
+
+  // Measured before it is painted: a menu opened near the bottom or the right edge opens inward.
+  useLayoutEffect(() => {
+    const box = menu.current?.getBoundingClientRect();
+    if (!box) return;
+    const margin = 8;
+    setPosition({
+      x: Math.max(margin, Math.min(at.x, window.innerWidth - box.width - margin)),
+      y: Math.max(margin, Math.min(at.y, window.innerHeight - box.height - margin)),
+    });
+  }, [at]);
+
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const outside = (event: MouseEvent) => {
+      if (!menu.current?.contains(event.target as Node)) onClose();
+    };
+    document.addEventListener('mousedown', outside);
+    window.addEventListener('blur', onClose);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      window.removeEventListener('blur', onClose);
+      if (opener?.isConnected) opener.focus();
+    };
+    // Opened once per mount: the close handler of the first render is the one to keep.
+  }, []);
+  useEffect(() => {
+    menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[active]?.focus();
+  }, [active]);
+
+  const choose = (command: CommandId) => {
+    onClose();
+    onRun(command);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Partial<Record<string, number>> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: items.length - 1 };
+    const move = moves[event.key];
+    if (move !== undefined) {
+      event.preventDefault();
+      setActive((move + items.length) % items.length);
+    } else if (event.key === 'Escape' || event.key === 'Tab') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      choose(items[active]!.command);
+    }
+  };
+
+  return (
+    <div ref={menu} className="row-menu" role="menu" aria-label={label} style={{ left: position.x, top: position.y }} onKeyDown={onKeyDown}>
+      {items.map((item, index) => (
+        <div
+          key={item.command}
+          role="menuitem"
+          tabIndex={index === active ? 0 : -1}
+          className={`row-menu-item${item.separated ? ' separated' : ''}${item.danger ? ' danger' : ''}`}
+          onMouseMove={() => index !== active && setActive(index)}
+          onClick={() => choose(item.command)}
+        >
+          {item.label}
+        </div>
+      ))}
+    </div>
+  );
+}
