@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import { IMPORT_MAX_BYTES, type ImportChoice, type ImportPreview, type ImportResult, type ImportRow, type ImportRowStatus } from '../../shared/transfer.ts';
 import { useBusyAction } from '../busy-action.ts';
@@ -110,6 +110,9 @@ function PreviewStep({ preview, duplicates, onDuplicates }: { preview: ImportPre
   // Invalid lines first when there are any: they are what needs the operator's eye.
   const [filter, setFilter] = useState<Filter>(counts.invalid > 0 ? 'invalid' : 'all');
   const rows = filter === 'all' ? preview.rows : preview.rows.filter((row) => row.status === filter);
+  // The button that asked for the preview is gone: the keyboard starts again at what it says.
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => summaryRef.current?.focus(), [preview]);
   const summary = [
     `${plural(counts.new, 'new panel')} to add`,
     counts.duplicate > 0 && `${plural(counts.duplicate, 'panel')} already in your list with other settings`,
@@ -118,7 +121,7 @@ function PreviewStep({ preview, duplicates, onDuplicates }: { preview: ImportPre
   ].filter(Boolean);
   return (
     <div className="import-preview">
-      <p role="status">
+      <p role="status" ref={summaryRef} tabIndex={-1} className="import-summary">
         Read as {FORMAT_NAMES[preview.format]}: {summary.join(' · ')}. Nothing is written until you confirm.
       </p>
       {preview.notes.map((note) => (

@@ -38,6 +38,7 @@ test('Import pasted CSV: a preview with invalid lines, duplicates and what would
   await expect(preview.getByRole('status')).toHaveText(
     'Read as CSV: 3 new panels to add · 1 panel already in your list with other settings · 2 invalid lines, not imported. Nothing is written until you confirm.',
   );
+  await expect(preview.getByRole('status'), 'the keyboard starts at the summary').toBeFocused();
   // Invalid lines are shown first, with their line numbers and Add panel's own message.
   const lines = preview.getByRole('list', { name: 'Lines of the import' }).getByRole('listitem');
   await expect(lines).toHaveCount(2);
