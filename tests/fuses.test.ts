@@ -3,9 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterPack, fuseConfigFor, PACKAGED_FUSES, type AfterPackContext } from '../scripts/after-pack.ts';
+import { fuseProblems, runsAsNode, unpackedApps } from '../scripts/check-packaged-app.ts';
 
 /**
  * The after-pack hook against synthetic Electron binaries (no Electron binary can be downloaded
@@ -113,4 +114,36 @@ test('an unknown platform or a Linux build without an executable name stops pack
   await assert.rejects(afterPack(context('freebsd')), /no known Electron binary/);
   const ctx = context('linux', 20);
   await assert.rejects(afterPack({ ...ctx, packager: { appInfo: ctx.packager.appInfo } }), /executableName/);
+});
+
+describe('the packaged-app check hosted CI runs after npm run dist (scripts/check-packaged-app.ts)', () => {
+  test('it finds the unpacked app of each system in the release folder', async () => {
+    const release = join(outDir, 'release');
+    await mkdir(join(release, 'linux-unpacked'), { recursive: true });
+    await mkdir(join(release, 'mac-arm64'), { recursive: true });
+    assert.deepEqual(unpackedApps(release, 'linux'), [{ fuses: join(release, 'linux-unpacked', 'paneldeck'), executable: join(release, 'linux-unpacked', 'paneldeck') }]);
+    assert.deepEqual(unpackedApps(release, 'darwin').map((app) => app.executable), [join(release, 'mac-arm64', 'Paneldeck.app', 'Contents', 'MacOS', 'Paneldeck')]);
+    assert.deepEqual(unpackedApps(release, 'win32'), []);
+    assert.deepEqual(unpackedApps(join(outDir, 'nothing-here'), 'linux'), []);
+  });
+
+  test('it names every fuse not as decided: all of them on an unflipped binary, none after after-pack', async () => {
+    const ctx = context('linux', 30);
+    const file = await place(ctx, syntheticBinary(ELECTRON_DEFAULTS).bytes);
+    const before = await fuseProblems(file);
+    assert.ok(before.includes('RunAsNode is on, should be off'), before.join('; '));
+    assert.ok(before.includes('EnableNodeCliInspectArguments is on, should be off'));
+    await afterPack(ctx, () => undefined);
+    assert.deepEqual(await fuseProblems(file), []);
+  });
+
+  test('it tells an app that runs a script under ELECTRON_RUN_AS_NODE from one that does not', { skip: process.platform === 'win32' && 'uses shell scripts as stand-in apps' }, async () => {
+    const obeys = join(outDir, 'obeys-run-as-node.sh');
+    const refuses = join(outDir, 'refuses-run-as-node.sh');
+    // The script's mark is the last argument's quoted text: a stand-in that evaluates it prints it.
+    await writeFile(obeys, '#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] && printf PANELDECK_RAN_AS_NODE\n', { mode: 0o755 });
+    await writeFile(refuses, '#!/bin/sh\nprintf "starting the app instead"\nsleep 30\n', { mode: 0o755 });
+    assert.equal(await runsAsNode(obeys), true);
+    assert.equal(await runsAsNode(refuses, 300), false);
+  });
 });

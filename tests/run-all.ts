@@ -14,7 +14,8 @@ const skippedSuites: string[] = [];
 /** Runs a command with its output shown, and reads the `N passed, N failed` line it ends with. */
 function run(command: string, args: string[], options: { counts: boolean }): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    // npm and npx are .cmd files on Windows, which Node starts only through a shell.
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
     let tail = '';
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
