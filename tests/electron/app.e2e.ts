@@ -1,24 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { methodNames } from '../../shared/methods.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
-import { findElectronBinary } from './electron-binary.ts';
+import { launchApp, skipWithoutElectron } from './launch.ts';
 
-/**
- * The happy path in the real app: built main, preload and renderer in Electron, against the
- * reference panel.
- *
- * It launches the development Electron from node_modules/electron, which is unfused: Playwright's
- * `_electron` drives the app through the Node inspector (`--inspect`), which the packaged app
- * refuses (its EnableNodeCliInspectArguments fuse is off, see scripts/after-pack.ts). The fuses
- * themselves are tested by tests/fuses.test.ts against a synthetic binary.
- */
-const binary = findElectronBinary();
-test.skip('missing' in binary, `SKIPPED: ${'missing' in binary ? binary.missing : ''}`);
+/** The happy path in the real app: built main, preload and renderer in Electron, against the reference panel. */
+skipWithoutElectron();
 
-const projectRoot = join(import.meta.dirname, '..', '..');
 let panel: ReferencePanel;
 let userData: string;
 
@@ -31,17 +21,7 @@ test.afterAll(async () => {
   if (userData) await rm(userData, { recursive: true, force: true });
 });
 
-async function launch(): Promise<{ app: ElectronApplication; window: Page }> {
-  if ('missing' in binary) throw new Error(binary.missing);
-  const app = await electron.launch({
-    executablePath: binary.path,
-    // Chromium refuses to start as root (CI) with its sandbox on; the page sandbox is still asked for.
-    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), projectRoot],
-    env: { ...process.env, PANELDECK_USER_DATA_DIR: userData },
-  });
-  const window = await app.firstWindow();
-  return { app, window };
-}
+const launch = (): Promise<{ app: ElectronApplication; window: Page }> => launchApp(userData);
 
 test('add a panel, log in, read the session, restart still signed in; the page has no Node and only the contract', async () => {
   const first = await launch();
