@@ -170,6 +170,11 @@ function installFakeMain(setup: FakeMainSetup): void {
   rows.observe(document, { childList: true, subtree: true });
 
   const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  /** `value`, a task later, as main's answers arrive. */
+  const after = async <T>(value: T): Promise<T> => {
+    await nextTask();
+    return value;
+  };
   const answers: Partial<Record<string, (args: unknown[]) => Promise<unknown>>> = {
     'panelApi:listPanels': async () => {
       await nextTask();
@@ -180,10 +185,10 @@ function installFakeMain(setup: FakeMainSetup): void {
       probe.answeredAt = performance.now();
       return copy;
     },
-    'panelApi:getAppStatus': async () => (await nextTask(), setup.status),
-    'panelApi:updateSettings': async ([patch]) => (await nextTask(), { ...setup.status, settings: { ...setup.status.settings, ...(patch as object) } }),
-    'panelApi:getCachedSession': async () => (await nextTask(), null),
-    'panelApi:getSession': async ([id]) => (await nextTask(), { panelId: id, checkedAt: new Date().toISOString(), session: { user: { email: 'ops@example.net' } } }),
+    'panelApi:getAppStatus': async () => after(setup.status),
+    'panelApi:updateSettings': async ([patch]) => after({ ...setup.status, settings: { ...setup.status.settings, ...(patch as object) } }),
+    'panelApi:getCachedSession': async () => after(null),
+    'panelApi:getSession': async ([id]) => after({ panelId: id, checkedAt: new Date().toISOString(), session: { user: { email: 'ops@example.net' } } }),
   };
   // What the preload requires as 'electron'.
   Object.defineProperty(page, '__benchElectron', {

@@ -46,7 +46,8 @@ function listToSize(item: (index: number) => string, bytes: number, open = '[', 
   const parts: string[] = [];
   for (let index = 0, length = 2; ; index++) {
     const part = item(index);
-    if ((length += part.length + 1) > bytes) break;
+    length += part.length + 1;
+    if (length > bytes) break;
     parts.push(part);
   }
   return open + parts.join(',') + close;

@@ -58,7 +58,7 @@ export interface FleetView {
   attention: number;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 /** Lower case, without accents, so "Zürich" is found by "zurich". */
 function fold(text: string): string {

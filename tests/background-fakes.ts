@@ -28,7 +28,9 @@ export function fakeSystem(): SystemState & { emit(event: SystemEvent): void; on
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    emit: (event: SystemEvent) => listeners.forEach((listener) => listener(event)),
+    emit: (event: SystemEvent) => {
+      for (const listener of listeners) listener(event);
+    },
   };
   return system;
 }

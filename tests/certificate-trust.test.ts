@@ -147,8 +147,8 @@ describe('judgeCertificate', () => {
     systemTrusted,
     systemReason: systemTrusted ? null : 'DEPTH_ZERO_SELF_SIGNED_CERT',
   });
-  const a = 'AA:'.repeat(31) + 'AA';
-  const b = 'BB:'.repeat(31) + 'BB';
+  const a = `${'AA:'.repeat(31)}AA`;
+  const b = `${'BB:'.repeat(31)}BB`;
 
   test('without a trusted certificate the system decides', () => {
     assert.equal(judgeCertificate(presented(a, true), null), null);

@@ -551,7 +551,7 @@ class World {
         this.interval = h.settings.checkIntervalMinutes = action.minutes;
         if (action.minutes > 0) {
           this.maxInterval = Math.max(this.maxInterval, action.minutes);
-          this.minInterval.forEach((least, panel) => (this.minInterval[panel] = Math.min(least, action.minutes)));
+          for (const [panel, least] of this.minInterval.entries()) this.minInterval[panel] = Math.min(least, action.minutes);
         }
         if (action.notify) h.scheduler.settingsChanged();
         return;

@@ -251,7 +251,7 @@ describe('twenty panels reading their sessions at once', () => {
     }
     // A shuffle that changed nothing would not test the order.
     if (delays.every((delay, index) => delay === index * 15)) delays.reverse();
-    servers.forEach((server, index) => server.setFault('getSession', { kind: 'latency', ms: delays[index]! }));
+    for (const [index, server] of servers.entries()) server.setFault('getSession', { kind: 'latency', ms: delays[index]! });
     return delays;
   }
 
@@ -273,7 +273,7 @@ describe('twenty panels reading their sessions at once', () => {
         }),
       ),
     );
-    results.forEach((result, index) => assertLandsOnItsPanel(index, result));
+    for (const [index, result] of results.entries()) assertLandsOnItsPanel(index, result);
     assert.notDeepEqual(finished, [...finished].sort((a, b) => a - b), 'the answers arrived in the order of the calls');
     assert.ok(delays.length === COUNT);
     for (const [index, listed] of (await service.listPanels()).entries()) {

@@ -315,11 +315,25 @@ describe('robustness and scale', () => {
     };
     const watcher = new ExpiryWatcher({
       clock, settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
-      notifier: { notify: (notice) => (seen.notices.push(notice.title), boom('no notification daemon')) },
-      emitExpiring: (id) => (seen.expiring.push(id), boom('window gone')),
+      notifier: {
+        notify: (notice) => {
+          seen.notices.push(notice.title);
+          boom('no notification daemon');
+        },
+      },
+      emitExpiring: (id) => {
+        seen.expiring.push(id);
+        boom('window gone');
+      },
       focusPanel: () => boom('window gone'),
-      recheck: (ids) => (seen.rechecks.push(ids.toSorted()), boom('checker gone')),
-      onError: () => (seen.errors++, boom('log gone')),
+      recheck: (ids) => {
+        seen.rechecks.push(ids.toSorted());
+        boom('checker gone');
+      },
+      onError: () => {
+        seen.errors++;
+        boom('log gone');
+      },
     });
     // a and b warn in the same wake-up: a's throws must not cost b its warning.
     watcher.setPanels([panel('a', HOUR), panel('b', HOUR), panel('c', 3 * HOUR)]);

@@ -59,6 +59,7 @@ class WatchedPromise<T> extends Promise<T> {
     return watched;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: the point: a promise that notes when it is awaited
   override then<A = T, B = never>(
     onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
@@ -748,6 +749,7 @@ interface Step {
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.record({ op: opArbitrary, afterPrevious: fc.integer({ min: 0, max: 2 }).map((roll) => roll === 0) });
 
+// biome-ignore lint/suspicious/noConfusingVoidType: what the service's methods resolve to, Promise<void> among them
 type CallResult = PanelCheck[] | Panel | void;
 
 interface Call {

@@ -318,7 +318,7 @@ describe('file log', () => {
     const [, warn, error] = linesOf('logs/paneldeck.log');
     assert.deepEqual(warn, { time: '2025-01-02T03:04:05.678Z', level: 'warn', event: 'odd', password: REDACTED, 'field.time': 'forged' });
     assert.equal(error?.level, 'error');
-    assert.equal((error?.error as { type: string }).type, 'Error');
+    assert.equal((error?.error as { type: string } | undefined)?.type, 'Error');
   });
 
   test('rotates before a write would pass maxBytes, keeping at most maxFiles files', () => {

@@ -80,7 +80,7 @@ describe('panel service against the reference panel', () => {
   test('the name defaults to the address; a second panel at the same base URL is DUPLICATE_PANEL', async () => {
     const first = await service.addPanel({ address: `${panel.url}/api/` });
     assert.equal(first.name, panel.url);
-    await rejectsWith(service.addPanel({ address: panel.url.replace('127.0.0.1', '127.0.0.1') + '/' }), 'DUPLICATE_PANEL', /already in your list as/);
+    await rejectsWith(service.addPanel({ address: `${panel.url.replace('127.0.0.1', '127.0.0.1')}/` }), 'DUPLICATE_PANEL', /already in your list as/);
     await service.addPanel({ address: other.url, name: 'Other' });
     assert.equal((await service.listPanels()).length, 2);
   });

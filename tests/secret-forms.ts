@@ -17,7 +17,7 @@ export function echoForms(secret: string, email: string): { name: string; text: 
   return [
     { name: 'URL-encoded in a URL', text: `wss://x/?token=${encodeURIComponent(secret)}&v=2` },
     { name: 'double URL-encoded', text: `next=${encodeURIComponent(`https://x/?token=${encodeURIComponent(secret)}`)}` },
-    { name: 'URL-encoded with lower-case hex', text: encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()) },
+    { name: 'URL-encoded with lower-case hex', text: encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()) },
     { name: 'Basic base64(email:token)', text: `Basic ${base64(`${email}:${secret}`)}` },
     { name: 'base64url', text: Buffer.from(`t=${secret}`).toString('base64url') },
     { name: 'upper case', text: `Bearer ${secret.toUpperCase()}` },

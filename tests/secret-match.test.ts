@@ -11,7 +11,7 @@ const encodings: Record<string, (secret: string, before: string, after: string) 
   'URL-encoded, all of it': (secret, before, after) => encodeURIComponent(`${before}${secret}${after}`),
   'double URL-encoded': (secret, before, after) => `${before}${encodeURIComponent(encodeURIComponent(secret))}${after}`,
   'triple URL-encoded': (secret, before, after) => encodeURIComponent(encodeURIComponent(encodeURIComponent(`${before}${secret}${after}`))),
-  'URL-encoded, lower-case hex': (secret, before, after) => `${before}${encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())}${after}`,
+  'URL-encoded, lower-case hex': (secret, before, after) => `${before}${encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())}${after}`,
   base64: (secret, before, after) => Buffer.from(`${before}${secret}${after}`).toString('base64'),
   'base64, URL-encoded': (secret, before, after) => encodeURIComponent(Buffer.from(`${before}${secret}${after}`).toString('base64')),
   base64url: (secret, before, after) => Buffer.from(`${before}${secret}${after}`).toString('base64url'),

@@ -189,7 +189,7 @@ function freePath(path: string): string {
 
 function asidePath(path: string, now: Date, label = 'corrupt'): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  return path.replace(/\.json$/, '') + `.${label}-${stamp}.json`;
+  return `${path.replace(/\.json$/, '')}.${label}-${stamp}.json`;
 }
 
 export function storageError(action: string, error: unknown): PanelError {

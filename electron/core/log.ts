@@ -151,7 +151,7 @@ function scrubPairs(text: string): string {
     const at = PAIR_KEY.lastIndex;
     PAIR_VALUE.lastIndex = at;
     const value = PAIR_VALUE.exec(text);
-    if (!value || !value[0] || value[1] !== undefined) continue;
+    if (!value?.[0] || value[1] !== undefined) continue;
     scrubbed += text.slice(copied, at) + maskedValue(value[0]);
     copied = PAIR_KEY.lastIndex = at + value[0].length;
   }

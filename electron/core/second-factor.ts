@@ -39,10 +39,10 @@ export function secondFactorRefusal(response: HttpResponse, codeSent: boolean): 
 /** The message-like strings of an error body; its `code` key is left out (`"code": "BAD_REQUEST"`). */
 function messagesOf(body: unknown): string[] {
   if (!isRecord(body)) return [];
-  const error = body['error'];
+  const error = body.error;
   // tRPC's `{"error":{"json":{"message"}}}` too.
-  const trpc = isRecord(error) && isRecord(error['json']) ? error['json']['message'] : undefined;
-  const candidates = [body['message'], body['detail'], error, isRecord(error) ? error['message'] : undefined, trpc];
+  const trpc = isRecord(error) && isRecord(error.json) ? error.json.message : undefined;
+  const candidates = [body.message, body.detail, error, isRecord(error) ? error.message : undefined, trpc];
   return candidates.filter((value): value is string => typeof value === 'string').map((value) => value.slice(0, 1000));
 }
 

@@ -1,4 +1,4 @@
-import { CertificateRejection, describeCertificate, judgeCertificate } from '../core/certificate-trust.ts';
+import { type CertificateRejection, describeCertificate, judgeCertificate } from '../core/certificate-trust.ts';
 import type { FetchLike } from '../core/http-client.ts';
 import type { PanelApi } from '../../shared/contract.ts';
 

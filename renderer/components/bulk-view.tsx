@@ -148,6 +148,7 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
             again at any time.
           </p>
           <div className="form-actions">
+            {/* biome-ignore lint/a11y/noAutofocus: a confirmation opens on its safe choice */}
             <button type="button" autoFocus onClick={() => setConfirmingRemove(false)}>
               Cancel
             </button>

@@ -7,6 +7,7 @@ const TICK_MS = 15_000;
 /** "Session ends in 9 min" beside the panel's status, counting down; gone once the session has ended. */
 export function ExpiryBadge({ expiresAt }: { expiresAt: string }) {
   const [now, setNow] = useState(() => Date.now());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new end time restarts the clock from now
   useEffect(() => {
     setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), TICK_MS);

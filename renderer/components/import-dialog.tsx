@@ -112,7 +112,7 @@ function PreviewStep({ preview, duplicates, onDuplicates }: { preview: ImportPre
   const rows = filter === 'all' ? preview.rows : preview.rows.filter((row) => row.status === filter);
   // The button that asked for the preview is gone: the keyboard starts again at what it says.
   const summaryRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => summaryRef.current?.focus(), [preview]);
+  useEffect(() => summaryRef.current?.focus(), []);
   const summary = [
     `${plural(counts.new, 'new panel')} to add`,
     counts.duplicate > 0 && `${plural(counts.duplicate, 'panel')} already in your list with other settings`,
@@ -164,16 +164,16 @@ function ImportRows({ rows }: { rows: readonly ImportRow[] }) {
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement, estimateSize, overscan: 8 });
   if (rows.length === 0) return <p className="muted import-rows-empty">No lines of this kind.</p>;
   return (
-    <div ref={scroller} className="import-rows" role="list" aria-label="Lines of the import" tabIndex={0}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard to be scrolled with it (axe: scrollable-region-focusable)
+    <div ref={scroller} className="import-rows" tabIndex={0}>
+      <ul className="import-rows-inner" aria-label="Lines of the import" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((virtual) => {
           const row = rows[virtual.index]!;
           return (
-            <div
+            <li
               key={virtual.key}
               ref={virtualizer.measureElement}
               data-index={virtual.index}
-              role="listitem"
               aria-setsize={rows.length}
               aria-posinset={virtual.index + 1}
               className={`import-row import-${row.status}`}
@@ -189,10 +189,10 @@ function ImportRows({ rows }: { rows: readonly ImportRow[] }) {
                 {row.changes.length > 0 && <span className="import-message">An update changes: {row.changes.join(', ')}.</span>}
                 {row.trustsCertificate && <span className="import-message meta-warning">Trusts a certificate by its fingerprint: import only from a source you trust.</span>}
               </span>
-            </div>
+            </li>
           );
         })}
-      </div>
+      </ul>
     </div>
   );
 }

@@ -111,6 +111,7 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
           name="email"
           autoComplete="username"
           required
+          // biome-ignore lint/a11y/noAutofocus: the form of the panel just chosen takes the keyboard, at the field to fill
           autoFocus={takesFocus && email === ''}
           value={email}
           onChange={(event) => {
@@ -128,6 +129,7 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
           name="password"
           autoComplete="current-password"
           required
+          // biome-ignore lint/a11y/noAutofocus: the form of the panel just chosen takes the keyboard, at the field to fill
           autoFocus={takesFocus && email !== ''}
           value={password}
           onChange={(event) => setPassword(event.target.value)}

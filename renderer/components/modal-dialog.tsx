@@ -17,6 +17,9 @@ export function ModalDialog({ title, onClose, children, className, shouldRestore
   const dialog = useRef<HTMLDialogElement>(null);
   // Its own id: two dialogs at once (a confirmation over the palette) must not share a title.
   const titleId = useId();
+  // Asked when the dialog closes: the newest one.
+  const restoreFocus = useRef(shouldRestoreFocus);
+  restoreFocus.current = shouldRestoreFocus;
   useEffect(() => {
     const element = dialog.current;
     // Unmounting removes the dialog before the browser could give focus back: do it here.
@@ -24,9 +27,8 @@ export function ModalDialog({ title, onClose, children, className, shouldRestore
     if (element && !element.open) element.showModal();
     return () => {
       element?.close();
-      if (opener?.isConnected && (shouldRestoreFocus?.() ?? true)) opener.focus();
+      if (opener?.isConnected && (restoreFocus.current?.() ?? true)) opener.focus();
     };
-    // Opened once per mount; shouldRestoreFocus reads refs, so the first one stays current.
   }, []);
   return (
     <dialog

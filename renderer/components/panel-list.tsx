@@ -30,6 +30,26 @@ interface PanelListProps {
   onFocusChange(focused: boolean): void;
 }
 
+/** Where Up/Down, Page Up/Down, Home and End go from `current`; null for any other key. */
+function movedTo(key: string, current: number, count: number, pageRows: () => number): number | null {
+  switch (key) {
+    case 'ArrowDown':
+      return current + 1;
+    case 'ArrowUp':
+      return current < 0 ? 0 : current - 1;
+    case 'PageDown':
+      return current + pageRows();
+    case 'PageUp':
+      return current - pageRows();
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return null;
+  }
+}
+
 /** An id per entry: every character but letters, digits and '-' escaped, '_' too, so two keys never share one. */
 const itemId = (key: string) => `board-item-${key.replace(/[^A-Za-z0-9-]/g, (char) => `_${char.codePointAt(0)}_`)}`;
 const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : item.row.panel.name);
@@ -144,18 +164,10 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
       if (next >= 0) selectRange(items[next]!.key);
       return;
     }
-    const moves: Partial<Record<string, () => number>> = {
-      ArrowDown: () => current + 1,
-      ArrowUp: () => (current < 0 ? 0 : current - 1),
-      PageDown: () => current + pageRows(),
-      PageUp: () => current - pageRows(),
-      Home: () => 0,
-      End: () => items.length - 1,
-    };
-    const move = moves[event.key];
-    if (move) {
+    const target = movedTo(event.key, current, items.length, pageRows);
+    if (target !== null) {
       event.preventDefault();
-      moveTo(move());
+      moveTo(target);
       return;
     }
     const at = event.timeStamp;
@@ -214,6 +226,7 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
           const focusList = (target: HTMLElement) => target.closest<HTMLElement>('[role="tree"]')?.focus();
           if (item.kind === 'section') {
             return (
+              // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/useFocusableInteractive: the tree takes the keyboard for all its items (aria-activedescendant)
               <div
                 key={virtual.key}
                 id={itemId(item.key)}
@@ -248,6 +261,7 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
           const checked = panel.lastCheck ? agoText(panel.lastCheck.at, now) : '';
           const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now) : null;
           return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/useFocusableInteractive: the tree takes the keyboard for all its items (aria-activedescendant)
             <div
               key={virtual.key}
               id={itemId(item.key)}

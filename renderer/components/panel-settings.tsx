@@ -107,12 +107,14 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
       // The button is disabled now; the line that says "Not logged in." takes the focus.
       requestAnimationFrame(() => accountStatus.current?.focus());
     });
+  // Read by the effect below, which runs once per request, not when these change.
+  const current = useRef({ logOut, onPendingDone, signedIn: panel.signedIn });
+  current.current = { logOut, onPendingDone, signedIn: panel.signedIn };
   useEffect(() => {
     if (pending === null) return;
-    onPendingDone();
+    current.current.onPendingDone();
     if (pending === 'removePanel') setConfirmingRemove(true);
-    else if (panel.signedIn) logOut();
-    // Carried out once per request; logOut reads the panel of this render.
+    else if (current.current.signedIn) current.current.logOut();
   }, [pending]);
 
   const save = (event: FormEvent) => {
@@ -286,6 +288,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
             time.
           </p>
           <div className="form-actions">
+            {/* biome-ignore lint/a11y/noAutofocus: a confirmation opens on its safe choice */}
             <button type="button" autoFocus onClick={() => setConfirmingRemove(false)}>
               Cancel
             </button>

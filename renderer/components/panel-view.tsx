@@ -189,6 +189,7 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
             {copyStatus}
           </p>
         </div>
+        {/* biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form: a fieldset would bring form semantics */}
         <div className="tabs" role="group" aria-label="Panel view">
           <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>
             {panel.signedIn ? 'Session' : 'Log in'}

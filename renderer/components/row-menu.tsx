@@ -20,6 +20,9 @@ export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
   const menu = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState(at);
   const [active, setActive] = useState(0);
+  // The newest handler, for listeners added once when the menu opens.
+  const close = useRef(onClose);
+  close.current = onClose;
 
   // Measured before it is painted: a menu opened near the bottom or the right edge opens inward.
   useLayoutEffect(() => {
@@ -35,16 +38,16 @@ export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const outside = (event: MouseEvent) => {
-      if (!menu.current?.contains(event.target as Node)) onClose();
+      if (!menu.current?.contains(event.target as Node)) close.current();
     };
+    const blurred = () => close.current();
     document.addEventListener('mousedown', outside);
-    window.addEventListener('blur', onClose);
+    window.addEventListener('blur', blurred);
     return () => {
       document.removeEventListener('mousedown', outside);
-      window.removeEventListener('blur', onClose);
+      window.removeEventListener('blur', blurred);
       if (opener?.isConnected) opener.focus();
     };
-    // Opened once per mount: the close handler of the first render is the one to keep.
   }, []);
   useEffect(() => {
     menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[active]?.focus();
@@ -73,6 +76,7 @@ export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
   return (
     <div ref={menu} className="row-menu" role="menu" aria-label={label} style={{ left: position.x, top: position.y }} onKeyDown={onKeyDown}>
       {items.map((item, index) => (
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the menu takes the keyboard for all its items (onKeyDown above)
         <div
           key={item.command}
           role="menuitem"

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../shared/types.ts';
@@ -70,10 +70,10 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
     onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
   const filtered = listedQuery.trim() !== '' || attentionOnly;
 
-  const focusSearch = () => {
+  const focusSearch = useCallback(() => {
     search.current?.focus();
     search.current?.select();
-  };
+  }, []);
   // "/" goes to the search box too, as in many list tools (Ctrl+F is the window's Find command).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -86,7 +86,7 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [focusSearch]);
 
   const checkAll = async () => {
     setCheckError(null);
@@ -132,14 +132,14 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
               }}
             />
           </div>
-          <p className="fleet-counts" aria-label="Panels by state">
+          <ul className="fleet-counts" aria-label="Panels by state">
             {STATUS_ORDER.filter((kind) => view.counts[kind] > 0).map((kind) => (
-              <span key={kind} className="fleet-count">
+              <li key={kind} className="fleet-count">
                 <span className={`status-dot status-${kind}`} aria-hidden="true" />
                 {view.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
-              </span>
+              </li>
             ))}
-          </p>
+          </ul>
           <div className="fleet-actions">
             <button type="button" className="button-small" aria-pressed={attentionOnly} onClick={() => onViewChange({ attentionOnly: !attentionOnly })}>
               Needs attention ({view.attention})

@@ -183,7 +183,7 @@ test('a null session shows as null with a plain note, and no summary', async ({ 
 
 test('numbers at the edges read as JSON writes them', async ({ page, launch, panelServer }) => {
   await launch(page);
-  const data = await showSession(page, panelServer, {
+  await showSession(page, panelServer, {
     largest: Number.MAX_VALUE,
     huge: 1e308,
     smallest: 5e-324,

@@ -27,6 +27,7 @@ export type Call =
   | { kind: 'check'; panel: PanelModel | null }
   | { kind: 'cancel' };
 
+// biome-ignore lint/suspicious/noConfusingVoidType: what the service's methods resolve to, Promise<void> among them
 export type Result = Panel | SessionResult | SessionResult[] | PanelCheck[] | AppStatus | null | void;
 export type Code = ErrorCode | 'OK';
 

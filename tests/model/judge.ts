@@ -72,7 +72,7 @@ export class GroupJudge {
   }
 
   judge(listing: Panel[], status: AppStatus): void {
-    this.#calls.forEach((call, index) => this.#checkAnswer(call, this.#outcomes[index]!));
+    for (const [index, call] of this.#calls.entries()) this.#checkAnswer(call, this.#outcomes[index]!);
     const weak = this.#settingAfter(status);
     const disk = this.#run.storedTokens();
     const next: PanelModel[] = [];
@@ -243,7 +243,7 @@ export class GroupJudge {
       if (known.has(entry.id)) continue;
       const target = targetOfBaseUrl(this.#run.world, entry.baseUrl);
       const call = this.#calls.find((candidate) => candidate.kind === 'add' && target !== null && sameTarget(candidate.target, target));
-      if (!call || call.kind !== 'add' || !target) return this.#run.fail(`[list] an unknown panel at ${entry.baseUrl}`);
+      if (call?.kind !== 'add' || !target) return this.#run.fail(`[list] an unknown panel at ${entry.baseUrl}`);
       if (entry.signedIn) this.#run.fail(`[invariant 1] the new panel ${call.label} is signed in`);
       added.push({ label: call.label, id: entry.id, target, signedIn: false, storage: null, copy: null, tokenValid: false, ended: null, sessionRead: false });
     }

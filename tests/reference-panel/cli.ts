@@ -16,9 +16,16 @@ const USAGE = `Usage: npm run demo-panel -- [options]
 
 const STYLES: readonly PanelStyle[] = ['simple', 'easypanel', 'trpc'];
 
-let values;
+let values: ReturnType<typeof readOptions>['values'];
 try {
-  ({ values } = parseArgs({
+  ({ values } = readOptions());
+} catch (error) {
+  console.error(`${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function readOptions() {
+  return parseArgs({
     options: {
       style: { type: 'string', default: 'simple' },
       'two-factor': { type: 'boolean', default: false },
@@ -27,10 +34,7 @@ try {
       'token-ttl': { type: 'string', default: '3600' },
       help: { type: 'boolean', default: false },
     },
-  }));
-} catch (error) {
-  console.error(`${(error as Error).message}\n\n${USAGE}`);
-  process.exit(2);
+  });
 }
 
 if (values.help) {

@@ -242,7 +242,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   const tokens = new Map<string, IssuedToken>();
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
-  let sessionBody: unknown = undefined;
+  let sessionBody: unknown ;
 
   const issue = (user: DemoUser): string => {
     const token = options.issueToken?.() ?? randomBytes(32).toString('base64url');
@@ -563,7 +563,7 @@ async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: 
 /** A valid JSON array that is larger than `bytes`, sent without a Content-Length. */
 async function streamHugeBody(response: ServerResponse, bytes: number): Promise<void> {
   response.writeHead(200, { 'content-type': 'application/json' });
-  const chunk = JSON.stringify('x'.repeat(64 * 1024 - 3)) + ',';
+  const chunk = `${JSON.stringify('x'.repeat(64 * 1024 - 3))},`;
   response.write('[');
   for (let sent = 0; sent < bytes && !response.destroyed; sent += chunk.length) {
     if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
