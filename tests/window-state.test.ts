@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { restoreBounds, windowStateFile, type DisplayLike } from '../electron/main/window-state.ts';
@@ -83,12 +83,15 @@ test('the state file round-trips, and reading a missing or damaged file gives nu
 test('saving reports failure instead of throwing, leaves no temp file, and writes only the five fields', async () => {
   const dir = await tempDir();
   try {
-    assert.equal(windowStateFile(join(dir.path, 'missing-folder', 'window-state.json')).save({ x: 0, y: 0, width: 1000, height: 700, maximized: false }), false);
+    const bounds = { x: 0, y: 0, width: 1000, height: 700, maximized: false };
+    // The folder cannot be made: a file stands where it should be.
+    await writeFile(join(dir.path, 'not-a-folder'), '');
+    assert.equal(windowStateFile(join(dir.path, 'not-a-folder', 'window-state.json')).save(bounds), false);
     // The target is a folder: the rename fails, the temp file is cleaned up.
     const blocked = join(dir.path, 'blocked.json');
     await mkdir(blocked);
-    assert.equal(windowStateFile(blocked).save({ x: 0, y: 0, width: 1000, height: 700, maximized: false }), false);
-    assert.deepEqual((await readdir(dir.path)).sort(), ['blocked.json']);
+    assert.equal(windowStateFile(blocked).save(bounds), false);
+    assert.deepEqual((await readdir(dir.path)).sort(), ['blocked.json', 'not-a-folder']);
 
     const path = join(dir.path, 'window-state.json');
     await writeFile(path, '{"x":5,"y":5,"width":1000,"height":700,"maximized":false}');
@@ -96,6 +99,23 @@ test('saving reports failure instead of throwing, leaves no temp file, and write
     const withExtra = { x: 7, y: 7, width: 1000, height: 700, maximized: false, token: 'nope' };
     assert.equal(windowStateFile(path).save(withExtra), true);
     assert.doesNotMatch(await readFile(path, 'utf8'), /token/);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test('the state file is private, lands in a folder made for it, and a killed write leaves nothing behind', async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir.path, 'new-folder', 'window-state.json');
+    assert.equal(windowStateFile(path).save({ x: 0, y: 0, width: 1000, height: 700, maximized: false }), true);
+    if (process.platform !== 'win32') assert.equal((await stat(path)).mode & 0o777, 0o600);
+
+    // A write killed between the temp file and the rename: the next start clears it away.
+    const stray = `${path}.tmp-1234-abcd`;
+    await writeFile(stray, '{"x":');
+    assert.notEqual(windowStateFile(path).load(), null);
+    assert.deepEqual(await readdir(join(dir.path, 'new-folder')), ['window-state.json']);
   } finally {
     await dir.cleanup();
   }

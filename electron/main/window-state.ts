@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { jsonFileStore, PRIVATE_FILE_MODE } from '../core/document-store.ts';
 
 export interface Rect {
   x: number;
@@ -115,29 +115,22 @@ const MAX_FILE_BYTES = 64 * 1024;
 
 /** The window state in a small JSON file. Synchronous on purpose: it is saved on 'close', just before the app may quit. */
 export function windowStateFile(path: string): WindowStateFile {
+  const store = jsonFileStore(path, { mode: PRIVATE_FILE_MODE });
   return {
     load: () => {
       try {
-        const text = readFileSync(path, 'utf8');
-        return text.length > MAX_FILE_BYTES ? null : (JSON.parse(text) as unknown);
+        // Throws when there is no file yet. Damage can make it any size; bounds are a few dozen bytes.
+        return statSync(path).size > MAX_FILE_BYTES ? null : store.read();
       } catch {
         return null;
       }
     },
     save: (state) => {
-      // A temp file then a rename: a crash mid-write leaves the old file, never half of a new one.
-      const temp = `${path}.${randomUUID()}.tmp`;
       try {
         const { x, y, width, height, maximized } = state;
-        writeFileSync(temp, `${JSON.stringify({ x, y, width, height, maximized })}\n`, { mode: 0o600 });
-        renameSync(temp, path);
+        store.write({ x, y, width, height, maximized });
         return true;
       } catch {
-        try {
-          rmSync(temp, { force: true });
-        } catch {
-          // Nothing more to do: a stray temp file is harmless.
-        }
         return false;
       }
     },
