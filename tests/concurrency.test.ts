@@ -5,7 +5,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { channelOf } from '../shared/methods.ts';
 import { PanelError, type ErrorCode } from '../shared/errors.ts';
-import { registerPanelApi, type IpcCallEvent, type IpcHandlerRegistry } from '../electron/main/ipc-registrar.ts';
+import { registeredIpc } from './fake-ipc.ts';
 import { tempDir, testEncryption, type TestEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type DemoUser, type ReferencePanel, type Route } from './reference-panel/server.ts';
 
@@ -54,16 +54,6 @@ async function storedTokenIds(dataDir: string): Promise<string[]> {
     if ((error as { code?: unknown }).code === 'ENOENT') return [];
     throw error;
   }
-}
-
-function fakeIpc(): IpcHandlerRegistry & { call(channel: string, ...args: unknown[]): Promise<unknown> } {
-  const handlers = new Map<string, (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>>();
-  const appFrame: IpcCallEvent = { senderFrame: { url: 'app://paneldeck/index.html', parent: null } };
-  return {
-    handle: (channel, listener) => handlers.set(channel, listener),
-    removeHandler: (channel) => handlers.delete(channel),
-    call: (channel, ...args) => handlers.get(channel)!(appFrame, ...args),
-  };
 }
 
 describe('overlapping calls', () => {
@@ -284,8 +274,7 @@ describe('twenty panels reading their sessions at once', () => {
 
   test('through the registrar: the same twenty at once, each envelope for its own panel', async () => {
     scrambleLatencies();
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service, appOrigins: ['app://paneldeck'] });
+    const ipc = registeredIpc({ service });
     const answers = (await Promise.all(ids.map((id) => ipc.call(channelOf('getSession'), id)))) as { ok: boolean; value?: { panelId: string; session: unknown } }[];
     answers.forEach((answer, index) => {
       assert.equal(answer.ok, true, `panel ${index}: ${JSON.stringify(answer)}`);

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { argumentSchemas } from '../shared/contract.ts';
 import { isErrorCode } from '../shared/errors.ts';
 import { channelOf, methodNames, type MethodName } from '../shared/methods.ts';
-import { registerPanelApi, type IpcCallEvent, type IpcHandlerRegistry } from '../electron/main/ipc-registrar.ts';
 import { createPanelService, type FetchLike, type PanelService } from '../electron/core/index.ts';
+import { registeredIpc, type FakeIpc } from './fake-ipc.ts';
 import { readAllFiles, tempDir, testEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 
@@ -16,7 +16,6 @@ import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference
  * there is fuzzed without touching this file.
  */
 
-const APP_FRAME: IpcCallEvent = { senderFrame: { url: 'app://paneldeck/index.html', parent: null } };
 const RUNS_PER_METHOD = 300;
 const RUNS_ANY_ARGS = 600;
 /** The longest INVALID_INPUT message: five caller-chosen key names, each cut to 40 characters and JSON-escaped. */
@@ -24,22 +23,6 @@ const MAX_INVALID_INPUT_MESSAGE = 1500;
 /** Any message: room for an address of 2048 characters quoted in a DUPLICATE_PANEL, far below a huge string. */
 const MAX_MESSAGE = 4096;
 const POLLUTION_MARKERS = ['polluted', 'isAdmin'];
-
-type Listener = (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>;
-
-function fakeIpc(): IpcHandlerRegistry & { call(channel: string, ...args: unknown[]): Promise<unknown> } {
-  const handlers = new Map<string, Listener>();
-  return {
-    handle: (channel, listener) => handlers.set(channel, listener),
-    removeHandler: (channel) => handlers.delete(channel),
-    call: (channel, ...args) => {
-      const listener = handlers.get(channel);
-      assert.ok(listener, `no handler on ${channel}`);
-      // Called inside a promise so that a handler that throws synchronously is caught as a rejection.
-      return Promise.resolve().then(() => listener(APP_FRAME, ...args));
-    },
-  };
-}
 
 // ---- Reading the contract's zod schemas -------------------------------------------------------
 
@@ -303,7 +286,7 @@ describe('the registrar under fuzzed input', () => {
   let reference: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let service: PanelService;
-  let ipc: ReturnType<typeof fakeIpc>;
+  let ipc: FakeIpc;
   let gen: ReturnType<typeof arbitraries>;
   const prototypesBefore = prototypeFingerprint();
   const crashes: unknown[] = [];
@@ -324,8 +307,7 @@ describe('the registrar under fuzzed input', () => {
         ? fetch(url, init)
         : Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }));
     service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), fetch: fetchOnlyReference, timeoutMs: 2000 });
-    ipc = fakeIpc();
-    registerPanelApi({ ipc, service, appOrigins: ['app://paneldeck'] });
+    ipc = registeredIpc({ service });
     await service.addPanel({ address: 'panel.example.com', name: 'Not signed in' });
     await restoreFixtures();
     gen = arbitraries({

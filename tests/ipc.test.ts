@@ -4,32 +4,10 @@ import { createPanelApi, isPanelApiFailure, unwrapAnswer, type PanelApiFailure }
 import type { PanelApi } from '../shared/contract.ts';
 import { PanelError } from '../shared/errors.ts';
 import { channelOf, methodNames } from '../shared/methods.ts';
-import { registerPanelApi, type IpcCallEvent, type IpcHandlerRegistry } from '../electron/main/ipc-registrar.ts';
+import { registerPanelApi, type IpcCallEvent } from '../electron/main/ipc-registrar.ts';
 import type { Log, LogFields } from '../electron/core/log.ts';
+import { APP_FRAME, APP_ORIGIN, fakeIpc, registeredIpc } from './fake-ipc.ts';
 import { suiteService } from './helpers.ts';
-
-const APP_ORIGIN = 'app://paneldeck';
-const appFrame: IpcCallEvent = { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } };
-
-type Listener = (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>;
-
-/** An `ipcMain` stand-in that keeps the handlers so a test can call them as Electron would. */
-function fakeIpc(): IpcHandlerRegistry & { handlers: Map<string, Listener>; call(channel: string, event: IpcCallEvent, ...args: unknown[]): Promise<unknown> } {
-  const handlers = new Map<string, Listener>();
-  return {
-    handlers,
-    handle: (channel, listener) => {
-      assert.ok(!handlers.has(channel), `${channel} registered twice`);
-      handlers.set(channel, listener);
-    },
-    removeHandler: (channel) => handlers.delete(channel),
-    call: (channel, event, ...args) => {
-      const listener = handlers.get(channel);
-      assert.ok(listener, `no handler on ${channel}`);
-      return listener(event, ...args);
-    },
-  };
-}
 
 /** A service whose every method records that it ran and then fails with `error`. */
 function failingService(error: Error, calls: string[]): PanelApi {
@@ -74,28 +52,26 @@ describe('IPC registrar', () => {
   });
 
   test('answers the app main frame with a value envelope', async () => {
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
-    const added = await ipc.call(channelOf('addPanel'), appFrame, { address: 'panel.example.com' });
+    const ipc = registeredIpc({ service: service() });
+    const added = await ipc.call(channelOf('addPanel'), { address: 'panel.example.com' });
     assert.equal((added as { ok: boolean }).ok, true);
-    const listed = (await ipc.call(channelOf('listPanels'), appFrame)) as { ok: true; value: { address: string }[] };
+    const listed = (await ipc.call(channelOf('listPanels'))) as { ok: true; value: { address: string }[] };
     assert.deepEqual(listed.value.map((panel) => panel.address), ['panel.example.com']);
   });
 
   test('refuses a foreign sender with FORBIDDEN before the service runs', async () => {
     const calls: string[] = [];
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: failingService(new Error('must not run'), calls), appOrigins: [APP_ORIGIN] });
+    const ipc = registeredIpc({ service: failingService(new Error('must not run'), calls) });
     const foreign: IpcCallEvent[] = [
       { senderFrame: null },
-      { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: appFrame.senderFrame } },
+      { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: APP_FRAME.senderFrame } },
       { senderFrame: { url: 'https://evil.example/app', parent: null } },
       { senderFrame: { url: 'app://paneldeck.evil/index.html', parent: null } },
       { senderFrame: { url: 'file:///tmp/index.html', parent: null } },
       { senderFrame: { url: 'not a url', parent: null } },
     ];
     for (const event of foreign) {
-      const answer = await ipc.call(channelOf('listPanels'), event);
+      const answer = await ipc.callFrom(event, channelOf('listPanels'));
       assert.equal((answer as { error: { code: string } }).error.code, 'FORBIDDEN', JSON.stringify(event.senderFrame?.url));
     }
     assert.deepEqual(calls, []);
@@ -103,8 +79,7 @@ describe('IPC registrar', () => {
 
   test('refuses arguments that do not fit the contract with INVALID_INPUT, service untouched', async () => {
     const calls: string[] = [];
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: failingService(new Error('must not run'), calls), appOrigins: [APP_ORIGIN] });
+    const ipc = registeredIpc({ service: failingService(new Error('must not run'), calls) });
     const cases: [string, unknown[], RegExp][] = [
       ['addPanel', [], /Missing arguments/],
       ['addPanel', [{ address: 42 }], /Address must be text/],
@@ -114,7 +89,7 @@ describe('IPC registrar', () => {
       ['updatePanel', [crypto.randomUUID(), { tokenField: 'a..b' }], /Token field must be a dot path/],
     ];
     for (const [method, args, message] of cases) {
-      const answer = (await ipc.call(channelOf(method as 'addPanel'), appFrame, ...args)) as { ok: boolean; error: { code: string; message: string } };
+      const answer = (await ipc.call(channelOf(method as 'addPanel'), ...args)) as { ok: boolean; error: { code: string; message: string } };
       assert.equal(answer.ok, false);
       assert.equal(answer.error.code, 'INVALID_INPUT', `${method} ${JSON.stringify(args)}`);
       assert.match(answer.error.message, message);
@@ -124,14 +99,12 @@ describe('IPC registrar', () => {
 
   test('wraps the core\u2019s errors whole and a bug as a generic INTERNAL without its details', async (t) => {
     const logged = t.mock.method(console, 'error', () => undefined);
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
-    const missing = (await ipc.call(channelOf('logOut'), appFrame, crypto.randomUUID())) as { ok: false; error: { code: string } };
+    const ipc = registeredIpc({ service: service() });
+    const missing = (await ipc.call(channelOf('logOut'), crypto.randomUUID())) as { ok: false; error: { code: string } };
     assert.equal(missing.error.code, 'NOT_FOUND');
 
-    const buggy = fakeIpc();
-    registerPanelApi({ ipc: buggy, service: failingService(new TypeError('secret-ish detail at /home/op'), []), appOrigins: [APP_ORIGIN] });
-    const answer = (await buggy.call(channelOf('listPanels'), appFrame)) as { ok: false; error: { code: string; message: string } };
+    const buggy = registeredIpc({ service: failingService(new TypeError('secret-ish detail at /home/op'), []) });
+    const answer = (await buggy.call(channelOf('listPanels'))) as { ok: false; error: { code: string; message: string } };
     assert.equal(answer.error.code, 'INTERNAL');
     assert.doesNotMatch(answer.error.message, /secret-ish|\/home/);
     // The bug is reported in main, by type and stack frames, never by its message.
@@ -148,13 +121,12 @@ describe('IPC registrar log', () => {
 
   test('a logIn call is logged by method, time and outcome, never with its email or password', async () => {
     const log = capturingLog();
-    const ipc = fakeIpc();
     const calls: string[] = [];
-    registerPanelApi({ ipc, service: failingService(new PanelError('INVALID_CREDENTIALS', 'Wrong email or password.'), calls), appOrigins: [APP_ORIGIN], log });
+    const ipc = registeredIpc({ service: failingService(new PanelError('INVALID_CREDENTIALS', 'Wrong email or password.'), calls), log });
     const panelId = crypto.randomUUID();
-    await ipc.call(channelOf('logIn'), appFrame, panelId, { email, password });
-    await ipc.call(channelOf('logIn'), appFrame, 'not-a-uuid', { email, password });
-    await ipc.call(channelOf('logIn'), { senderFrame: null }, panelId, { email, password });
+    await ipc.call(channelOf('logIn'), panelId, { email, password });
+    await ipc.call(channelOf('logIn'), 'not-a-uuid', { email, password });
+    await ipc.callFrom({ senderFrame: null }, channelOf('logIn'), panelId, { email, password });
     assert.deepEqual(calls, ['logIn']);
 
     assert.deepEqual(
@@ -175,10 +147,9 @@ describe('IPC registrar log', () => {
 
   test('a successful call logs outcome ok and not its result', async () => {
     const log = capturingLog();
-    const ipc = fakeIpc();
     const service = { ...failingService(new Error('unused'), []), listPanels: async () => [{ name: 'Secret Project', token: 'tok_x' }] } as unknown as PanelApi;
-    registerPanelApi({ ipc, service, appOrigins: [APP_ORIGIN], log });
-    await ipc.call(channelOf('listPanels'), appFrame);
+    const ipc = registeredIpc({ service, log });
+    await ipc.call(channelOf('listPanels'));
     assert.equal(log.entries.length, 1);
     assert.deepEqual({ ...log.entries[0]?.fields, ms: 0 }, { method: 'listPanels', ms: 0, outcome: 'ok' });
   });
@@ -186,9 +157,8 @@ describe('IPC registrar log', () => {
   test('a bug goes to log.error by type and stack frames, not its message', async (t) => {
     t.mock.method(console, 'error', () => undefined);
     const log = capturingLog();
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: failingService(new TypeError(`leaked ${password}`), []), appOrigins: [APP_ORIGIN], log });
-    await ipc.call(channelOf('listPanels'), appFrame);
+    const ipc = registeredIpc({ service: failingService(new TypeError(`leaked ${password}`), []), log });
+    await ipc.call(channelOf('listPanels'));
     const bug = log.entries.find((entry) => entry.level === 'error');
     assert.equal(bug?.event, 'ipc.bug');
     assert.equal(bug?.fields?.type, 'TypeError');
@@ -253,9 +223,8 @@ describe('bridge (createPanelApi)', () => {
   });
 
   test('end to end over the registrar: values and errors arrive as the core produced them', async () => {
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
-    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args), noEvents);
+    const ipc = registeredIpc({ service: service() });
+    const api = createPanelApi(ipc.call, noEvents);
     const panel = await api.addPanel({ address: 'https://Panel.Example.com/api/', name: 'Main' });
     assert.equal(panel.baseUrl, 'https://panel.example.com/api');
     const duplicate = await failureOf(api.addPanel({ address: 'panel.example.com' }));
@@ -265,9 +234,8 @@ describe('bridge (createPanelApi)', () => {
   });
 
   test('a PanelError thrown in main keeps code and message across', async () => {
-    const ipc = fakeIpc();
-    registerPanelApi({ ipc, service: failingService(new PanelError('TIMEOUT', 'The panel took too long.'), []), appOrigins: [APP_ORIGIN] });
-    const api = createPanelApi((channel, ...args) => ipc.call(channel, appFrame, ...args), noEvents);
+    const ipc = registeredIpc({ service: failingService(new PanelError('TIMEOUT', 'The panel took too long.'), []) });
+    const api = createPanelApi(ipc.call, noEvents);
     assert.deepEqual({ ...(await failureOf(api.listPanels())) }, { name: 'PanelApiFailure', code: 'TIMEOUT', message: 'The panel took too long.' });
   });
 });

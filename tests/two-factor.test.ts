@@ -6,7 +6,7 @@ import { channelOf, type MethodName } from '../shared/methods.ts';
 import type { Panel } from '../shared/types.ts';
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
 import { createFileLog } from '../electron/core/log.ts';
-import { registerPanelApi, type IpcCallEvent } from '../electron/main/ipc-registrar.ts';
+import { registeredIpc } from './fake-ipc.ts';
 import { readAllFiles, tempDir, testEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel, type ReferencePanelOptions } from './reference-panel/server.ts';
 
@@ -16,8 +16,6 @@ import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel, t
  * and file like the password.
  */
 
-const APP_ORIGIN = 'app://paneldeck';
-const appFrame: IpcCallEvent = { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } };
 const { email, password } = TWO_FACTOR_USER;
 const code = TWO_FACTOR_USER.twoFactorCode ?? '';
 const wrongCode = '135791';
@@ -34,20 +32,10 @@ async function openApp(): Promise<App> {
   const data = await tempDir();
   const logs = await tempDir('paneldeck-logs-');
   const service = createPanelService({ dataDir: data.path, encryption: testEncryption(), timeoutMs: 3000 });
-  const handlers = new Map<string, (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>>();
-  registerPanelApi({
-    ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) },
-    service,
-    appOrigins: [APP_ORIGIN],
-    log: createFileLog({ dir: logs.path }),
-  });
+  const ipc = registeredIpc({ service, log: createFileLog({ dir: logs.path }) });
   return {
     service,
-    call: async <T>(method: MethodName, ...args: unknown[]) => {
-      const handler = handlers.get(channelOf(method));
-      assert.ok(handler, `no handler for ${method}`);
-      return (await handler(appFrame, ...args)) as Envelope<T>;
-    },
+    call: async <T>(method: MethodName, ...args: unknown[]) => (await ipc.call(channelOf(method), ...args)) as Envelope<T>,
     files: async () => [...(await readAllFiles(data.path)), ...(await readAllFiles(logs.path))],
     close: async () => {
       await service.flush();

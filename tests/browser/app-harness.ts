@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
 import type { PanelEvent } from '../../shared/events.ts';
 import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
-import { registerPanelApi, type IpcCallEvent, type SenderFrame } from '../../electron/main/ipc-registrar.ts';
+import type { SenderFrame } from '../../electron/main/ipc-registrar.ts';
 import { WindowEvents, type EventWindow } from '../../electron/main/window-events.ts';
 import { createFileLog } from '../../electron/core/log.ts';
 import { serveRendererFile } from '../../electron/main/renderer-files.ts';
+import { registeredIpc } from '../fake-ipc.ts';
 import { testEncryption, type TestEncryption } from '../helpers.ts';
 
 const distDir = join(import.meta.dirname, '..', '..', 'dist');
@@ -73,15 +74,15 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
     options.service?.emit?.(event);
   };
   const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service, emit });
-  const handlers = new Map<string, (event: IpcCallEvent, ...args: unknown[]) => Promise<unknown>>();
   const log = options.logDir ? createFileLog({ dir: options.logDir }) : undefined;
-  registerPanelApi({ ipc: { handle: (channel, listener) => handlers.set(channel, listener), removeHandler: (channel) => handlers.delete(channel) }, service, appOrigins: [options.rendererOrigin], log });
+  const ipc = registeredIpc({ service, appOrigins: [options.rendererOrigin], log });
   const answers: unknown[] = [];
   const calls: string[] = [];
   await page.exposeBinding('__paneldeckIpc', async ({ frame }, channel: string, args: unknown[]) => {
     calls.push(channel);
-    const handler = handlers.get(channel);
-    const answer = handler ? await handler({ senderFrame: senderFrameOf(frame) }, ...args) : { ok: false, error: { code: 'FORBIDDEN', message: 'No such channel.' } };
+    const answer = ipc.handlers.has(channel)
+      ? await ipc.callFrom({ senderFrame: senderFrameOf(frame) }, channel, ...args)
+      : { ok: false, error: { code: 'FORBIDDEN', message: 'No such channel.' } };
     const sent = options.tamperAnswer ? options.tamperAnswer(channel, answer) : answer;
     answers.push(sent);
     return toWire(sent);
