@@ -246,17 +246,9 @@ export function utf8Length(text: string): number {
 }
 
 const integer = new Intl.NumberFormat('en');
-const oneDecimal = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export function formatCount(count: number): string {
   return integer.format(count);
-}
-
-/** "512 bytes", "3.4 KiB", "1.0 MiB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${integer.format(bytes)} byte${bytes === 1 ? '' : 's'}`;
-  if (bytes < 1024 * 1024) return `${oneDecimal.format(bytes / 1024)} KiB`;
-  return `${oneDecimal.format(bytes / (1024 * 1024))} MiB`;
 }
 
 /** A number as the panel's JSON spelled it, as near as a double allows (-0 is 0, as in JSON). */

@@ -209,7 +209,7 @@ describe('panel service against the reference panel', () => {
     { fault: { kind: 'invalid-json' }, code: 'BAD_RESPONSE', message: /not valid JSON \(HTTP 200 OK, application\/json\): it may be cut off/ },
     { fault: { kind: 'html-page' }, code: 'BAD_RESPONSE', message: /an HTML page \(HTTP 200/ },
     { fault: { kind: 'status', status: 418, body: { message: 'short and stout' } }, code: 'BAD_RESPONSE', message: /HTTP 418.*short and stout/ },
-    { fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', message: /larger than 256 KiB/ },
+    { fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', message: /larger than 256\.0 KiB/ },
     { fault: { kind: 'never-ending-body' }, code: 'TIMEOUT', message: /started to answer but did not finish within 1\.5 s/ },
     { fault: { kind: 'latency', ms: 4000 }, code: 'TIMEOUT', message: /did not answer/ },
   ] as const;

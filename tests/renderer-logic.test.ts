@@ -4,7 +4,8 @@ import type { Panel } from '../shared/types.ts';
 import { fieldForError } from '../renderer/field-errors.ts';
 import { panelStatus, signedOutNotice } from '../renderer/panel-status.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, relativeTime, toDate } from '../renderer/session-fields.ts';
-import { carryView, EXPAND_ROW_BUDGET, formatBytes, formatCount, formatNumber, initialView, measureJson, PAGE_SIZE, planOpen, utf8Length, visibleRows, type Branch } from '../renderer/json-rows.ts';
+import { carryView, EXPAND_ROW_BUDGET, formatCount, formatNumber, initialView, measureJson, PAGE_SIZE, planOpen, utf8Length, visibleRows, type Branch } from '../renderer/json-rows.ts';
+import { formatBytes } from '../shared/sizes.ts';
 import { suiteService } from './helpers.ts';
 import { samplePanel } from './panel-fixture.ts';
 
@@ -209,6 +210,8 @@ test('json display helpers: sizes, counts and numbers as JSON writes them', () =
   assert.equal(utf8Length('a\u00e9\u20ac\u{1f600}'), 1 + 2 + 3 + 4);
   assert.equal(utf8Length('x'.repeat(1024 * 1024)), 1024 * 1024);
   assert.equal(formatBytes(1), '1 byte');
+  assert.equal(formatBytes(1023), '1,023 bytes');
+  assert.equal(formatBytes(65_536), '64.0 KiB');
   assert.equal(formatBytes(2048), '2.0 KiB');
   assert.equal(formatBytes(1024 * 1024), '1.0 MiB');
   assert.equal(formatCount(10_000), '10,000');

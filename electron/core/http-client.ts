@@ -1,4 +1,5 @@
 import { PanelError } from '../../shared/errors.ts';
+import { formatBytes } from '../../shared/sizes.ts';
 import { describeConnectionFailure } from './connection-errors.ts';
 import { containsSecret, hasOpaqueRun } from './secret-match.ts';
 
@@ -220,10 +221,4 @@ function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> 
 export function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
 }

@@ -1,4 +1,5 @@
 import { memo, useCallback, useMemo, useState, useTransition, type CSSProperties, type ReactNode } from 'react';
+import { formatBytes } from '../../shared/sizes.ts';
 import { HIDDEN_SECRET } from '../../shared/types.ts';
 import {
   EXPAND_ROW_BUDGET,
@@ -7,7 +8,6 @@ import {
   SHOW_ALL_LIMIT,
   STRING_PREFIX,
   carryView,
-  formatBytes,
   formatCount,
   formatNumber,
   initialView,

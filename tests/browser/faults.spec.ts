@@ -32,7 +32,7 @@ const faultCases: FaultCase[] = [
   { name: 'invalid-json', fault: { kind: 'invalid-json' }, code: 'BAD_RESPONSE', says: [/not valid JSON \(HTTP 200 OK, application\/json\)/, /cut off/, /try again/i] },
   { name: 'never-ending-body', fault: { kind: 'never-ending-body' }, code: 'TIMEOUT', says: [/started to answer but did not finish within 1\.5 s/, /try again/i] },
   // The fault's default body (5 MiB) is over the service's default cap (4 MiB).
-  { name: 'huge-body', fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', says: [/larger than 4 MiB/, /check the address|check that the address/i] },
+  { name: 'huge-body', fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', says: [/larger than 4\.0 MiB/, /check the address|check that the address/i] },
 ];
 
 /** The failures main sent to the renderer, in order. */
