@@ -1,5 +1,5 @@
 import { isPanelApiFailure, type PanelBridge } from '../shared/bridge.ts';
-import type { ErrorInfo } from '../shared/errors.ts';
+import { INTERNAL_MESSAGE, type ErrorInfo } from '../shared/errors.ts';
 
 declare global {
   interface Window {
@@ -17,5 +17,5 @@ export function failureInfo(caught: unknown): ErrorInfo {
   if (isPanelApiFailure(caught)) {
     return caught.certificate ? { code: caught.code, message: caught.message, certificate: caught.certificate } : { code: caught.code, message: caught.message };
   }
-  return { code: 'INTERNAL', message: 'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.' };
+  return { code: 'INTERNAL', message: INTERNAL_MESSAGE };
 }

@@ -1,5 +1,5 @@
 import type { Envelope } from './contract.ts';
-import { PanelError } from './errors.ts';
+import { INTERNAL_MESSAGE, PanelError } from './errors.ts';
 
 /**
  * Runs one call and wraps its outcome for the trip across IPC: errors thrown through
@@ -11,10 +11,7 @@ export async function settle<T>(call: () => Promise<T>): Promise<Envelope<T>> {
     return { ok: true, value: await call() };
   } catch (error) {
     if (error instanceof PanelError) return { ok: false, error: error.toInfo() };
-    return {
-      ok: false,
-      error: { code: 'INTERNAL', message: 'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.' },
-    };
+    return { ok: false, error: { code: 'INTERNAL', message: INTERNAL_MESSAGE } };
   }
 }
 

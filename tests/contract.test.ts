@@ -3,15 +3,15 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { argumentSchemas, methodNames, parseArguments } from '../shared/contract.ts';
 import { settle, unwrap } from '../shared/envelope.ts';
-import { PanelError, isErrorCode } from '../shared/errors.ts';
+import { INTERNAL_MESSAGE, PanelError, isErrorCode } from '../shared/errors.ts';
 import { rejectsWith } from './helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export and bulk methods', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods and the update install', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel', 'applyImport', 'cancelChecks', 'checkPanels', 'duplicatePanel', 'exportPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession',
-    'listPanels', 'logIn', 'logOut', 'logOutPanels', 'previewImport', 'removePanel', 'removePanels', 'trustCertificate', 'updatePanel', 'updatePanels', 'updateSettings',
+    'installUpdate', 'listPanels', 'logIn', 'logOut', 'logOutPanels', 'previewImport', 'removePanel', 'removePanels', 'trustCertificate', 'updatePanel', 'updatePanels', 'updateSettings',
   ]);
 });
 
@@ -73,8 +73,7 @@ test('settle wraps values and PanelErrors, and hides the text of unexpected erro
   const hidden = await settle(async () => {
     throw new Error('token=abc123 leaked in a stack');
   });
-  assert.equal(hidden.ok, false);
-  assert.ok(!hidden.ok && hidden.error.code === 'INTERNAL' && !hidden.error.message.includes('abc123'));
+  assert.deepEqual(hidden, { ok: false, error: { code: 'INTERNAL', message: INTERNAL_MESSAGE } });
 });
 
 test('unwrap gives the value back or throws a PanelError with the same code', async () => {

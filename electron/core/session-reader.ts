@@ -1,4 +1,4 @@
-import { PanelError, type CertificateInfo } from '../../shared/errors.ts';
+import { INTERNAL_MESSAGE, PanelError, type CertificateInfo } from '../../shared/errors.ts';
 import type { PanelCheck, SessionResult } from '../../shared/types.ts';
 import { requestSession, type RequestSettings } from './panel-endpoints.ts';
 import type { PanelChangeBatcher } from './panel-events.ts';
@@ -97,9 +97,7 @@ export class SessionReader {
       const { checkedAt } = await this.read(state, panelId, signal);
       return { panelId, checkedAt, ok: true };
     } catch (error) {
-      const info = error instanceof PanelError
-        ? error.toInfo()
-        : { code: 'INTERNAL' as const, message: 'Paneldeck hit an unexpected error while checking this panel.' };
+      const info = error instanceof PanelError ? error.toInfo() : { code: 'INTERNAL' as const, message: INTERNAL_MESSAGE };
       return { panelId, checkedAt: this.#options.now().toISOString(), ok: false, error: info };
     }
   }
