@@ -14,9 +14,3 @@ export async function settle<T>(call: () => Promise<T>): Promise<Envelope<T>> {
     return { ok: false, error: { code: 'INTERNAL', message: INTERNAL_MESSAGE } };
   }
 }
-
-/** The other side of `settle`: the value, or a `PanelError` with the same code and message. */
-export function unwrap<T>(envelope: Envelope<T>): T {
-  if (envelope.ok) return envelope.value;
-  throw new PanelError(envelope.error.code, envelope.error.message, envelope.error.certificate ? { certificate: envelope.error.certificate } : undefined);
-}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { argumentSchemas, methodNames, parseArguments } from '../shared/contract.ts';
-import { settle, unwrap } from '../shared/envelope.ts';
+import { settle } from '../shared/envelope.ts';
 import { INTERNAL_MESSAGE, PanelError, isErrorCode } from '../shared/errors.ts';
 import { rejectsWith } from './helpers.ts';
 
@@ -76,8 +76,6 @@ test('settle wraps values and PanelErrors, and hides the text of unexpected erro
   assert.deepEqual(hidden, { ok: false, error: { code: 'INTERNAL', message: INTERNAL_MESSAGE } });
 });
 
-test('unwrap gives the value back or throws a PanelError with the same code', async () => {
-  assert.equal(unwrap({ ok: true, value: 'v' }), 'v');
-  await rejectsWith(Promise.resolve().then(() => unwrap({ ok: false, error: { code: 'TIMEOUT', message: 'slow' } })), 'TIMEOUT', /slow/);
+test('isErrorCode knows the contract\u2019s codes and no others', () => {
   assert.ok(isErrorCode('TLS') && !isErrorCode('NOPE'));
 });
