@@ -1,13 +1,10 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './tests/browser/chromium.ts';
 
 /**
- * Browser end-to-end tests of the built renderer (`npm run build` first). They drive the
- * system's Chromium (Debian's /usr/bin/chromium, or PANELDECK_CHROMIUM): Playwright's own
- * browser download is not reachable where Paneldeck is built.
+ * Browser end-to-end tests of the built renderer (`npm run build` first), in the system's
+ * Chromium (see tests/browser/chromium.ts).
  */
-const chromium = process.env.PANELDECK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-
 export default defineConfig({
   testDir: 'tests/browser',
   outputDir: 'test-results/browser',
@@ -18,9 +15,6 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 900, height: 600 },
-    launchOptions: {
-      executablePath: chromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

@@ -2,16 +2,12 @@
  * What the benches that drive Chromium share (session-render.ts, fleet-board.ts): the system's
  * Chromium launched as the browser tests launch it, the median of runs, and a plain table.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
-
-const executablePath = process.env.PANELDECK_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-// As in playwright.config.ts.
-const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+import { chromiumLaunchOptions } from '../tests/browser/chromium.ts';
 
 /** Headless Chromium with the browser tests' executable and flags. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath, args });
+  return chromium.launch(chromiumLaunchOptions);
 }
 
 /** The middle value (the upper one of the two middles for an even count); NaN for none. */
