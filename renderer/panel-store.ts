@@ -72,6 +72,7 @@ export class PanelStore {
       }
       case 'focusPanel':
       case 'runCommand':
+      case 'updateReady':
         return;
     }
   }

@@ -84,6 +84,11 @@ export interface PanelApi {
   logOutPanels(ids: string[]): Promise<Panel[]>;
   /** Removes several panels (and forgets their tokens) in one write. */
   removePanels(ids: string[]): Promise<void>;
+  /**
+   * Quits and restarts Paneldeck into the update main downloaded (the window heard `updateReady`).
+   * NOT_FOUND when no update is ready; otherwise the app quits, so the answer may never arrive.
+   */
+  installUpdate(): Promise<void>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -114,6 +119,7 @@ export const argumentSchemas = {
   updatePanels: z.tuple([chosenPanelIdsSchema, bulkChangeSchema]),
   logOutPanels: z.tuple([chosenPanelIdsSchema]),
   removePanels: z.tuple([chosenPanelIdsSchema]),
+  installUpdate: z.tuple([]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

@@ -16,17 +16,23 @@ export type PanelEvent =
   /** The operator clicked the system notification about this panel. */
   | { type: 'focusPanel'; panelId: string }
   /** The operator chose a command in the menu (or its shortcut): the window runs it. */
-  | { type: 'runCommand'; command: CommandId };
+  | { type: 'runCommand'; command: CommandId }
+  /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
+  | { type: 'updateReady'; version: string };
 
 export type PanelEventType = PanelEvent['type'];
 
 /** The one channel main sends events on. */
 export const EVENT_CHANNEL = 'panelApi:event';
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>(['panelsChanged', 'panelsRemoved', 'checkProgress', 'sessionExpiring', 'focusPanel', 'runCommand']);
+const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>(['panelsChanged', 'panelsRemoved', 'checkProgress', 'sessionExpiring', 'focusPanel', 'runCommand', 'updateReady']);
 
 /** A cheap check of what arrives on the channel: the bridge passes on nothing else. */
 export function isPanelEvent(value: unknown): value is PanelEvent {
   if (typeof value !== 'object' || value === null || !EVENT_TYPES.has((value as { type?: unknown }).type as string)) return false;
-  return (value as { type: string }).type !== 'runCommand' || isCommandId((value as { command?: unknown }).command);
+  const { type, command, version } = value as { type: string; command?: unknown; version?: unknown };
+  if (type === 'runCommand') return isCommandId(command);
+  // Shown in the window as it is: text, and short.
+  if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
+  return true;
 }

@@ -28,6 +28,7 @@ export const methodNames = [
   'updatePanels',
   'logOutPanels',
   'removePanels',
+  'installUpdate',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

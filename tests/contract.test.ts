@@ -8,10 +8,10 @@ import { rejectsWith } from './helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export and bulk methods', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods and the update install', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel', 'applyImport', 'cancelChecks', 'checkPanels', 'duplicatePanel', 'exportPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession',
-    'listPanels', 'logIn', 'logOut', 'logOutPanels', 'previewImport', 'removePanel', 'removePanels', 'trustCertificate', 'updatePanel', 'updatePanels', 'updateSettings',
+    'installUpdate', 'listPanels', 'logIn', 'logOut', 'logOutPanels', 'previewImport', 'removePanel', 'removePanels', 'trustCertificate', 'updatePanel', 'updatePanels', 'updateSettings',
   ]);
 });
 

@@ -120,6 +120,7 @@ test('payloads are plain data: what structured clone gives back, with no field b
     { type: 'checkProgress', done: 3, total: 9 },
     { type: 'sessionExpiring', panelId: panel.id, expiresAt: '2030-01-01T01:00:00.000Z' },
     { type: 'focusPanel', panelId: panel.id },
+    { type: 'updateReady', version: '1.2.0' },
   ];
   for (const event of events) {
     const plain = plainEvent(event);

@@ -48,6 +48,8 @@ export interface PanelServiceOptions {
   chooseExportFile?: (suggestedName: string) => Promise<string | null>;
   /** Asks the operator for a file to import (the app: the system's open dialog); null when they cancel. */
   chooseImportFile?: () => Promise<string | null>;
+  /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
+  installUpdate?: () => boolean;
 }
 
 export interface PanelService extends PanelApi {
@@ -260,6 +262,11 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         }
       }
       return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
+    async installUpdate() {
+      parseArguments('installUpdate', []);
+      if (!options.installUpdate?.()) throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
     },
 
     async listPanels() {

@@ -77,6 +77,8 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, panelId: event.panelId };
     case 'runCommand':
       return { type: event.type, command: event.command };
+    case 'updateReady':
+      return { type: event.type, version: event.version };
   }
 }
 
