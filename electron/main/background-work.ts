@@ -26,7 +26,7 @@ export interface BackgroundWorkOptions {
   quitTimeoutMs?: number;
 }
 
-const realClock: SchedulerClock = {
+export const realClock: SchedulerClock = {
   now: () => Date.now(),
   // Unref'd like the core's own timers: background work must never be what keeps a process alive.
   setTimeout: (run, ms) => setTimeout(run, ms).unref(),

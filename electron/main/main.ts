@@ -4,7 +4,8 @@ import { createPanelService, type PanelService } from '../core/index.ts';
 import { createFileLog, describeError, silentLog, type Log } from '../core/log.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { followTheme } from './native-theme.ts';
-import { BackgroundWork } from './background-work.ts';
+import { BackgroundWork, realClock } from './background-work.ts';
+import { loadAppUpdater } from './app-updater.ts';
 import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
 import { denyAllPermissions, hardenContents } from './navigation-policy.ts';
@@ -15,6 +16,7 @@ import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
 import { APP_SCHEME } from './renderer-files.ts';
 import { safeStorageEncryption } from './safe-storage-encryption.ts';
 import { electronSystemState } from './system-state.ts';
+import { UpdateChecks } from './update-checks.ts';
 import { WindowEvents } from './window-events.ts';
 import { windowStateFile } from './window-state.ts';
 
@@ -82,6 +84,8 @@ function start(): void {
     notifier: systemNotifier(Notification),
     onError: (error) => log.error('background.failed', { error: describeError(error) }),
   });
+  // Packaged builds only: electron-updater is not even loaded in development or tests.
+  const updates = new UpdateChecks({ packaged: app.isPackaged, createUpdater: () => loadAppUpdater(log), clock: realClock, log, toWindow: (event) => windowEvents.send(event) });
   // Panel requests have a session of their own (in memory: no cache or cookies on disk) whose
   // certificate check knows the certificates the operator trusted for panels.
   const panelSession = session.fromPartition('paneldeck-panels');
@@ -112,6 +116,8 @@ function start(): void {
       const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
       return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
     },
+    // Only from the window's "Restart now": Paneldeck never restarts by itself.
+    installUpdate: () => updates.install(),
   });
   trustedFor = (hostname) => core.trustedCertificatesFor(hostname);
   // A changed trust must be judged again: connections made under the old one are closed.
@@ -123,6 +129,7 @@ function start(): void {
   registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
   void background.start(core);
   app.on('before-quit', background.beforeQuit(() => app.quit()));
+  app.on('before-quit', () => updates.stop());
   void logStart(encryption, core);
 
   // A menu command (or its shortcut) is run by the window, which knows the selected panel.
@@ -139,6 +146,8 @@ function start(): void {
     mainWindow = window;
   };
   openMainWindow();
+  // The first check a little after the window is up, then daily.
+  updates.start();
 
   // macOS: clicking the dock icon with no window open opens one.
   app.on('activate', () => {
