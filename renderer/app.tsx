@@ -15,6 +15,7 @@ import { PreferencesDialog } from './components/preferences-dialog.tsx';
 import { RowMenu } from './components/row-menu.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
+import { UpdateNotice } from './components/update-notice.tsx';
 import { failureInfo } from './panel-api.ts';
 import { PanelStore } from './panel-store.ts';
 import { commandForKey, isMac } from './shortcuts.ts';
@@ -234,6 +235,7 @@ function Workspace({ api }: { api: PanelBridge }) {
         onPreferences={status ? () => setPreferencesOpen(true) : undefined}
       />
       <main className="content">
+        <UpdateNotice api={api} />
         {transferNotice && (
           <div className={`notice ${transferNotice.failed ? 'notice-error' : 'notice-info'}`} role={transferNotice.failed ? 'alert' : 'status'}>
             <p>{transferNotice.text}</p>
