@@ -187,7 +187,7 @@ describe('connection failures are told apart', () => {
     }
   });
 
-  test("Electron's net.fetch errors are read from their net::ERR_ messages", () => {
+  test("Chromium's network errors (net.request, net.fetch) are read from their net::ERR_ messages", () => {
     const url = new URL('https://panel.example.com/api/getSession');
     const cases: [string, string, RegExp][] = [
       ['net::ERR_NAME_NOT_RESOLVED', 'NETWORK', /does not resolve/],

@@ -3,7 +3,8 @@ import { certificateError, findCertificateRejection } from './certificate-trust.
 
 /**
  * Turns a failed fetch into an error an operator can act on. Node's fetch puts a code such as
- * `ECONNREFUSED` on the error's `cause`; Electron's `net.fetch` says `net::ERR_…` in the message.
+ * `ECONNREFUSED` on the error's `cause`; Chromium's network stack (the app's fetch over
+ * `net.request`, or `net.fetch`) says `net::ERR_…` in the message.
  */
 export function describeConnectionFailure(error: unknown, url: URL): PanelError {
   const rejection = findCertificateRejection(error);

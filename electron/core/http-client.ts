@@ -6,8 +6,8 @@ import { containsSecret, hasOpaqueRun } from './secret-match.ts';
 /**
  * The part of `fetch` the core uses. With `redirect: 'manual'` it must hand back the 3xx response
  * itself, as Node's fetch does. Electron's `net.fetch` instead fails with "Redirect was cancelled"
- * (electron/electron#43715): that is read as a refused redirect, so it fails closed, but the app
- * should pass a fetch that returns the 3xx (e.g. over `net.request`'s `redirect` event).
+ * (electron/electron#43715), which is read as a refused redirect (it fails closed); the app passes
+ * a fetch over `net.request` that returns the 3xx (electron/main/net-request-fetch.ts).
  */
 export type FetchLike = (url: string, init: RequestInit, tls?: TlsPolicy) => Promise<Response>;
 

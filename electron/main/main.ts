@@ -72,9 +72,6 @@ function start(): void {
   denyAllPermissions(session.defaultSession);
   protocol.handle(APP_SCHEME, (request) => serveAppRequest(rendererDir, request));
 
-  // The panel list and the token store are conf documents in userData (the core's default).
-  // Not electron-store, though it is conf underneath: its constructor adds an IPC listener
-  // ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
   const encryption = safeStorageEncryption(safeStorage, process.platform);
   const windowEvents = new WindowEvents({ appOrigins: entry.appOrigins, onError: (error) => log.error('window.event-failed', { error: describeError(error) }) });
   const background = new BackgroundWork({
@@ -94,6 +91,8 @@ function start(): void {
   const certificates = new PanelCertificates((hostname) => trustedFor(hostname));
   panelSession.setCertificateVerifyProc((request, callback) => callback(certificates.verify(request))); // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK: only the panels' own session; accepts beyond Chromium's verdict only the exact SHA-256 the operator pinned for that host (PanelCertificates.verify, tested)
   const core = createPanelService({
+    // The core writes its own JSON files there (document-store.ts). Not electron-store: its constructor
+    // adds an IPC listener ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
     dataDir: app.getPath('userData'),
     encryption,
     fetch: certificates.wrap(netRequestFetch((options) => net.request({ ...options, session: panelSession }))),
