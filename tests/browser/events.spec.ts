@@ -150,3 +150,25 @@ test('Preferences: background checks save, and a value main refuses is shown at 
   await expect(warning).toHaveValue('30');
   await expect(notify).not.toBeChecked();
 });
+
+test('an update main downloaded: the window says so, restarts only on the operator\'s word, or later', async ({ page, launch }) => {
+  let installs = 0;
+  const app = await launch(page, {
+    service: {
+      installUpdate: () => {
+        installs++;
+        return true;
+      },
+    },
+  });
+  await app.service.addPanel({ address: 'one.example.com', name: 'One' });
+  await expect(nav(page).getByRole('treeitem', { name: /One/ })).toBeVisible();
+  await app.sendEvent({ type: 'updateReady', version: '0.2.0' });
+  const notice = page.getByRole('status').filter({ hasText: 'Update ready: restart to install' });
+  await expect(notice).toContainText('Paneldeck 0.2.0 is downloaded. It also installs the next time you quit.');
+  await checkScreen(page, 'events-05-update-ready');
+  expect(installs, 'never by itself').toBe(0);
+  await notice.getByRole('button', { name: 'Restart now' }).click();
+  await expect(notice.getByRole('button', { name: 'Restarting…' })).toBeDisabled();
+  expect(installs).toBe(1);
+});
