@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagProblem } from './labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
+import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES } from './transfer.ts';
 import { BOARD_SORTS, THEMES } from './types.ts';
 
@@ -231,7 +232,7 @@ export const importSourceSchema = z.discriminatedUnion(
       from: z.literal('text'),
       text: z
         .string({ error: 'The pasted text must be text.' })
-        .max(IMPORT_MAX_BYTES, { error: `The pasted text is too long (${IMPORT_MAX_BYTES / 1024 / 1024} MB at most). Import it from a file, or in parts.` }),
+        .max(IMPORT_MAX_BYTES, { error: `The pasted text is too long (${formatBytes(IMPORT_MAX_BYTES)} at most). Import it from a file, or in parts.` }),
     }),
   ],
   { error: 'Expected { from: "file" } or { from: "text", text }.' },

@@ -73,7 +73,7 @@ export interface ExportResult {
   count: number;
 }
 
-/** The largest file or pasted text an import reads: 10,000 exported panels take about 4 MB. */
+/** The largest file or pasted text an import reads: 10,000 exported panels take about 4 MiB. */
 export const IMPORT_MAX_BYTES = 16 * 1024 * 1024;
 /** The most entries one import takes. */
 export const IMPORT_MAX_ENTRIES = 20_000;

@@ -257,7 +257,7 @@ describe('files that are not what they claim', () => {
     const path = fileWith('huge.json', '');
     truncateSync(path, IMPORT_MAX_BYTES + 5 * 1024 * 1024);
     const app = service({ file: path });
-    await rejectsWith(app.previewImport({ from: 'file' }), 'INVALID_INPUT', /^huge\.json is 21\.0 MB; Paneldeck imports files up to 16\.0 MB\./);
+    await rejectsWith(app.previewImport({ from: 'file' }), 'INVALID_INPUT', /^huge\.json is 21\.0 MiB; Paneldeck imports files up to 16\.0 MiB\./);
   });
 
   test('deeply nested JSON is refused without parsing it', async () => {

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { PanelError } from '../../shared/errors.ts';
+import { formatBytes } from '../../shared/sizes.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES, type ImportFormat } from '../../shared/transfer.ts';
 import { checkJsonShape } from './json-shape.ts';
 import { isRecord } from './plain-checks.ts';
@@ -32,12 +33,6 @@ function refuse(message: string): never {
   throw new PanelError('INVALID_INPUT', message);
 }
 
-/** Sizes as an operator reads them: "52.3 MB", "812 KB". */
-export function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
-
 /**
  * Reads the file the operator chose, refusing before reading what is not a regular file or is
  * bigger than an import takes (a device or a pipe could otherwise block main for good).
@@ -66,7 +61,7 @@ export function readImportFile(path: string): { name: string; text: string } {
 }
 
 function tooBig(name: string, bytes: number): never {
-  refuse(`${name} is ${sizeText(bytes)}; Paneldeck imports files up to ${sizeText(IMPORT_MAX_BYTES)}. Export fewer panels at a time, or split the file.`);
+  refuse(`${name} is ${formatBytes(bytes)}; Paneldeck imports files up to ${formatBytes(IMPORT_MAX_BYTES)}. Export fewer panels at a time, or split the file.`);
 }
 
 /** The bytes as text, when they are UTF-8 text (a byte-order mark is dropped); refused otherwise. */

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import { IMPORT_MAX_BYTES, type ImportChoice, type ImportPreview, type ImportResult, type ImportRow, type ImportRowStatus } from '../../shared/transfer.ts';
+import { formatBytes } from '../../shared/sizes.ts';
 import { useBusyAction } from '../busy-action.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 
@@ -65,7 +66,7 @@ export function ImportDialog({ api, onImported, onClose }: ImportDialogProps) {
               onChange={(event) => setText(event.target.value)}
             />
           </label>
-          {tooLong && <p className="field-error">The pasted text is too long ({IMPORT_MAX_BYTES / 1024 / 1024} MB at most). Import it from a file, or in parts.</p>}
+          {tooLong && <p className="field-error">The pasted text is too long ({formatBytes(IMPORT_MAX_BYTES)} at most). Import it from a file, or in parts.</p>}
         </div>
       )}
       {error && (

@@ -74,7 +74,7 @@ test('Import from a file: main opens it; a huge file and a foreign JSON are refu
   await page.getByRole('button', { name: 'Import panels…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import panels' });
   await dialog.getByRole('button', { name: 'Choose a file…' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('panels.txt is 40.0 MB; Paneldeck imports files up to 16.0 MB. Export fewer panels at a time, or split the file.');
+  await expect(dialog.getByRole('alert')).toHaveText('panels.txt is 40.0 MiB; Paneldeck imports files up to 16.0 MiB. Export fewer panels at a time, or split the file.');
   await checkScreen(page, '59-import-refused');
 
   await writeFile(file, JSON.stringify({ servers: [{ host: 'a.example.com' }] }));
