@@ -1,22 +1,12 @@
 /**
- * Copies text on a click. The Clipboard API needs a permission the app denies to every page, so
- * when it refuses, fall back to a selected textarea and the copy command, which a click allows.
+ * Copies text on a click; false when the Clipboard API refuses. Main grants the app's page this
+ * one permission (clipboard-sanitized-write) and no other.
  */
 export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.className = 'offscreen';
-    document.body.append(area);
-    area.select();
-    try {
-      return document.execCommand('copy');
-    } finally {
-      area.remove();
-    }
+    return false;
   }
 }

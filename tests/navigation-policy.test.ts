@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import {
+  APP_PAGE_PERMISSION,
   decideWindowOpen,
-  denyAllPermissions,
   hardenContents,
   isAppUrl,
+  isPermissionGranted,
   isSafeExternalUrl,
+  restrictPermissions,
   type NavigationEvent,
   type SessionLike,
 } from '../electron/main/navigation-policy.ts';
@@ -123,27 +125,73 @@ test('webviews are never attached', () => {
   assert.equal(prevented, true);
 });
 
-test('every permission request and check is refused, device permissions included when the session has them', () => {
+/** Every permission name Electron 45 passes to the handlers. */
+const ELECTRON_PERMISSIONS = [
+  'ar', 'automatic-fullscreen', 'background-fetch', 'background-sync', 'captured-surface-control', 'clipboard-read', 'clipboard-sanitized-write',
+  'deprecated-sync-clipboard-read', 'display-capture', 'fileSystem', 'fullscreen', 'geolocation', 'geolocation-approximate', 'hand-tracking', 'hid',
+  'idle-detection', 'keyboardLock', 'local-fonts', 'local-network', 'local-network-access', 'loopback-network', 'media', 'mediaKeySystem', 'midi',
+  'midiSysex', 'nfc', 'notifications', 'openExternal', 'payment-handler', 'periodic-background-sync', 'persistent-storage', 'pointerLock',
+  'screen-wake-lock', 'sensors', 'serial', 'smart-card', 'speaker-selection', 'storage-access', 'system-wake-lock', 'top-level-storage-access', 'usb',
+  'vr', 'web-app-installation', 'web-printing', 'window-management', 'unknown',
+];
+
+/** A session whose handlers the test can call, answering as Electron would ask: a request, then a check. */
+function permissionSession(): SessionLike & { asks(permission: string, url: string, isMainFrame?: boolean): { request: boolean[]; check: boolean | undefined }; device(): boolean | undefined } {
   const handlers: {
     request?: Parameters<SessionLike['setPermissionRequestHandler']>[0];
     check?: Parameters<SessionLike['setPermissionCheckHandler']>[0];
     device?: ((details: unknown) => boolean) | null;
   } = {};
-  const session: SessionLike = {
+  return {
     setPermissionRequestHandler: (handler) => (handlers.request = handler),
     setPermissionCheckHandler: (handler) => (handlers.check = handler),
     setDevicePermissionHandler: (handler) => (handlers.device = handler),
+    asks: (permission, url, isMainFrame = true) => {
+      const request: boolean[] = [];
+      handlers.request?.({}, permission, (granted) => request.push(granted), { requestingUrl: url, isMainFrame });
+      // Electron names the origin of a custom standard scheme too (URL.origin says "null" for app://).
+      const { protocol, host } = new URL(url);
+      return { request, check: handlers.check?.({}, permission, `${protocol}//${host}`, { isMainFrame }) };
+    },
+    device: () => handlers.device?.({ deviceType: 'usb' }),
   };
-  denyAllPermissions(session);
-  for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'hid', 'unknown']) {
-    const answers: boolean[] = [];
-    handlers.request?.({}, permission, (granted) => answers.push(granted));
-    assert.deepEqual(answers, [false], permission);
-    assert.equal(handlers.check?.({}, permission), false, permission);
+}
+
+test('the app\u2019s own page may write to the clipboard, and that is the one permission granted', () => {
+  const session = permissionSession();
+  restrictPermissions(session, [APP_ORIGIN]);
+  const page = `${APP_ORIGIN}/index.html`;
+  assert.equal(APP_PAGE_PERMISSION, 'clipboard-sanitized-write');
+  assert.deepEqual(session.asks('clipboard-sanitized-write', page), { request: [true], check: true });
+  for (const permission of ELECTRON_PERMISSIONS.filter((name) => name !== 'clipboard-sanitized-write')) {
+    assert.deepEqual(session.asks(permission, page), { request: [false], check: false }, permission);
   }
-  assert.equal(handlers.device?.({ deviceType: 'usb' }), false);
+  assert.equal(session.device(), false);
+
+  // An unpackaged build on the Vite dev server: that origin is the app's page too.
+  const dev = permissionSession();
+  restrictPermissions(dev, [APP_ORIGIN, 'http://127.0.0.1:5173']);
+  assert.deepEqual(dev.asks('clipboard-sanitized-write', 'http://127.0.0.1:5173/index.html'), { request: [true], check: true });
+});
+
+test('no other origin or frame gets the clipboard write, nor a session without app origins', () => {
+  const session = permissionSession();
+  restrictPermissions(session, [APP_ORIGIN]);
+  for (const url of ['https://evil.example/', 'app://paneldeck.evil/index.html', 'app://other/index.html', 'file:///tmp/index.html', 'http://127.0.0.1:5173/']) {
+    assert.deepEqual(session.asks('clipboard-sanitized-write', url), { request: [false], check: false }, url);
+  }
+  // An iframe inside the app's page; an asker with no URL, or not a URL.
+  assert.deepEqual(session.asks('clipboard-sanitized-write', `${APP_ORIGIN}/index.html`, false), { request: [false], check: false });
+  for (const url of [undefined, '', 'not a url']) {
+    assert.equal(isPermissionGranted('clipboard-sanitized-write', { url, isMainFrame: true }, [APP_ORIGIN]), false, String(url));
+  }
+
+  // The panels' session: no page, nothing granted.
+  const panels = permissionSession();
+  restrictPermissions(panels, []);
+  assert.deepEqual(panels.asks('clipboard-sanitized-write', `${APP_ORIGIN}/index.html`), { request: [false], check: false });
 
   // An older session without device permissions is still locked down.
   const minimal: SessionLike = { setPermissionRequestHandler: () => undefined, setPermissionCheckHandler: () => undefined };
-  assert.doesNotThrow(() => denyAllPermissions(minimal));
+  assert.doesNotThrow(() => restrictPermissions(minimal, [APP_ORIGIN]));
 });

@@ -8,7 +8,7 @@ import { BackgroundWork, realClock } from './background-work.ts';
 import { loadAppUpdater } from './app-updater.ts';
 import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
-import { denyAllPermissions, hardenContents } from './navigation-policy.ts';
+import { hardenContents, restrictPermissions } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
 import { PanelCertificates, withConnectionsReset } from './panel-certificates.ts';
 import { systemNotifier } from './notifier.ts';
@@ -69,7 +69,8 @@ function start(): void {
   log = createFileLog({ dir: app.getPath('logs') });
   app.on('render-process-gone', (_event, _contents, details) => log.error('app.render-process-gone', { reason: details.reason, exitCode: details.exitCode }));
   app.on('child-process-gone', (_event, details) => log.error('app.child-process-gone', { type: details.type, reason: details.reason, exitCode: details.exitCode }));
-  denyAllPermissions(session.defaultSession);
+  // The window's page may write to the clipboard (its Copy buttons), and nothing else.
+  restrictPermissions(session.defaultSession, entry.appOrigins);
   protocol.handle(APP_SCHEME, (request) => serveAppRequest(rendererDir, request));
 
   const encryption = safeStorageEncryption(safeStorage, process.platform);
@@ -86,7 +87,8 @@ function start(): void {
   // Panel requests have a session of their own (in memory: no cache or cookies on disk) whose
   // certificate check knows the certificates the operator trusted for panels.
   const panelSession = session.fromPartition('paneldeck-panels');
-  denyAllPermissions(panelSession);
+  // No page ever runs in it: nothing is granted.
+  restrictPermissions(panelSession, []);
   let trustedFor: (hostname: string) => string[] = () => [];
   const certificates = new PanelCertificates((hostname) => trustedFor(hostname));
   panelSession.setCertificateVerifyProc((request, callback) => callback(certificates.verify(request))); // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK: only the panels' own session; accepts beyond Chromium's verdict only the exact SHA-256 the operator pinned for that host (PanelCertificates.verify, tested)

@@ -84,16 +84,40 @@ function openQuietly(deps: HardeningDeps, url: string): void {
   }
 }
 
-/** The permission API of Electron's `Session` that `denyAllPermissions` sets. */
+/** Which frame asks, as Electron's permission handlers describe it. */
+export interface PermissionAsker {
+  /** The last URL the requesting frame loaded (a request), or its origin (a check). */
+  readonly url: string | undefined;
+  readonly isMainFrame: boolean;
+}
+
+/** The permission API of Electron's `Session` that `restrictPermissions` sets. */
 export interface SessionLike {
-  setPermissionRequestHandler(handler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null): void;
-  setPermissionCheckHandler(handler: ((webContents: unknown, permission: string) => boolean) | null): void;
+  setPermissionRequestHandler(
+    handler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void) | null,
+  ): void;
+  setPermissionCheckHandler(handler: ((webContents: unknown, permission: string, requestingOrigin: string, details: { isMainFrame: boolean }) => boolean) | null): void;
   setDevicePermissionHandler?(handler: ((details: unknown) => boolean) | null): void;
 }
 
-/** The app asks for no permission (camera, notifications, HID...), so every request and check is refused. */
-export function denyAllPermissions(session: SessionLike): void {
-  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+/** The one permission the app uses: its Copy buttons write text through the Clipboard API. */
+export const APP_PAGE_PERMISSION = 'clipboard-sanitized-write';
+
+/** Granted only to the top frame of the app's own page, and only APP_PAGE_PERMISSION. */
+export function isPermissionGranted(permission: string, asker: PermissionAsker, appOrigins: readonly string[]): boolean {
+  return permission === APP_PAGE_PERMISSION && asker.isMainFrame && asker.url !== undefined && isAppUrl(asker.url, appOrigins);
+}
+
+/**
+ * Every permission request and check is refused (camera, notifications, HID, clipboard reads...)
+ * but the clipboard write of the app's own page. With no app origins, nothing at all is granted.
+ */
+export function restrictPermissions(session: SessionLike, appOrigins: readonly string[]): void {
+  session.setPermissionRequestHandler((_webContents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, { url: details.requestingUrl, isMainFrame: details.isMainFrame }, appOrigins)),
+  );
+  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin, details) =>
+    isPermissionGranted(permission, { url: requestingOrigin, isMainFrame: details.isMainFrame }, appOrigins),
+  );
   session.setDevicePermissionHandler?.(() => false);
 }

@@ -92,6 +92,8 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
     if (message.type() === 'error') pageErrors.push(message.text());
   });
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // What main grants the app's page (restrictPermissions): the clipboard write of its Copy buttons.
+  await page.context().grantPermissions(['clipboard-write'], { origin: options.rendererOrigin });
   await page.addInitScript({ content: await preloadInPage() });
   await page.goto(options.rendererUrl);
   return {

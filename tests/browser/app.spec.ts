@@ -68,7 +68,7 @@ test('wrong password, then the right one: the session shows the email, and the t
   await page.emulateMedia({ colorScheme: 'dark' });
   await checkScreen(page, '05-session-full-hd-dark');
 
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.context().grantPermissions(['clipboard-read'], { origin: new URL(page.url()).origin });
   await page.getByRole('button', { name: 'Copy as JSON' }).click();
   await expect(page.getByText('Copied (secret values stay masked).')).toBeVisible();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { user: { email: string }; request: { value: string } };

@@ -31,7 +31,7 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   await checkScreen(page, '50-keyboard-logged-in');
 
   // Copy as curl from the palette: the session read for a terminal, with $PANEL_TOKEN, never the token.
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.context().grantPermissions(['clipboard-read'], { origin: new URL(page.url()).origin });
   await page.keyboard.press('Control+k');
   await page.keyboard.type('curl');
   await page.keyboard.press('Enter');

@@ -95,7 +95,7 @@ test('10,000 keys: a page of rows at a time, then a thousand more; Copy as JSON 
   await expect(data).toContainText('item-01199: 1199');
   await expect(data).not.toContainText('item-01200');
 
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.context().grantPermissions(['clipboard-read'], { origin: new URL(page.url()).origin });
   await data.getByRole('button', { name: 'Copy as JSON' }).click();
   await expect(data.getByText('Copied (secret values stay masked).')).toBeVisible();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as Record<string, unknown>;
@@ -123,7 +123,7 @@ test('a 1 MiB string shows its start and size until Show all; the summary line s
   await blobRow.getByRole('button', { name: 'Show less' }).click();
   await expect(blobRow.getByRole('button', { name: 'Show all' })).toBeVisible();
 
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.context().grantPermissions(['clipboard-read'], { origin: new URL(page.url()).origin });
   await data.getByRole('button', { name: 'Copy as JSON' }).click();
   await expect(data.getByText('Copied (secret values stay masked).')).toBeVisible();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { blob: string };
