@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mainWindowOptions, WINDOW_BACKGROUND } from '../electron/main/main-window-options.ts';
+import type { BrowserWindowConstructorOptions } from 'electron';
+import { newMainWindow, WINDOW_BACKGROUND, type MainWindowSettings } from '../electron/main/main-window-options.ts';
+
+/** Stands in for Electron's BrowserWindow: keeps what it was constructed with. */
+class RecordingWindow {
+  readonly options: BrowserWindowConstructorOptions;
+  constructor(options: BrowserWindowConstructorOptions) {
+    this.options = options;
+  }
+}
+
+const mainWindowOptions = (settings: MainWindowSettings) => newMainWindow(RecordingWindow, settings).options;
 
 const settings = {
   bounds: { x: 10, y: 20, width: 1300, height: 900, maximized: true },
@@ -9,7 +20,7 @@ const settings = {
   isPackaged: true,
 };
 
-test('the page runs isolated, sandboxed, without Node or webviews, with web security on', () => {
+test('the page runs isolated, sandboxed, without Node, webviews or middle-click, with web security on', () => {
   for (const isPackaged of [true, false]) {
     const prefs = mainWindowOptions({ ...settings, isPackaged }).webPreferences;
     assert.ok(prefs);
@@ -22,6 +33,7 @@ test('the page runs isolated, sandboxed, without Node or webviews, with web secu
     assert.equal(prefs.webSecurity, true);
     assert.equal(prefs.allowRunningInsecureContent, false);
     assert.equal(prefs.webviewTag, false);
+    assert.equal(prefs.disableBlinkFeatures, 'Auxclick');
     assert.equal(prefs.devTools, !isPackaged);
   }
 });

@@ -1,5 +1,5 @@
 import { BrowserWindow, nativeTheme, screen } from 'electron';
-import { mainWindowOptions } from './main-window-options.ts';
+import { newMainWindow } from './main-window-options.ts';
 import { restoreBounds, type DisplayLike, type WindowStateFile } from './window-state.ts';
 
 export interface MainWindowDeps {
@@ -16,8 +16,7 @@ export interface MainWindowDeps {
  */
 export function createMainWindow({ entryUrl, preloadPath, isPackaged, stateFile }: MainWindowDeps): BrowserWindow {
   const bounds = restoreBounds(stateFile.load(), displaysPrimaryFirst());
-  const options = mainWindowOptions({ bounds, darkTheme: nativeTheme.shouldUseDarkColors, preloadPath, isPackaged });
-  const window = new BrowserWindow(options); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK: both true in mainWindowOptions (tested); hardenContents denies every new window, middle-click too
+  const window = newMainWindow(BrowserWindow, { bounds, darkTheme: nativeTheme.shouldUseDarkColors, preloadPath, isPackaged });
 
   window.once('ready-to-show', () => {
     if (bounds.maximized) window.maximize();

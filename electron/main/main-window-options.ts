@@ -11,13 +11,18 @@ export interface MainWindowSettings {
   isPackaged: boolean;
 }
 
+/** Electron's `BrowserWindow`, or a test's stand-in that keeps the options it was given. */
+export type WindowConstructor<W> = new (options: BrowserWindowConstructorOptions) => W;
+
 /**
- * The main window's options. The page gets no Node, an isolated and sandboxed preload, no
- * webviews and full web security; developer tools only in an unpackaged build.
+ * Makes the main window. The page gets no Node, an isolated and sandboxed preload, no webviews,
+ * no middle-click (auxclick) and full web security; developer tools only in an unpackaged build.
+ * The options are written inside `new BrowserWindow(...)` itself: Electronegativity reads them
+ * only there, so it checks them rather than being told to skip them.
  */
-export function mainWindowOptions({ bounds, darkTheme, preloadPath, isPackaged }: MainWindowSettings): BrowserWindowConstructorOptions {
+export function newMainWindow<W>(BrowserWindow: WindowConstructor<W>, { bounds, darkTheme, preloadPath, isPackaged }: MainWindowSettings): W {
   const { maximized: _maximized, ...placement } = bounds;
-  return {
+  return new BrowserWindow({
     show: false,
     ...placement,
     minWidth: MIN_SIZE.width,
@@ -25,7 +30,7 @@ export function mainWindowOptions({ bounds, darkTheme, preloadPath, isPackaged }
     backgroundColor: darkTheme ? WINDOW_BACKGROUND.dark : WINDOW_BACKGROUND.light,
     title: 'Paneldeck',
     webPreferences: {
-      preload: preloadPath,
+      preload: preloadPath, // eng-disable PRELOAD_JS_CHECK: reviewed: it exposes only the contract's named methods and an event subscription (electron/preload, shared/bridge.ts), isolated and sandboxed
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -34,8 +39,9 @@ export function mainWindowOptions({ bounds, darkTheme, preloadPath, isPackaged }
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
       devTools: !isPackaged,
     },
-  };
+  });
 }
