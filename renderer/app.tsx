@@ -170,9 +170,12 @@ function Workspace({ api }: { api: PanelBridge }) {
 
   const panelChanged = useCallback((updated: Panel) => store.upsert(updated), [store]);
 
-  const added = (panel: Panel) => {
+  const closeAddDialog = () => {
     setAdding(false);
     setCopyOf(null);
+  };
+  const added = (panel: Panel) => {
+    closeAddDialog();
     store.upsert(panel);
     selectOne(panel.id);
   };
@@ -187,6 +190,7 @@ function Workspace({ api }: { api: PanelBridge }) {
     },
     [store],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the list changes, which is when a removal shows
   useEffect(() => {
     if (!focusAfterRemove.current) return;
     focusAfterRemove.current = false;
@@ -295,7 +299,7 @@ function Workspace({ api }: { api: PanelBridge }) {
           onClose={() => setMenuAt(null)}
         />
       )}
-      {(adding || copyOf) && <AddPanelDialog api={api} copyOf={copyOf ?? undefined} onAdded={added} onClose={() => (setAdding(false), setCopyOf(null))} />}
+      {(adding || copyOf) && <AddPanelDialog api={api} copyOf={copyOf ?? undefined} onAdded={added} onClose={closeAddDialog} />}
       {importing && (
         <ImportDialog
           api={api}

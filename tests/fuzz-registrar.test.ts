@@ -67,7 +67,7 @@ type Path = readonly (number | string)[];
 function fieldPaths(schema: SchemaLike, prefix: Path = []): Path[] {
   const def = unwrap(schema)._zod.def;
   const paths: Path[] = [prefix];
-  if (def.type === 'tuple') (def.items ?? []).forEach((item, index) => paths.push(...fieldPaths(item, [...prefix, index])));
+  if (def.type === 'tuple') for (const [index, item] of (def.items ?? []).entries()) paths.push(...fieldPaths(item, [...prefix, index]));
   if (def.type === 'object') for (const [key, field] of Object.entries(def.shape ?? {})) paths.push(...fieldPaths(field, [...prefix, key]));
   return paths;
 }

@@ -128,7 +128,7 @@ test('masking walks any depth and any width without recursion, and copies what J
   const copy = maskSecrets(parsed) as Record<string, unknown>;
   assert.deepEqual(Object.keys(copy), ['__proto__', 'list']);
   assert.equal(Object.getPrototypeOf(copy), Object.prototype);
-  assert.deepEqual(copy.__proto__, { token: MASKED_VALUE });
+  assert.deepEqual(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value, { token: MASKED_VALUE });
   assert.deepEqual(copy.list, [[{ secret: MASKED_VALUE }], null, -0]);
   for (const value of [null, 'text', 5, true, []]) assert.deepEqual(maskSecrets(value), value);
 });

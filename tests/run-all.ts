@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { findElectronBinary } from './electron/electron-binary.ts';
 
 /**
- * `npm test`: type check, unit tests, build, the Electronegativity audit of the build, browser
+ * `npm test`: type check, lint, unit tests, build, the Electronegativity audit of the build, browser
  * end-to-end tests, then the Electron end-to-end suite where an Electron binary exists (a loud
  * SKIPPED line where it does not).
  * Ends with one line adding the suites up; the exit code is non-zero when anything failed.
@@ -44,6 +44,8 @@ function heading(text: string): void {
 const npx = 'npx';
 const steps: [string, () => Promise<number>][] = [
   ['Type check', () => run('npm', ['run', '--silent', 'typecheck'], { counts: false })],
+  // A gate like the type check: any error or warning fails npm test.
+  ['Lint (Biome)', () => run('npm', ['run', '--silent', 'lint'], { counts: false })],
   ['Unit and integration tests (node:test)', () => run('npm', ['run', '--silent', 'test:unit'], { counts: true })],
   ['Build (vite: renderer, main, preload)', () => run('npm', ['run', '--silent', 'build'], { counts: false })],
   // A gate, not a test suite: it fails npm test on a finding but adds nothing to the counts.

@@ -163,7 +163,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     state,
     chooseImportFile: options.chooseImportFile ?? (async () => null),
     now,
-    changed: (ids) => ids.forEach((id) => changes.changed(id)),
+    changed: (ids) => {
+      for (const id of ids) changes.changed(id);
+    },
   });
 
   /**
@@ -371,7 +373,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
       forgetPanels(current, panelIds);
       current.registry.removeMany(new Set(panelIds));
-      panelIds.forEach((id) => changes.removed(id));
+      for (const id of panelIds) changes.removed(id);
     },
 
     async logOutPanels(ids) {

@@ -8,7 +8,7 @@ const MAX_EXTERNAL_URL_LENGTH = 2048;
  * URL parser would silently drop), and not absurdly long.
  */
 export function isSafeExternalUrl(url: string): boolean {
-  if (url.length > MAX_EXTERNAL_URL_LENGTH || /[\u0000-\u0020\u007f]/.test(url)) return false;
+  if (url.length > MAX_EXTERNAL_URL_LENGTH || /[\p{Cc} ]/u.test(url)) return false;
   let parsed: URL;
   try {
     parsed = new URL(url);
