@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createPanelService } from '../electron/core/index.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from '../shared/transfer.ts';
-import { rejectsWith, tempDir, testEncryption } from './helpers.ts';
+import { assertMode, rejectsWith, tempDir, testEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 
 /** Export: what the operator typed and chose, to the file they picked; no secret, email or history. */
@@ -61,7 +61,7 @@ test('every panel, or the ones named, with their settings and labels; never a to
   });
   for (const secret of [...panel.issuedTokens(), DEMO_USER.password, DEMO_USER.email]) assert.ok(!text.includes(secret), 'no secret or email in the file');
   assert.ok(!/lastCheck|checkedAt|expiresAt|token"/i.test(text), 'no check history');
-  assert.equal(statSync(target).mode & 0o777, 0o600);
+  assertMode(target, 0o600);
 
   assert.deepEqual(await app.exportPanels([other.id]), { path: target, count: 1 });
   assert.deepEqual((JSON.parse(readFileSync(target, 'utf8')) as ExportDocument).panels.map((exported) => exported.address), ['staging.example.com']);

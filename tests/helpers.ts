@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,4 +139,13 @@ export function restartableServices(): {
     encryption: () => ready(encryption),
     start: () => createPanelService({ dataDir: ready(dir).path, encryption: ready(encryption) }),
   };
+}
+
+/**
+ * Asserts the POSIX permission bits of `path` (0600 files, 0700 folders). Windows has no such
+ * bits (Node reports 0666 or 0444): there the check is skipped, and the ACLs are the OS's.
+ */
+export function assertMode(path: string, mode: number, message?: string): void {
+  if (process.platform === 'win32') return;
+  assert.equal(statSync(path).mode & 0o777, mode, message);
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
-import { readAllFiles, rejectsWith, tempDir, testEncryption, type TestEncryption } from './helpers.ts';
+import { assertMode, readAllFiles, rejectsWith, tempDir, testEncryption, type TestEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
@@ -55,7 +55,7 @@ describe('what is kept on disk, and what survives a restart', () => {
         assert.ok(!file.content.includes(secret), `${file.path} holds a secret in clear`);
       }
     }
-    assert.equal(statSync(join(dir.path, 'tokens.json')).mode & 0o777, 0o600);
+    assertMode(join(dir.path, 'tokens.json'), 0o600);
     const stored = JSON.parse(readFileSync(join(dir.path, 'tokens.json'), 'utf8'));
     assert.equal(stored.tokens[id].backend, 'gnome_libsecret');
   });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, jsonFileStore, type PanelService } from '../electron/core/index.ts';
 import type { OpenStore } from '../electron/core/document-store.ts';
-import { rejectsWith, tempDir, testEncryption, type TestEncryption } from './helpers.ts';
+import { assertMode, rejectsWith, tempDir, testEncryption, type TestEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 
 /**
@@ -295,9 +295,9 @@ describe('file modes', () => {
       await service.logIn(id, credentials);
       await service.updateSettings({ storeTokensWithWeakProtection: false });
       for (const name of ['panels.json', 'settings.json', 'tokens.json']) {
-        assert.equal(statSync(join(data, name)).mode & 0o777, 0o600, name);
+        assertMode(join(data, name), 0o600, name);
       }
-      assert.equal(statSync(data).mode & 0o777, 0o700, 'the data folder');
+      assertMode(data, 0o700, 'the data folder');
       // An older version's world-readable files, and a damaged one that is kept aside.
       writeFileSync(join(data, 'settings.json'), '{ not json', { mode: 0o644 });
       const { chmodSync } = await import('node:fs');
@@ -308,9 +308,9 @@ describe('file modes', () => {
       const status = await service.getAppStatus();
       const copy = status.startupProblems.find((problem) => problem.file === 'settings')?.copyPath;
       assert.ok(copy);
-      assert.equal(statSync(copy).mode & 0o777, 0o600, 'the damaged copy');
-      assert.equal(statSync(join(data, 'panels.json')).mode & 0o777, 0o600, 'panels.json left 0644 by an older version');
-      assert.equal(statSync(data).mode & 0o777, 0o700, 'the data folder after a restart');
+      assertMode(copy, 0o600, 'the damaged copy');
+      assertMode(join(data, 'panels.json'), 0o600, 'panels.json left 0644 by an older version');
+      assertMode(data, 0o700, 'the data folder after a restart');
     } finally {
       await panel.close();
       await dir.cleanup();
