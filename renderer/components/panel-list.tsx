@@ -66,8 +66,14 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
   const scroller = useRef<HTMLDivElement>(null);
   const typed = useRef({ text: '', at: 0 });
   // The entry the keyboard is on: the selected panel, or a heading moved to.
-  const [activeKey, setActiveKey] = useState<string | null>(selectedId);
-  useEffect(() => setActiveKey(selectedId), [selectedId]);
+  const [activeKey, setActiveKeyState] = useState<string | null>(selectedId);
+  // The newest one at once: a second key pressed before React renders again moves on from it.
+  const activeKeyNow = useRef(selectedId);
+  const setActiveKey = useCallback((key: string | null) => {
+    activeKeyNow.current = key;
+    setActiveKeyState(key);
+  }, []);
+  useEffect(() => setActiveKey(selectedId), [selectedId, setActiveKey]);
   // Stable while the items are: the virtualizer recomputes every row's position when these change.
   const estimateSize = useCallback((index: number) => (items[index]!.kind === 'section' ? SECTION_HEIGHT : ROW_HEIGHT), [items]);
   const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
@@ -137,7 +143,7 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (items.length === 0) return;
-    const current = activeIndex;
+    const current = activeKeyNow.current === null ? -1 : items.findIndex((item) => item.key === activeKeyNow.current);
     const active = items[current];
     if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'a') {
       event.preventDefault();

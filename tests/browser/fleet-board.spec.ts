@@ -135,6 +135,7 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await list.focus();
     await page.keyboard.press('Home');
     const firstNames = await board(page).locator('.panel-item .panel-item-name').allTextContents();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(firstNames[0]!);
     for (const name of firstNames.slice(1, 5)) {
       await page.keyboard.press('ArrowDown');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
