@@ -7,7 +7,8 @@ import { useCommandRequests, type CommandRequest } from '../command-request.ts';
 import { useBusyAction } from '../busy-action.ts';
 import { count, signedInWords } from '../selection-commands.ts';
 import { ColourOptions } from './colour-options.tsx';
-import { ModalDialog } from './modal-dialog.tsx';
+import { ConfirmDialog } from './confirm-dialog.tsx';
+import { TextField } from './text-field.tsx';
 
 interface BulkViewProps {
   api: Pick<PanelApi, 'checkPanels' | 'logOutPanels' | 'updatePanels' | 'removePanels'>;
@@ -78,14 +79,15 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
     organiseSelected: () => groupInput.current?.focus(),
   });
 
-  const names = panels.slice(0, NAMES_SHOWN).map((panel) => panel.name).join(', ');
+  // The first few by name, as the header and the confirmation say it.
+  const shown = panels.slice(0, NAMES_SHOWN).map((panel) => panel.name).join(', ');
+  const names = panels.length > NAMES_SHOWN ? `${shown}, and ${panels.length - NAMES_SHOWN} more` : shown;
   return (
     <section className="bulk-view" aria-labelledby="bulk-title" aria-busy={busy}>
       <header className="bulk-header">
         <h1 id="bulk-title">{many} selected</h1>
         <p className="muted">
-          {names}
-          {panels.length > NAMES_SHOWN ? `, and ${panels.length - NAMES_SHOWN} more` : ''}. Shift or Ctrl click in the list changes the selection; Esc
+          {names}. Shift or Ctrl click in the list changes the selection; Esc
           there goes back to one panel.
         </p>
       </header>
@@ -129,34 +131,26 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
         <BulkField label="Add tags" hint="Separate tags with commas." button="Add tags" onApply={(text) => change({ addTags: typedTags(text) }, `Tagged ${many}.`)} required />
         <BulkField label="Remove tags" hint="Separate tags with commas." button="Remove tags" onApply={(text) => change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`)} required />
         <ColourField onApply={(colour) => change({ colour }, colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`)} />
-        <div className="bulk-row">
+        <div className="field">
           <span className="field-label">Favourites</span>
-          <button type="button" onClick={() => void change({ favourite: true }, `Marked ${many} as favourites.`)}>
-            Mark as favourites
-          </button>
-          <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`)}>
-            Unmark
-          </button>
+          <div className="field-row">
+            <button type="button" onClick={() => void change({ favourite: true }, `Marked ${many} as favourites.`)}>
+              Mark as favourites
+            </button>
+            <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`)}>
+              Unmark
+            </button>
+          </div>
         </div>
       </fieldset>
 
       {confirmingRemove && (
-        <ModalDialog title={`Remove ${many}?`} onClose={() => setConfirmingRemove(false)}>
+        <ConfirmDialog title={`Remove ${many}?`} confirmLabel={`Remove ${many}`} busy={busy} onCancel={() => setConfirmingRemove(false)} onConfirm={() => void remove()}>
           <p>
-            Paneldeck forgets these {many} and their saved log ins: {names}
-            {panels.length > NAMES_SHOWN ? `, and ${panels.length - NAMES_SHOWN} more` : ''}. The panels themselves are not changed; you can add or import them
-            again at any time.
+            Paneldeck forgets these {many} and their saved log ins: {names}. The panels themselves are not changed; you can add or import them again at any
+            time.
           </p>
-          <div className="form-actions">
-            {/* biome-ignore lint/a11y/noAutofocus: a confirmation opens on its safe choice */}
-            <button type="button" autoFocus onClick={() => setConfirmingRemove(false)}>
-              Cancel
-            </button>
-            <button type="button" className="button-danger" onClick={() => void remove()}>
-              Remove {many}
-            </button>
-          </div>
-        </ModalDialog>
+        </ConfirmDialog>
       )}
     </section>
   );
@@ -177,31 +171,26 @@ interface BulkFieldProps {
 /** One labelled text box and its button, applied on Enter too. */
 function BulkField({ label, hint, button, list, required = false, inputRef, onApply }: BulkFieldProps) {
   const [text, setText] = useState('');
-  const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (required && text.trim() === '') return;
     void onApply(text).then((applied) => applied && setText(''));
   };
   return (
-    <form className="bulk-row" onSubmit={submit}>
-      <label className="field-label" htmlFor={`${id}-input`}>
-        {label}
-      </label>
-      <input ref={inputRef} id={`${id}-input`} value={text} list={list ? `${id}-list` : undefined} aria-describedby={`${id}-hint`} onChange={(event) => setText(event.target.value)} />
-      <button type="submit" disabled={required && text.trim() === ''}>
-        {button}
-      </button>
-      <span id={`${id}-hint`} className="field-hint">
-        {hint}
-      </span>
-      {list && (
-        <datalist id={`${id}-list`}>
-          {list.map((group) => (
-            <option key={group} value={group} />
-          ))}
-        </datalist>
-      )}
+    <form onSubmit={submit}>
+      <TextField
+        ref={inputRef}
+        label={label}
+        hint={hint}
+        value={text}
+        suggestions={list}
+        onChange={(event) => setText(event.target.value)}
+        action={
+          <button type="submit" disabled={required && text.trim() === ''}>
+            {button}
+          </button>
+        }
+      />
     </form>
   );
 }
@@ -210,16 +199,18 @@ function ColourField({ onApply }: { onApply(colour: PanelColour | null): Promise
   const [colour, setColour] = useState<PanelColour | ''>('');
   const id = useId();
   return (
-    <div className="bulk-row">
+    <div className="field">
       <label className="field-label" htmlFor={id}>
         Colour
       </label>
-      <select id={id} value={colour} onChange={(event) => setColour(event.target.value as PanelColour | '')}>
-        <ColourOptions />
-      </select>
-      <button type="button" onClick={() => void onApply(colour === '' ? null : colour)}>
-        Set colour
-      </button>
+      <div className="field-row">
+        <select id={id} value={colour} onChange={(event) => setColour(event.target.value as PanelColour | '')}>
+          <ColourOptions />
+        </select>
+        <button type="button" onClick={() => void onApply(colour === '' ? null : colour)}>
+          Set colour
+        </button>
+      </div>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
 import { useBusyAction } from '../busy-action.ts';
 import { ColourOptions } from './colour-options.tsx';
-import { ModalDialog } from './modal-dialog.tsx';
+import { ConfirmDialog } from './confirm-dialog.tsx';
 import { TextField } from './text-field.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
@@ -154,17 +154,12 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
           <TextField
             label="Group"
             name="group"
-            list="panel-groups"
+            suggestions={groups}
             value={draft.group}
             onChange={edit('group')}
             hint="Panels of one group are listed together, e.g. one client or one region."
             error={field === 'group' ? error?.message : null}
           />
-          <datalist id="panel-groups">
-            {groups.map((group) => (
-              <option key={group} value={group} />
-            ))}
-          </datalist>
           <TextField
             label="Tags"
             name="tags"
@@ -282,33 +277,25 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
       </section>
 
       {confirmingRemove && (
-        <ModalDialog title={`Remove ${panel.name}?`} onClose={() => setConfirmingRemove(false)}>
+        <ConfirmDialog
+          title={`Remove ${panel.name}?`}
+          confirmLabel="Remove panel"
+          busy={busy}
+          onCancel={() => setConfirmingRemove(false)}
+          onConfirm={() =>
+            void run(async () => {
+              // Close first: a failure is then shown on the settings page, not behind the dialog.
+              setConfirmingRemove(false);
+              await api.removePanel(panel.id);
+              onRemoved(panel.id);
+            })
+          }
+        >
           <p>
             Paneldeck forgets this panel and its saved log in. The panel itself is not changed; you can add it again at any
             time.
           </p>
-          <div className="form-actions">
-            {/* biome-ignore lint/a11y/noAutofocus: a confirmation opens on its safe choice */}
-            <button type="button" autoFocus onClick={() => setConfirmingRemove(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button-danger"
-              disabled={busy}
-              onClick={() =>
-                void run(async () => {
-                  // Close first: a failure is then shown on the settings page, not behind the dialog.
-                  setConfirmingRemove(false);
-                  await api.removePanel(panel.id);
-                  onRemoved(panel.id);
-                })
-              }
-            >
-              Remove panel
-            </button>
-          </div>
-        </ModalDialog>
+        </ConfirmDialog>
       )}
     </div>
   );
