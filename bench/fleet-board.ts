@@ -41,7 +41,8 @@ import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
 import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
 import { samplePanel } from '../tests/panel-fixture.ts';
-import { launchChromium, median, printTable } from './browser.ts';
+import { launchChromium } from './browser.ts';
+import { median, printTable } from './figures.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const SMALL = 10;

@@ -33,6 +33,7 @@ import { PanelError } from '../shared/errors.ts';
 import type { PanelCheck } from '../shared/types.ts';
 import { testEncryption } from '../tests/helpers.ts';
 import { DEMO_USER } from '../tests/reference-panel/server.ts';
+import { median, ms, printTable, spread } from './figures.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
 import type { OpenWorkerData, OpenWorkerReply } from './fleet-open-worker.ts';
@@ -54,30 +55,8 @@ const DEFAULT_CONCURRENCY = 16;
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function median(values: readonly number[]): number {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function spread(values: readonly number[], digits = 0): string {
-  const finite = values.filter((value) => Number.isFinite(value));
-  if (finite.length === 0) return '-';
-  return `${Math.min(...finite).toFixed(digits)}–${Math.max(...finite).toFixed(digits)}`;
-}
-
-const ms = (value: number, digits = 1) => (Number.isFinite(value) ? `${value.toFixed(digits)} ms` : '-');
 const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : '-');
 const kib = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(0)} KiB` : '-');
-
-function printTable(rows: string[][]): void {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  for (const [index, row] of rows.entries()) {
-    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
-    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  }
-}
 
 function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

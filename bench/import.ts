@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { createPanelService, jsonFileStore, type PanelService } from '../electron/core/index.ts';
 import { exportDocument, type ImportPreview } from '../shared/transfer.ts';
 import { testEncryption } from '../tests/helpers.ts';
+import { median, ms, spread } from './figures.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
@@ -31,12 +32,6 @@ const FLEET = 10_000;
 const MOST = 20_000;
 const GOAL_MS = 2000;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const spread = (values: readonly number[]) => `(runs ${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms)`;
 
 async function folder<T>(run: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'paneldeck-bench-import-'));
@@ -77,7 +72,7 @@ async function runs<T>(once: () => Promise<T>): Promise<T[]> {
 function report(label: string, times: readonly ImportTimes[]) {
   const totals = times.map((time) => time.total);
   console.log(
-    `  ${label}: ${ms(median(totals))} ${spread(totals)}; preview ${ms(median(times.map((time) => time.preview)))}, apply ${ms(median(times.map((time) => time.apply)))}; added ${times[0]!.added}`,
+    `  ${label}: ${ms(median(totals))} (runs ${spread(totals)} ms); preview ${ms(median(times.map((time) => time.preview)))}, apply ${ms(median(times.map((time) => time.apply)))}; added ${times[0]!.added}`,
   );
   return median(totals);
 }
@@ -109,8 +104,8 @@ async function main() {
       return performance.now() - start;
     }),
   );
-  console.log(`  baseline, one write of the resulting panels.json: ${ms(median(floor))} ${spread(floor)} -> import is ${(imported / median(floor)).toFixed(1)}x the floor`);
-  console.log(`  baseline, ${IMPORTED} addPanel calls (the way before): ${ms(median(oneByOne))} ${spread(oneByOne)} -> import is ${(median(oneByOne) / imported).toFixed(1)}x faster`);
+  console.log(`  baseline, one write of the resulting panels.json: ${ms(median(floor))} (runs ${spread(floor)} ms) -> import is ${(imported / median(floor)).toFixed(1)}x the floor`);
+  console.log(`  baseline, ${IMPORTED} addPanel calls (the way before): ${ms(median(oneByOne))} (runs ${spread(oneByOne)} ms) -> import is ${(median(oneByOne) / imported).toFixed(1)}x faster`);
   console.log(`  goal ${imported <= GOAL_MS ? 'met' : 'NOT met'}: ${ms(imported)} of ${GOAL_MS} ms`);
 
   console.log(`\n2. The same ${IMPORTED} as a Paneldeck JSON export and as a CSV, into an empty list`);

@@ -13,7 +13,8 @@ import type { Page } from '@playwright/test';
 import { openApp, startRendererServer } from '../tests/browser/app-harness.ts';
 import { tempDir } from '../tests/helpers.ts';
 import { DEMO_USER, startReferencePanel } from '../tests/reference-panel/server.ts';
-import { launchChromium, median, printTable } from './browser.ts';
+import { launchChromium } from './browser.ts';
+import { median, printTable } from './figures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
