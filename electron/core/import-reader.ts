@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { PanelError } from '../../shared/errors.ts';
 import { formatBytes } from '../../shared/sizes.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES, type ImportFormat } from '../../shared/transfer.ts';
-import { checkJsonShape } from './json-shape.ts';
+import { checkJsonShape, closingQuote } from './json-shape.ts';
 import { isRecord } from './plain-checks.ts';
 
 /**
@@ -158,7 +158,7 @@ function elementLines(text: string, inPanelsKey: boolean): number[] {
       expectingValue = false;
     }
     if (char === '"') {
-      const end = stringEnd(text, index);
+      const end = closingQuote(text, index);
       if (stack.length === 1 && stack[0] === '{') key = text.slice(index + 1, end);
       index = end;
     } else if (char === '[' || char === '{') {
@@ -176,14 +176,6 @@ function elementLines(text: string, inPanelsKey: boolean): number[] {
     }
   }
   return lines;
-}
-
-function stringEnd(text: string, open: number): number {
-  for (let index = open + 1; index < text.length; index++) {
-    if (text[index] === '\\') index++;
-    else if (text[index] === '"') return index;
-  }
-  return text.length;
 }
 
 /**

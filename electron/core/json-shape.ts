@@ -103,7 +103,7 @@ export function checkJsonShape(text: string, limits: JsonShapeLimits): JsonShape
  * none does. Found with indexOf, not character by character, since one string may be megabytes
  * long; a quote is escaped when an odd number of backslashes runs up to it.
  */
-function closingQuote(text: string, open: number): number {
+export function closingQuote(text: string, open: number): number {
   for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
     let backslashes = 0;
     while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
