@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
 import type { CommandId } from '../shared/commands.ts';
+import { plural } from '../shared/counts.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS } from '../shared/settings.ts';
 import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
@@ -85,7 +86,7 @@ function Workspace({ api }: { api: PanelBridge }) {
   const exportPanels = useCallback(async (ids?: readonly string[]) => {
     try {
       const { path, count } = await api.exportPanels(ids ? [...ids] : undefined);
-      if (path !== null) setTransferNotice({ text: `Exported ${count} panel${count === 1 ? '' : 's'} to ${path}. The file holds no token, password or email.`, failed: false });
+      if (path !== null) setTransferNotice({ text: `Exported ${plural(count, 'panel')} to ${path}. The file holds no token, password or email.`, failed: false });
     } catch (caught) {
       setTransferNotice({ text: failureInfo(caught).message, failed: true });
     }

@@ -1,4 +1,5 @@
 import { COMMANDS, type CommandId } from '../shared/commands.ts';
+import { plural } from '../shared/counts.ts';
 import type { ImportResult } from '../shared/transfer.ts';
 import type { Panel } from '../shared/types.ts';
 
@@ -18,34 +19,31 @@ export interface RowMenuItem {
 /** The palette's commands now, in its order. */
 export function availableCommands(selected: Panel | null, marked: readonly Panel[], panels: readonly Panel[], hasStatus: boolean): CommandId[] {
   const several = marked.length > 1;
-  const one = several ? null : selected;
   const commands: (CommandId | false)[] = [
     'addPanel',
     'importPanels',
     panels.length > 0 && 'exportPanels',
     'find',
     panels.some((panel) => panel.signedIn) && 'checkAll',
-    ...(several ? severalCommands(marked) : []),
-    one?.signedIn === true && 'refresh',
-    one?.signedIn === false && 'logIn',
-    one?.signedIn === true && 'logOut',
-    one !== null && 'settings',
-    one !== null && 'openDashboard',
-    one !== null && 'copyAddress',
-    one !== null && 'copyCurl',
-    one !== null && 'duplicatePanel',
-    one !== null && 'removePanel',
+    ...(several ? severalCommands(marked) : selected ? onePanelCommands(selected) : []),
     hasStatus && 'preferences',
   ];
   return commands.filter((command): command is CommandId => command !== false);
 }
 
-function severalCommands(marked: readonly Panel[]): (CommandId | false)[] {
-  const signedIn = marked.some((panel) => panel.signedIn);
-  return [signedIn && 'checkSelected', signedIn && 'logOutSelected', 'organiseSelected', 'exportSelected', 'removeSelected'];
+/** What can be done to the one panel shown, in the palette's and the row menu's order. */
+function onePanelCommands(panel: Panel): CommandId[] {
+  const session: CommandId[] = panel.signedIn ? ['refresh', 'logOut'] : ['logIn'];
+  return [...session, 'settings', 'openDashboard', 'copyAddress', 'copyCurl', 'duplicatePanel', 'removePanel'];
 }
 
-export const count = (n: number) => `${n.toLocaleString('en')} panel${n === 1 ? '' : 's'}`;
+/** What can be done to the panels selected together; checking and logging out need one signed in. */
+function severalCommands(marked: readonly Panel[]): CommandId[] {
+  const signedIn = marked.some((panel) => panel.signedIn);
+  return [...(signedIn ? (['checkSelected', 'logOutSelected'] as const) : []), 'organiseSelected', 'exportSelected', 'removeSelected'];
+}
+
+export const count = (n: number) => plural(n, 'panel');
 
 /** "Check 5 panels" when all are signed in, "Check the 2 signed in", "Check (none signed in)". */
 export function signedInWords(verb: string, signedIn: number, all: number): string {
@@ -53,43 +51,45 @@ export function signedInWords(verb: string, signedIn: number, all: number): stri
   return signedIn === all ? `${verb} ${count(all)}` : `${verb} the ${signedIn} signed in`;
 }
 
-/** The row menu: for the panel right-clicked, or for the panels selected together. */
+/** Where the row menu draws a line above an item: between its groups. */
+const GROUP_STARTS: ReadonlySet<CommandId> = new Set(['openDashboard', 'duplicatePanel', 'removeSelected']);
+const DANGEROUS: ReadonlySet<CommandId> = new Set(['removePanel', 'removeSelected']);
+
+/** The row menu: the palette's commands for the panel right-clicked, or for the panels selected together. */
 export function rowMenuItems(selected: Panel, marked: readonly Panel[]): RowMenuItem[] {
-  if (marked.length > 1) {
-    const many = count(marked.length);
-    const signedIn = marked.filter((panel) => panel.signedIn).length;
-    return [
-      ...(signedIn > 0
-        ? [
-            { command: 'checkSelected' as const, label: signedInWords('Check', signedIn, marked.length) },
-            { command: 'logOutSelected' as const, label: signedInWords('Log out of', signedIn, marked.length) },
-          ]
-        : []),
-      { command: 'organiseSelected', label: `Group, tag or colour ${many}…`, separated: signedIn > 0 },
-      { command: 'exportSelected', label: `Export ${many}…` },
-      { command: 'removeSelected', label: `Remove ${many}…`, separated: true, danger: true },
-    ];
-  }
-  const title = (command: CommandId) => COMMANDS[command].title;
-  return [
-    selected.signedIn ? { command: 'refresh', label: title('refresh') } : { command: 'logIn', label: title('logIn') },
-    ...(selected.signedIn ? [{ command: 'logOut' as const, label: title('logOut') }] : []),
-    { command: 'settings', label: title('settings') },
-    { command: 'openDashboard', label: title('openDashboard'), separated: true },
-    { command: 'copyAddress', label: title('copyAddress') },
-    { command: 'copyCurl', label: title('copyCurl') },
-    { command: 'duplicatePanel', label: title('duplicatePanel'), separated: true },
-    { command: 'removePanel', label: title('removePanel'), danger: true },
-  ];
+  const several = marked.length > 1;
+  const commands = several ? severalCommands(marked) : onePanelCommands(selected);
+  const label = several ? severalLabels(marked) : (command: CommandId) => COMMANDS[command].title;
+  return commands.map((command, index) => ({
+    command,
+    label: label(command),
+    // The bulk actions after Check and Log out start a group of their own.
+    separated: GROUP_STARTS.has(command) || (command === 'organiseSelected' && index > 0),
+    danger: DANGEROUS.has(command),
+  }));
+}
+
+/** The bulk commands' words in the row menu, with how many they act on. */
+function severalLabels(marked: readonly Panel[]): (command: CommandId) => string {
+  const many = count(marked.length);
+  const signedIn = marked.filter((panel) => panel.signedIn).length;
+  const labels: Partial<Record<CommandId, string>> = {
+    checkSelected: signedInWords('Check', signedIn, marked.length),
+    logOutSelected: signedInWords('Log out of', signedIn, marked.length),
+    organiseSelected: `Group, tag or colour ${many}…`,
+    exportSelected: `Export ${many}…`,
+    removeSelected: `Remove ${many}…`,
+  };
+  return (command) => labels[command] ?? COMMANDS[command].title;
 }
 
 /** What an import did, in one sentence for the window's notice. */
 export function importedText({ added, updated, unchanged, invalid }: ImportResult): string {
   const parts = [
-    `added ${added.toLocaleString('en')} panel${added === 1 ? '' : 's'}`,
+    `added ${plural(added, 'panel')}`,
     updated > 0 && `updated ${updated.toLocaleString('en')}`,
     unchanged > 0 && `left ${unchanged.toLocaleString('en')} already in the list as ${unchanged === 1 ? 'it was' : 'they were'}`,
-    invalid > 0 && `skipped ${invalid.toLocaleString('en')} invalid line${invalid === 1 ? '' : 's'}`,
+    invalid > 0 && `skipped ${plural(invalid, 'invalid line')}`,
   ].filter(Boolean);
   return `Import done: ${parts.join(', ')}. Imported panels are signed out: log in to each to use it.`;
 }

@@ -11,6 +11,7 @@ import { createNodeFetch } from './node-fetch.ts';
 import { jsonFileStore, openJsonFiles, storageError, storageReason, type OpenStore } from './document-store.ts';
 import { exportDocument } from '../../shared/transfer.ts';
 import { cleanTags, LABEL_LIMITS } from '../../shared/labels.ts';
+import { plural } from '../../shared/counts.ts';
 import { PanelImporter, newRecord } from './panel-import.ts';
 import type { FetchLike } from './http-client.ts';
 import { LogInQueue } from './login-queue.ts';
@@ -380,8 +381,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [requested] = parseArguments('logOutPanels', [ids]);
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
-      const count = `${records.length} panel${records.length === 1 ? '' : 's'}`;
-      endSignIns(current, records, { signedOutReason: null }, `logged out of ${count}`);
+      endSignIns(current, records, { signedOutReason: null }, `logged out of ${plural(records.length, 'panel')}`);
       return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
     },
 

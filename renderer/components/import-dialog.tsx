@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import { IMPORT_MAX_BYTES, type ImportChoice, type ImportPreview, type ImportResult, type ImportRow, type ImportRowStatus } from '../../shared/transfer.ts';
+import { plural } from '../../shared/counts.ts';
 import { formatBytes } from '../../shared/sizes.ts';
 import { useBusyAction } from '../busy-action.ts';
 import { ModalDialog } from './modal-dialog.tsx';
@@ -16,7 +17,6 @@ const STATUS_WORDS: Readonly<Record<ImportRowStatus, string>> = { new: 'Add', du
 const FORMAT_NAMES = { json: 'Paneldeck export', csv: 'CSV', text: 'one address per line' } as const;
 type Filter = 'all' | ImportRowStatus;
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 
 /**
  * Import panels: from a file (main's open dialog) or pasted text, then a preview of every entry
