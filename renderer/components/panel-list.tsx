@@ -100,14 +100,17 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
 
   // Where a Shift selection runs from: the panel last chosen on its own (click, arrow, Ctrl click).
   const anchor = useRef<string | null>(selectedId);
+  /** One panel, on its own: the keyboard goes to it and Shift selections run from it. */
+  const chooseOne = (id: string) => {
+    setActiveKey(id);
+    anchor.current = id;
+    onSelect(id);
+  };
   const moveTo = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
     if (!item) return;
-    setActiveKey(item.key);
-    if (item.kind === 'panel') {
-      anchor.current = item.key;
-      onSelect(item.key);
-    }
+    if (item.kind === 'panel') chooseOne(item.key);
+    else setActiveKey(item.key);
   };
   const isSelected = (id: string) => (marked.size > 1 ? marked.has(id) : id === selectedId);
   /** The panels from the anchor to `id`, in the list's order (headings between are skipped). */
@@ -160,8 +163,7 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === 'Escape' && marked.size > 1 && active?.kind === 'panel') {
       event.preventDefault();
-      anchor.current = active.key;
-      onSelect(active.key);
+      chooseOne(active.key);
       return;
     }
     if (event.shiftKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
@@ -284,19 +286,13 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
                 focusList(event.currentTarget);
                 if (event.shiftKey) return selectRange(panel.id);
                 if (event.ctrlKey || event.metaKey) return toggle(panel.id);
-                setActiveKey(item.key);
-                anchor.current = panel.id;
-                onSelect(panel.id);
+                chooseOne(panel.id);
               }}
               onContextMenu={(event) => {
                 event.preventDefault();
                 focusList(event.currentTarget);
                 // A row outside the selection becomes the selection, as in a file manager.
-                if (!isSelected(panel.id)) {
-                  setActiveKey(item.key);
-                  anchor.current = panel.id;
-                  onSelect(panel.id);
-                }
+                if (!isSelected(panel.id)) chooseOne(panel.id);
                 onOpenMenu({ x: event.clientX, y: event.clientY });
               }}
               title={`${panel.name} (${panel.address}): ${label}`}
