@@ -1,7 +1,8 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
+import { startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
 import { tempDir } from '../helpers.ts';
 import { openApp, startRendererServer, type AppUnderTest } from './app-harness.ts';
+import { addPanel, demo, logIn } from './ui-steps.ts';
 
 interface Fixtures {
   /** A fresh data directory for this test. */
@@ -55,23 +56,7 @@ export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof 
 
 export { expect };
 
-export const demo = { email: DEMO_USER.email, password: DEMO_USER.password };
-
-export async function addPanel(page: Page, address: string, name = ''): Promise<void> {
-  await page.getByRole('button', { name: 'Add panel' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Add panel' });
-  await dialog.getByLabel('Address').fill(address);
-  if (name) await dialog.getByLabel('Name (optional)').fill(name);
-  await dialog.getByLabel('Address').press('Enter');
-  await expect(dialog).toBeHidden();
-}
-
-export async function logIn(page: Page, password = demo.password, email = demo.email): Promise<void> {
-  const form = page.getByRole('form', { name: /^Log in to/ });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(password);
-  await form.getByRole('button', { name: 'Log in' }).click();
-}
+export { addPanel, demo, logIn };
 
 /** Two panels, "Production" (the reference panel, logged in, its session shown) and "Staging". */
 export async function addProductionSignedInAndStaging(page: Page, productionUrl: string): Promise<void> {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../reference-panel/server.ts';
-import { addPanelInApp, launchApp, logInInApp, skipWithoutElectron } from './launch.ts';
+import { addPanel, logIn } from '../browser/ui-steps.ts';
+import { launchApp, skipWithoutElectron } from './launch.ts';
 
 /**
  * The fleet features in the real app, where the browser suite cannot go: the menu's shortcuts
@@ -43,13 +44,13 @@ const list = (window: Page) => window.getByRole('navigation', { name: 'Panels' }
 
 test('check all from the keyboard, search, and the palette jump to a panel', async () => {
   const window = await start('fleet');
-  await addPanelInApp(window, servers[0]!.url, 'Client A prod');
-  await logInInApp(window, DEMO_USER.email, DEMO_USER.password);
+  await addPanel(window, servers[0]!.url, 'Client A prod');
+  await logIn(window);
   await expect(window.locator('dl.summary')).toContainText(DEMO_USER.email);
-  await addPanelInApp(window, servers[1]!.url, 'Client B prod');
-  await logInInApp(window, DEMO_USER.email, DEMO_USER.password);
+  await addPanel(window, servers[1]!.url, 'Client B prod');
+  await logIn(window);
   await expect(window.locator('dl.summary')).toContainText(DEMO_USER.email);
-  await addPanelInApp(window, 'staging.example.com', 'Client C staging');
+  await addPanel(window, 'staging.example.com', 'Client C staging');
 
   // Ctrl+Shift+R is the menu's Check all: the accelerator goes through main's menu to the window.
   servers[1]!.expireAllTokens();
@@ -71,8 +72,8 @@ test('check all from the keyboard, search, and the palette jump to a panel', asy
 
 test('two-factor log in over Electron\'s network stack', async () => {
   const window = await start('two-factor');
-  await addPanelInApp(window, guarded.url, 'Guarded');
-  await logInInApp(window, TWO_FACTOR_USER.email, TWO_FACTOR_USER.password);
+  await addPanel(window, guarded.url, 'Guarded');
+  await logIn(window, TWO_FACTOR_USER.password, TWO_FACTOR_USER.email);
   const code = window.getByLabel('Authentication code');
   await expect(code).toBeFocused();
   await code.fill(TWO_FACTOR_USER.twoFactorCode ?? '');
@@ -83,8 +84,8 @@ test('two-factor log in over Electron\'s network stack', async () => {
 test('export through the save dialog, then import through the open dialog with its preview', async () => {
   const window = await start('transfer');
   const exported = join(folder, 'exported.json');
-  await addPanelInApp(window, 'one.example.com', 'One');
-  await addPanelInApp(window, 'two.example.com', 'Two');
+  await addPanel(window, 'one.example.com', 'One');
+  await addPanel(window, 'two.example.com', 'Two');
   // The system dialogs answer as an operator would; everything else is the real app.
   await opened!.evaluate(({ dialog }, path) => {
     dialog.showSaveDialog = (async () => ({ canceled: false, filePath: path })) as typeof dialog.showSaveDialog;

@@ -30,21 +30,3 @@ export async function launchApp(userData: string): Promise<{ app: ElectronApplic
   const window = await app.firstWindow();
   return { app, window };
 }
-
-/** Adds a panel through the Add panel dialog, as an operator does. */
-export async function addPanelInApp(window: Page, address: string, name: string): Promise<void> {
-  await window.getByRole('button', { name: 'Add panel' }).first().click();
-  const dialog = window.getByRole('dialog', { name: 'Add panel' });
-  await dialog.getByLabel('Address').fill(address);
-  await dialog.getByLabel('Name (optional)').fill(name);
-  await dialog.getByLabel('Address').press('Enter');
-  await dialog.waitFor({ state: 'hidden' });
-}
-
-/** Logs in to the panel shown, through its form. */
-export async function logInInApp(window: Page, email: string, password: string): Promise<void> {
-  const form = window.getByRole('form', { name: /^Log in to/ });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(password);
-  await form.getByRole('button', { name: 'Log in' }).click();
-}
