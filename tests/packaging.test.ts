@@ -13,6 +13,9 @@ import { test } from 'node:test';
 
 const root = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
+// electron-builder logs "loaded configuration" to stdout, which node:test reads as its own
+// protocol from a test file's process: a line there can break the run. Its lines go nowhere here.
+(require('builder-util/out/log.js') as { log: { stream: { write(text: string): boolean } } }).log.stream = { write: () => true };
 
 interface BuilderConfig {
   /** As loaded: the patterns of electron-builder.yml, wrapped in file sets. */
