@@ -10,7 +10,9 @@ import { CONTENT_SECURITY_POLICY } from './electron/main/renderer-files.ts';
  * CSP covers only the elements after it.
  */
 function contentSecurityPolicyMeta(): Plugin {
-  const content = CONTENT_SECURITY_POLICY.split('; ').filter((directive) => !directive.startsWith('frame-ancestors')).join('; ');
+  const content = CONTENT_SECURITY_POLICY.split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors'))
+    .join('; ');
   return {
     name: 'paneldeck-csp-meta',
     apply: 'build',

@@ -139,10 +139,21 @@ function installFakeMain(setup: FakeMainSetup): void {
     const slot = index % 20;
     const signedIn = { signedIn: true, tokenStorage: 'encrypted' as const, sessionExpiresAt: iso(now + (5 + (index % 600)) * minute) };
     if (slot < 12) panels.push({ ...base, ...signedIn, lastCheck: { at: checkedAt, ok: true } });
-    else if (slot < 15) panels.push({ ...base, ...signedIn, lastCheck: { at: checkedAt, ok: false, error: { code: 'TIMEOUT', message: 'The panel did not answer within 15 seconds.' } } });
+    else if (slot < 15)
+      panels.push({
+        ...base,
+        ...signedIn,
+        lastCheck: { at: checkedAt, ok: false, error: { code: 'TIMEOUT', message: 'The panel did not answer within 15 seconds.' } },
+      });
     else if (slot < 18) {
       const ended = { code: 'UNAUTHORIZED' as const, message: 'The panel ended the session. Log in again.' };
-      panels.push({ ...base, signedIn: false, tokenStorage: null, signedOutReason: ended, lastCheck: { at: checkedAt, ok: false, error: ended } });
+      panels.push({
+        ...base,
+        signedIn: false,
+        tokenStorage: null,
+        signedOutReason: ended,
+        lastCheck: { at: checkedAt, ok: false, error: ended },
+      });
     } else panels.push({ ...base, signedIn: false, tokenStorage: null });
   }
 
@@ -189,7 +200,8 @@ function installFakeMain(setup: FakeMainSetup): void {
     'panelApi:getAppStatus': async () => after(setup.status),
     'panelApi:updateSettings': async ([patch]) => after({ ...setup.status, settings: { ...setup.status.settings, ...(patch as object) } }),
     'panelApi:getCachedSession': async () => after(null),
-    'panelApi:getSession': async ([id]) => after({ panelId: id, checkedAt: new Date().toISOString(), session: { user: { email: 'ops@example.net' } } }),
+    'panelApi:getSession': async ([id]) =>
+      after({ panelId: id, checkedAt: new Date().toISOString(), session: { user: { email: 'ops@example.net' } } }),
   };
   // What the preload requires as 'electron'.
   Object.defineProperty(page, '__benchElectron', {
@@ -278,7 +290,9 @@ async function scrollList({ frames, list: listSelector, row }: { frames: number;
   }
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   const end = performance.now();
-  const lowest = [...list.querySelectorAll<HTMLElement>(row)].sort((a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top)[0];
+  const lowest = [...list.querySelectorAll<HTMLElement>(row)].sort(
+    (a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top,
+  )[0];
   return {
     start,
     end,
@@ -358,7 +372,11 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
   });
   page.on('pageerror', (error) => errors.push(error.message));
   try {
-    const status: AppStatus = { settings: { ...DEFAULT_SETTINGS }, tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' }, startupProblems: [] };
+    const status: AppStatus = {
+      settings: { ...DEFAULT_SETTINGS },
+      tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
+      startupProblems: [],
+    };
     await page.addInitScript(installFakeMain, { count, row: ROW, template: samplePanel(0), status } satisfies FakeMainSetup);
     await page.addInitScript({ content: preload });
     // BENCH_PROFILE=<file>: a CPU profile of the load of each 10,000-panel page (the last one is kept), for finding what it costs.
@@ -376,17 +394,30 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
     const load = await page.evaluate(() => {
       const probe = (window as unknown as BoardWindow).__board;
       const copyMs = probe.copy ? probe.copy.end - probe.copy.start : NaN;
-      return { answeredAt: probe.answeredAt ?? NaN, firstRowAt: probe.firstRowAt ?? NaN, copyMs, nodes: document.querySelectorAll('*').length };
+      return {
+        answeredAt: probe.answeredAt ?? NaN,
+        firstRowAt: probe.firstRowAt ?? NaN,
+        copyMs,
+        nodes: document.querySelectorAll('*').length,
+      };
     });
     const loadTask = await page.evaluate(longestTask, { from: 0, to: load.firstRowAt + LOAD_SETTLE_MS });
     const answerTask = await page.evaluate(longestTask, { from: load.answeredAt, to: load.firstRowAt + LOAD_SETTLE_MS });
 
     // 3-4. Filtering: a key, Esc, the same key again (search texts built by then), Esc.
     await page.getByRole('searchbox', { name: 'Find panels' }).focus();
-    const filter = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () => page.keyboard.press(FILTER_KEY));
-    const clear = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () => page.keyboard.press('Escape'));
-    const again = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () => page.keyboard.press(FILTER_KEY));
-    const cleared = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () => page.keyboard.press('Escape'));
+    const filter = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+      page.keyboard.press(FILTER_KEY),
+    );
+    const clear = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+      page.keyboard.press('Escape'),
+    );
+    const again = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+      page.keyboard.press(FILTER_KEY),
+    );
+    const cleared = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+      page.keyboard.press('Escape'),
+    );
 
     // 5. Selecting the third row.
     const row = page.locator(LIST).locator(ROW).nth(2);
@@ -430,15 +461,24 @@ async function scriptSizes(): Promise<{ app: number; react: number; files: numbe
   let app = 0;
   for (const name of scripts) app += gzipSync(await readFile(join(assets, name))).length;
   // The floor: an entry that renders one element with React, through Vite with the renderer's target.
-  const entry = "import { createRoot } from 'react-dom/client'; import { jsx } from 'react/jsx-runtime'; createRoot(document.body).render(jsx('p', { children: 'React' }));";
+  const entry =
+    "import { createRoot } from 'react-dom/client'; import { jsx } from 'react/jsx-runtime'; createRoot(document.body).render(jsx('p', { children: 'React' }));";
   const output = await build({
     root,
     configFile: false,
     logLevel: 'silent',
-    plugins: [{ name: 'react-floor', resolveId: (id) => (id === 'virtual:react-floor' ? '\0react-floor' : null), load: (id) => (id === '\0react-floor' ? entry : null) }],
+    plugins: [
+      {
+        name: 'react-floor',
+        resolveId: (id) => (id === 'virtual:react-floor' ? '\0react-floor' : null),
+        load: (id) => (id === '\0react-floor' ? entry : null),
+      },
+    ],
     build: { write: false, target: 'es2023', modulePreload: { polyfill: false }, rollupOptions: { input: 'virtual:react-floor' } },
   });
-  const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : [])).filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+  const chunks = (Array.isArray(output) ? output : [output])
+    .flatMap((result) => ('output' in result ? result.output : []))
+    .filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
   const react = chunks.reduce((sum, chunk) => sum + gzipSync(chunk.code).length, 0);
   return { app, react, files: scripts.length };
 }
@@ -455,7 +495,9 @@ function staleBuildWarning(): string | null {
     }
   };
   for (const dir of ['renderer', 'shared', join('electron', 'preload')]) visit(join(root, dir));
-  return newer.length === 0 ? null : `Note: ${newer.length} source file(s) changed since the build (${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ', ...' : ''}): run npm run build for current figures.`;
+  return newer.length === 0
+    ? null
+    : `Note: ${newer.length} source file(s) changed since the build (${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ', ...' : ''}): run npm run build for current figures.`;
 }
 
 function readdirSyncSafe(dir: string): Dirent[] {
@@ -529,34 +571,120 @@ async function main(): Promise<void> {
   ];
   printTable([
     ['', `${count(SMALL)} panels`, `${count(BIG)} panels`, 'ratio', `worst of ${count(BIG)}`],
-    ...detail.map(([name, pick, format]) => [name, format(mid(small, pick)), format(mid(big, pick)), times(mid(big, pick) / mid(small, pick)), format(worst(big, pick))]),
+    ...detail.map(([name, pick, format]) => [
+      name,
+      format(mid(small, pick)),
+      format(mid(big, pick)),
+      times(mid(big, pick) / mid(small, pick)),
+      format(worst(big, pick)),
+    ]),
   ]);
   const lastBig = big.at(-1);
   if (lastBig) {
-    const bottom = lastBig.scroll.atBottom ? `the end of the list showed "${lastBig.scroll.lastRow}"` : 'scrolling did NOT reach the end of the list';
+    const bottom = lastBig.scroll.atBottom
+      ? `the end of the list showed "${lastBig.scroll.lastRow}"`
+      : 'scrolling did NOT reach the end of the list';
     console.log(`\nWith ${count(BIG)} panels the filter showed "${lastBig.filterRows}"; ${bottom}.`);
   }
   console.log(`Renderer scripts: ${sizes.files} file(s), ${kb(sizes.app)} gzipped; React + ReactDOM alone: ${kb(sizes.react)}.`);
 
   // The summary: each figure, its baseline, and the goal.
   const rows: { figure: string; value: string; baseline: string; ratio: number; goal: string; met: boolean }[] = [];
-  const against = (figure: string, pick: (run: Run) => number, format: (value: number) => string, goal: string, met: (value: number, ratio: number) => boolean, baseline = `${count(SMALL)} panels`) => {
+  const against = (
+    figure: string,
+    pick: (run: Run) => number,
+    format: (value: number) => string,
+    goal: string,
+    met: (value: number, ratio: number) => boolean,
+    baseline = `${count(SMALL)} panels`,
+  ) => {
     const value = mid(big, pick);
     const base = mid(small, pick);
-    rows.push({ figure, value: format(value), baseline: `${format(base)} (${baseline})`, ratio: value / base, goal, met: met(value, value / base) });
+    rows.push({
+      figure,
+      value: format(value),
+      baseline: `${format(base)} (${baseline})`,
+      ratio: value / base,
+      goal,
+      met: met(value, value / base),
+    });
   };
-  against('1. answer → first row', (run) => run.firstRow, ms, '<= 1.5x', (_, ratio) => ratio <= 1.5);
-  against('1. load start → first row', (run) => run.fromLoadStart, ms, '<= 1.5x', (_, ratio) => ratio <= 1.5);
-  against('2. DOM nodes', (run) => run.nodes, count, '<= 3,000', (value) => value <= 3000);
-  against('3. longest task, loading', (run) => run.loadTask, task, '<= 100 ms', (value) => value <= 100);
-  against('3. ... from the answer', (run) => run.answerTask, task, '<= 100 ms', (value) => value <= 100);
-  against('3. longest task, scrolling', (run) => run.scrollTask, task, '<= 100 ms', (value) => value <= 100);
-  against('3. longest task, filtering', (run) => run.filterTask, task, '<= 100 ms', (value) => value <= 100);
-  against(`4. filter keystroke`, (run) => run.filterMs, ms, '<= 50 ms', (value) => value <= 50);
-  against('5. select a row', (run) => run.selectMs, ms, '<= 50 ms', (value) => value <= 50);
-  rows.push({ figure: '6. renderer JS gzipped', value: kb(sizes.app), baseline: `${kb(sizes.react)} (React alone)`, ratio: sizes.app / sizes.react, goal: '< 150 kB', met: sizes.app < 150_000 });
+  against(
+    '1. answer → first row',
+    (run) => run.firstRow,
+    ms,
+    '<= 1.5x',
+    (_, ratio) => ratio <= 1.5,
+  );
+  against(
+    '1. load start → first row',
+    (run) => run.fromLoadStart,
+    ms,
+    '<= 1.5x',
+    (_, ratio) => ratio <= 1.5,
+  );
+  against(
+    '2. DOM nodes',
+    (run) => run.nodes,
+    count,
+    '<= 3,000',
+    (value) => value <= 3000,
+  );
+  against(
+    '3. longest task, loading',
+    (run) => run.loadTask,
+    task,
+    '<= 100 ms',
+    (value) => value <= 100,
+  );
+  against(
+    '3. ... from the answer',
+    (run) => run.answerTask,
+    task,
+    '<= 100 ms',
+    (value) => value <= 100,
+  );
+  against(
+    '3. longest task, scrolling',
+    (run) => run.scrollTask,
+    task,
+    '<= 100 ms',
+    (value) => value <= 100,
+  );
+  against(
+    '3. longest task, filtering',
+    (run) => run.filterTask,
+    task,
+    '<= 100 ms',
+    (value) => value <= 100,
+  );
+  against(
+    `4. filter keystroke`,
+    (run) => run.filterMs,
+    ms,
+    '<= 50 ms',
+    (value) => value <= 50,
+  );
+  against(
+    '5. select a row',
+    (run) => run.selectMs,
+    ms,
+    '<= 50 ms',
+    (value) => value <= 50,
+  );
+  rows.push({
+    figure: '6. renderer JS gzipped',
+    value: kb(sizes.app),
+    baseline: `${kb(sizes.react)} (React alone)`,
+    ratio: sizes.app / sizes.react,
+    goal: '< 150 kB',
+    met: sizes.app < 150_000,
+  });
   console.log(`\nSummary (value: ${count(BIG)} panels, median of ${RUNS}; a longest task of "< 50 ms" means none was reported)\n`);
-  printTable([['figure', 'value', 'baseline', 'ratio', 'goal', 'met'], ...rows.map((row) => [row.figure, row.value, row.baseline, times(row.ratio), row.goal, row.met ? 'yes' : 'NO'])]);
+  printTable([
+    ['figure', 'value', 'baseline', 'ratio', 'goal', 'met'],
+    ...rows.map((row) => [row.figure, row.value, row.baseline, times(row.ratio), row.goal, row.met ? 'yes' : 'NO']),
+  ]);
 
   const errors = [...new Set([...small, ...big].flatMap((run) => run.errors))];
   if (errors.length > 0) console.log(`\nThe page reported errors:\n${errors.join('\n')}`);

@@ -71,7 +71,12 @@ export async function writeFleetFolder(
   }));
   const tokens: Record<string, { ciphertext: string; backend: string; savedAt: string; baseUrl: string }> = {};
   for (const { id, baseUrl, token } of panels) {
-    tokens[id] = { ciphertext: Buffer.from(await encryption.encrypt(token)).toString('base64'), backend: encryption.backend(), savedAt: at, baseUrl };
+    tokens[id] = {
+      ciphertext: Buffer.from(await encryption.encrypt(token)).toString('base64'),
+      backend: encryption.backend(),
+      savedAt: at,
+      baseUrl,
+    };
   }
   const documents: Record<string, unknown> = {
     'panels.json': { version: REGISTRY_VERSION, panels: records },

@@ -112,10 +112,15 @@ port.on('message', async (request: FleetWorkerRequest) => {
     for (const server of servers) server.closeIdleConnections();
   }
   if ('close' in request) {
-    await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    })));
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    );
   }
   port.postMessage(reply(request.id));
   if ('close' in request) port.close();

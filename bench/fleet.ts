@@ -293,8 +293,14 @@ async function figureSession(): Promise<void> {
         ['ratio within each run', ratio(median(paired)), spread(paired, 2), ratio(busyRatio), ''],
       ]);
       summary.push({
-        figure: '1. getSession per call', value: serviceMs, baselineName: 'bare fetch', baseline: fetchMs, goal: 1.25, unit: 'ms',
-        ratio: median(paired), note: `ratio: within runs; of medians ${ratio(serviceMs / fetchMs)}, main busy ${ratio(busyRatio)}`,
+        figure: '1. getSession per call',
+        value: serviceMs,
+        baselineName: 'bare fetch',
+        baseline: fetchMs,
+        goal: 1.25,
+        unit: 'ms',
+        ratio: median(paired),
+        note: `ratio: within runs; of medians ${ratio(serviceMs / fetchMs)}, main busy ${ratio(busyRatio)}`,
       });
     });
   } finally {
@@ -324,7 +330,9 @@ interface PassRun {
 }
 
 async function figureFleet(): Promise<void> {
-  console.log(`\n2. A check of ${FLEET.toLocaleString('en-US')} signed-in panels, ${LATENCY_MS} ms server latency, 127.0.0.1 (one server per panel, on a worker thread)`);
+  console.log(
+    `\n2. A check of ${FLEET.toLocaleString('en-US')} signed-in panels, ${LATENCY_MS} ms server latency, 127.0.0.1 (one server per panel, on a worker thread)`,
+  );
   const tokens = Array.from({ length: FLEET }, () => newToken());
   const worker = new Worker(new URL('./fleet-panel-worker.ts', import.meta.url), {
     workerData: { tokens, latencyMs: LATENCY_MS } satisfies FleetWorkerData,
@@ -348,10 +356,16 @@ async function figureFleet(): Promise<void> {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const counter = new WriteCounter();
         const sink = eventSink();
-        const service = createPanelService({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: (event) => sink.emit(event) });
+        const service = createPanelService({
+          dataDir: dir,
+          encryption,
+          openStore: countingStore(dir, counter),
+          emit: (event) => sink.emit(event),
+        });
         const panels = await service.listPanels();
         const signedIn = panels.filter((panel) => panel.signedIn).length;
-        if (signedIn !== FLEET) throw new Error(`only ${signedIn} of ${FLEET} panels read as signed in: has a file format changed? (see bench/fleet-data.ts)`);
+        if (signedIn !== FLEET)
+          throw new Error(`only ${signedIn} of ${FLEET} panels read as signed in: has a file format changed? (see bench/fleet-data.ts)`);
         const hasChecks = typeof service.checkPanels === 'function';
         if (hasChecks && typeof service.currentSettings === 'function') concurrency = (await service.currentSettings()).checkConcurrency;
         mode = hasChecks ? 'checkPanels()' : 'Promise.all(getSession)';
@@ -367,13 +381,15 @@ async function figureFleet(): Promise<void> {
           // Stalls here are fetch's own and the machine's (other processes taking the core).
           const bareProbe = stallProbe();
           const started = performance.now();
-          await Promise.all(Array.from({ length: concurrency }, async () => {
-            while (next < urls.length) {
-              const { url, token } = urls[next++]!;
-              const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-              await response.text();
-            }
-          }));
+          await Promise.all(
+            Array.from({ length: concurrency }, async () => {
+              while (next < urls.length) {
+                const { url, token } = urls[next++]!;
+                const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+                await response.text();
+              }
+            }),
+          );
           bareMs = performance.now() - started;
           bareStallMs = bareProbe.stop();
         }
@@ -393,11 +409,26 @@ async function figureFleet(): Promise<void> {
             checks = await withLimit(service.checkPanels(), PASS_LIMIT_MS, 'checkPanels()');
           } else {
             // What the issue measured on the code before: every session read at once.
-            const settled = await withLimit(Promise.allSettled(ids.map((id) => service.getSession(id))), PASS_LIMIT_MS, 'Promise.all(getSession)');
+            const settled = await withLimit(
+              Promise.allSettled(ids.map((id) => service.getSession(id))),
+              PASS_LIMIT_MS,
+              'Promise.all(getSession)',
+            );
             const at = new Date().toISOString();
-            checks = settled.map((outcome, index): PanelCheck => outcome.status === 'fulfilled'
-              ? { panelId: ids[index]!, checkedAt: at, ok: true }
-              : { panelId: ids[index]!, checkedAt: at, ok: false, error: outcome.reason instanceof PanelError ? outcome.reason.toInfo() : { code: 'INTERNAL', message: describeError(outcome.reason) } });
+            checks = settled.map(
+              (outcome, index): PanelCheck =>
+                outcome.status === 'fulfilled'
+                  ? { panelId: ids[index]!, checkedAt: at, ok: true }
+                  : {
+                      panelId: ids[index]!,
+                      checkedAt: at,
+                      ok: false,
+                      error:
+                        outcome.reason instanceof PanelError
+                          ? outcome.reason.toInfo()
+                          : { code: 'INTERNAL', message: describeError(outcome.reason) },
+                    },
+            );
           }
         } catch (failure) {
           error = describeError(failure);
@@ -417,9 +448,21 @@ async function figureFleet(): Promise<void> {
         }
         if (checks.length !== FLEET && error === null) error = `${checks.length} results for ${FLEET} panels`;
         return {
-          ms: elapsed, bareMs, stallMs, bareStallMs, passBytes, flushBytes: counter.bytes, writes: counter.describe(),
-          maxInFlight: stats.maxInFlight, bareMaxInFlight, requests: stats.requests, refused: stats.refused,
-          ok: checks.filter((check) => check.ok).length, failures, events: sink.events, error,
+          ms: elapsed,
+          bareMs,
+          stallMs,
+          bareStallMs,
+          passBytes,
+          flushBytes: counter.bytes,
+          writes: counter.describe(),
+          maxInFlight: stats.maxInFlight,
+          bareMaxInFlight,
+          requests: stats.requests,
+          refused: stats.refused,
+          ok: checks.filter((check) => check.ok).length,
+          failures,
+          events: sink.events,
+          error,
         } satisfies PassRun;
       });
       runs.push(result);
@@ -434,27 +477,85 @@ async function figureFleet(): Promise<void> {
     const passBytes = median(runs.map((run) => run.passBytes));
     const flushBytes = median(runs.map((run) => run.flushBytes));
     const maxInFlight = Math.max(...runs.map((run) => run.maxInFlight));
-    console.log(`Pass: ${mode}; ${limited ? `checkConcurrency ${concurrency}` : `no concurrency limit in this code, ${concurrency} for the ideal`}; ideal ceil(${FLEET} / ${concurrency}) x ${LATENCY_MS} ms = ${ideal} ms. panels.json is ${kib(listBytes)}.`);
+    console.log(
+      `Pass: ${mode}; ${limited ? `checkConcurrency ${concurrency}` : `no concurrency limit in this code, ${concurrency} for the ideal`}; ideal ceil(${FLEET} / ${concurrency}) x ${LATENCY_MS} ms = ${ideal} ms. panels.json is ${kib(listBytes)}.`,
+    );
     printTable([
       ['', 'median', `runs (${RUNS})`, 'ratio'],
       [`pass (${mode})`, ms(passMs, 0), spread(runs.map((run) => run.ms)), `${ratio(passMs / ideal)} ideal`],
       [`bare fetch pool of ${concurrency}`, ms(bareMs, 0), spread(runs.map((run) => run.bareMs)), `${ratio(bareMs / ideal)} ideal`],
       ['pass vs bare pool', '', '', ratio(passMs / bareMs)],
-      ['most in flight at the servers', String(maxInFlight), spread(runs.map((run) => run.maxInFlight)), limited ? `limit ${concurrency}` : 'no limit'],
+      [
+        'most in flight at the servers',
+        String(maxInFlight),
+        spread(runs.map((run) => run.maxInFlight)),
+        limited ? `limit ${concurrency}` : 'no limit',
+      ],
       ['  (bare pool)', String(Math.max(...runs.map((run) => run.bareMaxInFlight))), '', ''],
-      ['longest event-loop stall', ms(stallMs), spread(runs.map((run) => run.stallMs), 1), ''],
-      ['  (bare pool)', ms(median(runs.map((run) => run.bareStallMs))), spread(runs.map((run) => run.bareStallMs), 1), ''],
-      ['bytes written during the pass', kib(passBytes), spread(runs.map((run) => run.passBytes / 1024)), `${ratio(passBytes / listBytes)} panels.json`],
-      ['  + the flush after it', kib(flushBytes), spread(runs.map((run) => run.flushBytes / 1024)), `${ratio(flushBytes / listBytes)} panels.json`],
+      [
+        'longest event-loop stall',
+        ms(stallMs),
+        spread(
+          runs.map((run) => run.stallMs),
+          1,
+        ),
+        '',
+      ],
+      [
+        '  (bare pool)',
+        ms(median(runs.map((run) => run.bareStallMs))),
+        spread(
+          runs.map((run) => run.bareStallMs),
+          1,
+        ),
+        '',
+      ],
+      [
+        'bytes written during the pass',
+        kib(passBytes),
+        spread(runs.map((run) => run.passBytes / 1024)),
+        `${ratio(passBytes / listBytes)} panels.json`,
+      ],
+      [
+        '  + the flush after it',
+        kib(flushBytes),
+        spread(runs.map((run) => run.flushBytes / 1024)),
+        `${ratio(flushBytes / listBytes)} panels.json`,
+      ],
     ]);
     for (const [index, run] of runs.entries()) {
       const failures = [...run.failures].map(([key, count]) => `${count}x ${key}`).join('; ');
-      console.log(`  run ${index + 1}: ${run.ok}/${FLEET} ok, ${run.requests} requests (${run.refused} refused), ${run.events} events, writes: ${run.writes}` +
-        `${failures ? `; failed: ${failures}` : ''}${run.error ? `; ERROR: ${run.error}` : ''}`);
+      console.log(
+        `  run ${index + 1}: ${run.ok}/${FLEET} ok, ${run.requests} requests (${run.refused} refused), ${run.events} events, writes: ${run.writes}` +
+          `${failures ? `; failed: ${failures}` : ''}${run.error ? `; ERROR: ${run.error}` : ''}`,
+      );
     }
-    summary.push({ figure: `2. pass over ${FLEET} panels`, value: passMs, baselineName: 'ideal', baseline: ideal, goal: 1.3, unit: 'ms', note: mode });
-    summary.push({ figure: '2. bytes written (pass + flush)', value: flushBytes, baselineName: 'panels.json', baseline: listBytes, goal: 2, unit: 'bytes' });
-    summary.push({ figure: '2. most in flight', value: maxInFlight, baselineName: 'checkConcurrency', baseline: concurrency, goal: 1, unit: 'count', ...(limited ? {} : { note: 'no limit in this code' }) });
+    summary.push({
+      figure: `2. pass over ${FLEET} panels`,
+      value: passMs,
+      baselineName: 'ideal',
+      baseline: ideal,
+      goal: 1.3,
+      unit: 'ms',
+      note: mode,
+    });
+    summary.push({
+      figure: '2. bytes written (pass + flush)',
+      value: flushBytes,
+      baselineName: 'panels.json',
+      baseline: listBytes,
+      goal: 2,
+      unit: 'bytes',
+    });
+    summary.push({
+      figure: '2. most in flight',
+      value: maxInFlight,
+      baselineName: 'checkConcurrency',
+      baseline: concurrency,
+      goal: 1,
+      unit: 'count',
+      ...(limited ? {} : { note: 'no limit in this code' }),
+    });
   } finally {
     await servers.ask({ close: true });
     await rm(pristine, { recursive: true, force: true });
@@ -465,22 +566,29 @@ async function figureFleet(): Promise<void> {
 // 3. Opening a big folder
 
 async function figureOpen(): Promise<void> {
-  console.log(`\n3. First listPanels of a new service on a ${BIG_FOLDER.toLocaleString('en-US')}-panel folder (all signed in), a fresh worker thread per run`);
+  console.log(
+    `\n3. First listPanels of a new service on a ${BIG_FOLDER.toLocaleString('en-US')}-panel folder (all signed in), a fresh worker thread per run`,
+  );
   const replies: OpenWorkerReply[] = [];
   for (let run = 0; run < RUNS; run++) {
-    replies.push(await inTempDir(async (dir) => {
-      const worker = new Worker(new URL('./fleet-open-worker.ts', import.meta.url), { workerData: { dir, count: BIG_FOLDER } satisfies OpenWorkerData });
-      return new Promise<OpenWorkerReply>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
-    }));
+    replies.push(
+      await inTempDir(async (dir) => {
+        const worker = new Worker(new URL('./fleet-open-worker.ts', import.meta.url), {
+          workerData: { dir, count: BIG_FOLDER } satisfies OpenWorkerData,
+        });
+        return new Promise<OpenWorkerReply>((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        });
+      }),
+    );
     process.stderr.write('.');
   }
   process.stderr.write('\n');
   for (const reply of replies) {
     if (reply.error) console.log(`  ERROR: ${reply.error}`);
-    else if (reply.signedIn !== BIG_FOLDER) console.log(`  only ${reply.signedIn} of ${reply.panels} panels read as signed in: has a file format changed?`);
+    else if (reply.signedIn !== BIG_FOLDER)
+      console.log(`  only ${reply.signedIn} of ${reply.panels} panels read as signed in: has a file format changed?`);
   }
   const coldMs = median(replies.map((reply) => reply.coldMs));
   const warmMs = median(replies.map((reply) => reply.warmMs));
@@ -492,7 +600,14 @@ async function figureOpen(): Promise<void> {
     ['second service, same thread', ms(warmMs, 0), spread(replies.map((reply) => reply.warmMs)), ratio(warmMs / baselineMs)],
     ['readFile + JSON.parse', ms(baselineMs, 0), spread(replies.map((reply) => reply.baselineMs)), '1.00x'],
   ]);
-  summary.push({ figure: `3. open ${BIG_FOLDER} panels`, value: coldMs, baselineName: 'read+parse', baseline: baselineMs, goal: 5, unit: 'ms' });
+  summary.push({
+    figure: `3. open ${BIG_FOLDER} panels`,
+    value: coldMs,
+    baselineName: 'read+parse',
+    baseline: baselineMs,
+    goal: 5,
+    unit: 'ms',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,13 +652,35 @@ async function figureAdds(): Promise<void> {
   printTable([
     ['', 'median', `runs (${RUNS})`, 'ratio to first 10'],
     [`all ${ADDS}, total`, ms(total, 0), spread(totals), ''],
-    [`all ${ADDS}, per panel`, ms(total / ADDS, 2), spread(totals.map((value) => value / ADDS), 2), ratio(total / ADDS / first)],
+    [
+      `all ${ADDS}, per panel`,
+      ms(total / ADDS, 2),
+      spread(
+        totals.map((value) => value / ADDS),
+        2,
+      ),
+      ratio(total / ADDS / first),
+    ],
     [`first ${FIRST_ADDS}, per panel`, ms(first, 2), spread(firsts, 2), '1.00x'],
     [`last ${FIRST_ADDS}, per panel`, ms(last, 2), spread(lasts, 2), ratio(last / first)],
     ['bytes written in all', kib(median(bytes)), '', ''],
   ]);
-  summary.push({ figure: `4. add ${ADDS}, per panel`, value: total / ADDS, baselineName: `first ${FIRST_ADDS}`, baseline: first, goal: null, unit: 'ms' });
-  summary.push({ figure: `4. add, last ${FIRST_ADDS} per panel`, value: last, baselineName: `first ${FIRST_ADDS}`, baseline: first, goal: null, unit: 'ms' });
+  summary.push({
+    figure: `4. add ${ADDS}, per panel`,
+    value: total / ADDS,
+    baselineName: `first ${FIRST_ADDS}`,
+    baseline: first,
+    goal: null,
+    unit: 'ms',
+  });
+  summary.push({
+    figure: `4. add, last ${FIRST_ADDS} per panel`,
+    value: last,
+    baselineName: `first ${FIRST_ADDS}`,
+    baseline: first,
+    goal: null,
+    unit: 'ms',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -555,7 +692,12 @@ async function main(): Promise<void> {
   console.log('Figures vary with the machine and its other work: compare the ratios; the run spread shows the noise.');
   // `bench/fleet.ts 2 3` takes only those figures (for profiling one of them).
   const only = process.argv.slice(2);
-  for (const [name, figure] of [['1', figureSession], ['2', figureFleet], ['3', figureOpen], ['4', figureAdds]] as const) {
+  for (const [name, figure] of [
+    ['1', figureSession],
+    ['2', figureFleet],
+    ['3', figureOpen],
+    ['4', figureAdds],
+  ] as const) {
     if (only.length > 0 && !only.includes(name)) continue;
     try {
       await figure();
@@ -565,7 +707,8 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nSummary (goals from issue 11; "value" and "baseline" are medians)`);
-  const shown = (row: Summary, value: number) => (row.unit === 'bytes' ? kib(value) : row.unit === 'count' ? String(value) : ms(value, value < 10 ? 3 : 0));
+  const shown = (row: Summary, value: number) =>
+    row.unit === 'bytes' ? kib(value) : row.unit === 'count' ? String(value) : ms(value, value < 10 ? 3 : 0);
   printTable([
     ['figure', 'value', 'baseline', 'baseline value', 'ratio', 'goal', 'met'],
     ...summary.map((row) => {
@@ -581,7 +724,9 @@ async function main(): Promise<void> {
       ];
     }),
   ]);
-  console.log(`\nTook ${((performance.now() - startedAt) / 1000).toFixed(0)} s; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`);
+  console.log(
+    `\nTook ${((performance.now() - startedAt) / 1000).toFixed(0)} s; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`,
+  );
 }
 
 await main();

@@ -71,12 +71,21 @@ const cases: Case[] = [
   { name: 'hostile: 4 MiB of {"a":{…}}, 699,050 deep', text: () => nested('{"a":', '}', CAP) },
   { name: 'hostile: 4 MiB deep, closers in strings', text: () => nested('["]}\\"]",', ']', CAP) },
   { name: 'limit: one chain 2,000 deep', text: () => chain(PANEL_ANSWER_LIMITS.maxDepth) },
-  { name: 'limits: 10 chains 2,000 deep', text: () => `[${Array(10).fill(chain(PANEL_ANSWER_LIMITS.maxDepth - 1)).join(',')}]` },
+  {
+    name: 'limits: 10 chains 2,000 deep',
+    text: () =>
+      `[${Array(10)
+        .fill(chain(PANEL_ANSWER_LIMITS.maxDepth - 1))
+        .join(',')}]`,
+  },
   { name: 'limit: one object of 19,999 keys', text: () => keys(PANEL_ANSWER_LIMITS.maxValues - 1) },
   { name: 'over: 4 MiB of {"a":1}, 524k objects', text: () => listToSize((index) => `{"a":${index % 10}}`, CAP) },
   { name: 'over: 4 MiB object of 480k keys', text: () => listToSize((index) => `"${index.toString(36)}":0`, CAP, '{', '}') },
   { name: 'over: 4 MiB of {}, 1.4M objects', text: () => listToSize(() => '{}', CAP) },
-  { name: 'limit: 19,999 keys, spaces to 4 MiB', text: () => keys(PANEL_ANSWER_LIMITS.maxValues - 1).replaceAll(',', `,${' '.repeat(190)}`) },
+  {
+    name: 'limit: 19,999 keys, spaces to 4 MiB',
+    text: () => keys(PANEL_ANSWER_LIMITS.maxValues - 1).replaceAll(',', `,${' '.repeat(190)}`),
+  },
   { name: 'one 4 MiB string', text: () => JSON.stringify({ blob: 'x'.repeat(CAP - 20) }) },
   // Error bodies go to serverMessage's own JSON.parse, which the scan does not guard (yet).
   { name: 'HTTP 400, 4 MiB error body of [[[…]]]', text: () => nested('[', ']', CAP, ''), status: 400 },
@@ -207,7 +216,8 @@ async function main(): Promise<void> {
     const stages: { name: string; costs: StageCosts | null }[] = [];
     for (const shape of cases) {
       const text = shape.text?.();
-      const fault: Fault | null = text === undefined ? null : { kind: 'status', status: shape.status ?? 200, body: text, contentType: 'application/json' };
+      const fault: Fault | null =
+        text === undefined ? null : { kind: 'status', status: shape.status ?? 200, body: text, contentType: 'application/json' };
       await panel.ask({ fault });
       const after = await worst(guarded);
       const before = GUARDED_ONLY ? null : (await worst(unguarded)).ms;
@@ -221,7 +231,9 @@ async function main(): Promise<void> {
     const baseline = blocks[0]?.median ?? NaN;
     const ratio = (ms: number) => `${(ms / baseline).toFixed(ms < baseline * 10 ? 1 : 0)}x`;
     console.log(`Longest event-loop block per getSession, worst of ${RUNS} runs, in ms and as a multiple of a small session's`);
-    console.log(`read (median ${baseline.toFixed(1)} ms). Limits now: ${PANEL_ANSWER_LIMITS.maxDepth.toLocaleString('en-US')} levels, ${PANEL_ANSWER_LIMITS.maxValues.toLocaleString('en-US')} values.\n`);
+    console.log(
+      `read (median ${baseline.toFixed(1)} ms). Limits now: ${PANEL_ANSWER_LIMITS.maxDepth.toLocaleString('en-US')} levels, ${PANEL_ANSWER_LIMITS.maxValues.toLocaleString('en-US')} values.\n`,
+    );
     printTable([
       ['answer', 'before ms', 'before x', 'after ms', 'after x', 'after median x', 'after: outcome'],
       ...blocks.map(({ name, before, after, median, outcome }) => [
@@ -236,7 +248,9 @@ async function main(): Promise<void> {
     ]);
 
     const shown = (cost: number | 'throws') => (cost === 'throws' ? 'throws' : cost.toFixed(1));
-    console.log(`\nWhat each stage of the old path costs on its own, in ms, median of ${RUNS} runs. "main" is what main paid before the fix`);
+    console.log(
+      `\nWhat each stage of the old path costs on its own, in ms, median of ${RUNS} runs. "main" is what main paid before the fix`,
+    );
     console.log('(parse + hide + serialize); "worker" is what main would still pay with parsing and hiding on a worker');
     console.log('(deserialize its result + serialize for IPC); the scan is what main pays now before refusing.\n');
     printTable([
@@ -247,7 +261,18 @@ async function main(): Promise<void> {
         const main = sum([costs.parse, costs.hide, costs.serialize]);
         // Where V8's serializer gives up, the worker could not send its result at all.
         const worker = costs.serialize === 'throws' ? 'no result' : ratio(sum([costs.deserialize, costs.serialize]));
-        return [[name, shown(costs.scan), shown(costs.parse), shown(costs.hide), shown(costs.serialize), shown(costs.deserialize), ratio(main), worker]];
+        return [
+          [
+            name,
+            shown(costs.scan),
+            shown(costs.parse),
+            shown(costs.hide),
+            shown(costs.serialize),
+            shown(costs.deserialize),
+            ratio(main),
+            worker,
+          ],
+        ];
       }),
     ]);
     const longestAfter = Math.max(...blocks.map((block) => block.after));

@@ -32,7 +32,6 @@ const FLEET = 10_000;
 const MOST = 20_000;
 const GOAL_MS = 2000;
 
-
 async function folder<T>(run: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'paneldeck-bench-import-'));
   try {
@@ -43,7 +42,8 @@ async function folder<T>(run: (dir: string) => Promise<T>): Promise<T> {
 }
 
 const service = (dir: string) => createPanelService({ dataDir: dir, encryption: testEncryption() });
-const addresses = (count: number, prefix = 'panel') => Array.from({ length: count }, (_, index) => `${prefix}-${index}.client-${index % 40}.example.com`);
+const addresses = (count: number, prefix = 'panel') =>
+  Array.from({ length: count }, (_, index) => `${prefix}-${index}.client-${index % 40}.example.com`);
 
 interface ImportTimes {
   preview: number;
@@ -104,8 +104,12 @@ async function main() {
       return performance.now() - start;
     }),
   );
-  console.log(`  baseline, one write of the resulting panels.json: ${ms(median(floor))} (runs ${spread(floor)} ms) -> import is ${(imported / median(floor)).toFixed(1)}x the floor`);
-  console.log(`  baseline, ${IMPORTED} addPanel calls (the way before): ${ms(median(oneByOne))} (runs ${spread(oneByOne)} ms) -> import is ${(median(oneByOne) / imported).toFixed(1)}x faster`);
+  console.log(
+    `  baseline, one write of the resulting panels.json: ${ms(median(floor))} (runs ${spread(floor)} ms) -> import is ${(imported / median(floor)).toFixed(1)}x the floor`,
+  );
+  console.log(
+    `  baseline, ${IMPORTED} addPanel calls (the way before): ${ms(median(oneByOne))} (runs ${spread(oneByOne)} ms) -> import is ${(median(oneByOne) / imported).toFixed(1)}x faster`,
+  );
   console.log(`  goal ${imported <= GOAL_MS ? 'met' : 'NOT met'}: ${ms(imported)} of ${GOAL_MS} ms`);
 
   console.log(`\n2. The same ${IMPORTED} as a Paneldeck JSON export and as a CSV, into an empty list`);
@@ -113,10 +117,20 @@ async function main() {
     const app = service(dir);
     await app.applyImport(((await app.previewImport({ from: 'text', text: lines })) as ImportPreview).id, { duplicates: 'skip' });
     const panels = await app.listPanels();
-    return JSON.stringify(exportDocument(panels.map((panel) => ({ ...panel, group: 'Acme', tags: ['eu', 'prod'] })), new Date()), null, '\t');
+    return JSON.stringify(
+      exportDocument(
+        panels.map((panel) => ({ ...panel, group: 'Acme', tags: ['eu', 'prod'] })),
+        new Date(),
+      ),
+      null,
+      '\t',
+    );
   });
   report('JSON export', await runs(() => folder((dir) => timeImport(service(dir), exported))));
-  const csv = ['name,address,group,tags', ...addresses(IMPORTED).map((address, index) => `Client ${index},${address},Group ${index % 40},"eu, prod"`)].join('\n');
+  const csv = [
+    'name,address,group,tags',
+    ...addresses(IMPORTED).map((address, index) => `Client ${index},${address},Group ${index % 40},"eu, prod"`),
+  ].join('\n');
   report('CSV', await runs(() => folder((dir) => timeImport(service(dir), csv))));
 
   console.log(`\n3. ${IMPORTED} addresses into a list of ${FLEET.toLocaleString('en')} panels (${IMPORTED / 2} of them already there)`);
@@ -124,18 +138,27 @@ async function main() {
   const mixed = [...fleetAddresses.slice(0, IMPORTED / 2), ...addresses(IMPORTED / 2)].join('\n');
   const atScale = await runs(() =>
     folder(async (dir) => {
-      await writeFleetFolder(dir, fleetAddresses.map((address) => ({ address, token: newToken() })), testEncryption(), { settings: false, checks: false });
+      await writeFleetFolder(
+        dir,
+        fleetAddresses.map((address) => ({ address, token: newToken() })),
+        testEncryption(),
+        { settings: false, checks: false },
+      );
       return timeImport(service(dir), mixed);
     }),
   );
   const scaled = report('import', atScale);
-  console.log(`  against the same import into an empty list: ${(scaled / imported).toFixed(1)}x (goal ${scaled <= GOAL_MS ? 'met' : 'NOT met'})`);
+  console.log(
+    `  against the same import into an empty list: ${(scaled / imported).toFixed(1)}x (goal ${scaled <= GOAL_MS ? 'met' : 'NOT met'})`,
+  );
 
   console.log(`\n4. ${MOST.toLocaleString('en')} addresses (the most one import takes) into an empty list`);
   const most = addresses(MOST).join('\n');
   const largest = await runs(() => folder((dir) => timeImport(service(dir), most)));
   const total = report('import', largest);
-  console.log(`  per entry: ${((total / MOST) * 1000).toFixed(1)} µs, against ${((imported / IMPORTED) * 1000).toFixed(1)} µs for ${IMPORTED}: main is busy ${ms(median(largest.map((time) => time.preview)))} reading them`);
+  console.log(
+    `  per entry: ${((total / MOST) * 1000).toFixed(1)} µs, against ${((imported / IMPORTED) * 1000).toFixed(1)} µs for ${IMPORTED}: main is busy ${ms(median(largest.map((time) => time.preview)))} reading them`,
+  );
 }
 
 await main();

@@ -28,9 +28,23 @@ function deep(levels: number): unknown {
 const shapes: { name: string; body: unknown }[] = [
   { name: 'small session (baseline)', body: undefined },
   { name: 'depth 1,000', body: deep(1000) },
-  { name: '10,000 keys', body: Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`item-${index}`, index % 2 ? `value ${index}` : index])) },
-  { name: '1 MiB string', body: { user: { email: 'big@example.com' }, blob: 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(30_000).slice(0, 1024 * 1024) } },
-  { name: '1,000 objects in an array', body: Array.from({ length: 1000 }, (_, index) => ({ id: index, email: `user${index}@example.com`, roles: ['admin'], active: index % 2 === 0 })) },
+  {
+    name: '10,000 keys',
+    body: Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`item-${index}`, index % 2 ? `value ${index}` : index])),
+  },
+  {
+    name: '1 MiB string',
+    body: { user: { email: 'big@example.com' }, blob: 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(30_000).slice(0, 1024 * 1024) },
+  },
+  {
+    name: '1,000 objects in an array',
+    body: Array.from({ length: 1000 }, (_, index) => ({
+      id: index,
+      email: `user${index}@example.com`,
+      roles: ['admin'],
+      active: index % 2 === 0,
+    })),
+  },
   { name: 'numbers at the edges', body: { largest: Number.MAX_VALUE, smallest: 5e-324, negativeZero: -0, beyondSafe: 2 ** 53 + 2 } },
 ];
 
@@ -86,7 +100,12 @@ async function timeClick(page: Page, button: string, waitForBusy: boolean): Prom
       const end = performance.now();
       for (const entry of tasks.takeRecords()) longest = Math.max(longest, entry.duration);
       tasks.disconnect();
-      return { total: end - start, render: end - (clock.__answerAt ?? start), longestTask: longest, nodes: document.getElementsByTagName('*').length };
+      return {
+        total: end - start,
+        render: end - (clock.__answerAt ?? start),
+        longestTask: longest,
+        nodes: document.getElementsByTagName('*').length,
+      };
     },
     { button, waitForBusy },
   );
@@ -121,7 +140,12 @@ async function main(): Promise<void> {
       await timeClick(page, 'Refresh', true); // warm-up, and the first answer of this shape
       const runs: Timing[] = [];
       for (let run = 0; run < RUNS; run++) runs.push(await timeClick(page, 'Refresh', true));
-      const timing = { total: median(runs.map((t) => t.total)), render: median(runs.map((t) => t.render)), longestTask: Math.max(...runs.map((t) => t.longestTask)), nodes: runs.at(-1)?.nodes ?? 0 };
+      const timing = {
+        total: median(runs.map((t) => t.total)),
+        render: median(runs.map((t) => t.render)),
+        longestTask: Math.max(...runs.map((t) => t.longestTask)),
+        nodes: runs.at(-1)?.nodes ?? 0,
+      };
       results.push({ name: `Refresh: ${shape.name}`, timing });
       // The operator's next steps on the biggest shapes, each from the fresh view.
       const follow = shape.name === 'depth 1,000' ? 'Expand all' : shape.name === '10,000 keys' ? 'Show 1,000 more' : null;
@@ -136,7 +160,14 @@ async function main(): Promise<void> {
     const baseline = results[0]?.timing.total ?? NaN;
     const table = [
       ['shape', 'total ms', 'render ms', 'x baseline', 'longest task ms', 'DOM nodes'],
-      ...results.map(({ name, timing }) => [name, timing.total.toFixed(1), timing.render.toFixed(1), (timing.total / baseline).toFixed(2), timing.longestTask.toFixed(0), String(timing.nodes)]),
+      ...results.map(({ name, timing }) => [
+        name,
+        timing.total.toFixed(1),
+        timing.render.toFixed(1),
+        (timing.total / baseline).toFixed(2),
+        timing.longestTask.toFixed(0),
+        String(timing.nodes),
+      ]),
     ];
     console.log(`Session view, median of ${RUNS} runs (total: click to painted frame; render: after main's answer arrived;`);
     console.log(`longest task: the longest time the window could not answer, worst run)\n`);

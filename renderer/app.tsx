@@ -83,14 +83,21 @@ function Workspace({ api }: { api: PanelBridge }) {
 
   // What an export or an import did, until dismissed.
   const [transferNotice, setTransferNotice] = useState<{ text: string; failed: boolean } | null>(null);
-  const exportPanels = useCallback(async (ids?: readonly string[]) => {
-    try {
-      const { path, count } = await api.exportPanels(ids ? [...ids] : undefined);
-      if (path !== null) setTransferNotice({ text: `Exported ${plural(count, 'panel')} to ${path}. The file holds no token, password or email.`, failed: false });
-    } catch (caught) {
-      setTransferNotice({ text: failureInfo(caught).message, failed: true });
-    }
-  }, [api]);
+  const exportPanels = useCallback(
+    async (ids?: readonly string[]) => {
+      try {
+        const { path, count } = await api.exportPanels(ids ? [...ids] : undefined);
+        if (path !== null)
+          setTransferNotice({
+            text: `Exported ${plural(count, 'panel')} to ${path}. The file holds no token, password or email.`,
+            failed: false,
+          });
+      } catch (caught) {
+        setTransferNotice({ text: failureInfo(caught).message, failed: true });
+      }
+    },
+    [api],
+  );
 
   const selectOne = useCallback((id: string) => {
     setSelectedId(id);
@@ -103,26 +110,29 @@ function Workspace({ api }: { api: PanelBridge }) {
   const selectedRef = useRef<Panel | null>(null);
 
   /** Runs a command from the menu, a shortcut, the palette or the row menu. */
-  const run = useCallback((command: CommandId) => {
-    switch (command) {
-      case 'addPanel':
-        return setAdding(true);
-      case 'importPanels':
-        return setImporting(true);
-      case 'duplicatePanel':
-        if (selectedRef.current) setCopyOf(selectedRef.current);
-        return;
-      case 'preferences':
-        if (statusRef.current) setPreferencesOpen(true);
-        return;
-      case 'palette':
-        return setPaletteOpen(true);
-      case 'exportPanels':
-        return void exportPanels();
-      default:
-        setRequest((last) => ({ command, seq: (last?.seq ?? 0) + 1 }));
-    }
-  }, [exportPanels]);
+  const run = useCallback(
+    (command: CommandId) => {
+      switch (command) {
+        case 'addPanel':
+          return setAdding(true);
+        case 'importPanels':
+          return setImporting(true);
+        case 'duplicatePanel':
+          if (selectedRef.current) setCopyOf(selectedRef.current);
+          return;
+        case 'preferences':
+          if (statusRef.current) setPreferencesOpen(true);
+          return;
+        case 'palette':
+          return setPaletteOpen(true);
+        case 'exportPanels':
+          return void exportPanels();
+        default:
+          setRequest((last) => ({ command, seq: (last?.seq ?? 0) + 1 }));
+      }
+    },
+    [exportPanels],
+  );
 
   // The shortcuts the menu shows, for the page itself; none while a dialog is open over it.
   useEffect(() => {
@@ -195,7 +205,8 @@ function Workspace({ api }: { api: PanelBridge }) {
   useEffect(() => {
     if (!focusAfterRemove.current) return;
     focusAfterRemove.current = false;
-    const next = document.querySelector<HTMLElement>('.panel-list[role="tree"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    const next =
+      document.querySelector<HTMLElement>('.panel-list[role="tree"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
     next?.focus();
   }, [panels]);
 
@@ -205,7 +216,10 @@ function Workspace({ api }: { api: PanelBridge }) {
   const selectedPanelId = selected?.id ?? null;
   // In the list's order; panels removed meanwhile drop out.
   const markedPanels = useMemo(() => (marked.size > 1 ? (panels ?? []).filter((panel) => marked.has(panel.id)) : []), [panels, marked]);
-  const groups = useMemo(() => [...new Set((panels ?? []).flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort(), [panels]);
+  const groups = useMemo(
+    () => [...new Set((panels ?? []).flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort(),
+    [panels],
+  );
   // Read when the view is saved; a change of the groups alone is no reason to save it.
   const groupsRef = useRef(groups);
   groupsRef.current = groups;
@@ -217,7 +231,9 @@ function Workspace({ api }: { api: PanelBridge }) {
       // Only how the list looked is lost if this fails; nothing to tell the operator.
       // Folded groups that no longer exist (renamed, emptied) are not kept, so the list stays small.
       const known = new Set(groupsRef.current);
-      const collapsedGroups = board.collapsedGroups.filter((key) => key.startsWith('\u0000') || known.has(key)).slice(0, MAX_COLLAPSED_GROUPS);
+      const collapsedGroups = board.collapsedGroups
+        .filter((key) => key.startsWith('\u0000') || known.has(key))
+        .slice(0, MAX_COLLAPSED_GROUPS);
       api.updateSettings({ boardView: { ...board, collapsedGroups, selectedPanelId } }).catch(() => undefined);
     }, VIEW_SAVE_DELAY_MS);
     return () => clearTimeout(timer);
@@ -242,7 +258,10 @@ function Workspace({ api }: { api: PanelBridge }) {
       <main className="content">
         <UpdateNotice api={api} />
         {transferNotice && (
-          <div className={`notice ${transferNotice.failed ? 'notice-error' : 'notice-info'}`} role={transferNotice.failed ? 'alert' : 'status'}>
+          <div
+            className={`notice ${transferNotice.failed ? 'notice-error' : 'notice-info'}`}
+            role={transferNotice.failed ? 'alert' : 'status'}
+          >
             <p>{transferNotice.text}</p>
             <button type="button" onClick={() => setTransferNotice(null)}>
               Dismiss
@@ -275,7 +294,16 @@ function Workspace({ api }: { api: PanelBridge }) {
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
-            <PanelView api={api} panel={selected} request={request} expiresSoonAt={expiring.get(selected.id) ?? null} groups={groups} defaultEmail={status?.settings.defaultEmail ?? null} onPanelChanged={panelChanged} onRemoved={removed} />
+            <PanelView
+              api={api}
+              panel={selected}
+              request={request}
+              expiresSoonAt={expiring.get(selected.id) ?? null}
+              groups={groups}
+              defaultEmail={status?.settings.defaultEmail ?? null}
+              onPanelChanged={panelChanged}
+              onRemoved={removed}
+            />
           </ErrorBoundary>
         ) : (
           <EmptyState onAdd={() => setAdding(true)} onImport={() => setImporting(true)} />

@@ -88,7 +88,9 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
     counts[row.kind]++;
     if (filter.attentionOnly && !needsAttention(row.kind)) continue;
     if (terms.length > 0) {
-      known.text ??= fold(`${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${row.label} ${STATUS_WORDS[row.kind]}`);
+      known.text ??= fold(
+        `${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${row.label} ${STATUS_WORDS[row.kind]}`,
+      );
       const text = known.text;
       if (!terms.every((term) => text.includes(term))) continue;
     }
@@ -198,10 +200,18 @@ export function sortKey(panel: Panel, sort: BoardSort): number {
  * `keyOf` may hand out keys taken earlier, so that rows keep their places while the operator
  * walks the list (a read would otherwise move the row just selected).
  */
-export function sortPanels(panels: readonly Panel[], sort: BoardSort, keyOf: (panel: Panel) => number = (panel) => sortKey(panel, sort)): Panel[] {
+export function sortPanels(
+  panels: readonly Panel[],
+  sort: BoardSort,
+  keyOf: (panel: Panel) => number = (panel) => sortKey(panel, sort),
+): Panel[] {
   const keyed = panels.map((panel) => ({ panel, key: keyOf(panel), name: nameKey(panel) }));
   // Two panels of the same name are told apart by their address.
-  keyed.sort((a, b) => a.key - b.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : a.panel.address > b.panel.address ? 1 : 0));
+  keyed.sort(
+    (a, b) =>
+      a.key - b.key ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : a.panel.address > b.panel.address ? 1 : 0),
+  );
   return keyed.map(({ panel }) => panel);
 }
 
@@ -244,7 +254,14 @@ export const NO_GROUP_KEY = '\u0000none';
 /** `position` (from 1) of `setSize`: where an entry is among its siblings, for screen readers. */
 export type BoardItem =
   | { kind: 'section'; key: string; name: string; count: number; attention: number; collapsed: boolean; position: number; setSize: number }
-  | { kind: 'panel'; key: string; row: FleetRow; /** The section's key, or null in a list without sections. */ section: string | null; position: number; setSize: number };
+  | {
+      kind: 'panel';
+      key: string;
+      row: FleetRow /** The section's key, or null in a list without sections. */;
+      section: string | null;
+      position: number;
+      setSize: number;
+    };
 
 /**
  * The rows as the list shows them: favourites first, then each group in name order, then the
@@ -264,7 +281,14 @@ export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<str
     } else loose.push(row);
   }
   if (favourites.length === 0 && groups.size === 0) {
-    return loose.map((row, index) => ({ kind: 'panel', key: row.panel.id, row, section: null, position: index + 1, setSize: loose.length }));
+    return loose.map((row, index) => ({
+      kind: 'panel',
+      key: row.panel.id,
+      row,
+      section: null,
+      position: index + 1,
+      setSize: loose.length,
+    }));
   }
   const sections: [string, string, FleetRow[]][] = [];
   if (favourites.length > 0) sections.push([FAVOURITES_KEY, FAVOURITES, favourites]);
@@ -274,9 +298,19 @@ export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<str
   for (const [index, [key, name, members]] of sections.entries()) {
     const folded = collapsed.has(key);
     const attention = members.filter((row) => needsAttention(row.kind)).length;
-    items.push({ kind: 'section', key: `section:${key}`, name, count: members.length, attention, collapsed: folded, position: index + 1, setSize: sections.length });
+    items.push({
+      kind: 'section',
+      key: `section:${key}`,
+      name,
+      count: members.length,
+      attention,
+      collapsed: folded,
+      position: index + 1,
+      setSize: sections.length,
+    });
     if (folded) continue;
-    for (const [place, row] of members.entries()) items.push({ kind: 'panel', key: row.panel.id, row, section: key, position: place + 1, setSize: members.length });
+    for (const [place, row] of members.entries())
+      items.push({ kind: 'panel', key: row.panel.id, row, section: key, position: place + 1, setSize: members.length });
   }
   return items;
 }

@@ -134,7 +134,10 @@ export interface OpenPlan {
  * fit in `rowBudget`. A branch that does not fit stays closed; later, smaller ones may still open.
  * With `crowded`, the entries of a branch with more entries than that stay closed.
  */
-export function planOpen(root: unknown, options: { maxDepth: number; rowBudget: number; crowded?: number; shown?: ReadonlyMap<Branch, number> }): OpenPlan {
+export function planOpen(
+  root: unknown,
+  options: { maxDepth: number; rowBudget: number; crowded?: number; shown?: ReadonlyMap<Branch, number> },
+): OpenPlan {
   const view: TreeView = { open: new Set(), shown: options.shown ?? new Map() };
   const crowded = options.crowded ?? Infinity;
   const open = new Set<Branch>();
@@ -154,7 +157,8 @@ export function planOpen(root: unknown, options: { maxDepth: number; rowBudget: 
     }
     rows += cost;
     open.add(value);
-    for (let index = shown - 1; index >= 0; index--) stack.push({ value: entryAt(value, index)[1], depth: depth + 1, mayOpen: size <= crowded });
+    for (let index = shown - 1; index >= 0; index--)
+      stack.push({ value: entryAt(value, index)[1], depth: depth + 1, mayOpen: size <= crowded });
   }
   return { open, complete, rows };
 }

@@ -15,7 +15,9 @@ export function getPanelApi(): PanelBridge | null {
 /** What a failed call says, whatever it rejected with. */
 export function failureInfo(caught: unknown): ErrorInfo {
   if (isPanelApiFailure(caught)) {
-    return caught.certificate ? { code: caught.code, message: caught.message, certificate: caught.certificate } : { code: caught.code, message: caught.message };
+    return caught.certificate
+      ? { code: caught.code, message: caught.message, certificate: caught.certificate }
+      : { code: caught.code, message: caught.message };
   }
   return { code: 'INTERNAL', message: INTERNAL_MESSAGE };
 }

@@ -129,7 +129,11 @@ export class PanelStore {
 
   #publish(): void {
     // The list is rebuilt only when the panels changed, so a progress tick does not re-filter ten thousand rows.
-    const panels = !this.#loaded ? null : this.#snapshot.byId === this.#byId && this.#snapshot.panels ? this.#snapshot.panels : [...this.#byId.values()];
+    const panels = !this.#loaded
+      ? null
+      : this.#snapshot.byId === this.#byId && this.#snapshot.panels
+        ? this.#snapshot.panels
+        : [...this.#byId.values()];
     this.#snapshot = { panels, byId: this.#byId, expiring: this.#expiring, progress: this.#progress };
     for (const listener of [...this.#listeners]) listener();
   }

@@ -17,7 +17,12 @@ export interface RowMenuItem {
 }
 
 /** The palette's commands now, in its order. */
-export function availableCommands(selected: Panel | null, marked: readonly Panel[], panels: readonly Panel[], hasStatus: boolean): CommandId[] {
+export function availableCommands(
+  selected: Panel | null,
+  marked: readonly Panel[],
+  panels: readonly Panel[],
+  hasStatus: boolean,
+): CommandId[] {
   const several = marked.length > 1;
   const commands: (CommandId | false)[] = [
     'addPanel',

@@ -21,7 +21,15 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /** The places a session's user commonly lives, most specific first. */
 function userRecords(session: Json): Json[] {
-  const candidates = [session.user, session.data, isObject(session.data) ? session.data.user : undefined, session.session, isObject(session.session) ? session.session.user : undefined, session.account, session.profile];
+  const candidates = [
+    session.user,
+    session.data,
+    isObject(session.data) ? session.data.user : undefined,
+    session.session,
+    isObject(session.session) ? session.session.user : undefined,
+    session.account,
+    session.profile,
+  ];
   return [...candidates.filter(isObject), session];
 }
 
@@ -53,14 +61,18 @@ export function knownSessionFields(session: unknown): KnownSessionFields {
   const records = userRecords(session);
   const fields: KnownSessionFields = {
     // `userId` before `id`: in a session record itself (Easypanel's) `id` is the session's own.
-    user: firstText(records, ['username', 'userName', 'login', 'userId', 'user_id', 'uid', 'id']) ?? (typeof session.user === 'string' && session.user.trim() !== '' ? clip(session.user.trim()) : undefined),
+    user:
+      firstText(records, ['username', 'userName', 'login', 'userId', 'user_id', 'uid', 'id']) ??
+      (typeof session.user === 'string' && session.user.trim() !== '' ? clip(session.user.trim()) : undefined),
     email: firstText(records, ['email', 'mail', 'emailAddress', 'email_address']),
     name: firstText(records, ['name', 'fullName', 'full_name', 'displayName', 'display_name']),
     role: firstText(records, ['role', 'roles', 'group', 'groups']),
   };
   const expiry = expiryOf([session, ...records]);
   if (expiry) fields.expiresAt = expiry;
-  const created = [session, isObject(session.session) ? session.session : undefined].map((record) => toDate(record?.createdAt ?? record?.created_at)).find(Boolean);
+  const created = [session, isObject(session.session) ? session.session : undefined]
+    .map((record) => toDate(record?.createdAt ?? record?.created_at))
+    .find(Boolean);
   if (created) fields.createdAt = created;
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as KnownSessionFields;
 }
@@ -103,7 +115,25 @@ export function relativeTime(date: Date, now: Date): string {
   return relative.format(0, 'second');
 }
 
-const secretWords = new Set(['token', 'secret', 'password', 'passwd', 'pwd', 'key', 'apikey', 'authorization', 'auth', 'cookie', 'credential', 'credentials', 'jwt', 'bearer', 'signature', 'otp', 'pin']);
+const secretWords = new Set([
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'key',
+  'apikey',
+  'authorization',
+  'auth',
+  'cookie',
+  'credential',
+  'credentials',
+  'jwt',
+  'bearer',
+  'signature',
+  'otp',
+  'pin',
+]);
 
 /** `accessToken`, `api_key`, `X-Auth-Token` look secret; `keyboard` or `monkey` do not. */
 export function isSecretKey(key: string): boolean {

@@ -17,10 +17,15 @@ export function unpackedApps(releaseDir: string, platform: NodeJS.Platform = pro
   if (platform === 'darwin') {
     return folders
       .filter((name) => /^mac(-.*)?$/.test(name))
-      .map((name) => ({ fuses: join(releaseDir, name, 'Paneldeck.app'), executable: join(releaseDir, name, 'Paneldeck.app', 'Contents', 'MacOS', 'Paneldeck') }));
+      .map((name) => ({
+        fuses: join(releaseDir, name, 'Paneldeck.app'),
+        executable: join(releaseDir, name, 'Paneldeck.app', 'Contents', 'MacOS', 'Paneldeck'),
+      }));
   }
   const [folder, executable] = platform === 'win32' ? ['win-unpacked', 'Paneldeck.exe'] : ['linux-unpacked', 'paneldeck'];
-  return folders.includes(folder) ? [{ fuses: join(releaseDir, folder, executable), executable: join(releaseDir, folder, executable) }] : [];
+  return folders.includes(folder)
+    ? [{ fuses: join(releaseDir, folder, executable), executable: join(releaseDir, folder, executable) }]
+    : [];
 }
 
 /** Each fuse of the wire that is not as PACKAGED_FUSES decides. */
@@ -30,7 +35,10 @@ export async function fuseProblems(binary: string): Promise<string[]> {
   for (const fuse of Object.values(FuseV1Options)) {
     if (typeof fuse !== 'number') continue;
     const wanted = PACKAGED_FUSES[fuse] ? FuseState.ENABLE : FuseState.DISABLE;
-    if (wire[fuse] !== wanted) problems.push(`${FuseV1Options[fuse]} is ${wire[fuse] === FuseState.ENABLE ? 'on' : 'off'}, should be ${wanted === FuseState.ENABLE ? 'on' : 'off'}`);
+    if (wire[fuse] !== wanted)
+      problems.push(
+        `${FuseV1Options[fuse]} is ${wire[fuse] === FuseState.ENABLE ? 'on' : 'off'}, should be ${wanted === FuseState.ENABLE ? 'on' : 'off'}`,
+      );
   }
   return problems;
 }
@@ -44,7 +52,10 @@ const MARK = 'PANELDECK_RAN_AS_NODE';
  */
 export function runsAsNode(executable: string, waitMs = 10_000): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(executable, ['-e', `process.stdout.write('${MARK}')`], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(executable, ['-e', `process.stdout.write('${MARK}')`], {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill(), waitMs);

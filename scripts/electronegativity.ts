@@ -46,7 +46,11 @@ const MEDIUM = 2;
  * Electronegativity rates an explicit `nodeIntegration: true` informational (it raises it only
  * when remote content is loaded too); no page of this app may have Node, so these always fail.
  */
-const FAIL_AT_ANY_SEVERITY = new Set(['NODE_INTEGRATION_JS_CHECK', 'NODE_INTEGRATION_HTML_CHECK', 'NODE_INTEGRATION_ATTACH_EVENT_JS_CHECK']);
+const FAIL_AT_ANY_SEVERITY = new Set([
+  'NODE_INTEGRATION_JS_CHECK',
+  'NODE_INTEGRATION_HTML_CHECK',
+  'NODE_INTEGRATION_ATTACH_EVENT_JS_CHECK',
+]);
 const fails = (issue: Issue): boolean => issue.severity.value >= MEDIUM || FAIL_AT_ANY_SEVERITY.has(issue.id);
 
 /** An `eng-disable` comment in a source file, as Electronegativity's own pattern reads it. */
@@ -131,7 +135,8 @@ function withSourceDisables(bundlePath: string, text: string, used: Map<string, 
         const disable = disablesIn(resolve(sourceDir, entry.originalSource), cache).get(entry.originalLine);
         if (!disable) continue;
         // Line 1 is where Electronegativity reads exceptions for the whole file: never widen one.
-        if (lineIndex === 0) throw new Error(`${disable.at}: its eng-disable would land on line 1 of ${bundlePath} and cover the whole file`);
+        if (lineIndex === 0)
+          throw new Error(`${disable.at}: its eng-disable would land on line 1 of ${bundlePath} and cover the whole file`);
         comments.add(disable.comment);
         disable.carriedTo.add(`${relative(projectRoot, bundlePath)}:${lineIndex + 1}`);
         used.set(disable.at, disable);
@@ -163,7 +168,8 @@ function stage(targets: string[], carryDisables: boolean, used: Map<string, Disa
 }
 
 async function scan(run: Run, targets: string[], carryDisables: boolean, used: Map<string, Disable>): Promise<ScanResult> {
-  const electronVersion = (JSON.parse(readFileSync(join(projectRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+  const electronVersion = (JSON.parse(readFileSync(join(projectRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string })
+    .version;
   const { dir, originals } = stage(targets, carryDisables, used);
   try {
     // forCli false: no table, no progress bar; the issues come back as objects.
@@ -205,7 +211,9 @@ async function main(): Promise<number> {
   const result = await scan(run, targets, true, used);
 
   const remaining = new Set(result.issues.map(key));
-  const issues = [...result.issues].sort((a, b) => Number(fails(b)) - Number(fails(a)) || b.severity.value - a.severity.value || a.id.localeCompare(b.id));
+  const issues = [...result.issues].sort(
+    (a, b) => Number(fails(b)) - Number(fails(a)) || b.severity.value - a.severity.value || a.id.localeCompare(b.id),
+  );
   for (const issue of issues) {
     const review = issue.manualReview ? ' (manual review)' : '';
     const mark = fails(issue) ? 'FAIL' : 'ok  ';
@@ -216,7 +224,10 @@ async function main(): Promise<number> {
   let failures = 0;
   const hidden = raw.issues.filter((issue) => !remaining.has(key(issue)));
   for (const disable of used.values()) {
-    const hides = hidden.filter((issue) => disable.carriedTo.has(`${issue.file}:${issue.location?.line}`) && disable.checks.some((check) => check.toUpperCase() === issue.id));
+    const hides = hidden.filter(
+      (issue) =>
+        disable.carriedTo.has(`${issue.file}:${issue.location?.line}`) && disable.checks.some((check) => check.toUpperCase() === issue.id),
+    );
     const what = hides.map((issue) => `${issue.severity.name} ${issue.id} at ${where(issue)}`).join('; ') || 'nothing (no longer needed?)';
     console.log(`  disabled inline at ${disable.at}: ${what}`);
     if (disable.reason) console.log(`      reason: ${disable.reason}`);
@@ -235,7 +246,9 @@ async function main(): Promise<number> {
   const node = issues.filter((issue) => fails(issue) && issue.severity.value < MEDIUM).length;
   const minor = issues.length - serious - node;
   const nodeText = node > 0 ? `, ${node} giving a page Node` : '';
-  console.log(`electronegativity: ${serious} finding${serious === 1 ? '' : 's'} of medium severity or above${nodeText} (${minor} low/informational, ${used.size} disabled inline)`);
+  console.log(
+    `electronegativity: ${serious} finding${serious === 1 ? '' : 's'} of medium severity or above${nodeText} (${minor} low/informational, ${used.size} disabled inline)`,
+  );
   return serious + node + failures > 0 ? 1 : 0;
 }
 

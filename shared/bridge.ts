@@ -25,7 +25,9 @@ export interface PanelApiFailure extends ErrorInfo {
 }
 
 export function panelApiFailure(code: ErrorCode, message: string, certificate?: CertificateInfo): PanelApiFailure {
-  const failure = certificate ? { name: 'PanelApiFailure' as const, code, message, certificate: Object.freeze(certificate) } : { name: 'PanelApiFailure' as const, code, message };
+  const failure = certificate
+    ? { name: 'PanelApiFailure' as const, code, message, certificate: Object.freeze(certificate) }
+    : { name: 'PanelApiFailure' as const, code, message };
   return Object.freeze(failure);
 }
 

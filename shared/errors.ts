@@ -41,7 +41,8 @@ export const TWO_FACTOR_REQUIRED_MESSAGE = 'Enter the code from your authenticat
  */
 export const CODE_REFUSED_MESSAGE = 'The panel refused the code. Codes change every 30 seconds: enter the current one.';
 /** INTERNAL's message, for a bug: the bug's own message may quote anything (a path, a token), so none of it is shown. */
-export const INTERNAL_MESSAGE = 'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.';
+export const INTERNAL_MESSAGE =
+  'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.';
 
 /** A server certificate as the operator compares it before trusting it. Not a secret. */
 export interface CertificateInfo {
@@ -78,7 +79,9 @@ export class PanelError extends Error {
   }
 
   toInfo(): ErrorInfo {
-    return this.certificate ? { code: this.code, message: this.message, certificate: this.certificate } : { code: this.code, message: this.message };
+    return this.certificate
+      ? { code: this.code, message: this.message, certificate: this.certificate }
+      : { code: this.code, message: this.message };
   }
 }
 

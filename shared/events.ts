@@ -25,7 +25,15 @@ export type PanelEventType = PanelEvent['type'];
 /** The one channel main sends events on. */
 export const EVENT_CHANNEL = 'panelApi:event';
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>(['panelsChanged', 'panelsRemoved', 'checkProgress', 'sessionExpiring', 'focusPanel', 'runCommand', 'updateReady']);
+const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>([
+  'panelsChanged',
+  'panelsRemoved',
+  'checkProgress',
+  'sessionExpiring',
+  'focusPanel',
+  'runCommand',
+  'updateReady',
+]);
 
 /** A cheap check of what arrives on the channel: the bridge passes on nothing else. */
 export function isPanelEvent(value: unknown): value is PanelEvent {

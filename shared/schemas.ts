@@ -67,13 +67,21 @@ export const groupSchema = z
   });
 
 export const tagsSchema = z
-  .array(z.string({ error: 'Each tag must be text.' }).max(LABEL_LIMITS.tagLength * 4, { error: `A tag is too long (${LABEL_LIMITS.tagLength} characters at most).` }), {
-    error: 'Tags must be a list of text.',
-  })
+  .array(
+    z
+      .string({ error: 'Each tag must be text.' })
+      .max(LABEL_LIMITS.tagLength * 4, { error: `A tag is too long (${LABEL_LIMITS.tagLength} characters at most).` }),
+    {
+      error: 'Tags must be a list of text.',
+    },
+  )
   .max(LABEL_LIMITS.tags * 4, { error: `Too many tags (${LABEL_LIMITS.tags} at most).` })
   .transform((values, context) => {
     const tags = cleanTags(values);
-    const problem = tags.length > LABEL_LIMITS.tags ? `Too many tags (${LABEL_LIMITS.tags} at most).` : tags.map(tagProblem).find((found) => found !== null);
+    const problem =
+      tags.length > LABEL_LIMITS.tags
+        ? `Too many tags (${LABEL_LIMITS.tags} at most).`
+        : tags.map(tagProblem).find((found) => found !== null);
     if (problem) context.addIssue({ code: 'custom', message: problem });
     return tags;
   });
@@ -110,7 +118,10 @@ export const updatePanelInputSchema = z.strictObject(
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
   },
-  { error: 'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite? }.' },
+  {
+    error:
+      'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite? }.',
+  },
 );
 
 export const credentialsSchema = z.strictObject(
@@ -178,15 +189,18 @@ export const appSettingsPatchSchema = z.strictObject(
       )
       .optional(),
   },
-  { error: 'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, requestTimeoutSeconds?, theme?, defaultEmail?, boardView? }.' },
+  {
+    error:
+      'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, requestTimeoutSeconds?, theme?, defaultEmail?, boardView? }.',
+  },
 );
 
 /** Which certificate to trust: the fingerprint the operator was shown. */
 export const trustCertificateInputSchema = z.strictObject(
   {
-    sha256: z
-      .string({ error: 'The fingerprint must be text.' })
-      .regex(/^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/, { error: 'The fingerprint must be a SHA-256 fingerprint (32 hex pairs joined by colons).' }),
+    sha256: z.string({ error: 'The fingerprint must be text.' }).regex(/^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/, {
+      error: 'The fingerprint must be a SHA-256 fingerprint (32 hex pairs joined by colons).',
+    }),
   },
   { error: 'Expected { sha256 }.' },
 );
@@ -230,9 +244,9 @@ export const importSourceSchema = z.discriminatedUnion(
     z.strictObject({ from: z.literal('file') }),
     z.strictObject({
       from: z.literal('text'),
-      text: z
-        .string({ error: 'The pasted text must be text.' })
-        .max(IMPORT_MAX_BYTES, { error: `The pasted text is too long (${formatBytes(IMPORT_MAX_BYTES)} at most). Import it from a file, or in parts.` }),
+      text: z.string({ error: 'The pasted text must be text.' }).max(IMPORT_MAX_BYTES, {
+        error: `The pasted text is too long (${formatBytes(IMPORT_MAX_BYTES)} at most). Import it from a file, or in parts.`,
+      }),
     }),
   ],
   { error: 'Expected { from: "file" } or { from: "text", text }.' },

@@ -18,9 +18,7 @@ export const API_STYLES: readonly ApiStyle[] = ['plain', 'trpc'];
 export type TokenStorage = 'encrypted' | 'weak' | 'memory';
 
 /** The outcome of the last session read, kept on the panel. */
-export type SessionCheck =
-  | { at: string; ok: true }
-  | { at: string; ok: false; error: ErrorInfo };
+export type SessionCheck = { at: string; ok: true } | { at: string; ok: false; error: ErrorInfo };
 
 export interface Panel {
   id: string;

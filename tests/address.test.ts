@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalBaseUrlForTests as quick, loginUrl, normaliseAddress, normaliseAddressUncachedForTests, normaliseLoginPath } from '../electron/core/address.ts';
+import {
+  canonicalBaseUrlForTests as quick,
+  loginUrl,
+  normaliseAddress,
+  normaliseAddressUncachedForTests,
+  normaliseLoginPath,
+} from '../electron/core/address.ts';
 import { PanelError } from '../shared/errors.ts';
 import { rejectsWith } from './helpers.ts';
 
@@ -61,7 +67,11 @@ const refused: [input: string, message: RegExp][] = [
 
 for (const [input, message] of refused) {
   test(`address ${JSON.stringify(input)} is refused with a precise message`, async () => {
-    await rejectsWith(Promise.resolve().then(() => normaliseAddress(input)), 'INVALID_INPUT', message);
+    await rejectsWith(
+      Promise.resolve().then(() => normaliseAddress(input)),
+      'INVALID_INPUT',
+      message,
+    );
   });
 }
 
@@ -79,24 +89,35 @@ test('property: any string either normalises to a well-formed base URL or fails 
   const noisy = fc.oneof(
     fc.string({ maxLength: 80 }),
     fc.string({ unit: 'grapheme', maxLength: 40 }),
-    fc.webUrl({ withQueryParameters: true, withFragments: true, authoritySettings: { withUserInfo: true, withPort: true, withIPv4: true, withIPv6: true } }),
+    fc.webUrl({
+      withQueryParameters: true,
+      withFragments: true,
+      authoritySettings: { withUserInfo: true, withPort: true, withIPv4: true, withIPv6: true },
+    }),
     fc.constantFrom('http://', 'https://', '[', ']', ':', '@', '/api', '..', '%00', 'xn--', '\u0000', '\u202e'),
   );
   fc.assert(
-    fc.property(fc.array(noisy, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')), (input) => {
-      try {
-        assertWellFormed(normaliseAddress(input));
-      } catch (error) {
-        if (!(error instanceof PanelError) || error.code !== 'INVALID_INPUT') throw error;
-        assert.ok(error.message.length > 0 && error.message.length < 300);
-      }
-    }),
+    fc.property(
+      fc.array(noisy, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')),
+      (input) => {
+        try {
+          assertWellFormed(normaliseAddress(input));
+        } catch (error) {
+          if (!(error instanceof PanelError) || error.code !== 'INVALID_INPUT') throw error;
+          assert.ok(error.message.length > 0 && error.message.length < 300);
+        }
+      },
+    ),
     { numRuns: 3000 },
   );
 });
 
 test('property: real domains, IPs and ports are accepted in every pasted form, and normalising is idempotent', () => {
-  const host = fc.oneof(fc.domain(), fc.ipV4(), fc.ipV6().map((ip) => `[${ip}]`));
+  const host = fc.oneof(
+    fc.domain(),
+    fc.ipV4(),
+    fc.ipV6().map((ip) => `[${ip}]`),
+  );
   const form = fc.record({
     host,
     port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
@@ -123,7 +144,10 @@ test('login paths: defaults, leading slash added, unsafe forms refused', async (
   assert.equal(normaliseLoginPath('auth/login'), '/auth/login');
   assert.equal(normaliseLoginPath('/v1/users.login'), '/v1/users.login');
   for (const bad of ['/login?x=1', '//evil.example/login', '/a/../login', '/log in', '/login#x', '/lögin']) {
-    await rejectsWith(Promise.resolve().then(() => normaliseLoginPath(bad)), 'INVALID_INPUT');
+    await rejectsWith(
+      Promise.resolve().then(() => normaliseLoginPath(bad)),
+      'INVALID_INPUT',
+    );
   }
 });
 
@@ -143,7 +167,10 @@ test('login paths: encoded dot segments, encoded slashes and paths that leave /a
     '/..',
   ];
   for (const bad of escaping) {
-    const error = await rejectsWith(Promise.resolve().then(() => normaliseLoginPath(bad)), 'INVALID_INPUT');
+    const error = await rejectsWith(
+      Promise.resolve().then(() => normaliseLoginPath(bad)),
+      'INVALID_INPUT',
+    );
     assert.match(error.message, /login path cannot contain (("\.") or "\.\." segments|encoded slashes)/, bad);
   }
   // Still accepted: dots inside a segment, and escapes that are neither dots nor slashes.
@@ -155,8 +182,17 @@ test('login paths: encoded dot segments, encoded slashes and paths that leave /a
 test('loginUrl: the URL a log in goes to, refused unless it resolves under <origin>/api/', async () => {
   assert.equal(loginUrl('https://panel.example.com/api', '/login'), 'https://panel.example.com/api/login');
   assert.equal(loginUrl('http://127.0.0.1:8080/api', '/v1/users.login'), 'http://127.0.0.1:8080/api/v1/users.login');
-  for (const bad of ['/%2e%2e/%2e%2e/other-app/collect', '/../other-app/collect', '//evil.example/collect', 'login', '/a/%2e%2e/%2e%2e/b']) {
-    const error = await rejectsWith(Promise.resolve().then(() => loginUrl('https://panel.example.com/api', bad)), 'INVALID_INPUT');
+  for (const bad of [
+    '/%2e%2e/%2e%2e/other-app/collect',
+    '/../other-app/collect',
+    '//evil.example/collect',
+    'login',
+    '/a/%2e%2e/%2e%2e/b',
+  ]) {
+    const error = await rejectsWith(
+      Promise.resolve().then(() => loginUrl('https://panel.example.com/api', bad)),
+      'INVALID_INPUT',
+    );
     assert.match(error.message, /login path saved for this panel is refused, so your email and password were not sent/);
   }
 });
@@ -187,7 +223,12 @@ test('the quick path for stored base URLs agrees with the full parse, for every 
     { numRuns: 5000 },
   );
   // And the quick path is taken for what the app stores most: plain domains and loopback addresses.
-  for (const input of ['https://panel.example.com/api', 'https://panel.example.com:8443/api', 'http://127.0.0.1:4780/api', 'https://10.0.0.5/api']) {
+  for (const input of [
+    'https://panel.example.com/api',
+    'https://panel.example.com:8443/api',
+    'http://127.0.0.1:4780/api',
+    'https://10.0.0.5/api',
+  ]) {
     assert.deepEqual(quick(input, false), full(input, false), input);
     assert.notEqual(quick(input, false), null, input);
   }
@@ -195,8 +236,14 @@ test('the quick path for stored base URLs agrees with the full parse, for every 
 
 test('plain http:// for another computer only by choice; loopback as before', () => {
   assert.throws(() => normaliseAddress('http://203.0.113.7:3000'), /Allow unencrypted HTTP/);
-  assert.deepEqual({ ...normaliseAddress('http://203.0.113.7:3000', { allowPlainHttp: true }) }, { baseUrl: 'http://203.0.113.7:3000/api', display: 'http://203.0.113.7:3000' });
-  assert.deepEqual({ ...normaliseAddress('http://panel.internal', { allowPlainHttp: true }) }, { baseUrl: 'http://panel.internal/api', display: 'http://panel.internal' });
+  assert.deepEqual(
+    { ...normaliseAddress('http://203.0.113.7:3000', { allowPlainHttp: true }) },
+    { baseUrl: 'http://203.0.113.7:3000/api', display: 'http://203.0.113.7:3000' },
+  );
+  assert.deepEqual(
+    { ...normaliseAddress('http://panel.internal', { allowPlainHttp: true }) },
+    { baseUrl: 'http://panel.internal/api', display: 'http://panel.internal' },
+  );
   // Remembered per choice: an address once allowed is not allowed for a panel that did not choose it.
   assert.throws(() => normaliseAddress('http://203.0.113.7:3000/api'), /Allow unencrypted HTTP/);
   assert.equal(normaliseAddress('http://127.0.0.1:4780').baseUrl, 'http://127.0.0.1:4780/api');

@@ -62,7 +62,10 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     assert.equal(signedIn.loginPath, '/trpc/auth.login');
     assert.equal(signedIn.sessionPath, '/trpc/auth.getSession');
     const sent = panel().requests.slice(start);
-    assert.deepEqual(sent.map((request) => `${request.method} ${request.path}`), ['POST /api/login', 'POST /api/trpc/auth.login']);
+    assert.deepEqual(
+      sent.map((request) => `${request.method} ${request.path}`),
+      ['POST /api/login', 'POST /api/trpc/auth.login'],
+    );
     assert.deepEqual(JSON.parse(sent[1]!.body), { json: credentials });
 
     const { session } = await service().getSession(id);
@@ -75,7 +78,12 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     const again = panel().requests.length;
     await service().logOut(id);
     await service().logIn(id, credentials);
-    assert.deepEqual(panel().requests.slice(again).map((request) => request.path), ['/api/trpc/auth.login']);
+    assert.deepEqual(
+      panel()
+        .requests.slice(again)
+        .map((request) => request.path),
+      ['/api/trpc/auth.login'],
+    );
   });
 
   test('a refused password and a code asked for are tRPC answers too: the style is remembered with the error', async () => {
@@ -97,7 +105,9 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     panel().setFault('getSession', {
       kind: 'status',
       status: 429,
-      body: { error: { json: { message: 'Too many requests', code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, reset } } } },
+      body: {
+        error: { json: { message: 'Too many requests', code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, reset } } },
+      },
     });
     await rejectsWith(service().getSession(id), 'RATE_LIMITED', /Wait (4[0-3]) s/);
     panel().setFault('getSession', null);
@@ -109,7 +119,11 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
   test('a tRPC error sent with status 200 means what its code says', async () => {
     const { id } = await service().addPanel({ address: panel().url });
     await service().logIn(id, credentials);
-    panel().setFault('getSession', { kind: 'status', status: 200, body: { error: { json: { message: 'UNAUTHORIZED', code: -32001, data: { code: 'UNAUTHORIZED' } } } } });
+    panel().setFault('getSession', {
+      kind: 'status',
+      status: 200,
+      body: { error: { json: { message: 'UNAUTHORIZED', code: -32001, data: { code: 'UNAUTHORIZED' } } } },
+    });
     await rejectsWith(service().getSession(id), 'UNAUTHORIZED');
   });
 

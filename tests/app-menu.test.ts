@@ -42,10 +42,7 @@ test('developer tools are in the menu of an unpackaged build only', () => {
 test('macOS gets the app menu named after the app; the others do not, and every platform can quit', () => {
   const mac = appMenuTemplate('darwin', 'Paneldeck', true);
   assert.equal(mac[0]?.label, 'Paneldeck');
-  assert.deepEqual(
-    roles([mac[0]!]),
-    ['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit'],
-  );
+  assert.deepEqual(roles([mac[0]!]), ['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit']);
   for (const platform of ['win32', 'linux'] as const) {
     const template = appMenuTemplate(platform, 'Paneldeck', true);
     assert.equal(template[0]?.label, 'File');
@@ -54,13 +51,16 @@ test('macOS gets the app menu named after the app; the others do not, and every 
   for (const platform of platforms) assert.ok(roles(appMenuTemplate(platform, 'Paneldeck', true)).includes('quit'), platform);
 });
 
-test('every item is a role or one of the window\'s commands, with the command\'s shortcut, handed to the window when chosen', () => {
+test("every item is a role or one of the window's commands, with the command's shortcut, handed to the window when chosen", () => {
   for (const platform of platforms) {
     const run: CommandId[] = [];
     const items = allItems(appMenuTemplate(platform, 'Paneldeck', false, (command) => run.push(command)));
     const commands = items.filter((item) => item.click !== undefined);
     for (const item of items) {
-      assert.ok(item.role !== undefined || item.type === 'separator' || Array.isArray(item.submenu) || item.click !== undefined, JSON.stringify(item));
+      assert.ok(
+        item.role !== undefined || item.type === 'separator' || Array.isArray(item.submenu) || item.click !== undefined,
+        JSON.stringify(item),
+      );
     }
     for (const item of commands) {
       const id = COMMAND_IDS.find((candidate) => COMMANDS[candidate].title === item.label);
@@ -70,16 +70,26 @@ test('every item is a role or one of the window\'s commands, with the command\'s
       assert.equal(run.at(-1), id);
     }
     const shown = new Set(commands.filter((item) => item.visible !== false).map((item) => item.label));
-    for (const id of ['addPanel', 'refresh', 'checkAll', 'preferences', 'palette', 'find'] as const) assert.ok(shown.has(COMMANDS[id].title), `${platform}: ${id} in the menu`);
-    assert.ok(commands.some((item) => item.accelerator === 'F5' && item.label === COMMANDS.refresh.title), `${platform}: F5 refreshes`);
+    for (const id of ['addPanel', 'refresh', 'checkAll', 'preferences', 'palette', 'find'] as const)
+      assert.ok(shown.has(COMMANDS[id].title), `${platform}: ${id} in the menu`);
+    assert.ok(
+      commands.some((item) => item.accelerator === 'F5' && item.label === COMMANDS.refresh.title),
+      `${platform}: F5 refreshes`,
+    );
   }
 });
 
 test('no reload role takes Ctrl+R or F5 from the window; an unpackaged build reloads on Ctrl+Alt+Shift+R', () => {
   for (const platform of platforms) {
     assert.ok(!roles(appMenuTemplate(platform, 'Paneldeck', true)).some((role) => /reload/i.test(role)), platform);
-    const dev = allItems(appMenuTemplate(platform, 'Paneldeck', false)).filter((item) => item.role !== undefined && /reload/i.test(item.role));
-    assert.deepEqual(dev.map((item) => item.accelerator), ['CmdOrCtrl+Alt+Shift+R'], platform);
+    const dev = allItems(appMenuTemplate(platform, 'Paneldeck', false)).filter(
+      (item) => item.role !== undefined && /reload/i.test(item.role),
+    );
+    assert.deepEqual(
+      dev.map((item) => item.accelerator),
+      ['CmdOrCtrl+Alt+Shift+R'],
+      platform,
+    );
   }
 });
 

@@ -85,4 +85,3 @@ export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
 }
 
 export const checkedIds = (log: { checks: { ids: string[] | undefined }[] }) => log.checks.map((check) => check.ids);
-

@@ -109,7 +109,10 @@ describe('background work', () => {
     assert.equal(status.settings.checkIntervalMinutes, 0);
     // The warning moves to 58 minutes before the end: now plus two minutes, not 50 minutes away.
     await clock.advanceTo(T0 + 2 * MINUTE);
-    assert.deepEqual(log.window.map((event) => event.type), ['sessionExpiring']);
+    assert.deepEqual(
+      log.window.map((event) => event.type),
+      ['sessionExpiring'],
+    );
     // Checks are off: nothing for an hour (but the recheck at the session's end).
     await clock.advanceTo(T0 + 59 * MINUTE);
     assert.equal(log.checks.length, 1);
@@ -125,7 +128,10 @@ describe('background work', () => {
     const observed = work.observe(service);
     await clock.advanceBy(2 * SECOND);
     const results = await observed.checkPanels(undefined);
-    assert.deepEqual(results.map((result) => result.panelId), [a.id]);
+    assert.deepEqual(
+      results.map((result) => result.panelId),
+      [a.id],
+    );
     await clock.advanceBy(MINUTE);
     assert.equal(log.checks.length, 1, 'only the operator\u2019s check');
     await clock.advanceTo(T0 + 2 * SECOND + 5 * MINUTE);

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { CertificateInfo } from '../shared/errors.ts';
 import { createPanelService, type PanelService } from '../electron/core/index.ts';
-import { CertificateRejection, describeCertificate, judgeCertificate, type PresentedCertificate } from '../electron/core/certificate-trust.ts';
+import {
+  CertificateRejection,
+  describeCertificate,
+  judgeCertificate,
+  type PresentedCertificate,
+} from '../electron/core/certificate-trust.ts';
 import { rejectsWith, tempDir, testEncryption, type TestEncryption } from './helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from './reference-panel/server.ts';
 import { certificateFingerprint, selfSignedCertificate } from './tls-certificate.ts';
@@ -43,7 +48,11 @@ describe('trust on first use against a self-signed panel', () => {
 
   test('an untrusted certificate: CERTIFICATE_UNTRUSTED with its fingerprint, subject, issuer and validity; nothing sent', async () => {
     const { id } = await service.addPanel({ address: panel.url });
-    const error = await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED', /self-signed.*did not send your password or token/s);
+    const error = await rejectsWith(
+      service.logIn(id, credentials),
+      'CERTIFICATE_UNTRUSTED',
+      /self-signed.*did not send your password or token/s,
+    );
     const certificate = error.certificate;
     assert.ok(certificate, 'the error carries the certificate');
     assert.equal(certificate.sha256, certificateFingerprint(first.cert));
@@ -68,7 +77,9 @@ describe('trust on first use against a self-signed panel', () => {
     assert.ok((await service.getSession(id)).session);
 
     // The trust is in the panel list on disk (it is not a secret) and holds after a restart.
-    const onDisk = JSON.parse(await readFile(join(dir.path, 'panels.json'), 'utf8')) as { panels: { trustedCertificate: CertificateInfo }[] };
+    const onDisk = JSON.parse(await readFile(join(dir.path, 'panels.json'), 'utf8')) as {
+      panels: { trustedCertificate: CertificateInfo }[];
+    };
     assert.equal(onDisk.panels[0]?.trustedCertificate.sha256, certificateFingerprint(first.cert));
     await service.flush();
     service = start();
@@ -85,13 +96,19 @@ describe('trust on first use against a self-signed panel', () => {
 
     await panel.setCertificate(second);
     const error = await rejectsWith(service.getSession(id), 'CERTIFICATE_CHANGED');
-    assert.ok(error.message.includes(certificateFingerprint(first.cert)) && error.message.includes(certificateFingerprint(second.cert)), error.message);
+    assert.ok(
+      error.message.includes(certificateFingerprint(first.cert)) && error.message.includes(certificateFingerprint(second.cert)),
+      error.message,
+    );
     assert.equal(error.certificate?.sha256, certificateFingerprint(second.cert));
     assert.equal(panel.requests.length, before, 'the panel with the new certificate received nothing');
     const afterChange = (await service.listPanels())[0];
     assert.equal(afterChange?.signedIn, true, 'a changed certificate is not a rejected token');
     assert.equal(afterChange?.lastCheck?.ok === false && afterChange.lastCheck.error.code, 'CERTIFICATE_CHANGED');
-    assert.equal(afterChange?.lastCheck?.ok === false && afterChange.lastCheck.error.certificate?.sha256, certificateFingerprint(second.cert));
+    assert.equal(
+      afterChange?.lastCheck?.ok === false && afterChange.lastCheck.error.certificate?.sha256,
+      certificateFingerprint(second.cert),
+    );
 
     const renewed = await service.trustCertificate(id, { sha256: certificateFingerprint(second.cert) });
     assert.equal(renewed.trustedCertificate?.sha256, certificateFingerprint(second.cert));
@@ -125,7 +142,7 @@ describe('trust on first use against a self-signed panel', () => {
     panel.setFault('getSession', null);
   });
 
-  test('a new address drops the trusted certificate, which was the old server\'s', async () => {
+  test("a new address drops the trusted certificate, which was the old server's", async () => {
     const { id } = await service.addPanel({ address: panel.url });
     await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
     await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });

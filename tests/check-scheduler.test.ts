@@ -3,7 +3,12 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { ErrorCode } from '../shared/errors.ts';
 import {
-  CheckScheduler, DEFAULT_TIMING, checkDelayMs, type PanelCheck, type ScheduledPanel, type SystemEvent,
+  CheckScheduler,
+  DEFAULT_TIMING,
+  checkDelayMs,
+  type PanelCheck,
+  type ScheduledPanel,
+  type SystemEvent,
 } from '../electron/core/check-scheduler.ts';
 import { FakeClock, settle } from './fake-clock.ts';
 
@@ -92,10 +97,22 @@ function harness(options: HarnessOptions) {
   });
   scheduler.setPanels(options.panels);
   return {
-    clock, settings, scheduler, calls, errors, outcomes, system,
-    get overlaps() { return overlaps; },
-    get cancels() { return cancels; },
-    get pending() { return pending; },
+    clock,
+    settings,
+    scheduler,
+    calls,
+    errors,
+    outcomes,
+    system,
+    get overlaps() {
+      return overlaps;
+    },
+    get cancels() {
+      return cancels;
+    },
+    get pending() {
+      return pending;
+    },
     emit(event: SystemEvent): void {
       if (event === 'online' || event === 'offline') system.online = event === 'online';
       for (const listener of [...system.listeners]) listener(event);
@@ -136,7 +153,9 @@ describe('check scheduler', () => {
     await h.clock.advanceBy(DEFAULT_TIMING.firstPassDelayMs - 1);
     assert.equal(h.calls.length, 0, 'nothing before the start delay');
     await h.clock.advanceBy(DEFAULT_TIMING.firstPassSpreadMs + 1);
-    const signedIn = panels(300).filter((_, index) => index % 3 !== 0).map((panel) => panel.id);
+    const signedIn = panels(300)
+      .filter((_, index) => index % 3 !== 0)
+      .map((panel) => panel.id);
     assert.deepEqual([...h.checkedSince(started)].sort(), signedIn.sort());
     assert.equal(h.calls.flatMap((call) => call.ids).length, 200, 'each signed-in panel once');
     assert.ok(h.calls.length >= 5, `spread over the first seconds, not one burst (${h.calls.length} calls)`);
@@ -203,7 +222,10 @@ describe('check scheduler', () => {
     h.scheduler.recordResults([resultOf('p1', 'ok', t0), resultOf('p2', 'ok', t0)]);
     h.settings.checkIntervalMinutes = 5;
     h.scheduler.settingsChanged();
-    assert.deepEqual(['p0', 'p1'].map((id) => h.scheduler.nextCheckAt(id)), [t0 + 5 * MINUTE, t0 + 5 * MINUTE]);
+    assert.deepEqual(
+      ['p0', 'p1'].map((id) => h.scheduler.nextCheckAt(id)),
+      [t0 + 5 * MINUTE, t0 + 5 * MINUTE],
+    );
     h.scheduler.panelChanged({ id: 'p2', signedIn: false, lastCheckAt: null });
     h.scheduler.panelChanged({ id: 'p2', signedIn: true, lastCheckAt: null });
     const p2Soon = h.scheduler.nextCheckAt('p2');
@@ -249,8 +271,16 @@ describe('check scheduler', () => {
     h.outcomes.set('p0', 'NETWORK');
     h.scheduler.start();
     await h.clock.advanceBy(4 * HOUR);
-    assert.deepEqual(gaps(h.timesOf('p0')).slice(0, 6).map((gap) => gap / MINUTE), [5, 10, 20, 40, 60, 60]);
-    assert.ok(gaps(h.timesOf('p1')).every((gap) => gap === 5 * MINUTE), 'a healthy panel keeps the interval');
+    assert.deepEqual(
+      gaps(h.timesOf('p0'))
+        .slice(0, 6)
+        .map((gap) => gap / MINUTE),
+      [5, 10, 20, 40, 60, 60],
+    );
+    assert.ok(
+      gaps(h.timesOf('p1')).every((gap) => gap === 5 * MINUTE),
+      'a healthy panel keeps the interval',
+    );
     h.outcomes.set('p0', 'ok');
     const healedAt = h.clock.now();
     await h.clock.advanceBy(HOUR + 15 * MINUTE);
@@ -261,14 +291,19 @@ describe('check scheduler', () => {
 
   test('checkDelayMs: within the interval ± jitter, never above the cap, never decreasing with failures', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 180 }), fc.nat(80), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (minutes, failures, draw) => {
-        const interval = minutes * MINUTE;
-        const delay = checkDelayMs(interval, failures, draw);
-        assert.ok(delay >= 0.9 * interval - 1e-6, 'never more often than the interval minus jitter');
-        assert.ok(delay <= Math.max(HOUR, 1.1 * interval) + 1e-6, 'never above an hour (or the plain interval)');
-        if (failures === 0) assert.ok(delay <= 1.1 * interval + 1e-6);
-        assert.ok(checkDelayMs(interval, failures + 1, draw) >= delay);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 180 }),
+        fc.nat(80),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (minutes, failures, draw) => {
+          const interval = minutes * MINUTE;
+          const delay = checkDelayMs(interval, failures, draw);
+          assert.ok(delay >= 0.9 * interval - 1e-6, 'never more often than the interval minus jitter');
+          assert.ok(delay <= Math.max(HOUR, 1.1 * interval) + 1e-6, 'never above an hour (or the plain interval)');
+          if (failures === 0) assert.ok(delay <= 1.1 * interval + 1e-6);
+          assert.ok(checkDelayMs(interval, failures + 1, draw) >= delay);
+        },
+      ),
     );
   });
 
@@ -504,7 +539,12 @@ class World {
   constructor(signedIn: boolean[]) {
     this.signedIn = signedIn;
     const list = signedIn.map((isIn, index) => ({ id: `p${index}`, signedIn: isIn, lastCheckAt: null }));
-    this.h = harness({ panels: list, manual: true, random: seededRandom(11), onCall: (ids, overlapping) => this.#onCall(ids, overlapping) });
+    this.h = harness({
+      panels: list,
+      manual: true,
+      random: seededRandom(11),
+      onCall: (ids, overlapping) => this.#onCall(ids, overlapping),
+    });
     this.h.scheduler.start();
   }
 
@@ -639,11 +679,29 @@ class Step implements fc.AsyncCommand<World, World> {
 const panelArbitrary = fc.nat(MODEL_PANELS - 1);
 const outcomeArbitrary = fc.constantFrom<Outcome>('ok', 'NETWORK', 'TIMEOUT', 'NOT_SIGNED_IN');
 const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(500, 5 * SECOND, 30 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR).map((ms) => ({ kind: 'advance' as const, ms })) },
-  { weight: 3, arbitrary: fc.constantFrom<SystemEvent>('suspend', 'resume', 'offline', 'online').map((event) => ({ kind: 'system' as const, event })) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('interval' as const), minutes: fc.constantFrom(0, 1, 5, 30, 60), notify: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .constantFrom(500, 5 * SECOND, 30 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR)
+      .map((ms) => ({ kind: 'advance' as const, ms })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<SystemEvent>('suspend', 'resume', 'offline', 'online').map((event) => ({ kind: 'system' as const, event })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('interval' as const), minutes: fc.constantFrom(0, 1, 5, 30, 60), notify: fc.boolean() }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('signIn' as const, 'signOut' as const), panel: panelArbitrary }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom('outcome' as const, 'external' as const), panel: panelArbitrary, outcome: outcomeArbitrary }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('outcome' as const, 'external' as const),
+      panel: panelArbitrary,
+      outcome: outcomeArbitrary,
+    }),
+  },
   { weight: 4, arbitrary: fc.constantFrom<Action>({ kind: 'finish' }, { kind: 'finish' }, { kind: 'finish' }, { kind: 'reject' }) },
 );
 

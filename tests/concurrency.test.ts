@@ -264,7 +264,11 @@ describe('twenty panels reading their sessions at once', () => {
       ),
     );
     for (const [index, result] of results.entries()) assertLandsOnItsPanel(index, result);
-    assert.notDeepEqual(finished, [...finished].sort((a, b) => a - b), 'the answers arrived in the order of the calls');
+    assert.notDeepEqual(
+      finished,
+      [...finished].sort((a, b) => a - b),
+      'the answers arrived in the order of the calls',
+    );
     assert.ok(delays.length === COUNT);
     for (const [index, listed] of (await service.listPanels()).entries()) {
       assert.equal(listed.id, ids[index]);
@@ -275,7 +279,10 @@ describe('twenty panels reading their sessions at once', () => {
   test('through the registrar: the same twenty at once, each envelope for its own panel', async () => {
     scrambleLatencies();
     const ipc = registeredIpc({ service });
-    const answers = (await Promise.all(ids.map((id) => ipc.call(channelOf('getSession'), id)))) as { ok: boolean; value?: { panelId: string; session: unknown } }[];
+    const answers = (await Promise.all(ids.map((id) => ipc.call(channelOf('getSession'), id)))) as {
+      ok: boolean;
+      value?: { panelId: string; session: unknown };
+    }[];
     answers.forEach((answer, index) => {
       assert.equal(answer.ok, true, `panel ${index}: ${JSON.stringify(answer)}`);
       assertLandsOnItsPanel(index, answer.value!);

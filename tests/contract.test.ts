@@ -10,15 +10,38 @@ const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods and the update install', () => {
   assert.deepEqual([...methodNames].sort(), [
-    'addPanel', 'applyImport', 'cancelChecks', 'checkPanels', 'duplicatePanel', 'exportPanels', 'forgetCertificate', 'getAppStatus', 'getCachedSession', 'getSession',
-    'installUpdate', 'listPanels', 'logIn', 'logOut', 'logOutPanels', 'previewImport', 'removePanel', 'removePanels', 'trustCertificate', 'updatePanel', 'updatePanels', 'updateSettings',
+    'addPanel',
+    'applyImport',
+    'cancelChecks',
+    'checkPanels',
+    'duplicatePanel',
+    'exportPanels',
+    'forgetCertificate',
+    'getAppStatus',
+    'getCachedSession',
+    'getSession',
+    'installUpdate',
+    'listPanels',
+    'logIn',
+    'logOut',
+    'logOutPanels',
+    'previewImport',
+    'removePanel',
+    'removePanels',
+    'trustCertificate',
+    'updatePanel',
+    'updatePanels',
+    'updateSettings',
   ]);
 });
 
 test('arguments are parsed and normalised', () => {
   assert.deepEqual(parseArguments('addPanel', [{ address: 'x', name: '  Prod  ' }]), [{ address: 'x', name: 'Prod' }]);
   assert.deepEqual(parseArguments('updatePanel', [id, { tokenField: '' }]), [id, { tokenField: null }]);
-  assert.deepEqual(parseArguments('logIn', [id, { email: ' ops@example.com ', password: ' p ' }]), [id, { email: 'ops@example.com', password: ' p ' }]);
+  assert.deepEqual(parseArguments('logIn', [id, { email: ' ops@example.com ', password: ' p ' }]), [
+    id,
+    { email: 'ops@example.com', password: ' p ' },
+  ]);
 });
 
 test('bad arguments become INVALID_INPUT with a message an operator can read', async () => {
@@ -43,7 +66,11 @@ test('bad arguments become INVALID_INPUT with a message an operator can read', a
     ['duplicatePanel', [id, { address: 'x', allowPlainHttp: true }], /Unexpected field: "allowPlainHttp"/],
   ];
   for (const [method, args, message] of cases) {
-    await rejectsWith(Promise.resolve().then(() => parseArguments(method, args)), 'INVALID_INPUT', message);
+    await rejectsWith(
+      Promise.resolve().then(() => parseArguments(method, args)),
+      'INVALID_INPUT',
+      message,
+    );
   }
 });
 
@@ -67,9 +94,12 @@ test('every schema in the table is a tuple schema', () => {
 
 test('settle wraps values and PanelErrors, and hides the text of unexpected errors', async () => {
   assert.deepEqual(await settle(async () => 42), { ok: true, value: 42 });
-  assert.deepEqual(await settle(async () => {
-    throw new PanelError('NOT_FOUND', 'gone');
-  }), { ok: false, error: { code: 'NOT_FOUND', message: 'gone' } });
+  assert.deepEqual(
+    await settle(async () => {
+      throw new PanelError('NOT_FOUND', 'gone');
+    }),
+    { ok: false, error: { code: 'NOT_FOUND', message: 'gone' } },
+  );
   const hidden = await settle(async () => {
     throw new Error('token=abc123 leaked in a stack');
   });

@@ -72,10 +72,14 @@ interface Round {
 async function runAndKill(dataDir: string, timing: Timing, panel: { url: string; keyHex: string }): Promise<Round> {
   // The writer is not a test: without this variable it would not try to talk to the test runner.
   const { NODE_TEST_CONTEXT: _runner, ...env } = process.env;
-  const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', WRITER, dataDir, '10000', panel.url, panel.keyHex], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--experimental-strip-types', '--no-warnings', WRITER, dataDir, '10000', panel.url, panel.keyHex],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    },
+  );
   // 'close' comes after the child exited and its output was read to the end.
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
   let output = '';
@@ -143,7 +147,16 @@ function checkRound(expected: Expected, round: Round, loaded: Map<string, Loaded
   let flushing: Map<string, string> | null = null;
   const removed = new Set<string>();
   let inFlight: Change | null = null;
-  const figures: RoundFigures = { killedInFlight: false, logOuts: 0, logIns: 0, passes: 0, checks: 0, flushes: 0, lostChecks: 0, timerWritten: false };
+  const figures: RoundFigures = {
+    killedInFlight: false,
+    logOuts: 0,
+    logIns: 0,
+    passes: 0,
+    checks: 0,
+    flushes: 0,
+    lostChecks: 0,
+    timerWritten: false,
+  };
 
   for (const line of round.lines) {
     const [word = '', ...rest] = line.split(' ');
@@ -196,7 +209,8 @@ function checkRound(expected: Expected, round: Round, loaded: Map<string, Loaded
   figures.killedInFlight = inFlight !== null;
   // The lines themselves, so that a failure here can be replayed in the head.
   const context = `after a kill ${JSON.stringify(round.timing)} with ${round.lines.length} lines reported: ${JSON.stringify(round.lines.slice(-12))}`;
-  const passInFlight = round.lines.filter((line) => line === 'pass-start').length > round.lines.filter((line) => line.startsWith('pass ')).length;
+  const passInFlight =
+    round.lines.filter((line) => line === 'pass-start').length > round.lines.filter((line) => line.startsWith('pass ')).length;
   const mayBeGone = (id: string) => inFlight?.op === 'remove' && inFlight.id === id;
   const signInInFlight = (id: string) => (inFlight?.op === 'login' || inFlight?.op === 'logout') && inFlight.id === id;
 
@@ -214,13 +228,21 @@ function checkRound(expected: Expected, round: Round, loaded: Map<string, Loaded
     // killed between the two, the panel is still listed, signed out. Never signed in again.
     const endedByRemoval = mayBeGone(id) && wanted && !found.signedIn;
     if (!signInInFlight(id) && !endedByPass && !endedByRemoval) {
-      assert.equal(found.signedIn, wanted, wanted ? `a log in of ${id} that answered was lost ${context}` : `a log out of ${id} that answered was undone ${context}`);
+      assert.equal(
+        found.signedIn,
+        wanted,
+        wanted ? `a log in of ${id} that answered was lost ${context}` : `a log out of ${id} that answered was undone ${context}`,
+      );
     }
     const check = found.lastCheck;
-    if (check && !check.ok) assert.ok(!NEVER_RECORDED.has(check.error.code), `panel ${id} has a ${check.error.code} check recorded ${context}`);
+    if (check && !check.ok)
+      assert.ok(!NEVER_RECORDED.has(check.error.code), `panel ${id} has a ${check.error.code} check recorded ${context}`);
     const flushed = durable.get(id);
     if (flushed !== undefined) {
-      assert.ok(check !== null && check.at >= flushed, `panel ${id} lost a check flushed before the kill (${flushed}; on disk: ${check?.at ?? 'none'}) ${context}`);
+      assert.ok(
+        check !== null && check.at >= flushed,
+        `panel ${id} lost a check flushed before the kill (${flushed}; on disk: ${check?.at ?? 'none'}) ${context}`,
+      );
     }
     const last = reported.get(id);
     if (last !== undefined && (check === null || check.at < last)) figures.lostChecks++;
@@ -231,7 +253,10 @@ function checkRound(expected: Expected, round: Round, loaded: Map<string, Loaded
   const unreported = [...loaded].filter(([id]) => !names.has(id) && !mayBeGone(id));
   assert.ok(unreported.length <= 1, `${unreported.length} panels nobody reported ${context}`);
   for (const [, panel] of unreported) {
-    assert.ok(inFlight?.op === 'add' && inFlight.name === panel.name, `panel "${panel.name}" is there but was never being added ${context}`);
+    assert.ok(
+      inFlight?.op === 'add' && inFlight.name === panel.name,
+      `panel "${panel.name}" is there but was never being added ${context}`,
+    );
     assert.equal(panel.signedIn, false, `a panel being added is signed in ${context}`);
   }
   return figures;
@@ -270,7 +295,20 @@ describe('a crash while the panel list, the sign-ins and the check history are b
     const key = randomBytes(32);
     const writer = { url: panel.url, keyHex: key.toString('hex') };
     let expected: Expected = new Map();
-    const totals = { temps: 0, roundsWithTemps: 0, inFlight: 0, logOuts: 0, logIns: 0, passes: 0, checks: 0, flushes: 0, lostChecks: 0, timerWrites: 0, damagedStarts: 0, movedAside: 0 };
+    const totals = {
+      temps: 0,
+      roundsWithTemps: 0,
+      inFlight: 0,
+      logOuts: 0,
+      logIns: 0,
+      passes: 0,
+      checks: 0,
+      flushes: 0,
+      lostChecks: 0,
+      timerWrites: 0,
+      damagedStarts: 0,
+      movedAside: 0,
+    };
     for (let index = 0; index < KILLS; index++) {
       const historyDamaged = DAMAGED_ROUNDS.has(index);
       const history = join(dir.path, 'checks.json');
@@ -281,18 +319,28 @@ describe('a crash while the panel list, the sign-ins and the check history are b
         totals.damagedStarts++;
       }
       const round = await runAndKill(dir.path, pickTiming(index), writer);
-      if (historyDamaged) assert.ok(round.lines[0]?.startsWith('ready'), `the writer did not start on a damaged checks.json (round ${index + 1})`);
+      if (historyDamaged)
+        assert.ok(round.lines[0]?.startsWith('ready'), `the writer did not start on a damaged checks.json (round ${index + 1})`);
       const temps = (await readdir(dir.path)).filter((file) => ATOMIC_TEMP.test(file)).length;
       totals.temps += temps;
       if (temps > 0) totals.roundsWithTemps++;
 
       const fresh = createPanelService({ dataDir: dir.path, encryption: testEncryption({ key }) });
       assert.equal(await fresh.loadProblem(), null, `the panel list did not load cleanly after kill ${index + 1}`);
-      assert.deepEqual((await fresh.getAppStatus()).startupProblems, [], `a store other than the check history was damaged after kill ${index + 1}`);
+      assert.deepEqual(
+        (await fresh.getAppStatus()).startupProblems,
+        [],
+        `a store other than the check history was damaged after kill ${index + 1}`,
+      );
       const loaded = new Map(
         (await fresh.listPanels()).map((listed) => [
           listed.id,
-          { name: listed.name, signedIn: listed.signedIn, lastCheck: listed.lastCheck, signedOutCode: listed.signedOutReason?.code ?? null },
+          {
+            name: listed.name,
+            signedIn: listed.signedIn,
+            lastCheck: listed.lastCheck,
+            signedOutCode: listed.signedOutReason?.code ?? null,
+          },
         ]),
       );
       const figures = checkRound(expected, round, loaded, historyDamaged);
@@ -311,9 +359,17 @@ describe('a crash while the panel list, the sign-ins and the check history are b
       if (!historyDamaged) assert.deepEqual(aside, [], 'a check history was found damaged after a kill');
       totals.movedAside += aside.length;
       await Promise.all(aside.map((file) => rm(join(dir.path, file))));
-      assert.deepEqual(files.filter((file) => file.includes('.corrupt-') && !HISTORY_ASIDE.test(file)), [], 'a damaged file was moved aside');
+      assert.deepEqual(
+        files.filter((file) => file.includes('.corrupt-') && !HISTORY_ASIDE.test(file)),
+        [],
+        'a damaged file was moved aside',
+      );
       // Opening the store removes what killed writes left; nothing else may be there.
-      assert.deepEqual(files.filter((file) => !STORE_FILES.has(file) && !HISTORY_ASIDE.test(file)), [], 'only the stores are left once a service opened them');
+      assert.deepEqual(
+        files.filter((file) => !STORE_FILES.has(file) && !HISTORY_ASIDE.test(file)),
+        [],
+        'only the stores are left once a service opened them',
+      );
       // The next writer starts from what is on disk now.
       expected = loaded;
     }
@@ -321,7 +377,10 @@ describe('a crash while the panel list, the sign-ins and the check history are b
     // Kills that only ever hit the start would prove nothing about writes.
     assert.ok(totals.inFlight >= 10, `only ${totals.inFlight} kills came with a change in flight`);
     assert.ok(expected.size >= 20, `the list should have grown over the run, it has ${expected.size} panels`);
-    assert.ok(totals.logOuts >= 20 && totals.passes >= 10 && totals.flushes >= 5, `too few log outs (${totals.logOuts}), passes (${totals.passes}) or flushes (${totals.flushes}) to say anything`);
+    assert.ok(
+      totals.logOuts >= 20 && totals.passes >= 10 && totals.flushes >= 5,
+      `too few log outs (${totals.logOuts}), passes (${totals.passes}) or flushes (${totals.flushes}) to say anything`,
+    );
     console.log(
       `crash test: ${KILLS} kills survived, ${expected.size} panels (${signedIn} signed in); ${totals.inFlight} kills with a change in flight; ` +
         `${totals.roundsWithTemps} kills landed inside a write and left ${totals.temps} temporary files, removed at the next start; ` +

@@ -21,10 +21,13 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       copyFileSync(v1Fixture, file('panels.json'));
       const service = start();
       const panels = await service.listPanels();
-      assert.deepEqual(panels.map((p) => [p.name, p.lastEmail, p.loginPath, p.tokenField]), [
-        ['Production', 'ops@example.com', '/login', null],
-        ['Staging', null, '/auth/sign-in', 'data.auth.token'],
-      ]);
+      assert.deepEqual(
+        panels.map((p) => [p.name, p.lastEmail, p.loginPath, p.tokenField]),
+        [
+          ['Production', 'ops@example.com', '/login', null],
+          ['Staging', null, '/auth/sign-in', 'data.auth.token'],
+        ],
+      );
       assert.equal(panels[1]?.signedOutReason?.code, 'UNAUTHORIZED');
       assert.deepEqual(panels[0]?.lastCheck, { at: '2026-11-21T08:00:00.000Z', ok: true });
       assert.equal(await service.loadProblem(), null);
@@ -37,10 +40,13 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       const upgraded = read('panels.json');
       assert.equal(upgraded.version, 3);
       assert.equal(upgraded.panels[0].lastEmail, 'ops@example.com');
-      assert.deepEqual(panels.map((p) => [p.group, p.tags, p.colour, p.favourite]), [
-        [null, [], null, false],
-        [null, [], null, false],
-      ]);
+      assert.deepEqual(
+        panels.map((p) => [p.group, p.tags, p.colour, p.favourite]),
+        [
+          [null, [], null, false],
+          [null, [], null, false],
+        ],
+      );
       assert.ok(!('account' in upgraded.panels[0]), 'the old field name is gone');
 
       const again = start();
@@ -70,7 +76,12 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.equal(readFileSync(migration!.backupPath, 'utf8'), asVersion2);
       assert.equal(read('panels.json').version, 3);
 
-      const labelled = await upgraded.updatePanel(id, { group: '  Acme  Corp ', tags: ['eu', ' EU', 'billing', ''], colour: 'red', favourite: true });
+      const labelled = await upgraded.updatePanel(id, {
+        group: '  Acme  Corp ',
+        tags: ['eu', ' EU', 'billing', ''],
+        colour: 'red',
+        favourite: true,
+      });
       assert.deepEqual([labelled.group, labelled.tags, labelled.colour, labelled.favourite], ['Acme Corp', ['eu', 'billing'], 'red', true]);
       const [again] = await start().listPanels();
       assert.deepEqual([again?.group, again?.tags, again?.colour, again?.favourite], ['Acme Corp', ['eu', 'billing'], 'red', true]);
@@ -109,7 +120,17 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     test('nothing wrong: no startup problems; the protection in use is named', async () => {
       const status = await start().getAppStatus();
       assert.deepEqual(status, {
-        settings: { storeTokensWithWeakProtection: false, checkConcurrency: 16, checkIntervalMinutes: 5, expiryWarningMinutes: 10, notifyBeforeExpiry: true, boardView: { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] }, requestTimeoutSeconds: 15, theme: 'system', defaultEmail: null },
+        settings: {
+          storeTokensWithWeakProtection: false,
+          checkConcurrency: 16,
+          checkIntervalMinutes: 5,
+          expiryWarningMinutes: 10,
+          notifyBeforeExpiry: true,
+          boardView: { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] },
+          requestTimeoutSeconds: 15,
+          theme: 'system',
+          defaultEmail: null,
+        },
         tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
         startupProblems: [],
       });
@@ -124,7 +145,10 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       writeFileSync(file('tokens.json'), '[1, 2');
       writeFileSync(file('settings.json'), '{"version": 1, "storeTokensWithWeakProtection": "yes"}');
       const status = await start().getAppStatus();
-      assert.deepEqual(status.startupProblems.map((problem) => problem.file), ['panels', 'tokens', 'settings']);
+      assert.deepEqual(
+        status.startupProblems.map((problem) => problem.file),
+        ['panels', 'tokens', 'settings'],
+      );
       for (const problem of status.startupProblems) {
         assert.match(problem.copyPath ?? '', new RegExp(`${problem.file}\\.corrupt-.*\\.json$`));
         assert.ok(readFileSync(problem.copyPath!, 'utf8').length > 0, 'the copy holds the damaged content');
@@ -139,7 +163,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
         writeFileSync(file('panels.json'), `not json ${run}`);
         await createPanelService({ dataDir: services.dir(), encryption: services.encryption(), now: () => fixed }).listPanels();
       }
-      const copies = filesMatching(/^panels\.corrupt-/).map((name) => readFileSync(file(name), 'utf8')).sort();
+      const copies = filesMatching(/^panels\.corrupt-/)
+        .map((name) => readFileSync(file(name), 'utf8'))
+        .sort();
       assert.deepEqual(copies, ['not json 0', 'not json 1', 'not json 2']);
     });
   });
@@ -196,12 +222,18 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.equal(read('settings.json').storeTokensWithWeakProtection, true);
 
       const restarted = start();
-      assert.deepEqual((await restarted.listPanels()).map((p) => [p.signedIn, p.tokenStorage]), [[true, 'weak']]);
+      assert.deepEqual(
+        (await restarted.listPanels()).map((p) => [p.signedIn, p.tokenStorage]),
+        [[true, 'weak']],
+      );
       assert.equal((await restarted.getSession(id)).panelId, id);
 
       await restarted.updateSettings({ storeTokensWithWeakProtection: false });
       assert.equal(read('tokens.json').tokens[id], undefined, 'the weakly protected copy is gone from disk');
-      assert.deepEqual((await restarted.listPanels()).map((p) => [p.signedIn, p.tokenStorage]), [[true, 'memory']]);
+      assert.deepEqual(
+        (await restarted.listPanels()).map((p) => [p.signedIn, p.tokenStorage]),
+        [[true, 'memory']],
+      );
       const [afterRestart] = await start().listPanels();
       assert.equal(afterRestart?.signedIn, false);
       assert.match(afterRestart?.signedOutReason?.message ?? '', /kept in memory only/);
@@ -234,7 +266,11 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
 
     test('the setting is refused with INVALID_INPUT when it is not a boolean, and nothing is written', async () => {
       const service = start();
-      await rejectsWith(service.updateSettings({ storeTokensWithWeakProtection: 'yes' as unknown as boolean }), 'INVALID_INPUT', /true or false/);
+      await rejectsWith(
+        service.updateSettings({ storeTokensWithWeakProtection: 'yes' as unknown as boolean }),
+        'INVALID_INPUT',
+        /true or false/,
+      );
       await rejectsWith(service.updateSettings({ other: true } as never), 'INVALID_INPUT', /Unexpected field/);
       assert.deepEqual(filesMatching(/^settings/), []);
     });

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
-  DEFAULT_GRACE_MS, ExpiryWatcher, MAX_TIMER_DELAY_MS, describeWait, type ExpiryClock, type ExpiryNotifier, type WatchedPanel,
+  DEFAULT_GRACE_MS,
+  ExpiryWatcher,
+  MAX_TIMER_DELAY_MS,
+  describeWait,
+  type ExpiryClock,
+  type ExpiryNotifier,
+  type WatchedPanel,
 } from '../electron/core/expiry-watcher.ts';
 import { FakeClock } from './fake-clock.ts';
 
@@ -88,8 +94,14 @@ describe('expiry warning', () => {
     settings.notifyBeforeExpiry = true;
     watcher.settingsChanged();
     await clock.advanceTo(T0 + 115 * MINUTE);
-    assert.deepEqual(log.expiring.map((entry) => entry.id), ['a', 'b']);
-    assert.deepEqual(log.notices.map((notice) => notice.title), ['Session ending: Panel b']);
+    assert.deepEqual(
+      log.expiring.map((entry) => entry.id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      log.notices.map((notice) => notice.title),
+      ['Session ending: Panel b'],
+    );
   });
 
   test('clicking the notification focuses that panel', async () => {
@@ -118,9 +130,12 @@ describe('expiry warning', () => {
     const clock = new FakeClock(T0);
     const notices: string[] = [];
     const watcher = new ExpiryWatcher({
-      clock, settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
+      clock,
+      settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
       notifier: { notify: (notice) => notices.push(notice.body) },
-      emitExpiring: () => undefined, focusPanel: () => undefined, recheck: () => undefined,
+      emitExpiring: () => undefined,
+      focusPanel: () => undefined,
+      recheck: () => undefined,
     });
     watcher.setPanels([panel('a', HOUR)]);
     await clock.advanceTo(T0 + HOUR);
@@ -190,7 +205,10 @@ describe('changes', () => {
     await clock.advanceTo(T0 + 3 * HOUR - 10 * MINUTE - 1);
     assert.equal(log.expiring.length, 1);
     await clock.advanceTo(T0 + 4 * HOUR);
-    assert.deepEqual(log.expiring.map((entry) => entry.at), [T0 + 50 * MINUTE, T0 + 170 * MINUTE]);
+    assert.deepEqual(
+      log.expiring.map((entry) => entry.at),
+      [T0 + 50 * MINUTE, T0 + 170 * MINUTE],
+    );
     // The first session's recheck is dropped: the panel moved on before it ended.
     assert.deepEqual(log.rechecks, [{ ids: ['a'], at: recheckAt(T0 + 3 * HOUR) }]);
   });
@@ -203,14 +221,26 @@ describe('changes', () => {
     watcher.panelChanged(panel('cleared', null));
     watcher.panelChanged({ ...panel('bad', null), sessionExpiresAt: 'not a date' });
     await clock.advanceTo(T0 + 2 * HOUR);
-    assert.deepEqual(log.expiring.map((entry) => entry.id), ['kept']);
-    assert.deepEqual(log.rechecks.map((entry) => entry.ids), [['kept']]);
+    assert.deepEqual(
+      log.expiring.map((entry) => entry.id),
+      ['kept'],
+    );
+    assert.deepEqual(
+      log.rechecks.map((entry) => entry.ids),
+      [['kept']],
+    );
     // The whole list again: whoever is not in it is forgotten.
     watcher.setPanels([panel('left', 3 * HOUR), panel('stays', 3 * HOUR)]);
     watcher.setPanels([panel('stays', 3 * HOUR)]);
     await clock.advanceTo(T0 + 4 * HOUR);
-    assert.deepEqual(log.expiring.map((entry) => entry.id), ['kept', 'stays']);
-    assert.deepEqual(log.rechecks.map((entry) => entry.ids), [['kept'], ['stays']]);
+    assert.deepEqual(
+      log.expiring.map((entry) => entry.id),
+      ['kept', 'stays'],
+    );
+    assert.deepEqual(
+      log.rechecks.map((entry) => entry.ids),
+      [['kept'], ['stays']],
+    );
     assert.equal(clock.pendingCount(), 0);
   });
 
@@ -220,13 +250,22 @@ describe('changes', () => {
     settings.expiryWarningMinutes = 45;
     watcher.settingsChanged();
     await clock.advanceBy(0);
-    assert.deepEqual(log.expiring.map((entry) => [entry.id, entry.at]), [['a', T0]]);
+    assert.deepEqual(
+      log.expiring.map((entry) => [entry.id, entry.at]),
+      [['a', T0]],
+    );
     settings.expiryWarningMinutes = 5;
     watcher.settingsChanged();
     await clock.advanceTo(T0 + 2 * HOUR - 5 * MINUTE - 1);
     assert.equal(log.expiring.length, 1);
     await clock.advanceTo(T0 + 3 * HOUR);
-    assert.deepEqual(log.expiring.map((entry) => [entry.id, entry.at]), [['a', T0], ['b', T0 + 115 * MINUTE]]);
+    assert.deepEqual(
+      log.expiring.map((entry) => [entry.id, entry.at]),
+      [
+        ['a', T0],
+        ['b', T0 + 115 * MINUTE],
+      ],
+    );
   });
 
   test('settings changed without being told are used at the next wake-up', async () => {
@@ -252,7 +291,12 @@ describe('changes', () => {
 describe('timers', () => {
   test('at most one timer is pending, whatever happens', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('change' as const), id: fc.integer({ min: 0, max: 5 }), endsIn: fc.integer({ min: -HOUR, max: 3 * HOUR }), signedIn: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('change' as const),
+        id: fc.integer({ min: 0, max: 5 }),
+        endsIn: fc.integer({ min: -HOUR, max: 3 * HOUR }),
+        signedIn: fc.boolean(),
+      }),
       fc.record({ kind: fc.constant('remove' as const), id: fc.integer({ min: 0, max: 5 }) }),
       fc.record({ kind: fc.constant('settings' as const), minutes: fc.integer({ min: 0, max: 120 }) }),
       fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: HOUR }) }),
@@ -285,7 +329,10 @@ describe('timers', () => {
     watcher.setPanels([panel('a', 3 * 24 * HOUR)]);
     assert.equal(clock.nextTimerAt(), T0 + MAX_TIMER_DELAY_MS);
     await clock.advanceTo(T0 + 3 * 24 * HOUR);
-    assert.deepEqual(log.expiring.map((entry) => entry.at), [T0 + 3 * 24 * HOUR - 10 * MINUTE]);
+    assert.deepEqual(
+      log.expiring.map((entry) => entry.at),
+      [T0 + 3 * 24 * HOUR - 10 * MINUTE],
+    );
     assert.equal(clock.maxPending, 1);
   });
 
@@ -302,7 +349,10 @@ describe('timers', () => {
     slept = 2 * HOUR; // the wall clock jumps while the timer waits
     await fake.advanceTo(T0 + 50 * MINUTE);
     assert.deepEqual(log.expiring, []);
-    assert.deepEqual(log.rechecks.map((entry) => entry.ids), [['a']]);
+    assert.deepEqual(
+      log.rechecks.map((entry) => entry.ids),
+      [['a']],
+    );
   });
 });
 
@@ -314,7 +364,8 @@ describe('robustness and scale', () => {
       throw new Error(what);
     };
     const watcher = new ExpiryWatcher({
-      clock, settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
+      clock,
+      settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
       notifier: {
         notify: (notice) => {
           seen.notices.push(notice.title);
@@ -349,9 +400,11 @@ describe('robustness and scale', () => {
     const clock = new FakeClock(T0);
     let onClick = (): void => undefined;
     const watcher = new ExpiryWatcher({
-      clock, settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
+      clock,
+      settings: () => ({ expiryWarningMinutes: 10, notifyBeforeExpiry: true }),
       notifier: { notify: (notice) => (onClick = notice.onClick) },
-      emitExpiring: () => undefined, recheck: () => undefined,
+      emitExpiring: () => undefined,
+      recheck: () => undefined,
       focusPanel: () => {
         throw new Error('window gone');
       },
@@ -369,7 +422,9 @@ describe('robustness and scale', () => {
     const watcher = new ExpiryWatcher({
       clock,
       settings: () => (readable ? { expiryWarningMinutes: 20, notifyBeforeExpiry: false } : assert.fail('settings file gone')),
-      notifier: { notify: () => undefined }, focusPanel: () => undefined, recheck: () => undefined,
+      notifier: { notify: () => undefined },
+      focusPanel: () => undefined,
+      recheck: () => undefined,
       emitExpiring: () => warned.push(clock.now()),
       onError: () => errors++,
     });
@@ -385,7 +440,9 @@ describe('robustness and scale', () => {
     const { clock, log, watcher } = harness();
     const count = 10_000;
     // Spread over ten hours, in groups of ten ending within the same second.
-    const panels = Array.from({ length: count }, (_, index) => panel(`p${index}`, HOUR + Math.floor(index / 10) * 36_000 + 100 + (index % 10)));
+    const panels = Array.from({ length: count }, (_, index) =>
+      panel(`p${index}`, HOUR + Math.floor(index / 10) * 36_000 + 100 + (index % 10)),
+    );
     watcher.setPanels(panels);
     watcher.setPanels(panels); // the same list again changes nothing
     assert.equal(clock.pendingCount(), 1);

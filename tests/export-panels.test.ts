@@ -34,7 +34,14 @@ test('every panel, or the ones named, with their settings and labels; never a to
     offered.push(name);
     return target;
   });
-  const signedIn = await app.addPanel({ address: panel.url, name: 'Production', group: 'Acme', tags: ['eu'], colour: 'red', favourite: true });
+  const signedIn = await app.addPanel({
+    address: panel.url,
+    name: 'Production',
+    group: 'Acme',
+    tags: ['eu'],
+    colour: 'red',
+    favourite: true,
+  });
   await app.logIn(signedIn.id, { email: DEMO_USER.email, password: DEMO_USER.password });
   await app.getSession(signedIn.id);
   const other = await app.addPanel({ address: 'staging.example.com' });
@@ -59,12 +66,16 @@ test('every panel, or the ones named, with their settings and labels; never a to
     tokenField: null,
     trustedCertificate: null,
   });
-  for (const secret of [...panel.issuedTokens(), DEMO_USER.password, DEMO_USER.email]) assert.ok(!text.includes(secret), 'no secret or email in the file');
+  for (const secret of [...panel.issuedTokens(), DEMO_USER.password, DEMO_USER.email])
+    assert.ok(!text.includes(secret), 'no secret or email in the file');
   assert.ok(!/lastCheck|checkedAt|expiresAt|token"/i.test(text), 'no check history');
   assertMode(target, 0o600);
 
   assert.deepEqual(await app.exportPanels([other.id]), { path: target, count: 1 });
-  assert.deepEqual((JSON.parse(readFileSync(target, 'utf8')) as ExportDocument).panels.map((exported) => exported.address), ['staging.example.com']);
+  assert.deepEqual(
+    (JSON.parse(readFileSync(target, 'utf8')) as ExportDocument).panels.map((exported) => exported.address),
+    ['staging.example.com'],
+  );
   await app.flush();
 });
 

@@ -11,7 +11,13 @@ import type { ErrorCode } from '../shared/errors.ts';
 import type { PanelEvent } from '../shared/events.ts';
 import type { Panel, PanelCheck, SessionResult } from '../shared/types.ts';
 import { testEncryption, type TestEncryption } from './helpers.ts';
-import { DEMO_USER, startReferencePanel, type ReferencePanel, type ReferencePanelOptions, type RequestEvent } from './reference-panel/server.ts';
+import {
+  DEMO_USER,
+  startReferencePanel,
+  type ReferencePanel,
+  type ReferencePanelOptions,
+  type RequestEvent,
+} from './reference-panel/server.ts';
 
 /**
  * Checks of many panels at once (checkPanels, cancelChecks, getCachedSession, the events, and the
@@ -77,7 +83,9 @@ interface FetchMade {
 }
 
 function describeIgnored(fetches: readonly FetchMade[]): string[] {
-  return fetches.filter((made) => !made.promise.looked).map((made) => `${made.what}${made.abortedAtCall ? ' (its signal was aborted when fetch was called)' : ''}`);
+  return fetches
+    .filter((made) => !made.promise.looked)
+    .map((made) => `${made.what}${made.abortedAtCall ? ' (its signal was aborted when fetch was called)' : ''}`);
 }
 
 /** Session reads in flight at the servers, from the servers' own reports. */
@@ -140,7 +148,11 @@ class ClientLoad {
   }
 
   readonly fetch: FetchLike = (url, init) => {
-    const made: FetchMade = { promise: WatchedPromise.watch(this.#send(url, init)), what: `${init.method ?? 'GET'} ${url}`, abortedAtCall: init.signal?.aborted === true };
+    const made: FetchMade = {
+      promise: WatchedPromise.watch(this.#send(url, init)),
+      what: `${init.method ?? 'GET'} ${url}`,
+      abortedAtCall: init.signal?.aborted === true,
+    };
     this.#made.push(made);
     return made.promise;
   };
@@ -185,11 +197,19 @@ async function startFleet(signedIn: number, options: { signedOut?: number; serve
   const count = signedIn + (options.signedOut ?? 0);
   const server = new ServerLoad();
   const client = new ClientLoad();
-  const servers = await Promise.all(Array.from({ length: count }, () => startReferencePanel({ ...options.server, observer: server.observe })));
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => startReferencePanel({ ...options.server, observer: server.observe })),
+  );
   const dir = await mkdtemp(join(SCRATCH, 'paneldeck-fleet-'));
   const encryption = testEncryption();
   const events: PanelEvent[] = [];
-  const service = createPanelService({ dataDir: dir, encryption, fetch: client.fetch, timeoutMs: 10_000, emit: (event) => events.push(event) });
+  const service = createPanelService({
+    dataDir: dir,
+    encryption,
+    fetch: client.fetch,
+    timeoutMs: 10_000,
+    emit: (event) => events.push(event),
+  });
   /** Every service on the folder: flushed before it is deleted, or a pending history write would create it again. */
   const services = [service];
   const ids: string[] = [];
@@ -333,7 +353,11 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
     const unknown = randomUUID();
     const asked = [fleet.signedOut[0]!, unknown, fleet.signedIn[0]!, fleet.signedOut[1]!];
     const results = await fleet.service.checkPanels(asked);
-    assert.deepEqual(results.map((result) => result.panelId), asked, 'one result per id, in the order asked');
+    assert.deepEqual(
+      results.map((result) => result.panelId),
+      asked,
+      'one result per id, in the order asked',
+    );
     assert.deepEqual(results.map(outcomeOf), ['NOT_SIGNED_IN', 'NOT_FOUND', 'ok', 'NOT_SIGNED_IN']);
     for (const id of fleet.signedOut) assert.equal(fleet.readsOf(id), 0, 'a signed-out panel was sent a request');
     assert.equal(fleet.readsOf(fleet.signedIn[0]!), 1);
@@ -361,8 +385,14 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
     client.openGate();
     const [firstResults, secondResults, sameResults, everyoneResults] = await Promise.all([first, second, same, everyone]);
 
-    assert.deepEqual(firstResults.map((result) => result.panelId), firstIds);
-    assert.deepEqual(secondResults.map((result) => result.panelId), overlapping);
+    assert.deepEqual(
+      firstResults.map((result) => result.panelId),
+      firstIds,
+    );
+    assert.deepEqual(
+      secondResults.map((result) => result.panelId),
+      overlapping,
+    );
     assert.deepEqual(sameResults, firstResults, 'the same panels asked twice got other answers');
     const results = new Map(everyoneResults.map((result) => [result.panelId, result]));
     assert.deepEqual([...results.keys()].sort(), [...fleet.signedIn].sort());
@@ -371,14 +401,20 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
       assert.deepEqual(results.get(result.panelId), result, 'two callers got different results for one read');
     }
     for (const id of fleet.signedIn) assert.equal(fleet.readsOf(id), 1, `panel ${id} was read ${fleet.readsOf(id)} times`);
-    assert.ok(fleet.server.peak <= 4 && client.peak === 4, `${fleet.server.peak} reads in flight at the servers, ${client.peak} under way, with a limit of 4`);
+    assert.ok(
+      fleet.server.peak <= 4 && client.peak === 4,
+      `${fleet.server.peak} reads in flight at the servers, ${client.peak} under way, with a limit of 4`,
+    );
 
     await service.flush();
     const progress = progressOf(fleet.events);
     // One pass: its total grows as callers join, it never starts again from zero.
     assert.deepEqual(progress.at(-1), { done: fleet.signedIn.length, total: fleet.signedIn.length });
     for (let index = 1; index < progress.length; index++) {
-      assert.ok(progress[index]!.done >= progress[index - 1]!.done && progress[index]!.total >= progress[index - 1]!.total, `progress went back: ${JSON.stringify(progress.slice(index - 1, index + 1))}`);
+      assert.ok(
+        progress[index]!.done >= progress[index - 1]!.done && progress[index]!.total >= progress[index - 1]!.total,
+        `progress went back: ${JSON.stringify(progress.slice(index - 1, index + 1))}`,
+      );
     }
   });
 
@@ -442,7 +478,10 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     const rejected = ids[1]!;
     serverOf(rejected).expireAllTokens();
     const results = await service.checkPanels();
-    assert.deepEqual(results.map((result) => [result.panelId, outcomeOf(result)]), ids.map((id) => [id, id === rejected ? 'UNAUTHORIZED' : 'ok']));
+    assert.deepEqual(
+      results.map((result) => [result.panelId, outcomeOf(result)]),
+      ids.map((id) => [id, id === rejected ? 'UNAUTHORIZED' : 'ok']),
+    );
 
     const check = async (running: PanelService, what: string) => {
       const panels = await running.listPanels();
@@ -474,7 +513,10 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
       (error: unknown) => ({ ok: false as const, error: String(error) }),
     );
     // The first log in was the fleet's; the second is held by the panel.
-    await until(() => panel.requests.filter((request) => request.path === '/api/login').length === 2, 'the second log in never reached the panel');
+    await until(
+      () => panel.requests.filter((request) => request.path === '/api/login').length === 2,
+      'the second log in never reached the panel',
+    );
     const [check] = await service.checkPanels([id]);
     assert.equal(check && outcomeOf(check), 'UNAUTHORIZED');
     const logIn = await loggingIn;
@@ -492,7 +534,7 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     await service.logOut(id);
     assert.equal(await service.getCachedSession(id), null, 'cached after log out');
     await service.logIn(id, credentials);
-    assert.equal(await service.getCachedSession(id), null, 'the old sign-in\'s session shown for the new one');
+    assert.equal(await service.getCachedSession(id), null, "the old sign-in's session shown for the new one");
 
     const [check] = await service.checkPanels([id]);
     assert.equal((await service.getCachedSession(id))?.checkedAt, check?.checkedAt);
@@ -546,8 +588,14 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     await until(() => server.arrived === 4, 'four reads never reached the servers');
     await service.cancelChecks();
     const results = await pass;
-    assert.deepEqual(results.map((result) => result.panelId), passIds);
-    assert.deepEqual(results.map(outcomeOf), passIds.map(() => 'CANCELLED'));
+    assert.deepEqual(
+      results.map((result) => result.panelId),
+      passIds,
+    );
+    assert.deepEqual(
+      results.map(outcomeOf),
+      passIds.map(() => 'CANCELLED'),
+    );
     await until(() => server.hungUp === 4, `the servers saw ${server.hungUp} of the 4 cancelled reads closed`);
     assert.equal(server.arrived, 4, 'panels that had not started were sent a request after the cancel');
     for (const id of passIds.slice(4)) assert.equal(readsOf(id), 0);
@@ -556,7 +604,10 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     setLatency(0);
     resetCounts();
     const again = await settles(service.checkPanels(), 'the pass after the cancelled one');
-    assert.deepEqual(again.map(outcomeOf), ids.map(() => 'ok'));
+    assert.deepEqual(
+      again.map(outcomeOf),
+      ids.map(() => 'ok'),
+    );
     for (const id of ids) assert.equal(readsOf(id), 1);
     const after = byId(await service.listPanels());
     for (const result of again) assert.deepEqual(after.get(result.panelId)?.lastCheck, { at: result.checkedAt, ok: true });
@@ -566,7 +617,10 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     const { service, ids, server, setLatency } = await start(1);
     const [id] = ids as [string];
     setLatency(60_000);
-    const reading = service.getSession(id).then(() => 'ok', (error: { code?: string }) => error.code);
+    const reading = service.getSession(id).then(
+      () => 'ok',
+      (error: { code?: string }) => error.code,
+    );
     await until(() => server.arrived === 1, 'the read never reached the server');
     await service.cancelChecks();
     assert.equal(await reading, 'CANCELLED');
@@ -590,7 +644,11 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     assert.equal(result && outcomeOf(result), 'CANCELLED');
     client.openGate();
     await until(() => client.inFlight === 0, 'the held reads never ended');
-    assert.deepEqual(client.ignored(), [], 'the service called fetch and never looked at the outcome: with a real fetch its rejection is unhandled, which under Node ends the process');
+    assert.deepEqual(
+      client.ignored(),
+      [],
+      'the service called fetch and never looked at the outcome: with a real fetch its rejection is unhandled, which under Node ends the process',
+    );
     const panel = listed(await service.listPanels(), id);
     assert.equal(panel.lastCheck, null, 'the cancelled read was recorded');
     assert.equal(panel.signedIn, true);
@@ -639,7 +697,10 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     assert.ok((await readFile(panelsFile)).equals(panelsBefore), 'a check pass rewrote panels.json');
 
     await service.flush();
-    const history = JSON.parse(await readFile(join(dir, 'checks.json'), 'utf8')) as { version: number; panels: Record<string, { lastCheck: unknown; sessionExpiresAt: unknown }> };
+    const history = JSON.parse(await readFile(join(dir, 'checks.json'), 'utf8')) as {
+      version: number;
+      panels: Record<string, { lastCheck: unknown; sessionExpiresAt: unknown }>;
+    };
     const panels = byId(await service.listPanels());
     assert.equal(history.version, 1);
     for (const result of results) {
@@ -695,7 +756,10 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     assert.equal((await lastOf(id)).signedIn, false);
     await service.removePanel(id);
     const sent = await flushed();
-    assert.deepEqual(sent.filter((event) => event.type === 'panelsRemoved'), [{ type: 'panelsRemoved', panelIds: [id] }]);
+    assert.deepEqual(
+      sent.filter((event) => event.type === 'panelsRemoved'),
+      [{ type: 'panelsRemoved', panelIds: [id] }],
+    );
     assert.ok(!lastChanged(sent).has(id), 'a removed panel was sent as changed');
   });
 });
@@ -747,7 +811,10 @@ interface Step {
   afterPrevious: boolean;
 }
 
-const stepArbitrary: fc.Arbitrary<Step> = fc.record({ op: opArbitrary, afterPrevious: fc.integer({ min: 0, max: 2 }).map((roll) => roll === 0) });
+const stepArbitrary: fc.Arbitrary<Step> = fc.record({
+  op: opArbitrary,
+  afterPrevious: fc.integer({ min: 0, max: 2 }).map((roll) => roll === 0),
+});
 
 // biome-ignore lint/suspicious/noConfusingVoidType: what the service's methods resolve to, Promise<void> among them
 type CallResult = PanelCheck[] | Panel | void;
@@ -829,7 +896,13 @@ class RaceRun {
 
   // Every instant is a different millisecond, so a recorded check names the read it came from.
   #create(fetchImpl: FetchLike): PanelService {
-    const service = createPanelService({ dataDir: this.#dir, encryption: this.#encryption, fetch: fetchImpl, timeoutMs: 10_000, now: () => new Date(this.#base + this.#tick++) });
+    const service = createPanelService({
+      dataDir: this.#dir,
+      encryption: this.#encryption,
+      fetch: fetchImpl,
+      timeoutMs: 10_000,
+      now: () => new Date(this.#base + this.#tick++),
+    });
     this.#services.push(service);
     return service;
   }
@@ -841,7 +914,11 @@ class RaceRun {
    */
   readonly #fetch: FetchLike = (url, init) => {
     if (!this.#scheduling) return fetch(url, init);
-    const made: FetchMade = { promise: WatchedPromise.watch(this.#send(url, init)), what: `${init.method ?? 'GET'} ${new URL(url).pathname}`, abortedAtCall: init.signal?.aborted === true };
+    const made: FetchMade = {
+      promise: WatchedPromise.watch(this.#send(url, init)),
+      what: `${init.method ?? 'GET'} ${new URL(url).pathname}`,
+      abortedAtCall: init.signal?.aborted === true,
+    };
     this.#made.push(made);
     return made.promise;
   };
@@ -870,7 +947,10 @@ class RaceRun {
       const body = await response.arrayBuffer();
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     })();
-    const ended = answer.then(() => undefined, () => undefined);
+    const ended = answer.then(
+      () => undefined,
+      () => undefined,
+    );
     this.#real.add(ended);
     void ended.then(() => this.#real.delete(ended));
     try {
@@ -910,7 +990,10 @@ class RaceRun {
     try {
       call.outcome = { ok: true, value: await this.#invoke(op, target) };
     } catch (error) {
-      call.outcome = { ok: false, code: error instanceof Error && 'code' in error ? String(error.code) : `not a PanelError: ${String(error)}` };
+      call.outcome = {
+        ok: false,
+        code: error instanceof Error && 'code' in error ? String(error.code) : `not a PanelError: ${String(error)}`,
+      };
     }
   }
 
@@ -954,7 +1037,9 @@ class RaceRun {
         this.#stats.releases++;
       } else {
         const pending = this.calls.filter((call) => call.outcome === undefined).map((call) => call.label);
-        throw new Violation(`these calls never resolve (nothing is scheduled or on the wire): ${pending.join(', ') || 'calls never made'}\n${this.describe()}`);
+        throw new Violation(
+          `these calls never resolve (nothing is scheduled or on the wire): ${pending.join(', ') || 'calls never made'}\n${this.describe()}`,
+        );
       }
     }
   }
@@ -966,7 +1051,10 @@ class RaceRun {
   describe(): string {
     const lines = [...this.calls]
       .sort((a, b) => a.seq - b.seq)
-      .map((call) => `  ${call.label} -> ${call.outcome === undefined ? 'pending' : call.outcome.ok ? summarise(call.outcome.value) : call.outcome.code}`);
+      .map(
+        (call) =>
+          `  ${call.label} -> ${call.outcome === undefined ? 'pending' : call.outcome.ok ? summarise(call.outcome.value) : call.outcome.code}`,
+      );
     return `concurrency ${this.#concurrency}, calls in the order made:\n${lines.join('\n')}`;
   }
 
@@ -990,7 +1078,8 @@ class RaceRun {
       const ids = results.map((result) => result.panelId);
       if (op.panels !== null) {
         const asked = op.panels.map((panel) => (panel === UNKNOWN ? this.#unknownId : this.#ids[panel]!));
-        if (JSON.stringify(ids) !== JSON.stringify(asked)) fail(`${call.label} answered for ${ids.length} panels, not one result per id asked`);
+        if (JSON.stringify(ids) !== JSON.stringify(asked))
+          fail(`${call.label} answered for ${ids.length} panels, not one result per id asked`);
       } else if (new Set(ids).size !== ids.length || ids.some((id) => !this.#ids.includes(id))) {
         fail(`${call.label} answered for panels twice or for panels that do not exist`);
       }
@@ -998,7 +1087,8 @@ class RaceRun {
         const code = outcomeOf(result);
         if (!CHECK_OUTCOMES.has(code)) fail(`${call.label}: unexpected outcome ${code} for ${result.panelId}`);
         // Cancelled before its turn, an unknown id is CANCELLED like any other.
-        if (result.panelId === this.#unknownId && code !== 'NOT_FOUND' && code !== 'CANCELLED') fail(`${call.label}: the unknown id answered ${code}`);
+        if (result.panelId === this.#unknownId && code !== 'NOT_FOUND' && code !== 'CANCELLED')
+          fail(`${call.label}: the unknown id answered ${code}`);
         if (code === 'CANCELLED') {
           this.#stats.cancelled++;
           // Only a cancel made after this call may cancel it: one made before is over when it starts.
@@ -1016,14 +1106,17 @@ class RaceRun {
     }
 
     const ignored = describeIgnored(this.#made);
-    if (ignored.length > 0) fail(`the service started fetches and never looked at their outcome (an unhandled rejection when they fail): ${ignored.join('; ')}`);
-    if (this.#peak > this.#concurrency) fail(`${this.#peak} session reads were under way at once, with checkConcurrency ${this.#concurrency}`);
+    if (ignored.length > 0)
+      fail(`the service started fetches and never looked at their outcome (an unhandled rejection when they fail): ${ignored.join('; ')}`);
+    if (this.#peak > this.#concurrency)
+      fail(`${this.#peak} session reads were under way at once, with checkConcurrency ${this.#concurrency}`);
     for (const [index, server] of this.#servers.entries()) {
       const issued = new Set(server.issuedTokens());
       for (const request of server.requests) {
         if (request.path !== SESSION_PATH) continue;
         const token = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
-        if (token === undefined || !issued.has(token)) fail(`server ${index} was sent a token it did not issue (another address's sign-in)`);
+        if (token === undefined || !issued.has(token))
+          fail(`server ${index} was sent a token it did not issue (another address's sign-in)`);
       }
     }
 
@@ -1040,7 +1133,8 @@ class RaceRun {
 
       const check = panel.lastCheck;
       if (check && !check.ok && NEVER_RECORDED.has(check.error.code)) fail(`panel ${index} recorded a ${check.error.code} check`);
-      if (check?.ok && !okReads.get(id)?.has(check.at)) fail(`panel ${index} recorded a successful read at ${check.at} that no check answered (a cancelled or dropped read)`);
+      if (check?.ok && !okReads.get(id)?.has(check.at))
+        fail(`panel ${index} recorded a successful read at ${check.at} that no check answered (a cancelled or dropped read)`);
 
       // The set-up's log in counts as one made at -1, before every call.
       const ends = this.calls.filter((call) => (call.op.kind === 'logOut' || call.op.kind === 'readdress') && call.op.panel === index);
@@ -1048,19 +1142,23 @@ class RaceRun {
       const logInCalls = this.calls.filter((call) => call.op.kind === 'logIn' && call.op.panel === index);
       const tries = logInCalls.filter((call) => call.seq > lastEnd);
       const signedInBy = [...(lastEnd === -1 ? [-1] : []), ...tries.filter((call) => call.outcome?.ok === true).map((call) => call.seq)];
-      if (panel.signedIn && signedInBy.length === 0) fail(`panel ${index} is signed in after its log out or new address, without a log in since`);
+      if (panel.signedIn && signedInBy.length === 0)
+        fail(`panel ${index} is signed in after its log out or new address, without a log in since`);
       if (signedInBy.length > 0) {
         const lastLogIn = Math.max(...signedInBy);
         // Identical log ins join the first one under way, whose token may predate a revocation.
         const firstTry = lastLogIn === -1 ? -1 : Math.min(...tries.filter((call) => call.seq <= lastLogIn).map((call) => call.seq));
         // A log in that answered, after the last sign-out, with no revocation since it was asked for: still signed in.
         if (!expires.some((seq) => seq > firstTry) && !panel.signedIn) {
-          fail(`panel ${index} is signed out though a log in answered after its last log out and nothing revoked the token since (${panel.signedOutReason?.code ?? 'no reason'})`);
+          fail(
+            `panel ${index} is signed out though a log in answered after its last log out and nothing revoked the token since (${panel.signedOutReason?.code ?? 'no reason'})`,
+          );
         }
       }
       for (const call of logInCalls) {
         if (call.outcome?.ok !== false) continue;
-        if (call.outcome.code !== 'NOT_SIGNED_IN' && call.outcome.code !== 'NOT_FOUND') fail(`${call.label} failed with ${call.outcome.code}`);
+        if (call.outcome.code !== 'NOT_SIGNED_IN' && call.outcome.code !== 'NOT_FOUND')
+          fail(`${call.label} failed with ${call.outcome.code}`);
         // Only the operator drops a log in under way: a log out or a new address asked for after it.
         if (call.outcome.code === 'NOT_SIGNED_IN' && !ends.some((end) => end.seq > call.seq)) {
           fail(`${call.label} was dropped (NOT_SIGNED_IN) though no log out or new address was asked for after it`);
@@ -1069,7 +1167,8 @@ class RaceRun {
       const cached = await this.service.getCachedSession(id);
       if (!panel.signedIn && cached !== null) fail(`panel ${index} is signed out but getCachedSession still gives a session`);
       if (!panel.signedIn && panel.sessionExpiresAt !== null) fail(`panel ${index} is signed out but shows a session end`);
-      if (cached !== null && !okReads.get(id)?.has(cached.checkedAt)) fail(`panel ${index}'s cached session is from a read that no check answered`);
+      if (cached !== null && !okReads.get(id)?.has(cached.checkedAt))
+        fail(`panel ${index}'s cached session is from a read that no check answered`);
     }
 
     // What was answered is what a new run finds, once the check history is flushed.
@@ -1078,8 +1177,10 @@ class RaceRun {
     if (JSON.stringify([...again.keys()].sort()) !== JSON.stringify([...panels.keys()].sort())) fail('a new run lists other panels');
     for (const [id, panel] of panels) {
       const reopened = again.get(id);
-      if (reopened?.signedIn !== panel.signedIn) fail(`panel ${this.#ids.indexOf(id)} is ${panel.signedIn ? 'signed in' : 'signed out'} but a new run finds it otherwise`);
-      if (JSON.stringify(reopened?.lastCheck) !== JSON.stringify(panel.lastCheck)) fail(`panel ${this.#ids.indexOf(id)}'s last check is not what a new run finds after flush()`);
+      if (reopened?.signedIn !== panel.signedIn)
+        fail(`panel ${this.#ids.indexOf(id)} is ${panel.signedIn ? 'signed in' : 'signed out'} but a new run finds it otherwise`);
+      if (JSON.stringify(reopened?.lastCheck) !== JSON.stringify(panel.lastCheck))
+        fail(`panel ${this.#ids.indexOf(id)}'s last check is not what a new run finds after flush()`);
     }
   }
 }
@@ -1087,7 +1188,9 @@ class RaceRun {
 function describeOp(op: Op): string {
   switch (op.kind) {
     case 'check':
-      return op.panels === null ? 'checkPanels()' : `checkPanels([${op.panels.map((panel) => (panel === UNKNOWN ? 'unknown' : `p${panel}`)).join(', ')}])`;
+      return op.panels === null
+        ? 'checkPanels()'
+        : `checkPanels([${op.panels.map((panel) => (panel === UNKNOWN ? 'unknown' : `p${panel}`)).join(', ')}])`;
     case 'cancel':
       return 'cancelChecks()';
     case 'expire':
@@ -1116,21 +1219,26 @@ describe('checks racing cancels, log outs, removals, log ins and new addresses (
   test(`${RACE_RUNS} interleavings: no sign-in survives its end, nothing cancelled is recorded, every call answers per id, the bound holds`, async () => {
     const stats: RaceStats = { runs: 0, releases: 0, reads: 0, cancelled: 0, unauthorized: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: RACE_PANELS }), fc.array(stepArbitrary, { minLength: 1, maxLength: MAX_OPS }), async (s, concurrency, steps) => {
-        stats.runs++;
-        const run = new RaceRun(s, servers, concurrency, stats);
-        try {
-          await run.setUp();
-          let settled = false;
-          void Promise.all(run.startAll(steps)).then(() => (settled = true));
-          await run.drive(() => settled);
-          // Answers of aborted reads and the like, still held: let them go before looking.
-          await run.drive(() => run.idle);
-          await run.verify(steps.length);
-        } finally {
-          await run.cleanup();
-        }
-      }),
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.integer({ min: 1, max: RACE_PANELS }),
+        fc.array(stepArbitrary, { minLength: 1, maxLength: MAX_OPS }),
+        async (s, concurrency, steps) => {
+          stats.runs++;
+          const run = new RaceRun(s, servers, concurrency, stats);
+          try {
+            await run.setUp();
+            let settled = false;
+            void Promise.all(run.startAll(steps)).then(() => (settled = true));
+            await run.drive(() => settled);
+            // Answers of aborted reads and the like, still held: let them go before looking.
+            await run.drive(() => run.idle);
+            await run.verify(steps.length);
+          } finally {
+            await run.cleanup();
+          }
+        },
+      ),
       { numRuns: RACE_RUNS },
     );
     console.log(

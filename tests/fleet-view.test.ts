@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { agoText, boardItems, expiryText, FAVOURITES, fleetView, NO_GROUP, padNumbers, sortKey, sortPanels, typeAheadIndex } from '../renderer/fleet-view.ts';
+import {
+  agoText,
+  boardItems,
+  expiryText,
+  FAVOURITES,
+  fleetView,
+  NO_GROUP,
+  padNumbers,
+  sortKey,
+  sortPanels,
+  typeAheadIndex,
+} from '../renderer/fleet-view.ts';
 import { PanelStore } from '../renderer/panel-store.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from './panel-fixture.ts';
@@ -24,7 +35,10 @@ describe('fleetView', () => {
     const view = fleetView(fleet, { query: 'berlin', attentionOnly: true });
     assert.deepEqual(view.counts, { 'signed-in': 1, 'check-failed': 1, expired: 1, 'signed-out': 1 });
     assert.equal(view.attention, 3);
-    assert.deepEqual(view.rows.map((row) => row.panel.name), ['Berlin prod', 'Berlin dev']);
+    assert.deepEqual(
+      view.rows.map((row) => row.panel.name),
+      ['Berlin prod', 'Berlin dev'],
+    );
   });
 
   test('finds by name (accents folded), address and state words; every word must match', () => {
@@ -41,21 +55,24 @@ describe('fleetView', () => {
 
   test('attention only: expired, failing and signed out, never a healthy panel', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ signedIn: fc.boolean(), fails: fc.boolean(), expired: fc.boolean() }), { maxLength: 40 }), (shapes) => {
-        const panels = shapes.map((shape, index) =>
-          samplePanel(index % 10, {
-            id: `id-${index}`,
-            signedIn: shape.signedIn,
-            lastCheck: shape.signedIn && shape.fails ? failed : null,
-            signedOutReason: !shape.signedIn && shape.expired ? { code: 'UNAUTHORIZED', message: 'x' } : null,
-          }),
-        );
-        const view = fleetView(panels, { query: '', attentionOnly: true });
-        const healthy = shapes.filter((shape) => shape.signedIn && !shape.fails).length;
-        assert.equal(view.rows.length, panels.length - healthy);
-        assert.equal(view.attention, view.rows.length);
-        assert.ok(view.rows.every((row) => row.kind !== 'signed-in'));
-      }),
+      fc.property(
+        fc.array(fc.record({ signedIn: fc.boolean(), fails: fc.boolean(), expired: fc.boolean() }), { maxLength: 40 }),
+        (shapes) => {
+          const panels = shapes.map((shape, index) =>
+            samplePanel(index % 10, {
+              id: `id-${index}`,
+              signedIn: shape.signedIn,
+              lastCheck: shape.signedIn && shape.fails ? failed : null,
+              signedOutReason: !shape.signedIn && shape.expired ? { code: 'UNAUTHORIZED', message: 'x' } : null,
+            }),
+          );
+          const view = fleetView(panels, { query: '', attentionOnly: true });
+          const healthy = shapes.filter((shape) => shape.signedIn && !shape.fails).length;
+          assert.equal(view.rows.length, panels.length - healthy);
+          assert.equal(view.attention, view.rows.length);
+          assert.ok(view.rows.every((row) => row.kind !== 'signed-in'));
+        },
+      ),
     );
   });
 });
@@ -102,21 +119,35 @@ describe('order and sections', () => {
     samplePanel(0, { name: 'web 10', group: 'Acme', signedIn: true, sessionExpiresAt: later, lastCheck: { at, ok: true } }),
     samplePanel(1, { name: 'web 9', group: 'Acme', signedIn: true, sessionExpiresAt: soon, lastCheck: failed }),
     samplePanel(2, { name: 'db', group: 'Globex', favourite: true }),
-    samplePanel(3, { name: 'loose', signedOutReason: { code: 'UNAUTHORIZED', message: 'x' }, lastCheck: { at: '2029-12-31T00:00:00.000Z', ok: true } }),
+    samplePanel(3, {
+      name: 'loose',
+      signedOutReason: { code: 'UNAUTHORIZED', message: 'x' },
+      lastCheck: { at: '2029-12-31T00:00:00.000Z', ok: true },
+    }),
   ];
   const names = (list: readonly Panel[]) => list.map((panel) => panel.name);
 
   test('a sort may use keys taken earlier, so rows keep their places while the data moves', () => {
     const before = new Map(panels.map((panel) => [panel.id, sortKey(panel, 'checked')]));
-    const moved = panels.map((panel) => (panel.name === 'db' ? { ...panel, lastCheck: { at: '2031-01-01T00:00:00.000Z', ok: true as const } } : panel));
+    const moved = panels.map((panel) =>
+      panel.name === 'db' ? { ...panel, lastCheck: { at: '2031-01-01T00:00:00.000Z', ok: true as const } } : panel,
+    );
     assert.deepEqual(names(sortPanels(moved, 'checked')).at(-1), 'db', 'live: the panel just checked goes last');
-    assert.deepEqual(names(sortPanels(moved, 'checked', (panel) => before.get(panel.id)!)), names(sortPanels(panels, 'checked')), 'frozen: nothing moves');
+    assert.deepEqual(
+      names(sortPanels(moved, 'checked', (panel) => before.get(panel.id)!)),
+      names(sortPanels(panels, 'checked')),
+      'frozen: nothing moves',
+    );
   });
 
   test('sorts by name with numbers in order, by status attention first, by last checked oldest first, by session end soonest first', () => {
     assert.deepEqual(names(sortPanels(panels, 'name')), ['db', 'loose', 'web 9', 'web 10']);
     assert.deepEqual(names(sortPanels(panels, 'status')), ['loose', 'web 9', 'db', 'web 10']);
-    assert.deepEqual(names(sortPanels(panels, 'checked')), ['db', 'loose', 'web 9', 'web 10'], 'never checked first; the same time ties by name');
+    assert.deepEqual(
+      names(sortPanels(panels, 'checked')),
+      ['db', 'loose', 'web 9', 'web 10'],
+      'never checked first; the same time ties by name',
+    );
     assert.deepEqual(names(sortPanels(panels, 'expiry')), ['web 9', 'web 10', 'db', 'loose']);
     assert.deepEqual(names(panels), ['web 10', 'web 9', 'db', 'loose'], 'the input is left as it was');
   });
@@ -124,13 +155,21 @@ describe('order and sections', () => {
   test('favourites first, then groups by name, then the panels of no group; a folded section keeps its heading and count', () => {
     const rows = fleetView(sortPanels(panels, 'name'), { query: '', attentionOnly: false }).rows;
     const shape = (collapsed: Set<string>) =>
-      boardItems(rows, collapsed).map((item) => (item.kind === 'section' ? `[${item.name} ${item.count}${item.collapsed ? ' folded' : ''}]` : item.row.panel.name));
+      boardItems(rows, collapsed).map((item) =>
+        item.kind === 'section' ? `[${item.name} ${item.count}${item.collapsed ? ' folded' : ''}]` : item.row.panel.name,
+      );
     assert.deepEqual(shape(new Set()), [`[${FAVOURITES} 1]`, 'db', '[Acme 2]', 'web 9', 'web 10', `[${NO_GROUP} 1]`, 'loose']);
     assert.deepEqual(shape(new Set(['Acme'])), [`[${FAVOURITES} 1]`, 'db', '[Acme 2 folded]', `[${NO_GROUP} 1]`, 'loose']);
     const places = boardItems(rows, new Set()).map((item) => `${item.position}/${item.setSize}`);
     assert.deepEqual(places, ['1/3', '1/1', '2/3', '1/2', '2/2', '3/3', '1/1'], "each entry's place among its siblings");
-    const flat = fleetView(panels.map((panel) => ({ ...panel, group: null, favourite: false })), { query: '', attentionOnly: false }).rows;
-    assert.ok(boardItems(flat, new Set()).every((item) => item.kind === 'panel' && item.section === null), 'no headings without groups or favourites');
+    const flat = fleetView(
+      panels.map((panel) => ({ ...panel, group: null, favourite: false })),
+      { query: '', attentionOnly: false },
+    ).rows;
+    assert.ok(
+      boardItems(flat, new Set()).every((item) => item.kind === 'panel' && item.section === null),
+      'no headings without groups or favourites',
+    );
   });
 
   test('search finds by group and tag', () => {
@@ -147,7 +186,10 @@ test('padNumbers pads every run of digits to twelve, as the regular expression w
   assert.equal(padNumbers(''), '');
   fc.assert(
     fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '0', '1', '9', 'é'), maxLength: 30 }), (text) => {
-      assert.equal(padNumbers(text), text.replace(/\d+/g, (digits) => digits.padStart(12, '0')));
+      assert.equal(
+        padNumbers(text),
+        text.replace(/\d+/g, (digits) => digits.padStart(12, '0')),
+      );
     }),
   );
 });

@@ -35,7 +35,12 @@ after(async () => {
 
 function context(platform: string, arch = 1): AfterPackContext {
   const appOutDir = join(outDir, `${platform}-${arch}`);
-  return { appOutDir, electronPlatformName: platform, arch, packager: { appInfo: { productFilename: 'Paneldeck' }, executableName: 'paneldeck' } };
+  return {
+    appOutDir,
+    electronPlatformName: platform,
+    arch,
+    packager: { appInfo: { productFilename: 'Paneldeck' }, executableName: 'paneldeck' },
+  };
 }
 
 /** Where the flipped bytes live: the executable, or for macOS the framework inside the .app. */
@@ -98,7 +103,11 @@ test('packaging stops on a binary whose fuses cannot be set as decided', async (
   for (const [index, [what, bytes, message]] of cases.entries()) {
     const ctx = context('linux', 10 + index); // a folder of its own
     await place(ctx, bytes);
-    await assert.rejects(afterPack(ctx, () => undefined), message, what);
+    await assert.rejects(
+      afterPack(ctx, () => undefined),
+      message,
+      what,
+    );
   }
 });
 
@@ -121,8 +130,13 @@ describe('the packaged-app check hosted CI runs after npm run dist (scripts/chec
     const release = join(outDir, 'release');
     await mkdir(join(release, 'linux-unpacked'), { recursive: true });
     await mkdir(join(release, 'mac-arm64'), { recursive: true });
-    assert.deepEqual(unpackedApps(release, 'linux'), [{ fuses: join(release, 'linux-unpacked', 'paneldeck'), executable: join(release, 'linux-unpacked', 'paneldeck') }]);
-    assert.deepEqual(unpackedApps(release, 'darwin').map((app) => app.executable), [join(release, 'mac-arm64', 'Paneldeck.app', 'Contents', 'MacOS', 'Paneldeck')]);
+    assert.deepEqual(unpackedApps(release, 'linux'), [
+      { fuses: join(release, 'linux-unpacked', 'paneldeck'), executable: join(release, 'linux-unpacked', 'paneldeck') },
+    ]);
+    assert.deepEqual(
+      unpackedApps(release, 'darwin').map((app) => app.executable),
+      [join(release, 'mac-arm64', 'Paneldeck.app', 'Contents', 'MacOS', 'Paneldeck')],
+    );
     assert.deepEqual(unpackedApps(release, 'win32'), []);
     assert.deepEqual(unpackedApps(join(outDir, 'nothing-here'), 'linux'), []);
   });
@@ -137,7 +151,9 @@ describe('the packaged-app check hosted CI runs after npm run dist (scripts/chec
     assert.deepEqual(await fuseProblems(file), []);
   });
 
-  test('it tells an app that runs a script under ELECTRON_RUN_AS_NODE from one that does not', { skip: process.platform === 'win32' && 'uses shell scripts as stand-in apps' }, async () => {
+  test('it tells an app that runs a script under ELECTRON_RUN_AS_NODE from one that does not', {
+    skip: process.platform === 'win32' && 'uses shell scripts as stand-in apps',
+  }, async () => {
     const obeys = join(outDir, 'obeys-run-as-node.sh');
     const refuses = join(outDir, 'refuses-run-as-node.sh');
     // The script's mark is the last argument's quoted text: a stand-in that evaluates it prints it.

@@ -79,7 +79,17 @@ type Corruption = { kind: 'replace'; value: unknown } | { kind: 'delete' } | { k
 /** Panels the service holds now; refreshed after every case, read when an id is generated. */
 const live = { ids: [] as string[] };
 
-const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'then', 'toJSON'];
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'then',
+  'toJSON',
+];
 
 /** Own `__proto__`/`constructor` keys, as JSON.parse makes them (an object literal would set the prototype instead). */
 const POLLUTION_JSON = [
@@ -95,14 +105,43 @@ const POLLUTION_JSON = [
 
 /** Pieces of text that trip up naive string handling. */
 const UNICODE_ODDITIES = [
-  '\uD800', '\uDFFF', '\uDBFF\uD800', // lone and reversed surrogates
-  '\u202E', '\u200F', '\u200E', '\u061C', // direction marks and overrides
-  '\u200B', '\u200C', '\u200D', '\uFEFF', '\u2060', // zero-width
-  '\u0000', '\u0007', '\u001B[31m', '\u007F', '\u0085', // NUL and other control characters
-  '\u2028', '\u2029', '\u00A0', '\u3000', // odd line breaks and spaces
-  '😀', '👩‍👩‍👧‍👦', '🏳️‍🌈', '\u{1F1FA}\u{1F1F8}', '𝕏', // emoji, ZWJ sequences, astral
-  'e\u0301', '\u0301\u0302\u0303\u0304', 'Z̤͔ͧ̑̓ä͖̭̈̇l͖͎g̞̥͈ͮo', // combining marks
-  '\uFFFE', '\uFFFF', '\u{10FFFF}', 'İ', 'ß', 'ﬃ', 'ا', 'Ⅻ',
+  '\uD800',
+  '\uDFFF',
+  '\uDBFF\uD800', // lone and reversed surrogates
+  '\u202E',
+  '\u200F',
+  '\u200E',
+  '\u061C', // direction marks and overrides
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\uFEFF',
+  '\u2060', // zero-width
+  '\u0000',
+  '\u0007',
+  '\u001B[31m',
+  '\u007F',
+  '\u0085', // NUL and other control characters
+  '\u2028',
+  '\u2029',
+  '\u00A0',
+  '\u3000', // odd line breaks and spaces
+  '😀',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '\u{1F1FA}\u{1F1F8}',
+  '𝕏', // emoji, ZWJ sequences, astral
+  'e\u0301',
+  '\u0301\u0302\u0303\u0304',
+  'Z̤͔ͧ̑̓ä͖̭̈̇l͖͎g̞̥͈ͮo', // combining marks
+  '\uFFFE',
+  '\uFFFF',
+  '\u{10FFFF}',
+  'İ',
+  'ß',
+  'ﬃ',
+  'ا',
+  'Ⅻ',
 ];
 
 interface Fixtures {
@@ -131,7 +170,10 @@ function arbitraries(fixtures: Fixtures) {
     .tuple(fc.integer({ min: 100_000, max: 1_000_000 }), fc.constantFrom('a', 'é', '😀', '\u0000', ' ', '\u202E', 'panel.example.com/'))
     .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
   const oddText = fc
-    .array(fc.oneof(fc.constantFrom(...UNICODE_ODDITIES), fc.constantFrom(...fixtures.plausible), fc.string({ unit: 'binary', maxLength: 4 })), { minLength: 1, maxLength: 6 })
+    .array(
+      fc.oneof(fc.constantFrom(...UNICODE_ODDITIES), fc.constantFrom(...fixtures.plausible), fc.string({ unit: 'binary', maxLength: 4 })),
+      { minLength: 1, maxLength: 6 },
+    )
     .map((pieces) => pieces.join(''));
   const knownId = fc.nat(7).map((index) => live.ids[index % Math.max(1, live.ids.length)] ?? crypto.randomUUID());
   const panelId = fc.oneof({ arbitrary: knownId, weight: 3 }, { arbitrary: fc.uuid(), weight: 1 });
@@ -151,7 +193,8 @@ function arbitraries(fixtures: Fixtures) {
       case 'object': {
         const fields = Object.entries(def.shape ?? {});
         const model: Record<string, fc.Arbitrary<unknown>> = {};
-        for (const [key, field] of fields) model[key] = shaped(field._zod.def.type === 'optional' && field._zod.def.innerType ? field._zod.def.innerType : field);
+        for (const [key, field] of fields)
+          model[key] = shaped(field._zod.def.type === 'optional' && field._zod.def.innerType ? field._zod.def.innerType : field);
         const requiredKeys = fields.filter(([, field]) => field._zod.def.type !== 'optional').map(([key]) => key);
         return fc.record(model, { requiredKeys });
       }
@@ -180,7 +223,10 @@ function arbitraries(fixtures: Fixtures) {
   }
 
   const corruption: fc.Arbitrary<Corruption> = fc.oneof(
-    fc.record({ kind: fc.constant('replace' as const), value: fc.oneof(anything, pollution, fc.constantFrom<unknown>(undefined, null, NaN, -0, Infinity, 10n, true, [], {}, '')) }),
+    fc.record({
+      kind: fc.constant('replace' as const),
+      value: fc.oneof(anything, pollution, fc.constantFrom<unknown>(undefined, null, NaN, -0, Infinity, 10n, true, [], {}, '')),
+    }),
     fc.record({ kind: fc.constant('replace' as const), value: huge }),
     fc.record({ kind: fc.constant('replace' as const), value: oddText }),
     fc.record({ kind: fc.constant('replace' as const), value: fc.uuid() }),
@@ -305,13 +351,29 @@ describe('the registrar under fuzzed input', () => {
     const fetchOnlyReference: FetchLike = (url, init) =>
       new URL(url).origin === referenceOrigin
         ? fetch(url, init)
-        : Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }));
+        : Promise.reject(
+            new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }),
+          );
     service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), fetch: fetchOnlyReference, timeoutMs: 2000 });
     ipc = registeredIpc({ service });
     await service.addPanel({ address: 'panel.example.com', name: 'Not signed in' });
     await restoreFixtures();
     gen = arbitraries({
-      plausible: [reference.url, new URL(reference.url).host, 'panel.example.com', 'https://Panel.Example.com/api/', 'Main', '', ' ', DEMO_USER.email, DEMO_USER.password, '/login', '/auth/login', 'data.auth.token', 'token'],
+      plausible: [
+        reference.url,
+        new URL(reference.url).host,
+        'panel.example.com',
+        'https://Panel.Example.com/api/',
+        'Main',
+        '',
+        ' ',
+        DEMO_USER.email,
+        DEMO_USER.password,
+        '/login',
+        '/auth/login',
+        'data.auth.token',
+        'token',
+      ],
     });
   });
 
@@ -332,7 +394,8 @@ describe('the registrar under fuzzed input', () => {
     let panels = await service.listPanels();
     let home = panels.find((panel) => panel.baseUrl === reference.baseUrl);
     home ??= await service.addPanel({ address: reference.url, name: 'Reference' });
-    if (home.loginPath !== '/login' || home.tokenField !== null) home = await service.updatePanel(home.id, { loginPath: null, tokenField: null });
+    if (home.loginPath !== '/login' || home.tokenField !== null)
+      home = await service.updatePanel(home.id, { loginPath: null, tokenField: null });
     if (!home.signedIn) await service.logIn(home.id, { email: DEMO_USER.email, password: DEMO_USER.password });
     panels = await service.listPanels();
     if (panels.length < 2) await service.addPanel({ address: `spare-${panels.length}.example.com` });
@@ -373,10 +436,14 @@ describe('the registrar under fuzzed input', () => {
     assert.notEqual(code, 'INTERNAL', `${method}: a bug in main answered INTERNAL`);
     assert.equal(typeof message, 'string');
     assert.ok((message as string).length <= MAX_MESSAGE, `${method}: ${code} message of ${(message as string).length} characters`);
-    if (!fitsContract) assert.equal(code, 'INVALID_INPUT', `${method}: arguments outside the contract answered ${code}: ${String(message)}`);
+    if (!fitsContract)
+      assert.equal(code, 'INVALID_INPUT', `${method}: arguments outside the contract answered ${code}: ${String(message)}`);
     if (code === 'INVALID_INPUT') {
       counts.invalid++;
-      assert.ok((message as string).length <= MAX_INVALID_INPUT_MESSAGE, `${method}: INVALID_INPUT message of ${(message as string).length} characters`);
+      assert.ok(
+        (message as string).length <= MAX_INVALID_INPUT_MESSAGE,
+        `${method}: INVALID_INPUT message of ${(message as string).length} characters`,
+      );
       const afterwards = await snapshot();
       assert.deepEqual(afterwards.files, was.files, `${method}: INVALID_INPUT changed the files in the data folder`);
       assert.equal(afterwards.panels, was.panels, `${method}: INVALID_INPUT changed the panels in memory`);

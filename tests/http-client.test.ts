@@ -37,7 +37,11 @@ describe('sendRequest against real servers on loopback', () => {
     panel.setFault('getSession', { kind: 'latency', ms: 5000 });
     try {
       const started = Date.now();
-      await rejectsWith(sendRequest(fetch, get(`${panel.baseUrl}/getSession`, { timeoutMs: 300 })), 'TIMEOUT', /did not answer within 0\.3 s/);
+      await rejectsWith(
+        sendRequest(fetch, get(`${panel.baseUrl}/getSession`, { timeoutMs: 300 })),
+        'TIMEOUT',
+        /did not answer within 0\.3 s/,
+      );
       assert.ok(Date.now() - started < 4000, 'the timeout cut the wait short');
     } finally {
       panel.setFault('getSession', null);
@@ -97,7 +101,11 @@ describe('sendRequest against real servers on loopback', () => {
 
   test('a 307 keeps a POST body; a 302 after POST continues as GET', async () => {
     panel.setFault('login', { kind: 'redirect', to: '/api/v2/login', status: 307 });
-    const post = get(`${panel.baseUrl}/login`, { method: 'POST', body: '{"email":"a","password":"b"}', headers: { 'content-type': 'application/json' } });
+    const post = get(`${panel.baseUrl}/login`, {
+      method: 'POST',
+      body: '{"email":"a","password":"b"}',
+      headers: { 'content-type': 'application/json' },
+    });
     try {
       assert.equal((await sendRequest(fetch, post)).status, 401);
       assert.equal(panel.requests.at(-1)?.body, '{"email":"a","password":"b"}');

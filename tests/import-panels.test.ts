@@ -57,16 +57,49 @@ const paste = (app: PanelService, text: string) => app.previewImport({ from: 'te
 /** A panel's settings as an operator sees them: what a round trip must keep. */
 function settingsOf(panels: readonly Panel[]) {
   return panels
-    .map(({ name, address, allowPlainHttp, apiStyle, loginPath, sessionPath, tokenField, trustedCertificate, group, tags, colour, favourite }) => ({
-      name, address, allowPlainHttp, apiStyle, loginPath, sessionPath, tokenField, trustedCertificate, group, tags, colour, favourite,
-    }))
+    .map(
+      ({
+        name,
+        address,
+        allowPlainHttp,
+        apiStyle,
+        loginPath,
+        sessionPath,
+        tokenField,
+        trustedCertificate,
+        group,
+        tags,
+        colour,
+        favourite,
+      }) => ({
+        name,
+        address,
+        allowPlainHttp,
+        apiStyle,
+        loginPath,
+        sessionPath,
+        tokenField,
+        trustedCertificate,
+        group,
+        tags,
+        colour,
+        favourite,
+      }),
+    )
     .sort((a, b) => a.address.localeCompare(b.address));
 }
 
 test('round trip: export, remove every panel, import the file: the same panels, signed out, and no secret in the file', async () => {
   const exported = join(dir.path, 'round-trip.json');
   const app = service({ exportTo: exported, file: exported });
-  const production = await app.addPanel({ address: reference().url, name: 'Production', group: 'Acme', tags: ['eu', 'db'], colour: 'red', favourite: true });
+  const production = await app.addPanel({
+    address: reference().url,
+    name: 'Production',
+    group: 'Acme',
+    tags: ['eu', 'db'],
+    colour: 'red',
+    favourite: true,
+  });
   await app.logIn(production.id, { email: DEMO_USER.email, password: DEMO_USER.password });
   await app.getSession(production.id);
   await app.updatePanel(production.id, { loginPath: '/auth/login', tokenField: 'data.token' });
@@ -78,7 +111,8 @@ test('round trip: export, remove every panel, import the file: the same panels, 
 
   await app.exportPanels();
   const text = readFileSync(exported, 'utf8');
-  for (const secret of [DEMO_USER.password, DEMO_USER.email, reference().issuedTokens()[0]!, 'lastCheck', 'lastEmail']) assert.ok(!text.includes(secret), `the export holds ${secret.slice(0, 12)}`);
+  for (const secret of [DEMO_USER.password, DEMO_USER.email, reference().issuedTokens()[0]!, 'lastCheck', 'lastEmail'])
+    assert.ok(!text.includes(secret), `the export holds ${secret.slice(0, 12)}`);
 
   await app.removePanels(before.map((entry) => entry.id));
   assert.deepEqual(await app.listPanels(), []);
@@ -92,7 +126,10 @@ test('round trip: export, remove every panel, import the file: the same panels, 
   const after = await app.listPanels();
   assert.deepEqual(settingsOf(after), settingsOf(before));
   assert.ok(after.every((entry) => !entry.signedIn && entry.lastEmail === null && entry.lastCheck === null));
-  assert.ok(after.every((entry) => !before.some((old) => old.id === entry.id)), 'imported panels get new ids');
+  assert.ok(
+    after.every((entry) => !before.some((old) => old.id === entry.id)),
+    'imported panels get new ids',
+  );
 });
 
 test('a second import of the same file: everything is already there with the same settings', async () => {
@@ -125,8 +162,14 @@ describe('previews of JSON, CSV and text', () => {
     const preview = await paste(app, JSON.stringify(document, null, 2));
     assert.equal(preview.format, 'json');
     const rows = preview.rows;
-    assert.deepEqual(rows.map((row) => row.line), [5, 12, 17, 20, 23, 27, 28]);
-    assert.deepEqual(rows.map((row) => row.status), ['new', 'duplicate', 'invalid', 'invalid', 'invalid', 'new', 'invalid']);
+    assert.deepEqual(
+      rows.map((row) => row.line),
+      [5, 12, 17, 20, 23, 27, 28],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.status),
+      ['new', 'duplicate', 'invalid', 'invalid', 'invalid', 'new', 'invalid'],
+    );
     assert.deepEqual(rows[1]!.changes, ['name', 'group']);
     assert.equal(rows[1]!.message, 'Already in your list as "Known".');
     // The very message Add panel gives for the same address.
@@ -134,7 +177,10 @@ describe('previews of JSON, CSV and text', () => {
     assert.equal(rows[2]!.message, addPanelSays.message);
     assert.equal(rows[3]!.message, 'The same address as line 5; only line 5 is imported.');
     assert.equal(rows[4]!.message, (await rejectsWith(app.addPanel({ address: '' }), 'INVALID_INPUT')).message);
-    assert.equal(rows[6]!.message, (await rejectsWith(app.addPanel({ address: 'ok.example.com', colour: 'pink' as 'red' }), 'INVALID_INPUT')).message);
+    assert.equal(
+      rows[6]!.message,
+      (await rejectsWith(app.addPanel({ address: 'ok.example.com', colour: 'pink' as 'red' }), 'INVALID_INPUT')).message,
+    );
     assert.deepEqual(preview.counts, { new: 2, duplicate: 1, same: 0, invalid: 4 });
   });
 
@@ -153,13 +199,16 @@ describe('previews of JSON, CSV and text', () => {
     const preview = await paste(app, csv);
     assert.equal(preview.format, 'csv');
     assert.deepEqual(preview.notes, ['Ignored column: "Notes".']);
-    assert.deepEqual(preview.rows.map((row) => [row.line, row.status, row.name]), [
-      [2, 'new', 'Alpha, the first'],
-      [3, 'new', 'Beta "two"'],
-      [6, 'invalid', 'Broken'],
-      // A quoted cell may span lines; the row is named by the line it starts on.
-      [7, 'invalid', 'Multi\r\nline'],
-    ]);
+    assert.deepEqual(
+      preview.rows.map((row) => [row.line, row.status, row.name]),
+      [
+        [2, 'new', 'Alpha, the first'],
+        [3, 'new', 'Beta "two"'],
+        [6, 'invalid', 'Broken'],
+        // A quoted cell may span lines; the row is named by the line it starts on.
+        [7, 'invalid', 'Multi\r\nline'],
+      ],
+    );
     assert.equal(preview.rows[2]!.address, 'not an address!');
     assert.equal(preview.rows[3]!.message, 'Name cannot contain control characters.');
     await app.applyImport(preview.id, { duplicates: 'skip' });
@@ -170,11 +219,14 @@ describe('previews of JSON, CSV and text', () => {
   test('CSV without a header: name,address,group,tags; a row of one cell is an address; too many cells is an error', async () => {
     const app = service();
     const preview = await paste(app, 'Alpha,a.example.com,Acme,eu\nb.example.com\nC,c.example.com,,,,extra\n');
-    assert.deepEqual(preview.rows.map((row) => [row.line, row.status, row.name]), [
-      [1, 'new', 'Alpha'],
-      [2, 'new', 'b.example.com'],
-      [3, 'invalid', null],
-    ]);
+    assert.deepEqual(
+      preview.rows.map((row) => [row.line, row.status, row.name]),
+      [
+        [1, 'new', 'Alpha'],
+        [2, 'new', 'b.example.com'],
+        [3, 'invalid', null],
+      ],
+    );
     assert.equal(preview.rows[2]!.message, 'This row has 6 columns; without a header row a CSV has name,address,group,tags.');
     const applied = await app.applyImport(preview.id, { duplicates: 'skip' });
     assert.deepEqual(applied, { added: 2, updated: 0, unchanged: 0, invalid: 1 });
@@ -184,14 +236,20 @@ describe('previews of JSON, CSV and text', () => {
 
   test('text: one address per line; blank lines, comments and an "address" heading skipped; IPv6 is not JSON', async () => {
     const app = service();
-    const preview = await paste(app, 'address\n\npanel-1.example.com\n  # staging below\nhttps://panel-2.example.com/api/\n[::1]:8443\nbad host name\n');
+    const preview = await paste(
+      app,
+      'address\n\npanel-1.example.com\n  # staging below\nhttps://panel-2.example.com/api/\n[::1]:8443\nbad host name\n',
+    );
     assert.equal(preview.format, 'text');
-    assert.deepEqual(preview.rows.map((row) => [row.line, row.status, row.address]), [
-      [3, 'new', 'panel-1.example.com'],
-      [5, 'new', 'panel-2.example.com'],
-      [6, 'new', '[::1]:8443'],
-      [7, 'invalid', 'bad host name'],
-    ]);
+    assert.deepEqual(
+      preview.rows.map((row) => [row.line, row.status, row.address]),
+      [
+        [3, 'new', 'panel-1.example.com'],
+        [5, 'new', 'panel-2.example.com'],
+        [6, 'new', '[::1]:8443'],
+        [7, 'invalid', 'bad host name'],
+      ],
+    );
   });
 });
 
@@ -257,7 +315,11 @@ describe('files that are not what they claim', () => {
     const path = fileWith('huge.json', '');
     truncateSync(path, IMPORT_MAX_BYTES + 5 * 1024 * 1024);
     const app = service({ file: path });
-    await rejectsWith(app.previewImport({ from: 'file' }), 'INVALID_INPUT', /^huge\.json is 21\.0 MiB; Paneldeck imports files up to 16\.0 MiB\./);
+    await rejectsWith(
+      app.previewImport({ from: 'file' }),
+      'INVALID_INPUT',
+      /^huge\.json is 21\.0 MiB; Paneldeck imports files up to 16\.0 MiB\./,
+    );
   });
 
   test('deeply nested JSON is refused without parsing it', async () => {
@@ -266,20 +328,38 @@ describe('files that are not what they claim', () => {
 
   test('__proto__ and constructor keys are just keys: nothing is polluted, the entry is read by its own fields', async () => {
     const app = service();
-    const text = '{"format":"paneldeck.panels","version":1,"__proto__":{"polluted":true},"panels":[{"__proto__":{"address":"evil.example.com"},"constructor":{"name":"x"},"address":"ok.example.com"},{"__proto__":{"address":"evil.example.com"}}]}';
+    const text =
+      '{"format":"paneldeck.panels","version":1,"__proto__":{"polluted":true},"panels":[{"__proto__":{"address":"evil.example.com"},"constructor":{"name":"x"},"address":"ok.example.com"},{"__proto__":{"address":"evil.example.com"}}]}';
     const preview = await paste(app, text);
-    assert.deepEqual(preview.rows.map((row) => [row.status, row.address]), [['new', 'ok.example.com'], ['invalid', '']]);
+    assert.deepEqual(
+      preview.rows.map((row) => [row.status, row.address]),
+      [
+        ['new', 'ok.example.com'],
+        ['invalid', ''],
+      ],
+    );
     assert.equal(preview.rows[1]!.message, 'Enter the panel address, for example panel.example.com.');
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal(({} as Record<string, unknown>).address, undefined);
   });
 
   test('not UTF-8, UTF-16, binary, empty, a newer format, JSON of something else, a folder', async () => {
-    await refused(Uint8Array.from([0x61, 0x2e, 0x63, 0x6f, 0x6d, 0x0a, 0xff, 0xfe, 0xfd]), /^list\.txt is not UTF-8 text\. Save it as UTF-8/, 'list.txt');
+    await refused(
+      Uint8Array.from([0x61, 0x2e, 0x63, 0x6f, 0x6d, 0x0a, 0xff, 0xfe, 0xfd]),
+      /^list\.txt is not UTF-8 text\. Save it as UTF-8/,
+      'list.txt',
+    );
     await refused(Buffer.from('\ufeffa.example.com', 'utf16le'), /is UTF-16 text/, 'list.txt');
-    await refused(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), /^book\.xlsx is not a text file \(it holds binary data\)/, 'book.xlsx');
+    await refused(
+      Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]),
+      /^book\.xlsx is not a text file \(it holds binary data\)/,
+      'book.xlsx',
+    );
     await refused('  \n\n', /is empty/);
-    await refused('{"format":"paneldeck.panels","version":7,"panels":[]}', /exported by a newer Paneldeck \(format version 7; this one reads up to 1\)/);
+    await refused(
+      '{"format":"paneldeck.panels","version":7,"panels":[]}',
+      /exported by a newer Paneldeck \(format version 7; this one reads up to 1\)/,
+    );
     await refused('{"servers":[]}', /is JSON but not a Paneldeck export/);
     await refused('{"format":"paneldeck.panels","version":1,"panels":[', /is not valid JSON/);
     const app = service({ file: join(dir.path, 'files') });
@@ -289,18 +369,35 @@ describe('files that are not what they claim', () => {
   test('a cancelled dialog previews nothing; pasted text too long is refused by the contract', async () => {
     const app = service({ file: null });
     assert.equal(await app.previewImport({ from: 'file' }), null);
-    await rejectsWith(app.previewImport({ from: 'text', text: 'a'.repeat(IMPORT_MAX_BYTES + 1) }), 'INVALID_INPUT', /pasted text is too long/);
+    await rejectsWith(
+      app.previewImport({ from: 'text', text: 'a'.repeat(IMPORT_MAX_BYTES + 1) }),
+      'INVALID_INPUT',
+      /pasted text is too long/,
+    );
     await rejectsWith(app.previewImport({ from: 'text', text: 'a.example.com', extra: 1 } as never), 'INVALID_INPUT');
   });
 
   test('every failure is a PanelError with a message for the operator, never a crash', async () => {
     const app = service();
-    for (const text of ['[', '{', '[{"a":1}]', '["x y"]', '[null]', '{"format":"paneldeck.panels","version":1,"panels":{}}', ',,,\n,,,', '"', '\u0000']) {
+    for (const text of [
+      '[',
+      '{',
+      '[{"a":1}]',
+      '["x y"]',
+      '[null]',
+      '{"format":"paneldeck.panels","version":1,"panels":{}}',
+      ',,,\n,,,',
+      '"',
+      '\u0000',
+    ]) {
       try {
         const preview = await paste(app, text);
         assert.ok(preview.rows.every((row) => row.status === 'invalid' && row.message));
       } catch (error) {
-        assert.ok(error instanceof PanelError && error.code === 'INVALID_INPUT' && error.message.length > 10, `${JSON.stringify(text)}: ${String(error)}`);
+        assert.ok(
+          error instanceof PanelError && error.code === 'INVALID_INPUT' && error.message.length > 10,
+          `${JSON.stringify(text)}: ${String(error)}`,
+        );
       }
     }
   });

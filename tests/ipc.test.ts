@@ -56,7 +56,10 @@ describe('IPC registrar', () => {
     const added = await ipc.call(channelOf('addPanel'), { address: 'panel.example.com' });
     assert.equal((added as { ok: boolean }).ok, true);
     const listed = (await ipc.call(channelOf('listPanels'))) as { ok: true; value: { address: string }[] };
-    assert.deepEqual(listed.value.map((panel) => panel.address), ['panel.example.com']);
+    assert.deepEqual(
+      listed.value.map((panel) => panel.address),
+      ['panel.example.com'],
+    );
   });
 
   test('refuses a foreign sender with FORBIDDEN before the service runs', async () => {
@@ -89,7 +92,10 @@ describe('IPC registrar', () => {
       ['updatePanel', [crypto.randomUUID(), { tokenField: 'a..b' }], /Token field must be a dot path/],
     ];
     for (const [method, args, message] of cases) {
-      const answer = (await ipc.call(channelOf(method as 'addPanel'), ...args)) as { ok: boolean; error: { code: string; message: string } };
+      const answer = (await ipc.call(channelOf(method as 'addPanel'), ...args)) as {
+        ok: boolean;
+        error: { code: string; message: string };
+      };
       assert.equal(answer.ok, false);
       assert.equal(answer.error.code, 'INVALID_INPUT', `${method} ${JSON.stringify(args)}`);
       assert.match(answer.error.message, message);
@@ -147,7 +153,10 @@ describe('IPC registrar log', () => {
 
   test('a successful call logs outcome ok and not its result', async () => {
     const log = capturingLog();
-    const service = { ...failingService(new Error('unused'), []), listPanels: async () => [{ name: 'Secret Project', token: 'tok_x' }] } as unknown as PanelApi;
+    const service = {
+      ...failingService(new Error('unused'), []),
+      listPanels: async () => [{ name: 'Secret Project', token: 'tok_x' }],
+    } as unknown as PanelApi;
     const ipc = registeredIpc({ service, log });
     await ipc.call(channelOf('listPanels'));
     assert.equal(log.entries.length, 1);
@@ -174,10 +183,13 @@ describe('bridge (createPanelApi)', () => {
 
   test('onEvent passes on events main sends, never anything else, until unsubscribed', () => {
     const listeners = new Set<(payload: unknown) => void>();
-    const api = createPanelApi(async () => ({ ok: true, value: null }), (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    });
+    const api = createPanelApi(
+      async () => ({ ok: true, value: null }),
+      (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    );
     const received: unknown[] = [];
     const unsubscribe = api.onEvent((event) => received.push(event));
     const send = (payload: unknown) => {
@@ -207,16 +219,32 @@ describe('bridge (createPanelApi)', () => {
   });
 
   test('rejects with a plain PanelApiFailure that keeps its code through a structured copy', async () => {
-    const api = createPanelApi(async () => ({ ok: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' } }), noEvents);
+    const api = createPanelApi(
+      async () => ({ ok: false, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' } }),
+      noEvents,
+    );
     const failure = await failureOf(api.listPanels());
     assert.equal(failure.code, 'INVALID_CREDENTIALS');
     assert.ok(!(failure instanceof Error), 'an Error would lose its code crossing the contextBridge');
     // contextBridge copies plain objects whole, as structuredClone does.
-    assert.deepEqual(structuredClone(failure), { name: 'PanelApiFailure', code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' });
+    assert.deepEqual(structuredClone(failure), {
+      name: 'PanelApiFailure',
+      code: 'INVALID_CREDENTIALS',
+      message: 'Wrong email or password.',
+    });
   });
 
   test('turns a malformed answer into INTERNAL instead of passing it on', async () => {
-    for (const answer of [undefined, null, 'ok', {}, { ok: true }, { ok: false }, { ok: false, error: { code: 'MADE_UP', message: 'x' } }, { ok: false, error: { code: 'NOT_FOUND' } }]) {
+    for (const answer of [
+      undefined,
+      null,
+      'ok',
+      {},
+      { ok: true },
+      { ok: false },
+      { ok: false, error: { code: 'MADE_UP', message: 'x' } },
+      { ok: false, error: { code: 'NOT_FOUND' } },
+    ]) {
       const failure = await failureOf(Promise.resolve().then(() => unwrapAnswer(answer)));
       assert.equal(failure.code, 'INTERNAL', JSON.stringify(answer));
     }
@@ -236,6 +264,9 @@ describe('bridge (createPanelApi)', () => {
   test('a PanelError thrown in main keeps code and message across', async () => {
     const ipc = registeredIpc({ service: failingService(new PanelError('TIMEOUT', 'The panel took too long.'), []) });
     const api = createPanelApi(ipc.call, noEvents);
-    assert.deepEqual({ ...(await failureOf(api.listPanels())) }, { name: 'PanelApiFailure', code: 'TIMEOUT', message: 'The panel took too long.' });
+    assert.deepEqual(
+      { ...(await failureOf(api.listPanels())) },
+      { name: 'PanelApiFailure', code: 'TIMEOUT', message: 'The panel took too long.' },
+    );
   });
 });

@@ -39,11 +39,15 @@ function nestedToSize(open: string, close: string, bytes: number, middle = ''): 
 describe('checkJsonShape', () => {
   test('counts as JSON.parse sees it, whatever the strings hold', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.jsonValue(), fc.jsonValue({ stringUnit: 'binary' })), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
-        const text = JSON.stringify(value, null, indent);
-        const expected = measureParsed(JSON.parse(text));
-        assert.deepEqual(checkJsonShape(text, { maxDepth: 1000, maxValues: 100_000 }), { ok: true, ...expected });
-      }),
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.jsonValue({ stringUnit: 'binary' })),
+        fc.constantFrom(undefined, 2, '\t'),
+        (value, indent) => {
+          const text = JSON.stringify(value, null, indent);
+          const expected = measureParsed(JSON.parse(text));
+          assert.deepEqual(checkJsonShape(text, { maxDepth: 1000, maxValues: 100_000 }), { ok: true, ...expected });
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -107,7 +111,9 @@ describe('answers too deep or too big for main, through a real service over loop
     panel.setFault('getSession', { kind: 'status', status: 200, body: text, contentType: 'application/json' });
   }
 
-  const deepMessage = new RegExp(`nested more than ${MAX_ANSWER_DEPTH.toLocaleString('en-US')} levels deep.*no real .* is.*Check that the address`);
+  const deepMessage = new RegExp(
+    `nested more than ${MAX_ANSWER_DEPTH.toLocaleString('en-US')} levels deep.*no real .* is.*Check that the address`,
+  );
 
   const hostile: [string, () => string][] = [
     ['arrays, 2,097,152 levels', () => nestedToSize('[', ']', 4 * MiB)],
@@ -127,11 +133,15 @@ describe('answers too deep or too big for main, through a real service over loop
   }
 
   test('an answer exactly as deep as the limit is read, shown and still hides the token', async () => {
-    for (const [open, close] of [['[', ']'], ['{"next":', '}']] as const) {
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{"next":', '}'],
+    ] as const) {
       answerWith(`${open.repeat(MAX_ANSWER_DEPTH - 1)}{"bottom":${JSON.stringify(`echo ${token}`)}}${close.repeat(MAX_ANSWER_DEPTH - 1)}`);
       const { session } = await service.getSession(panelId);
       let node = session;
-      for (let level = 1; level < MAX_ANSWER_DEPTH; level++) node = open === '[' ? (node as unknown[])[0] : (node as { next: unknown }).next;
+      for (let level = 1; level < MAX_ANSWER_DEPTH; level++)
+        node = open === '[' ? (node as unknown[])[0] : (node as { next: unknown }).next;
       assert.deepEqual(node, { bottom: HIDDEN_SECRET });
       // What Electron's IPC does with it next (V8's serializer, which recurses): it must fit.
       assert.doesNotThrow(() => serialize({ ok: true, value: { panelId, checkedAt: '', session } }));
@@ -144,7 +154,9 @@ describe('answers too deep or too big for main, through a real service over loop
   });
 
   test('a 4 MiB answer of hundreds of thousands of tiny values is refused as too large', async () => {
-    const tiny = `[${Array(Math.floor((4 * MiB) / 8)).fill('{"a":1}').join(',')}]`;
+    const tiny = `[${Array(Math.floor((4 * MiB) / 8))
+      .fill('{"a":1}')
+      .join(',')}]`;
     answerWith(tiny.slice(0, 4 * MiB - 2).replace(/,[^,]*$/, ']'));
     await rejectsWith(
       service.getSession(panelId),

@@ -3,7 +3,16 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { createFileLog, describeError, formatEntry, isSecretKey, redactValue, REDACTED, scrubString, silentLog } from '../electron/core/log.ts';
+import {
+  createFileLog,
+  describeError,
+  formatEntry,
+  isSecretKey,
+  redactValue,
+  REDACTED,
+  scrubString,
+  silentLog,
+} from '../electron/core/log.ts';
 import { tempDir } from './helpers.ts';
 
 const TOKEN = 'tok_3f9c2a7e81b64d0f';
@@ -12,17 +21,44 @@ const fixedNow = () => new Date('2025-01-02T03:04:05.678Z');
 describe('log redaction', () => {
   test('a value under a key naming a secret is redacted, in every case and separator form', () => {
     const keys = [
-      'authorization', 'Authorization', 'proxy-authorization', 'token', 'accessToken', 'access_token', 'refresh-token', 'TOKEN',
-      'password', 'newPassword', 'user_password', 'passwd', 'secret', 'clientSecret', 'client_secret', 'cookie', 'Cookie',
-      'set-cookie', 'Set-Cookie', 'setCookie', 'apiKey', 'api_key', 'api-key', 'X-API-Key', 'APIKEY', 'bearer', 'bearerToken',
-      'credential', 'credentials', 'awsCredentials',
+      'authorization',
+      'Authorization',
+      'proxy-authorization',
+      'token',
+      'accessToken',
+      'access_token',
+      'refresh-token',
+      'TOKEN',
+      'password',
+      'newPassword',
+      'user_password',
+      'passwd',
+      'secret',
+      'clientSecret',
+      'client_secret',
+      'cookie',
+      'Cookie',
+      'set-cookie',
+      'Set-Cookie',
+      'setCookie',
+      'apiKey',
+      'api_key',
+      'api-key',
+      'X-API-Key',
+      'APIKEY',
+      'bearer',
+      'bearerToken',
+      'credential',
+      'credentials',
+      'awsCredentials',
     ];
     for (const key of keys) {
       assert.ok(isSecretKey(key), key);
       const redacted = redactValue({ [key]: TOKEN }) as Record<string, unknown>;
       assert.equal(redacted[key], REDACTED, key);
     }
-    for (const key of ['method', 'ms', 'outcome', 'email', 'address', 'platform', 'key', 'api', 'pass']) assert.equal(isSecretKey(key), false, key);
+    for (const key of ['method', 'ms', 'outcome', 'email', 'address', 'platform', 'key', 'api', 'pass'])
+      assert.equal(isSecretKey(key), false, key);
   });
 
   test('whatever sits under a secret key is redacted whole: objects, arrays, numbers', () => {
@@ -51,7 +87,14 @@ describe('log redaction', () => {
   });
 
   test('a "Bearer <token>" inside any string loses its credential, and so does user:password@ in a URL', () => {
-    for (const text of [`Bearer ${TOKEN}`, `sent Authorization: Bearer ${TOKEN} to the panel`, `bearer=${TOKEN}`, `BEARER:${TOKEN}`, `{"h":"Bearer ${TOKEN}"}`, `Bearer\n${TOKEN}`]) {
+    for (const text of [
+      `Bearer ${TOKEN}`,
+      `sent Authorization: Bearer ${TOKEN} to the panel`,
+      `bearer=${TOKEN}`,
+      `BEARER:${TOKEN}`,
+      `{"h":"Bearer ${TOKEN}"}`,
+      `Bearer\n${TOKEN}`,
+    ]) {
       const scrubbed = scrubString(text);
       assert.ok(!scrubbed.includes(TOKEN), scrubbed);
       assert.match(scrubbed, /bearer \[redacted\]/i);
@@ -93,26 +136,94 @@ describe('log redaction', () => {
     assert.deepEqual(redactValue(cycle), { name: 'loop', self: '[circular]' });
     const wide = Array.from({ length: 5000 }, (_, index) => index);
     assert.equal((redactValue(wide) as unknown[]).length, 51);
-    const hostile = Object.defineProperty({}, 'boom', { enumerable: true, get: () => { throw new Error(TOKEN); } });
-    assert.deepEqual(redactValue({ hostile, big: 10n, bytes: Buffer.from(TOKEN) }), { hostile: { boom: '[unreadable]' }, big: '10', bytes: `[${TOKEN.length} bytes]` });
+    const hostile = Object.defineProperty({}, 'boom', {
+      enumerable: true,
+      get: () => {
+        throw new Error(TOKEN);
+      },
+    });
+    assert.deepEqual(redactValue({ hostile, big: 10n, bytes: Buffer.from(TOKEN) }), {
+      hostile: { boom: '[unreadable]' },
+      big: '10',
+      bytes: `[${TOKEN.length} bytes]`,
+    });
   });
 
   test('session ids, auth headers, JWTs, CSRF tokens and one-time codes are secret keys; short names match whole words only', () => {
     const keys = [
-      'x-auth', 'X-Auth', 'auth', 'authCode', 'proxy_auth', 'X-Session-Id', 'sessionid', 'sessionId', 'session_id', 'SESSION-ID', 'JSESSIONID',
-      'PHPSESSID', 'sid', 'SID', 'userSid', 'connect.sid', 'jwt', 'idJwt', 'refresh_token', 'session_token', 'sessionKey', 'xsrf', 'X-XSRF-TOKEN',
-      'csrf', '_csrf', 'otp', 'otpCode', 'TOTP', 'pwd', 'DB_PWD', 'pin', 'sig', 'signature', 'X-Amz-Signature', 'passcode',
+      'x-auth',
+      'X-Auth',
+      'auth',
+      'authCode',
+      'proxy_auth',
+      'X-Session-Id',
+      'sessionid',
+      'sessionId',
+      'session_id',
+      'SESSION-ID',
+      'JSESSIONID',
+      'PHPSESSID',
+      'sid',
+      'SID',
+      'userSid',
+      'connect.sid',
+      'jwt',
+      'idJwt',
+      'refresh_token',
+      'session_token',
+      'sessionKey',
+      'xsrf',
+      'X-XSRF-TOKEN',
+      'csrf',
+      '_csrf',
+      'otp',
+      'otpCode',
+      'TOTP',
+      'pwd',
+      'DB_PWD',
+      'pin',
+      'sig',
+      'signature',
+      'X-Amz-Signature',
+      'passcode',
     ];
     for (const key of keys) {
       assert.ok(isSecretKey(key), key);
       assert.equal((redactValue({ [key]: TOKEN }) as Record<string, unknown>)[key], REDACTED, key);
     }
     const harmless = [
-      'method', 'ms', 'outcome', 'email', 'address', 'platform', 'key', 'api', 'pass', 'side', 'inside', 'session', 'sessions', 'author',
-      'authority', 'authorName', 'code', 'exitCode', 'reason', 'sidebar', 'considered', 'signal', 'design', 'footprint', 'spinner', 'pinned',
+      'method',
+      'ms',
+      'outcome',
+      'email',
+      'address',
+      'platform',
+      'key',
+      'api',
+      'pass',
+      'side',
+      'inside',
+      'session',
+      'sessions',
+      'author',
+      'authority',
+      'authorName',
+      'code',
+      'exitCode',
+      'reason',
+      'sidebar',
+      'considered',
+      'signal',
+      'design',
+      'footprint',
+      'spinner',
+      'pinned',
     ];
     for (const key of harmless) assert.equal(isSecretKey(key), false, key);
-    assert.deepEqual(redactValue({ session: { user: 'op', sid: TOKEN }, exitCode: 1 }), { session: { user: 'op', sid: REDACTED }, exitCode: 1 });
+    assert.deepEqual(redactValue({ session: { user: 'op', sid: TOKEN }, exitCode: 1 }), {
+      session: { user: 'op', sid: REDACTED },
+      exitCode: 1,
+    });
   });
 
   test('the credential after any HTTP auth scheme is replaced, in any case, and the scheme kept', () => {
@@ -128,7 +239,10 @@ describe('log redaction', () => {
       [`NTLM TlRMTVNTUAABAAAAB4IIog${TOKEN}==`, `NTLM ${REDACTED}`],
       [`DPoP ${TOKEN}`, `DPoP ${REDACTED}`],
       [`Digest username="op", realm="panel", nonce="${TOKEN}", uri="/api", response="6629fae49393a053"`, `Digest ${REDACTED}`],
-      [`AWS4-HMAC-SHA256 Credential=AKIA${TOKEN}/20250102/eu/s3/aws4_request, SignedHeaders=host, Signature=fe5f80f77d5fa3be`, `AWS4-HMAC-SHA256 ${REDACTED}`],
+      [
+        `AWS4-HMAC-SHA256 Credential=AKIA${TOKEN}/20250102/eu/s3/aws4_request, SignedHeaders=host, Signature=fe5f80f77d5fa3be`,
+        `AWS4-HMAC-SHA256 ${REDACTED}`,
+      ],
       [`sent Authorization: Basic dXNlcjpwYXNz to the panel`, `sent Authorization: Basic ${REDACTED} to the panel`],
       [`{"authorization":"Token ${TOKEN}","accept":"*/*"}`, `{"authorization":"${REDACTED}","accept":"*/*"}`],
       [`{"h":"token ${TOKEN}"}`, `{"h":"token ${REDACTED}"}`],
@@ -138,7 +252,11 @@ describe('log redaction', () => {
       assert.ok(!JSON.stringify(redactValue({ note: text })).includes(TOKEN), text);
     }
     // A scheme's name in a stack frame or a file name is not followed by a credential.
-    for (const frame of ['at Token.parse (file:///app/electron/core/token-vault.ts:12:5)', 'at basic (node:internal/x:1:2)', 'at new Digest (/app/digest.js:3:4)']) {
+    for (const frame of [
+      'at Token.parse (file:///app/electron/core/token-vault.ts:12:5)',
+      'at basic (node:internal/x:1:2)',
+      'at new Digest (/app/digest.js:3:4)',
+    ]) {
       assert.equal(scrubString(frame), frame);
     }
   });
@@ -151,7 +269,10 @@ describe('log redaction', () => {
       [`${base}?api_key=${TOKEN}&x=1`, `${base}?api_key=${REDACTED}&x=1`],
       [`${base}?user=op&password=hunter%2F2#top`, `${base}?user=op&password=${REDACTED}`],
       [`${base}?sig=${TOKEN}&se=2025-01-02`, `${base}?sig=${REDACTED}&se=2025-01-02`],
-      [`${base}?X-Amz-Signature=fe5f80f77d5fa3be&X-Amz-Credential=AKIA%2F2025&X-Amz-Date=20250102`, `${base}?X-Amz-Signature=${REDACTED}&X-Amz-Credential=${REDACTED}&X-Amz-Date=20250102`],
+      [
+        `${base}?X-Amz-Signature=fe5f80f77d5fa3be&X-Amz-Credential=AKIA%2F2025&X-Amz-Date=20250102`,
+        `${base}?X-Amz-Signature=${REDACTED}&X-Amz-Credential=${REDACTED}&X-Amz-Date=20250102`,
+      ],
       [`${base}?signature=${TOKEN}`, `${base}?signature=${REDACTED}`],
       [`${base}#access_token=${TOKEN}&token_type=bearer`, `${base}#access_token=${REDACTED}&token_type=${REDACTED}`],
       [`${base}?sid=${TOKEN}&jwt=${TOKEN}&refresh_token=${TOKEN}`, `${base}?sid=${REDACTED}&jwt=${REDACTED}&refresh_token=${REDACTED}`],
@@ -163,7 +284,10 @@ describe('log redaction', () => {
   test('secret keys inside JSON-looking or key=value text lose their values, other pairs stay', () => {
     const cases: [string, string][] = [
       ['{"email":"a@b","password":"hunter2"}', `{"email":"a@b","password":"${REDACTED}"}`],
-      [`{ "user": { "apiKey" : "${TOKEN}", "name": "op" }, "sid": "a\\"b" }`, `{ "user": { "apiKey" : "${REDACTED}", "name": "op" }, "sid": "${REDACTED}" }`],
+      [
+        `{ "user": { "apiKey" : "${TOKEN}", "name": "op" }, "sid": "a\\"b" }`,
+        `{ "user": { "apiKey" : "${REDACTED}", "name": "op" }, "sid": "${REDACTED}" }`,
+      ],
       ['{"pin":1234,"ok":true}', `{"pin":${REDACTED},"ok":true}`],
       ['{"credentials":{"user":"op","pass":"hunter2"},"n":1}', `{"credentials":${REDACTED},"n":1}`],
       ['{"credentials":{"nested":{"pass":"hunter2"}},"n":1}', `{"credentials":${REDACTED}`],
@@ -177,7 +301,10 @@ describe('log redaction', () => {
       ['Set-Cookie: id=hunter2; Path=/; HttpOnly', `Set-Cookie: ${REDACTED}; Path=/; HttpOnly`],
       ['note=x-auth=hunter2', `note=x-auth=${REDACTED}`],
       ['{"email":"a@b","note":"password reset","at":"12:30"}', '{"email":"a@b","note":"password reset","at":"12:30"}'],
-      ['at Object.token (file:///app/electron/core/token-field.ts:12:5)', 'at Object.token (file:///app/electron/core/token-field.ts:12:5)'],
+      [
+        'at Object.token (file:///app/electron/core/token-field.ts:12:5)',
+        'at Object.token (file:///app/electron/core/token-field.ts:12:5)',
+      ],
     ];
     for (const [text, expected] of cases) assert.equal(scrubString(text), expected, text);
     assert.deepEqual(redactValue({ body: '{"email":"a@b","password":"hunter2"}' }), { body: `{"email":"a@b","password":"${REDACTED}"}` });
@@ -185,16 +312,34 @@ describe('log redaction', () => {
 
   test('array items are scrubbed, and the item after a secret name is redacted: header pairs and flat header lists', () => {
     const input = {
-      headers: [['authorization', `Bearer ${TOKEN}`], ['Cookie', 'a=b'], ['Accept', 'application/json'], ['X-Auth', TOKEN]],
+      headers: [
+        ['authorization', `Bearer ${TOKEN}`],
+        ['Cookie', 'a=b'],
+        ['Accept', 'application/json'],
+        ['X-Auth', TOKEN],
+      ],
       rawHeaders: ['Set-Cookie', `id=${TOKEN}`, 'Content-Type', 'text/plain', 'Proxy-Authorization', { scheme: 'Basic', value: TOKEN }],
       lines: [`password=${TOKEN}`, `Authorization: ${TOKEN}`, `https://op:${TOKEN}@panel.example.com/`],
-      har: [{ name: 'Authorization', value: TOKEN }, { name: 'Accept', value: '*/*' }, { key: 'api_key', value: TOKEN }],
+      har: [
+        { name: 'Authorization', value: TOKEN },
+        { name: 'Accept', value: '*/*' },
+        { key: 'api_key', value: TOKEN },
+      ],
     };
     assert.deepEqual(redactValue(input), {
-      headers: [['authorization', REDACTED], ['Cookie', REDACTED], ['Accept', 'application/json'], ['X-Auth', REDACTED]],
+      headers: [
+        ['authorization', REDACTED],
+        ['Cookie', REDACTED],
+        ['Accept', 'application/json'],
+        ['X-Auth', REDACTED],
+      ],
       rawHeaders: ['Set-Cookie', REDACTED, 'Content-Type', 'text/plain', 'Proxy-Authorization', REDACTED],
       lines: [`password=${REDACTED}`, `Authorization: ${REDACTED}`, `https://${REDACTED}@panel.example.com/`],
-      har: [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: '*/*' }, { key: 'api_key', value: REDACTED }],
+      har: [
+        { name: 'Authorization', value: REDACTED },
+        { name: 'Accept', value: '*/*' },
+        { key: 'api_key', value: REDACTED },
+      ],
     });
     // A sentence naming a secret is prose, not a header name: the next item stays.
     assert.deepEqual(redactValue(['the password was wrong', 'try again']), ['the password was wrong', 'try again']);
@@ -206,7 +351,10 @@ describe('log redaction', () => {
       ['https://user:p@ss@panel.example.com/api', `https://${REDACTED}@panel.example.com/api`],
       ['https://user:p%40ss%2Fw@panel.example.com:8443/', `https://${REDACTED}@panel.example.com:8443/`],
       ['https://user:a@b/c@d@panel.example.com/x?y=1', `https://${REDACTED}@panel.example.com/x?y=1`],
-      ['see "https://user:pa/ss@panel.example.com/" and "mailto:a@b.example"', `see "https://${REDACTED}@panel.example.com/" and "mailto:a@b.example"`],
+      [
+        'see "https://user:pa/ss@panel.example.com/" and "mailto:a@b.example"',
+        `see "https://${REDACTED}@panel.example.com/" and "mailto:a@b.example"`,
+      ],
       [`https://${TOKEN}@github.com/org/repo.git`, `https://${REDACTED}@github.com/org/repo.git`],
       ['http://localhost:5173/@vite/client', 'http://localhost:5173/@vite/client'],
       ['https://mastodon.example/@alice', 'https://mastodon.example/@alice'],
@@ -242,7 +390,27 @@ describe('log redaction', () => {
   test('property: a random secret under any secret key spelling, auth scheme, query parameter or URL password never reaches the line', () => {
     const secret = fc.stringMatching(/^[A-Za-z0-9][\w.~+/=-]{11,39}$/);
     const password = fc.stringMatching(/^[A-Za-z][\w.~+/=!$*,;:@%?#&-]{11,39}$/);
-    const words = [['x', 'auth'], ['auth'], ['session', 'id'], ['sid'], ['jwt'], ['refresh', 'token'], ['session', 'token'], ['api', 'key'], ['xsrf', 'token'], ['csrf'], ['otp'], ['client', 'secret'], ['password'], ['authorization'], ['set', 'cookie'], ['sig'], ['signature'], ['passwd'], ['credentials']];
+    const words = [
+      ['x', 'auth'],
+      ['auth'],
+      ['session', 'id'],
+      ['sid'],
+      ['jwt'],
+      ['refresh', 'token'],
+      ['session', 'token'],
+      ['api', 'key'],
+      ['xsrf', 'token'],
+      ['csrf'],
+      ['otp'],
+      ['client', 'secret'],
+      ['password'],
+      ['authorization'],
+      ['set', 'cookie'],
+      ['sig'],
+      ['signature'],
+      ['passwd'],
+      ['credentials'],
+    ];
     const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
     const spellings = [
       (parts: string[]) => parts.join('_'),
@@ -253,8 +421,12 @@ describe('log redaction', () => {
       (parts: string[]) => parts.map((part, index) => (index === 0 ? part : capital(part))).join(''),
       (parts: string[]) => parts.map(capital).join(''),
     ];
-    const secretKey = fc.tuple(fc.constantFrom(...words), fc.constantFrom(...spellings), fc.constantFrom([], ['user'], ['x'])).map(([parts, spell, prefix]) => spell([...prefix, ...parts]));
-    const scheme = fc.constantFrom('Basic', 'Bearer', 'Token', 'Digest', 'ApiKey', 'Api-Key', 'JWT', 'Negotiate', 'NTLM', 'DPoP').chain((name) => fc.constantFrom(name, name.toLowerCase(), name.toUpperCase()));
+    const secretKey = fc
+      .tuple(fc.constantFrom(...words), fc.constantFrom(...spellings), fc.constantFrom([], ['user'], ['x']))
+      .map(([parts, spell, prefix]) => spell([...prefix, ...parts]));
+    const scheme = fc
+      .constantFrom('Basic', 'Bearer', 'Token', 'Digest', 'ApiKey', 'Api-Key', 'JWT', 'Negotiate', 'NTLM', 'DPoP')
+      .chain((name) => fc.constantFrom(name, name.toLowerCase(), name.toUpperCase()));
     const forms = (key: string, schemeName: string, value: string): unknown[] => [
       { [key]: value },
       { nested: [{ [key]: value }] },
@@ -269,7 +441,8 @@ describe('log redaction', () => {
       { url: `https://panel.example.com/cb?a=1&${key}=${value}&b=2` },
       { url: `https://panel.example.com/cb#${key}=${value}` },
     ];
-    const leaks = (line: string, value: string) => line.includes(value) || line.includes(value.slice(0, 8)) || line.includes(value.slice(-8));
+    const leaks = (line: string, value: string) =>
+      line.includes(value) || line.includes(value.slice(0, 8)) || line.includes(value.slice(-8));
     fc.assert(
       fc.property(secretKey, scheme, secret, (key, schemeName, value) => {
         for (const fields of forms(key, schemeName, value)) {
@@ -314,7 +487,10 @@ describe('file log', () => {
     log.error('bug', { error: new Error(`boom ${TOKEN}`) });
     const text = readFileSync(join(dir.path, 'logs', 'paneldeck.log'), 'utf8');
     assert.ok(!text.includes('hunter2') && !text.includes(TOKEN), text);
-    assert.equal(text.split('\n').at(0), '{"time":"2025-01-02T03:04:05.678Z","level":"info","event":"ipc.call","method":"logIn","ms":3,"outcome":"ok"}');
+    assert.equal(
+      text.split('\n').at(0),
+      '{"time":"2025-01-02T03:04:05.678Z","level":"info","event":"ipc.call","method":"logIn","ms":3,"outcome":"ok"}',
+    );
     const [, warn, error] = linesOf('logs/paneldeck.log');
     assert.deepEqual(warn, { time: '2025-01-02T03:04:05.678Z', level: 'warn', event: 'odd', password: REDACTED, 'field.time': 'forged' });
     assert.equal(error?.level, 'error');
@@ -342,7 +518,10 @@ describe('file log', () => {
     const log = createFileLog({ dir: dir.path, fileName: 'app.log', maxBytes: 300, maxFiles: 1, now: fixedNow });
     log.info('next');
     assert.deepEqual(readdirSync(dir.path), ['app.log']);
-    assert.deepEqual(linesOf('app.log').map((line) => line.event), ['next']);
+    assert.deepEqual(
+      linesOf('app.log').map((line) => line.event),
+      ['next'],
+    );
   });
 
   test('never throws: a folder that is a file, a folder removed between writes, a throwing clock', () => {
@@ -358,9 +537,17 @@ describe('file log', () => {
     rmSync(logDir, { recursive: true });
     assert.doesNotThrow(() => log.info('two'));
     // The folder is made again and writing goes on.
-    assert.deepEqual(linesOf('gone/paneldeck.log').map((line) => line.event), ['two']);
+    assert.deepEqual(
+      linesOf('gone/paneldeck.log').map((line) => line.event),
+      ['two'],
+    );
 
-    const clockless = createFileLog({ dir: dir.path, now: () => { throw new Error('no clock'); } });
+    const clockless = createFileLog({
+      dir: dir.path,
+      now: () => {
+        throw new Error('no clock');
+      },
+    });
     assert.doesNotThrow(() => clockless.info('x'));
   });
 });

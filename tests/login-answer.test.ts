@@ -60,8 +60,22 @@ describe('log in answers and login paths', () => {
   test('a login path that leaves /api sends nothing, even when panels.json was edited by hand', async () => {
     // The endpoint function itself, as a hand-edited record would reach it.
     const settings = { fetch: globalThis.fetch, timeoutMs: 2000, maxResponseBytes: 1024 * 1024 };
-    for (const loginPath of ['/%2e%2e/%2e%2e/other-app/collect', '/../other-app/collect', '/%2E%2E/x', '/.%2e/x', '/%2f../x', '/%252e%252e/x']) {
-      const error = await rejectsWith(requestLogIn(settings, { baseUrl: panel.baseUrl, apiStyle: 'plain', loginPath, sessionPath: '/getSession', tokenField: null, trustedCertificate: null }, credentials), 'INVALID_INPUT');
+    for (const loginPath of [
+      '/%2e%2e/%2e%2e/other-app/collect',
+      '/../other-app/collect',
+      '/%2E%2E/x',
+      '/.%2e/x',
+      '/%2f../x',
+      '/%252e%252e/x',
+    ]) {
+      const error = await rejectsWith(
+        requestLogIn(
+          settings,
+          { baseUrl: panel.baseUrl, apiStyle: 'plain', loginPath, sessionPath: '/getSession', tokenField: null, trustedCertificate: null },
+          credentials,
+        ),
+        'INVALID_INPUT',
+      );
       assert.match(error.message, /email and password were not sent/);
     }
     assert.deepEqual(panel.requests, []);
@@ -76,7 +90,10 @@ describe('log in answers and login paths', () => {
     const [kept] = await restarted.listPanels();
     assert.equal(kept?.id, id);
     assert.equal(kept?.loginPath, '/login');
-    assert.match((await restarted.loadProblem())?.message ?? '', /1 panel had a login path that could lead outside the panel's \/api, so it was reset to \/login/);
+    assert.match(
+      (await restarted.loadProblem())?.message ?? '',
+      /1 panel had a login path that could lead outside the panel's \/api, so it was reset to \/login/,
+    );
     await restarted.logIn(id, credentials);
     // Read through a function: the assertion above narrowed `panel.requests` to an empty array.
     const sentTo = (target: ReferencePanel) => target.requests.map((request) => request.path);
@@ -85,7 +102,11 @@ describe('log in answers and login paths', () => {
 
   test('setting an escaping login path is refused with a clear message', async () => {
     const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.updatePanel(id, { loginPath: '/%2e%2e/%2e%2e/other-app/collect' }), 'INVALID_INPUT', /"\.\." segments, also not encoded/);
+    await rejectsWith(
+      service.updatePanel(id, { loginPath: '/%2e%2e/%2e%2e/other-app/collect' }),
+      'INVALID_INPUT',
+      /"\.\." segments, also not encoded/,
+    );
     assert.equal((await service.listPanels())[0]?.loginPath, '/login');
   });
 });

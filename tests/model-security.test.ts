@@ -38,23 +38,33 @@ test(`model: ${runs} random sequences of interleaved calls keep every sign-in th
   const stats = emptyStats();
   const started = performance.now();
   try {
-    const property = fc.asyncProperty(fc.scheduler(), backendArbitrary, setUpArbitrary, stepsArbitrary(maxCommands, without), async (s, backend, start, steps) => {
-      stats.sequences++;
-      const run = new Run(world, s, backend, stats);
-      const model: Model = initialModel(backend);
-      run.trace.push(`0. start(${backend})`);
-      try {
-        await run.opened();
-        await setUp(model, run, start);
-        await fc.asyncModelRun(() => ({ model, real: run }), steps);
-        // At the end, as after every step: a restart with the same keyring.
-        await new Restart('same', false, null).run(model, run);
-      } finally {
-        if (process.env.PANELDECK_MODEL_TRACE) console.log(`${run.trace.join('\n')}\n`);
-        run.cleanup();
-      }
+    const property = fc.asyncProperty(
+      fc.scheduler(),
+      backendArbitrary,
+      setUpArbitrary,
+      stepsArbitrary(maxCommands, without),
+      async (s, backend, start, steps) => {
+        stats.sequences++;
+        const run = new Run(world, s, backend, stats);
+        const model: Model = initialModel(backend);
+        run.trace.push(`0. start(${backend})`);
+        try {
+          await run.opened();
+          await setUp(model, run, start);
+          await fc.asyncModelRun(() => ({ model, real: run }), steps);
+          // At the end, as after every step: a restart with the same keyring.
+          await new Restart('same', false, null).run(model, run);
+        } finally {
+          if (process.env.PANELDECK_MODEL_TRACE) console.log(`${run.trace.join('\n')}\n`);
+          run.cleanup();
+        }
+      },
+    );
+    await fc.assert(property, {
+      numRuns: runs,
+      ...(seed === undefined ? {} : { seed }),
+      ...(path === undefined ? {} : { path, endOnFailure: true }),
     });
-    await fc.assert(property, { numRuns: runs, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path, endOnFailure: true }) });
   } finally {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const line =

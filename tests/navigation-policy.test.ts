@@ -109,7 +109,12 @@ test('new windows are denied; safe links open externally, others not at all', ()
 });
 
 test('a failing openExternal, thrown or rejected, does not escape the handler', async () => {
-  for (const openExternal of [() => Promise.reject(new Error('no browser')), () => { throw new Error('no browser'); }]) {
+  for (const openExternal of [
+    () => Promise.reject(new Error('no browser')),
+    () => {
+      throw new Error('no browser');
+    },
+  ]) {
     const contents = new FakeContents();
     hardenContents(contents, { appOrigins: [APP_ORIGIN], openExternal });
     assert.deepEqual(contents.openHandler?.({ url: 'https://example.com/' }), { action: 'deny' });
@@ -127,16 +132,59 @@ test('webviews are never attached', () => {
 
 /** Every permission name Electron 45 passes to the handlers. */
 const ELECTRON_PERMISSIONS = [
-  'ar', 'automatic-fullscreen', 'background-fetch', 'background-sync', 'captured-surface-control', 'clipboard-read', 'clipboard-sanitized-write',
-  'deprecated-sync-clipboard-read', 'display-capture', 'fileSystem', 'fullscreen', 'geolocation', 'geolocation-approximate', 'hand-tracking', 'hid',
-  'idle-detection', 'keyboardLock', 'local-fonts', 'local-network', 'local-network-access', 'loopback-network', 'media', 'mediaKeySystem', 'midi',
-  'midiSysex', 'nfc', 'notifications', 'openExternal', 'payment-handler', 'periodic-background-sync', 'persistent-storage', 'pointerLock',
-  'screen-wake-lock', 'sensors', 'serial', 'smart-card', 'speaker-selection', 'storage-access', 'system-wake-lock', 'top-level-storage-access', 'usb',
-  'vr', 'web-app-installation', 'web-printing', 'window-management', 'unknown',
+  'ar',
+  'automatic-fullscreen',
+  'background-fetch',
+  'background-sync',
+  'captured-surface-control',
+  'clipboard-read',
+  'clipboard-sanitized-write',
+  'deprecated-sync-clipboard-read',
+  'display-capture',
+  'fileSystem',
+  'fullscreen',
+  'geolocation',
+  'geolocation-approximate',
+  'hand-tracking',
+  'hid',
+  'idle-detection',
+  'keyboardLock',
+  'local-fonts',
+  'local-network',
+  'local-network-access',
+  'loopback-network',
+  'media',
+  'mediaKeySystem',
+  'midi',
+  'midiSysex',
+  'nfc',
+  'notifications',
+  'openExternal',
+  'payment-handler',
+  'periodic-background-sync',
+  'persistent-storage',
+  'pointerLock',
+  'screen-wake-lock',
+  'sensors',
+  'serial',
+  'smart-card',
+  'speaker-selection',
+  'storage-access',
+  'system-wake-lock',
+  'top-level-storage-access',
+  'usb',
+  'vr',
+  'web-app-installation',
+  'web-printing',
+  'window-management',
+  'unknown',
 ];
 
 /** A session whose handlers the test can call, answering as Electron would ask: a request, then a check. */
-function permissionSession(): SessionLike & { asks(permission: string, url: string, isMainFrame?: boolean): { request: boolean[]; check: boolean | undefined }; device(): boolean | undefined } {
+function permissionSession(): SessionLike & {
+  asks(permission: string, url: string, isMainFrame?: boolean): { request: boolean[]; check: boolean | undefined };
+  device(): boolean | undefined;
+} {
   const handlers: {
     request?: Parameters<SessionLike['setPermissionRequestHandler']>[0];
     check?: Parameters<SessionLike['setPermissionCheckHandler']>[0];
@@ -177,7 +225,13 @@ test('the app\u2019s own page may write to the clipboard, and that is the one pe
 test('no other origin or frame gets the clipboard write, nor a session without app origins', () => {
   const session = permissionSession();
   restrictPermissions(session, [APP_ORIGIN]);
-  for (const url of ['https://evil.example/', 'app://paneldeck.evil/index.html', 'app://other/index.html', 'file:///tmp/index.html', 'http://127.0.0.1:5173/']) {
+  for (const url of [
+    'https://evil.example/',
+    'app://paneldeck.evil/index.html',
+    'app://other/index.html',
+    'file:///tmp/index.html',
+    'http://127.0.0.1:5173/',
+  ]) {
     assert.deepEqual(session.asks('clipboard-sanitized-write', url), { request: [false], check: false }, url);
   }
   // An iframe inside the app's page; an asker with no URL, or not a URL.

@@ -131,7 +131,15 @@ test("with the core's sendRequest: a cross-origin redirect is refused, a same-or
       message.emit('end');
     }
   });
-  const base: HttpRequest = { method: 'POST', url: '', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2000, maxBytes: 1000, secrets: [] };
+  const base: HttpRequest = {
+    method: 'POST',
+    url: '',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    timeoutMs: 2000,
+    maxBytes: 1000,
+    secrets: [],
+  };
   await rejectsWith(sendRequest(fetch, { ...base, url: 'https://panel.example/api/away' }), 'REDIRECT_REFUSED', /evil\.example/);
   const followed = await sendRequest(fetch, { ...base, url: 'https://panel.example/api/moved' });
   assert.equal(followed.status, 200);
@@ -160,9 +168,12 @@ test('an abort signal aborts the request and rejects with its reason, before or 
   message!.emit('data', Buffer.from('part'));
   midBody.abort(reason);
   const reader = response.body!.getReader();
-  await assert.rejects(async () => {
-    for (;;) if ((await reader.read()).done) break;
-  }, (error) => error === reason);
+  await assert.rejects(
+    async () => {
+      for (;;) if ((await reader.read()).done) break;
+    },
+    (error) => error === reason,
+  );
   assert.equal(streaming.requests[0]!.aborted, true);
 });
 
@@ -176,7 +187,14 @@ test('an already aborted signal sends nothing', async () => {
 test("network errors reject with Chromium's net::ERR_ name, which the core turns into an operator's message", async () => {
   const { fetch } = fakeNet((request) => request.emit('error', new Error('net::ERR_CONNECTION_REFUSED')));
   await assert.rejects(fetch('https://panel.example/', {}), { message: 'net::ERR_CONNECTION_REFUSED' });
-  const request: HttpRequest = { method: 'GET', url: 'https://panel.example/api/getSession', headers: {}, timeoutMs: 2000, maxBytes: 1000, secrets: [] };
+  const request: HttpRequest = {
+    method: 'GET',
+    url: 'https://panel.example/api/getSession',
+    headers: {},
+    timeoutMs: 2000,
+    maxBytes: 1000,
+    secrets: [],
+  };
   await rejectsWith(sendRequest(fetch, request), 'NETWORK', /refused the connection/);
 
   const cert = fakeNet((request) => request.emit('error', new Error('net::ERR_CERT_AUTHORITY_INVALID')));
@@ -194,7 +212,9 @@ test('an error while the body streams errors the body', async () => {
   message!.emit('error', new Error('net::ERR_CONNECTION_RESET'));
   await assert.rejects(response.text(), (error: unknown) => {
     // undici wraps a stream error in a TypeError; the net error is the cause or the error itself.
-    const found = error instanceof Error && (error.message === 'net::ERR_CONNECTION_RESET' || (error.cause as Error | undefined)?.message === 'net::ERR_CONNECTION_RESET');
+    const found =
+      error instanceof Error &&
+      (error.message === 'net::ERR_CONNECTION_RESET' || (error.cause as Error | undefined)?.message === 'net::ERR_CONNECTION_RESET');
     return found;
   });
 });

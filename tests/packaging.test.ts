@@ -38,7 +38,7 @@ async function loadConfig(override?: Record<string, unknown>): Promise<BuilderCo
   return config;
 }
 
-test('electron-builder.yml matches electron-builder\'s schema; a wrong option is refused by the same check', async () => {
+test("electron-builder.yml matches electron-builder's schema; a wrong option is refused by the same check", async () => {
   const config = await loadConfig();
   assert.equal(config.asar, true);
   assert.equal(config.afterPack, './scripts/after-pack.ts');
@@ -48,7 +48,11 @@ test('electron-builder.yml matches electron-builder\'s schema; a wrong option is
 
 test('the app starts from the bundled main, and electron-builder is pinned, not whatever npx finds', async () => {
   const config = await loadConfig();
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; devDependencies: Record<string, string>; scripts: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    main: string;
+    devDependencies: Record<string, string>;
+    scripts: Record<string, string>;
+  };
   assert.equal(config.extraMetadata?.main, pkg.main);
   assert.match(pkg.devDependencies['electron-builder'] ?? '', /^\d+\.\d+\.\d+$/, 'an exact version');
   assert.match(pkg.scripts.dist ?? '', /npm run build && electron-builder --publish never/);
@@ -71,7 +75,22 @@ test('only the built app goes in: package.json and dist/ without source maps; no
   };
   const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
   assert.ok(tracked.length > 100, 'the repository lists its files');
-  const built = ['dist/main/main.js', 'dist/main/main.js.map', 'dist/preload/preload.cjs', 'dist/preload/preload.cjs.map', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist/renderer/assets/index-abc123.css'];
+  const built = [
+    'dist/main/main.js',
+    'dist/main/main.js.map',
+    'dist/preload/preload.cjs',
+    'dist/preload/preload.cjs.map',
+    'dist/renderer/index.html',
+    'dist/renderer/assets/index-abc123.js',
+    'dist/renderer/assets/index-abc123.css',
+  ];
   const inApp = [...tracked, ...built].filter(included).sort();
-  assert.deepEqual(inApp, ['dist/main/main.js', 'dist/preload/preload.cjs', 'dist/renderer/assets/index-abc123.css', 'dist/renderer/assets/index-abc123.js', 'dist/renderer/index.html', 'package.json']);
+  assert.deepEqual(inApp, [
+    'dist/main/main.js',
+    'dist/preload/preload.cjs',
+    'dist/renderer/assets/index-abc123.css',
+    'dist/renderer/assets/index-abc123.js',
+    'dist/renderer/index.html',
+    'package.json',
+  ]);
 });

@@ -12,7 +12,7 @@ import { certificateFingerprint, selfSignedCertificate } from './tls-certificate
  * 0 accepts) is Electron's documented contract, not tested on this machine.
  */
 
-describe('PanelCertificates (the app\'s verify proc)', () => {
+describe("PanelCertificates (the app's verify proc)", () => {
   let pem: string;
   let sha256: string;
   let otherPem: string;
@@ -22,12 +22,18 @@ describe('PanelCertificates (the app\'s verify proc)', () => {
     otherPem = (await selfSignedCertificate({ commonName: 'other.paneldeck.test' })).cert;
   });
 
-  test('no trusted certificate: Chromium\'s verdict stands for what it trusts, an untrusted one is refused and remembered', async () => {
+  test("no trusted certificate: Chromium's verdict stands for what it trusts, an untrusted one is refused and remembered", async () => {
     let clock = 0;
-    const certificates = new PanelCertificates(() => [], () => clock);
+    const certificates = new PanelCertificates(
+      () => [],
+      () => clock,
+    );
     assert.equal(certificates.verify({ hostname: 'panel.example.com', certificate: { data: pem }, verificationResult: 'net::OK' }), -3);
     clock = 5;
-    assert.equal(certificates.verify({ hostname: '10.0.0.5', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' }), -2);
+    assert.equal(
+      certificates.verify({ hostname: '10.0.0.5', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' }),
+      -2,
+    );
 
     // The request that failed meanwhile carries the refusal, and the core words it with the certificate.
     clock = 4;
@@ -45,7 +51,10 @@ describe('PanelCertificates (the app\'s verify proc)', () => {
 
   test('a refusal from before the request started is not blamed on it', async () => {
     let clock = 1;
-    const certificates = new PanelCertificates(() => [], () => clock);
+    const certificates = new PanelCertificates(
+      () => [],
+      () => clock,
+    );
     certificates.verify({ hostname: 'h.example', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' });
     clock = 2;
     const fetch = certificates.wrap(async () => {
@@ -57,10 +66,16 @@ describe('PanelCertificates (the app\'s verify proc)', () => {
 
   test('a trusted certificate is accepted although Chromium refuses it; another one on that host is CHANGED, also when Chromium trusts it', () => {
     const certificates = new PanelCertificates((hostname) => (hostname === '10.0.0.5' ? [sha256] : []));
-    assert.equal(certificates.verify({ hostname: '10.0.0.5', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' }), 0);
+    assert.equal(
+      certificates.verify({ hostname: '10.0.0.5', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' }),
+      0,
+    );
     assert.equal(certificates.verify({ hostname: '10.0.0.5', certificate: { data: otherPem }, verificationResult: 'net::OK' }), -2);
     // Another host keeps the system's rules.
-    assert.equal(certificates.verify({ hostname: 'other.example', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' }), -2);
+    assert.equal(
+      certificates.verify({ hostname: 'other.example', certificate: { data: pem }, verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID' }),
+      -2,
+    );
   });
 
   test('a certificate that cannot be read is left to Chromium', () => {
@@ -68,7 +83,7 @@ describe('PanelCertificates (the app\'s verify proc)', () => {
     assert.equal(certificates.verify({ hostname: 'x', certificate: { data: 'not a certificate' }, verificationResult: 'net::OK' }), -3);
   });
 
-  test('connections are reset after each call that changes a panel\'s trust, also a failed one', async () => {
+  test("connections are reset after each call that changes a panel's trust, also a failed one", async () => {
     let resets = 0;
     const calls: string[] = [];
     const service = {

@@ -33,9 +33,15 @@ test('a panel asked for again after it was read in the running pass is read agai
   // Its session may have ended since (an expiry recheck asks exactly this): not the old answer.
   const again = checker.check(['a']);
   await answer('a', '2030-01-01T00:00:02.000Z');
-  assert.deepEqual((await again).map((check) => check.checkedAt), ['2030-01-01T00:00:02.000Z']);
+  assert.deepEqual(
+    (await again).map((check) => check.checkedAt),
+    ['2030-01-01T00:00:02.000Z'],
+  );
   await answer('b', '2030-01-01T00:00:03.000Z');
-  assert.deepEqual((await first).map((check) => check.checkedAt), ['2030-01-01T00:00:01.000Z', '2030-01-01T00:00:03.000Z']);
+  assert.deepEqual(
+    (await first).map((check) => check.checkedAt),
+    ['2030-01-01T00:00:01.000Z', '2030-01-01T00:00:03.000Z'],
+  );
   assert.equal(reads(), 3);
 });
 

@@ -14,10 +14,20 @@ describe('panel labels through the service', () => {
   const service = suiteService();
 
   test('given at add, changed one at a time, cleared with null and []', async () => {
-    const added = await service().addPanel({ address: 'labels.example.com', group: 'Acme', tags: ['prod', 'eu'], colour: 'red', favourite: true });
+    const added = await service().addPanel({
+      address: 'labels.example.com',
+      group: 'Acme',
+      tags: ['prod', 'eu'],
+      colour: 'red',
+      favourite: true,
+    });
     assert.deepEqual([added.group, added.tags, added.colour, added.favourite], ['Acme', ['prod', 'eu'], 'red', true]);
     const moved = await service().updatePanel(added.id, { group: 'Globex' });
-    assert.deepEqual([moved.group, moved.tags, moved.colour, moved.favourite], ['Globex', ['prod', 'eu'], 'red', true], 'only the group changed');
+    assert.deepEqual(
+      [moved.group, moved.tags, moved.colour, moved.favourite],
+      ['Globex', ['prod', 'eu'], 'red', true],
+      'only the group changed',
+    );
     const cleared = await service().updatePanel(added.id, { group: '   ', tags: [], colour: null, favourite: false });
     assert.deepEqual([cleared.group, cleared.tags, cleared.colour, cleared.favourite], [null, [], null, false]);
   });
@@ -57,11 +67,20 @@ describe('the panel list view kept in the settings', () => {
   const service = suiteService();
 
   test('saved whole and read back; a bad one is refused with a message; a damaged file costs only the view', async () => {
-    const view = { selectedPanelId: '00000000-0000-4000-8000-000000000001', sort: 'expiry' as const, attentionOnly: true, collapsedGroups: ['Acme'] };
+    const view = {
+      selectedPanelId: '00000000-0000-4000-8000-000000000001',
+      sort: 'expiry' as const,
+      attentionOnly: true,
+      collapsedGroups: ['Acme'],
+    };
     const status = await service().updateSettings({ boardView: view });
     assert.deepEqual(status.settings.boardView, view);
     assert.equal(status.settings.checkConcurrency, 16, 'the other settings stay');
-    await rejectsWith(service().updateSettings({ boardView: { ...view, sort: 'colour' } as never }), 'INVALID_INPUT', /Sort must be one of name, status, checked, expiry/);
+    await rejectsWith(
+      service().updateSettings({ boardView: { ...view, sort: 'colour' } as never }),
+      'INVALID_INPUT',
+      /Sort must be one of name, status, checked, expiry/,
+    );
     await rejectsWith(service().updateSettings({ boardView: { ...view, selectedPanelId: 'x' } }), 'INVALID_INPUT', /UUID/);
     assert.deepEqual((await service().getAppStatus()).settings.boardView, view);
   });
@@ -70,7 +89,10 @@ describe('the panel list view kept in the settings', () => {
 test('a damaged view in settings.json falls back to the default view and keeps the other settings', async () => {
   const dir = await tempDir();
   try {
-    writeFileSync(join(dir.path, 'settings.json'), JSON.stringify({ version: 1, storeTokensWithWeakProtection: false, checkConcurrency: 32, boardView: { sort: 'bogus' } }));
+    writeFileSync(
+      join(dir.path, 'settings.json'),
+      JSON.stringify({ version: 1, storeTokensWithWeakProtection: false, checkConcurrency: 32, boardView: { sort: 'bogus' } }),
+    );
     const status = await createPanelService({ dataDir: dir.path, encryption: testEncryption() }).getAppStatus();
     assert.equal(status.settings.checkConcurrency, 32);
     assert.deepEqual(status.settings.boardView, { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] });
@@ -85,7 +107,10 @@ describe('request timeout, theme and default email', () => {
 
   test('saved and refused with the field named; an empty default email clears it', async () => {
     const status = await service().updateSettings({ requestTimeoutSeconds: 30, theme: 'dark', defaultEmail: '  ops@example.com ' });
-    assert.deepEqual([status.settings.requestTimeoutSeconds, status.settings.theme, status.settings.defaultEmail], [30, 'dark', 'ops@example.com']);
+    assert.deepEqual(
+      [status.settings.requestTimeoutSeconds, status.settings.theme, status.settings.defaultEmail],
+      [30, 'dark', 'ops@example.com'],
+    );
     await rejectsWith(service().updateSettings({ requestTimeoutSeconds: 1 }), 'INVALID_INPUT', /^Request timeout must be at least 3/);
     await rejectsWith(service().updateSettings({ theme: 'blue' as never }), 'INVALID_INPUT', /^Theme must be one of system, light, dark/);
     await rejectsWith(service().updateSettings({ defaultEmail: 'not an email' }), 'INVALID_INPUT', /^Default email must look like/);

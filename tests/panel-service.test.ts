@@ -80,7 +80,11 @@ describe('panel service against the reference panel', () => {
   test('the name defaults to the address; a second panel at the same base URL is DUPLICATE_PANEL', async () => {
     const first = await service.addPanel({ address: `${panel.url}/api/` });
     assert.equal(first.name, panel.url);
-    await rejectsWith(service.addPanel({ address: `${panel.url.replace('127.0.0.1', '127.0.0.1')}/` }), 'DUPLICATE_PANEL', /already in your list as/);
+    await rejectsWith(
+      service.addPanel({ address: `${panel.url.replace('127.0.0.1', '127.0.0.1')}/` }),
+      'DUPLICATE_PANEL',
+      /already in your list as/,
+    );
     await service.addPanel({ address: other.url, name: 'Other' });
     assert.equal((await service.listPanels()).length, 2);
   });
@@ -107,7 +111,11 @@ describe('panel service against the reference panel', () => {
 
   test('a wrong password is INVALID_CREDENTIALS, and the message never holds the password', async () => {
     const { id } = await service.addPanel({ address: panel.url });
-    const error = await rejectsWith(service.logIn(id, { email: DEMO_USER.email, password: 'hunter2-wrong' }), 'INVALID_CREDENTIALS', /did not accept/);
+    const error = await rejectsWith(
+      service.logIn(id, { email: DEMO_USER.email, password: 'hunter2-wrong' }),
+      'INVALID_CREDENTIALS',
+      /did not accept/,
+    );
     assert.ok(!error.message.includes('hunter2-wrong'));
     assert.equal((await service.listPanels())[0]?.signedIn, false);
   });
@@ -153,7 +161,12 @@ describe('panel service against the reference panel', () => {
       assert.ok(token);
       const { session } = await service.getSession(id);
       assert.equal((session as { user: { email: string } }).user.email, DEMO_USER.email);
-      assert.deepEqual((session as { request: unknown }).request, { scheme: 'Bearer', value: HIDDEN_SECRET, header: HIDDEN_SECRET, sessionKey: 'sk-demo-not-a-real-key' });
+      assert.deepEqual((session as { request: unknown }).request, {
+        scheme: 'Bearer',
+        value: HIDDEN_SECRET,
+        header: HIDDEN_SECRET,
+        sessionKey: 'sk-demo-not-a-real-key',
+      });
       assert.ok(!JSON.stringify(session).includes(token));
     } finally {
       await echoing.close();
@@ -205,10 +218,22 @@ describe('panel service against the reference panel', () => {
   const faultCases = [
     { fault: { kind: 'rate-limited', retryAfterSeconds: 20 }, code: 'RATE_LIMITED', message: /Wait 20 s/ },
     { fault: { kind: 'server-error' }, code: 'SERVER_ERROR', message: /HTTP 500/ },
-    { fault: { kind: 'bad-gateway-html' }, code: 'SERVER_ERROR', message: /proxy in front of the panel got no valid answer.*HTTP 502 Bad Gateway/ },
-    { fault: { kind: 'invalid-json' }, code: 'BAD_RESPONSE', message: /not valid JSON \(HTTP 200 OK, application\/json\): it may be cut off/ },
+    {
+      fault: { kind: 'bad-gateway-html' },
+      code: 'SERVER_ERROR',
+      message: /proxy in front of the panel got no valid answer.*HTTP 502 Bad Gateway/,
+    },
+    {
+      fault: { kind: 'invalid-json' },
+      code: 'BAD_RESPONSE',
+      message: /not valid JSON \(HTTP 200 OK, application\/json\): it may be cut off/,
+    },
     { fault: { kind: 'html-page' }, code: 'BAD_RESPONSE', message: /an HTML page \(HTTP 200/ },
-    { fault: { kind: 'status', status: 418, body: { message: 'short and stout' } }, code: 'BAD_RESPONSE', message: /HTTP 418.*short and stout/ },
+    {
+      fault: { kind: 'status', status: 418, body: { message: 'short and stout' } },
+      code: 'BAD_RESPONSE',
+      message: /HTTP 418.*short and stout/,
+    },
     { fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', message: /larger than 256\.0 KiB/ },
     { fault: { kind: 'never-ending-body' }, code: 'TIMEOUT', message: /started to answer but did not finish within 1\.5 s/ },
     { fault: { kind: 'latency', ms: 4000 }, code: 'TIMEOUT', message: /did not answer/ },
@@ -230,14 +255,18 @@ describe('panel service against the reference panel', () => {
     panel.setFault('login', { kind: 'server-error' });
     await rejectsWith(service.logIn(id, credentials), 'SERVER_ERROR');
     panel.setFault('login', { kind: 'status', status: 400, body: { message: 'Email address not verified' } });
-    await rejectsWith(service.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in: "Email address not verified"/);
+    await rejectsWith(
+      service.logIn(id, credentials),
+      'BAD_RESPONSE',
+      /HTTP 400 Bad Request while logging in: "Email address not verified"/,
+    );
     panel.setFault('login', { kind: 'status', status: 400, body: { message: `password ${DEMO_USER.password} is too weak` } });
     const error = await rejectsWith(service.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in\. /);
     assert.ok(!error.message.includes(DEMO_USER.password));
     assert.ok(!error.message.includes('too weak'), 'a message that held the password is left out whole, not blanked');
   });
 
-  test('the panel\'s reason phrase and content type never carry the password or token into a message or a file', async () => {
+  test("the panel's reason phrase and content type never carry the password or token into a message or a file", async () => {
     const { id } = await service.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'status', status: 401, reason: `Wrong password ${DEMO_USER.password}` });
     const refused = await rejectsWith(service.logIn(id, credentials), 'INVALID_CREDENTIALS', /HTTP 401 Unauthorized/);
@@ -247,7 +276,10 @@ describe('panel service against the reference panel', () => {
     const faults = [
       { fault: (token: string): Fault => ({ kind: 'status', status: 401, reason: `Invalid Bearer ${token}` }), code: 'UNAUTHORIZED' },
       { fault: (token: string): Fault => ({ kind: 'status', status: 503, reason: `Down for ${token}` }), code: 'SERVER_ERROR' },
-      { fault: (token: string): Fault => ({ kind: 'status', status: 200, contentType: `text/x-${token}`, body: 'not json' }), code: 'BAD_RESPONSE' },
+      {
+        fault: (token: string): Fault => ({ kind: 'status', status: 200, contentType: `text/x-${token}`, body: 'not json' }),
+        code: 'BAD_RESPONSE',
+      },
       { fault: (token: string): Fault => ({ kind: 'redirect', to: `http://${token}.invalid/`, status: 302 }), code: 'REDIRECT_REFUSED' },
     ] as const;
     const tokens: string[] = [];

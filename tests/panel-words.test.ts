@@ -38,13 +38,21 @@ describe("the panel's own words", () => {
 
   test("a 429 with Easypanel's data.reset says how long to wait", async () => {
     const reset = Date.now() + 150_000;
-    panel.setFault('login', { kind: 'status', status: 429, body: { code: 'TOO_MANY_REQUESTS', status: 429, message: 'Too many attempts', data: { reset } } });
+    panel.setFault('login', {
+      kind: 'status',
+      status: 429,
+      body: { code: 'TOO_MANY_REQUESTS', status: 429, message: 'Too many attempts', data: { reset } },
+    });
     await rejectsWith(service.logIn(id, credentials), 'RATE_LIMITED', /Wait 3 minutes and try again/);
   });
 
   test('a 429 inside a tRPC envelope, in seconds, says how long to wait', async () => {
     const reset = Math.floor(Date.now() / 1000) + 40;
-    panel.setFault('login', { kind: 'status', status: 429, body: { error: { json: { message: 'Slow down', data: { httpStatus: 429, reset } } } } });
+    panel.setFault('login', {
+      kind: 'status',
+      status: 429,
+      body: { error: { json: { message: 'Slow down', data: { httpStatus: 429, reset } } } },
+    });
     await rejectsWith(service.logIn(id, credentials), 'RATE_LIMITED', /Wait (39|40|41) s and try again/);
   });
 

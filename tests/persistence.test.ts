@@ -71,7 +71,13 @@ describe('what is kept on disk, and what survives a restart', () => {
 
     const second = start();
     const panels = await second.listPanels();
-    assert.deepEqual(panels.map((p) => [p.name, p.signedIn, p.tokenStorage]), [['A', true, 'encrypted'], ['B', false, null]]);
+    assert.deepEqual(
+      panels.map((p) => [p.name, p.signedIn, p.tokenStorage]),
+      [
+        ['A', true, 'encrypted'],
+        ['B', false, null],
+      ],
+    );
     assert.deepEqual(panels[0]?.lastCheck?.ok, true);
     assert.equal((await second.getSession(a.id)).panelId, a.id);
     assert.equal(b.signedIn, false);
@@ -91,7 +97,10 @@ describe('what is kept on disk, and what survives a restart', () => {
     assert.deepEqual(tokens(), []);
   });
 
-  for (const [label, init] of [['the basic_text backend', { backend: 'basic_text' }], ['no encryption', { available: false }]] as const) {
+  for (const [label, init] of [
+    ['the basic_text backend', { backend: 'basic_text' }],
+    ['no encryption', { available: false }],
+  ] as const) {
     test(`with ${label} the token is kept in memory only and says so`, async () => {
       encryption = testEncryption(init);
       const service = start();
@@ -143,7 +152,10 @@ describe('what is kept on disk, and what survives a restart', () => {
     const degraded = await start().listPanels();
     assert.equal(degraded[0]?.signedIn, false);
     assert.equal(degraded[0]?.signedOutReason?.code, 'ENCRYPTION_UNAVAILABLE');
-    assert.match(degraded[0]?.signedOutReason?.message ?? '', /changed from gnome_libsecret to basic_text.*key built into the app.*stays on disk/);
+    assert.match(
+      degraded[0]?.signedOutReason?.message ?? '',
+      /changed from gnome_libsecret to basic_text.*key built into the app.*stays on disk/,
+    );
 
     encryption.backendName = 'gnome_libsecret';
     const recovered = start();
@@ -162,7 +174,9 @@ describe('what is kept on disk, and what survives a restart', () => {
     original.tokens[a.id].ciphertext = '%%% not base64 %%%';
     writeFileSync(file, JSON.stringify(original));
 
-    const restarted = await restartExpectingOnlyTheFirstSignedOut(/damaged on disk \(the token store as it was is kept at .*tokens\.corrupt-/);
+    const restarted = await restartExpectingOnlyTheFirstSignedOut(
+      /damaged on disk \(the token store as it was is kept at .*tokens\.corrupt-/,
+    );
     const copies = readdirSync(dir.path).filter((name) => /^tokens\.corrupt-.*\.json$/.test(name));
     assert.equal(copies.length, 1);
     assert.equal(JSON.parse(readFileSync(join(dir.path, copies[0]!), 'utf8')).tokens[a.id].ciphertext, '%%% not base64 %%%');
@@ -170,7 +184,10 @@ describe('what is kept on disk, and what survives a restart', () => {
     await restarted.logIn(a.id, credentials);
     const rewritten = JSON.parse(readFileSync(file, 'utf8'));
     assert.deepEqual(rewritten.tokens[b.id], intact);
-    assert.equal((await start().listPanels()).every((p) => p.signedIn), true);
+    assert.equal(
+      (await start().listPanels()).every((p) => p.signedIn),
+      true,
+    );
   });
 
   for (const [what, content, reason] of [
@@ -188,7 +205,10 @@ describe('what is kept on disk, and what survives a restart', () => {
       assert.equal(restarted?.signedOutReason?.code, 'TOKEN_UNREADABLE');
       assert.match(restarted?.signedOutReason?.message ?? '', reason);
       const kept = readdirSync(dir.path).filter((name) => name.startsWith('tokens.corrupt-'));
-      assert.deepEqual(kept.map((name) => readFileSync(join(dir.path, name), 'utf8')), [content]);
+      assert.deepEqual(
+        kept.map((name) => readFileSync(join(dir.path, name), 'utf8')),
+        [content],
+      );
     });
   }
 
@@ -224,7 +244,10 @@ describe('what is kept on disk, and what survives a restart', () => {
     document.panels.push({ id: 'broken', name: 7 }, { ...document.panels[0], id: crypto.randomUUID(), baseUrl: 'http://evil.example/api' });
     writeFileSync(file, JSON.stringify(document));
     const restarted = start();
-    assert.deepEqual((await restarted.listPanels()).map((p) => p.id), [id]);
+    assert.deepEqual(
+      (await restarted.listPanels()).map((p) => p.id),
+      [id],
+    );
     const problem = await restarted.loadProblem();
     assert.match(problem?.message ?? '', /2 damaged panel entries in the panel list were skipped/);
     assert.equal(JSON.parse(readFileSync(problem!.movedTo!, 'utf8')).panels.length, 3);

@@ -92,12 +92,14 @@ describe('the easypanel style (Easypanel 2.33+)', () => {
   const panel = suiteReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
   const guarded = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
 
-  test('log in answers { token }, with or without rememberMe; the session is Easypanel\'s, without the email', async () => {
+  test("log in answers { token }, with or without rememberMe; the session is Easypanel's, without the email", async () => {
     assert.equal(panel().style, 'easypanel');
     const plain = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
     assert.equal(plain.status, 200);
     assert.deepEqual(Object.keys(plain.body as object), ['token']);
-    const login = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: true } });
+    const login = await call(panel(), 'POST', '/api/login', {
+      json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: true },
+    });
     assert.equal(login.status, 200);
     const token = tokenIn(login.body);
     assert.notEqual(token, tokenIn(plain.body));
@@ -137,20 +139,26 @@ describe('the easypanel style (Easypanel 2.33+)', () => {
   });
 
   test('errors are { code, status, message }: wrong password, unknown and expired tokens, 404, 405, bad input', async () => {
-    assert.deepEqual((await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: 'wrong' } })), {
+    assert.deepEqual(await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: 'wrong' } }), {
       status: 401,
       contentType: 'application/json; charset=utf-8',
       body: { code: 'UNAUTHORIZED', status: 401, message: 'Invalid credentials' },
     });
-    const unauthorized = { status: 401, contentType: 'application/json; charset=utf-8', body: { code: 'UNAUTHORIZED', status: 401, message: 'Unauthorized' } };
+    const unauthorized = {
+      status: 401,
+      contentType: 'application/json; charset=utf-8',
+      body: { code: 'UNAUTHORIZED', status: 401, message: 'Unauthorized' },
+    };
     assert.deepEqual(await call(panel(), 'GET', '/api/getSession'), unauthorized);
     assert.deepEqual(await call(panel(), 'GET', '/api/getSession', { token: 'made-up' }), unauthorized);
-    const token = tokenIn((await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } })).body);
+    const token = tokenIn(
+      (await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } })).body,
+    );
     assert.equal((await call(panel(), 'GET', '/api/getSession', { token })).status, 200);
     panel().expireAllTokens();
     assert.deepEqual(await call(panel(), 'GET', '/api/getSession', { token }), unauthorized);
 
-    assert.deepEqual((await call(panel(), 'GET', '/api/nothing')), {
+    assert.deepEqual(await call(panel(), 'GET', '/api/nothing'), {
       status: 404,
       contentType: 'application/json; charset=utf-8',
       body: { code: 'NOT_FOUND', status: 404, message: 'Not found' },
@@ -160,7 +168,9 @@ describe('the easypanel style (Easypanel 2.33+)', () => {
     assert.equal(wrongMethod.status, 405);
     assert.deepEqual(Object.keys(wrongMethod.body as object), ['code', 'status', 'message']);
     assert.equal((await call(panel(), 'POST', '/api/getSession')).status, 405);
-    const badInput = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: 'yes' } });
+    const badInput = await call(panel(), 'POST', '/api/login', {
+      json: { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: 'yes' },
+    });
     assert.deepEqual(badInput.body, { code: 'BAD_REQUEST', status: 400, message: 'Input validation failed' });
   });
 
@@ -173,7 +183,12 @@ describe('the easypanel style (Easypanel 2.33+)', () => {
     const gateway = await call(panel(), 'GET', '/api/getSession', { token: 'x' });
     assert.equal(gateway.status, 502);
     assert.match(String(gateway.contentType), /text\/html/);
-    assert.deepEqual(panel().requests.slice(start).map((request) => `${request.method} ${request.path}`), ['POST /api/login', 'GET /api/getSession']);
+    assert.deepEqual(
+      panel()
+        .requests.slice(start)
+        .map((request) => `${request.method} ${request.path}`),
+      ['POST /api/login', 'GET /api/getSession'],
+    );
   });
 });
 
@@ -232,9 +247,15 @@ describe('the trpc style (Easypanel 2.30 and before)', () => {
     assert.deepEqual([expired.status, expired.body], [401, unauthorized]);
 
     const badInput = await logIn({ email: DEMO_USER.email });
-    assert.deepEqual([badInput.status, (badInput.body as { error: { json: { data: unknown } } }).error.json.data], [400, { code: 'BAD_REQUEST', httpStatus: 400, path: 'auth.login' }]);
+    assert.deepEqual(
+      [badInput.status, (badInput.body as { error: { json: { data: unknown } } }).error.json.data],
+      [400, { code: 'BAD_REQUEST', httpStatus: 400, path: 'auth.login' }],
+    );
     const unknownProcedure = await call(panel(), 'GET', '/api/trpc/auth.nothing');
-    assert.deepEqual([unknownProcedure.status, unknownProcedure.body], [404, trpcErrorBody('NOT_FOUND', -32004, 404, 'No "query"-procedure on path "auth.nothing"', 'auth.nothing')]);
+    assert.deepEqual(
+      [unknownProcedure.status, unknownProcedure.body],
+      [404, trpcErrorBody('NOT_FOUND', -32004, 404, 'No "query"-procedure on path "auth.nothing"', 'auth.nothing')],
+    );
   });
 
   test('the plain paths of 2.33+ do not exist: 404 with a tRPC NOT_FOUND envelope', async () => {
@@ -248,7 +269,16 @@ describe('the trpc style (Easypanel 2.30 and before)', () => {
   test('a procedure called with the wrong method: 405 METHOD_NOT_SUPPORTED', async () => {
     const getLogin = await call(panel(), 'GET', '/api/trpc/auth.login');
     assert.equal(getLogin.status, 405);
-    assert.deepEqual(getLogin.body, trpcErrorBody('METHOD_NOT_SUPPORTED', -32005, 405, 'Unsupported GET-request to mutation procedure at path "auth.login"', 'auth.login'));
+    assert.deepEqual(
+      getLogin.body,
+      trpcErrorBody(
+        'METHOD_NOT_SUPPORTED',
+        -32005,
+        405,
+        'Unsupported GET-request to mutation procedure at path "auth.login"',
+        'auth.login',
+      ),
+    );
     const postSession = await call(panel(), 'POST', '/api/trpc/auth.getSession', { json: { json: null } });
     assert.equal(postSession.status, 405);
     assert.equal((postSession.body as { error: { json: { data: { code: string } } } }).error.json.data.code, 'METHOD_NOT_SUPPORTED');
@@ -258,11 +288,19 @@ describe('the trpc style (Easypanel 2.30 and before)', () => {
     const start = panel().requests.length;
     panel().setFault('login', { kind: 'server-error' });
     assert.equal((await logIn({ email: DEMO_USER.email, password: DEMO_USER.password })).status, 500);
-    assert.equal((await call(panel(), 'POST', '/api/login', { json: {} })).status, 404, 'the fault is on the procedure, not the plain path');
+    assert.equal(
+      (await call(panel(), 'POST', '/api/login', { json: {} })).status,
+      404,
+      'the fault is on the procedure, not the plain path',
+    );
     panel().setFault('login', null);
     const token = tokenIn((await logIn({ email: DEMO_USER.email, password: DEMO_USER.password })).body, true);
 
-    panel().setFault('getSession', { kind: 'status', status: 429, body: trpcErrorBody('TOO_MANY_REQUESTS', -32029, 429, 'Too many requests') });
+    panel().setFault('getSession', {
+      kind: 'status',
+      status: 429,
+      body: trpcErrorBody('TOO_MANY_REQUESTS', -32029, 429, 'Too many requests'),
+    });
     const limited = await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token });
     assert.deepEqual([limited.status, limited.body], [429, trpcErrorBody('TOO_MANY_REQUESTS', -32029, 429, 'Too many requests')]);
     panel().setFault('getSession', { kind: 'latency', ms: 150 });
@@ -270,16 +308,32 @@ describe('the trpc style (Easypanel 2.30 and before)', () => {
     assert.equal((await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200);
     assert.ok(Date.now() - began >= 140);
     panel().setFault('getSession', { kind: 'redirect', to: `/api/v2/trpc/auth.getSession${TRPC_NULL_INPUT}`, status: 307 });
-    assert.equal((await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status, 200, 'the same-origin redirect target answers');
+    assert.equal(
+      (await call(panel(), 'GET', `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`, { token })).status,
+      200,
+      'the same-origin redirect target answers',
+    );
 
     assert.equal(panel().requests.length - start, 7);
-    assert.deepEqual(panel().requests.slice(start, start + 2).map((request) => `${request.method} ${request.path}`), ['POST /api/trpc/auth.login', 'POST /api/login']);
+    assert.deepEqual(
+      panel()
+        .requests.slice(start, start + 2)
+        .map((request) => `${request.method} ${request.path}`),
+      ['POST /api/trpc/auth.login', 'POST /api/login'],
+    );
   });
 });
 
 describe('real TOTP codes', () => {
   const secret = newTotpSecret();
-  const user: DemoUser = { id: 'usr_2001', email: 'totp@paneldeck.test', password: 'totp-password', name: 'TOTP Operator', role: 'admin', totpSecret: secret };
+  const user: DemoUser = {
+    id: 'usr_2001',
+    email: 'totp@paneldeck.test',
+    password: 'totp-password',
+    name: 'TOTP Operator',
+    role: 'admin',
+    totpSecret: secret,
+  };
   const credentials = { email: user.email, password: user.password };
   const totp = demoTotp(secret);
   /** A code no counter near now gives, so a refusal is certain. */
@@ -299,13 +353,19 @@ describe('real TOTP codes', () => {
       const panel = await startReferencePanel({ style, users: [user] });
       try {
         const path = style === 'trpc' ? '/api/trpc/auth.login' : '/api/login';
-        const logIn = (code?: string) => call(panel, 'POST', path, { json: style === 'trpc' ? { json: { ...credentials, code } } : { ...credentials, code } });
+        const logIn = (code?: string) =>
+          call(panel, 'POST', path, { json: style === 'trpc' ? { json: { ...credentials, code } } : { ...credentials, code } });
         const prompt = await logIn();
         assert.equal(prompt.status, 200);
         assert.equal(JSON.stringify(prompt.body).includes('"twoFactorEnabled":true'), true);
         tokenIn((await logIn(totp.generate())).body, style === 'trpc');
         tokenIn((await logIn(totp.generate({ timestamp: Date.now() - 30_000 }))).body, style === 'trpc');
-        for (const refused of [wrongCode(), totp.generate({ timestamp: Date.now() - 5 * 60_000 }), demoTotp(newTotpSecret()).generate(), '246810']) {
+        for (const refused of [
+          wrongCode(),
+          totp.generate({ timestamp: Date.now() - 5 * 60_000 }),
+          demoTotp(newTotpSecret()).generate(),
+          '246810',
+        ]) {
           const near = new Set([-1, 0, 1].map((step) => totp.generate({ timestamp: Date.now() + step * 30_000 })));
           if (near.has(refused)) continue; // one in a hundred thousand: another secret's code can match
           const answer = await logIn(refused);
@@ -333,7 +393,7 @@ describe('real TOTP codes', () => {
 });
 
 describe('self-signed certificates', () => {
-  test('two certificates differ; the fingerprint is Node\'s SHA-256 form; describeCertificate reads them', async () => {
+  test("two certificates differ; the fingerprint is Node's SHA-256 form; describeCertificate reads them", async () => {
     const first = await selfSignedCertificate();
     const second = await selfSignedCertificate({ commonName: 'renewed.paneldeck.test' });
     const fingerprint = certificateFingerprint(first.cert);
@@ -389,7 +449,12 @@ describe('swapping the TLS certificate of a running panel', () => {
       fingerprint: socket.getPeerCertificate().fingerprint256,
       /** Resolves when the panel closes the connection; fails the test after `ms`. */
       closedWithin: (ms: number) =>
-        Promise.race([closed, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the panel kept the connection open for ${ms} ms`)), ms).unref())]),
+        Promise.race([
+          closed,
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error(`the panel kept the connection open for ${ms} ms`)), ms).unref(),
+          ),
+        ]),
       get: async (path: string): Promise<{ status: number; head: string; body: string }> => {
         socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
         for (;;) {
@@ -417,7 +482,11 @@ describe('swapping the TLS certificate of a running panel', () => {
     return new Promise((resolve, reject) => {
       const request = httpsRequest(`${panel.url}${path}`, { agent, rejectUnauthorized: false }, (response) => {
         const socket = response.socket as TLSSocket;
-        const seen = { status: response.statusCode ?? 0, fingerprint: socket.getPeerCertificate().fingerprint256, resumed: socket.isSessionReused() };
+        const seen = {
+          status: response.statusCode ?? 0,
+          fingerprint: socket.getPeerCertificate().fingerprint256,
+          resumed: socket.isSessionReused(),
+        };
         response.resume();
         response.on('end', () => resolve(seen));
       });
@@ -470,7 +539,7 @@ describe('swapping the TLS certificate of a running panel', () => {
     }
   });
 
-  test('once setCertificate has resolved, a keep-alive client\'s next request goes out on a new connection', async () => {
+  test("once setCertificate has resolved, a keep-alive client's next request goes out on a new connection", async () => {
     const panel = await startReferencePanel({ tls: first });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {

@@ -15,7 +15,10 @@ test('an untouched form sends nothing; each changed field goes alone', () => {
   const draft = backgroundDraft(settings);
   assert.deepEqual(backgroundPatch(settings, draft), {});
   assert.deepEqual(backgroundPatch(settings, { ...draft, checkIntervalMinutes: ' 0 ' }), { checkIntervalMinutes: 0 });
-  assert.deepEqual(backgroundPatch(settings, { ...draft, checkConcurrency: '4', notifyBeforeExpiry: false }), { checkConcurrency: 4, notifyBeforeExpiry: false });
+  assert.deepEqual(backgroundPatch(settings, { ...draft, checkConcurrency: '4', notifyBeforeExpiry: false }), {
+    checkConcurrency: 4,
+    notifyBeforeExpiry: false,
+  });
   assert.deepEqual(backgroundPatch(settings, { ...draft, expiryWarningMinutes: '10.0' }), {}, 'the same number written otherwise');
 });
 
@@ -46,7 +49,10 @@ test('each of main\u2019s messages lands on its field; anything else on the form
     assert.ok(caught instanceof PanelError, JSON.stringify(change));
     assert.equal(backgroundFieldForError(caught.toInfo()), field, caught.message);
   }
-  assert.equal(backgroundFieldForError({ code: 'INVALID_INPUT', message: 'Notify before expiry must be true or false.' }), 'notifyBeforeExpiry');
+  assert.equal(
+    backgroundFieldForError({ code: 'INVALID_INPUT', message: 'Notify before expiry must be true or false.' }),
+    'notifyBeforeExpiry',
+  );
   assert.equal(backgroundFieldForError({ code: 'STORAGE', message: 'Check interval could not be saved.' }), null);
   assert.equal(backgroundFieldForError({ code: 'INVALID_INPUT', message: 'Unexpected field: "x".' }), null);
 });

@@ -8,7 +8,11 @@ import { tempDir } from './helpers.ts';
 
 test('a packaged or plain run loads the built renderer over app://', () => {
   assert.equal(APP_ENTRY_URL, 'app://paneldeck/index.html');
-  assert.deepEqual(rendererEntry({ isPackaged: true, devServerUrl: undefined }), { url: APP_ENTRY_URL, appOrigins: [APP_ORIGIN], warning: null });
+  assert.deepEqual(rendererEntry({ isPackaged: true, devServerUrl: undefined }), {
+    url: APP_ENTRY_URL,
+    appOrigins: [APP_ORIGIN],
+    warning: null,
+  });
   assert.deepEqual(rendererEntry({ isPackaged: false, devServerUrl: '' }), { url: APP_ENTRY_URL, appOrigins: [APP_ORIGIN], warning: null });
 });
 
@@ -18,7 +22,10 @@ test('an unpackaged run may load a loopback dev server, whose origin then counts
     appOrigins: [APP_ORIGIN, 'http://127.0.0.1:5173'],
     warning: null,
   });
-  assert.deepEqual(rendererEntry({ isPackaged: false, devServerUrl: 'http://localhost:5173/' }).appOrigins, [APP_ORIGIN, 'http://localhost:5173']);
+  assert.deepEqual(rendererEntry({ isPackaged: false, devServerUrl: 'http://localhost:5173/' }).appOrigins, [
+    APP_ORIGIN,
+    'http://localhost:5173',
+  ]);
 });
 
 test('a packaged build never loads a dev server, and only loopback http is accepted', () => {

@@ -35,7 +35,16 @@ test('serves the app\u2019s files with their type and the CSP on every answer', 
 });
 
 test('never serves a file outside the renderer folder, or of an unknown type', async () => {
-  for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt', '/%2e%2e%2fsecret.txt', '/..%5csecret.txt', '/notes.md', '/%00index.html', '/%E0%A4%A']) {
+  for (const path of [
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/%2e%2e/%2e%2e/secret.txt',
+    '/%2e%2e%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/notes.md',
+    '/%00index.html',
+    '/%E0%A4%A',
+  ]) {
     assert.equal((await get(path)).status, 404, path);
   }
   assert.equal(fileFor(root, '/../secret.txt'), null);

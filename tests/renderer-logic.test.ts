@@ -4,7 +4,19 @@ import type { Panel } from '../shared/types.ts';
 import { fieldForError } from '../renderer/field-errors.ts';
 import { panelStatus, signedOutNotice } from '../renderer/panel-status.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, relativeTime, toDate } from '../renderer/session-fields.ts';
-import { carryView, EXPAND_ROW_BUDGET, formatCount, formatNumber, initialView, measureJson, PAGE_SIZE, planOpen, utf8Length, visibleRows, type Branch } from '../renderer/json-rows.ts';
+import {
+  carryView,
+  EXPAND_ROW_BUDGET,
+  formatCount,
+  formatNumber,
+  initialView,
+  measureJson,
+  PAGE_SIZE,
+  planOpen,
+  utf8Length,
+  visibleRows,
+  type Branch,
+} from '../renderer/json-rows.ts';
 import { formatBytes } from '../shared/sizes.ts';
 import { suiteService } from './helpers.ts';
 import { samplePanel } from './panel-fixture.ts';
@@ -13,9 +25,15 @@ const basePanel: Panel = samplePanel(0, { name: 'P', address: 'p.example.com', b
 
 test('panel status: signed in, last check failed, expired (server or unreadable token), signed out', () => {
   assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: true } }).kind, 'signed-in');
-  assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: { code: 'TIMEOUT', message: 'm' } } }).kind, 'check-failed');
+  assert.equal(
+    panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: { code: 'TIMEOUT', message: 'm' } } }).kind,
+    'check-failed',
+  );
   const changed = { code: 'CERTIFICATE_CHANGED' as const, message: 'm' };
-  assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: changed } }).label, 'Signed in, certificate changed');
+  assert.equal(
+    panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: changed } }).label,
+    'Signed in, certificate changed',
+  );
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'UNAUTHORIZED', message: 'm' } }).kind, 'expired');
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'TOKEN_UNREADABLE', message: 'm' } }).kind, 'expired');
   assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: 'address changed' } }).kind, 'signed-out');
@@ -26,7 +44,10 @@ test('a panel signed out without the operator asking says why; one they logged o
   const reason = (code: Panel['signedOutReason'] & object) => signedOutNotice({ ...basePanel, signedOutReason: code });
   assert.equal(reason({ code: 'UNAUTHORIZED', message: 'm' })?.title, 'Session expired or revoked');
   assert.match(reason({ code: 'ENCRYPTION_UNAVAILABLE', message: 'changed from a to b' })?.title ?? '', /cannot be used on this system/);
-  assert.deepEqual(reason({ code: 'NOT_SIGNED_IN', message: 'The address changed.' }), { title: 'Signed out', detail: 'The address changed.' });
+  assert.deepEqual(reason({ code: 'NOT_SIGNED_IN', message: 'The address changed.' }), {
+    title: 'Signed out',
+    detail: 'The address changed.',
+  });
   assert.equal(signedOutNotice(basePanel), null);
   assert.equal(signedOutNotice({ ...basePanel, signedIn: true, signedOutReason: { code: 'UNAUTHORIZED', message: 'stale' } }), null);
 });
@@ -35,15 +56,31 @@ test('known session fields are found at the top, under user, data.user or sessio
   const expected = { user: 'u1', email: 'a@b.c', name: 'Ann', role: 'admin', expiresAt: new Date('2026-12-01T10:00:00.000Z') };
   const flat = { id: 'u1', email: 'a@b.c', name: 'Ann', role: 'admin', expiresAt: '2026-12-01T10:00:00.000Z' };
   assert.deepEqual(knownSessionFields(flat), expected);
-  assert.deepEqual(knownSessionFields({ user: { id: 'u1', email: 'a@b.c', name: 'Ann', role: 'admin' }, expires_at: '2026-12-01T10:00:00Z' }), expected);
-  assert.deepEqual(knownSessionFields({ data: { user: { username: 'u1', mail: 'a@b.c', displayName: 'Ann', roles: ['admin'] } }, exp: Date.parse('2026-12-01T10:00:00Z') / 1000 }), expected);
+  assert.deepEqual(
+    knownSessionFields({ user: { id: 'u1', email: 'a@b.c', name: 'Ann', role: 'admin' }, expires_at: '2026-12-01T10:00:00Z' }),
+    expected,
+  );
+  assert.deepEqual(
+    knownSessionFields({
+      data: { user: { username: 'u1', mail: 'a@b.c', displayName: 'Ann', roles: ['admin'] } },
+      exp: Date.parse('2026-12-01T10:00:00Z') / 1000,
+    }),
+    expected,
+  );
   assert.deepEqual(knownSessionFields({ session: { user: flat } }), expected);
   assert.deepEqual(knownSessionFields({ roles: ['a', 'b'] }), { role: 'a, b' });
-  for (const odd of [null, 42, 'text', [], [flat], { user: null }, { expiresAt: 'not a date' }]) assert.ok(!knownSessionFields(odd).expiresAt);
+  for (const odd of [null, 42, 'text', [], [flat], { user: null }, { expiresAt: 'not a date' }])
+    assert.ok(!knownSessionFields(odd).expiresAt);
 });
 
 test("Easypanel's session: the user is userId, not the session's own id; when it began and ends", () => {
-  const session = { id: 'sess_9', createdAt: '2026-11-23T10:00:00.000Z', userId: 'usr_1', expiresAt: '2026-12-23T10:00:00.000Z', demoMode: false };
+  const session = {
+    id: 'sess_9',
+    createdAt: '2026-11-23T10:00:00.000Z',
+    userId: 'usr_1',
+    expiresAt: '2026-12-23T10:00:00.000Z',
+    demoMode: false,
+  };
   assert.deepEqual(knownSessionFields(session), {
     user: 'usr_1',
     createdAt: new Date('2026-11-23T10:00:00.000Z'),
@@ -64,7 +101,19 @@ test('dates: ISO strings, Unix seconds and milliseconds; relative times read nat
 });
 
 test('secret-looking keys are masked at any depth, other keys are not', () => {
-  for (const key of ['token', 'accessToken', 'refresh_token', 'X-Auth-Token', 'api_key', 'apiKey', 'password', 'clientSecret', 'Authorization', 'cookie']) assert.ok(isSecretKey(key), key);
+  for (const key of [
+    'token',
+    'accessToken',
+    'refresh_token',
+    'X-Auth-Token',
+    'api_key',
+    'apiKey',
+    'password',
+    'clientSecret',
+    'Authorization',
+    'cookie',
+  ])
+    assert.ok(isSecretKey(key), key);
   for (const key of ['keyboard', 'monkey', 'tokens_used_total', 'email', 'author', 'passage', 'name']) assert.ok(!isSecretKey(key), key);
   const masked = maskSecrets({ user: { email: 'a@b.c', apiKey: { id: 1 } }, list: [{ password: 'p' }], token: null });
   assert.deepEqual(masked, { user: { email: 'a@b.c', apiKey: MASKED_VALUE }, list: [{ password: MASKED_VALUE }], token: MASKED_VALUE });
@@ -134,10 +183,15 @@ test('masking walks any depth and any width without recursion, and copies what J
 });
 
 test('the session summary reads any shape, and keeps its lines short', () => {
-  for (const odd of [null, undefined, 0, 'user', [], [{ email: 'a@b.c' }], { user: 'x'.repeat(0) }, deepChain(50_000)]) assert.deepEqual(knownSessionFields(odd), {});
+  for (const odd of [null, undefined, 0, 'user', [], [{ email: 'a@b.c' }], { user: 'x'.repeat(0) }, deepChain(50_000)])
+    assert.deepEqual(knownSessionFields(odd), {});
   const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`k${index}`, index]));
   assert.deepEqual(knownSessionFields({ ...wide, email: 'a@b.c' }), { email: 'a@b.c' });
-  const long = knownSessionFields({ user: 'u'.repeat(1024 * 1024), name: `Ann ${'n'.repeat(5000)}`, roles: Array.from({ length: 10_000 }, (_, index) => `role${index}`) });
+  const long = knownSessionFields({
+    user: 'u'.repeat(1024 * 1024),
+    name: `Ann ${'n'.repeat(5000)}`,
+    roles: Array.from({ length: 10_000 }, (_, index) => `role${index}`),
+  });
   assert.equal(long.user?.length, 200);
   assert.ok(long.user?.endsWith('\u2026'));
   assert.ok(long.name?.startsWith('Ann nnn'));
@@ -154,7 +208,14 @@ test('json rows: only open branches give rows, a page of entries at a time, in d
   // The root and its children are open; the 250 items of the list are not (a long list reads as a list).
   assert.deepEqual(
     rows.slice(0, 6).map((row) => [row.kind, row.kind === 'more' ? row.shown : row.name, row.depth]),
-    [['branch', null, 0], ['branch', 'user', 1], ['leaf', 'id', 2], ['branch', 'tags', 2], ['branch', 'list', 1], ['branch', '0', 2]],
+    [
+      ['branch', null, 0],
+      ['branch', 'user', 1],
+      ['leaf', 'id', 2],
+      ['branch', 'tags', 2],
+      ['branch', 'list', 1],
+      ['branch', '0', 2],
+    ],
   );
   assert.equal(rows.length, 1 + 1 + 2 + 1 + PAGE_SIZE + 1 + 1);
   const more = rows.find((row) => row.kind === 'more');
@@ -215,8 +276,14 @@ test('json display helpers: sizes, counts and numbers as JSON writes them', () =
   assert.equal(formatBytes(2048), '2.0 KiB');
   assert.equal(formatBytes(1024 * 1024), '1.0 MiB');
   assert.equal(formatCount(10_000), '10,000');
-  assert.deepEqual(
-    [Number.MAX_VALUE, 1e308, 5e-324, -0, 2 ** 53 + 2, 1e21, 1e-7, -1.5e-10].map(formatNumber),
-    ['1.7976931348623157e+308', '1e+308', '5e-324', '0', '9007199254740994', '1e+21', '1e-7', '-1.5e-10'],
-  );
+  assert.deepEqual([Number.MAX_VALUE, 1e308, 5e-324, -0, 2 ** 53 + 2, 1e21, 1e-7, -1.5e-10].map(formatNumber), [
+    '1.7976931348623157e+308',
+    '1e+308',
+    '5e-324',
+    '0',
+    '9007199254740994',
+    '1e+21',
+    '1e-7',
+    '-1.5e-10',
+  ]);
 });

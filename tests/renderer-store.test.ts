@@ -130,6 +130,9 @@ test('a thousand-panel event applies in one change', () => {
   store.subscribe(() => notified++);
   store.apply({ type: 'panelsChanged', panels: many.map((one) => ({ ...one, signedIn: true })) });
   assert.equal(notified, 1);
-  assert.equal(store.getSnapshot().panels?.every((one) => one.signedIn), true);
+  assert.equal(
+    store.getSnapshot().panels?.every((one) => one.signedIn),
+    true,
+  );
   assert.equal(store.getSnapshot().panels?.length, 1000);
 });

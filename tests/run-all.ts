@@ -71,7 +71,9 @@ if ('missing' in binary) {
   skippedSuites.push('Electron end-to-end');
 } else if (failedStep === null) {
   const display = process.platform === 'linux' && !process.env.DISPLAY && existsSync('/usr/bin/xvfb-run');
-  const [command, args] = display ? ['xvfb-run', ['-a', npx, 'playwright', 'test', '-c', 'tests/electron/playwright.config.ts']] : [npx, ['playwright', 'test', '-c', 'tests/electron/playwright.config.ts']];
+  const [command, args] = display
+    ? ['xvfb-run', ['-a', npx, 'playwright', 'test', '-c', 'tests/electron/playwright.config.ts']]
+    : [npx, ['playwright', 'test', '-c', 'tests/electron/playwright.config.ts']];
   if ((await run(command, args as string[], { counts: true })) !== 0) failedStep = 'Electron end-to-end tests';
 }
 

@@ -77,7 +77,12 @@ describe('encoded echoes of the token and the password', () => {
     test(`a session holding the token ${form}: hidden, and the rest of the session kept`, async () => {
       const { id, token } = await signedIn();
       const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
-      panel.setSessionBody({ user: { email: user.email, name: user.name }, request: { header: echo }, [echo]: 'as a key', plain: 'sk-demo-not-a-real-key' });
+      panel.setSessionBody({
+        user: { email: user.email, name: user.name },
+        request: { header: echo },
+        [echo]: 'as a key',
+        plain: 'sk-demo-not-a-real-key',
+      });
 
       const result = await service.getSession(id);
       assert.deepEqual(result.session, {
@@ -86,7 +91,10 @@ describe('encoded echoes of the token and the password', () => {
         [`${HIDDEN_SECRET} 1`]: 'as a key',
         plain: 'sk-demo-not-a-real-key',
       });
-      await assertNowhere(token, { 'the session result': JSON.stringify(result), 'the panel list': JSON.stringify(await service.listPanels()) });
+      await assertNowhere(token, {
+        'the session result': JSON.stringify(result),
+        'the panel list': JSON.stringify(await service.listPanels()),
+      });
     });
 
     test(`a 422 whose message holds the token ${form}, on getSession: not quoted, not kept`, async () => {
@@ -108,7 +116,10 @@ describe('encoded echoes of the token and the password', () => {
 
       const message = await messageOf(service.logIn(id, credentials));
       assert.match(message, /^BAD_RESPONSE: The panel answered HTTP 422/);
-      await assertNowhere(credentials.password, { 'the error message': message, 'the panel list': JSON.stringify(await service.listPanels()) });
+      await assertNowhere(credentials.password, {
+        'the error message': message,
+        'the panel list': JSON.stringify(await service.listPanels()),
+      });
     });
   }
 

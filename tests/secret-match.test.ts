@@ -11,13 +11,16 @@ const encodings: Record<string, (secret: string, before: string, after: string) 
   'URL-encoded, all of it': (secret, before, after) => encodeURIComponent(`${before}${secret}${after}`),
   'double URL-encoded': (secret, before, after) => `${before}${encodeURIComponent(encodeURIComponent(secret))}${after}`,
   'triple URL-encoded': (secret, before, after) => encodeURIComponent(encodeURIComponent(encodeURIComponent(`${before}${secret}${after}`))),
-  'URL-encoded, lower-case hex': (secret, before, after) => `${before}${encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())}${after}`,
+  'URL-encoded, lower-case hex': (secret, before, after) =>
+    `${before}${encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())}${after}`,
   base64: (secret, before, after) => Buffer.from(`${before}${secret}${after}`).toString('base64'),
   'base64, URL-encoded': (secret, before, after) => encodeURIComponent(Buffer.from(`${before}${secret}${after}`).toString('base64')),
   base64url: (secret, before, after) => Buffer.from(`${before}${secret}${after}`).toString('base64url'),
-  'base64 wrapped at 76': (secret, before, after) => Buffer.from(`${before}${secret}${after}`).toString('base64').replace(/.{76}/g, '$&\r\n'),
+  'base64 wrapped at 76': (secret, before, after) =>
+    Buffer.from(`${before}${secret}${after}`).toString('base64').replace(/.{76}/g, '$&\r\n'),
   'Basic base64(before:secret)': (secret, before, after) => `Basic ${Buffer.from(`${before}:${secret}`).toString('base64')}${after}`,
-  'base64 of the URL-encoded secret': (secret, before, after) => Buffer.from(`${before}${encodeURIComponent(secret)}${after}`).toString('base64'),
+  'base64 of the URL-encoded secret': (secret, before, after) =>
+    Buffer.from(`${before}${encodeURIComponent(secret)}${after}`).toString('base64'),
   hex: (secret, before, after) => `${before}${Buffer.from(secret).toString('hex')}${after}`,
 };
 
@@ -63,7 +66,11 @@ test('property: text made without the secret is not flagged, so sessions stay in
       const secret = Buffer.from(bytes).toString(bytes.length === 32 ? 'base64url' : 'hex');
       const banned = new Set([...secret.toLowerCase(), ...secret.toUpperCase()]);
       const clean = (text: string) => [...text].filter((character) => !banned.has(character)).join('');
-      const value = fc.jsonValue({ maxDepth: 3 }).map((json) => JSON.parse(JSON.stringify(json, (_key, item: unknown) => (typeof item === 'string' ? clean(item) : item))) as unknown);
+      const value = fc
+        .jsonValue({ maxDepth: 3 })
+        .map(
+          (json) => JSON.parse(JSON.stringify(json, (_key, item: unknown) => (typeof item === 'string' ? clean(item) : item))) as unknown,
+        );
       return fc.tuple(fc.constant(secret), value);
     });
   fc.assert(
@@ -75,7 +82,12 @@ test('property: text made without the secret is not flagged, so sessions stay in
   );
   // Ordinary text is not taken for an encoding of a short secret either.
   const holds = secretMatcher(['abcd', 'p4ss']);
-  for (const text of ['The email field is required.', 'https://panel.example.com/api/v1/users?page=2', 'ZGVtbyBzZXNzaW9u', '0123456789 fedcb']) {
+  for (const text of [
+    'The email field is required.',
+    'https://panel.example.com/api/v1/users?page=2',
+    'ZGVtbyBzZXNzaW9u',
+    '0123456789 fedcb',
+  ]) {
     assert.equal(holds(text), false, text);
   }
 });

@@ -57,7 +57,11 @@ function setUp(backend: Backend) {
         for (const name of readdirSync(dir)) if (name.endsWith('.json')) copyFileSync(join(dir, name), join(copy, name));
         const copyStores = appStores(copy);
         try {
-          return await createPanelService({ dataDir: copy, encryption: keyrings.encryption(backend), openStore: copyStores.openStore }).listPanels();
+          return await createPanelService({
+            dataDir: copy,
+            encryption: keyrings.encryption(backend),
+            openStore: copyStores.openStore,
+          }).listPanels();
         } finally {
           copyStores.retire();
         }
@@ -193,7 +197,11 @@ describe('security regressions found by the model-based test', () => {
     await turningOff;
     await loggingIn.catch(() => undefined);
     assert.equal((await service.getAppStatus()).settings.storeTokensWithWeakProtection, false);
-    assert.deepEqual(Object.values(setup.storedBackends()).filter((backend) => backend === 'basic_text'), [], 'a basic_text copy with the setting off');
+    assert.deepEqual(
+      Object.values(setup.storedBackends()).filter((backend) => backend === 'basic_text'),
+      [],
+      'a basic_text copy with the setting off',
+    );
     const [listed] = await service.listPanels();
     assert.notEqual(listed?.tokenStorage, 'weak');
   });
@@ -247,7 +255,8 @@ describe('security regressions found by the model-based test', () => {
     const listed = await restarted.listPanels();
     // A removal that failed may leave the panel listed, signed out; one that worked leaves no token behind.
     if (listed.length > 0) assert.equal(signedIn(listed, p1.id), false, 'signed in again by a restart');
-    else assert.equal(setup.storedBackends()[p1.id], undefined, 'the removed panel\u2019s token is still in tokens.json after the next start');
+    else
+      assert.equal(setup.storedBackends()[p1.id], undefined, 'the removed panel\u2019s token is still in tokens.json after the next start');
     await restarted.updateSettings({ storeTokensWithWeakProtection: false });
     assert.deepEqual(setup.storedBackends(), {}, 'a basic_text copy with weak protection off');
   });

@@ -10,12 +10,35 @@ const END_SECONDS = Date.parse(END) / 1000;
 const TOKEN_END = '2026-06-01T00:00:00.000Z';
 
 const SPELLINGS = [
-  'expiresAt', 'expires_at', 'expires', 'expiry', 'expiration', 'expirationTime', 'exp', 'validUntil',
-  'valid_until', 'sessionExpiresAt', 'EXPIRES-AT', 'Expires_At', 'expiration_time', 'valid-until',
-  'session_expires_at', 'expireAt', 'expiresOn', 'expiryTime', 'expirationDate', 'sessionExpiry',
+  'expiresAt',
+  'expires_at',
+  'expires',
+  'expiry',
+  'expiration',
+  'expirationTime',
+  'exp',
+  'validUntil',
+  'valid_until',
+  'sessionExpiresAt',
+  'EXPIRES-AT',
+  'Expires_At',
+  'expiration_time',
+  'valid-until',
+  'session_expires_at',
+  'expireAt',
+  'expiresOn',
+  'expiryTime',
+  'expirationDate',
+  'sessionExpiry',
 ];
 const ENVELOPES: readonly (readonly string[])[] = [
-  [], ['session'], ['data'], ['result'], ['result', 'data'], ['result', 'data', 'json'], ['data', 'session'],
+  [],
+  ['session'],
+  ['data'],
+  ['result'],
+  ['result', 'data'],
+  ['result', 'data', 'json'],
+  ['data', 'session'],
 ];
 
 function inEnvelope(path: readonly string[], record: Record<string, unknown>): unknown {
@@ -89,11 +112,38 @@ test('reads ISO 8601 with and without milliseconds, with Z or an offset, and RFC
 test('rejects absurd, ambiguous and non-date values', () => {
   const hundredAndOneYears = NOW.getTime() + 101 * 365.25 * 86_400_000;
   for (const value of [
-    Number.NaN, Infinity, -Infinity, 0, -1, 946_684_799, '1999-12-31T23:59:59Z', hundredAndOneYears,
-    new Date(hundredAndOneYears).toISOString(), 1e11, true, false, null, {}, [END], { iso: END }, '', ' ',
-    'soon', 'never', '2026-02-30T00:00:00Z', '2026-11-24T24:00:00Z', '2026-11-24T10:00:00+24:00',
-    '2026-11-24T10:00:00', '2026-11-24', 'Tue, 24 Foo 2026 10:00:00 GMT', '0x6A0B5A40', '1e10', `${END}x`,
-    `${'1'.repeat(80)}`, new Date(END), 10n,
+    Number.NaN,
+    Infinity,
+    -Infinity,
+    0,
+    -1,
+    946_684_799,
+    '1999-12-31T23:59:59Z',
+    hundredAndOneYears,
+    new Date(hundredAndOneYears).toISOString(),
+    1e11,
+    true,
+    false,
+    null,
+    {},
+    [END],
+    { iso: END },
+    '',
+    ' ',
+    'soon',
+    'never',
+    '2026-02-30T00:00:00Z',
+    '2026-11-24T24:00:00Z',
+    '2026-11-24T10:00:00+24:00',
+    '2026-11-24T10:00:00',
+    '2026-11-24',
+    'Tue, 24 Foo 2026 10:00:00 GMT',
+    '0x6A0B5A40',
+    '1e10',
+    `${END}x`,
+    `${'1'.repeat(80)}`,
+    new Date(END),
+    10n,
   ]) {
     assert.equal(sessionExpiry({ expiresAt: value }, null, NOW), null, String(value));
   }
@@ -117,10 +167,23 @@ test('uses the JWT exp claim when the session says nothing, and not when it does
 test('a malformed token, or one without a usable exp, gives null', () => {
   const [header = '', payload = ''] = TOKEN.split('.');
   const bad = [
-    null, '', 'opaque-api-token', `${header}.${payload}`, `${TOKEN}.extra`, `${header}..sig`,
-    `${header}.${payload}!.sig`, `${header}.${base64url('not json')}.sig`, `${header}.${base64url('[1,2]')}.sig`,
-    `${header}.${base64url('{"exp":')}.sig`, `${header}.%%%.sig`, jwt({ exp: String(END_SECONDS) }),
-    jwt({ exp: END_SECONDS * 1000 }), jwt({ exp: -1 }), jwt({ sub: 'op' }), jwt(42), jwt(null),
+    null,
+    '',
+    'opaque-api-token',
+    `${header}.${payload}`,
+    `${TOKEN}.extra`,
+    `${header}..sig`,
+    `${header}.${payload}!.sig`,
+    `${header}.${base64url('not json')}.sig`,
+    `${header}.${base64url('[1,2]')}.sig`,
+    `${header}.${base64url('{"exp":')}.sig`,
+    `${header}.%%%.sig`,
+    jwt({ exp: String(END_SECONDS) }),
+    jwt({ exp: END_SECONDS * 1000 }),
+    jwt({ exp: -1 }),
+    jwt({ sub: 'op' }),
+    jwt(42),
+    jwt(null),
     jwt({ nested: { exp: END_SECONDS } }),
     `${header}.${base64url(`{"__proto__":{"exp":${END_SECONDS}}}`)}.sig`,
     jwt({ exp: END_SECONDS, padding: 'x'.repeat(16 * 1024) }),
@@ -137,7 +200,11 @@ test('"__proto__" and "constructor" keys, inherited and accessor properties are 
   assert.equal(({} as Record<string, unknown>).expiresAt, undefined, 'nothing leaked into Object.prototype');
   assert.equal(sessionExpiry(Object.create({ expiresAt: END }), null, NOW), null, 'inherited');
   assert.equal(sessionExpiry({ data: Object.create({ session: { expiresAt: END } }) }, null, NOW), null);
-  const withGetter = { get expiresAt(): string { throw new Error('a getter must not run'); } };
+  const withGetter = {
+    get expiresAt(): string {
+      throw new Error('a getter must not run');
+    },
+  };
   assert.equal(sessionExpiry(withGetter, TOKEN, NOW), TOKEN_END);
 });
 
@@ -151,12 +218,15 @@ test('a 100,000-level answer is answered without walking past the envelopes', ()
       deepestTouched = Math.max(deepestTouched, level);
       return read();
     };
-    answer = new Proxy({ session: answer, data: answer, result: answer, json: answer }, {
-      ownKeys: (target) => touched(() => Reflect.ownKeys(target)),
-      getOwnPropertyDescriptor: (target, key) => touched(() => Reflect.getOwnPropertyDescriptor(target, key)),
-      get: (target, key, receiver) => touched(() => Reflect.get(target, key, receiver)),
-      has: (target, key) => touched(() => Reflect.has(target, key)),
-    });
+    answer = new Proxy(
+      { session: answer, data: answer, result: answer, json: answer },
+      {
+        ownKeys: (target) => touched(() => Reflect.ownKeys(target)),
+        getOwnPropertyDescriptor: (target, key) => touched(() => Reflect.getOwnPropertyDescriptor(target, key)),
+        get: (target, key, receiver) => touched(() => Reflect.get(target, key, receiver)),
+        has: (target, key) => touched(() => Reflect.has(target, key)),
+      },
+    );
   }
   assert.equal(sessionExpiry(answer, null, NOW), null);
   assert.ok(deepestTouched >= 0 && deepestTouched <= 3, `touched level ${deepestTouched}`);
@@ -169,8 +239,15 @@ test('an invalid or missing "now" gives null, not a throw', () => {
 
 test('property: never throws, and answers null or an ISO string', () => {
   const anything = fc.anything({
-    withBigInt: true, withBoxedValues: true, withDate: true, withMap: true, withSet: true,
-    withNullPrototype: true, withObjectString: true, withTypedArray: true, withSparseArray: true,
+    withBigInt: true,
+    withBoxedValues: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withTypedArray: true,
+    withSparseArray: true,
   });
   const tokens = fc.oneof(
     fc.string(),
@@ -179,39 +256,49 @@ test('property: never throws, and answers null or an ISO string', () => {
     fc.tuple(fc.string(), fc.string(), fc.string()).map((parts) => parts.map(base64url).join('.')),
   );
   const isoOrNull = (result: string | null): boolean => result === null || new Date(result).toISOString() === result;
-  fc.assert(fc.property(anything, tokens, fc.date(), (session, token, now) => {
-    assert.ok(isoOrNull(sessionExpiry(session, token, now)));
-  }));
-  fc.assert(fc.property(fc.jsonValue(), fc.string(), (session, token) => {
-    assert.ok(isoOrNull(sessionExpiry(session, token, NOW)));
-  }));
+  fc.assert(
+    fc.property(anything, tokens, fc.date(), (session, token, now) => {
+      assert.ok(isoOrNull(sessionExpiry(session, token, now)));
+    }),
+  );
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.string(), (session, token) => {
+      assert.ok(isoOrNull(sessionExpiry(session, token, NOW)));
+    }),
+  );
 });
 
 test('property: a future date under any accepted key and envelope comes back, and beats the token', () => {
   const encodings = ['iso', 'iso-seconds', 'iso-offset', 'rfc1123', 'seconds', 'millis', 'seconds-text'] as const;
-  fc.assert(fc.property(
-    fc.integer({ min: 0, max: 99 * 365 }), fc.integer({ min: 1, max: 86_400_000 }), fc.constantFrom(...SPELLINGS),
-    fc.constantFrom(...ENVELOPES), fc.constantFrom(...encodings), fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
-    fc.option(fc.nat()),
-    (days, millis, key, path, encoding, offset, tokenExp) => {
-      const endMs = NOW.getTime() + days * 86_400_000 + millis;
-      const wholeSeconds = Math.floor(endMs / 1000);
-      const shifted = new Date(endMs + offset * 60_000).toISOString().slice(0, 23);
-      const sign = offset < 0 ? '-' : '+';
-      const zone = `${sign}${String(Math.trunc(Math.abs(offset) / 60)).padStart(2, '0')}:${String(Math.abs(offset) % 60).padStart(2, '0')}`;
-      const valueAndExpectedMs: Record<(typeof encodings)[number], readonly [unknown, number]> = {
-        iso: [new Date(endMs).toISOString(), endMs],
-        'iso-seconds': [new Date(wholeSeconds * 1000).toISOString().replace('.000Z', 'Z'), wholeSeconds * 1000],
-        'iso-offset': [`${shifted}${zone}`, endMs],
-        rfc1123: [new Date(endMs).toUTCString(), wholeSeconds * 1000],
-        seconds: [wholeSeconds, wholeSeconds * 1000],
-        millis: [endMs, endMs],
-        'seconds-text': [String(wholeSeconds), wholeSeconds * 1000],
-      };
-      const [value, expectedMs] = valueAndExpectedMs[encoding];
-      const token = tokenExp === null ? null : jwt({ exp: tokenExp });
-      const answer = inEnvelope(path, { id: 's', createdAt: NOW.toISOString(), [key]: value });
-      assert.equal(sessionExpiry(answer, token, NOW), new Date(expectedMs).toISOString());
-    },
-  ));
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 99 * 365 }),
+      fc.integer({ min: 1, max: 86_400_000 }),
+      fc.constantFrom(...SPELLINGS),
+      fc.constantFrom(...ENVELOPES),
+      fc.constantFrom(...encodings),
+      fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+      fc.option(fc.nat()),
+      (days, millis, key, path, encoding, offset, tokenExp) => {
+        const endMs = NOW.getTime() + days * 86_400_000 + millis;
+        const wholeSeconds = Math.floor(endMs / 1000);
+        const shifted = new Date(endMs + offset * 60_000).toISOString().slice(0, 23);
+        const sign = offset < 0 ? '-' : '+';
+        const zone = `${sign}${String(Math.trunc(Math.abs(offset) / 60)).padStart(2, '0')}:${String(Math.abs(offset) % 60).padStart(2, '0')}`;
+        const valueAndExpectedMs: Record<(typeof encodings)[number], readonly [unknown, number]> = {
+          iso: [new Date(endMs).toISOString(), endMs],
+          'iso-seconds': [new Date(wholeSeconds * 1000).toISOString().replace('.000Z', 'Z'), wholeSeconds * 1000],
+          'iso-offset': [`${shifted}${zone}`, endMs],
+          rfc1123: [new Date(endMs).toUTCString(), wholeSeconds * 1000],
+          seconds: [wholeSeconds, wholeSeconds * 1000],
+          millis: [endMs, endMs],
+          'seconds-text': [String(wholeSeconds), wholeSeconds * 1000],
+        };
+        const [value, expectedMs] = valueAndExpectedMs[encoding];
+        const token = tokenExp === null ? null : jwt({ exp: tokenExp });
+        const answer = inEnvelope(path, { id: 's', createdAt: NOW.toISOString(), [key]: value });
+        assert.equal(sessionExpiry(answer, token, NOW), new Date(expectedMs).toISOString());
+      },
+    ),
+  );
 });

@@ -16,7 +16,7 @@ test('the session URL per API style, and a curl command that reads the token fro
 });
 
 test('a quote in the URL cannot end the shell word', () => {
-  const odd = { baseUrl: "https://x.example.com/api", sessionPath: "/it's", apiStyle: 'plain' as const };
+  const odd = { baseUrl: 'https://x.example.com/api', sessionPath: "/it's", apiStyle: 'plain' as const };
   assert.ok(curlCommand(odd).endsWith(`'https://x.example.com/api/it'\\''s'`));
 });
 

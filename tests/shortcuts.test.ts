@@ -6,7 +6,14 @@ import { commandForKey, type KeyPress } from '../renderer/shortcuts.ts';
 
 /** The window's shortcuts: the page's keys agree with the menu's accelerators, on every platform. */
 
-const press = (key: string, keys: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...keys });
+const press = (key: string, keys: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...keys,
+});
 
 /** The key press an accelerator like "CmdOrCtrl+Shift+R" stands for. */
 function pressOf(accelerator: string, mac: boolean): KeyPress {
@@ -28,7 +35,7 @@ test('every command with a shortcut in the menu is the command of the same keys 
   }
 });
 
-test('F5 refreshes; Ctrl+R refreshes (no reload); other keys and the other platform\'s modifier do nothing', () => {
+test("F5 refreshes; Ctrl+R refreshes (no reload); other keys and the other platform's modifier do nothing", () => {
   assert.equal(commandForKey(press('F5'), false), 'refresh');
   assert.equal(commandForKey(press('r', { ctrlKey: true }), false), 'refresh');
   assert.equal(commandForKey(press('R', { ctrlKey: true, shiftKey: true }), false), 'checkAll');

@@ -45,7 +45,10 @@ test('online and offline come from polling, every 30 s by default, and only on a
   const { power, net, timer, intervals, tick } = fakes();
   const seen: SystemEvent[] = [];
   electronSystemState(power, net, { timer }).onChange((event) => seen.push(event));
-  assert.deepEqual([...intervals.values()].map((interval) => interval.ms), [ONLINE_POLL_MS]);
+  assert.deepEqual(
+    [...intervals.values()].map((interval) => interval.ms),
+    [ONLINE_POLL_MS],
+  );
   assert.equal(ONLINE_POLL_MS, 30_000);
   tick();
   assert.deepEqual(seen, []);

@@ -8,7 +8,13 @@ import { createPanelService, type PanelService } from '../electron/core/index.ts
 import { createFileLog } from '../electron/core/log.ts';
 import { registeredIpc } from './fake-ipc.ts';
 import { readAllFiles, tempDir, testEncryption } from './helpers.ts';
-import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel, type ReferencePanelOptions } from './reference-panel/server.ts';
+import {
+  DEMO_USER,
+  startReferencePanel,
+  TWO_FACTOR_USER,
+  type ReferencePanel,
+  type ReferencePanelOptions,
+} from './reference-panel/server.ts';
 
 /**
  * Two-factor log in over real HTTP, through the IPC registrar and a real file log as in the app:
@@ -55,7 +61,8 @@ describe('two-factor log in', () => {
   let app: App;
   let panelId: string;
 
-  const loginBodies = () => panel.requests.filter((request) => request.path === '/api/login').map((request) => JSON.parse(request.body) as Record<string, unknown>);
+  const loginBodies = () =>
+    panel.requests.filter((request) => request.path === '/api/login').map((request) => JSON.parse(request.body) as Record<string, unknown>);
 
   before(async () => {
     panel = await startReferencePanel({ users: [DEMO_USER, TWO_FACTOR_USER] });
@@ -134,7 +141,10 @@ describe('two-factor log in', () => {
     const files = await app.files();
     assert.ok(files.some((file) => file.path.endsWith('panels.json')));
     assert.ok(files.some((file) => file.path.endsWith('tokens.json')));
-    assert.ok(files.some((file) => file.path.endsWith('.log') && file.content.includes('"logIn"')), 'the log recorded the calls');
+    assert.ok(
+      files.some((file) => file.path.endsWith('.log') && file.content.includes('"logIn"')),
+      'the log recorded the calls',
+    );
     for (const secret of [wrongCode, code, password]) {
       for (const message of messages) assert.ok(!message.includes(secret), `"${message}" quotes a secret`);
       for (const file of files) assert.ok(!file.content.includes(secret), `${file.path} holds a secret`);
@@ -177,10 +187,17 @@ describe('two-factor answers of other panels', () => {
       await assert.rejects(service.logIn(id, { email, password }), { code: 'NO_TOKEN_IN_RESPONSE' });
     }));
 
-  for (const [status, message] of [[401, 'Invalid two-factor code'], [403, 'OTP mismatch'], [422, 'The code is invalid']] as const) {
+  for (const [status, message] of [
+    [401, 'Invalid two-factor code'],
+    [403, 'OTP mismatch'],
+    [422, 'The code is invalid'],
+  ] as const) {
     test(`a ${status} "${message}" to a request with a code: the code was refused`, () =>
       withPanel({ wrongCodeAnswer: { status, body: { message } } }, async (service, id) => {
-        await assert.rejects(service.logIn(id, { email, password, code: wrongCode }), { code: 'INVALID_CREDENTIALS', message: CODE_REFUSED_MESSAGE });
+        await assert.rejects(service.logIn(id, { email, password, code: wrongCode }), {
+          code: 'INVALID_CREDENTIALS',
+          message: CODE_REFUSED_MESSAGE,
+        });
       }));
   }
 });

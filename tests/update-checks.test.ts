@@ -137,7 +137,7 @@ describe('update checks', () => {
     assert.equal(clock.pendingCount(), 1, 'one timer at a time');
   });
 
-  test('no second check while one runs: the day\'s check is skipped, the next one goes ahead', async () => {
+  test("no second check while one runs: the day's check is skipped, the next one goes ahead", async () => {
     const { clock, updater, log, checks } = setUp();
     updater.hold = hold();
     checks.start();
@@ -169,7 +169,7 @@ describe('update checks', () => {
     assert.deepEqual(events(log), ['update.check', 'update.download', 'update.ready']);
   });
 
-  test('quit and install only on the operator\'s request, and only with an update downloaded', async () => {
+  test("quit and install only on the operator's request, and only with an update downloaded", async () => {
     const { clock, updater, checks } = setUp();
     checks.start();
     await clock.advanceBy(FIRST_CHECK);
@@ -208,7 +208,11 @@ describe('update checks', () => {
     };
     checks.start();
     await clock.advanceBy(FIRST_CHECK);
-    assert.deepEqual(log.entries.at(-1), { level: 'warn', event: 'update.check-failed', fields: { error: log.entries.at(-1)?.fields?.error, statusCode: 0 } });
+    assert.deepEqual(log.entries.at(-1), {
+      level: 'warn',
+      event: 'update.check-failed',
+      fields: { error: log.entries.at(-1)?.fields?.error, statusCode: 0 },
+    });
     updater.check = FakeUpdater.prototype.check;
     updater.latest = '2.0.0';
     updater.download = async () => {
@@ -281,7 +285,7 @@ describe('updateReady on its way to the window', () => {
     assert.ok(!isPanelEvent({ type: 'updateReady', version: 'x'.repeat(101) }));
   });
 
-  test('installUpdate: NOT_FOUND with no update ready, the app\'s install otherwise', async () => {
+  test("installUpdate: NOT_FOUND with no update ready, the app's install otherwise", async () => {
     const dir = await tempDir();
     try {
       let ready = false;

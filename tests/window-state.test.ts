@@ -10,7 +10,18 @@ const leftMonitor: DisplayLike = { workArea: { x: -2560, y: 0, width: 2560, heig
 const big: DisplayLike = { workArea: { x: 0, y: 0, width: 2560, height: 1400 } };
 
 test('nothing saved, or something damaged: the default size, centred, not maximized', () => {
-  for (const saved of [null, undefined, 'x', 42, [], {}, { width: '1000', height: 700 }, { width: NaN, height: 700 }, { width: Infinity, height: 700 }, { width: -5, height: 700 }]) {
+  for (const saved of [
+    null,
+    undefined,
+    'x',
+    42,
+    [],
+    {},
+    { width: '1000', height: 700 },
+    { width: NaN, height: 700 },
+    { width: Infinity, height: 700 },
+    { width: -5, height: 700 },
+  ]) {
     assert.deepEqual(restoreBounds(saved, [big]), { width: 1200, height: 800, maximized: false }, JSON.stringify(saved));
   }
 });
@@ -26,8 +37,20 @@ test('a saved window comes back where it was, with integer bounds', () => {
 });
 
 test('sizes never go below 900x600, nor beyond the display they are on', () => {
-  assert.deepEqual(restoreBounds({ x: 10, y: 10, width: 300, height: 200 }, [big]), { x: 10, y: 10, width: 900, height: 600, maximized: false });
-  assert.deepEqual(restoreBounds({ x: 0, y: 25, width: 5000, height: 4000 }, [laptop]), { x: 0, y: 25, width: 1440, height: 875, maximized: false });
+  assert.deepEqual(restoreBounds({ x: 10, y: 10, width: 300, height: 200 }, [big]), {
+    x: 10,
+    y: 10,
+    width: 900,
+    height: 600,
+    maximized: false,
+  });
+  assert.deepEqual(restoreBounds({ x: 0, y: 25, width: 5000, height: 4000 }, [laptop]), {
+    x: 0,
+    y: 25,
+    width: 1440,
+    height: 875,
+    maximized: false,
+  });
   // The defaults too are fitted to a small screen, but never below the minimum.
   const tiny: DisplayLike = { workArea: { x: 0, y: 0, width: 800, height: 560 } };
   assert.deepEqual(restoreBounds(null, [tiny]), { width: 900, height: 600, maximized: false });

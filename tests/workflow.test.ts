@@ -33,7 +33,14 @@ test('least privilege, the three systems, and the steps the issue asks for', () 
   assert.doesNotMatch(text, /write-all|: write\b/, 'no write permission anywhere');
   assert.match(text, /os: \[ubuntu-[\d.]+, macos-[\d.]+, windows-[\d.]+\]/);
   assert.match(text, /node-version-file: \.nvmrc/);
-  for (const step of ['npm ci', 'node node_modules/electron/install.js', 'npm test', 'npm run dist', 'scripts/check-packaged-app.ts', 'xvfb']) {
+  for (const step of [
+    'npm ci',
+    'node node_modules/electron/install.js',
+    'npm test',
+    'npm run dist',
+    'scripts/check-packaged-app.ts',
+    'xvfb',
+  ]) {
     assert.ok(text.includes(step), `runs ${step}`);
   }
   assert.match(text, /persist-credentials: false/);

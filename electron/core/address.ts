@@ -46,7 +46,8 @@ function canonicalBaseUrl(input: string, allowPlainHttp: boolean): NormalisedAdd
   const match = /^(https?):\/\/([a-z0-9._-]{1,253})(?::([1-9]\d{0,4}))?\/api$/.exec(input);
   if (!match) return null;
   const [, scheme, host = '', port] = match;
-  if (port !== undefined && (Number(port) > 65535 || (scheme === 'https' && port === '443') || (scheme === 'http' && port === '80'))) return null;
+  if (port !== undefined && (Number(port) > 65535 || (scheme === 'https' && port === '443') || (scheme === 'http' && port === '80')))
+    return null;
   const labels = host.split('.');
   const ipv4 = labels.length === 4 && labels.every((label) => /^(0|[1-9]\d{0,2})$/.test(label) && Number(label) <= 255);
   if (!ipv4) {

@@ -69,7 +69,8 @@ function load(store: DocumentStore, now: Date): { settings: AppSettings; problem
     settings: { ...DEFAULT_SETTINGS },
     problem: {
       file: 'settings' as const,
-      message: 'The settings file could not be read, so the settings are back to their defaults (tokens are not stored with weak protection). The damaged file was kept.',
+      message:
+        'The settings file could not be read, so the settings are back to their defaults (tokens are not stored with weak protection). The damaged file was kept.',
       copyPath,
     },
   });

@@ -59,7 +59,11 @@ export function describeCertificate(encoded: Buffer | string): CertificateInfo {
 
 /** OpenSSL's multi-line distinguished name ("C=DE\nCN=panel") as one line, capped for the window. */
 function oneLine(name: string): string {
-  const line = name.split('\n').map((part) => part.trim()).filter(Boolean).join(', ');
+  const line = name
+    .split('\n')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(', ');
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 

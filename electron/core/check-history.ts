@@ -24,7 +24,6 @@ function readState(candidate: unknown): CheckState | null {
   return { lastCheck: { at: lastCheck.at, ok: false, error: { code: error.code, message: error.message } }, sessionExpiresAt };
 }
 
-
 export const EMPTY_CHECK_STATE: Readonly<CheckState> = Object.freeze({ lastCheck: null, sessionExpiresAt: null });
 
 /** The timer the history waits on; injected so tests and benchmarks can drive it. */

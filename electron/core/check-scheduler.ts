@@ -175,8 +175,15 @@ export class CheckScheduler {
     const panel = this.#panels.get(input.id);
     if (!panel) {
       const added: PanelState = {
-        id: input.id, signedIn: input.signedIn, awaitingSignIn: false, generation: ++this.#generations,
-        lastCheckAt: this.#parseTime(input.lastCheckAt), failures: 0, jitterDraw: 0.5, dueAt: null, dueFixed: false,
+        id: input.id,
+        signedIn: input.signedIn,
+        awaitingSignIn: false,
+        generation: ++this.#generations,
+        lastCheckAt: this.#parseTime(input.lastCheckAt),
+        failures: 0,
+        jitterDraw: 0.5,
+        dueAt: null,
+        dueFixed: false,
       };
       this.#panels.set(input.id, added);
       if (added.signedIn) this.#scheduleSoon(added);

@@ -38,11 +38,9 @@ export function describeConnectionFailure(error: unknown, url: URL): PanelError 
     );
   }
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'ERR_CONNECTION_TIMED_OUT', 'ERR_TIMED_OUT')) {
-    return new PanelError(
-      'TIMEOUT',
-      `Connecting to ${host} timed out. Check the address, and your network, VPN or firewall.`,
-      { cause: error },
-    );
+    return new PanelError('TIMEOUT', `Connecting to ${host} timed out. Check the address, and your network, VPN or firewall.`, {
+      cause: error,
+    });
   }
   const tls = describeTlsProblem(codes, text);
   if (tls) {
@@ -86,7 +84,9 @@ function describeTlsProblem(codes: Set<string>, text: string): string | null {
   if (has('DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN')) {
     return 'its certificate is self-signed, and this computer does not trust it. Install a trusted certificate on the panel, or add its certificate authority to this computer.';
   }
-  if (has('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_CERT_AUTHORITY_INVALID')) {
+  if (
+    has('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_CERT_AUTHORITY_INVALID')
+  ) {
     return 'its certificate was issued by an authority this computer does not trust.';
   }
   if (has('ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PROTOCOL_ERROR', 'EPROTO') || /wrong version number|ssl|tls/i.test(text)) {

@@ -127,9 +127,7 @@ function removeStaleTempFiles(path: string): void {
   }
 }
 
-export type DocumentRead =
-  | { ok: true; document: unknown }
-  | { ok: false; movedTo: string };
+export type DocumentRead = { ok: true; document: unknown } | { ok: false; movedTo: string };
 
 /**
  * Reads a document; one that is not JSON is renamed to `<name>.corrupt-<timestamp>.json` so that
@@ -204,9 +202,15 @@ export function storageError(action: string, error: unknown): PanelError {
 export function storageReason(error: unknown): string {
   if (error instanceof PanelError && error.code === 'STORAGE') return storageReason(error.cause);
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOSPC' ? 'the disk is full'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'EROFS' ? 'the disk is read-only'
-        : typeof code === 'string' ? code
-          : error instanceof Error ? error.message : 'unknown error';
+  return code === 'ENOSPC'
+    ? 'the disk is full'
+    : code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'EROFS'
+        ? 'the disk is read-only'
+        : typeof code === 'string'
+          ? code
+          : error instanceof Error
+            ? error.message
+            : 'unknown error';
 }

@@ -230,7 +230,10 @@ export class ExpiryWatcher {
   #readSettings(): { warningMs: number; notify: boolean } {
     this.#guard(() => {
       const { expiryWarningMinutes: minutes, notifyBeforeExpiry } = this.#options.settings();
-      this.#settings = { warningMs: Number.isFinite(minutes) && minutes > 0 ? minutes * MINUTE_MS : 0, notify: notifyBeforeExpiry === true };
+      this.#settings = {
+        warningMs: Number.isFinite(minutes) && minutes > 0 ? minutes * MINUTE_MS : 0,
+        notify: notifyBeforeExpiry === true,
+      };
     });
     return this.#settings;
   }

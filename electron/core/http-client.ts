@@ -111,13 +111,17 @@ async function fetchFollowingSameOrigin(
     // Cancelled before it was sent: nothing is sent.
     if (signal.aborted) throw signal.reason;
     const response = await beforeDeadline(
-      fetchImpl(url, {
-        method,
-        headers: body === undefined ? withoutContentType(request.headers) : request.headers,
-        body,
-        redirect: 'manual',
-        signal,
-      }, tls),
+      fetchImpl(
+        url,
+        {
+          method,
+          headers: body === undefined ? withoutContentType(request.headers) : request.headers,
+          body,
+          redirect: 'manual',
+          signal,
+        },
+        tls,
+      ),
       signal,
     );
     const location = response.headers.get('location');
@@ -129,7 +133,8 @@ async function fetchFollowingSameOrigin(
     if (target === null || target.origin !== origin) {
       // The origin comes from the server: named only when it cannot hold a secret, in any form.
       const nameable = target !== null && !containsSecret(target.origin, request.secrets) && !hasOpaqueRun(target.origin);
-      const elsewhere = target === null ? 'an invalid address' : nameable ? target.origin : 'an address not named here (it may hold a secret)';
+      const elsewhere =
+        target === null ? 'an invalid address' : nameable ? target.origin : 'an address not named here (it may hold a secret)';
       throw new PanelError(
         'REDIRECT_REFUSED',
         `The panel redirected to ${elsewhere}, another address than ${origin}. ` +

@@ -28,7 +28,9 @@ export interface ImportSettings {
 }
 
 /** A valid entry's settings, or why it is not valid and what it says (for the preview). */
-export type CheckedEntry = { line: number; settings: ImportSettings } | { line: number; problem: string; written: { name: string | null; address: string } };
+export type CheckedEntry =
+  | { line: number; settings: ImportSettings }
+  | { line: number; problem: string; written: { name: string | null; address: string } };
 
 const ADD_FIELDS = ['address', 'name', 'allowPlainHttp', 'group', 'tags', 'colour', 'favourite'] as const;
 const PATH_FIELDS = ['apiStyle', 'loginPath', 'sessionPath', 'tokenField'] as const;
@@ -92,10 +94,18 @@ function trustedCertificate(fields: Record<string, unknown>): CertificateInfo | 
   if (full !== undefined) {
     if (full === null) return null;
     const read = readCertificateInfo(full);
-    if (!read) throw new PanelError('INVALID_INPUT', 'Trusted certificate must have a SHA-256 fingerprint (32 hex pairs joined by colons), a subject, an issuer and validity dates.');
+    if (!read)
+      throw new PanelError(
+        'INVALID_INPUT',
+        'Trusted certificate must have a SHA-256 fingerprint (32 hex pairs joined by colons), a subject, an issuer and validity dates.',
+      );
     return read;
   }
   if (sha256 === undefined || sha256 === null) return sha256;
-  if (!isSha256Fingerprint(sha256)) throw new PanelError('INVALID_INPUT', 'The trusted certificate fingerprint must be a SHA-256 fingerprint (32 hex pairs joined by colons).');
+  if (!isSha256Fingerprint(sha256))
+    throw new PanelError(
+      'INVALID_INPUT',
+      'The trusted certificate fingerprint must be a SHA-256 fingerprint (32 hex pairs joined by colons).',
+    );
   return { sha256, subject: 'Not known (imported by fingerprint)', issuer: 'Not known', validFrom: '', validTo: '' };
 }

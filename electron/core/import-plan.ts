@@ -42,15 +42,34 @@ export function planImport(entries: readonly CheckedEntry[], records: readonly P
   return plan;
 }
 
-function rowFor(entry: CheckedEntry, byBaseUrl: ReadonlyMap<string, PanelRecord>, firstLine: Map<string, number>, plan: ImportPlan): ImportRow {
+function rowFor(
+  entry: CheckedEntry,
+  byBaseUrl: ReadonlyMap<string, PanelRecord>,
+  firstLine: Map<string, number>,
+  plan: ImportPlan,
+): ImportRow {
   if ('problem' in entry) {
-    return { line: entry.line, status: 'invalid', name: entry.written.name, address: entry.written.address, message: entry.problem, changes: [], trustsCertificate: false };
+    return {
+      line: entry.line,
+      status: 'invalid',
+      name: entry.written.name,
+      address: entry.written.address,
+      message: entry.problem,
+      changes: [],
+      trustsCertificate: false,
+    };
   }
   const { settings } = entry;
   const base = { line: entry.line, address: settings.display, trustsCertificate: Boolean(settings.trustedCertificate) };
   const earlier = firstLine.get(settings.baseUrl);
   if (earlier !== undefined) {
-    return { ...base, status: 'invalid', name: settings.name ?? settings.display, message: `The same address as line ${earlier}; only line ${earlier} is imported.`, changes: [] };
+    return {
+      ...base,
+      status: 'invalid',
+      name: settings.name ?? settings.display,
+      message: `The same address as line ${earlier}; only line ${earlier} is imported.`,
+      changes: [],
+    };
   }
   firstLine.set(settings.baseUrl, entry.line);
   const existing = byBaseUrl.get(settings.baseUrl);
@@ -74,6 +93,7 @@ function rowFor(entry: CheckedEntry, byBaseUrl: ReadonlyMap<string, PanelRecord>
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => item === b[index]);
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return (a as { sha256?: unknown }).sha256 === (b as { sha256?: unknown }).sha256;
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null)
+    return (a as { sha256?: unknown }).sha256 === (b as { sha256?: unknown }).sha256;
   return a === b;
 }

@@ -27,7 +27,8 @@ export interface ImportText {
   notes: string[];
 }
 
-const WHAT_IS_READ = 'Paneldeck imports its own JSON export, a CSV with the columns name,address,group,tags, or text with one address per line.';
+const WHAT_IS_READ =
+  'Paneldeck imports its own JSON export, a CSV with the columns name,address,group,tags, or text with one address per line.';
 
 function refuse(message: string): never {
   throw new PanelError('INVALID_INPUT', message);
@@ -43,7 +44,9 @@ export function readImportFile(path: string): { name: string; text: string } {
   try {
     descriptor = openSync(path, 'r');
   } catch (error) {
-    refuse(`${name} could not be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check that it exists and that you may read it.`);
+    refuse(
+      `${name} could not be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check that it exists and that you may read it.`,
+    );
   }
   try {
     const stats = fstatSync(descriptor);
@@ -52,7 +55,8 @@ export function readImportFile(path: string): { name: string; text: string } {
     // One byte more than allowed: a file that grew since fstat is still caught.
     const buffer = Buffer.alloc(Math.min(stats.size, IMPORT_MAX_BYTES) + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(descriptor, buffer, length, buffer.length - length, null);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(descriptor, buffer, length, buffer.length - length, null);
     if (length > IMPORT_MAX_BYTES) tooBig(name, length);
     return { name, text: decodeImportBytes(buffer.subarray(0, length), name) };
   } finally {
@@ -61,7 +65,9 @@ export function readImportFile(path: string): { name: string; text: string } {
 }
 
 function tooBig(name: string, bytes: number): never {
-  refuse(`${name} is ${formatBytes(bytes)}; Paneldeck imports files up to ${formatBytes(IMPORT_MAX_BYTES)}. Export fewer panels at a time, or split the file.`);
+  refuse(
+    `${name} is ${formatBytes(bytes)}; Paneldeck imports files up to ${formatBytes(IMPORT_MAX_BYTES)}. Export fewer panels at a time, or split the file.`,
+  );
 }
 
 /** The bytes as text, when they are UTF-8 text (a byte-order mark is dropped); refused otherwise. */
@@ -86,7 +92,9 @@ export function readImportText(text: string, name: string): ImportText {
   const read = looksLikeJson(body, start) ? readJson(body, name) : looksLikeCsv(body) ? readCsv(body) : readLines(body);
   if (read.entries.length === 0) refuse(`${name} holds no panels. ${WHAT_IS_READ}`);
   if (read.entries.length > IMPORT_MAX_ENTRIES) {
-    refuse(`${name} holds ${read.entries.length.toLocaleString('en')} entries; Paneldeck imports up to ${IMPORT_MAX_ENTRIES.toLocaleString('en')} at a time. Split it.`);
+    refuse(
+      `${name} holds ${read.entries.length.toLocaleString('en')} entries; Paneldeck imports up to ${IMPORT_MAX_ENTRIES.toLocaleString('en')} at a time. Split it.`,
+    );
   }
   return read;
 }
@@ -119,11 +127,15 @@ function readJson(text: string, name: string): ImportText {
   // A bare list of panels is read too: what a colleague's script would write.
   let panels: unknown = document;
   if (!Array.isArray(document)) {
-    if (!isRecord(document) || document.format !== EXPORT_FORMAT) refuse(`${name} is JSON but not a Paneldeck export: it has no "format": "${EXPORT_FORMAT}". ${WHAT_IS_READ}`);
+    if (!isRecord(document) || document.format !== EXPORT_FORMAT)
+      refuse(`${name} is JSON but not a Paneldeck export: it has no "format": "${EXPORT_FORMAT}". ${WHAT_IS_READ}`);
     const version = document.version;
-    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) refuse(`${name} has no valid "version", so it cannot be read. Export the panels again.`);
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+      refuse(`${name} has no valid "version", so it cannot be read. Export the panels again.`);
     if (version > EXPORT_VERSION) {
-      refuse(`${name} was exported by a newer Paneldeck (format version ${version}; this one reads up to ${EXPORT_VERSION}). Update Paneldeck to import it.`);
+      refuse(
+        `${name} was exported by a newer Paneldeck (format version ${version}; this one reads up to ${EXPORT_VERSION}). Update Paneldeck to import it.`,
+      );
     }
     panels = document.panels;
     if (!Array.isArray(panels)) refuse(`${name} has no list of "panels". Export the panels again.`);
@@ -233,13 +245,18 @@ function readCsv(text: string): ImportText {
     rows.shift();
     columns = header.map((cell) => (Object.hasOwn(CSV_COLUMNS, cell) ? CSV_COLUMNS[cell]! : ''));
     const ignored = first!.cells.filter((_, index) => columns[index] === '' && header[index] !== '');
-    if (ignored.length > 0) notes.push(`Ignored column${ignored.length === 1 ? '' : 's'}: ${ignored.map((cell) => `"${cell.trim().slice(0, 40)}"`).join(', ')}.`);
+    if (ignored.length > 0)
+      notes.push(`Ignored column${ignored.length === 1 ? '' : 's'}: ${ignored.map((cell) => `"${cell.trim().slice(0, 40)}"`).join(', ')}.`);
   }
   const entries: RawEntry[] = [];
   for (const { line, cells } of rows) {
     if (cells.every((cell) => cell.trim() === '') || cells[0]!.trim().startsWith('#')) continue;
     if (!hasHeader && cells.length > HEADERLESS_COLUMNS.length) {
-      entries.push({ line, fields: { address: cells[1] ?? '' }, problem: `This row has ${cells.length} columns; without a header row a CSV has name,address,group,tags.` });
+      entries.push({
+        line,
+        fields: { address: cells[1] ?? '' },
+        problem: `This row has ${cells.length} columns; without a header row a CSV has name,address,group,tags.`,
+      });
       continue;
     }
     const fields: Record<string, unknown> = {};

@@ -26,9 +26,7 @@ export interface JsonShapeLimits {
  */
 export const PANEL_ANSWER_LIMITS: Readonly<JsonShapeLimits> = Object.freeze({ maxDepth: 2000, maxValues: 20_000 });
 
-export type JsonShapeCheck =
-  | { ok: true; depth: number; values: number }
-  | { ok: false; exceeded: 'depth' | 'values'; limit: number };
+export type JsonShapeCheck = { ok: true; depth: number; values: number } | { ok: false; exceeded: 'depth' | 'values'; limit: number };
 
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c;

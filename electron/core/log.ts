@@ -46,8 +46,25 @@ const MAX_FRAMES = 30;
  * none of them is part of a harmless word.
  */
 const SECRET_KEY_PARTS = [
-  'authorization', 'token', 'password', 'passwd', 'passphrase', 'passcode', 'secret', 'cookie', 'apikey', 'bearer', 'credential',
-  'privatekey', 'sessionkey', 'sessionid', 'sessid', 'signature', 'jwt', 'csrf', 'xsrf',
+  'authorization',
+  'token',
+  'password',
+  'passwd',
+  'passphrase',
+  'passcode',
+  'secret',
+  'cookie',
+  'apikey',
+  'bearer',
+  'credential',
+  'privatekey',
+  'sessionkey',
+  'sessionid',
+  'sessid',
+  'signature',
+  'jwt',
+  'csrf',
+  'xsrf',
 ];
 /**
  * Short names that are secrets only as a whole word of the key: as substrings they would take
@@ -85,8 +102,27 @@ function wordsOf(key: string): string[] {
  * hidden costs less than a credential missed.
  */
 const AUTH_SCHEMES = [
-  'basic', 'bearer', 'token', 'digest', 'apikey', 'api-key', 'jwt', 'dpop', 'gnap', 'hoba', 'mutual', 'negotiate', 'ntlm', 'oauth',
-  'privatetoken', 'concealed', 'scram-sha-1', 'scram-sha-256', 'vapid', 'aws4-hmac-sha256', 'ssws',
+  'basic',
+  'bearer',
+  'token',
+  'digest',
+  'apikey',
+  'api-key',
+  'jwt',
+  'dpop',
+  'gnap',
+  'hoba',
+  'mutual',
+  'negotiate',
+  'ntlm',
+  'oauth',
+  'privatetoken',
+  'concealed',
+  'scram-sha-1',
+  'scram-sha-256',
+  'vapid',
+  'aws4-hmac-sha256',
+  'ssws',
 ].join('|');
 /**
  * A token68 (`dXNlcjpwYXNz`) or auth-params (`username="op", response="66f2"`). It must start like
@@ -130,7 +166,10 @@ export function scrubString(text: string, max = MAX_STRING): string {
     const at = withPassword.lastIndexOf('@');
     return at < 0 ? match : `//${REDACTED}${withPassword.slice(at)}`;
   });
-  scrubbed = scrubbed.replace(AUTH_CREDENTIAL, (_match, bearer: string | undefined, scheme: string | undefined) => `${bearer ?? scheme ?? ''} ${REDACTED}`);
+  scrubbed = scrubbed.replace(
+    AUTH_CREDENTIAL,
+    (_match, bearer: string | undefined, scheme: string | undefined) => `${bearer ?? scheme ?? ''} ${REDACTED}`,
+  );
   scrubbed = scrubPairs(scrubbed);
   return text.length > max || scrubbed.length > max ? `${scrubbed.slice(0, max)}\u2026[${text.length} chars]` : scrubbed;
 }

@@ -80,7 +80,12 @@ export class PanelChecker {
     // Not started yet: answered without a request. Those in flight answer through their abort.
     for (; pass.next < pass.order.length; pass.next++) {
       const panelId = pass.order[pass.next]!;
-      this.#settle(pass, { panelId, checkedAt: at, ok: false, error: { code: 'CANCELLED', message: 'The check was cancelled before this panel was read.' } });
+      this.#settle(pass, {
+        panelId,
+        checkedAt: at,
+        ok: false,
+        error: { code: 'CANCELLED', message: 'The check was cancelled before this panel was read.' },
+      });
     }
     // A check asked for from now on starts a pass of its own, not one whose reads are being aborted.
     this.#pass = null;

@@ -155,7 +155,12 @@ function failOnLogInStatus(response: HttpResponse, url: string, panel: PanelEndp
  * `GET {base}{sessionPath}` with the bearer token (tRPC: with its `input` query); returns the
  * session JSON, unwrapped from a tRPC envelope.
  */
-export async function requestSession(settings: RequestSettings, panel: PanelEndpoint, token: string, signal?: AbortSignal): Promise<unknown> {
+export async function requestSession(
+  settings: RequestSettings,
+  panel: PanelEndpoint,
+  token: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const action = 'reading the session';
   const secrets = [token];
   // Checked again here: the token must go nowhere but under the panel's API.

@@ -56,7 +56,10 @@ export class PanelImporter {
     const current = await this.#options.state();
     const pending = this.#pending;
     if (pending?.id !== previewId) {
-      throw new PanelError('INVALID_INPUT', 'This import preview is no longer current (another import was previewed or done since). Import the file or text again.');
+      throw new PanelError(
+        'INVALID_INPUT',
+        'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
+      );
     }
     const plan = planImport(pending.entries, current.registry.list());
     const createdAt = this.#options.now().toISOString();

@@ -55,7 +55,11 @@ export function readPanelRecord(candidate: unknown): PanelRecord | null {
   const apiStyle = candidate.apiStyle ?? 'plain';
   if (apiStyle !== 'plain' && apiStyle !== 'trpc') return null;
   const sessionPath = candidate.sessionPath ?? STYLE_PATHS[apiStyle].session;
-  if (typeof sessionPath !== 'string' || !holds(() => normaliseApiPath(sessionPath, 'session', STYLE_PATHS[apiStyle].session) === sessionPath)) return null;
+  if (
+    typeof sessionPath !== 'string' ||
+    !holds(() => normaliseApiPath(sessionPath, 'session', STYLE_PATHS[apiStyle].session) === sessionPath)
+  )
+    return null;
   const trusted = candidate.trustedCertificate ?? null;
   const trustedCertificate = trusted === null ? null : readCertificateInfo(trusted);
   if (trustedCertificate === undefined) return null;

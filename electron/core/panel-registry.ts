@@ -159,7 +159,10 @@ function loadRecords(store: DocumentStore, now: Date): LoadedRecords {
   if (!read.ok) {
     return {
       records: [],
-      problem: { message: 'The panel list was not valid JSON, so Paneldeck started with an empty list. The damaged file was moved aside, untouched.', movedTo: read.movedTo },
+      problem: {
+        message: 'The panel list was not valid JSON, so Paneldeck started with an empty list. The damaged file was moved aside, untouched.',
+        movedTo: read.movedTo,
+      },
       migration: null,
     };
   }
@@ -168,7 +171,9 @@ function loadRecords(store: DocumentStore, now: Date): LoadedRecords {
 
   const shape = documentShape.safeParse(document);
   if (!shape.success || shape.data.version > REGISTRY_VERSION) {
-    const newer = shape.success ? ` It was written by a newer Paneldeck (format ${shape.data.version}; this one reads up to ${REGISTRY_VERSION}).` : '';
+    const newer = shape.success
+      ? ` It was written by a newer Paneldeck (format ${shape.data.version}; this one reads up to ${REGISTRY_VERSION}).`
+      : '';
     return {
       records: [],
       problem: {
@@ -205,7 +210,9 @@ function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRe
   const skipped = panels.length - records.length;
   if (skipped === 0 && resetPaths === 0) return { records, problem: null };
   const what = [
-    skipped > 0 ? `${skipped} damaged panel entr${skipped === 1 ? 'y in the panel list was' : 'ies in the panel list were'} skipped; the other panels are there.` : '',
+    skipped > 0
+      ? `${skipped} damaged panel entr${skipped === 1 ? 'y in the panel list was' : 'ies in the panel list were'} skipped; the other panels are there.`
+      : '',
     resetPaths > 0
       ? `${resetPaths} panel${resetPaths === 1 ? ' had a login path' : 's had login paths'} that could lead outside the panel's /api, so ${resetPaths === 1 ? 'it was' : 'they were'} reset to ${DEFAULT_LOGIN_PATH}; check the login path in the panel settings.`
       : '',
@@ -226,4 +233,3 @@ function withSafeLoginPath(candidate: unknown): unknown {
   if (typeof loginPath !== 'string' || holds(() => normaliseLoginPath(loginPath) === loginPath)) return candidate;
   return { ...candidate, loginPath: DEFAULT_LOGIN_PATH };
 }
-

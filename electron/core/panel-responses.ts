@@ -12,10 +12,7 @@ export function failOnSharedStatus(response: HttpResponse, action: string, now: 
   const status = describeStatus(response);
   if (response.status === 429) {
     const wait = describeWait(retryAfterMs(response, now));
-    throw new PanelError(
-      'RATE_LIMITED',
-      `The panel is limiting requests (${status}) while ${action}. Wait ${wait} and try again.`,
-    );
+    throw new PanelError('RATE_LIMITED', `The panel is limiting requests (${status}) while ${action}. Wait ${wait} and try again.`);
   }
   if (response.status >= 500) {
     throw new PanelError(
@@ -80,10 +77,16 @@ export function parseJsonBody(response: HttpResponse, action: string, secrets: r
     const status = describeStatus(response);
     const checkAddress = 'Check that the address points to the panel itself and not to a proxy or a web page.';
     if (response.text.trim() === '') {
-      throw new PanelError('BAD_RESPONSE', `The panel answered with an empty body (${status}) while ${action}, where JSON was expected. ${checkAddress}`);
+      throw new PanelError(
+        'BAD_RESPONSE',
+        `The panel answered with an empty body (${status}) while ${action}, where JSON was expected. ${checkAddress}`,
+      );
     }
     if (looksLikeHtml(response)) {
-      throw new PanelError('BAD_RESPONSE', `The panel answered with an HTML page (${status}) while ${action}, not with JSON. ${checkAddress}`);
+      throw new PanelError(
+        'BAD_RESPONSE',
+        `The panel answered with an HTML page (${status}) while ${action}, not with JSON. ${checkAddress}`,
+      );
     }
     // Said to be JSON (or of no stated type) yet broken: most often cut off on the way.
     const type = mediaType(response.contentType, secrets);
@@ -130,7 +133,9 @@ function retryAfterMs(response: HttpResponse, now: Date): number | null {
   }
   const body = errorBody(response);
   const envelope = record(record(body?.error)?.json);
-  const reset = [record(body?.data)?.reset, record(envelope?.data)?.reset, body?.reset].find((value) => typeof value === 'number' && Number.isFinite(value));
+  const reset = [record(body?.data)?.reset, record(envelope?.data)?.reset, body?.reset].find(
+    (value) => typeof value === 'number' && Number.isFinite(value),
+  );
   if (typeof reset !== 'number') return null;
   // Epoch seconds or milliseconds; a reset in the past or years away is not a reset.
   const at = reset < 1e11 ? reset * 1000 : reset;
@@ -173,8 +178,9 @@ export function serverMessage(response: HttpResponse, secrets: readonly string[]
   const nested = record(body.error);
   // Easypanel's `{code, status, message}`, `{"error": "..."}`, `{"error": {"message"}}`, and tRPC's
   // `{"error": {"json": {"message"}}}`.
-  const candidate = [body.message, body.error, nested?.message, record(nested?.json)?.message]
-    .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const candidate = [body.message, body.error, nested?.message, record(nested?.json)?.message].find(
+    (value): value is string => typeof value === 'string' && value.trim() !== '',
+  );
   if (!candidate) return null;
   // At most 200 characters are shown, so a window well past them is what is checked, which keeps
   // a message of megabytes quick; a secret that starts among them ends inside the window.

@@ -89,12 +89,21 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   ready.catch(() => undefined);
   const state = () => ready;
   let opened: ServiceState | null = null;
-  void ready.then((value) => (opened = value), () => undefined);
+  void ready.then(
+    (value) => (opened = value),
+    () => undefined,
+  );
 
   const cache = new SessionCache();
   const changes = new PanelChangeBatcher(
     (event) => options.emit?.(event),
-    (ids) => (opened ? ids.flatMap((id) => { const record = opened!.registry.get(id); return record ? [toPanel(record, opened!)] : []; }) : []),
+    (ids) =>
+      opened
+        ? ids.flatMap((id) => {
+            const record = opened!.registry.get(id);
+            return record ? [toPanel(record, opened!)] : [];
+          })
+        : [],
   );
   /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
   const presented = new Map<string, CertificateInfo>();
@@ -120,7 +129,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     // The address decides where the password goes: one typed for the old address is not sent to
     // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
     if (panel.baseUrl !== baseUrl) {
-      throw new PanelError('NOT_SIGNED_IN', "The panel's address changed before this log in was sent, so the password was not sent. Log in again.");
+      throw new PanelError(
+        'NOT_SIGNED_IN',
+        "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
+      );
     }
     const held = vault.token(id, panel.baseUrl);
     let token: string;
@@ -129,7 +141,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
         // speaks this style, and the next attempt goes straight to it.
         if (registry.get(id)?.baseUrl !== baseUrl) return;
-        attemptWrite(() => registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }));
+        attemptWrite(() =>
+          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
+        );
         changes.changed(id);
       });
     } catch (error) {
@@ -269,7 +283,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
 
     async installUpdate() {
       parseArguments('installUpdate', []);
-      if (!options.installUpdate?.()) throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
+      if (!options.installUpdate?.())
+        throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
     },
 
     async listPanels() {
@@ -279,7 +294,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     },
 
     async addPanel(input) {
-      const [{ address, name, allowPlainHttp = false, group = null, tags = [], colour = null, favourite = false }] = parseArguments('addPanel', [input]);
+      const [{ address, name, allowPlainHttp = false, group = null, tags = [], colour = null, favourite = false }] = parseArguments(
+        'addPanel',
+        [input],
+      );
       const current = await state();
       const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
       failIfDuplicate(current.registry, baseUrl, display);
@@ -399,7 +417,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         if (addTags || removeTags) {
           const tags = cleanTags([...record.tags, ...(addTags ?? [])]).filter((tag) => !removing.has(tag.toLowerCase()));
           if (tags.length > LABEL_LIMITS.tags) {
-            throw new PanelError('INVALID_INPUT', `"${record.name}" would have ${tags.length} tags (${LABEL_LIMITS.tags} at most), so nothing was changed. Remove some of its tags first.`);
+            throw new PanelError(
+              'INVALID_INPUT',
+              `"${record.name}" would have ${tags.length} tags (${LABEL_LIMITS.tags} at most), so nothing was changed. Remove some of its tags first.`,
+            );
           }
           next.tags = tags;
         }
@@ -481,7 +502,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const at = now();
       const path = await (options.chooseExportFile ?? (async () => null))(`paneldeck-panels-${at.toISOString().slice(0, 10)}.json`);
       if (path === null) return { path: null, count: records.length };
-      const document = exportDocument(records.map((record) => toPanel(record, current)), at);
+      const document = exportDocument(
+        records.map((record) => toPanel(record, current)),
+        at,
+      );
       try {
         // Written whole or not at all, readable by the operator only, like Paneldeck's own files.
         jsonFileStore(path, { mode: 0o600 }).write(document as unknown as Record<string, unknown>);
@@ -494,7 +518,12 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     async checkPanels(ids) {
       const [requested] = parseArguments('checkPanels', [ids]);
       const current = await state();
-      const targets = requested ?? current.registry.list().filter((record) => current.vault.token(record.id, record.baseUrl)).map((record) => record.id);
+      const targets =
+        requested ??
+        current.registry
+          .list()
+          .filter((record) => current.vault.token(record.id, record.baseUrl))
+          .map((record) => record.id);
       // An unknown id answers NOT_FOUND in its own result rather than failing the whole call.
       return checker.check(targets);
     },
@@ -531,7 +560,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const pins: string[] = [];
       for (const record of opened.registry.list()) {
         // Chromium names IPv6 hosts without brackets.
-        if (record.trustedCertificate && new URL(record.baseUrl).hostname.replace(/^\[(.*)\]$/, '$1') === hostname) pins.push(record.trustedCertificate.sha256);
+        if (record.trustedCertificate && new URL(record.baseUrl).hostname.replace(/^\[(.*)\]$/, '$1') === hostname)
+          pins.push(record.trustedCertificate.sha256);
       }
       return pins;
     },

@@ -42,7 +42,8 @@ export async function openServiceState(openStore: OpenStore, encryption: Encrypt
     // The reasons are worked out again at the next start; the panels are signed out either way.
   }
   const startupProblems: StartupProblem[] = [];
-  if (registry.loadProblem) startupProblems.push({ file: 'panels', message: registry.loadProblem.message, copyPath: registry.loadProblem.movedTo });
+  if (registry.loadProblem)
+    startupProblems.push({ file: 'panels', message: registry.loadProblem.message, copyPath: registry.loadProblem.movedTo });
   if (fileProblem) startupProblems.push({ file: 'tokens', message: fileProblem.summary, copyPath: fileProblem.copyPath });
   if (settings.loadProblem) startupProblems.push(settings.loadProblem);
   return { registry, vault, settings, history, startupProblems };
@@ -50,7 +51,11 @@ export async function openServiceState(openStore: OpenStore, encryption: Encrypt
 
 function lostTokenReason(record: PanelRecord): ErrorInfo {
   return record.tokenStorage === 'memory'
-    ? { code: 'NOT_SIGNED_IN', message: 'The token was kept in memory only (no secure storage on this system) and is gone since Paneldeck restarted. Log in again.' }
+    ? {
+        code: 'NOT_SIGNED_IN',
+        message:
+          'The token was kept in memory only (no secure storage on this system) and is gone since Paneldeck restarted. Log in again.',
+      }
     : { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was not found in the token store. Log in again.' };
 }
 

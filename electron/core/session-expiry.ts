@@ -24,8 +24,19 @@ const LONGEST_KEY = 40;
 
 const EXPIRY_KEYS: ReadonlySet<string> = new Set(
   [
-    'expiresAt', 'expires', 'expiry', 'expiration', 'expirationTime', 'exp', 'validUntil',
-    'sessionExpiresAt', 'expireAt', 'expiresOn', 'expiryTime', 'expirationDate', 'sessionExpiry',
+    'expiresAt',
+    'expires',
+    'expiry',
+    'expiration',
+    'expirationTime',
+    'exp',
+    'validUntil',
+    'sessionExpiresAt',
+    'expireAt',
+    'expiresOn',
+    'expiryTime',
+    'expirationDate',
+    'sessionExpiry',
   ].map(normaliseKey),
 );
 
@@ -42,8 +53,7 @@ const ENVELOPE_PATHS: readonly (readonly string[])[] = [
 ];
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const RFC_1123_DATE =
   /^(?:(?:mon|tue|wed|thu|fri|sat|sun), )?(\d{1,2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? (gmt|utc|ut|z|[+-]\d{4})$/i;
 const EPOCH_TEXT = /^\d{1,16}(?:\.\d{1,9})?$/;
@@ -200,7 +210,6 @@ function ownDataValue(holder: unknown, key: string): unknown {
   const descriptor = Object.getOwnPropertyDescriptor(holder, key);
   return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
 }
-
 
 function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, '');

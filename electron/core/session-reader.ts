@@ -71,7 +71,10 @@ export class SessionReader {
       const checkedAt = this.#options.now().toISOString();
       const result: SessionResult = { panelId, checkedAt, session: hideSecrets(read.session, this.#matcherFor(panelId, token)) };
       // The expiry is read from the answer before redaction and from the token, here in main only.
-      state.history.record(panelId, { lastCheck: { at: checkedAt, ok: true }, sessionExpiresAt: sessionExpiry(read.session, token, new Date(checkedAt)) });
+      state.history.record(panelId, {
+        lastCheck: { at: checkedAt, ok: true },
+        sessionExpiresAt: sessionExpiry(read.session, token, new Date(checkedAt)),
+      });
       this.#options.cache.set(result);
       this.#options.changes.changed(panelId);
       return result;

@@ -28,8 +28,19 @@ export function findToken(body: unknown, tokenField: string | null): TokenSearch
  * second factor: Easypanel's `twoFactorEnabled`, and the spellings other panels use.
  */
 const SECOND_FACTOR_KEYS = new Set([
-  'twofactorenabled', 'twofactorrequired', 'requirestwofactor', 'twofarequired', 'requires2fa', '2farequired', 'need2fa',
-  'mfarequired', 'requiresmfa', 'otprequired', 'totprequired', 'requirestotp', 'requiresotp',
+  'twofactorenabled',
+  'twofactorrequired',
+  'requirestwofactor',
+  'twofarequired',
+  'requires2fa',
+  '2farequired',
+  'need2fa',
+  'mfarequired',
+  'requiresmfa',
+  'otprequired',
+  'totprequired',
+  'requirestotp',
+  'requiresotp',
 ]);
 
 /** True when a login answer (one without a token) asks for a second factor, at the top level or in an envelope. */

@@ -7,7 +7,10 @@ export type WeakOrNone = Exclude<ProtectionLevel, 'keyring'>;
 
 export function damagedFileReason(what: string, copyPath: string): { info: ErrorInfo; summary: string; copyPath: string } {
   return {
-    info: { code: 'TOKEN_UNREADABLE', message: `The saved sign-ins could not be read: the token store ${what}. It was kept at ${copyPath}. Log in again.` },
+    info: {
+      code: 'TOKEN_UNREADABLE',
+      message: `The saved sign-ins could not be read: the token store ${what}. It was kept at ${copyPath}. Log in again.`,
+    },
     summary: `The saved sign-ins could not be read: the token store ${what}. Panels that were logged in need a new log in. The file was kept untouched.`,
     copyPath,
   };
@@ -21,7 +24,8 @@ export function damagedEntryReason(damagedCopy: string | null): ErrorInfo {
 }
 
 export function unavailableReason(level: WeakOrNone, savedUnder: string, now: string): ErrorInfo {
-  const changed = savedUnder !== now ? `Secure storage on this system changed from ${savedUnder} to ${now} since the token was saved. ` : '';
+  const changed =
+    savedUnder !== now ? `Secure storage on this system changed from ${savedUnder} to ${now} since the token was saved. ` : '';
   const why =
     level === 'weak'
       ? `${now} is a key built into the app, not a keyring, and storing tokens with weak protection is off`

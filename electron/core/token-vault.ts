@@ -41,7 +41,13 @@ const DECRYPTIONS_AT_ONCE = 64;
 function readStoredToken(candidate: unknown): StoredToken | null {
   if (!isRecord(candidate)) return null;
   const { ciphertext, backend, savedAt, baseUrl } = candidate as Record<string, unknown>;
-  if (typeof ciphertext !== 'string' || ciphertext.length === 0 || ciphertext.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(ciphertext)) return null;
+  if (
+    typeof ciphertext !== 'string' ||
+    ciphertext.length === 0 ||
+    ciphertext.length % 4 !== 0 ||
+    !/^[A-Za-z0-9+/]+={0,2}$/.test(ciphertext)
+  )
+    return null;
   if (typeof backend !== 'string' || !isTime(savedAt)) return null;
   if (baseUrl !== undefined && typeof baseUrl !== 'string') return null;
   return baseUrl === undefined ? { ciphertext, backend, savedAt } : { ciphertext, backend, savedAt, baseUrl };
@@ -103,7 +109,13 @@ export class TokenVault {
    * panel's token could not be read; `fileProblem` why none could. A token the list says was
    * ended (logged out, or the panel removed) is dropped even when the write recording that failed.
    */
-  static async open(store: DocumentStore, encryption: Encryption, now: Date, policy: VaultPolicy, list: PanelListView): Promise<VaultOpening> {
+  static async open(
+    store: DocumentStore,
+    encryption: Encryption,
+    now: Date,
+    policy: VaultPolicy,
+    list: PanelListView,
+  ): Promise<VaultOpening> {
     const vault = new TokenVault(store, encryption, policy);
     const { entries, fileProblem, damagedCopy } = readEntries(store, now);
     const problems = new Map<string, ErrorInfo>();
@@ -138,7 +150,9 @@ export class TokenVault {
     // Many at a time: a fleet of thousands would otherwise wait for each decryption in turn.
     for (let start = 0; start < toDecrypt.length; start += DECRYPTIONS_AT_ONCE) {
       const batch = toDecrypt.slice(start, start + DECRYPTIONS_AT_ONCE);
-      const tokens = await Promise.all(batch.map(({ stored }) => encryption.decrypt(Buffer.from(stored.ciphertext, 'base64')).catch(() => null)));
+      const tokens = await Promise.all(
+        batch.map(({ stored }) => encryption.decrypt(Buffer.from(stored.ciphertext, 'base64')).catch(() => null)),
+      );
       batch.forEach(({ panelId, stored, baseUrl }, index) => {
         const token = tokens[index];
         if (typeof token !== 'string') {
@@ -240,7 +254,11 @@ export class TokenVault {
     if (level !== 'weak' || !this.#usable(level)) return;
     for (const [panelId, held] of [...this.#tokens]) {
       if (held.storage !== 'memory' || this.#tokens.get(panelId) !== held) continue;
-      const saved = await this.save(panelId, held.token, now, { generation: this.generation(panelId), baseUrl: held.baseUrl, replacing: held.token });
+      const saved = await this.save(panelId, held.token, now, {
+        generation: this.generation(panelId),
+        baseUrl: held.baseUrl,
+        replacing: held.token,
+      });
       if (saved !== null && saved !== 'memory') onSaved(panelId, saved);
     }
   }
@@ -325,7 +343,6 @@ export class TokenVault {
   }
 }
 
-
 /** The operator's say over weak protection, read at the moment a token is saved or opened. */
 export interface VaultPolicy {
   allowWeak(): boolean;
@@ -343,7 +360,10 @@ export interface VaultOpening {
  * only its own panel. Whenever something could not be read, the file is kept aside first,
  * because the next save rewrites it without what was unreadable.
  */
-function readEntries(store: DocumentStore, now: Date): {
+function readEntries(
+  store: DocumentStore,
+  now: Date,
+): {
   entries: Map<string, StoredToken | null>;
   fileProblem: VaultOpening['fileProblem'];
   damagedCopy: string | null;
@@ -356,7 +376,11 @@ function readEntries(store: DocumentStore, now: Date): {
   if (isEmptyDocument(read.document)) return { entries, fileProblem: null, damagedCopy: null };
   const shape = vaultShape.safeParse(read.document);
   if (!shape.success) {
-    return { entries, fileProblem: damagedFileReason('has a format this version does not know', copyAside(store.path, now)), damagedCopy: null };
+    return {
+      entries,
+      fileProblem: damagedFileReason('has a format this version does not know', copyAside(store.path, now)),
+      damagedCopy: null,
+    };
   }
   for (const [panelId, candidate] of Object.entries(shape.data.tokens)) {
     entries.set(panelId, readStoredToken(candidate));

@@ -9,7 +9,12 @@ const separator: MenuItemConstructorOptions = { type: 'separator' };
  * No reload role: Ctrl+R and F5 refresh the selected session. Developer tools and a reload (on
  * Ctrl+Alt+Shift+R) are listed only in an unpackaged build.
  */
-export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPackaged: boolean, run: (command: CommandId) => void = () => undefined): MenuItemConstructorOptions[] {
+export function appMenuTemplate(
+  platform: NodeJS.Platform,
+  appName: string,
+  isPackaged: boolean,
+  run: (command: CommandId) => void = () => undefined,
+): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const command = (id: CommandId, extra: Partial<MenuItemConstructorOptions> = {}): MenuItemConstructorOptions => {
     const { title, accelerator } = COMMANDS[id];
@@ -39,7 +44,14 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
     ...appMenu,
     {
       label: 'File',
-      submenu: [command('addPanel'), command('importPanels'), command('exportPanels'), ...(mac ? [] : [separator, command('preferences')]), separator, mac ? { role: 'close' } : { role: 'quit' }],
+      submenu: [
+        command('addPanel'),
+        command('importPanels'),
+        command('exportPanels'),
+        ...(mac ? [] : [separator, command('preferences')]),
+        separator,
+        mac ? { role: 'close' } : { role: 'quit' },
+      ],
     },
     {
       label: 'Edit',
@@ -62,7 +74,13 @@ export function appMenuTemplate(platform: NodeJS.Platform, appName: string, isPa
         command('palette'),
         command('find'),
         separator,
-        ...(isPackaged ? [] : [{ role: 'forceReload', accelerator: 'CmdOrCtrl+Alt+Shift+R' } satisfies MenuItemConstructorOptions, { role: 'toggleDevTools' } satisfies MenuItemConstructorOptions, separator]),
+        ...(isPackaged
+          ? []
+          : [
+              { role: 'forceReload', accelerator: 'CmdOrCtrl+Alt+Shift+R' } satisfies MenuItemConstructorOptions,
+              { role: 'toggleDevTools' } satisfies MenuItemConstructorOptions,
+              separator,
+            ]),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },

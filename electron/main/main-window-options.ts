@@ -20,7 +20,10 @@ export type WindowConstructor<W> = new (options: BrowserWindowConstructorOptions
  * The options are written inside `new BrowserWindow(...)` itself: Electronegativity reads them
  * only there, so it checks them rather than being told to skip them.
  */
-export function newMainWindow<W>(BrowserWindow: WindowConstructor<W>, { bounds, darkTheme, preloadPath, isPackaged }: MainWindowSettings): W {
+export function newMainWindow<W>(
+  BrowserWindow: WindowConstructor<W>,
+  { bounds, darkTheme, preloadPath, isPackaged }: MainWindowSettings,
+): W {
   const { maximized: _maximized, ...placement } = bounds;
   return new BrowserWindow({
     show: false,

@@ -1,5 +1,19 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, net, Notification, powerMonitor, protocol, safeStorage, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeTheme,
+  net,
+  Notification,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import { createPanelService, type PanelService } from '../core/index.ts';
 import { createFileLog, describeError, silentLog, type Log } from '../core/log.ts';
 import { appMenuTemplate } from './app-menu.ts';
@@ -67,14 +81,21 @@ if (!app.requestSingleInstanceLock()) {
 
 function start(): void {
   log = createFileLog({ dir: app.getPath('logs') });
-  app.on('render-process-gone', (_event, _contents, details) => log.error('app.render-process-gone', { reason: details.reason, exitCode: details.exitCode }));
-  app.on('child-process-gone', (_event, details) => log.error('app.child-process-gone', { type: details.type, reason: details.reason, exitCode: details.exitCode }));
+  app.on('render-process-gone', (_event, _contents, details) =>
+    log.error('app.render-process-gone', { reason: details.reason, exitCode: details.exitCode }),
+  );
+  app.on('child-process-gone', (_event, details) =>
+    log.error('app.child-process-gone', { type: details.type, reason: details.reason, exitCode: details.exitCode }),
+  );
   // The window's page may write to the clipboard (its Copy buttons), and nothing else.
   restrictPermissions(session.defaultSession, entry.appOrigins);
   protocol.handle(APP_SCHEME, (request) => serveAppRequest(rendererDir, request));
 
   const encryption = safeStorageEncryption(safeStorage, process.platform);
-  const windowEvents = new WindowEvents({ appOrigins: entry.appOrigins, onError: (error) => log.error('window.event-failed', { error: describeError(error) }) });
+  const windowEvents = new WindowEvents({
+    appOrigins: entry.appOrigins,
+    onError: (error) => log.error('window.event-failed', { error: describeError(error) }),
+  });
   const background = new BackgroundWork({
     toWindow: (event) => windowEvents.send(event),
     showWindow: showMainWindow,
@@ -83,7 +104,13 @@ function start(): void {
     onError: (error) => log.error('background.failed', { error: describeError(error) }),
   });
   // Packaged builds only: electron-updater is not even loaded in development or tests.
-  const updates = new UpdateChecks({ packaged: app.isPackaged, createUpdater: () => loadAppUpdater(log), clock: realClock, log, toWindow: (event) => windowEvents.send(event) });
+  const updates = new UpdateChecks({
+    packaged: app.isPackaged,
+    createUpdater: () => loadAppUpdater(log),
+    clock: realClock,
+    log,
+    toWindow: (event) => windowEvents.send(event),
+  });
   // Panel requests have a session of their own (in memory: no cache or cookies on disk) whose
   // certificate check knows the certificates the operator trusted for panels.
   const panelSession = session.fromPartition('paneldeck-panels');
@@ -101,7 +128,10 @@ function start(): void {
     emit: background.emit,
     // The system's save dialog, over the window: the renderer never touches the file system.
     chooseExportFile: async (suggestedName) => {
-      const options = { defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'Paneldeck panels', extensions: ['json'] }] };
+      const options = {
+        defaultPath: join(app.getPath('documents'), suggestedName),
+        filters: [{ name: 'Paneldeck panels', extensions: ['json'] }],
+      };
       const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
       return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
     },
@@ -129,12 +159,19 @@ function start(): void {
   // IPC calls go through `observe`, so a settings change re-plans the checks and warnings at once.
   registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
   void background.start(core);
-  app.on('before-quit', background.beforeQuit(() => app.quit()));
+  app.on(
+    'before-quit',
+    background.beforeQuit(() => app.quit()),
+  );
   app.on('before-quit', () => updates.stop());
   void logStart(encryption, core);
 
   // A menu command (or its shortcut) is run by the window, which knows the selected panel.
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName(), app.isPackaged, (command) => windowEvents.send({ type: 'runCommand', command }))));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate(process.platform, app.getName(), app.isPackaged, (command) => windowEvents.send({ type: 'runCommand', command })),
+    ),
+  );
 
   const stateFile = windowStateFile(join(app.getPath('userData'), 'window-state.json'));
   openMainWindow = () => {
@@ -177,7 +214,9 @@ async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, se
     storageBackend: encryption.backend(),
     encryptionAvailable,
   });
-  const problem = await service.loadProblem().catch((error: unknown) => ({ message: 'The panel list could not be read.', movedTo: null, error: describeError(error) }));
+  const problem = await service
+    .loadProblem()
+    .catch((error: unknown) => ({ message: 'The panel list could not be read.', movedTo: null, error: describeError(error) }));
   if (problem) log.warn('panels.load-problem', { ...problem });
 }
 

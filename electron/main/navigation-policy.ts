@@ -15,7 +15,12 @@ export function isSafeExternalUrl(url: string): boolean {
   } catch {
     return false;
   }
-  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '' && parsed.username === '' && parsed.password === '';
+  return (
+    (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+    parsed.hostname !== '' &&
+    parsed.username === '' &&
+    parsed.password === ''
+  );
 }
 
 /** What to do with `window.open` or a target=_blank link: never a new Electron window; maybe the OS browser. */
@@ -94,9 +99,18 @@ export interface PermissionAsker {
 /** The permission API of Electron's `Session` that `restrictPermissions` sets. */
 export interface SessionLike {
   setPermissionRequestHandler(
-    handler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void) | null,
+    handler:
+      | ((
+          webContents: unknown,
+          permission: string,
+          callback: (granted: boolean) => void,
+          details: { requestingUrl: string; isMainFrame: boolean },
+        ) => void)
+      | null,
   ): void;
-  setPermissionCheckHandler(handler: ((webContents: unknown, permission: string, requestingOrigin: string, details: { isMainFrame: boolean }) => boolean) | null): void;
+  setPermissionCheckHandler(
+    handler: ((webContents: unknown, permission: string, requestingOrigin: string, details: { isMainFrame: boolean }) => boolean) | null,
+  ): void;
   setDevicePermissionHandler?(handler: ((details: unknown) => boolean) | null): void;
 }
 

@@ -31,7 +31,10 @@ export interface IncomingMessageLike {
 /** The part of Electron's `ClientRequest` used here. */
 export interface ClientRequestLike {
   on(event: 'response', listener: (response: IncomingMessageLike) => void): this;
-  on(event: 'redirect', listener: (statusCode: number, method: string, redirectUrl: string, responseHeaders: Record<string, string[]>) => void): this;
+  on(
+    event: 'redirect',
+    listener: (statusCode: number, method: string, redirectUrl: string, responseHeaders: Record<string, string[]>) => void,
+  ): this;
   on(event: 'error', listener: (error: Error) => void): this;
   on(event: 'abort', listener: () => void): this;
   abort(): void;

@@ -86,13 +86,15 @@ function hostOf(url: string): string | null {
 
 /** `service` with `reset` called after each call that changes which certificate a panel accepts. */
 export function withConnectionsReset<S extends PanelApi>(service: S, reset: () => void): S {
-  const after = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    try {
-      return await call(...args);
-    } finally {
-      reset();
-    }
-  };
+  const after =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } finally {
+        reset();
+      }
+    };
   return {
     ...service,
     trustCertificate: after(service.trustCertificate.bind(service)),

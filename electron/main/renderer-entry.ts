@@ -30,7 +30,10 @@ export function rendererEntry(options: { isPackaged: boolean; devServerUrl: stri
     return { ...built, warning: 'PANELDECK_DEV_SERVER_URL is not a URL; loading the built renderer.' };
   }
   if (url.protocol !== 'http:' || !DEV_SERVER_HOSTS.has(url.hostname) || url.username !== '' || url.password !== '') {
-    return { ...built, warning: 'PANELDECK_DEV_SERVER_URL must be http://127.0.0.1:<port> or http://localhost:<port>; loading the built renderer.' };
+    return {
+      ...built,
+      warning: 'PANELDECK_DEV_SERVER_URL must be http://127.0.0.1:<port> or http://localhost:<port>; loading the built renderer.',
+    };
   }
   return { url: url.href, appOrigins: [APP_ORIGIN, url.origin], warning: null };
 }

@@ -29,7 +29,11 @@ const realTimer: PollTimer = {
  * Sleep and network state for the check scheduler: `suspend` and `resume` from the power monitor,
  * `online` and `offline` from polling `net.isOnline()`, each said only when it changes.
  */
-export function electronSystemState(power: PowerEvents, net: OnlineProbe, options: { pollMs?: number; timer?: PollTimer } = {}): SystemState {
+export function electronSystemState(
+  power: PowerEvents,
+  net: OnlineProbe,
+  options: { pollMs?: number; timer?: PollTimer } = {},
+): SystemState {
   const pollMs = options.pollMs ?? ONLINE_POLL_MS;
   const timer = options.timer ?? realTimer;
   return {

@@ -83,7 +83,29 @@ export function plainEvent(event: PanelEvent): PanelEvent {
 }
 
 function plainPanel(panel: Panel): Panel {
-  const { id, name, address, baseUrl, allowPlainHttp, apiStyle, loginPath, sessionPath, trustedCertificate, tokenField, createdAt, lastEmail, signedIn, tokenStorage, signedOutReason, lastCheck, sessionExpiresAt, group, tags, colour, favourite } = panel;
+  const {
+    id,
+    name,
+    address,
+    baseUrl,
+    allowPlainHttp,
+    apiStyle,
+    loginPath,
+    sessionPath,
+    trustedCertificate,
+    tokenField,
+    createdAt,
+    lastEmail,
+    signedIn,
+    tokenStorage,
+    signedOutReason,
+    lastCheck,
+    sessionExpiresAt,
+    group,
+    tags,
+    colour,
+    favourite,
+  } = panel;
   return {
     id,
     name,
@@ -100,7 +122,8 @@ function plainPanel(panel: Panel): Panel {
     signedIn,
     tokenStorage,
     signedOutReason: signedOutReason && plainError(signedOutReason),
-    lastCheck: lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),
+    lastCheck:
+      lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),
     sessionExpiresAt,
     group,
     tags: [...tags],

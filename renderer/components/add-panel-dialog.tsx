@@ -54,8 +54,8 @@ export function AddPanelDialog({ api, copyOf, onAdded, onClose }: AddPanelDialog
     <ModalDialog title={copyOf ? `Duplicate ${copyOf.name}` : 'Add panel'} onClose={onClose} shouldRestoreFocus={() => !added.current}>
       {copyOf && (
         <p className="muted">
-          The new panel gets the settings, group, tags and colour of {copyOf.name} ({copyOf.address}), and is signed out. Two panels cannot share an
-          address: enter the other installation’s.
+          The new panel gets the settings, group, tags and colour of {copyOf.name} ({copyOf.address}), and is signed out. Two panels cannot
+          share an address: enter the other installation’s.
         </p>
       )}
       <form onSubmit={submit} noValidate aria-busy={busy}>

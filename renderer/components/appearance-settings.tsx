@@ -66,7 +66,12 @@ export function AppearanceSettings({ api, status, onChanged }: AppearanceSetting
             error={emailError ? error?.message : null}
           />
         </div>
-        <SaveBar error={error && !emailError ? error.message : null} saved={saved} disabled={busy || !changed} label="Save appearance and log in" />
+        <SaveBar
+          error={error && !emailError ? error.message : null}
+          saved={saved}
+          disabled={busy || !changed}
+          label="Save appearance and log in"
+        />
       </form>
     </section>
   );

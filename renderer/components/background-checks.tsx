@@ -53,9 +53,17 @@ export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksPro
       <form className="preferences-form" onSubmit={save} noValidate aria-busy={busy}>
         <div className="preferences-grid">
           {number('checkIntervalMinutes', 'Check interval', 'Minutes between checks of each signed-in panel; 0 turns them off.')}
-          {number('checkConcurrency', 'Checks at once', `Session reads in flight at most, ${SETTING_LIMITS.checkConcurrency.min} to ${SETTING_LIMITS.checkConcurrency.max}.`)}
+          {number(
+            'checkConcurrency',
+            'Checks at once',
+            `Session reads in flight at most, ${SETTING_LIMITS.checkConcurrency.min} to ${SETTING_LIMITS.checkConcurrency.max}.`,
+          )}
           {number('expiryWarningMinutes', 'Expiry warning', 'Minutes before a session ends; 0 turns it off.')}
-          {number('requestTimeoutSeconds', 'Request timeout', `Seconds one request to a panel may take, ${SETTING_LIMITS.requestTimeoutSeconds.min} to ${SETTING_LIMITS.requestTimeoutSeconds.max}.`)}
+          {number(
+            'requestTimeoutSeconds',
+            'Request timeout',
+            `Seconds one request to a panel may take, ${SETTING_LIMITS.requestTimeoutSeconds.min} to ${SETTING_LIMITS.requestTimeoutSeconds.max}.`,
+          )}
         </div>
         <label className="checkbox">
           <input
@@ -67,7 +75,12 @@ export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksPro
           />
           Also warn with a system notification
         </label>
-        <SaveBar error={error && (field === null || field === 'notifyBeforeExpiry') ? error.message : null} saved={saved} disabled={busy || !changed} label="Save background checks" />
+        <SaveBar
+          error={error && (field === null || field === 'notifyBeforeExpiry') ? error.message : null}
+          saved={saved}
+          disabled={busy || !changed}
+          label="Save background checks"
+        />
       </form>
     </section>
   );

@@ -26,7 +26,11 @@ interface BulkViewProps {
 
 const NAMES_SHOWN = 8;
 /** Tags as the operator types them: separated by commas. */
-const typedTags = (text: string) => text.split(',').map((tag) => tag.trim()).filter(Boolean);
+const typedTags = (text: string) =>
+  text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
 
 /**
  * What can be done to several panels at once: check, log out, export, remove (one confirmation
@@ -80,19 +84,24 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
   });
 
   // The first few by name, as the header and the confirmation say it.
-  const shown = panels.slice(0, NAMES_SHOWN).map((panel) => panel.name).join(', ');
+  const shown = panels
+    .slice(0, NAMES_SHOWN)
+    .map((panel) => panel.name)
+    .join(', ');
   const names = panels.length > NAMES_SHOWN ? `${shown}, and ${panels.length - NAMES_SHOWN} more` : shown;
   return (
     <section className="bulk-view" aria-labelledby="bulk-title" aria-busy={busy}>
       <header className="bulk-header">
         <h1 id="bulk-title">{many} selected</h1>
-        <p className="muted">
-          {names}. Shift or Ctrl click in the list changes the selection; Esc
-          there goes back to one panel.
-        </p>
+        <p className="muted">{names}. Shift or Ctrl click in the list changes the selection; Esc there goes back to one panel.</p>
       </header>
       <div className="form-actions bulk-actions">
-        <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void check()} title={signedIn.length === 0 ? 'None of them is signed in' : undefined}>
+        <button
+          type="button"
+          disabled={busy || signedIn.length === 0}
+          onClick={() => void check()}
+          title={signedIn.length === 0 ? 'None of them is signed in' : undefined}
+        >
           {signedInWords('Check', signedIn.length, panels.length)}
         </button>
         <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void logOut()}>
@@ -126,11 +135,32 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
           button="Move"
           inputRef={groupInput}
           list={groups}
-          onApply={(text) => change({ group: text.trim() === '' ? null : text }, text.trim() === '' ? `Took ${many} out of their groups.` : `Moved ${many} to ${text.trim()}.`)}
+          onApply={(text) =>
+            change(
+              { group: text.trim() === '' ? null : text },
+              text.trim() === '' ? `Took ${many} out of their groups.` : `Moved ${many} to ${text.trim()}.`,
+            )
+          }
         />
-        <BulkField label="Add tags" hint="Separate tags with commas." button="Add tags" onApply={(text) => change({ addTags: typedTags(text) }, `Tagged ${many}.`)} required />
-        <BulkField label="Remove tags" hint="Separate tags with commas." button="Remove tags" onApply={(text) => change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`)} required />
-        <ColourField onApply={(colour) => change({ colour }, colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`)} />
+        <BulkField
+          label="Add tags"
+          hint="Separate tags with commas."
+          button="Add tags"
+          onApply={(text) => change({ addTags: typedTags(text) }, `Tagged ${many}.`)}
+          required
+        />
+        <BulkField
+          label="Remove tags"
+          hint="Separate tags with commas."
+          button="Remove tags"
+          onApply={(text) => change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`)}
+          required
+        />
+        <ColourField
+          onApply={(colour) =>
+            change({ colour }, colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`)
+          }
+        />
         <div className="field">
           <span className="field-label">Favourites</span>
           <div className="field-row">
@@ -145,10 +175,16 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
       </fieldset>
 
       {confirmingRemove && (
-        <ConfirmDialog title={`Remove ${many}?`} confirmLabel={`Remove ${many}`} busy={busy} onCancel={() => setConfirmingRemove(false)} onConfirm={() => void remove()}>
+        <ConfirmDialog
+          title={`Remove ${many}?`}
+          confirmLabel={`Remove ${many}`}
+          busy={busy}
+          onCancel={() => setConfirmingRemove(false)}
+          onConfirm={() => void remove()}
+        >
           <p>
-            Paneldeck forgets these {many} and their saved log ins: {names}. The panels themselves are not changed; you can add or import them again at any
-            time.
+            Paneldeck forgets these {many} and their saved log ins: {names}. The panels themselves are not changed; you can add or import
+            them again at any time.
           </p>
         </ConfirmDialog>
       )}

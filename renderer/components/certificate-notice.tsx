@@ -8,7 +8,9 @@ const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** Whether an error is about a certificate the operator can decide to trust. */
 export function isCertificateProblem(error: ErrorInfo | null): error is ErrorInfo & { certificate: CertificateInfo } {
-  return error !== null && (error.code === 'CERTIFICATE_UNTRUSTED' || error.code === 'CERTIFICATE_CHANGED') && error.certificate !== undefined;
+  return (
+    error !== null && (error.code === 'CERTIFICATE_UNTRUSTED' || error.code === 'CERTIFICATE_CHANGED') && error.certificate !== undefined
+  );
 }
 
 interface CertificateNoticeProps {

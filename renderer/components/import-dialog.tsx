@@ -1,7 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
-import { IMPORT_MAX_BYTES, type ImportChoice, type ImportPreview, type ImportResult, type ImportRow, type ImportRowStatus } from '../../shared/transfer.ts';
+import {
+  IMPORT_MAX_BYTES,
+  type ImportChoice,
+  type ImportPreview,
+  type ImportResult,
+  type ImportRow,
+  type ImportRowStatus,
+} from '../../shared/transfer.ts';
 import { plural } from '../../shared/counts.ts';
 import { formatBytes } from '../../shared/sizes.ts';
 import { useBusyAction } from '../busy-action.ts';
@@ -16,7 +23,6 @@ interface ImportDialogProps {
 const STATUS_WORDS: Readonly<Record<ImportRowStatus, string>> = { new: 'Add', duplicate: 'In list', same: 'Unchanged', invalid: 'Invalid' };
 const FORMAT_NAMES = { json: 'Paneldeck export', csv: 'CSV', text: 'one address per line' } as const;
 type Filter = 'all' | ImportRowStatus;
-
 
 /**
  * Import panels: from a file (main's open dialog) or pasted text, then a preview of every entry
@@ -41,14 +47,18 @@ export function ImportDialog({ api, onImported, onClose }: ImportDialogProps) {
   // Said here, before the text crosses to main: the contract would refuse it anyway.
   const tooLong = text.length > IMPORT_MAX_BYTES;
   return (
-    <ModalDialog title={preview ? `Import from ${preview.source.replace(/^The pasted text$/, 'pasted text')}` : 'Import panels'} onClose={onClose} className="modal-wide import-dialog">
+    <ModalDialog
+      title={preview ? `Import from ${preview.source.replace(/^The pasted text$/, 'pasted text')}` : 'Import panels'}
+      onClose={onClose}
+      className="modal-wide import-dialog"
+    >
       {preview ? (
         <PreviewStep preview={preview} duplicates={duplicates} onDuplicates={setDuplicates} />
       ) : (
         <div className="import-choose">
           <p>
-            Import a Paneldeck export (JSON), a CSV with the columns <code>name,address,group,tags</code>, or a list with one address per line. You see what
-            would change before anything is written. Imported panels are signed out.
+            Import a Paneldeck export (JSON), a CSV with the columns <code>name,address,group,tags</code>, or a list with one address per
+            line. You see what would change before anything is written. Imported panels are signed out.
           </p>
           <div>
             <button type="button" className="button-primary" onClick={fromFile} disabled={busy}>
@@ -66,7 +76,11 @@ export function ImportDialog({ api, onImported, onClose }: ImportDialogProps) {
               onChange={(event) => setText(event.target.value)}
             />
           </label>
-          {tooLong && <p className="field-error">The pasted text is too long ({formatBytes(IMPORT_MAX_BYTES)} at most). Import it from a file, or in parts.</p>}
+          {tooLong && (
+            <p className="field-error">
+              The pasted text is too long ({formatBytes(IMPORT_MAX_BYTES)} at most). Import it from a file, or in parts.
+            </p>
+          )}
         </div>
       )}
       {error && (
@@ -95,10 +109,22 @@ export function ImportDialog({ api, onImported, onClose }: ImportDialogProps) {
   );
 }
 
-function ApplyButton({ preview, duplicates, busy, onApply }: { preview: ImportPreview; duplicates: ImportChoice['duplicates']; busy: boolean; onApply(): void }) {
+function ApplyButton({
+  preview,
+  duplicates,
+  busy,
+  onApply,
+}: {
+  preview: ImportPreview;
+  duplicates: ImportChoice['duplicates'];
+  busy: boolean;
+  onApply(): void;
+}) {
   const adding = preview.counts.new;
   const updating = duplicates === 'update' ? preview.counts.duplicate : 0;
-  const words = [adding > 0 && `add ${plural(adding, 'panel')}`, updating > 0 && `update ${updating.toLocaleString('en')}`].filter(Boolean).join(' and ');
+  const words = [adding > 0 && `add ${plural(adding, 'panel')}`, updating > 0 && `update ${updating.toLocaleString('en')}`]
+    .filter(Boolean)
+    .join(' and ');
   return (
     <button type="button" className="button-primary" onClick={onApply} disabled={busy || words === ''}>
       {busy ? 'Importing…' : words === '' ? 'Nothing to import' : words.charAt(0).toUpperCase() + words.slice(1)}
@@ -106,7 +132,15 @@ function ApplyButton({ preview, duplicates, busy, onApply }: { preview: ImportPr
   );
 }
 
-function PreviewStep({ preview, duplicates, onDuplicates }: { preview: ImportPreview; duplicates: ImportChoice['duplicates']; onDuplicates(choice: ImportChoice['duplicates']): void }) {
+function PreviewStep({
+  preview,
+  duplicates,
+  onDuplicates,
+}: {
+  preview: ImportPreview;
+  duplicates: ImportChoice['duplicates'];
+  onDuplicates(choice: ImportChoice['duplicates']): void;
+}) {
   const { counts } = preview;
   // Invalid lines first when there are any: they are what needs the operator's eye.
   const [filter, setFilter] = useState<Filter>(counts.invalid > 0 ? 'invalid' : 'all');
@@ -134,11 +168,12 @@ function PreviewStep({ preview, duplicates, onDuplicates }: { preview: ImportPre
         <fieldset className="import-duplicates">
           <legend>Panels already in your list (same address)</legend>
           <label>
-            <input type="radio" name="duplicates" checked={duplicates === 'skip'} onChange={() => onDuplicates('skip')} /> Skip them: keep their settings as they are
+            <input type="radio" name="duplicates" checked={duplicates === 'skip'} onChange={() => onDuplicates('skip')} /> Skip them: keep
+            their settings as they are
           </label>
           <label>
-            <input type="radio" name="duplicates" checked={duplicates === 'update'} onChange={() => onDuplicates('update')} /> Update their settings from the import (their
-            sign-ins stay)
+            <input type="radio" name="duplicates" checked={duplicates === 'update'} onChange={() => onDuplicates('update')} /> Update their
+            settings from the import (their sign-ins stay)
           </label>
         </fieldset>
       )}
@@ -184,11 +219,18 @@ function ImportRows({ rows }: { rows: readonly ImportRow[] }) {
               <span className={`import-status status-word-${row.status}`}>{STATUS_WORDS[row.status]}</span>
               <span className="import-text">
                 <span className="import-name">
-                  {row.name ?? <span className="muted">(no name)</span>} <span className="import-address">{row.address || '(no address)'}</span>
+                  {row.name ?? <span className="muted">(no name)</span>}{' '}
+                  <span className="import-address">{row.address || '(no address)'}</span>
                 </span>
-                {row.message && <span className={row.status === 'invalid' ? 'import-message field-error' : 'import-message muted'}>{row.message}</span>}
+                {row.message && (
+                  <span className={row.status === 'invalid' ? 'import-message field-error' : 'import-message muted'}>{row.message}</span>
+                )}
                 {row.changes.length > 0 && <span className="import-message">An update changes: {row.changes.join(', ')}.</span>}
-                {row.trustsCertificate && <span className="import-message meta-warning">Trusts a certificate by its fingerprint: import only from a source you trust.</span>}
+                {row.trustsCertificate && (
+                  <span className="import-message meta-warning">
+                    Trusts a certificate by its fingerprint: import only from a source you trust.
+                  </span>
+                )}
               </span>
             </li>
           );

@@ -81,7 +81,11 @@ export function JsonTree({ value, label }: { value: unknown; label: string }) {
     );
   };
   const collapseAll = () => {
-    setState((previous) => ({ ...previous, open: new Set(typeof previous.root === 'object' && previous.root !== null ? [previous.root as Branch] : []), partial: false }));
+    setState((previous) => ({
+      ...previous,
+      open: new Set(typeof previous.root === 'object' && previous.root !== null ? [previous.root as Branch] : []),
+      partial: false,
+    }));
   };
 
   const first = rows[0];
@@ -97,7 +101,11 @@ export function JsonTree({ value, label }: { value: unknown; label: string }) {
             Collapse all
           </button>
           <span className="muted" role="status">
-            {opening ? 'Opening…' : current.partial ? `Opened what fits in ${formatCount(EXPAND_ROW_BUDGET)} rows; open the rest branch by branch.` : ''}
+            {opening
+              ? 'Opening…'
+              : current.partial
+                ? `Opened what fits in ${formatCount(EXPAND_ROW_BUDGET)} rows; open the rest branch by branch.`
+                : ''}
           </span>
         </div>
       )}
@@ -172,7 +180,9 @@ const Row = memo(function Row({ row, whole, onToggle, onShowMore, onShowString }
     </li>
   );
   if (row.kind === 'branch') {
-    const summary = row.isArray ? `[${formatCount(row.size)} item${row.size === 1 ? '' : 's'}]` : `{${formatCount(row.size)} key${row.size === 1 ? '' : 's'}}`;
+    const summary = row.isArray
+      ? `[${formatCount(row.size)} item${row.size === 1 ? '' : 's'}]`
+      : `{${formatCount(row.size)} key${row.size === 1 ? '' : 's'}}`;
     // An empty object or array has nothing to open: it reads as a value.
     if (row.size === 0) return leaf(<span className="json-meta">{row.isArray ? '[]' : '{}'}</span>);
     return (
@@ -209,7 +219,12 @@ function JsonValue({ value, whole, onShowString }: { value: unknown; whole: bool
     );
   }
   if (value === HIDDEN_SECRET) return <span className="json-redacted">{HIDDEN_SECRET}</span>;
-  if (typeof value === 'string') return value.length > LONG_STRING ? <LongString text={value} whole={whole} onShow={onShowString} /> : <span className="json-string">{JSON.stringify(value)}</span>;
+  if (typeof value === 'string')
+    return value.length > LONG_STRING ? (
+      <LongString text={value} whole={whole} onShow={onShowString} />
+    ) : (
+      <span className="json-string">{JSON.stringify(value)}</span>
+    );
   if (typeof value === 'number') return <span className="json-number">{formatNumber(value)}</span>;
   if (typeof value === 'boolean') return <span className="json-boolean">{String(value)}</span>;
   return <span className="json-null">null</span>;

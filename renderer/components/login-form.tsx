@@ -102,7 +102,10 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
       <h2 id={`${errorId}-title`}>Log in to {panel.name}</h2>
       <p className="muted">Your password is sent to this panel only and is never saved.</p>
       {isUnencrypted(panel) && (
-        <p className="field-error">Not encrypted: this panel is reached over plain HTTP, so your password and the token cross the network readable by anyone on the path.</p>
+        <p className="field-error">
+          Not encrypted: this panel is reached over plain HTTP, so your password and the token cross the network readable by anyone on the
+          path.
+        </p>
       )}
       <label className="field">
         <span className="field-label">Email</span>
@@ -140,7 +143,13 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
         />
       </label>
       {needsCode && (
-        <CodeField ref={codeInput} value={code} onChange={setCode} disabled={busy} error={error && isAboutCode(error) ? error.message : null} />
+        <CodeField
+          ref={codeInput}
+          value={code}
+          onChange={setCode}
+          disabled={busy}
+          error={error && isAboutCode(error) ? error.message : null}
+        />
       )}
       {isCertificateProblem(error) && (
         <CertificateNotice

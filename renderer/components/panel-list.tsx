@@ -62,7 +62,18 @@ const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : ite
  * Shift+Up/Down, Ctrl+A; Esc goes back to one. Right click or the context-menu key (Shift+F10)
  * opens the row menu. Only the rows in view (and a few beyond) are in the page.
  */
-export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenMenu, onToggleSection, now, emptyText, onFocusChange }: PanelListProps) {
+export function PanelList({
+  items,
+  selectedId,
+  marked,
+  onSelect,
+  onMark,
+  onOpenMenu,
+  onToggleSection,
+  now,
+  emptyText,
+  onFocusChange,
+}: PanelListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const typed = useRef({ text: '', at: 0 });
   // The entry the keyboard is on: the selected panel, or a heading moved to.
@@ -119,7 +130,10 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
     const to = items.findIndex((item) => item.key === id);
     const [start, end] = from < 0 ? [to, to] : [Math.min(from, to), Math.max(from, to)];
     setActiveKey(id);
-    onMark(items.slice(start, end + 1).flatMap((item) => (item.kind === 'panel' ? [item.key] : [])), id);
+    onMark(
+      items.slice(start, end + 1).flatMap((item) => (item.kind === 'panel' ? [item.key] : [])),
+      id,
+    );
   };
   const toggle = (id: string) => {
     const chosen = new Set(marked.size > 1 ? marked : selectedId ? [selectedId] : []);
@@ -183,7 +197,12 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
     if (active?.kind === 'section') {
       const key = sectionKey(active);
       // A space while a name is being typed belongs to the name, not to the heading.
-      if (event.key === 'Enter' || (event.key === ' ' && !typing) || (event.key === 'ArrowRight' && active.collapsed) || (event.key === 'ArrowLeft' && !active.collapsed)) {
+      if (
+        event.key === 'Enter' ||
+        (event.key === ' ' && !typing) ||
+        (event.key === 'ArrowRight' && active.collapsed) ||
+        (event.key === 'ArrowLeft' && !active.collapsed)
+      ) {
         event.preventDefault();
         onToggleSection(key);
         return;
@@ -260,7 +279,12 @@ export function PanelList({ items, selectedId, marked, onSelect, onMark, onOpenM
                 <span className="section-count">
                   {item.count}
                   <span className="visually-hidden"> panel{item.count === 1 ? '' : 's'}</span>
-                  {item.attention > 0 && <span className="section-attention"> · {item.attention} need{item.attention === 1 ? 's' : ''} attention</span>}
+                  {item.attention > 0 && (
+                    <span className="section-attention">
+                      {' '}
+                      · {item.attention} need{item.attention === 1 ? 's' : ''} attention
+                    </span>
+                  )}
                 </span>
               </div>
             );

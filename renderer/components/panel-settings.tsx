@@ -96,8 +96,9 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
     setDraft((current) => ({ ...current, [key]: value }));
     setSaved(false);
   };
-  const edit = (key: 'name' | 'address' | 'loginPath' | 'sessionPath' | 'tokenField' | 'group' | 'tags') => (event: { target: { value: string } }) =>
-    set(key, event.target.value);
+  const edit =
+    (key: 'name' | 'address' | 'loginPath' | 'sessionPath' | 'tokenField' | 'group' | 'tags') => (event: { target: { value: string } }) =>
+      set(key, event.target.value);
 
   const accountStatus = useRef<HTMLParagraphElement>(null);
 
@@ -144,10 +145,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
           error={field === 'address' ? error?.message : null}
         />
         {(typedPlainHttp(draft.address) || panel.allowPlainHttp) && (
-          <PlainHttpChoice
-            checked={draft.allowPlainHttp}
-            onChange={(allowPlainHttp) => set('allowPlainHttp', allowPlainHttp)}
-          />
+          <PlainHttpChoice checked={draft.allowPlainHttp} onChange={(allowPlainHttp) => set('allowPlainHttp', allowPlainHttp)} />
         )}
         <fieldset className="organise">
           <legend>Organise</legend>
@@ -235,15 +233,21 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
             />
           </div>
         </details>
-        <SaveBar error={error && field === null ? error.message : null} saved={saved} disabled={busy || !changed} label="Save changes" primary />
+        <SaveBar
+          error={error && field === null ? error.message : null}
+          saved={saved}
+          disabled={busy || !changed}
+          label="Save changes"
+          primary
+        />
       </form>
 
       {panel.trustedCertificate && (
         <section className="card" aria-labelledby="certificate-title">
           <h2 id="certificate-title">Trusted certificate</h2>
           <p className="muted">
-            You trusted this certificate for this panel. Paneldeck accepts this panel with exactly this certificate, and refuses
-            any other until you trust it too.
+            You trusted this certificate for this panel. Paneldeck accepts this panel with exactly this certificate, and refuses any other
+            until you trust it too.
           </p>
           <CertificateDetails certificate={panel.trustedCertificate} title="The trusted certificate" />
           <div className="form-actions">
@@ -259,15 +263,12 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
         <p className="muted" ref={accountStatus} tabIndex={-1}>
           {panel.signedIn ? `Logged in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Not logged in.'}{' '}
           {panel.tokenStorage === 'encrypted' && 'The token is saved encrypted by your system’s secure storage.'}
-          {panel.tokenStorage === 'weak' && 'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
+          {panel.tokenStorage === 'weak' &&
+            'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
           {panel.tokenStorage === 'memory' && 'The token is kept in memory only: no secure storage on this system.'}
         </p>
         <div className="form-actions">
-          <button
-            type="button"
-            disabled={busy || !panel.signedIn}
-            onClick={logOut}
-          >
+          <button type="button" disabled={busy || !panel.signedIn} onClick={logOut}>
             Log out
           </button>
           <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>
@@ -291,10 +292,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
             })
           }
         >
-          <p>
-            Paneldeck forgets this panel and its saved log in. The panel itself is not changed; you can add it again at any
-            time.
-          </p>
+          <p>Paneldeck forgets this panel and its saved log in. The panel itself is not changed; you can add it again at any time.</p>
         </ConfirmDialog>
       )}
     </div>

@@ -102,7 +102,9 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
     api.getCachedSession(panel.id).then(
       (cached) => {
         if (!current || !cached) return;
-        setSession((state) => (state.result && cached.checkedAt <= state.result.checkedAt ? state : { result: cached, loading: state.loading, error: null }));
+        setSession((state) =>
+          state.result && cached.checkedAt <= state.result.checkedAt ? state : { result: cached, loading: state.loading, error: null },
+        );
       },
       () => undefined, // the next read says what is wrong
     );
@@ -156,7 +158,10 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
     openDashboard: () => void window.open(dashboardUrl(panel), '_blank', 'noopener,noreferrer'),
     copyAddress: () => void copied(copyText(panel.address), `Copied the address ${panel.address}.`),
     copyCurl: () =>
-      void copied(copyText(curlCommand(panel)), 'Copied a curl command that reads the session. It holds no token: set PANEL_TOKEN in your shell first.'),
+      void copied(
+        copyText(curlCommand(panel)),
+        'Copied a curl command that reads the session. It holds no token: set PANEL_TOKEN in your shell first.',
+      ),
   });
 
   // What a copy from the menu or the palette did, said where the operator is looking.
@@ -202,9 +207,25 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
         {tab === 'settings' ? (
-          <PanelSettings api={api} panel={panel} pending={settingsAction} onPendingDone={() => setSettingsAction(null)} groups={groups} openAdvanced={openAdvanced} onChanged={onPanelChanged} onRemoved={onRemoved} />
+          <PanelSettings
+            api={api}
+            panel={panel}
+            pending={settingsAction}
+            onPendingDone={() => setSettingsAction(null)}
+            groups={groups}
+            openAdvanced={openAdvanced}
+            onChanged={onPanelChanged}
+            onRemoved={onRemoved}
+          />
         ) : panel.signedIn ? (
-          <SessionView api={api} panel={panel} state={session} onRefresh={() => void loadSession()} onCancel={() => void api.cancelChecks().catch(() => undefined)} onPanelChanged={onPanelChanged} />
+          <SessionView
+            api={api}
+            panel={panel}
+            state={session}
+            onRefresh={() => void loadSession()}
+            onCancel={() => void api.cancelChecks().catch(() => undefined)}
+            onPanelChanged={onPanelChanged}
+          />
         ) : (
           <>
             {notice && (
@@ -213,7 +234,14 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm api={api} panel={panel} defaultEmail={defaultEmail} onLoggedIn={loggedIn} onTrusted={onPanelChanged} onOpenSettings={() => showSettings(true)} />
+            <LoginForm
+              api={api}
+              panel={panel}
+              defaultEmail={defaultEmail}
+              onLoggedIn={loggedIn}
+              onTrusted={onPanelChanged}
+              onOpenSettings={() => showSettings(true)}
+            />
           </>
         )}
       </ErrorBoundary>

@@ -9,7 +9,10 @@ export function isUnencrypted(panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'>):
 export function PlainHttpBadge({ panel }: { panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'> }) {
   if (!isUnencrypted(panel)) return null;
   return (
-    <span className="status-badge plain-http-badge" title="Plain HTTP: the password and token cross the network readable by anyone on the path.">
+    <span
+      className="status-badge plain-http-badge"
+      title="Plain HTTP: the password and token cross the network readable by anyone on the path."
+    >
       Not encrypted
     </span>
   );
@@ -23,8 +26,8 @@ export function PlainHttpChoice({ checked, onChange }: { checked: boolean; onCha
       <span>
         Allow unencrypted HTTP
         <span className="field-hint">
-          For a panel without HTTPS on another computer: the password and token cross the network readable by anyone on the path.
-          Not needed for this computer (localhost).
+          For a panel without HTTPS on another computer: the password and token cross the network readable by anyone on the path. Not needed
+          for this computer (localhost).
         </span>
       </span>
     </label>

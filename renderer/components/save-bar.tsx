@@ -1,5 +1,17 @@
 /** A form's end: what went wrong with the save as a whole, "Saved." once it is, and the save button. */
-export function SaveBar({ error, saved, disabled, label, primary = false }: { error: string | null; saved: boolean; disabled: boolean; label: string; primary?: boolean }) {
+export function SaveBar({
+  error,
+  saved,
+  disabled,
+  label,
+  primary = false,
+}: {
+  error: string | null;
+  saved: boolean;
+  disabled: boolean;
+  label: string;
+  primary?: boolean;
+}) {
   return (
     <>
       {error !== null && (

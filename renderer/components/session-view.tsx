@@ -41,17 +41,21 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
           Session
         </h2>
         <span className="muted" role="status">
-          {loading
-            ? // What shows meanwhile is the last read (this run's cache, or the one before Refresh).
-              result
-              ? `Refreshing; showing the session read ${agoText(result.checkedAt, now)}…`
-              : 'Reading the session…'
-            : result
-              ? // After a failed refresh the session below is the last one read, not a current one.
-                <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
-                  {`${error ? 'Last read' : 'Checked'} ${agoText(result.checkedAt, now)}`}
-                </time>
-              : ''}
+          {loading ? (
+            // What shows meanwhile is the last read (this run's cache, or the one before Refresh).
+            result ? (
+              `Refreshing; showing the session read ${agoText(result.checkedAt, now)}…`
+            ) : (
+              'Reading the session…'
+            )
+          ) : result ? (
+            // After a failed refresh the session below is the last one read, not a current one.
+            <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
+              {`${error ? 'Last read' : 'Checked'} ${agoText(result.checkedAt, now)}`}
+            </time>
+          ) : (
+            ''
+          )}
         </span>
         {loading ? (
           <span className="section-actions">
@@ -72,16 +76,16 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
       {panel.tokenStorage === 'weak' && (
         <div className="notice notice-info">
           <p>
-            <strong>Token saved with weak protection:</strong> this system has no keyring, and you chose in Preferences to keep
-            tokens on disk anyway.
+            <strong>Token saved with weak protection:</strong> this system has no keyring, and you chose in Preferences to keep tokens on
+            disk anyway.
           </p>
         </div>
       )}
       {panel.tokenStorage === 'memory' && (
         <div className="notice notice-info">
           <p>
-            <strong>Token not saved:</strong> no secure storage on this system. It is kept in memory only, so you log in again
-            after restarting Paneldeck.
+            <strong>Token not saved:</strong> no secure storage on this system. It is kept in memory only, so you log in again after
+            restarting Paneldeck.
           </p>
         </div>
       )}
@@ -98,7 +102,9 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
       )}
       {error && !isCertificateProblem(error) && (
         <div className="notice notice-error" role="alert">
-          <p className="notice-title">{result ? 'Could not refresh the session; the one below is from the last read' : 'Could not read the session'}</p>
+          <p className="notice-title">
+            {result ? 'Could not refresh the session; the one below is from the last read' : 'Could not read the session'}
+          </p>
           <p>{error.message}</p>
         </div>
       )}
@@ -124,7 +130,9 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
     rows.push([
       ended ? 'Expired' : 'Expires',
       <>
-        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < 3_600_000 ? 'meta-soon' : undefined}>{relativeTime(expiry, new Date(now))}</strong>{' '}
+        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < 3_600_000 ? 'meta-soon' : undefined}>
+          {relativeTime(expiry, new Date(now))}
+        </strong>{' '}
         <span className="muted">
           (<time dateTime={expiry.toISOString()}>{dateTime.format(expiry)}</time>)
         </span>
@@ -137,7 +145,8 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
   else if (loggedInAs) rows.push(['Logged in as', loggedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
-  if (fields.createdAt) rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date(now))})`]);
+  if (fields.createdAt)
+    rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date(now))})`]);
   // The account alone says nothing the header does not: it shows beside other session fields only.
   if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Logged in as')) return null;
   return (

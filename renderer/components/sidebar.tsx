@@ -34,7 +34,21 @@ interface SidebarProps {
 const CLOCK_TICK_MS = 30_000;
 
 /** The fleet at a glance: find, counts per state, the attention filter, Check all, and the list. */
-export function Sidebar({ api, request, panels, selectedId, progress, view: board, onViewChange, onSelect, marked, onMark, onOpenMenu, onAdd, onPreferences }: SidebarProps) {
+export function Sidebar({
+  api,
+  request,
+  panels,
+  selectedId,
+  progress,
+  view: board,
+  onViewChange,
+  onSelect,
+  marked,
+  onMark,
+  onOpenMenu,
+  onAdd,
+  onPreferences,
+}: SidebarProps) {
   const [query, setQuery] = useState('');
   const { attentionOnly, sort, collapsedGroups } = board;
   const [checkError, setCheckError] = useState<ErrorInfo | null>(null);
@@ -63,7 +77,10 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
       return key;
     });
   }, [listed, sort, listFocused]);
-  const view = useMemo(() => fleetView(sorted, { query: listedQuery, attentionOnly }, searchText.current), [sorted, listedQuery, attentionOnly]);
+  const view = useMemo(
+    () => fleetView(sorted, { query: listedQuery, attentionOnly }, searchText.current),
+    [sorted, listedQuery, attentionOnly],
+  );
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
   const items = useMemo(() => boardItems(view.rows, collapsed), [view.rows, collapsed]);
   const toggleSection = (key: string) =>
@@ -77,7 +94,8 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
   // "/" goes to the search box too, as in many list tools (Ctrl+F is the window's Find command).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [contenteditable="true"], dialog') !== null;
+      const typing =
+        event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [contenteditable="true"], dialog') !== null;
       if (event.defaultPrevented || event.isComposing) return;
       if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
@@ -141,7 +159,12 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
             ))}
           </ul>
           <div className="fleet-actions">
-            <button type="button" className="button-small" aria-pressed={attentionOnly} onClick={() => onViewChange({ attentionOnly: !attentionOnly })}>
+            <button
+              type="button"
+              className="button-small"
+              aria-pressed={attentionOnly}
+              onClick={() => onViewChange({ attentionOnly: !attentionOnly })}
+            >
               Needs attention ({view.attention})
             </button>
             {progress ? (
@@ -155,7 +178,13 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
                 </button>
               </span>
             ) : (
-              <button type="button" className="button-small" disabled={!signedIn} onClick={() => void checkAll()} title={signedIn ? undefined : 'No panel is signed in'}>
+              <button
+                type="button"
+                className="button-small"
+                disabled={!signedIn}
+                onClick={() => void checkAll()}
+                title={signedIn ? undefined : 'No panel is signed in'}
+              >
                 Check all
               </button>
             )}
@@ -188,7 +217,11 @@ export function Sidebar({ api, request, panels, selectedId, progress, view: boar
           onToggleSection={toggleSection}
           now={now}
           emptyText={
-            settling ? 'Listing the panels…' : attentionOnly && listedQuery.trim() === '' ? 'No panel needs attention.' : 'No panel matches. Esc in the search box clears it.'
+            settling
+              ? 'Listing the panels…'
+              : attentionOnly && listedQuery.trim() === ''
+                ? 'No panel needs attention.'
+                : 'No panel matches. Esc in the search box clears it.'
           }
         />
       )}

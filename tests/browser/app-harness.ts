@@ -120,7 +120,10 @@ interface PageHooks {
  * same plain payload) in front of a window whose `send` dispatches, in order, to the listeners the
  * preload registered with `ipcRenderer.on`. Like Electron, a page that is closed or elsewhere gets nothing.
  */
-function pageEvents(page: Page, rendererOrigin: string): { events: PanelEvent[]; send(event: PanelEvent): void; delivered(): Promise<void> } {
+function pageEvents(
+  page: Page,
+  rendererOrigin: string,
+): { events: PanelEvent[]; send(event: PanelEvent): void; delivered(): Promise<void> } {
   const events: PanelEvent[] = [];
   let delivery: Promise<void> = Promise.resolve();
   const window: EventWindow = {
@@ -158,7 +161,8 @@ const WIRE_MARK = '\u0000paneldeck-wire:';
 function toWire(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => {
     if (item === undefined) return `${WIRE_MARK}undefined`;
-    if (typeof item === 'number' && (Object.is(item, -0) || !Number.isFinite(item))) return `${WIRE_MARK}${Object.is(item, -0) ? '-0' : String(item)}`;
+    if (typeof item === 'number' && (Object.is(item, -0) || !Number.isFinite(item)))
+      return `${WIRE_MARK}${Object.is(item, -0) ? '-0' : String(item)}`;
     return item;
   });
 }
@@ -174,7 +178,8 @@ function fromWire(text: string): unknown {
     for (const key of Object.keys(node)) {
       const item = node[key];
       if (typeof item === 'object' && item !== null) pending.push(item as Record<string, unknown>);
-      else if (typeof item === 'string' && item.startsWith(mark)) Object.defineProperty(node, key, { value: marked[item.slice(mark.length)], enumerable: true, writable: true, configurable: true });
+      else if (typeof item === 'string' && item.startsWith(mark))
+        Object.defineProperty(node, key, { value: marked[item.slice(mark.length)], enumerable: true, writable: true, configurable: true });
     }
   }
   return holder.value;

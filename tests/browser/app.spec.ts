@@ -41,7 +41,11 @@ test('empty state, a bad address refused under the field, then two panels in the
   await checkScreen(page, '03-add-panel-duplicate');
 });
 
-test('wrong password, then the right one: the session shows the email, and the token is nowhere in the renderer', async ({ page, launch, panelServer }) => {
+test('wrong password, then the right one: the session shows the email, and the token is nowhere in the renderer', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   const app = await launch(page);
   await addPanel(page, panelServer.url, 'Production');
   await logIn(page, 'not-the-password');
@@ -71,7 +75,10 @@ test('wrong password, then the right one: the session shows the email, and the t
   await page.context().grantPermissions(['clipboard-read'], { origin: new URL(page.url()).origin });
   await page.getByRole('button', { name: 'Copy as JSON' }).click();
   await expect(page.getByText('Copied (secret values stay masked).')).toBeVisible();
-  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { user: { email: string }; request: { value: string } };
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
+    user: { email: string };
+    request: { value: string };
+  };
   expect(copied.user.email).toBe(demo.email);
   expect(copied.request.value).toMatch(/^\[hidden by Paneldeck/);
 
@@ -87,7 +94,11 @@ test('wrong password, then the right one: the session shows the email, and the t
   }
 });
 
-test('the server expires the token: Refresh shows the expired state with the email, and logging in again works', async ({ page, launch, panelServer }) => {
+test('the server expires the token: Refresh shows the expired state with the email, and logging in again works', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   await launch(page);
   await addPanel(page, panelServer.url, 'Production');
   await logIn(page);
@@ -108,7 +119,11 @@ test('the server expires the token: Refresh shows the expired state with the ema
   await expect(page.getByText('Session expired or revoked')).toBeHidden();
 });
 
-test('a login path the panel does not have: the error links to the Advanced settings, which fix it', async ({ page, launch, panelServer }) => {
+test('a login path the panel does not have: the error links to the Advanced settings, which fix it', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   await launch(page);
   await addPanel(page, panelServer.url, 'Production');
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -149,7 +164,9 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await expect(page.getByText('Not logged in.')).toBeVisible();
   // The button is disabled now: focus moves to the line saying so, not to the page body.
   await expect(page.getByText('Not logged in.')).toBeFocused();
-  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production EU/ })).toContainText('Signed out');
+  await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production EU/ })).toContainText(
+    'Signed out',
+  );
   expect((await app.service.listPanels()).find((panel) => panel.name === 'Production EU')?.signedIn).toBe(false);
 
   // Logged in again, but the first session read fails: the old session must not come back.
@@ -181,7 +198,12 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['Staging']);
 });
 
-test('a restart (a second service on the same data directory) shows the same panels, still signed in', async ({ browser, page, launch, panelServer }) => {
+test('a restart (a second service on the same data directory) shows the same panels, still signed in', async ({
+  browser,
+  page,
+  launch,
+  panelServer,
+}) => {
   const first = await launch(page);
   await addProductionSignedInAndStaging(page, panelServer.url);
   await page.close();

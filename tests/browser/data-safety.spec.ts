@@ -5,7 +5,11 @@ import { testEncryption } from '../helpers.ts';
 import { checkScreen } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
 
-test('a damaged panel list: the app starts with the panels it could read and says where the original is', async ({ page, launch, dataDir }) => {
+test('a damaged panel list: the app starts with the panels it could read and says where the original is', async ({
+  page,
+  launch,
+  dataDir,
+}) => {
   // Two panels saved by a previous run, then one of them damaged on disk.
   const before = createPanelService({ dataDir, encryption: testEncryption() });
   await before.addPanel({ address: 'good.example.com', name: 'Good panel' });
@@ -29,7 +33,11 @@ test('a damaged panel list: the app starts with the panels it could read and say
   await expect(notice).toBeHidden();
 });
 
-test('a panel list that is not JSON at all: an empty list, never a blank window, and the moved file named', async ({ page, launch, dataDir }) => {
+test('a panel list that is not JSON at all: an empty list, never a blank window, and the moved file named', async ({
+  page,
+  launch,
+  dataDir,
+}) => {
   writeFileSync(join(dataDir, 'panels.json'), '{"version": 2, "panels": [{"id": ');
   await launch(page);
   const notice = page.getByRole('alert').filter({ hasText: 'damaged file' });
@@ -39,7 +47,12 @@ test('a panel list that is not JSON at all: an empty list, never a blank window,
   await checkScreen(page, '21-startup-panel-list-not-json');
 });
 
-test('keyring gone (gnome_libsecret to basic_text): the panel says why; weak protection only when the operator turns it on', async ({ page, browser, launch, panelServer }) => {
+test('keyring gone (gnome_libsecret to basic_text): the panel says why; weak protection only when the operator turns it on', async ({
+  page,
+  browser,
+  launch,
+  panelServer,
+}) => {
   const encryption = testEncryption();
   await launch(page, { encryption });
   await addPanel(page, panelServer.url, 'Production');

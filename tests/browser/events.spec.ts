@@ -55,15 +55,21 @@ test('a panel added in main appears; the cached session shows at once while a fr
 
   await app.service.addPanel({ address: 'added-in-main.example.com', name: 'Added in main' });
   await expect(nav(page).getByRole('treeitem')).toHaveCount(2);
-  await nav(page).getByRole('treeitem', { name: /Added in main/ }).click();
+  await nav(page)
+    .getByRole('treeitem', { name: /Added in main/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Added in main', level: 1 })).toBeVisible();
 
   // Back to Production with a slow panel: the session read earlier shows while the new read waits.
   panelServer.setFault('getSession', { kind: 'latency', ms: 1500 });
-  await nav(page).getByRole('treeitem', { name: /Production/ }).click();
+  await nav(page)
+    .getByRole('treeitem', { name: /Production/ })
+    .click();
   await expect(page.getByRole('button', { name: 'Refreshing…' })).toBeVisible();
   await expect(page.locator('dl.summary')).toContainText(demo.email);
-  await expect(page.locator('.session-view').getByRole('status').first()).toHaveText(/^Refreshing; showing the session read (just now|1 min ago)…$/);
+  await expect(page.locator('.session-view').getByRole('status').first()).toHaveText(
+    /^Refreshing; showing the session read (just now|1 min ago)…$/,
+  );
   await checkScreen(page, 'events-02-cached-session-while-reading');
   await expect(page.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled({ timeout: 5000 });
   await expect(page.locator('.session-view').getByRole('status').first()).toHaveText(/^Checked just now$/);
@@ -77,7 +83,11 @@ test('a panel added in main appears; the cached session shows at once while a fr
   panelServer.setFault('getSession', null);
 });
 
-test('a warning that the session ends soon shows in the header; a click on the notification selects its panel', async ({ page, launch, panelServer }) => {
+test('a warning that the session ends soon shows in the header; a click on the notification selects its panel', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   const app = await launch(page);
   // A session of ten minutes: the watcher would warn at once with the default warning time.
   panelServer.setTokenTtl(10 * 60_000);
@@ -140,7 +150,12 @@ test('Preferences: background checks save, and a value main refuses is shown at 
   await save.click();
   await expect(preferences.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   await expect(atOnce).not.toHaveAttribute('aria-invalid', 'true');
-  expect((await app.service.getAppStatus()).settings).toMatchObject({ checkIntervalMinutes: 0, checkConcurrency: 8, expiryWarningMinutes: 30, notifyBeforeExpiry: false });
+  expect((await app.service.getAppStatus()).settings).toMatchObject({
+    checkIntervalMinutes: 0,
+    checkConcurrency: 8,
+    expiryWarningMinutes: 30,
+    notifyBeforeExpiry: false,
+  });
   await checkScreen(page, 'events-06-preferences-saved');
 
   await preferences.getByRole('button', { name: 'Done' }).click();
@@ -151,7 +166,7 @@ test('Preferences: background checks save, and a value main refuses is shown at 
   await expect(notify).not.toBeChecked();
 });
 
-test('an update main downloaded: the window says so, restarts only on the operator\'s word, or later', async ({ page, launch }) => {
+test("an update main downloaded: the window says so, restarts only on the operator's word, or later", async ({ page, launch }) => {
   let installs = 0;
   const app = await launch(page, {
     service: {

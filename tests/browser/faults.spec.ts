@@ -26,13 +26,39 @@ interface FaultCase {
 }
 
 const faultCases: FaultCase[] = [
-  { name: 'timeout', fault: { kind: 'latency', ms: 10 * timeoutMs }, code: 'TIMEOUT', says: [/did not answer within 1\.5 s/, /try again/i] },
+  {
+    name: 'timeout',
+    fault: { kind: 'latency', ms: 10 * timeoutMs },
+    code: 'TIMEOUT',
+    says: [/did not answer within 1\.5 s/, /try again/i],
+  },
   { name: 'server-error', fault: { kind: 'server-error' }, code: 'SERVER_ERROR', says: [/HTTP 500 Internal Server Error/, /try again/i] },
-  { name: 'bad-gateway-html', fault: { kind: 'bad-gateway-html' }, code: 'SERVER_ERROR', says: [/HTTP 502 Bad Gateway/, /proxy in front of the panel/, /try again/i], saysNot: [/html|page/i] },
-  { name: 'invalid-json', fault: { kind: 'invalid-json' }, code: 'BAD_RESPONSE', says: [/not valid JSON \(HTTP 200 OK, application\/json\)/, /cut off/, /try again/i] },
-  { name: 'never-ending-body', fault: { kind: 'never-ending-body' }, code: 'TIMEOUT', says: [/started to answer but did not finish within 1\.5 s/, /try again/i] },
+  {
+    name: 'bad-gateway-html',
+    fault: { kind: 'bad-gateway-html' },
+    code: 'SERVER_ERROR',
+    says: [/HTTP 502 Bad Gateway/, /proxy in front of the panel/, /try again/i],
+    saysNot: [/html|page/i],
+  },
+  {
+    name: 'invalid-json',
+    fault: { kind: 'invalid-json' },
+    code: 'BAD_RESPONSE',
+    says: [/not valid JSON \(HTTP 200 OK, application\/json\)/, /cut off/, /try again/i],
+  },
+  {
+    name: 'never-ending-body',
+    fault: { kind: 'never-ending-body' },
+    code: 'TIMEOUT',
+    says: [/started to answer but did not finish within 1\.5 s/, /try again/i],
+  },
   // The fault's default body (5 MiB) is over the service's default cap (4 MiB).
-  { name: 'huge-body', fault: { kind: 'huge-body' }, code: 'RESPONSE_TOO_LARGE', says: [/larger than 4\.0 MiB/, /check the address|check that the address/i] },
+  {
+    name: 'huge-body',
+    fault: { kind: 'huge-body' },
+    code: 'RESPONSE_TOO_LARGE',
+    says: [/larger than 4\.0 MiB/, /check the address|check that the address/i],
+  },
 ];
 
 /** The failures main sent to the renderer, in order. */
@@ -149,7 +175,11 @@ test.describe('a fault while reading the session', () => {
     await checkScreen(page, 'fault-session-same-origin-redirect');
   });
 
-  test('a token that expires between log in and the first read: UNAUTHORIZED, "Session expired" and the form; logging in again works', async ({ page, launch, panelServer }) => {
+  test('a token that expires between log in and the first read: UNAUTHORIZED, "Session expired" and the form; logging in again works', async ({
+    page,
+    launch,
+    panelServer,
+  }) => {
     const app = await setUpPanel(page, launch, panelServer);
     panelServer.setTokenTtl(1);
     // The read waits a little before the token is checked, so it is expired on any machine.
@@ -201,7 +231,11 @@ test.describe('a fault while logging in', () => {
     });
   }
 
-  test('cross-origin redirect (307, which would resend the password): REDIRECT_REFUSED, and the other origin receives nothing', async ({ page, launch, panelServer }) => {
+  test('cross-origin redirect (307, which would resend the password): REDIRECT_REFUSED, and the other origin receives nothing', async ({
+    page,
+    launch,
+    panelServer,
+  }) => {
     const other = await startReferencePanel();
     try {
       const app = await setUpPanel(page, launch, panelServer);

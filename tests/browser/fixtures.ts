@@ -62,7 +62,10 @@ export { addPanel, demo, logIn };
 export async function addProductionSignedInAndStaging(page: Page, productionUrl: string): Promise<void> {
   await addPanel(page, productionUrl, 'Production');
   await addPanel(page, 'panel.example.com', 'Staging');
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Panels' })
+    .getByRole('treeitem', { name: /Production/ })
+    .click();
   await logIn(page);
   await expect(page.locator('dl.summary')).toContainText(demo.email);
 }

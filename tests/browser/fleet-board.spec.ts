@@ -56,7 +56,10 @@ async function buildFleet(service: PanelService): Promise<Fleet> {
 const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 const matches = (page: Page) => board(page).locator('.fleet-matches');
 
-test('30 panels in mixed states: counts, needs attention, search by name and state, Check all with progress, keyboard', async ({ page, launch }) => {
+test('30 panels in mixed states: counts, needs attention, search by name and state, Check all with progress, keyboard', async ({
+  page,
+  launch,
+}) => {
   const app = await launch(page);
   const fleet = await buildFleet(app.service);
   try {
@@ -106,7 +109,11 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     // Check all: the failing panels recover, the pass shows its progress, the counts follow.
     for (const server of fleet.failing) server.setFault('getSession', { kind: 'latency', ms: 1500 });
     await board(page).getByRole('button', { name: 'Check all' }).click();
-    await expect(board(page).getByRole('status').filter({ hasText: /Checking \d+ \/ \d+/ })).toBeVisible();
+    await expect(
+      board(page)
+        .getByRole('status')
+        .filter({ hasText: /Checking \d+ \/ \d+/ }),
+    ).toBeVisible();
     await checkScreen(page, '43-fleet-check-all-progress');
     await expect(board(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
     await expect(counts).toContainText(`${SIGNED_IN + FAILING} signed in`);
@@ -158,14 +165,20 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
   }
 });
 
-test('groups, tags, colours and favourites from the settings form; folded groups, sort and selection survive a restart', async ({ browser, page, launch }) => {
+test('groups, tags, colours and favourites from the settings form; folded groups, sort and selection survive a restart', async ({
+  browser,
+  page,
+  launch,
+}) => {
   const first = await launch(page);
   const servers = await Promise.all(Array.from({ length: 4 }, () => startReferencePanel()));
   try {
     const names = ['Acme web', 'Acme db', 'Globex api', 'Scratch'];
     for (const [index, server] of servers.entries()) await first.service.addPanel({ address: server.url, name: names[index]! });
     const organise = async (name: string, values: { group?: string; tags?: string; colour?: string; favourite?: boolean }) => {
-      await board(page).getByRole('treeitem', { name: new RegExp(name) }).click();
+      await board(page)
+        .getByRole('treeitem', { name: new RegExp(name) })
+        .click();
       await page.getByRole('button', { name: 'Settings' }).click();
       const form = page.getByRole('form', { name: 'Panel settings' });
       if (values.group !== undefined) await form.getByLabel('Group').fill(values.group);
@@ -184,7 +197,9 @@ test('groups, tags, colours and favourites from the settings form; folded groups
     // Globex's only panel is a favourite: it is listed under Favourites, so Globex has no heading.
     await expect(headings).toHaveText(['Favourites', 'Acme', 'No group']);
     await expect(page.locator('.panel-header')).not.toHaveClass(/colour-/);
-    await board(page).getByRole('treeitem', { name: /Acme web/ }).click();
+    await board(page)
+      .getByRole('treeitem', { name: /Acme web/ })
+      .click();
     await expect(page.locator('.panel-header')).toHaveClass(/colour-red/);
     await expect(page.locator('.panel-labels')).toContainText('Red (production)');
     await expect(page.locator('.panel-labels')).toContainText('Tags: eu, billing');
@@ -201,11 +216,15 @@ test('groups, tags, colours and favourites from the settings form; folded groups
     await expect(acme).toHaveAttribute('aria-expanded', 'false');
     await expect(board(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
     await board(page).getByLabel('Sort').selectOption('status');
-    await board(page).getByRole('treeitem', { name: /Scratch/ }).click();
+    await board(page)
+      .getByRole('treeitem', { name: /Scratch/ })
+      .click();
     await checkScreen(page, '49-board-groups-folded');
     // The view is saved a second after the last change.
     await expect.poll(async () => (await first.service.getAppStatus()).settings.boardView.sort, { timeout: 5000 }).toBe('status');
-    await expect.poll(async () => (await first.service.getAppStatus()).settings.boardView.selectedPanelId, { timeout: 5000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await first.service.getAppStatus()).settings.boardView.selectedPanelId, { timeout: 5000 })
+      .not.toBeNull();
 
     const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
     const again = await context.newPage();

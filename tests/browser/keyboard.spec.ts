@@ -7,7 +7,11 @@ import { demo, expect, test } from './fixtures.ts';
  * the mouse, and the command palette (Ctrl+K) jumping to a panel and running commands.
  */
 
-test('keyboard only: add, log in, the session heading, refresh, check all, find, and the palette', async ({ page, launch, panelServer }) => {
+test('keyboard only: add, log in, the session heading, refresh, check all, find, and the palette', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   const app = await launch(page);
   const called = (channel: string) => app.calls.filter((call) => call === `panelApi:${channel}`).length;
 
@@ -117,7 +121,10 @@ test('Preferences (Ctrl+,): theme, request timeout and a default email for new p
   await checkScreen(page, '54-dark-by-choice');
 });
 
-test('Export panels from the palette: the save dialog is main\'s, and the window says where the file went', async ({ page, launch }, testInfo) => {
+test("Export panels from the palette: the save dialog is main's, and the window says where the file went", async ({
+  page,
+  launch,
+}, testInfo) => {
   const target = testInfo.outputPath('exported-panels.json');
   const offered: string[] = [];
   const app = await launch(page, {

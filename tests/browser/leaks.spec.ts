@@ -30,7 +30,14 @@ function dropProbeNoise(apps: AppUnderTest[]): void {
   }
 }
 
-test('no token and no password is kept, logged or sent to the renderer over a whole session of use', async ({ browser, page, launch, panelServer, dataDir, logDir }) => {
+test('no token and no password is kept, logged or sent to the renderer over a whole session of use', async ({
+  browser,
+  page,
+  launch,
+  panelServer,
+  dataDir,
+  logDir,
+}) => {
   const apps: AppUnderTest[] = [];
   const first = await launch(page, { logDir });
   apps.push(first);
@@ -78,7 +85,9 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
   await page.getByRole('dialog').getByRole('button', { name: 'Remove panel' }).click();
   await expect(nav(page).getByRole('treeitem')).toHaveCount(1);
   // The expiry signed Backup out too: log it in again so its token is fresh for the restart.
-  await nav(page).getByRole('treeitem', { name: /Backup/ }).click();
+  await nav(page)
+    .getByRole('treeitem', { name: /Backup/ })
+    .click();
   await logIn(page);
   await expect(summary).toContainText(demo.email);
   const domBeforeRestart = await rendererContents(page);
@@ -97,7 +106,11 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
   // Every token of the run: Backup's two, Production's three, none expired away from the list.
   const tokens = panelServer.issuedTokens();
   expect(tokens.length).toBeGreaterThanOrEqual(5);
-  const secrets = [...tokens.map((token, index) => ({ name: `token ${index + 1}`, value: token })), { name: 'the password', value: demo.password }, { name: 'the wrong password', value: WRONG_PASSWORD }];
+  const secrets = [
+    ...tokens.map((token, index) => ({ name: `token ${index + 1}`, value: token })),
+    { name: 'the password', value: demo.password },
+    { name: 'the wrong password', value: WRONG_PASSWORD },
+  ];
 
   const dataFiles = await readAllFiles(dataDir);
   const logFiles = await readAllFiles(logDir);
@@ -109,7 +122,9 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
     { where: 'the DOM before the restart', text: domBeforeRestart },
     { where: 'the DOM after the restart', text: finalDom },
   ];
-  const found = places.flatMap(({ where, text }) => secrets.filter(({ value }) => text.includes(value)).map(({ name }) => `${name} in ${where}`));
+  const found = places.flatMap(({ where, text }) =>
+    secrets.filter(({ value }) => text.includes(value)).map(({ name }) => `${name} in ${where}`),
+  );
   expect(found).toEqual([]);
   // The log says what was done, and not who did it.
   expect(logFiles.filter((file) => file.content.includes(demo.email)).map((file) => file.path)).toEqual([]);
@@ -122,6 +137,16 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
     .split('\n')
     .map((line) => JSON.parse(line) as LogLine);
   const calls = lines.filter((line) => line.event === 'ipc.call').map((line) => `${line.method}:${line.outcome}`);
-  expect(calls).toEqual(expect.arrayContaining(['logIn:ok', 'logIn:INVALID_CREDENTIALS', 'getSession:ok', 'getSession:UNAUTHORIZED', 'logOut:ok', 'removePanel:ok', 'updatePanel:ok']));
+  expect(calls).toEqual(
+    expect.arrayContaining([
+      'logIn:ok',
+      'logIn:INVALID_CREDENTIALS',
+      'getSession:ok',
+      'getSession:UNAUTHORIZED',
+      'logOut:ok',
+      'removePanel:ok',
+      'updatePanel:ok',
+    ]),
+  );
   expect(lines.filter((line) => line.level === 'error')).toEqual([]);
 });

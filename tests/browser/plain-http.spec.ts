@@ -4,7 +4,10 @@ import { expect, test } from './fixtures.ts';
 // A documentation address (TEST-NET-3): the test adds the panel and never contacts it.
 const address = 'http://203.0.113.7:3000';
 
-test('plain http:// to another computer: refused until chosen, then "Not encrypted" in the list and the header', async ({ page, launch }) => {
+test('plain http:// to another computer: refused until chosen, then "Not encrypted" in the list and the header', async ({
+  page,
+  launch,
+}) => {
   await launch(page);
   await page.getByRole('button', { name: 'Add panel' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add panel' });

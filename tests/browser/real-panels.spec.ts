@@ -3,7 +3,10 @@ import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
 import { startReferencePanel } from '../reference-panel/server.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../tls-certificate.ts';
 
-test('an Easypanel 2.30 (tRPC) panel: the log in finds the tRPC API by itself, the session shows unwrapped, settings say so', async ({ page, launch }) => {
+test('an Easypanel 2.30 (tRPC) panel: the log in finds the tRPC API by itself, the session shows unwrapped, settings say so', async ({
+  page,
+  launch,
+}) => {
   const panelServer = await startReferencePanel({ style: 'trpc' });
   try {
     await launch(page);
@@ -28,7 +31,10 @@ test('an Easypanel 2.30 (tRPC) panel: the log in finds the tRPC API by itself, t
   }
 });
 
-test('a self-signed panel: the certificate to compare, trusted for this panel, then a changed certificate refused until trusted again', async ({ page, launch }) => {
+test('a self-signed panel: the certificate to compare, trusted for this panel, then a changed certificate refused until trusted again', async ({
+  page,
+  launch,
+}) => {
   const first = await selfSignedCertificate();
   const second = await selfSignedCertificate({ commonName: 'renewed.paneldeck.test' });
   const panelServer = await startReferencePanel({ tls: first, style: 'easypanel' });

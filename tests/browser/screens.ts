@@ -15,7 +15,10 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const severe = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
   expect(severe, `accessibility violations on screen "${name}"`).toEqual([]);
 }
 

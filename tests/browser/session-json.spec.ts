@@ -75,7 +75,9 @@ test('depth 1,000: levels open on demand, Expand all reaches the bottom, the DOM
 test('10,000 keys: a page of rows at a time, then a thousand more; Copy as JSON copies them all', async ({ page, launch, panelServer }) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await launch(page);
-  const body = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`item-${String(index).padStart(5, '0')}`, index % 3 === 0 ? `value ${index}` : index]));
+  const body = Object.fromEntries(
+    Array.from({ length: 10_000 }, (_, index) => [`item-${String(index).padStart(5, '0')}`, index % 3 === 0 ? `value ${index}` : index]),
+  );
   const data = await showSession(page, panelServer, body);
   await expect(data).toContainText('10,001 values, 1 level deep');
   // The root, the first 100 keys and the row that offers more.
@@ -106,7 +108,10 @@ test('10,000 keys: a page of rows at a time, then a thousand more; Copy as JSON 
 test('a 1 MiB string shows its start and size until Show all; the summary line stays short', async ({ page, launch, panelServer }) => {
   await launch(page);
   const blob = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(30_000).slice(0, 1024 * 1024);
-  const data = await showSession(page, panelServer, { user: { email: 'big@example.com', displayName: `Operator ${'n'.repeat(5000)}` }, blob });
+  const data = await showSession(page, panelServer, {
+    user: { email: 'big@example.com', displayName: `Operator ${'n'.repeat(5000)}` },
+    blob,
+  });
   const summaryName = page.locator('dl.summary dd').nth(1);
   await expect(summaryName).toContainText('Operator nnn');
   expect((await summaryName.textContent())?.length).toBeLessThanOrEqual(200);
@@ -130,9 +135,20 @@ test('a 1 MiB string shows its start and size until Show all; the summary line s
   expect(copied.blob).toBe(blob);
 });
 
-test('an array of objects at the top: a page of closed objects, secrets masked, open branches kept on Refresh', async ({ page, launch, panelServer }) => {
+test('an array of objects at the top: a page of closed objects, secrets masked, open branches kept on Refresh', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   await launch(page);
-  const users = Array.from({ length: 250 }, (_, index) => ({ id: index, email: `user${index}@example.com`, roles: ['admin', 'billing'], active: index % 2 === 0, apiToken: `secret-${index}`, tags: [] }));
+  const users = Array.from({ length: 250 }, (_, index) => ({
+    id: index,
+    email: `user${index}@example.com`,
+    roles: ['admin', 'billing'],
+    active: index % 2 === 0,
+    apiToken: `secret-${index}`,
+    tags: [],
+  }));
   const data = await showSession(page, panelServer, users);
   await expect(page.locator('dl.summary')).toHaveCount(0);
   await expect(data).toContainText('[250 items]');
@@ -218,7 +234,11 @@ test('numbers at the edges read as JSON writes them', async ({ page, launch, pan
   await checkScreen(page, 'session-json-numbers');
 });
 
-test('a view that fails to render says why and offers Try again; the sidebar and other panels keep working', async ({ page, launch, panelServer }) => {
+test('a view that fails to render says why and offers Try again; the sidebar and other panels keep working', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   let breakSession = true;
   const app = await launch(page, {
     tamperAnswer: (channel, answer) => {
@@ -257,7 +277,11 @@ test('a view that fails to render says why and offers Try again; the sidebar and
   app.pageErrors.length = 0;
 });
 
-test("an Easypanel session: the user id, when it began and ends, and the account logged in with, since it holds no email", async ({ page, launch, panelServer }) => {
+test('an Easypanel session: the user id, when it began and ends, and the account logged in with, since it holds no email', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   await launch(page);
   const now = Date.now();
   await showSession(page, panelServer, {

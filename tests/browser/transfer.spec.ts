@@ -16,7 +16,10 @@ const palette = async (page: Page, command: string) => {
   await page.keyboard.press('Enter');
 };
 
-test('Import pasted CSV: a preview with invalid lines, duplicates and what would change; nothing written until confirmed', async ({ page, launch }) => {
+test('Import pasted CSV: a preview with invalid lines, duplicates and what would change; nothing written until confirmed', async ({
+  page,
+  launch,
+}) => {
   const app = await launch(page);
   await app.service.addPanel({ address: 'known.example.com', name: 'Known', group: 'Old' });
   await expect(row(page, /Known/)).toBeVisible();
@@ -66,7 +69,10 @@ test('Import pasted CSV: a preview with invalid lines, duplicates and what would
   await checkScreen(page, '58-imported');
 });
 
-test('Import from a file: main opens it; a huge file and a foreign JSON are refused with a reason in the dialog', async ({ page, launch }, testInfo) => {
+test('Import from a file: main opens it; a huge file and a foreign JSON are refused with a reason in the dialog', async ({
+  page,
+  launch,
+}, testInfo) => {
   const file = testInfo.outputPath('panels.txt');
   const app = await launch(page, { service: { chooseImportFile: async () => file } });
   await writeFile(file, '');
@@ -74,7 +80,9 @@ test('Import from a file: main opens it; a huge file and a foreign JSON are refu
   await page.getByRole('button', { name: 'Import panels…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import panels' });
   await dialog.getByRole('button', { name: 'Choose a file…' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('panels.txt is 40.0 MiB; Paneldeck imports files up to 16.0 MiB. Export fewer panels at a time, or split the file.');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'panels.txt is 40.0 MiB; Paneldeck imports files up to 16.0 MiB. Export fewer panels at a time, or split the file.',
+  );
   await checkScreen(page, '59-import-refused');
 
   await writeFile(file, JSON.stringify({ servers: [{ host: 'a.example.com' }] }));
@@ -90,14 +98,26 @@ test('Import from a file: main opens it; a huge file and a foreign JSON are refu
   expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['one.example.com', 'two.example.com']);
 });
 
-test('Row menu by right click and by the context-menu key; Duplicate makes a signed-out copy at another address', async ({ page, launch, panelServer }) => {
+test('Row menu by right click and by the context-menu key; Duplicate makes a signed-out copy at another address', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
   const app = await launch(page);
   const source = await app.service.addPanel({ address: panelServer.url, name: 'Production', group: 'Acme', tags: ['eu'], colour: 'red' });
   await app.service.logIn(source.id, demo);
   await app.service.addPanel({ address: 'staging.example.com', name: 'Staging' });
   await row(page, /Staging/).click({ button: 'right' });
   const menu = page.getByRole('menu', { name: 'Staging' });
-  await expect(menu.getByRole('menuitem')).toHaveText(['Log in', 'Panel settings', 'Open dashboard in the browser', 'Copy address', 'Copy as curl (session read)', 'Duplicate panel…', 'Remove panel…']);
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'Log in',
+    'Panel settings',
+    'Open dashboard in the browser',
+    'Copy address',
+    'Copy as curl (session read)',
+    'Duplicate panel…',
+    'Remove panel…',
+  ]);
   await expect(row(page, /Staging/)).toHaveAttribute('aria-selected', 'true');
   await checkScreen(page, '60-row-menu');
   await page.keyboard.press('Escape');
@@ -129,15 +149,26 @@ test('Row menu by right click and by the context-menu key; Duplicate makes a sig
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: 'Production (copy)' })).toBeVisible();
   const copy = (await app.service.listPanels()).find((panel) => panel.name === 'Production (copy)')!;
-  expect([copy.address, copy.group, copy.tags, copy.colour, copy.signedIn]).toEqual(['production-2.example.com', 'Acme', ['eu'], 'red', false]);
+  expect([copy.address, copy.group, copy.tags, copy.colour, copy.signedIn]).toEqual([
+    'production-2.example.com',
+    'Acme',
+    ['eu'],
+    'red',
+    false,
+  ]);
 });
 
-test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, colour, log out, export and remove with one confirmation', async ({ page, launch, panelServer }, testInfo) => {
+test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, colour, log out, export and remove with one confirmation', async ({
+  page,
+  launch,
+  panelServer,
+}, testInfo) => {
   const exported = testInfo.outputPath('selection.json');
   const app = await launch(page, { service: { chooseExportFile: async () => exported } });
   const ids: string[] = [];
   // Listed by name, in this order.
-  for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']) ids.push((await app.service.addPanel({ address: `${name.toLowerCase()}.example.com`, name })).id);
+  for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'])
+    ids.push((await app.service.addPanel({ address: `${name.toLowerCase()}.example.com`, name })).id);
   const signedIn = await app.service.addPanel({ address: panelServer.url, name: 'Foxtrot' });
   await app.service.logIn(signedIn.id, demo);
   await expect(row(page, /Foxtrot/)).toBeVisible();
@@ -178,7 +209,13 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   await expect(page.getByRole('heading', { level: 1, name: '6 panels selected' })).toBeVisible();
   await row(page, /Foxtrot/).click({ button: 'right' });
   const menu = page.getByRole('menu', { name: '6 panels' });
-  await expect(menu.getByRole('menuitem')).toHaveText(['Check the 1 signed in', 'Log out of the 1 signed in', 'Group, tag or colour 6 panels…', 'Export 6 panels…', 'Remove 6 panels…']);
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    'Check the 1 signed in',
+    'Log out of the 1 signed in',
+    'Group, tag or colour 6 panels…',
+    'Export 6 panels…',
+    'Remove 6 panels…',
+  ]);
   await menu.getByRole('menuitem', { name: 'Log out of the 1 signed in' }).click();
   await expect(page.getByRole('region', { name: '6 panels selected' }).getByRole('status')).toHaveText('Logged out of 1 panel.');
   expect((await app.service.listPanels()).some((panel) => panel.signedIn)).toBe(false);

@@ -41,8 +41,14 @@ test('two-factor log in: the code prompt, a refused code, then the right one', a
     await expect(page.locator('dl.summary')).toContainText(email);
 
     // All three were sent each time; the last with the right code.
-    const bodies = panelServer.requests.filter((request) => request.path === '/api/login').map((request) => JSON.parse(request.body) as unknown);
-    expect(bodies).toEqual([{ email, password }, { email, password, code: wrongCode }, { email, password, code }]);
+    const bodies = panelServer.requests
+      .filter((request) => request.path === '/api/login')
+      .map((request) => JSON.parse(request.body) as unknown);
+    expect(bodies).toEqual([
+      { email, password },
+      { email, password, code: wrongCode },
+      { email, password, code },
+    ]);
     const contents = await rendererContents(page);
     for (const secret of [code, wrongCode, password]) {
       expect(contents.includes(secret), 'secret left in the renderer').toBe(false);

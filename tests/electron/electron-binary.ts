@@ -29,7 +29,10 @@ export function findElectronBinary(): { path: string } | { missing: string } {
   }
   const pathFile = join(electronPackage, 'path.txt');
   if (!existsSync(pathFile)) {
-    return { missing: 'the Electron binary was never downloaded (node_modules/electron/path.txt is missing; electron fetches it from GitHub on first run, which this machine cannot reach)' };
+    return {
+      missing:
+        'the Electron binary was never downloaded (node_modules/electron/path.txt is missing; electron fetches it from GitHub on first run, which this machine cannot reach)',
+    };
   }
   const path = executableIn(join(electronPackage, 'dist'), readFileSync(pathFile, 'utf8').trim());
   return existsSync(path) ? { path } : { missing: `node_modules/electron/path.txt names ${path}, which does not exist` };

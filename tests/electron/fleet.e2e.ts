@@ -70,7 +70,7 @@ test('check all from the keyboard, search, and the palette jump to a panel', asy
   await expect(window.getByRole('heading', { level: 1, name: 'Client A prod' })).toBeVisible();
 });
 
-test('two-factor log in over Electron\'s network stack', async () => {
+test("two-factor log in over Electron's network stack", async () => {
   const window = await start('two-factor');
   await addPanel(window, guarded.url, 'Guarded');
   await logIn(window, TWO_FACTOR_USER.password, TWO_FACTOR_USER.email);
@@ -108,7 +108,9 @@ test('export through the save dialog, then import through the open dialog with i
   await window.keyboard.press('Enter');
   await window.getByRole('dialog', { name: 'Import panels' }).getByRole('button', { name: 'Choose a file…' }).click();
   const preview = window.getByRole('dialog', { name: 'Import from exported.json' });
-  await expect(preview.getByRole('status')).toContainText('1 new panel to add · 1 panel already in your list with other settings · 1 already in your list as it is');
+  await expect(preview.getByRole('status')).toContainText(
+    '1 new panel to add · 1 panel already in your list with other settings · 1 already in your list as it is',
+  );
   await preview.getByLabel(/Update their settings/).check();
   await preview.getByRole('button', { name: 'Add 1 panel and update 1' }).click();
   await expect(list(window).getByRole('treeitem', { name: /Three/ })).toBeVisible();

@@ -147,7 +147,6 @@ export function invoke(run: Run, call: Call): Promise<Result> {
 
 export const codeOf = (outcome: Outcome<Result>): Code => (outcome.ok ? 'OK' : outcome.code);
 
-
 /** The answer's code; for checkPanels, each panel's too, and whether a cached session came back. */
 export function describeOutcome(model: Model, outcome: Outcome<Result>): string {
   if (!outcome.ok) return outcome.code;

@@ -31,7 +31,10 @@ abstract class Step implements fc.AsyncCommand<Model, Run> {
     if (this.scheduler) run.s = this.scheduler;
     // A task no scheduler releases would hang the test silently: after 20 s, say where it is.
     const watchdog = setTimeout(() => {
-      const pending = run.s.report().filter((task) => task.status === 'pending').map((task) => task.label);
+      const pending = run.s
+        .report()
+        .filter((task) => task.status === 'pending')
+        .map((task) => task.label);
       console.log(`STUCK in ${this}\n${run.trace.join('\n')}\npending: ${pending.join(', ')}\nreleased: ${run.released.join(', ')}`);
     }, 20_000);
     const foreign = await this.act(model, run).finally(() => clearTimeout(watchdog));
@@ -151,8 +154,10 @@ export class Restart extends Step {
       for (const id of disk.keys()) {
         const removed = model.removed.find((panel) => panel.id === id);
         const ended = model.panels.find((panel) => panel.id === id && panel.ended !== null);
-        if (removed) run.fail(`[restart cleanup] tokens.json still holds the token of ${removed.label}, removed, after a start that could write`);
-        if (ended) run.fail(`[restart cleanup] tokens.json still holds the token of ${ended.label} (${ended.ended}) after a start that could write`);
+        if (removed)
+          run.fail(`[restart cleanup] tokens.json still holds the token of ${removed.label}, removed, after a start that could write`);
+        if (ended)
+          run.fail(`[restart cleanup] tokens.json still holds the token of ${ended.label} (${ended.ended}) after a start that could write`);
       }
     }
     model.backend = backend;
@@ -176,12 +181,27 @@ const pick = fc.nat({ max: 5 });
 /** Each kind of call and its weight; `without` leaves kinds out, to look for other bugs than one already found. */
 function callSpecArbitrary(without: ReadonlySet<string>): fc.Arbitrary<CallSpec> {
   const kinds: [string, number, fc.Arbitrary<CallSpec>][] = [
-    ['logIn', 8, fc.record({ kind: fc.constant('logIn' as const), pick, right: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)) })],
+    [
+      'logIn',
+      8,
+      fc.record({
+        kind: fc.constant('logIn' as const),
+        pick,
+        right: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)),
+      }),
+    ],
     ['logOut', 3, fc.record({ kind: fc.constant('logOut' as const), pick })],
     ['remove', 2, fc.record({ kind: fc.constant('remove' as const), pick })],
     ['readdress', 3, fc.record({ kind: fc.constant('readdress' as const), pick, to: fc.nat({ max: 5 }) })],
     ['rename', 1, fc.record({ kind: fc.constant('rename' as const), pick })],
-    ['weak', 4, fc.record({ kind: fc.constant('weak' as const), on: without.has('weakOn') ? fc.constant(false) : without.has('weakOff') ? fc.constant(true) : fc.boolean() })],
+    [
+      'weak',
+      4,
+      fc.record({
+        kind: fc.constant('weak' as const),
+        on: without.has('weakOn') ? fc.constant(false) : without.has('weakOff') ? fc.constant(true) : fc.boolean(),
+      }),
+    ],
     ['getSession', 3, fc.record({ kind: fc.constant('getSession' as const), pick })],
     ['add', 3, fc.record({ kind: fc.constant('add' as const), to: fc.nat({ max: 5 }) })],
     ['check', 2, fc.record({ kind: fc.constant('check' as const), pick, all: fc.boolean() })],
@@ -193,14 +213,21 @@ function callSpecArbitrary(without: ReadonlySet<string>): fc.Arbitrary<CallSpec>
 
 function stepArbitrary(without: ReadonlySet<string>): fc.Arbitrary<Step> {
   const steps: [string, number, fc.Arbitrary<Step>][] = [
-    ['group', 16, fc
+    [
+      'group',
+      16,
+      fc
         .tuple(fc.array(callSpecArbitrary(without), { minLength: 1, maxLength: without.has('concurrent') ? 1 : 3 }), fc.scheduler())
-        .map(([specs, scheduler]) => new Group(specs, scheduler))],
+        .map(([specs, scheduler]) => new Group(specs, scheduler)),
+    ],
     [
       'diskFull',
       2,
       fc
-        .record({ target: fc.constantFrom('any' as const, 'tokens' as const, 'panels' as const, 'settings' as const), skip: fc.nat({ max: 2 }) })
+        .record({
+          target: fc.constantFrom('any' as const, 'tokens' as const, 'panels' as const, 'settings' as const),
+          skip: fc.nat({ max: 2 }),
+        })
         .map((fault) => new DiskFull(fault)),
     ],
     ['expire', 2, fc.nat({ max: 5 }).map((server) => new Expire(server))],
@@ -239,6 +266,9 @@ export async function setUp(model: Model, run: Run, { weak, signedIn }: SetUp): 
   }
 }
 
-export function stepsArbitrary(maxCommands: number, without: ReadonlySet<string> = new Set()): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Run>>> {
+export function stepsArbitrary(
+  maxCommands: number,
+  without: ReadonlySet<string> = new Set(),
+): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Run>>> {
   return fc.commands([stepArbitrary(without)], { maxCommands, size: 'max' });
 }

@@ -40,4 +40,3 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
   new GroupJudge(run, model, calls, outcomes, faultFired).judge(listing, status);
   return foreign;
 }
-

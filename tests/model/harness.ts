@@ -38,7 +38,17 @@ export interface Stats {
 }
 
 export function emptyStats(): Stats {
-  return { sequences: 0, commands: 0, calls: 0, tasks: 0, restarts: 0, shadowRestarts: 0, faultsFired: 0, failedStarts: 0, passwordsToMovedPanel: 0 };
+  return {
+    sequences: 0,
+    commands: 0,
+    calls: 0,
+    tasks: 0,
+    restarts: 0,
+    shadowRestarts: 0,
+    faultsFired: 0,
+    failedStarts: 0,
+    passwordsToMovedPanel: 0,
+  };
 }
 
 /** A broken rule; its message carries the trace of the sequence so far. */
@@ -211,7 +221,11 @@ export class Run {
       }
       const stores = appStores(scratch);
       try {
-        const shadow = createPanelService({ dataDir: scratch, encryption: this.keyrings.encryption(this.backend), openStore: stores.openStore });
+        const shadow = createPanelService({
+          dataDir: scratch,
+          encryption: this.keyrings.encryption(this.backend),
+          openStore: stores.openStore,
+        });
         this.stats.shadowRestarts++;
         return await shadow.listPanels();
       } finally {

@@ -55,7 +55,8 @@ export class HeldEncryption implements Encryption {
       if (done()) return;
       const index = this.#waiting.findIndex((held) => held.label !== keep);
       if (index >= 0) this.#waiting.splice(index, 1)[0]!.go();
-      else if (Date.now() > deadline) throw new Error(`waited 5 s for ${what}; held: ${this.#waiting.map((held) => held.label).join(', ') || 'nothing'}`);
+      else if (Date.now() > deadline)
+        throw new Error(`waited 5 s for ${what}; held: ${this.#waiting.map((held) => held.label).join(', ') || 'nothing'}`);
     }
   }
 }

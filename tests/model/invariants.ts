@@ -30,19 +30,23 @@ function checkWhatServersReceived(run: Run, foreign: ForeignPasswords): void {
     for (const request of requests) {
       const authorization = request.headers.authorization;
       const bearer = typeof authorization === 'string' ? /^Bearer (.+)$/.exec(authorization)?.[1] : undefined;
-      if (authorization !== undefined && bearer === undefined) run.fail(`[invariant 2] S${server.index} received an Authorization header that is not a bearer token`);
+      if (authorization !== undefined && bearer === undefined)
+        run.fail(`[invariant 2] S${server.index} received an Authorization header that is not a bearer token`);
       if (bearer !== undefined && !server.known.has(bearer)) {
         refreshIssued(server);
         if (!server.known.has(bearer)) {
           const issuer = run.world.servers.find((other) => other.known.has(bearer));
-          run.fail(`[invariant 2] S${server.index} received a bearer token it never issued${issuer ? ` (S${issuer.index} issued it)` : ''}`);
+          run.fail(
+            `[invariant 2] S${server.index} received a bearer token it never issued${issuer ? ` (S${issuer.index} issued it)` : ''}`,
+          );
         }
       }
       if (request.path === '/api/login') {
         const password = (JSON.parse(request.body) as { password?: unknown }).password;
         const owner = typeof password === 'string' ? passwords.get(password) : undefined;
         if (owner !== undefined && owner !== server.index) {
-          if (!foreign.has(`S${server.index}\0${String(password)}`)) run.fail(`[invariant 2] S${server.index} received the password of S${owner}'s user`);
+          if (!foreign.has(`S${server.index}\0${String(password)}`))
+            run.fail(`[invariant 2] S${server.index} received the password of S${owner}'s user`);
           run.stats.passwordsToMovedPanel++;
           run.trace.push(`     note: S${server.index} received S${owner}'s password from a log in that raced the panel's move`);
         }
@@ -57,11 +61,15 @@ function checkWhatFreePortsReceived(run: Run, foreign: ForeignPasswords): void {
   for (const { index, requests } of run.newFreePortRequests()) {
     for (const request of requests) {
       const bearer = /\r\nauthorization: *Bearer ([^\r]+)/i.exec(request)?.[1];
-      if (bearer !== undefined) run.fail(`[invariant 2] F${index}, an address with no panel, received a bearer token${tokens.has(bearer) ? ' a panel issued' : ''}`);
+      if (bearer !== undefined)
+        run.fail(
+          `[invariant 2] F${index}, an address with no panel, received a bearer token${tokens.has(bearer) ? ' a panel issued' : ''}`,
+        );
       for (const server of run.world.servers) {
         const password = server.user.password;
         if (!request.includes(password)) continue;
-        if (!foreign.has(`F${index}\0${password}`)) run.fail(`[invariant 2] F${index}, an address with no panel, received the password of S${server.index}'s user`);
+        if (!foreign.has(`F${index}\0${password}`))
+          run.fail(`[invariant 2] F${index}, an address with no panel, received the password of S${server.index}'s user`);
         run.stats.passwordsToMovedPanel++;
         run.trace.push(`     note: F${index} received S${server.index}'s password from a log in that raced the panel's move`);
       }
@@ -101,7 +109,9 @@ export function checkRestartListing(run: Run, model: Model, listing: Panel[], ba
   for (const entry of listing) {
     if (known.has(entry.id)) continue;
     const removed = model.removed.find((panel) => panel.id === entry.id);
-    run.fail(removed ? `[removal] ${removed.label} is back in the list after ${when}` : `[restart] an unknown panel ${entry.id} after ${when}`);
+    run.fail(
+      removed ? `[removal] ${removed.label} is back in the list after ${when}` : `[restart] an unknown panel ${entry.id} after ${when}`,
+    );
   }
   for (const panel of model.panels) {
     const entry = listing.find((candidate) => candidate.id === panel.id);
@@ -112,12 +122,15 @@ export function checkRestartListing(run: Run, model: Model, listing: Panel[], ba
       run.fail(`${which} ${panel.label} is signed in again after ${when} (model ${describePanel(panel)})`);
     }
     if (entry.signedIn !== expected) {
-      run.fail(`[invariant 4] after ${when} (backend ${backend}) ${panel.label} is ${entry.signedIn ? 'signed in' : 'signed out'}; the model says ${expected ? 'signed in' : 'signed out'} (${describePanel(panel)})`);
+      run.fail(
+        `[invariant 4] after ${when} (backend ${backend}) ${panel.label} is ${entry.signedIn ? 'signed in' : 'signed out'}; the model says ${expected ? 'signed in' : 'signed out'} (${describePanel(panel)})`,
+      );
     }
     if (entry.signedIn) {
       const storage = isStrong(backend) ? 'encrypted' : 'weak';
       const notUpgraded = diskFailed && panel.copy?.backend === 'basic_text' && entry.tokenStorage === 'weak';
-      if (entry.tokenStorage !== storage && !notUpgraded) run.fail(`[restart] ${panel.label} restored as ${entry.tokenStorage}, expected ${storage}`);
+      if (entry.tokenStorage !== storage && !notUpgraded)
+        run.fail(`[restart] ${panel.label} restored as ${entry.tokenStorage}, expected ${storage}`);
     }
   }
 }

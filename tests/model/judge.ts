@@ -44,7 +44,9 @@ export class GroupJudge {
 
   /** Whether the group reads the panel's session (which may end its sign-in with a 401). */
   #reads(panel: PanelModel): boolean {
-    return this.#has(panel, 'getSession') || this.#calls.some((call) => call.kind === 'check' && (call.panel === null || call.panel === panel));
+    return (
+      this.#has(panel, 'getSession') || this.#calls.some((call) => call.kind === 'check' && (call.panel === null || call.panel === panel))
+    );
   }
 
   /** What the group's session reads of the panel answered: getSession calls and checkPanels entries. */
@@ -83,7 +85,14 @@ export class GroupJudge {
     }
     next.push(...this.#added(listing));
     const pending = this.#pendingAfter(weak, listing, disk);
-    for (const entry of listing) if (entry.signedIn) this.#checkStorage(entry, weak, pending, next.find((panel) => panel.id === entry.id));
+    for (const entry of listing)
+      if (entry.signedIn)
+        this.#checkStorage(
+          entry,
+          weak,
+          pending,
+          next.find((panel) => panel.id === entry.id),
+        );
     this.#checkSequentialPolicy(listing);
     this.#model.panels = next;
     this.#model.nextLabel += this.#calls.filter((call) => call.kind === 'add').length;
@@ -115,7 +124,9 @@ export class GroupJudge {
     }
     const code = codeOf(outcome);
     if (!allowed.has(code)) {
-      this.#run.fail(`[answer] ${describeCall(call)} answered ${code}${outcome.ok ? '' : `: ${outcome.message}`}; allowed: ${[...allowed].join(', ')}`);
+      this.#run.fail(
+        `[answer] ${describeCall(call)} answered ${code}${outcome.ok ? '' : `: ${outcome.message}`}; allowed: ${[...allowed].join(', ')}`,
+      );
     }
     if (outcome.ok) this.#checkValue(call, outcome.value);
   }
@@ -134,13 +145,17 @@ export class GroupJudge {
       case 'logOut':
       case 'readdress':
         if (panel.signedIn) fail('the answer shows the panel still signed in');
-        if (call.kind === 'readdress' && panel.baseUrl !== `${targetAddress(this.#run.world, call.target)}/api`) fail(`the answer has address ${panel.baseUrl}`);
+        if (call.kind === 'readdress' && panel.baseUrl !== `${targetAddress(this.#run.world, call.target)}/api`)
+          fail(`the answer has address ${panel.baseUrl}`);
         break;
       case 'getSession':
         this.#checkSessionOwner(call.panel, value as SessionResult, fail);
         break;
       case 'weak':
-        if (this.#calls.filter((other) => other.kind === 'weak').length === 1 && (value as AppStatus).settings.storeTokensWithWeakProtection !== call.on) {
+        if (
+          this.#calls.filter((other) => other.kind === 'weak').length === 1 &&
+          (value as AppStatus).settings.storeTokensWithWeakProtection !== call.on
+        ) {
           fail('the answer has the other setting');
         }
         break;
@@ -150,9 +165,11 @@ export class GroupJudge {
       case 'check':
         for (const entry of value as PanelCheck[]) {
           const checked = this.#model.panels.find((candidate) => candidate.id === entry.panelId);
-          if (!checked || (call.panel !== null && checked !== call.panel)) return fail(`a result for ${entry.panelId}, which was not asked for`);
+          if (!checked || (call.panel !== null && checked !== call.panel))
+            return fail(`a result for ${entry.panelId}, which was not asked for`);
           const code: Code = entry.ok ? 'OK' : entry.error.code;
-          if (!this.#readAllowed(checked).has(code)) fail(`${checked.label} checked ${code}; allowed: ${[...this.#readAllowed(checked)].join(', ')}`);
+          if (!this.#readAllowed(checked).has(code))
+            fail(`${checked.label} checked ${code}; allowed: ${[...this.#readAllowed(checked)].join(', ')}`);
         }
         break;
       case 'cached': {
@@ -161,7 +178,8 @@ export class GroupJudge {
         this.#checkSessionOwner(call.panel, result, fail);
         const readNow = this.#readOutcomes(call.panel).includes('OK');
         const signedIn = call.panel.signedIn || this.#has(call.panel, 'logIn');
-        if (!signedIn || !(call.panel.sessionRead || readNow)) fail('[cache] a session shown for a sign-in that has ended, or that never read one');
+        if (!signedIn || !(call.panel.sessionRead || readNow))
+          fail('[cache] a session shown for a sign-in that has ended, or that never read one');
         break;
       }
       default:
@@ -173,7 +191,8 @@ export class GroupJudge {
     const email = (result.session as { user?: { email?: unknown } } | null)?.user?.email;
     const addresses = [panel.target, ...this.#on(panel).flatMap((other) => (other.kind === 'readdress' ? [other.target] : []))];
     const emails = addresses.flatMap((target) => (target.kind === 'server' ? [this.#run.world.servers[target.index]!.user.email] : []));
-    if (result.panelId !== panel.id || !emails.includes(String(email))) fail(`[invariant 2] a session of ${String(email)} for ${result.panelId}`);
+    if (result.panelId !== panel.id || !emails.includes(String(email)))
+      fail(`[invariant 2] a session of ${String(email)} for ${result.panelId}`);
   }
 
   #settingAfter(status: AppStatus): boolean {
@@ -182,7 +201,8 @@ export class GroupJudge {
     const possible = [this.#model.weak, ...asked.map((call) => call.on)];
     if (!possible.includes(weak)) this.#run.fail(`[setting] weak protection is ${weak ? 'on' : 'off'}; nobody asked for that`);
     const [only] = asked;
-    if (asked.length === 1 && only && this.#outcome(only).ok && weak !== only.on) this.#run.fail('[setting] the setting is not what the operator set');
+    if (asked.length === 1 && only && this.#outcome(only).ok && weak !== only.on)
+      this.#run.fail('[setting] the setting is not what the operator set');
     return weak;
   }
 
@@ -207,7 +227,8 @@ export class GroupJudge {
     const rejected = readCodes.includes('UNAUTHORIZED');
     if (entry.signedIn !== (entry.tokenStorage !== null)) fail('[list] signedIn and tokenStorage disagree');
     if (entry.signedIn && !loggedIn) {
-      if (panel.ended !== null || endings.length > 0) fail(`[invariant 1] signed in again after ${endings[0]?.kind ?? panel.ended}, without a new log in`);
+      if (panel.ended !== null || endings.length > 0)
+        fail(`[invariant 1] signed in again after ${endings[0]?.kind ?? panel.ended}, without a new log in`);
       if (rejected) fail('[expiry] still signed in after the panel rejected its token');
       if (!panel.signedIn) fail('[invariant 1] signed in without a log in');
     }
@@ -245,7 +266,17 @@ export class GroupJudge {
       const call = this.#calls.find((candidate) => candidate.kind === 'add' && target !== null && sameTarget(candidate.target, target));
       if (call?.kind !== 'add' || !target) return this.#run.fail(`[list] an unknown panel at ${entry.baseUrl}`);
       if (entry.signedIn) this.#run.fail(`[invariant 1] the new panel ${call.label} is signed in`);
-      added.push({ label: call.label, id: entry.id, target, signedIn: false, storage: null, copy: null, tokenValid: false, ended: null, sessionRead: false });
+      added.push({
+        label: call.label,
+        id: entry.id,
+        target,
+        signedIn: false,
+        storage: null,
+        copy: null,
+        tokenValid: false,
+        ended: null,
+        sessionRead: false,
+      });
     }
     for (const call of this.#calls) {
       const outcome = this.#outcome(call);
@@ -263,7 +294,8 @@ export class GroupJudge {
     let pending = this.#model.weakCleanupPending;
     if (offs.some((call) => codeOf(this.#outcome(call)) === 'STORAGE')) pending = true;
     else if (offs.some((call) => this.#outcome(call).ok)) pending = false;
-    const leftovers = [...disk.values()].some((entry) => entry.backend === 'basic_text') || listing.some((entry) => entry.tokenStorage === 'weak');
+    const leftovers =
+      [...disk.values()].some((entry) => entry.backend === 'basic_text') || listing.some((entry) => entry.tokenStorage === 'weak');
     return pending && leftovers;
   }
 
@@ -292,7 +324,8 @@ export class GroupJudge {
     const [call] = this.#calls;
     if (this.#calls.length !== 1 || this.#faultFired || call?.kind !== 'weak' || !call.on || this.#run.backend !== 'basic_text') return;
     for (const entry of listing) {
-      if (entry.signedIn && entry.tokenStorage !== 'weak') this.#run.fail(`[liveness] after weak on, ${entry.name} is still ${entry.tokenStorage}`);
+      if (entry.signedIn && entry.tokenStorage !== 'weak')
+        this.#run.fail(`[liveness] after weak on, ${entry.name} is still ${entry.tokenStorage}`);
     }
   }
 }

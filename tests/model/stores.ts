@@ -6,7 +6,10 @@ import { openJsonFiles, type OpenStore } from '../../electron/core/document-stor
  * come from timers (the check history is written coalesced), so a service the test has left
  * behind would otherwise write into the folder of a later run, or recreate a deleted folder.
  */
-export function appStores(dir: string, beforeWrite: (name: string, path: string) => void = () => undefined): { openStore: OpenStore; retire(): void } {
+export function appStores(
+  dir: string,
+  beforeWrite: (name: string, path: string) => void = () => undefined,
+): { openStore: OpenStore; retire(): void } {
   const files = openJsonFiles(dir);
   let retired = false;
   const openStore: OpenStore = (name, options) => {

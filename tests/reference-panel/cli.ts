@@ -68,7 +68,13 @@ const { twoFactorCode: _fixedCode, ...guarded } = TWO_FACTOR_USER;
 const twoFactorUser: DemoUser = totpSecret === undefined ? TWO_FACTOR_USER : { ...guarded, totpSecret };
 
 try {
-  const panel = await startReferencePanel({ style, port, tokenTtlMs: ttlSeconds * 1000, users: [DEMO_USER, twoFactorUser], ...(tls ? { tls } : {}) });
+  const panel = await startReferencePanel({
+    style,
+    port,
+    tokenTtlMs: ttlSeconds * 1000,
+    users: [DEMO_USER, twoFactorUser],
+    ...(tls ? { tls } : {}),
+  });
   const lines = [
     `Demo panel (${style} API) listening on ${panel.url} (API at ${panel.baseUrl})`,
     `  In Paneldeck, add a panel with the address: ${panel.url}`,

@@ -185,7 +185,14 @@ export function newTotpSecret(): string {
  * `.toString()` the `otpauth://` URI for an authenticator app.
  */
 export function demoTotp(secret: string, account = 'demo'): TOTP {
-  return new TOTP({ issuer: 'Paneldeck demo panel', label: account, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  return new TOTP({
+    issuer: 'Paneldeck demo panel',
+    label: account,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
 }
 
 function isTwoFactor(user: DemoUser): boolean {
@@ -242,7 +249,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   const tokens = new Map<string, IssuedToken>();
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
-  let sessionBody: unknown ;
+  let sessionBody: unknown;
 
   const issue = (user: DemoUser): string => {
     const token = options.issueToken?.() ?? randomBytes(32).toString('base64url');
@@ -251,7 +258,9 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     return token;
   };
   const echo = (bearer: string | undefined) =>
-    options.echoTokenInSession ? { request: { scheme: 'Bearer', value: bearer, header: `Bearer ${bearer}`, sessionKey: 'sk-demo-not-a-real-key' } } : {};
+    options.echoTokenInSession
+      ? { request: { scheme: 'Bearer', value: bearer, header: `Bearer ${bearer}`, sessionKey: 'sk-demo-not-a-real-key' } }
+      : {};
   /** The token's session when it is known and not expired. */
   const sessionOf = (request: IncomingMessage): { issued: IssuedToken; bearer: string } | undefined => {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
@@ -353,7 +362,14 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
    * (`/api/login` and `/api/getSession` too, which such a version does not have) answers 404 with a
    * tRPC NOT_FOUND envelope that names no procedure.
    */
-  const handleTrpc = async (request: IncomingMessage, response: ServerResponse, path: string, moved: boolean, body: string, search: URLSearchParams) => {
+  const handleTrpc = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    moved: boolean,
+    body: string,
+    search: URLSearchParams,
+  ) => {
     const send = (answer: { status: number; body: unknown }) => sendJson(response, answer.status, answer.body);
     if (!path.startsWith('/api/trpc/')) return send(trpcError('NOT_FOUND', 'Not found'));
     const name = path.slice('/api/trpc/'.length);
@@ -367,12 +383,22 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     else if (fault) return applyFault(fault, response);
 
     if (request.method !== procedure.method) {
-      return send(trpcError('METHOD_NOT_SUPPORTED', `Unsupported ${request.method ?? ''}-request to ${procedure.type} procedure at path "${name}"`, name));
+      return send(
+        trpcError(
+          'METHOD_NOT_SUPPORTED',
+          `Unsupported ${request.method ?? ''}-request to ${procedure.type} procedure at path "${name}"`,
+          name,
+        ),
+      );
     }
 
     if (procedure.route === 'login') {
       const input = (parseJson(body) as { json?: { email?: unknown; password?: unknown; code?: unknown } } | undefined)?.json;
-      if (typeof input?.email !== 'string' || typeof input.password !== 'string' || (input.code !== undefined && typeof input.code !== 'string')) {
+      if (
+        typeof input?.email !== 'string' ||
+        typeof input.password !== 'string' ||
+        (input.code !== undefined && typeof input.code !== 'string')
+      ) {
         return send(trpcError('BAD_REQUEST', 'Input validation failed', name));
       }
       const user = users.find((candidate) => candidate.email === input.email && candidate.password === input.password);
@@ -428,7 +454,10 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     }
     const fail = () => {
       if (style === 'simple') return sendJson(response, 500, { error: 'Reference panel failed' });
-      const answer = style === 'trpc' ? trpcError('INTERNAL_SERVER_ERROR', 'Reference panel failed') : easypanelError('INTERNAL_SERVER_ERROR', 500, 'Reference panel failed');
+      const answer =
+        style === 'trpc'
+          ? trpcError('INTERNAL_SERVER_ERROR', 'Reference panel failed')
+          : easypanelError('INTERNAL_SERVER_ERROR', 500, 'Reference panel failed');
       sendJson(response, answer.status, answer.body);
     };
     handle(request, response)
@@ -470,7 +499,8 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       sessionBody = body;
     },
     setCertificate: ({ key, cert }) => {
-      if (!httpsServer) throw new Error('setCertificate: this reference panel serves plain http; start it with the `tls` option to swap certificates.');
+      if (!httpsServer)
+        throw new Error('setCertificate: this reference panel serves plain http; start it with the `tls` option to swap certificates.');
       let fingerprint: string;
       try {
         fingerprint = new X509Certificate(cert).fingerprint256;
@@ -488,7 +518,10 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       }
       // Two turns of the event loop after the close: time for a client in this process to read it.
       const turn = () => new Promise((resolve) => setImmediate(resolve));
-      return Promise.all(closing).then(turn).then(turn).then(() => undefined);
+      return Promise.all(closing)
+        .then(turn)
+        .then(turn)
+        .then(() => undefined);
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -527,7 +560,9 @@ async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: 
       return sendJson(response, 500, { error: 'Internal server error' });
     case 'bad-gateway-html':
       response.writeHead(502, { 'content-type': 'text/html' });
-      response.end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>');
+      response.end(
+        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      );
       return;
     case 'invalid-json':
       response.writeHead(200, { 'content-type': 'application/json' });
