@@ -40,7 +40,7 @@ import { build, type Rollup } from 'vite';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
 import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
-import { samplePanel } from '../tests/panel-fixture.ts';
+import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { launchChromium } from './browser.ts';
 import { median, printTable } from './figures.ts';
 
@@ -72,7 +72,7 @@ interface FakeMainSetup {
   count: number;
   /** What a panel row is (ROW). */
   row: string;
-  /** A panel as listPanels gives it (tests/panel-fixture.ts), so new fields come along. */
+  /** A panel as listPanels gives it (tests/support/panel-fixture.ts), so new fields come along. */
   template: Panel;
   status: AppStatus;
 }

@@ -4,7 +4,7 @@
  * panel, minutes of set-up that measure nothing the bench asks about.
  *
  * The formats are the ones the service reads (and the code before the fleet work read too):
- * panels.json is the current format (REGISTRY_VERSION in electron/core/panel-registry.ts), tokens.json
+ * panels.json is the current format (REGISTRY_VERSION in electron/core/storage/panel-registry.ts), tokens.json
  * format 1 (VAULT_VERSION in token-vault.ts), checks.json format 1 (check-history.ts), settings.json
  * format 1 (app-settings.ts). Text is laid out as jsonFileStore writes it, so that sizes compare.
  * bench/fleet.ts checks after opening that every panel reads as signed in, in case a format moved.
@@ -13,7 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { normaliseAddress, type Encryption } from '../electron/core/index.ts';
-import { REGISTRY_VERSION } from '../electron/core/panel-registry.ts';
+import { REGISTRY_VERSION } from '../electron/core/storage/panel-registry.ts';
 
 export interface FleetPanel {
   id: string;

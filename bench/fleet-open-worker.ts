@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createPanelService } from '../electron/core/index.ts';
-import { testEncryption } from '../tests/helpers.ts';
+import { testEncryption } from '../tests/support/helpers.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 
 export interface OpenWorkerData {

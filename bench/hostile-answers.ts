@@ -19,12 +19,12 @@ import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { PanelError } from '../shared/errors.ts';
 import { createPanelService } from '../electron/core/index.ts';
-import { sendRequest } from '../electron/core/http-client.ts';
-import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../electron/core/json-shape.ts';
-import { failUnlessSuccess } from '../electron/core/panel-responses.ts';
-import { hideSecrets } from '../electron/core/session-redaction.ts';
-import { tempDir, testEncryption } from '../tests/helpers.ts';
-import { DEMO_USER, type Fault } from '../tests/reference-panel/server.ts';
+import { sendRequest } from '../electron/core/http/http-client.ts';
+import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../electron/core/common/json-shape.ts';
+import { failUnlessSuccess } from '../electron/core/http/panel-responses.ts';
+import { hideSecrets } from '../electron/core/secrets/session-redaction.ts';
+import { tempDir, testEncryption } from '../tests/support/helpers.ts';
+import { DEMO_USER, type Fault } from '../tests/support/reference-panel/server.ts';
 import type { PanelWorkerReply, PanelWorkerRequest } from './hostile-panel-worker.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

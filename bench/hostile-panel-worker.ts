@@ -5,7 +5,7 @@
  * tokens issued so far) and gets `{ id, url }`/`{ id, tokens }` back.
  */
 import { parentPort } from 'node:worker_threads';
-import { startReferencePanel, type Fault } from '../tests/reference-panel/server.ts';
+import { startReferencePanel, type Fault } from '../tests/support/reference-panel/server.ts';
 
 export type PanelWorkerRequest = { id: number; fault: Fault | null } | { id: number; tokens: true } | { id: number; close: true };
 export type PanelWorkerReply = { id: number; url: string; tokens: string[] };

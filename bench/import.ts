@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPanelService, jsonFileStore, type PanelService } from '../electron/core/index.ts';
 import { exportDocument, type ImportPreview } from '../shared/transfer.ts';
-import { testEncryption } from '../tests/helpers.ts';
+import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, spread } from './figures.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 

@@ -11,8 +11,8 @@
  */
 import type { Page } from '@playwright/test';
 import { openApp, startRendererServer } from '../tests/browser/app-harness.ts';
-import { tempDir } from '../tests/helpers.ts';
-import { DEMO_USER, startReferencePanel } from '../tests/reference-panel/server.ts';
+import { tempDir } from '../tests/support/helpers.ts';
+import { DEMO_USER, startReferencePanel } from '../tests/support/reference-panel/server.ts';
 import { launchChromium } from './browser.ts';
 import { median, printTable } from './figures.ts';
 

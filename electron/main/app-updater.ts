@@ -1,4 +1,4 @@
-import type { Log } from '../core/log.ts';
+import type { Log } from '../core/index.ts';
 import type { Updater } from './update-checks.ts';
 
 /**

@@ -1,10 +1,16 @@
 import type { PanelApi } from '../../shared/contract.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import type { AppSettings, Panel, PanelCheck } from '../../shared/types.ts';
-import { DEFAULT_SETTINGS } from '../core/app-settings.ts';
-import { CheckScheduler, type CheckSchedulerTiming, type SchedulerClock, type SystemState } from '../core/check-scheduler.ts';
-import { ExpiryWatcher, type ExpiryNotifier } from '../core/expiry-watcher.ts';
-import type { PanelService } from '../core/panel-service.ts';
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
+import {
+  CheckScheduler,
+  type CheckSchedulerTiming,
+  type SchedulerClock,
+  type SystemState,
+  ExpiryWatcher,
+  type ExpiryNotifier,
+  type PanelService,
+} from '../core/index.ts';
 
 /** What the background needs of the service. */
 export type BackgroundService = Pick<PanelService, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'>;

@@ -2,7 +2,7 @@ import { parseArguments, type MethodResult, type PanelApi, type ParsedArgs } fro
 import { PanelError } from '../../shared/errors.ts';
 import { settle } from '../../shared/envelope.ts';
 import { channelOf, methodNames, type MethodName } from '../../shared/methods.ts';
-import { describeError, silentLog, type Log } from '../core/log.ts';
+import { describeError, silentLog, type Log } from '../core/index.ts';
 
 /** The frame a call came from, as Electron's `WebFrameMain` describes it. */
 export interface SenderFrame {

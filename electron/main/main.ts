@@ -14,8 +14,7 @@ import {
   session,
   shell,
 } from 'electron';
-import { createPanelService, type PanelService } from '../core/index.ts';
-import { createFileLog, describeError, silentLog, type Log } from '../core/log.ts';
+import { createPanelService, type PanelService, createFileLog, describeError, silentLog, type Log } from '../core/index.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { followTheme } from './native-theme.ts';
 import { BackgroundWork, realClock } from './background-work.ts';

@@ -1,4 +1,4 @@
-import type { FetchLike } from '../core/http-client.ts';
+import type { FetchLike } from '../core/index.ts';
 
 /** The options this fetch gives `net.request` (a subset of Electron's ClientRequestConstructorOptions). */
 export interface NetRequestOptions {

@@ -1,4 +1,4 @@
-import type { ExpiryNotifier } from '../core/expiry-watcher.ts';
+import type { ExpiryNotifier } from '../core/index.ts';
 
 /** The part of an Electron `Notification` used here. */
 export interface SystemNotification {

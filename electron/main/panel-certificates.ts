@@ -1,5 +1,4 @@
-import { type CertificateRejection, describeCertificate, judgeCertificate } from '../core/certificate-trust.ts';
-import type { FetchLike } from '../core/http-client.ts';
+import { type CertificateRejection, describeCertificate, judgeCertificate, type FetchLike } from '../core/index.ts';
 import type { PanelApi } from '../../shared/contract.ts';
 
 /** The part of Electron's certificate verify request read here. */

@@ -1,4 +1,4 @@
-import type { Encryption } from '../core/token-vault.ts';
+import type { Encryption } from '../core/index.ts';
 
 /**
  * The part of Electron 45's `safeStorage` the vault needs: the async API only, since the

@@ -1,4 +1,4 @@
-import type { SystemEvent, SystemState } from '../core/check-scheduler.ts';
+import type { SystemEvent, SystemState } from '../core/index.ts';
 
 /** The part of Electron's `powerMonitor` read here. */
 export interface PowerEvents {

@@ -1,6 +1,5 @@
 import type { PanelEvent } from '../../shared/events.ts';
-import type { SchedulerClock } from '../core/check-scheduler.ts';
-import { describeError, type Log, type LogFields } from '../core/log.ts';
+import { type SchedulerClock, describeError, type Log, type LogFields } from '../core/index.ts';
 
 /** What the update checks are told by the updater while it works. */
 export interface UpdaterEvents {

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { jsonFileStore, PRIVATE_FILE_MODE } from '../core/document-store.ts';
+import { jsonFileStore, PRIVATE_FILE_MODE } from '../core/index.ts';
 
 export interface Rect {
   x: number;

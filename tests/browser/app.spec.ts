@@ -1,6 +1,6 @@
 import { checkScreen, rendererContents } from './screens.ts';
 import { addPanel, addProductionSignedInAndStaging, demo, expect, logIn, test } from './fixtures.ts';
-import { testEncryption } from '../helpers.ts';
+import { testEncryption } from '../support/helpers.ts';
 
 test('empty state, a bad address refused under the field, then two panels in the sidebar', async ({ page, launch, panelServer }) => {
   await launch(page);

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPanelService } from '../../electron/core/index.ts';
-import { testEncryption } from '../helpers.ts';
+import { testEncryption } from '../support/helpers.ts';
 import { checkScreen } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
-import { tempDir } from '../helpers.ts';
+import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { tempDir } from '../support/helpers.ts';
 import { openApp, startRendererServer, type AppUnderTest } from './app-harness.ts';
 import { addPanel, demo, logIn } from './ui-steps.ts';
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { checkScreen } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
-import { startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
+import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import type { PanelService } from '../../electron/core/index.ts';
 
 /**

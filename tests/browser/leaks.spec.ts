@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { readAllFiles } from '../helpers.ts';
+import { readAllFiles } from '../support/helpers.ts';
 import type { AppUnderTest } from './app-harness.ts';
 import { rendererContents } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';

@@ -1,7 +1,7 @@
 import { checkScreen } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
-import { startReferencePanel } from '../reference-panel/server.ts';
-import { certificateFingerprint, selfSignedCertificate } from '../tls-certificate.ts';
+import { startReferencePanel } from '../support/reference-panel/server.ts';
+import { certificateFingerprint, selfSignedCertificate } from '../support/tls-certificate.ts';
 
 test('an Easypanel 2.30 (tRPC) panel: the log in finds the tRPC API by itself, the session shows unwrapped, settings say so', async ({
   page,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import type { ReferencePanel } from '../reference-panel/server.ts';
+import type { ReferencePanel } from '../support/reference-panel/server.ts';
 import { checkScreen, screenshotDir } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { checkScreen, rendererContents } from './screens.ts';
 import { addPanel, expect, logIn, test } from './fixtures.ts';
-import { startReferencePanel, TWO_FACTOR_USER } from '../reference-panel/server.ts';
+import { startReferencePanel, TWO_FACTOR_USER } from '../support/reference-panel/server.ts';
 
 const { email, password } = TWO_FACTOR_USER;
 const code = TWO_FACTOR_USER.twoFactorCode ?? '';

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { DEMO_USER } from '../reference-panel/server.ts';
+import { DEMO_USER } from '../support/reference-panel/server.ts';
 
 /**
  * What an operator does in the window, step by step, for any page that shows it: the browser

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { methodNames } from '../../shared/methods.ts';
-import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../reference-panel/server.ts';
+import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { launchApp, skipWithoutElectron } from './launch.ts';
 
 /** The happy path in the real app: built main, preload and renderer in Electron, against the reference panel. */

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
-import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../reference-panel/server.ts';
+import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { addPanel, logIn } from '../browser/ui-steps.ts';
 import { launchApp, skipWithoutElectron } from './launch.ts';
 

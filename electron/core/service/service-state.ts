@@ -1,0 +1,89 @@
+import type { ErrorInfo } from '../../../shared/errors.ts';
+import type { Panel, StartupProblem } from '../../../shared/types.ts';
+import { normaliseAddress } from '../common/address.ts';
+import { SettingsFile } from '../storage/app-settings.ts';
+import { CheckHistory } from '../storage/check-history.ts';
+import type { OpenStore } from '../storage/document-store.ts';
+import { PanelRegistry, type PanelRecord, type PanelRecordChange } from '../storage/panel-registry.ts';
+import { TokenVault, type Encryption } from '../storage/token-vault.ts';
+
+/** Everything a running service keeps, opened once from the data folder. */
+export interface ServiceState {
+  registry: PanelRegistry;
+  vault: TokenVault;
+  settings: SettingsFile;
+  history: CheckHistory;
+  startupProblems: StartupProblem[];
+}
+
+export async function openServiceState(openStore: OpenStore, encryption: Encryption, now: Date): Promise<ServiceState> {
+  const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
+  const settings = new SettingsFile(openStore('settings', { secret: false }), now);
+  const history = new CheckHistory(openStore('checks', { secret: false }));
+  // Check results of an older version lived in the panel list; they move to the check history.
+  for (const record of registry.list()) history.seed(record.id, { lastCheck: record.lastCheck, sessionExpiresAt: null });
+  registry.dropLegacyChecks();
+
+  const policy = { allowWeak: () => settings.get().storeTokensWithWeakProtection };
+  const panels = new Map(registry.list().map((record) => [record.id, { baseUrl: record.baseUrl, signedIn: record.tokenStorage !== null }]));
+  const list = { panels, complete: registry.loadProblem === null };
+  const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now, policy, list);
+  // Say why panels that were signed in last time are not any more, in one write for all of them.
+  const changes = new Map<string, PanelRecordChange>();
+  for (const record of registry.list()) {
+    if (record.tokenStorage === null || vault.token(record.id, record.baseUrl)) continue;
+    const reason = problems.get(record.id) ?? (record.tokenStorage !== 'memory' ? fileProblem?.info : null) ?? lostTokenReason(record);
+    // A sign-in kept on disk for when the keyring is back stays recorded; only an ended one is null.
+    changes.set(record.id, { tokenStorage: vault.keeps(record.id) ? record.tokenStorage : null, signedOutReason: reason });
+  }
+  try {
+    registry.updateMany(changes);
+  } catch {
+    // The reasons are worked out again at the next start; the panels are signed out either way.
+  }
+  const startupProblems: StartupProblem[] = [];
+  if (registry.loadProblem)
+    startupProblems.push({ file: 'panels', message: registry.loadProblem.message, copyPath: registry.loadProblem.movedTo });
+  if (fileProblem) startupProblems.push({ file: 'tokens', message: fileProblem.summary, copyPath: fileProblem.copyPath });
+  if (settings.loadProblem) startupProblems.push(settings.loadProblem);
+  return { registry, vault, settings, history, startupProblems };
+}
+
+function lostTokenReason(record: PanelRecord): ErrorInfo {
+  return record.tokenStorage === 'memory'
+    ? {
+        code: 'NOT_SIGNED_IN',
+        message:
+          'The token was kept in memory only (no secure storage on this system) and is gone since Paneldeck restarted. Log in again.',
+      }
+    : { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was not found in the token store. Log in again.' };
+}
+
+/** The panel as the contract shows it: the record, what the vault holds, and what checks learnt. */
+export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' | 'history'>): Panel {
+  const signedIn = state.vault.token(record.id, record.baseUrl) !== undefined;
+  const checks = state.history.get(record.id);
+  return {
+    id: record.id,
+    name: record.name,
+    address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
+    baseUrl: record.baseUrl,
+    allowPlainHttp: record.allowPlainHttp,
+    apiStyle: record.apiStyle,
+    loginPath: record.loginPath,
+    sessionPath: record.sessionPath,
+    trustedCertificate: record.trustedCertificate,
+    tokenField: record.tokenField,
+    createdAt: record.createdAt,
+    lastEmail: record.lastEmail,
+    signedIn,
+    tokenStorage: state.vault.storage(record.id),
+    signedOutReason: signedIn ? null : record.signedOutReason,
+    lastCheck: checks.lastCheck,
+    sessionExpiresAt: signedIn ? checks.sessionExpiresAt : null,
+    group: record.group,
+    tags: record.tags,
+    colour: record.colour,
+    favourite: record.favourite,
+  };
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../../shared/settings.ts';
+import { BOARD_SORTS, THEMES } from '../../../shared/types.ts';
+import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
+import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+
+const SETTINGS_VERSION = 1;
+
+export { DEFAULT_SETTINGS };
+
+const stored = (name: NumericSetting) =>
+  z.number().int().min(SETTING_LIMITS[name].min).max(SETTING_LIMITS[name].max).default(DEFAULT_SETTINGS[name]);
+
+// Settings added after the first format have defaults, so an older file still reads as format 1.
+const settingsSchema = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  storeTokensWithWeakProtection: z.boolean(),
+  checkConcurrency: stored('checkConcurrency'),
+  checkIntervalMinutes: stored('checkIntervalMinutes'),
+  expiryWarningMinutes: stored('expiryWarningMinutes'),
+  notifyBeforeExpiry: z.boolean().default(DEFAULT_SETTINGS.notifyBeforeExpiry),
+  // How the list looked: a damaged view costs only the view, never the other settings.
+  boardView: z
+    .object({
+      selectedPanelId: z.string().max(64).nullable(),
+      sort: z.enum(BOARD_SORTS),
+      attentionOnly: z.boolean(),
+      collapsedGroups: z.array(z.string().max(240)).max(MAX_COLLAPSED_GROUPS),
+    })
+    .catch(() => ({ ...DEFAULT_SETTINGS.boardView }))
+    .default(() => ({ ...DEFAULT_SETTINGS.boardView })),
+  requestTimeoutSeconds: stored('requestTimeoutSeconds'),
+  theme: z.enum(THEMES).catch(DEFAULT_SETTINGS.theme).default(DEFAULT_SETTINGS.theme),
+  defaultEmail: z.string().max(320).nullable().catch(null).default(null),
+});
+
+/** The installation's settings in `settings.json`, written first and applied after, like the panel list. */
+export class SettingsFile {
+  readonly #store: DocumentStore;
+  #settings: AppSettings;
+  readonly loadProblem: StartupProblem | null;
+
+  constructor(store: DocumentStore, now: Date) {
+    this.#store = store;
+    const loaded = load(store, now);
+    this.#settings = loaded.settings;
+    this.loadProblem = loaded.problem;
+  }
+
+  get(): AppSettings {
+    return { ...this.#settings };
+  }
+
+  update(patch: Partial<AppSettings>): AppSettings {
+    const next = { ...this.#settings, ...patch };
+    try {
+      this.#store.write({ version: SETTINGS_VERSION, ...next });
+    } catch (error) {
+      throw storageError(`save the settings to ${this.#store.path}`, error);
+    }
+    this.#settings = next;
+    return this.get();
+  }
+}
+
+function load(store: DocumentStore, now: Date): { settings: AppSettings; problem: StartupProblem | null } {
+  const read = readOrMoveAside(store, now);
+  const reset = (copyPath: string) => ({
+    settings: { ...DEFAULT_SETTINGS },
+    problem: {
+      file: 'settings' as const,
+      message:
+        'The settings file could not be read, so the settings are back to their defaults (tokens are not stored with weak protection). The damaged file was kept.',
+      copyPath,
+    },
+  });
+  if (!read.ok) return reset(read.movedTo);
+  if (isEmptyDocument(read.document)) return { settings: { ...DEFAULT_SETTINGS }, problem: null };
+  const parsed = settingsSchema.safeParse(read.document);
+  if (!parsed.success) return reset(copyAside(store.path, now));
+  const { version: _version, ...settings } = parsed.data;
+  return { settings, problem: null };
+}

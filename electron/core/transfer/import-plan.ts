@@ -1,0 +1,99 @@
+import type { ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
+import type { CheckedEntry, ImportSettings } from './import-entry.ts';
+import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
+
+/** What an import does, entry by entry, against the panel list as it is now. */
+export interface ImportPlan {
+  rows: ImportRow[];
+  counts: Record<ImportRowStatus, number>;
+  /** New panels, in the file's order. */
+  additions: ImportSettings[];
+  /** Panels already in the list whose settings the entry changes: by panel id. */
+  updates: Map<string, PanelRecordChange>;
+}
+
+/** Settings an import can change on a panel already in the list, with the words the preview uses. */
+const UPDATABLE: readonly [keyof ImportSettings & keyof PanelRecord, string][] = [
+  ['name', 'name'],
+  ['group', 'group'],
+  ['tags', 'tags'],
+  ['colour', 'colour'],
+  ['favourite', 'favourite'],
+  ['apiStyle', 'API style'],
+  ['loginPath', 'login path'],
+  ['sessionPath', 'session path'],
+  ['tokenField', 'token field'],
+  ['trustedCertificate', 'trusted certificate'],
+];
+
+/**
+ * Sorts each entry: new, a duplicate of a panel in the list (by address) with other settings, the
+ * same as one, or invalid. An address the text repeats counts once, at its first line.
+ */
+export function planImport(entries: readonly CheckedEntry[], records: readonly PanelRecord[]): ImportPlan {
+  const byBaseUrl = new Map(records.map((record) => [record.baseUrl, record]));
+  const firstLine = new Map<string, number>();
+  const plan: ImportPlan = { rows: [], counts: { new: 0, duplicate: 0, same: 0, invalid: 0 }, additions: [], updates: new Map() };
+  for (const entry of entries) {
+    const row = rowFor(entry, byBaseUrl, firstLine, plan);
+    plan.counts[row.status]++;
+    plan.rows.push(row);
+  }
+  return plan;
+}
+
+function rowFor(
+  entry: CheckedEntry,
+  byBaseUrl: ReadonlyMap<string, PanelRecord>,
+  firstLine: Map<string, number>,
+  plan: ImportPlan,
+): ImportRow {
+  if ('problem' in entry) {
+    return {
+      line: entry.line,
+      status: 'invalid',
+      name: entry.written.name,
+      address: entry.written.address,
+      message: entry.problem,
+      changes: [],
+      trustsCertificate: false,
+    };
+  }
+  const { settings } = entry;
+  const base = { line: entry.line, address: settings.display, trustsCertificate: Boolean(settings.trustedCertificate) };
+  const earlier = firstLine.get(settings.baseUrl);
+  if (earlier !== undefined) {
+    return {
+      ...base,
+      status: 'invalid',
+      name: settings.name ?? settings.display,
+      message: `The same address as line ${earlier}; only line ${earlier} is imported.`,
+      changes: [],
+    };
+  }
+  firstLine.set(settings.baseUrl, entry.line);
+  const existing = byBaseUrl.get(settings.baseUrl);
+  if (!existing) {
+    plan.additions.push(settings);
+    return { ...base, status: 'new', name: settings.name ?? settings.display, message: null, changes: [] };
+  }
+  const change: PanelRecordChange = {};
+  const changes: string[] = [];
+  for (const [key, words] of UPDATABLE) {
+    const value = settings[key];
+    if (value === undefined || sameValue(value, existing[key])) continue;
+    (change as Record<string, unknown>)[key] = value;
+    changes.push(words);
+  }
+  const message = `Already in your list as "${existing.name}".`;
+  if (changes.length === 0) return { ...base, status: 'same', name: existing.name, message: `${message} Nothing to change.`, changes };
+  plan.updates.set(existing.id, change);
+  return { ...base, status: 'duplicate', name: settings.name ?? existing.name, message, changes };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => item === b[index]);
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null)
+    return (a as { sha256?: unknown }).sha256 === (b as { sha256?: unknown }).sha256;
+  return a === b;
+}

@@ -1,0 +1,323 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { PanelError } from '../../../shared/errors.ts';
+import { formatBytes } from '../../../shared/sizes.ts';
+import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES, type ImportFormat } from '../../../shared/transfer.ts';
+import { checkJsonShape, closingQuote } from '../common/json-shape.ts';
+import { isRecord } from '../common/plain-checks.ts';
+
+/**
+ * Turns an import's bytes or text into entries: one object of fields per panel, with the line it
+ * starts on. What the fields mean is checked later, entry by entry (import-entry.ts); here only the
+ * whole text can be refused, with a message that says what it is and what Paneldeck reads.
+ */
+
+/** One panel's fields as the text gives them (JSON values, or CSV cells turned into them). */
+export interface RawEntry {
+  line: number;
+  fields: Record<string, unknown>;
+  /** What is wrong with the row as a whole (a CSV row with too many cells), before its fields. */
+  problem?: string;
+}
+
+export interface ImportText {
+  format: ImportFormat;
+  entries: RawEntry[];
+  /** What the reader noticed about the whole text, such as a column it ignored. */
+  notes: string[];
+}
+
+const WHAT_IS_READ =
+  'Paneldeck imports its own JSON export, a CSV with the columns name,address,group,tags, or text with one address per line.';
+
+function refuse(message: string): never {
+  throw new PanelError('INVALID_INPUT', message);
+}
+
+/**
+ * Reads the file the operator chose, refusing before reading what is not a regular file or is
+ * bigger than an import takes (a device or a pipe could otherwise block main for good).
+ */
+export function readImportFile(path: string): { name: string; text: string } {
+  const name = basename(path);
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, 'r');
+  } catch (error) {
+    refuse(
+      `${name} could not be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check that it exists and that you may read it.`,
+    );
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) refuse(`${name} is not a file. ${WHAT_IS_READ}`);
+    if (stats.size > IMPORT_MAX_BYTES) tooBig(name, stats.size);
+    // One byte more than allowed: a file that grew since fstat is still caught.
+    const buffer = Buffer.alloc(Math.min(stats.size, IMPORT_MAX_BYTES) + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(descriptor, buffer, length, buffer.length - length, null);
+    if (length > IMPORT_MAX_BYTES) tooBig(name, length);
+    return { name, text: decodeImportBytes(buffer.subarray(0, length), name) };
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function tooBig(name: string, bytes: number): never {
+  refuse(
+    `${name} is ${formatBytes(bytes)}; Paneldeck imports files up to ${formatBytes(IMPORT_MAX_BYTES)}. Export fewer panels at a time, or split the file.`,
+  );
+}
+
+/** The bytes as text, when they are UTF-8 text (a byte-order mark is dropped); refused otherwise. */
+export function decodeImportBytes(bytes: Uint8Array, name: string): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    refuse(`${name} is UTF-16 text. Save it as UTF-8 and import it again.`);
+  }
+  // Text has no NUL; an archive, a spreadsheet or an image has many, early.
+  if (bytes.subarray(0, 8192).includes(0)) refuse(`${name} is not a text file (it holds binary data). ${WHAT_IS_READ}`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    refuse(`${name} is not UTF-8 text. Save it as UTF-8 (in a spreadsheet: CSV UTF-8) and import it again.`);
+  }
+}
+
+/** Reads the entries of `text`, in whichever of the three formats it is. */
+export function readImportText(text: string, name: string): ImportText {
+  const body = text.replace(/^\uFEFF/, '');
+  const start = body.search(/\S/);
+  if (start === -1) refuse(`${name} is empty. ${WHAT_IS_READ}`);
+  const read = looksLikeJson(body, start) ? readJson(body, name) : looksLikeCsv(body) ? readCsv(body) : readLines(body);
+  if (read.entries.length === 0) refuse(`${name} holds no panels. ${WHAT_IS_READ}`);
+  if (read.entries.length > IMPORT_MAX_ENTRIES) {
+    refuse(
+      `${name} holds ${read.entries.length.toLocaleString('en')} entries; Paneldeck imports up to ${IMPORT_MAX_ENTRIES.toLocaleString('en')} at a time. Split it.`,
+    );
+  }
+  return read;
+}
+
+/** An object, or an array (of arrays, objects or strings, or spaced out): not "[::1]:8443", an IPv6 address. */
+function looksLikeJson(text: string, start: number): boolean {
+  if (text[start] === '{') return true;
+  return text[start] === '[' && /^\[(\s|[[{"\]]|$)/.test(text.slice(start, start + 2));
+}
+
+/** An export is four levels deep and about 15 values a panel; this leaves room for tens of thousands. */
+const IMPORT_JSON_LIMITS = { maxDepth: 64, maxValues: IMPORT_MAX_ENTRIES * 40 };
+
+function readJson(text: string, name: string): ImportText {
+  // Before JSON.parse, which would hold main for seconds on millions of values or nested levels.
+  const shape = checkJsonShape(text, IMPORT_JSON_LIMITS);
+  if (!shape.ok) {
+    refuse(
+      shape.exceeded === 'depth'
+        ? `${name} is nested more than ${shape.limit} levels deep, so it is not a Paneldeck export (which is 4 deep). ${WHAT_IS_READ}`
+        : `${name} holds more than ${shape.limit.toLocaleString('en')} JSON values, more than ${IMPORT_MAX_ENTRIES.toLocaleString('en')} panels could. Split it.`,
+    );
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    refuse(`${name} is not valid JSON (${(error as Error).message.slice(0, 200)}). Fix it, or export the panels again.`);
+  }
+  // A bare list of panels is read too: what a colleague's script would write.
+  let panels: unknown = document;
+  if (!Array.isArray(document)) {
+    if (!isRecord(document) || document.format !== EXPORT_FORMAT)
+      refuse(`${name} is JSON but not a Paneldeck export: it has no "format": "${EXPORT_FORMAT}". ${WHAT_IS_READ}`);
+    const version = document.version;
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+      refuse(`${name} has no valid "version", so it cannot be read. Export the panels again.`);
+    if (version > EXPORT_VERSION) {
+      refuse(
+        `${name} was exported by a newer Paneldeck (format version ${version}; this one reads up to ${EXPORT_VERSION}). Update Paneldeck to import it.`,
+      );
+    }
+    panels = document.panels;
+    if (!Array.isArray(panels)) refuse(`${name} has no list of "panels". Export the panels again.`);
+  }
+  const list = panels as unknown[];
+  const lines = elementLines(text, !Array.isArray(document));
+  const entries = list.map((fields, index) => ({
+    line: lines[index] ?? 1,
+    // An entry that is not an object has no address: the entry check says so, on its line.
+    fields: isRecord(fields) ? fields : { address: fields },
+  }));
+  return { format: 'json', entries, notes: [] };
+}
+
+/**
+ * The line each element of the panel list starts on: the root array's elements, or those of the
+ * root object's `"panels"`. A scan of the text, as JSON.parse keeps no positions.
+ */
+function elementLines(text: string, inPanelsKey: boolean): number[] {
+  const lines: number[] = [];
+  const stack: string[] = [];
+  let line = 1;
+  let key: string | null = null;
+  let targetDepth = -1;
+  let expectingValue = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '\n') line++;
+    if (char === ' ' || char === '\t' || char === '\r' || char === '\n' || char === ':') continue;
+    if (stack.length === targetDepth && expectingValue && char !== ']' && char !== ',') {
+      lines.push(line);
+      expectingValue = false;
+    }
+    if (char === '"') {
+      const end = closingQuote(text, index);
+      if (stack.length === 1 && stack[0] === '{') key = text.slice(index + 1, end);
+      index = end;
+    } else if (char === '[' || char === '{') {
+      stack.push(char);
+      const isTarget = char === '[' && (inPanelsKey ? stack.length === 2 && key === 'panels' : stack.length === 1);
+      if (isTarget) {
+        targetDepth = stack.length;
+        expectingValue = true;
+      }
+    } else if (char === ']' || char === '}') {
+      if (stack.length === targetDepth) targetDepth = -1;
+      stack.pop();
+    } else if (char === ',' && stack.length === targetDepth) {
+      expectingValue = true;
+    }
+  }
+  return lines;
+}
+
+/**
+ * Text with one address per line; blank lines, lines starting with # and a first line that only
+ * names the column ("address", "domain") are skipped.
+ */
+function readLines(text: string): ImportText {
+  const entries: RawEntry[] = [];
+  let first = true;
+  text.split(/\r\n|\n|\r/).forEach((raw, index) => {
+    const address = raw.trim();
+    if (address === '' || address.startsWith('#')) return;
+    const header = first && CSV_COLUMNS[address.toLowerCase()] === 'address';
+    first = false;
+    if (!header) entries.push({ line: index + 1, fields: { address } });
+  });
+  return { format: 'text', entries, notes: [] };
+}
+
+/** A comma on the first line that is not blank or a comment. */
+function looksLikeCsv(text: string): boolean {
+  const first = text.split(/\r\n|\n|\r/).find((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+  return first?.includes(',') ?? false;
+}
+
+/** The columns read, under the names a header may give them. */
+const CSV_COLUMNS: Readonly<Record<string, string>> = {
+  name: 'name',
+  address: 'address',
+  domain: 'address',
+  url: 'address',
+  host: 'address',
+  group: 'group',
+  tags: 'tags',
+  colour: 'colour',
+  color: 'colour',
+  favourite: 'favourite',
+  favorite: 'favourite',
+};
+const HEADERLESS_COLUMNS = ['name', 'address', 'group', 'tags'];
+
+/**
+ * A CSV: with a header naming its columns (any order; unknown ones are ignored and said so), or
+ * without one, as name,address,group,tags. A row of one cell is an address. Empty cells give
+ * nothing, so an update leaves that setting as it is.
+ */
+function readCsv(text: string): ImportText {
+  const rows = csvRows(text);
+  const notes: string[] = [];
+  let columns = HEADERLESS_COLUMNS;
+  const first = rows[0];
+  const header = first?.cells.map((cell) => cell.trim().toLowerCase()) ?? [];
+  const hasHeader = header.some((cell) => CSV_COLUMNS[cell] === 'address');
+  if (hasHeader) {
+    rows.shift();
+    columns = header.map((cell) => (Object.hasOwn(CSV_COLUMNS, cell) ? CSV_COLUMNS[cell]! : ''));
+    const ignored = first!.cells.filter((_, index) => columns[index] === '' && header[index] !== '');
+    if (ignored.length > 0)
+      notes.push(`Ignored column${ignored.length === 1 ? '' : 's'}: ${ignored.map((cell) => `"${cell.trim().slice(0, 40)}"`).join(', ')}.`);
+  }
+  const entries: RawEntry[] = [];
+  for (const { line, cells } of rows) {
+    if (cells.every((cell) => cell.trim() === '') || cells[0]!.trim().startsWith('#')) continue;
+    if (!hasHeader && cells.length > HEADERLESS_COLUMNS.length) {
+      entries.push({
+        line,
+        fields: { address: cells[1] ?? '' },
+        problem: `This row has ${cells.length} columns; without a header row a CSV has name,address,group,tags.`,
+      });
+      continue;
+    }
+    const fields: Record<string, unknown> = {};
+    const given = !hasHeader && cells.length === 1 ? ['address'] : columns;
+    given.forEach((column, index) => {
+      const cell = cells[index]?.trim() ?? '';
+      if (column === '' || cell === '') return;
+      fields[column] = csvValue(column, cell);
+    });
+    entries.push({ line, fields });
+  }
+  return { format: 'csv', entries, notes };
+}
+
+function csvValue(column: string, cell: string): unknown {
+  switch (column) {
+    case 'tags':
+      return cell.split(/[,;]/);
+    case 'favourite':
+      return /^(yes|y|true|1|★)$/i.test(cell) ? true : /^(no|n|false|0)$/i.test(cell) ? false : cell;
+    case 'colour':
+      return cell.toLowerCase();
+    default:
+      return cell;
+  }
+}
+
+/** RFC 4180 rows: quoted cells may hold commas, doubled quotes and line breaks. */
+function csvRows(text: string): { line: number; cells: string[] }[] {
+  const rows: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = 1;
+  let rowLine = 1;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else {
+        if (char === '\n') line++;
+        cell += char;
+      }
+    } else if (char === '"' && cell.trim() === '') {
+      quoted = true;
+      cell = '';
+    } else if (char === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[index + 1] === '\n') index++;
+      cells.push(cell);
+      rows.push({ line: rowLine, cells });
+      cells = [];
+      cell = '';
+      rowLine = ++line;
+    } else cell += char;
+  }
+  if (cell !== '' || cells.length > 0) rows.push({ line: rowLine, cells: [...cells, cell] });
+  return rows;
+}

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { cleanTags, LABEL_LIMITS } from '../../shared/labels.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPanelService } from '../../electron/core/index.ts';
+import { rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
+import { DEMO_USER, startReferencePanel } from '../support/reference-panel/server.ts';
+
+/** Group, tags, colour and favourite: what the operator may give a panel, and what is refused. */
+
+describe('panel labels through the service', () => {
+  const service = suiteService();
+
+  test('given at add, changed one at a time, cleared with null and []', async () => {
+    const added = await service().addPanel({
+      address: 'labels.example.com',
+      group: 'Acme',
+      tags: ['prod', 'eu'],
+      colour: 'red',
+      favourite: true,
+    });
+    assert.deepEqual([added.group, added.tags, added.colour, added.favourite], ['Acme', ['prod', 'eu'], 'red', true]);
+    const moved = await service().updatePanel(added.id, { group: 'Globex' });
+    assert.deepEqual(
+      [moved.group, moved.tags, moved.colour, moved.favourite],
+      ['Globex', ['prod', 'eu'], 'red', true],
+      'only the group changed',
+    );
+    const cleared = await service().updatePanel(added.id, { group: '   ', tags: [], colour: null, favourite: false });
+    assert.deepEqual([cleared.group, cleared.tags, cleared.colour, cleared.favourite], [null, [], null, false]);
+  });
+
+  test('refused with a message that says what is wrong, and nothing changes', async () => {
+    const { id } = await service().addPanel({ address: 'refused.example.com', group: 'Kept' });
+    const cases: [unknown, RegExp][] = [
+      [{ colour: 'pink' }, /Colour must be one of red, orange/],
+      [{ tags: ['a,b'] }, /commas separate tags/],
+      [{ tags: ['x'.repeat(LABEL_LIMITS.tagLength + 1)] }, /too long \(32 characters at most\)/],
+      [{ tags: Array.from({ length: LABEL_LIMITS.tags + 1 }, (_, index) => `t${index}`) }, /Too many tags \(20 at most\)/],
+      [{ group: 'g'.repeat(LABEL_LIMITS.groupLength + 1) }, /Group is too long/],
+      [{ group: 'bad\u0007group' }, /control characters/],
+      [{ favourite: 'yes' }, /Favourite must be true or false/],
+      [{ tags: 'prod' }, /Tags must be a list of text/],
+    ];
+    for (const [patch, message] of cases) {
+      await rejectsWith(service().updatePanel(id, patch as never), 'INVALID_INPUT', message);
+    }
+    const [panel] = (await service().listPanels()).filter((candidate) => candidate.id === id);
+    assert.deepEqual([panel?.group, panel?.tags, panel?.colour, panel?.favourite], ['Kept', [], null, false]);
+  });
+});
+
+test('cleanTags keeps the first spelling of each tag, in order, without empties', () => {
+  fc.assert(
+    fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 30 }), (values) => {
+      const tags = cleanTags(values);
+      assert.equal(new Set(tags.map((tag) => tag.toLowerCase())).size, tags.length, 'no repeats in any letter case');
+      assert.ok(tags.every((tag) => tag !== '' && tag === tag.trim()));
+      assert.deepEqual(cleanTags(tags), tags, 'clean tags stay as they are');
+    }),
+  );
+});
+
+describe('the panel list view kept in the settings', () => {
+  const service = suiteService();
+
+  test('saved whole and read back; a bad one is refused with a message; a damaged file costs only the view', async () => {
+    const view = {
+      selectedPanelId: '00000000-0000-4000-8000-000000000001',
+      sort: 'expiry' as const,
+      attentionOnly: true,
+      collapsedGroups: ['Acme'],
+    };
+    const status = await service().updateSettings({ boardView: view });
+    assert.deepEqual(status.settings.boardView, view);
+    assert.equal(status.settings.checkConcurrency, 16, 'the other settings stay');
+    await rejectsWith(
+      service().updateSettings({ boardView: { ...view, sort: 'colour' } as never }),
+      'INVALID_INPUT',
+      /Sort must be one of name, status, checked, expiry/,
+    );
+    await rejectsWith(service().updateSettings({ boardView: { ...view, selectedPanelId: 'x' } }), 'INVALID_INPUT', /UUID/);
+    assert.deepEqual((await service().getAppStatus()).settings.boardView, view);
+  });
+});
+
+test('a damaged view in settings.json falls back to the default view and keeps the other settings', async () => {
+  const dir = await tempDir();
+  try {
+    writeFileSync(
+      join(dir.path, 'settings.json'),
+      JSON.stringify({ version: 1, storeTokensWithWeakProtection: false, checkConcurrency: 32, boardView: { sort: 'bogus' } }),
+    );
+    const status = await createPanelService({ dataDir: dir.path, encryption: testEncryption() }).getAppStatus();
+    assert.equal(status.settings.checkConcurrency, 32);
+    assert.deepEqual(status.settings.boardView, { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] });
+    assert.deepEqual(status.startupProblems, []);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+describe('request timeout, theme and default email', () => {
+  const service = suiteService();
+
+  test('saved and refused with the field named; an empty default email clears it', async () => {
+    const status = await service().updateSettings({ requestTimeoutSeconds: 30, theme: 'dark', defaultEmail: '  ops@example.com ' });
+    assert.deepEqual(
+      [status.settings.requestTimeoutSeconds, status.settings.theme, status.settings.defaultEmail],
+      [30, 'dark', 'ops@example.com'],
+    );
+    await rejectsWith(service().updateSettings({ requestTimeoutSeconds: 1 }), 'INVALID_INPUT', /^Request timeout must be at least 3/);
+    await rejectsWith(service().updateSettings({ theme: 'blue' as never }), 'INVALID_INPUT', /^Theme must be one of system, light, dark/);
+    await rejectsWith(service().updateSettings({ defaultEmail: 'not an email' }), 'INVALID_INPUT', /^Default email must look like/);
+    assert.equal((await service().updateSettings({ defaultEmail: '' })).settings.defaultEmail, null);
+  });
+});
+
+test('the request timeout applies from the next request on: a slower panel answers TIMEOUT under the setting', async () => {
+  const dir = await tempDir();
+  const panel = await startReferencePanel();
+  try {
+    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+    const { id } = await service.addPanel({ address: panel.url });
+    await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await service.updateSettings({ requestTimeoutSeconds: 3 });
+    panel.setFault('getSession', { kind: 'latency', ms: 3500 });
+    await rejectsWith(service.getSession(id), 'TIMEOUT', /3 s/);
+    await service.updateSettings({ requestTimeoutSeconds: 10 });
+    assert.ok((await service.getSession(id)).session, 'answers within the longer time');
+    await service.flush();
+  } finally {
+    await panel.close();
+    await dir.cleanup();
+  }
+});

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { PanelError } from '../../shared/errors.ts';
+import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
+import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
+import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { echoForms, secretFormsIn } from '../support/secret-forms.ts';
+
+/**
+ * A panel that echoes the token (or, while logging in, the password) encoded: URL-encoded,
+ * inside base64, in another case. None of those forms may reach the window, an error message, or
+ * the files in the data folder (panels.json keeps error messages as lastCheck.error).
+ */
+
+// Laravel Sanctum's shape: the "|" is what URL-encoding changes.
+let issued = 0;
+const sanctumToken = () => `${++issued}|${randomBytes(30).toString('base64url')}`;
+// Shorter than the 24 characters that make server text opaque: only the matcher can catch it.
+const user = { ...DEMO_USER, password: 'correct|horse:battery' };
+const credentials = { email: user.email, password: user.password };
+
+describe('encoded echoes of the token and the password', () => {
+  let panel: ReferencePanel;
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let service: PanelService;
+
+  before(async () => {
+    panel = await startReferencePanel({ users: [user], issueToken: sanctumToken });
+  });
+  after(() => panel.close());
+  beforeEach(async () => {
+    dir = await tempDir();
+    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    panel.setFault('login', null);
+    panel.setFault('getSession', null);
+    panel.setSessionBody(undefined);
+  });
+  afterEach(() => dir.cleanup());
+
+  async function signedIn(): Promise<{ id: string; token: string }> {
+    const { id } = await service.addPanel({ address: panel.url });
+    const known = new Set(panel.issuedTokens());
+    await service.logIn(id, credentials);
+    const token = panel.issuedTokens().find((candidate) => !known.has(candidate));
+    assert.ok(token?.includes('|'), 'the panel issued a Sanctum-style token');
+    return { id, token: token ?? '' };
+  }
+
+  /** Fails naming every place where `secret` shows up in one of its forms. */
+  async function assertNowhere(secret: string, texts: Record<string, string>): Promise<void> {
+    const files = await readAllFiles(dir.path);
+    const places = { ...texts, ...Object.fromEntries(files.map((file) => [file.path, file.content])) };
+    const leaks = Object.entries(places).flatMap(([place, text]) => secretFormsIn(text, secret).map((form) => `${place}: ${form}`));
+    assert.deepEqual(leaks, []);
+  }
+
+  async function messageOf(work: Promise<unknown>): Promise<string> {
+    const error = await work.then(
+      () => assert.fail('expected a failure'),
+      (failure: unknown) => failure,
+    );
+    assert.ok(error instanceof PanelError, String(error));
+    return `${error.code}: ${error.message}`;
+  }
+
+  test('the helper finds every form, so that the checks below mean something', () => {
+    const token = sanctumToken();
+    for (const form of echoForms(token, user.email)) {
+      assert.notDeepEqual(secretFormsIn(form.text, token), [], form.name);
+    }
+    assert.deepEqual(secretFormsIn(JSON.stringify({ user: DEMO_USER, at: new Date().toISOString() }), token), []);
+  });
+
+  for (const form of echoForms('{token}', user.email).map((entry) => entry.name)) {
+    test(`a session holding the token ${form}: hidden, and the rest of the session kept`, async () => {
+      const { id, token } = await signedIn();
+      const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
+      panel.setSessionBody({
+        user: { email: user.email, name: user.name },
+        request: { header: echo },
+        [echo]: 'as a key',
+        plain: 'sk-demo-not-a-real-key',
+      });
+
+      const result = await service.getSession(id);
+      assert.deepEqual(result.session, {
+        user: { email: user.email, name: user.name },
+        request: { header: HIDDEN_SECRET },
+        [`${HIDDEN_SECRET} 1`]: 'as a key',
+        plain: 'sk-demo-not-a-real-key',
+      });
+      await assertNowhere(token, {
+        'the session result': JSON.stringify(result),
+        'the panel list': JSON.stringify(await service.listPanels()),
+      });
+    });
+
+    test(`a 422 whose message holds the token ${form}, on getSession: not quoted, not kept`, async () => {
+      const { id, token } = await signedIn();
+      const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
+      panel.setFault('getSession', { kind: 'status', status: 422, body: { message: `Invalid ${echo}` } });
+
+      const message = await messageOf(service.getSession(id));
+      assert.match(message, /^BAD_RESPONSE: The panel answered HTTP 422/);
+      const [listed] = await service.listPanels();
+      assert.equal(listed?.lastCheck?.ok, false);
+      await assertNowhere(token, { 'the error message': message, 'the panel list': JSON.stringify(await service.listPanels()) });
+    });
+
+    test(`a 422 whose message holds the password ${form}, on log in: not quoted`, async () => {
+      const { id } = await service.addPanel({ address: panel.url });
+      const echo = echoForms(credentials.password, user.email).find((entry) => entry.name === form)!.text;
+      panel.setFault('login', { kind: 'status', status: 422, body: { message: `Rejected ${echo}` } });
+
+      const message = await messageOf(service.logIn(id, credentials));
+      assert.match(message, /^BAD_RESPONSE: The panel answered HTTP 422/);
+      await assertNowhere(credentials.password, {
+        'the error message': message,
+        'the panel list': JSON.stringify(await service.listPanels()),
+      });
+    });
+  }
+
+  test('a redirect to a host made of the token, in hex or as it is: the host is not named', async () => {
+    const { id, token } = await signedIn();
+    for (const host of [Buffer.from(token).toString('hex'), token.replace('|', '-')]) {
+      panel.setFault('getSession', { kind: 'redirect', to: `http://${host}.invalid/next` });
+      const message = await messageOf(service.getSession(id));
+      assert.match(message, /^REDIRECT_REFUSED: The panel redirected to an address not named here/);
+      await assertNowhere(token.replace('|', '-'), { 'the error message': message });
+      await assertNowhere(token, { 'the error message': message, 'the panel list': JSON.stringify(await service.listPanels()) });
+    }
+  });
+
+  test('an ordinary 422 message is still quoted', async () => {
+    const { id } = await service.addPanel({ address: panel.url });
+    panel.setFault('login', { kind: 'status', status: 422, body: { message: 'The email field must be a valid email address.' } });
+    assert.match(await messageOf(service.logIn(id, credentials)), /HTTP 422.*"The email field must be a valid email address\."/);
+  });
+});
+
+describe('a log in while signed in, whose error echoes the current token', () => {
+  // Shorter than an opaque run: only the matcher, told of the current token, can catch it.
+  const shortToken = () => `${++issued}|pQ7x${randomBytes(3).toString('hex')}`;
+  let panel: ReferencePanel;
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  before(async () => {
+    panel = await startReferencePanel({ users: [user], issueToken: shortToken });
+  });
+  after(() => panel.close());
+  beforeEach(async () => {
+    dir = await tempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  for (const form of echoForms('{token}', user.email).map((entry) => entry.name)) {
+    test(`${form}: not quoted`, async () => {
+      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+      panel.setFault('login', null);
+      const { id } = await service.addPanel({ address: panel.url, name: form });
+      await service.logIn(id, credentials);
+      const token = panel.issuedTokens().at(-1)!;
+      const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
+      panel.setFault('login', { kind: 'status', status: 422, body: { message: `Already signed in as ${echo}` } });
+      const error = await service.logIn(id, credentials).then(
+        () => assert.fail('expected a failure'),
+        (failure: unknown) => failure,
+      );
+      assert.ok(error instanceof PanelError, String(error));
+      assert.match(error.message, /^The panel answered HTTP 422/);
+      assert.deepEqual(secretFormsIn(error.message, token), []);
+    });
+  }
+});

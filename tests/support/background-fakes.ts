@@ -1,0 +1,87 @@
+import type { AppSettings, AppStatus, Panel, PanelCheck } from '../../shared/types.ts';
+import type { AppSettingsPatch } from '../../shared/schemas.ts';
+import { DEFAULT_SETTINGS } from '../../electron/core/storage/app-settings.ts';
+import type { SystemEvent, SystemState } from '../../electron/core/background/check-scheduler.ts';
+import type { PanelEvent } from '../../shared/events.ts';
+import { BackgroundWork } from '../../electron/main/background-work.ts';
+import { FakeClock } from './fake-clock.ts';
+import { samplePanel } from './panel-fixture.ts';
+
+/** Fakes for the tests of main's background wiring: panels, sleep and network, a recording service. */
+
+export const SECOND = 1_000;
+export const MINUTE = 60 * SECOND;
+export const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Signed in, as most panels of these tests are. */
+export function panel(n: number, change: Partial<Panel> = {}): Panel {
+  return samplePanel(n, { createdAt: iso(T0 - MINUTE), signedIn: true, tokenStorage: 'encrypted', ...change });
+}
+
+export function fakeSystem(): SystemState & { emit(event: SystemEvent): void; online: boolean } {
+  const listeners = new Set<(event: SystemEvent) => void>();
+  const system = {
+    online: true,
+    isOnline: () => system.online,
+    onChange: (listener: (event: SystemEvent) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit: (event: SystemEvent) => {
+      for (const listener of listeners) listener(event);
+    },
+  };
+  return system;
+}
+
+export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
+  const clock = new FakeClock(T0);
+  const current: AppSettings = { ...DEFAULT_SETTINGS, ...settings };
+  const log = {
+    window: [] as PanelEvent[],
+    shown: 0,
+    checks: [] as { ids: string[] | undefined; at: number }[],
+    cancels: 0,
+    flushes: 0,
+    notices: [] as { title: string; body: string; onClick: () => void }[],
+    errors: [] as unknown[],
+  };
+  let failWith: PanelCheck['ok'] | 'UNAUTHORIZED' = true;
+  const service = {
+    listPanels: async () => panels,
+    currentSettings: async () => ({ ...current }),
+    checkPanels: async (ids?: string[]): Promise<PanelCheck[]> => {
+      log.checks.push({ ids, at: clock.now() });
+      return (ids ?? panels.map((one) => one.id)).map((panelId) =>
+        failWith === true
+          ? { panelId, checkedAt: iso(clock.now()), ok: true }
+          : { panelId, checkedAt: iso(clock.now()), ok: false, error: { code: 'UNAUTHORIZED', message: 'expired' } },
+      );
+    },
+    cancelChecks: async () => {
+      log.cancels++;
+    },
+    flush: async () => {
+      log.flushes++;
+    },
+    updateSettings: async (patch: AppSettingsPatch): Promise<AppStatus> => {
+      Object.assign(current, patch);
+      return { settings: { ...current }, tokenProtection: { level: 'keyring', backend: 'test' }, startupProblems: [] };
+    },
+  };
+  const system = fakeSystem();
+  const work = new BackgroundWork({
+    toWindow: (event) => log.window.push(event),
+    showWindow: () => log.shown++,
+    system,
+    notifier: { notify: (notice) => log.notices.push(notice) },
+    clock,
+    // 0.5: no jitter, "soon" is exactly 5 s, the first pass exactly 10 s after start.
+    random: () => 0.5,
+    onError: (error) => log.errors.push(error),
+  });
+  return { clock, work, service, log, system, setFailure: (value: typeof failWith) => (failWith = value) };
+}
+
+export const checkedIds = (log: { checks: { ids: string[] | undefined }[] }) => log.checks.map((check) => check.ids);

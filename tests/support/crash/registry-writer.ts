@@ -1,0 +1,96 @@
+import { createPanelService, type FetchLike } from '../../../electron/core/index.ts';
+import { DEMO_USER } from '../reference-panel/server.ts';
+import { testEncryption } from '../helpers.ts';
+
+/**
+ * Child process of crash-during-save.test.ts: changes the panel list of `<dataDir>` in a loop
+ * until it is killed. It prints `try <op> ...` before each change and `<op> <id> ...` only after
+ * the change returned, so the parent knows what was committed and what may have been in flight
+ * when the kill came. Writes to a pipe are synchronous on Linux, so a printed line is in the pipe
+ * before the next change starts.
+ *
+ * With a panel address and a key it also logs in and out (`try login <id>` / `login <id>`,
+ * `try logout <id>` / `logout <id>`), runs check passes in the background while it goes on
+ * (`pass-start`, then `pass <id>=<checkedAt>=<ok|CODE> ...` when the pass answers), and flushes
+ * the coalesced check history (`try flush` / `flushed`). Every panel's address is sent to that one
+ * reference panel (a fetch that resolves every name to it), and the key is the parent's keyring.
+ *
+ * Usage: node --experimental-strip-types tests/support/crash/registry-writer.ts <dataDir> [maxMs] [panelUrl keyHex]
+ */
+
+const [dataDir, maxMsArgument, panelUrl, keyHex] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: registry-writer.ts <dataDir> [maxMs] [panelUrl keyHex]');
+// A child whose parent died without killing it must not write forever.
+const deadline = Date.now() + Number(maxMsArgument ?? 10_000);
+const fleet = panelUrl !== undefined && keyHex !== undefined;
+
+/** Sends every request to the reference panel, whatever host the panel's address names. */
+function toReferencePanel(url: string): FetchLike {
+  const panel = new URL(url);
+  return (target, init) => {
+    const rewritten = new URL(target);
+    rewritten.protocol = panel.protocol;
+    rewritten.host = panel.host;
+    return fetch(rewritten.href, init);
+  };
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const service = createPanelService({
+  dataDir,
+  encryption: testEncryption(keyHex ? { key: Buffer.from(keyHex, 'hex') } : {}),
+  ...(fleet ? { fetch: toReferencePanel(panelUrl) } : {}),
+});
+const panels = await service.listPanels();
+say(`ready ${panels.length}`);
+
+let passRunning = false;
+/** A check of every signed-in panel, left to run while the loop goes on making changes. */
+function startPass(): void {
+  passRunning = true;
+  say('pass-start');
+  void service.checkPanels().then((results) => {
+    say(`pass ${results.map((result) => `${result.panelId}=${result.checkedAt}=${result.ok ? 'ok' : result.error.code}`).join(' ')}`);
+    passRunning = false;
+  });
+}
+
+const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
+
+for (let step = 0; Date.now() < deadline; step++) {
+  const current = await service.listPanels();
+  const roll = Math.random();
+  const target = pick(current);
+  const tag = `${process.pid}-${step}`;
+  const signedOut = pick(current.filter((panel) => !panel.signedIn));
+  const signedIn = pick(current.filter((panel) => panel.signedIn));
+  if (target && roll < 0.2) {
+    const name = `Renamed ${tag}`;
+    say(`try rename ${target.id} ${name}`);
+    await service.updatePanel(target.id, { name });
+    say(`rename ${target.id} ${name}`);
+  } else if (target && roll < 0.26 && current.length > 5) {
+    say(`try remove ${target.id}`);
+    await service.removePanel(target.id);
+    say(`remove ${target.id}`);
+  } else if (fleet && signedOut && roll < 0.42) {
+    say(`try login ${signedOut.id}`);
+    await service.logIn(signedOut.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    say(`login ${signedOut.id}`);
+  } else if (fleet && signedIn && roll < 0.54) {
+    say(`try logout ${signedIn.id}`);
+    await service.logOut(signedIn.id);
+    say(`logout ${signedIn.id}`);
+  } else if (fleet && !passRunning && roll < 0.64) {
+    startPass();
+  } else if (fleet && roll < 0.69) {
+    say('try flush');
+    await service.flush();
+    say('flushed');
+  } else {
+    const name = `Panel ${tag}`;
+    say(`try add - ${name}`);
+    const added = await service.addPanel({ address: `p${tag}.crash.example`, name });
+    say(`add ${added.id} ${name}`);
+  }
+}

@@ -1,0 +1,151 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach } from 'node:test';
+import { PanelError, type ErrorCode } from '../../shared/errors.ts';
+import { createPanelService, type Encryption, type PanelService } from '../../electron/core/index.ts';
+import { startReferencePanel, type ReferencePanel, type ReferencePanelOptions } from './reference-panel/server.ts';
+
+/**
+ * A real encryption for tests (AES-256-GCM under a key that stands for the OS keyring), with the
+ * knobs safeStorage has: availability, the Linux backend name, and a keyring that can change.
+ */
+export interface TestEncryption extends Encryption {
+  available: boolean;
+  backendName: string;
+  /** Replaces the key, as a reset keyring would: old ciphertexts no longer decrypt. */
+  changeKeyring(): void;
+  encryptCalls: number;
+}
+
+/** `key` (32 bytes) makes two processes share one keyring, as two runs of the app on one machine do. */
+export function testEncryption(init: { available?: boolean; backend?: string; key?: Uint8Array } = {}): TestEncryption {
+  let key = init.key ? Buffer.from(init.key) : randomBytes(32);
+  const encryption: TestEncryption = {
+    available: init.available ?? true,
+    backendName: init.backend ?? 'gnome_libsecret',
+    encryptCalls: 0,
+    changeKeyring: () => {
+      key = randomBytes(32);
+    },
+    isAvailable: async () => encryption.available,
+    backend: () => encryption.backendName,
+    encrypt: async (text) => {
+      encryption.encryptCalls++;
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    },
+    decrypt: async (bytes) => {
+      const data = Buffer.from(bytes);
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(12, 28));
+      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+  return encryption;
+}
+
+export async function tempDir(prefix = 'paneldeck-test-'): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, cleanup: () => rm(path, { recursive: true, force: true, maxRetries: 5 }) };
+}
+
+/** Every file under `dir`, with its contents, for searching for secrets. */
+export async function readAllFiles(dir: string): Promise<{ path: string; content: string }[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return Promise.all(files.map(async (path) => ({ path, content: await readFile(path, 'latin1') })));
+}
+
+/** Asserts that `promise` rejects with a `PanelError` of `code`, and returns it. */
+export async function rejectsWith(promise: Promise<unknown>, code: ErrorCode, messagePattern?: RegExp): Promise<PanelError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof PanelError, `expected a PanelError, got ${String(error)}`);
+    assert.equal(error.code, code, `expected ${code}, got ${error.code}: ${error.message}`);
+    if (messagePattern) assert.match(error.message, messagePattern);
+    return error;
+  }
+  assert.fail(`expected a rejection with ${code}, but it resolved`);
+}
+
+/** A panel service on a fresh temporary folder for the enclosing suite; read it inside tests. */
+export function suiteService(): () => PanelService {
+  let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let service: PanelService | undefined;
+  before(async () => {
+    dir = await tempDir();
+    service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+  });
+  after(() => dir?.cleanup());
+  return () => {
+    assert.ok(service, 'suiteService() is read before its suite started');
+    return service;
+  };
+}
+
+/** A reference panel for a suite: started before it, closed after it, its faults cleared after each test. */
+export function suiteReferencePanel(options: ReferencePanelOptions = {}): () => ReferencePanel {
+  let panel: ReferencePanel | undefined;
+  before(async () => {
+    panel = await startReferencePanel(options);
+  });
+  after(() => panel?.close());
+  afterEach(() => {
+    panel?.setFault('login', null);
+    panel?.setFault('getSession', null);
+  });
+  return () => {
+    assert.ok(panel, 'suiteReferencePanel() is read before its suite started');
+    return panel;
+  };
+}
+
+/**
+ * For suites about what is kept on disk: one reference panel for the suite, and for each test a
+ * fresh folder and keyring. `start()` opens a service on that folder, as a new run of the app would.
+ */
+export function restartableServices(): {
+  panel(): ReferencePanel;
+  dir(): string;
+  encryption(): TestEncryption;
+  start(): PanelService;
+} {
+  let panel: ReferencePanel | undefined;
+  let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+  let encryption: TestEncryption | undefined;
+  before(async () => {
+    panel = await startReferencePanel();
+  });
+  after(() => panel?.close());
+  beforeEach(async () => {
+    dir = await tempDir();
+    encryption = testEncryption();
+  });
+  afterEach(() => dir?.cleanup());
+  const ready = <T>(value: T | undefined): T => {
+    assert.ok(value !== undefined, 'restartableServices() is read outside a test');
+    return value;
+  };
+  return {
+    panel: () => ready(panel),
+    dir: () => ready(dir).path,
+    encryption: () => ready(encryption),
+    start: () => createPanelService({ dataDir: ready(dir).path, encryption: ready(encryption) }),
+  };
+}
+
+/**
+ * Asserts the POSIX permission bits of `path` (0600 files, 0700 folders). Windows has no such
+ * bits (Node reports 0666 or 0444): there the check is skipped, and the ACLs are the OS's.
+ */
+export function assertMode(path: string, mode: number, message?: string): void {
+  if (process.platform === 'win32') return;
+  assert.equal(statSync(path).mode & 0o777, mode, message);
+}

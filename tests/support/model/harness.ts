@@ -1,0 +1,292 @@
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Scheduler } from 'fast-check';
+import { createPanelService, type FetchLike, type PanelService } from '../../../electron/core/index.ts';
+import { PanelError, errorCodes, type ErrorCode } from '../../../shared/errors.ts';
+import type { Panel } from '../../../shared/types.ts';
+import type { RecordedRequest } from '../reference-panel/server.ts';
+import { Keyrings, scheduledEncryption, type Backend } from './keyring.ts';
+import { appStores, diskFullError } from './stores.ts';
+import { refreshIssued, type Server, type World } from './world.ts';
+
+/** One sequence's system under test: a real service on a fresh folder, with the shared panels. */
+
+export type DocumentName = 'panels' | 'tokens' | 'settings';
+export interface DiskFault {
+  /** Which document's write fails; `any` is whichever is written first. */
+  target: DocumentName | 'any';
+  /** Writes of that document let through before the one that fails. */
+  skip: number;
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string };
+
+export interface Stats {
+  sequences: number;
+  commands: number;
+  calls: number;
+  /** Promises the scheduler held and released in an order of its choosing. */
+  tasks: number;
+  restarts: number;
+  shadowRestarts: number;
+  faultsFired: number;
+  /** Starts that failed because the disk was full, and were made again. */
+  failedStarts: number;
+  /** Log ins that raced a move of their panel and carried the old address's password to the new one. */
+  passwordsToMovedPanel: number;
+}
+
+export function emptyStats(): Stats {
+  return {
+    sequences: 0,
+    commands: 0,
+    calls: 0,
+    tasks: 0,
+    restarts: 0,
+    shadowRestarts: 0,
+    faultsFired: 0,
+    failedStarts: 0,
+    passwordsToMovedPanel: 0,
+  };
+}
+
+/** A broken rule; its message carries the trace of the sequence so far. */
+export class Violation extends Error {
+  override readonly name = 'Violation';
+}
+
+export interface StoredEntry {
+  backend: string;
+  ciphertext: string;
+}
+
+/** Where the data folders go: tmpfs when there is one, so that the many fsyncs cost nothing. */
+const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+
+export class Run {
+  readonly world: World;
+  /** The scheduler of the step under way: each step has its own, so that it keeps its interleaving when shrinking drops other steps. */
+  s: Scheduler;
+  readonly stats: Stats;
+  readonly keyrings = new Keyrings();
+  readonly dir: string;
+  backend: Backend;
+  service: PanelService;
+  fault: DiskFault | null = null;
+  faultsFired = 0;
+  /** What happened so far, printed with a violation. */
+  readonly trace: string[] = [];
+  /** Labels of the scheduler's tasks in the order it released them, since `released.length = 0`. */
+  readonly released: string[] = [];
+  /** Tokens the servers issued during this run, and passwords typed that are nobody's. */
+  readonly runTokens: string[] = [];
+  readonly wrongPasswords: string[] = [];
+  /** Stands for the current run of the app quitting: its stores write nothing more. */
+  #retire: () => void = () => undefined;
+  readonly #requestMarks: number[];
+  readonly #freeMarks: number[];
+  #steps = 0;
+
+  constructor(world: World, s: Scheduler, backend: Backend, stats: Stats) {
+    this.world = world;
+    this.s = s;
+    this.stats = stats;
+    this.backend = backend;
+    this.dir = mkdtempSync(join(SCRATCH, 'paneldeck-model-'));
+    // The panels are shared across runs: what they saw before this run is not this run's.
+    for (const server of world.servers) {
+      server.panel.requests.length = 0;
+      refreshIssued(server);
+    }
+    for (const free of world.freePorts) free.received.length = 0;
+    this.#requestMarks = world.servers.map(() => 0);
+    this.#freeMarks = world.freePorts.map(() => 0);
+    this.service = this.#create();
+  }
+
+  /** Lets the service finish opening under the scheduler it started with, before a step brings its own. */
+  async opened(): Promise<void> {
+    await this.wait(this.service.listPanels());
+  }
+
+  cleanup(): void {
+    this.#retire();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  #create(): PanelService {
+    const encryption = scheduledEncryption(this.keyrings.encryption(this.backend), (promise, label) => this.hold(promise, label));
+    const stores = appStores(this.dir, (name, path) => this.#beforeWrite(name, path));
+    this.#retire = stores.retire;
+    return createPanelService({
+      dataDir: this.dir,
+      encryption,
+      fetch: this.#fetch,
+      openStore: stores.openStore,
+      timeoutMs: 10_000,
+    });
+  }
+
+  /** Holds `promise` in the scheduler; `label` names it in the trace of a violation. */
+  hold<T>(promise: Promise<T>, label: string): Promise<T> {
+    this.stats.tasks++;
+    // The scheduler only looks at the promise when it releases it; until then a rejection
+    // (a failed decrypt, a refused connection) must not count as unhandled.
+    promise.catch(() => undefined);
+    return this.s.schedule(promise, label, undefined, async (release) => {
+      this.released.push(label);
+      await release();
+    });
+  }
+
+  /**
+   * The real fetch, with its answer read whole and then held by the scheduler: a log in or a
+   * session read comes back at a moment the scheduler picks among the other awaits.
+   */
+  readonly #fetch: FetchLike = (url, init) => {
+    const work = (async () => {
+      const response = await fetch(url, init);
+      const body = await response.arrayBuffer();
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    })();
+    const { port, pathname } = new URL(url);
+    return this.hold(work, `answer ${init.method} :${port}${pathname}`);
+  };
+
+  /** Makes the next write (of the document the fault names) fail once with ENOSPC. */
+  #beforeWrite(name: string, path: string): void {
+    const fault = this.fault;
+    if (!fault || (fault.target !== 'any' && fault.target !== name)) return;
+    if (fault.skip > 0) {
+      fault.skip--;
+      return;
+    }
+    this.fault = null;
+    this.faultsFired++;
+    this.stats.faultsFired++;
+    this.released.push(`ENOSPC on ${name}.json`);
+    throw diskFullError(path);
+  }
+
+  /** Runs `promise` to its end, releasing the scheduler's tasks one at a time meanwhile. */
+  async wait<T>(promise: Promise<T>): Promise<T> {
+    const value = await this.s.waitFor(promise);
+    // Whatever the calls left behind (a dropped save, a log in another call was waiting for).
+    await this.s.waitIdle();
+    return value;
+  }
+
+  /** Starts `call` when the scheduler says, so concurrent calls begin in any order. */
+  start<T>(label: string, call: () => Promise<T>): Promise<Outcome<T>> {
+    this.stats.calls++;
+    return this.hold(Promise.resolve(), `start ${label}`)
+      .then(call)
+      .then(
+        (value): Outcome<T> => ({ ok: true, value }),
+        (error: unknown): Outcome<T> => {
+          if (!(error instanceof PanelError) || !(errorCodes as readonly string[]).includes(error.code)) {
+            throw new Violation(`${label} rejected with something that is not a PanelError: ${String(error)}`);
+          }
+          if (error.code === 'INTERNAL') throw new Violation(`${label} rejected with INTERNAL: ${error.message}`);
+          return { ok: false, code: error.code, message: error.message };
+        },
+      );
+  }
+
+  /**
+   * The app quits (writing what it had pending, as at quit) and starts again on the same folder:
+   * the settings persist; the backend may change; a disk fault still armed stays so.
+   */
+  async restart(backend: Backend, resetKeyring: boolean): Promise<void> {
+    // A start that failed has nothing to write (its calls all fail). `?.`: older services, which
+    // the test can be pointed at to replay a counterexample, have no flush.
+    await this.wait(this.service.flush?.() ?? Promise.resolve()).catch(() => undefined);
+    this.#retire();
+    this.backend = backend;
+    if (resetKeyring) this.keyrings.reset(backend);
+    this.service = this.#create();
+    this.stats.restarts++;
+  }
+
+  /**
+   * What a start of the app now, with the same keyring, would show: the folder's files copied
+   * and opened by a second service that the scheduler does not drive. The run's service is untouched.
+   */
+  async shadowRestart(): Promise<Panel[]> {
+    const scratch = mkdtempSync(join(SCRATCH, 'paneldeck-shadow-'));
+    try {
+      for (const name of readdirSync(this.dir)) {
+        if (name.endsWith('.json')) copyFileSync(join(this.dir, name), join(scratch, name));
+      }
+      const stores = appStores(scratch);
+      try {
+        const shadow = createPanelService({
+          dataDir: scratch,
+          encryption: this.keyrings.encryption(this.backend),
+          openStore: stores.openStore,
+        });
+        this.stats.shadowRestarts++;
+        return await shadow.listPanels();
+      } finally {
+        stores.retire();
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  /** tokens.json's entries by panel id. */
+  storedTokens(): Map<string, StoredEntry> {
+    let text: string;
+    try {
+      text = readFileSync(join(this.dir, 'tokens.json'), 'utf8');
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return new Map();
+      throw error;
+    }
+    const document = JSON.parse(text) as { tokens?: Record<string, StoredEntry> };
+    return new Map(Object.entries(document.tokens ?? {}));
+  }
+
+  /** Every file under the data folder, as text. */
+  files(): { name: string; content: string }[] {
+    return readdirSync(this.dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => ({ name: entry.name, content: readFileSync(join(entry.parentPath, entry.name), 'latin1') }));
+  }
+
+  /** The requests each server received since the last call; new tokens are read in. */
+  newRequests(): { server: Server; requests: RecordedRequest[] }[] {
+    return this.world.servers.map((server) => {
+      const requests = server.panel.requests.slice(this.#requestMarks[server.index]);
+      this.#requestMarks[server.index] = server.panel.requests.length;
+      if (requests.some((request) => request.path === '/api/login')) this.runTokens.push(...refreshIssued(server));
+      return { server, requests };
+    });
+  }
+
+  /** What reached each address with no panel since the last call. */
+  newFreePortRequests(): { index: number; requests: string[] }[] {
+    return this.world.freePorts.map((free, index) => {
+      const requests = free.received.slice(this.#freeMarks[index]);
+      this.#freeMarks[index] = free.received.length;
+      return { index, requests };
+    });
+  }
+
+  wrongPassword(): string {
+    const password = `Wrong-password-${this.wrongPasswords.length + 1}-${this.dir.slice(-6)}`;
+    this.wrongPasswords.push(password);
+    return password;
+  }
+
+  /** Adds a numbered step to the trace. */
+  note(text: string): void {
+    this.trace.push(`${++this.#steps}. ${text}`);
+  }
+
+  fail(message: string): never {
+    throw new Violation(`${message}\n\nSequence so far:\n${this.trace.join('\n')}`);
+  }
+}

@@ -1,0 +1,29 @@
+import type { Panel } from '../../shared/types.ts';
+
+/** A panel as `listPanels` gives it, signed out unless `change` says otherwise; ids differ by `n` (0 to 9). */
+export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
+  return {
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    name: `Panel ${n}`,
+    address: `p${n}.example.com`,
+    baseUrl: `https://p${n}.example.com/api`,
+    allowPlainHttp: false,
+    apiStyle: 'plain',
+    loginPath: '/login',
+    sessionPath: '/getSession',
+    trustedCertificate: null,
+    tokenField: null,
+    createdAt: '2030-01-01T00:00:00.000Z',
+    lastEmail: null,
+    signedIn: false,
+    tokenStorage: null,
+    signedOutReason: null,
+    lastCheck: null,
+    sessionExpiresAt: null,
+    group: null,
+    tags: [],
+    colour: null,
+    favourite: false,
+    ...change,
+  };
+}

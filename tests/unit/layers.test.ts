@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { test } from 'node:test';
+
+/**
+ * The arrows between folders point one way. Each source file's import lines are read (static
+ * imports, `export ... from`, dynamic `import()`), resolved, and judged against the table below.
+ * A new folder under electron/core/ must be added to the table, or this test fails.
+ */
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** What each layer of the core may import, besides itself and `shared/`. */
+export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
+  common: [],
+  secrets: ['common'],
+  log: ['common', 'secrets'],
+  http: ['common', 'secrets', 'log'],
+  storage: ['common', 'secrets', 'log'],
+  background: ['common', 'log'],
+  transfer: ['common', 'http', 'storage'],
+  service: ['common', 'secrets', 'log', 'http', 'storage', 'background', 'transfer'],
+};
+
+export interface ImportLine {
+  file: string;
+  specifier: string;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+export function importsOf(source: string): string[] {
+  return [...source.matchAll(IMPORT)].map((match) => match[1] ?? match[2] ?? match[3]!);
+}
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+/** Why `file` may not import `specifier`, or null when it may. Paths are relative to the repository, with `/`. */
+export function refusal(file: string, specifier: string): string | null {
+  const isPackage = !specifier.startsWith('.');
+  const target = isPackage ? null : relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/');
+  const inFolder = (path: string, folder: string) => path.startsWith(`${folder}/`);
+  if (inFolder(file, 'shared')) {
+    if (isPackage) return specifier === 'electron' || specifier.startsWith('node:') ? 'shared/ runs in every process: no Electron, no Node' : null;
+    return inFolder(target!, 'shared') ? null : 'shared/ imports only shared/';
+  }
+  if (inFolder(file, 'renderer')) {
+    if (isPackage) return specifier === 'electron' || specifier.startsWith('node:') ? 'the renderer has no Electron and no Node' : null;
+    return inFolder(target!, 'renderer') || inFolder(target!, 'shared') ? null : 'the renderer imports only renderer/ and shared/';
+  }
+  if (inFolder(file, 'electron/preload')) {
+    if (isPackage) return specifier === 'electron' ? null : 'the preload is bundled alone: only electron and shared/';
+    return inFolder(target!, 'electron/preload') || inFolder(target!, 'shared') ? null : 'the preload imports only shared/';
+  }
+  if (inFolder(file, 'electron/main')) {
+    if (isPackage) return null;
+    if (inFolder(target!, 'electron/main') || inFolder(target!, 'shared') || target === 'electron/core/index.ts') return null;
+    return 'electron/main imports the core through electron/core/index.ts only';
+  }
+  if (inFolder(file, 'electron/core')) {
+    if (isPackage) return specifier === 'electron' ? 'the core runs under plain Node: no Electron' : null;
+    if (inFolder(target!, 'shared')) return null;
+    if (!inFolder(target!, 'electron/core')) return 'the core imports only itself and shared/';
+    const layerOf = (path: string) => path.slice('electron/core/'.length).split('/')[0]!;
+    if (file === 'electron/core/index.ts') return null;
+    const from = layerOf(file);
+    const to = layerOf(target!);
+    const allowed = CORE_LAYERS[from];
+    if (!allowed) return `electron/core/${from} is not a layer of the table in tests/unit/layers.test.ts`;
+    if (to === from) return null;
+    if (target === 'electron/core/index.ts') return 'the core imports its own layers, not its index';
+    return allowed.includes(to) ? null : `core/${from} may import ${allowed.length ? allowed.join(', ') : 'no other layer'}, not core/${to}`;
+  }
+  return null;
+}
+
+function violations(folders: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const folder of folders) {
+    for (const file of sourceFiles(folder)) {
+      for (const specifier of importsOf(readFileSync(join(root, file), 'utf8'))) {
+        const why = refusal(file, specifier);
+        if (why) found.push(`${file} imports ${specifier}: ${why}`);
+      }
+    }
+  }
+  return found;
+}
+
+test('every import in shared/, renderer/, electron/ points the way the layers allow', () => {
+  assert.deepEqual(violations(['shared', 'renderer', 'electron']), []);
+});
+
+test('every folder of the core is a layer of the table, with a README saying what it may import', () => {
+  const folders = readdirSync(join(root, 'electron/core'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  assert.deepEqual(folders.toSorted(), Object.keys(CORE_LAYERS).toSorted());
+  for (const folder of folders) {
+    const readme = readFileSync(join(root, 'electron/core', folder, 'README.md'), 'utf8');
+    for (const layer of CORE_LAYERS[folder]!) assert.match(readme, new RegExp(`\\b${layer}/`), `electron/core/${folder}/README.md names ${layer}/`);
+  }
+  const loose = readdirSync(join(root, 'electron/core'), { withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.ts'));
+  assert.deepEqual(
+    loose.map((entry) => entry.name),
+    ['index.ts'],
+  );
+});
+
+test('the judge refuses an arrow the wrong way, so the test above can fail', () => {
+  assert.match(refusal('electron/core/storage/panel-registry.ts', '../service/panel-service.ts') ?? '', /core\/storage may import/);
+  assert.match(refusal('electron/core/common/address.ts', '../http/http-client.ts') ?? '', /no other layer/);
+  assert.match(refusal('electron/main/main.ts', '../core/log/log.ts') ?? '', /index\.ts only/);
+  assert.match(refusal('renderer/app.tsx', '../electron/core/index.ts') ?? '', /renderer imports only/);
+  assert.match(refusal('shared/types.ts', 'node:fs') ?? '', /no Electron, no Node/);
+  assert.match(refusal('electron/core/http/node-fetch.ts', 'electron') ?? '', /no Electron/);
+  assert.equal(refusal('electron/core/service/panel-service.ts', '../storage/panel-registry.ts'), null);
+  assert.equal(refusal('electron/main/main.ts', '../core/index.ts'), null);
+  assert.deepEqual(importsOf("import a from './a.ts';\nexport { b } from '../b.ts';\nconst c = await import('./c.ts');\nimport './d.css';"), [
+    './a.ts',
+    '../b.ts',
+    './c.ts',
+    './d.css',
+  ]);
+});

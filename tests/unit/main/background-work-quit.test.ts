@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { PanelEvent } from '../../../shared/events.ts';
+import { createPanelService } from '../../../electron/core/index.ts';
+import { BackgroundWork } from '../../../electron/main/background-work.ts';
+import { startReferencePanel, DEMO_USER } from '../../support/reference-panel/server.ts';
+import { settle } from '../../support/fake-clock.ts';
+import { tempDir, testEncryption } from '../../support/helpers.ts';
+import { fakeSystem, iso, MINUTE, panel, setUp, T0 } from '../../support/background-fakes.ts';
+
+/** Main's background at quit, and end to end with a real service and reference panel. */
+
+describe('background work at quit', () => {
+  test('stop at quit: no more checks or warnings, and the service is flushed once', async () => {
+    const a = panel(1, { sessionExpiresAt: iso(T0 + 15 * MINUTE) });
+    const { clock, work, service, log } = setUp([a]);
+    await work.start(service);
+    await Promise.all([work.stop(), work.stop()]);
+    assert.equal(log.flushes, 1);
+    work.emit({ type: 'panelsChanged', panels: [panel(2)] });
+    await clock.advanceBy(60 * MINUTE);
+    assert.deepEqual(log.checks, []);
+    assert.deepEqual(log.notices, []);
+    assert.equal(clock.pendingCount(), 0);
+  });
+
+  test('before-quit is held once until the flush is done, then the quit goes through', async () => {
+    const { work, service, log } = setUp([]);
+    await work.start(service);
+    let quits = 0;
+    const onBeforeQuit = work.beforeQuit(() => quits++);
+    const prevented: boolean[] = [];
+    const event = () => {
+      const record = { prevented: false, preventDefault: () => (record.prevented = true) };
+      return record;
+    };
+    const first = event();
+    onBeforeQuit(first);
+    const repeated = event();
+    onBeforeQuit(repeated);
+    prevented.push(first.prevented, repeated.prevented);
+    await settle();
+    assert.equal(log.flushes, 1);
+    assert.equal(quits, 1);
+    const last = event();
+    onBeforeQuit(last);
+    prevented.push(last.prevented);
+    assert.deepEqual(prevented, [true, true, false]);
+  });
+
+  test('a flush that never ends does not keep the app from quitting', async () => {
+    const { clock, service } = setUp([]);
+    const work = new BackgroundWork({
+      toWindow: () => undefined,
+      showWindow: () => undefined,
+      system: fakeSystem(),
+      notifier: { notify: () => undefined },
+      clock,
+      quitTimeoutMs: 20,
+    });
+    await work.start({ ...service, flush: () => new Promise<void>(() => undefined) });
+    const quitted = new Promise<void>((resolve) => work.beforeQuit(resolve)({ preventDefault: () => undefined }));
+    await quitted;
+  });
+});
+
+test('with a real service and panel: the first pass checks, the window hears it, an expired session shows signed out', async () => {
+  const server = await startReferencePanel();
+  const dir = await tempDir();
+  const window: PanelEvent[] = [];
+  const work = new BackgroundWork({
+    toWindow: (event) => window.push(event),
+    showWindow: () => undefined,
+    system: fakeSystem(),
+    notifier: { notify: () => undefined },
+    timing: { firstPassDelayMs: 0, firstPassSpreadMs: 0 },
+  });
+  const core = createPanelService({ dataDir: dir.path, encryption: testEncryption(), emit: work.emit });
+  const service = work.observe(core);
+  try {
+    const added = await core.addPanel({ address: server.url, name: 'Production' });
+    await core.logIn(added.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await work.start(core);
+    const changedPanels = () => window.flatMap((event) => (event.type === 'panelsChanged' ? event.panels : []));
+    await waitFor(() => changedPanels().some((one) => one.lastCheck?.ok === true && one.sessionExpiresAt !== null));
+    assert.ok(window.some((event) => event.type === 'checkProgress'));
+
+    server.expireAllTokens();
+    const [result] = await service.checkPanels(undefined);
+    assert.equal(result?.ok, false);
+    await waitFor(() => changedPanels().at(-1)?.signedIn === false);
+    assert.equal(changedPanels().at(-1)?.signedOutReason?.code, 'UNAUTHORIZED');
+  } finally {
+    await work.stop();
+    await server.close();
+  }
+  assert.ok(existsSync(join(dir.path, 'checks.json')), 'the check history was written at stop');
+  await dir.cleanup();
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) assert.fail('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

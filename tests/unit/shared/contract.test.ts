@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { argumentSchemas, methodNames, parseArguments } from '../../../shared/contract.ts';
+import { settle } from '../../../shared/envelope.ts';
+import { INTERNAL_MESSAGE, PanelError, isErrorCode } from '../../../shared/errors.ts';
+import { rejectsWith } from '../../support/helpers.ts';
+
+const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods and the update install', () => {
+  assert.deepEqual([...methodNames].sort(), [
+    'addPanel',
+    'applyImport',
+    'cancelChecks',
+    'checkPanels',
+    'duplicatePanel',
+    'exportPanels',
+    'forgetCertificate',
+    'getAppStatus',
+    'getCachedSession',
+    'getSession',
+    'installUpdate',
+    'listPanels',
+    'logIn',
+    'logOut',
+    'logOutPanels',
+    'previewImport',
+    'removePanel',
+    'removePanels',
+    'trustCertificate',
+    'updatePanel',
+    'updatePanels',
+    'updateSettings',
+  ]);
+});
+
+test('arguments are parsed and normalised', () => {
+  assert.deepEqual(parseArguments('addPanel', [{ address: 'x', name: '  Prod  ' }]), [{ address: 'x', name: 'Prod' }]);
+  assert.deepEqual(parseArguments('updatePanel', [id, { tokenField: '' }]), [id, { tokenField: null }]);
+  assert.deepEqual(parseArguments('logIn', [id, { email: ' ops@example.com ', password: ' p ' }]), [
+    id,
+    { email: 'ops@example.com', password: ' p ' },
+  ]);
+});
+
+test('bad arguments become INVALID_INPUT with a message an operator can read', async () => {
+  const cases: [Parameters<typeof parseArguments>[0], unknown, RegExp][] = [
+    ['listPanels', [1], /Too many arguments/],
+    ['getSession', [], /Missing arguments/],
+    ['getSession', 'abc', /must be a list/],
+    ['getSession', ['abc'], /UUID/],
+    ['addPanel', [{}], /Address must be text/],
+    ['addPanel', [{ address: 'a'.repeat(3000) }], /too long/],
+    ['addPanel', [{ address: 'x', ['x'.repeat(500)]: 1 }], /^Unexpected field: "x{40}"\.$/],
+    ['updatePanel', [id, { name: '   ' }], /Name cannot be empty/],
+    ['updatePanel', [id, { name: 'a\u0007b' }], /control characters/],
+    ['logIn', [id, { email: 'a b', password: 'x' }], /spaces/],
+    ['logIn', [id, { email: 'a', password: '' }], /Enter the password/],
+    ['logIn', [id, null], /Expected \{ email, password, code\? \}/],
+    ['previewImport', [{ from: 'disk', path: '/etc/passwd' }], /Expected \{ from: "file" \} or \{ from: "text", text \}/],
+    ['previewImport', [{ from: 'file', path: '/etc/passwd' }], /Unexpected field: "path"/],
+    ['applyImport', [id, { duplicates: 'merge' }], /Duplicates must be "skip" or "update"/],
+    ['updatePanels', [[id], { tags: ['a'] }], /Unexpected field: "tags"/],
+    ['updatePanels', [[], {}], /Choose at least one panel/],
+    ['duplicatePanel', [id, { address: 'x', allowPlainHttp: true }], /Unexpected field: "allowPlainHttp"/],
+  ];
+  for (const [method, args, message] of cases) {
+    await rejectsWith(
+      Promise.resolve().then(() => parseArguments(method, args)),
+      'INVALID_INPUT',
+      message,
+    );
+  }
+});
+
+test('property: any value as arguments parses or fails with INVALID_INPUT, never anything else', () => {
+  const anyArgs = fc.oneof(fc.anything({ withObjectString: true, withNullPrototype: true }), fc.array(fc.anything(), { maxLength: 3 }));
+  fc.assert(
+    fc.property(fc.constantFrom(...methodNames), anyArgs, (method, args) => {
+      try {
+        parseArguments(method, args);
+      } catch (error) {
+        assert.ok(error instanceof PanelError && error.code === 'INVALID_INPUT', String(error));
+      }
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('every schema in the table is a tuple schema', () => {
+  for (const method of methodNames) assert.equal(argumentSchemas[method].def.type, 'tuple');
+});
+
+test('settle wraps values and PanelErrors, and hides the text of unexpected errors', async () => {
+  assert.deepEqual(await settle(async () => 42), { ok: true, value: 42 });
+  assert.deepEqual(
+    await settle(async () => {
+      throw new PanelError('NOT_FOUND', 'gone');
+    }),
+    { ok: false, error: { code: 'NOT_FOUND', message: 'gone' } },
+  );
+  const hidden = await settle(async () => {
+    throw new Error('token=abc123 leaked in a stack');
+  });
+  assert.deepEqual(hidden, { ok: false, error: { code: 'INTERNAL', message: INTERNAL_MESSAGE } });
+});
+
+test('isErrorCode knows the contract\u2019s codes and no others', () => {
+  assert.ok(isErrorCode('TLS') && !isErrorCode('NOPE'));
+});
