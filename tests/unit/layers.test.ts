@@ -27,7 +27,8 @@ export interface ImportLine {
   specifier: string;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 export function importsOf(source: string): string[] {
   return [...source.matchAll(IMPORT)].map((match) => match[1] ?? match[2] ?? match[3]!);
@@ -42,10 +43,15 @@ function sourceFiles(folder: string): string[] {
 /** Why `file` may not import `specifier`, or null when it may. Paths are relative to the repository, with `/`. */
 export function refusal(file: string, specifier: string): string | null {
   const isPackage = !specifier.startsWith('.');
-  const target = isPackage ? null : relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/');
+  const target = isPackage
+    ? null
+    : relative(root, resolve(root, dirname(file), specifier))
+        .split(sep)
+        .join('/');
   const inFolder = (path: string, folder: string) => path.startsWith(`${folder}/`);
   if (inFolder(file, 'shared')) {
-    if (isPackage) return specifier === 'electron' || specifier.startsWith('node:') ? 'shared/ runs in every process: no Electron, no Node' : null;
+    if (isPackage)
+      return specifier === 'electron' || specifier.startsWith('node:') ? 'shared/ runs in every process: no Electron, no Node' : null;
     return inFolder(target!, 'shared') ? null : 'shared/ imports only shared/';
   }
   if (inFolder(file, 'renderer')) {
@@ -73,7 +79,9 @@ export function refusal(file: string, specifier: string): string | null {
     if (!allowed) return `electron/core/${from} is not a layer of the table in tests/unit/layers.test.ts`;
     if (to === from) return null;
     if (target === 'electron/core/index.ts') return 'the core imports its own layers, not its index';
-    return allowed.includes(to) ? null : `core/${from} may import ${allowed.length ? allowed.join(', ') : 'no other layer'}, not core/${to}`;
+    return allowed.includes(to)
+      ? null
+      : `core/${from} may import ${allowed.length ? allowed.join(', ') : 'no other layer'}, not core/${to}`;
   }
   return null;
 }
@@ -102,9 +110,12 @@ test('every folder of the core is a layer of the table, with a README saying wha
   assert.deepEqual(folders.toSorted(), Object.keys(CORE_LAYERS).toSorted());
   for (const folder of folders) {
     const readme = readFileSync(join(root, 'electron/core', folder, 'README.md'), 'utf8');
-    for (const layer of CORE_LAYERS[folder]!) assert.match(readme, new RegExp(`\\b${layer}/`), `electron/core/${folder}/README.md names ${layer}/`);
+    for (const layer of CORE_LAYERS[folder]!)
+      assert.match(readme, new RegExp(`\\b${layer}/`), `electron/core/${folder}/README.md names ${layer}/`);
   }
-  const loose = readdirSync(join(root, 'electron/core'), { withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.ts'));
+  const loose = readdirSync(join(root, 'electron/core'), { withFileTypes: true }).filter(
+    (entry) => entry.isFile() && entry.name.endsWith('.ts'),
+  );
   assert.deepEqual(
     loose.map((entry) => entry.name),
     ['index.ts'],
@@ -120,10 +131,8 @@ test('the judge refuses an arrow the wrong way, so the test above can fail', () 
   assert.match(refusal('electron/core/http/node-fetch.ts', 'electron') ?? '', /no Electron/);
   assert.equal(refusal('electron/core/service/panel-service.ts', '../storage/panel-registry.ts'), null);
   assert.equal(refusal('electron/main/main.ts', '../core/index.ts'), null);
-  assert.deepEqual(importsOf("import a from './a.ts';\nexport { b } from '../b.ts';\nconst c = await import('./c.ts');\nimport './d.css';"), [
-    './a.ts',
-    '../b.ts',
-    './c.ts',
-    './d.css',
-  ]);
+  assert.deepEqual(
+    importsOf("import a from './a.ts';\nexport { b } from '../b.ts';\nconst c = await import('./c.ts');\nimport './d.css';"),
+    ['./a.ts', '../b.ts', './c.ts', './d.css'],
+  );
 });
