@@ -1,4 +1,5 @@
 import { isCommandId, type CommandId } from './commands.ts';
+import { isRecord } from './guards.ts';
 import type { Panel } from './types.ts';
 
 /**
@@ -25,19 +26,24 @@ export type PanelEventType = PanelEvent['type'];
 /** The one channel main sends events on. */
 export const EVENT_CHANNEL = 'panelApi:event';
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<PanelEventType>([
-  'panelsChanged',
-  'panelsRemoved',
-  'checkProgress',
-  'sessionExpiring',
-  'focusPanel',
-  'runCommand',
-  'updateReady',
-]);
+/** Every event type, keyed so that the compiler refuses a type missing here or one that is not in the union. */
+const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
+  panelsChanged: true,
+  panelsRemoved: true,
+  checkProgress: true,
+  sessionExpiring: true,
+  focusPanel: true,
+  runCommand: true,
+  updateReady: true,
+};
+
+function isEventType(type: unknown): type is PanelEventType {
+  return typeof type === 'string' && Object.hasOwn(EVENT_TYPES, type);
+}
 
 /** A cheap check of what arrives on the channel: the bridge passes on nothing else. */
 export function isPanelEvent(value: unknown): value is PanelEvent {
-  if (typeof value !== 'object' || value === null || !EVENT_TYPES.has((value as { type?: unknown }).type as string)) return false;
+  if (!isRecord(value) || !isEventType(value.type)) return false;
   const { type, command, version } = value as { type: string; command?: unknown; version?: unknown };
   if (type === 'runCommand') return isCommandId(command);
   // Shown in the window as it is: text, and short.

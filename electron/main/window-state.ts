@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { jsonFileStore, PRIVATE_FILE_MODE } from '../core/index.ts';
+import { isRecord } from '../../shared/guards.ts';
 
 export interface Rect {
   x: number;
@@ -89,10 +90,6 @@ function intersection(a: Rect, b: Rect): Size {
     width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)),
     height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y)),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isSize(value: unknown): value is number {

@@ -2,6 +2,7 @@ import { PanelError } from '../../../shared/errors.ts';
 import type { ApiStyle } from '../../../shared/types.ts';
 import type { HttpResponse } from './http-client.ts';
 import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
+import { isRecord } from '../../../shared/guards.ts';
 
 /**
  * The two ways an Easypanel speaks its API. `plain` (2.33+, the specified API) sends and answers
@@ -91,8 +92,4 @@ export function trpcPayload(answer: TrpcAnswer, action: string): unknown {
     `The panel's answer while ${action} is JSON but not a tRPC answer. ` +
       'This panel may speak the plain API: set API style to Plain under Advanced in the panel settings.',
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@ import { CODE_REFUSED_MESSAGE, PanelError, TWO_FACTOR_REQUIRED_MESSAGE } from '.
 import type { HttpResponse } from './http-client.ts';
 import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
 import { asksForSecondFactor } from './token-field.ts';
+import { isRecord } from '../../../shared/guards.ts';
 
 /**
  * What a refused log in means when two-factor authentication is involved. Easypanel 2.33+ answers
@@ -54,8 +55,4 @@ function readJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { isRecord } from '../common/plain-checks.ts';
+import { isRecord } from '../common/guards.ts';
 
 /**
  * When a panel session ends, read from the panel's `GET /api/getSession` answer or, failing

@@ -1,4 +1,5 @@
 import { hasOpaqueRun, secretMatcher } from '../secrets/secret-match.ts';
+import { isRecord } from '../../../shared/guards.ts';
 
 /** Finding the token in a login response, wherever the panel put it. */
 
@@ -93,8 +94,4 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
     value = value[key];
   }
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { isErrorCode } from '../../../shared/errors.ts';
 import type { SessionCheck } from '../../../shared/types.ts';
 import { isEmptyDocument, readOrMoveAside, type DocumentStore } from './document-store.ts';
-import { isRecord, isTime } from '../common/plain-checks.ts';
+import { isRecord, isTime } from '../common/guards.ts';
 
 /** What checks learnt of a panel: run-time state, not what the operator typed. */
 export interface CheckState {

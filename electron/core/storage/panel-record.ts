@@ -4,7 +4,7 @@ import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagPr
 import type { ApiStyle, SessionCheck, TokenStorage } from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 
-import { holds, isNullableString, isRecord, isTime } from '../common/plain-checks.ts';
+import { holds, isNullableString, isRecord, isTime } from '../common/guards.ts';
 
 /** One panel as the panel list keeps it. */
 export interface PanelRecord {

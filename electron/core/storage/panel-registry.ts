@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from '../common/address.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
-import { holds } from '../common/plain-checks.ts';
+import { holds } from '../common/guards.ts';
 
 export type { PanelRecord, PanelRecordChange };
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { ProtectionLevel, TokenProtection, TokenStorage } from '../../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
-import { isRecord, isTime } from '../common/plain-checks.ts';
+import { isRecord, isTime } from '../common/guards.ts';
 import {
   ADDRESS_CHANGED_REASON,
   damagedEntryReason,

@@ -4,7 +4,7 @@ import { PanelError } from '../../../shared/errors.ts';
 import { formatBytes } from '../../../shared/sizes.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES, type ImportFormat } from '../../../shared/transfer.ts';
 import { checkJsonShape, closingQuote } from '../common/json-shape.ts';
-import { isRecord } from '../common/plain-checks.ts';
+import { isRecord } from '../common/guards.ts';
 
 /**
  * Turns an import's bytes or text into entries: one object of fields per panel, with the line it

@@ -1,11 +1,9 @@
 /**
- * Checks of JSON read from Paneldeck's own files, by hand: they run for every entry of lists of
- * ten thousand panels at each start, where a schema library took longer than reading the files.
+ * Type guards for JSON read from Paneldeck's own files, by hand: they run for every entry of lists
+ * of ten thousand panels at each start, where a schema library took longer than reading the files.
  */
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../../../shared/guards.ts';
 
 export function isNullableString(value: unknown): value is string | null {
   return value === null || typeof value === 'string';
