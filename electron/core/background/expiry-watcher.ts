@@ -134,7 +134,7 @@ export class ExpiryWatcher {
     const readAt = input.lastCheck ? Date.parse(input.lastCheck.at) : Number.NaN;
     // One warning per sign-in and end: an end that moved later by less than the warning time since
     // the last answer (a sliding session, a panel whose clock runs late) is the one warned about.
-    const stillWarned = known !== undefined && known.warned && expiresMs <= known.expiresMs + this.#warningMs;
+    const stillWarned = known?.warned === true && expiresMs <= known.expiresMs + this.#warningMs;
     const state: PanelState = {
       id: input.id,
       name: input.name,
