@@ -214,6 +214,7 @@ function send(
     ...request,
     secrets,
     trustedCertificate: panel.trustedCertificate?.sha256 ?? null,
+    within: panel.baseUrl,
     timeoutMs: settings.timeoutMs,
     maxBytes: settings.maxResponseBytes,
   });
