@@ -13,12 +13,32 @@ export function sessionUrl(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiSt
   return `${panel.baseUrl}${panel.sessionPath}${sessionQuery(panel.apiStyle)}`;
 }
 
+/** The shell a copied command is for: a POSIX shell (macOS, Linux), or PowerShell on Windows. */
+export type CommandShell = 'posix' | 'powershell';
+
+/** The shell of the operator's system, from the window's user agent. */
+export function commandShellFor(userAgent: string): CommandShell {
+  return /Windows/.test(userAgent) ? 'powershell' : 'posix';
+}
+
+/**
+ * Characters that cmd.exe acts on even in a word PowerShell quotes (and cmd does not): a command
+ * pasted into the wrong Windows shell must still start nothing but curl. URL-encoded instead,
+ * which panels read the same in a path.
+ */
+const CMD_ACTIVE = /[&|<>^()!"'`]/g;
+
 /**
  * A shell command that reads the panel's session as Paneldeck does, for a terminal. The token is
- * never in it: the command reads `$PANEL_TOKEN`, which the operator sets from their own copy.
+ * never in it: the command reads `PANEL_TOKEN` from the shell's environment.
  */
-export function curlCommand(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiStyle'>): string {
-  const quoted = `'${sessionUrl(panel).replaceAll("'", `'\\''`)}'`;
+export function curlCommand(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiStyle'>, shell: CommandShell): string {
+  const url = sessionUrl(panel);
+  if (shell === 'powershell') {
+    const safe = url.replace(CMD_ACTIVE, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    return `curl.exe --fail-with-body -sS -H "Authorization: Bearer $env:PANEL_TOKEN" -H 'Accept: application/json' '${safe}'`;
+  }
+  const quoted = `'${url.replaceAll("'", `'\\''`)}'`;
   return `curl --fail-with-body -sS -H "Authorization: Bearer $PANEL_TOKEN" -H 'Accept: application/json' ${quoted}`;
 }
 

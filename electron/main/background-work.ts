@@ -80,7 +80,10 @@ export class BackgroundWork {
         options.showWindow();
         this.#toWindow({ type: 'focusPanel', panelId });
       },
-      recheck: (panelIds) => void this.#checkAndRecord(this.#requireService(), panelIds).catch(onError),
+      recheck: (panelIds) => {
+        const due = this.#scheduler.takeEarlyChecks(panelIds);
+        if (due.length > 0) void this.#checkAndRecord(this.#requireService(), due).catch(onError);
+      },
       onError,
     });
   }

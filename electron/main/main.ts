@@ -14,7 +14,7 @@ import {
   session,
   shell,
 } from 'electron';
-import { createPanelService, type PanelService, createFileLog, describeError, silentLog, type Log } from '../core/index.ts';
+import { createPanelService, type PanelService, createFileLog, describeError, silentLog, type Log, type FetchLike } from '../core/index.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { followTheme } from './native-theme.ts';
 import { BackgroundWork, realClock } from './background-work.ts';
@@ -23,7 +23,7 @@ import { createMainWindow } from './create-main-window.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
 import { hardenContents, restrictPermissions } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
-import { PanelCertificates, withConnectionsReset } from './panel-certificates.ts';
+import { PanelCertificates, panelPartition, withConnectionsReset } from './panel-certificates.ts';
 import { systemNotifier } from './notifier.ts';
 import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
 import { APP_SCHEME } from './renderer-files.ts';
@@ -110,20 +110,33 @@ function start(): void {
     log,
     toWindow: (event) => windowEvents.send(event),
   });
-  // Panel requests have a session of their own (in memory: no cache or cookies on disk) whose
-  // certificate check knows the certificates the operator trusted for panels.
-  const panelSession = session.fromPartition('paneldeck-panels');
-  // No page ever runs in it: nothing is granted.
-  restrictPermissions(panelSession, []);
-  let trustedFor: (hostname: string) => string[] = () => [];
-  const certificates = new PanelCertificates((hostname) => trustedFor(hostname));
-  panelSession.setCertificateVerifyProc((request, callback) => callback(certificates.verify(request))); // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK: only the panels' own session; accepts beyond Chromium's verdict only the exact SHA-256 the operator pinned for that host (PanelCertificates.verify, tested)
+  // Panel requests have sessions of their own (in memory: no cache or cookies on disk), one per
+  // pinned certificate and one for panels that pin none, each judging certificates with exactly
+  // its pin (panel-certificates.ts says why). Made as requests need them.
+  const certificates = new PanelCertificates();
+  const panelSessions = new Map<string, Electron.Session>();
+  const panelFetches = new Map<string, FetchLike>();
+  const fetchFor = (pin: string | null): FetchLike => {
+    const partition = panelPartition(pin);
+    let fetch = panelFetches.get(partition);
+    if (!fetch) {
+      const panelSession = session.fromPartition(partition);
+      // No page ever runs in it: nothing is granted.
+      restrictPermissions(panelSession, []);
+      const verify = certificates.verifierFor(pin);
+      panelSession.setCertificateVerifyProc((request, callback) => callback(verify(request))); // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK: only the panels' own sessions, each judging with exactly one pinned SHA-256 (or none) beyond Chromium's verdict (PanelCertificates.verifierFor, tested)
+      fetch = netRequestFetch((options) => net.request({ ...options, session: panelSession }));
+      panelSessions.set(partition, panelSession);
+      panelFetches.set(partition, fetch);
+    }
+    return fetch;
+  };
   const core = createPanelService({
     // The core writes its own JSON files there (document-store.ts). Not electron-store: its constructor
     // adds an IPC listener ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
     dataDir: app.getPath('userData'),
     encryption,
-    fetch: certificates.wrap(netRequestFetch((options) => net.request({ ...options, session: panelSession }))),
+    fetch: certificates.wrap(fetchFor),
     emit: background.emit,
     // The system's save dialog, over the window: the renderer never touches the file system.
     chooseExportFile: async (suggestedName) => {
@@ -149,10 +162,11 @@ function start(): void {
     // Only from the window's "Restart now": Paneldeck never restarts by itself.
     installUpdate: () => updates.install(),
   });
-  trustedFor = (hostname) => core.trustedCertificatesFor(hostname);
   // A changed trust must be judged again: connections made under the old one are closed.
   const service = followTheme(
-    withConnectionsReset(background.observe(core), () => void panelSession.closeAllConnections()),
+    withConnectionsReset(background.observe(core), () => {
+      for (const panelSession of panelSessions.values()) void panelSession.closeAllConnections();
+    }),
     (theme) => (nativeTheme.themeSource = theme),
   );
   // IPC calls go through `observe`, so a settings change re-plans the checks and warnings at once.

@@ -3,7 +3,7 @@ import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
-import { curlCommand, dashboardUrl } from '../../shared/session-url.ts';
+import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../panel-api.ts';
 import { useCommandRequests, type CommandRequest } from '../command-request.ts';
@@ -159,7 +159,7 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
     copyAddress: () => void copied(copyText(panel.address), `Copied the address ${panel.address}.`),
     copyCurl: () =>
       void copied(
-        copyText(curlCommand(panel)),
+        copyText(curlCommand(panel, commandShellFor(navigator.userAgent))),
         'Copied a curl command that reads the session. It holds no token: set PANEL_TOKEN in your shell first.',
       ),
   });

@@ -143,11 +143,29 @@ describe('API style and paths set by the operator', () => {
   after(() => panel.close());
   const service = serviceSuite();
 
-  test('a panel with neither login: LOGIN_ENDPOINT_NOT_FOUND naming both tries', async () => {
+  test('a login path the operator set that the panel lacks: LOGIN_ENDPOINT_NOT_FOUND naming it, and no other route tried', async () => {
     const { id } = await service().addPanel({ address: panel.url });
     await service().updatePanel(id, { loginPath: '/nowhere' });
-    await rejectsWith(service().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/nowhere.*older tRPC form \(\/trpc\/auth\.login\)/s);
+    const before = panel.requests.length;
+    const error = await rejectsWith(service().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/nowhere/);
+    assert.doesNotMatch(error.message, /tRPC/);
+    assert.deepEqual(
+      panel.requests.slice(before).map((request) => request.path),
+      ['/api/nowhere'],
+    );
     assert.equal((await service().listPanels())[0]?.apiStyle, 'plain');
+  });
+
+  test('a panel with neither login at the default paths: LOGIN_ENDPOINT_NOT_FOUND naming both tries', async () => {
+    const other = await startReferencePanel();
+    try {
+      other.setFault('login', { kind: 'status', status: 404 });
+      const { id } = await service().addPanel({ address: other.url });
+      await rejectsWith(service().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/login.*older tRPC form \(\/trpc\/auth\.login\)/s);
+      await service().removePanel(id);
+    } finally {
+      await other.close();
+    }
   });
 
   test('the style moves default paths with it and keeps chosen ones; the session path is checked and used', async () => {

@@ -98,6 +98,8 @@ interface PanelState {
   dueAt: number | null;
   /** dueAt came from an event (first pass, sign-in, failed call), not from the last check and the interval. */
   dueFixed: boolean;
+  /** When the last check outside the schedule (at a session's end) was let through. */
+  earlyAt: number | null;
 }
 
 interface Pass {
@@ -184,6 +186,7 @@ export class CheckScheduler {
         jitterDraw: 0.5,
         dueAt: null,
         dueFixed: false,
+        earlyAt: null,
       };
       this.#panels.set(input.id, added);
       if (added.signedIn) this.#scheduleSoon(added);
@@ -211,6 +214,26 @@ export class CheckScheduler {
       const at = this.#parseTime(result.checkedAt) ?? now;
       if (this.#applyResult(panel, result, at) && panel.dueAt !== null) this.#considerDue(panel.dueAt);
     }
+  }
+
+  /**
+   * Of `ids`, the panels that may be checked now, outside the schedule (their session has just
+   * ended): signed in, not backing off after failures, and not checked early within the last
+   * interval (at least a minute, also while checks are off). Those returned are marked, so
+   * answers that keep naming a session end can never drive checks faster than that.
+   */
+  takeEarlyChecks(ids: readonly string[]): string[] {
+    const now = this.#now();
+    const spacing = Math.max(this.#readIntervalMs(), MIN_CHECK_INTERVAL_MINUTES * MINUTE_MS);
+    const taken: string[] = [];
+    for (const id of ids) {
+      const panel = this.#panels.get(id);
+      if (!panel?.signedIn || panel.awaitingSignIn || panel.failures > 0) continue;
+      if (panel.earlyAt !== null && now - panel.earlyAt < spacing) continue;
+      panel.earlyAt = now;
+      taken.push(id);
+    }
+    return taken;
   }
 
   /** Says the interval may have changed, so the schedule follows at once rather than at the next tick. */

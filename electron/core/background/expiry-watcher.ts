@@ -28,7 +28,10 @@ export interface ExpiryWatcherOptions {
   emitExpiring(panelId: string, expiresAt: string): void;
   /** The operator clicked the notification: the window focuses that panel (the `focusPanel` event). */
   focusPanel(panelId: string): void;
-  /** The session has ended: check the panel again (its read will say it expired). */
+  /**
+   * The session has ended: check the panel again (its read will say it expired). The app asks
+   * the check scheduler, which keeps its interval and back-off (CheckScheduler.takeEarlyChecks).
+   */
   recheck(panelIds: string[]): void;
   /** Gets what a callback threw; the watcher carries on regardless. */
   onError?: (error: unknown) => void;
@@ -38,8 +41,8 @@ export interface ExpiryWatcherOptions {
   graceMs?: number;
 }
 
-/** What the watcher needs of a panel; `name` is for the notification text. */
-export type WatchedPanel = Pick<Panel, 'id' | 'name' | 'signedIn' | 'sessionExpiresAt'>;
+/** What the watcher needs of a panel; `name` is for the notification text, `lastCheck` says when the expiry was read. */
+export type WatchedPanel = Pick<Panel, 'id' | 'name' | 'signedIn' | 'sessionExpiresAt'> & Partial<Pick<Panel, 'lastCheck'>>;
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_GRACE_MS = 5_000;
@@ -127,9 +130,24 @@ export class ExpiryWatcher {
       known.name = input.name;
       return;
     }
-    const state: PanelState = { id: input.id, name: input.name, expiresAt: text, expiresMs, warned: false, rechecked: false };
+    const now = this.#options.clock.now();
+    const readAt = input.lastCheck ? Date.parse(input.lastCheck.at) : Number.NaN;
+    // One warning per sign-in and end: an end that moved later by less than the warning time since
+    // the last answer (a sliding session, a panel whose clock runs late) is the one warned about.
+    const stillWarned = known?.warned === true && expiresMs <= known.expiresMs + this.#warningMs;
+    const state: PanelState = {
+      id: input.id,
+      name: input.name,
+      expiresAt: text,
+      expiresMs,
+      warned: stillWarned,
+      // Read at or after the moment it names, the session was still there: the panel's clock or
+      // its sliding session says nothing about when to read it again, so the schedule decides
+      // (reading again at once, each answer naming another past moment, made a loop).
+      rechecked: Number.isFinite(readAt) && readAt >= expiresMs,
+    };
     this.#panels.set(input.id, state);
-    this.#plan(state, this.#options.clock.now());
+    this.#plan(state, now);
   }
 
   #plan(state: PanelState, now: number): void {

@@ -33,6 +33,12 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** The certificate trusted for the panel (its SHA-256 fingerprint); none: the system decides. */
   trustedCertificate?: string | null;
+  /**
+   * The panel's API base (`https://host/api`): a redirect is followed only to a URL under it, as
+   * configured paths are, so a 307 cannot carry the password (nor any redirect the token) to
+   * another application on the same origin. Without it, any same-origin redirect is followed.
+   */
+  within?: string;
 }
 
 export interface HttpResponse {
@@ -142,6 +148,15 @@ async function fetchFollowingSameOrigin(
           'If the panel has moved, change its address in the panel settings.',
       );
     }
+    if (request.within !== undefined && !isUnder(target, request.within)) {
+      const nameable = !containsSecret(target.pathname, request.secrets) && !hasOpaqueRun(target.pathname);
+      throw new PanelError(
+        'REDIRECT_REFUSED',
+        `The panel redirected to ${nameable ? target.pathname : 'a path not named here (it may hold a secret)'}, outside its API (${new URL(request.within).pathname}/). ` +
+          'Paneldeck does not follow it, so that your password and token go only to the panel’s API. ' +
+          'If the panel serves its API elsewhere, change its address or paths in the panel settings.',
+      );
+    }
     if (hop >= MAX_REDIRECTS) {
       throw new PanelError(
         'REDIRECT_REFUSED',
@@ -155,6 +170,12 @@ async function fetchFollowingSameOrigin(
     }
     url = target.href;
   }
+}
+
+/** Whether `url` is on `base`'s origin and under its path (the URL parser has resolved any dot segments). */
+function isUnder(url: URL, base: string): boolean {
+  const root = new URL(base);
+  return url.origin === root.origin && url.pathname.startsWith(`${root.pathname.replace(/\/+$/, '')}/`);
 }
 
 function resolveLocation(location: string, base: string): URL | null {

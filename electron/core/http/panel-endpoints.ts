@@ -33,8 +33,8 @@ export interface LogInOutcome {
 }
 
 /**
- * Logs in as the panel's API style says. A plain log in that finds no login (404 or 405) tries
- * the tRPC form once on the same origin, as Easypanel 2.30 and before speak it: when a tRPC
+ * Logs in as the panel's API style says. A plain log in at the default paths that finds no login
+ * (404 or 405) tries the tRPC form once on the same origin, as Easypanel 2.30 and before speak it: when a tRPC
  * answer comes back (a token or a tRPC error alike), `found` is told the tRPC endpoint, to be
  * remembered on the panel, before the outcome is returned or thrown.
  */
@@ -49,6 +49,9 @@ export async function logInFindingStyle(
     return await requestLogIn(settings, panel, credentials, heldTokens);
   } catch (error) {
     if (panel.apiStyle !== 'plain' || !(error instanceof PanelError) || error.code !== 'LOGIN_ENDPOINT_NOT_FOUND') throw error;
+    // Paths the operator set are theirs: a 404 there says that path is wrong, and neither the
+    // password goes to a route they did not name nor do their paths get replaced.
+    if (panel.loginPath !== STYLE_PATHS.plain.login || panel.sessionPath !== STYLE_PATHS.plain.session) throw error;
     const trpc: PanelEndpoint = { ...panel, apiStyle: 'trpc', loginPath: STYLE_PATHS.trpc.login, sessionPath: STYLE_PATHS.trpc.session };
     const seen = { trpcAnswer: false };
     try {
@@ -214,6 +217,7 @@ function send(
     ...request,
     secrets,
     trustedCertificate: panel.trustedCertificate?.sha256 ?? null,
+    within: panel.baseUrl,
     timeoutMs: settings.timeoutMs,
     maxBytes: settings.maxResponseBytes,
   });

@@ -42,7 +42,7 @@ export class PanelImporter {
     if (source.from === 'file') {
       const path = await this.#options.chooseImportFile();
       if (path === null) return null;
-      read = readImportFile(path);
+      read = await readImportFile(path);
     } else {
       read = { name: 'The pasted text', text: source.text };
     }

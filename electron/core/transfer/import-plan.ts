@@ -1,6 +1,8 @@
 import type { ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
 import type { CheckedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
+import type { CertificateInfo } from '../../../shared/errors.ts';
+import { pathsFollowingStyle } from '../common/style-paths.ts';
 
 /** What an import does, entry by entry, against the panel list as it is now. */
 export interface ImportPlan {
@@ -12,7 +14,11 @@ export interface ImportPlan {
   updates: Map<string, PanelRecordChange>;
 }
 
-/** Settings an import can change on a panel already in the list, with the words the preview uses. */
+/**
+ * Settings an import can change on a panel already in the list, with the words the preview uses.
+ * Not the trusted certificate: trust moves only by the operator's act on that panel (Trust, Forget),
+ * never by a file, which could otherwise pin an attacker's certificate on a signed-in panel.
+ */
 const UPDATABLE: readonly [keyof ImportSettings & keyof PanelRecord, string][] = [
   ['name', 'name'],
   ['group', 'group'],
@@ -23,7 +29,6 @@ const UPDATABLE: readonly [keyof ImportSettings & keyof PanelRecord, string][] =
   ['loginPath', 'login path'],
   ['sessionPath', 'session path'],
   ['tokenField', 'token field'],
-  ['trustedCertificate', 'trusted certificate'],
 ];
 
 /**
@@ -85,10 +90,26 @@ function rowFor(
     (change as Record<string, unknown>)[key] = value;
     changes.push(words);
   }
-  const message = `Already in your list as "${existing.name}".`;
-  if (changes.length === 0) return { ...base, status: 'same', name: existing.name, message: `${message} Nothing to change.`, changes };
+  // A new style takes its paths along, as in the panel settings, unless the entry gives them.
+  if (change.apiStyle !== undefined) {
+    const moved = pathsFollowingStyle(existing, change.apiStyle);
+    if (settings.loginPath === undefined && moved.loginPath !== undefined) change.loginPath = moved.loginPath;
+    if (settings.sessionPath === undefined && moved.sessionPath !== undefined) change.sessionPath = moved.sessionPath;
+  }
+  const pinNote = ignoredPin(settings.trustedCertificate, existing.trustedCertificate);
+  const message = `Already in your list as "${existing.name}".${pinNote ? ` ${pinNote}` : ''}`;
+  const row = { ...base, trustsCertificate: false };
+  if (changes.length === 0) return { ...row, status: 'same', name: existing.name, message: `${message} Nothing to change.`, changes };
   plan.updates.set(existing.id, change);
-  return { ...base, status: 'duplicate', name: settings.name ?? existing.name, message, changes };
+  return { ...row, status: 'duplicate', name: settings.name ?? existing.name, message, changes };
+}
+
+/** What the preview says of a certificate the file gives for a panel already in the list, which is never imported. */
+function ignoredPin(imported: CertificateInfo | null | undefined, kept: CertificateInfo | null): string | null {
+  if (imported === undefined || sameValue(imported, kept)) return null;
+  const file = imported === null ? 'trusts no certificate' : `trusts ${imported.sha256}`;
+  const here = kept === null ? 'trusts no certificate of its own' : `keeps trusting ${kept.sha256}`;
+  return `The file ${file} for it; that was not imported, and the panel ${here}. Trust changes only from the panel's own settings.`;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
