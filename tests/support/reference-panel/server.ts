@@ -3,7 +3,13 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { Secret, TOTP } from 'otpauth';
+import { applyFault, delay, type Fault } from './faults.ts';
+import { nest, observed, parseJson, readBody, type RequestEvent, sendJson } from './http.ts';
+export type { RequestEvent } from './http.ts';
+import { codeAccepted, DEMO_USER, type DemoUser, isTwoFactor } from './users.ts';
+
+export { DEMO_USER, type DemoUser, demoTotp, newTotpSecret, TWO_FACTOR_USER } from './users.ts';
+export type { Fault } from './faults.ts';
 
 /**
  * A panel API on 127.0.0.1 for tests and for newcomers: log in, getSession, expiring tokens, and
@@ -22,58 +28,9 @@ import { Secret, TOTP } from 'otpauth';
  */
 export type PanelStyle = 'simple' | 'easypanel' | 'trpc';
 
-export interface DemoUser {
-  id: string;
-  email: string;
-  password: string;
-  name: string;
-  role: string;
-  /**
-   * When set, this user logs in with a second factor: this fixed code (tests need no clock).
-   * Without a code the panel answers like Easypanel 2.33+ (`ReferencePanelOptions.twoFactorPrompt`).
-   */
-  twoFactorCode?: string;
-  /**
-   * When set, this user logs in with a second factor checked as an authenticator app makes it:
-   * TOTP over this base32 secret (SHA-1, 6 digits, 30 s, one step either side). It wins over `twoFactorCode`.
-   */
-  totpSecret?: string;
-}
-
-export const DEMO_USER: DemoUser = {
-  id: 'usr_1001',
-  email: 'demo@paneldeck.test',
-  password: 'demo-password',
-  name: 'Demo Operator',
-  role: 'admin',
-};
-
-/** A user with two-factor log in, whose code is always 246810. */
-export const TWO_FACTOR_USER: DemoUser = {
-  id: 'usr_1002',
-  email: 'guarded@paneldeck.test',
-  password: 'guarded-password',
-  name: 'Guarded Operator',
-  role: 'admin',
-  twoFactorCode: '246810',
-};
-
 /** Easypanel 2.33+'s answers: a 200 without a token when the code is missing, a 400 when it is wrong. */
 const EASYPANEL_PROMPT = { status: 200, body: { twoFactorEnabled: true } };
 const INVALID_CODE = { code: 'BAD_REQUEST', status: 400, message: 'Invalid Code' };
-
-export type Fault =
-  | { kind: 'latency'; ms: number }
-  | { kind: 'server-error' }
-  | { kind: 'bad-gateway-html' }
-  | { kind: 'invalid-json' }
-  | { kind: 'html-page' }
-  | { kind: 'huge-body'; bytes?: number }
-  | { kind: 'never-ending-body' }
-  | { kind: 'redirect'; to: string; status?: number }
-  | { kind: 'rate-limited'; retryAfterSeconds?: number }
-  /** Any status; `reason` replaces the standard reason phrase, `contentType` sends `body` as text. */
-  | { kind: 'status'; status: number; body?: unknown; reason?: string; contentType?: string };
 
 export type Route = 'login' | 'getSession';
 
@@ -113,16 +70,6 @@ export interface ReferencePanelOptions {
    * connections a client closed before its answer.
    */
   observer?: (event: RequestEvent) => void;
-}
-
-export interface RequestEvent {
-  /** The request's path, e.g. `/api/getSession`. */
-  path: string;
-  /**
-   * `arrived` first; then `answered` once the panel has handed over its whole answer, or `hung-up`
-   * when the client closed the connection before that (a cancelled request).
-   */
-  phase: 'arrived' | 'answered' | 'hung-up';
 }
 
 export interface RecordedRequest {
@@ -173,37 +120,6 @@ interface IssuedToken {
   sessionId: string;
   issuedAt: number;
   expiresAt: number;
-}
-
-/** A new random TOTP secret in base32 (20 bytes, as authenticator apps expect). */
-export function newTotpSecret(): string {
-  return new Secret({ size: 20 }).base32;
-}
-
-/**
- * The TOTP a `DemoUser.totpSecret` is checked with: `.generate()` is the current code,
- * `.toString()` the `otpauth://` URI for an authenticator app.
- */
-export function demoTotp(secret: string, account = 'demo'): TOTP {
-  return new TOTP({
-    issuer: 'Paneldeck demo panel',
-    label: account,
-    secret: Secret.fromBase32(secret),
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-  });
-}
-
-function isTwoFactor(user: DemoUser): boolean {
-  return user.totpSecret !== undefined || user.twoFactorCode !== undefined;
-}
-
-function codeAccepted(user: DemoUser, code: unknown): boolean {
-  if (user.totpSecret !== undefined) {
-    return typeof code === 'string' && demoTotp(user.totpSecret).validate({ token: code, window: 1 }) !== null;
-  }
-  return code === user.twoFactorCode;
 }
 
 /** Easypanel 2.33+'s error body: `{ code, status, message }`, with the status sent as the HTTP status. */
@@ -531,127 +447,4 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
         for (const socket of tlsSockets.keys()) socket.destroy();
       }),
   };
-}
-
-/**
- * Reports the request's arrival now, and its end: `hung-up` when the connection closes before the
- * answer was ended, else `answered` when the returned function is called (the handler is done, so
- * the whole answer is written: the client cannot have read it before this).
- */
-function observed(request: IncomingMessage, response: ServerResponse, observer: ReferencePanelOptions['observer']): () => void {
-  if (!observer) return () => undefined;
-  const path = new URL(request.url ?? '/', 'http://placeholder').pathname;
-  let ended = false;
-  const end = (phase: 'answered' | 'hung-up') => {
-    if (ended) return;
-    ended = true;
-    observer({ path, phase });
-  };
-  observer({ path, phase: 'arrived' });
-  response.once('close', () => {
-    if (!response.writableEnded) end('hung-up');
-  });
-  return () => end('answered');
-}
-
-async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: ServerResponse): Promise<void> {
-  switch (fault.kind) {
-    case 'server-error':
-      return sendJson(response, 500, { error: 'Internal server error' });
-    case 'bad-gateway-html':
-      response.writeHead(502, { 'content-type': 'text/html' });
-      response.end(
-        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
-      );
-      return;
-    case 'invalid-json':
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"user": {"id": "usr_1001", "email": ');
-      return;
-    case 'html-page':
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><html><body><form>Sign in to the proxy</form></body></html>');
-      return;
-    case 'huge-body':
-      return streamHugeBody(response, fault.bytes ?? 5 * 1024 * 1024);
-    case 'never-ending-body':
-      return streamForever(response);
-    case 'redirect':
-      response.writeHead(fault.status ?? 302, { location: fault.to });
-      response.end();
-      return;
-    case 'rate-limited':
-      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(fault.retryAfterSeconds ?? 30) });
-      response.end(JSON.stringify({ error: 'Too many requests' }));
-      return;
-    case 'status':
-      if (fault.reason !== undefined) response.statusMessage = fault.reason;
-      if (fault.contentType !== undefined) {
-        response.writeHead(fault.status, { 'content-type': fault.contentType });
-        response.end(String(fault.body ?? ''));
-        return;
-      }
-      return sendJson(response, fault.status, fault.body ?? { error: `Status ${fault.status}` });
-  }
-}
-
-/** A valid JSON array that is larger than `bytes`, sent without a Content-Length. */
-async function streamHugeBody(response: ServerResponse, bytes: number): Promise<void> {
-  response.writeHead(200, { 'content-type': 'application/json' });
-  const chunk = `${JSON.stringify('x'.repeat(64 * 1024 - 3))},`;
-  response.write('[');
-  for (let sent = 0; sent < bytes && !response.destroyed; sent += chunk.length) {
-    if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
-  }
-  response.end('0]');
-}
-
-/** Headers, then a slow trickle of bytes that never completes, until the client hangs up. */
-async function streamForever(response: ServerResponse): Promise<void> {
-  response.writeHead(200, { 'content-type': 'application/json' });
-  response.write('{"session": "');
-  const timer = setInterval(() => response.write('.'), 50);
-  await new Promise((resolve) => response.once('close', resolve));
-  clearInterval(timer);
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function nest(path: readonly string[], value: string): unknown {
-  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    // A test server still should not buffer without end.
-    if (size > 1024 * 1024) break;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Waits, or stops waiting when the client hangs up (the response closes). */
-function delay(ms: number, response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    response.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
