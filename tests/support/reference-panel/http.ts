@@ -66,3 +66,15 @@ export function observed(
   });
   return () => end('answered');
 }
+
+/** An answer to send: JSON, or with no body at all (`body` undefined, as 2.33 answers a call that returns nothing). */
+export interface Answer {
+  status: number;
+  body?: unknown;
+}
+
+export function sendAnswer(response: ServerResponse, answer: Answer): void {
+  if (answer.body !== undefined) return sendJson(response, answer.status, answer.body);
+  response.writeHead(answer.status, { 'content-length': 0 });
+  response.end();
+}
