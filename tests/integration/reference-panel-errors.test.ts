@@ -1,31 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { call, errorOf, operate, tokenOf } from '../support/reference-panel/raw-client.ts';
 import {
-  DEMO_USER,
-  startReferencePanel,
-  type PanelStyle,
-  type ReferencePanel,
-  type ReferencePanelOptions,
-  type Transport,
-} from '../support/reference-panel/server.ts';
+  call,
+  errorOf,
+  operate,
+  tokenOf,
+  DEMO_CREDENTIALS as credentials,
+  withReferencePanel,
+} from '../support/reference-panel/raw-client.ts';
+import { DEMO_USER, type PanelStyle, type Transport } from '../support/reference-panel/server.ts';
 
 /**
  * The error envelopes of each Easypanel generation on the wire, with raw fetch: a refused log-in
  * input (zod's issues), a wrong password, too many log ins (429 with `data.reset`), and the RPC
  * layer's rules about bodies and methods.
  */
-
-const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-
-async function withPanel(options: ReferencePanelOptions, run: (panel: ReferencePanel) => Promise<void>): Promise<void> {
-  const panel = await startReferencePanel(options);
-  try {
-    await run(panel);
-  } finally {
-    await panel.close();
-  }
-}
 
 const NATIVE: [Exclude<PanelStyle, 'simple'>, Transport][] = [
   ['trpc', 'trpc'],
@@ -55,7 +44,7 @@ describe('a refused log-in input: a zod-style 400 in the shape of each generatio
 
   for (const [style, via] of NATIVE) {
     test(`${style}: an unknown field, a missing one, no object at all`, async () => {
-      await withPanel({ style }, async (panel) => {
+      await withReferencePanel({ style }, async (panel) => {
         const extra = await operate(panel, via, 'login', { ...credentials, name: 'x' });
         assert.deepEqual(
           [extra.status, extra.body],
@@ -75,7 +64,7 @@ describe('a refused log-in input: a zod-style 400 in the shape of each generatio
   }
 
   test('the simple style still lets unknown fields through', async () => {
-    await withPanel({}, async (panel) => {
+    await withReferencePanel({}, async (panel) => {
       tokenOf('public', await call(panel, 'POST', '/api/login', { json: { ...credentials, name: 'x' } }));
     });
   });
@@ -84,7 +73,7 @@ describe('a refused log-in input: a zod-style 400 in the shape of each generatio
 describe('a wrong password and too many log ins', () => {
   for (const [style, via] of NATIVE) {
     test(`${style}: 401 Invalid credentials; past the limit 429 with data.reset, until the reset`, async () => {
-      await withPanel({ style, logInLimit: { attempts: 2, windowMs: 400 } }, async (panel) => {
+      await withReferencePanel({ style, logInLimit: { attempts: 2, windowMs: 400 } }, async (panel) => {
         const began = Date.now();
         const wrong = await operate(panel, via, 'login', { ...credentials, password: 'wrong' });
         assert.deepEqual([wrong.status, wrong.body], [401, envelope(via, 'UNAUTHORIZED', 401, 'Invalid credentials')]);
@@ -103,7 +92,7 @@ describe('a wrong password and too many log ins', () => {
   }
 
   test('setLogInLimit sets a limit at run time and lifts it', async () => {
-    await withPanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
       panel.setLogInLimit({ attempts: 1, windowMs: 60_000 });
       tokenOf('public', await operate(panel, 'public', 'login', credentials));
       assert.equal((await operate(panel, 'rpc', 'login', credentials)).status, 429, 'one limit for every route');
@@ -124,7 +113,7 @@ describe("the RPC layer's rules", () => {
   };
 
   test('POST needs a body ({"json": null} without input); GET works only without input', async () => {
-    await withPanel({ style: 'rpc' }, async (panel) => {
+    await withReferencePanel({ style: 'rpc' }, async (panel) => {
       const token = tokenOf('rpc', await operate(panel, 'rpc', 'login', credentials));
       for (const rawBody of ['', 'not json']) {
         const answer = await call(panel, 'POST', '/api/rpc/auth/getSession', { token, rawBody });
@@ -144,7 +133,7 @@ describe("the RPC layer's rules", () => {
   });
 
   test('an unknown procedure is a 404, another method a 405, in the RPC envelope', async () => {
-    await withPanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
       const unknown = await call(panel, 'POST', '/api/rpc/auth/nothing', { json: { json: null } });
       assert.deepEqual(
         [unknown.status, unknown.body],

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { call, dataOf, errorOf, operate, tokenOf } from '../support/reference-panel/raw-client.ts';
 import {
-  DEMO_USER,
-  startReferencePanel,
-  TWO_FACTOR_USER,
-  type PanelStyle,
-  type ReferencePanel,
-  type ReferencePanelOptions,
-  type Transport,
-} from '../support/reference-panel/server.ts';
+  call,
+  dataOf,
+  errorOf,
+  operate,
+  tokenOf,
+  DEMO_CREDENTIALS as credentials,
+  withReferencePanel,
+} from '../support/reference-panel/raw-client.ts';
+import { DEMO_USER, TWO_FACTOR_USER, type PanelStyle, type Transport } from '../support/reference-panel/server.ts';
 
 /**
  * The reference panel's three Easypanel generations on the wire, with raw fetch, pinned to
@@ -17,20 +17,10 @@ import {
  * session, version, log out), session lifetimes, two-factor, and the RPC layer's own rules.
  */
 
-const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 const guarded = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
 const DAY = 24 * 60 * 60 * 1000;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 type Generation = Exclude<PanelStyle, 'simple'>;
-
-async function withPanel(options: ReferencePanelOptions, run: (panel: ReferencePanel) => Promise<void>): Promise<void> {
-  const panel = await startReferencePanel({ users: [DEMO_USER, TWO_FACTOR_USER], ...options });
-  try {
-    await run(panel);
-  } finally {
-    await panel.close();
-  }
-}
 
 /** The routes each generation answers: all operations, only tRPC's writes (2.31+), or none (404). */
 const ANSWERS: Record<Generation, Record<Transport, 'all' | 'writes' | 'none'>> = {
@@ -53,7 +43,7 @@ const TRPC_GET_REFUSED = (path: string) => ({
 describe('which routes each generation answers', () => {
   for (const [style, answers] of Object.entries(ANSWERS) as [Generation, Record<Transport, string>][]) {
     test(`${style}: ${JSON.stringify(answers)}`, async () => {
-      await withPanel({ style }, async (panel) => {
+      await withReferencePanel({ style }, async (panel) => {
         for (const [via, answered] of Object.entries(answers) as [Transport, string][]) {
           const login = await operate(panel, via, 'login', credentials);
           if (answered === 'none') {
@@ -77,7 +67,7 @@ describe('which routes each generation answers', () => {
   }
 
   test('2.31+: every tRPC GET is refused, even of an unknown procedure and without a token', async () => {
-    await withPanel({ style: 'rpc' }, async (panel) => {
+    await withReferencePanel({ style: 'rpc' }, async (panel) => {
       const answer = await call(panel, 'GET', '/api/trpc/auth.nothing');
       assert.deepEqual([answer.status, answer.body], [405, TRPC_GET_REFUSED('auth.nothing')]);
     });
@@ -130,7 +120,7 @@ const WIRE: Record<
 describe('a log-in cycle in each generation, envelope by envelope', () => {
   for (const [style, wire] of Object.entries(WIRE) as [Generation, (typeof WIRE)[Generation]][]) {
     test(`${style}: log in, session, version, log out, then 401`, async () => {
-      await withPanel({ style }, async (panel) => {
+      await withReferencePanel({ style }, async (panel) => {
         const { via } = wire;
         const login = await operate(panel, via, 'login', credentials);
         const token = tokenOf(via, login);
@@ -166,7 +156,7 @@ describe('a log-in cycle in each generation, envelope by envelope', () => {
   }
 
   test('after a log out the token gets 401 on every route the panel answers; other sessions live on', async () => {
-    await withPanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
       const token = tokenOf('public', await operate(panel, 'public', 'login', credentials));
       const other = tokenOf('rpc', await operate(panel, 'rpc', 'login', credentials));
       assert.equal((await call(panel, 'POST', '/api/logout', { token, rawBody: '' })).status, 200);
@@ -191,7 +181,7 @@ describe('a log-in cycle in each generation, envelope by envelope', () => {
 describe('how long a session lasts', () => {
   for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
     test(`${style}: a day without rememberMe, 30 days with it`, async () => {
-      await withPanel({ style }, async (panel) => {
+      await withReferencePanel({ style }, async (panel) => {
         const { via } = WIRE[style];
         const lifetime = async (input: object) => {
           const token = tokenOf(via, await operate(panel, via, 'login', input));
@@ -210,7 +200,7 @@ describe('how long a session lasts', () => {
   }
 
   test('both lifetimes can be set at start; the simple style keeps its hour', async () => {
-    await withPanel({ style: 'rpc', tokenTtlMs: 60_000, rememberMeTtlMs: 2 * DAY }, async (panel) => {
+    await withReferencePanel({ style: 'rpc', tokenTtlMs: 60_000, rememberMeTtlMs: 2 * DAY }, async (panel) => {
       const plain = tokenOf('rpc', await operate(panel, 'rpc', 'login', credentials));
       const remembered = tokenOf('rpc', await operate(panel, 'rpc', 'login', { ...credentials, rememberMe: true }));
       const spans = await Promise.all(
@@ -221,7 +211,7 @@ describe('how long a session lasts', () => {
       );
       assert.deepEqual(spans, [60_000, 2 * DAY]);
     });
-    await withPanel({}, async (panel) => {
+    await withReferencePanel({}, async (panel) => {
       const token = tokenOf('public', await call(panel, 'POST', '/api/login', { json: credentials }));
       const session = (await call(panel, 'GET', '/api/getSession', { token })).body as Record<string, string>;
       assert.equal(Date.parse(String(session.expiresAt)) - Date.parse(String(session.issuedAt)), 60 * 60 * 1000);
@@ -232,7 +222,7 @@ describe('how long a session lasts', () => {
 describe('two-factor in every generation and on every route that logs in', () => {
   for (const [style, answers] of Object.entries(ANSWERS) as [Generation, Record<Transport, string>][]) {
     test(`${style}: { twoFactorEnabled: true } without a token, "Invalid Code" for a wrong code, a token for the right one`, async () => {
-      await withPanel({ style }, async (panel) => {
+      await withReferencePanel({ style }, async (panel) => {
         for (const via of (Object.keys(answers) as Transport[]).filter((transport) => answers[transport] !== 'none')) {
           const prompt = await operate(panel, via, 'login', guarded);
           assert.equal(prompt.status, 200);

@@ -1,32 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { call, dataOf, errorOf, operate, type RawAnswer, tokenOf } from '../support/reference-panel/raw-client.ts';
 import {
-  DEMO_USER,
-  startReferencePanel,
-  TWO_FACTOR_USER,
-  type PanelStyle,
-  type ReferencePanel,
-  type ReferencePanelOptions,
-  type Transport,
-} from '../support/reference-panel/server.ts';
+  call,
+  dataOf,
+  errorOf,
+  operate,
+  type RawAnswer,
+  tokenOf,
+  DEMO_CREDENTIALS as credentials,
+  withReferencePanel,
+} from '../support/reference-panel/raw-client.ts';
+import { DEMO_USER, TWO_FACTOR_USER, type PanelStyle, type ReferencePanel, type Transport } from '../support/reference-panel/server.ts';
 
 /**
  * The version each generation reports, found by probing as EASYPANEL.md says, and long-lived API
  * tokens: on the wire with raw fetch.
  */
 
-const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 const TRPC_NULL_INPUT = '?input=%7B%22json%22%3Anull%7D';
-
-async function withPanel(options: ReferencePanelOptions, run: (panel: ReferencePanel) => Promise<void>): Promise<void> {
-  const panel = await startReferencePanel({ users: [DEMO_USER, TWO_FACTOR_USER], ...options });
-  try {
-    await run(panel);
-  } finally {
-    await panel.close();
-  }
-}
 
 /** Every generation takes a log in at tRPC's POST route. */
 const logIn = async (panel: ReferencePanel) => tokenOf('trpc', await operate(panel, 'trpc', 'login', credentials));
@@ -54,7 +45,7 @@ describe('the version each generation reports', () => {
   test('probing in the documented order tells the three generations apart', async () => {
     const found: [string, unknown][] = [];
     for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
-      await withPanel({ style }, async (panel) => {
+      await withReferencePanel({ style }, async (panel) => {
         found.push(await probe(panel, await logIn(panel)));
       });
     }
@@ -67,7 +58,7 @@ describe('the version each generation reports', () => {
 
   for (const [style, routes] of Object.entries(VERSION_ROUTES) as [Exclude<PanelStyle, 'simple'>, Transport[]][]) {
     test(`${style}: the option and setVersion set it on every route; without a token it is a 401`, async () => {
-      await withPanel({ style, version: '2.29.0-beta' }, async (panel) => {
+      await withReferencePanel({ style, version: '2.29.0-beta' }, async (panel) => {
         const token = await logIn(panel);
         const versions = async () =>
           Promise.all(routes.map(async (via) => dataOf(via, (await operate(panel, via, 'getUpdateStatus', undefined, token)).body)));
@@ -90,7 +81,7 @@ describe('the version each generation reports', () => {
   }
 
   test('the simple style has no version route', async () => {
-    await withPanel({}, async (panel) => {
+    await withReferencePanel({}, async (panel) => {
       assert.equal(panel.version(), null);
       assert.deepEqual((await call(panel, 'GET', '/api/getUpdateStatus')).body, { error: 'Not found' });
     });
@@ -110,7 +101,7 @@ describe('long-lived API tokens', () => {
   };
 
   test('one never expires, works as Bearer (and bare) until revoked, and is no session token', async () => {
-    await withPanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
       const token = panel.createApiToken();
       assert.match(token, /^[0-9a-f]{64}$/);
       assert.deepEqual(panel.issuedTokens(), []);
@@ -133,7 +124,7 @@ describe('long-lived API tokens', () => {
   });
 
   test('a new one replaces the previous one of that user; each user has their own', async () => {
-    await withPanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
       const first = panel.createApiToken(DEMO_USER);
       const guarded = panel.createApiToken(TWO_FACTOR_USER);
       const second = panel.createApiToken(DEMO_USER);
@@ -153,7 +144,7 @@ describe('long-lived API tokens', () => {
     ['easypanel', 'public'],
   ] as const) {
     test(`${style}: with apiTokenSession 'refuse', getSession is a 401 but the version is read`, async () => {
-      await withPanel({ style, apiTokenSession: 'refuse' }, async (panel) => {
+      await withReferencePanel({ style, apiTokenSession: 'refuse' }, async (panel) => {
         const token = panel.createApiToken();
         const session = await operate(panel, via, 'getSession', undefined, token);
         assert.deepEqual([session.status, errorOf(via, session.body).code], [401, 'UNAUTHORIZED']);

@@ -1,5 +1,7 @@
 import { OPERATIONS } from './operations.ts';
-import type { ReferencePanel, Route, Transport } from './types.ts';
+import { startReferencePanel } from './server.ts';
+import type { ReferencePanel, ReferencePanelOptions, Route, Transport } from './types.ts';
+import { DEMO_USER, TWO_FACTOR_USER } from './users.ts';
 
 /**
  * A client of raw `fetch` calls for tests that pin the reference panel to EASYPANEL.md: it builds
@@ -91,4 +93,17 @@ export function tokenOf(via: Transport, answer: RawAnswer): string {
   const token = (dataOf(via, answer.body) as { token?: unknown } | undefined)?.token;
   if (answer.status !== 200 || typeof token !== 'string') throw new Error(`no token: ${answer.status} ${JSON.stringify(answer.body)}`);
   return token;
+}
+
+/** The demo account's log-in input. */
+export const DEMO_CREDENTIALS = { email: DEMO_USER.email, password: DEMO_USER.password };
+
+/** Runs `run` against a panel started for it (users: the demo and the two-factor account), then closes it. */
+export async function withReferencePanel(options: ReferencePanelOptions, run: (panel: ReferencePanel) => Promise<void>): Promise<void> {
+  const panel = await startReferencePanel({ users: [DEMO_USER, TWO_FACTOR_USER], ...options });
+  try {
+    await run(panel);
+  } finally {
+    await panel.close();
+  }
 }
