@@ -63,7 +63,7 @@ export function fail(code: ErrorCode, message: string, extra: Omit<Failure, 'cod
 const data = (value: unknown, dates: readonly string[] = []): Outcome => ({ kind: 'data', data: value, dates });
 
 /** The token of `Authorization: Bearer <token>`; Easypanel also takes the bare token. */
-export function tokenOf(request: IncomingMessage): string | undefined {
+export function bearerOf(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined || header === '') return undefined;
   return /^Bearer (.+)$/.exec(header)?.[1] ?? header;
@@ -107,7 +107,7 @@ export interface CallContext {
 export function perform(route: Route, input: unknown, context: CallContext): Outcome {
   const { options, state } = context;
   if (route === 'login') return logIn(input, context);
-  const token = tokenOf(context.request);
+  const token = bearerOf(context.request);
   const caller = state.caller(token);
   if (!caller) return fail('UNAUTHORIZED', 'Unauthorized');
   switch (route) {
