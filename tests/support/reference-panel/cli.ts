@@ -1,56 +1,96 @@
 /** `npm run demo-panel`: the reference panel for trying Paneldeck by hand. */
 import { parseArgs } from 'node:util';
 import { certificateFingerprint, selfSignedCertificate } from '../tls-certificate.ts';
-import { DEMO_USER, demoTotp, newTotpSecret, startReferencePanel, TWO_FACTOR_USER, type DemoUser, type PanelStyle } from './server.ts';
+import {
+  DEFAULT_VERSIONS,
+  DEMO_USER,
+  type DemoUser,
+  demoTotp,
+  describeRoutes,
+  GENERATIONS,
+  newTotpSecret,
+  PANEL_STYLES,
+  type PanelStyle,
+  startReferencePanel,
+  TWO_FACTOR_USER,
+} from './server.ts';
 
 const USAGE = `Usage: npm run demo-panel -- [options]
 
-  --style simple|easypanel|trpc  the API it speaks (default simple):
-                                 easypanel = Easypanel 2.33+, trpc = Easypanel 2.30 and before
-  --two-factor                   the two-factor account uses a new authenticator (TOTP) secret
-                                 instead of the fixed code ${TWO_FACTOR_USER.twoFactorCode ?? ''}
-  --tls                          serve https with a new self-signed certificate (needs openssl)
-  --port <n>                     default 4780; 0 picks a free port
-  --token-ttl <seconds>          how long a log in lasts; default 3600
-  --help                         this text`;
-
-const STYLES: readonly PanelStyle[] = ['simple', 'easypanel', 'trpc'];
-
-let values: ReturnType<typeof readOptions>['values'];
-try {
-  ({ values } = readOptions());
-} catch (error) {
-  console.error(`${(error as Error).message}\n\n${USAGE}`);
-  process.exit(2);
-}
+  --style <name>             the API it speaks (default simple), one name per Easypanel generation:
+                               simple     the demo panel's own minimal API (POST /api/login, GET /api/getSession)
+                               trpc       Easypanel 2.30 and before: tRPC at /api/trpc/<ns>.<proc>
+                               rpc        Easypanel 2.31 and 2.32: the RPC layer at /api/rpc/<ns>/<proc>,
+                                          and tRPC for writes only (its GETs are refused with 405)
+                               easypanel  Easypanel 2.33 and later: /api/<name> (/api/login, /api/getSession),
+                                          and the older RPC and tRPC routes as 2.31-2.32 answer them
+  --version <x.y.z>          the version it reports (update.getStatus, /api/getUpdateStatus); default
+                             ${DEFAULT_VERSIONS.trpc} (trpc), ${DEFAULT_VERSIONS.rpc} (rpc), ${DEFAULT_VERSIONS.easypanel} (easypanel). It does not change the API.
+  --token-ttl <seconds>      how long a log in lasts; default 3600 (simple), 86400 (Easypanel styles)
+  --remember-me-ttl <seconds>  how long a log in with rememberMe lasts (Easypanel styles); default 2592000 (30 days)
+  --api-token                also print a long-lived API token for ${DEMO_USER.email} (never expires)
+  --log-in-limit <n>         at most n log ins a minute, then 429 TOO_MANY_REQUESTS with data.reset
+  --two-factor               the two-factor account uses a new authenticator (TOTP) secret
+                             instead of the fixed code ${TWO_FACTOR_USER.twoFactorCode ?? ''}
+  --tls                      serve https with a new self-signed certificate (needs openssl)
+  --port <n>                 default 4780; 0 picks a free port
+  --help                     this text`;
 
 function readOptions() {
   return parseArgs({
     options: {
       style: { type: 'string', default: 'simple' },
+      version: { type: 'string' },
+      'token-ttl': { type: 'string' },
+      'remember-me-ttl': { type: 'string' },
+      'api-token': { type: 'boolean', default: false },
+      'log-in-limit': { type: 'string' },
       'two-factor': { type: 'boolean', default: false },
       tls: { type: 'boolean', default: false },
       port: { type: 'string', default: '4780' },
-      'token-ttl': { type: 'string', default: '3600' },
       help: { type: 'boolean', default: false },
     },
   });
 }
 
+function refuse(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+let values: ReturnType<typeof readOptions>['values'];
+try {
+  ({ values } = readOptions());
+} catch (error) {
+  refuse((error as Error).message);
+}
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const style = values.style as PanelStyle;
-const port = Number(values.port);
-const ttlSeconds = Number(values['token-ttl']);
-if (!STYLES.includes(style)) {
-  console.error(`--style must be one of ${STYLES.join(', ')}.`);
-  process.exit(2);
+
+/** A number above 0 from an option (`whole`: an integer), or undefined when it was not given. */
+function positive(name: string, text: string | undefined, whole = false): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
+    refuse(`--${name} must be a ${whole ? 'whole ' : ''}number above 0.`);
+  }
+  return value;
 }
-if (!Number.isInteger(port) || port < 0 || port > 65535 || !(ttlSeconds > 0)) {
-  console.error('--port must be a port number (0-65535) and --token-ttl a number of seconds above 0.');
-  process.exit(2);
+
+const style = values.style as PanelStyle;
+if (!PANEL_STYLES.includes(style)) refuse(`--style must be one of ${PANEL_STYLES.join(', ')}.`);
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) refuse('--port must be a port number (0-65535).');
+const ttlSeconds = positive('token-ttl', values['token-ttl']) ?? (style === 'simple' ? 3600 : 86_400);
+const rememberSeconds = positive('remember-me-ttl', values['remember-me-ttl']);
+const logInsPerMinute = positive('log-in-limit', values['log-in-limit'], true);
+const easypanelOnly = (['version', 'remember-me-ttl', 'api-token', 'log-in-limit'] as const).filter(
+  (name) => values[name] !== undefined && values[name] !== false,
+);
+if (style === 'simple' && easypanelOnly.length > 0) {
+  refuse(`${easypanelOnly.map((name) => `--${name}`).join(', ')}: only for the Easypanel styles (--style trpc, rpc or easypanel).`);
 }
 
 let tls: { key: string; cert: string } | undefined;
@@ -73,10 +113,15 @@ try {
     port,
     tokenTtlMs: ttlSeconds * 1000,
     users: [DEMO_USER, twoFactorUser],
+    ...(rememberSeconds === undefined ? {} : { rememberMeTtlMs: rememberSeconds * 1000 }),
+    ...(values.version === undefined ? {} : { version: values.version }),
+    ...(logInsPerMinute === undefined ? {} : { logInLimit: { attempts: logInsPerMinute, windowMs: 60_000 } }),
     ...(tls ? { tls } : {}),
   });
+  const version = panel.version();
   const lines = [
-    `Demo panel (${style} API) listening on ${panel.url} (API at ${panel.baseUrl})`,
+    `Demo panel: ${GENERATIONS[style].label}${version === null ? '' : `, reporting version ${version}`}`,
+    `  Listening on ${panel.url} (API at ${panel.baseUrl})`,
     `  In Paneldeck, add a panel with the address: ${panel.url}`,
   ];
   if (tls) {
@@ -98,7 +143,11 @@ try {
       `    code right now, without a phone: ${totp.generate()} (changes every 30 s)`,
     );
   }
-  lines.push(`  Tokens expire after ${ttlSeconds} s. Press Ctrl+C to stop.`);
+  if (values['api-token']) lines.push(`  API token of ${DEMO_USER.email} (never expires): ${panel.createApiToken(DEMO_USER)}`);
+  const lifetimes = style === 'simple' ? '' : `, with rememberMe after ${rememberSeconds ?? 30 * 86_400} s`;
+  lines.push(`  Log ins last ${ttlSeconds} s${lifetimes}.`);
+  if (logInsPerMinute !== undefined) lines.push(`  At most ${logInsPerMinute} log ins a minute.`);
+  lines.push('  Routes:', ...describeRoutes(style).map((route) => `    ${route}`), '  Press Ctrl+C to stop.');
   console.log(lines.join('\n'));
   const stop = () => void panel.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -1,422 +1,47 @@
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { Secret, TOTP } from 'otpauth';
+import type { IncomingCall, PanelContext } from './call.ts';
+import type { Fault } from './faults.ts';
+import { GENERATIONS } from './generations.ts';
+import { observed, readBody, sendAnswer } from './http.ts';
+import { createPanelState } from './state.ts';
+import type { RecordedRequest, ReferencePanel, ReferencePanelOptions, Route } from './types.ts';
+import { DEMO_USER } from './users.ts';
 
 /**
- * A panel API on 127.0.0.1 for tests and for newcomers: log in, getSession, expiring tokens, and
- * switchable faults that behave the way broken real servers and proxies do. It speaks one of three
- * styles (`ReferencePanelOptions.style`): its own simple one, Easypanel 2.33+'s plain API, or the
- * tRPC API of Easypanel 2.30 and before.
+ * A panel API on 127.0.0.1 for tests and for newcomers: log in, the session, log out, the version,
+ * expiring tokens and API tokens, and switchable faults that behave the way broken real servers and
+ * proxies do. It speaks one style (`ReferencePanelOptions.style`): its own simple one, or one of
+ * Easypanel's three generations as /work/shared/EASYPANEL.md describes them (see `PanelStyle`).
  */
 
-/**
- * - `simple` (the default): `POST /api/login` → `{ token }`, `GET /api/getSession` → `{ user, issuedAt, expiresAt }`,
- *   errors as `{ error: "…" }`.
- * - `easypanel` (2.33+): the same paths; the session is `{ id, createdAt, userId, expiresAt, demoMode }`
- *   and every error is `{ code, status, message }`.
- * - `trpc` (2.30 and before): `POST /api/trpc/auth.login` with `{ json: {…} }` and
- *   `GET /api/trpc/auth.getSession?input={"json":null}`, answers and errors in tRPC envelopes.
- */
-export type PanelStyle = 'simple' | 'easypanel' | 'trpc';
-
-export interface DemoUser {
-  id: string;
-  email: string;
-  password: string;
-  name: string;
-  role: string;
-  /**
-   * When set, this user logs in with a second factor: this fixed code (tests need no clock).
-   * Without a code the panel answers like Easypanel 2.33+ (`ReferencePanelOptions.twoFactorPrompt`).
-   */
-  twoFactorCode?: string;
-  /**
-   * When set, this user logs in with a second factor checked as an authenticator app makes it:
-   * TOTP over this base32 secret (SHA-1, 6 digits, 30 s, one step either side). It wins over `twoFactorCode`.
-   */
-  totpSecret?: string;
-}
-
-export const DEMO_USER: DemoUser = {
-  id: 'usr_1001',
-  email: 'demo@paneldeck.test',
-  password: 'demo-password',
-  name: 'Demo Operator',
-  role: 'admin',
-};
-
-/** A user with two-factor log in, whose code is always 246810. */
-export const TWO_FACTOR_USER: DemoUser = {
-  id: 'usr_1002',
-  email: 'guarded@paneldeck.test',
-  password: 'guarded-password',
-  name: 'Guarded Operator',
-  role: 'admin',
-  twoFactorCode: '246810',
-};
-
-/** Easypanel 2.33+'s answers: a 200 without a token when the code is missing, a 400 when it is wrong. */
-const EASYPANEL_PROMPT = { status: 200, body: { twoFactorEnabled: true } };
-const INVALID_CODE = { code: 'BAD_REQUEST', status: 400, message: 'Invalid Code' };
-
-export type Fault =
-  | { kind: 'latency'; ms: number }
-  | { kind: 'server-error' }
-  | { kind: 'bad-gateway-html' }
-  | { kind: 'invalid-json' }
-  | { kind: 'html-page' }
-  | { kind: 'huge-body'; bytes?: number }
-  | { kind: 'never-ending-body' }
-  | { kind: 'redirect'; to: string; status?: number }
-  | { kind: 'rate-limited'; retryAfterSeconds?: number }
-  /** Any status; `reason` replaces the standard reason phrase, `contentType` sends `body` as text. */
-  | { kind: 'status'; status: number; body?: unknown; reason?: string; contentType?: string };
-
-export type Route = 'login' | 'getSession';
-
-export interface ReferencePanelOptions {
-  /** Which panel's API it speaks; default `simple` (see `PanelStyle`). */
-  style?: PanelStyle;
-  /** 0 (the default) picks a free port. */
-  port?: number;
-  users?: DemoUser[];
-  tokenTtlMs?: number;
-  /** The login path under `/api`; default `/login`. Not used by the `trpc` style, whose paths are fixed. */
-  loginPath?: string;
-  /**
-   * Dot path where the login answer puts the token; default `token`. `result.data.json.token` is tRPC's.
-   * Not used by the `trpc` style, which always answers in a tRPC envelope.
-   */
-  tokenPath?: string;
-  /** Serve https with this key and certificate instead of http. */
-  tls?: { key: string; cert: string };
-  /**
-   * How a two-factor user's log in without a code is answered, as it is; default Easypanel's 200
-   * `{ twoFactorEnabled: true }` (in the `trpc` style: inside a tRPC result envelope).
-   */
-  twoFactorPrompt?: { status: number; body: unknown };
-  /** How a wrong code is answered, as it is; default Easypanel's 400 "Invalid Code" (in the `trpc` style: a tRPC BAD_REQUEST). */
-  wrongCodeAnswer?: { status: number; body: unknown };
-  /** Put the caller's token back into the session answer, as some panels do, under a key that does not look secret. */
-  echoTokenInSession?: boolean;
-  /**
-   * Makes each token it issues; default 32 random bytes in base64url. Panels differ: Laravel
-   * Sanctum's `42|pQ7…` has a "|" that URL-encoding changes, which matters to tests of echoes.
-   */
-  issueToken?: () => string;
-  /**
-   * Told of every request as it arrives and as it ends, so that a test can count the requests in
-   * flight at the server itself (across several panels that share one observer), and see the
-   * connections a client closed before its answer.
-   */
-  observer?: (event: RequestEvent) => void;
-}
-
-export interface RequestEvent {
-  /** The request's path, e.g. `/api/getSession`. */
-  path: string;
-  /**
-   * `arrived` first; then `answered` once the panel has handed over its whole answer, or `hung-up`
-   * when the client closed the connection before that (a cancelled request).
-   */
-  phase: 'arrived' | 'answered' | 'hung-up';
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-export interface ReferencePanel {
-  /** `http://127.0.0.1:<port>`: what an operator types into Paneldeck. */
-  url: string;
-  baseUrl: string;
-  port: number;
-  style: PanelStyle;
-  requests: RecordedRequest[];
-  /**
-   * `login` and `getSession` are also tRPC's `auth.login` and `auth.getSession`. A fault answers the
-   * same in every style (it stands for a broken server or a proxy, which speak no panel's dialect).
-   */
-  setFault(route: Route, fault: Fault | null): void;
-  setTokenTtl(ms: number): void;
-  /** Makes every token issued so far invalid, as a server-side logout or expiry would. */
-  expireAllTokens(): void;
-  issuedTokens(): string[];
-  /**
-   * Answers every valid getSession with this JSON instead of the demo session (in the `trpc` style
-   * inside the result envelope); `undefined` restores it.
-   */
-  setSessionBody(body: unknown): void;
-  /**
-   * Only for a panel started with `tls`: new connections present this certificate from now on, and
-   * connections made with the old one are closed (idle ones now, busy ones after their answer), so the
-   * next request needs a new handshake. Throws at once on an http panel or a certificate that is not PEM.
-   *
-   * The swap itself is done when this returns. The promise resolves once the idle connections are
-   * closed and the event loop has turned twice, so that a client in this process has seen them close:
-   * await it before the next request, or that request may go out on a connection already closed
-   * (a keep-alive client then sees "closed before the answer" unless it retries on a new one).
-   */
-  setCertificate(tls: { key: string; cert: string }): Promise<void>;
-  close(): Promise<void>;
-}
-
-interface IssuedToken {
-  user: DemoUser;
-  /** Easypanel's session id for this token. */
-  sessionId: string;
-  issuedAt: number;
-  expiresAt: number;
-}
-
-/** A new random TOTP secret in base32 (20 bytes, as authenticator apps expect). */
-export function newTotpSecret(): string {
-  return new Secret({ size: 20 }).base32;
-}
-
-/**
- * The TOTP a `DemoUser.totpSecret` is checked with: `.generate()` is the current code,
- * `.toString()` the `otpauth://` URI for an authenticator app.
- */
-export function demoTotp(secret: string, account = 'demo'): TOTP {
-  return new TOTP({
-    issuer: 'Paneldeck demo panel',
-    label: account,
-    secret: Secret.fromBase32(secret),
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-  });
-}
-
-function isTwoFactor(user: DemoUser): boolean {
-  return user.totpSecret !== undefined || user.twoFactorCode !== undefined;
-}
-
-function codeAccepted(user: DemoUser, code: unknown): boolean {
-  if (user.totpSecret !== undefined) {
-    return typeof code === 'string' && demoTotp(user.totpSecret).validate({ token: code, window: 1 }) !== null;
-  }
-  return code === user.twoFactorCode;
-}
-
-/** Easypanel 2.33+'s error body: `{ code, status, message }`, with the status sent as the HTTP status. */
-function easypanelError(code: string, status: number, message: string): { status: number; body: unknown } {
-  return { status, body: { code, status, message } };
-}
-
-/** tRPC's error codes: JSON-RPC number and HTTP status. */
-const TRPC_ERRORS = {
-  BAD_REQUEST: [-32600, 400],
-  UNAUTHORIZED: [-32001, 401],
-  NOT_FOUND: [-32004, 404],
-  METHOD_NOT_SUPPORTED: [-32005, 405],
-  TOO_MANY_REQUESTS: [-32029, 429],
-  INTERNAL_SERVER_ERROR: [-32603, 500],
-} as const;
-
-/** A tRPC (v10, superjson) error envelope, sent with its httpStatus; `path` is the procedure when there is one. */
-export function trpcError(code: keyof typeof TRPC_ERRORS, message: string, path?: string): { status: number; body: unknown } {
-  const [number, httpStatus] = TRPC_ERRORS[code];
-  return {
-    status: httpStatus,
-    body: { error: { json: { message, code: number, data: { code, httpStatus, ...(path === undefined ? {} : { path }) } } } },
-  };
-}
-
-/** A tRPC (v10, superjson) result envelope. */
-export function trpcResult(value: unknown): unknown {
-  return { result: { data: { json: value } } };
-}
-
-const TRPC_PROCEDURES: Record<string, { route: Route; type: 'query' | 'mutation'; method: 'GET' | 'POST' }> = {
-  'auth.login': { route: 'login', type: 'mutation', method: 'POST' },
-  'auth.getSession': { route: 'getSession', type: 'query', method: 'GET' },
-};
+export type { Fault } from './faults.ts';
+export { describeRoutes, GENERATIONS, PANEL_STYLES } from './generations.ts';
+export type { RequestEvent } from './http.ts';
+export { DEFAULT_VERSIONS } from './state.ts';
+export { trpcError, trpcResult } from './trpc.ts';
+export type {
+  LogInLimit,
+  LogoutRecord,
+  PanelStyle,
+  RecordedRequest,
+  ReferencePanel,
+  ReferencePanelOptions,
+  Route,
+  Transport,
+} from './types.ts';
+export { DEMO_USER, type DemoUser, demoTotp, newTotpSecret, TWO_FACTOR_USER } from './users.ts';
 
 export async function startReferencePanel(options: ReferencePanelOptions = {}): Promise<ReferencePanel> {
   const style = options.style ?? 'simple';
-  const users = options.users ?? [DEMO_USER];
-  const loginPath = options.loginPath ?? '/login';
-  const tokenPath = (options.tokenPath ?? 'token').split('.');
-  let tokenTtlMs = options.tokenTtlMs ?? 60 * 60 * 1000;
-  const tokens = new Map<string, IssuedToken>();
+  const generation = GENERATIONS[style];
+  const state = createPanelState(options, style);
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
-  let sessionBody: unknown;
-
-  const issue = (user: DemoUser): string => {
-    const token = options.issueToken?.() ?? randomBytes(32).toString('base64url');
-    const issuedAt = Date.now();
-    tokens.set(token, { user, sessionId: randomBytes(12).toString('hex'), issuedAt, expiresAt: issuedAt + tokenTtlMs });
-    return token;
-  };
-  const echo = (bearer: string | undefined) =>
-    options.echoTokenInSession
-      ? { request: { scheme: 'Bearer', value: bearer, header: `Bearer ${bearer}`, sessionKey: 'sk-demo-not-a-real-key' } }
-      : {};
-  /** The token's session when it is known and not expired. */
-  const sessionOf = (request: IncomingMessage): { issued: IssuedToken; bearer: string } | undefined => {
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    const issued = bearer === undefined ? undefined : tokens.get(bearer);
-    return issued && bearer !== undefined && issued.expiresAt > Date.now() ? { issued, bearer } : undefined;
-  };
-  /** The session as Easypanel (both versions) describes it: no email, no token. */
-  const easypanelSession = (issued: IssuedToken) => ({
-    id: issued.sessionId,
-    createdAt: new Date(issued.issuedAt).toISOString(),
-    userId: issued.user.id,
-    expiresAt: new Date(issued.expiresAt).toISOString(),
-    demoMode: false,
-  });
-
-  /** The `simple` style, as it has always answered. */
-  const handleSimple = async (request: IncomingMessage, response: ServerResponse, path: string, moved: boolean, body: string) => {
-    const route: Route | null = path === `/api${loginPath}` ? 'login' : path === '/api/getSession' ? 'getSession' : null;
-    if (route === null) return sendJson(response, 404, { error: 'Not found' });
-
-    const fault = moved ? undefined : faults.get(route);
-    if (fault?.kind === 'latency') await delay(fault.ms, response);
-    else if (fault) return applyFault(fault, response);
-
-    if (route === 'login') {
-      if (request.method !== 'POST') return sendJson(response, 405, { error: 'Method not allowed' });
-      const credentials = parseJson(body) as { email?: unknown; password?: unknown; code?: unknown } | undefined;
-      if (typeof credentials?.email !== 'string' || typeof credentials.password !== 'string') {
-        return sendJson(response, 400, { error: 'email and password are required' });
-      }
-      const user = users.find((candidate) => candidate.email === credentials.email && candidate.password === credentials.password);
-      if (!user) return sendJson(response, 401, { error: 'Invalid email or password' });
-      if (isTwoFactor(user)) {
-        const prompt = options.twoFactorPrompt ?? EASYPANEL_PROMPT;
-        if (credentials.code === undefined) return sendJson(response, prompt.status, prompt.body);
-        if (!codeAccepted(user, credentials.code)) {
-          const wrong = options.wrongCodeAnswer ?? { status: 400, body: INVALID_CODE };
-          return sendJson(response, wrong.status, wrong.body);
-        }
-      }
-      return sendJson(response, 200, nest(tokenPath, issue(user)));
-    }
-
-    if (request.method !== 'GET') return sendJson(response, 405, { error: 'Method not allowed' });
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    const issued = bearer === undefined ? undefined : tokens.get(bearer);
-    if (!issued) return sendJson(response, 401, { error: 'Not authenticated' });
-    if (issued.expiresAt <= Date.now()) return sendJson(response, 401, { error: 'Token expired' });
-    if (sessionBody !== undefined) return sendJson(response, 200, sessionBody);
-    const { password: _password, twoFactorCode: _code, totpSecret: _secret, ...user } = issued.user;
-    return sendJson(response, 200, {
-      user,
-      issuedAt: new Date(issued.issuedAt).toISOString(),
-      expiresAt: new Date(issued.expiresAt).toISOString(),
-      ...echo(bearer),
-    });
-  };
-
-  /** Easypanel 2.33+: plain paths, `{ code, status, message }` errors. */
-  const handleEasypanel = async (request: IncomingMessage, response: ServerResponse, path: string, moved: boolean, body: string) => {
-    const send = (answer: { status: number; body: unknown }) => sendJson(response, answer.status, answer.body);
-    const route: Route | null = path === `/api${loginPath}` ? 'login' : path === '/api/getSession' ? 'getSession' : null;
-    if (route === null) return send(easypanelError('NOT_FOUND', 404, 'Not found'));
-
-    const fault = moved ? undefined : faults.get(route);
-    if (fault?.kind === 'latency') await delay(fault.ms, response);
-    else if (fault) return applyFault(fault, response);
-
-    const expected = route === 'login' ? 'POST' : 'GET';
-    if (request.method !== expected) return send(easypanelError('METHOD_NOT_SUPPORTED', 405, 'Method not supported'));
-
-    if (route === 'login') {
-      const input = parseJson(body) as { email?: unknown; password?: unknown; rememberMe?: unknown; code?: unknown } | undefined;
-      if (
-        typeof input?.email !== 'string' ||
-        typeof input.password !== 'string' ||
-        (input.rememberMe !== undefined && typeof input.rememberMe !== 'boolean') ||
-        (input.code !== undefined && typeof input.code !== 'string')
-      ) {
-        return send(easypanelError('BAD_REQUEST', 400, 'Input validation failed'));
-      }
-      const user = users.find((candidate) => candidate.email === input.email && candidate.password === input.password);
-      if (!user) return send(easypanelError('UNAUTHORIZED', 401, 'Invalid credentials'));
-      if (isTwoFactor(user)) {
-        if (input.code === undefined) return send(options.twoFactorPrompt ?? EASYPANEL_PROMPT);
-        if (!codeAccepted(user, input.code)) return send(options.wrongCodeAnswer ?? { status: 400, body: INVALID_CODE });
-      }
-      return sendJson(response, 200, nest(tokenPath, issue(user)));
-    }
-
-    const session = sessionOf(request);
-    if (!session) return send(easypanelError('UNAUTHORIZED', 401, 'Unauthorized'));
-    if (sessionBody !== undefined) return sendJson(response, 200, sessionBody);
-    return sendJson(response, 200, { ...easypanelSession(session.issued), ...echo(session.bearer) });
-  };
-
-  /**
-   * Easypanel 2.30 and before: tRPC v10 with superjson at `/api/trpc/<procedure>`. Every other path
-   * (`/api/login` and `/api/getSession` too, which such a version does not have) answers 404 with a
-   * tRPC NOT_FOUND envelope that names no procedure.
-   */
-  const handleTrpc = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    path: string,
-    moved: boolean,
-    body: string,
-    search: URLSearchParams,
-  ) => {
-    const send = (answer: { status: number; body: unknown }) => sendJson(response, answer.status, answer.body);
-    if (!path.startsWith('/api/trpc/')) return send(trpcError('NOT_FOUND', 'Not found'));
-    const name = path.slice('/api/trpc/'.length);
-    const procedure = Object.hasOwn(TRPC_PROCEDURES, name) ? TRPC_PROCEDURES[name] : undefined;
-    if (!procedure) {
-      return send(trpcError('NOT_FOUND', `No "${request.method === 'GET' ? 'query' : 'mutation'}"-procedure on path "${name}"`, name));
-    }
-
-    const fault = moved ? undefined : faults.get(procedure.route);
-    if (fault?.kind === 'latency') await delay(fault.ms, response);
-    else if (fault) return applyFault(fault, response);
-
-    if (request.method !== procedure.method) {
-      return send(
-        trpcError(
-          'METHOD_NOT_SUPPORTED',
-          `Unsupported ${request.method ?? ''}-request to ${procedure.type} procedure at path "${name}"`,
-          name,
-        ),
-      );
-    }
-
-    if (procedure.route === 'login') {
-      const input = (parseJson(body) as { json?: { email?: unknown; password?: unknown; code?: unknown } } | undefined)?.json;
-      if (
-        typeof input?.email !== 'string' ||
-        typeof input.password !== 'string' ||
-        (input.code !== undefined && typeof input.code !== 'string')
-      ) {
-        return send(trpcError('BAD_REQUEST', 'Input validation failed', name));
-      }
-      const user = users.find((candidate) => candidate.email === input.email && candidate.password === input.password);
-      if (!user) return send(trpcError('UNAUTHORIZED', 'Invalid credentials', name));
-      if (isTwoFactor(user)) {
-        if (input.code === undefined) return send(options.twoFactorPrompt ?? { status: 200, body: trpcResult(EASYPANEL_PROMPT.body) });
-        if (!codeAccepted(user, input.code)) return send(options.wrongCodeAnswer ?? trpcError('BAD_REQUEST', 'Invalid Code', name));
-      }
-      return sendJson(response, 200, trpcResult({ token: issue(user) }));
-    }
-
-    const input = search.get('input');
-    if (input !== null && parseJson(input) === undefined) return send(trpcError('BAD_REQUEST', 'Input is not JSON', name));
-    const session = sessionOf(request);
-    if (!session) return send(trpcError('UNAUTHORIZED', 'Unauthorized', name));
-    if (sessionBody !== undefined) return sendJson(response, 200, trpcResult(sessionBody));
-    return sendJson(response, 200, trpcResult({ ...easypanelSession(session.issued), ...echo(session.bearer) }));
-  };
+  const context: PanelContext = { options, state, faults };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readBody(request);
@@ -426,9 +51,9 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     // `/api/v2/...` answers like `/api/...` without faults: the target of a same-origin redirect.
     const moved = url.pathname.startsWith('/api/v2/');
     const path = moved ? `/api/${url.pathname.slice('/api/v2/'.length)}` : url.pathname;
-    if (style === 'easypanel') return handleEasypanel(request, response, path, moved, body);
-    if (style === 'trpc') return handleTrpc(request, response, path, moved, body, url.searchParams);
-    return handleSimple(request, response, path, moved, body);
+    const call: IncomingCall = { request, response, path, moved, body, search: url.searchParams };
+    for (const answerer of generation.answerers) if (await answerer(context, call)) return;
+    sendAnswer(response, generation.notFound());
   };
 
   // TLS: which certificate each connection was made with, so that a swap can close the old ones.
@@ -452,17 +77,9 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
         if (tracked.busy === 0 && staleTls(socket)) socket.end();
       });
     }
-    const fail = () => {
-      if (style === 'simple') return sendJson(response, 500, { error: 'Reference panel failed' });
-      const answer =
-        style === 'trpc'
-          ? trpcError('INTERNAL_SERVER_ERROR', 'Reference panel failed')
-          : easypanelError('INTERNAL_SERVER_ERROR', 500, 'Reference panel failed');
-      sendJson(response, answer.status, answer.body);
-    };
     handle(request, response)
       .catch(() => {
-        if (!response.headersSent) fail();
+        if (!response.headersSent) sendAnswer(response, generation.internalError());
         else response.destroy();
       })
       .finally(observe);
@@ -487,17 +104,18 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     port,
     style,
     requests,
+    logouts: state.logouts,
+    version: state.version,
+    setVersion: state.setVersion,
     setFault: (route, fault) => (fault ? faults.set(route, fault) : faults.delete(route)),
-    setTokenTtl: (ms) => {
-      tokenTtlMs = ms;
-    },
-    expireAllTokens: () => {
-      for (const issued of tokens.values()) issued.expiresAt = 0;
-    },
-    issuedTokens: () => [...tokens.keys()],
-    setSessionBody: (body) => {
-      sessionBody = body;
-    },
+    setTokenTtl: state.setTokenTtl,
+    setRememberMeTtl: state.setRememberMeTtl,
+    setLogInLimit: state.setLogInLimit,
+    expireAllTokens: state.expireAllTokens,
+    issuedTokens: state.issuedTokens,
+    createApiToken: (user = state.users[0] ?? DEMO_USER) => state.createApiToken(user),
+    revokeApiToken: (user = state.users[0] ?? DEMO_USER) => state.revokeApiToken(user),
+    setSessionBody: state.setSessionBody,
     setCertificate: ({ key, cert }) => {
       if (!httpsServer)
         throw new Error('setCertificate: this reference panel serves plain http; start it with the `tls` option to swap certificates.');
@@ -531,127 +149,4 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
         for (const socket of tlsSockets.keys()) socket.destroy();
       }),
   };
-}
-
-/**
- * Reports the request's arrival now, and its end: `hung-up` when the connection closes before the
- * answer was ended, else `answered` when the returned function is called (the handler is done, so
- * the whole answer is written: the client cannot have read it before this).
- */
-function observed(request: IncomingMessage, response: ServerResponse, observer: ReferencePanelOptions['observer']): () => void {
-  if (!observer) return () => undefined;
-  const path = new URL(request.url ?? '/', 'http://placeholder').pathname;
-  let ended = false;
-  const end = (phase: 'answered' | 'hung-up') => {
-    if (ended) return;
-    ended = true;
-    observer({ path, phase });
-  };
-  observer({ path, phase: 'arrived' });
-  response.once('close', () => {
-    if (!response.writableEnded) end('hung-up');
-  });
-  return () => end('answered');
-}
-
-async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, response: ServerResponse): Promise<void> {
-  switch (fault.kind) {
-    case 'server-error':
-      return sendJson(response, 500, { error: 'Internal server error' });
-    case 'bad-gateway-html':
-      response.writeHead(502, { 'content-type': 'text/html' });
-      response.end(
-        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
-      );
-      return;
-    case 'invalid-json':
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"user": {"id": "usr_1001", "email": ');
-      return;
-    case 'html-page':
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><html><body><form>Sign in to the proxy</form></body></html>');
-      return;
-    case 'huge-body':
-      return streamHugeBody(response, fault.bytes ?? 5 * 1024 * 1024);
-    case 'never-ending-body':
-      return streamForever(response);
-    case 'redirect':
-      response.writeHead(fault.status ?? 302, { location: fault.to });
-      response.end();
-      return;
-    case 'rate-limited':
-      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(fault.retryAfterSeconds ?? 30) });
-      response.end(JSON.stringify({ error: 'Too many requests' }));
-      return;
-    case 'status':
-      if (fault.reason !== undefined) response.statusMessage = fault.reason;
-      if (fault.contentType !== undefined) {
-        response.writeHead(fault.status, { 'content-type': fault.contentType });
-        response.end(String(fault.body ?? ''));
-        return;
-      }
-      return sendJson(response, fault.status, fault.body ?? { error: `Status ${fault.status}` });
-  }
-}
-
-/** A valid JSON array that is larger than `bytes`, sent without a Content-Length. */
-async function streamHugeBody(response: ServerResponse, bytes: number): Promise<void> {
-  response.writeHead(200, { 'content-type': 'application/json' });
-  const chunk = `${JSON.stringify('x'.repeat(64 * 1024 - 3))},`;
-  response.write('[');
-  for (let sent = 0; sent < bytes && !response.destroyed; sent += chunk.length) {
-    if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
-  }
-  response.end('0]');
-}
-
-/** Headers, then a slow trickle of bytes that never completes, until the client hangs up. */
-async function streamForever(response: ServerResponse): Promise<void> {
-  response.writeHead(200, { 'content-type': 'application/json' });
-  response.write('{"session": "');
-  const timer = setInterval(() => response.write('.'), 50);
-  await new Promise((resolve) => response.once('close', resolve));
-  clearInterval(timer);
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function nest(path: readonly string[], value: string): unknown {
-  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    // A test server still should not buffer without end.
-    if (size > 1024 * 1024) break;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Waits, or stops waiting when the client hangs up (the response closes). */
-function delay(ms: number, response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    response.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { PANEL_STYLES } from '../support/reference-panel/server.ts';
+
+/** `npm run demo-panel`: its help names every style and option; a started panel says what it serves. */
+
+const cli = join(import.meta.dirname, '..', 'support', 'reference-panel', 'cli.ts');
+
+test('--help names a style per generation and every option', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--experimental-strip-types', cli, '--help']);
+  for (const style of PANEL_STYLES) assert.match(stdout, new RegExp(`^ +${style} +\\S`, 'm'), style);
+  assert.match(stdout, /trpc +Easypanel 2\.30 and before/);
+  assert.match(stdout, /rpc +Easypanel 2\.31 and 2\.32/);
+  assert.match(stdout, /easypanel +Easypanel 2\.33 and later/);
+  for (const option of [
+    '--style',
+    '--version',
+    '--token-ttl',
+    '--remember-me-ttl',
+    '--api-token',
+    '--log-in-limit',
+    '--two-factor',
+    '--tls',
+    '--port',
+  ]) {
+    assert.match(stdout, new RegExp(`^  ${option} `, 'm'), option);
+  }
+});
+
+test('--style rpc --version --api-token: it prints its address, routes and a token that reads the version', async () => {
+  const child = spawn(process.execPath, [
+    '--experimental-strip-types',
+    cli,
+    '--style',
+    'rpc',
+    '--version',
+    '2.31.0',
+    '--api-token',
+    '--port',
+    '0',
+  ]);
+  try {
+    let printed = '';
+    child.stdout.setEncoding('utf8');
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: string) => {
+        printed += chunk;
+        if (printed.includes('Press Ctrl+C')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`the demo panel ended (${code}): ${printed}`)));
+    });
+    assert.match(printed, /Easypanel 2\.31–2\.32.*reporting version 2\.31\.0/);
+    assert.match(printed, /^ {4}POST \/api\/rpc\/update\/getStatus$/m);
+    assert.match(printed, /^ {4}POST \/api\/trpc\/auth\.login$/m);
+    const url = /add a panel with the address: (\S+)/.exec(printed)?.[1];
+    const token = /never expires\): ([0-9a-f]{64})$/m.exec(printed)?.[1];
+    assert.ok(url && token, printed);
+    const response = await fetch(`${url}/api/rpc/update/getStatus`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"json":null}',
+    });
+    assert.deepEqual(await response.json(), { json: { version: '2.31.0' } });
+  } finally {
+    child.kill();
+  }
+});
+
+test('wrong options are refused with the usage', async () => {
+  for (const args of [
+    ['--style', 'graphql'],
+    ['--style', 'simple', '--api-token'],
+    ['--log-in-limit', '1.5'],
+  ]) {
+    const failed = await promisify(execFile)(process.execPath, ['--experimental-strip-types', cli, ...args]).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    assert.equal(failed?.code, 2, args.join(' '));
+    assert.match(String(failed?.stderr), /Usage: npm run demo-panel/);
+  }
+});

@@ -1,0 +1,74 @@
+import type { Answerer } from './call.ts';
+import type { Answer } from './http.ts';
+import { OPERATIONS } from './operations.ts';
+import { answerPublic, publicError, publicNotFound } from './public-api.ts';
+import { answerRpc, rpcError, rpcNotFound } from './rpc.ts';
+import { answerSimple } from './simple.ts';
+import { trpcAnswerer, trpcError, trpcNotFound } from './trpc.ts';
+import type { PanelStyle } from './types.ts';
+
+/**
+ * What each style answers: its routes, tried in order (newer Easypanels keep answering the older
+ * routes), and its words for a path it does not have and for its own failure.
+ */
+export interface Generation {
+  /** For people: which panel this is. */
+  label: string;
+  answerers: readonly Answerer[];
+  notFound(): Answer;
+  internalError(): Answer;
+}
+
+const FAILED = 'Reference panel failed';
+
+export const GENERATIONS: Readonly<Record<PanelStyle, Generation>> = {
+  simple: {
+    label: "the reference panel's own simple API",
+    answerers: [answerSimple],
+    notFound: () => ({ status: 404, body: { error: 'Not found' } }),
+    internalError: () => ({ status: 500, body: { error: FAILED } }),
+  },
+  trpc: {
+    label: 'Easypanel 2.30 and before (tRPC)',
+    answerers: [trpcAnswerer(false)],
+    notFound: trpcNotFound,
+    internalError: () => trpcError('INTERNAL_SERVER_ERROR', FAILED),
+  },
+  rpc: {
+    label: 'Easypanel 2.31–2.32 (RPC layer; tRPC for writes only)',
+    answerers: [answerRpc, trpcAnswerer(true)],
+    notFound: rpcNotFound,
+    internalError: () => rpcError('INTERNAL_SERVER_ERROR', FAILED),
+  },
+  easypanel: {
+    label: 'Easypanel 2.33+ (public API; also the RPC layer, and tRPC for writes only)',
+    answerers: [answerPublic, answerRpc, trpcAnswerer(true)],
+    notFound: publicNotFound,
+    internalError: () => publicError('INTERNAL_SERVER_ERROR', FAILED),
+  },
+};
+
+export const PANEL_STYLES = Object.keys(GENERATIONS) as PanelStyle[];
+
+/** The routes a style serves, one `METHOD /path` a line, for people. */
+export function describeRoutes(style: PanelStyle, loginPath = '/login'): string[] {
+  const method = (kind: 'query' | 'mutation') => (kind === 'query' ? 'GET ' : 'POST');
+  const trpc = (writesOnly: boolean) =>
+    OPERATIONS.filter((operation) => !writesOnly || operation.kind === 'mutation').map(
+      (operation) => `${method(operation.kind)} /api/trpc/${operation.trpc}`,
+    );
+  const rpc = OPERATIONS.map((operation) => `POST /api/rpc/${operation.rpc}`);
+  const flat = OPERATIONS.map(
+    (operation) => `${method(operation.kind)} /api${operation.route === 'login' ? loginPath : `/${operation.public}`}`,
+  );
+  switch (style) {
+    case 'simple':
+      return [`POST /api${loginPath}`, 'GET  /api/getSession'];
+    case 'trpc':
+      return trpc(false);
+    case 'rpc':
+      return [...rpc, ...trpc(true)];
+    case 'easypanel':
+      return [...flat, ...rpc, ...trpc(true)];
+  }
+}
