@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { parseArguments } from '../../../shared/contract.ts';
+import { PanelError } from '../../../shared/errors.ts';
+import { cleanTags, LABEL_LIMITS } from '../../../shared/labels.ts';
+import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
+import { STYLE_PATHS } from '../common/style-paths.ts';
+import type { PanelRecord, PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
+import { newRecord } from './panel-transfer.ts';
+import type { ServiceContext, ServiceMethods } from './service-context.ts';
+import { toPanel, type ServiceState } from './service-state.ts';
+import { attemptWrite, find } from './session-reader.ts';
+import { endSignIn } from './sign-in.ts';
+
+type PanelMethods = 'listPanels' | 'addPanel' | 'updatePanel' | 'removePanel' | 'removePanels' | 'duplicatePanel' | 'updatePanels';
+
+/** The panel list: adding, changing, labelling, duplicating and removing panels, one or many. */
+export function panelMethods(context: ServiceContext): ServiceMethods<PanelMethods> {
+  const { state, now, changes, presented } = context;
+
+  /** Forgets everything this run holds for panels that are being removed. */
+  async function forgetPanels(current: ServiceState, ids: readonly string[]) {
+    // Signed out at once whatever the disk says. A token left in the token store is dropped at
+    // the next start, because the panel is no longer in the list.
+    await attemptWrite(() => current.vault.forget(...ids));
+    for (const id of ids) {
+      context.cache.forget(id);
+      context.reader.forget(id);
+      current.history.forget(id);
+      presented.delete(id);
+    }
+  }
+
+  return {
+    async listPanels() {
+      parseArguments('listPanels', []);
+      const current = await state();
+      return current.registry.list().map((record) => toPanel(record, current));
+    },
+
+    async addPanel(input) {
+      const [{ address, name, allowPlainHttp = false, group = null, tags = [], colour = null, favourite = false }] = parseArguments(
+        'addPanel',
+        [input],
+      );
+      const current = await state();
+      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
+      failIfDuplicate(current.registry, baseUrl, display);
+      const record: PanelRecord = {
+        id: randomUUID(),
+        name: name || display,
+        baseUrl,
+        allowPlainHttp,
+        apiStyle: 'plain',
+        loginPath: STYLE_PATHS.plain.login,
+        sessionPath: STYLE_PATHS.plain.session,
+        trustedCertificate: null,
+        tokenField: null,
+        createdAt: now().toISOString(),
+        lastEmail: null,
+        tokenStorage: null,
+        signedOutReason: null,
+        lastCheck: null,
+        group,
+        tags,
+        colour,
+        favourite,
+      };
+      await current.registry.insert(record);
+      changes.changed(record.id);
+      return toPanel(record, current);
+    },
+
+    async updatePanel(id, patch) {
+      const [panelId, change] = parseArguments('updatePanel', [id, patch]);
+      const current = await state();
+      const record = find(current, panelId);
+      const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
+      const next: PanelRecordChange = {};
+      if (change.name !== undefined) next.name = change.name;
+      const style = change.apiStyle ?? record.apiStyle;
+      if (style !== record.apiStyle) {
+        next.apiStyle = style;
+        // Paths still at the old style's defaults follow the style; paths the operator set stay.
+        if (record.loginPath === STYLE_PATHS[record.apiStyle].login) next.loginPath = STYLE_PATHS[style].login;
+        if (record.sessionPath === STYLE_PATHS[record.apiStyle].session) next.sessionPath = STYLE_PATHS[style].session;
+      }
+      if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath, STYLE_PATHS[style].login);
+      if (change.sessionPath !== undefined) next.sessionPath = normaliseApiPath(change.sessionPath, 'session', STYLE_PATHS[style].session);
+      if (change.tokenField !== undefined) next.tokenField = change.tokenField;
+      if (change.group !== undefined) next.group = change.group;
+      if (change.tags !== undefined) next.tags = change.tags;
+      if (change.colour !== undefined) next.colour = change.colour;
+      if (change.favourite !== undefined) next.favourite = change.favourite;
+      const allowPlainHttp = change.allowPlainHttp ?? record.allowPlainHttp;
+      if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
+      // Taking the choice back needs an address that works without it: normalised again below.
+      const address = change.address ?? (change.allowPlainHttp === false ? record.baseUrl : undefined);
+      if (address !== undefined) {
+        const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
+        if (baseUrl !== record.baseUrl) {
+          failIfDuplicate(current.registry, baseUrl, display);
+          next.baseUrl = baseUrl;
+          // The trusted certificate was the old address's server's.
+          next.trustedCertificate = null;
+          next.signedOutReason = signedIn
+            ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
+            : record.signedOutReason;
+        }
+      }
+      // The token belongs to the old address; it must never be sent to the new one.
+      if (next.baseUrl !== undefined) {
+        const ended = await endSignIn(context, current, record, next, `signed out of ${record.name} at its old address`);
+        // Signed out either way; the new address itself was not saved.
+        if (ended.listFailure) throw ended.listFailure;
+        current.history.forget(panelId);
+        presented.delete(panelId);
+        return toPanel(ended.record, current);
+      }
+      const updated = (await current.registry.update(panelId, next)) ?? record;
+      changes.changed(panelId);
+      return toPanel(updated, current);
+    },
+
+    async removePanel(id) {
+      const [panelId] = parseArguments('removePanel', [id]);
+      const current = await state();
+      find(current, panelId);
+      await forgetPanels(current, [panelId]);
+      await current.registry.remove(panelId);
+      changes.removed(panelId);
+    },
+
+    async removePanels(ids) {
+      const [requested] = parseArguments('removePanels', [ids]);
+      const current = await state();
+      const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
+      await forgetPanels(current, panelIds);
+      await current.registry.removeMany(new Set(panelIds));
+      for (const id of panelIds) changes.removed(id);
+    },
+
+    async updatePanels(ids, change) {
+      const [requested, { group, addTags, removeTags, colour, favourite }] = parseArguments('updatePanels', [ids, change]);
+      const current = await state();
+      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+      const removing = new Set((removeTags ?? []).map((tag) => tag.toLowerCase()));
+      const updates = new Map<string, PanelRecordChange>();
+      for (const record of records) {
+        const next: PanelRecordChange = {};
+        if (group !== undefined) next.group = group;
+        if (colour !== undefined) next.colour = colour;
+        if (favourite !== undefined) next.favourite = favourite;
+        if (addTags || removeTags) {
+          const tags = cleanTags([...record.tags, ...(addTags ?? [])]).filter((tag) => !removing.has(tag.toLowerCase()));
+          if (tags.length > LABEL_LIMITS.tags) {
+            throw new PanelError(
+              'INVALID_INPUT',
+              `"${record.name}" would have ${tags.length} tags (${LABEL_LIMITS.tags} at most), so nothing was changed. Remove some of its tags first.`,
+            );
+          }
+          next.tags = tags;
+        }
+        updates.set(record.id, next);
+      }
+      await current.registry.updateMany(updates);
+      for (const record of records) changes.changed(record.id);
+      return records.map((record) => toPanel(current.registry.get(record.id)!, current));
+    },
+
+    async duplicatePanel(id, input) {
+      const [panelId, { address, name }] = parseArguments('duplicatePanel', [id, input]);
+      const current = await state();
+      const source = find(current, panelId);
+      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp: source.allowPlainHttp });
+      failIfDuplicate(current.registry, baseUrl, display);
+      // The settings and labels go with it; the sign-in, the email and the certificate (the old
+      // address's server's) do not.
+      const record = newRecord(
+        { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null },
+        now().toISOString(),
+      );
+      await current.registry.insert(record);
+      changes.changed(record.id);
+      return toPanel(record, current);
+    },
+  };
+}
+
+function failIfDuplicate(registry: PanelRegistry, baseUrl: string, display: string): void {
+  const existing = registry.findByBaseUrl(baseUrl);
+  if (existing) {
+    throw new PanelError('DUPLICATE_PANEL', `${display} is already in your list as "${existing.name}".`);
+  }
+}
