@@ -66,6 +66,46 @@ export interface Panel {
   favourite: boolean;
 }
 
+/**
+ * What each field of a panel is, so that a field added to `Panel` makes the compiler ask which:
+ * - `setting`: the operator's choice; kept in the panel list, exported, imported, copied by Duplicate;
+ * - `kept`: kept in the panel list by Paneldeck itself (identity, sign-in), never exported;
+ * - `shown`: worked out each time the panel is shown, never kept.
+ * The stored record, the export, import and Duplicate take their fields from here.
+ */
+export const PANEL_FIELDS = {
+  id: 'kept',
+  name: 'setting',
+  address: 'shown',
+  baseUrl: 'kept',
+  allowPlainHttp: 'setting',
+  apiStyle: 'setting',
+  loginPath: 'setting',
+  sessionPath: 'setting',
+  trustedCertificate: 'setting',
+  tokenField: 'setting',
+  createdAt: 'kept',
+  lastEmail: 'kept',
+  signedIn: 'shown',
+  tokenStorage: 'kept',
+  signedOutReason: 'kept',
+  // Kept only in files of older versions; shown from the check history now.
+  lastCheck: 'kept',
+  sessionExpiresAt: 'shown',
+  group: 'setting',
+  tags: 'setting',
+  colour: 'setting',
+  favourite: 'setting',
+} as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;
+
+/** The fields of `Panel` of one kind (or kinds) of `PANEL_FIELDS`. */
+export type PanelFieldOfKind<Kind extends (typeof PANEL_FIELDS)[keyof Panel]> = {
+  [Field in keyof Panel]: (typeof PANEL_FIELDS)[Field] extends Kind ? Field : never;
+}[keyof Panel];
+
+/** The operator's choices for a panel: what export writes, import reads and Duplicate copies. */
+export type PanelSettings = Pick<Panel, PanelFieldOfKind<'setting'>>;
+
 /** The outcome of checking one panel: its session read, or why not. */
 export type PanelCheck =
   | { panelId: string; checkedAt: string; ok: true }

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
-import { STYLE_PATHS } from '../common/style-paths.ts';
 import { jsonFileStore, storageError } from '../storage/document-store.ts';
-import type { PanelRecord } from '../storage/panel-record.ts';
-import { checkEntry, type CheckedEntry, type ImportSettings } from '../transfer/import-entry.ts';
+import { checkEntry, type CheckedEntry } from '../transfer/import-entry.ts';
 import { planImport } from '../transfer/import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from '../transfer/import-reader.ts';
+import { newPanelRecord } from './new-panel.ts';
 import type { PanelServiceOptions, ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel } from './service-state.ts';
 import { find } from './session-reader.ts';
@@ -81,7 +80,7 @@ export function transferMethods(
       }
       const plan = planImport(applying.entries, current.registry.list());
       const createdAt = now().toISOString();
-      const additions = plan.additions.map((settings) => newRecord(settings, createdAt));
+      const additions = plan.additions.map((settings) => newPanelRecord(settings, createdAt));
       const updates = duplicates === 'update' ? plan.updates : new Map();
       // One write: the whole import lands, or (the write failing) none of it does.
       await current.registry.insertAndUpdate(additions, updates);
@@ -94,30 +93,5 @@ export function transferMethods(
         invalid: plan.counts.invalid,
       };
     },
-  };
-}
-
-/** A panel as Add panel would make it, with the settings the import gives; signed out. */
-export function newRecord(settings: ImportSettings, createdAt: string): PanelRecord {
-  const apiStyle = settings.apiStyle ?? 'plain';
-  return {
-    id: randomUUID(),
-    name: settings.name ?? settings.display,
-    baseUrl: settings.baseUrl,
-    allowPlainHttp: settings.allowPlainHttp,
-    apiStyle,
-    loginPath: settings.loginPath ?? STYLE_PATHS[apiStyle].login,
-    sessionPath: settings.sessionPath ?? STYLE_PATHS[apiStyle].session,
-    trustedCertificate: settings.trustedCertificate ?? null,
-    tokenField: settings.tokenField ?? null,
-    createdAt,
-    lastEmail: null,
-    tokenStorage: null,
-    signedOutReason: null,
-    lastCheck: null,
-    group: settings.group ?? null,
-    tags: settings.tags ?? [],
-    colour: settings.colour ?? null,
-    favourite: settings.favourite ?? false,
   };
 }

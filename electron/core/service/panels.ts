@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { cleanTags, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 import { STYLE_PATHS } from '../common/style-paths.ts';
-import type { PanelRecord, PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
-import { newRecord } from './panel-transfer.ts';
+import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
+import { newPanelRecord } from './new-panel.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
@@ -38,33 +37,11 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
     },
 
     async addPanel(input) {
-      const [{ address, name, allowPlainHttp = false, group = null, tags = [], colour = null, favourite = false }] = parseArguments(
-        'addPanel',
-        [input],
-      );
+      const [added] = parseArguments('addPanel', [input]);
       const current = await state();
-      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
+      const { baseUrl, display } = normaliseAddress(added.address, { allowPlainHttp: added.allowPlainHttp ?? false });
       failIfDuplicate(current.registry, baseUrl, display);
-      const record: PanelRecord = {
-        id: randomUUID(),
-        name: name || display,
-        baseUrl,
-        allowPlainHttp,
-        apiStyle: 'plain',
-        loginPath: STYLE_PATHS.plain.login,
-        sessionPath: STYLE_PATHS.plain.session,
-        trustedCertificate: null,
-        tokenField: null,
-        createdAt: now().toISOString(),
-        lastEmail: null,
-        tokenStorage: null,
-        signedOutReason: null,
-        lastCheck: null,
-        group,
-        tags,
-        colour,
-        favourite,
-      };
+      const record = newPanelRecord({ ...added, baseUrl, display }, now().toISOString());
       await current.registry.insert(record);
       changes.changed(record.id);
       return toPanel(record, current);
@@ -175,10 +152,8 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       failIfDuplicate(current.registry, baseUrl, display);
       // The settings and labels go with it; the sign-in, the email and the certificate (the old
       // address's server's) do not.
-      const record = newRecord(
-        { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null },
-        now().toISOString(),
-      );
+      const copy = { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null };
+      const record = newPanelRecord(copy, now().toISOString());
       await current.registry.insert(record);
       changes.changed(record.id);
       return toPanel(record, current);
