@@ -2,6 +2,7 @@ import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { cleanTags, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
+import { withoutUndefined } from '../common/given.ts';
 import { STYLE_PATHS } from '../common/style-paths.ts';
 import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
 import { newPanelRecord } from './new-panel.ts';
@@ -52,26 +53,23 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       const current = await state();
       const record = find(current, panelId);
       const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
-      const next: PanelRecordChange = {};
-      if (change.name !== undefined) next.name = change.name;
-      const style = change.apiStyle ?? record.apiStyle;
+      // Settings the schema's check is enough for are taken as given; the address, plain http and
+      // the API style with its paths are worked out below.
+      const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
+      const next: PanelRecordChange = withoutUndefined(asGiven);
+      const style = apiStyle ?? record.apiStyle;
       if (style !== record.apiStyle) {
         next.apiStyle = style;
         // Paths still at the old style's defaults follow the style; paths the operator set stay.
         if (record.loginPath === STYLE_PATHS[record.apiStyle].login) next.loginPath = STYLE_PATHS[style].login;
         if (record.sessionPath === STYLE_PATHS[record.apiStyle].session) next.sessionPath = STYLE_PATHS[style].session;
       }
-      if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath, STYLE_PATHS[style].login);
-      if (change.sessionPath !== undefined) next.sessionPath = normaliseApiPath(change.sessionPath, 'session', STYLE_PATHS[style].session);
-      if (change.tokenField !== undefined) next.tokenField = change.tokenField;
-      if (change.group !== undefined) next.group = change.group;
-      if (change.tags !== undefined) next.tags = change.tags;
-      if (change.colour !== undefined) next.colour = change.colour;
-      if (change.favourite !== undefined) next.favourite = change.favourite;
-      const allowPlainHttp = change.allowPlainHttp ?? record.allowPlainHttp;
+      if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, STYLE_PATHS[style].login);
+      if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', STYLE_PATHS[style].session);
+      const allowPlainHttp = plainHttpChoice ?? record.allowPlainHttp;
       if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
       // Taking the choice back needs an address that works without it: normalised again below.
-      const address = change.address ?? (change.allowPlainHttp === false ? record.baseUrl : undefined);
+      const address = typedAddress ?? (plainHttpChoice === false ? record.baseUrl : undefined);
       if (address !== undefined) {
         const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
         if (baseUrl !== record.baseUrl) {

@@ -37,7 +37,7 @@ const readApiStyle: FieldReader<ApiStyle> = (entry) => {
  * How each field of a record is read from the file, and what an older file that lacks it gets:
  * a field added to `Panel` makes the compiler ask for its line here. Records keep this order.
  */
-const FIELD_READERS: { [Field in keyof PanelRecord]-?: FieldReader<PanelRecord[Field]> } = {
+const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Field]> } = {
   id: ({ id }) => (typeof id === 'string' && UUID.test(id) ? id : undefined),
   name: ({ name }) => (typeof name === 'string' && name.length > 0 ? name : undefined),
   /** As `normaliseAddress` gives it. */

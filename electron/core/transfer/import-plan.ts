@@ -1,4 +1,5 @@
 import type { ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
+import type { PanelSettings } from '../../../shared/types.ts';
 import type { CheckedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
 
@@ -12,19 +13,28 @@ export interface ImportPlan {
   updates: Map<string, PanelRecordChange>;
 }
 
-/** Settings an import can change on a panel already in the list, with the words the preview uses. */
-const UPDATABLE: readonly [keyof ImportSettings & keyof PanelRecord, string][] = [
-  ['name', 'name'],
-  ['group', 'group'],
-  ['tags', 'tags'],
-  ['colour', 'colour'],
-  ['favourite', 'favourite'],
-  ['apiStyle', 'API style'],
-  ['loginPath', 'login path'],
-  ['sessionPath', 'session path'],
-  ['tokenField', 'token field'],
-  ['trustedCertificate', 'trusted certificate'],
-];
+/**
+ * The settings an import changes on a panel already in the list, with the words the preview uses;
+ * null for one it leaves: whether plain http is allowed only matters to the address, which the
+ * panel and the entry share. A new setting makes the compiler ask which.
+ */
+const UPDATABLE: Record<keyof PanelSettings, string | null> = {
+  name: 'name',
+  group: 'group',
+  tags: 'tags',
+  colour: 'colour',
+  favourite: 'favourite',
+  apiStyle: 'API style',
+  loginPath: 'login path',
+  sessionPath: 'session path',
+  tokenField: 'token field',
+  trustedCertificate: 'trusted certificate',
+  allowPlainHttp: null,
+};
+const UPDATED_FIELDS = (Object.keys(UPDATABLE) as (keyof PanelSettings)[]).flatMap((field) => {
+  const words = UPDATABLE[field];
+  return words === null ? [] : [[field, words] as const];
+});
 
 /**
  * Sorts each entry: new, a duplicate of a panel in the list (by address) with other settings, the
@@ -79,7 +89,7 @@ function rowFor(
   }
   const change: PanelRecordChange = {};
   const changes: string[] = [];
-  for (const [key, words] of UPDATABLE) {
+  for (const [key, words] of UPDATED_FIELDS) {
     const value = settings[key];
     if (value === undefined || sameValue(value, existing[key])) continue;
     (change as Record<string, unknown>)[key] = value;
