@@ -1,7 +1,14 @@
 import { STYLE_PATHS } from '../common/style-paths.ts';
 import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/errors.ts';
 import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem } from '../../../shared/labels.ts';
-import type { ApiStyle, Panel, PanelFieldOfKind, SessionCheck, TokenStorage } from '../../../shared/types.ts';
+import {
+  PROTECTION_LEVELS,
+  type ApiStyle,
+  type Panel,
+  type PanelFieldOfKind,
+  type ProtectionLevel,
+  type SessionCheck,
+} from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 
 import { holds, isNullableString, isRecord, isTime } from '../common/guards.ts';
@@ -16,7 +23,7 @@ export type PanelRecord = Pick<Panel, PanelFieldOfKind<'setting' | 'kept'>>;
 export type PanelRecordChange = Partial<Omit<PanelRecord, 'id'>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const STORAGES: ReadonlySet<unknown> = new Set<TokenStorage>(['encrypted', 'weak', 'memory']);
+const LEVELS: ReadonlySet<unknown> = new Set<ProtectionLevel>(PROTECTION_LEVELS);
 
 /** Reads one field from a panel entry of the file: its value, or undefined when it is not valid. */
 type FieldReader<T> = (entry: Record<string, unknown>) => T | undefined;
@@ -69,9 +76,15 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
   createdAt: ({ createdAt }) => (isTime(createdAt) ? createdAt : undefined),
   /** Called `account` in format 1. */
   lastEmail: ({ lastEmail }) => (isNullableString(lastEmail) ? lastEmail : undefined),
-  /** Where the token of the last log in went; `null` when the sign-in ended. */
-  tokenStorage: ({ tokenStorage }) =>
-    tokenStorage === null ? null : STORAGES.has(tokenStorage) ? (tokenStorage as TokenStorage) : undefined,
+  /**
+   * How the token of the last log in was kept; `null` when the sign-in ended. Older versions wrote
+   * `encrypted` for `keyring` (their `weak` and `memory` mean what they mean now).
+   */
+  tokenStorage: ({ tokenStorage }) => {
+    if (tokenStorage === null) return null;
+    const level = tokenStorage === 'encrypted' ? 'keyring' : tokenStorage;
+    return LEVELS.has(level) ? (level as ProtectionLevel) : undefined;
+  },
   signedOutReason: ({ signedOutReason }) => (signedOutReason === null ? null : readErrorInfo(signedOutReason)),
   lastCheck: ({ lastCheck }) => (lastCheck === null ? null : readCheck(lastCheck)),
   /** The operator's organisation of the panel (format 3 on). */

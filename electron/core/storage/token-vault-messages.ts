@@ -3,7 +3,7 @@ import type { ProtectionLevel } from '../../../shared/types.ts';
 
 /** Why a saved sign-in was not read at start, in the operator's words. */
 
-export type WeakOrNone = Exclude<ProtectionLevel, 'keyring'>;
+export type WeakOrMemory = Exclude<ProtectionLevel, 'keyring'>;
 
 export function damagedFileReason(what: string, copyPath: string): { info: ErrorInfo; summary: string; copyPath: string } {
   return {
@@ -23,7 +23,7 @@ export function damagedEntryReason(damagedCopy: string | null): ErrorInfo {
   };
 }
 
-export function unavailableReason(level: WeakOrNone, savedUnder: string, now: string): ErrorInfo {
+export function unavailableReason(level: WeakOrMemory, savedUnder: string, now: string): ErrorInfo {
   const changed =
     savedUnder !== now ? `Secure storage on this system changed from ${savedUnder} to ${now} since the token was saved. ` : '';
   const why =
