@@ -7,7 +7,7 @@ import { BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
- * with these; the shapes the core deeper down relies on (address, login path) are checked
+ * with these; the shapes the core deeper down relies on (address, login path) are validated
  * again, more precisely, where they are interpreted.
  */
 

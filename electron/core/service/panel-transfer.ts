@@ -3,7 +3,7 @@ import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
 import { jsonFileStore, storageError } from '../storage/document-store.ts';
-import { checkEntry, type CheckedEntry } from '../transfer/import-entry.ts';
+import { validateEntry, type ValidatedEntry } from '../transfer/import-entry.ts';
 import { planImport } from '../transfer/import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from '../transfer/import-reader.ts';
 import { newPanelRecord } from './new-panel.ts';
@@ -13,7 +13,7 @@ import { find } from './session-reader.ts';
 
 interface PendingImport {
   id: string;
-  entries: CheckedEntry[];
+  entries: ValidatedEntry[];
 }
 
 /**
@@ -62,7 +62,7 @@ export function transferMethods(
         read = { name: 'The pasted text', text: from.text };
       }
       const parsed: ImportText = readImportText(read.text, read.name);
-      const entries = parsed.entries.map(checkEntry);
+      const entries = parsed.entries.map(validateEntry);
       const plan = planImport(entries, current.registry.list());
       pending = { id: randomUUID(), entries };
       return { id: pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };

@@ -53,7 +53,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       const current = await state();
       const record = find(current, panelId);
       const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
-      // Settings the schema's check is enough for are taken as given; the address, plain http and
+      // Settings the schema's validation is enough for are taken as given; the address, plain http and
       // the API style with its paths are worked out below.
       const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
       const next: PanelRecordChange = withoutUndefined(asGiven);

@@ -52,7 +52,7 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
     if (storage === null) {
       throw new PanelError(
         'NOT_SIGNED_IN',
-        'The panel was logged out or its address changed while logging in, so that log in was dropped. Log in again.',
+        'The panel was signed out or its address changed while logging in, so that log in was dropped. Log in again.',
       );
     }
     try {
@@ -85,7 +85,7 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const [panelId] = parseArguments('logOut', [id]);
       const current = await state();
       const record = find(current, panelId);
-      const ended = await endSignIn(context, current, record, { signedOutReason: null }, `logged out of ${record.name}`);
+      const ended = await endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
       return toPanel(ended.record, current);
     },
 
@@ -93,7 +93,7 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const [requested] = parseArguments('logOutPanels', [ids]);
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
-      await endSignIns(context, current, records, { signedOutReason: null }, `logged out of ${plural(records.length, 'panel')}`);
+      await endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
       return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
     },
   };

@@ -11,7 +11,7 @@ export function damagedFileReason(what: string, copyPath: string): { info: Error
       code: 'TOKEN_UNREADABLE',
       message: `The saved sign-ins could not be read: the token store ${what}. It was kept at ${copyPath}. Log in again.`,
     },
-    summary: `The saved sign-ins could not be read: the token store ${what}. Panels that were logged in need a new log in. The file was kept untouched.`,
+    summary: `The saved sign-ins could not be read: the token store ${what}. Panels that were signed in need a new log in. The file was kept untouched.`,
     copyPath,
   };
 }

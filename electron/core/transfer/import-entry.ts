@@ -9,14 +9,14 @@ import { withoutUndefined } from '../common/given.ts';
 import type { RawEntry } from './import-reader.ts';
 
 /**
- * One entry of an import, checked with the rules (and the messages) of Add panel and of the panel
+ * One entry of an import, validated with the rules (and the messages) of Add panel and of the panel
  * settings: its address, and of its other settings (`PanelSettings`) only those the entry gives,
  * so an update leaves the others as they are.
  */
 export type ImportSettings = { baseUrl: string; display: string; allowPlainHttp: boolean } & Partial<Omit<PanelSettings, 'allowPlainHttp'>>;
 
 /** A valid entry's settings, or why it is not valid and what it says (for the preview). */
-export type CheckedEntry =
+export type ValidatedEntry =
   | { line: number; settings: ImportSettings }
   | { line: number; problem: string; written: { name: string | null; address: string } };
 
@@ -42,7 +42,7 @@ function written(fields: Record<string, unknown>): { name: string | null; addres
   return { name: text('name').trim() || null, address: text('address') };
 }
 
-export function checkEntry({ line, fields, problem }: RawEntry): CheckedEntry {
+export function validateEntry({ line, fields, problem }: RawEntry): ValidatedEntry {
   if (problem) return { line, problem, written: written(fields) };
   try {
     return { line, settings: importSettings(fields) };

@@ -1,6 +1,6 @@
 import type { ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
 import type { PanelSettings } from '../../../shared/types.ts';
-import type { CheckedEntry, ImportSettings } from './import-entry.ts';
+import type { ValidatedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
 
 /** What an import does, entry by entry, against the panel list as it is now. */
@@ -40,7 +40,7 @@ const UPDATED_FIELDS = (Object.keys(UPDATABLE) as (keyof PanelSettings)[]).flatM
  * Sorts each entry: new, a duplicate of a panel in the list (by address) with other settings, the
  * same as one, or invalid. An address the text repeats counts once, at its first line.
  */
-export function planImport(entries: readonly CheckedEntry[], records: readonly PanelRecord[]): ImportPlan {
+export function planImport(entries: readonly ValidatedEntry[], records: readonly PanelRecord[]): ImportPlan {
   const byBaseUrl = new Map(records.map((record) => [record.baseUrl, record]));
   const firstLine = new Map<string, number>();
   const plan: ImportPlan = { rows: [], counts: { new: 0, duplicate: 0, same: 0, invalid: 0 }, additions: [], updates: new Map() };
@@ -53,7 +53,7 @@ export function planImport(entries: readonly CheckedEntry[], records: readonly P
 }
 
 function rowFor(
-  entry: CheckedEntry,
+  entry: ValidatedEntry,
   byBaseUrl: ReadonlyMap<string, PanelRecord>,
   firstLine: Map<string, number>,
   plan: ImportPlan,
