@@ -137,7 +137,7 @@ function installFakeMain(setup: FakeMainSetup): void {
     };
     // Of every 20: 12 signed in and fine, 3 failing their last check, 3 expired, 2 signed out.
     const slot = index % 20;
-    const signedIn = { signedIn: true, tokenStorage: 'encrypted' as const, sessionExpiresAt: iso(now + (5 + (index % 600)) * minute) };
+    const signedIn = { signedIn: true, tokenStorage: 'keyring' as const, sessionExpiresAt: iso(now + (5 + (index % 600)) * minute) };
     if (slot < 12) panels.push({ ...base, ...signedIn, lastCheck: { at: checkedAt, ok: true } });
     else if (slot < 15)
       panels.push({

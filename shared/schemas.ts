@@ -3,11 +3,11 @@ import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagPr
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES } from './transfer.ts';
-import { BOARD_SORTS, THEMES } from './types.ts';
+import { BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
- * with these; the shapes the core deeper down relies on (address, login path) are checked
+ * with these; the shapes the core deeper down relies on (address, login path) are validated
  * again, more precisely, where they are interpreted.
  */
 
@@ -104,6 +104,10 @@ export const addPanelInputSchema = z.strictObject(
   { error: 'Expected { address, name?, allowPlainHttp?, group?, tags?, colour?, favourite? }.' },
 );
 
+/**
+ * What the panel settings change: every setting of `PanelSettings` but the trusted certificate
+ * (trustCertificate's and forgetCertificate's), and the address. A new setting makes the compiler ask for its schema.
+ */
 export const updatePanelInputSchema = z.strictObject(
   {
     name: panelNameSchema.optional(),
@@ -117,7 +121,7 @@ export const updatePanelInputSchema = z.strictObject(
     tags: tagsSchema.optional(),
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
-  },
+  } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address', z.ZodType>,
   {
     error:
       'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite? }.',

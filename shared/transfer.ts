@@ -1,6 +1,4 @@
-import type { CertificateInfo } from './errors.ts';
-import type { PanelColour } from './labels.ts';
-import type { ApiStyle, Panel } from './types.ts';
+import type { Panel, PanelSettings } from './types.ts';
 
 /**
  * The file Paneldeck exports panels to and imports them from: what an operator typed and chose
@@ -17,24 +15,14 @@ import type { ApiStyle, Panel } from './types.ts';
 export const EXPORT_FORMAT = 'paneldeck.panels';
 export const EXPORT_VERSION = 1;
 
-export interface ExportedPanel {
-  name: string;
-  /** As the operator reads it (Unicode host, port when not the default). */
+/**
+ * One panel of the file: its settings (every field `PANEL_FIELDS` calls a setting) and its address
+ * as the operator reads it (Unicode host, port when not the default). The trusted certificate is
+ * not a secret (its fingerprint and names); the first exports wrote only `trustedCertificateSha256`,
+ * which import still reads.
+ */
+export interface ExportedPanel extends PanelSettings {
   address: string;
-  allowPlainHttp: boolean;
-  group: string | null;
-  tags: string[];
-  colour: PanelColour | null;
-  favourite: boolean;
-  apiStyle: ApiStyle;
-  loginPath: string;
-  sessionPath: string;
-  tokenField: string | null;
-  /**
-   * The certificate trusted for the panel (not a secret: its fingerprint and names); null for
-   * none. The first exports wrote only `trustedCertificateSha256`, which import still reads.
-   */
-  trustedCertificate: CertificateInfo | null;
 }
 
 export interface ExportDocument {

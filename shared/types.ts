@@ -10,12 +10,15 @@ export type ApiStyle = 'plain' | 'trpc';
 export const API_STYLES: readonly ApiStyle[] = ['plain', 'trpc'];
 
 /**
- * Where the token of a signed-in panel lives: encrypted on disk by the system keyring; on disk
- * under Linux's built-in key (`basic_text`), only when the operator allowed it; or in memory
- * for this run. It follows from the `ProtectionLevel` at the time it was saved: `keyring` gives
- * `encrypted`, `weak` gives `weak` when allowed, anything else `memory`.
+ * How a token is protected, in one set of words for what protects tokens saved on this system now
+ * (`TokenProtection.level`) and for where a signed-in panel's token went (`Panel.tokenStorage`):
+ * - `keyring`: encrypted on disk by the system keyring;
+ * - `weak`: on disk under a key built into the app (Linux's `basic_text`), which protects nothing;
+ *   a token goes there only when the operator allowed it;
+ * - `memory`: in memory for this run only (no encryption on offer, or `weak` not allowed).
  */
-export type TokenStorage = 'encrypted' | 'weak' | 'memory';
+export const PROTECTION_LEVELS = ['keyring', 'weak', 'memory'] as const;
+export type ProtectionLevel = (typeof PROTECTION_LEVELS)[number];
 
 /** The outcome of the last session read, kept on the panel. */
 export type SessionCheck = { at: string; ok: true } | { at: string; ok: false; error: ErrorInfo };
@@ -50,7 +53,8 @@ export interface Panel {
   /** The email last used to log in (never the password). */
   lastEmail: string | null;
   signedIn: boolean;
-  tokenStorage: TokenStorage | null;
+  /** How the token of the last log in is kept; null when signed out. */
+  tokenStorage: ProtectionLevel | null;
   /** Why the panel is signed out when it did not choose to be (expired token, unreadable vault). */
   signedOutReason: ErrorInfo | null;
   lastCheck: SessionCheck | null;
@@ -65,6 +69,46 @@ export interface Panel {
   /** Pinned at the top of the list. */
   favourite: boolean;
 }
+
+/**
+ * What each field of a panel is, so that a field added to `Panel` makes the compiler ask which:
+ * - `setting`: the operator's choice; kept in the panel list, exported, imported, copied by Duplicate;
+ * - `kept`: kept in the panel list by Paneldeck itself (identity, sign-in), never exported;
+ * - `shown`: worked out each time the panel is shown, never kept.
+ * The stored record, the export, import and Duplicate take their fields from here.
+ */
+export const PANEL_FIELDS = {
+  id: 'kept',
+  name: 'setting',
+  address: 'shown',
+  baseUrl: 'kept',
+  allowPlainHttp: 'setting',
+  apiStyle: 'setting',
+  loginPath: 'setting',
+  sessionPath: 'setting',
+  trustedCertificate: 'setting',
+  tokenField: 'setting',
+  createdAt: 'kept',
+  lastEmail: 'kept',
+  signedIn: 'shown',
+  tokenStorage: 'kept',
+  signedOutReason: 'kept',
+  // Kept only in files of older versions; shown from the check history now.
+  lastCheck: 'kept',
+  sessionExpiresAt: 'shown',
+  group: 'setting',
+  tags: 'setting',
+  colour: 'setting',
+  favourite: 'setting',
+} as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;
+
+/** The fields of `Panel` of one kind (or kinds) of `PANEL_FIELDS`. */
+export type PanelFieldOfKind<Kind extends (typeof PANEL_FIELDS)[keyof Panel]> = {
+  [Field in keyof Panel]: (typeof PANEL_FIELDS)[Field] extends Kind ? Field : never;
+}[keyof Panel];
+
+/** The operator's choices for a panel: what export writes, import reads and Duplicate copies. */
+export type PanelSettings = Pick<Panel, PanelFieldOfKind<'setting'>>;
 
 /** The outcome of checking one panel: its session read, or why not. */
 export type PanelCheck =
@@ -122,12 +166,7 @@ export interface BoardView {
   collapsedGroups: string[];
 }
 
-/**
- * What protects saved tokens on this system now: a real keyring (`keyring`), only a key built
- * into the app (`weak`), or nothing at all (`none`: tokens stay in memory).
- */
-export type ProtectionLevel = 'keyring' | 'weak' | 'none';
-
+/** What protects tokens saved on this system now. */
 export interface TokenProtection {
   level: ProtectionLevel;
   /** safeStorage's name for it: `gnome_libsecret`, `kwallet6`, `basic_text`, `keychain`, `dpapi`... */

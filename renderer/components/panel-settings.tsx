@@ -262,7 +262,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
         <h2 id="account-title">Account</h2>
         <p className="muted" ref={accountStatus} tabIndex={-1}>
           {panel.signedIn ? `Logged in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Not logged in.'}{' '}
-          {panel.tokenStorage === 'encrypted' && 'The token is saved encrypted by your system’s secure storage.'}
+          {panel.tokenStorage === 'keyring' && 'The token is saved encrypted by your system’s secure storage.'}
           {panel.tokenStorage === 'weak' &&
             'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
           {panel.tokenStorage === 'memory' && 'The token is kept in memory only: no secure storage on this system.'}

@@ -100,8 +100,29 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
 
       const upgraded = start();
       const [restarted] = await upgraded.listPanels();
-      assert.deepEqual([restarted?.signedIn, restarted?.lastEmail, restarted?.tokenStorage], [true, DEMO_USER.email, 'encrypted']);
+      assert.deepEqual([restarted?.signedIn, restarted?.lastEmail, restarted?.tokenStorage], [true, DEMO_USER.email, 'keyring']);
       assert.equal((await upgraded.getSession(id)).panelId, id);
+    });
+
+    test('a panel list from a version that called keyring protection "encrypted" loads signed in, read as keyring; the next save writes the new word', async () => {
+      const service = start();
+      const { id } = await service.addPanel({ address: services.panel().url, name: 'Signed in' });
+      await service.logIn(id, credentials);
+      const current = read('panels.json');
+      assert.equal(current.panels[0].tokenStorage, 'keyring');
+      const asOlder = {
+        ...current,
+        panels: current.panels.map((panel: Record<string, unknown>) => ({ ...panel, tokenStorage: 'encrypted' })),
+      };
+      writeFileSync(file('panels.json'), JSON.stringify(asOlder));
+
+      const restarted = start();
+      const [panel] = await restarted.listPanels();
+      assert.deepEqual([panel?.signedIn, panel?.tokenStorage, panel?.signedOutReason], [true, 'keyring', null]);
+      assert.equal(await restarted.loadProblem(), null, 'no entry was skipped as damaged');
+      assert.equal((await restarted.getSession(id)).panelId, id);
+      await restarted.updatePanel(id, { name: 'Renamed' });
+      assert.equal(read('panels.json').panels[0].tokenStorage, 'keyring');
     });
 
     test('a format from a newer Paneldeck: the file is copied aside untouched, the window is told, the app starts', async () => {
@@ -137,7 +158,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       services.encryption().backendName = 'basic_text';
       assert.deepEqual((await start().getAppStatus()).tokenProtection, { level: 'weak', backend: 'basic_text' });
       services.encryption().available = false;
-      assert.equal((await start().getAppStatus()).tokenProtection.level, 'none');
+      assert.equal((await start().getAppStatus()).tokenProtection.level, 'memory');
     });
 
     test('damaged panel list, token store and settings each become a startup problem naming the kept copy', async () => {
@@ -248,7 +269,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
 
       services.encryption().backendName = 'gnome_libsecret';
       const [upgraded] = await start().listPanels();
-      assert.deepEqual([upgraded?.signedIn, upgraded?.tokenStorage], [true, 'encrypted']);
+      assert.deepEqual([upgraded?.signedIn, upgraded?.tokenStorage], [true, 'keyring']);
       assert.equal(read('tokens.json').tokens[id].backend, 'gnome_libsecret');
     });
 

@@ -56,7 +56,7 @@ describe('panel service against the reference panel', () => {
     const signedIn = await service.logIn(added.id, credentials);
     assert.equal(signedIn.signedIn, true);
     assert.equal(signedIn.lastEmail, DEMO_USER.email);
-    assert.equal(signedIn.tokenStorage, 'encrypted');
+    assert.equal(signedIn.tokenStorage, 'keyring');
     assert.ok(!JSON.stringify(signedIn).includes(panel.issuedTokens()[0]!), 'the token is not in the result');
 
     const result = await service.getSession(added.id);
@@ -74,7 +74,7 @@ describe('panel service against the reference panel', () => {
     assert.equal(signedOut.signedIn, false);
     assert.equal(signedOut.tokenStorage, null);
     assert.equal(signedOut.signedOutReason, null);
-    await rejectsWith(service.getSession(added.id), 'NOT_SIGNED_IN', /not logged in/);
+    await rejectsWith(service.getSession(added.id), 'NOT_SIGNED_IN', /not signed in/);
   });
 
   test('the name defaults to the address; a second panel at the same base URL is DUPLICATE_PANEL', async () => {

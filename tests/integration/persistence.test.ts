@@ -74,7 +74,7 @@ describe('what is kept on disk, and what survives a restart', () => {
     assert.deepEqual(
       panels.map((p) => [p.name, p.signedIn, p.tokenStorage]),
       [
-        ['A', true, 'encrypted'],
+        ['A', true, 'keyring'],
         ['B', false, null],
       ],
     );

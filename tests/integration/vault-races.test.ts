@@ -243,7 +243,7 @@ describe('a failed write never brings an ended sign-in back', () => {
     await service.logIn(a, credentials);
     files.failNextWrite('tokens');
     files.failNextWrite('panels');
-    await rejectsWith(service.logOut(a), 'STORAGE', /logged out .*for now/i);
+    await rejectsWith(service.logOut(a), 'STORAGE', /signed out .*for now/i);
     assert.equal((await service.listPanels())[0]?.signedIn, false);
     await rejectsWith(service.getSession(a), 'NOT_SIGNED_IN');
     // The disk has room again: the next save of the token store leaves A out.

@@ -16,7 +16,7 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Signed in, as most panels of these tests are. */
 export function panel(n: number, change: Partial<Panel> = {}): Panel {
-  return samplePanel(n, { createdAt: iso(T0 - MINUTE), signedIn: true, tokenStorage: 'encrypted', ...change });
+  return samplePanel(n, { createdAt: iso(T0 - MINUTE), signedIn: true, tokenStorage: 'keyring', ...change });
 }
 
 export function fakeSystem(): SystemState & { emit(event: SystemEvent): void; online: boolean } {

@@ -1,82 +1,32 @@
-import { STYLE_PATHS } from '../common/style-paths.ts';
-import { randomUUID } from 'node:crypto';
-import { parseArguments, type PanelApi } from '../../../shared/contract.ts';
-import type { PanelEvent } from '../../../shared/events.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
-import { PanelError } from '../../../shared/errors.ts';
-import type { AppSettings } from '../../../shared/types.ts';
 import type { CertificateInfo } from '../../../shared/errors.ts';
-import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
-
+import type { PanelEvent } from '../../../shared/events.ts';
 import { createNodeFetch } from '../http/node-fetch.ts';
-import { jsonFileStore, openJsonFiles, storageError, storageReason, type OpenStore } from '../storage/document-store.ts';
-import { exportDocument } from '../../../shared/transfer.ts';
-import { cleanTags, LABEL_LIMITS } from '../../../shared/labels.ts';
-import { plural } from '../../../shared/counts.ts';
-import { PanelImporter, newRecord } from './panel-import.ts';
-import type { FetchLike } from '../http/http-client.ts';
-import { LogInQueue } from './login-queue.ts';
-import { PanelChecker } from '../background/panel-checker.ts';
-import { logInFindingStyle, type LogInCredentials, type RequestSettings } from '../http/panel-endpoints.ts';
+import type { RequestSettings } from '../http/panel-endpoints.ts';
+import { openJsonFiles } from '../storage/document-store.ts';
+import { appMethods } from './app-status.ts';
+import { certificateMethods } from './certificates.ts';
 import { PanelChangeBatcher } from './panel-events.ts';
-import type { PanelRecord, PanelRecordChange, PanelRegistry, RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
+import { transferMethods } from './panel-transfer.ts';
+import { panelMethods } from './panels.ts';
+import type { PanelService, PanelServiceOptions, ServiceContext } from './service-context.ts';
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
 import { SessionCache } from './session-cache.ts';
-import { attemptWrite, find, SessionReader } from './session-reader.ts';
-import type { Encryption } from '../storage/token-vault.ts';
+import { SessionReader } from './session-reader.ts';
+import { sessionMethods } from './sessions.ts';
+import { signInMethods } from './sign-in.ts';
 
-export interface PanelServiceOptions {
-  /** The folder the panel list, the token store, the settings and the check history are kept in. */
-  dataDir: string;
-  encryption: Encryption;
-  /**
-   * Defaults to `createNodeFetch` (https judged by the system or the panel's trusted certificate);
-   * the app passes a fetch over Chromium's network stack (system proxy, OS certificates).
-   */
-  fetch?: FetchLike;
-  /** Per request, headers and body together. Default 15 s. */
-  timeoutMs?: number;
-  /** Largest answer read from a panel. Default 4 MiB: room for a session with a 1 MiB string, far below memory trouble. */
-  maxResponseBytes?: number;
-  /** Defaults to JSON files in `dataDir`, written atomically, which the app uses too. */
-  openStore?: OpenStore;
-  now?: () => Date;
-  /** Where events for the window go (the app sends them to its own window only). */
-  emit?: (event: PanelEvent) => void;
-  /**
-   * Asks the operator where to export panels (the app: the system's save dialog), offering
-   * `suggestedName`; null when they cancel. Without it nothing is exported.
-   */
-  chooseExportFile?: (suggestedName: string) => Promise<string | null>;
-  /** Asks the operator for a file to import (the app: the system's open dialog); null when they cancel. */
-  chooseImportFile?: () => Promise<string | null>;
-  /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
-  installUpdate?: () => boolean;
-}
-
-export interface PanelService extends PanelApi {
-  /** What was wrong with the panel list on disk when it was loaded, if anything. */
-  loadProblem(): Promise<RegistryLoadProblem | null>;
-  /** The format the panel list was upgraded from at start, and where the old file was kept. */
-  migration(): Promise<RegistryMigration | null>;
-  /** The settings as they are now, for main's background work. */
-  currentSettings(): Promise<AppSettings>;
-  /** Writes what is waiting (check history, events) now: at quit. */
-  flush(): Promise<void>;
-  /**
-   * The certificates trusted for panels on `hostname` (any port), for the app's certificate check,
-   * which Chromium asks by host name only. Empty until the panel list is open.
-   */
-  trustedCertificatesFor(hostname: string): string[];
-}
+export type { PanelService, PanelServiceOptions } from './service-context.ts';
 
 /**
- * The whole of Paneldeck's main-process logic behind the contract. Every method checks its
+ * The whole of Paneldeck's main-process logic behind the contract. Every method validates its
  * arguments against the contract's schemas, so it can be called from IPC or a script alike.
+ * Each concern lives in its own module over one shared context; this is the wiring.
  */
 export function createPanelService(options: PanelServiceOptions): PanelService {
   const now = options.now ?? (() => new Date());
   const openStore = options.openStore ?? openJsonFiles(options.dataDir);
+  let opened: ServiceState | null = null;
   const request: RequestSettings = {
     fetch: options.fetch ?? createNodeFetch(),
     // Read at each request: the operator's setting applies from the next request on.
@@ -88,496 +38,40 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   const ready = openServiceState(openStore, options.encryption, now());
   // Keeps a failed start from being an unhandled rejection; each call still sees the failure.
   ready.catch(() => undefined);
-  const state = () => ready;
-  let opened: ServiceState | null = null;
   void ready.then(
     (value) => (opened = value),
     () => undefined,
   );
 
+  const emit = (event: PanelEvent) => options.emit?.(event);
   const cache = new SessionCache();
-  const changes = new PanelChangeBatcher(
-    (event) => options.emit?.(event),
-    (ids) =>
-      opened
-        ? ids.flatMap((id) => {
-            const record = opened!.registry.get(id);
-            return record ? [toPanel(record, opened!)] : [];
-          })
-        : [],
-  );
-  /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
+  const changes = new PanelChangeBatcher(emit, (ids) => {
+    const current = opened;
+    if (!current) return [];
+    return ids.flatMap((id) => {
+      const record = current.registry.get(id);
+      return record ? [toPanel(record, current)] : [];
+    });
+  });
   const presented = new Map<string, CertificateInfo>();
-  const reader = new SessionReader({ request, now, cache, changes, presented });
-  const logIns = new LogInQueue();
-  /** Reads started by getSession, so that cancelChecks stops them too. */
-  const reads = new Set<AbortController>();
-  const checker = new PanelChecker({
-    concurrency: () => opened?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
-    checkOne: async (panelId, signal) => reader.check(await state(), panelId, signal),
-    onProgress: (done, total) => options.emit?.({ type: 'checkProgress', done, total }),
+  const context: ServiceContext = {
+    state: () => ready,
+    opened: () => opened,
+    request,
     now,
-  });
-
-  /**
-   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
-   * since then drops this log in before the password is sent, a log out drops its token.
-   */
-  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
-    const current = await state();
-    const { registry, vault } = current;
-    const panel = find(current, id);
-    // The address decides where the password goes: one typed for the old address is not sent to
-    // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
-    if (panel.baseUrl !== baseUrl) {
-      throw new PanelError(
-        'NOT_SIGNED_IN',
-        "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
-      );
-    }
-    const held = vault.token(id, panel.baseUrl);
-    let token: string;
-    try {
-      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], (endpoint) => {
-        // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
-        // speaks this style, and the next attempt goes straight to it.
-        if (registry.get(id)?.baseUrl !== baseUrl) return;
-        attemptWrite(() =>
-          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
-        );
-        changes.changed(id);
-      });
-    } catch (error) {
-      if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
-      throw error;
-    }
-    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
-    // Removed while the request was under way: nothing was stored for it.
-    find(current, id);
-    if (storage === null) {
-      throw new PanelError(
-        'NOT_SIGNED_IN',
-        'The panel was logged out or its address changed while logging in, so that log in was dropped. Log in again.',
-      );
-    }
-    try {
-      const record = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null })!;
-      cache.forget(id);
-      reader.forget(id);
-      current.history.record(id, { sessionExpiresAt: null });
-      changes.changed(id);
-      return toPanel(record, current);
-    } catch (error) {
-      // A log in that fails must not leave the panel signed in behind the operator's back. The
-      // token is gone from memory at once; a deletion that could not be written stays due.
-      attemptWrite(() => vault.forget(id));
-      throw error;
-    }
-  }
-
-  const importer = new PanelImporter({
-    state,
-    chooseImportFile: options.chooseImportFile ?? (async () => null),
-    now,
-    changed: (ids) => {
-      for (const id of ids) changes.changed(id);
-    },
-  });
-
-  /**
-   * Ends a panel's sign-in for good: in memory at once, and on disk in both the token store and
-   * the panel list (with `change`), either of which is enough for the next start to leave the
-   * panel signed out. Throws `STORAGE` only when neither could be written; `listFailure` says
-   * whether the rest of `change` was saved.
-   */
-  function endSignIn(current: ServiceState, record: PanelRecord, change: PanelRecordChange, what: string) {
-    const { listFailure } = endSignIns(current, [record], change, what);
-    return { record: current.registry.get(record.id) ?? record, listFailure };
-  }
-
-  /** `endSignIn` for several panels, with one write of each file. */
-  function endSignIns(current: ServiceState, records: readonly PanelRecord[], change: PanelRecordChange, what: string) {
-    const ids = records.map((record) => record.id);
-    const forgetFailure = attemptWrite(() => current.vault.forget(...ids));
-    for (const id of ids) {
-      cache.forget(id);
-      reader.forget(id);
-      current.history.record(id, { sessionExpiresAt: null });
-      changes.changed(id);
-    }
-    const listFailure = attemptWrite(() => current.registry.updateMany(new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]))));
-    if (forgetFailure && listFailure) {
-      throw new PanelError(
-        'STORAGE',
-        `You are ${what} for now, but Paneldeck could not record it on disk (${storageReason(listFailure)}). ` +
-          'Until it can, a restart may bring the sign-in back; Paneldeck records it with its next save. ' +
-          "Check free disk space and the folder's permissions.",
-        { cause: listFailure },
-      );
-    }
-    return { listFailure };
-  }
-
-  /** Forgets everything this run holds for panels that are being removed. */
-  function forgetPanels(current: ServiceState, ids: readonly string[]) {
-    // Signed out at once whatever the disk says. A token left in the token store is dropped at
-    // the next start, because the panel is no longer in the list.
-    attemptWrite(() => current.vault.forget(...ids));
-    for (const id of ids) {
-      cache.forget(id);
-      reader.forget(id);
-      current.history.forget(id);
-      presented.delete(id);
-    }
-  }
+    emit,
+    cache,
+    changes,
+    presented,
+    reader: new SessionReader({ request, now, cache, changes, presented }),
+  };
 
   return {
-    async loadProblem() {
-      return (await state()).registry.loadProblem;
-    },
-
-    async migration() {
-      return (await state()).registry.migration;
-    },
-
-    async currentSettings() {
-      return (await state()).settings.get();
-    },
-
-    async flush() {
-      changes.flush();
-      (await state()).history.flush();
-    },
-
-    async getAppStatus() {
-      parseArguments('getAppStatus', []);
-      const { settings, vault, startupProblems } = await state();
-      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
-    },
-
-    async updateSettings(patch) {
-      const [change] = parseArguments('updateSettings', [patch]);
-      const current = await state();
-      const { registry, settings, vault, startupProblems } = current;
-      const weak = change.storeTokensWithWeakProtection;
-      const changed = (panelId: string) => changes.changed(panelId);
-      if (weak === false) {
-        // Copies first, setting after: if the copies cannot be deleted the setting stays on, so
-        // "off" never stands beside weak copies on disk, and a retry finishes the job.
-        for (const panelId of vault.removeWeakCopies()) {
-          attemptWrite(() => registry.update(panelId, { tokenStorage: 'memory' }));
-          changed(panelId);
-        }
-        settings.update(change);
-      } else {
-        // The setting first: the vault reads it when it decides where tokens go.
-        settings.update(change);
-        if (weak === true) {
-          await vault.saveHeldInMemory(now(), (panelId, storage) => {
-            registry.update(panelId, { tokenStorage: storage });
-            changed(panelId);
-          });
-        }
-      }
-      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
-    },
-
-    async installUpdate() {
-      parseArguments('installUpdate', []);
-      if (!options.installUpdate?.())
-        throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
-    },
-
-    async listPanels() {
-      parseArguments('listPanels', []);
-      const current = await state();
-      return current.registry.list().map((record) => toPanel(record, current));
-    },
-
-    async addPanel(input) {
-      const [{ address, name, allowPlainHttp = false, group = null, tags = [], colour = null, favourite = false }] = parseArguments(
-        'addPanel',
-        [input],
-      );
-      const current = await state();
-      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
-      failIfDuplicate(current.registry, baseUrl, display);
-      const record: PanelRecord = {
-        id: randomUUID(),
-        name: name || display,
-        baseUrl,
-        allowPlainHttp,
-        apiStyle: 'plain',
-        loginPath: STYLE_PATHS.plain.login,
-        sessionPath: STYLE_PATHS.plain.session,
-        trustedCertificate: null,
-        tokenField: null,
-        createdAt: now().toISOString(),
-        lastEmail: null,
-        tokenStorage: null,
-        signedOutReason: null,
-        lastCheck: null,
-        group,
-        tags,
-        colour,
-        favourite,
-      };
-      current.registry.insert(record);
-      changes.changed(record.id);
-      return toPanel(record, current);
-    },
-
-    async updatePanel(id, patch) {
-      const [panelId, change] = parseArguments('updatePanel', [id, patch]);
-      const current = await state();
-      const record = find(current, panelId);
-      const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
-      const next: PanelRecordChange = {};
-      if (change.name !== undefined) next.name = change.name;
-      const style = change.apiStyle ?? record.apiStyle;
-      if (style !== record.apiStyle) {
-        next.apiStyle = style;
-        // Paths still at the old style's defaults follow the style; paths the operator set stay.
-        if (record.loginPath === STYLE_PATHS[record.apiStyle].login) next.loginPath = STYLE_PATHS[style].login;
-        if (record.sessionPath === STYLE_PATHS[record.apiStyle].session) next.sessionPath = STYLE_PATHS[style].session;
-      }
-      if (change.loginPath !== undefined) next.loginPath = normaliseLoginPath(change.loginPath, STYLE_PATHS[style].login);
-      if (change.sessionPath !== undefined) next.sessionPath = normaliseApiPath(change.sessionPath, 'session', STYLE_PATHS[style].session);
-      if (change.tokenField !== undefined) next.tokenField = change.tokenField;
-      if (change.group !== undefined) next.group = change.group;
-      if (change.tags !== undefined) next.tags = change.tags;
-      if (change.colour !== undefined) next.colour = change.colour;
-      if (change.favourite !== undefined) next.favourite = change.favourite;
-      const allowPlainHttp = change.allowPlainHttp ?? record.allowPlainHttp;
-      if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
-      // Taking the choice back needs an address that works without it: normalised again below.
-      const address = change.address ?? (change.allowPlainHttp === false ? record.baseUrl : undefined);
-      if (address !== undefined) {
-        const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
-        if (baseUrl !== record.baseUrl) {
-          failIfDuplicate(current.registry, baseUrl, display);
-          next.baseUrl = baseUrl;
-          // The trusted certificate was the old address's server's.
-          next.trustedCertificate = null;
-          next.signedOutReason = signedIn
-            ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
-            : record.signedOutReason;
-        }
-      }
-      // The token belongs to the old address; it must never be sent to the new one.
-      if (next.baseUrl !== undefined) {
-        const ended = endSignIn(current, record, next, `signed out of ${record.name} at its old address`);
-        // Signed out either way; the new address itself was not saved.
-        if (ended.listFailure) throw ended.listFailure;
-        current.history.forget(panelId);
-        presented.delete(panelId);
-        return toPanel(ended.record, current);
-      }
-      const updated = current.registry.update(panelId, next) ?? record;
-      changes.changed(panelId);
-      return toPanel(updated, current);
-    },
-
-    async removePanel(id) {
-      const [panelId] = parseArguments('removePanel', [id]);
-      const current = await state();
-      find(current, panelId);
-      forgetPanels(current, [panelId]);
-      current.registry.remove(panelId);
-      changes.removed(panelId);
-    },
-
-    async removePanels(ids) {
-      const [requested] = parseArguments('removePanels', [ids]);
-      const current = await state();
-      const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
-      forgetPanels(current, panelIds);
-      current.registry.removeMany(new Set(panelIds));
-      for (const id of panelIds) changes.removed(id);
-    },
-
-    async logOutPanels(ids) {
-      const [requested] = parseArguments('logOutPanels', [ids]);
-      const current = await state();
-      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
-      endSignIns(current, records, { signedOutReason: null }, `logged out of ${plural(records.length, 'panel')}`);
-      return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
-    },
-
-    async updatePanels(ids, change) {
-      const [requested, { group, addTags, removeTags, colour, favourite }] = parseArguments('updatePanels', [ids, change]);
-      const current = await state();
-      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
-      const removing = new Set((removeTags ?? []).map((tag) => tag.toLowerCase()));
-      const updates = new Map<string, PanelRecordChange>();
-      for (const record of records) {
-        const next: PanelRecordChange = {};
-        if (group !== undefined) next.group = group;
-        if (colour !== undefined) next.colour = colour;
-        if (favourite !== undefined) next.favourite = favourite;
-        if (addTags || removeTags) {
-          const tags = cleanTags([...record.tags, ...(addTags ?? [])]).filter((tag) => !removing.has(tag.toLowerCase()));
-          if (tags.length > LABEL_LIMITS.tags) {
-            throw new PanelError(
-              'INVALID_INPUT',
-              `"${record.name}" would have ${tags.length} tags (${LABEL_LIMITS.tags} at most), so nothing was changed. Remove some of its tags first.`,
-            );
-          }
-          next.tags = tags;
-        }
-        updates.set(record.id, next);
-      }
-      current.registry.updateMany(updates);
-      for (const record of records) changes.changed(record.id);
-      return records.map((record) => toPanel(current.registry.get(record.id)!, current));
-    },
-
-    async duplicatePanel(id, input) {
-      const [panelId, { address, name }] = parseArguments('duplicatePanel', [id, input]);
-      const current = await state();
-      const source = find(current, panelId);
-      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp: source.allowPlainHttp });
-      failIfDuplicate(current.registry, baseUrl, display);
-      // The settings and labels go with it; the sign-in, the email and the certificate (the old
-      // address's server's) do not.
-      const record = newRecord(
-        { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null },
-        now().toISOString(),
-      );
-      current.registry.insert(record);
-      changes.changed(record.id);
-      return toPanel(record, current);
-    },
-
-    async previewImport(source) {
-      const [from] = parseArguments('previewImport', [source]);
-      return importer.preview(from);
-    },
-
-    async applyImport(previewId, choice) {
-      const [id, chosen] = parseArguments('applyImport', [previewId, choice]);
-      return importer.apply(id, chosen);
-    },
-
-    async logIn(id, credentials) {
-      const [panelId, { email, password, code }] = parseArguments('logIn', [id, credentials]);
-      const current = await state();
-      const { baseUrl, loginPath, tokenField } = find(current, panelId);
-      // The generation is taken where the attempt starts: a log out from here on drops it.
-      const generation = current.vault.generation(panelId);
-      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null];
-      return logIns.run(panelId, attempt, () => logInOnce(panelId, { email, password, code }, generation, baseUrl));
-    },
-
-    async logOut(id) {
-      const [panelId] = parseArguments('logOut', [id]);
-      const current = await state();
-      const record = find(current, panelId);
-      return toPanel(endSignIn(current, record, { signedOutReason: null }, `logged out of ${record.name}`).record, current);
-    },
-
-    async getSession(id) {
-      const [panelId] = parseArguments('getSession', [id]);
-      const current = await state();
-      const controller = new AbortController();
-      reads.add(controller);
-      try {
-        return await reader.read(current, panelId, controller.signal);
-      } finally {
-        reads.delete(controller);
-      }
-    },
-
-    async getCachedSession(id) {
-      const [panelId] = parseArguments('getCachedSession', [id]);
-      const current = await state();
-      const record = find(current, panelId);
-      // Only while the sign-in that read it lasts: the cache is emptied when it ends.
-      return current.vault.token(panelId, record.baseUrl) ? cache.get(panelId) : null;
-    },
-
-    async exportPanels(ids) {
-      const [requested] = parseArguments('exportPanels', [ids]);
-      const current = await state();
-      const records = requested ? requested.map((panelId) => find(current, panelId)) : current.registry.list();
-      const at = now();
-      const path = await (options.chooseExportFile ?? (async () => null))(`paneldeck-panels-${at.toISOString().slice(0, 10)}.json`);
-      if (path === null) return { path: null, count: records.length };
-      const document = exportDocument(
-        records.map((record) => toPanel(record, current)),
-        at,
-      );
-      try {
-        // Written whole or not at all, readable by the operator only, like Paneldeck's own files.
-        jsonFileStore(path, { mode: 0o600 }).write(document as unknown as Record<string, unknown>);
-      } catch (error) {
-        throw storageError(`write the exported panels to ${path}`, error);
-      }
-      return { path, count: records.length };
-    },
-
-    async checkPanels(ids) {
-      const [requested] = parseArguments('checkPanels', [ids]);
-      const current = await state();
-      const targets =
-        requested ??
-        current.registry
-          .list()
-          .filter((record) => current.vault.token(record.id, record.baseUrl))
-          .map((record) => record.id);
-      // An unknown id answers NOT_FOUND in its own result rather than failing the whole call.
-      return checker.check(targets);
-    },
-
-    async trustCertificate(id, certificate) {
-      const [panelId, { sha256 }] = parseArguments('trustCertificate', [id, certificate]);
-      const current = await state();
-      find(current, panelId);
-      const seen = presented.get(panelId);
-      if (!seen || seen.sha256 !== sha256) {
-        throw new PanelError(
-          'INVALID_INPUT',
-          'This panel has not presented a certificate with that fingerprint since Paneldeck started, so it was not trusted. ' +
-            'Connect to the panel again (Refresh, or Log in) to see the certificate it presents now.',
-        );
-      }
-      const updated = current.registry.update(panelId, { trustedCertificate: seen })!;
-      presented.delete(panelId);
-      changes.changed(panelId);
-      return toPanel(updated, current);
-    },
-
-    async forgetCertificate(id) {
-      const [panelId] = parseArguments('forgetCertificate', [id]);
-      const current = await state();
-      const record = find(current, panelId);
-      const updated = record.trustedCertificate === null ? record : current.registry.update(panelId, { trustedCertificate: null })!;
-      changes.changed(panelId);
-      return toPanel(updated, current);
-    },
-
-    trustedCertificatesFor(hostname) {
-      if (!opened) return [];
-      const pins: string[] = [];
-      for (const record of opened.registry.list()) {
-        // Chromium names IPv6 hosts without brackets.
-        if (record.trustedCertificate && new URL(record.baseUrl).hostname.replace(/^\[(.*)\]$/, '$1') === hostname)
-          pins.push(record.trustedCertificate.sha256);
-      }
-      return pins;
-    },
-
-    async cancelChecks() {
-      parseArguments('cancelChecks', []);
-      checker.cancel();
-      for (const controller of reads) controller.abort();
-    },
-  };
-}
-
-function failIfDuplicate(registry: PanelRegistry, baseUrl: string, display: string): void {
-  const existing = registry.findByBaseUrl(baseUrl);
-  if (existing) {
-    throw new PanelError('DUPLICATE_PANEL', `${display} is already in your list as "${existing.name}".`);
-  }
+    ...appMethods(context, options),
+    ...panelMethods(context),
+    ...signInMethods(context),
+    ...sessionMethods(context),
+    ...certificateMethods(context),
+    ...transferMethods(context, options),
+  } satisfies PanelService;
 }

@@ -59,31 +59,20 @@ function lostTokenReason(record: PanelRecord): ErrorInfo {
     : { code: 'TOKEN_UNREADABLE', message: 'The saved sign-in was not found in the token store. Log in again.' };
 }
 
-/** The panel as the contract shows it: the record, what the vault holds, and what checks learnt. */
+/**
+ * The panel as the contract shows it: the record, what the vault holds, and what checks learnt.
+ * The record's fields pass as they are; only the ones worked out when shown are named here.
+ */
 export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' | 'history'>): Panel {
   const signedIn = state.vault.token(record.id, record.baseUrl) !== undefined;
   const checks = state.history.get(record.id);
   return {
-    id: record.id,
-    name: record.name,
+    ...record,
     address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
-    baseUrl: record.baseUrl,
-    allowPlainHttp: record.allowPlainHttp,
-    apiStyle: record.apiStyle,
-    loginPath: record.loginPath,
-    sessionPath: record.sessionPath,
-    trustedCertificate: record.trustedCertificate,
-    tokenField: record.tokenField,
-    createdAt: record.createdAt,
-    lastEmail: record.lastEmail,
     signedIn,
     tokenStorage: state.vault.storage(record.id),
     signedOutReason: signedIn ? null : record.signedOutReason,
     lastCheck: checks.lastCheck,
     sessionExpiresAt: signedIn ? checks.sessionExpiresAt : null,
-    group: record.group,
-    tags: record.tags,
-    colour: record.colour,
-    favourite: record.favourite,
   };
 }

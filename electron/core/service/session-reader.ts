@@ -45,7 +45,7 @@ export class SessionReader {
       const token = vault.token(panelId, record.baseUrl);
       if (!token) {
         const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
-        throw new PanelError('NOT_SIGNED_IN', `You are not logged in to ${record.name}.${reason}`);
+        throw new PanelError('NOT_SIGNED_IN', `You are not signed in to ${record.name}.${reason}`);
       }
       const generation = vault.generation(panelId);
       let read: { ok: true; session: unknown } | { ok: false; error: unknown };

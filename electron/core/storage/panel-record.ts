@@ -1,97 +1,111 @@
 import { STYLE_PATHS } from '../common/style-paths.ts';
-import { isErrorCode, readCertificateInfo, type CertificateInfo, type ErrorInfo } from '../../../shared/errors.ts';
-import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem, type PanelColour } from '../../../shared/labels.ts';
-import type { ApiStyle, SessionCheck, TokenStorage } from '../../../shared/types.ts';
+import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/errors.ts';
+import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem } from '../../../shared/labels.ts';
+import {
+  PROTECTION_LEVELS,
+  type ApiStyle,
+  type Panel,
+  type PanelFieldOfKind,
+  type ProtectionLevel,
+  type SessionCheck,
+} from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 
 import { holds, isNullableString, isRecord, isTime } from '../common/guards.ts';
 
-/** One panel as the panel list keeps it. */
-export interface PanelRecord {
-  id: string;
-  name: string;
-  /** As `normaliseAddress` gives it. */
-  baseUrl: string;
-  /** Plain http:// to another computer, by the operator's choice; absent (false) in older files. */
-  allowPlainHttp: boolean;
-  /** Absent (plain) in older files. */
-  apiStyle: ApiStyle;
-  /** As `normaliseLoginPath` gives it. */
-  loginPath: string;
-  /** As `normaliseApiPath` gives it; absent (the style's default) in older files. */
-  sessionPath: string;
-  /** Trusted by the operator on first use; absent (none) in older files. Not a secret. */
-  trustedCertificate: CertificateInfo | null;
-  tokenField: string | null;
-  createdAt: string;
-  /** Called `account` in format 1. */
-  lastEmail: string | null;
-  /** Where the token of the last log in went; `null` when the sign-in ended. */
-  tokenStorage: TokenStorage | null;
-  signedOutReason: ErrorInfo | null;
-  /** Check results of an older version; they now live in the check history (`checks.json`). */
-  lastCheck: SessionCheck | null;
-  /** The operator's organisation of the panel (format 3 on). */
-  group: string | null;
-  tags: string[];
-  colour: PanelColour | null;
-  favourite: boolean;
-}
+/**
+ * One panel as the panel list keeps it: the fields of `Panel` that are not worked out when it is
+ * shown (`PANEL_FIELDS`). `lastCheck` is only ever set in files of older versions; check results
+ * live in the check history (`checks.json`) now.
+ */
+export type PanelRecord = Pick<Panel, PanelFieldOfKind<'setting' | 'kept'>>;
 
 export type PanelRecordChange = Partial<Omit<PanelRecord, 'id'>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const STORAGES: ReadonlySet<unknown> = new Set<TokenStorage>(['encrypted', 'weak', 'memory']);
+const LEVELS: ReadonlySet<unknown> = new Set<ProtectionLevel>(PROTECTION_LEVELS);
+
+/** Reads one field from a panel entry of the file: its value, or undefined when it is not valid. */
+type FieldReader<T> = (entry: Record<string, unknown>) => T | undefined;
+
+/** Absent (false) in older files. */
+const readAllowPlainHttp: FieldReader<boolean> = (entry) => {
+  const allowPlainHttp = entry.allowPlainHttp ?? false;
+  return typeof allowPlainHttp === 'boolean' ? allowPlainHttp : undefined;
+};
+
+/** Absent (plain) in older files. */
+const readApiStyle: FieldReader<ApiStyle> = (entry) => {
+  const apiStyle = entry.apiStyle ?? 'plain';
+  return apiStyle === 'plain' || apiStyle === 'trpc' ? apiStyle : undefined;
+};
+
+/**
+ * How each field of a record is read from the file, and what an older file that lacks it gets:
+ * a field added to `Panel` makes the compiler ask for its line here. Records keep this order.
+ */
+const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Field]> } = {
+  id: ({ id }) => (typeof id === 'string' && UUID.test(id) ? id : undefined),
+  name: ({ name }) => (typeof name === 'string' && name.length > 0 ? name : undefined),
+  /** As `normaliseAddress` gives it. */
+  baseUrl: (entry) => {
+    const { baseUrl } = entry;
+    const allowPlainHttp = readAllowPlainHttp(entry);
+    if (typeof baseUrl !== 'string' || allowPlainHttp === undefined) return undefined;
+    return holds(() => normaliseAddress(baseUrl, { allowPlainHttp }).baseUrl === baseUrl) ? baseUrl : undefined;
+  },
+  allowPlainHttp: readAllowPlainHttp,
+  apiStyle: readApiStyle,
+  /** As `normaliseLoginPath` gives it. */
+  loginPath: ({ loginPath }) =>
+    typeof loginPath === 'string' && holds(() => normaliseLoginPath(loginPath) === loginPath) ? loginPath : undefined,
+  /** As `normaliseApiPath` gives it; absent (the style's default) in older files. */
+  sessionPath: (entry) => {
+    const apiStyle = readApiStyle(entry);
+    if (apiStyle === undefined) return undefined;
+    const fallback = STYLE_PATHS[apiStyle].session;
+    const sessionPath = entry.sessionPath ?? fallback;
+    return typeof sessionPath === 'string' && holds(() => normaliseApiPath(sessionPath, 'session', fallback) === sessionPath)
+      ? sessionPath
+      : undefined;
+  },
+  /** Absent (none) in older files. Not a secret. */
+  trustedCertificate: ({ trustedCertificate }) =>
+    trustedCertificate === undefined || trustedCertificate === null ? null : readCertificateInfo(trustedCertificate),
+  tokenField: ({ tokenField }) => (isNullableString(tokenField) ? tokenField : undefined),
+  createdAt: ({ createdAt }) => (isTime(createdAt) ? createdAt : undefined),
+  /** Called `account` in format 1. */
+  lastEmail: ({ lastEmail }) => (isNullableString(lastEmail) ? lastEmail : undefined),
+  /**
+   * How the token of the last log in was kept; `null` when the sign-in ended. Older versions wrote
+   * `encrypted` for `keyring` (their `weak` and `memory` mean what they mean now).
+   */
+  tokenStorage: ({ tokenStorage }) => {
+    if (tokenStorage === null) return null;
+    const level = tokenStorage === 'encrypted' ? 'keyring' : tokenStorage;
+    return LEVELS.has(level) ? (level as ProtectionLevel) : undefined;
+  },
+  signedOutReason: ({ signedOutReason }) => (signedOutReason === null ? null : readErrorInfo(signedOutReason)),
+  lastCheck: ({ lastCheck }) => (lastCheck === null ? null : readCheck(lastCheck)),
+  /** The operator's organisation of the panel (format 3 on). */
+  group: ({ group }) => (isGroup(group) ? group : undefined),
+  tags: ({ tags }) => (isTags(tags) ? tags : undefined),
+  colour: ({ colour }) => (colour === null || isPanelColour(colour) ? colour : undefined),
+  favourite: ({ favourite }) => (typeof favourite === 'boolean' ? favourite : undefined),
+};
+const RECORD_FIELDS = Object.keys(FIELD_READERS) as (keyof PanelRecord)[];
 
 /** A panel record read from the file, with only the fields it knows, or null when one is wrong. */
 export function readPanelRecord(candidate: unknown): PanelRecord | null {
   if (!isRecord(candidate)) return null;
-  const { id, name, baseUrl, loginPath, tokenField, createdAt, lastEmail, tokenStorage, signedOutReason, lastCheck } = candidate;
-  const allowPlainHttp = candidate.allowPlainHttp ?? false;
-  if (typeof allowPlainHttp !== 'boolean') return null;
-  if (typeof id !== 'string' || !UUID.test(id)) return null;
-  if (typeof name !== 'string' || name.length === 0) return null;
-  if (typeof baseUrl !== 'string' || !holds(() => normaliseAddress(baseUrl, { allowPlainHttp }).baseUrl === baseUrl)) return null;
-  if (typeof loginPath !== 'string' || !holds(() => normaliseLoginPath(loginPath) === loginPath)) return null;
-  const apiStyle = candidate.apiStyle ?? 'plain';
-  if (apiStyle !== 'plain' && apiStyle !== 'trpc') return null;
-  const sessionPath = candidate.sessionPath ?? STYLE_PATHS[apiStyle].session;
-  if (
-    typeof sessionPath !== 'string' ||
-    !holds(() => normaliseApiPath(sessionPath, 'session', STYLE_PATHS[apiStyle].session) === sessionPath)
-  )
-    return null;
-  const trusted = candidate.trustedCertificate ?? null;
-  const trustedCertificate = trusted === null ? null : readCertificateInfo(trusted);
-  if (trustedCertificate === undefined) return null;
-  if (!isNullableString(tokenField) || !isTime(createdAt) || !isNullableString(lastEmail)) return null;
-  if (tokenStorage !== null && !STORAGES.has(tokenStorage)) return null;
-  const reason = signedOutReason === null ? null : readErrorInfo(signedOutReason);
-  if (reason === undefined) return null;
-  const check = lastCheck === null ? null : readCheck(lastCheck);
-  if (check === undefined) return null;
-  const { group, tags, colour, favourite } = candidate;
-  if (!isGroup(group) || !isTags(tags) || !(colour === null || isPanelColour(colour)) || typeof favourite !== 'boolean') return null;
-  return {
-    id,
-    name,
-    baseUrl,
-    allowPlainHttp,
-    apiStyle,
-    loginPath,
-    sessionPath,
-    trustedCertificate,
-    tokenField,
-    createdAt,
-    lastEmail,
-    tokenStorage: tokenStorage as TokenStorage | null,
-    signedOutReason: reason,
-    lastCheck: check,
-    group,
-    tags,
-    colour,
-    favourite,
-  };
+  const record: Record<string, unknown> = {};
+  for (const field of RECORD_FIELDS) {
+    const value = FIELD_READERS[field](candidate);
+    if (value === undefined) return null;
+    record[field] = value;
+  }
+  // Each field was read by its reader, whose type the table ties to the record's.
+  return record as PanelRecord;
 }
 
 /** A group as the window would have stored it. */

@@ -3,7 +3,7 @@ import type { ProtectionLevel } from '../../../shared/types.ts';
 
 /** Why a saved sign-in was not read at start, in the operator's words. */
 
-export type WeakOrNone = Exclude<ProtectionLevel, 'keyring'>;
+export type WeakOrMemory = Exclude<ProtectionLevel, 'keyring'>;
 
 export function damagedFileReason(what: string, copyPath: string): { info: ErrorInfo; summary: string; copyPath: string } {
   return {
@@ -11,7 +11,7 @@ export function damagedFileReason(what: string, copyPath: string): { info: Error
       code: 'TOKEN_UNREADABLE',
       message: `The saved sign-ins could not be read: the token store ${what}. It was kept at ${copyPath}. Log in again.`,
     },
-    summary: `The saved sign-ins could not be read: the token store ${what}. Panels that were logged in need a new log in. The file was kept untouched.`,
+    summary: `The saved sign-ins could not be read: the token store ${what}. Panels that were signed in need a new log in. The file was kept untouched.`,
     copyPath,
   };
 }
@@ -23,7 +23,7 @@ export function damagedEntryReason(damagedCopy: string | null): ErrorInfo {
   };
 }
 
-export function unavailableReason(level: WeakOrNone, savedUnder: string, now: string): ErrorInfo {
+export function unavailableReason(level: WeakOrMemory, savedUnder: string, now: string): ErrorInfo {
   const changed =
     savedUnder !== now ? `Secure storage on this system changed from ${savedUnder} to ${now} since the token was saved. ` : '';
   const why =

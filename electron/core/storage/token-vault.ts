@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ErrorInfo } from '../../../shared/errors.ts';
-import type { ProtectionLevel, TokenProtection, TokenStorage } from '../../../shared/types.ts';
+import type { ProtectionLevel, TokenProtection } from '../../../shared/types.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
 import { isRecord, isTime } from '../common/guards.ts';
 import {
@@ -56,7 +56,7 @@ function readStoredToken(candidate: unknown): StoredToken | null {
 /** A token held for a panel, bound to the address that issued it. */
 interface HeldToken {
   token: string;
-  storage: TokenStorage;
+  storage: ProtectionLevel;
   baseUrl: string;
 }
 
@@ -160,7 +160,7 @@ export class TokenVault {
           return;
         }
         const savedWeakly = WEAK_BACKENDS.has(stored.backend);
-        const held: HeldToken = { token, storage: savedWeakly || level !== 'keyring' ? 'weak' : 'encrypted', baseUrl };
+        const held: HeldToken = { token, storage: savedWeakly || level !== 'keyring' ? 'weak' : 'keyring', baseUrl };
         vault.#tokens.set(panelId, held);
         if (savedWeakly && level === 'keyring') upgrades.push([panelId, held]);
       });
@@ -199,7 +199,7 @@ export class TokenVault {
     return Object.hasOwn(this.#intended, panelId);
   }
 
-  storage(panelId: string): TokenStorage | null {
+  storage(panelId: string): ProtectionLevel | null {
     return this.#tokens.get(panelId)?.storage ?? null;
   }
 
@@ -213,7 +213,7 @@ export class TokenVault {
    * run. Returns where it went, or `null` when the sign-in it was for ended meanwhile (see `SaveFor`).
    * Everything is decided again after the encryption's `await`, when the world may have changed.
    */
-  async save(panelId: string, token: string, now: Date, saveFor: SaveFor): Promise<TokenStorage | null> {
+  async save(panelId: string, token: string, now: Date, saveFor: SaveFor): Promise<ProtectionLevel | null> {
     let ciphertext: string | null = null;
     const level = await this.#level();
     if (this.#usable(level)) {
@@ -239,7 +239,8 @@ export class TokenVault {
       else delete this.#intended[panelId];
       throw error;
     }
-    const storage: TokenStorage = ciphertext === null ? 'memory' : level === 'keyring' ? 'encrypted' : 'weak';
+    // A token encrypted at all was encrypted at the level in use: the keyring, or the weak key allowed.
+    const storage: ProtectionLevel = ciphertext === null ? 'memory' : level;
     this.#tokens.set(panelId, { token, storage, baseUrl: saveFor.baseUrl });
     return storage;
   }
@@ -249,7 +250,7 @@ export class TokenVault {
    * saved only if its sign-in is still the same when its encryption ends; `onSaved` runs at once
    * after each save, before anything else can change the panel.
    */
-  async saveHeldInMemory(now: Date, onSaved: (panelId: string, storage: TokenStorage) => void): Promise<void> {
+  async saveHeldInMemory(now: Date, onSaved: (panelId: string, storage: ProtectionLevel) => void): Promise<void> {
     const level = await this.#level();
     if (level !== 'weak' || !this.#usable(level)) return;
     for (const [panelId, held] of [...this.#tokens]) {
@@ -327,10 +328,10 @@ export class TokenVault {
 
   async #level(): Promise<ProtectionLevel> {
     try {
-      if (!(await this.#encryption.isAvailable())) return 'none';
+      if (!(await this.#encryption.isAvailable())) return 'memory';
       return WEAK_BACKENDS.has(this.#backendName()) ? 'weak' : 'keyring';
     } catch {
-      return 'none';
+      return 'memory';
     }
   }
 

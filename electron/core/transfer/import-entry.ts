@@ -1,41 +1,29 @@
 import { STYLE_PATHS } from '../common/style-paths.ts';
 import { parseInput } from '../../../shared/contract.ts';
 import { isSha256Fingerprint, PanelError, readCertificateInfo, type CertificateInfo } from '../../../shared/errors.ts';
-import type { PanelColour } from '../../../shared/labels.ts';
 import { addPanelInputSchema, updatePanelInputSchema } from '../../../shared/schemas.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { PanelSettings } from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
+import { withoutUndefined } from '../common/given.ts';
 
 import type { RawEntry } from './import-reader.ts';
 
 /**
- * One entry of an import, checked with the rules (and the messages) of Add panel and of the panel
- * settings. Only the fields the entry gives are set: an update leaves the others as they are.
+ * One entry of an import, validated with the rules (and the messages) of Add panel and of the panel
+ * settings: its address, and of its other settings (`PanelSettings`) only those the entry gives,
+ * so an update leaves the others as they are.
  */
-export interface ImportSettings {
-  baseUrl: string;
-  display: string;
-  allowPlainHttp: boolean;
-  name?: string;
-  group?: string | null;
-  tags?: string[];
-  colour?: PanelColour | null;
-  favourite?: boolean;
-  apiStyle?: ApiStyle;
-  loginPath?: string;
-  sessionPath?: string;
-  tokenField?: string | null;
-  trustedCertificate?: CertificateInfo | null;
-}
+export type ImportSettings = { baseUrl: string; display: string; allowPlainHttp: boolean } & Partial<Omit<PanelSettings, 'allowPlainHttp'>>;
 
 /** A valid entry's settings, or why it is not valid and what it says (for the preview). */
-export type CheckedEntry =
+export type ValidatedEntry =
   | { line: number; settings: ImportSettings }
   | { line: number; problem: string; written: { name: string | null; address: string } };
 
-const ADD_FIELDS = ['address', 'name', 'allowPlainHttp', 'group', 'tags', 'colour', 'favourite'] as const;
-const PATH_FIELDS = ['apiStyle', 'loginPath', 'sessionPath', 'tokenField'] as const;
 const pathSchema = updatePanelInputSchema.pick({ apiStyle: true, loginPath: true, sessionPath: true, tokenField: true });
+/** The fields read with Add panel's rules, and those read with the panel settings' rules. */
+const ADD_FIELDS = Object.keys(addPanelInputSchema.shape);
+const PATH_FIELDS = Object.keys(pathSchema.shape);
 
 /** Own fields only: a `__proto__` or `constructor` key in a file is just a key nobody reads. */
 function given(fields: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
@@ -54,7 +42,7 @@ function written(fields: Record<string, unknown>): { name: string | null; addres
   return { name: text('name').trim() || null, address: text('address') };
 }
 
-export function checkEntry({ line, fields, problem }: RawEntry): CheckedEntry {
+export function validateEntry({ line, fields, problem }: RawEntry): ValidatedEntry {
   if (problem) return { line, problem, written: written(fields) };
   try {
     return { line, settings: importSettings(fields) };
@@ -70,23 +58,31 @@ function importSettings(fields: Record<string, unknown>): ImportSettings {
   const input = parseInput(addPanelInputSchema, add);
   const allowPlainHttp = input.allowPlainHttp ?? false;
   const { baseUrl, display } = normaliseAddress(input.address, { allowPlainHttp });
-  const settings: ImportSettings = { baseUrl, display, allowPlainHttp };
-  if (input.name) settings.name = input.name;
-  if (input.group !== undefined) settings.group = input.group;
-  if (input.tags !== undefined) settings.tags = input.tags;
-  if (input.colour !== undefined) settings.colour = input.colour;
-  if (input.favourite !== undefined) settings.favourite = input.favourite;
 
   const paths = parseInput(pathSchema, given(fields, PATH_FIELDS));
   const style = paths.apiStyle ?? 'plain';
-  if (paths.apiStyle !== undefined) settings.apiStyle = paths.apiStyle;
-  if (paths.loginPath !== undefined) settings.loginPath = normaliseLoginPath(paths.loginPath, STYLE_PATHS[style].login);
-  if (paths.sessionPath !== undefined) settings.sessionPath = normaliseApiPath(paths.sessionPath, 'session', STYLE_PATHS[style].session);
-  if (paths.tokenField !== undefined) settings.tokenField = paths.tokenField;
-
+  const loginPath = paths.loginPath === undefined ? undefined : normaliseLoginPath(paths.loginPath, STYLE_PATHS[style].login);
+  const sessionPath =
+    paths.sessionPath === undefined ? undefined : normaliseApiPath(paths.sessionPath, 'session', STYLE_PATHS[style].session);
   const certificate = trustedCertificate(given(fields, ['trustedCertificate', 'trustedCertificateSha256']));
-  if (certificate !== undefined) settings.trustedCertificate = certificate;
-  return settings;
+
+  // Every setting, undefined where the entry gives none: a new setting makes the compiler ask how it is imported.
+  const settings: { [Field in keyof Required<ImportSettings>]: ImportSettings[Field] | undefined } = {
+    baseUrl,
+    display,
+    allowPlainHttp,
+    name: input.name || undefined,
+    group: input.group,
+    tags: input.tags,
+    colour: input.colour,
+    favourite: input.favourite,
+    apiStyle: paths.apiStyle,
+    loginPath,
+    sessionPath,
+    tokenField: paths.tokenField,
+    trustedCertificate: certificate,
+  };
+  return { ...withoutUndefined(settings), baseUrl, display, allowPlainHttp };
 }
 
 /** The full certificate of an export; the first exports' bare fingerprint is read too. */

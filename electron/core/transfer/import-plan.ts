@@ -1,5 +1,6 @@
 import type { ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
-import type { CheckedEntry, ImportSettings } from './import-entry.ts';
+import type { PanelSettings } from '../../../shared/types.ts';
+import type { ValidatedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
 import type { CertificateInfo } from '../../../shared/errors.ts';
 import { pathsFollowingStyle } from '../common/style-paths.ts';
@@ -15,27 +16,35 @@ export interface ImportPlan {
 }
 
 /**
- * Settings an import can change on a panel already in the list, with the words the preview uses.
- * Not the trusted certificate: trust moves only by the operator's act on that panel (Trust, Forget),
- * never by a file, which could otherwise pin an attacker's certificate on a signed-in panel.
+ * The settings an import changes on a panel already in the list, with the words the preview uses;
+ * null for one it leaves: whether plain http is allowed only matters to the address, which the
+ * panel and the entry share; the trusted certificate moves only by the operator's act on that
+ * panel (Trust, Forget), never by a file, which could otherwise pin an attacker's certificate on a
+ * signed-in panel. A new setting makes the compiler ask which.
  */
-const UPDATABLE: readonly [keyof ImportSettings & keyof PanelRecord, string][] = [
-  ['name', 'name'],
-  ['group', 'group'],
-  ['tags', 'tags'],
-  ['colour', 'colour'],
-  ['favourite', 'favourite'],
-  ['apiStyle', 'API style'],
-  ['loginPath', 'login path'],
-  ['sessionPath', 'session path'],
-  ['tokenField', 'token field'],
-];
+const UPDATABLE: Record<keyof PanelSettings, string | null> = {
+  name: 'name',
+  group: 'group',
+  tags: 'tags',
+  colour: 'colour',
+  favourite: 'favourite',
+  apiStyle: 'API style',
+  loginPath: 'login path',
+  sessionPath: 'session path',
+  tokenField: 'token field',
+  trustedCertificate: null,
+  allowPlainHttp: null,
+};
+const UPDATED_FIELDS = (Object.keys(UPDATABLE) as (keyof PanelSettings)[]).flatMap((field) => {
+  const words = UPDATABLE[field];
+  return words === null ? [] : [[field, words] as const];
+});
 
 /**
  * Sorts each entry: new, a duplicate of a panel in the list (by address) with other settings, the
  * same as one, or invalid. An address the text repeats counts once, at its first line.
  */
-export function planImport(entries: readonly CheckedEntry[], records: readonly PanelRecord[]): ImportPlan {
+export function planImport(entries: readonly ValidatedEntry[], records: readonly PanelRecord[]): ImportPlan {
   const byBaseUrl = new Map(records.map((record) => [record.baseUrl, record]));
   const firstLine = new Map<string, number>();
   const plan: ImportPlan = { rows: [], counts: { new: 0, duplicate: 0, same: 0, invalid: 0 }, additions: [], updates: new Map() };
@@ -48,7 +57,7 @@ export function planImport(entries: readonly CheckedEntry[], records: readonly P
 }
 
 function rowFor(
-  entry: CheckedEntry,
+  entry: ValidatedEntry,
   byBaseUrl: ReadonlyMap<string, PanelRecord>,
   firstLine: Map<string, number>,
   plan: ImportPlan,
@@ -84,7 +93,7 @@ function rowFor(
   }
   const change: PanelRecordChange = {};
   const changes: string[] = [];
-  for (const [key, words] of UPDATABLE) {
+  for (const [key, words] of UPDATED_FIELDS) {
     const value = settings[key];
     if (value === undefined || sameValue(value, existing[key])) continue;
     (change as Record<string, unknown>)[key] = value;

@@ -146,7 +146,7 @@ export class Restart extends Step {
     if (run.released.some((label) => label.startsWith('ENOSPC'))) run.trace.push(`     order: ${run.released.join(', ')}`);
     checkRestartListing(run, model, listing, backend, 'the restart', run.faultsFired > firedBefore);
     if (status.settings.storeTokensWithWeakProtection !== model.weak) run.fail('[restart] the setting did not persist');
-    const level = isStrong(backend) ? 'keyring' : backend === 'basic_text' ? 'weak' : 'none';
+    const level = isStrong(backend) ? 'keyring' : backend === 'basic_text' ? 'weak' : 'memory';
     if (status.tokenProtection.level !== level) run.fail(`[restart] protection ${status.tokenProtection.level}, expected ${level}`);
     const disk = run.storedTokens();
     // The start drops what the panel list says has ended or is gone, unless the disk refuses.

@@ -127,7 +127,7 @@ export function checkRestartListing(run: Run, model: Model, listing: Panel[], ba
       );
     }
     if (entry.signedIn) {
-      const storage = isStrong(backend) ? 'encrypted' : 'weak';
+      const storage = isStrong(backend) ? 'keyring' : 'weak';
       const notUpgraded = diskFailed && panel.copy?.backend === 'basic_text' && entry.tokenStorage === 'weak';
       if (entry.tokenStorage !== storage && !notUpgraded)
         run.fail(`[restart] ${panel.label} restored as ${entry.tokenStorage}, expected ${storage}`);

@@ -305,7 +305,7 @@ export class GroupJudge {
     const backend = this.#run.backend;
     const storage = entry.tokenStorage;
     if (backend === 'unavailable' && storage !== 'memory') this.#run.fail(`[storage] ${label} is ${storage} with no encryption available`);
-    if (!isStrong(backend) && storage === 'encrypted') this.#run.fail(`[storage] ${label} claims a keyring under ${backend}`);
+    if (!isStrong(backend) && storage === 'keyring') this.#run.fail(`[storage] ${label} claims a keyring under ${backend}`);
     if (storage === 'weak' && !weak && !pending) this.#run.fail(`[invariant 3] ${label} is stored weakly though weak protection is off`);
     if (!isStrong(backend)) return;
     // Under a keyring, a fresh log in is encrypted. A token restored from a copy under the
@@ -314,7 +314,7 @@ export class GroupJudge {
     const before = this.#model.panels.find((candidate) => candidate.id === entry.id);
     const fresh = before !== undefined && this.#on(before).some((call) => call.kind === 'logIn' && this.#outcome(call).ok);
     const restoredWeakly = storage === 'weak' && panel?.copy?.backend === 'basic_text';
-    if ((fresh && storage !== 'encrypted') || (storage === 'weak' && !restoredWeakly)) {
+    if ((fresh && storage !== 'keyring') || (storage === 'weak' && !restoredWeakly)) {
       this.#run.fail(`[liveness] ${label} is ${storage} though a keyring is there`);
     }
   }

@@ -1,4 +1,4 @@
-import type { TokenStorage } from '../../../shared/types.ts';
+import type { ProtectionLevel } from '../../../shared/types.ts';
 import { isStrong, type Backend, type Keyrings } from './keyring.ts';
 import type { Target } from './world.ts';
 
@@ -25,7 +25,7 @@ export interface PanelModel {
   id: string;
   target: Target;
   signedIn: boolean;
-  storage: TokenStorage | null;
+  storage: ProtectionLevel | null;
   /** What tokens.json holds for the panel, readable now or not. */
   copy: Copy | null;
   /** Whether the server still accepts the panel's token (false after `expireAllTokens`). */
@@ -54,8 +54,8 @@ export function initialModel(backend: Backend): Model {
 }
 
 /** Where a token saved now goes. */
-export function storageFor(backend: Backend, weak: boolean): TokenStorage {
-  if (isStrong(backend)) return 'encrypted';
+export function storageFor(backend: Backend, weak: boolean): ProtectionLevel {
+  if (isStrong(backend)) return 'keyring';
   if (backend === 'basic_text' && weak) return 'weak';
   return 'memory';
 }

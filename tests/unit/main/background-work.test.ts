@@ -45,7 +45,7 @@ describe('background work', () => {
     const b = panel(2);
     const { clock, work, service, log } = setUp([a, b]);
     await work.start(service);
-    work.emit({ type: 'panelsChanged', panels: [{ ...a, signedIn: true, tokenStorage: 'encrypted' }] });
+    work.emit({ type: 'panelsChanged', panels: [{ ...a, signedIn: true, tokenStorage: 'keyring' }] });
     work.emit({ type: 'panelsRemoved', panelIds: [b.id] });
     await clock.advanceBy(5 * SECOND);
     assert.deepEqual(checkedIds(log), [[a.id]]);

@@ -37,7 +37,7 @@ const panel: Panel = {
   createdAt: '2030-01-01T00:00:00.000Z',
   lastEmail: 'ops@example.com',
   signedIn: true,
-  tokenStorage: 'encrypted',
+  tokenStorage: 'keyring',
   signedOutReason: null,
   lastCheck: { at: '2030-01-01T00:05:00.000Z', ok: false, error: { code: 'TIMEOUT', message: 'slow' } },
   sessionExpiresAt: '2030-01-01T01:00:00.000Z',

@@ -98,7 +98,7 @@ test('events before the list are kept, and the list (which is newer) then replac
 
 test('a session warning stands while the panel is signed in with that session, and goes with it', () => {
   const expiresAt = '2030-01-01T01:00:00.000Z';
-  const signedIn = panel(1, { signedIn: true, tokenStorage: 'encrypted', sessionExpiresAt: expiresAt });
+  const signedIn = panel(1, { signedIn: true, tokenStorage: 'keyring', sessionExpiresAt: expiresAt });
   const store = new PanelStore();
   store.load([signedIn, panel(2)]);
   store.apply({ type: 'sessionExpiring', panelId: signedIn.id, expiresAt: '2030-01-01T01:00:00Z' });

@@ -1,0 +1,69 @@
+import { parseArguments } from '../../../shared/contract.ts';
+import { PanelError } from '../../../shared/errors.ts';
+import type { PanelServiceOptions, ServiceContext, ServiceMethods } from './service-context.ts';
+import { attemptWrite } from './session-reader.ts';
+
+type AppMethods = 'getAppStatus' | 'updateSettings' | 'installUpdate' | 'currentSettings' | 'loadProblem' | 'migration' | 'flush';
+
+/** The app as a whole: its settings, how tokens are protected, what was repaired at start, the update. */
+export function appMethods(context: ServiceContext, options: Pick<PanelServiceOptions, 'installUpdate'>): ServiceMethods<AppMethods> {
+  const { state, now, changes } = context;
+  return {
+    async getAppStatus() {
+      parseArguments('getAppStatus', []);
+      const { settings, vault, startupProblems } = await state();
+      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
+    async updateSettings(patch) {
+      const [change] = parseArguments('updateSettings', [patch]);
+      const current = await state();
+      const { registry, settings, vault, startupProblems } = current;
+      const weak = change.storeTokensWithWeakProtection;
+      const changed = (panelId: string) => changes.changed(panelId);
+      if (weak === false) {
+        // Copies first, setting after: if the copies cannot be deleted the setting stays on, so
+        // "off" never stands beside weak copies on disk, and a retry finishes the job.
+        for (const panelId of await vault.removeWeakCopies()) {
+          await attemptWrite(() => registry.update(panelId, { tokenStorage: 'memory' }));
+          changed(panelId);
+        }
+        await settings.update(change);
+      } else {
+        // The setting first: the vault reads it when it decides where tokens go.
+        await settings.update(change);
+        if (weak === true) {
+          // `onSaved` runs at once after each save, before anything else can change the panel.
+          await vault.saveHeldInMemory(now(), (panelId, storage) => {
+            registry.update(panelId, { tokenStorage: storage });
+            changed(panelId);
+          });
+        }
+      }
+      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
+    async installUpdate() {
+      parseArguments('installUpdate', []);
+      if (!options.installUpdate?.())
+        throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
+    },
+
+    async currentSettings() {
+      return (await state()).settings.get();
+    },
+
+    async loadProblem() {
+      return (await state()).registry.loadProblem;
+    },
+
+    async migration() {
+      return (await state()).registry.migration;
+    },
+
+    async flush() {
+      changes.flush();
+      await (await state()).history.flush();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { parseArguments } from '../../../shared/contract.ts';
+import { PanelError } from '../../../shared/errors.ts';
+import type { ServiceContext, ServiceMethods } from './service-context.ts';
+import { toPanel } from './service-state.ts';
+import { find } from './session-reader.ts';
+
+/** Certificates trusted on first use: pinning the one a panel presented, forgetting it, and the pins by host. */
+export function certificateMethods(context: ServiceContext): ServiceMethods<'trustCertificate' | 'forgetCertificate'> {
+  const { state, changes, presented } = context;
+  return {
+    async trustCertificate(id, certificate) {
+      const [panelId, { sha256 }] = parseArguments('trustCertificate', [id, certificate]);
+      const current = await state();
+      find(current, panelId);
+      const seen = presented.get(panelId);
+      if (!seen || seen.sha256 !== sha256) {
+        throw new PanelError(
+          'INVALID_INPUT',
+          'This panel has not presented a certificate with that fingerprint since Paneldeck started, so it was not trusted. ' +
+            'Connect to the panel again (Refresh, or Log in) to see the certificate it presents now.',
+        );
+      }
+      const updated = (await current.registry.update(panelId, { trustedCertificate: seen }))!;
+      presented.delete(panelId);
+      changes.changed(panelId);
+      return toPanel(updated, current);
+    },
+
+    async forgetCertificate(id) {
+      const [panelId] = parseArguments('forgetCertificate', [id]);
+      const current = await state();
+      const record = find(current, panelId);
+      const updated = record.trustedCertificate === null ? record : (await current.registry.update(panelId, { trustedCertificate: null }))!;
+      changes.changed(panelId);
+      return toPanel(updated, current);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import type { PanelSettings } from '../../../shared/types.ts';
+import { STYLE_PATHS } from '../common/style-paths.ts';
+import type { PanelRecord } from '../storage/panel-record.ts';
+
+/** A new panel's address (as `normaliseAddress` gives it) and whichever of its settings are given. */
+export type NewPanel = { baseUrl: string; display: string } & Partial<PanelSettings>;
+
+/**
+ * The one place a panel is made, for Add panel, Duplicate and import alike: the settings given,
+ * Add panel's defaults for the others (named after its address, the plain API style and its
+ * paths, no labels), signed out. Only settings are read from `panel`, so a panel's own record
+ * may be passed to copy its settings.
+ */
+export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord {
+  const apiStyle = panel.apiStyle ?? 'plain';
+  return {
+    id: randomUUID(),
+    // An empty name (Add panel's form left blank) means "name it after the address".
+    name: panel.name || panel.display,
+    baseUrl: panel.baseUrl,
+    allowPlainHttp: panel.allowPlainHttp ?? false,
+    apiStyle,
+    loginPath: panel.loginPath ?? STYLE_PATHS[apiStyle].login,
+    sessionPath: panel.sessionPath ?? STYLE_PATHS[apiStyle].session,
+    trustedCertificate: panel.trustedCertificate ?? null,
+    tokenField: panel.tokenField ?? null,
+    createdAt,
+    lastEmail: null,
+    tokenStorage: null,
+    signedOutReason: null,
+    lastCheck: null,
+    group: panel.group ?? null,
+    tags: panel.tags ?? [],
+    colour: panel.colour ?? null,
+    favourite: panel.favourite ?? false,
+  };
+}

@@ -1,0 +1,72 @@
+import type { PanelApi } from '../../../shared/contract.ts';
+import type { CertificateInfo } from '../../../shared/errors.ts';
+import type { PanelEvent } from '../../../shared/events.ts';
+import type { AppSettings } from '../../../shared/types.ts';
+import type { FetchLike } from '../http/http-client.ts';
+import type { RequestSettings } from '../http/panel-endpoints.ts';
+import type { OpenStore } from '../storage/document-store.ts';
+import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
+import type { Encryption } from '../storage/token-vault.ts';
+import type { PanelChangeBatcher } from './panel-events.ts';
+import type { ServiceState } from './service-state.ts';
+import type { SessionCache } from './session-cache.ts';
+import type { SessionReader } from './session-reader.ts';
+
+export interface PanelServiceOptions {
+  /** The folder the panel list, the token store, the settings and the check history are kept in. */
+  dataDir: string;
+  encryption: Encryption;
+  /**
+   * Defaults to `createNodeFetch` (https judged by the system or the panel's trusted certificate);
+   * the app passes a fetch over Chromium's network stack (system proxy, OS certificates).
+   */
+  fetch?: FetchLike;
+  /** Per request, headers and body together. Default 15 s. */
+  timeoutMs?: number;
+  /** Largest answer read from a panel. Default 4 MiB: room for a session with a 1 MiB string, far below memory trouble. */
+  maxResponseBytes?: number;
+  /** Defaults to JSON files in `dataDir`, written atomically, which the app uses too. */
+  openStore?: OpenStore;
+  now?: () => Date;
+  /** Where events for the window go (the app sends them to its own window only). */
+  emit?: (event: PanelEvent) => void;
+  /**
+   * Asks the operator where to export panels (the app: the system's save dialog), offering
+   * `suggestedName`; null when they cancel. Without it nothing is exported.
+   */
+  chooseExportFile?: (suggestedName: string) => Promise<string | null>;
+  /** Asks the operator for a file to import (the app: the system's open dialog); null when they cancel. */
+  chooseImportFile?: () => Promise<string | null>;
+  /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
+  installUpdate?: () => boolean;
+}
+
+export interface PanelService extends PanelApi {
+  /** What was wrong with the panel list on disk when it was loaded, if anything. */
+  loadProblem(): Promise<RegistryLoadProblem | null>;
+  /** The format the panel list was upgraded from at start, and where the old file was kept. */
+  migration(): Promise<RegistryMigration | null>;
+  /** The settings as they are now, for main's background work. */
+  currentSettings(): Promise<AppSettings>;
+  /** Writes what is waiting (check history, events) now: at quit. */
+  flush(): Promise<void>;
+}
+
+/** The methods of the service one concern module serves. */
+export type ServiceMethods<M extends keyof PanelService> = Pick<PanelService, M>;
+
+/** What every concern of the service shares: one of these per service, built by `createPanelService`. */
+export interface ServiceContext {
+  /** The files, opened once; a call waits for them, and every call fails when they could not be opened. */
+  state(): Promise<ServiceState>;
+  /** The files once open, else null: for what must answer at once (Chromium's certificate check, events). */
+  opened(): ServiceState | null;
+  request: RequestSettings;
+  now(): Date;
+  emit(event: PanelEvent): void;
+  cache: SessionCache;
+  changes: PanelChangeBatcher;
+  /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
+  presented: Map<string, CertificateInfo>;
+  reader: SessionReader;
+}

@@ -1,0 +1,147 @@
+import { plural } from '../../../shared/counts.ts';
+import { parseArguments } from '../../../shared/contract.ts';
+import { PanelError } from '../../../shared/errors.ts';
+import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoints.ts';
+import { storageReason } from '../storage/document-store.ts';
+import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
+import { LogInQueue } from './login-queue.ts';
+import type { ServiceContext, ServiceMethods } from './service-context.ts';
+import { toPanel, type ServiceState } from './service-state.ts';
+import { attemptWrite, find } from './session-reader.ts';
+
+/** Log in and log out: one log in request at a time per panel, and sign-ins ended durably. */
+export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' | 'logOut' | 'logOutPanels'> {
+  const { state, request, now, cache, reader, changes, presented } = context;
+  const logIns = new LogInQueue();
+
+  /**
+   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
+   * since then drops this log in before the password is sent, a log out drops its token.
+   */
+  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
+    const current = await state();
+    const { registry, vault } = current;
+    const panel = find(current, id);
+    // The address decides where the password goes: one typed for the old address is not sent to
+    // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
+    if (panel.baseUrl !== baseUrl) {
+      throw new PanelError(
+        'NOT_SIGNED_IN',
+        "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
+      );
+    }
+    const held = vault.token(id, panel.baseUrl);
+    let token: string;
+    try {
+      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], (endpoint) => {
+        // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
+        // speaks this style, and the next attempt goes straight to it.
+        if (registry.get(id)?.baseUrl !== baseUrl) return;
+        attemptWrite(() =>
+          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
+        );
+        changes.changed(id);
+      });
+    } catch (error) {
+      if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
+      throw error;
+    }
+    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
+    // Removed while the request was under way: nothing was stored for it.
+    find(current, id);
+    if (storage === null) {
+      throw new PanelError(
+        'NOT_SIGNED_IN',
+        'The panel was signed out or its address changed while logging in, so that log in was dropped. Log in again.',
+      );
+    }
+    try {
+      const record = (await registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null }))!;
+      cache.forget(id);
+      reader.forget(id);
+      current.history.record(id, { sessionExpiresAt: null });
+      changes.changed(id);
+      return toPanel(record, current);
+    } catch (error) {
+      // A log in that fails must not leave the panel signed in behind the operator's back. The
+      // token is gone from memory at once; a deletion that could not be written stays due.
+      await attemptWrite(() => vault.forget(id));
+      throw error;
+    }
+  }
+
+  return {
+    async logIn(id, credentials) {
+      const [panelId, { email, password, code }] = parseArguments('logIn', [id, credentials]);
+      const current = await state();
+      const { baseUrl, loginPath, tokenField } = find(current, panelId);
+      // The generation is taken where the attempt starts: a log out from here on drops it.
+      const generation = current.vault.generation(panelId);
+      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null];
+      return logIns.run(panelId, attempt, () => logInOnce(panelId, { email, password, code }, generation, baseUrl));
+    },
+
+    async logOut(id) {
+      const [panelId] = parseArguments('logOut', [id]);
+      const current = await state();
+      const record = find(current, panelId);
+      const ended = await endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
+      return toPanel(ended.record, current);
+    },
+
+    async logOutPanels(ids) {
+      const [requested] = parseArguments('logOutPanels', [ids]);
+      const current = await state();
+      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+      await endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
+      return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+    },
+  };
+}
+
+/**
+ * Ends a panel's sign-in for good: in memory at once, and on disk in both the token store and
+ * the panel list (with `change`), either of which is enough for the next start to leave the
+ * panel signed out. Throws `STORAGE` only when neither could be written; `listFailure` says
+ * whether the rest of `change` was saved.
+ */
+export async function endSignIn(
+  context: ServiceContext,
+  current: ServiceState,
+  record: PanelRecord,
+  change: PanelRecordChange,
+  what: string,
+): Promise<{ record: PanelRecord; listFailure: PanelError | null }> {
+  const { listFailure } = await endSignIns(context, current, [record], change, what);
+  return { record: current.registry.get(record.id) ?? record, listFailure };
+}
+
+/** `endSignIn` for several panels, with one write of each file. */
+export async function endSignIns(
+  { cache, reader, changes }: ServiceContext,
+  current: ServiceState,
+  records: readonly PanelRecord[],
+  change: PanelRecordChange,
+  what: string,
+): Promise<{ listFailure: PanelError | null }> {
+  const ids = records.map((record) => record.id);
+  const forgetFailure = await attemptWrite(() => current.vault.forget(...ids));
+  for (const id of ids) {
+    cache.forget(id);
+    reader.forget(id);
+    current.history.record(id, { sessionExpiresAt: null });
+    changes.changed(id);
+  }
+  const ended = new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]));
+  const listFailure = await attemptWrite(() => current.registry.updateMany(ended));
+  if (forgetFailure && listFailure) {
+    throw new PanelError(
+      'STORAGE',
+      `You are ${what} for now, but Paneldeck could not record it on disk (${storageReason(listFailure)}). ` +
+        'Until it can, a restart may bring the sign-in back; Paneldeck records it with its next save. ' +
+        "Check free disk space and the folder's permissions.",
+      { cause: listFailure },
+    );
+  }
+  return { listFailure };
+}
