@@ -19,6 +19,32 @@ export const COLOUR_NAMES: Readonly<Record<PanelColour, string>> = {
 
 export const LABEL_LIMITS = { groupLength: 60, tagLength: 32, tags: 20 } as const;
 
+/** The longest panel name, in UTF-16 units as the schemas count. */
+export const PANEL_NAME_MAX = 100;
+
+/**
+ * `name` trimmed and cut to `max` units, ending in "…" where it was cut (never inside a
+ * character): names Paneldeck makes itself (after a long address, a copy's) stay within the limit,
+ * so that every panel it exports imports back.
+ */
+export function fitPanelName(name: string, max = PANEL_NAME_MAX): string {
+  const trimmed = name.trim();
+  if (trimmed.length <= max) return trimmed;
+  const points = [...trimmed];
+  let cut = '';
+  for (const point of points) {
+    if (cut.length + point.length > max - 1) break;
+    cut += point;
+  }
+  return `${cut.trimEnd()}…`;
+}
+
+/** The name of a copy: the source's name, cut where needed, then " (copy)". */
+export function copyName(name: string): string {
+  const suffix = ' (copy)';
+  return `${fitPanelName(name, PANEL_NAME_MAX - suffix.length)}${suffix}`;
+}
+
 const CONTROL = /\p{Cc}/u;
 
 /** A group name as stored: trimmed, inner runs of spaces kept as one; `null` for none. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, tagProblem } from './labels.ts';
+import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL_NAME_MAX, tagProblem } from './labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES } from './transfer.ts';
@@ -19,7 +19,7 @@ export const panelNameSchema = z
   .string({ error: 'Name must be text.' })
   .trim()
   .min(1, { error: 'Name cannot be empty.' })
-  .max(100, { error: 'Name is too long (100 characters at most).' })
+  .max(PANEL_NAME_MAX, { error: `Name is too long (${PANEL_NAME_MAX} characters at most).` })
   .regex(noControlChars, { error: 'Name cannot contain control characters.' });
 
 export const addressSchema = z
@@ -226,8 +226,9 @@ export const duplicatePanelInputSchema = z.strictObject(
   {
     address: addressSchema,
     name: z.union([z.literal(''), panelNameSchema]).optional(),
+    allowPlainHttp: allowPlainHttpSchema.optional(),
   },
-  { error: 'Expected { address, name? }.' },
+  { error: 'Expected { address, name?, allowPlainHttp? }.' },
 );
 
 /** What one change to several panels does: tags are added and removed, the rest is set. */

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
+import { copyName } from '../../shared/labels.ts';
 import type { Panel } from '../../shared/types.ts';
 import { fieldForError } from '../field-errors.ts';
 import { failureInfo } from '../panel-api.ts';
@@ -18,7 +19,7 @@ interface AddPanelDialogProps {
 
 export function AddPanelDialog({ api, copyOf, onAdded, onClose }: AddPanelDialogProps) {
   const [address, setAddress] = useState('');
-  const [name, setName] = useState(copyOf ? `${copyOf.name} (copy)` : '');
+  const [name, setName] = useState(copyOf ? copyName(copyOf.name) : '');
   const [allowPlainHttp, setAllowPlainHttp] = useState(false);
   // The choice is offered only where it applies: an address typed with http://.
   const typedHttp = typedPlainHttp(address);
@@ -35,7 +36,7 @@ export function AddPanelDialog({ api, copyOf, onAdded, onClose }: AddPanelDialog
     setError(null);
     try {
       const panel = copyOf
-        ? await api.duplicatePanel(copyOf.id, { address, name })
+        ? await api.duplicatePanel(copyOf.id, { address, name, allowPlainHttp: typedHttp && allowPlainHttp })
         : await api.addPanel({ address, name, allowPlainHttp: typedHttp && allowPlainHttp });
       // The new panel's login form takes focus; the Add button must not take it back.
       added.current = true;
@@ -71,7 +72,7 @@ export function AddPanelDialog({ api, copyOf, onAdded, onClose }: AddPanelDialog
           onChange={(event) => setAddress(event.target.value)}
           error={field === 'address' ? error?.message : null}
         />
-        {typedHttp && !copyOf && <PlainHttpChoice checked={allowPlainHttp} onChange={setAllowPlainHttp} />}
+        {typedHttp && <PlainHttpChoice checked={allowPlainHttp} onChange={setAllowPlainHttp} />}
         <TextField
           ref={nameInput}
           label="Name (optional)"

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fitPanelName } from '../../../shared/labels.ts';
 import type { PanelSettings } from '../../../shared/types.ts';
 import { STYLE_PATHS } from '../common/style-paths.ts';
 import type { PanelRecord } from '../storage/panel-record.ts';
@@ -8,7 +9,7 @@ export type NewPanel = { baseUrl: string; display: string } & Partial<PanelSetti
 
 /**
  * The one place a panel is made, for Add panel, Duplicate and import alike: the settings given,
- * Add panel's defaults for the others (named after its address, the plain API style and its
+ * Add panel's defaults for the others (named after its address, cut to the name's limit, the plain API style and its
  * paths, no labels), signed out. Only settings are read from `panel`, so a panel's own record
  * may be passed to copy its settings.
  */
@@ -17,7 +18,7 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
   return {
     id: randomUUID(),
     // An empty name (Add panel's form left blank) means "name it after the address".
-    name: panel.name || panel.display,
+    name: panel.name || fitPanelName(panel.display),
     baseUrl: panel.baseUrl,
     allowPlainHttp: panel.allowPlainHttp ?? false,
     apiStyle,

@@ -1,6 +1,6 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
-import { cleanTags, LABEL_LIMITS } from '../../../shared/labels.ts';
+import { cleanTags, copyName, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 import { withoutUndefined } from '../common/given.ts';
 import { pathsFollowingStyle, STYLE_PATHS } from '../common/style-paths.ts';
@@ -138,14 +138,15 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
     },
 
     async duplicatePanel(id, input) {
-      const [panelId, { address, name }] = parseArguments('duplicatePanel', [id, input]);
+      const [panelId, { address, name, allowPlainHttp = false }] = parseArguments('duplicatePanel', [id, input]);
       const current = await state();
       const source = find(current, panelId);
-      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp: source.allowPlainHttp });
+      // Plain http is the operator's choice for the new address, as in Add panel: never the source's.
+      const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
       failIfDuplicate(current.registry, baseUrl, display);
       // The settings and labels go with it; the sign-in, the email and the certificate (the old
       // address's server's) do not.
-      const copy = { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null };
+      const copy = { ...source, baseUrl, display, allowPlainHttp, name: name || copyName(source.name), trustedCertificate: null };
       const record = newPanelRecord(copy, now().toISOString());
       await current.registry.insert(record);
       changes.changed(record.id);

@@ -1,6 +1,7 @@
 import { STYLE_PATHS } from '../common/style-paths.ts';
 import { parseInput } from '../../../shared/contract.ts';
 import { isSha256Fingerprint, PanelError, readCertificateInfo, type CertificateInfo } from '../../../shared/errors.ts';
+import { fitPanelName, PANEL_NAME_MAX } from '../../../shared/labels.ts';
 import { addPanelInputSchema, updatePanelInputSchema } from '../../../shared/schemas.ts';
 import type { PanelSettings } from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
@@ -17,7 +18,8 @@ export type ImportSettings = { baseUrl: string; display: string; allowPlainHttp:
 
 /** A valid entry's settings, or why it is not valid and what it says (for the preview). */
 export type ValidatedEntry =
-  | { line: number; settings: ImportSettings }
+  /** `note`: what was changed to take the entry (a name shortened), for the preview. */
+  | { line: number; settings: ImportSettings; note?: string }
   | { line: number; problem: string; written: { name: string | null; address: string } };
 
 const pathSchema = updatePanelInputSchema.pick({ apiStyle: true, loginPath: true, sessionPath: true, tokenField: true });
@@ -45,6 +47,12 @@ function written(fields: Record<string, unknown>): { name: string | null; addres
 export function validateEntry({ line, fields, problem }: RawEntry): ValidatedEntry {
   if (problem) return { line, problem, written: written(fields) };
   try {
+    // A name over the limit (older versions made such names, and exported them) is shortened, not refused.
+    const name = Object.hasOwn(fields, 'name') ? fields.name : undefined;
+    if (typeof name === 'string' && name.trim().length > PANEL_NAME_MAX) {
+      const settings = importSettings({ ...fields, name: fitPanelName(name) });
+      return { line, settings, note: `Its name was shortened to ${PANEL_NAME_MAX} characters.` };
+    }
     return { line, settings: importSettings(fields) };
   } catch (error) {
     if (error instanceof PanelError) return { line, problem: error.message, written: written(fields) };

@@ -89,7 +89,7 @@ function rowFor(
   const existing = byBaseUrl.get(settings.baseUrl);
   if (!existing) {
     plan.additions.push(settings);
-    return { ...base, status: 'new', name: settings.name ?? settings.display, message: null, changes: [] };
+    return { ...base, status: 'new', name: settings.name ?? settings.display, message: entry.note ?? null, changes: [] };
   }
   const change: PanelRecordChange = {};
   const changes: string[] = [];
@@ -106,7 +106,7 @@ function rowFor(
     if (settings.sessionPath === undefined && moved.sessionPath !== undefined) change.sessionPath = moved.sessionPath;
   }
   const pinNote = ignoredPin(settings.trustedCertificate, existing.trustedCertificate);
-  const message = `Already in your list as "${existing.name}".${pinNote ? ` ${pinNote}` : ''}`;
+  const message = [`Already in your list as "${existing.name}".`, pinNote, entry.note].filter(Boolean).join(' ');
   const row = { ...base, trustsCertificate: false };
   if (changes.length === 0) return { ...row, status: 'same', name: existing.name, message: `${message} Nothing to change.`, changes };
   plan.updates.set(existing.id, change);
