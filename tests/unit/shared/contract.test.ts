@@ -63,7 +63,8 @@ test('bad arguments become INVALID_INPUT with a message an operator can read', a
     ['applyImport', [id, { duplicates: 'merge' }], /Duplicates must be "skip" or "update"/],
     ['updatePanels', [[id], { tags: ['a'] }], /Unexpected field: "tags"/],
     ['updatePanels', [[], {}], /Choose at least one panel/],
-    ['duplicatePanel', [id, { address: 'x', allowPlainHttp: true }], /Unexpected field: "allowPlainHttp"/],
+    ['duplicatePanel', [id, { address: 'x', group: 'Acme' }], /Unexpected field: "group"/],
+    ['duplicatePanel', [id, { address: 'x', allowPlainHttp: 'yes' }], /must be true or false/],
   ];
   for (const [method, args, message] of cases) {
     await rejectsWith(
