@@ -3,7 +3,7 @@ import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES } from './transfer.ts';
-import { BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
+import { API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -41,7 +41,7 @@ export const sessionPathSchema = z
   .max(512, { error: 'Session path is too long (512 characters at most).' })
   .nullable();
 
-export const apiStyleSchema = z.enum(['plain', 'trpc'], { error: 'API style must be "plain" or "trpc".' });
+export const apiStyleSchema = z.enum(API_STYLES, { error: 'API style must be "plain", "rpc" or "trpc".' });
 
 /** A dot path such as `data.auth.token`; `null` or an empty string means automatic. */
 export const tokenFieldSchema = z

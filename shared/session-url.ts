@@ -2,6 +2,8 @@ import type { ApiStyle, Panel } from './types.ts';
 
 /** tRPC queries take their input in the query string; getSession's is `{"json":null}`. */
 const TRPC_NULL_INPUT = `?input=${encodeURIComponent(JSON.stringify({ json: null }))}`;
+/** The RPC layer (2.31–2.32) reads with a POST of `{"json": null}`. */
+const RPC_NULL_BODY = '{"json":null}';
 
 /** What follows the session path in the URL of a session read. */
 export function sessionQuery(style: ApiStyle): string {
@@ -34,12 +36,14 @@ const CMD_ACTIVE = /[&|<>^()!"'`]/g;
  */
 export function curlCommand(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiStyle'>, shell: CommandShell): string {
   const url = sessionUrl(panel);
+  // The body has no quote of either kind inside, so single quotes hold it in every shell here.
+  const post = panel.apiStyle === 'rpc' ? ` -H 'Content-Type: application/json' --data '${RPC_NULL_BODY}'` : '';
   if (shell === 'powershell') {
     const safe = url.replace(CMD_ACTIVE, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-    return `curl.exe --fail-with-body -sS -H "Authorization: Bearer $env:PANEL_TOKEN" -H 'Accept: application/json' '${safe}'`;
+    return `curl.exe --fail-with-body -sS -H "Authorization: Bearer $env:PANEL_TOKEN" -H 'Accept: application/json'${post} '${safe}'`;
   }
   const quoted = `'${url.replaceAll("'", `'\\''`)}'`;
-  return `curl --fail-with-body -sS -H "Authorization: Bearer $PANEL_TOKEN" -H 'Accept: application/json' ${quoted}`;
+  return `curl --fail-with-body -sS -H "Authorization: Bearer $PANEL_TOKEN" -H 'Accept: application/json'${post} ${quoted}`;
 }
 
 /**

@@ -6,8 +6,9 @@ import type { CertificateInfo, ErrorInfo } from './errors.ts';
  * `POST /login`, `GET /getSession`); `trpc` is Easypanel 2.30 and before (`/trpc/<procedure>`,
  * bodies and answers wrapped in `{ json }` envelopes).
  */
-export type ApiStyle = 'plain' | 'trpc';
-export const API_STYLES: readonly ApiStyle[] = ['plain', 'trpc'];
+/** Easypanel's API generations: `plain` 2.33+ (the public API), `rpc` 2.31–2.32, `trpc` 2.30 and before. */
+export type ApiStyle = 'plain' | 'rpc' | 'trpc';
+export const API_STYLES: readonly ApiStyle[] = ['plain', 'rpc', 'trpc'];
 
 /**
  * How a token is protected, in one set of words for what protects tokens saved on this system now

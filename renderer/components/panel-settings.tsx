@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
 import { cleanGroup, cleanTags, type PanelColour } from '../../shared/labels.ts';
-import type { ApiStyle, Panel } from '../../shared/types.ts';
+import { API_STYLES, type ApiStyle, type Panel } from '../../shared/types.ts';
+import { API_STYLE_LABELS, STYLE_PATHS } from '../../shared/api-styles.ts';
 import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
 import { useBusyAction } from '../busy-action.ts';
@@ -57,10 +58,7 @@ const draftOf = (panel: Panel): Draft => ({
 const typedTags = (text: string) => cleanTags(text.split(','));
 
 /** Each API style's default paths, as main puts them back for an empty field. */
-const STYLE_DEFAULTS: Record<ApiStyle, { login: string; session: string }> = {
-  plain: { login: '/login', session: '/getSession' },
-  trpc: { login: '/trpc/auth.login', session: '/trpc/auth.getSession' },
-};
+const STYLE_DEFAULTS = STYLE_PATHS;
 
 /** Only what the operator changed, so an untouched address never signs the panel out. */
 function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
@@ -195,13 +193,16 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
                 onChange={(event) => set('apiStyle', event.target.value as ApiStyle)}
                 aria-describedby="api-style-hint"
               >
-                <option value="plain">Plain JSON (Easypanel 2.33 and later)</option>
-                <option value="trpc">tRPC (Easypanel 2.30 and earlier)</option>
+                {API_STYLES.map((style) => (
+                  <option key={style} value={style}>
+                    {API_STYLE_LABELS[style]}
+                  </option>
+                ))}
               </select>
               <span id="api-style-hint" className="field-hint">
-                {panel.apiStyle === 'trpc'
-                  ? 'This panel speaks the older tRPC form of the API. Paneldeck switches to it by itself when a log in finds only that form.'
-                  : 'Paneldeck switches to tRPC by itself when a log in finds only that form.'}
+                {panel.apiStyle === 'plain'
+                  ? 'Paneldeck switches to an older form by itself when a log in finds only that one.'
+                  : `This panel speaks the API of ${API_STYLE_LABELS[panel.apiStyle]}. Paneldeck switches by itself when a log in finds only that form.`}
               </span>
             </label>
             <TextField

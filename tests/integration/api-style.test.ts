@@ -54,7 +54,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
   const panel = suiteReferencePanel({ style: 'trpc', users: [DEMO_USER, TWO_FACTOR_USER] });
   const service = serviceSuite();
 
-  test('a plain log in finds nothing, the tRPC form works and is remembered; the session is unwrapped', async () => {
+  test('a plain log in finds nothing, nor the RPC form, the tRPC form works and is remembered; the session is unwrapped', async () => {
     const { id } = await service().addPanel({ address: panel().url });
     const start = panel().requests.length;
     const signedIn = await service().logIn(id, credentials);
@@ -64,9 +64,9 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     const sent = panel().requests.slice(start);
     assert.deepEqual(
       sent.map((request) => `${request.method} ${request.path}`),
-      ['POST /api/login', 'POST /api/trpc/auth.login'],
+      ['POST /api/login', 'POST /api/rpc/auth/login', 'POST /api/trpc/auth.login'],
     );
-    assert.deepEqual(JSON.parse(sent[1]!.body), { json: credentials });
+    assert.deepEqual(JSON.parse(sent[2]!.body), { json: credentials });
 
     const { session } = await service().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001', JSON.stringify(session));

@@ -5,19 +5,38 @@ import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
 import { isRecord } from '../../../shared/guards.ts';
 
 /**
- * The two ways an Easypanel speaks its API. `plain` (2.33+, the specified API) sends and answers
- * plain JSON. `trpc` (2.30 and before) puts procedures under `/trpc/`, wraps what is sent in
- * `{"json": ...}`, answers `{"result":{"data":{"json": ...}}}`, and reports errors as
- * `{"error":{"json":{"message","code","data":{"code","httpStatus"}}}}`.
+ * The three ways an Easypanel speaks its API (../shared/EASYPANEL.md):
+ * - `plain` (2.33+, the public API): plain JSON in and out, reads as GET, writes as POST;
+ * - `rpc` (2.31 and 2.32): `/rpc/<ns>/<proc>`, every call a POST of `{"json": input}`, answers
+ *   `{"json": data, "meta": [...]}`, errors `{"json":{"defined":false,"code","status","message"}}`;
+ * - `trpc` (2.30 and before): `/trpc/<ns>.<proc>`, reads as GET with `?input=`, writes as POST of
+ *   `{"json": input}`, answers `{"result":{"data":{"json": ...}}}`, errors
+ *   `{"error":{"json":{"message","code","data":{"code","httpStatus"}}}}`.
  */
+
+/** Whether a call reads (a query) or changes something (a mutation): tRPC sends them differently. */
+export type CallKind = 'query' | 'mutation';
+
+/** How one call goes on the wire: the method, what follows the path, and the body. */
+export interface CallShape {
+  method: 'GET' | 'POST';
+  query: string;
+  body?: string;
+}
+
+/** How a call with `input` (none: `undefined`) is sent in `style`. */
+export function callShape(style: ApiStyle, kind: CallKind, input: unknown): CallShape {
+  if (style === 'rpc') return { method: 'POST', query: '', body: JSON.stringify({ json: input ?? null }) };
+  if (kind === 'mutation')
+    return { method: 'POST', query: '', body: JSON.stringify(style === 'trpc' ? { json: input ?? null } : (input ?? {})) };
+  if (style === 'trpc') return { method: 'GET', query: `?input=${encodeURIComponent(JSON.stringify({ json: input ?? null }))}` };
+  return { method: 'GET', query: '' };
+}
 
 /** The body of a log in. */
 export function logInBody(style: ApiStyle, fields: Record<string, unknown>): string {
-  return JSON.stringify(style === 'trpc' ? { json: fields } : fields);
+  return callShape(style, 'mutation', fields).body!;
 }
-
-// The session read's query string is shared with the window (its "Copy as curl").
-export { sessionQuery } from '../../../shared/session-url.ts';
 
 /** The HTTP status each tRPC error code stands for, for servers that do not say `httpStatus`. */
 const TRPC_CODE_STATUS: Readonly<Record<string, number>> = {
@@ -41,17 +60,38 @@ const TRPC_CODE_STATUS: Readonly<Record<string, number>> = {
   GATEWAY_TIMEOUT: 504,
 };
 
-/** What a tRPC answer is: a result, an error, or not tRPC at all. */
-export type TrpcAnswer = { kind: 'result'; value: unknown } | { kind: 'error'; status: number | null } | { kind: 'other' };
+/** What an answer's envelope is: a result, an error (with the HTTP status it stands for), or not that style's shape at all. */
+export type EnvelopeAnswer = { kind: 'result'; value: unknown } | { kind: 'error'; status: number | null } | { kind: 'other' };
+/** The tRPC form of an envelope answer (kept as a name: tests and the reader use it). */
+export type TrpcAnswer = EnvelopeAnswer;
 
-/** Reads the envelope of a tRPC answer's text (an error answer, checked for a hostile shape first). */
-export function readTrpcText(text: string): TrpcAnswer {
-  if (!checkJsonShape(text, PANEL_ANSWER_LIMITS).ok) return { kind: 'other' };
+/** Reads the envelope of a parsed answer in `style`; a plain answer is its own result. */
+export function readEnvelope(style: ApiStyle, parsed: unknown): EnvelopeAnswer {
+  if (style === 'trpc') return readTrpcAnswer(parsed);
+  if (style === 'rpc') return readRpcAnswer(parsed);
+  return { kind: 'result', value: parsed };
+}
+
+/** Reads the envelope of an error answer's text in `style`, checked for a hostile shape first. */
+export function readEnvelopeText(style: ApiStyle, text: string): EnvelopeAnswer {
+  if (style === 'plain' || !checkJsonShape(text, PANEL_ANSWER_LIMITS).ok) return { kind: 'other' };
   try {
-    return readTrpcAnswer(JSON.parse(text));
+    return readEnvelope(style, JSON.parse(text));
   } catch {
     return { kind: 'other' };
   }
+}
+
+/**
+ * Reads an RPC-layer answer: `{"json": data}` is a result; `{"json": {"defined": false, "code",
+ * "status", "message"}}` an error (by `status`, else by its tRPC-like `code`).
+ */
+export function readRpcAnswer(parsed: unknown): EnvelopeAnswer {
+  if (!isRecord(parsed) || !Object.hasOwn(parsed, 'json')) return { kind: 'other' };
+  const json = parsed.json;
+  if (isRecord(json) && json.defined === false && typeof json.code === 'string')
+    return { kind: 'error', status: trpcStatus({ httpStatus: json.status, code: json.code }) };
+  return { kind: 'result', value: json };
 }
 
 /** Reads the envelope of a parsed tRPC answer; a batch answer (an array of one) by its entry. */
@@ -76,20 +116,25 @@ function trpcStatus(data: Record<string, unknown>): number | null {
 }
 
 /**
- * The answer with the status its tRPC error stands for, so that it means what the same error from
- * a plain panel means (a 200 carrying UNAUTHORIZED is a 401). Other answers are returned as they are.
+ * The answer with the status its envelope's error stands for, so that it means what the same error
+ * from a plain panel means (a 200 carrying UNAUTHORIZED is a 401). Other answers are returned as they are.
  */
-export function withTrpcStatus(response: HttpResponse, answer: TrpcAnswer): HttpResponse {
+export function withEnvelopeStatus(response: HttpResponse, answer: EnvelopeAnswer): HttpResponse {
   if (answer.kind !== 'error' || answer.status === null || answer.status === response.status) return response;
   return { ...response, status: answer.status };
 }
 
-/** The payload of a successful tRPC answer, or `BAD_RESPONSE` saying the panel did not answer as tRPC. */
-export function trpcPayload(answer: TrpcAnswer, action: string): unknown {
+/** The tRPC name of `withEnvelopeStatus`. */
+export const withTrpcStatus = withEnvelopeStatus;
+
+const STYLE_WORDS: Readonly<Record<ApiStyle, string>> = { plain: 'a plain', rpc: 'an RPC-layer', trpc: 'a tRPC' };
+
+/** The payload of a successful answer in `style`, or `BAD_RESPONSE` saying the panel did not answer in that style. */
+export function envelopePayload(style: ApiStyle, answer: EnvelopeAnswer, action: string): unknown {
   if (answer.kind === 'result') return answer.value;
   throw new PanelError(
     'BAD_RESPONSE',
-    `The panel's answer while ${action} is JSON but not a tRPC answer. ` +
-      'This panel may speak the plain API: set API style to Plain under Advanced in the panel settings.',
+    `The panel's answer while ${action} is JSON but not ${STYLE_WORDS[style]} answer. ` +
+      'This panel may speak another Easypanel API: choose its API style under Advanced in the panel settings.',
   );
 }

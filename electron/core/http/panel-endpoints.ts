@@ -3,7 +3,7 @@ import { PanelError } from '../../../shared/errors.ts';
 import type { CertificateInfo } from '../../../shared/errors.ts';
 import type { ApiStyle } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
-import { logInBody, readTrpcAnswer, readTrpcText, sessionQuery, trpcPayload, withTrpcStatus } from './api-style.ts';
+import { callShape, envelopePayload, logInBody, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from './http-client.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody } from './panel-responses.ts';
 import { secondFactorRefusal, twoFactorRequired } from './second-factor.ts';
@@ -32,11 +32,15 @@ export interface LogInOutcome {
   foundStyle: PanelEndpoint | null;
 }
 
+/** The styles a log in at the default paths tries, newest first (a 2.33 panel answers the older routes too). */
+const FINDING_ORDER: readonly ApiStyle[] = ['plain', 'rpc', 'trpc'];
+
 /**
- * Logs in as the panel's API style says. A plain log in at the default paths that finds no login
- * (404 or 405) tries the tRPC form once on the same origin, as Easypanel 2.30 and before speak it: when a tRPC
- * answer comes back (a token or a tRPC error alike), `found` is told the tRPC endpoint, to be
- * remembered on the panel, before the outcome is returned or thrown.
+ * Logs in as the panel's API style says. A log in at the default paths that finds no login (404
+ * or 405) tries the older generations' log-in routes in turn on the same origin (2.31–2.32's RPC
+ * layer, then 2.30's tRPC), the password in the body of each, to no route but a log in: when an
+ * answer in that style comes back (a token or an error alike), `found` is told the endpoint, to
+ * be remembered on the panel, before the outcome is returned or thrown.
  */
 export async function logInFindingStyle(
   settings: RequestSettings,
@@ -48,29 +52,48 @@ export async function logInFindingStyle(
   try {
     return await requestLogIn(settings, panel, credentials, heldTokens);
   } catch (error) {
-    if (panel.apiStyle !== 'plain' || !(error instanceof PanelError) || error.code !== 'LOGIN_ENDPOINT_NOT_FOUND') throw error;
+    if (!(error instanceof PanelError) || error.code !== 'LOGIN_ENDPOINT_NOT_FOUND') throw error;
     // Paths the operator set are theirs: a 404 there says that path is wrong, and neither the
     // password goes to a route they did not name nor do their paths get replaced.
-    if (panel.loginPath !== STYLE_PATHS.plain.login || panel.sessionPath !== STYLE_PATHS.plain.session) throw error;
-    const trpc: PanelEndpoint = { ...panel, apiStyle: 'trpc', loginPath: STYLE_PATHS.trpc.login, sessionPath: STYLE_PATHS.trpc.session };
-    const seen = { trpcAnswer: false };
-    try {
-      const token = await requestLogIn(settings, trpc, credentials, heldTokens, seen);
-      found(trpc);
-      return token;
-    } catch (second) {
-      if (seen.trpcAnswer) {
-        found(trpc);
-        throw second;
+    if (panel.loginPath !== STYLE_PATHS[panel.apiStyle].login || panel.sessionPath !== STYLE_PATHS[panel.apiStyle].session) throw error;
+    const tried = [panel.apiStyle];
+    for (const style of FINDING_ORDER) {
+      if (tried.includes(style)) continue;
+      tried.push(style);
+      const other: PanelEndpoint = {
+        ...panel,
+        apiStyle: style,
+        loginPath: STYLE_PATHS[style].login,
+        sessionPath: STYLE_PATHS[style].session,
+      };
+      const seen = { styledAnswer: false };
+      try {
+        const token = await requestLogIn(settings, other, credentials, heldTokens, seen);
+        found(other);
+        return token;
+      } catch (next) {
+        if (seen.styledAnswer) {
+          found(other);
+          throw next;
+        }
+        if (!(next instanceof PanelError) || next.code !== 'LOGIN_ENDPOINT_NOT_FOUND') throw next;
       }
-      // Neither form: the first error names the login path the operator can correct.
-      throw new PanelError(
-        'LOGIN_ENDPOINT_NOT_FOUND',
-        `${error.message} Paneldeck also tried the older tRPC form (${STYLE_PATHS.trpc.login}), which the panel does not have either.`,
-      );
     }
+    // No form: the first error names the login path the operator can correct.
+    const others = tried.slice(1).map((style) => `${STYLE_NAMES[style]} (${STYLE_PATHS[style].login})`);
+    throw new PanelError(
+      'LOGIN_ENDPOINT_NOT_FOUND',
+      `${error.message} Paneldeck also tried ${others.join(' and ')}, which the panel does not have either.`,
+    );
   }
 }
+
+/** The generations as the messages name them. */
+const STYLE_NAMES: Readonly<Record<ApiStyle, string>> = {
+  plain: 'the public API of Easypanel 2.33+',
+  rpc: 'the RPC form of Easypanel 2.31–2.32',
+  trpc: 'the older tRPC form',
+};
 
 /** What a log in sends; `code` is the second factor, sent only once the panel asked for it. */
 export interface LogInCredentials {
@@ -86,12 +109,13 @@ export async function requestLogIn(
   credentials: LogInCredentials,
   /** Tokens the panel may echo in its answer (its current sign-in), hidden like the password. */
   heldTokens: readonly string[] = [],
-  /** Set when the answer was a tRPC envelope, whatever it said. */
-  seen: { trpcAnswer: boolean } = { trpcAnswer: false },
+  /** Set when the answer was in the panel's style's envelope (tRPC, RPC), whatever it said. */
+  seen: { styledAnswer: boolean } = { styledAnswer: false },
 ): Promise<string> {
   // Before anything is sent: the email and password must go nowhere but under the panel's API.
   const url = apiUrl(panel.baseUrl, panel.loginPath, 'login');
-  const trpc = panel.apiStyle === 'trpc';
+  const style = panel.apiStyle;
+  const enveloped = style !== 'plain';
   const action = 'logging in';
   const { email, password, code } = credentials;
   // The code is a secret of the request like the password: no message may quote it.
@@ -102,22 +126,22 @@ export async function requestLogIn(
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: logInBody(panel.apiStyle, code === undefined ? { email, password } : { email, password, code }),
   });
-  const errorAnswer = trpc && (sent.status < 200 || sent.status >= 300) ? readTrpcText(sent.text) : null;
-  if (errorAnswer && errorAnswer.kind !== 'other') seen.trpcAnswer = true;
-  const response = errorAnswer ? withTrpcStatus(sent, errorAnswer) : sent;
+  const errorAnswer = enveloped && (sent.status < 200 || sent.status >= 300) ? readEnvelopeText(style, sent.text) : null;
+  if (errorAnswer && errorAnswer.kind !== 'other') seen.styledAnswer = true;
+  const response = errorAnswer ? withEnvelopeStatus(sent, errorAnswer) : sent;
 
   failOnLogInStatus(response, url, panel, secrets, code !== undefined);
 
   const parsed = parseJsonBody(response, action, secrets);
   let body = parsed;
-  if (trpc) {
-    const answer = readTrpcAnswer(parsed);
-    if (answer.kind !== 'other') seen.trpcAnswer = true;
+  if (enveloped) {
+    const answer = readEnvelope(style, parsed);
+    if (answer.kind !== 'other') seen.styledAnswer = true;
     if (answer.kind === 'error') {
-      // A tRPC error with a 2xx status: read as the status it stands for.
-      failOnLogInStatus(withTrpcStatus(response, answer), url, panel, secrets, code !== undefined);
+      // An error envelope with a 2xx status: read as the status it stands for.
+      failOnLogInStatus(withEnvelopeStatus(response, answer), url, panel, secrets, code !== undefined);
     }
-    body = trpcPayload(answer, action);
+    body = envelopePayload(style, answer, action);
   }
   const search = findToken(body, panel.tokenField);
   if (search.found) return search.token;
@@ -156,8 +180,8 @@ function failOnLogInStatus(response: HttpResponse, url: string, panel: PanelEndp
 }
 
 /**
- * `GET {base}{sessionPath}` with the bearer token (tRPC: with its `input` query); returns the
- * session JSON, unwrapped from a tRPC envelope.
+ * The session read, `GET {base}{sessionPath}` with the bearer token (tRPC: with its `input`
+ * query; the RPC layer: a POST of `{"json": null}`); returns the session JSON, unwrapped from its envelope.
  */
 export async function requestSession(
   settings: RequestSettings,
@@ -169,21 +193,27 @@ export async function requestSession(
   const secrets = [token];
   // Checked again here: the token must go nowhere but under the panel's API.
   const url = apiUrl(panel.baseUrl, panel.sessionPath, 'session');
+  const style = panel.apiStyle;
+  const shape = callShape(style, 'query', undefined);
   const sent = await send(settings, secrets, panel, {
-    method: 'GET',
-    url: `${url}${sessionQuery(panel.apiStyle)}`,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    method: shape.method,
+    url: `${url}${shape.query}`,
+    headers:
+      shape.body === undefined
+        ? { authorization: `Bearer ${token}`, accept: 'application/json' }
+        : { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
+    body: shape.body,
     signal,
   });
-  const trpc = panel.apiStyle === 'trpc';
+  const enveloped = style !== 'plain';
   const failed = sent.status < 200 || sent.status >= 300;
-  const response = trpc && failed ? withTrpcStatus(sent, readTrpcText(sent.text)) : sent;
+  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(style, sent.text)) : sent;
   failOnSessionStatus(response, url, panel, secrets);
   const body = parseJsonBody(response, action, secrets);
-  if (!trpc) return body;
-  const answer = readTrpcAnswer(body);
-  if (answer.kind === 'error') failOnSessionStatus(withTrpcStatus(response, answer), url, panel, secrets);
-  return trpcPayload(answer, action);
+  if (!enveloped) return body;
+  const answer = readEnvelope(style, body);
+  if (answer.kind === 'error') failOnSessionStatus(withEnvelopeStatus(response, answer), url, panel, secrets);
+  return envelopePayload(style, answer, action);
 }
 
 /** Fails with what a session answer's status means; returns for a 2xx. */
@@ -199,7 +229,7 @@ function failOnSessionStatus(response: HttpResponse, url: string, panel: PanelEn
   if (response.status === 404 || response.status === 405) {
     throw new PanelError(
       'BAD_RESPONSE',
-      `The panel has no session endpoint at GET ${url} (${describeStatus(response)}). ` +
+      `The panel has no session endpoint at ${callShape(panel.apiStyle, 'query', undefined).method} ${url} (${describeStatus(response)}). ` +
         `Check that the address is the panel itself; if it reads the session at another path, set it under Advanced in the panel settings (now "${panel.sessionPath}").`,
     );
   }

@@ -2,6 +2,7 @@ import { STYLE_PATHS } from '../common/style-paths.ts';
 import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/errors.ts';
 import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem } from '../../../shared/labels.ts';
 import {
+  API_STYLES,
   PROTECTION_LEVELS,
   type ApiStyle,
   type Panel,
@@ -37,7 +38,7 @@ const readAllowPlainHttp: FieldReader<boolean> = (entry) => {
 /** Absent (plain) in older files. */
 const readApiStyle: FieldReader<ApiStyle> = (entry) => {
   const apiStyle = entry.apiStyle ?? 'plain';
-  return apiStyle === 'plain' || apiStyle === 'trpc' ? apiStyle : undefined;
+  return (API_STYLES as readonly unknown[]).includes(apiStyle) ? (apiStyle as ApiStyle) : undefined;
 };
 
 /**
