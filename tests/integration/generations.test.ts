@@ -90,3 +90,20 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
     await app.removePanel(id);
   });
 });
+
+describe('the RPC layer’s refusals in the panel’s own words', () => {
+  let panel: ReferencePanel;
+  before(async () => {
+    panel = await startReferencePanel({ style: 'rpc', logInLimit: { attempts: 1, windowMs: 60_000 } });
+  });
+  after(() => panel.close());
+  const service = suiteService();
+
+  test('429 with json.data.reset: RATE_LIMITED saying how long to wait', async () => {
+    const app = service();
+    const { id } = await app.addPanel({ address: panel.url });
+    await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'wrong one' }), 'INVALID_CREDENTIALS');
+    const limited = await rejectsWith(app.logIn(id, credentials), 'RATE_LIMITED');
+    assert.match(limited.message, /Wait (\d+ s|\d+ min)/);
+  });
+});

@@ -132,7 +132,8 @@ function retryAfterMs(response: HttpResponse, now: Date): number | null {
     if (!Number.isNaN(date)) return Math.max(0, date - now.getTime());
   }
   const body = errorBody(response);
-  const envelope = record(record(body?.error)?.json);
+  // tRPC's `error.json`, the RPC layer's `json`.
+  const envelope = record(record(body?.error)?.json) ?? record(body?.json);
   const reset = [record(body?.data)?.reset, record(envelope?.data)?.reset, body?.reset].find(
     (value) => typeof value === 'number' && Number.isFinite(value),
   );
@@ -176,9 +177,9 @@ export function serverMessage(response: HttpResponse, secrets: readonly string[]
   const body = errorBody(response);
   if (!body) return null;
   const nested = record(body.error);
-  // Easypanel's `{code, status, message}`, `{"error": "..."}`, `{"error": {"message"}}`, and tRPC's
-  // `{"error": {"json": {"message"}}}`.
-  const candidate = [body.message, body.error, nested?.message, record(nested?.json)?.message].find(
+  // Easypanel's `{code, status, message}`, `{"error": "..."}`, `{"error": {"message"}}`, tRPC's
+  // `{"error": {"json": {"message"}}}` and the RPC layer's `{"json": {"message"}}`.
+  const candidate = [body.message, body.error, nested?.message, record(nested?.json)?.message, record(body.json)?.message].find(
     (value): value is string => typeof value === 'string' && value.trim() !== '',
   );
   if (!candidate) return null;
