@@ -167,7 +167,7 @@ function shorten(text: string): string {
 export const DEFAULT_LOGIN_PATH = '/login';
 
 /** Which of a panel's paths: the log in (email and password go there) or the session read (the token). */
-export type ApiPathKind = 'login' | 'session';
+export type ApiPathKind = 'login' | 'session' | 'route';
 
 /**
  * Checks a path set by the operator (`login`, `/auth/login`, `/v1/users.login`, `/getSession`); it
@@ -219,7 +219,7 @@ export function loginUrl(baseUrl: string, loginPath: string): string {
   return apiUrl(baseUrl, loginPath, 'login');
 }
 
-const PATH_LABEL: Record<ApiPathKind, string> = { login: 'login path', session: 'session path' };
+const PATH_LABEL: Record<ApiPathKind, string> = { login: 'login path', session: 'session path', route: 'API route' };
 
 /** Encoded forms of ".", "/" and "\\", also encoded again ("%252e"), which servers may decode. */
 const ENCODED_DOT = /%(?:25)*2e/gi;

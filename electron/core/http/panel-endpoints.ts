@@ -120,7 +120,7 @@ export async function requestLogIn(
   const { email, password, code } = credentials;
   // The code is a secret of the request like the password: no message may quote it.
   const secrets = code === undefined ? [password, ...heldTokens] : [password, code, ...heldTokens];
-  const sent = await send(settings, secrets, panel, {
+  const sent = await sendToPanel(settings, secrets, panel, {
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -195,7 +195,7 @@ export async function requestSession(
   const url = apiUrl(panel.baseUrl, panel.sessionPath, 'session');
   const style = panel.apiStyle;
   const shape = callShape(style, 'query', undefined);
-  const sent = await send(settings, secrets, panel, {
+  const sent = await sendToPanel(settings, secrets, panel, {
     method: shape.method,
     url: `${url}${shape.query}`,
     headers:
@@ -236,8 +236,8 @@ function failOnSessionStatus(response: HttpResponse, url: string, panel: PanelEn
   failUnlessSuccess(response, action, secrets);
 }
 
-/** Sends a request; `secrets` are what it carries, so that no message shows them. */
-function send(
+/** Sends a request to the panel (confined to its API, with its pinned certificate); `secrets` are what it carries, so that no message shows them. */
+export function sendToPanel(
   settings: RequestSettings,
   secrets: readonly string[],
   panel: PanelEndpoint,
