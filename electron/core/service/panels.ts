@@ -6,6 +6,8 @@ import { withoutUndefined } from '../common/given.ts';
 import { pathsFollowingStyle, STYLE_PATHS } from '../common/style-paths.ts';
 import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
 import { newPanelRecord } from './new-panel.ts';
+import { endSessionsAtPanels } from './panel-logout.ts';
+import { heldSignIns } from './sign-in.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
@@ -19,9 +21,15 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
 
   /** Forgets everything this run holds for panels that are being removed. */
   async function forgetPanels(current: ServiceState, ids: readonly string[]) {
+    const held = heldSignIns(
+      current,
+      ids.flatMap((id) => current.registry.get(id) ?? []),
+    );
     // Signed out at once whatever the disk says. A token left in the token store is dropped at
     // the next start, because the panel is no longer in the list.
     await attemptWrite(() => current.vault.forget(...ids));
+    // The panels are asked to end their sessions too; nobody waits for them: the panel is gone from the list.
+    void endSessionsAtPanels(context.request, held);
     for (const id of ids) {
       context.cache.forget(id);
       context.reader.forget(id);

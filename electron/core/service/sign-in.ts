@@ -5,14 +5,30 @@ import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoint
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
 import { LogInQueue } from './login-queue.ts';
+import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
-/** Log in and log out: one log in request at a time per panel, and sign-ins ended durably. */
+/** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
 export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' | 'logOut' | 'logOutPanels'> {
   const { state, request, now, cache, reader, changes, presented } = context;
   const logIns = new LogInQueue();
+
+  /**
+   * After the sign-ins ended here: asks each panel to end its session, and where one could not,
+   * says so on the panel (its session stays open at the panel until it expires).
+   */
+  async function endAtPanels(current: ServiceState, held: readonly EndedSignIn[]) {
+    const notes = await endSessionsAtPanels(request, held);
+    if (notes.size === 0) return;
+    // Only where no new sign-in began meanwhile: a note about the old session must not stand beside a new one.
+    const still = new Map(
+      [...notes].filter(([id]) => current.registry.get(id) && !current.vault.token(id, current.registry.get(id)!.baseUrl)),
+    );
+    await attemptWrite(() => current.registry.updateMany(new Map([...still].map(([id, note]) => [id, { signedOutReason: note }]))));
+    for (const id of still.keys()) changes.changed(id);
+  }
 
   /**
    * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
@@ -85,18 +101,30 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const [panelId] = parseArguments('logOut', [id]);
       const current = await state();
       const record = find(current, panelId);
+      const held = heldSignIns(current, [record]);
       const ended = await endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
-      return toPanel(ended.record, current);
+      await endAtPanels(current, held);
+      return toPanel(current.registry.get(panelId) ?? ended.record, current);
     },
 
     async logOutPanels(ids) {
       const [requested] = parseArguments('logOutPanels', [ids]);
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+      const held = heldSignIns(current, records);
       await endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
+      await endAtPanels(current, held);
       return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
     },
   };
+}
+
+/** The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their sessions. */
+export function heldSignIns(current: ServiceState, records: readonly PanelRecord[]): EndedSignIn[] {
+  return records.flatMap((record) => {
+    const token = current.vault.token(record.id, record.baseUrl);
+    return token ? [{ record, token, endsAt: current.history.get(record.id).sessionExpiresAt }] : [];
+  });
 }
 
 /**

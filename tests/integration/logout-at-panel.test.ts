@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { suiteService } from '../support/helpers.ts';
+
+/**
+ * Log out ends the session at the panel too (auth.logout, POST /api/logout), after forgetting the
+ * token here: a panel that cannot be reached leaves the operator signed out here, told that the
+ * session at the panel ends by itself.
+ */
+
+const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
+
+describe('log out at the panel', () => {
+  const panels: ReferencePanel[] = [];
+  before(async () => {
+    for (const style of ['trpc', 'rpc', 'easypanel'] as const) panels.push(await startReferencePanel({ style }));
+  });
+  after(() => Promise.all(panels.map((panel) => panel.close())));
+  const service = suiteService();
+
+  test('one panel of each generation: the panel is asked, and the token no longer works there', async () => {
+    const app = service();
+    for (const panel of panels) {
+      const { id } = await app.addPanel({ address: panel.url });
+      await app.logIn(id, credentials);
+      const [token] = panel.issuedTokens().slice(-1);
+      const after = await app.logOut(id);
+      assert.equal(after.signedIn, false);
+      assert.equal(after.signedOutReason, null);
+      assert.equal(panel.logouts.length, 1, panel.style);
+      const read = await fetch(`${panel.baseUrl}/getUpdateStatus`, { headers: { authorization: `Bearer ${token}` } });
+      assert.notEqual(read.status, 200);
+      await app.removePanel(id);
+    }
+  });
+
+  test('several at once: each panel is asked once', async () => {
+    const app = service();
+    const ids: string[] = [];
+    for (const panel of panels) {
+      const { id } = await app.addPanel({ address: panel.url });
+      await app.logIn(id, credentials);
+      ids.push(id);
+    }
+    const before = panels.map((panel) => panel.logouts.length);
+    const afterwards = await app.logOutPanels(ids);
+    assert.ok(afterwards.every((panel) => !panel.signedIn));
+    assert.deepEqual(
+      panels.map((panel, index) => panel.logouts.length - before[index]!),
+      [1, 1, 1],
+    );
+    // A removal asks too (without waiting for the answer).
+    await app.logIn(ids[0]!, credentials);
+    const count = panels[0]!.logouts.length;
+    await app.removePanel(ids[0]!);
+    for (let tries = 0; panels[0]!.logouts.length === count && tries < 50; tries++) await sleep(20);
+    assert.equal(panels[0]!.logouts.length, count + 1);
+    await app.removePanels(ids.slice(1));
+  });
+
+  test('a panel that cannot be reached: signed out here, and told the session at the panel ends by itself', async () => {
+    const app = service();
+    const gone = await startReferencePanel({ style: 'easypanel' });
+    const { id } = await app.addPanel({ address: gone.url });
+    await app.logIn(id, credentials);
+    await app.getSession(id);
+    await gone.close();
+    const after = await app.logOut(id);
+    assert.equal(after.signedIn, false);
+    assert.match(
+      after.signedOutReason?.message ?? '',
+      /^Signed out here; the panel could not end its session \(.+\), so it ends by itself on .+ GMT\.$/,
+    );
+    await app.removePanel(id);
+  });
+});
