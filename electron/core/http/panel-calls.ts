@@ -34,6 +34,13 @@ export const OPERATIONS = {
 
 export type OperationName = keyof typeof OPERATIONS;
 
+/** The panel has no such route (404, 405): BAD_RESPONSE, told apart from a panel that answered wrongly. */
+export class MissingRouteError extends PanelError {
+  constructor(message: string) {
+    super('BAD_RESPONSE', message);
+  }
+}
+
 /**
  * Calls `name` on the panel with its token, in the style `style` (default the panel's), and returns
  * the answer's payload unwrapped from its envelope. Fails only with `PanelError`: UNAUTHORIZED for
@@ -73,8 +80,7 @@ export async function callPanel(
     }
     failOnSharedStatus(answer, operation.doing);
     if (answer.status === 404 || answer.status === 405) {
-      throw new PanelError(
-        'BAD_RESPONSE',
+      throw new MissingRouteError(
         `The panel has no ${shape.method} ${url} (${describeStatus(answer)}): it may be another Easypanel version.`,
       );
     }

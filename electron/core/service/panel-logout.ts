@@ -1,5 +1,5 @@
 import { PanelError, type ErrorInfo } from '../../../shared/errors.ts';
-import { callPanel } from '../http/panel-calls.ts';
+import { callPanel, MissingRouteError } from '../http/panel-calls.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 
@@ -28,8 +28,9 @@ export async function endSessionsAtPanels(request: RequestSettings, ended: reado
       try {
         await callPanel(request, one.record, one.token, 'logOut');
       } catch (error) {
-        // A 401: the session had ended at the panel already, which is what was asked.
-        if (error instanceof PanelError && error.code === 'UNAUTHORIZED') continue;
+        // A 401: the session had ended at the panel already, which is what was asked. No log-out
+        // route (a panel speaking only the specified API): there is nothing more Paneldeck can do.
+        if ((error instanceof PanelError && error.code === 'UNAUTHORIZED') || error instanceof MissingRouteError) continue;
         notes.set(one.record.id, stillOpen(one, error));
       }
     }
