@@ -1,7 +1,8 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { agoText } from '../../shared/durations.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
-import { agoText, expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
+import { expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
 import { isUnencrypted } from './plain-http.tsx';
 
 /** Every panel row has this height, and every heading its own: ten thousand rows cost no measuring. */
@@ -290,7 +291,7 @@ export function PanelList({
             );
           }
           const { panel, kind, label } = item.row;
-          const checked = panel.lastCheck ? agoText(panel.lastCheck.at, now) : '';
+          const checked = panel.lastCheck ? agoText(Date.parse(panel.lastCheck.at), now) : '';
           const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now) : null;
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/useFocusableInteractive: the tree takes the keyboard for all its items (aria-activedescendant)

@@ -1,11 +1,11 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
+import { agoText, HOUR_MS, relativeText } from '../../shared/durations.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
-import { agoText } from '../fleet-view.ts';
-import { knownSessionFields, maskSecrets, relativeTime } from '../session-fields.ts';
+import { knownSessionFields, maskSecrets } from '../session-fields.ts';
 import { useNow } from '../use-now.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { JsonTree } from './json-tree.tsx';
@@ -44,14 +44,14 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
           {loading ? (
             // What shows meanwhile is the last read (this run's cache, or the one before Refresh).
             result ? (
-              `Refreshing; showing the session read ${agoText(result.checkedAt, now)}…`
+              `Refreshing; showing the session read ${agoText(Date.parse(result.checkedAt), now)}…`
             ) : (
               'Reading the session…'
             )
           ) : result ? (
             // After a failed refresh the session below is the last one read, not a current one.
             <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
-              {`${error ? 'Last read' : 'Checked'} ${agoText(result.checkedAt, now)}`}
+              {`${error ? 'Last read' : 'Checked'} ${agoText(Date.parse(result.checkedAt), now)}`}
             </time>
           ) : (
             ''
@@ -130,8 +130,8 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
     rows.push([
       ended ? 'Expired' : 'Expires',
       <>
-        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < 3_600_000 ? 'meta-soon' : undefined}>
-          {relativeTime(expiry, new Date(now))}
+        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < HOUR_MS ? 'meta-soon' : undefined}>
+          {relativeText(expiry.getTime(), now)}
         </strong>{' '}
         <span className="muted">
           (<time dateTime={expiry.toISOString()}>{dateTime.format(expiry)}</time>)
@@ -146,7 +146,7 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
   if (fields.createdAt)
-    rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date(now))})`]);
+    rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeText(fields.createdAt.getTime(), now)})`]);
   // The account alone says nothing the header does not: it shows beside other session fields only.
   if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Logged in as')) return null;
   return (
