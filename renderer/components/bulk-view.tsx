@@ -183,7 +183,7 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
           onConfirm={() => void remove()}
         >
           <p>
-            Paneldeck forgets these {many} and their saved log ins: {names}. The panels themselves are not changed; you can add or import
+            Paneldeck forgets these {many} and their saved sign-ins: {names}. The panels themselves are not changed; you can add or import
             them again at any time.
           </p>
         </ConfirmDialog>

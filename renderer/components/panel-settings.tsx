@@ -105,7 +105,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
   const logOut = () =>
     void run(async () => {
       onChanged(await api.logOut(panel.id));
-      // The button is disabled now; the line that says "Not logged in." takes the focus.
+      // The button is disabled now; the line that says "Signed out." takes the focus.
       requestAnimationFrame(() => accountStatus.current?.focus());
     });
   // Read by the effect below, which runs once per request, not when these change.
@@ -261,7 +261,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <p className="muted" ref={accountStatus} tabIndex={-1}>
-          {panel.signedIn ? `Logged in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Not logged in.'}{' '}
+          {panel.signedIn ? `Signed in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Signed out.'}{' '}
           {panel.tokenStorage === 'encrypted' && 'The token is saved encrypted by your system’s secure storage.'}
           {panel.tokenStorage === 'weak' &&
             'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
@@ -292,7 +292,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
             })
           }
         >
-          <p>Paneldeck forgets this panel and its saved log in. The panel itself is not changed; you can add it again at any time.</p>
+          <p>Paneldeck forgets this panel and its saved sign-in. The panel itself is not changed; you can add it again at any time.</p>
         </ConfirmDialog>
       )}
     </div>

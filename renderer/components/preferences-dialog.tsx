@@ -60,7 +60,7 @@ export function PreferencesDialog({ api, status, onChanged, onClose }: Preferenc
         </label>
         <p id="weak-protection-hint" className="field-hint">
           {level === 'weak'
-            ? 'Saves tokens on disk encrypted with a key built into the app, so you stay logged in after a restart. Anyone who can read your files can read these tokens. Off by default; turning it off deletes them from disk.'
+            ? 'Saves tokens on disk encrypted with a key built into the app, so you stay signed in after a restart. Anyone who can read your files can read these tokens. Off by default; turning it off deletes them from disk.'
             : 'Only needed on a system without a keyring, where the alternative is logging in again after every restart.'}
         </p>
         {error && (

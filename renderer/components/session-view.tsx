@@ -111,7 +111,7 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
       {result && (
         // Side by side on a wide window: the summary beside the whole answer.
         <div className="session-body">
-          <SessionSummary session={result.session} loggedInAs={panel.lastEmail} now={now} />
+          <SessionSummary session={result.session} signedInAs={panel.lastEmail} now={now} />
           {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
           <SessionData masked={masked} />
         </div>
@@ -120,7 +120,7 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
   );
 }
 
-function SessionSummary({ session, loggedInAs, now }: { session: unknown; loggedInAs: string | null; now: number }) {
+function SessionSummary({ session, signedInAs, now }: { session: unknown; signedInAs: string | null; now: number }) {
   const fields = knownSessionFields(session);
   const rows: [string, ReactNode][] = [];
   // When it ends comes first: it is what decides whether to act now.
@@ -141,14 +141,14 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
   }
   if (fields.user) rows.push(['User', fields.user]);
   if (fields.email) rows.push(['Email', fields.email]);
-  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
-  else if (loggedInAs) rows.push(['Logged in as', loggedInAs]);
+  // Many sessions (Easypanel's) carry no email: the account this panel is signed in with says who.
+  else if (signedInAs) rows.push(['Signed in as', signedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
   if (fields.createdAt)
     rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeText(fields.createdAt.getTime(), now)})`]);
   // The account alone says nothing the header does not: it shows beside other session fields only.
-  if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Logged in as')) return null;
+  if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Signed in as')) return null;
   return (
     <dl className="card summary">
       {rows.map(([label, value]) => (

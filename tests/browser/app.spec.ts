@@ -161,9 +161,9 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await checkScreen(page, '09-settings');
 
   await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page.getByText('Not logged in.')).toBeVisible();
+  await expect(page.getByText('Signed out.')).toBeVisible();
   // The button is disabled now: focus moves to the line saying so, not to the page body.
-  await expect(page.getByText('Not logged in.')).toBeFocused();
+  await expect(page.getByText('Signed out.')).toBeFocused();
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production EU/ })).toContainText(
     'Signed out',
   );
