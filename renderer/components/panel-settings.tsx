@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
 import { cleanGroup, cleanTags, type PanelColour } from '../../shared/labels.ts';
 import type { ApiStyle, Panel } from '../../shared/types.ts';
+import { useApi, usePanelChanges } from '../app-context.tsx';
 import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
 import { useBusyAction } from '../busy-action.ts';
@@ -13,7 +13,6 @@ import { SaveBar } from './save-bar.tsx';
 import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 
 interface PanelSettingsProps {
-  api: PanelApi;
   panel: Panel;
   /** Log out or Remove asked for from the menu, a shortcut or the palette, until carried out. */
   pending: 'logOut' | 'removePanel' | null;
@@ -21,8 +20,6 @@ interface PanelSettingsProps {
   /** The groups other panels are in, offered while typing. */
   groups: readonly string[];
   openAdvanced: boolean;
-  onChanged(panel: Panel): void;
-  onRemoved(id: string): void;
 }
 
 interface Draft {
@@ -83,7 +80,10 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
 
 const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
 
-export function PanelSettings({ api, panel, pending, onPendingDone, groups, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
+export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvanced }: PanelSettingsProps) {
+  const api = useApi();
+  const changes = usePanelChanges();
+  const onChanged = (updated: Panel) => changes.changed([updated]);
   const [draft, setDraft] = useState(() => draftOf(panel));
   const { busy, error, run } = useBusyAction();
   const [saved, setSaved] = useState(false);
@@ -288,7 +288,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
               // Close first: a failure is then shown on the settings page, not behind the dialog.
               setConfirmingRemove(false);
               await api.removePanel(panel.id);
-              onRemoved(panel.id);
+              changes.removed([panel.id]);
             })
           }
         >

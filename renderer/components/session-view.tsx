@@ -1,8 +1,8 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { agoText, HOUR_MS, relativeText } from '../../shared/durations.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
+import { usePanelChanges } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
 import { knownSessionFields, maskSecrets } from '../session-fields.ts';
@@ -17,21 +17,20 @@ export interface SessionState {
 }
 
 interface SessionViewProps {
-  api: PanelApi;
   panel: Panel;
   state: SessionState;
   onRefresh(): void;
   /** Stops the read under way; the session shown stays. */
   onCancel(): void;
-  onPanelChanged(panel: Panel): void;
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /** "Checked 2 min ago" and the time left are worked out again this often. */
 const CLOCK_TICK_MS = 15_000;
 
-export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelChanged }: SessionViewProps) {
+export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewProps) {
   const { result, loading, error } = state;
+  const { changed } = usePanelChanges();
   const now = useNow(CLOCK_TICK_MS);
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
@@ -91,11 +90,10 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
       )}
       {isCertificateProblem(error) && (
         <CertificateNotice
-          api={api}
           panel={panel}
           error={error}
           onTrusted={(trusted) => {
-            onPanelChanged(trusted);
+            changed([trusted]);
             onRefresh();
           }}
         />
