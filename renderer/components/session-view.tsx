@@ -31,7 +31,7 @@ const CLOCK_TICK_MS = 15_000;
 export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewProps) {
   const { result, loading, error } = state;
   const { changed } = usePanelChanges();
-  const now = useNow(CLOCK_TICK_MS);
+  const now = useNow(CLOCK_TICK_MS, result);
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
     <section className="session-view" aria-labelledby="session-title" aria-busy={loading}>

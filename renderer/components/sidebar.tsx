@@ -30,7 +30,8 @@ export function Sidebar() {
   const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef<FleetCache>(new WeakMap());
-  const now = useNow(CLOCK_TICK_MS);
+  // Restarted when the panels change: a check's time is never newer than the clock it is read with.
+  const now = useNow(CLOCK_TICK_MS, panels);
   // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
   // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
   const listed = useDeferredValue(panels);
