@@ -73,7 +73,7 @@ export function useSelection(): { selected: Panel | null; marked: Panel[]; group
   const { selectedId, marked } = useWindowState();
   const selected = selectedPanel(panels, byId, selectedId);
   const markedList = useMemo(() => markedPanels(panels, marked), [panels, marked]);
-  const groups = useMemo(() => groupsInUse(panels), [panels]);
+  const groups = groupsInUse(panels);
   return { selected, marked: markedList, groups };
 }
 

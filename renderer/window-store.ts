@@ -182,7 +182,17 @@ export function markedPanels(panels: readonly Panel[] | null, marked: ReadonlySe
   return marked.size > 1 ? (panels ?? []).filter((panel) => marked.has(panel.id)) : [];
 }
 
-/** Every group in use, sorted: offered wherever a group is typed. */
+/** Per list (the store's lists are immutable): the window, its dialogs and the saving of the view ask for the same groups. */
+const groupsByList = new WeakMap<readonly Panel[], string[]>();
+const NO_GROUPS: string[] = [];
+
+/** Every group in use, sorted: offered wherever a group is typed. Worked out once per list. */
 export function groupsInUse(panels: readonly Panel[] | null): string[] {
-  return [...new Set((panels ?? []).flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort();
+  if (panels === null) return NO_GROUPS;
+  let groups = groupsByList.get(panels);
+  if (groups === undefined) {
+    groups = [...new Set(panels.flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort();
+    groupsByList.set(panels, groups);
+  }
+  return groups;
 }

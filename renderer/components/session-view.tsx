@@ -6,7 +6,7 @@ import { usePanelChanges } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
 import { knownSessionFields, maskSecrets } from '../session-fields.ts';
-import { useNow } from '../use-now.ts';
+import { notBefore, useNow } from '../use-now.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { JsonTree } from './json-tree.tsx';
 
@@ -31,7 +31,7 @@ const CLOCK_TICK_MS = 15_000;
 export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewProps) {
   const { result, loading, error } = state;
   const { changed } = usePanelChanges();
-  const now = useNow(CLOCK_TICK_MS, result);
+  const now = notBefore(useNow(CLOCK_TICK_MS), result?.checkedAt);
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
     <section className="session-view" aria-labelledby="session-title" aria-busy={loading}>

@@ -30,8 +30,7 @@ export function Sidebar() {
   const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef<FleetCache>(new WeakMap());
-  // Restarted when the panels change: a check's time is never newer than the clock it is read with.
-  const now = useNow(CLOCK_TICK_MS, panels);
+  const now = useNow(CLOCK_TICK_MS);
   // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
   // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
   const listed = useDeferredValue(panels);
