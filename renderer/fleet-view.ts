@@ -1,5 +1,6 @@
 import type { BoardSort, Panel } from '../shared/types.ts';
-import { minutesLeftText, panelStatus, type PanelStatusKind } from './panel-status.ts';
+import { HOUR_MS, untilText } from '../shared/durations.ts';
+import { panelStatus, type PanelStatusKind } from './panel-status.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -99,31 +100,15 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
   return { rows, counts, attention: counts['check-failed'] + counts.expired + counts['signed-out'] };
 }
 
-/** "just now", "3 min ago", "2 h ago", "4 days ago": when a panel was last checked. */
-export function agoText(at: string, now: number): string {
-  const elapsed = now - Date.parse(at);
-  if (!Number.isFinite(elapsed)) return '';
-  const minutes = Math.floor(Math.max(0, elapsed) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} days ago`;
-}
-
 export type ExpiryTone = 'ok' | 'soon' | 'ended';
 
 /** A row's session end: "expires in 40 min" (amber under an hour), "expired" (red), or null when unknown. */
 export function expiryText(expiresAt: string | null, now: number): { text: string; tone: ExpiryTone } | null {
   if (expiresAt === null) return null;
-  const left = Date.parse(expiresAt) - now;
-  if (!Number.isFinite(left)) return null;
-  if (left <= 0) return { text: 'expired', tone: 'ended' };
-  const minutes = Math.floor(left / 60_000);
-  const hours = Math.floor(minutes / 60);
-  // The header's countdown counts the same way; a row also says days, for long sessions.
-  if (hours >= 48) return { text: `expires in ${Math.floor(hours / 24)} days`, tone: 'ok' };
-  return { text: `expires in ${minutesLeftText(minutes)}`, tone: minutes < 60 ? 'soon' : 'ok' };
+  const end = Date.parse(expiresAt);
+  if (!Number.isFinite(end)) return null;
+  if (end <= now) return { text: 'expired', tone: 'ended' };
+  return { text: `expires ${untilText(end, now)}`, tone: end - now < HOUR_MS ? 'soon' : 'ok' };
 }
 
 /**

@@ -1,5 +1,4 @@
-import { isPanelApiFailure, type PanelBridge } from '../shared/bridge.ts';
-import { INTERNAL_MESSAGE, type ErrorInfo } from '../shared/errors.ts';
+import type { PanelBridge } from '../shared/bridge.ts';
 
 declare global {
   interface Window {
@@ -10,14 +9,4 @@ declare global {
 
 export function getPanelApi(): PanelBridge | null {
   return window.panelApi ?? null;
-}
-
-/** What a failed call says, whatever it rejected with. */
-export function failureInfo(caught: unknown): ErrorInfo {
-  if (isPanelApiFailure(caught)) {
-    return caught.certificate
-      ? { code: caught.code, message: caught.message, certificate: caught.certificate }
-      : { code: caught.code, message: caught.message };
-  }
-  return { code: 'INTERNAL', message: INTERNAL_MESSAGE };
 }

@@ -1,3 +1,4 @@
+import { untilText } from '../shared/durations.ts';
 import type { Panel } from '../shared/types.ts';
 
 export type PanelStatusKind = 'signed-in' | 'check-failed' | 'expired' | 'signed-out';
@@ -44,20 +45,11 @@ export function signedOutNotice(panel: Panel): { title: string; detail: string }
 }
 
 /**
- * The header's warning before a session ends: "Session ends in 9 min", rounded up so the last
- * seconds still read "1 min"; null once it has ended (main's recheck then signs the panel out).
+ * The header's warning before a session ends: "Session ends in 9 min", counted as every duration
+ * is (shared/durations.ts); null once it has ended (main's recheck then signs the panel out).
  */
 export function sessionEndsText(expiresAt: string, now: number): string | null {
-  const left = Date.parse(expiresAt) - now;
-  if (!Number.isFinite(left) || left <= 0) return null;
-  // Whole minutes gone by, as the session view's "(in 9 minutes)" counts them, so the two agree.
-  return `Session ends in ${minutesLeftText(Math.floor(left / 60_000))}`;
-}
-
-/** Whole minutes left, short: "under a minute", "9 min", "2 h", "2 h 10 min". */
-export function minutesLeftText(minutes: number): string {
-  if (minutes < 1) return 'under a minute';
-  if (minutes < 60) return `${minutes} min`;
-  const rest = minutes % 60;
-  return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
+  const end = Date.parse(expiresAt);
+  if (!Number.isFinite(end) || end <= now) return null;
+  return `Session ends ${untilText(end, now)}`;
 }

@@ -95,26 +95,6 @@ export function toDate(value: unknown): Date | undefined {
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const steps: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['week', 7 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
-  ['second', 1],
-];
-
-/** "in 3 hours", "5 minutes ago": the largest unit that fits, rounded down. */
-export function relativeTime(date: Date, now: Date): string {
-  const seconds = (date.getTime() - now.getTime()) / 1000;
-  for (const [unit, size] of steps) {
-    if (Math.abs(seconds) >= size || unit === 'second') return relative.format(Math.trunc(seconds / size), unit);
-  }
-  return relative.format(0, 'second');
-}
-
 const secretWords = new Set([
   'token',
   'secret',

@@ -1,53 +1,49 @@
 import { useRef, useState, type FormEvent } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
 import { copyName } from '../../shared/labels.ts';
 import type { Panel } from '../../shared/types.ts';
+import { useApi } from '../app-context.tsx';
+import { useBusyAction } from '../busy-action.ts';
 import { fieldForError } from '../field-errors.ts';
-import { failureInfo } from '../panel-api.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 import { TextField } from './text-field.tsx';
 
 interface AddPanelDialogProps {
-  api: PanelApi;
   /** Duplicate: a new panel with this one's settings and labels, at the address typed here. */
   copyOf?: Panel;
   onAdded(panel: Panel): void;
   onClose(): void;
 }
 
-export function AddPanelDialog({ api, copyOf, onAdded, onClose }: AddPanelDialogProps) {
+export function AddPanelDialog({ copyOf, onAdded, onClose }: AddPanelDialogProps) {
+  const api = useApi();
   const [address, setAddress] = useState('');
   const [name, setName] = useState(copyOf ? copyName(copyOf.name) : '');
   const [allowPlainHttp, setAllowPlainHttp] = useState(false);
   // The choice is offered only where it applies: an address typed with http://.
   const typedHttp = typedPlainHttp(address);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorInfo | null>(null);
+  const { busy, error, run } = useBusyAction();
   const addressInput = useRef<HTMLInputElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   const added = useRef(false);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const panel = copyOf
-        ? await api.duplicatePanel(copyOf.id, { address, name, allowPlainHttp: typedHttp && allowPlainHttp })
-        : await api.addPanel({ address, name, allowPlainHttp: typedHttp && allowPlainHttp });
-      // The new panel's login form takes focus; the Add button must not take it back.
-      added.current = true;
-      onAdded(panel);
-    } catch (caught) {
-      const info = failureInfo(caught);
-      setError(info);
-      setBusy(false);
-      // Put the cursor where the fix goes.
-      requestAnimationFrame(() => (fieldForError(info) === 'name' ? nameInput : addressInput).current?.focus());
-    }
+    void run(
+      async () => {
+        const panel = copyOf
+          ? await api.duplicatePanel(copyOf.id, { address, name, allowPlainHttp: typedHttp && allowPlainHttp })
+          : await api.addPanel({ address, name, allowPlainHttp: typedHttp && allowPlainHttp });
+        // The new panel's login form takes focus; the Add button must not take it back.
+        added.current = true;
+        onAdded(panel);
+      },
+      (failure) => {
+        // Put the cursor where the fix goes.
+        requestAnimationFrame(() => (fieldForError(failure) === 'name' ? nameInput : addressInput).current?.focus());
+        return failure;
+      },
+    );
   };
 
   const field = error ? fieldForError(error) : null;

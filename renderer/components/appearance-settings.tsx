@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { AppSettingsPatch } from '../../shared/schemas.ts';
 import { THEMES, type AppStatus, type Theme } from '../../shared/types.ts';
 import { useSettingsSave } from '../settings-save.ts';
@@ -8,17 +7,11 @@ import { SaveBar } from './save-bar.tsx';
 
 const THEME_NAMES: Record<Theme, string> = { system: 'As the system', light: 'Light', dark: 'Dark' };
 
-interface AppearanceSettingsProps {
-  api: PanelApi;
-  status: AppStatus;
-  onChanged(status: AppStatus): void;
-}
-
 /** The Preferences section for the window's colours and the email offered for new panels. */
-export function AppearanceSettings({ api, status, onChanged }: AppearanceSettingsProps) {
+export function AppearanceSettings({ status }: { status: AppStatus }) {
   const [theme, setTheme] = useState<Theme>(status.settings.theme);
   const [email, setEmail] = useState(status.settings.defaultEmail ?? '');
-  const { busy, error, saved, edited, save: saveSettings } = useSettingsSave(api, onChanged);
+  const { busy, error, saved, edited, save: saveSettings } = useSettingsSave();
   const patch: AppSettingsPatch = {};
   if (theme !== status.settings.theme) patch.theme = theme;
   if ((email.trim() || null) !== status.settings.defaultEmail) patch.defaultEmail = email;

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { AppStatus } from '../../shared/types.ts';
 import { backgroundDraft, backgroundFieldForError, backgroundPatch, type BackgroundDraft } from '../background-settings.ts';
 import { useSettingsSave } from '../settings-save.ts';
@@ -7,16 +6,10 @@ import { TextField } from './text-field.tsx';
 import { SaveBar } from './save-bar.tsx';
 import { SETTING_LIMITS, type NumericSetting } from '../../shared/settings.ts';
 
-interface BackgroundChecksProps {
-  api: PanelApi;
-  status: AppStatus;
-  onChanged(status: AppStatus): void;
-}
-
 /** The Preferences section for background checks and expiry warnings, saved together. */
-export function BackgroundChecks({ api, status, onChanged }: BackgroundChecksProps) {
+export function BackgroundChecks({ status }: { status: AppStatus }) {
   const [draft, setDraft] = useState(() => backgroundDraft(status.settings));
-  const { busy, error, saved, edited, save: saveSettings } = useSettingsSave(api, onChanged);
+  const { busy, error, saved, edited, save: saveSettings } = useSettingsSave();
   const patch = backgroundPatch(status.settings, draft);
   const changed = Object.keys(patch).length > 0;
   const field = error ? backgroundFieldForError(error) : null;

@@ -1,25 +1,20 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import { COLOUR_NAMES, type PanelColour } from '../../shared/labels.ts';
 import type { BulkChange } from '../../shared/schemas.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useCommandRequests, type CommandRequest } from '../command-request.ts';
+import { useApi, useCommandHandlers, usePanelChanges } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
 import { count, signedInWords } from '../selection-commands.ts';
+import { useExportPanels } from '../window-commands.ts';
 import { ColourOptions } from './colour-options.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { TextField } from './text-field.tsx';
 
 interface BulkViewProps {
-  api: Pick<PanelApi, 'checkPanels' | 'logOutPanels' | 'updatePanels' | 'removePanels'>;
   /** The selected panels, in the list's order. */
   panels: readonly Panel[];
   /** Every group in use, offered for Move to group. */
   groups: readonly string[];
-  request: CommandRequest | null;
-  onChanged(panels: readonly Panel[]): void;
-  onRemoved(ids: readonly string[]): void;
-  onExport(ids: readonly string[]): void;
   /** Back to one panel: the one the keyboard is on. */
   onClear(): void;
 }
@@ -36,7 +31,10 @@ const typedTags = (text: string) =>
  * What can be done to several panels at once: check, log out, export, remove (one confirmation
  * naming how many), and move to a group, tag, colour or mark as favourite. Each is one call to main.
  */
-export function BulkView({ api, panels, groups, request, onChanged, onRemoved, onExport, onClear }: BulkViewProps) {
+export function BulkView({ panels, groups, onClear }: BulkViewProps) {
+  const api = useApi();
+  const { changed, removed } = usePanelChanges();
+  const exportPanels = useExportPanels();
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
   const [confirmingRemove, setConfirmingRemove] = useState(false);
@@ -59,26 +57,26 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
     });
   const logOut = () =>
     run(async () => {
-      onChanged(await api.logOutPanels(signedIn.map((panel) => panel.id)));
+      changed(await api.logOutPanels(signedIn.map((panel) => panel.id)));
       return `Logged out of ${count(signedIn.length)}.`;
     });
   const change = (patch: BulkChange, done: string) =>
     run(async () => {
-      onChanged(await api.updatePanels(ids, patch));
+      changed(await api.updatePanels(ids, patch));
       return done;
     });
   const remove = () =>
     run(async () => {
       setConfirmingRemove(false);
       await api.removePanels(ids);
-      onRemoved(ids);
+      removed(ids);
       return `Removed ${many}.`;
     });
 
-  useCommandRequests(request, {
+  useCommandHandlers({
     checkSelected: () => void check(),
     logOutSelected: () => void logOut(),
-    exportSelected: () => onExport(ids),
+    exportSelected: () => exportPanels(ids),
     removeSelected: () => setConfirmingRemove(true),
     organiseSelected: () => groupInput.current?.focus(),
   });
@@ -107,7 +105,7 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
         <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void logOut()}>
           {signedInWords('Log out of', signedIn.length, panels.length)}
         </button>
-        <button type="button" disabled={busy} onClick={() => onExport(ids)}>
+        <button type="button" disabled={busy} onClick={() => exportPanels(ids)}>
           Export {many}…
         </button>
         <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>
@@ -183,7 +181,7 @@ export function BulkView({ api, panels, groups, request, onChanged, onRemoved, o
           onConfirm={() => void remove()}
         >
           <p>
-            Paneldeck forgets these {many} and their saved log ins: {names}. The panels themselves are not changed; you can add or import
+            Paneldeck forgets these {many} and their saved sign-ins: {names}. The panels themselves are not changed; you can add or import
             them again at any time.
           </p>
         </ConfirmDialog>

@@ -1,8 +1,7 @@
-import { useState } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { CertificateInfo, ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
-import { failureInfo } from '../panel-api.ts';
+import { useApi } from '../app-context.tsx';
+import { useBusyAction } from '../busy-action.ts';
 
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -14,7 +13,6 @@ export function isCertificateProblem(error: ErrorInfo | null): error is ErrorInf
 }
 
 interface CertificateNoticeProps {
-  api: PanelApi;
   panel: Panel;
   error: ErrorInfo & { certificate: CertificateInfo };
   /** After the certificate is trusted: try again what failed. */
@@ -26,21 +24,11 @@ interface CertificateNoticeProps {
  * what to compare, and the choice to trust it for this panel only. A changed certificate is a
  * warning, not a routine prompt: it is how an interception looks.
  */
-export function CertificateNotice({ api, panel, error, onTrusted }: CertificateNoticeProps) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<ErrorInfo | null>(null);
+export function CertificateNotice({ panel, error, onTrusted }: CertificateNoticeProps) {
+  const api = useApi();
+  const { busy, error: failure, run } = useBusyAction();
   const changed = error.code === 'CERTIFICATE_CHANGED';
-  const trust = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      onTrusted(await api.trustCertificate(panel.id, { sha256: error.certificate.sha256 }));
-    } catch (caught) {
-      setFailure(failureInfo(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const trust = () => run(async () => onTrusted(await api.trustCertificate(panel.id, { sha256: error.certificate.sha256 })));
   return (
     <div className={`notice ${changed ? 'notice-error' : 'notice-warning'} certificate-notice`} role="alert">
       <p className="notice-title">{changed ? 'The panel’s certificate changed' : 'Certificate not trusted'}</p>

@@ -4,7 +4,7 @@ export function EmptyState({ onAdd, onImport }: { onAdd(): void; onImport(): voi
       <h1 id="empty-title">Add your first panel</h1>
       <p>
         Paneldeck keeps your panel installations in one place. Start with the address of one of them, for example{' '}
-        <code>panel.example.com</code>; you log in to each panel separately and stay logged in between runs.
+        <code>panel.example.com</code>; you log in to each panel separately and stay signed in between runs.
       </p>
       <p>Have many? Import a list of addresses, a CSV or a Paneldeck export from a colleague.</p>
       <div className="form-actions">

@@ -1,6 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import {
   IMPORT_MAX_BYTES,
   type ImportChoice,
@@ -11,11 +10,11 @@ import {
 } from '../../shared/transfer.ts';
 import { plural } from '../../shared/counts.ts';
 import { formatBytes } from '../../shared/sizes.ts';
+import { useApi } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 
 interface ImportDialogProps {
-  api: Pick<PanelApi, 'previewImport' | 'applyImport'>;
   onImported(result: ImportResult): void;
   onClose(): void;
 }
@@ -29,7 +28,8 @@ type Filter = 'all' | ImportRowStatus;
  * (what is added, what is already in the list, which lines are invalid and why) before anything
  * is written. Only the operator's confirmation writes, once.
  */
-export function ImportDialog({ api, onImported, onClose }: ImportDialogProps) {
+export function ImportDialog({ onImported, onClose }: ImportDialogProps) {
+  const api = useApi();
   const [text, setText] = useState('');
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [duplicates, setDuplicates] = useState<ImportChoice['duplicates']>('skip');

@@ -1,14 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import { CODE_REFUSED_MESSAGE, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
-import { failureInfo } from '../panel-api.ts';
+import { useApi } from '../app-context.tsx';
+import { useBusyAction } from '../busy-action.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
 import { isUnencrypted } from './plain-http.tsx';
 
 interface LoginFormProps {
-  api: PanelApi;
   panel: Panel;
   /** From Preferences, for a panel never logged in to. */
   defaultEmail: string | null;
@@ -37,7 +36,8 @@ function isAboutCode(error: ErrorInfo): boolean {
   );
 }
 
-export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
+export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
+  const api = useApi();
   const [email, setEmail] = useState(panel.lastEmail ?? defaultEmail ?? '');
   // Preferences may arrive after the form: their email fills a field nobody has typed in yet.
   const emailTouched = useRef(false);
@@ -48,9 +48,8 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
   const [code, setCode] = useState('');
   /** Set once the panel asked for a second factor: from then on every attempt sends a code. */
   const [needsCode, setNeedsCode] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorInfo | null>(null);
-  const inFlight = useRef(false);
+  // One log in at a time: a second Enter before React re-renders must not send a second one.
+  const { busy, error, run } = useBusyAction();
   const passwordInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const errorId = useId();
@@ -69,33 +68,26 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
     void attempt();
   };
 
-  const attempt = async () => {
-    // A ref, not state: a second Enter before React re-renders must not send a second log in.
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    setError(null);
-    let keepPassword = false;
-    try {
-      onLoggedIn(await api.logIn(panel.id, needsCode ? { email, password, code } : { email, password }));
-    } catch (caught) {
-      // A panel removed meanwhile leaves by main's event; nothing to re-read here.
-      const failure = failureInfo(caught);
-      keepPassword = keepsPassword(failure);
-      if (failure.code === 'TWO_FACTOR_REQUIRED') setNeedsCode(true);
-      // The first request for a code is a prompt, not an error: the field's hint says what to do.
-      setError(failure.code === 'TWO_FACTOR_REQUIRED' && !needsCode ? null : failure);
-      // A new object each time, so a second refusal moves the cursor back too.
-      setFocusAfter({ field: isAboutCode(failure) ? 'code' : 'password' });
-    } finally {
-      // The password lives only as long as one attempt, or the two-factor step it leads to; a
-      // code is good for one attempt at most.
-      if (!keepPassword) setPassword('');
-      setCode('');
-      setBusy(false);
-      inFlight.current = false;
-    }
-  };
+  const attempt = () =>
+    run(
+      async () => {
+        onLoggedIn(await api.logIn(panel.id, needsCode ? { email, password, code } : { email, password }));
+        // The password lives only as long as one attempt; a code is good for one attempt at most.
+        setPassword('');
+        setCode('');
+      },
+      (failure) => {
+        // A panel removed meanwhile leaves by main's event; nothing to re-read here.
+        // The password stays only when it was not sent, or the two-factor step needs it again.
+        if (!keepsPassword(failure)) setPassword('');
+        setCode('');
+        if (failure.code === 'TWO_FACTOR_REQUIRED') setNeedsCode(true);
+        // A new object each time, so a second refusal moves the cursor back too.
+        setFocusAfter({ field: isAboutCode(failure) ? 'code' : 'password' });
+        // The first request for a code is a prompt, not an error: the field's hint says what to do.
+        return failure.code === 'TWO_FACTOR_REQUIRED' && !needsCode ? null : failure;
+      },
+    );
 
   return (
     <form className="card login-form" onSubmit={submit} noValidate aria-labelledby={`${errorId}-title`} aria-busy={busy}>
@@ -153,7 +145,6 @@ export function LoginForm({ api, panel, defaultEmail, onLoggedIn, onTrusted, onO
       )}
       {isCertificateProblem(error) && (
         <CertificateNotice
-          api={api}
           panel={panel}
           error={error}
           onTrusted={(trusted) => {

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { UpdatePanelInput } from '../../shared/schemas.ts';
 import { cleanGroup, cleanTags, type PanelColour } from '../../shared/labels.ts';
 import { API_STYLES, type ApiStyle, type Panel } from '../../shared/types.ts';
 import { API_STYLE_LABELS, STYLE_PATHS } from '../../shared/api-styles.ts';
+import { useApi, usePanelChanges } from '../app-context.tsx';
 import { CertificateDetails } from './certificate-notice.tsx';
 import { fieldForError } from '../field-errors.ts';
 import { useBusyAction } from '../busy-action.ts';
@@ -14,7 +14,6 @@ import { SaveBar } from './save-bar.tsx';
 import { PlainHttpChoice, typedPlainHttp } from './plain-http.tsx';
 
 interface PanelSettingsProps {
-  api: PanelApi;
   panel: Panel;
   /** Log out or Remove asked for from the menu, a shortcut or the palette, until carried out. */
   pending: 'logOut' | 'removePanel' | null;
@@ -22,8 +21,6 @@ interface PanelSettingsProps {
   /** The groups other panels are in, offered while typing. */
   groups: readonly string[];
   openAdvanced: boolean;
-  onChanged(panel: Panel): void;
-  onRemoved(id: string): void;
 }
 
 interface Draft {
@@ -81,7 +78,10 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
 
 const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
 
-export function PanelSettings({ api, panel, pending, onPendingDone, groups, openAdvanced, onChanged, onRemoved }: PanelSettingsProps) {
+export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvanced }: PanelSettingsProps) {
+  const api = useApi();
+  const changes = usePanelChanges();
+  const onChanged = (updated: Panel) => changes.changed([updated]);
   const [draft, setDraft] = useState(() => draftOf(panel));
   const { busy, error, run } = useBusyAction();
   const [saved, setSaved] = useState(false);
@@ -103,7 +103,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
   const logOut = () =>
     void run(async () => {
       onChanged(await api.logOut(panel.id));
-      // The button is disabled now; the line that says "Not logged in." takes the focus.
+      // The button is disabled now; the line that says "Signed out." takes the focus.
       requestAnimationFrame(() => accountStatus.current?.focus());
     });
   // Read by the effect below, which runs once per request, not when these change.
@@ -262,7 +262,7 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <p className="muted" ref={accountStatus} tabIndex={-1}>
-          {panel.signedIn ? `Logged in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Not logged in.'}{' '}
+          {panel.signedIn ? `Signed in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Signed out.'}{' '}
           {panel.tokenStorage === 'keyring' && 'The token is saved encrypted by your system’s secure storage.'}
           {panel.tokenStorage === 'weak' &&
             'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}
@@ -289,11 +289,11 @@ export function PanelSettings({ api, panel, pending, onPendingDone, groups, open
               // Close first: a failure is then shown on the settings page, not behind the dialog.
               setConfirmingRemove(false);
               await api.removePanel(panel.id);
-              onRemoved(panel.id);
+              changes.removed([panel.id]);
             })
           }
         >
-          <p>Paneldeck forgets this panel and its saved log in. The panel itself is not changed; you can add it again at any time.</p>
+          <p>Paneldeck forgets this panel and its saved sign-in. The panel itself is not changed; you can add it again at any time.</p>
         </ConfirmDialog>
       )}
     </div>

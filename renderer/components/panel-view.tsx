@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
+import { useApi, useCommandHandlers, usePanelChanges, usePanels, useWindowState } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
-import { failureInfo } from '../panel-api.ts';
-import { useCommandRequests, type CommandRequest } from '../command-request.ts';
+import { failureInfo } from '../failure-info.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
@@ -16,18 +15,9 @@ import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
 interface PanelViewProps {
-  api: PanelApi;
   panel: Panel;
-  /** Refresh, Log in, Log out, Settings and Remove, from the menu, a shortcut or the palette. */
-  request: CommandRequest | null;
-  /** When the session ends, if main warned that it ends soon. */
-  expiresSoonAt: string | null;
   /** Every group in use, offered in the settings. */
   groups: readonly string[];
-  /** Preferences' email for panels never logged in to. */
-  defaultEmail: string | null;
-  onPanelChanged(panel: Panel): void;
-  onRemoved(id: string): void;
 }
 
 type Tab = 'session' | 'settings';
@@ -37,7 +27,18 @@ const noSession: SessionState = { result: null, loading: false, error: null };
 /** How long a panel is shown before its session is read again. */
 const READ_AFTER_MS = 200;
 
-export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultEmail, onPanelChanged, onRemoved }: PanelViewProps) {
+/**
+ * One panel: its header, and its session (or the log in form) or its settings. Refresh, Log in,
+ * Log out, Settings, Remove and the copy commands reach it from the menu, a shortcut, the palette
+ * or the row menu while it is shown.
+ */
+export function PanelView({ panel, groups }: PanelViewProps) {
+  const api = useApi();
+  const { changed } = usePanelChanges();
+  const onPanelChanged = (updated: Panel) => changed([updated]);
+  // When the session ends, if main warned that it ends soon; Preferences' email for panels never logged in to.
+  const expiresSoonAt = usePanels().expiring.get(panel.id) ?? null;
+  const defaultEmail = useWindowState().status?.settings.defaultEmail ?? null;
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -131,7 +132,7 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
   const [settingsAction, setSettingsAction] = useState<'logOut' | 'removePanel' | null>(null);
   const article = useRef<HTMLElement>(null);
   const focusIn = (selector: string) => requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(selector)?.focus());
-  useCommandRequests(request, {
+  useCommandHandlers({
     refresh: () => {
       if (!panel.signedIn) return;
       setTab('session');
@@ -208,23 +209,18 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
       <ErrorBoundary key={tab} onReset={retryView}>
         {tab === 'settings' ? (
           <PanelSettings
-            api={api}
             panel={panel}
             pending={settingsAction}
             onPendingDone={() => setSettingsAction(null)}
             groups={groups}
             openAdvanced={openAdvanced}
-            onChanged={onPanelChanged}
-            onRemoved={onRemoved}
           />
         ) : panel.signedIn ? (
           <SessionView
-            api={api}
             panel={panel}
             state={session}
             onRefresh={() => void loadSession()}
             onCancel={() => void api.cancelChecks().catch(() => undefined)}
-            onPanelChanged={onPanelChanged}
           />
         ) : (
           <>
@@ -235,7 +231,6 @@ export function PanelView({ api, panel, request, expiresSoonAt, groups, defaultE
               </div>
             )}
             <LoginForm
-              api={api}
               panel={panel}
               defaultEmail={defaultEmail}
               onLoggedIn={loggedIn}

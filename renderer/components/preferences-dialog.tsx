@@ -1,41 +1,39 @@
 import { useState } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
 import type { AppStatus } from '../../shared/types.ts';
-import { failureInfo } from '../panel-api.ts';
+import { useApi, useWindowContext, useWindowState } from '../app-context.tsx';
+import { useBusyAction } from '../busy-action.ts';
 import { AppearanceSettings } from './appearance-settings.tsx';
 import { BackgroundChecks } from './background-checks.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 
-interface PreferencesDialogProps {
-  api: PanelApi;
-  status: AppStatus;
-  onChanged(status: AppStatus): void;
-  onClose(): void;
+/**
+ * App-wide settings: saved sign-ins without a keyring, background checks and timeouts, theme and
+ * the default email. Shown once main's status is known; each save brings the status back.
+ */
+export function PreferencesDialog({ onClose }: { onClose(): void }) {
+  const status = useWindowState().status;
+  if (!status) return null;
+  return <Preferences status={status} onClose={onClose} />;
 }
 
-/** App-wide settings: saved sign-ins without a keyring, background checks and timeouts, theme and the default email. */
-export function PreferencesDialog({ api, status, onChanged, onClose }: PreferencesDialogProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorInfo | null>(null);
+function Preferences({ status, onClose }: { status: AppStatus; onClose(): void }) {
+  const api = useApi();
+  const { windowStore } = useWindowContext();
+  const { busy, error, run } = useBusyAction();
   const { level, backend } = status.tokenProtection;
   // Shown at once when clicked; main's answer confirms it, a failure puts it back.
   const [requested, setRequested] = useState<boolean | null>(null);
   const weakAllowed = requested ?? status.settings.storeTokensWithWeakProtection;
 
-  const setWeakAllowed = async (allowed: boolean) => {
-    setBusy(true);
-    setError(null);
-    setRequested(allowed);
-    try {
-      onChanged(await api.updateSettings({ storeTokensWithWeakProtection: allowed }));
-    } catch (caught) {
-      setError(failureInfo(caught));
-    } finally {
-      setRequested(null);
-      setBusy(false);
-    }
-  };
+  const setWeakAllowed = (allowed: boolean) =>
+    run(async () => {
+      setRequested(allowed);
+      try {
+        windowStore.setStatus(await api.updateSettings({ storeTokensWithWeakProtection: allowed }));
+      } finally {
+        setRequested(null);
+      }
+    });
 
   return (
     <ModalDialog title="Preferences" onClose={onClose} className="modal-wide">
@@ -60,7 +58,7 @@ export function PreferencesDialog({ api, status, onChanged, onClose }: Preferenc
         </label>
         <p id="weak-protection-hint" className="field-hint">
           {level === 'weak'
-            ? 'Saves tokens on disk encrypted with a key built into the app, so you stay logged in after a restart. Anyone who can read your files can read these tokens. Off by default; turning it off deletes them from disk.'
+            ? 'Saves tokens on disk encrypted with a key built into the app, so you stay signed in after a restart. Anyone who can read your files can read these tokens. Off by default; turning it off deletes them from disk.'
             : 'Only needed on a system without a keyring, where the alternative is logging in again after every restart.'}
         </p>
         {error && (
@@ -69,8 +67,8 @@ export function PreferencesDialog({ api, status, onChanged, onClose }: Preferenc
           </div>
         )}
       </section>
-      <BackgroundChecks api={api} status={status} onChanged={onChanged} />
-      <AppearanceSettings api={api} status={status} onChanged={onChanged} />
+      <BackgroundChecks status={status} />
+      <AppearanceSettings status={status} />
       <div className="form-actions">
         <button type="button" className="button-primary" onClick={onClose}>
           Done

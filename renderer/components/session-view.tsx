@@ -1,12 +1,12 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
+import { agoText, HOUR_MS, relativeText } from '../../shared/durations.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
+import { usePanelChanges } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
-import { agoText } from '../fleet-view.ts';
-import { knownSessionFields, maskSecrets, relativeTime } from '../session-fields.ts';
-import { useNow } from '../use-now.ts';
+import { knownSessionFields, maskSecrets } from '../session-fields.ts';
+import { notBefore, useNow } from '../use-now.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { JsonTree } from './json-tree.tsx';
 
@@ -17,22 +17,21 @@ export interface SessionState {
 }
 
 interface SessionViewProps {
-  api: PanelApi;
   panel: Panel;
   state: SessionState;
   onRefresh(): void;
   /** Stops the read under way; the session shown stays. */
   onCancel(): void;
-  onPanelChanged(panel: Panel): void;
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /** "Checked 2 min ago" and the time left are worked out again this often. */
 const CLOCK_TICK_MS = 15_000;
 
-export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelChanged }: SessionViewProps) {
+export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewProps) {
   const { result, loading, error } = state;
-  const now = useNow(CLOCK_TICK_MS);
+  const { changed } = usePanelChanges();
+  const now = notBefore(useNow(CLOCK_TICK_MS), result?.checkedAt);
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
     <section className="session-view" aria-labelledby="session-title" aria-busy={loading}>
@@ -44,14 +43,14 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
           {loading ? (
             // What shows meanwhile is the last read (this run's cache, or the one before Refresh).
             result ? (
-              `Refreshing; showing the session read ${agoText(result.checkedAt, now)}…`
+              `Refreshing; showing the session read ${agoText(Date.parse(result.checkedAt), now)}…`
             ) : (
               'Reading the session…'
             )
           ) : result ? (
             // After a failed refresh the session below is the last one read, not a current one.
             <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
-              {`${error ? 'Last read' : 'Checked'} ${agoText(result.checkedAt, now)}`}
+              {`${error ? 'Last read' : 'Checked'} ${agoText(Date.parse(result.checkedAt), now)}`}
             </time>
           ) : (
             ''
@@ -91,11 +90,10 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
       )}
       {isCertificateProblem(error) && (
         <CertificateNotice
-          api={api}
           panel={panel}
           error={error}
           onTrusted={(trusted) => {
-            onPanelChanged(trusted);
+            changed([trusted]);
             onRefresh();
           }}
         />
@@ -111,7 +109,7 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
       {result && (
         // Side by side on a wide window: the summary beside the whole answer.
         <div className="session-body">
-          <SessionSummary session={result.session} loggedInAs={panel.lastEmail} now={now} />
+          <SessionSummary session={result.session} signedInAs={panel.lastEmail} now={now} />
           {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
           <SessionData masked={masked} />
         </div>
@@ -120,7 +118,7 @@ export function SessionView({ api, panel, state, onRefresh, onCancel, onPanelCha
   );
 }
 
-function SessionSummary({ session, loggedInAs, now }: { session: unknown; loggedInAs: string | null; now: number }) {
+function SessionSummary({ session, signedInAs, now }: { session: unknown; signedInAs: string | null; now: number }) {
   const fields = knownSessionFields(session);
   const rows: [string, ReactNode][] = [];
   // When it ends comes first: it is what decides whether to act now.
@@ -130,8 +128,8 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
     rows.push([
       ended ? 'Expired' : 'Expires',
       <>
-        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < 3_600_000 ? 'meta-soon' : undefined}>
-          {relativeTime(expiry, new Date(now))}
+        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < HOUR_MS ? 'meta-soon' : undefined}>
+          {relativeText(expiry.getTime(), now)}
         </strong>{' '}
         <span className="muted">
           (<time dateTime={expiry.toISOString()}>{dateTime.format(expiry)}</time>)
@@ -141,14 +139,14 @@ function SessionSummary({ session, loggedInAs, now }: { session: unknown; logged
   }
   if (fields.user) rows.push(['User', fields.user]);
   if (fields.email) rows.push(['Email', fields.email]);
-  // Many sessions (Easypanel's) carry no email: the account this panel was logged in with says who.
-  else if (loggedInAs) rows.push(['Logged in as', loggedInAs]);
+  // Many sessions (Easypanel's) carry no email: the account this panel is signed in with says who.
+  else if (signedInAs) rows.push(['Signed in as', signedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
   if (fields.createdAt)
-    rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeTime(fields.createdAt, new Date(now))})`]);
+    rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeText(fields.createdAt.getTime(), now)})`]);
   // The account alone says nothing the header does not: it shows beside other session fields only.
-  if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Logged in as')) return null;
+  if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Signed in as')) return null;
   return (
     <dl className="card summary">
       {rows.map(([label, value]) => (

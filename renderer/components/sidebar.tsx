@@ -1,57 +1,33 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { PanelApi } from '../../shared/contract.ts';
-import type { ErrorInfo } from '../../shared/errors.ts';
-import { BOARD_SORTS, type BoardSort, type BoardView, type Panel } from '../../shared/types.ts';
+import { BOARD_SORTS, type BoardSort } from '../../shared/types.ts';
+import { useCommandHandlers, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
+import { useBusyAction } from '../busy-action.ts';
 import { boardItems, fleetView, type FleetCache, sortKey, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
-import { failureInfo } from '../panel-api.ts';
-import type { CheckProgress } from '../panel-store.ts';
-import { useCommandRequests, type CommandRequest } from '../command-request.ts';
+import { failureInfo } from '../failure-info.ts';
 import { useNow } from '../use-now.ts';
+import { selectedPanel, type ListView } from '../window-store.ts';
 import { PanelList } from './panel-list.tsx';
-
-interface SidebarProps {
-  api: PanelApi;
-  /** Find and Check all, from the menu, a shortcut or the palette. */
-  request: CommandRequest | null;
-  panels: readonly Panel[];
-  selectedId: string | null;
-  /** The check pass under way in main (the operator's or the background's), or null. */
-  progress: CheckProgress | null;
-  /** Sort, Needs attention and folded groups: the window keeps them across restarts. */
-  view: Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
-  onViewChange(change: Partial<Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>>): void;
-  onSelect(id: string): void;
-  /** The selection of several panels (see PanelList). */
-  marked: ReadonlySet<string>;
-  onMark(ids: readonly string[], focusId: string): void;
-  onOpenMenu(at: { x: number; y: number }): void;
-  onAdd(): void;
-  /** Absent while the app's status is not known yet. */
-  onPreferences?: () => void;
-}
 
 /** A relative time is shown in minutes: a tick twice a minute keeps it right. */
 const CLOCK_TICK_MS = 30_000;
+const NO_PANELS: readonly never[] = [];
 
-/** The fleet at a glance: find, counts per state, the attention filter, Check all, and the list. */
-export function Sidebar({
-  api,
-  request,
-  panels,
-  selectedId,
-  progress,
-  view: board,
-  onViewChange,
-  onSelect,
-  marked,
-  onMark,
-  onOpenMenu,
-  onAdd,
-  onPreferences,
-}: SidebarProps) {
+/**
+ * The fleet at a glance: find, counts per state, the attention filter, Check all, and the list.
+ * Sort, Needs attention and folded groups are the window's (kept across restarts); the check pass
+ * under way (the operator's or the background's) is main's.
+ */
+export function Sidebar() {
+  const { api, windowStore } = useWindowContext();
+  const { panels: known, byId, progress } = usePanels();
+  const panels = known ?? NO_PANELS;
+  const { listView: board, marked, status, selectedId: chosenId } = useWindowState();
+  const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
+  const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
+  const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
   const [query, setQuery] = useState('');
   const { attentionOnly, sort, collapsedGroups } = board;
-  const [checkError, setCheckError] = useState<ErrorInfo | null>(null);
+  const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef<FleetCache>(new WeakMap());
   const now = useNow(CLOCK_TICK_MS);
@@ -106,15 +82,8 @@ export function Sidebar({
     return () => window.removeEventListener('keydown', onKey);
   }, [focusSearch]);
 
-  const checkAll = async () => {
-    setCheckError(null);
-    try {
-      await api.checkPanels();
-    } catch (caught) {
-      setCheckError(failureInfo(caught));
-    }
-  };
-  useCommandRequests(request, {
+  const checkAll = () => run(async () => void (await api.checkPanels()));
+  useCommandHandlers({
     find: focusSearch,
     checkAll: () => {
       if (!progress) void checkAll();
@@ -127,7 +96,7 @@ export function Sidebar({
     <nav className="sidebar" aria-label="Panels">
       <div className="sidebar-header">
         <span className="brand">Paneldeck</span>
-        <button type="button" className="button-primary" onClick={onAdd}>
+        <button type="button" className="button-primary" onClick={() => windowStore.openDialog({ kind: 'addPanel' })}>
           Add panel
         </button>
       </div>
@@ -211,9 +180,9 @@ export function Sidebar({
           items={items}
           selectedId={selectedId}
           marked={marked}
-          onSelect={onSelect}
-          onMark={onMark}
-          onOpenMenu={onOpenMenu}
+          onSelect={(id) => windowStore.selectOne(id)}
+          onMark={(ids, focusId) => windowStore.selectMany(ids, focusId)}
+          onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
           onToggleSection={toggleSection}
           now={now}
           emptyText={

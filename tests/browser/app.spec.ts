@@ -60,7 +60,7 @@ test('wrong password, then the right one: the session shows the email, and the t
   await expect(summary).toContainText(demo.email);
   await expect(summary).toContainText('Demo Operator');
   // When it ends comes first, as time left.
-  await expect(summary.locator('.summary-row').first()).toContainText(/^Expiresin (59 minutes|1 hour) \(/);
+  await expect(summary.locator('.summary-row').first()).toContainText(/^Expiresin (59 min|1 h) \(/);
   await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('Signed in');
   await expect(page.locator('.json-tree')).toContainText('hidden by Paneldeck');
   // Values under secret-looking keys are masked in the tree.
@@ -161,9 +161,9 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await checkScreen(page, '09-settings');
 
   await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page.getByText('Not logged in.')).toBeVisible();
+  await expect(page.getByText('Signed out.')).toBeVisible();
   // The button is disabled now: focus moves to the line saying so, not to the page body.
-  await expect(page.getByText('Not logged in.')).toBeFocused();
+  await expect(page.getByText('Signed out.')).toBeFocused();
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production EU/ })).toContainText(
     'Signed out',
   );

@@ -182,6 +182,10 @@ test("an update main downloaded: the window says so, restarts only on the operat
   const notice = page.getByRole('status').filter({ hasText: 'Update ready: restart to install' });
   await expect(notice).toContainText('Paneldeck 0.2.0 is downloaded. It also installs the next time you quit.');
   await checkScreen(page, 'events-05-update-ready');
+  // Main says it once: a reload of the page (not a restart of Paneldeck) still shows it.
+  await page.reload();
+  await expect(nav(page).getByRole('treeitem', { name: /One/ })).toBeVisible();
+  await expect(notice).toContainText('Paneldeck 0.2.0 is downloaded.');
   expect(installs, 'never by itself').toBe(0);
   await notice.getByRole('button', { name: 'Restart now' }).click();
   await expect(notice.getByRole('button', { name: 'Restarting…' })).toBeDisabled();

@@ -75,7 +75,7 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
 
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page.getByText('Not logged in.')).toBeVisible();
+  await expect(page.getByText('Signed out.')).toBeVisible();
   await page.getByRole('button', { name: 'Log in', exact: true }).first().click();
   await logIn(page);
   await expect(summary).toContainText(demo.email);

@@ -293,8 +293,8 @@ test('an Easypanel session: the user id, when it began and ends, and the account
   });
   const summary = page.locator('.summary');
   await expect(summary.locator('.summary-row', { hasText: 'User' })).toContainText('usr_1001');
-  await expect(summary.locator('.summary-row', { hasText: 'Logged in as' })).toContainText(demo.email);
-  await expect(summary.locator('.summary-row', { hasText: 'Session began' })).toContainText('2 hours ago');
-  await expect(summary.locator('.summary-row', { hasText: 'Expires' })).toContainText('in 4 weeks');
+  await expect(summary.locator('.summary-row', { hasText: 'Signed in as' })).toContainText(demo.email);
+  await expect(summary.locator('.summary-row', { hasText: 'Session began' })).toContainText('2 h ago');
+  await expect(summary.locator('.summary-row', { hasText: 'Expires' })).toContainText('in 28 days');
   await checkScreen(page, 'session-easypanel');
 });

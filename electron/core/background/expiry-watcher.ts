@@ -6,6 +6,7 @@
  * O(k log n) for the k steps due.
  */
 
+import { untilText } from '../../../shared/durations.ts';
 import type { Panel } from '../../../shared/types.ts';
 
 export interface ExpiryNotifier {
@@ -210,7 +211,7 @@ export class ExpiryWatcher {
     this.#guard(() =>
       this.#options.notifier.notify({
         title: `Session ending: ${name}`,
-        body: `The session ends at ${format(expiresMs)} (in ${describeWait(expiresMs - now)}). Log in again to keep working.`,
+        body: `The session ends at ${format(expiresMs)} (${untilText(expiresMs, now)}). Log in again to keep working.`,
         onClick: () => this.#guard(() => this.#options.focusPanel(id)),
       }),
     );
@@ -290,13 +291,4 @@ export class ExpiryWatcher {
 
 function defaultFormatTime(epochMs: number): string {
   return new Date(epochMs).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-}
-
-/** "10 minutes", "1 minute", "2 hours 5 minutes": rounded up, so a few seconds still read "1 minute". */
-export function describeWait(ms: number): string {
-  const minutes = Math.max(1, Math.ceil(ms / MINUTE_MS));
-  const unit = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
-  if (minutes < 60) return unit(minutes, 'minute');
-  const rest = minutes % 60;
-  return rest === 0 ? unit(minutes / 60, 'hour') : `${unit(Math.floor(minutes / 60), 'hour')} ${unit(rest, 'minute')}`;
 }

@@ -57,7 +57,7 @@ test('each of main\u2019s messages lands on its field; anything else on the form
   assert.equal(backgroundFieldForError({ code: 'INVALID_INPUT', message: 'Unexpected field: "x".' }), null);
 });
 
-test('the header\u2019s countdown rounds up, reads hours past an hour, and is gone once the session ended', () => {
+test('the header\u2019s countdown counts whole minutes left, reads hours past an hour, and is gone once the session ended', () => {
   const now = Date.UTC(2030, 0, 1, 12, 0, 0);
   const at = (ms: number) => new Date(now + ms).toISOString();
   assert.equal(sessionEndsText(at(9 * 60_000), now), 'Session ends in 9 min');

@@ -5,7 +5,6 @@ import {
   DEFAULT_GRACE_MS,
   ExpiryWatcher,
   MAX_TIMER_DELAY_MS,
-  describeWait,
   type ExpiryClock,
   type ExpiryNotifier,
   type WatchedPanel,
@@ -79,7 +78,7 @@ describe('expiry warning', () => {
     assert.deepEqual(log.expiring, [{ id: 'a', expiresAt: iso(T0 + HOUR), at: T0 + 50 * MINUTE }]);
     assert.equal(log.notices.length, 1);
     assert.equal(log.notices[0]!.title, 'Session ending: Panel a');
-    assert.equal(log.notices[0]!.body, 'The session ends at T0+60m (in 10 minutes). Log in again to keep working.');
+    assert.equal(log.notices[0]!.body, 'The session ends at T0+60m (in 10 min). Log in again to keep working.');
     await clock.advanceTo(T0 + 2 * HOUR);
     assert.equal(log.expiring.length, 1);
     assert.equal(log.notices.length, 1);
@@ -120,7 +119,7 @@ describe('expiry warning', () => {
     await clock.advanceBy(0);
     assert.equal(log.expiring.length, 1);
     assert.equal(log.expiring[0]!.at, T0);
-    assert.match(log.notices[0]!.body, /\(in 4 minutes\)/);
+    assert.match(log.notices[0]!.body, /\(in 3 min\)/);
     watcher.setPanels([panel('a', 3 * MINUTE + 20 * SECOND)]);
     await clock.advanceTo(T0 + HOUR);
     assert.equal(log.expiring.length, 1);
@@ -140,15 +139,7 @@ describe('expiry warning', () => {
     watcher.setPanels([panel('a', HOUR)]);
     await clock.advanceTo(T0 + HOUR);
     assert.equal(notices.length, 1);
-    assert.match(notices[0]!, /^The session ends at .+ \(in 10 minutes\)\. Log in again to keep working\.$/);
-  });
-
-  test('describeWait rounds up and names hours', () => {
-    assert.equal(describeWait(10 * MINUTE), '10 minutes');
-    assert.equal(describeWait(5 * SECOND), '1 minute');
-    assert.equal(describeWait(0), '1 minute');
-    assert.equal(describeWait(2 * HOUR), '2 hours');
-    assert.equal(describeWait(HOUR + 5 * MINUTE), '1 hour 5 minutes');
+    assert.match(notices[0]!, /^The session ends at .+ \(in 10 min\)\. Log in again to keep working\.$/);
   });
 });
 

@@ -1,0 +1,116 @@
+import { createContext, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { PanelBridge } from '../shared/bridge.ts';
+import type { CommandId } from '../shared/commands.ts';
+import type { Panel } from '../shared/types.ts';
+import { CommandRegistry, type CommandHandler } from './command-registry.ts';
+import { connectWindow } from './event-router.ts';
+import { PanelStore, type PanelSnapshot } from './panel-store.ts';
+import type { SessionMemory } from './window-memory.ts';
+import { groupsInUse, markedPanels, selectedPanel, WindowStore, type WindowSnapshot } from './window-store.ts';
+
+/** What every part of the window reaches without props: main's API, the two stores, the commands. */
+export interface WindowContext {
+  api: PanelBridge;
+  panelStore: PanelStore;
+  windowStore: WindowStore;
+  commands: CommandRegistry;
+}
+
+const Context = createContext<WindowContext | null>(null);
+
+/** Whether a modal <dialog> is open: the page's shortcuts and main's menu commands wait while one is. */
+export function modalOpen(): boolean {
+  return document.querySelector('dialog[open]') !== null;
+}
+
+/** The page's sessionStorage, or null where the page has none it may use (an opaque origin throws). */
+function pageSessionMemory(): SessionMemory | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** One window's stores and commands, connected to main while mounted. */
+export function WindowProvider({ api, children }: { api: PanelBridge; children: ReactNode }) {
+  const [context] = useState<WindowContext>(() => ({
+    api,
+    panelStore: new PanelStore(),
+    windowStore: new WindowStore(pageSessionMemory()),
+    commands: new CommandRegistry(),
+  }));
+  useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
+  return <Context value={context}>{children}</Context>;
+}
+
+export function useWindowContext(): WindowContext {
+  const context = use(Context);
+  if (!context) throw new Error('A part of the window was rendered outside WindowProvider.');
+  return context;
+}
+
+/** Main's API (the preload bridge). */
+export function useApi(): PanelBridge {
+  return useWindowContext().api;
+}
+
+/** Main's panels as the window knows them; renders again when they change. */
+export function usePanels(): PanelSnapshot {
+  const { panelStore } = useWindowContext();
+  return useSyncExternalStore(panelStore.subscribe, panelStore.getSnapshot);
+}
+
+/** The window's own state; renders again when it changes. */
+export function useWindowState(): WindowSnapshot {
+  const { windowStore } = useWindowContext();
+  return useSyncExternalStore(windowStore.subscribe, windowStore.getSnapshot);
+}
+
+/** The panel shown, the panels selected together and the groups in use, worked out once per change. */
+export function useSelection(): { selected: Panel | null; marked: Panel[]; groups: string[] } {
+  const { panels, byId } = usePanels();
+  const { selectedId, marked } = useWindowState();
+  const selected = selectedPanel(panels, byId, selectedId);
+  const markedList = useMemo(() => markedPanels(panels, marked), [panels, marked]);
+  const groups = groupsInUse(panels);
+  return { selected, marked: markedList, groups };
+}
+
+/** What the window's actions report back: panels main returned, or removed. */
+export function usePanelChanges(): { changed(panels: readonly Panel[]): void; removed(ids: readonly string[]): void } {
+  const { panelStore, windowStore } = useWindowContext();
+  return useMemo(
+    () => ({
+      changed: (changed) => {
+        for (const panel of changed) panelStore.upsert(panel);
+      },
+      removed: (ids) => {
+        for (const id of ids) panelStore.remove(id);
+        // The view that had the focus went with them: the list takes it (see Workspace).
+        windowStore.removedHere();
+      },
+    }),
+    [panelStore, windowStore],
+  );
+}
+
+/**
+ * Registers the commands this part of the window carries out, while it is mounted. The handlers
+ * may change on every render: the newest ones run.
+ */
+export function useCommandHandlers(handlers: Partial<Record<CommandId, CommandHandler>>): void {
+  const { commands } = useWindowContext();
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  const ids = Object.keys(handlers).sort().join(' ');
+  useEffect(() => {
+    const wrapped = Object.fromEntries(
+      ids
+        .split(' ')
+        .filter(Boolean)
+        .map((id) => [id, () => latest.current[id as CommandId]?.()] as const),
+    ) as Partial<Record<CommandId, CommandHandler>>;
+    return commands.registerAll(wrapped);
+  }, [commands, ids]);
+}

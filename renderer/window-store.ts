@@ -1,0 +1,198 @@
+import type { ErrorInfo } from '../shared/errors.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
+import { readWindowMemory, writeWindowMemory, type SessionMemory, type WindowMemory } from './window-memory.ts';
+
+/** What of the list's view the sidebar changes; the selection is the window's. */
+export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
+
+/** What is open over the window: one at a time (opening one closes the other). */
+export type WindowDialog =
+  | { kind: 'addPanel' }
+  /** Add panel with this panel's settings and labels. */
+  | { kind: 'duplicatePanel'; of: Panel }
+  | { kind: 'importPanels' }
+  | { kind: 'preferences' }
+  | { kind: 'palette' }
+  /** The row menu, at this point of the window. */
+  | { kind: 'rowMenu'; at: { x: number; y: number } };
+
+/** What an export or an import did, until dismissed. */
+export interface WindowNotice {
+  text: string;
+  failed: boolean;
+}
+
+/** The window's own state (main's data is the panel store's), as one immutable value per change. */
+export interface WindowSnapshot {
+  /** The panel shown; a panel that is gone falls back to the first (see `selectedPanel`). */
+  readonly selectedId: string | null;
+  /** Two or more panels selected together (Shift/Ctrl click, Shift+arrows); empty when one is. */
+  readonly marked: ReadonlySet<string>;
+  readonly dialog: WindowDialog | null;
+  readonly notice: WindowNotice | null;
+  /** Why the panel list could not be read, until it is. */
+  readonly listError: ErrorInfo | null;
+  /** Main's status (settings, token protection, what was repaired at start); null until it arrives. */
+  readonly status: AppStatus | null;
+  readonly startupProblemsDismissed: boolean;
+  readonly listView: ListView;
+  /** Whether the list's view is the operator's yet (adopted from the settings): only then is it saved. */
+  readonly listViewAdopted: boolean;
+  /** A newer Paneldeck downloaded (main's `updateReady`), and whether the operator put it off. */
+  readonly update: { version: string; dismissed: boolean } | null;
+  /** Grows each time this window removed panels: the view that had the focus went with them. */
+  readonly removals: number;
+}
+
+const NO_PANELS: ReadonlySet<string> = new Set();
+
+function listViewOf({ sort, attentionOnly, collapsedGroups }: BoardView): ListView {
+  return { sort, attentionOnly, collapsedGroups };
+}
+
+/**
+ * The window's state beside the panel store: selection, the dialog open, notices, main's status
+ * and the list's view. Read it with `useSyncExternalStore(store.subscribe, store.getSnapshot)`.
+ * What a reload must not lose (a downloaded update, notices put away) is kept in the tab's
+ * sessionStorage when one is given; nothing secret is ever in this store.
+ */
+export class WindowStore {
+  #snapshot: WindowSnapshot;
+  /** The sidebar changed the view before the settings arrived: the operator's change wins. */
+  #listViewTouched = false;
+  readonly #memory: SessionMemory | null;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(memory: SessionMemory | null = null) {
+    this.#memory = memory;
+    const remembered = readWindowMemory(memory);
+    this.#snapshot = {
+      selectedId: null,
+      marked: NO_PANELS,
+      dialog: null,
+      notice: null,
+      listError: null,
+      status: null,
+      startupProblemsDismissed: remembered.startupProblemsDismissed,
+      listView: listViewOf(DEFAULT_SETTINGS.boardView),
+      listViewAdopted: false,
+      update: remembered.update,
+      removals: 0,
+    };
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  readonly getSnapshot = (): WindowSnapshot => this.#snapshot;
+
+  /** One panel, on its own. */
+  selectOne(id: string): void {
+    this.#set({ selectedId: id, marked: NO_PANELS });
+  }
+
+  /** Several panels; `focusId` is the one the keyboard is on. One id is simply that panel selected. */
+  selectMany(ids: readonly string[], focusId: string): void {
+    this.#set({ selectedId: focusId, marked: ids.length > 1 ? new Set(ids) : NO_PANELS });
+  }
+
+  /** This window removed panels: the selection of several ends, and the list takes the focus. */
+  removedHere(): void {
+    this.#set({ marked: NO_PANELS, removals: this.#snapshot.removals + 1 });
+  }
+
+  openDialog(dialog: WindowDialog): void {
+    this.#set({ dialog });
+  }
+
+  closeDialog(): void {
+    if (this.#snapshot.dialog !== null) this.#set({ dialog: null });
+  }
+
+  showNotice(notice: WindowNotice | null): void {
+    this.#set({ notice });
+  }
+
+  setListError(listError: ErrorInfo | null): void {
+    if (listError !== this.#snapshot.listError) this.#set({ listError });
+  }
+
+  /** Main's status, first or changed; the first one brings the list's view as the operator left it. */
+  setStatus(status: AppStatus | null): void {
+    if (!status || this.#snapshot.listViewAdopted) return this.#set({ status });
+    const remembered = status.settings.boardView;
+    if (this.#listViewTouched) return this.#set({ status, listViewAdopted: true });
+    this.#set({
+      status,
+      listViewAdopted: true,
+      listView: listViewOf(remembered),
+      selectedId: this.#snapshot.selectedId ?? remembered.selectedPanelId,
+    });
+  }
+
+  changeListView(change: Partial<ListView>): void {
+    this.#listViewTouched = true;
+    this.#set({ listView: { ...this.#snapshot.listView, ...change } });
+  }
+
+  dismissStartupProblems(): void {
+    this.#set({ startupProblemsDismissed: true });
+    this.#remember();
+  }
+
+  /** Main downloaded `version`. Put off once ("Later"), the notice stays away for this window's life. */
+  updateReady(version: string): void {
+    this.#set({ update: { version, dismissed: this.#snapshot.update?.dismissed ?? false } });
+    this.#remember();
+  }
+
+  dismissUpdate(): void {
+    const { update } = this.#snapshot;
+    if (!update || update.dismissed) return;
+    this.#set({ update: { ...update, dismissed: true } });
+    this.#remember();
+  }
+
+  #remember(): void {
+    const { update, startupProblemsDismissed } = this.#snapshot;
+    const memory: WindowMemory = { update, startupProblemsDismissed };
+    writeWindowMemory(this.#memory, memory);
+  }
+
+  #set(change: Partial<WindowSnapshot>): void {
+    const current = this.#snapshot;
+    if ((Object.keys(change) as (keyof WindowSnapshot)[]).every((key) => Object.is(change[key], current[key]))) return;
+    this.#snapshot = { ...current, ...change };
+    for (const listener of [...this.#listeners]) listener();
+  }
+}
+
+/** The panel shown: the one selected, or the first when none is or it is gone (removed here or elsewhere). */
+export function selectedPanel(panels: readonly Panel[] | null, byId: ReadonlyMap<string, Panel>, selectedId: string | null): Panel | null {
+  return (selectedId !== null ? byId.get(selectedId) : undefined) ?? panels?.[0] ?? null;
+}
+
+/** The panels selected together, in the list's order; panels removed meanwhile drop out. */
+export function markedPanels(panels: readonly Panel[] | null, marked: ReadonlySet<string>): Panel[] {
+  return marked.size > 1 ? (panels ?? []).filter((panel) => marked.has(panel.id)) : [];
+}
+
+/** Per list (the store's lists are immutable): the window, its dialogs and the saving of the view ask for the same groups. */
+const groupsByList = new WeakMap<readonly Panel[], string[]>();
+const NO_GROUPS: string[] = [];
+
+/** Every group in use, sorted: offered wherever a group is typed. Worked out once per list. */
+export function groupsInUse(panels: readonly Panel[] | null): string[] {
+  if (panels === null) return NO_GROUPS;
+  let groups = groupsByList.get(panels);
+  if (groups === undefined) {
+    groups = [...new Set(panels.flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort();
+    groupsByList.set(panels, groups);
+  }
+  return groups;
+}
