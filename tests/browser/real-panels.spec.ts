@@ -23,7 +23,7 @@ test('an Easypanel 2.30 (tRPC) panel: the log in finds the tRPC API by itself, t
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByLabel('API style')).toHaveValue('trpc');
-    await expect(page.getByLabel('API style')).toHaveAccessibleDescription(/older tRPC form/);
+    await expect(page.getByLabel('API style')).toHaveAccessibleDescription(/speaks the API of Easypanel 2\.30 and earlier \(tRPC\)/);
     await expect(page.getByLabel('Session path')).toHaveValue('/trpc/auth.getSession');
     await checkScreen(page, '31-trpc-settings');
   } finally {
