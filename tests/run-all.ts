@@ -1,83 +1,94 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findElectronBinary } from './electron/electron-binary.ts';
+import { elapsed, runSteps, seconds, type Step, type StepResult } from './support/steps.ts';
 
 /**
  * `npm test`: type check, lint, unit tests, build, the Electronegativity audit of the build, browser
  * end-to-end tests, then the Electron end-to-end suite where an Electron binary exists (a loud
  * SKIPPED line where it does not).
- * Ends with one line adding the suites up; the exit code is non-zero when anything failed.
+ *
+ * Two chains run side by side: what needs no build (type check, lint, unit and integration tests)
+ * beside the build and what needs it (Electronegativity, browser tests). Much of the tests' time
+ * is spent waiting (servers, timers, child processes, the browser), so on two cores the two chains
+ * together take little more than the longer one. `npm test -- --serial` runs one step at a time,
+ * its output shown as it comes.
+ *
+ * Ends with each step's time, then one line adding the suites up; the exit code is non-zero when
+ * anything failed.
  */
-const totals = { passed: 0, failed: 0 };
-const skippedSuites: string[] = [];
+const MINUTE = 60_000;
+const serial = process.argv.includes('--serial');
 
-/** Runs a command with its output shown, and reads the `N passed, N failed` line it ends with. */
-function run(command: string, args: string[], options: { counts: boolean }): Promise<number> {
-  return new Promise((resolve) => {
-    // npm and npx are .cmd files on Windows, which Node starts only through a shell.
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32' });
-    let tail = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      tail = (tail + chunk.toString('utf8')).slice(-4096);
-    });
-    child.on('close', (code) => {
-      if (options.counts) {
-        const summary = [...tail.matchAll(/^(\d+) passed, (\d+) failed/gm)].at(-1);
-        const passed = Number(summary?.[1] ?? 0);
-        let failed = Number(summary?.[2] ?? 0);
-        // A runner that failed, or printed no count, must not look green in the total.
-        if (!summary) console.log(`!! ${command} ${args.join(' ')} printed no "N passed, N failed" line`);
-        if ((code !== 0 || !summary) && failed === 0) failed = 1;
-        totals.passed += passed;
-        totals.failed += failed;
-      }
-      resolve(code ?? 1);
-    });
-  });
-}
-
-function heading(text: string): void {
-  console.log(`\n== ${text}`);
-}
-
-const npx = 'npx';
-const steps: [string, () => Promise<number>][] = [
-  ['Type check', () => run('npm', ['run', '--silent', 'typecheck'], { counts: false })],
-  // A gate like the type check: any error or warning fails npm test.
-  ['Lint (Biome)', () => run('npm', ['run', '--silent', 'lint'], { counts: false })],
-  ['Unit and integration tests (node:test)', () => run('npm', ['run', '--silent', 'test:unit'], { counts: true })],
-  ['Build (vite: renderer, main, preload)', () => run('npm', ['run', '--silent', 'build'], { counts: false })],
-  // A gate, not a test suite: it fails npm test on a finding but adds nothing to the counts.
-  ['Electronegativity (security audit of the built app)', () => run('npm', ['run', '--silent', 'electronegativity'], { counts: false })],
-  ['Browser end-to-end tests (Playwright, Chromium)', () => run(npx, ['playwright', 'test'], { counts: true })],
+const npmRun = (script: string) => ({ command: 'npm', args: ['run', '--silent', script] });
+const chains: Step[][] = [
+  [
+    { name: 'Type check', ...npmRun('typecheck'), counts: false, timeoutMs: 10 * MINUTE },
+    // A gate like the type check: any error or warning fails npm test.
+    { name: 'Lint (Biome)', ...npmRun('lint'), counts: false, timeoutMs: 10 * MINUTE },
+    { name: 'Unit and integration tests (node:test)', ...npmRun('test:unit'), counts: true, needs: ['Type check'], timeoutMs: 30 * MINUTE },
+  ],
+  [
+    { name: 'Build (vite: renderer, main, preload)', ...npmRun('build'), counts: false, timeoutMs: 10 * MINUTE },
+    // A gate, not a test suite: it fails npm test on a finding but adds nothing to the counts.
+    {
+      name: 'Electronegativity (security audit of the built app)',
+      ...npmRun('electronegativity'),
+      counts: false,
+      needs: ['Build (vite: renderer, main, preload)'],
+      timeoutMs: 10 * MINUTE,
+    },
+    {
+      name: 'Browser end-to-end tests (Playwright, Chromium)',
+      command: 'npx',
+      args: ['playwright', 'test'],
+      counts: true,
+      needs: ['Build (vite: renderer, main, preload)'],
+      timeoutMs: 30 * MINUTE,
+    },
+  ],
 ];
 
-let failedStep: string | null = null;
-for (const [name, step] of steps) {
-  heading(name);
-  if ((await step()) !== 0) {
-    failedStep = name;
-    // Later steps need the earlier ones (the browser tests need the build).
-    if (name.startsWith('Type') || name.startsWith('Build')) break;
-  }
-}
+/** Each step after the one before it in its chain; with --serial, after the one before it at all. */
+const steps = chains.flatMap((chain, chainIndex) =>
+  chain.map((step, index): Step => {
+    const before = index > 0 ? chain[index - 1] : serial ? chains[chainIndex - 1]?.at(-1) : undefined;
+    return before ? { ...step, after: before.name } : step;
+  }),
+);
+console.log(
+  serial
+    ? 'Steps one at a time (--serial).'
+    : `Two chains side by side: ${chains.map((chain) => chain.map((step) => step.name.split(' (')[0]).join(' -> ')).join('  ||  ')}`,
+);
+const results = await runSteps(steps, { stream: serial });
 
-heading('Electron end-to-end tests (Playwright, real app)');
+const electronStep = 'Electron end-to-end tests (Playwright, real app)';
+const skippedSuites: string[] = [];
 const binary = findElectronBinary();
 if ('missing' in binary) {
+  console.log(`\n== ${electronStep}`);
   const line = `SKIPPED: Electron end-to-end suite NOT RUN (not counted as passed): ${binary.missing}.`;
   console.log(`\n${'!'.repeat(line.length)}\n${line}\n${'!'.repeat(line.length)}`);
   skippedSuites.push('Electron end-to-end');
-} else if (failedStep === null) {
+} else if (results.every((result) => result.outcome === 'passed')) {
   const display = process.platform === 'linux' && !process.env.DISPLAY && existsSync('/usr/bin/xvfb-run');
-  const [command, args] = display
-    ? ['xvfb-run', ['-a', npx, 'playwright', 'test', '-c', 'tests/electron/playwright.config.ts']]
-    : [npx, ['playwright', 'test', '-c', 'tests/electron/playwright.config.ts']];
-  if ((await run(command, args as string[], { counts: true })) !== 0) failedStep = 'Electron end-to-end tests';
+  const playwright = ['playwright', 'test', '-c', 'tests/electron/playwright.config.ts'];
+  const [command, args] = display ? ['xvfb-run', ['-a', 'npx', ...playwright]] : ['npx', playwright];
+  results.push(...(await runSteps([{ name: electronStep, command, args, counts: true, timeoutMs: 30 * MINUTE }], { stream: true })));
 }
 
-if (failedStep) console.log(`\nFailed step: ${failedStep}`);
+console.log('\n== Times');
+const width = Math.max(...results.map((result) => result.name.length));
+for (const result of results) {
+  const note = result.outcome === 'passed' ? '' : `  ${result.outcome.toUpperCase()}${result.note ? ` (${result.note})` : ''}`;
+  console.log(`  ${result.name.padEnd(width)}  ${seconds(result.ms).padStart(8)}${note}`);
+}
+console.log(`  ${'Total (wall clock)'.padEnd(width)}  ${seconds(elapsed()).padStart(8)}`);
+
+const failedSteps = results.filter((result: StepResult) => result.outcome !== 'passed');
+if (failedSteps.length > 0) console.log(`\nFailed steps: ${failedSteps.map((result) => result.name).join('; ')}`);
+const passed = results.reduce((sum, result) => sum + result.passed, 0);
+const failed = results.reduce((sum, result) => sum + result.failed, 0);
 const skipped = skippedSuites.length ? `, 1 suite skipped (${skippedSuites.join(', ')})` : '';
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
-process.exitCode = failedStep || totals.failed > 0 ? 1 : 0;
+console.log(`\n${passed} passed, ${failed} failed${skipped}`);
+process.exitCode = failedSteps.length > 0 || failed > 0 ? 1 : 0;
