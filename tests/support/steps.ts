@@ -51,10 +51,14 @@ function killTree(pid: number | undefined): void {
   // Windows has no process groups; taskkill /T ends the tree.
   if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' });
   else {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // Already gone.
+    for (const target of [-pid, pid]) {
+      try {
+        // The group first; the process alone if it has none.
+        process.kill(target, 'SIGKILL');
+        return;
+      } catch {
+        // Already gone, or not a group leader.
+      }
     }
   }
 }
