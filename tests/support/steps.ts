@@ -44,7 +44,7 @@ const clock = () => {
 };
 
 /** The children still running, killed with their own children if `npm test` is interrupted. */
-const running = new Set<{ pid: number | undefined; flush(): void }>();
+const running = new Set<{ name: string; pid: number | undefined; flush(): void }>();
 
 function killTree(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -101,6 +101,7 @@ async function runOne(step: Step, { stream, print = toStdout }: RunOptions): Pro
     });
     let printed = 0;
     const handle = {
+      name: step.name,
       pid: child.pid,
       flush: () => {
         print(`\n== ${step.name} (interrupted at ${clock()}; its output so far)\n${output.slice(printed)}`);
@@ -153,6 +154,11 @@ async function runOne(step: Step, { stream, print = toStdout }: RunOptions): Pro
 /** Runs every step as soon as it may; resolves with the results in the order of `steps`. */
 export async function runSteps(steps: readonly Step[], options: RunOptions): Promise<StepResult[]> {
   const print = options.print ?? toStdout;
+  // A line a minute while output is held back, so that a quiet log does not look hung.
+  const heartbeat = setInterval(() => {
+    if (!options.stream && running.size > 0)
+      print(`.. at ${clock()}, still running: ${[...running].map((child) => child.name).join('; ')}\n`);
+  }, 60_000);
   const results = new Map<string, Promise<StepResult>>();
   const resultOf = (name: string) => {
     const result = results.get(name);
@@ -177,7 +183,11 @@ export async function runSteps(steps: readonly Step[], options: RunOptions): Pro
       })(),
     );
   }
-  return Promise.all(steps.map((step) => resultOf(step.name)));
+  try {
+    return await Promise.all(steps.map((step) => resultOf(step.name)));
+  } finally {
+    clearInterval(heartbeat);
+  }
 }
 
 export function elapsed(): number {
