@@ -7,11 +7,11 @@ import { elapsed, runSteps, seconds, type Step, type StepResult } from './suppor
  * end-to-end tests, then the Electron end-to-end suite where an Electron binary exists (a loud
  * SKIPPED line where it does not).
  *
- * Two chains run side by side: what needs no build (type check, lint, unit and integration tests)
- * beside the build and what needs it (Electronegativity, browser tests). Much of the tests' time
- * is spent waiting (servers, timers, child processes, the browser), so on two cores the two chains
- * together take little more than the longer one. `npm test -- --serial` runs one step at a time,
- * its output shown as it comes.
+ * Two chains run side by side: type check, lint, unit and integration tests, then the
+ * Electronegativity audit of the build; beside them the build, then the browser tests (the longest
+ * step, started as soon as it can be). Much of the tests' time is spent waiting (servers, timers,
+ * child processes, the browser), so on two cores the two chains together take little more than the
+ * longer one. `npm test -- --serial` runs one step at a time, its output shown as it comes.
  *
  * Ends with each step's time, then one line adding the suites up; the exit code is non-zero when
  * anything failed.
@@ -20,45 +20,48 @@ const MINUTE = 60_000;
 const serial = process.argv.includes('--serial');
 
 const npmRun = (script: string) => ({ command: 'npm', args: ['run', '--silent', script] });
-const chains: Step[][] = [
-  [
-    { name: 'Type check', ...npmRun('typecheck'), counts: false, timeoutMs: 10 * MINUTE },
-    // A gate like the type check: any error or warning fails npm test.
-    { name: 'Lint (Biome)', ...npmRun('lint'), counts: false, timeoutMs: 10 * MINUTE },
-    { name: 'Unit and integration tests (node:test)', ...npmRun('test:unit'), counts: true, needs: ['Type check'], timeoutMs: 30 * MINUTE },
-  ],
-  [
-    { name: 'Build (vite: renderer, main, preload)', ...npmRun('build'), counts: false, timeoutMs: 10 * MINUTE },
-    // A gate, not a test suite: it fails npm test on a finding but adds nothing to the counts.
-    {
-      name: 'Electronegativity (security audit of the built app)',
-      ...npmRun('electronegativity'),
-      counts: false,
-      needs: ['Build (vite: renderer, main, preload)'],
-      timeoutMs: 10 * MINUTE,
-    },
-    {
-      name: 'Browser end-to-end tests (Playwright, Chromium)',
-      command: 'npx',
-      args: ['playwright', 'test'],
-      counts: true,
-      needs: ['Build (vite: renderer, main, preload)'],
-      timeoutMs: 30 * MINUTE,
-    },
-  ],
-];
+const BUILD = 'Build (vite: renderer, main, preload)';
+const typeCheck: Step = { name: 'Type check', ...npmRun('typecheck'), counts: false, timeoutMs: 10 * MINUTE };
+// A gate like the type check: any error or warning fails npm test.
+const lint: Step = { name: 'Lint (Biome)', ...npmRun('lint'), counts: false, timeoutMs: 10 * MINUTE };
+const unitTests: Step = {
+  name: 'Unit and integration tests (node:test)',
+  ...npmRun('test:unit'),
+  counts: true,
+  needs: [typeCheck.name],
+  timeoutMs: 30 * MINUTE,
+};
+const build: Step = { name: BUILD, ...npmRun('build'), counts: false, timeoutMs: 10 * MINUTE };
+// A gate, not a test suite: it fails npm test on a finding but adds nothing to the counts.
+const electronegativity: Step = {
+  name: 'Electronegativity (security audit of the built app)',
+  ...npmRun('electronegativity'),
+  counts: false,
+  needs: [BUILD],
+  timeoutMs: 10 * MINUTE,
+};
+const browserTests: Step = {
+  name: 'Browser end-to-end tests (Playwright, Chromium)',
+  command: 'npx',
+  args: ['playwright', 'test'],
+  counts: true,
+  needs: [BUILD],
+  timeoutMs: 30 * MINUTE,
+};
 
-/** Each step after the one before it in its chain; with --serial, after the one before it at all. */
-const steps = chains.flatMap((chain, chainIndex) =>
-  chain.map((step, index): Step => {
-    const before = index > 0 ? chain[index - 1] : serial ? chains[chainIndex - 1]?.at(-1) : undefined;
-    return before ? { ...step, after: before.name } : step;
-  }),
-);
+// The browser tests are the longest step: their chain holds only the build before them, and the
+// other chain takes the rest, the audit of the build last (the build is long done by then).
+const chains: Step[][] = serial
+  ? [[typeCheck, lint, unitTests, build, electronegativity, browserTests]]
+  : [
+      [typeCheck, lint, unitTests, electronegativity],
+      [build, browserTests],
+    ];
+/** Each step starts after the one before it in its chain. */
+const steps = chains.flatMap((chain) => chain.map((step, index): Step => (index > 0 ? { ...step, after: chain[index - 1]!.name } : step)));
+const chainText = (chain: Step[]) => chain.map((step) => step.name.split(' (')[0]).join(' -> ');
 console.log(
-  serial
-    ? 'Steps one at a time (--serial).'
-    : `Two chains side by side: ${chains.map((chain) => chain.map((step) => step.name.split(' (')[0]).join(' -> ')).join('  ||  ')}`,
+  serial ? `One step at a time (--serial): ${chainText(chains[0]!)}` : `Two chains side by side: ${chains.map(chainText).join('  ||  ')}`,
 );
 const results = await runSteps(steps, { stream: serial });
 

@@ -63,6 +63,18 @@ test('a step whose needs failed is not run, and a failed or silent test suite ne
   assert.deepEqual([green?.outcome, green?.passed, green?.failed], ['passed', 5, 0]);
 });
 
+test('a step may need one listed after it, in another chain', async () => {
+  const { results, output } = await run([
+    step('audit', 'console.log("audited")', { needs: ['build'] }),
+    step('build', 'setTimeout(() => console.log("built"), 300)'),
+  ]);
+  assert.deepEqual(
+    results.map((result) => result.outcome),
+    ['passed', 'passed'],
+  );
+  assert.ok(output.indexOf('<- build') < output.indexOf('-> audit'), `the audit started once the build had ended:\n${output}`);
+});
+
 test('a step past its time is killed with the children it started, and fails', async () => {
   // The step starts a grandchild that would outlive it; both must be gone after the timeout.
   const code = `

@@ -159,29 +159,28 @@ export async function runSteps(steps: readonly Step[], options: RunOptions): Pro
     if (!options.stream && running.size > 0)
       print(`.. at ${clock()}, still running: ${[...running].map((child) => child.name).join('; ')}\n`);
   }, 60_000);
-  const results = new Map<string, Promise<StepResult>>();
+  // Every step's result is a promise from the start, so that a step may need one listed after it.
+  const settlers = new Map<string, (result: StepResult) => void>();
+  const results = new Map(steps.map((step) => [step.name, new Promise<StepResult>((resolve) => settlers.set(step.name, resolve))]));
   const resultOf = (name: string) => {
     const result = results.get(name);
-    if (!result) throw new Error(`tests/run-all.ts: no step named "${name}" before the one that names it`);
+    if (!result) throw new Error(`tests/run-all.ts: no step is named "${name}"`);
     return result;
   };
   for (const step of steps) {
     const previous = step.after === undefined ? undefined : resultOf(step.after);
     const needed = (step.needs ?? []).map(resultOf);
-    results.set(
-      step.name,
-      (async () => {
-        await previous;
-        const missing = (await Promise.all(needed)).filter((result) => result.outcome !== 'passed');
-        if (missing.length > 0) {
-          const note = `not run: ${missing.map((result) => result.name).join(', ')} did not pass`;
-          print(`\n== ${step.name}\n-- ${note}\n`);
-          return { name: step.name, outcome: 'not run', ms: 0, passed: 0, failed: step.counts ? 1 : 0, note };
-        }
-        print(options.stream ? `\n== ${step.name}\n` : `-> ${step.name}: started at ${clock()}\n`);
-        return runOne(step, options);
-      })(),
-    );
+    void (async (): Promise<StepResult> => {
+      await previous;
+      const missing = (await Promise.all(needed)).filter((result) => result.outcome !== 'passed');
+      if (missing.length > 0) {
+        const note = `not run: ${missing.map((result) => result.name).join(', ')} did not pass`;
+        print(`\n== ${step.name}\n-- ${note}\n`);
+        return { name: step.name, outcome: 'not run', ms: 0, passed: 0, failed: step.counts ? 1 : 0, note };
+      }
+      print(options.stream ? `\n== ${step.name}\n` : `-> ${step.name}: started at ${clock()}\n`);
+      return runOne(step, options);
+    })().then(settlers.get(step.name));
   }
   try {
     return await Promise.all(steps.map((step) => resultOf(step.name)));
