@@ -29,8 +29,8 @@ const KILLS = 55;
  * enough log outs, passes and flushes for its figures to say something.
  */
 const MAX_KILLS = 2 * KILLS;
-/** What a run must have seen to say anything: kills with a change in flight, and answered calls. */
-const ENOUGH = { inFlight: 10, logOuts: 20, passes: 10, flushes: 5 };
+/** What a run must have seen to say anything: kills with a change in flight, answered calls, a grown list. */
+const ENOUGH = { inFlight: 10, logOuts: 20, passes: 10, flushes: 5, panels: 20 };
 /** Rounds that live past the history's 2 s coalescing delay, so that its own timer writes too. */
 const LONG_ROUNDS = new Set([12, 42]);
 /** Rounds that start on a damaged checks.json, each with one of `DAMAGES` in turn. */
@@ -321,7 +321,8 @@ describe('a crash while the panel list, the sign-ins and the check history are b
       totals.inFlight >= ENOUGH.inFlight &&
       totals.logOuts >= ENOUGH.logOuts &&
       totals.passes >= ENOUGH.passes &&
-      totals.flushes >= ENOUGH.flushes;
+      totals.flushes >= ENOUGH.flushes &&
+      expected.size >= ENOUGH.panels;
     let kills = 0;
     for (let index = 0; index < KILLS || (!enough() && index < MAX_KILLS); index++) {
       kills++;
@@ -391,7 +392,7 @@ describe('a crash while the panel list, the sign-ins and the check history are b
     const signedIn = [...expected.values()].filter((loaded) => loaded.signedIn).length;
     // Kills that only ever hit the start would prove nothing about writes.
     assert.ok(totals.inFlight >= ENOUGH.inFlight, `only ${totals.inFlight} kills came with a change in flight`);
-    assert.ok(expected.size >= 20, `the list should have grown over the run, it has ${expected.size} panels`);
+    assert.ok(expected.size >= ENOUGH.panels, `the list should have grown over the run, it has ${expected.size} panels`);
     assert.ok(
       totals.logOuts >= ENOUGH.logOuts && totals.passes >= ENOUGH.passes && totals.flushes >= ENOUGH.flushes,
       `too few log outs (${totals.logOuts}), passes (${totals.passes}) or flushes (${totals.flushes}) to say anything after ${kills} kills`,
