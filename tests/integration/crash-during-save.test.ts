@@ -24,9 +24,8 @@ const WRITER = fileURLToPath(new URL('../support/crash/registry-writer.ts', impo
 /** At least 50; each round costs a Node start (about 0.3 s, 1 s on a busy machine). */
 const KILLS = 55;
 /**
- * A writer starved of CPU (a machine busy with other work, or with the browser tests beside these)
- * does less before each kill: rounds go on past KILLS, up to this many, until the run has seen
- * enough log outs, passes and flushes for its figures to say something.
+ * A writer starved of CPU (a machine busy with other work, a browser beside it) does less before
+ * each kill: rounds go on past KILLS, up to this many, until the run has seen what ENOUGH asks.
  */
 const MAX_KILLS = 2 * KILLS;
 /** What a run must have seen to say anything: kills with a change in flight, answered calls, a grown list. */
