@@ -460,10 +460,33 @@ describe('log redaction', () => {
     );
   });
 
-  test('silentLog accepts every call', () => {
-    silentLog.info('x', { a: 1 });
-    silentLog.warn('x');
-    silentLog.error('x', { error: new Error('e') });
+  test('silentLog takes every call and does nothing: no output, no field read, and nobody can swap its methods', () => {
+    const written: string[] = [];
+    // Whatever a log method printed goes through these two streams, console.log included.
+    const restores = [process.stdout, process.stderr].map((stream) => {
+      const write = stream.write;
+      stream.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof stream.write;
+      return () => {
+        stream.write = write;
+      };
+    });
+    // A field that throws when read: a log that looks at its fields at all fails here.
+    const hostile = Object.defineProperty({}, 'boom', {
+      enumerable: true,
+      get: () => {
+        throw new Error(TOKEN);
+      },
+    });
+    try {
+      for (const level of ['info', 'warn', 'error'] as const) {
+        assert.equal(silentLog[level]('x', { hostile, token: TOKEN, error: new Error(TOKEN) }), undefined, level);
+        assert.equal(silentLog[level]('x'), undefined, level);
+      }
+    } finally {
+      for (const restore of restores) restore();
+    }
+    assert.deepEqual(written, []);
+    assert.ok(Object.isFrozen(silentLog), 'a shared default that any module could overwrite');
   });
 });
 
