@@ -16,4 +16,5 @@ export {
   type SystemState,
 } from './background/check-scheduler.ts';
 export { ExpiryWatcher, type ExpiryNotifier } from './background/expiry-watcher.ts';
-export { createFileLog, describeError, silentLog, type Log, type LogFields } from './log/log.ts';
+export { describeError, silentLog, type Log, type LogFields } from './log/log.ts';
+export { createFileLog, type FileLog } from './log/file-log.ts';
