@@ -6,7 +6,7 @@ export { createPanelService, type PanelService, type PanelServiceOptions } from 
 export type { Encryption } from './storage/token-vault.ts';
 export type { FetchLike } from './http/http-client.ts';
 export { type CertificateRejection, describeCertificate, judgeCertificate } from './http/certificate-trust.ts';
-export { jsonFileStore, PRIVATE_FILE_MODE, type DocumentStore, type OpenStore } from './storage/document-store.ts';
+export { jsonFileStore, openJsonFiles, PRIVATE_FILE_MODE, type DocumentStore, type OpenStore } from './storage/document-store.ts';
 export { normaliseAddress } from './common/address.ts';
 export {
   CheckScheduler,

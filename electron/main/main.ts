@@ -175,11 +175,12 @@ function start(): void {
   );
 
   const stateFile = windowStateFile(join(app.getPath('userData'), 'window-state.json'));
-  // Last: log lines come until then.
+  // Last: the window's bounds are saved as it closes, and log lines come until then.
   app.on(
     'will-quit',
     holdQuitFor(
       async () => {
+        await stateFile.flush();
         await fileLog?.flush();
       },
       () => app.quit(),

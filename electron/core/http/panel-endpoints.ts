@@ -43,7 +43,7 @@ export async function logInFindingStyle(
   panel: PanelEndpoint,
   credentials: LogInCredentials,
   heldTokens: readonly string[],
-  found: (endpoint: PanelEndpoint) => void,
+  found: (endpoint: PanelEndpoint) => Promise<void>,
 ): Promise<string> {
   try {
     return await requestLogIn(settings, panel, credentials, heldTokens);
@@ -53,11 +53,11 @@ export async function logInFindingStyle(
     const seen = { trpcAnswer: false };
     try {
       const token = await requestLogIn(settings, trpc, credentials, heldTokens, seen);
-      found(trpc);
+      await found(trpc);
       return token;
     } catch (second) {
       if (seen.trpcAnswer) {
-        found(trpc);
+        await found(trpc);
         throw second;
       }
       // Neither form: the first error names the login path the operator can correct.

@@ -72,7 +72,14 @@ export function createFileLog(options: FileLogOptions): FileLog {
       return 0;
     }
     // Mode 0600: the log names panels and the operator's activity, even with secrets redacted.
-    await appendFile(pathOf(0), queued.slice(0, count).map((entry) => entry.line).join(''), { mode: 0o600 });
+    await appendFile(
+      pathOf(0),
+      queued
+        .slice(0, count)
+        .map((entry) => entry.line)
+        .join(''),
+      { mode: 0o600 },
+    );
     size += bytes;
     return count;
   };

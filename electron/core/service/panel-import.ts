@@ -67,7 +67,7 @@ export class PanelImporter {
     const additions = plan.additions.map((settings) => newRecord(settings, createdAt));
     const updates = duplicates === 'update' ? plan.updates : new Map();
     // One write: the whole import lands, or (the write failing) none of it does.
-    current.registry.insertAndUpdate(additions, updates);
+    await current.registry.insertAndUpdate(additions, updates);
     this.#pending = null;
     this.#options.changed([...additions.map((record) => record.id), ...updates.keys()]);
     return {

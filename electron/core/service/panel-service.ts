@@ -138,11 +138,11 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     const held = vault.token(id, panel.baseUrl);
     let token: string;
     try {
-      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], (endpoint) => {
+      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
         // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
         // speaks this style, and the next attempt goes straight to it.
         if (registry.get(id)?.baseUrl !== baseUrl) return;
-        attemptWrite(() =>
+        await attemptWrite(() =>
           registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
         );
         changes.changed(id);
@@ -161,16 +161,20 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       );
     }
     try {
-      const record = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null })!;
+      const saving = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null });
       cache.forget(id);
       reader.forget(id);
       current.history.record(id, { sessionExpiresAt: null });
       changes.changed(id);
-      return toPanel(record, current);
+      // The panel as this log in leaves it (calls made while it is written do not change the
+      // answer, as they could not when writing held main up), answered once it is on disk.
+      const answer = toPanel(find(current, id), current);
+      await saving;
+      return answer;
     } catch (error) {
       // A log in that fails must not leave the panel signed in behind the operator's back. The
       // token is gone from memory at once; a deletion that could not be written stays due.
-      attemptWrite(() => vault.forget(id));
+      await attemptWrite(() => vault.forget(id));
       throw error;
     }
   }
@@ -188,24 +192,28 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
    * Ends a panel's sign-in for good: in memory at once, and on disk in both the token store and
    * the panel list (with `change`), either of which is enough for the next start to leave the
    * panel signed out. Throws `STORAGE` only when neither could be written; `listFailure` says
-   * whether the rest of `change` was saved.
+   * whether the rest of `change` was saved. Both changes are in memory when this returns its promise.
    */
   function endSignIn(current: ServiceState, record: PanelRecord, change: PanelRecordChange, what: string) {
-    const { listFailure } = endSignIns(current, [record], change, what);
-    return { record: current.registry.get(record.id) ?? record, listFailure };
+    return endSignIns(current, [record], change, what);
   }
 
   /** `endSignIn` for several panels, with one write of each file. */
-  function endSignIns(current: ServiceState, records: readonly PanelRecord[], change: PanelRecordChange, what: string) {
+  async function endSignIns(current: ServiceState, records: readonly PanelRecord[], change: PanelRecordChange, what: string) {
     const ids = records.map((record) => record.id);
-    const forgetFailure = attemptWrite(() => current.vault.forget(...ids));
+    // Both files' changes are made in memory before either write is waited for: a call made
+    // meanwhile sees the sign-in ended and the list changed together.
+    const forgetting = attemptWrite(() => current.vault.forget(...ids));
     for (const id of ids) {
       cache.forget(id);
       reader.forget(id);
       current.history.record(id, { sessionExpiresAt: null });
       changes.changed(id);
     }
-    const listFailure = attemptWrite(() => current.registry.updateMany(new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]))));
+    const listFailure = await attemptWrite(() =>
+      current.registry.updateMany(new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]))),
+    );
+    const forgetFailure = await forgetting;
     if (forgetFailure && listFailure) {
       throw new PanelError(
         'STORAGE',
@@ -219,16 +227,17 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
   }
 
   /** Forgets everything this run holds for panels that are being removed. */
-  function forgetPanels(current: ServiceState, ids: readonly string[]) {
+  async function forgetPanels(current: ServiceState, ids: readonly string[]) {
     // Signed out at once whatever the disk says. A token left in the token store is dropped at
     // the next start, because the panel is no longer in the list.
-    attemptWrite(() => current.vault.forget(...ids));
+    const forgetting = attemptWrite(() => current.vault.forget(...ids));
     for (const id of ids) {
       cache.forget(id);
       reader.forget(id);
       current.history.forget(id);
       presented.delete(id);
     }
+    await forgetting;
   }
 
   return {
@@ -246,7 +255,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
 
     async flush() {
       changes.flush();
-      (await state()).history.flush();
+      const { registry, vault, history } = await state();
+      await history.flush();
+      // The journals folded into their files: each file alone is complete after a quit.
+      await Promise.all([registry.compact(), vault.compact(), history.compact()]);
     },
 
     async getAppStatus() {
@@ -263,18 +275,23 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const changed = (panelId: string) => changes.changed(panelId);
       if (weak === false) {
         // Copies first, setting after: if the copies cannot be deleted the setting stays on, so
-        // "off" never stands beside weak copies on disk, and a retry finishes the job.
-        for (const panelId of vault.removeWeakCopies()) {
-          attemptWrite(() => registry.update(panelId, { tokenStorage: 'memory' }));
-          changed(panelId);
+        // "off" never stands beside weak copies on disk, and a retry finishes the job. Meanwhile
+        // the vault makes no new weak copy, until the setting is written or the change failed.
+        try {
+          for (const panelId of await vault.removeWeakCopies()) {
+            await attemptWrite(() => registry.update(panelId, { tokenStorage: 'memory' }));
+            changed(panelId);
+          }
+          await settings.update(change);
+        } finally {
+          vault.weakRemovalEnded();
         }
-        settings.update(change);
       } else {
         // The setting first: the vault reads it when it decides where tokens go.
-        settings.update(change);
+        await settings.update(change);
         if (weak === true) {
-          await vault.saveHeldInMemory(now(), (panelId, storage) => {
-            registry.update(panelId, { tokenStorage: storage });
+          await vault.saveHeldInMemory(now(), async (panelId, storage) => {
+            await registry.update(panelId, { tokenStorage: storage });
             changed(panelId);
           });
         }
@@ -322,7 +339,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         colour,
         favourite,
       };
-      current.registry.insert(record);
+      await current.registry.insert(record);
       changes.changed(record.id);
       return toPanel(record, current);
     },
@@ -366,24 +383,34 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       }
       // The token belongs to the old address; it must never be sent to the new one.
       if (next.baseUrl !== undefined) {
-        const ended = endSignIn(current, record, next, `signed out of ${record.name} at its old address`);
-        // Signed out either way; the new address itself was not saved.
-        if (ended.listFailure) throw ended.listFailure;
+        const ending = endSignIn(current, record, next, `signed out of ${record.name} at its old address`);
         current.history.forget(panelId);
         presented.delete(panelId);
-        return toPanel(ended.record, current);
+        // As this call leaves the panel, answered once on disk (see logInOnce).
+        const answer = toPanel(current.registry.get(panelId) ?? record, current);
+        const { listFailure } = await ending;
+        // Signed out either way; the new address itself was not saved.
+        if (listFailure) throw listFailure;
+        return answer;
       }
-      const updated = current.registry.update(panelId, next) ?? record;
+      const saving = current.registry.update(panelId, next);
+      const answer = toPanel(current.registry.get(panelId) ?? record, current);
+      await saving;
       changes.changed(panelId);
-      return toPanel(updated, current);
+      return answer;
     },
 
     async removePanel(id) {
       const [panelId] = parseArguments('removePanel', [id]);
       const current = await state();
       find(current, panelId);
-      forgetPanels(current, [panelId]);
-      current.registry.remove(panelId);
+      // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
+      const forgetting = forgetPanels(current, [panelId]);
+      try {
+        await current.registry.remove(panelId);
+      } finally {
+        await forgetting;
+      }
       changes.removed(panelId);
     },
 
@@ -391,8 +418,12 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [requested] = parseArguments('removePanels', [ids]);
       const current = await state();
       const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
-      forgetPanels(current, panelIds);
-      current.registry.removeMany(new Set(panelIds));
+      const forgetting = forgetPanels(current, panelIds);
+      try {
+        await current.registry.removeMany(new Set(panelIds));
+      } finally {
+        await forgetting;
+      }
       for (const id of panelIds) changes.removed(id);
     },
 
@@ -400,8 +431,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [requested] = parseArguments('logOutPanels', [ids]);
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
-      endSignIns(current, records, { signedOutReason: null }, `logged out of ${plural(records.length, 'panel')}`);
-      return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      const ending = endSignIns(current, records, { signedOutReason: null }, `logged out of ${plural(records.length, 'panel')}`);
+      const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      await ending;
+      return answer;
     },
 
     async updatePanels(ids, change) {
@@ -427,9 +460,11 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         }
         updates.set(record.id, next);
       }
-      current.registry.updateMany(updates);
+      const saving = current.registry.updateMany(updates);
+      const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      await saving;
       for (const record of records) changes.changed(record.id);
-      return records.map((record) => toPanel(current.registry.get(record.id)!, current));
+      return answer;
     },
 
     async duplicatePanel(id, input) {
@@ -444,7 +479,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         { ...source, baseUrl, display, name: name || `${source.name} (copy)`, trustedCertificate: null },
         now().toISOString(),
       );
-      current.registry.insert(record);
+      await current.registry.insert(record);
       changes.changed(record.id);
       return toPanel(record, current);
     },
@@ -473,7 +508,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       const [panelId] = parseArguments('logOut', [id]);
       const current = await state();
       const record = find(current, panelId);
-      return toPanel(endSignIn(current, record, { signedOutReason: null }, `logged out of ${record.name}`).record, current);
+      const ending = endSignIn(current, record, { signedOutReason: null }, `logged out of ${record.name}`);
+      const answer = toPanel(current.registry.get(panelId) ?? record, current);
+      await ending;
+      return answer;
     },
 
     async getSession(id) {
@@ -509,7 +547,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       );
       try {
         // Written whole or not at all, readable by the operator only, like Paneldeck's own files.
-        jsonFileStore(path, { mode: 0o600 }).write(document as unknown as Record<string, unknown>);
+        await jsonFileStore(path, { mode: 0o600 }).save(null, () => document as unknown as Record<string, unknown>);
       } catch (error) {
         throw storageError(`write the exported panels to ${path}`, error);
       }
@@ -541,19 +579,23 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
             'Connect to the panel again (Refresh, or Log in) to see the certificate it presents now.',
         );
       }
-      const updated = current.registry.update(panelId, { trustedCertificate: seen })!;
+      const saving = current.registry.update(panelId, { trustedCertificate: seen });
+      const answer = toPanel(find(current, panelId), current);
+      await saving;
       presented.delete(panelId);
       changes.changed(panelId);
-      return toPanel(updated, current);
+      return answer;
     },
 
     async forgetCertificate(id) {
       const [panelId] = parseArguments('forgetCertificate', [id]);
       const current = await state();
       const record = find(current, panelId);
-      const updated = record.trustedCertificate === null ? record : current.registry.update(panelId, { trustedCertificate: null })!;
+      const saving = record.trustedCertificate === null ? undefined : current.registry.update(panelId, { trustedCertificate: null });
+      const answer = toPanel(find(current, panelId), current);
+      await saving;
       changes.changed(panelId);
-      return toPanel(updated, current);
+      return answer;
     },
 
     trustedCertificatesFor(hostname) {
