@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PanelError } from '../../../shared/errors.ts';
 import type { ImportChoice, ImportPreview, ImportResult, ImportSource } from '../../../shared/transfer.ts';
 
+import { mapInSlices } from '../common/time-slices.ts';
 import { checkEntry, type CheckedEntry, type ImportSettings } from '../transfer/import-entry.ts';
 import { planImport } from '../transfer/import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from '../transfer/import-reader.ts';
@@ -47,8 +48,8 @@ export class PanelImporter {
       read = { name: 'The pasted text', text: source.text };
     }
     const parsed: ImportText = readImportText(read.text, read.name);
-    const entries = parsed.entries.map(checkEntry);
-    const plan = planImport(entries, current.registry.list());
+    const entries = await mapInSlices(parsed.entries, checkEntry);
+    const plan = await planImport(entries, current.registry.list());
     this.#pending = { id: randomUUID(), entries };
     return { id: this.#pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };
   }
@@ -62,9 +63,9 @@ export class PanelImporter {
         'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
       );
     }
-    const plan = planImport(pending.entries, current.registry.list());
+    const plan = await planImport(pending.entries, current.registry.list());
     const createdAt = this.#options.now().toISOString();
-    const additions = plan.additions.map((settings) => newRecord(settings, createdAt));
+    const additions = await mapInSlices(plan.additions, (settings) => newRecord(settings, createdAt));
     const updates = duplicates === 'update' ? plan.updates : new Map();
     // One write: the whole import lands, or (the write failing) none of it does.
     await current.registry.insertAndUpdate(additions, updates);
