@@ -57,7 +57,11 @@ export class PanelList {
       const record = this.#byId.get(id);
       if (record && !patch.removals.has(id)) updated.push([record, { ...record, ...change }]);
     }
-    const removed = [...patch.removals].flatMap((id) => this.#byId.get(id) ?? []);
+    const removed: PanelRecord[] = [];
+    for (const id of patch.removals) {
+      const record = this.#byId.get(id);
+      if (record) removed.push(record);
+    }
     if (updated.length === 0 && removed.length === 0 && patch.additions.length === 0) return null;
     this.#refuseTwins(patch.additions, updated);
     let next = this.#records;
@@ -66,9 +70,9 @@ export class PanelList {
       next = next.map((record) => byId.get(record.id) ?? record);
     }
     if (removed.length > 0) next = next.filter((record) => !patch.removals.has(record.id));
-    if (patch.additions.length > 0) next = [...next, ...patch.additions];
+    if (patch.additions.length > 0) next = next.concat(patch.additions);
     this.#records = next;
-    const set = [...updated.map(([, after]) => after), ...patch.additions];
+    const set = updated.length === 0 ? [...patch.additions] : [...updated.map(([, after]) => after), ...patch.additions];
     for (const record of removed) this.#byId.delete(record.id);
     for (const record of set) this.#byId.set(record.id, record);
     if (this.#hasTwins) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from '../common/address.ts';
 import type { DocumentChange, DocumentStore } from './document-store.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError } from './store-problems.ts';
+import { nextTurn } from '../common/time-slices.ts';
 import { PanelList, type ListPatch } from './panel-list.ts';
 import { WriteQueue } from './write-queue.ts';
 import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
@@ -148,6 +149,8 @@ export class PanelRegistry {
     }
     this.#pending.push(patch);
     return this.#queue.run(async () => {
+      // Not in the same turn as the call: a large change (an import) is worked out twice.
+      await nextTurn();
       const before = this.#durable.records;
       try {
         // Worked out again on the list as written: a change before it may have failed meanwhile.
