@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { createPanelService, openJsonFiles } from '../../electron/core/index.ts';
 import { journalPathOf, type JournalPolicy } from '../../electron/core/storage/document-store.ts';
 import { fileHash, readJournal } from '../../electron/core/storage/journal.ts';
+import { startWriter } from '../support/crash/writer-process.ts';
 import { tempDir, testEncryption } from '../support/helpers.ts';
 
 /**
@@ -21,45 +20,28 @@ import { tempDir, testEncryption } from '../support/helpers.ts';
  * in flight at the kill.
  */
 
-const WRITER = fileURLToPath(new URL('../support/crash/registry-writer.ts', import.meta.url));
 const KILLS = 40;
 const JOURNAL: JournalPolicy = { fromBytes: 0, journalShare: 0.5 };
 /** Rounds that start on a journal whose end was damaged on purpose. */
 const TORN_ROUNDS = new Set([5, 11, 17, 23, 29, 35]);
 const ALLOWED_FILES = /^(panels|tokens|settings|checks)\.(json|journal)$/;
 
-interface Round {
-  lines: string[];
-  /** What the kill left, looked at before the next start read it. */
-  left: { tornTail: boolean; staleJournal: boolean; tempFiles: number };
+/** What a kill left, looked at before the next start read it. */
+interface KillLeft {
+  tornTail: boolean;
+  staleJournal: boolean;
+  tempFiles: number;
 }
 
 async function runAndKill(dataDir: string, afterReadyMs: number): Promise<string[]> {
-  const { NODE_TEST_CONTEXT: _runner, ...env } = process.env;
-  const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', WRITER, dataDir, '10000'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...env, PANELDECK_TEST_JOURNAL: `${JOURNAL.fromBytes},${JOURNAL.journalShare}` },
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
-  let output = '';
-  let errors = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  const ready = new Promise<void>((resolve) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      if (output.startsWith('ready')) resolve();
-    });
-  });
-  await Promise.race([ready, exited]);
+  const writer = startWriter(dataDir, ['10000'], { PANELDECK_TEST_JOURNAL: `${JOURNAL.fromBytes},${JOURNAL.journalShare}` });
+  await writer.started;
   await new Promise((resolve) => setTimeout(resolve, afterReadyMs));
-  child.kill('SIGKILL');
-  assert.equal(await exited, 'SIGKILL', `the writer ended on its own before it was killed:\n${errors}`);
-  // A last line without its newline was cut by the kill: it was not fully reported.
-  return output.split('\n').slice(0, -1);
+  return writer.kill();
 }
 
 /** What a kill left in the folder, before a start cleans it up. */
-function lookAt(dir: string): Round['left'] {
+function lookAt(dir: string): KillLeft {
   const names = readdirSync(dir);
   const tempFiles = names.filter((name) => name.includes('.tmp-')).length;
   const path = join(dir, 'panels.json');

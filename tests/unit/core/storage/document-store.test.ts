@@ -19,6 +19,7 @@ const ALWAYS: JournalPolicy = { fromBytes: 0, journalShare: 100 };
 
 type Panel = { id: string; name: string };
 const doc = (panels: readonly Panel[]) => ({ version: 3, panels: [...panels] });
+const [A, B, C] = ['A', 'B', 'C'].map((name): Panel => ({ id: name.toLowerCase(), name })) as [Panel, Panel, Panel];
 const set = (...panels: Panel[]): DocumentChange => ({ field: 'panels', set: panels.map((panel) => [panel.id, panel]), remove: [] });
 
 describe('a document store', () => {
@@ -40,72 +41,34 @@ describe('a document store', () => {
 
   test('without a journal: written whole, tab-indented, no temp file; read gives it back', async () => {
     const store = open(null);
-    await store.save(set({ id: 'a', name: 'A' }), () => doc([{ id: 'a', name: 'A' }]));
-    assert.equal(readFileSync(path, 'utf8'), `${JSON.stringify(doc([{ id: 'a', name: 'A' }]), null, '\t')}\n`);
+    await store.save(set(A), () => doc([A]));
+    assert.equal(readFileSync(path, 'utf8'), `${JSON.stringify(doc([A]), null, '\t')}\n`);
     assert.deepEqual(names(), ['panels.json']);
-    assert.deepEqual(fresh(null), doc([{ id: 'a', name: 'A' }]));
+    assert.deepEqual(fresh(null), doc([A]));
   });
 
   test('a document smaller than fromBytes is written whole even with a journal policy', async () => {
     const store = open({ fromBytes: 10_000, journalShare: 1 });
-    await store.save(null, () => doc([{ id: 'a', name: 'A' }]));
-    await store.save(set({ id: 'b', name: 'B' }), () =>
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    await store.save(null, () => doc([A]));
+    await store.save(set(B), () => doc([A, B]));
     assert.deepEqual(names(), ['panels.json']);
   });
 
   test('journaled: the file stays as written, the journal holds the changes, read replays them, compact folds them in', async () => {
     const store = open();
-    await store.save(null, () => doc([{ id: 'a', name: 'A' }]));
+    await store.save(null, () => doc([A]));
     const written = readFileSync(path, 'utf8');
-    await store.save(set({ id: 'b', name: 'B' }), () =>
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
-    await store.save(set({ id: 'a', name: 'A2' }), () =>
-      doc([
-        { id: 'a', name: 'A2' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    await store.save(set(B), () => doc([A, B]));
+    await store.save(set({ id: 'a', name: 'A2' }), () => doc([{ id: 'a', name: 'A2' }, B]));
     assert.equal(readFileSync(path, 'utf8'), written, 'the file is not rewritten');
     assert.deepEqual(names(), ['panels.journal', 'panels.json']);
-    assert.deepEqual(
-      fresh(),
-      doc([
-        { id: 'a', name: 'A2' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    assert.deepEqual(fresh(), doc([{ id: 'a', name: 'A2' }, B]));
     // Any reader of the policy's stores replays, whatever its own thresholds.
-    assert.deepEqual(
-      fresh({ fromBytes: 1e9, journalShare: 1 }),
-      doc([
-        { id: 'a', name: 'A2' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    assert.deepEqual(fresh({ fromBytes: 1e9, journalShare: 1 }), doc([{ id: 'a', name: 'A2' }, B]));
 
-    await store.compact(() =>
-      doc([
-        { id: 'a', name: 'A2' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    await store.compact(() => doc([{ id: 'a', name: 'A2' }, B]));
     assert.deepEqual(names(), ['panels.json']);
-    assert.deepEqual(
-      JSON.parse(readFileSync(path, 'utf8')),
-      doc([
-        { id: 'a', name: 'A2' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), doc([{ id: 'a', name: 'A2' }, B]));
     await store.compact(() => assert.fail('nothing to fold in: not written'));
   });
 
@@ -131,13 +94,8 @@ describe('a document store', () => {
 
   test('a journal that does not follow the file (left by a kill after a whole write, or by an older version) is ignored and removed', async () => {
     const store = open();
-    await store.save(null, () => doc([{ id: 'a', name: 'A' }]));
-    await store.save(set({ id: 'b', name: 'B' }), () =>
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    await store.save(null, () => doc([A]));
+    await store.save(set(B), () => doc([A, B]));
     const journal = readFileSync(journalPathOf(path));
     // An older version writes the file whole, knowing nothing of the journal.
     writeFileSync(path, `${JSON.stringify(doc([{ id: 'z', name: 'Z' }]), null, '\t')}\n`);
@@ -145,36 +103,19 @@ describe('a document store', () => {
     assert.deepEqual(names(), ['panels.json']);
     // The same journal beside the file it follows is read again.
     writeFileSync(journalPathOf(path), journal);
-    writeFileSync(path, `${JSON.stringify(doc([{ id: 'a', name: 'A' }]), null, '\t')}\n`);
-    assert.deepEqual(
-      fresh(),
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'b', name: 'B' },
-      ]),
-    );
+    writeFileSync(path, `${JSON.stringify(doc([A]), null, '\t')}\n`);
+    assert.deepEqual(fresh(), doc([A, B]));
   });
 
   test('a line cut by a kill is dropped at read, and the next append goes where it began', async () => {
     const store = open();
     await store.save(null, () => doc([]));
-    await store.save(set({ id: 'a', name: 'A' }), () => doc([{ id: 'a', name: 'A' }]));
+    await store.save(set(A), () => doc([A]));
     appendFileSync(journalPathOf(path), '0badc0de {"field":"panels","set":[["b",{"id":"b"');
     const again = open();
-    assert.deepEqual(fresh(), doc([{ id: 'a', name: 'A' }]));
-    await again.save(set({ id: 'c', name: 'C' }), () =>
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'c', name: 'C' },
-      ]),
-    );
-    assert.deepEqual(
-      fresh(),
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'c', name: 'C' },
-      ]),
-    );
+    assert.deepEqual(fresh(), doc([A]));
+    await again.save(set(C), () => doc([A, C]));
+    assert.deepEqual(fresh(), doc([A, C]));
     assert.doesNotMatch(readFileSync(journalPathOf(path), 'utf8'), /0badc0de/);
   });
 
@@ -196,70 +137,36 @@ describe('a document store', () => {
     const files = new FaultyFiles();
     const store = open(ALWAYS, files);
     await store.save(null, () => doc([]));
-    await store.save(set({ id: 'a', name: 'A' }), () => doc([{ id: 'a', name: 'A' }]));
+    await store.save(set(A), () => doc([A]));
     files.decide = (operation) => (operation.kind === 'write' ? { fail: true, partialBytes: 20 } : { fail: false });
     await assert.rejects(
-      store.save(set({ id: 'b', name: 'B' }), () =>
-        doc([
-          { id: 'a', name: 'A' },
-          { id: 'b', name: 'B' },
-        ]),
-      ),
+      store.save(set(B), () => doc([A, B])),
       /ENOSPC/,
     );
-    assert.deepEqual(fresh(), doc([{ id: 'a', name: 'A' }]));
+    assert.deepEqual(fresh(), doc([A]));
     files.decide = () => ({ fail: false });
-    await store.save(set({ id: 'c', name: 'C' }), () =>
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'c', name: 'C' },
-      ]),
-    );
-    assert.deepEqual(
-      fresh(),
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'c', name: 'C' },
-      ]),
-    );
+    await store.save(set(C), () => doc([A, C]));
+    assert.deepEqual(fresh(), doc([A, C]));
   });
 
   test('when the half line cannot be taken back either, the next save writes the file whole', async () => {
     const files = new FaultyFiles();
     const store = open(ALWAYS, files);
     await store.save(null, () => doc([]));
-    await store.save(set({ id: 'a', name: 'A' }), () => doc([{ id: 'a', name: 'A' }]));
+    await store.save(set(A), () => doc([A]));
     files.decide = (operation) =>
       operation.kind === 'write'
         ? { fail: true, partialBytes: 30 }
         : operation.kind === 'truncate'
           ? { fail: true, code: 'EIO' }
           : { fail: false };
-    await assert.rejects(
-      store.save(set({ id: 'b', name: 'B' }), () =>
-        doc([
-          { id: 'a', name: 'A' },
-          { id: 'b', name: 'B' },
-        ]),
-      ),
-    );
-    assert.deepEqual(fresh(), doc([{ id: 'a', name: 'A' }]), 'the half line is the last one: dropped');
+    await assert.rejects(store.save(set(B), () => doc([A, B])));
+    assert.deepEqual(fresh(), doc([A]), 'the half line is the last one: dropped');
     files.decide = () => ({ fail: false });
     const written = readFileSync(path, 'utf8');
-    await store.save(set({ id: 'c', name: 'C' }), () =>
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'c', name: 'C' },
-      ]),
-    );
+    await store.save(set(C), () => doc([A, C]));
     assert.notEqual(readFileSync(path, 'utf8'), written, 'written whole');
-    assert.deepEqual(
-      fresh(),
-      doc([
-        { id: 'a', name: 'A' },
-        { id: 'c', name: 'C' },
-      ]),
-    );
+    assert.deepEqual(fresh(), doc([A, C]));
     assert.deepEqual(names(), ['panels.json'], 'the journal with the half line is gone');
   });
 
@@ -267,27 +174,15 @@ describe('a document store', () => {
     for (const failing of ['open', 'write', 'sync', 'rename', 'makeFolder'] as const) {
       const files = new FaultyFiles();
       const store = open(ALWAYS, files);
-      await store.save(null, () => doc([{ id: 'a', name: 'A' }]));
-      await store.save(set({ id: 'b', name: 'B' }), () =>
-        doc([
-          { id: 'a', name: 'A' },
-          { id: 'b', name: 'B' },
-        ]),
-      );
+      await store.save(null, () => doc([A]));
+      await store.save(set(B), () => doc([A, B]));
       files.decide = (operation) => ({ fail: operation.kind === failing && !operation.path.endsWith('.journal') });
       await assert.rejects(
         store.save(null, () => doc([{ id: 'z', name: 'Z' }])),
         /ENOSPC/,
         failing,
       );
-      assert.deepEqual(
-        fresh(),
-        doc([
-          { id: 'a', name: 'A' },
-          { id: 'b', name: 'B' },
-        ]),
-        failing,
-      );
+      assert.deepEqual(fresh(), doc([A, B]), failing);
       assert.deepEqual(names(), ['panels.journal', 'panels.json'], failing);
       files.decide = () => ({ fail: false });
       await store.save(null, () => doc([]));

@@ -8,6 +8,7 @@ import { PanelError } from '../../../../shared/errors.ts';
 import { normaliseAddress } from '../../../../electron/core/common/address.ts';
 import { jsonFileStore, journalPathOf, type JournalPolicy } from '../../../../electron/core/storage/document-store.ts';
 import { PanelRegistry, type PanelRecord } from '../../../../electron/core/storage/panel-registry.ts';
+import { newRecord } from '../../../../electron/core/service/panel-import.ts';
 import { FaultyFiles } from '../../../support/storage/faulty-files.ts';
 
 /**
@@ -23,27 +24,10 @@ import { FaultyFiles } from '../../../support/storage/faulty-files.ts';
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const baseUrl = (address: number) => normaliseAddress(`https://p${address}.example.com`).baseUrl;
 
+/** A panel as an import makes it, with an id the test can name. */
 function record(id: number, address: number, name: string): PanelRecord {
-  return {
-    id: uuid(id),
-    name,
-    baseUrl: baseUrl(address),
-    allowPlainHttp: false,
-    apiStyle: 'plain',
-    loginPath: '/login',
-    sessionPath: '/getSession',
-    trustedCertificate: null,
-    tokenField: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    lastEmail: null,
-    tokenStorage: null,
-    signedOutReason: null,
-    lastCheck: null,
-    group: null,
-    tags: [],
-    colour: null,
-    favourite: false,
-  };
+  const { display } = normaliseAddress(`https://p${address}.example.com`);
+  return { ...newRecord({ baseUrl: baseUrl(address), display, allowPlainHttp: false, name }, '2026-01-01T00:00:00.000Z'), id: uuid(id) };
 }
 
 type Op =
