@@ -1,10 +1,19 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isRecord } from '../common/guards.ts';
-import { fileHash, headerLine, changeLine, readJournal, replay, type DocumentChange } from './journal.ts';
+import { changeLine, fileHash, headerLine, readJournal, replay, type DocumentChange, type JournalLine } from './journal.ts';
 import { documentText } from './json-text.ts';
 import { copyAside, PRIVATE_FILE_MODE, restrictMode } from './store-problems.ts';
-import { diskFiles, PRIVATE_FOLDER_MODE, syncFolder, TEMP_MARK, writeAtomically, type StoreFile, type StoreFiles } from './store-files.ts';
+import {
+  batches,
+  diskFiles,
+  PRIVATE_FOLDER_MODE,
+  syncFolder,
+  TEMP_MARK,
+  writeAtomically,
+  type StoreFile,
+  type StoreFiles,
+} from './store-files.ts';
 import { WriteQueue } from './write-queue.ts';
 
 export type { DocumentChange };
@@ -135,7 +144,7 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
     return replay(parsed, read.changes);
   }
 
-  async function append(line: string): Promise<void> {
+  async function append(line: JournalLine): Promise<void> {
     const open = journal ?? (await startJournal());
     if (!open.handle) {
       try {
@@ -149,9 +158,14 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
         throw error;
       }
     }
-    const bytes = Buffer.from(line);
     try {
-      await open.handle.write(bytes, open.bytes);
+      let written = 0;
+      // A few hundred kilobytes at a time: an import's line is megabytes. A kill between two is a cut line.
+      for (const batch of batches(line.pieces)) {
+        const bytes = Buffer.from(batch);
+        await open.handle.write(bytes, open.bytes + written);
+        written += bytes.length;
+      }
       await open.handle.datasync();
     } catch (error) {
       try {
@@ -163,7 +177,7 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
       }
       throw error;
     }
-    open.bytes += bytes.length;
+    open.bytes += line.bytes;
     open.bytesOnDisk = open.bytes;
     open.changes++;
   }
@@ -208,7 +222,7 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
         if (change && journalRoom() > 0) {
           const line = await changeLine(change);
           // Past the room left, the document is written whole instead: the journal starts again.
-          if (Buffer.byteLength(line) <= journalRoom()) return append(line);
+          if (line.bytes <= journalRoom()) return append(line);
         }
         await writeWhole(whole());
       }),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { isRecord } from '../common/guards.ts';
+import { TimeSlicer } from '../common/time-slices.ts';
 import { compactListText } from './json-text.ts';
 
 /**
@@ -30,21 +31,35 @@ export function fileHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** One journal line from the pieces of its JSON. */
-function line(pieces: readonly string[]): string[] {
-  let crc = 0;
-  for (const piece of pieces) crc = crc32(piece, crc);
-  return [`${crc.toString(16).padStart(8, '0')} `, ...pieces, '\n'];
+/** A journal line in pieces, to be written in turn, and its size in bytes. */
+export interface JournalLine {
+  pieces: string[];
+  bytes: number;
 }
+
+const checksum = (crc: number) => `${crc.toString(16).padStart(8, '0')} `;
 
 export function headerLine(follows: string): string {
-  return line([JSON.stringify({ journal: JOURNAL_FORMAT, follows })]).join('');
+  const body = JSON.stringify({ journal: JOURNAL_FORMAT, follows });
+  return `${checksum(crc32(body))}${body}\n`;
 }
 
-/** The line of `change`, built in time slices: an import's change holds thousands of panels. */
-export async function changeLine(change: DocumentChange): Promise<string> {
-  const set = await compactListText(change.set);
-  return line([`{"field":${JSON.stringify(change.field)},"remove":${JSON.stringify(change.remove)},"set":`, ...set, '}']).join('');
+/** The line of `change`, built and summed in time slices: an import's change holds thousands of panels, megabytes of text. */
+export async function changeLine(change: DocumentChange): Promise<JournalLine> {
+  const body = [
+    `{"field":${JSON.stringify(change.field)},"remove":${JSON.stringify(change.remove)},"set":`,
+    ...(await compactListText(change.set)),
+    '}',
+  ];
+  const slicer = new TimeSlicer();
+  let crc = 0;
+  let bytes = 0;
+  for (const piece of body) {
+    crc = crc32(piece, crc);
+    bytes += Buffer.byteLength(piece);
+    if (slicer.due) await slicer.nextSlice();
+  }
+  return { pieces: [checksum(crc), ...body, '\n'], bytes: bytes + 10 };
 }
 
 /** The JSON of a line whose checksum holds, or undefined. */

@@ -94,7 +94,7 @@ export async function writeAtomically(
 }
 
 /** The pieces joined into strings of about WRITE_BATCH_CHARS. */
-function* batches(pieces: readonly string[]): Generator<string> {
+export function* batches(pieces: readonly string[]): Generator<string> {
   let batch: string[] = [];
   let length = 0;
   for (const piece of pieces) {
