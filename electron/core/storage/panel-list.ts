@@ -9,10 +9,25 @@ export interface ListPatch {
   removals: ReadonlySet<string>;
 }
 
-/** What a patch did: the records it added or changed (as they are now) and the ids it removed. */
+/** What a patch did to a list: the panels it changed (before and after), added and removed. */
 export interface PatchEffect {
-  set: PanelRecord[];
-  removed: string[];
+  updated: [before: PanelRecord, after: PanelRecord][];
+  added: readonly PanelRecord[];
+  removed: PanelRecord[];
+}
+
+/** `records` as `effect` leaves them: one pass over the array, no index. */
+export function withEffect(records: readonly PanelRecord[], effect: PatchEffect): readonly PanelRecord[] {
+  let next = records;
+  if (effect.updated.length > 0) {
+    const byId = new Map(effect.updated.map(([before, after]) => [before.id, after]));
+    next = next.map((record) => byId.get(record.id) ?? record);
+  }
+  if (effect.removed.length > 0) {
+    const gone = new Set(effect.removed.map((record) => record.id));
+    next = next.filter((record) => !gone.has(record.id));
+  }
+  return effect.added.length > 0 ? next.concat(effect.added) : next;
 }
 
 /**
@@ -49,7 +64,8 @@ export class PanelList {
   /**
    * Applies `patch`; changes to panels that are not there are skipped. Returns null when nothing
    * changes. Throws `DUPLICATE_PANEL`, the list left as it was, when a panel would come to share
-   * its address with another.
+   * its address with another (the callers check first; this catches an add or a move that a change
+   * queued before it made a twin).
    */
   apply(patch: ListPatch): PatchEffect | null {
     const updated: [before: PanelRecord, after: PanelRecord][] = [];
@@ -63,42 +79,48 @@ export class PanelList {
       if (record) removed.push(record);
     }
     if (updated.length === 0 && removed.length === 0 && patch.additions.length === 0) return null;
-    this.#refuseTwins(patch.additions, updated);
-    let next = this.#records;
-    if (updated.length > 0) {
-      const byId = new Map(updated.map(([before, after]) => [before.id, after]));
-      next = next.map((record) => byId.get(record.id) ?? record);
-    }
-    if (removed.length > 0) next = next.filter((record) => !patch.removals.has(record.id));
-    if (patch.additions.length > 0) next = next.concat(patch.additions);
-    this.#records = next;
-    const set = updated.length === 0 ? [...patch.additions] : [...updated.map(([, after]) => after), ...patch.additions];
+    const effect: PatchEffect = { updated, added: patch.additions, removed };
+    this.#claimAddresses(effect);
+    this.#records = withEffect(this.#records, effect);
     for (const record of removed) this.#byId.delete(record.id);
-    for (const record of set) this.#byId.set(record.id, record);
-    if (this.#hasTwins) {
-      this.#indexAddresses();
-    } else {
-      for (const record of [...removed, ...updated.map(([before]) => before)]) this.#byBaseUrl.delete(record.baseUrl);
-      for (const record of set) this.#byBaseUrl.set(record.baseUrl, record);
-    }
-    return { set, removed: removed.map((record) => record.id) };
+    for (const [, after] of updated) this.#byId.set(after.id, after);
+    for (const record of patch.additions) this.#byId.set(record.id, record);
+    this.#releaseAddresses(effect);
+    return effect;
   }
 
   /**
-   * Two panels at one address would be one panel twice. The callers check first; this catches an
-   * add or a move that a change queued before it (and written since, or failed) made a twin.
+   * Enters each new address in the index, checking it as it goes (one lookup and one insertion per
+   * panel: an import's thousands cost no more); on a twin, takes back what it did and throws.
    */
-  #refuseTwins(additions: readonly PanelRecord[], updated: readonly (readonly [PanelRecord, PanelRecord])[]): void {
-    const claimed = new Map<string, string>();
-    const moved = updated.filter(([before, after]) => before.baseUrl !== after.baseUrl).map(([, after]) => after);
-    for (const record of [...moved, ...additions]) {
+  #claimAddresses({ updated, added }: PatchEffect): void {
+    const claimed: string[] = [];
+    const claim = (record: PanelRecord) => {
       const holder = this.#byBaseUrl.get(record.baseUrl);
-      const taken = (holder && holder.id !== record.id ? holder.name : undefined) ?? claimed.get(record.baseUrl);
-      if (taken !== undefined) {
-        const { display } = normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp });
-        throw new PanelError('DUPLICATE_PANEL', `${display} is already in your list as "${taken}", so nothing was changed.`);
+      if (holder === undefined) {
+        this.#byBaseUrl.set(record.baseUrl, record);
+        claimed.push(record.baseUrl);
+        return;
       }
-      claimed.set(record.baseUrl, record.name);
+      if (holder.id === record.id) return;
+      for (const url of claimed) this.#byBaseUrl.delete(url);
+      const { display } = normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp });
+      throw new PanelError('DUPLICATE_PANEL', `${display} is already in your list as "${holder.name}", so nothing was changed.`);
+    };
+    for (const [before, after] of updated) if (before.baseUrl !== after.baseUrl) claim(after);
+    for (const record of added) claim(record);
+  }
+
+  /** The index by address once the records are changed: old addresses out, changed records in. */
+  #releaseAddresses({ updated, removed }: PatchEffect): void {
+    if (this.#hasTwins) {
+      this.#indexAddresses();
+      return;
+    }
+    for (const record of removed) this.#byBaseUrl.delete(record.baseUrl);
+    for (const [before, after] of updated) {
+      if (before.baseUrl !== after.baseUrl) this.#byBaseUrl.delete(before.baseUrl);
+      else this.#byBaseUrl.set(after.baseUrl, after);
     }
   }
 

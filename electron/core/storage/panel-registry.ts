@@ -3,7 +3,7 @@ import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from '../common/address.ts';
 import type { DocumentChange, DocumentStore } from './document-store.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError } from './store-problems.ts';
 import { nextTurn } from '../common/time-slices.ts';
-import { PanelList, type ListPatch } from './panel-list.ts';
+import { PanelList, withEffect, type ListPatch, type PatchEffect } from './panel-list.ts';
 import { WriteQueue } from './write-queue.ts';
 import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
 import { holds } from '../common/guards.ts';
@@ -55,10 +55,12 @@ export class PanelRegistry {
   readonly #store: DocumentStore;
   readonly #queue = new WriteQueue();
   /** The list as written. */
-  #durable: PanelList;
+  #durable: readonly PanelRecord[];
   /** The list as written, with the changes still being written applied in order: what everyone sees. */
   #visible: PanelList;
-  readonly #pending: ListPatch[] = [];
+  /** Each change being written, with what it did to the list shown and how many writes had failed then. */
+  readonly #pending: { patch: ListPatch; effect: PatchEffect; failuresBefore: number }[] = [];
+  #failures = 0;
   /** The file on disk is not the list as this version writes it (older format, damage, old check results): the next save writes it whole. */
   #rewrite: boolean;
   readonly loadProblem: RegistryLoadProblem | null;
@@ -67,14 +69,14 @@ export class PanelRegistry {
   constructor(store: DocumentStore, now: Date) {
     this.#store = store;
     const loaded = loadRecords(store, now);
-    this.#durable = new PanelList(loaded.records);
+    this.#durable = loaded.records;
     this.#visible = new PanelList(loaded.records);
     this.loadProblem = loaded.problem;
     this.migration = loaded.migration;
     this.#rewrite = loaded.problem !== null || loaded.migration !== null;
     // Written at once, so the upgrade runs once. The backup is already on disk; if this write
     // fails, the old file stays as it was and the next change writes the new format.
-    if (loaded.migration) this.#queue.run(() => this.#save(null, this.#durable.records)).catch(() => undefined);
+    if (loaded.migration) this.#queue.run(() => this.#save(null, this.#durable)).catch(() => undefined);
   }
 
   list(): readonly PanelRecord[] {
@@ -111,10 +113,9 @@ export class PanelRegistry {
    */
   dropLegacyChecks(): void {
     // Files written since check results moved out hold none: nothing to rebuild at start.
-    if (this.#durable.records.every((record) => record.lastCheck === null)) return;
-    const records = this.#durable.records.map((record) => (record.lastCheck === null ? record : { ...record, lastCheck: null }));
-    this.#durable = new PanelList(records);
-    this.#visible = new PanelList(records);
+    if (this.#durable.every((record) => record.lastCheck === null)) return;
+    this.#durable = this.#durable.map((record) => (record.lastCheck === null ? record : { ...record, lastCheck: null }));
+    this.#visible = new PanelList(this.#durable);
     this.#rewrite = true;
   }
 
@@ -137,27 +138,38 @@ export class PanelRegistry {
 
   /** Writes the list whole if its journal holds changes: at quit, so that panels.json alone is complete. */
   compact(): Promise<void> {
-    return this.#queue.run(() => this.#store.compact(() => ({ version: REGISTRY_VERSION, panels: this.#durable.records })));
+    return this.#queue.run(() => this.#store.compact(() => ({ version: REGISTRY_VERSION, panels: this.#durable })));
   }
 
   /** Shows `patch` now and queues its write; resolves (even with nothing to do) after the writes queued before it. */
   #change(patch: ListPatch): Promise<void> {
+    let effect: PatchEffect | null;
     try {
-      if (this.#visible.apply(patch) === null) return this.#queue.run(async () => undefined);
+      effect = this.#visible.apply(patch);
     } catch (error) {
       return Promise.reject(error);
     }
-    this.#pending.push(patch);
+    if (effect === null) return this.#queue.run(async () => undefined);
+    const entry = { patch, effect, failuresBefore: this.#failures };
+    this.#pending.push(entry);
     return this.#queue.run(async () => {
       // Not in the same turn as the call: a large change (an import) is worked out twice.
       await nextTurn();
-      const before = this.#durable.records;
       try {
-        // Worked out again on the list as written: a change before it may have failed meanwhile.
-        const effect = this.#durable.apply(patch);
-        if (effect) await this.#save({ field: 'panels', set: effect.set.map((record) => [record.id, record]), remove: effect.removed });
+        // With every change before it written, the list it was shown on is the list as written, and
+        // what it did there is what it does here; after a failure it is worked out again.
+        const made = entry.failuresBefore === this.#failures ? entry.effect : new PanelList(this.#durable).apply(patch);
+        if (made) {
+          const next = withEffect(this.#durable, made);
+          const set = [...made.updated.map(([, after]) => after), ...made.added].map((record): [string, PanelRecord] => [
+            record.id,
+            record,
+          ]);
+          await this.#save({ field: 'panels', set, remove: made.removed.map((record) => record.id) }, next);
+          this.#durable = next;
+        }
       } catch (error) {
-        if (this.#durable.records !== before) this.#durable = new PanelList(before);
+        this.#failures++;
         this.#pending.shift();
         this.#showPending();
         throw error;
@@ -168,8 +180,8 @@ export class PanelRegistry {
 
   /** The list as written with the changes still pending: after a write that failed, as if its change had never been. */
   #showPending(): void {
-    this.#visible = new PanelList(this.#durable.records);
-    for (const patch of this.#pending) {
+    this.#visible = new PanelList(this.#durable);
+    for (const { patch } of this.#pending) {
       try {
         this.#visible.apply(patch);
       } catch {
@@ -178,8 +190,8 @@ export class PanelRegistry {
     }
   }
 
-  /** The list as written (by default) with `change` on disk, or whole when the file is not as this version writes it. */
-  async #save(change: DocumentChange | null, records = this.#durable.records): Promise<void> {
+  /** `records` on disk with `change`, or whole when the file is not as this version writes it. */
+  async #save(change: DocumentChange | null, records: readonly PanelRecord[]): Promise<void> {
     try {
       await this.#store.save(this.#rewrite ? null : change, () => ({ version: REGISTRY_VERSION, panels: records }));
     } catch (error) {
