@@ -278,10 +278,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
         // "off" never stands beside weak copies on disk, and a retry finishes the job. Meanwhile
         // the vault makes no new weak copy, until the setting is written or the change failed.
         try {
-          for (const panelId of await vault.removeWeakCopies()) {
-            await attemptWrite(() => registry.update(panelId, { tokenStorage: 'memory' }));
-            changed(panelId);
-          }
+          const inMemory = await vault.removeWeakCopies();
+          // One change for all of them, made as the copies are gone (a change per panel would let calls in between).
+          await attemptWrite(() => registry.updateMany(new Map(inMemory.map((panelId) => [panelId, { tokenStorage: 'memory' }]))));
+          for (const panelId of inMemory) changed(panelId);
           await settings.update(change);
         } finally {
           vault.weakRemovalEnded();

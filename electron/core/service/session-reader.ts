@@ -113,11 +113,13 @@ export class SessionReader {
     if (error.code === 'UNAUTHORIZED') {
       // A disk error must not hide the panel's answer, which is what the operator asked for; the
       // rejected token is forgotten in memory either way.
-      await attemptWrite(() => state.vault.dropRejected(record.id, token));
-      await attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
+      // All of it in memory before either write is waited for, as one change (see endSignIns in panel-service.ts).
+      const dropping = attemptWrite(() => state.vault.dropRejected(record.id, token));
+      const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
       this.#options.cache.forget(record.id);
       this.forget(record.id);
       state.history.record(record.id, { lastCheck, sessionExpiresAt: null });
+      await Promise.all([dropping, listing]);
     } else {
       state.history.record(record.id, { lastCheck });
     }
