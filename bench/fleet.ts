@@ -28,7 +28,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { createPanelService, jsonFileStore, type OpenStore, type PanelService } from '../electron/core/index.ts';
+import { createPanelService, openJsonFiles, type OpenStore, type PanelService } from '../electron/core/index.ts';
+import { journalPathOf } from '../electron/core/storage/document-store.ts';
 import { PanelError } from '../shared/errors.ts';
 import type { PanelCheck } from '../shared/types.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
@@ -130,22 +131,31 @@ class WriteCounter {
 }
 
 /**
- * The service's own atomic JSON files (as openJsonFiles makes them), counting each write by the
- * size of the file it left: a stat after the write costs microseconds, where measuring the text
+ * The service's own JSON files (as openJsonFiles makes them), counting each save by what it left
+ * on disk: the file's size when it was written whole (a new file, renamed over the old one), or
+ * what its journal grew by. A stat after the save costs microseconds, where measuring the text
  * would mean serialising every document a second time inside the figures.
  */
 function countingStore(dir: string, counter: WriteCounter): OpenStore {
-  return (name) => {
-    // 0o600 as the service's own files (PRIVATE_FILE_MODE in document-store.ts).
-    const store = jsonFileStore(join(dir, `${name}.json`), { mode: 0o600 });
+  const files = openJsonFiles(dir);
+  return (name, options) => {
+    const store = files(name, options);
+    const journal = journalPathOf(store.path);
+    const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false });
     return {
-      path: store.path,
-      read: () => store.read(),
-      write(document) {
+      ...store,
+      async save(change, whole) {
+        const [fileBefore, journalBefore] = [sizeOf(store.path), sizeOf(journal)];
         const started = performance.now();
-        store.write(document);
+        await store.save(change, whole);
         const elapsed = performance.now() - started;
-        counter.add(name, statSync(store.path).size, elapsed);
+        const [fileAfter, journalAfter] = [sizeOf(store.path), sizeOf(journal)];
+        const rewritten = fileAfter !== undefined && fileAfter.ino !== fileBefore?.ino;
+        const appended = Math.max(
+          0,
+          (journalAfter?.size ?? 0) - (journalAfter?.ino === journalBefore?.ino ? (journalBefore?.size ?? 0) : 0),
+        );
+        counter.add(name, (rewritten ? fileAfter.size : 0) + appended, elapsed);
       },
     };
   };

@@ -91,7 +91,7 @@ async function main() {
       await app.applyImport(((await app.previewImport({ from: 'text', text: lines })) as ImportPreview).id, { duplicates: 'skip' });
       const document = { version: 3, panels: JSON.parse(JSON.stringify(await app.listPanels())) as unknown[] };
       const start = performance.now();
-      jsonFileStore(join(dir, 'floor.json'), { mode: 0o600 }).write(document);
+      await jsonFileStore(join(dir, 'floor.json'), { mode: 0o600 }).save(null, () => document);
       return performance.now() - start;
     }),
   );

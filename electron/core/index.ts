@@ -6,7 +6,7 @@ export { createPanelService, type PanelService, type PanelServiceOptions } from 
 export type { Encryption } from './storage/token-vault.ts';
 export type { FetchLike } from './http/http-client.ts';
 export { type CertificateRejection, describeCertificate, judgeCertificate } from './http/certificate-trust.ts';
-export { jsonFileStore, PRIVATE_FILE_MODE, type DocumentStore, type OpenStore } from './storage/document-store.ts';
+export { jsonFileStore, openJsonFiles, PRIVATE_FILE_MODE, type DocumentStore, type OpenStore } from './storage/document-store.ts';
 export { normaliseAddress } from './common/address.ts';
 export {
   CheckScheduler,
@@ -16,4 +16,5 @@ export {
   type SystemState,
 } from './background/check-scheduler.ts';
 export { ExpiryWatcher, type ExpiryNotifier } from './background/expiry-watcher.ts';
-export { createFileLog, describeError, silentLog, type Log, type LogFields } from './log/log.ts';
+export { describeError, silentLog, type Log, type LogFields } from './log/log.ts';
+export { createFileLog, type FileLog } from './log/file-log.ts';

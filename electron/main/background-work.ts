@@ -11,6 +11,7 @@ import {
   type ExpiryNotifier,
   type PanelService,
 } from '../core/index.ts';
+import { holdQuitFor, type QuitEvent } from './quit-hold.ts';
 
 /** What the background needs of the service. */
 export type BackgroundService = Pick<PanelService, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'>;
@@ -168,21 +169,8 @@ export class BackgroundWork {
    * For the app's `before-quit`: the first one is held until `stop()` is done (or a few seconds
    * passed), then `quit` is called again and let through.
    */
-  beforeQuit(quit: () => void): (event: { preventDefault(): void }) => void {
-    let phase: 'running' | 'stopping' | 'done' = 'running';
-    return (event) => {
-      if (phase === 'done') return;
-      event.preventDefault();
-      if (phase === 'stopping') return;
-      phase = 'stopping';
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#options.quitTimeoutMs ?? 3000)));
-      void Promise.race([this.stop(), timeout]).then(() => {
-        clearTimeout(timer);
-        phase = 'done';
-        quit();
-      });
-    };
+  beforeQuit(quit: () => void): (event: QuitEvent) => void {
+    return holdQuitFor(() => this.stop(), quit, this.#options.quitTimeoutMs ?? 3000);
   }
 
   async #checkAndRecord(service: Pick<PanelApi, 'checkPanels'>, ids?: string[]): Promise<PanelCheck[]> {

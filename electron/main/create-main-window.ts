@@ -23,7 +23,7 @@ export function createMainWindow({ entryUrl, preloadPath, isPackaged, stateFile 
     window.show();
   });
   window.on('close', () => {
-    stateFile.save({ ...window.getNormalBounds(), maximized: window.isMaximized() });
+    void stateFile.save({ ...window.getNormalBounds(), maximized: window.isMaximized() });
   });
   window.loadURL(entryUrl).catch((error: unknown) => {
     // Only the app's own URL is named here; it carries nothing secret.

@@ -14,7 +14,16 @@ import {
   session,
   shell,
 } from 'electron';
-import { createPanelService, type PanelService, createFileLog, describeError, silentLog, type Log, type FetchLike } from '../core/index.ts';
+import {
+  createPanelService,
+  type PanelService,
+  createFileLog,
+  describeError,
+  silentLog,
+  type FetchLike,
+  type FileLog,
+  type Log,
+} from '../core/index.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { followTheme } from './native-theme.ts';
 import { BackgroundWork, realClock } from './background-work.ts';
@@ -24,6 +33,7 @@ import { registerPanelApi } from './ipc-registrar.ts';
 import { hardenContents, restrictPermissions } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
 import { PanelCertificates, panelPartition, withConnectionsReset } from './panel-certificates.ts';
+import { holdQuitFor } from './quit-hold.ts';
 import { systemNotifier } from './notifier.ts';
 import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
 import { APP_SCHEME } from './renderer-files.ts';
@@ -51,6 +61,7 @@ if (entry.warning) console.warn(entry.warning);
 let mainWindow: BrowserWindow | null = null;
 /** The file log once the app is ready (its folder is known only then); nothing before. */
 let log: Log = silentLog;
+let fileLog: FileLog | null = null;
 
 // The monitor, not an 'uncaughtException' listener: one of those would suppress Electron's own
 // error dialog. Electron only warns on unhandled rejections, so listening to them changes nothing.
@@ -79,7 +90,7 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 function start(): void {
-  log = createFileLog({ dir: app.getPath('logs') });
+  log = fileLog = createFileLog({ dir: app.getPath('logs') });
   app.on('render-process-gone', (_event, _contents, details) =>
     log.error('app.render-process-gone', { reason: details.reason, exitCode: details.exitCode }),
   );
@@ -187,6 +198,18 @@ function start(): void {
   );
 
   const stateFile = windowStateFile(join(app.getPath('userData'), 'window-state.json'));
+  // Last: the window's bounds are saved as it closes, and log lines come until then.
+  app.on(
+    'will-quit',
+    holdQuitFor(
+      async () => {
+        await stateFile.flush();
+        await fileLog?.flush();
+      },
+      () => app.quit(),
+      3000,
+    ),
+  );
   openMainWindow = () => {
     const window = createMainWindow({ entryUrl: entry.url, preloadPath, isPackaged: app.isPackaged, stateFile });
     const detach = windowEvents.attach(window);
@@ -238,5 +261,5 @@ function fail(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   console.error(`Paneldeck could not start: ${message}`);
   dialog.showErrorBox('Paneldeck could not start', message);
-  app.exit(1);
+  void (fileLog?.flush() ?? Promise.resolve()).finally(() => app.exit(1));
 }

@@ -104,15 +104,18 @@ function isCoordinate(value: unknown): value is number {
 export interface WindowStateFile {
   /** The saved value, unchecked (give it to `restoreBounds`), or null when there is none readable. */
   load(): unknown;
-  /** Writes atomically; false when it could not (losing window bounds must not stop a close). */
-  save(state: SavedWindowState): boolean;
+  /** Writes atomically, without holding main up; false when it could not (losing window bounds must not stop a close). */
+  save(state: SavedWindowState): Promise<boolean>;
+  /** Resolves once the saves started so far are done: before the app exits. */
+  flush(): Promise<void>;
 }
 
 const MAX_FILE_BYTES = 64 * 1024;
 
-/** The window state in a small JSON file. Synchronous on purpose: it is saved on 'close', just before the app may quit. */
+/** The window state in a small JSON file, read at start and saved on 'close', which may come just before the app quits: see `flush`. */
 export function windowStateFile(path: string): WindowStateFile {
   const store = jsonFileStore(path, { mode: PRIVATE_FILE_MODE });
+  let last: Promise<unknown> = Promise.resolve();
   return {
     load: () => {
       try {
@@ -123,13 +126,18 @@ export function windowStateFile(path: string): WindowStateFile {
       }
     },
     save: (state) => {
-      try {
-        const { x, y, width, height, maximized } = state;
-        store.write({ x, y, width, height, maximized });
-        return true;
-      } catch {
-        return false;
-      }
+      const { x, y, width, height, maximized } = state;
+      const saving = store
+        .save(null, () => ({ x, y, width, height, maximized }))
+        .then(
+          () => true,
+          () => false,
+        );
+      last = saving;
+      return saving;
+    },
+    flush: async () => {
+      await last;
     },
   };
 }

@@ -6,7 +6,7 @@ import type { PanelEvent } from '../../shared/events.ts';
 import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
 import type { SenderFrame } from '../../electron/main/ipc-registrar.ts';
 import { WindowEvents, type EventWindow } from '../../electron/main/window-events.ts';
-import { createFileLog } from '../../electron/core/log/log.ts';
+import { createFileLog } from '../../electron/core/log/file-log.ts';
 import { serveRendererFile } from '../../electron/main/renderer-files.ts';
 import { registeredIpc } from '../support/fake-ipc.ts';
 import { testEncryption, type TestEncryption } from '../support/helpers.ts';

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { createPanelService } from '../../electron/core/index.ts';
 import type { SessionCheck } from '../../shared/types.ts';
+import { startWriter } from '../support/crash/writer-process.ts';
 import { tempDir, testEncryption } from '../support/helpers.ts';
 import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -20,7 +19,6 @@ import { startReferencePanel, type ReferencePanel } from '../support/reference-p
  * damaged check history never stops a start nor touches the other files.
  */
 
-const WRITER = fileURLToPath(new URL('../support/crash/registry-writer.ts', import.meta.url));
 /** At least 50; each round costs a Node start (about 0.3 s, 1 s on a busy machine). */
 const KILLS = 55;
 /**
@@ -77,40 +75,15 @@ interface Round {
 
 /** Runs the writer on `dataDir` and kills it with SIGKILL at the moment `timing` says. */
 async function runAndKill(dataDir: string, timing: Timing, panel: { url: string; keyHex: string }): Promise<Round> {
-  // The writer is not a test: without this variable it would not try to talk to the test runner.
-  const { NODE_TEST_CONTEXT: _runner, ...env } = process.env;
-  const child = spawn(
-    process.execPath,
-    ['--experimental-strip-types', '--no-warnings', WRITER, dataDir, '10000', panel.url, panel.keyHex],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env,
-    },
-  );
-  // 'close' comes after the child exited and its output was read to the end.
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
-  let output = '';
-  let errors = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  const ready = new Promise<void>((resolve) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      if (output.startsWith('ready')) resolve();
-    });
-  });
+  const writer = startWriter(dataDir, ['10000', panel.url, panel.keyHex]);
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   if (timing.kind === 'during-start') await sleep(timing.ms);
   if (timing.kind === 'while-writing' || timing.kind === 'long') {
-    await Promise.race([ready, exited]);
+    await writer.started;
     await sleep(timing.ms);
   }
-  child.kill('SIGKILL');
-  const ended = await exited;
-  assert.equal(ended, 'SIGKILL', `the writer ended on its own (${String(ended)}) before it was killed:\n${errors}`);
-  // A last line without its newline was cut by the kill: it was not fully reported.
-  const lines = output.split('\n').slice(0, -1);
-  return { lines, timing };
+  return { lines: await writer.kill(), timing };
 }
 
 /** A panel as a fresh service loaded it. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { createPanelService, type FetchLike, type PanelService } from '../../electron/core/index.ts';
+import { createPanelService, openJsonFiles, type FetchLike, type OpenStore, type PanelService } from '../../electron/core/index.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import type { Panel, PanelCheck, SessionResult } from '../../shared/types.ts';
@@ -847,7 +847,7 @@ class RaceRun {
   readonly #concurrency: number;
   readonly #encryption = testEncryption();
   readonly #unknownId = randomUUID();
-  /** Real requests under way (never rejecting), which the scheduler will be handed when they end. */
+  /** Real requests under way (never rejecting), which the scheduler will be handed when they end, and saves under way. */
   readonly #real = new Set<Promise<void>>();
   readonly calls: Call[] = [];
   readonly #made: FetchMade[] = [];
@@ -900,12 +900,28 @@ class RaceRun {
       dataDir: this.#dir,
       encryption: this.#encryption,
       fetch: fetchImpl,
+      openStore: this.#openStore,
       timeoutMs: 10_000,
       now: () => new Date(this.#base + this.#tick++),
     });
     this.#services.push(service);
     return service;
   }
+
+  /** The service's own files; a save is real work under way, like a request on the wire, until it is on disk. */
+  readonly #openStore: OpenStore = (name, options) => {
+    const store = openJsonFiles(this.#dir)(name, options);
+    const track = (work: Promise<void>): Promise<void> => {
+      const ended = work.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#real.add(ended);
+      void ended.then(() => this.#real.delete(ended));
+      return work;
+    };
+    return { ...store, save: (change, whole) => track(store.save(change, whole)), compact: (whole) => track(store.compact(whole)) };
+  };
 
   /**
    * Each request waits for the scheduler to let it leave, is then sent for real and read whole,
@@ -1019,10 +1035,10 @@ class RaceRun {
   }
 
   /**
-   * Releases scheduled tasks one at a time until `finished`. Real requests on the wire are let
-   * finish before each release (their answers are then held by the scheduler), so the tasks to
+   * Releases scheduled tasks one at a time until `finished`. Real requests on the wire and writes
+   * to the disk are let finish before each release (their answers are then held by the scheduler), so the tasks to
    * choose from never depend on how fast the machine is, and a shrunk case replays the same. With
-   * nothing scheduled, nothing on the wire and `finished` still false, no event can ever come:
+   * nothing scheduled, nothing on the wire or the disk and `finished` still false, no event can ever come:
    * the calls under way hang, deterministically.
    */
   async drive(finished: () => boolean): Promise<void> {
@@ -1038,7 +1054,7 @@ class RaceRun {
       } else {
         const pending = this.calls.filter((call) => call.outcome === undefined).map((call) => call.label);
         throw new Violation(
-          `these calls never resolve (nothing is scheduled or on the wire): ${pending.join(', ') || 'calls never made'}\n${this.describe()}`,
+          `these calls never resolve (nothing is scheduled, on the wire or on the disk): ${pending.join(', ') || 'calls never made'}\n${this.describe()}`,
         );
       }
     }

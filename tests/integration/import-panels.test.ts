@@ -33,11 +33,10 @@ function service(dialogs: { file?: string | null; exportTo?: string } = {}, disk
     openStore: (name, options) => {
       const store = files(name, options);
       return {
-        path: store.path,
-        read: () => store.read(),
-        write: (document) => {
+        ...store,
+        save: async (change, whole) => {
           if (name === 'panels' && disk.failPanelWrites) throw diskFullError(store.path);
-          store.write(document);
+          await store.save(change, whole);
         },
       };
     },

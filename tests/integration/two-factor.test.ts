@@ -5,7 +5,7 @@ import { CODE_REFUSED_MESSAGE, TWO_FACTOR_REQUIRED_MESSAGE, type ErrorInfo } fro
 import { channelOf, type MethodName } from '../../shared/methods.ts';
 import type { Panel } from '../../shared/types.ts';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { createFileLog } from '../../electron/core/log/log.ts';
+import { createFileLog } from '../../electron/core/log/file-log.ts';
 import { registeredIpc } from '../support/fake-ipc.ts';
 import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
 import {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, jsonFileStore, type PanelService } from '../../electron/core/index.ts';
+import { createPanelService, openJsonFiles, type PanelService } from '../../electron/core/index.ts';
 import type { OpenStore } from '../../electron/core/storage/document-store.ts';
 import { assertMode, rejectsWith, tempDir, testEncryption, type TestEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -64,19 +64,18 @@ function failingFiles(dir: string): { openStore: OpenStore; failNextWrite(name: 
   /** Per document: how many writes still go through before the one that fails. */
   const failures = new Map<string, number>();
   return {
-    openStore: (name) => {
-      const store = jsonFileStore(join(dir, `${name}.json`), { mode: 0o600 });
+    openStore: (name, options) => {
+      const store = openJsonFiles(dir)(name, options);
       return {
-        path: store.path,
-        read: () => store.read(),
-        write: (document) => {
+        ...store,
+        save: async (change, whole) => {
           const skip = failures.get(name);
           if (skip === 0) {
             failures.delete(name);
             throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
           }
           if (skip !== undefined) failures.set(name, skip - 1);
-          store.write(document);
+          await store.save(change, whole);
         },
       };
     },

@@ -47,7 +47,7 @@ export async function logInFindingStyle(
   panel: PanelEndpoint,
   credentials: LogInCredentials,
   heldTokens: readonly string[],
-  found: (endpoint: PanelEndpoint) => void,
+  found: (endpoint: PanelEndpoint) => Promise<void>,
 ): Promise<string> {
   try {
     return await requestLogIn(settings, panel, credentials, heldTokens);
@@ -69,11 +69,11 @@ export async function logInFindingStyle(
       const seen = { styledAnswer: false };
       try {
         const token = await requestLogIn(settings, other, credentials, heldTokens, seen);
-        found(other);
+        await found(other);
         return token;
       } catch (next) {
         if (seen.styledAnswer) {
-          found(other);
+          await found(other);
           throw next;
         }
         if (!(next instanceof PanelError) || next.code !== 'LOGIN_ENDPOINT_NOT_FOUND') throw next;

@@ -1,6 +1,3 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
 export type LogLevel = 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -19,17 +16,6 @@ export const silentLog: Log = Object.freeze({
   warn: () => undefined,
   error: () => undefined,
 });
-
-export interface FileLogOptions {
-  dir: string;
-  /** Default `paneldeck.log`; rotated files are `paneldeck.1.log`, `paneldeck.2.log`... */
-  fileName?: string;
-  /** A write that would take the current file past this size rotates it first. Default 1 MiB. */
-  maxBytes?: number;
-  /** The current file and the rotated ones together. Default 3. */
-  maxFiles?: number;
-  now?: () => Date;
-}
 
 export const REDACTED = '[redacted]';
 
@@ -323,69 +309,4 @@ export function formatEntry(time: Date, level: LogLevel, event: string, fields: 
     }
   }
   return `${JSON.stringify(entry)}\n`;
-}
-
-/**
- * A log of JSON lines in `dir`, appended synchronously (a few lines per user action), rotated
- * by size: `paneldeck.log` -> `paneldeck.1.log` -> `paneldeck.2.log`, the oldest dropped. Every
- * field is redacted (see `redactValue`). A failure to write (disk full, folder gone) is
- * swallowed; the next entry tries again.
- */
-export function createFileLog(options: FileLogOptions): Log {
-  const fileName = options.fileName ?? 'paneldeck.log';
-  const maxBytes = Math.max(1, options.maxBytes ?? 1024 * 1024);
-  const maxFiles = Math.max(1, Math.floor(options.maxFiles ?? 3));
-  const now = options.now ?? (() => new Date());
-  const dot = fileName.lastIndexOf('.');
-  const [stem, extension] = dot > 0 ? [fileName.slice(0, dot), fileName.slice(dot)] : [fileName, ''];
-  const pathOf = (index: number) => join(options.dir, index === 0 ? fileName : `${stem}.${index}${extension}`);
-  /** The current file's size as this log last knew it; unknown after a failure. */
-  let size: number | null = null;
-
-  const rotate = () => {
-    rmSync(pathOf(maxFiles - 1), { force: true });
-    for (let index = maxFiles - 2; index >= 0; index--) {
-      try {
-        renameSync(pathOf(index), pathOf(index + 1));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-    size = 0;
-  };
-
-  const append = (line: string) => {
-    if (size === null) {
-      mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-      try {
-        size = statSync(pathOf(0)).size;
-      } catch {
-        size = 0;
-      }
-    }
-    const bytes = Buffer.byteLength(line);
-    if (size > 0 && size + bytes > maxBytes) rotate();
-    // Mode 0600: the log names panels and the operator's activity, even with secrets redacted.
-    appendFileSync(pathOf(0), line, { mode: 0o600 });
-    size += bytes;
-  };
-
-  const write = (level: LogLevel) => (event: string, fields?: LogFields) => {
-    try {
-      const time = now();
-      let line = formatEntry(time, level, event, fields);
-      if (Buffer.byteLength(line) > maxBytes) line = formatEntry(time, level, event, { dropped: 'entry larger than the log file limit' });
-      try {
-        append(line);
-      } catch {
-        // The folder may have gone, or the size we knew is stale: look again once, then give up.
-        size = null;
-        append(line);
-      }
-    } catch {
-      size = null;
-    }
-  };
-
-  return { info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -23,19 +23,24 @@ export function appMethods(context: ServiceContext, options: Pick<PanelServiceOp
       const changed = (panelId: string) => changes.changed(panelId);
       if (weak === false) {
         // Copies first, setting after: if the copies cannot be deleted the setting stays on, so
-        // "off" never stands beside weak copies on disk, and a retry finishes the job.
-        for (const panelId of await vault.removeWeakCopies()) {
-          await attemptWrite(() => registry.update(panelId, { tokenStorage: 'memory' }));
-          changed(panelId);
+        // "off" never stands beside weak copies on disk, and a retry finishes the job. Meanwhile
+        // the vault makes no new weak copy, until the setting is written or the change failed.
+        try {
+          const inMemory = await vault.removeWeakCopies();
+          // One change for all of them, made as the copies are gone (a change per panel would let calls in between).
+          await attemptWrite(() => registry.updateMany(new Map(inMemory.map((panelId) => [panelId, { tokenStorage: 'memory' as const }]))));
+          for (const panelId of inMemory) changed(panelId);
+          await settings.update(change);
+        } finally {
+          vault.weakRemovalEnded();
         }
-        await settings.update(change);
       } else {
         // The setting first: the vault reads it when it decides where tokens go.
         await settings.update(change);
         if (weak === true) {
           // `onSaved` runs at once after each save, before anything else can change the panel.
-          await vault.saveHeldInMemory(now(), (panelId, storage) => {
-            registry.update(panelId, { tokenStorage: storage });
+          await vault.saveHeldInMemory(now(), async (panelId, storage) => {
+            await registry.update(panelId, { tokenStorage: storage });
             changed(panelId);
           });
         }
@@ -63,7 +68,10 @@ export function appMethods(context: ServiceContext, options: Pick<PanelServiceOp
 
     async flush() {
       changes.flush();
-      await (await state()).history.flush();
+      const { registry, vault, history } = await state();
+      await history.flush();
+      // The journals folded into their files: each file alone is complete after a quit.
+      await Promise.all([registry.compact(), vault.compact(), history.compact()]);
     },
   };
 }

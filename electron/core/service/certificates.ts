@@ -20,19 +20,23 @@ export function certificateMethods(context: ServiceContext): ServiceMethods<'tru
             'Connect to the panel again (Refresh, or Log in) to see the certificate it presents now.',
         );
       }
-      const updated = (await current.registry.update(panelId, { trustedCertificate: seen }))!;
+      const saving = current.registry.update(panelId, { trustedCertificate: seen });
+      const answer = toPanel(find(current, panelId), current);
+      await saving;
       presented.delete(panelId);
       changes.changed(panelId);
-      return toPanel(updated, current);
+      return answer;
     },
 
     async forgetCertificate(id) {
       const [panelId] = parseArguments('forgetCertificate', [id]);
       const current = await state();
       const record = find(current, panelId);
-      const updated = record.trustedCertificate === null ? record : (await current.registry.update(panelId, { trustedCertificate: null }))!;
+      const saving = record.trustedCertificate === null ? undefined : current.registry.update(panelId, { trustedCertificate: null });
+      const answer = toPanel(find(current, panelId), current);
+      await saving;
       changes.changed(panelId);
-      return toPanel(updated, current);
+      return answer;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mapInSlices } from '../common/time-slices.ts';
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
@@ -43,7 +44,7 @@ export function transferMethods(
       );
       try {
         // Written whole or not at all, readable by the operator only, like Paneldeck's own files.
-        await jsonFileStore(path, { mode: 0o600 }).write(document as unknown as Record<string, unknown>);
+        await jsonFileStore(path, { mode: 0o600 }).save(null, () => document as unknown as Record<string, unknown>);
       } catch (error) {
         throw storageError(`write the exported panels to ${path}`, error);
       }
@@ -62,8 +63,9 @@ export function transferMethods(
         read = { name: 'The pasted text', text: from.text };
       }
       const parsed: ImportText = readImportText(read.text, read.name);
-      const entries = parsed.entries.map(validateEntry);
-      const plan = planImport(entries, current.registry.list());
+      // Twenty thousand entries take longer than main may be held: validated a slice at a time.
+      const entries = await mapInSlices(parsed.entries, validateEntry);
+      const plan = await planImport(entries, current.registry.list());
       pending = { id: randomUUID(), entries };
       return { id: pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };
     },
@@ -78,9 +80,9 @@ export function transferMethods(
           'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
         );
       }
-      const plan = planImport(applying.entries, current.registry.list());
+      const plan = await planImport(applying.entries, current.registry.list());
       const createdAt = now().toISOString();
-      const additions = plan.additions.map((settings) => newPanelRecord(settings, createdAt));
+      const additions = await mapInSlices(plan.additions, (settings) => newPanelRecord(settings, createdAt));
       const updates = duplicates === 'update' ? plan.updates : new Map();
       // One write: the whole import lands, or (the write failing) none of it does.
       await current.registry.insertAndUpdate(additions, updates);

@@ -27,15 +27,16 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
     );
     // Signed out at once whatever the disk says. A token left in the token store is dropped at
     // the next start, because the panel is no longer in the list.
-    await attemptWrite(() => current.vault.forget(...ids));
-    // The panels are asked to end their sessions too; nobody waits for them: the panel is gone from the list.
-    void endSessionsAtPanels(context.request, held);
+    const forgetting = attemptWrite(() => current.vault.forget(...ids));
     for (const id of ids) {
       context.cache.forget(id);
       context.reader.forget(id);
       current.history.forget(id);
       presented.delete(id);
     }
+    // The panels are asked to end their sessions too; nobody waits for them: the panel is gone from the list.
+    void endSessionsAtPanels(context.request, held);
+    await forgetting;
   }
 
   return {
@@ -87,24 +88,34 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       }
       // The token belongs to the old address; it must never be sent to the new one.
       if (next.baseUrl !== undefined) {
-        const ended = await endSignIn(context, current, record, next, `signed out of ${record.name} at its old address`);
-        // Signed out either way; the new address itself was not saved.
-        if (ended.listFailure) throw ended.listFailure;
+        const ending = endSignIn(context, current, record, next, `signed out of ${record.name} at its old address`);
         current.history.forget(panelId);
         presented.delete(panelId);
-        return toPanel(ended.record, current);
+        // As this call leaves the panel, answered once on disk (see logInOnce).
+        const answer = toPanel(current.registry.get(panelId) ?? record, current);
+        const { listFailure } = await ending;
+        // Signed out either way; the new address itself was not saved.
+        if (listFailure) throw listFailure;
+        return answer;
       }
-      const updated = (await current.registry.update(panelId, next)) ?? record;
+      const saving = current.registry.update(panelId, next);
+      const answer = toPanel(current.registry.get(panelId) ?? record, current);
+      await saving;
       changes.changed(panelId);
-      return toPanel(updated, current);
+      return answer;
     },
 
     async removePanel(id) {
       const [panelId] = parseArguments('removePanel', [id]);
       const current = await state();
       find(current, panelId);
-      await forgetPanels(current, [panelId]);
-      await current.registry.remove(panelId);
+      // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
+      const forgetting = forgetPanels(current, [panelId]);
+      try {
+        await current.registry.remove(panelId);
+      } finally {
+        await forgetting;
+      }
       changes.removed(panelId);
     },
 
@@ -112,8 +123,12 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       const [requested] = parseArguments('removePanels', [ids]);
       const current = await state();
       const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
-      await forgetPanels(current, panelIds);
-      await current.registry.removeMany(new Set(panelIds));
+      const forgetting = forgetPanels(current, panelIds);
+      try {
+        await current.registry.removeMany(new Set(panelIds));
+      } finally {
+        await forgetting;
+      }
       for (const id of panelIds) changes.removed(id);
     },
 
@@ -140,9 +155,11 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
         }
         updates.set(record.id, next);
       }
-      await current.registry.updateMany(updates);
+      const saving = current.registry.updateMany(updates);
+      const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      await saving;
       for (const record of records) changes.changed(record.id);
-      return records.map((record) => toPanel(current.registry.get(record.id)!, current));
+      return answer;
     },
 
     async duplicatePanel(id, input) {

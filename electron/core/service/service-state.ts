@@ -37,7 +37,7 @@ export async function openServiceState(openStore: OpenStore, encryption: Encrypt
     changes.set(record.id, { tokenStorage: vault.keeps(record.id) ? record.tokenStorage : null, signedOutReason: reason });
   }
   try {
-    registry.updateMany(changes);
+    await registry.updateMany(changes);
   } catch {
     // The reasons are worked out again at the next start; the panels are signed out either way.
   }

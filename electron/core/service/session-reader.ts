@@ -65,7 +65,8 @@ export class SessionReader {
         );
       }
       if (!read.ok) {
-        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED') this.#recordFailure(state, latest, token, read.error);
+        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED')
+          await this.#recordFailure(state, latest, token, read.error);
         throw read.error;
       }
       const checkedAt = this.#options.now().toISOString();
@@ -106,17 +107,19 @@ export class SessionReader {
   }
 
   /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
-  #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): void {
+  async #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): Promise<void> {
     if (error.certificate) this.#options.presented.set(record.id, error.certificate);
     const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
     if (error.code === 'UNAUTHORIZED') {
       // A disk error must not hide the panel's answer, which is what the operator asked for; the
       // rejected token is forgotten in memory either way.
-      attemptWrite(() => state.vault.dropRejected(record.id, token));
-      attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
+      // All of it in memory before either write is waited for, as one change (see endSignIns in panel-service.ts).
+      const dropping = attemptWrite(() => state.vault.dropRejected(record.id, token));
+      const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
       this.#options.cache.forget(record.id);
       this.forget(record.id);
       state.history.record(record.id, { lastCheck, sessionExpiresAt: null });
+      await Promise.all([dropping, listing]);
     } else {
       state.history.record(record.id, { lastCheck });
     }
@@ -131,9 +134,9 @@ export function find(state: Pick<ServiceState, 'registry'>, id: string): PanelRe
 }
 
 /** Runs a write whose failure the caller handles by what it knows; the error, or null when it worked. */
-export function attemptWrite(write: () => void): PanelError | null {
+export async function attemptWrite(write: () => Promise<unknown>): Promise<PanelError | null> {
   try {
-    write();
+    await write();
     return null;
   } catch (error) {
     if (error instanceof PanelError) return error;

@@ -49,11 +49,11 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
     const held = vault.token(id, panel.baseUrl);
     let token: string;
     try {
-      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], (endpoint) => {
+      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
         // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
         // speaks this style, and the next attempt goes straight to it.
         if (registry.get(id)?.baseUrl !== baseUrl) return;
-        attemptWrite(() =>
+        await attemptWrite(() =>
           registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
         );
         changes.changed(id);
@@ -72,12 +72,16 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       );
     }
     try {
-      const record = (await registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null }))!;
+      const saving = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null });
       cache.forget(id);
       reader.forget(id);
       current.history.record(id, { sessionExpiresAt: null });
       changes.changed(id);
-      return toPanel(record, current);
+      // The panel as this log in leaves it (calls made while it is written do not change the
+      // answer, as they could not when writing held main up), answered once it is on disk.
+      const answer = toPanel(find(current, id), current);
+      await saving;
+      return answer;
     } catch (error) {
       // A log in that fails must not leave the panel signed in behind the operator's back. The
       // token is gone from memory at once; a deletion that could not be written stays due.
@@ -153,7 +157,9 @@ export async function endSignIns(
   what: string,
 ): Promise<{ listFailure: PanelError | null }> {
   const ids = records.map((record) => record.id);
-  const forgetFailure = await attemptWrite(() => current.vault.forget(...ids));
+  // Both files' changes are made in memory before either write is waited for: a call made
+  // meanwhile sees the sign-in ended and the list changed together.
+  const forgetting = attemptWrite(() => current.vault.forget(...ids));
   for (const id of ids) {
     cache.forget(id);
     reader.forget(id);
@@ -162,6 +168,7 @@ export async function endSignIns(
   }
   const ended = new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]));
   const listFailure = await attemptWrite(() => current.registry.updateMany(ended));
+  const forgetFailure = await forgetting;
   if (forgetFailure && listFailure) {
     throw new PanelError(
       'STORAGE',

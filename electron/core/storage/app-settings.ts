@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../../shared/settings.ts';
 import { BOARD_SORTS, THEMES } from '../../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
-import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import type { DocumentStore } from './document-store.ts';
+import { copyAside, isEmptyDocument, readOrMoveAside, storageError } from './store-problems.ts';
+import { WriteQueue } from './write-queue.ts';
 
 const SETTINGS_VERSION = 1;
 
@@ -37,6 +39,7 @@ const settingsSchema = z.object({
 /** The installation's settings in `settings.json`, written first and applied after, like the panel list. */
 export class SettingsFile {
   readonly #store: DocumentStore;
+  readonly #queue = new WriteQueue();
   #settings: AppSettings;
   readonly loadProblem: StartupProblem | null;
 
@@ -51,15 +54,19 @@ export class SettingsFile {
     return { ...this.#settings };
   }
 
-  update(patch: Partial<AppSettings>): AppSettings {
-    const next = { ...this.#settings, ...patch };
-    try {
-      this.#store.write({ version: SETTINGS_VERSION, ...next });
-    } catch (error) {
-      throw storageError(`save the settings to ${this.#store.path}`, error);
-    }
-    this.#settings = next;
-    return this.get();
+  /** Resolves with the settings once the change is on disk; queued, so that a change never undoes the one before it. */
+  update(patch: Partial<AppSettings>): Promise<AppSettings> {
+    return this.#queue.run(async () => {
+      const next = { ...this.#settings, ...patch };
+      try {
+        // A few hundred bytes: always written whole.
+        await this.#store.save(null, () => ({ version: SETTINGS_VERSION, ...next }));
+      } catch (error) {
+        throw storageError(`save the settings to ${this.#store.path}`, error);
+      }
+      this.#settings = next;
+      return this.get();
+    });
   }
 }
 

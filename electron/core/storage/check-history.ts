@@ -1,6 +1,8 @@
 import { isErrorCode } from '../../../shared/errors.ts';
 import type { SessionCheck } from '../../../shared/types.ts';
-import { isEmptyDocument, readOrMoveAside, type DocumentStore } from './document-store.ts';
+import type { DocumentStore } from './document-store.ts';
+import { isEmptyDocument, readOrMoveAside } from './store-problems.ts';
+import { WriteQueue } from './write-queue.ts';
 import { isRecord, isTime } from '../common/guards.ts';
 
 /** What checks learnt of a panel: run-time state, not what the operator typed. */
@@ -41,16 +43,21 @@ const realTimer: FlushTimer = {
 /**
  * The outcome of each panel's last check and when its session ends, in `checks.json`. Checks come
  * by the thousand, so they are written coalesced: at most once every `delayMs` and at `flush()`
- * (quit). A crash loses the last seconds of check history, never a panel or a log out, which live
- * in the panel list and the token store, written before their calls answer.
+ * (quit), each time only the panels that changed once the history is large (see
+ * `DocumentStore.save`). A crash loses the last seconds of check history, never a panel or a log
+ * out, which live in the panel list and the token store, written before their calls answer.
  */
 export class CheckHistory {
   readonly #store: DocumentStore;
+  readonly #queue = new WriteQueue();
   readonly #states = new Map<string, CheckState>();
   readonly #timer: FlushTimer;
   readonly #delayMs: number;
   #pending: unknown = null;
-  #dirty = false;
+  /** Panels whose state changed since it was last written. */
+  readonly #dirty = new Set<string>();
+  /** The file holds what this version would not write (damage, another format): the next write is whole. */
+  #rewrite = false;
 
   constructor(store: DocumentStore, options: { timer?: FlushTimer; delayMs?: number } = {}) {
     this.#store = store;
@@ -67,7 +74,7 @@ export class CheckHistory {
   seed(panelId: string, state: CheckState): void {
     if (this.#states.has(panelId) || (state.lastCheck === null && state.sessionExpiresAt === null)) return;
     this.#states.set(panelId, state);
-    this.#schedule();
+    this.#schedule(panelId);
   }
 
   /** A change that changes nothing writes nothing: a log out of a never-checked panel, say. */
@@ -77,30 +84,49 @@ export class CheckHistory {
     if (next.lastCheck === current.lastCheck && next.sessionExpiresAt === current.sessionExpiresAt) return current;
     if (next.lastCheck === null && next.sessionExpiresAt === null) this.#states.delete(panelId);
     else this.#states.set(panelId, next);
-    this.#schedule();
+    this.#schedule(panelId);
     return next;
   }
 
   forget(panelId: string): void {
-    if (this.#states.delete(panelId)) this.#schedule();
+    if (this.#states.delete(panelId)) this.#schedule(panelId);
   }
 
-  /** Writes now what is waiting. A failure is kept for the next try: check history is not worth an error. */
-  flush(): void {
+  /**
+   * Writes now what is waiting; resolves once it is on disk. A failure is kept for the next try:
+   * check history is not worth an error.
+   */
+  flush(): Promise<void> {
     if (this.#pending !== null) this.#timer.clear(this.#pending);
     this.#pending = null;
-    if (!this.#dirty) return;
-    try {
-      this.#store.write({ version: HISTORY_VERSION, panels: Object.fromEntries(this.#states) });
-      this.#dirty = false;
-    } catch {
-      this.#schedule();
-    }
+    return this.#queue.run(async () => {
+      if (this.#dirty.size === 0) return;
+      const ids = [...this.#dirty];
+      // A panel checked again during the write is marked again, for the next one.
+      this.#dirty.clear();
+      const set = ids.flatMap((id): [string, CheckState][] => (this.#states.has(id) ? [[id, this.#states.get(id)!]] : []));
+      const remove = ids.filter((id) => !this.#states.has(id));
+      try {
+        await this.#store.save(this.#rewrite ? null : { field: 'panels', set, remove }, () => this.#document());
+        this.#rewrite = false;
+      } catch {
+        for (const id of ids) this.#schedule(id);
+      }
+    });
   }
 
-  #schedule(): void {
-    this.#dirty = true;
-    if (this.#pending === null) this.#pending = this.#timer.set(() => this.flush(), this.#delayMs);
+  /** Writes the history whole if its journal holds changes: at quit. */
+  compact(): Promise<void> {
+    return this.#queue.run(() => this.#store.compact(() => this.#document()).catch(() => undefined));
+  }
+
+  #document(): Record<string, unknown> {
+    return { version: HISTORY_VERSION, panels: Object.fromEntries(this.#states) };
+  }
+
+  #schedule(panelId: string): void {
+    this.#dirty.add(panelId);
+    if (this.#pending === null) this.#pending = this.#timer.set(() => void this.flush(), this.#delayMs);
   }
 
   #load(): void {
@@ -108,15 +134,19 @@ export class CheckHistory {
     try {
       read = readOrMoveAside(this.#store, new Date());
     } catch {
+      this.#rewrite = true;
       return;
     }
     // Damaged or unknown history costs only the check history: it is rebuilt by the next checks.
     if (!read.ok || isEmptyDocument(read.document)) return;
     const document = read.document;
+    this.#rewrite = true;
     if (!isRecord(document) || document.version !== HISTORY_VERSION || !isRecord(document.panels)) return;
     for (const [panelId, candidate] of Object.entries(document.panels)) {
       const state = readState(candidate);
       if (state) this.#states.set(panelId, state);
     }
+    // Entries this version would not have written are dropped by the next write, which is then whole.
+    this.#rewrite = this.#states.size !== Object.keys(document.panels).length;
   }
 }

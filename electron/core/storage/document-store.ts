@@ -1,116 +1,237 @@
-import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  copyFileSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { PanelError } from '../../../shared/errors.ts';
+import { isRecord } from '../common/guards.ts';
+import { changeLine, fileHash, headerLine, readJournal, replay, type DocumentChange, type JournalLine } from './journal.ts';
+import { documentText } from './json-text.ts';
+import { copyAside, PRIVATE_FILE_MODE, restrictMode } from './store-problems.ts';
+import {
+  batches,
+  diskFiles,
+  PRIVATE_FOLDER_MODE,
+  syncFolder,
+  TEMP_MARK,
+  writeAtomically,
+  type StoreFile,
+  type StoreFiles,
+} from './store-files.ts';
+import { WriteQueue } from './write-queue.ts';
 
-/** One JSON document on disk, written whole and atomically. */
+export type { DocumentChange };
+export { PRIVATE_FILE_MODE };
+export { storageError, storageReason } from './store-problems.ts';
+
+/** One JSON document on disk. Read once, synchronously, at start; saved asynchronously, durably. */
 export interface DocumentStore {
   readonly path: string;
-  /** The stored document (`{}` when there is none yet). Throws a `SyntaxError` when it is not JSON. */
+  /** The stored document (`{}` when there is none yet), its journal replayed. Throws a `SyntaxError` when it is not JSON. */
   read(): unknown;
-  write(document: Record<string, unknown>): void;
+  /**
+   * Saves the document `whole()` gives, which is the one saved before with `change` applied: the
+   * change goes to the journal when the document is large, else the document is written whole.
+   * `change` null writes it whole: when there is no such change, or when the file on disk is not
+   * what this version would have written (an older format, damage read past). Resolves once on
+   * disk (fsync'd); rejects with the file system's error, the store then as it was before.
+   */
+  save(change: DocumentChange | null, whole: () => Record<string, unknown>): Promise<void>;
+  /** Writes the document whole if the journal holds changes: at quit, so that the file alone is complete. */
+  compact(whole: () => Record<string, unknown>): Promise<void>;
+  /** Where `read` kept a copy of a journal damaged in its middle (the changes after the damage are lost), or null. */
+  damagedJournal(): string | null;
 }
 
 /** Opens the document `<name>.json` in the data folder; `secret` says it holds secrets (tokens). */
 export type OpenStore = (name: string, options: { secret: boolean }) => DocumentStore;
 
-/** Owner only, for every document: even the panel list names accounts and the check history. */
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_FOLDER_MODE = 0o700;
+/**
+ * When changes go to a journal rather than the document being written whole: from `fromBytes` of
+ * document on (below it a whole write costs about as little), until the journal reaches
+ * `journalShare` times the document's size, when the next save writes the document whole again
+ * (compaction). A save so costs the size of its change, plus now and then the document's size
+ * spread over as many changes: with the share at 1, at most twice the bytes of the changes.
+ */
+export interface JournalPolicy {
+  fromBytes: number;
+  journalShare: number;
+}
 
-export function openJsonFiles(dataDir: string): OpenStore {
-  return (name) => jsonFileStore(join(dataDir, `${name}.json`), { mode: PRIVATE_FILE_MODE });
+/** About 600 panels: a whole write of less takes a few milliseconds, and any reader sees one plain file. */
+export const DATA_JOURNAL: JournalPolicy = { fromBytes: 256 * 1024, journalShare: 1 };
+
+export interface StoreOptions {
+  mode: number;
+  /** Null (the default): always written whole, for small documents. */
+  journal?: JournalPolicy | null;
+  files?: StoreFiles;
+}
+
+export function openJsonFiles(dataDir: string, options: Omit<StoreOptions, 'mode'> = {}): OpenStore {
+  const journal = options.journal === undefined ? DATA_JOURNAL : options.journal;
+  return (name) => jsonFileStore(join(dataDir, `${name}.json`), { mode: PRIVATE_FILE_MODE, journal, files: options.files });
+}
+
+/** `panels.json` -> `panels.journal`. */
+export function journalPathOf(path: string): string {
+  return `${path.replace(/\.json$/, '')}.journal`;
+}
+
+interface OpenJournal {
+  /** Opened at the first append of this run. */
+  handle: StoreFile | null;
+  /** Bytes of good lines: where the next one goes. */
+  bytes: number;
+  /** Bytes on disk, more than `bytes` when a cut line is to be cut off before the next append. */
+  bytesOnDisk: number;
+  changes: number;
 }
 
 /**
- * A document in one file. Every write goes to a new temporary file that is flushed to disk and
- * then renamed over the old one, so a crash or a kill at any moment leaves either the old
- * document or the new one, never half of one. (Not conf, which writes in place, unsafely, when
- * the `SNAP` variable is set, as it is for apps started from a snap's terminal.)
+ * A document in `path`, written whole through a temporary file renamed over it (see
+ * `writeAtomically`; not conf, which writes in place, unsafely, when the `SNAP` variable is set),
+ * and with a `journal` policy, its changes appended to a journal between whole writes.
  */
-export function jsonFileStore(path: string, { mode }: { mode: number }): DocumentStore {
+export function jsonFileStore(path: string, options: StoreOptions): DocumentStore {
+  const { mode } = options;
+  const files = options.files ?? diskFiles;
+  const policy = options.journal ?? null;
+  const journalPath = journalPathOf(path);
+  const queue = new WriteQueue();
   let opened = false;
-  return {
-    path,
-    read() {
-      if (!opened) {
-        removeStaleTempFiles(path);
-        // Files and a folder an older version left readable by others are closed at the first read.
-        restrictMode(dirname(path), PRIVATE_FOLDER_MODE);
-        restrictMode(path, mode);
-      }
-      opened = true;
-      let text: string;
+  /** The document file as this run last read or wrote it; a null hash when there is none a journal could follow. */
+  let document: { hash: string | null; bytes: number } = { hash: null, bytes: 0 };
+  let journal: OpenJournal | null = null;
+  /** A failed append that could not be undone: the next save writes the document whole, which makes the journal stale. */
+  let journalBroken = false;
+  let damagedCopy: string | null = null;
+
+  function readDocument(): unknown {
+    if (!opened) {
+      for (const file of [path, journalPath]) removeStaleTempFiles(file);
+      // Files and a folder an older version left readable by others are closed at the first read.
+      restrictMode(dirname(path), PRIVATE_FOLDER_MODE);
+      for (const file of [path, journalPath]) restrictMode(file, mode);
+    }
+    opened = true;
+    document = { hash: null, bytes: 0 };
+    journal = null;
+    damagedCopy = null;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return {};
+      throw error;
+    }
+    const parsed: unknown = JSON.parse(bytes.toString('utf8'));
+    document = { hash: fileHash(bytes), bytes: bytes.length };
+    return policy && isRecord(parsed) ? withJournal(parsed, document.hash!) : parsed;
+  }
+
+  function withJournal(parsed: Record<string, unknown>, hash: string): Record<string, unknown> {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(journalPath);
+    } catch {
+      return parsed;
+    }
+    const read = readJournal(bytes, hash);
+    if (read === null) {
+      // Follows an older write of the document, whose changes that write already holds.
+      rmSync(journalPath, { force: true });
+      return parsed;
+    }
+    if (read.damaged) damagedCopy = copyAside(journalPath, new Date());
+    journal = { handle: null, bytes: read.goodBytes, bytesOnDisk: bytes.length, changes: read.changes.length };
+    return replay(parsed, read.changes);
+  }
+
+  async function append(line: JournalLine): Promise<void> {
+    const open = journal ?? (await startJournal());
+    if (!open.handle) {
       try {
-        text = readFileSync(path, 'utf8');
+        open.handle = await files.open(journalPath, 'r+');
+        if (open.bytesOnDisk > open.bytes) await open.handle.truncate(open.bytes);
       } catch (error) {
-        if ((error as { code?: unknown }).code === 'ENOENT') return {};
+        // The journal read at start cannot be added to (removed by hand, say): the next save writes all of it.
+        await open.handle?.close().catch(() => undefined);
+        open.handle = null;
+        journalBroken = true;
         throw error;
       }
-      return JSON.parse(text);
-    },
-    write(document) {
-      writeAtomically(path, `${JSON.stringify(document, null, '\t')}\n`, mode);
-    },
+    }
+    try {
+      let written = 0;
+      // A few hundred kilobytes at a time: an import's line is megabytes. A kill between two is a cut line.
+      for (const batch of batches(line.pieces)) {
+        const bytes = Buffer.from(batch);
+        await open.handle.write(bytes, open.bytes + written);
+        written += bytes.length;
+      }
+      await open.handle.datasync();
+    } catch (error) {
+      try {
+        // Takes back whatever part of the line reached the file: the next line goes where it began.
+        await open.handle.truncate(open.bytes);
+        await open.handle.datasync();
+      } catch {
+        journalBroken = true;
+      }
+      throw error;
+    }
+    open.bytes += line.bytes;
+    open.bytesOnDisk = open.bytes;
+    open.changes++;
+  }
+
+  /** A new journal following the document as written: its header on disk before any change. */
+  async function startJournal(): Promise<OpenJournal> {
+    const handle = await files.open(journalPath, 'w', mode);
+    try {
+      const header = Buffer.from(headerLine(document.hash!));
+      await handle.write(header, 0);
+      await handle.datasync();
+      await syncFolder(files, dirname(journalPath));
+      journal = { handle, bytes: header.length, bytesOnDisk: header.length, changes: 0 };
+      return journal;
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function writeWhole(whole: Record<string, unknown>): Promise<void> {
+    document = await writeAtomically(files, path, await documentText(whole), mode);
+    journalBroken = false;
+    const stale = journal;
+    journal = null;
+    if (!policy) return;
+    // The journal no longer follows the document (its hash changed): removed now, or ignored at the next start.
+    await stale?.handle?.close().catch(() => undefined);
+    await files.remove(journalPath).catch(() => undefined);
+  }
+
+  function journalRoom(): number {
+    if (!policy || document.hash === null || document.bytes < policy.fromBytes || journalBroken) return 0;
+    return Math.max(document.bytes, policy.fromBytes) * policy.journalShare - (journal?.bytes ?? 0);
+  }
+
+  return {
+    path,
+    read: readDocument,
+    save: (change, whole) =>
+      queue.run(async () => {
+        if (change && journalRoom() > 0) {
+          const line = await changeLine(change);
+          // Past the room left, the document is written whole instead: the journal starts again.
+          if (line.bytes <= journalRoom()) return append(line);
+        }
+        await writeWhole(whole());
+      }),
+    compact: (whole) =>
+      queue.run(async () => {
+        if ((journal && journal.changes > 0) || journalBroken) await writeWhole(whole());
+      }),
+    damagedJournal: () => damagedCopy,
   };
-}
-
-function writeAtomically(path: string, text: string, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
-  const temp = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    const file = openSync(temp, 'wx', mode);
-    try {
-      writeFileSync(file, text);
-      fsyncSync(file);
-    } finally {
-      closeSync(file);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  syncFolder(dirname(path));
-}
-
-const TEMP_MARK = '.tmp-';
-
-/** Best effort: on Windows modes mean little, and a file that is gone needs none. */
-function restrictMode(path: string, mode: number): void {
-  try {
-    chmodSync(path, mode);
-  } catch {
-    // Nothing to restrict, or not ours to change: reading goes on.
-  }
-}
-
-/** Makes the rename itself durable. Windows cannot open a folder for this, and does not need to. */
-function syncFolder(folder: string): void {
-  try {
-    const handle = openSync(folder, 'r');
-    try {
-      fsyncSync(handle);
-    } finally {
-      closeSync(handle);
-    }
-  } catch {
-    // Best effort: the data is already on disk under its final name.
-  }
 }
 
 /** Temporary files left by a write that was killed half-way; they were never the document. */
@@ -125,92 +246,4 @@ function removeStaleTempFiles(path: string): void {
   for (const name of names) {
     if (name.startsWith(prefix)) rmSync(join(dirname(path), name), { force: true });
   }
-}
-
-export type DocumentRead = { ok: true; document: unknown } | { ok: false; movedTo: string };
-
-/**
- * Reads a document; one that is not JSON is renamed to `<name>.corrupt-<timestamp>.json` so that
- * nothing is lost and the app can start without it.
- */
-export function readOrMoveAside(store: DocumentStore, now: Date): DocumentRead {
-  try {
-    return { ok: true, document: store.read() };
-  } catch (error) {
-    if (!(error instanceof Error) || error.name !== 'SyntaxError') {
-      throw storageError(`read ${store.path}`, error);
-    }
-    return { ok: false, movedTo: moveAside(store.path, now) };
-  }
-}
-
-/** A store whose file does not exist yet reads as `{}`. */
-export function isEmptyDocument(document: unknown): boolean {
-  return typeof document === 'object' && document !== null && Object.keys(document).length === 0;
-}
-
-export function moveAside(path: string, now: Date): string {
-  const target = freePath(asidePath(path, now));
-  try {
-    renameSync(path, target);
-  } catch (error) {
-    throw storageError(`move the damaged file ${path} aside`, error);
-  }
-  restrictMode(target, PRIVATE_FILE_MODE);
-  return target;
-}
-
-/** Keeps a copy of a file that was read only in part, before anything overwrites it. */
-export function copyAside(path: string, now: Date): string {
-  return keepBackup(path, 'corrupt', now, 'the damaged file');
-}
-
-/** Copies `<name>.json` to `<name>.<label>-<timestamp>.json`, never over an existing file. */
-export function keepBackup(path: string, label: string, now: Date, what = 'the file'): string {
-  const target = freePath(asidePath(path, now, label));
-  try {
-    copyFileSync(path, target, constants.COPYFILE_EXCL);
-  } catch (error) {
-    throw storageError(`keep a copy of ${what} ${path}`, error);
-  }
-  // A copy takes the mode of the file it copies, which an older version may have left 0644.
-  restrictMode(target, PRIVATE_FILE_MODE);
-  return target;
-}
-
-/** `path`, or `path` with `-2`, `-3`... before `.json` when taken: an earlier copy is never overwritten. */
-function freePath(path: string): string {
-  let candidate = path;
-  for (let n = 2; existsSync(candidate); n++) candidate = path.replace(/\.json$/, `-${n}.json`);
-  return candidate;
-}
-
-function asidePath(path: string, now: Date, label = 'corrupt'): string {
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  return `${path.replace(/\.json$/, '')}.${label}-${stamp}.json`;
-}
-
-export function storageError(action: string, error: unknown): PanelError {
-  return new PanelError(
-    'STORAGE',
-    `Paneldeck could not ${action} (${storageReason(error)}). Check free disk space and the folder's permissions, then try again.`,
-    { cause: error },
-  );
-}
-
-/** Why a file operation failed, in a few words; a `STORAGE` error is read through to its cause. */
-export function storageReason(error: unknown): string {
-  if (error instanceof PanelError && error.code === 'STORAGE') return storageReason(error.cause);
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOSPC'
-    ? 'the disk is full'
-    : code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'EROFS'
-        ? 'the disk is read-only'
-        : typeof code === 'string'
-          ? code
-          : error instanceof Error
-            ? error.message
-            : 'unknown error';
 }

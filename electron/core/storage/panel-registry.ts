@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from '../common/address.ts';
-import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
+import type { DocumentChange, DocumentStore } from './document-store.ts';
+import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError } from './store-problems.ts';
+import { nextTurn } from '../common/time-slices.ts';
+import { PanelList, withEffect, type ListPatch, type PatchEffect } from './panel-list.ts';
+import { WriteQueue } from './write-queue.ts';
 import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
 import { holds } from '../common/guards.ts';
 
@@ -40,109 +44,160 @@ export interface RegistryMigration {
 }
 
 /**
- * The panel list, kept in memory and written whole on every change. A change is written first
- * and applied in memory after, so a failed write changes nothing.
+ * The panel list, kept in memory and saved on every change: the change alone to the journal once
+ * the list is large, else the list whole (see `DocumentStore.save`). A change shows in memory at
+ * once, as it did when saving held main up, so that calls made meanwhile see it; its write is
+ * queued behind the ones before it, and its promise resolves once it is on disk. A write that
+ * fails is taken back (with any change it made a twin of), and its promise rejects: the list is
+ * then as it would have been without that change.
  */
 export class PanelRegistry {
   readonly #store: DocumentStore;
-  #records: PanelRecord[];
-  /** By id, so a lookup costs the same at ten thousand panels as at ten. */
-  #byId = new Map<string, PanelRecord>();
+  readonly #queue = new WriteQueue();
+  /** The list as written. */
+  #durable: readonly PanelRecord[];
+  /** The list as written, with the changes still being written applied in order: what everyone sees. */
+  #visible: PanelList;
+  /** Each change being written, with what it did to the list shown and how many writes had failed then. */
+  readonly #pending: { patch: ListPatch; effect: PatchEffect; failuresBefore: number }[] = [];
+  #failures = 0;
+  /** The file on disk is not the list as this version writes it (older format, damage, old check results): the next save writes it whole. */
+  #rewrite: boolean;
   readonly loadProblem: RegistryLoadProblem | null;
   readonly migration: RegistryMigration | null;
 
   constructor(store: DocumentStore, now: Date) {
     this.#store = store;
     const loaded = loadRecords(store, now);
-    this.#records = loaded.records;
-    this.#byId = new Map(loaded.records.map((record) => [record.id, record]));
+    this.#durable = loaded.records;
+    this.#visible = new PanelList(loaded.records);
     this.loadProblem = loaded.problem;
     this.migration = loaded.migration;
-    if (loaded.migration) this.#saveMigrated();
+    this.#rewrite = loaded.problem !== null || loaded.migration !== null;
+    // Written at once, so the upgrade runs once. The backup is already on disk; if this write
+    // fails, the old file stays as it was and the next change writes the new format.
+    if (loaded.migration) this.#queue.run(() => this.#save(null, this.#durable)).catch(() => undefined);
   }
 
   list(): readonly PanelRecord[] {
-    return this.#records;
+    return this.#visible.records;
   }
 
   get(id: string): PanelRecord | undefined {
-    return this.#byId.get(id);
+    return this.#visible.get(id);
   }
 
   /** The panel whose API is at `baseUrl`, if any. */
   findByBaseUrl(baseUrl: string): PanelRecord | undefined {
-    return this.#records.find((record) => record.baseUrl === baseUrl);
+    return this.#visible.findByBaseUrl(baseUrl);
   }
 
-  insert(record: PanelRecord): void {
-    this.#commit([...this.#records, record]);
+  insert(record: PanelRecord): Promise<void> {
+    return this.insertAndUpdate([record], new Map());
   }
 
-  /** Applies `change` to the panel; does nothing when the panel is gone. */
-  update(id: string, change: PanelRecordChange): PanelRecord | undefined {
-    if (!this.get(id)) return undefined;
-    this.updateMany(new Map([[id, change]]));
+  /** Applies `change` to the panel; does nothing when the panel is gone. Resolves with the panel as it is then. */
+  async update(id: string, change: PanelRecordChange): Promise<PanelRecord | undefined> {
+    await this.#change({ additions: [], changes: new Map([[id, change]]), removals: new Set() });
     return this.get(id);
   }
 
   /** Applies several panels' changes in one write: at start, ten thousand panels cost one write, not ten thousand. */
-  updateMany(changes: ReadonlyMap<string, PanelRecordChange>): void {
-    this.insertAndUpdate([], changes);
+  updateMany(changes: ReadonlyMap<string, PanelRecordChange>): Promise<void> {
+    return this.insertAndUpdate([], changes);
   }
 
   /**
    * Forgets check results an older version kept in the list (they now live in the check
-   * history), in memory only: the next change writes the list without them.
+   * history), in memory only: the next change writes the list whole, without them.
    */
   dropLegacyChecks(): void {
     // Files written since check results moved out hold none: nothing to rebuild at start.
-    if (this.#records.every((record) => record.lastCheck === null)) return;
-    this.#records = this.#records.map((record) => (record.lastCheck === null ? record : { ...record, lastCheck: null }));
-    this.#byId = new Map(this.#records.map((record) => [record.id, record]));
+    if (this.#durable.every((record) => record.lastCheck === null)) return;
+    this.#durable = this.#durable.map((record) => (record.lastCheck === null ? record : { ...record, lastCheck: null }));
+    this.#visible = new PanelList(this.#durable);
+    this.#rewrite = true;
   }
 
   /**
    * Adds `additions` and applies `changes` in one write: an import, or a change to many panels,
    * lands whole or not at all.
    */
-  insertAndUpdate(additions: readonly PanelRecord[], changes: ReadonlyMap<string, PanelRecordChange>): void {
-    if (additions.length === 0 && changes.size === 0) return;
-    const updated = this.#records.map((record) => {
-      const change = changes.get(record.id);
-      return change ? { ...record, ...change } : record;
-    });
-    this.#commit(additions.length === 0 ? updated : [...updated, ...additions]);
+  insertAndUpdate(additions: readonly PanelRecord[], changes: ReadonlyMap<string, PanelRecordChange>): Promise<void> {
+    return this.#change({ additions, changes, removals: new Set() });
   }
 
-  remove(id: string): void {
-    this.removeMany(new Set([id]));
+  remove(id: string): Promise<void> {
+    return this.removeMany(new Set([id]));
   }
 
   /** Removes every panel in `ids` in one write. */
-  removeMany(ids: ReadonlySet<string>): void {
-    this.#commit(this.#records.filter((record) => !ids.has(record.id)));
+  removeMany(ids: ReadonlySet<string>): Promise<void> {
+    return this.#change({ additions: [], changes: new Map(), removals: ids });
   }
 
-  /**
-   * Writes the upgraded list at once, so the upgrade runs once. The backup is already on disk;
-   * if this write fails, the old file stays as it was and the next change writes the new format.
-   */
-  #saveMigrated(): void {
+  /** Writes the list whole if its journal holds changes: at quit, so that panels.json alone is complete. */
+  compact(): Promise<void> {
+    return this.#queue.run(() => this.#store.compact(() => ({ version: REGISTRY_VERSION, panels: this.#durable })));
+  }
+
+  /** Shows `patch` now and queues its write; resolves (even with nothing to do) after the writes queued before it. */
+  #change(patch: ListPatch): Promise<void> {
+    let effect: PatchEffect | null;
     try {
-      this.#commit(this.#records);
-    } catch {
-      // Nothing is lost: the list is in memory and the original file is untouched.
+      effect = this.#visible.apply(patch);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (effect === null) return this.#queue.run(async () => undefined);
+    const entry = { patch, effect, failuresBefore: this.#failures };
+    this.#pending.push(entry);
+    return this.#queue.run(async () => {
+      // Not in the same turn as the call: a large change (an import) is worked out twice.
+      await nextTurn();
+      try {
+        // With every change before it written, the list it was shown on is the list as written, and
+        // what it did there is what it does here; after a failure it is worked out again.
+        const made = entry.failuresBefore === this.#failures ? entry.effect : new PanelList(this.#durable).apply(patch);
+        if (made) {
+          const next = withEffect(this.#durable, made);
+          const set = [...made.updated.map(([, after]) => after), ...made.added].map((record): [string, PanelRecord] => [
+            record.id,
+            record,
+          ]);
+          await this.#save({ field: 'panels', set, remove: made.removed.map((record) => record.id) }, next);
+          this.#durable = next;
+        }
+      } catch (error) {
+        this.#failures++;
+        this.#pending.shift();
+        this.#showPending();
+        throw error;
+      }
+      this.#pending.shift();
+    });
+  }
+
+  /** The list as written with the changes still pending: after a write that failed, as if its change had never been. */
+  #showPending(): void {
+    this.#visible = new PanelList(this.#durable);
+    for (const { patch } of this.#pending) {
+      try {
+        this.#visible.apply(patch);
+      } catch {
+        // A twin now that the change before it is gone: its own write refuses it too.
+      }
     }
   }
 
-  #commit(records: PanelRecord[]): void {
+  /** `records` on disk with `change`, or whole when the file is not as this version writes it. */
+  async #save(change: DocumentChange | null, records: readonly PanelRecord[]): Promise<void> {
     try {
-      this.#store.write({ version: REGISTRY_VERSION, panels: records });
+      await this.#store.save(this.#rewrite ? null : change, () => ({ version: REGISTRY_VERSION, panels: records }));
     } catch (error) {
       throw storageError(`save the panel list to ${this.#store.path}`, error);
     }
-    this.#records = records;
-    this.#byId = new Map(records.map((record) => [record.id, record]));
+    this.#rewrite = false;
   }
 }
 
@@ -191,7 +246,14 @@ function loadRecords(store: DocumentStore, now: Date): LoadedRecords {
     for (let version = shape.data.version; version < REGISTRY_VERSION; version++) panels = migrations[version]!(panels);
   }
   const { records, problem } = parseRecords(panels, store.path, now);
-  return { records, problem, migration };
+  return { records, problem: withJournalDamage(problem, store.damagedJournal()), migration };
+}
+
+function withJournalDamage(problem: RegistryLoadProblem | null, copy: string | null): RegistryLoadProblem | null {
+  if (copy === null) return problem;
+  const message =
+    'The latest changes to the panel list could not all be read (its journal is damaged), so some of them may be missing. A copy of the journal was kept.';
+  return problem ? { message: `${problem.message} ${message}`, movedTo: problem.movedTo } : { message, movedTo: copy };
 }
 
 function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRecords, 'records' | 'problem'> {

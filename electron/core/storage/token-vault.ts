@@ -1,15 +1,8 @@
-import { z } from 'zod';
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { ProtectionLevel, TokenProtection } from '../../../shared/types.ts';
-import { copyAside, isEmptyDocument, readOrMoveAside, storageError, type DocumentStore } from './document-store.ts';
-import { isRecord, isTime } from '../common/guards.ts';
-import {
-  ADDRESS_CHANGED_REASON,
-  damagedEntryReason,
-  damagedFileReason,
-  unavailableReason,
-  undecryptableReason,
-} from './token-vault-messages.ts';
+import type { DocumentStore } from './document-store.ts';
+import { TokenFile, type StoredToken, type TokenFileProblem } from './token-file.ts';
+import { ADDRESS_CHANGED_REASON, damagedEntryReason, unavailableReason, undecryptableReason } from './token-vault-messages.ts';
 
 /**
  * The OS encryption the vault relies on. The app implements it with safeStorage's async API;
@@ -25,33 +18,7 @@ export interface Encryption {
 /** Linux's fallback backend encrypts with a hard-coded key: as good as plain text. */
 export const WEAK_BACKENDS: ReadonlySet<string> = new Set(['basic_text']);
 
-const VAULT_VERSION = 1;
-const vaultShape = z.object({ version: z.literal(VAULT_VERSION), tokens: z.record(z.string(), z.unknown()) });
-interface StoredToken {
-  /** Base64 of what `Encryption.encrypt` gave. */
-  ciphertext: string;
-  backend: string;
-  savedAt: string;
-  /** The panel address the token was issued by; absent in files from before it was recorded. */
-  baseUrl?: string;
-}
 const DECRYPTIONS_AT_ONCE = 64;
-
-/** One entry of the token store, or null when it is damaged. */
-function readStoredToken(candidate: unknown): StoredToken | null {
-  if (!isRecord(candidate)) return null;
-  const { ciphertext, backend, savedAt, baseUrl } = candidate as Record<string, unknown>;
-  if (
-    typeof ciphertext !== 'string' ||
-    ciphertext.length === 0 ||
-    ciphertext.length % 4 !== 0 ||
-    !/^[A-Za-z0-9+/]+={0,2}$/.test(ciphertext)
-  )
-    return null;
-  if (typeof backend !== 'string' || !isTime(savedAt)) return null;
-  if (baseUrl !== undefined && typeof baseUrl !== 'string') return null;
-  return baseUrl === undefined ? { ciphertext, backend, savedAt } : { ciphertext, backend, savedAt, baseUrl };
-}
 
 /** A token held for a panel, bound to the address that issued it. */
 interface HeldToken {
@@ -78,28 +45,23 @@ export interface SaveFor {
 }
 
 /**
- * Tokens by panel id. On disk only as ciphertext from `Encryption`, in a file of their own;
- * in memory only when no real encryption is available, or when the only encryption is a key
- * built into the app (`basic_text`) and the operator has not allowed that.
- *
- * Every change to the file is made to `#intended` first and written from there. A write that
- * fails leaves the change in `#intended`, so the next write carries it: a log out whose write
- * failed is never undone by a later save.
+ * Tokens by panel id. On disk only as ciphertext from `Encryption`, in a file of their own
+ * (`TokenFile`); in memory only when no real encryption is available, or when the only encryption
+ * is a key built into the app (`basic_text`) and the operator has not allowed that. Ending a
+ * sign-in takes effect in memory at once; the methods that write resolve once it is on disk.
  */
 export class TokenVault {
-  readonly #store: DocumentStore;
+  readonly #file: TokenFile;
   readonly #encryption: Encryption;
   readonly #policy: VaultPolicy;
   readonly #tokens = new Map<string, HeldToken>();
-  /** What the token store should hold, kept even when it cannot be decrypted now: the keyring may come back. */
-  #intended: Record<string, StoredToken> = {};
-  /** What the token store holds as far as this run knows. */
-  #written: Record<string, StoredToken> = {};
   /** Bumped by `forget`, so a save that was under way when the sign-in ended is dropped. */
   readonly #generation = new Map<string, number>();
+  /** "Weak off" under way (`removeWeakCopies` to `weakRemovalEnded`): no new weak copy, even before the setting reads off. */
+  #weakRemovals = 0;
 
-  private constructor(store: DocumentStore, encryption: Encryption, policy: VaultPolicy) {
-    this.#store = store;
+  private constructor(file: TokenFile, encryption: Encryption, policy: VaultPolicy) {
+    this.#file = file;
     this.#encryption = encryption;
     this.#policy = policy;
   }
@@ -116,8 +78,8 @@ export class TokenVault {
     policy: VaultPolicy,
     list: PanelListView,
   ): Promise<VaultOpening> {
-    const vault = new TokenVault(store, encryption, policy);
-    const { entries, fileProblem, damagedCopy } = readEntries(store, now);
+    const { file, entries, fileProblem, damagedCopy } = TokenFile.read(store, now);
+    const vault = new TokenVault(file, encryption, policy);
     const problems = new Map<string, ErrorInfo>();
     const level = await vault.#level();
     const backend = vault.#backendName();
@@ -129,10 +91,8 @@ export class TokenVault {
         problems.set(panelId, damagedEntryReason(damagedCopy));
         continue;
       }
-      // What the file holds, so that the flush below sees every entry dropped from it.
-      vault.#written[panelId] = stored;
       if (!panel) {
-        if (!list.complete) vault.#intended[panelId] = stored;
+        if (!list.complete) file.intend(panelId, stored);
         continue;
       }
       if (!panel.signedIn) continue;
@@ -140,7 +100,7 @@ export class TokenVault {
         problems.set(panelId, ADDRESS_CHANGED_REASON);
         continue;
       }
-      vault.#intended[panelId] = stored;
+      file.intend(panelId, stored);
       if (level !== 'keyring' && !vault.#usable(level)) {
         problems.set(panelId, unavailableReason(level, stored.backend, backend));
         continue;
@@ -165,11 +125,12 @@ export class TokenVault {
         if (savedWeakly && level === 'keyring') upgrades.push([panelId, held]);
       });
     }
+    file.markDifferences();
     try {
       // Drops what the panel list says has ended; the upgrades below would write it too.
-      vault.#flush();
+      await file.flush();
     } catch {
-      // Kept in `#intended`: the next write drops it.
+      // Still due: the next write drops it.
     }
     // A keyring appeared since these were saved under the built-in key: protect them properly now.
     for (const [panelId, held] of upgrades) {
@@ -196,7 +157,7 @@ export class TokenVault {
 
   /** Whether a saved sign-in of the panel is kept on disk, readable now or not. */
   keeps(panelId: string): boolean {
-    return Object.hasOwn(this.#intended, panelId);
+    return this.#file.entry(panelId) !== undefined;
   }
 
   storage(panelId: string): ProtectionLevel | null {
@@ -211,7 +172,8 @@ export class TokenVault {
   /**
    * Keeps a token: encrypted on disk when the OS offers real encryption, else in memory for this
    * run. Returns where it went, or `null` when the sign-in it was for ended meanwhile (see `SaveFor`).
-   * Everything is decided again after the encryption's `await`, when the world may have changed.
+   * Everything is decided again after each `await` (the encryption's, the write's), when the world
+   * may have changed.
    */
   async save(panelId: string, token: string, now: Date, saveFor: SaveFor): Promise<ProtectionLevel | null> {
     let ciphertext: string | null = null;
@@ -229,28 +191,40 @@ export class TokenVault {
     // Weak protection may have been turned off while the token was being encrypted.
     if (ciphertext !== null && !this.#usable(level)) ciphertext = null;
 
-    const before = this.#intended[panelId];
-    if (ciphertext === null) delete this.#intended[panelId];
-    else this.#intended[panelId] = { ciphertext, backend: this.#backendName(), savedAt: now.toISOString(), baseUrl: saveFor.baseUrl };
+    const before = { entry: this.#file.entry(panelId), held: this.#tokens.get(panelId) };
+    const entry =
+      ciphertext === null ? undefined : { ciphertext, backend: this.#backendName(), savedAt: now.toISOString(), baseUrl: saveFor.baseUrl };
+    const held: HeldToken = {
+      token,
+      storage: ciphertext === null ? 'memory' : level,
+      baseUrl: saveFor.baseUrl,
+    };
+    // In memory at once, as the file will be: a 401 to the old token while this is written must not drop the new one.
+    this.#file.intend(panelId, entry);
+    this.#tokens.set(panelId, held);
     try {
-      this.#flush();
+      await this.#file.flush();
     } catch (error) {
-      if (before) this.#intended[panelId] = before;
-      else delete this.#intended[panelId];
+      // Taken back, unless a later change (a log out, another save) took its place meanwhile.
+      if (this.#file.entry(panelId) === entry) this.#file.intend(panelId, before.entry);
+      if (this.#tokens.get(panelId) === held) {
+        if (before.held) this.#tokens.set(panelId, before.held);
+        else this.#tokens.delete(panelId);
+      }
       throw error;
     }
-    // A token encrypted at all was encrypted at the level in use: the keyring, or the weak key allowed.
-    const storage: ProtectionLevel = ciphertext === null ? 'memory' : level;
-    this.#tokens.set(panelId, { token, storage, baseUrl: saveFor.baseUrl });
-    return storage;
+    // The sign-in ended while the token was being written: the end's own write removes it.
+    if (this.generation(panelId) !== saveFor.generation) return null;
+    // Weak copies may have been removed meanwhile: where the token is now.
+    return held.storage;
   }
 
   /**
    * Weak protection was turned on: saves the tokens kept in memory under the built-in key. Each is
    * saved only if its sign-in is still the same when its encryption ends; `onSaved` runs at once
-   * after each save, before anything else can change the panel.
+   * after each save, before anything else can change the panel, and is waited for.
    */
-  async saveHeldInMemory(now: Date, onSaved: (panelId: string, storage: ProtectionLevel) => void): Promise<void> {
+  async saveHeldInMemory(now: Date, onSaved: (panelId: string, storage: ProtectionLevel) => Promise<void>): Promise<void> {
     const level = await this.#level();
     if (level !== 'weak' || !this.#usable(level)) return;
     for (const [panelId, held] of [...this.#tokens]) {
@@ -260,20 +234,22 @@ export class TokenVault {
         baseUrl: held.baseUrl,
         replacing: held.token,
       });
-      if (saved !== null && saved !== 'memory') onSaved(panelId, saved);
+      if (saved !== null && saved !== 'memory') await onSaved(panelId, saved);
     }
   }
 
   /**
-   * Weak protection was turned off: deletes every copy under the built-in key from disk; the
+   * Weak protection is being turned off: deletes every copy under the built-in key from disk; the
    * tokens stay in memory. Idempotent, so a call after a failed write finishes the job. Returns
-   * the panels whose tokens are now in memory only.
+   * the panels whose tokens are now in memory only. From the call until `weakRemovalEnded()` (once
+   * the setting is written, or the change failed), no token is saved under the built-in key.
    */
-  removeWeakCopies(): string[] {
-    for (const [panelId, stored] of Object.entries(this.#intended)) {
-      if (WEAK_BACKENDS.has(stored.backend)) delete this.#intended[panelId];
+  async removeWeakCopies(): Promise<string[]> {
+    this.#weakRemovals++;
+    for (const panelId of this.#file.panelIds()) {
+      if (WEAK_BACKENDS.has(this.#file.entry(panelId)!.backend)) this.#file.intend(panelId, undefined);
     }
-    this.#flush();
+    await this.#file.flush();
     const changed: string[] = [];
     for (const [panelId, held] of this.#tokens) {
       if (held.storage !== 'weak') continue;
@@ -288,11 +264,11 @@ export class TokenVault {
    * and then on disk. The generation stays: a log in under way is the operator's new sign-in, not
    * one that ended, so it still counts. A failed write throws `STORAGE` and stays due.
    */
-  dropRejected(panelId: string, token: string): boolean {
+  async dropRejected(panelId: string, token: string): Promise<boolean> {
     if (this.#tokens.get(panelId)?.token !== token) return false;
     this.#tokens.delete(panelId);
-    delete this.#intended[panelId];
-    this.#flush();
+    this.#file.intend(panelId, undefined);
+    await this.#file.flush();
     return true;
   }
 
@@ -300,30 +276,28 @@ export class TokenVault {
    * Ends the panels' sign-ins: at once in memory, whatever happens on disk; then deletes their
    * ciphertexts. A failed write throws `STORAGE`, and the deletion stays due for the next write.
    */
-  forget(...panelIds: string[]): void {
+  forget(...panelIds: string[]): Promise<void> {
     // Many in one write: a log out of a thousand panels is one write of the token store.
     for (const panelId of panelIds) {
       this.#generation.set(panelId, this.generation(panelId) + 1);
       this.#tokens.delete(panelId);
-      delete this.#intended[panelId];
+      this.#file.intend(panelId, undefined);
     }
-    this.#flush();
+    return this.#file.flush();
   }
 
-  #flush(): void {
-    if (sameEntries(this.#intended, this.#written)) return;
-    const snapshot = { ...this.#intended };
-    try {
-      this.#store.write({ version: VAULT_VERSION, tokens: snapshot });
-    } catch (error) {
-      throw storageError(`save the token store ${this.#store.path}`, error);
-    }
-    this.#written = snapshot;
+  /** Writes the token store whole if its journal holds changes: at quit. */
+  compact(): Promise<void> {
+    return this.#file.compact();
+  }
+
+  weakRemovalEnded(): void {
+    this.#weakRemovals = Math.max(0, this.#weakRemovals - 1);
   }
 
   /** Whether tokens may go to disk now: under a keyring always, under a built-in key only when allowed. */
   #usable(level: ProtectionLevel): boolean {
-    return level === 'keyring' || (level === 'weak' && this.#policy.allowWeak());
+    return level === 'keyring' || (level === 'weak' && this.#weakRemovals === 0 && this.#policy.allowWeak());
   }
 
   async #level(): Promise<ProtectionLevel> {
@@ -352,45 +326,5 @@ export interface VaultPolicy {
 export interface VaultOpening {
   vault: TokenVault;
   problems: Map<string, ErrorInfo>;
-  /** `info` goes on each panel that lost its sign-in; `summary` is the one-line notice for the window. */
-  fileProblem: { info: ErrorInfo; summary: string; copyPath: string } | null;
-}
-
-/**
- * The entries of the token store, each checked on its own: a damaged entry is `null` and costs
- * only its own panel. Whenever something could not be read, the file is kept aside first,
- * because the next save rewrites it without what was unreadable.
- */
-function readEntries(
-  store: DocumentStore,
-  now: Date,
-): {
-  entries: Map<string, StoredToken | null>;
-  fileProblem: VaultOpening['fileProblem'];
-  damagedCopy: string | null;
-} {
-  const entries = new Map<string, StoredToken | null>();
-  const read = readOrMoveAside(store, now);
-  if (!read.ok) {
-    return { entries, fileProblem: damagedFileReason('was not valid JSON', read.movedTo), damagedCopy: null };
-  }
-  if (isEmptyDocument(read.document)) return { entries, fileProblem: null, damagedCopy: null };
-  const shape = vaultShape.safeParse(read.document);
-  if (!shape.success) {
-    return {
-      entries,
-      fileProblem: damagedFileReason('has a format this version does not know', copyAside(store.path, now)),
-      damagedCopy: null,
-    };
-  }
-  for (const [panelId, candidate] of Object.entries(shape.data.tokens)) {
-    entries.set(panelId, readStoredToken(candidate));
-  }
-  const damagedCopy = [...entries.values()].includes(null) ? copyAside(store.path, now) : null;
-  return { entries, fileProblem: null, damagedCopy };
-}
-
-function sameEntries(a: Record<string, StoredToken>, b: Record<string, StoredToken>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+  fileProblem: TokenFileProblem;
 }

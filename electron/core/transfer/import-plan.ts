@@ -4,6 +4,7 @@ import type { ValidatedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
 import type { CertificateInfo } from '../../../shared/errors.ts';
 import { pathsFollowingStyle } from '../common/style-paths.ts';
+import { TimeSlicer } from '../common/time-slices.ts';
 
 /** What an import does, entry by entry, against the panel list as it is now. */
 export interface ImportPlan {
@@ -44,14 +45,21 @@ const UPDATED_FIELDS = (Object.keys(UPDATABLE) as (keyof PanelSettings)[]).flatM
  * Sorts each entry: new, a duplicate of a panel in the list (by address) with other settings, the
  * same as one, or invalid. An address the text repeats counts once, at its first line.
  */
-export function planImport(entries: readonly ValidatedEntry[], records: readonly PanelRecord[]): ImportPlan {
-  const byBaseUrl = new Map(records.map((record) => [record.baseUrl, record]));
+export async function planImport(entries: readonly ValidatedEntry[], records: readonly PanelRecord[]): Promise<ImportPlan> {
+  const slicer = new TimeSlicer();
+  const byBaseUrl = new Map<string, PanelRecord>();
+  for (const record of records) {
+    byBaseUrl.set(record.baseUrl, record);
+    if (slicer.due) await slicer.nextSlice();
+  }
   const firstLine = new Map<string, number>();
   const plan: ImportPlan = { rows: [], counts: { new: 0, duplicate: 0, same: 0, invalid: 0 }, additions: [], updates: new Map() };
   for (const entry of entries) {
     const row = rowFor(entry, byBaseUrl, firstLine, plan);
     plan.counts[row.status]++;
     plan.rows.push(row);
+    // Twenty thousand entries against a fleet take longer than main may be held.
+    if (slicer.due) await slicer.nextSlice();
   }
   return plan;
 }

@@ -1,4 +1,4 @@
-import { createPanelService, type FetchLike } from '../../../electron/core/index.ts';
+import { createPanelService, openJsonFiles, type FetchLike } from '../../../electron/core/index.ts';
 import { DEMO_USER } from '../reference-panel/server.ts';
 import { testEncryption } from '../helpers.ts';
 
@@ -16,6 +16,7 @@ import { testEncryption } from '../helpers.ts';
  * reference panel (a fetch that resolves every name to it), and the key is the parent's keyring.
  *
  * Usage: node --experimental-strip-types tests/support/crash/registry-writer.ts <dataDir> [maxMs] [panelUrl keyHex]
+ * (with PANELDECK_TEST_JOURNAL set, see below, its stores journal their changes).
  */
 
 const [dataDir, maxMsArgument, panelUrl, keyHex] = process.argv.slice(2);
@@ -23,6 +24,12 @@ if (!dataDir) throw new Error('usage: registry-writer.ts <dataDir> [maxMs] [pane
 // A child whose parent died without killing it must not write forever.
 const deadline = Date.now() + Number(maxMsArgument ?? 10_000);
 const fleet = panelUrl !== undefined && keyHex !== undefined;
+/** `PANELDECK_TEST_JOURNAL=<fromBytes>,<journalShare>`: the stores journal their changes from that size on (journal-crash.test.ts). */
+const [fromBytes, journalShare] = (process.env.PANELDECK_TEST_JOURNAL ?? '').split(',').map(Number);
+const journal =
+  fromBytes !== undefined && journalShare !== undefined && Number.isFinite(fromBytes) && journalShare > 0
+    ? { fromBytes, journalShare }
+    : null;
 
 /** Sends every request to the reference panel, whatever host the panel's address names. */
 function toReferencePanel(url: string): FetchLike {
@@ -40,6 +47,7 @@ const service = createPanelService({
   dataDir,
   encryption: testEncryption(keyHex ? { key: Buffer.from(keyHex, 'hex') } : {}),
   ...(fleet ? { fetch: toReferencePanel(panelUrl) } : {}),
+  ...(journal ? { openStore: openJsonFiles(dataDir, { journal }) } : {}),
 });
 const panels = await service.listPanels();
 say(`ready ${panels.length}`);

@@ -15,13 +15,15 @@ export function appStores(
   const openStore: OpenStore = (name, options) => {
     const store = files(name, options);
     return {
-      path: store.path,
-      read: () => store.read(),
-      write: (document) => {
+      ...store,
+      save: async (change, whole) => {
         // The process is gone: nothing it had pending reaches the disk.
         if (retired) return;
         beforeWrite(name, store.path);
-        store.write(document);
+        await store.save(change, whole);
+      },
+      compact: async (whole) => {
+        if (!retired) await store.compact(whole);
       },
     };
   };

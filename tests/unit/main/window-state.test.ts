@@ -88,9 +88,9 @@ test('the state file round-trips, and reading a missing or damaged file gives nu
     const path = join(dir.path, 'window-state.json');
     const file = windowStateFile(path);
     assert.equal(file.load(), null);
-    assert.equal(file.save({ x: -2000, y: 100, width: 1600, height: 1000, maximized: true }), true);
+    assert.equal(await file.save({ x: -2000, y: 100, width: 1600, height: 1000, maximized: true }), true);
     assert.deepEqual(file.load(), { x: -2000, y: 100, width: 1600, height: 1000, maximized: true });
-    assert.equal(file.save({ x: 1, y: 2, width: 1000, height: 700, maximized: false }), true);
+    assert.equal(await file.save({ x: 1, y: 2, width: 1000, height: 700, maximized: false }), true);
     assert.deepEqual(restoreBounds(file.load(), [big]), { x: 1, y: 2, width: 1000, height: 700, maximized: false });
     assert.deepEqual(await readdir(dir.path), ['window-state.json'], 'no temp file is left behind');
 
@@ -109,18 +109,18 @@ test('saving reports failure instead of throwing, leaves no temp file, and write
     const bounds = { x: 0, y: 0, width: 1000, height: 700, maximized: false };
     // The folder cannot be made: a file stands where it should be.
     await writeFile(join(dir.path, 'not-a-folder'), '');
-    assert.equal(windowStateFile(join(dir.path, 'not-a-folder', 'window-state.json')).save(bounds), false);
+    assert.equal(await windowStateFile(join(dir.path, 'not-a-folder', 'window-state.json')).save(bounds), false);
     // The target is a folder: the rename fails, the temp file is cleaned up.
     const blocked = join(dir.path, 'blocked.json');
     await mkdir(blocked);
-    assert.equal(windowStateFile(blocked).save(bounds), false);
+    assert.equal(await windowStateFile(blocked).save(bounds), false);
     assert.deepEqual((await readdir(dir.path)).sort(), ['blocked.json', 'not-a-folder']);
 
     const path = join(dir.path, 'window-state.json');
     await writeFile(path, '{"x":5,"y":5,"width":1000,"height":700,"maximized":false}');
     // Only the five fields are written, whatever else the object carries.
     const withExtra = { x: 7, y: 7, width: 1000, height: 700, maximized: false, token: 'nope' };
-    assert.equal(windowStateFile(path).save(withExtra), true);
+    assert.equal(await windowStateFile(path).save(withExtra), true);
     assert.doesNotMatch(await readFile(path, 'utf8'), /token/);
   } finally {
     await dir.cleanup();
@@ -131,7 +131,7 @@ test('the state file is private, lands in a folder made for it, and a killed wri
   const dir = await tempDir();
   try {
     const path = join(dir.path, 'new-folder', 'window-state.json');
-    assert.equal(windowStateFile(path).save({ x: 0, y: 0, width: 1000, height: 700, maximized: false }), true);
+    assert.equal(await windowStateFile(path).save({ x: 0, y: 0, width: 1000, height: 700, maximized: false }), true);
     if (process.platform !== 'win32') assert.equal((await stat(path)).mode & 0o777, 0o600);
 
     // A write killed between the temp file and the rename: the next start clears it away.

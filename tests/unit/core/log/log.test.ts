@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { createFileLog } from '../../../../electron/core/log/file-log.ts';
 import {
-  createFileLog,
   describeError,
   formatEntry,
   isSecretKey,
@@ -503,11 +503,12 @@ describe('file log', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-  test('writes one JSON object per line: time, level, event, then the redacted fields', () => {
+  test('writes one JSON object per line: time, level, event, then the redacted fields', async () => {
     const log = createFileLog({ dir: join(dir.path, 'logs'), now: fixedNow });
     log.info('ipc.call', { method: 'logIn', ms: 3, outcome: 'ok' });
     log.warn('odd', { password: 'hunter2', time: 'forged' });
     log.error('bug', { error: new Error(`boom ${TOKEN}`) });
+    await log.flush();
     const text = readFileSync(join(dir.path, 'logs', 'paneldeck.log'), 'utf8');
     assert.ok(!text.includes('hunter2') && !text.includes(TOKEN), text);
     assert.equal(
@@ -520,9 +521,10 @@ describe('file log', () => {
     assert.equal((error?.error as { type: string } | undefined)?.type, 'Error');
   });
 
-  test('rotates before a write would pass maxBytes, keeping at most maxFiles files', () => {
+  test('rotates before a write would pass maxBytes, keeping at most maxFiles files', async () => {
     const log = createFileLog({ dir: dir.path, maxBytes: 400, maxFiles: 3, now: fixedNow });
     for (let index = 0; index < 40; index++) log.info('entry', { index, padding: 'p'.repeat(40) });
+    await log.flush();
     assert.deepEqual(readdirSync(dir.path).sort(), ['paneldeck.1.log', 'paneldeck.2.log', 'paneldeck.log']);
     for (const name of readdirSync(dir.path)) assert.ok(readFileSync(join(dir.path, name)).length <= 400, name);
     // Newest in paneldeck.log, older ones shifted along, the oldest dropped.
@@ -536,10 +538,11 @@ describe('file log', () => {
     assert.ok((second[0] ?? 0) > 0, 'the oldest entries were dropped');
   });
 
-  test('continues an existing file and counts its size, and maxFiles 1 keeps one file', () => {
+  test('continues an existing file and counts its size, and maxFiles 1 keeps one file', async () => {
     writeFileSync(join(dir.path, 'app.log'), `${'z'.repeat(290)}\n`);
     const log = createFileLog({ dir: dir.path, fileName: 'app.log', maxBytes: 300, maxFiles: 1, now: fixedNow });
     log.info('next');
+    await log.flush();
     assert.deepEqual(readdirSync(dir.path), ['app.log']);
     assert.deepEqual(
       linesOf('app.log').map((line) => line.event),
@@ -547,18 +550,23 @@ describe('file log', () => {
     );
   });
 
-  test('never throws: a folder that is a file, a folder removed between writes, a throwing clock', () => {
+  test('never throws: a folder that is a file, a folder removed between writes, a throwing clock', async () => {
     const file = join(dir.path, 'not-a-folder');
     writeFileSync(file, 'x');
     const broken = createFileLog({ dir: join(file, 'logs') });
     assert.doesNotThrow(() => broken.error('lost', { error: new Error('x') }));
-    assert.doesNotThrow(() => createFileLog({ dir: file }).info('lost'));
+    await assert.doesNotReject(broken.flush());
+    const fileForFolder = createFileLog({ dir: file });
+    assert.doesNotThrow(() => fileForFolder.info('lost'));
+    await assert.doesNotReject(fileForFolder.flush());
 
     const logDir = join(dir.path, 'gone');
     const log = createFileLog({ dir: logDir });
     log.info('one');
+    await log.flush();
     rmSync(logDir, { recursive: true });
     assert.doesNotThrow(() => log.info('two'));
+    await log.flush();
     // The folder is made again and writing goes on.
     assert.deepEqual(
       linesOf('gone/paneldeck.log').map((line) => line.event),
