@@ -74,7 +74,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     assert.equal(read.path, `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
     assert.match(String(read.headers.authorization), /^Bearer /);
 
-    // The next log in goes straight to tRPC.
+    // The log out ends the session at the panel in its style; the next log in goes straight to tRPC.
     const again = panel().requests.length;
     await service().logOut(id);
     await service().logIn(id, credentials);
@@ -82,7 +82,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
       panel()
         .requests.slice(again)
         .map((request) => request.path),
-      ['/api/trpc/auth.login'],
+      ['/api/trpc/auth.logout', '/api/trpc/auth.login'],
     );
   });
 

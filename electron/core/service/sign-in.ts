@@ -1,6 +1,6 @@
 import { plural } from '../../../shared/counts.ts';
 import { parseArguments } from '../../../shared/contract.ts';
-import { PanelError } from '../../../shared/errors.ts';
+import { PanelError, type ErrorInfo } from '../../../shared/errors.ts';
 import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoints.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
@@ -19,15 +19,16 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
    * After the sign-ins ended here: asks each panel to end its session, and where one could not,
    * says so on the panel (its session stays open at the panel until it expires).
    */
-  async function endAtPanels(current: ServiceState, held: readonly EndedSignIn[]) {
+  async function endAtPanels(current: ServiceState, held: readonly EndedSignIn[]): Promise<ReadonlyMap<string, ErrorInfo>> {
     const notes = await endSessionsAtPanels(request, held);
-    if (notes.size === 0) return;
+    if (notes.size === 0) return notes;
     // Only where no new sign-in began meanwhile: a note about the old session must not stand beside a new one.
     const still = new Map(
       [...notes].filter(([id]) => current.registry.get(id) && !current.vault.token(id, current.registry.get(id)!.baseUrl)),
     );
     await attemptWrite(() => current.registry.updateMany(new Map([...still].map(([id, note]) => [id, { signedOutReason: note }]))));
     for (const id of still.keys()) changes.changed(id);
+    return still;
   }
 
   /**
@@ -106,9 +107,12 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const current = await state();
       const record = find(current, panelId);
       const held = heldSignIns(current, [record]);
-      const ended = await endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
-      await endAtPanels(current, held);
-      return toPanel(current.registry.get(panelId) ?? ended.record, current);
+      const ending = endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
+      // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
+      const answer = toPanel(current.registry.get(panelId) ?? record, current);
+      await ending;
+      const note = (await endAtPanels(current, held)).get(panelId);
+      return note ? { ...answer, signedOutReason: note } : answer;
     },
 
     async logOutPanels(ids) {
@@ -116,9 +120,14 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const held = heldSignIns(current, records);
-      await endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
-      await endAtPanels(current, held);
-      return records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      const ending = endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
+      const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      await ending;
+      const notes = await endAtPanels(current, held);
+      return answer.map((panel) => {
+        const note = notes.get(panel.id);
+        return note ? { ...panel, signedOutReason: note } : panel;
+      });
     },
   };
 }
