@@ -65,6 +65,9 @@ export async function rendererContents(page: Page): Promise<string> {
         } catch {
           continue;
         }
+        // A promise getter read off its prototype (WritableStreamDefaultWriter.prototype.closed...)
+        // answers a rejected promise: handled here, it is not reported as the page's own error.
+        if (child instanceof Promise) child.catch(() => undefined);
         parts.push(key);
         walk(child, depth + 1);
       }
