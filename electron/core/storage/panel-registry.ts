@@ -58,16 +58,20 @@ export class PanelRegistry {
   #durable: readonly PanelRecord[];
   /** The list as written, with the changes still being written applied in order: what everyone sees. */
   #visible: PanelList;
-  /** Each change being written, with what it did to the list shown and how many writes had failed then. */
-  readonly #pending: { patch: ListPatch; effect: PatchEffect; failuresBefore: number }[] = [];
+  /** Each change being written, in order: see `Pending`. */
+  readonly #pending: Pending[] = [];
+  /** Bumped whenever the list shown is worked out again without a change (a failed write, a refused import). */
   #failures = 0;
+  readonly #additionsPerTurn: number;
   /** The file on disk is not the list as this version writes it (older format, damage, old check results): the next save writes it whole. */
   #rewrite: boolean;
   readonly loadProblem: RegistryLoadProblem | null;
   readonly migration: RegistryMigration | null;
 
-  constructor(store: DocumentStore, now: Date) {
+  /** `additionsPerTurn`: how many panels of a large addition (an import) are shown per turn of the event loop. */
+  constructor(store: DocumentStore, now: Date, { additionsPerTurn = 2000 }: { additionsPerTurn?: number } = {}) {
     this.#store = store;
+    this.#additionsPerTurn = Math.max(1, additionsPerTurn);
     const loaded = loadRecords(store, now);
     this.#durable = loaded.records;
     this.#visible = new PanelList(loaded.records);
@@ -141,24 +145,43 @@ export class PanelRegistry {
     return this.#queue.run(() => this.#store.compact(() => ({ version: REGISTRY_VERSION, panels: this.#durable })));
   }
 
-  /** Shows `patch` now and queues its write; resolves (even with nothing to do) after the writes queued before it. */
+  /**
+   * Shows `patch` now and queues its write; resolves (even with nothing to do) after the writes
+   * queued before it. Thousands of additions (an import) are shown a slice per turn of the event
+   * loop (indexing them takes longer than main may be held), and written whole or not at all.
+   */
   #change(patch: ListPatch): Promise<void> {
+    const first = { ...patch, additions: patch.additions.slice(0, this.#additionsPerTurn) };
     let effect: PatchEffect | null;
     try {
-      effect = this.#visible.apply(patch);
+      effect = this.#visible.apply(first);
     } catch (error) {
       return Promise.reject(error);
     }
     if (effect === null) return this.#queue.run(async () => undefined);
-    const entry = { patch, effect, failuresBefore: this.#failures };
+    // Shown amid the slices of a large addition: the list shown is then in another order than the list written.
+    for (const other of this.#pending) if (other.shown < other.patch.additions.length) other.interleaved = true;
+    const entry: Pending = {
+      patch,
+      effect,
+      failuresBefore: this.#failures,
+      shown: first.additions.length,
+      refused: null,
+      interleaved: false,
+    };
     this.#pending.push(entry);
+    const shown = this.#showRest(entry);
     return this.#queue.run(async () => {
-      // Not in the same turn as the call: a large change (an import) is worked out twice.
+      // Not in the same turn as the call, and once all of it is shown.
       await nextTurn();
+      await shown;
       try {
+        if (entry.refused) throw entry.refused;
         // With every change before it written, the list it was shown on is the list as written, and
-        // what it did there is what it does here; after a failure it is worked out again.
-        const made = entry.failuresBefore === this.#failures ? entry.effect : new PanelList(this.#durable).apply(patch);
+        // what it did there is what it does here; after a failure, or when later changes were shown
+        // amid its slices (its later additions were checked against them), it is worked out again.
+        const reuse = entry.failuresBefore === this.#failures && !entry.interleaved;
+        const made = reuse ? { ...entry.effect, added: patch.additions } : new PanelList(this.#durable).apply(patch);
         if (made) {
           const next = withEffect(this.#durable, made);
           const set = [...made.updated.map(([, after]) => after), ...made.added].map((record): [string, PanelRecord] => [
@@ -169,23 +192,46 @@ export class PanelRegistry {
           this.#durable = next;
         }
       } catch (error) {
-        this.#failures++;
         this.#pending.shift();
-        this.#showPending();
+        this.#showPending({ without: 'a change' });
         throw error;
       }
       this.#pending.shift();
+      if (entry.interleaved) this.#showPending({ without: null });
     });
   }
 
-  /** The list as written with the changes still pending: after a write that failed, as if its change had never been. */
-  #showPending(): void {
-    this.#visible = new PanelList(this.#durable);
-    for (const { patch } of this.#pending) {
+  /** The additions of `entry` not shown yet, a slice per turn; a twin among them refuses the whole change. */
+  async #showRest(entry: Pending): Promise<void> {
+    while (entry.shown < entry.patch.additions.length && entry.refused === null) {
+      await nextTurn();
+      if (entry.refused !== null || !this.#pending.includes(entry)) return;
+      const slice = entry.patch.additions.slice(entry.shown, entry.shown + this.#additionsPerTurn);
       try {
-        this.#visible.apply(patch);
-      } catch {
+        this.#visible.apply({ additions: slice, changes: new Map(), removals: new Set() });
+        entry.shown += slice.length;
+      } catch (error) {
+        entry.refused = error;
+        this.#showPending({ without: 'a change' });
+      }
+    }
+  }
+
+  /**
+   * The list as written with the changes still pending (as much of each as was shown), in the
+   * order they are written: after a write that failed or a refused addition, as if that change had
+   * never been (the changes after it are then worked out again when written).
+   */
+  #showPending({ without }: { without: 'a change' | null }): void {
+    if (without !== null) this.#failures++;
+    this.#visible = new PanelList(this.#durable);
+    for (const entry of this.#pending) {
+      if (entry.refused !== null) continue;
+      try {
+        this.#visible.apply({ ...entry.patch, additions: entry.patch.additions.slice(0, entry.shown) });
+      } catch (error) {
         // A twin now that the change before it is gone: its own write refuses it too.
+        entry.refused = error;
       }
     }
   }
@@ -199,6 +245,16 @@ export class PanelRegistry {
     }
     this.#rewrite = false;
   }
+}
+
+/** A change being written: what it did to the list shown, how many of its additions are shown, whether it was refused. */
+interface Pending {
+  patch: ListPatch;
+  effect: PatchEffect;
+  failuresBefore: number;
+  shown: number;
+  refused: unknown;
+  interleaved: boolean;
 }
 
 interface LoadedRecords {
