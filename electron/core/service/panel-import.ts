@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PanelError } from '../../../shared/errors.ts';
 import type { ImportChoice, ImportPreview, ImportResult, ImportSource } from '../../../shared/transfer.ts';
 
-import { mapInSlices } from '../common/time-slices.ts';
+import { mapInSlices, nextTurn } from '../common/time-slices.ts';
 import { checkEntry, type CheckedEntry, type ImportSettings } from '../transfer/import-entry.ts';
 import { planImport } from '../transfer/import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from '../transfer/import-reader.ts';
@@ -48,6 +48,8 @@ export class PanelImporter {
       read = { name: 'The pasted text', text: source.text };
     }
     const parsed: ImportText = readImportText(read.text, read.name);
+    // Reading twenty thousand lines is a slice of its own.
+    await nextTurn();
     const entries = await mapInSlices(parsed.entries, checkEntry);
     const plan = await planImport(entries, current.registry.list());
     this.#pending = { id: randomUUID(), entries };
