@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mapInSlices } from '../common/time-slices.ts';
+import { mapInSlices, nextTurn } from '../common/time-slices.ts';
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
@@ -63,6 +63,8 @@ export function transferMethods(
         read = { name: 'The pasted text', text: from.text };
       }
       const parsed: ImportText = readImportText(read.text, read.name);
+      // Reading twenty thousand lines is a slice of its own.
+      await nextTurn();
       // Twenty thousand entries take longer than main may be held: validated a slice at a time.
       const entries = await mapInSlices(parsed.entries, validateEntry);
       const plan = await planImport(entries, current.registry.list());

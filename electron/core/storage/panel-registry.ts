@@ -1,47 +1,13 @@
-import { z } from 'zod';
-import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from '../common/address.ts';
 import type { DocumentChange, DocumentStore } from './document-store.ts';
-import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside, storageError } from './store-problems.ts';
+import { storageError } from './store-problems.ts';
 import { nextTurn } from '../common/time-slices.ts';
+import { loadRecords, REGISTRY_VERSION, type RegistryLoadProblem, type RegistryMigration } from './panel-list-file.ts';
 import { PanelList, withEffect, type ListPatch, type PatchEffect } from './panel-list.ts';
 import { WriteQueue } from './write-queue.ts';
-import { readPanelRecord, type PanelRecord, type PanelRecordChange } from './panel-record.ts';
-import { holds } from '../common/guards.ts';
+import type { PanelRecord, PanelRecordChange } from './panel-record.ts';
 
 export type { PanelRecord, PanelRecordChange };
-
-/** Format 2 renamed the panel's `account` to `lastEmail`; format 3 added group, tags, colour and favourite. */
-export const REGISTRY_VERSION = 3;
-
-/**
- * Each older format's step to the next: `migrations[n]` turns a format-`n` panel list into
- * format `n + 1`. Steps see raw JSON; the current schema checks the result.
- */
-const migrations: Record<number, (panels: unknown[]) => unknown[]> = {
-  1: (panels) =>
-    panels.map((panel) => {
-      if (typeof panel !== 'object' || panel === null || Array.isArray(panel)) return panel;
-      const { account, ...rest } = panel as Record<string, unknown>;
-      return { ...rest, lastEmail: account ?? null };
-    }),
-  2: (panels) =>
-    panels.map((panel) => {
-      if (typeof panel !== 'object' || panel === null || Array.isArray(panel)) return panel;
-      return { ...panel, group: null, tags: [], colour: null, favourite: false };
-    }),
-};
-
-/** What loading found wrong with the file; the panels that could be read are kept. */
-export interface RegistryLoadProblem {
-  message: string;
-  movedTo: string | null;
-}
-
-/** An older format was read and upgraded; the file as it was is kept at `backupPath`. */
-export interface RegistryMigration {
-  fromVersion: number;
-  backupPath: string;
-}
+export { REGISTRY_VERSION, type RegistryLoadProblem, type RegistryMigration };
 
 /**
  * The panel list, kept in memory and saved on every change: the change alone to the journal once
@@ -58,16 +24,20 @@ export class PanelRegistry {
   #durable: readonly PanelRecord[];
   /** The list as written, with the changes still being written applied in order: what everyone sees. */
   #visible: PanelList;
-  /** Each change being written, with what it did to the list shown and how many writes had failed then. */
-  readonly #pending: { patch: ListPatch; effect: PatchEffect; failuresBefore: number }[] = [];
+  /** Each change being written, in order: see `Pending`. */
+  readonly #pending: Pending[] = [];
+  /** Bumped whenever the list shown is worked out again without a change (a failed write, a refused import). */
   #failures = 0;
+  readonly #additionsPerTurn: number;
   /** The file on disk is not the list as this version writes it (older format, damage, old check results): the next save writes it whole. */
   #rewrite: boolean;
   readonly loadProblem: RegistryLoadProblem | null;
   readonly migration: RegistryMigration | null;
 
-  constructor(store: DocumentStore, now: Date) {
+  /** `additionsPerTurn`: how many panels of a large addition (an import) are shown per turn of the event loop. */
+  constructor(store: DocumentStore, now: Date, { additionsPerTurn = 2000 }: { additionsPerTurn?: number } = {}) {
     this.#store = store;
+    this.#additionsPerTurn = Math.max(1, additionsPerTurn);
     const loaded = loadRecords(store, now);
     this.#durable = loaded.records;
     this.#visible = new PanelList(loaded.records);
@@ -141,24 +111,43 @@ export class PanelRegistry {
     return this.#queue.run(() => this.#store.compact(() => ({ version: REGISTRY_VERSION, panels: this.#durable })));
   }
 
-  /** Shows `patch` now and queues its write; resolves (even with nothing to do) after the writes queued before it. */
+  /**
+   * Shows `patch` now and queues its write; resolves (even with nothing to do) after the writes
+   * queued before it. Thousands of additions (an import) are shown a slice per turn of the event
+   * loop (indexing them takes longer than main may be held), and written whole or not at all.
+   */
   #change(patch: ListPatch): Promise<void> {
+    const first = { ...patch, additions: patch.additions.slice(0, this.#additionsPerTurn) };
     let effect: PatchEffect | null;
     try {
-      effect = this.#visible.apply(patch);
+      effect = this.#visible.apply(first);
     } catch (error) {
       return Promise.reject(error);
     }
     if (effect === null) return this.#queue.run(async () => undefined);
-    const entry = { patch, effect, failuresBefore: this.#failures };
+    // Shown amid the slices of a large addition: the list shown is then in another order than the list written.
+    for (const other of this.#pending) if (other.shown < other.patch.additions.length) other.interleaved = true;
+    const entry: Pending = {
+      patch,
+      effect,
+      failuresBefore: this.#failures,
+      shown: first.additions.length,
+      refused: null,
+      interleaved: false,
+    };
     this.#pending.push(entry);
+    const shown = this.#showRest(entry);
     return this.#queue.run(async () => {
-      // Not in the same turn as the call: a large change (an import) is worked out twice.
+      // Not in the same turn as the call, and once all of it is shown.
       await nextTurn();
+      await shown;
       try {
+        if (entry.refused) throw entry.refused;
         // With every change before it written, the list it was shown on is the list as written, and
-        // what it did there is what it does here; after a failure it is worked out again.
-        const made = entry.failuresBefore === this.#failures ? entry.effect : new PanelList(this.#durable).apply(patch);
+        // what it did there is what it does here; after a failure, or when later changes were shown
+        // amid its slices (its later additions were checked against them), it is worked out again.
+        const reuse = entry.failuresBefore === this.#failures && !entry.interleaved;
+        const made = reuse ? { ...entry.effect, added: patch.additions } : new PanelList(this.#durable).apply(patch);
         if (made) {
           const next = withEffect(this.#durable, made);
           const set = [...made.updated.map(([, after]) => after), ...made.added].map((record): [string, PanelRecord] => [
@@ -169,23 +158,46 @@ export class PanelRegistry {
           this.#durable = next;
         }
       } catch (error) {
-        this.#failures++;
         this.#pending.shift();
-        this.#showPending();
+        this.#showPending({ without: 'a change' });
         throw error;
       }
       this.#pending.shift();
+      if (entry.interleaved) this.#showPending({ without: null });
     });
   }
 
-  /** The list as written with the changes still pending: after a write that failed, as if its change had never been. */
-  #showPending(): void {
-    this.#visible = new PanelList(this.#durable);
-    for (const { patch } of this.#pending) {
+  /** The additions of `entry` not shown yet, a slice per turn; a twin among them refuses the whole change. */
+  async #showRest(entry: Pending): Promise<void> {
+    while (entry.shown < entry.patch.additions.length && entry.refused === null) {
+      await nextTurn();
+      if (entry.refused !== null || !this.#pending.includes(entry)) return;
+      const slice = entry.patch.additions.slice(entry.shown, entry.shown + this.#additionsPerTurn);
       try {
-        this.#visible.apply(patch);
-      } catch {
+        this.#visible.apply({ additions: slice, changes: new Map(), removals: new Set() });
+        entry.shown += slice.length;
+      } catch (error) {
+        entry.refused = error;
+        this.#showPending({ without: 'a change' });
+      }
+    }
+  }
+
+  /**
+   * The list as written with the changes still pending (as much of each as was shown), in the
+   * order they are written: after a write that failed or a refused addition, as if that change had
+   * never been (the changes after it are then worked out again when written).
+   */
+  #showPending({ without }: { without: 'a change' | null }): void {
+    if (without !== null) this.#failures++;
+    this.#visible = new PanelList(this.#durable);
+    for (const entry of this.#pending) {
+      if (entry.refused !== null) continue;
+      try {
+        this.#visible.apply({ ...entry.patch, additions: entry.patch.additions.slice(0, entry.shown) });
+      } catch (error) {
         // A twin now that the change before it is gone: its own write refuses it too.
+        entry.refused = error;
       }
     }
   }
@@ -201,97 +213,12 @@ export class PanelRegistry {
   }
 }
 
-interface LoadedRecords {
-  records: PanelRecord[];
-  problem: RegistryLoadProblem | null;
-  migration: RegistryMigration | null;
-}
-
-const documentShape = z.object({ version: z.number().int().min(1), panels: z.array(z.unknown()) });
-
-function loadRecords(store: DocumentStore, now: Date): LoadedRecords {
-  const read = readOrMoveAside(store, now);
-  if (!read.ok) {
-    return {
-      records: [],
-      problem: {
-        message: 'The panel list was not valid JSON, so Paneldeck started with an empty list. The damaged file was moved aside, untouched.',
-        movedTo: read.movedTo,
-      },
-      migration: null,
-    };
-  }
-  const document = read.document;
-  if (isEmptyDocument(document)) return { records: [], problem: null, migration: null };
-
-  const shape = documentShape.safeParse(document);
-  if (!shape.success || shape.data.version > REGISTRY_VERSION) {
-    const newer = shape.success
-      ? ` It was written by a newer Paneldeck (format ${shape.data.version}; this one reads up to ${REGISTRY_VERSION}).`
-      : '';
-    return {
-      records: [],
-      problem: {
-        message: `The panel list has a format this version does not know, so Paneldeck started with an empty list.${newer} A copy of the file was kept.`,
-        movedTo: copyAside(store.path, now),
-      },
-      migration: null,
-    };
-  }
-  let panels = shape.data.panels;
-  let migration: RegistryMigration | null = null;
-  if (shape.data.version < REGISTRY_VERSION) {
-    // The file as the older version wrote it is kept before anything is changed.
-    migration = { fromVersion: shape.data.version, backupPath: keepBackup(store.path, `v${shape.data.version}-backup`, now) };
-    for (let version = shape.data.version; version < REGISTRY_VERSION; version++) panels = migrations[version]!(panels);
-  }
-  const { records, problem } = parseRecords(panels, store.path, now);
-  return { records, problem: withJournalDamage(problem, store.damagedJournal()), migration };
-}
-
-function withJournalDamage(problem: RegistryLoadProblem | null, copy: string | null): RegistryLoadProblem | null {
-  if (copy === null) return problem;
-  const message =
-    'The latest changes to the panel list could not all be read (its journal is damaged), so some of them may be missing. A copy of the journal was kept.';
-  return problem ? { message: `${problem.message} ${message}`, movedTo: problem.movedTo } : { message, movedTo: copy };
-}
-
-function parseRecords(panels: unknown[], path: string, now: Date): Pick<LoadedRecords, 'records' | 'problem'> {
-  const records: PanelRecord[] = [];
-  const ids = new Set<string>();
-  let resetPaths = 0;
-  for (const candidate of panels) {
-    const safe = withSafeLoginPath(candidate);
-    if (safe !== candidate) resetPaths++;
-    const record = readPanelRecord(safe);
-    if (record && !ids.has(record.id)) {
-      ids.add(record.id);
-      records.push(record);
-    }
-  }
-  const skipped = panels.length - records.length;
-  if (skipped === 0 && resetPaths === 0) return { records, problem: null };
-  const what = [
-    skipped > 0
-      ? `${skipped} damaged panel entr${skipped === 1 ? 'y in the panel list was' : 'ies in the panel list were'} skipped; the other panels are there.`
-      : '',
-    resetPaths > 0
-      ? `${resetPaths} panel${resetPaths === 1 ? ' had a login path' : 's had login paths'} that could lead outside the panel's /api, so ${resetPaths === 1 ? 'it was' : 'they were'} reset to ${DEFAULT_LOGIN_PATH}; check the login path in the panel settings.`
-      : '',
-  ];
-  return {
-    records,
-    problem: { message: `${what.filter(Boolean).join(' ')} A copy of the file as it was is kept.`, movedTo: copyAside(path, now) },
-  };
-}
-
-/**
- * A login path accepted by an older version but refused now (an encoded `..` that leaves /api)
- * costs the panel its path, not the panel: the path goes back to the default.
- */
-function withSafeLoginPath(candidate: unknown): unknown {
-  if (typeof candidate !== 'object' || candidate === null || !('loginPath' in candidate)) return candidate;
-  const { loginPath } = candidate as { loginPath: unknown };
-  if (typeof loginPath !== 'string' || holds(() => normaliseLoginPath(loginPath) === loginPath)) return candidate;
-  return { ...candidate, loginPath: DEFAULT_LOGIN_PATH };
+/** A change being written: what it did to the list shown, how many of its additions are shown, whether it was refused. */
+interface Pending {
+  patch: ListPatch;
+  effect: PatchEffect;
+  failuresBefore: number;
+  shown: number;
+  refused: unknown;
+  interleaved: boolean;
 }

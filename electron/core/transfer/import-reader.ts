@@ -213,8 +213,13 @@ function readLines(text: string): ImportText {
 
 /** A comma on the first line that is not blank or a comment. */
 function looksLikeCsv(text: string): boolean {
-  const first = text.split(/\r\n|\n|\r/).find((line) => line.trim() !== '' && !line.trim().startsWith('#'));
-  return first?.includes(',') ?? false;
+  // Line by line up to that one: splitting twenty thousand lines to look at the first held main as long as reading them.
+  const lines = /([^\r\n]*)(?:\r\n|\n|\r|$)/y;
+  for (let match = lines.exec(text); match; match = lines.lastIndex < text.length ? lines.exec(text) : null) {
+    const line = match[1]!.trim();
+    if (line !== '' && !line.startsWith('#')) return line.includes(',');
+  }
+  return false;
 }
 
 /** The columns read, under the names a header may give them. */

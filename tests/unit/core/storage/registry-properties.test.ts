@@ -78,7 +78,8 @@ test('property: concurrent changes, a failing disk and kills at any moment leave
         mkdirSync(dir);
         const path = join(dir, 'panels.json');
         const files = new FaultyFiles();
-        const registry = new PanelRegistry(jsonFileStore(path, { mode: 0o600, journal, files }), new Date());
+        // Two additions a turn: the imports of the steps are shown in slices, other changes in between.
+        const registry = new PanelRegistry(jsonFileStore(path, { mode: 0o600, journal, files }), new Date(), { additionsPerTurn: 2 });
         let expected: PanelRecord[] = [];
         let nextId = 1;
         for (const [stepIndex, { ops, fault, kills, compact }] of steps.entries()) {
