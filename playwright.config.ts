@@ -8,7 +8,10 @@ import { chromiumLaunchOptions } from './tests/browser/chromium.ts';
 export default defineConfig({
   testDir: 'tests/browser',
   outputDir: 'test-results/browser',
-  timeout: 60_000,
+  // Ceilings, not speeds: npm test runs the browser tests beside the unit tests on two cores, where
+  // a 30-panel board or a 1,000-level Expand all takes several times what it takes alone.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   workers: 2,
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['./tests/browser/summary-reporter.ts']],
