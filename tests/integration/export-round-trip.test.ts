@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import { PANEL_NAME_MAX } from '../../shared/labels.ts';
 import type { ImportPreview } from '../../shared/transfer.ts';
-import type { Panel } from '../../shared/types.ts';
 import { rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
+import { settingsOf } from '../support/panel-fixture.ts';
 
 /**
  * Every list Paneldeck can hold exports and imports back whole: names it makes itself (after a
@@ -31,22 +31,6 @@ function service(file: string): PanelService {
     chooseImportFile: async () => file,
   });
 }
-
-const settingsOf = (panels: readonly Panel[]) =>
-  panels
-    .map(({ name, address, allowPlainHttp, apiStyle, loginPath, sessionPath, group, tags, colour, favourite }) => ({
-      name,
-      address,
-      allowPlainHttp,
-      apiStyle,
-      loginPath,
-      sessionPath,
-      group,
-      tags,
-      colour,
-      favourite,
-    }))
-    .sort((a, b) => a.address.localeCompare(b.address));
 
 /** Exports everything from `from`, imports it into a new service, and returns both lists' settings. */
 async function roundTrip(from: PanelService, file: string) {

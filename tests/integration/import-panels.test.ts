@@ -6,9 +6,9 @@ import { createPanelService, type PanelService } from '../../electron/core/index
 import { openJsonFiles } from '../../electron/core/storage/document-store.ts';
 import { PanelError } from '../../shared/errors.ts';
 import { IMPORT_MAX_BYTES, type ImportPreview } from '../../shared/transfer.ts';
-import type { Panel } from '../../shared/types.ts';
 import { rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
 import { diskFullError } from '../support/model/stores.ts';
+import { settingsOf } from '../support/panel-fixture.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
 
 /** Import: a preview of every entry first, then one write; hostile files refused with a reason. */
@@ -52,41 +52,6 @@ function fileWith(name: string, content: string | Uint8Array): string {
 }
 
 const paste = (app: PanelService, text: string) => app.previewImport({ from: 'text', text }) as Promise<ImportPreview>;
-
-/** A panel's settings as an operator sees them: what a round trip must keep. */
-function settingsOf(panels: readonly Panel[]) {
-  return panels
-    .map(
-      ({
-        name,
-        address,
-        allowPlainHttp,
-        apiStyle,
-        loginPath,
-        sessionPath,
-        tokenField,
-        trustedCertificate,
-        group,
-        tags,
-        colour,
-        favourite,
-      }) => ({
-        name,
-        address,
-        allowPlainHttp,
-        apiStyle,
-        loginPath,
-        sessionPath,
-        tokenField,
-        trustedCertificate,
-        group,
-        tags,
-        colour,
-        favourite,
-      }),
-    )
-    .sort((a, b) => a.address.localeCompare(b.address));
-}
 
 test('round trip: export, remove every panel, import the file: the same panels, signed out, and no secret in the file', async () => {
   const exported = join(dir.path, 'round-trip.json');

@@ -1,4 +1,4 @@
-import type { Panel } from '../../shared/types.ts';
+import { PANEL_FIELDS, type Panel } from '../../shared/types.ts';
 
 /** A panel as `listPanels` gives it, signed out unless `change` says otherwise; ids differ by `n` (0 to 9). */
 export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
@@ -26,4 +26,15 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     favourite: false,
     ...change,
   };
+}
+
+/**
+ * Each panel's settings (the fields `PANEL_FIELDS` marks as settings) and its address, in order
+ * of address: what an export and import round trip must keep.
+ */
+export function settingsOf(panels: readonly Panel[]): Record<string, unknown>[] {
+  const settings = (Object.keys(PANEL_FIELDS) as (keyof Panel)[]).filter((field) => PANEL_FIELDS[field] === 'setting');
+  return panels
+    .map((panel) => Object.fromEntries([['address', panel.address], ...settings.map((field) => [field, panel[field]])]))
+    .sort((a, b) => String(a.address).localeCompare(String(b.address)));
 }
