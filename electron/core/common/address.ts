@@ -254,11 +254,23 @@ function resolveApiUrl(baseUrl: string, path: string, kind: ApiPathKind): string
   } catch {
     invalid(`The ${PATH_LABEL[kind]} does not make a valid address with the panel address.`);
   }
-  const under = `${base.pathname.replace(/\/+$/, '')}/`;
-  if (url.origin !== base.origin || !url.pathname.startsWith(under) || url.search !== '' || url.hash !== '') {
-    invalid(`The ${PATH_LABEL[kind]} leads outside the panel's API (${under}).`);
+  if (!isUnderApi(url, base) || url.search !== '' || url.hash !== '') {
+    invalid(`The ${PATH_LABEL[kind]} leads outside the panel's API (${apiRoot(base)}).`);
   }
   return url.href;
+}
+
+/** The API base's path with one trailing slash: what every URL sent to the panel must start with. */
+function apiRoot(base: URL): string {
+  return `${base.pathname.replace(/\/+$/, '')}/`;
+}
+
+/**
+ * Whether `url` is on the API base's origin and under its path (the URL parser has resolved any
+ * dot segments): configured paths and followed redirects alike must be.
+ */
+export function isUnderApi(url: URL, base: URL): boolean {
+  return url.origin === base.origin && url.pathname.startsWith(apiRoot(base));
 }
 
 /** For the test that checks the quick path against the full parse. */

@@ -1,5 +1,6 @@
 import { PanelError } from '../../../shared/errors.ts';
 import { formatBytes } from '../../../shared/sizes.ts';
+import { isUnderApi } from '../common/address.ts';
 import { describeConnectionFailure } from './connection-errors.ts';
 import { containsSecret, hasOpaqueRun } from '../secrets/secret-match.ts';
 
@@ -148,7 +149,7 @@ async function fetchFollowingSameOrigin(
           'If the panel has moved, change its address in the panel settings.',
       );
     }
-    if (request.within !== undefined && !isUnder(target, request.within)) {
+    if (request.within !== undefined && !isUnderApi(target, new URL(request.within))) {
       const nameable = !containsSecret(target.pathname, request.secrets) && !hasOpaqueRun(target.pathname);
       throw new PanelError(
         'REDIRECT_REFUSED',
@@ -170,12 +171,6 @@ async function fetchFollowingSameOrigin(
     }
     url = target.href;
   }
-}
-
-/** Whether `url` is on `base`'s origin and under its path (the URL parser has resolved any dot segments). */
-function isUnder(url: URL, base: string): boolean {
-  const root = new URL(base);
-  return url.origin === root.origin && url.pathname.startsWith(`${root.pathname.replace(/\/+$/, '')}/`);
 }
 
 function resolveLocation(location: string, base: string): URL | null {
