@@ -229,9 +229,9 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
     save: (change, whole) =>
       queue.run(async () => {
         if (change && journalRoom() > 0) {
-          const line = await changeLine(change);
+          const line = await changeLine(change, journalRoom());
           // Past the room left, the document is written whole instead: the journal starts again.
-          if (line.bytes <= journalRoom()) return append(line);
+          if (line !== null && line.bytes <= journalRoom()) return append(line);
         }
         await writeWhole(whole());
       }),
