@@ -3,7 +3,7 @@
  * and timer waiting gets its turn. A slice ends once it has run SLICE_MS, so the loop is never held
  * much longer than that by the work, whatever its size.
  */
-export const SLICE_MS = 8;
+export const SLICE_MS = 6;
 
 /** Lets everything already waiting on the event loop run (I/O callbacks included), then goes on. */
 export function nextTurn(): Promise<void> {

@@ -99,6 +99,8 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
   /** The document file as this run last read or wrote it; a null hash when there is none a journal could follow. */
   let document: { hash: string | null; bytes: number } = { hash: null, bytes: 0 };
   let journal: OpenJournal | null = null;
+  /** Whether a journal file may be on disk (read at start, or begun since): a whole write removes it. */
+  let journalOnDisk = false;
   /** A failed append that could not be undone: the next save writes the document whole, which makes the journal stale. */
   let journalBroken = false;
   let damagedCopy: string | null = null;
@@ -113,6 +115,7 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
     opened = true;
     document = { hash: null, bytes: 0 };
     journal = null;
+    journalOnDisk = false;
     damagedCopy = null;
     let bytes: Buffer;
     try {
@@ -133,10 +136,12 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
     } catch {
       return parsed;
     }
+    journalOnDisk = true;
     const read = readJournal(bytes, hash);
     if (read === null) {
       // Follows an older write of the document, whose changes that write already holds.
       rmSync(journalPath, { force: true });
+      journalOnDisk = false;
       return parsed;
     }
     if (read.damaged) damagedCopy = copyAside(journalPath, new Date());
@@ -185,6 +190,7 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
   /** A new journal following the document as written: its header on disk before any change. */
   async function startJournal(): Promise<OpenJournal> {
     const handle = await files.open(journalPath, 'w', mode);
+    journalOnDisk = true;
     try {
       const header = Buffer.from(headerLine(document.hash!));
       await handle.write(header, 0);
@@ -203,10 +209,13 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
     journalBroken = false;
     const stale = journal;
     journal = null;
-    if (!policy) return;
+    if (!journalOnDisk) return;
     // The journal no longer follows the document (its hash changed): removed now, or ignored at the next start.
     await stale?.handle?.close().catch(() => undefined);
-    await files.remove(journalPath).catch(() => undefined);
+    await files.remove(journalPath).then(
+      () => (journalOnDisk = false),
+      () => undefined,
+    );
   }
 
   function journalRoom(): number {
@@ -220,9 +229,9 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
     save: (change, whole) =>
       queue.run(async () => {
         if (change && journalRoom() > 0) {
-          const line = await changeLine(change);
+          const line = await changeLine(change, journalRoom());
           // Past the room left, the document is written whole instead: the journal starts again.
-          if (line.bytes <= journalRoom()) return append(line);
+          if (line !== null && line.bytes <= journalRoom()) return append(line);
         }
         await writeWhole(whole());
       }),

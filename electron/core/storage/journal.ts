@@ -44,13 +44,15 @@ export function headerLine(follows: string): string {
   return `${checksum(crc32(body))}${body}\n`;
 }
 
-/** The line of `change`, built and summed in time slices: an import's change holds thousands of panels, megabytes of text. */
-export async function changeLine(change: DocumentChange): Promise<JournalLine> {
-  const body = [
-    `{"field":${JSON.stringify(change.field)},"remove":${JSON.stringify(change.remove)},"set":`,
-    ...(await compactListText(change.set)),
-    '}',
-  ];
+/**
+ * The line of `change`, built and summed in time slices: an import's change holds thousands of
+ * panels, megabytes of text. Null when it would pass `maxBytes` (the document is then written whole).
+ */
+export async function changeLine(change: DocumentChange, maxBytes = Infinity): Promise<JournalLine | null> {
+  // A character is at least a byte: past maxBytes characters, the line is past maxBytes bytes.
+  const set = await compactListText(change.set, maxBytes);
+  if (set === null) return null;
+  const body = [`{"field":${JSON.stringify(change.field)},"remove":${JSON.stringify(change.remove)},"set":`, ...set, '}'];
   const slicer = new TimeSlicer();
   let crc = 0;
   let bytes = 0;

@@ -48,12 +48,24 @@ export async function documentText(document: Record<string, unknown>): Promise<s
   return ['{\n', ...members.flatMap((pieces, index) => (index === 0 ? pieces : [',\n', ...pieces])), '\n}\n'];
 }
 
-/** `JSON.stringify(value)` of a large list, in slices: `[` then the items' text joined by commas, then `]`. */
-export async function compactListText(items: readonly unknown[]): Promise<string[]> {
+/** Items serialised before the list's size is foreseen from them. */
+const FORESIGHT_ITEMS = 256;
+
+/**
+ * `JSON.stringify(value)` of a large list, in slices: `[` then the items' text joined by commas,
+ * then `]`. Null as soon as the text would pass `maxChars`, foreseen from the first items: a
+ * change too big for the journal (an import) is not serialised twice.
+ */
+export async function compactListText(items: readonly unknown[], maxChars = Infinity): Promise<string[] | null> {
   const slicer = new TimeSlicer();
   const pieces = ['['];
+  // The brackets, and the items as they come.
+  let chars = 2;
   for (let index = 0; index < items.length; index++) {
-    pieces.push(`${index === 0 ? '' : ','}${JSON.stringify(items[index]) ?? 'null'}`);
+    const piece = `${index === 0 ? '' : ','}${JSON.stringify(items[index]) ?? 'null'}`;
+    pieces.push(piece);
+    chars += piece.length;
+    if (chars > maxChars || (index + 1 === FORESIGHT_ITEMS && (chars / FORESIGHT_ITEMS) * items.length > maxChars)) return null;
     if (slicer.due) await slicer.nextSlice();
   }
   pieces.push(']');

@@ -7,6 +7,9 @@ import { WriteQueue } from './write-queue.ts';
 import type { PanelRecord, PanelRecordChange } from './panel-record.ts';
 
 export type { PanelRecord, PanelRecordChange };
+
+/** Additions from which a change is large enough that working it out twice in one turn would hold main. */
+const LARGE_CHANGE = 100;
 export { REGISTRY_VERSION, type RegistryLoadProblem, type RegistryMigration };
 
 /**
@@ -138,8 +141,8 @@ export class PanelRegistry {
     this.#pending.push(entry);
     const shown = this.#showRest(entry);
     return this.#queue.run(async () => {
-      // Not in the same turn as the call, and once all of it is shown.
-      await nextTurn();
+      // A large change is worked out again below: not in the same turn as the call, and once all of it is shown.
+      if (patch.additions.length > LARGE_CHANGE) await nextTurn();
       await shown;
       try {
         if (entry.refused) throw entry.refused;

@@ -67,12 +67,11 @@ export async function writeAtomically(
   pieces: readonly string[],
   mode: number,
 ): Promise<{ hash: string; bytes: number }> {
-  await files.makeFolder(dirname(path), PRIVATE_FOLDER_MODE);
   const temp = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    const file = await files.open(temp, 'wx', mode);
+    const file = await openMakingFolder(files, temp, mode);
     try {
       for (const batch of batches(pieces)) {
         const buffer = Buffer.from(batch);
@@ -91,6 +90,17 @@ export async function writeAtomically(
   }
   await syncFolder(files, dirname(path));
   return { hash: hash.digest('hex'), bytes };
+}
+
+/** A new file; its folder is made first when there is none (the first write, or a folder removed since): one call less the other times. */
+async function openMakingFolder(files: StoreFiles, path: string, mode: number): Promise<StoreFile> {
+  try {
+    return await files.open(path, 'wx', mode);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+    await files.makeFolder(dirname(path), PRIVATE_FOLDER_MODE);
+    return files.open(path, 'wx', mode);
+  }
 }
 
 /** The pieces joined into strings of about WRITE_BATCH_CHARS. */

@@ -107,7 +107,7 @@ export class TokenFile {
 
   /** The entries the file held when it was read and no longer should, or that changed: the first flush deals with them. */
   markDifferences(): void {
-    for (const panelId of Object.keys(this.#written)) if (this.#intended[panelId] !== this.#written[panelId]) this.#dirty.add(panelId);
+    for (const panelId of Object.keys(this.#written)) if (this.entry(panelId) !== this.#writtenEntry(panelId)) this.#dirty.add(panelId);
   }
 
   /**
@@ -118,7 +118,7 @@ export class TokenFile {
   flush(): Promise<void> {
     const writing = [...this.#dirty].map((panelId): [string, StoredToken | undefined] => [panelId, this.entry(panelId)]);
     return this.#queue.run(async () => {
-      const changed = writing.filter(([panelId, stored]) => this.#written[panelId] !== stored);
+      const changed = writing.filter(([panelId, stored]) => this.#writtenEntry(panelId) !== stored);
       if (changed.length > 0) {
         const set = changed.filter((entry): entry is [string, StoredToken] => entry[1] !== undefined);
         const remove = changed.filter(([, stored]) => stored === undefined).map(([panelId]) => panelId);
@@ -134,8 +134,17 @@ export class TokenFile {
           else delete this.#written[panelId];
         }
       }
-      for (const [panelId, stored] of writing) if (this.entry(panelId) === stored) this.#dirty.delete(panelId);
+      // Due again if what the file should hold moved on, even if back to what an earlier flush saw.
+      for (const [panelId] of writing) {
+        if (this.entry(panelId) === this.#writtenEntry(panelId)) this.#dirty.delete(panelId);
+        else this.#dirty.add(panelId);
+      }
     });
+  }
+
+  /** Own keys only: a panel id read from the file could be any string, `constructor` too. */
+  #writtenEntry(panelId: string): StoredToken | undefined {
+    return Object.hasOwn(this.#written, panelId) ? this.#written[panelId] : undefined;
   }
 
   /** Writes the file whole if its journal holds changes: at quit. */

@@ -9,7 +9,7 @@ const FOLLOWS = fileHash(Buffer.from('{"version": 3, "panels": []}\n'));
 
 async function journalOf(changes: readonly DocumentChange[], follows = FOLLOWS): Promise<Buffer> {
   const lines = [headerLine(follows)];
-  for (const change of changes) lines.push((await changeLine(change)).pieces.join(''));
+  for (const change of changes) lines.push((await changeLine(change))!.pieces.join(''));
   return Buffer.from(lines.join(''));
 }
 
@@ -47,8 +47,8 @@ test('property: a journal cut at any byte gives exactly the changes whose lines 
         let whole = 0;
         let end = header;
         for (const one of changes) {
-          const length = (await changeLine(one)).bytes;
-          assert.equal(length, Buffer.byteLength((await changeLine(one)).pieces.join('')));
+          const length = (await changeLine(one))!.bytes;
+          assert.equal(length, Buffer.byteLength((await changeLine(one))!.pieces.join('')));
           if (end + length > cut) break;
           end += length;
           whole++;
@@ -109,7 +109,7 @@ test('replay: a list by id (set in place or at the end, removed), an object by k
 
 test('a line naming __proto__ as its field is not a change: it could not set the document', async () => {
   const bytes = Buffer.from(
-    headerLine(FOLLOWS) + (await changeLine({ field: '__proto__', set: [['polluted', true]], remove: [] })).pieces.join(''),
+    headerLine(FOLLOWS) + (await changeLine({ field: '__proto__', set: [['polluted', true]], remove: [] }))!.pieces.join(''),
   );
   assert.deepEqual(readJournal(bytes, FOLLOWS)?.changes, []);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);

@@ -42,9 +42,18 @@ test('the documents the stores write: empty collections, an object whose values 
 test('property: compactListText is JSON.stringify of the list', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.oneof(jsonValue, fc.constant(undefined))), async (list) => {
-      assert.equal((await compactListText(list)).join(''), JSON.stringify(list));
+      assert.equal((await compactListText(list))?.join(''), JSON.stringify(list));
     }),
   );
+});
+
+test('compactListText gives up once the text passes maxChars, or is foreseen to from its first 256 items', async () => {
+  const items = Array.from({ length: 1000 }, (_, index) => ({ id: index, name: 'x'.repeat(20) }));
+  const whole = JSON.stringify(items).length;
+  assert.equal((await compactListText(items, whole))?.join(''), JSON.stringify(items));
+  assert.equal(await compactListText(items, whole - 1), null);
+  assert.equal(await compactListText(items, whole / 2), null);
+  assert.equal(await compactListText(items.slice(0, 10), 50), null);
 });
 
 test('a large document is built in slices: timers run between them', async () => {

@@ -81,7 +81,7 @@ describe('the token file', () => {
           assert.deepEqual(onDisk(), Object.fromEntries([...intended].map(([panelId, stored]) => [panelId, stored.ciphertext])));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 300 },
     );
   });
 });
