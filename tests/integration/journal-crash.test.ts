@@ -33,10 +33,15 @@ interface KillLeft {
   tempFiles: number;
 }
 
-async function runAndKill(dataDir: string, afterReadyMs: number): Promise<string[]> {
+/**
+ * Kills the writer as it starts its `change`th change, or a moment later: counted in changes, not
+ * milliseconds, so a slow machine reaches the same depths (compactions, changes in flight) as a fast one.
+ */
+async function runAndKill(dataDir: string, change: number, lateMs: number): Promise<string[]> {
   const writer = startWriter(dataDir, ['10000'], { PANELDECK_TEST_JOURNAL: `${JOURNAL.fromBytes},${JOURNAL.journalShare}` });
   await writer.started;
-  await new Promise((resolve) => setTimeout(resolve, afterReadyMs));
+  await writer.startedChange(change);
+  if (lateMs > 0) await new Promise((resolve) => setTimeout(resolve, lateMs));
   return writer.kill();
 }
 
@@ -102,7 +107,8 @@ describe('a kill while the panel list is journaled', () => {
         else appendFileSync(journal, `${text.subarray(text.lastIndexOf(10, text.length - 2) + 1, text.length - 5).toString('utf8')}`);
         totals.damagedByTest++;
       }
-      const lines = await runAndKill(dir.path, Math.floor(Math.random() * 300));
+      // Every other round is killed the instant a change starts, the rest a few milliseconds later.
+      const lines = await runAndKill(dir.path, 1 + Math.floor(Math.random() * 60), round % 2 === 0 ? 0 : Math.floor(Math.random() * 4));
       const left = lookAt(dir.path);
       if (left.tornTail) totals.tornTails++;
       if (left.staleJournal) totals.staleJournals++;

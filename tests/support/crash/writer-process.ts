@@ -8,6 +8,8 @@ const WRITER = fileURLToPath(new URL('./registry-writer.ts', import.meta.url));
 export interface WriterProcess {
   /** Resolves once the writer printed `ready` (its service is open), or it ended. */
   started: Promise<void>;
+  /** Resolves once the writer printed its `count`th `try` line (a change it is starting), or it ended. */
+  startedChange(count: number): Promise<void>;
   /** Kills it with SIGKILL and returns the lines it printed whole: a last line without its newline was cut by the kill. */
   kill(): Promise<string[]>;
 }
@@ -24,15 +26,25 @@ export function startWriter(dataDir: string, args: readonly string[], env: Recor
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
   let output = '';
   let errors = '';
+  let tries = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const ready = new Promise<void>((resolve) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (output.startsWith('ready')) resolve();
+      // Counted over the whole output, since a line can arrive cut over two chunks.
+      tries = output.split('\n').filter((line) => line.startsWith('try ')).length;
+      for (const wait of waiting.filter((entry) => entry.count <= tries)) {
+        waiting.splice(waiting.indexOf(wait), 1);
+        wait.resolve();
+      }
     });
   });
+  const ended = exited.then(() => undefined);
   return {
-    started: Promise.race([ready, exited.then(() => undefined)]),
+    started: Promise.race([ready, ended]),
+    startedChange: (count) => Promise.race([new Promise<void>((resolve) => waiting.push({ count, resolve })), ended]),
     async kill() {
       child.kill('SIGKILL');
       const ended = await exited;
