@@ -70,6 +70,7 @@ export class PanelStore {
         this.#progress = progress;
         return this.#publish();
       }
+      case 'logInProgress':
       case 'focusPanel':
       case 'runCommand':
       case 'updateReady':

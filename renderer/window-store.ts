@@ -43,6 +43,8 @@ export interface WindowSnapshot {
   readonly update: { version: string; dismissed: boolean } | null;
   /** Grows each time this window removed panels: the view that had the focus went with them. */
   readonly removals: number;
+  /** The log in to several panels under way (main's `logInProgress`); null when none runs. */
+  readonly fleetProgress: { done: number; total: number } | null;
 }
 
 const NO_PANELS: ReadonlySet<string> = new Set();
@@ -79,6 +81,7 @@ export class WindowStore {
       listViewAdopted: false,
       update: remembered.update,
       removals: 0,
+      fleetProgress: null,
     };
   }
 
@@ -156,6 +159,13 @@ export class WindowStore {
     if (!update || update.dismissed) return;
     this.#set({ update: { ...update, dismissed: true } });
     this.#remember();
+  }
+
+  /** Main's progress of a log in to several panels; the last one (done === total) ends it. */
+  logInProgress(done: number, total: number): void {
+    const current = this.#snapshot.fleetProgress;
+    if (done >= total) return this.#set({ fleetProgress: null });
+    if (current?.done !== done || current.total !== total) this.#set({ fleetProgress: { done, total } });
   }
 
   #remember(): void {

@@ -7,6 +7,7 @@ import {
   chosenPanelIdsSchema,
   credentialsSchema,
   duplicatePanelInputSchema,
+  fleetLogInInputSchema,
   importChoiceSchema,
   importPreviewIdSchema,
   importSourceSchema,
@@ -19,12 +20,14 @@ import {
   type BulkChange,
   type Credentials,
   type DuplicatePanelInput,
+  type FleetLogInInput,
   type TrustCertificateInput,
   type UpdatePanelInput,
 } from './schemas.ts';
 import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
+import type { FleetLogInResult } from './fleet-login.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 
@@ -82,6 +85,14 @@ export interface PanelApi {
   updatePanels(ids: string[], change: BulkChange): Promise<Panel[]>;
   /** Logs out of several panels at once. */
   logOutPanels(ids: string[]): Promise<Panel[]>;
+  /**
+   * Logs in to each of `ids` with one email and password, a bounded number at a time, sending
+   * `logInProgress` events; one result per panel, in the order asked. The password is kept for
+   * this run only. One run at a time: a second call while one runs is refused.
+   */
+  logInPanels(ids: string[], input: FleetLogInInput): Promise<FleetLogInResult[]>;
+  /** Starts no more log ins of the run under way (they answer `cancelled`); those already sent finish. */
+  cancelLogIns(): Promise<void>;
   /** Removes several panels (and forgets their tokens) in one write. */
   removePanels(ids: string[]): Promise<void>;
   /**
@@ -118,6 +129,8 @@ export const argumentSchemas = {
   duplicatePanel: z.tuple([panelIdSchema, duplicatePanelInputSchema]),
   updatePanels: z.tuple([chosenPanelIdsSchema, bulkChangeSchema]),
   logOutPanels: z.tuple([chosenPanelIdsSchema]),
+  logInPanels: z.tuple([chosenPanelIdsSchema, fleetLogInInputSchema]),
+  cancelLogIns: z.tuple([]),
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };

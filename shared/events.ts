@@ -12,6 +12,8 @@ export type PanelEvent =
   | { type: 'panelsRemoved'; panelIds: string[] }
   /** The check of many panels under way: `done` of `total`; `done === total` when it ends. */
   | { type: 'checkProgress'; done: number; total: number }
+  /** The log in to several panels under way: `done` of `total`; `done === total` when it ends. */
+  | { type: 'logInProgress'; done: number; total: number }
   /** The panel's session ends at `expiresAt`, within the warning time. */
   | { type: 'sessionExpiring'; panelId: string; expiresAt: string }
   /** The operator clicked the system notification about this panel. */
@@ -31,6 +33,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   panelsChanged: true,
   panelsRemoved: true,
   checkProgress: true,
+  logInProgress: true,
   sessionExpiring: true,
   focusPanel: true,
   runCommand: true,

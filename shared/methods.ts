@@ -27,6 +27,8 @@ export const methodNames = [
   'duplicatePanel',
   'updatePanels',
   'logOutPanels',
+  'logInPanels',
+  'cancelLogIns',
   'removePanels',
   'installUpdate',
 ] as const satisfies readonly MethodName[];

@@ -148,8 +148,10 @@ export const credentialsSchema = z.strictObject(
       .transform((value) => value.replace(/\s/g, ''))
       .pipe(z.string().regex(/^[0-9]{6,8}$/, { error: 'Authentication code must be the 6 to 8 digits your authenticator app shows.' }))
       .optional(),
+    /** Asks the panel for a long session (30 days on Easypanel instead of about one). */
+    rememberMe: z.boolean({ error: 'Keep me signed in must be true or false.' }).optional(),
   },
-  { error: 'Expected { email, password, code? }.' },
+  { error: 'Expected { email, password, code?, rememberMe? }.' },
 );
 
 const wholeNumber = (what: string, name: NumericSetting) => {
@@ -221,6 +223,23 @@ export const chosenPanelIdsSchema = z
   .min(1, { error: 'Choose at least one panel.' })
   .max(100_000, { error: 'Too many panel ids (100,000 at most).' });
 
+/**
+ * One log in to several panels: the same email and password for each. Panels on plain http://
+ * get the password only when named in `sendOverPlainHttp`, the ones the form showed the operator.
+ */
+export const fleetLogInInputSchema = z.strictObject(
+  {
+    email: credentialsSchema.shape.email,
+    password: credentialsSchema.shape.password,
+    rememberMe: credentialsSchema.shape.rememberMe,
+    sendOverPlainHttp: z
+      .array(panelIdSchema, { error: 'Expected a list of panel ids.' })
+      .max(100_000, { error: 'Too many panel ids (100,000 at most).' })
+      .optional(),
+  },
+  { error: 'Expected { email, password, rememberMe?, sendOverPlainHttp? }.' },
+);
+
 /** A copy of a panel's settings at another address (two panels never share one). */
 export const duplicatePanelInputSchema = z.strictObject(
   {
@@ -269,5 +288,6 @@ export type DuplicatePanelInput = z.input<typeof duplicatePanelInputSchema>;
 export type BulkChange = z.input<typeof bulkChangeSchema>;
 export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
 export type Credentials = z.input<typeof credentialsSchema>;
+export type FleetLogInInput = z.input<typeof fleetLogInInputSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
 export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;

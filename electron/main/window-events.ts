@@ -70,6 +70,7 @@ export function plainEvent(event: PanelEvent): PanelEvent {
     case 'panelsRemoved':
       return { type: event.type, panelIds: [...event.panelIds] };
     case 'checkProgress':
+    case 'logInProgress':
       return { type: event.type, done: event.done, total: event.total };
     case 'sessionExpiring':
       return { type: event.type, panelId: event.panelId, expiresAt: event.expiresAt };

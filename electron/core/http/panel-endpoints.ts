@@ -100,6 +100,8 @@ export interface LogInCredentials {
   email: string;
   password: string;
   code?: string | undefined;
+  /** Sent as `rememberMe: true` (a long session) when set; left out otherwise. */
+  rememberMe?: boolean | undefined;
 }
 
 /** `POST {base}{loginPath}` with `{ email, password, code? }`; returns the token from the answer. */
@@ -117,14 +119,19 @@ export async function requestLogIn(
   const style = panel.apiStyle;
   const enveloped = style !== 'plain';
   const action = 'logging in';
-  const { email, password, code } = credentials;
+  const { email, password, code, rememberMe } = credentials;
   // The code is a secret of the request like the password: no message may quote it.
   const secrets = code === undefined ? [password, ...heldTokens] : [password, code, ...heldTokens];
   const sent = await sendToPanel(settings, secrets, panel, {
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: logInBody(panel.apiStyle, code === undefined ? { email, password } : { email, password, code }),
+    body: logInBody(panel.apiStyle, {
+      email,
+      password,
+      ...(rememberMe === true ? { rememberMe } : {}),
+      ...(code === undefined ? {} : { code }),
+    }),
   });
   const errorAnswer = enveloped && (sent.status < 200 || sent.status >= 300) ? readEnvelopeText(style, sent.text) : null;
   if (errorAnswer && errorAnswer.kind !== 'other') seen.styledAnswer = true;

@@ -6,7 +6,9 @@ import type { RequestSettings } from '../http/panel-endpoints.ts';
 import { openJsonFiles } from '../storage/document-store.ts';
 import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
+import { fleetSignInMethods } from './fleet-sign-in.ts';
 import { PanelChangeBatcher } from './panel-events.ts';
+import { createPanelLogIn } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
 import { panelMethods } from './panels.ts';
 import type { PanelService, PanelServiceOptions, ServiceContext } from './service-context.ts';
@@ -66,10 +68,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     reader: new SessionReader({ request, now, cache, changes, presented }),
   };
 
+  // One log in of a panel (and one queue of them) for the log in of one panel and of several.
+  const logInPanel = createPanelLogIn(context);
   return {
     ...appMethods(context, options),
     ...panelMethods(context),
-    ...signInMethods(context),
+    ...signInMethods(context, logInPanel),
+    ...fleetSignInMethods(context, logInPanel),
     ...sessionMethods(context),
     ...certificateMethods(context),
     ...transferMethods(context, options),

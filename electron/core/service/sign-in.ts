@@ -1,19 +1,17 @@
 import { plural } from '../../../shared/counts.ts';
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError, type ErrorInfo } from '../../../shared/errors.ts';
-import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoints.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
-import { LogInQueue } from './login-queue.ts';
+import type { PanelLogIn } from './panel-log-in.ts';
 import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
-export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' | 'logOut' | 'logOutPanels'> {
-  const { state, request, now, cache, reader, changes, presented } = context;
-  const logIns = new LogInQueue();
+export function signInMethods(context: ServiceContext, logInPanel: PanelLogIn): ServiceMethods<'logIn' | 'logOut' | 'logOutPanels'> {
+  const { state, request, changes } = context;
 
   /**
    * After the sign-ins ended here: asks each panel to end its session, and where one could not,
@@ -31,75 +29,10 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
     return still;
   }
 
-  /**
-   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
-   * since then drops this log in before the password is sent, a log out drops its token.
-   */
-  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
-    const current = await state();
-    const { registry, vault } = current;
-    const panel = find(current, id);
-    // The address decides where the password goes: one typed for the old address is not sent to
-    // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
-    if (panel.baseUrl !== baseUrl) {
-      throw new PanelError(
-        'NOT_SIGNED_IN',
-        "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
-      );
-    }
-    const held = vault.token(id, panel.baseUrl);
-    let token: string;
-    try {
-      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
-        // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
-        // speaks this style, and the next attempt goes straight to it.
-        if (registry.get(id)?.baseUrl !== baseUrl) return;
-        await attemptWrite(() =>
-          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
-        );
-        changes.changed(id);
-      });
-    } catch (error) {
-      if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
-      throw error;
-    }
-    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
-    // Removed while the request was under way: nothing was stored for it.
-    find(current, id);
-    if (storage === null) {
-      throw new PanelError(
-        'NOT_SIGNED_IN',
-        'The panel was signed out or its address changed while logging in, so that log in was dropped. Log in again.',
-      );
-    }
-    try {
-      const saving = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null });
-      cache.forget(id);
-      reader.forget(id);
-      current.history.record(id, { sessionExpiresAt: null });
-      changes.changed(id);
-      // The panel as this log in leaves it (calls made while it is written do not change the
-      // answer, as they could not when writing held main up), answered once it is on disk.
-      const answer = toPanel(find(current, id), current);
-      await saving;
-      return answer;
-    } catch (error) {
-      // A log in that fails must not leave the panel signed in behind the operator's back. The
-      // token is gone from memory at once; a deletion that could not be written stays due.
-      await attemptWrite(() => vault.forget(id));
-      throw error;
-    }
-  }
-
   return {
     async logIn(id, credentials) {
-      const [panelId, { email, password, code }] = parseArguments('logIn', [id, credentials]);
-      const current = await state();
-      const { baseUrl, loginPath, tokenField } = find(current, panelId);
-      // The generation is taken where the attempt starts: a log out from here on drops it.
-      const generation = current.vault.generation(panelId);
-      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null];
-      return logIns.run(panelId, attempt, () => logInOnce(panelId, { email, password, code }, generation, baseUrl));
+      const [panelId, { email, password, code, rememberMe }] = parseArguments('logIn', [id, credentials]);
+      return logInPanel(panelId, { email, password, code, rememberMe });
     },
 
     async logOut(id) {
