@@ -30,7 +30,11 @@ export function fleetSignInMethods(context: ServiceContext, logInPanel: PanelLog
   const { state, opened, now } = context;
   let running: BoundedPass<FleetLogInResult> | null = null;
 
-  async function logInOne(panelId: string, credentials: LogInCredentials, plainHttpAllowed: ReadonlySet<string>): Promise<FleetLogInResult> {
+  async function logInOne(
+    panelId: string,
+    credentials: LogInCredentials,
+    plainHttpAllowed: ReadonlySet<string>,
+  ): Promise<FleetLogInResult> {
     const answer = await settle(async () => {
       const record = (await state()).registry.get(panelId);
       // Checked as the log in starts: a panel moved to plain http after the form was filled is not sent to.
