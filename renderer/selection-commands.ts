@@ -2,6 +2,7 @@ import { COMMANDS, type CommandId } from '../shared/commands.ts';
 import { plural } from '../shared/counts.ts';
 import type { ImportResult } from '../shared/transfer.ts';
 import type { Panel } from '../shared/types.ts';
+import { fleetLogInLabel } from './fleet-login.ts';
 
 /**
  * Which commands make sense for what is selected: one panel (its view is shown) or several
@@ -45,7 +46,13 @@ function onePanelCommands(panel: Panel): CommandId[] {
 /** What can be done to the panels selected together; checking and logging out need one signed in. */
 function severalCommands(marked: readonly Panel[]): CommandId[] {
   const signedIn = marked.some((panel) => panel.signedIn);
-  return [...(signedIn ? (['checkSelected', 'logOutSelected'] as const) : []), 'organiseSelected', 'exportSelected', 'removeSelected'];
+  return [
+    'logInSelected',
+    ...(signedIn ? (['checkSelected', 'logOutSelected'] as const) : []),
+    'organiseSelected',
+    'exportSelected',
+    'removeSelected',
+  ];
 }
 
 export const count = (n: number) => plural(n, 'panel');
@@ -79,6 +86,7 @@ function severalLabels(marked: readonly Panel[]): (command: CommandId) => string
   const many = count(marked.length);
   const signedIn = marked.filter((panel) => panel.signedIn).length;
   const labels: Partial<Record<CommandId, string>> = {
+    logInSelected: fleetLogInLabel(marked),
     checkSelected: signedInWords('Check', signedIn, marked.length),
     logOutSelected: signedInWords('Log out of', signedIn, marked.length),
     organiseSelected: `Group, tag or colour ${many}…`,

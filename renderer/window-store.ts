@@ -14,6 +14,8 @@ export type WindowDialog =
   | { kind: 'importPanels' }
   | { kind: 'preferences' }
   | { kind: 'palette' }
+  /** One email and password for these panels (a selection of several). */
+  | { kind: 'fleetLogIn'; panelIds: readonly string[] }
   /** The row menu, at this point of the window. */
   | { kind: 'rowMenu'; at: { x: number; y: number } };
 

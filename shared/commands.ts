@@ -20,6 +20,7 @@ export const COMMANDS = {
   duplicatePanel: { title: 'Duplicate panel…', accelerator: null },
   removePanel: { title: 'Remove panel…', accelerator: null },
   // For several panels selected in the list (Shift or Ctrl click, Shift+arrows).
+  logInSelected: { title: 'Log in to the selected panels…', accelerator: null },
   checkSelected: { title: 'Check the selected panels', accelerator: null },
   logOutSelected: { title: 'Log out of the selected panels', accelerator: null },
   organiseSelected: { title: 'Group, tag or colour the selected panels…', accelerator: null },

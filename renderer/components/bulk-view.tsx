@@ -2,8 +2,9 @@ import { useId, useRef, useState, type FormEvent, type ReactNode, type Ref } fro
 import { COLOUR_NAMES, type PanelColour } from '../../shared/labels.ts';
 import type { BulkChange } from '../../shared/schemas.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useApi, useCommandHandlers, usePanelChanges } from '../app-context.tsx';
+import { useApi, useCommandHandlers, usePanelChanges, useWindowContext } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
+import { fleetLogInLabel } from '../fleet-login.ts';
 import { count, signedInWords } from '../selection-commands.ts';
 import { useExportPanels } from '../window-commands.ts';
 import { ColourOptions } from './colour-options.tsx';
@@ -28,13 +29,15 @@ const typedTags = (text: string) =>
     .filter(Boolean);
 
 /**
- * What can be done to several panels at once: check, log out, export, remove (one confirmation
+ * What can be done to several panels at once: log in (one dialog), check, log out, export, remove (one confirmation
  * naming how many), and move to a group, tag, colour or mark as favourite. Each is one call to main.
  */
 export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const api = useApi();
   const { changed, removed } = usePanelChanges();
   const exportPanels = useExportPanels();
+  const { windowStore } = useWindowContext();
+  const logIn = () => windowStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
   const [confirmingRemove, setConfirmingRemove] = useState(false);
@@ -74,6 +77,7 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
     });
 
   useCommandHandlers({
+    logInSelected: logIn,
     checkSelected: () => void check(),
     logOutSelected: () => void logOut(),
     exportSelected: () => exportPanels(ids),
@@ -94,6 +98,9 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
         <p className="muted">{names}. Shift or Ctrl click in the list changes the selection; Esc there goes back to one panel.</p>
       </header>
       <div className="form-actions bulk-actions">
+        <button type="button" className="button-primary" disabled={busy} onClick={logIn}>
+          {fleetLogInLabel(panels)}
+        </button>
         <button
           type="button"
           disabled={busy || signedIn.length === 0}

@@ -1,9 +1,7 @@
+import { isUnencrypted } from '../../shared/plain-http.ts';
 import type { Panel } from '../../shared/types.ts';
 
-/** True for a panel the operator chose to reach over plain http://: its password and token cross the network readable. */
-export function isUnencrypted(panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'>): boolean {
-  return panel.allowPlainHttp && panel.baseUrl.startsWith('http://');
-}
+export { isUnencrypted };
 
 /** Always shown on such a panel, in the list and its header, so the choice is never forgotten. */
 export function PlainHttpBadge({ panel }: { panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'> }) {

@@ -3,6 +3,7 @@ import { isMac } from '../shortcuts.ts';
 import { availableCommands, importedText, rowMenuItems } from '../selection-commands.ts';
 import { AddPanelDialog } from './add-panel-dialog.tsx';
 import { CommandPalette } from './command-palette.tsx';
+import { FleetLoginDialog } from './fleet-login-dialog.tsx';
 import { ImportDialog } from './import-dialog.tsx';
 import { PreferencesDialog } from './preferences-dialog.tsx';
 import { RowMenu } from './row-menu.tsx';
@@ -63,6 +64,8 @@ export function WindowDialogs() {
           onClose={close}
         />
       );
+    case 'fleetLogIn':
+      return <FleetLoginDialog panelIds={dialog.panelIds} onClose={close} />;
     case 'preferences':
       // The panels whose token storage a setting moved come back as events.
       return <PreferencesDialog onClose={close} />;

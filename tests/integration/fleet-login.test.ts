@@ -127,7 +127,7 @@ describe('log in to 200 panels from one call', () => {
     );
     const counts = countOutcomes(results);
     assert.deepEqual({ ...counts }, { ...counts, ...GROUPS, plainHttpRefused: 0, unreachable: 0, rateLimited: 0, cancelled: 0, failed: 0 });
-    results.forEach((result, index) => assert.equal(result.outcome, servers[index]!.group, `panel ${index}`));
+    for (const [index, result] of results.entries()) assert.equal(result.outcome, servers[index]!.group, `panel ${index}`);
     const certificate = results.find((result) => result.outcome === 'needsCertificate');
     assert.ok(certificate && 'error' in certificate && certificate.error.certificate?.sha256, 'the certificate to trust is named');
 

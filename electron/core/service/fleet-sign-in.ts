@@ -2,10 +2,10 @@ import { parseArguments } from '../../../shared/contract.ts';
 import { settle } from '../../../shared/envelope.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { outcomeOfError, type FleetLogInResult } from '../../../shared/fleet-login.ts';
+import { isUnencrypted } from '../../../shared/plain-http.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { BoundedPass } from '../background/bounded-pass.ts';
 import type { LogInCredentials } from '../http/panel-endpoints.ts';
-import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { PanelLogIn } from './panel-log-in.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 
@@ -14,11 +14,6 @@ const ALREADY_RUNNING =
 const CANCELLED_MESSAGE = 'Not logged in: the log in to several panels was cancelled before this panel was reached.';
 const PLAIN_HTTP_MESSAGE =
   'Not sent: this panel is on plain http:// and was not named in the form as one to send the password to unencrypted. Log in to it on its own.';
-
-/** Whether the password would cross the network readable: http:// to another computer, which the operator allowed for this panel. */
-function isUnencrypted(record: Pick<PanelRecord, 'allowPlainHttp' | 'baseUrl'>): boolean {
-  return record.allowPlainHttp && record.baseUrl.startsWith('http://');
-}
 
 /**
  * Logs in to several panels with one email and password. Each run is a bounded pass of its own

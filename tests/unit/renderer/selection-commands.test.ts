@@ -15,12 +15,14 @@ test('one panel: its own commands; several: the commands for the selection inste
   const bulk = availableCommands(one, several, several, true);
   assert.deepEqual(
     bulk.filter((id) => id.endsWith('Selected')),
-    ['checkSelected', 'logOutSelected', 'organiseSelected', 'exportSelected', 'removeSelected'],
+    ['logInSelected', 'checkSelected', 'logOutSelected', 'organiseSelected', 'exportSelected', 'removeSelected'],
   );
   assert.ok(!bulk.includes('refresh') && !bulk.includes('removePanel') && !bulk.includes('duplicatePanel'));
   // None signed in: nothing to check or log out of.
   const signedOut = availableCommands(null, [panel('a', false), panel('b', false)], several, false);
   assert.ok(!signedOut.includes('checkSelected') && !signedOut.includes('logOutSelected') && !signedOut.includes('preferences'));
+  // Logging in is offered whatever is signed in: the dialog asks before logging in again.
+  assert.ok(signedOut.includes('logInSelected'));
 });
 
 test('the row menu names how many it acts on', () => {
@@ -31,8 +33,17 @@ test('the row menu names how many it acts on', () => {
   const items = rowMenuItems(panel('a', true), [panel('a', true), panel('b', false), panel('c', true)]);
   assert.deepEqual(
     items.map((item) => item.label),
-    ['Check the 2 signed in', 'Log out of the 2 signed in', 'Group, tag or colour 3 panels…', 'Export 3 panels…', 'Remove 3 panels…'],
+    [
+      'Log in to 1 panel…',
+      'Check the 2 signed in',
+      'Log out of the 2 signed in',
+      'Group, tag or colour 3 panels…',
+      'Export 3 panels…',
+      'Remove 3 panels…',
+    ],
   );
+  const allSignedIn = rowMenuItems(panel('a', true), [panel('a', true), panel('b', true)]);
+  assert.equal(allSignedIn[0]?.label, 'Log in again to 2 panels…');
   assert.equal(signedInWords('Log out of', 0, 4), 'Log out (none signed in)');
   assert.equal(signedInWords('Check', 1, 1), 'Check 1 panel');
 });
