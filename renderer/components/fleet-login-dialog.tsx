@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { plural } from '../../shared/counts.ts';
 import type { FleetLogInResult } from '../../shared/fleet-login.ts';
 import type { Panel } from '../../shared/types.ts';
@@ -42,6 +42,13 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const [results, setResults] = useState<FleetLogInResult[] | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const { busy, error, run } = useBusyAction();
+  const passwordInput = useRef<HTMLInputElement>(null);
+  // After the dialog opened (its effect runs before this one) and focused its first field: with
+  // the email known, the password is the one thing to type.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog opens
+  useEffect(() => {
+    if (email !== '') passwordInput.current?.focus();
+  }, []);
   const targets = fleetTargets(panels, alsoSignedIn);
   const unencrypted = unencryptedTargets(targets);
 
@@ -81,7 +88,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
         autoComplete="current-password"
         value={password}
         required
-        autoFocus={email !== ''}
+        ref={passwordInput}
         onChange={(event) => setPassword(event.target.value)}
       />
       <label className="checkbox">

@@ -1,0 +1,108 @@
+import type { Page } from '@playwright/test';
+import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { selfSignedCertificate } from '../support/tls-certificate.ts';
+import { checkScreen } from './screens.ts';
+import { demo, expect, test } from './fixtures.ts';
+
+/**
+ * "Log in to N panels": 12 reference panels selected together (one signed in already), one
+ * dialog, its progress, and the result list with the panels to finish, one finished by keyboard.
+ */
+
+const CODE = '864209';
+const ROLES = ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'code', 'code', 'certificate', 'wrong', 'wrong', 'signed in'] as const;
+
+const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const row = (page: Page, name: RegExp) => board(page).getByRole('treeitem', { name });
+
+async function shot(page: Page, name: string): Promise<void> {
+  await checkScreen(page, name);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await checkScreen(page, `${name}-full-hd`);
+  await page.setViewportSize({ width: 900, height: 600 });
+}
+
+test('several panels: one dialog, progress with Cancel, then every outcome and the panels to finish, by keyboard', async ({ page, launch }) => {
+  await page.setViewportSize({ width: 900, height: 600 });
+  const app = await launch(page);
+  const tls = await selfSignedCertificate();
+  const servers: ReferencePanel[] = [];
+  try {
+    for (const [index, role] of ROLES.entries()) {
+      const user =
+        role === 'code'
+          ? { ...DEMO_USER, twoFactorCode: CODE }
+          : role === 'wrong'
+            ? { ...DEMO_USER, password: 'this-panel-has-another' }
+            : DEMO_USER;
+      const server = await startReferencePanel({ users: [user], ...(role === 'certificate' ? { tls } : {}) });
+      servers.push(server);
+      const name = `Client ${String(index + 1).padStart(2, '0')}`;
+      const { id } = await app.service.addPanel({ address: server.url, name });
+      if (role === 'signed in') await app.service.logIn(id, demo);
+    }
+    // Slow panels and two at a time: the progress stays on screen long enough to be seen.
+    for (const server of servers) server.setFault('login', { kind: 'latency', ms: 400 });
+    await app.service.updateSettings({ checkConcurrency: 2 });
+
+    await row(page, /^Client 01/).click();
+    await row(page, /^Client 12/).click({ modifiers: ['Shift'] });
+    await expect(page.getByRole('heading', { level: 1, name: '12 panels selected' })).toBeVisible();
+
+    // The row menu offers it too, naming how many.
+    await row(page, /^Client 03/).click({ button: 'right' });
+    await expect(page.getByRole('menuitem', { name: 'Log in to 11 panels…' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Log in to 11 panels…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in to 11 panels' });
+    await expect(dialog.getByLabel('Email')).toHaveValue(DEMO_USER.email);
+    await expect(dialog.getByLabel('Keep me signed in')).toBeChecked();
+    await expect(dialog.getByLabel('Also log in again to 1 signed-in panel')).not.toBeChecked();
+    await expect(dialog.getByLabel('Password')).toBeFocused();
+    await shot(page, '80-fleet-login-form');
+
+    await page.keyboard.type(DEMO_USER.password);
+    await page.keyboard.press('Enter');
+    const progress = page.getByRole('dialog', { name: 'Logging in to 11 panels' });
+    await expect(progress.getByRole('status')).toContainText(/\d+ of 11 done/);
+    await shot(page, '81-fleet-login-progress');
+
+    const done = page.getByRole('dialog', { name: 'Log in: done' });
+    await expect(done).toBeVisible({ timeout: 20_000 });
+    const outcomes = done.getByRole('list', { name: 'Outcomes' });
+    await expect(outcomes).toContainText('6 signed in');
+    await expect(outcomes).toContainText('2 need a two-factor code');
+    await expect(outcomes).toContainText('1 need a certificate trusted');
+    await expect(outcomes).toContainText('2 refused the email or password');
+    await expect(done.getByRole('heading', { name: 'To finish (5)' })).toBeVisible();
+    await shot(page, '82-fleet-login-results');
+
+    // The first to finish has the keyboard: Enter opens its code field, the code and Enter send it.
+    const first = done.getByRole('button', { name: /Client 07/ });
+    await expect(first).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(done.getByLabel('Authentication code')).toBeFocused();
+    await page.keyboard.type(CODE);
+    await shot(page, '83-fleet-login-finish-code');
+    await page.keyboard.press('Enter');
+    await expect(done.getByRole('heading', { name: 'To finish (4)' })).toBeVisible();
+    await expect(outcomes).toContainText('7 signed in');
+    await expect(done.getByRole('button', { name: /Client 08/ })).toBeFocused();
+
+    // Down twice to the certificate: Enter shows what to compare before trusting it.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(done.getByText('Certificate not trusted')).toBeVisible();
+    await shot(page, '84-fleet-login-finish-certificate');
+    await done.getByRole('button', { name: 'Trust this certificate for this panel' }).click();
+    await expect(outcomes).toContainText('8 signed in');
+
+    await done.getByRole('button', { name: 'Done' }).click();
+    await expect(done).toBeHidden();
+    const signedIn = (await app.service.listPanels()).filter((panel) => panel.signedIn).length;
+    expect(signedIn).toBe(9);
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+});
