@@ -22,7 +22,10 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 900, height: 600 });
 }
 
-test('several panels: one dialog, progress with Cancel, then every outcome and the panels to finish, by keyboard', async ({ page, launch }) => {
+test('several panels: one dialog, its progress (with Cancel shown), then every outcome and the panels to finish, by keyboard', async ({
+  page,
+  launch,
+}) => {
   await page.setViewportSize({ width: 900, height: 600 });
   const app = await launch(page);
   const tls = await selfSignedCertificate();
