@@ -98,6 +98,8 @@ function plainPanel(panel: Panel): Panel {
     lastEmail,
     signedIn,
     tokenStorage,
+    tokenKind,
+    keepSignedIn,
     signedOutReason,
     lastCheck,
     sessionExpiresAt,
@@ -121,6 +123,8 @@ function plainPanel(panel: Panel): Panel {
     lastEmail,
     signedIn,
     tokenStorage,
+    tokenKind,
+    keepSignedIn,
     signedOutReason: signedOutReason && plainError(signedOutReason),
     lastCheck:
       lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),

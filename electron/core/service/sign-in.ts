@@ -5,14 +5,16 @@ import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoint
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
 import { LogInQueue } from './login-queue.ts';
+import { signInWithApiToken } from './api-token-sign-in.ts';
+import { keepSignIn } from './keep-sign-in.ts';
 import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
-export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' | 'logOut' | 'logOutPanels'> {
-  const { state, request, now, cache, reader, changes, presented } = context;
+export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' | 'logInWithApiToken' | 'logOut' | 'logOutPanels'> {
+  const { state, request, changes, presented } = context;
   const logIns = new LogInQueue();
 
   /**
@@ -34,8 +36,9 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
   /**
    * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
    * since then drops this log in before the password is sent, a log out drops its token.
+   * `chosen`: "Keep me signed in" as the form sent it, to remember (undefined: the panel's, unchanged).
    */
-  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
+  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string, chosen: boolean | undefined) {
     const current = await state();
     const { registry, vault } = current;
     const panel = find(current, id);
@@ -63,43 +66,35 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
       throw error;
     }
-    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
-    // Removed while the request was under way: nothing was stored for it.
-    find(current, id);
-    if (storage === null) {
-      throw new PanelError(
-        'NOT_SIGNED_IN',
-        'The panel was signed out or its address changed while logging in, so that log in was dropped. Log in again.',
-      );
-    }
-    try {
-      const saving = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null });
-      cache.forget(id);
-      reader.forget(id);
-      current.history.record(id, { sessionExpiresAt: null });
-      changes.changed(id);
-      // The panel as this log in leaves it (calls made while it is written do not change the
-      // answer, as they could not when writing held main up), answered once it is on disk.
-      const answer = toPanel(find(current, id), current);
-      await saving;
-      return answer;
-    } catch (error) {
-      // A log in that fails must not leave the panel signed in behind the operator's back. The
-      // token is gone from memory at once; a deletion that could not be written stays due.
-      await attemptWrite(() => vault.forget(id));
-      throw error;
-    }
+    const change: PanelRecordChange = { lastEmail: credentials.email, tokenKind: 'session' };
+    // The operator's choice in the form is remembered for the panel's next log in.
+    if (chosen !== undefined) change.keepSignedIn = chosen;
+    return keepSignIn(context, current, id, token, { generation, baseUrl: panel.baseUrl }, change);
   }
 
   return {
     async logIn(id, credentials) {
-      const [panelId, { email, password, code }] = parseArguments('logIn', [id, credentials]);
+      const [panelId, { email, password, code, rememberMe }] = parseArguments('logIn', [id, credentials]);
       const current = await state();
-      const { baseUrl, loginPath, tokenField } = find(current, panelId);
+      const { baseUrl, loginPath, tokenField, keepSignedIn } = find(current, panelId);
       // The generation is taken where the attempt starts: a log out from here on drops it.
       const generation = current.vault.generation(panelId);
-      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null];
-      return logIns.run(panelId, attempt, () => logInOnce(panelId, { email, password, code }, generation, baseUrl));
+      const keep = rememberMe ?? keepSignedIn;
+      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
+      return logIns.run(panelId, attempt, () =>
+        logInOnce(panelId, { email, password, code, rememberMe: keep }, generation, baseUrl, rememberMe),
+      );
+    },
+
+    async logInWithApiToken(id, input) {
+      const [panelId, { token }] = parseArguments('logInWithApiToken', [id, input]);
+      const current = await state();
+      const { baseUrl } = find(current, panelId);
+      const generation = current.vault.generation(panelId);
+      // In the same queue as log ins: one sign-in at a time per panel, whichever kind.
+      return logIns.run(panelId, [generation, baseUrl, 'api-token', token], () =>
+        signInWithApiToken(context, panelId, token, { generation, baseUrl }),
+      );
     },
 
     async logOut(id) {
@@ -107,7 +102,7 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const current = await state();
       const record = find(current, panelId);
       const held = heldSignIns(current, [record]);
-      const ending = endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
+      const ending = endSignIn(context, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
       // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
       const answer = toPanel(current.registry.get(panelId) ?? record, current);
       await ending;
@@ -120,7 +115,13 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const held = heldSignIns(current, records);
-      const ending = endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
+      const ending = endSignIns(
+        context,
+        current,
+        records,
+        (record) => loggedOutChange(current, record),
+        `signed out of ${plural(records.length, 'panel')}`,
+      );
       const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
       await ending;
       const notes = await endAtPanels(current, held);
@@ -132,9 +133,30 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
   };
 }
 
-/** The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their sessions. */
+/**
+ * What a log out says on a panel signed in with an API token: a log out does not end an API token
+ * (only revoking it in Easypanel does), so the panel is not asked to, and the operator is told.
+ */
+export const API_TOKEN_LOGGED_OUT: ErrorInfo = {
+  code: 'NOT_SIGNED_IN',
+  message:
+    'Logged out here: Paneldeck forgot the API token. The token itself stays valid until it is revoked in Easypanel ' +
+    '(Settings, Users, API token); a log out cannot end it.',
+};
+
+/** The change a log out makes to the panel's record, by what it was signed in with. */
+function loggedOutChange(current: ServiceState, record: PanelRecord): PanelRecordChange {
+  const signedIn = current.vault.token(record.id, record.baseUrl) !== undefined;
+  return { signedOutReason: signedIn && record.tokenKind === 'api-token' ? API_TOKEN_LOGGED_OUT : null };
+}
+
+/**
+ * The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their
+ * sessions. API tokens are not among them: a log out does not end one (../shared/EASYPANEL.md).
+ */
 export function heldSignIns(current: ServiceState, records: readonly PanelRecord[]): EndedSignIn[] {
   return records.flatMap((record) => {
+    if (record.tokenKind === 'api-token') return [];
     const token = current.vault.token(record.id, record.baseUrl);
     return token ? [{ record, token, endsAt: current.history.get(record.id).sessionExpiresAt }] : [];
   });
@@ -162,7 +184,8 @@ export async function endSignIns(
   { cache, reader, changes }: ServiceContext,
   current: ServiceState,
   records: readonly PanelRecord[],
-  change: PanelRecordChange,
+  /** The same for every panel, or each panel's own. */
+  change: PanelRecordChange | ((record: PanelRecord) => PanelRecordChange),
   what: string,
 ): Promise<{ listFailure: PanelError | null }> {
   const ids = records.map((record) => record.id);
@@ -175,7 +198,9 @@ export async function endSignIns(
     current.history.record(id, { sessionExpiresAt: null });
     changes.changed(id);
   }
-  const ended = new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]));
+  const ended = new Map(
+    records.map((record) => [record.id, { ...(typeof change === 'function' ? change(record) : change), tokenStorage: null }]),
+  );
   const listFailure = await attemptWrite(() => current.registry.updateMany(ended));
   const forgetFailure = await forgetting;
   if (forgetFailure && listFailure) {
