@@ -20,7 +20,8 @@ interface PanelViewProps {
   groups: readonly string[];
 }
 
-type Tab = 'session' | 'settings';
+/** `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session` tab. */
+type Tab = 'session' | 'login' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
@@ -139,7 +140,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       if (!session.loading) void loadSession();
     },
     logIn: () => {
-      setTab('session');
+      setTab(panel.signedIn ? 'login' : 'session');
       focusIn(panel.lastEmail ? 'form.login-form input[name="password"]' : 'form.login-form input[name="email"]');
     },
     settings: () => {
@@ -175,6 +176,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const loggedIn = (updated: Panel) => {
     onPanelChanged(updated);
     if (updated.signedIn) focusIn('#session-title');
+    // A log in again: the session read now is the new sign-in's (a first log in reads it as it signs in).
+    if (tab === 'login') {
+      setTab('session');
+      void loadSession();
+    }
   };
   return (
     <article ref={article} className="panel-view" aria-labelledby="panel-title">
@@ -200,6 +206,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>
             {panel.signedIn ? 'Session' : 'Log in'}
           </button>
+          {panel.signedIn && (
+            <button type="button" aria-pressed={tab === 'login'} onClick={() => setTab('login')}>
+              Log in again
+            </button>
+          )}
           <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
             Settings
           </button>
@@ -214,6 +225,15 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             onPendingDone={() => setSettingsAction(null)}
             groups={groups}
             openAdvanced={openAdvanced}
+          />
+        ) : panel.signedIn && tab === 'login' ? (
+          <LoginForm
+            panel={panel}
+            defaultEmail={defaultEmail}
+            onLoggedIn={loggedIn}
+            onTrusted={onPanelChanged}
+            onOpenSettings={() => showSettings(true)}
+            onCancel={() => setTab('session')}
           />
         ) : panel.signedIn ? (
           <SessionView

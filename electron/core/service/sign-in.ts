@@ -1,6 +1,6 @@
 import { plural } from '../../../shared/counts.ts';
 import { parseArguments } from '../../../shared/contract.ts';
-import { PanelError, type ErrorInfo } from '../../../shared/errors.ts';
+import { API_TOKEN_KEPT_MESSAGE, PanelError, type ErrorInfo } from '../../../shared/errors.ts';
 import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoints.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
@@ -137,12 +137,7 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
  * What a log out says on a panel signed in with an API token: a log out does not end an API token
  * (only revoking it in Easypanel does), so the panel is not asked to, and the operator is told.
  */
-export const API_TOKEN_LOGGED_OUT: ErrorInfo = {
-  code: 'NOT_SIGNED_IN',
-  message:
-    'Logged out here: Paneldeck forgot the API token. The token itself stays valid until it is revoked in Easypanel ' +
-    '(Settings, Users, API token); a log out cannot end it.',
-};
+export const API_TOKEN_LOGGED_OUT: ErrorInfo = { code: 'NOT_SIGNED_IN', message: API_TOKEN_KEPT_MESSAGE };
 
 /** The change a log out makes to the panel's record, by what it was signed in with. */
 function loggedOutChange(current: ServiceState, record: PanelRecord): PanelRecordChange {
