@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { Panel } from '../../shared/types.ts';
 import { useApi } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
+import { LogInActions } from './log-in-actions.tsx';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { UnencryptedLogInWarning } from './plain-http.tsx';
 
@@ -40,6 +41,11 @@ export function ApiTokenForm({ panel, title, onSignedIn, onTrusted, onUsePasswor
         return failure;
       },
     );
+  // The token was not sent over the refused connection: it goes now, to the trusted one.
+  const trustAndRetry = (trusted: Panel) => {
+    onTrusted(trusted);
+    void attempt();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void attempt();
@@ -74,42 +80,21 @@ export function ApiTokenForm({ panel, title, onSignedIn, onTrusted, onUsePasswor
           An API token does not expire: it stays valid until it is revoked in Easypanel, also after you log out here.
         </span>
       </label>
-      {isCertificateProblem(error) && (
-        <CertificateNotice
-          panel={panel}
-          error={error}
-          onTrusted={(trusted) => {
-            onTrusted(trusted);
-            // The token was not sent over the refused connection: it goes now, to the trusted one.
-            void attempt();
-          }}
-        />
-      )}
+      {isCertificateProblem(error) && <CertificateNotice panel={panel} error={error} onTrusted={trustAndRetry} />}
       {error && !isCertificateProblem(error) && (
         <div id={`${ids}-error`} className="notice notice-error" role="alert">
           <p className="notice-title">Could not sign in with this API token</p>
           <p>{error.message}</p>
         </div>
       )}
-      <div className="form-actions">
-        <button type="button" className="button-link" onClick={onUsePassword} disabled={busy}>
-          Use email and password instead
-        </button>
-        {onCancel && (
-          <button type="button" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" className="button-primary" disabled={busy}>
-          {busy ? (
-            <>
-              <span className="spinner" aria-hidden="true" /> Checking the token…
-            </>
-          ) : (
-            'Sign in with this token'
-          )}
-        </button>
-      </div>
+      <LogInActions
+        busy={busy}
+        submitLabel="Sign in with this token"
+        busyLabel="Checking the token…"
+        switchLabel="Use email and password instead"
+        onSwitch={onUsePassword}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { CODE_REFUSED_MESSAGE, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useApi } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
+import { LogInActions } from './log-in-actions.tsx';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
 import { ApiTokenForm } from './api-token-form.tsx';
@@ -215,25 +216,14 @@ function PasswordForm({
           )}
         </div>
       )}
-      <div className="form-actions">
-        <button type="button" className="button-link" onClick={onUseApiToken} disabled={busy}>
-          Use an API token instead
-        </button>
-        {onCancel && (
-          <button type="button" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" className="button-primary" disabled={busy}>
-          {busy ? (
-            <>
-              <span className="spinner" aria-hidden="true" /> Logging in…
-            </>
-          ) : (
-            'Log in'
-          )}
-        </button>
-      </div>
+      <LogInActions
+        busy={busy}
+        submitLabel="Log in"
+        busyLabel="Logging in…"
+        switchLabel="Use an API token instead"
+        onSwitch={onUseApiToken}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

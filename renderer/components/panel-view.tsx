@@ -182,6 +182,17 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       void loadSession();
     }
   };
+  // On a signed-in panel, a log in again: Cancel goes back to the session.
+  const logInForm = (
+    <LoginForm
+      panel={panel}
+      defaultEmail={defaultEmail}
+      onLoggedIn={loggedIn}
+      onTrusted={onPanelChanged}
+      onOpenSettings={() => showSettings(true)}
+      onCancel={panel.signedIn ? () => setTab('session') : undefined}
+    />
+  );
   return (
     <article ref={article} className="panel-view" aria-labelledby="panel-title">
       <header className={`panel-header${panel.colour ? ` colour-${panel.colour}` : ''}`}>
@@ -227,14 +238,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             openAdvanced={openAdvanced}
           />
         ) : panel.signedIn && tab === 'login' ? (
-          <LoginForm
-            panel={panel}
-            defaultEmail={defaultEmail}
-            onLoggedIn={loggedIn}
-            onTrusted={onPanelChanged}
-            onOpenSettings={() => showSettings(true)}
-            onCancel={() => setTab('session')}
-          />
+          logInForm
         ) : panel.signedIn ? (
           <SessionView
             panel={panel}
@@ -250,13 +254,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm
-              panel={panel}
-              defaultEmail={defaultEmail}
-              onLoggedIn={loggedIn}
-              onTrusted={onPanelChanged}
-              onOpenSettings={() => showSettings(true)}
-            />
+            {logInForm}
           </>
         )}
       </ErrorBoundary>
