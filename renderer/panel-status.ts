@@ -1,4 +1,5 @@
 import { untilText } from '../shared/durations.ts';
+import { API_TOKEN_KEPT_MESSAGE } from '../shared/errors.ts';
 import type { Panel } from '../shared/types.ts';
 
 export type PanelStatusKind = 'signed-in' | 'check-failed' | 'expired' | 'signed-out';
@@ -16,10 +17,15 @@ export function panelStatus(panel: Panel): PanelStatus {
       if (panel.lastCheck.error.code === 'CERTIFICATE_CHANGED') return { kind: 'check-failed', label: 'Signed in, certificate changed' };
       return { kind: 'check-failed', label: 'Signed in, last check failed' };
     }
-    return { kind: 'signed-in', label: 'Signed in' };
+    return { kind: 'signed-in', label: isApiTokenSignIn(panel) ? 'Signed in with an API token' : 'Signed in' };
   }
   if (isSessionLost(panel)) return { kind: 'expired', label: 'Session expired' };
   return { kind: 'signed-out', label: 'Signed out' };
+}
+
+/** Signed in with a long-lived API token: it has no end to show or warn about. */
+export function isApiTokenSignIn(panel: Pick<Panel, 'signedIn' | 'tokenKind'>): boolean {
+  return panel.signedIn && panel.tokenKind === 'api-token';
 }
 
 /** Signed out by the panel or by an unreadable saved token rather than by the operator. */
@@ -40,6 +46,7 @@ export function signedOutNotice(panel: Panel): { title: string; detail: string }
     TOKEN_UNREADABLE: 'The saved sign-in could not be read',
     ENCRYPTION_UNAVAILABLE: 'The saved sign-in cannot be used on this system now',
   };
+  if (reason.message === API_TOKEN_KEPT_MESSAGE) return { title: 'Logged out: the API token is still valid', detail: reason.message };
   // The core's reason ends with what to do ("Log in again."), so the title does not repeat it.
   return { title: titles[reason.code] ?? 'Signed out', detail: reason.message };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PanelError, type ErrorInfo } from './errors.ts';
 import {
   addPanelInputSchema,
+  apiTokenInputSchema,
   appSettingsPatchSchema,
   bulkChangeSchema,
   chosenPanelIdsSchema,
@@ -16,6 +17,7 @@ import {
   trustCertificateInputSchema,
   updatePanelInputSchema,
   type AddPanelInput,
+  type ApiTokenInput,
   type AppSettingsPatch,
   type BulkChange,
   type Credentials,
@@ -43,7 +45,12 @@ export interface PanelApi {
   removePanel(id: string): Promise<void>;
   /** Never returns the token. */
   logIn(id: string, credentials: Credentials): Promise<Panel>;
-  /** Forgets the token. */
+  /**
+   * Signs in with a long-lived API token made in Easypanel, once the panel accepted it (a session
+   * read, else the version read). Never returns the token; UNAUTHORIZED when the panel refuses it.
+   */
+  logInWithApiToken(id: string, input: ApiTokenInput): Promise<Panel>;
+  /** Forgets the token; a session is also ended at the panel, an API token is not (it stays valid until revoked in Easypanel). */
   logOut(id: string): Promise<Panel>;
   getSession(id: string): Promise<SessionResult>;
   /** The last session read of the panel in this run (already redacted), at once; null when none. */
@@ -114,6 +121,7 @@ export const argumentSchemas = {
   updatePanel: z.tuple([panelIdSchema, updatePanelInputSchema]),
   removePanel: z.tuple([panelIdSchema]),
   logIn: z.tuple([panelIdSchema, credentialsSchema]),
+  logInWithApiToken: z.tuple([panelIdSchema, apiTokenInputSchema]),
   logOut: z.tuple([panelIdSchema]),
   getSession: z.tuple([panelIdSchema]),
   getCachedSession: z.tuple([panelIdSchema]),

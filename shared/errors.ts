@@ -40,6 +40,13 @@ export const TWO_FACTOR_REQUIRED_MESSAGE = 'Enter the code from your authenticat
  * window compares against it to show the error at the code field.
  */
 export const CODE_REFUSED_MESSAGE = 'The panel refused the code. Codes change every 30 seconds: enter the current one.';
+/**
+ * The note a log out leaves on a panel that was signed in with an API token (code NOT_SIGNED_IN):
+ * the window compares against it to title it. A log out does not end an API token.
+ */
+export const API_TOKEN_KEPT_MESSAGE =
+  'Logged out here: Paneldeck forgot the API token. The token itself stays valid until it is revoked in Easypanel ' +
+  '(Settings, Users, API token); a log out cannot end it.';
 /** INTERNAL's message, for a bug: the bug's own message may quote anything (a path, a token), so none of it is shown. */
 export const INTERNAL_MESSAGE =
   'Paneldeck hit an unexpected error and did not finish this action. Try again; if it keeps happening, restart Paneldeck.';

@@ -12,6 +12,7 @@ export const methodNames = [
   'updatePanel',
   'removePanel',
   'logIn',
+  'logInWithApiToken',
   'logOut',
   'getSession',
   'getCachedSession',

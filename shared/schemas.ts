@@ -90,6 +90,9 @@ export const colourSchema = z.enum(PANEL_COLOURS, { error: `Colour must be one o
 
 export const favouriteSchema = z.boolean({ error: 'Favourite must be true or false.' });
 
+/** "Keep me signed in": ask the panel for its long session at log in. */
+export const keepSignedInSchema = z.boolean({ error: 'Keep me signed in must be true or false.' });
+
 export const addPanelInputSchema = z.strictObject(
   {
     address: addressSchema,
@@ -121,10 +124,11 @@ export const updatePanelInputSchema = z.strictObject(
     tags: tagsSchema.optional(),
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
+    keepSignedIn: keepSignedInSchema.optional(),
   } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address', z.ZodType>,
   {
     error:
-      'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite? }.',
+      'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn? }.',
   },
 );
 
@@ -148,10 +152,29 @@ export const credentialsSchema = z.strictObject(
       .transform((value) => value.replace(/\s/g, ''))
       .pipe(z.string().regex(/^[0-9]{6,8}$/, { error: 'Authentication code must be the 6 to 8 digits your authenticator app shows.' }))
       .optional(),
-    /** Asks the panel for a long session (30 days on Easypanel instead of about one). */
-    rememberMe: z.boolean({ error: 'Keep me signed in must be true or false.' }).optional(),
+    /**
+     * "Keep me signed in": sent to the panel as `rememberMe: true`, and remembered as the panel's
+     * `keepSignedIn`. Absent: the panel's remembered choice.
+     */
+    rememberMe: keepSignedInSchema.optional(),
   },
   { error: 'Expected { email, password, code?, rememberMe? }.' },
+);
+
+/**
+ * A long-lived API token made in Easypanel (Settings, Users, API token), pasted by the operator.
+ * Spaces and line breaks around it (a copy from a terminal) are dropped; none may be inside it.
+ */
+export const apiTokenInputSchema = z.strictObject(
+  {
+    token: z
+      .string({ error: 'The API token must be text.' })
+      .trim()
+      .min(1, { error: 'Paste the API token you made in Easypanel (Settings, Users, API token).' })
+      .max(4096, { error: 'This is too long to be an API token (4096 characters at most).' })
+      .regex(/^[^\s\p{Cc}]+$/u, { error: 'An API token has no spaces or line breaks inside it: paste only the token.' }),
+  },
+  { error: 'Expected { token }.' },
 );
 
 const wholeNumber = (what: string, name: NumericSetting) => {
@@ -289,5 +312,6 @@ export type BulkChange = z.input<typeof bulkChangeSchema>;
 export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
 export type Credentials = z.input<typeof credentialsSchema>;
 export type FleetLogInInput = z.input<typeof fleetLogInInputSchema>;
+export type ApiTokenInput = z.input<typeof apiTokenInputSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
 export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;

@@ -50,6 +50,7 @@ export function exportDocument(panels: readonly Panel[], exportedAt: Date): Expo
       loginPath: panel.loginPath,
       sessionPath: panel.sessionPath,
       tokenField: panel.tokenField,
+      keepSignedIn: panel.keepSignedIn,
       trustedCertificate: panel.trustedCertificate && { ...panel.trustedCertificate },
     })),
   };

@@ -18,6 +18,14 @@ export const API_STYLES: readonly ApiStyle[] = ['plain', 'rpc', 'trpc'];
  *   a token goes there only when the operator allowed it;
  * - `memory`: in memory for this run only (no encryption on offer, or `weak` not allowed).
  */
+/**
+ * What a signed-in panel's token is: `session` from a log in with email and password (it ends
+ * when the panel says), `api-token` a long-lived API token made in Easypanel and pasted here (it
+ * never ends by itself; only revoking it in Easypanel ends it, not a log out).
+ */
+export const TOKEN_KINDS = ['session', 'api-token'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
 export const PROTECTION_LEVELS = ['keyring', 'weak', 'memory'] as const;
 export type ProtectionLevel = (typeof PROTECTION_LEVELS)[number];
 
@@ -56,6 +64,13 @@ export interface Panel {
   signedIn: boolean;
   /** How the token of the last log in is kept; null when signed out. */
   tokenStorage: ProtectionLevel | null;
+  /** What the token of the last sign-in is; null when signed out (and in files of older versions). */
+  tokenKind: TokenKind | null;
+  /**
+   * "Keep me signed in": a log in asks the panel for its long session (`rememberMe`). The
+   * operator's choice in the log in form, remembered for the panel; on unless turned off.
+   */
+  keepSignedIn: boolean;
   /** Why the panel is signed out when it did not choose to be (expired token, unreadable vault). */
   signedOutReason: ErrorInfo | null;
   lastCheck: SessionCheck | null;
@@ -93,6 +108,8 @@ export const PANEL_FIELDS = {
   lastEmail: 'kept',
   signedIn: 'shown',
   tokenStorage: 'kept',
+  tokenKind: 'kept',
+  keepSignedIn: 'setting',
   signedOutReason: 'kept',
   // Kept only in files of older versions; shown from the check history now.
   lastCheck: 'kept',

@@ -99,6 +99,8 @@ function plainPanel(panel: Panel): Panel {
     lastEmail,
     signedIn,
     tokenStorage,
+    tokenKind,
+    keepSignedIn,
     signedOutReason,
     lastCheck,
     sessionExpiresAt,
@@ -122,6 +124,8 @@ function plainPanel(panel: Panel): Panel {
     lastEmail,
     signedIn,
     tokenStorage,
+    tokenKind,
+    keepSignedIn,
     signedOutReason: signedOutReason && plainError(signedOutReason),
     lastCheck:
       lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),

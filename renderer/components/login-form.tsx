@@ -3,9 +3,11 @@ import { CODE_REFUSED_MESSAGE, type ErrorInfo } from '../../shared/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useApi } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
+import { LogInActions } from './log-in-actions.tsx';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
-import { isUnencrypted } from './plain-http.tsx';
+import { ApiTokenForm } from './api-token-form.tsx';
+import { UnencryptedLogInWarning } from './plain-http.tsx';
 
 interface LoginFormProps {
   panel: Panel;
@@ -15,6 +17,11 @@ interface LoginFormProps {
   /** The panel as it is after its certificate was trusted (still signed out). */
   onTrusted(panel: Panel): void;
   onOpenSettings(): void;
+  /**
+   * Given when the panel is signed in already: a log in again, whose new token replaces the old
+   * one only once it succeeded. Shown as Cancel.
+   */
+  onCancel?: (() => void) | undefined;
 }
 
 /** Failures after which the password is kept: it was not sent, or the next step needs it again. */
@@ -36,7 +43,35 @@ function isAboutCode(error: ErrorInfo): boolean {
   );
 }
 
-export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSettings }: LoginFormProps) {
+/** The log in form, by email and password or (the operator's choice) with an API token made in Easypanel. */
+export function LoginForm(props: LoginFormProps) {
+  const [withApiToken, setWithApiToken] = useState(false);
+  const title = `${props.onCancel ? 'Log in again to' : 'Log in to'} ${props.panel.name}`;
+  if (withApiToken) {
+    return (
+      <ApiTokenForm
+        panel={props.panel}
+        title={title}
+        onSignedIn={props.onLoggedIn}
+        onTrusted={props.onTrusted}
+        onUsePassword={() => setWithApiToken(false)}
+        onCancel={props.onCancel}
+      />
+    );
+  }
+  return <PasswordForm {...props} title={title} onUseApiToken={() => setWithApiToken(true)} />;
+}
+
+function PasswordForm({
+  panel,
+  defaultEmail,
+  onLoggedIn,
+  onTrusted,
+  onOpenSettings,
+  onCancel,
+  title,
+  onUseApiToken,
+}: LoginFormProps & { title: string; onUseApiToken(): void }) {
   const api = useApi();
   const [email, setEmail] = useState(panel.lastEmail ?? defaultEmail ?? '');
   // Preferences may arrive after the form: their email fills a field nobody has typed in yet.
@@ -46,6 +81,8 @@ export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSe
   }, [defaultEmail, panel.lastEmail]);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  /** "Keep me signed in": the panel's remembered choice (on unless turned off), sent with every attempt. */
+  const [keepSignedIn, setKeepSignedIn] = useState(panel.keepSignedIn);
   /** Set once the panel asked for a second factor: from then on every attempt sends a code. */
   const [needsCode, setNeedsCode] = useState(false);
   // One log in at a time: a second Enter before React re-renders must not send a second one.
@@ -71,7 +108,8 @@ export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSe
   const attempt = () =>
     run(
       async () => {
-        onLoggedIn(await api.logIn(panel.id, needsCode ? { email, password, code } : { email, password }));
+        const rememberMe = keepSignedIn;
+        onLoggedIn(await api.logIn(panel.id, needsCode ? { email, password, code, rememberMe } : { email, password, rememberMe }));
         // The password lives only as long as one attempt; a code is good for one attempt at most.
         setPassword('');
         setCode('');
@@ -91,14 +129,12 @@ export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSe
 
   return (
     <form className="card login-form" onSubmit={submit} noValidate aria-labelledby={`${errorId}-title`} aria-busy={busy}>
-      <h2 id={`${errorId}-title`}>Log in to {panel.name}</h2>
-      <p className="muted">Your password is sent to this panel only and is never saved.</p>
-      {isUnencrypted(panel) && (
-        <p className="field-error">
-          Not encrypted: this panel is reached over plain HTTP, so your password and the token cross the network readable by anyone on the
-          path.
-        </p>
-      )}
+      <h2 id={`${errorId}-title`}>{title}</h2>
+      <p className="muted">
+        Your password is sent to this panel only and is never saved.
+        {onCancel && ' You stay signed in until the new log in has worked.'}
+      </p>
+      <UnencryptedLogInWarning panel={panel} secrets="your password and the token cross" />
       <label className="field">
         <span className="field-label">Email</span>
         <input
@@ -143,6 +179,21 @@ export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSe
           error={error && isAboutCode(error) ? error.message : null}
         />
       )}
+      <label className="checkbox keep-signed-in">
+        <input
+          type="checkbox"
+          name="keepSignedIn"
+          checked={keepSignedIn}
+          onChange={(event) => setKeepSignedIn(event.target.checked)}
+          disabled={busy}
+        />
+        <span>
+          Keep me signed in
+          <span className="field-hint">
+            Asks the panel for its longer session. When it ends is shown as the panel says, once its session has been read.
+          </span>
+        </span>
+      </label>
       {isCertificateProblem(error) && (
         <CertificateNotice
           panel={panel}
@@ -165,17 +216,14 @@ export function LoginForm({ panel, defaultEmail, onLoggedIn, onTrusted, onOpenSe
           )}
         </div>
       )}
-      <div className="form-actions">
-        <button type="submit" className="button-primary" disabled={busy}>
-          {busy ? (
-            <>
-              <span className="spinner" aria-hidden="true" /> Logging in…
-            </>
-          ) : (
-            'Log in'
-          )}
-        </button>
-      </div>
+      <LogInActions
+        busy={busy}
+        submitLabel="Log in"
+        busyLabel="Logging in…"
+        switchLabel="Use an API token instead"
+        onSwitch={onUseApiToken}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { agoText } from '../../shared/durations.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
 import { notBefore } from '../use-now.ts';
+import { isApiTokenSignIn } from '../panel-status.ts';
 import { isUnencrypted } from './plain-http.tsx';
 
 /** Every panel row has this height, and every heading its own: ten thousand rows cost no measuring. */
@@ -339,6 +340,7 @@ export function PanelList({
                   {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
                   {checked && <span>checked {checked}</span>}
                   {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
+                  {isApiTokenSignIn(panel) && <span className="meta-api-token">API token</span>}
                   {panel.tags.length > 0 && <span className="meta-tags">{panel.tags.join(', ')}</span>}
                 </span>
               </span>

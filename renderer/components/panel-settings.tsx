@@ -262,7 +262,11 @@ export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvan
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Account</h2>
         <p className="muted" ref={accountStatus} tabIndex={-1}>
-          {panel.signedIn ? `Signed in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.` : 'Signed out.'}{' '}
+          {!panel.signedIn
+            ? 'Signed out.'
+            : panel.tokenKind === 'api-token'
+              ? 'Signed in with an API token: it stays valid until it is revoked in Easypanel, also after you log out here.'
+              : `Signed in${panel.lastEmail ? ` as ${panel.lastEmail}` : ''}.`}{' '}
           {panel.tokenStorage === 'keyring' && 'The token is saved encrypted by your system’s secure storage.'}
           {panel.tokenStorage === 'weak' &&
             'The token is saved on disk with weak protection (no keyring on this system), as chosen in Preferences.'}

@@ -20,7 +20,8 @@ interface PanelViewProps {
   groups: readonly string[];
 }
 
-type Tab = 'session' | 'settings';
+/** `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session` tab. */
+type Tab = 'session' | 'login' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
@@ -139,7 +140,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       if (!session.loading) void loadSession();
     },
     logIn: () => {
-      setTab('session');
+      setTab(panel.signedIn ? 'login' : 'session');
       focusIn(panel.lastEmail ? 'form.login-form input[name="password"]' : 'form.login-form input[name="email"]');
     },
     settings: () => {
@@ -175,7 +176,23 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const loggedIn = (updated: Panel) => {
     onPanelChanged(updated);
     if (updated.signedIn) focusIn('#session-title');
+    // A log in again: the session read now is the new sign-in's (a first log in reads it as it signs in).
+    if (tab === 'login') {
+      setTab('session');
+      void loadSession();
+    }
   };
+  // On a signed-in panel, a log in again: Cancel goes back to the session.
+  const logInForm = (
+    <LoginForm
+      panel={panel}
+      defaultEmail={defaultEmail}
+      onLoggedIn={loggedIn}
+      onTrusted={onPanelChanged}
+      onOpenSettings={() => showSettings(true)}
+      onCancel={panel.signedIn ? () => setTab('session') : undefined}
+    />
+  );
   return (
     <article ref={article} className="panel-view" aria-labelledby="panel-title">
       <header className={`panel-header${panel.colour ? ` colour-${panel.colour}` : ''}`}>
@@ -200,6 +217,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>
             {panel.signedIn ? 'Session' : 'Log in'}
           </button>
+          {panel.signedIn && (
+            <button type="button" aria-pressed={tab === 'login'} onClick={() => setTab('login')}>
+              Log in again
+            </button>
+          )}
           <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
             Settings
           </button>
@@ -215,6 +237,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             groups={groups}
             openAdvanced={openAdvanced}
           />
+        ) : panel.signedIn && tab === 'login' ? (
+          logInForm
         ) : panel.signedIn ? (
           <SessionView
             panel={panel}
@@ -230,13 +254,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
                 <p className="notice-detail">{notice.detail}</p>
               </div>
             )}
-            <LoginForm
-              panel={panel}
-              defaultEmail={defaultEmail}
-              onLoggedIn={loggedIn}
-              onTrusted={onPanelChanged}
-              onOpenSettings={() => showSettings(true)}
-            />
+            {logInForm}
           </>
         )}
       </ErrorBoundary>

@@ -36,3 +36,13 @@ export function PlainHttpChoice({ checked, onChange }: { checked: boolean; onCha
 export function typedPlainHttp(address: string): boolean {
   return /^\s*http:\/\//i.test(address);
 }
+
+/** A log in form's warning on such a panel: `secrets` says what crosses ("your password and the token cross"). */
+export function UnencryptedLogInWarning({ panel, secrets }: { panel: Pick<Panel, 'allowPlainHttp' | 'baseUrl'>; secrets: string }) {
+  if (!isUnencrypted(panel)) return null;
+  return (
+    <p className="field-error">
+      Not encrypted: this panel is reached over plain HTTP, so {secrets} the network readable by anyone on the path.
+    </p>
+  );
+}

@@ -5,6 +5,7 @@ import type { Panel, SessionResult } from '../../shared/types.ts';
 import { usePanelChanges } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
+import { isApiTokenSignIn } from '../panel-status.ts';
 import { knownSessionFields, maskSecrets } from '../session-fields.ts';
 import { notBefore, useNow } from '../use-now.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
@@ -109,7 +110,7 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
       {result && (
         // Side by side on a wide window: the summary beside the whole answer.
         <div className="session-body">
-          <SessionSummary session={result.session} signedInAs={panel.lastEmail} now={now} />
+          <SessionSummary session={result.session} signedInAs={panel.lastEmail} apiToken={isApiTokenSignIn(panel)} now={now} />
           {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
           <SessionData masked={masked} />
         </div>
@@ -118,11 +119,23 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
   );
 }
 
-function SessionSummary({ session, signedInAs, now }: { session: unknown; signedInAs: string | null; now: number }) {
+function SessionSummary({
+  session,
+  signedInAs,
+  apiToken,
+  now,
+}: {
+  session: unknown;
+  signedInAs: string | null;
+  /** Signed in with an API token: it has no end (whatever date the panel gives), and the last log in's email is not its account. */
+  apiToken: boolean;
+  now: number;
+}) {
   const fields = knownSessionFields(session);
   const rows: [string, ReactNode][] = [];
   // When it ends comes first: it is what decides whether to act now.
-  const expiry = fields.expiresAt;
+  const expiry = apiToken ? undefined : fields.expiresAt;
+  if (apiToken) rows.push(['Signed in with', 'An API token: it does not expire, and stays valid until it is revoked in Easypanel']);
   if (expiry) {
     const ended = expiry.getTime() <= now;
     rows.push([
@@ -140,7 +153,7 @@ function SessionSummary({ session, signedInAs, now }: { session: unknown; signed
   if (fields.user) rows.push(['User', fields.user]);
   if (fields.email) rows.push(['Email', fields.email]);
   // Many sessions (Easypanel's) carry no email: the account this panel is signed in with says who.
-  else if (signedInAs) rows.push(['Signed in as', signedInAs]);
+  else if (signedInAs && !apiToken) rows.push(['Signed in as', signedInAs]);
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
   if (fields.createdAt)

@@ -44,10 +44,11 @@ test('two-factor log in: the code prompt, a refused code, then the right one', a
     const bodies = panelServer.requests
       .filter((request) => request.path === '/api/login')
       .map((request) => JSON.parse(request.body) as unknown);
+    // "Keep me signed in" is on by default: rememberMe goes with every log in.
     expect(bodies).toEqual([
-      { email, password },
-      { email, password, code: wrongCode },
-      { email, password, code },
+      { email, password, rememberMe: true },
+      { email, password, rememberMe: true, code: wrongCode },
+      { email, password, rememberMe: true, code },
     ]);
     const contents = await rendererContents(page);
     for (const secret of [code, wrongCode, password]) {

@@ -66,7 +66,8 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
       sent.map((request) => `${request.method} ${request.path}`),
       ['POST /api/login', 'POST /api/rpc/auth/login', 'POST /api/trpc/auth.login'],
     );
-    assert.deepEqual(JSON.parse(sent[2]!.body), { json: credentials });
+    // "Keep me signed in" is on by default: rememberMe goes with every log in.
+    assert.deepEqual(JSON.parse(sent[2]!.body), { json: { ...credentials, rememberMe: true } });
 
     const { session } = await service().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001', JSON.stringify(session));

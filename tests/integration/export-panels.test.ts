@@ -64,6 +64,8 @@ test('every panel, or the ones named, with their settings and labels; never a to
     loginPath: '/login',
     sessionPath: '/getSession',
     tokenField: null,
+    // "Keep me signed in" is the operator's choice for the panel, a setting like the others.
+    keepSignedIn: true,
     trustedCertificate: null,
   });
   for (const secret of [...panel.issuedTokens(), DEMO_USER.password, DEMO_USER.email])

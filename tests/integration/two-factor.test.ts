@@ -79,7 +79,8 @@ describe('two-factor log in', () => {
   test('without a code: TWO_FACTOR_REQUIRED, nothing stored, and no code key was sent', async () => {
     const error = failure(await app.call('logIn', panelId, { email, password }));
     assert.deepEqual(error, { code: 'TWO_FACTOR_REQUIRED', message: TWO_FACTOR_REQUIRED_MESSAGE });
-    assert.deepEqual(loginBodies(), [{ email, password }]);
+    // "Keep me signed in" is on by default: rememberMe goes with every log in.
+    assert.deepEqual(loginBodies(), [{ email, password, rememberMe: true }]);
     assert.deepEqual(panel.issuedTokens(), []);
     const [listed] = await app.service.listPanels();
     assert.equal(listed?.signedIn, false);
@@ -93,7 +94,7 @@ describe('two-factor log in', () => {
     const answer = await app.call<Panel>('logIn', panelId, { email, password, code: `${code.slice(0, 3)} ${code.slice(3)}` });
     assert.ok(answer.ok, JSON.stringify(answer));
     assert.equal(answer.value.signedIn, true);
-    assert.deepEqual(loginBodies().at(-1), { email, password, code });
+    assert.deepEqual(loginBodies().at(-1), { email, password, rememberMe: true, code });
     const session = await app.service.getSession(panelId);
     assert.equal((session.session as { user: { email: string } }).user.email, email);
   });

@@ -17,6 +17,8 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     lastEmail: null,
     signedIn: false,
     tokenStorage: null,
+    tokenKind: null,
+    keepSignedIn: true,
     signedOutReason: null,
     lastCheck: null,
     sessionExpiresAt: null,

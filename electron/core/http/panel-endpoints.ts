@@ -95,7 +95,10 @@ const STYLE_NAMES: Readonly<Record<ApiStyle, string>> = {
   trpc: 'the older tRPC form',
 };
 
-/** What a log in sends; `code` is the second factor, sent only once the panel asked for it. */
+/**
+ * What a log in sends; `code` is the second factor, sent only once the panel asked for it;
+ * `rememberMe` asks the panel for its long session ("Keep me signed in").
+ */
 export interface LogInCredentials {
   email: string;
   password: string;
@@ -104,7 +107,18 @@ export interface LogInCredentials {
   rememberMe?: boolean | undefined;
 }
 
-/** `POST {base}{loginPath}` with `{ email, password, code? }`; returns the token from the answer. */
+/**
+ * The fields of a log in's input, as Easypanel takes them (`{email, password, rememberMe?, code?}`,
+ * no others): `rememberMe` only when asked for, `code` only once the panel asked for one.
+ */
+export function logInFields({ email, password, code, rememberMe }: LogInCredentials): Record<string, unknown> {
+  const fields: Record<string, unknown> = { email, password };
+  if (rememberMe === true) fields.rememberMe = true;
+  if (code !== undefined) fields.code = code;
+  return fields;
+}
+
+/** `POST {base}{loginPath}` with `{ email, password, rememberMe?, code? }`; returns the token from the answer. */
 export async function requestLogIn(
   settings: RequestSettings,
   panel: PanelEndpoint,
@@ -119,19 +133,14 @@ export async function requestLogIn(
   const style = panel.apiStyle;
   const enveloped = style !== 'plain';
   const action = 'logging in';
-  const { email, password, code, rememberMe } = credentials;
+  const { password, code } = credentials;
   // The code is a secret of the request like the password: no message may quote it.
   const secrets = code === undefined ? [password, ...heldTokens] : [password, code, ...heldTokens];
   const sent = await sendToPanel(settings, secrets, panel, {
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: logInBody(panel.apiStyle, {
-      email,
-      password,
-      ...(rememberMe === true ? { rememberMe } : {}),
-      ...(code === undefined ? {} : { code }),
-    }),
+    body: logInBody(panel.apiStyle, logInFields(credentials)),
   });
   const errorAnswer = enveloped && (sent.status < 200 || sent.status >= 300) ? readEnvelopeText(style, sent.text) : null;
   if (errorAnswer && errorAnswer.kind !== 'other') seen.styledAnswer = true;

@@ -29,6 +29,8 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
     createdAt,
     lastEmail: null,
     tokenStorage: null,
+    tokenKind: null,
+    keepSignedIn: panel.keepSignedIn ?? true,
     signedOutReason: null,
     lastCheck: null,
     group: panel.group ?? null,

@@ -1,34 +1,45 @@
 import { PanelError } from '../../../shared/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import { logInFindingStyle, type LogInCredentials } from '../http/panel-endpoints.ts';
+import type { PanelRecordChange } from '../storage/panel-registry.ts';
+import { signInWithApiToken } from './api-token-sign-in.ts';
+import { keepSignIn, type SignInFor } from './keep-sign-in.ts';
 import { LogInQueue } from './login-queue.ts';
 import type { ServiceContext } from './service-context.ts';
-import { toPanel } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /** Logs in to one panel with credentials already checked against the contract; never returns the token. */
 export type PanelLogIn = (panelId: string, credentials: LogInCredentials) => Promise<Panel>;
+
+/** The two ways a panel is signed in, sharing one queue: one sign-in at a time per panel, whichever kind. */
+export interface PanelSignIns {
+  /** `credentials.rememberMe` undefined: the panel's remembered "Keep me signed in"; given: sent and remembered. */
+  withPassword: PanelLogIn;
+  /** A pasted API token, checked at the panel before it is kept. */
+  withApiToken(panelId: string, token: string): Promise<Panel>;
+}
 
 /**
  * The one way Paneldeck logs in to a panel, for the log in of one panel and of several alike: one
  * request at a time per panel (`login-queue.ts`), the API style found and remembered, the token
  * kept only while the panel's address and sign-in are the ones the attempt started with.
  */
-export function createPanelLogIn(context: ServiceContext): PanelLogIn {
-  const { state, request, now, cache, reader, changes, presented } = context;
+export function createPanelSignIns(context: ServiceContext): PanelSignIns {
+  const { state, request, changes, presented } = context;
   const logIns = new LogInQueue();
 
   /**
    * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
    * since then drops this log in before the password is sent, a log out drops its token.
+   * `chosen`: "Keep me signed in" as the form sent it, to remember (undefined: the panel's, unchanged).
    */
-  async function logInOnce(id: string, credentials: LogInCredentials, generation: number, baseUrl: string) {
+  async function logInOnce(id: string, credentials: LogInCredentials, signInFor: SignInFor, chosen: boolean | undefined) {
     const current = await state();
     const { registry, vault } = current;
     const panel = find(current, id);
     // The address decides where the password goes: one typed for the old address is not sent to
     // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
-    if (panel.baseUrl !== baseUrl) {
+    if (panel.baseUrl !== signInFor.baseUrl) {
       throw new PanelError(
         'NOT_SIGNED_IN',
         "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
@@ -40,7 +51,7 @@ export function createPanelLogIn(context: ServiceContext): PanelLogIn {
       token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
         // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
         // speaks this style, and the next attempt goes straight to it.
-        if (registry.get(id)?.baseUrl !== baseUrl) return;
+        if (registry.get(id)?.baseUrl !== signInFor.baseUrl) return;
         await attemptWrite(() =>
           registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
         );
@@ -50,41 +61,33 @@ export function createPanelLogIn(context: ServiceContext): PanelLogIn {
       if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
       throw error;
     }
-    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
-    // Removed while the request was under way: nothing was stored for it.
-    find(current, id);
-    if (storage === null) {
-      throw new PanelError(
-        'NOT_SIGNED_IN',
-        'The panel was signed out or its address changed while logging in, so that log in was dropped. Log in again.',
-      );
-    }
-    try {
-      const saving = registry.update(id, { lastEmail: credentials.email, tokenStorage: storage, signedOutReason: null });
-      cache.forget(id);
-      reader.forget(id);
-      current.history.record(id, { sessionExpiresAt: null });
-      changes.changed(id);
-      // The panel as this log in leaves it (calls made while it is written do not change the
-      // answer, as they could not when writing held main up), answered once it is on disk.
-      const answer = toPanel(find(current, id), current);
-      await saving;
-      return answer;
-    } catch (error) {
-      // A log in that fails must not leave the panel signed in behind the operator's back. The
-      // token is gone from memory at once; a deletion that could not be written stays due.
-      await attemptWrite(() => vault.forget(id));
-      throw error;
-    }
+    const change: PanelRecordChange = { lastEmail: credentials.email, tokenKind: 'session' };
+    // The operator's choice in the form is remembered for the panel's next log in.
+    if (chosen !== undefined) change.keepSignedIn = chosen;
+    return keepSignIn(context, current, id, token, signInFor, change);
   }
 
-  return async (panelId, credentials) => {
-    const { email, password, code, rememberMe } = credentials;
-    const current = await state();
-    const { baseUrl, loginPath, tokenField } = find(current, panelId);
-    // The generation is taken where the attempt starts: a log out from here on drops it.
-    const generation = current.vault.generation(panelId);
-    const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null, rememberMe === true ? 1 : 0];
-    return logIns.run(panelId, attempt, () => logInOnce(panelId, { email, password, code, rememberMe }, generation, baseUrl));
+  return {
+    async withPassword(panelId, credentials) {
+      const { email, password, code, rememberMe } = credentials;
+      const current = await state();
+      const { baseUrl, loginPath, tokenField, keepSignedIn } = find(current, panelId);
+      // The generation is taken where the attempt starts: a log out from here on drops it.
+      const generation = current.vault.generation(panelId);
+      const keep = rememberMe ?? keepSignedIn;
+      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
+      return logIns.run(panelId, attempt, () =>
+        logInOnce(panelId, { email, password, code, rememberMe: keep }, { generation, baseUrl }, rememberMe),
+      );
+    },
+
+    async withApiToken(panelId, token) {
+      const current = await state();
+      const { baseUrl } = find(current, panelId);
+      const generation = current.vault.generation(panelId);
+      return logIns.run(panelId, [generation, baseUrl, 'api-token', token], () =>
+        signInWithApiToken(context, panelId, token, { generation, baseUrl }),
+      );
+    },
   };
 }

@@ -8,7 +8,7 @@ import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
 import { PanelChangeBatcher } from './panel-events.ts';
-import { createPanelLogIn } from './panel-log-in.ts';
+import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
 import { panelMethods } from './panels.ts';
 import type { PanelService, PanelServiceOptions, ServiceContext } from './service-context.ts';
@@ -68,13 +68,13 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     reader: new SessionReader({ request, now, cache, changes, presented }),
   };
 
-  // One log in of a panel (and one queue of them) for the log in of one panel and of several.
-  const logInPanel = createPanelLogIn(context);
+  // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
+  const signIns = createPanelSignIns(context);
   return {
     ...appMethods(context, options),
     ...panelMethods(context),
-    ...signInMethods(context, logInPanel),
-    ...fleetSignInMethods(context, logInPanel),
+    ...signInMethods(context, signIns),
+    ...fleetSignInMethods(context, signIns.withPassword),
     ...sessionMethods(context),
     ...certificateMethods(context),
     ...transferMethods(context, options),

@@ -71,8 +71,10 @@ export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' |
     address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
     signedIn,
     tokenStorage: state.vault.storage(record.id),
+    tokenKind: signedIn ? (record.tokenKind ?? 'session') : null,
     signedOutReason: signedIn ? null : record.signedOutReason,
     lastCheck: checks.lastCheck,
-    sessionExpiresAt: signedIn ? checks.sessionExpiresAt : null,
+    // An API token never ends by itself: no end is shown or warned about, whatever a read said.
+    sessionExpiresAt: signedIn && record.tokenKind !== 'api-token' ? checks.sessionExpiresAt : null,
   };
 }

@@ -1,5 +1,6 @@
 import { INTERNAL_MESSAGE, PanelError, type CertificateInfo } from '../../../shared/errors.ts';
 import type { PanelCheck, SessionResult } from '../../../shared/types.ts';
+import { readApiTokenSession } from '../http/api-token-check.ts';
 import { requestSession, type RequestSettings } from '../http/panel-endpoints.ts';
 import type { PanelChangeBatcher } from './panel-events.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
@@ -50,7 +51,9 @@ export class SessionReader {
       const generation = vault.generation(panelId);
       let read: { ok: true; session: unknown } | { ok: false; error: unknown };
       try {
-        read = { ok: true, session: await requestSession(this.#options.request, record, token, signal) };
+        // An API token's panel may take it on the version read only (see readApiTokenSession).
+        const reading = record.tokenKind === 'api-token' ? readApiTokenSession : requestSession;
+        read = { ok: true, session: await reading(this.#options.request, record, token, signal) };
       } catch (error) {
         read = { ok: false, error };
       }

@@ -1,16 +1,19 @@
 import { plural } from '../../../shared/counts.ts';
 import { parseArguments } from '../../../shared/contract.ts';
-import { PanelError, type ErrorInfo } from '../../../shared/errors.ts';
+import { API_TOKEN_KEPT_MESSAGE, PanelError, type ErrorInfo } from '../../../shared/errors.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
-import type { PanelLogIn } from './panel-log-in.ts';
+import type { PanelSignIns } from './panel-log-in.ts';
 import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
-export function signInMethods(context: ServiceContext, logInPanel: PanelLogIn): ServiceMethods<'logIn' | 'logOut' | 'logOutPanels'> {
+export function signInMethods(
+  context: ServiceContext,
+  signIns: PanelSignIns,
+): ServiceMethods<'logIn' | 'logInWithApiToken' | 'logOut' | 'logOutPanels'> {
   const { state, request, changes } = context;
 
   /**
@@ -32,7 +35,12 @@ export function signInMethods(context: ServiceContext, logInPanel: PanelLogIn): 
   return {
     async logIn(id, credentials) {
       const [panelId, { email, password, code, rememberMe }] = parseArguments('logIn', [id, credentials]);
-      return logInPanel(panelId, { email, password, code, rememberMe });
+      return signIns.withPassword(panelId, { email, password, code, rememberMe });
+    },
+
+    async logInWithApiToken(id, input) {
+      const [panelId, { token }] = parseArguments('logInWithApiToken', [id, input]);
+      return signIns.withApiToken(panelId, token);
     },
 
     async logOut(id) {
@@ -40,7 +48,7 @@ export function signInMethods(context: ServiceContext, logInPanel: PanelLogIn): 
       const current = await state();
       const record = find(current, panelId);
       const held = heldSignIns(current, [record]);
-      const ending = endSignIn(context, current, record, { signedOutReason: null }, `signed out of ${record.name}`);
+      const ending = endSignIn(context, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
       // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
       const answer = toPanel(current.registry.get(panelId) ?? record, current);
       await ending;
@@ -53,7 +61,13 @@ export function signInMethods(context: ServiceContext, logInPanel: PanelLogIn): 
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const held = heldSignIns(current, records);
-      const ending = endSignIns(context, current, records, { signedOutReason: null }, `signed out of ${plural(records.length, 'panel')}`);
+      const ending = endSignIns(
+        context,
+        current,
+        records,
+        (record) => loggedOutChange(current, record),
+        `signed out of ${plural(records.length, 'panel')}`,
+      );
       const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
       await ending;
       const notes = await endAtPanels(current, held);
@@ -65,9 +79,25 @@ export function signInMethods(context: ServiceContext, logInPanel: PanelLogIn): 
   };
 }
 
-/** The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their sessions. */
+/**
+ * What a log out says on a panel signed in with an API token: a log out does not end an API token
+ * (only revoking it in Easypanel does), so the panel is not asked to, and the operator is told.
+ */
+export const API_TOKEN_LOGGED_OUT: ErrorInfo = { code: 'NOT_SIGNED_IN', message: API_TOKEN_KEPT_MESSAGE };
+
+/** The change a log out makes to the panel's record, by what it was signed in with. */
+function loggedOutChange(current: ServiceState, record: PanelRecord): PanelRecordChange {
+  const signedIn = current.vault.token(record.id, record.baseUrl) !== undefined;
+  return { signedOutReason: signedIn && record.tokenKind === 'api-token' ? API_TOKEN_LOGGED_OUT : null };
+}
+
+/**
+ * The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their
+ * sessions. API tokens are not among them: a log out does not end one (../shared/EASYPANEL.md).
+ */
 export function heldSignIns(current: ServiceState, records: readonly PanelRecord[]): EndedSignIn[] {
   return records.flatMap((record) => {
+    if (record.tokenKind === 'api-token') return [];
     const token = current.vault.token(record.id, record.baseUrl);
     return token ? [{ record, token, endsAt: current.history.get(record.id).sessionExpiresAt }] : [];
   });
@@ -95,7 +125,8 @@ export async function endSignIns(
   { cache, reader, changes }: ServiceContext,
   current: ServiceState,
   records: readonly PanelRecord[],
-  change: PanelRecordChange,
+  /** The same for every panel, or each panel's own. */
+  change: PanelRecordChange | ((record: PanelRecord) => PanelRecordChange),
   what: string,
 ): Promise<{ listFailure: PanelError | null }> {
   const ids = records.map((record) => record.id);
@@ -108,7 +139,9 @@ export async function endSignIns(
     current.history.record(id, { sessionExpiresAt: null });
     changes.changed(id);
   }
-  const ended = new Map(ids.map((id) => [id, { ...change, tokenStorage: null }]));
+  const ended = new Map(
+    records.map((record) => [record.id, { ...(typeof change === 'function' ? change(record) : change), tokenStorage: null }]),
+  );
   const listFailure = await attemptWrite(() => current.registry.updateMany(ended));
   const forgetFailure = await forgetting;
   if (forgetFailure && listFailure) {

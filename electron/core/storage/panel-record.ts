@@ -4,11 +4,13 @@ import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagPr
 import {
   API_STYLES,
   PROTECTION_LEVELS,
+  TOKEN_KINDS,
   type ApiStyle,
   type Panel,
   type PanelFieldOfKind,
   type ProtectionLevel,
   type SessionCheck,
+  type TokenKind,
 } from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 
@@ -85,6 +87,18 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
     if (tokenStorage === null) return null;
     const level = tokenStorage === 'encrypted' ? 'keyring' : tokenStorage;
     return LEVELS.has(level) ? (level as ProtectionLevel) : undefined;
+  },
+  /** Absent in older files: their sign-ins were all made with a password, and null reads as that. */
+  tokenKind: ({ tokenKind }) =>
+    tokenKind === undefined || tokenKind === null
+      ? null
+      : (TOKEN_KINDS as readonly unknown[]).includes(tokenKind)
+        ? (tokenKind as TokenKind)
+        : undefined,
+  /** Absent (on, the default) in older files. */
+  keepSignedIn: ({ keepSignedIn }) => {
+    const keep = keepSignedIn ?? true;
+    return typeof keep === 'boolean' ? keep : undefined;
   },
   signedOutReason: ({ signedOutReason }) => (signedOutReason === null ? null : readErrorInfo(signedOutReason)),
   lastCheck: ({ lastCheck }) => (lastCheck === null ? null : readCheck(lastCheck)),

@@ -22,7 +22,13 @@ export type ValidatedEntry =
   | { line: number; settings: ImportSettings; note?: string }
   | { line: number; problem: string; written: { name: string | null; address: string } };
 
-const pathSchema = updatePanelInputSchema.pick({ apiStyle: true, loginPath: true, sessionPath: true, tokenField: true });
+const pathSchema = updatePanelInputSchema.pick({
+  apiStyle: true,
+  loginPath: true,
+  sessionPath: true,
+  tokenField: true,
+  keepSignedIn: true,
+});
 /** The fields read with Add panel's rules, and those read with the panel settings' rules. */
 const ADD_FIELDS = Object.keys(addPanelInputSchema.shape);
 const PATH_FIELDS = Object.keys(pathSchema.shape);
@@ -88,6 +94,7 @@ function importSettings(fields: Record<string, unknown>): ImportSettings {
     loginPath,
     sessionPath,
     tokenField: paths.tokenField,
+    keepSignedIn: paths.keepSignedIn,
     trustedCertificate: certificate,
   };
   return { ...withoutUndefined(settings), baseUrl, display, allowPlainHttp };

@@ -33,6 +33,7 @@ const UPDATABLE: Record<keyof PanelSettings, string | null> = {
   loginPath: 'login path',
   sessionPath: 'session path',
   tokenField: 'token field',
+  keepSignedIn: 'keep me signed in',
   trustedCertificate: null,
   allowPlainHttp: null,
 };

@@ -38,6 +38,8 @@ const panel: Panel = {
   lastEmail: 'ops@example.com',
   signedIn: true,
   tokenStorage: 'keyring',
+  tokenKind: 'session',
+  keepSignedIn: true,
   signedOutReason: null,
   lastCheck: { at: '2030-01-01T00:05:00.000Z', ok: false, error: { code: 'TIMEOUT', message: 'slow' } },
   sessionExpiresAt: '2030-01-01T01:00:00.000Z',

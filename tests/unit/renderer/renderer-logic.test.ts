@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Panel } from '../../../shared/types.ts';
 import { fieldForError } from '../../../renderer/field-errors.ts';
-import { panelStatus, signedOutNotice } from '../../../renderer/panel-status.ts';
+import { isApiTokenSignIn, panelStatus, signedOutNotice } from '../../../renderer/panel-status.ts';
+import { API_TOKEN_KEPT_MESSAGE } from '../../../shared/errors.ts';
 import { isSecretKey, knownSessionFields, maskSecrets, MASKED_VALUE, toDate } from '../../../renderer/session-fields.ts';
 import {
   carryView,
@@ -281,4 +282,16 @@ test('json display helpers: sizes, counts and numbers as JSON writes them', () =
     '1e-7',
     '-1.5e-10',
   ]);
+});
+
+test('a panel signed in with an API token is marked so; its log out note has its own title', () => {
+  const apiToken = { ...basePanel, signedIn: true, tokenKind: 'api-token' as const, lastCheck: { at: 'x', ok: true as const } };
+  assert.equal(isApiTokenSignIn(apiToken), true);
+  assert.deepEqual(panelStatus(apiToken), { kind: 'signed-in', label: 'Signed in with an API token' });
+  assert.equal(isApiTokenSignIn({ ...apiToken, signedIn: false }), false);
+  assert.equal(isApiTokenSignIn({ ...apiToken, tokenKind: 'session' }), false);
+  assert.equal(panelStatus({ ...apiToken, tokenKind: 'session' }).label, 'Signed in');
+  const note = signedOutNotice({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: API_TOKEN_KEPT_MESSAGE } });
+  assert.equal(note?.title, 'Logged out: the API token is still valid');
+  assert.match(note?.detail ?? '', /stays valid until it is revoked in Easypanel/);
 });

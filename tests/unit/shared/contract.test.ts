@@ -25,6 +25,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'listPanels',
     'logIn',
     'logInPanels',
+    'logInWithApiToken',
     'logOut',
     'logOutPanels',
     'previewImport',
@@ -44,6 +45,12 @@ test('arguments are parsed and normalised', () => {
     id,
     { email: 'ops@example.com', password: ' p ' },
   ]);
+  assert.deepEqual(parseArguments('logIn', [id, { email: 'a', password: 'p', rememberMe: false }]), [
+    id,
+    { email: 'a', password: 'p', rememberMe: false },
+  ]);
+  // A token copied from a terminal comes with a line break: only the token is kept.
+  assert.deepEqual(parseArguments('logInWithApiToken', [id, { token: '  tok_123\n' }]), [id, { token: 'tok_123' }]);
 });
 
 test('bad arguments become INVALID_INPUT with a message an operator can read', async () => {
@@ -64,6 +71,10 @@ test('bad arguments become INVALID_INPUT with a message an operator can read', a
     ['logInPanels', [[], { email: 'a', password: 'x' }], /Choose at least one panel/],
     ['logInPanels', [[id], { email: 'a', password: 'x', code: '123456' }], /Unexpected field: "code"/],
     ['logInPanels', [[id], { email: 'a', password: 'x', sendOverPlainHttp: ['x'] }], /UUID/],
+    ['logInWithApiToken', [id, { token: '   ' }], /Paste the API token you made in Easypanel/],
+    ['logInWithApiToken', [id, { token: 'abc def' }], /no spaces or line breaks inside it/],
+    ['logInWithApiToken', [id, { token: 'a'.repeat(5000) }], /too long to be an API token/],
+    ['logInWithApiToken', [id, { token: 'abc', email: 'x' }], /Unexpected field: "email"/],
     ['previewImport', [{ from: 'disk', path: '/etc/passwd' }], /Expected \{ from: "file" \} or \{ from: "text", text \}/],
     ['previewImport', [{ from: 'file', path: '/etc/passwd' }], /Unexpected field: "path"/],
     ['applyImport', [id, { duplicates: 'merge' }], /Duplicates must be "skip" or "update"/],
