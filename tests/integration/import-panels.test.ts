@@ -264,7 +264,10 @@ describe('previews of JSON, CSV and text', () => {
 
   test('the preview shows the labels an entry gives: group, tags, colour, favourite', async () => {
     const app = service();
-    const preview = await paste(app, 'name,address,group,tags,colour,favourite\nA,a.example.com,Acme,"eu,db",red,yes\nB,b.example.com,,,,\n');
+    const preview = await paste(
+      app,
+      'name,address,group,tags,colour,favourite\nA,a.example.com,Acme,"eu,db",red,yes\nB,b.example.com,,,,\n',
+    );
     assert.deepEqual(
       preview.rows.map((row) => row.labels),
       [{ group: 'Acme', tags: ['eu', 'db'], colour: 'red', favourite: true }, {}],
