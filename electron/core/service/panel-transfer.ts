@@ -70,8 +70,7 @@ export function transferMethods(
       // Twenty thousand entries take longer than main may be held: validated a slice at a time.
       const entries = await mapInSlices(parsed.entries, validateEntry);
       const variants = await mapInSlices(entries, (entry, index) => plainHttpVariant(parsed.entries[index]!, entry));
-      const plainHttpVariants = new Map<number, ValidatedEntry>();
-      variants.forEach((variant, index) => variant && plainHttpVariants.set(index, variant));
+      const plainHttpVariants = new Map(variants.flatMap((variant, index) => (variant ? [[index, variant] as const] : [])));
       const plan = await planPreview(entries, plainHttpVariants, current.registry.list());
       // Only the choices the preview offers can be applied.
       for (const index of plainHttpVariants.keys()) if (!plan.rows[index]!.ifPlainHttp) plainHttpVariants.delete(index);
