@@ -5,7 +5,7 @@ import { useApi, useWindowContext } from './app-context.tsx';
 import { useBusyAction } from './busy-action.ts';
 
 /**
- * Saving one Preferences section: one save at a time, main's refusal kept to show, "Saved." until
+ * Saving the Preferences: one save at a time, main's refusal kept to show, "Saved." until
  * the next edit. Main's answer is the window's status; `after` takes it, so the form shows what
  * was stored.
  */
@@ -14,9 +14,10 @@ export function useSettingsSave() {
   const { windowStore } = useWindowContext();
   const { busy, error, run } = useBusyAction();
   const [saved, setSaved] = useState(false);
-  const save = async (patch: AppSettingsPatch, after: (next: AppStatus) => void) => {
-    if (Object.keys(patch).length === 0) return;
-    await run(async () => {
+  /** Whether the settings are saved: true too when there was nothing to save. */
+  const save = async (patch: AppSettingsPatch, after: (next: AppStatus) => void): Promise<boolean> => {
+    if (Object.keys(patch).length === 0) return true;
+    return run(async () => {
       const next = await api.updateSettings(patch);
       windowStore.setStatus(next);
       after(next);

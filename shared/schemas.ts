@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL_NAME_MAX, tagProblem } from './labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
-import { IMPORT_MAX_BYTES } from './transfer.ts';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from './transfer.ts';
 import { API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
@@ -300,8 +300,16 @@ export const importSourceSchema = z.discriminatedUnion(
 );
 
 export const importChoiceSchema = z.strictObject(
-  { duplicates: z.enum(['skip', 'update'], { error: 'Duplicates must be "skip" or "update".' }) },
-  { error: 'Expected { duplicates }.' },
+  {
+    duplicates: z.enum(['skip', 'update'], { error: 'Duplicates must be "skip" or "update".' }),
+    plainHttpRows: z
+      .array(z.int({ error: 'Plain HTTP rows must be row numbers.' }).nonnegative({ error: 'Plain HTTP rows must be row numbers.' }), {
+        error: 'Plain HTTP rows must be a list of row numbers.',
+      })
+      .max(IMPORT_MAX_ENTRIES, { error: `Plain HTTP rows may name up to ${IMPORT_MAX_ENTRIES.toLocaleString('en')} rows.` })
+      .optional(),
+  },
+  { error: 'Expected { duplicates, plainHttpRows? }.' },
 );
 
 export const importPreviewIdSchema = z.uuid({ error: 'The import preview id must be a UUID.' });

@@ -62,6 +62,28 @@ export interface ExportResult {
   count: number;
 }
 
+/**
+ * The columns a CSV import reads, each under the names a header row may give it (case aside):
+ * the first name is the one the dialog and the messages show, as the JSON export spells it. The
+ * one list the reader and every text about the columns are built from.
+ */
+export const CSV_COLUMNS = {
+  name: ['name'],
+  address: ['address', 'domain', 'url', 'host'],
+  group: ['group'],
+  tags: ['tags'],
+  colour: ['colour', 'color'],
+  favourite: ['favourite', 'favorite'],
+  allowPlainHttp: ['allowPlainHttp', 'plain http', 'plainHttp'],
+} as const satisfies Partial<Record<keyof ExportedPanel, readonly string[]>>;
+export type CsvColumn = keyof typeof CSV_COLUMNS;
+
+/** The columns of a CSV without a header row, in their order. */
+export const HEADERLESS_CSV_COLUMNS: readonly CsvColumn[] = ['name', 'address', 'group', 'tags'];
+
+/** "name,address,…": the header row that names every column read. */
+export const CSV_HEADER = Object.keys(CSV_COLUMNS).join(',');
+
 /** The largest file or pasted text an import reads: 10,000 exported panels take about 4 MiB. */
 export const IMPORT_MAX_BYTES = 16 * 1024 * 1024;
 /** The most entries one import takes. */
@@ -93,7 +115,19 @@ export interface ImportRow {
   changes: string[];
   /** The entry asks to trust a certificate by its fingerprint: worth a look before importing. */
   trustsCertificate: boolean;
+  /** The panel would be reached over plain http:// on another computer ("Not encrypted"). */
+  plainHttp: boolean;
+  /** The labels the entry gives (valid entries only), for the preview to show. */
+  labels: ImportLabels;
+  /**
+   * An entry refused only because its address is plain http:// on another computer: what the row
+   * would be with unencrypted HTTP allowed, which the operator may choose for it (ImportChoice.plainHttpRows).
+   */
+  ifPlainHttp?: ImportRow;
 }
+
+/** Group, tags, colour and favourite, as an entry gives them; a label it leaves out is absent. */
+export type ImportLabels = Partial<Pick<PanelSettings, 'group' | 'tags' | 'colour' | 'favourite'>>;
 
 export interface ImportPreview {
   /** Names this preview for `applyImport`; only the newest preview can be applied. */
@@ -107,9 +141,14 @@ export interface ImportPreview {
   notes: string[];
 }
 
-/** Duplicates are skipped, or take the settings the import gives them. */
+/**
+ * Duplicates are skipped, or take the settings the import gives them; `plainHttpRows` are the
+ * rows (positions in the preview's `rows`, of those with `ifPlainHttp`) the operator allowed
+ * unencrypted HTTP for: positions, as a one-line JSON file has many entries on one line.
+ */
 export interface ImportChoice {
   duplicates: 'skip' | 'update';
+  plainHttpRows?: number[];
 }
 
 export interface ImportResult {

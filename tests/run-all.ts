@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { findElectronBinary } from './electron/electron-binary.ts';
+import { findElectronBinary } from '../scripts/electron-binary.ts';
 import { elapsed, runSteps, seconds, type Step, type StepResult } from './support/steps.ts';
 
 /**

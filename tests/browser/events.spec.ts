@@ -122,7 +122,7 @@ test('Preferences: background checks save, and a value main refuses is shown at 
   const atOnce = preferences.getByLabel('Checks at once');
   const warning = preferences.getByLabel('Expiry warning');
   const notify = preferences.getByLabel('Also warn with a system notification');
-  const save = preferences.getByRole('button', { name: 'Save background checks' });
+  const save = preferences.getByRole('button', { name: 'Save', exact: true });
   await expect(interval).toHaveValue('5');
   await expect(atOnce).toHaveValue('16');
   await expect(warning).toHaveValue('10');

@@ -101,14 +101,14 @@ test('Preferences (Ctrl+,): theme, request timeout and a default email for new p
   await page.keyboard.press('Control+,');
   const preferences = page.getByRole('dialog', { name: 'Preferences' });
   await preferences.getByLabel('Request timeout').fill('30');
-  await preferences.getByRole('button', { name: 'Save background checks' }).click();
+  await preferences.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(preferences.getByRole('status').first()).toHaveText('Saved.');
   await preferences.getByLabel('Theme').selectOption('dark');
   await preferences.getByLabel('Default email').fill('not-an-email');
-  await preferences.getByRole('button', { name: 'Save appearance and log in' }).click();
+  await preferences.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(preferences.getByText('Default email must look like name@example.com.')).toBeVisible();
   await preferences.getByLabel('Default email').fill('ops@example.com');
-  await preferences.getByRole('button', { name: 'Save appearance and log in' }).click();
+  await preferences.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await checkScreen(page, '53-preferences-dark');
   await preferences.getByRole('button', { name: 'Done' }).click();

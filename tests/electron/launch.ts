@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { _electron as electron, test, type ElectronApplication, type Page } from '@playwright/test';
-import { findElectronBinary } from './electron-binary.ts';
+import { findElectronBinary } from '../../scripts/electron-binary.ts';
 
 /**
  * Starting the real app for the Electron suites. It launches the development Electron from

@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * The real app under Playwright's Electron driver; needs the Electron binary (see electron-binary.ts).
+ * The real app under Playwright's Electron driver; needs the Electron binary (see scripts/electron-binary.ts).
  * That is the unfused development Electron in node_modules/electron, never a packaged build: the
  * driver works through the Node inspector, which the packaged app's fuses turn off (the fuses are
  * tested by tests/repo/fuses.test.ts against a synthetic binary).

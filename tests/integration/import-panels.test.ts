@@ -215,6 +215,64 @@ describe('previews of JSON, CSV and text', () => {
       ],
     );
   });
+
+  test('a list of addresses with one "name,https://host" line is a CSV: that line gives a name, the others are addresses', async () => {
+    const app = service();
+    const preview = await paste(app, 'panel-1.example.com\n# prod below\nAcme prod,https://acme.example.com\npanel-2.example.com\n');
+    assert.equal(preview.format, 'csv');
+    assert.deepEqual(
+      preview.rows.map((row) => [row.line, row.status, row.name, row.address]),
+      [
+        [1, 'new', 'panel-1.example.com', 'panel-1.example.com'],
+        [3, 'new', 'Acme prod', 'acme.example.com'],
+        [4, 'new', 'panel-2.example.com', 'panel-2.example.com'],
+      ],
+    );
+  });
+
+  test('plain http: the allowPlainHttp column; a line that needs it offers it, and the lines chosen are imported with it', async () => {
+    const app = service();
+    const csv = [
+      'name,address,allowPlainHttp',
+      'Fresh,http://203.0.113.7:3000,',
+      'Said so,http://203.0.113.8:3000,yes',
+      'Refused,http://203.0.113.9:3000,no',
+      'Secure,https://secure.example.com,',
+      'Broken,http://bad host,',
+    ].join('\n');
+    const preview = await paste(app, csv);
+    assert.deepEqual(
+      preview.rows.map((row) => [row.line, row.status, row.plainHttp, row.ifPlainHttp?.status ?? null]),
+      [
+        [2, 'invalid', false, 'new'],
+        [3, 'new', true, null],
+        [4, 'invalid', false, 'new'],
+        [5, 'new', false, null],
+        [6, 'invalid', false, null],
+      ],
+    );
+    assert.equal(preview.rows[0]!.ifPlainHttp?.plainHttp, true);
+    const applied = await app.applyImport(preview.id, { duplicates: 'skip', plainHttpRows: [0] });
+    assert.deepEqual(applied, { added: 3, updated: 0, unchanged: 0, invalid: 2 });
+    const panels = await app.listPanels();
+    assert.deepEqual(panels.map((panel) => [panel.name, panel.allowPlainHttp, panel.address]).sort(), [
+      ['Fresh', true, 'http://203.0.113.7:3000'],
+      ['Said so', true, 'http://203.0.113.8:3000'],
+      ['Secure', false, 'secure.example.com'],
+    ]);
+  });
+
+  test('the preview shows the labels an entry gives: group, tags, colour, favourite', async () => {
+    const app = service();
+    const preview = await paste(
+      app,
+      'name,address,group,tags,colour,favourite\nA,a.example.com,Acme,"eu,db",red,yes\nB,b.example.com,,,,\n',
+    );
+    assert.deepEqual(
+      preview.rows.map((row) => row.labels),
+      [{ group: 'Acme', tags: ['eu', 'db'], colour: 'red', favourite: true }, {}],
+    );
+  });
 });
 
 describe('applying', () => {

@@ -4,8 +4,8 @@ import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
 import { jsonFileStore, storageError } from '../storage/document-store.ts';
-import { validateEntry, type ValidatedEntry } from '../transfer/import-entry.ts';
-import { planImport } from '../transfer/import-plan.ts';
+import { plainHttpVariant, validateEntry, type ValidatedEntry } from '../transfer/import-entry.ts';
+import { planImport, planPreview, withPlainHttp } from '../transfer/import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from '../transfer/import-reader.ts';
 import { newPanelRecord } from './new-panel.ts';
 import type { PanelServiceOptions, ServiceContext, ServiceMethods } from './service-context.ts';
@@ -15,6 +15,8 @@ import { find } from './session-reader.ts';
 interface PendingImport {
   id: string;
   entries: ValidatedEntry[];
+  /** Entries refused only for plain http, as they would be with it allowed: by position. */
+  plainHttpVariants: Map<number, ValidatedEntry>;
 }
 
 /**
@@ -67,13 +69,17 @@ export function transferMethods(
       await nextTurn();
       // Twenty thousand entries take longer than main may be held: validated a slice at a time.
       const entries = await mapInSlices(parsed.entries, validateEntry);
-      const plan = await planImport(entries, current.registry.list());
-      pending = { id: randomUUID(), entries };
+      const variants = await mapInSlices(entries, (entry, index) => plainHttpVariant(parsed.entries[index]!, entry));
+      const plainHttpVariants = new Map(variants.flatMap((variant, index) => (variant ? [[index, variant] as const] : [])));
+      const plan = await planPreview(entries, plainHttpVariants, current.registry.list());
+      // Only the choices the preview offers can be applied.
+      for (const index of plainHttpVariants.keys()) if (!plan.rows[index]!.ifPlainHttp) plainHttpVariants.delete(index);
+      pending = { id: randomUUID(), entries, plainHttpVariants };
       return { id: pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };
     },
 
     async applyImport(previewId, choice) {
-      const [id, { duplicates }] = parseArguments('applyImport', [previewId, choice]);
+      const [id, { duplicates, plainHttpRows = [] }] = parseArguments('applyImport', [previewId, choice]);
       const current = await state();
       const applying = pending;
       if (applying?.id !== id) {
@@ -82,7 +88,8 @@ export function transferMethods(
           'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
         );
       }
-      const plan = await planImport(applying.entries, current.registry.list());
+      const entries = withPlainHttp(applying.entries, applying.plainHttpVariants, plainHttpRows);
+      const plan = await planImport(entries, current.registry.list());
       const createdAt = now().toISOString();
       const additions = await mapInSlices(plan.additions, (settings) => newPanelRecord(settings, createdAt));
       const updates = duplicates === 'update' ? plan.updates : new Map();

@@ -50,6 +50,17 @@ function written(fields: Record<string, unknown>): { name: string | null; addres
   return { name: text('name').trim() || null, address: text('address') };
 }
 
+/**
+ * An invalid entry as it would be with unencrypted HTTP allowed, when that alone makes it valid
+ * (a fresh Easypanel at http://<ip>:3000): the choice Add panel offers, offered per entry. Null
+ * for an entry valid as it is, or invalid for another reason too.
+ */
+export function plainHttpVariant(raw: RawEntry, validated: ValidatedEntry): ValidatedEntry | null {
+  if (!('problem' in validated) || raw.problem) return null;
+  const allowed = validateEntry({ ...raw, fields: { ...raw.fields, allowPlainHttp: true } });
+  return 'problem' in allowed ? null : allowed;
+}
+
 export function validateEntry({ line, fields, problem }: RawEntry): ValidatedEntry {
   if (problem) return { line, problem, written: written(fields) };
   try {

@@ -1,4 +1,4 @@
-import type { ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
+import type { ImportLabels, ImportRow, ImportRowStatus } from '../../../shared/transfer.ts';
 import type { PanelSettings } from '../../../shared/types.ts';
 import type { ValidatedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
@@ -65,6 +65,38 @@ export async function planImport(entries: readonly ValidatedEntry[], records: re
   return plan;
 }
 
+/** The entries with unencrypted HTTP allowed for the rows chosen (by position), where it was offered. */
+export function withPlainHttp(
+  entries: readonly ValidatedEntry[],
+  variants: ReadonlyMap<number, ValidatedEntry>,
+  chosen: Iterable<number>,
+): ValidatedEntry[] {
+  const allowed = new Set(chosen);
+  return entries.map((entry, index) => (allowed.has(index) ? (variants.get(index) ?? entry) : entry));
+}
+
+/**
+ * The plan a preview shows: each row refused only for plain http (`variants`, by position) says
+ * what it would be with it allowed. Offered only where choosing it changes that row alone: its
+ * variant is valid, and no entry valid as it is has the same address (which the choice would
+ * turn into a repeat), so any set of choices applies exactly as the preview shows.
+ */
+export async function planPreview(
+  entries: readonly ValidatedEntry[],
+  variants: ReadonlyMap<number, ValidatedEntry>,
+  records: readonly PanelRecord[],
+): Promise<ImportPlan> {
+  const plan = await planImport(entries, records);
+  if (variants.size === 0) return plan;
+  const allowed = await planImport(withPlainHttp(entries, variants, variants.keys()), records);
+  const taken = new Set(entries.flatMap((entry) => ('settings' in entry ? [entry.settings.baseUrl] : [])));
+  for (const [index, variant] of variants) {
+    const row = allowed.rows[index]!;
+    if (row.status !== 'invalid' && 'settings' in variant && !taken.has(variant.settings.baseUrl)) plan.rows[index]!.ifPlainHttp = row;
+  }
+  return plan;
+}
+
 function rowFor(
   entry: ValidatedEntry,
   byBaseUrl: ReadonlyMap<string, PanelRecord>,
@@ -80,10 +112,18 @@ function rowFor(
       message: entry.problem,
       changes: [],
       trustsCertificate: false,
+      plainHttp: false,
+      labels: {},
     };
   }
   const { settings } = entry;
-  const base = { line: entry.line, address: settings.display, trustsCertificate: Boolean(settings.trustedCertificate) };
+  const base = {
+    line: entry.line,
+    address: settings.display,
+    trustsCertificate: Boolean(settings.trustedCertificate),
+    plainHttp: settings.allowPlainHttp && settings.baseUrl.startsWith('http://'),
+    labels: labelsOf(settings),
+  };
   const earlier = firstLine.get(settings.baseUrl);
   if (earlier !== undefined) {
     return {
@@ -92,6 +132,7 @@ function rowFor(
       name: settings.name ?? settings.display,
       message: `The same address as line ${earlier}; only line ${earlier} is imported.`,
       changes: [],
+      labels: {},
     };
   }
   firstLine.set(settings.baseUrl, entry.line);
@@ -120,6 +161,15 @@ function rowFor(
   if (changes.length === 0) return { ...row, status: 'same', name: existing.name, message: `${message} Nothing to change.`, changes };
   plan.updates.set(existing.id, change);
   return { ...row, status: 'duplicate', name: settings.name ?? existing.name, message, changes };
+}
+
+function labelsOf({ group, tags, colour, favourite }: ImportSettings): ImportLabels {
+  const labels: ImportLabels = {};
+  if (group !== undefined) labels.group = group;
+  if (tags !== undefined) labels.tags = tags;
+  if (colour !== undefined) labels.colour = colour;
+  if (favourite !== undefined) labels.favourite = favourite;
+  return labels;
 }
 
 /** What the preview says of a certificate the file gives for a panel already in the list, which is never imported. */

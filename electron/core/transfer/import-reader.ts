@@ -3,12 +3,20 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PanelError } from '../../../shared/errors.ts';
 import { formatBytes } from '../../../shared/sizes.ts';
-import { EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES, type ImportFormat } from '../../../shared/transfer.ts';
+import {
+  CSV_HEADER,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ENTRIES,
+  type ImportFormat,
+} from '../../../shared/transfer.ts';
 import { checkJsonShape, closingQuote } from '../common/json-shape.ts';
 import { isRecord } from '../common/guards.ts';
+import { csvColumnNamed, readCsv } from './import-csv.ts';
 
 /**
- * Turns an import's bytes or text into entries: one object of fields per panel, with the line it
+ * Turns an import's bytes or text into entries (CSV in import-csv.ts): one object of fields per panel, with the line it
  * starts on. What the fields mean is checked later, entry by entry (import-entry.ts); here only the
  * whole text can be refused, with a message that says what it is and what Paneldeck reads.
  */
@@ -28,8 +36,7 @@ export interface ImportText {
   notes: string[];
 }
 
-const WHAT_IS_READ =
-  'Paneldeck imports its own JSON export, a CSV with the columns name,address,group,tags, or text with one address per line.';
+const WHAT_IS_READ = `Paneldeck imports its own JSON export, a CSV with the columns ${CSV_HEADER}, or text with one address per line.`;
 
 function refuse(message: string): never {
   throw new PanelError('INVALID_INPUT', message);
@@ -204,142 +211,24 @@ function readLines(text: string): ImportText {
   text.split(/\r\n|\n|\r/).forEach((raw, index) => {
     const address = raw.trim();
     if (address === '' || address.startsWith('#')) return;
-    const header = first && CSV_COLUMNS[address.toLowerCase()] === 'address';
+    const header = first && csvColumnNamed(address) === 'address';
     first = false;
     if (!header) entries.push({ line: index + 1, fields: { address } });
   });
   return { format: 'text', entries, notes: [] };
 }
 
-/** A comma on the first line that is not blank or a comment. */
+/**
+ * A comma on any line that is not blank or a comment: an address never has one, so a pasted list
+ * of addresses with one "name,https://host" line is a CSV (whose one-cell rows are addresses),
+ * not text whose line would read as the address "name,https://host".
+ */
 function looksLikeCsv(text: string): boolean {
-  // Line by line up to that one: splitting twenty thousand lines to look at the first held main as long as reading them.
+  // Line by line, never split whole: splitting twenty thousand lines held main as long as reading them.
   const lines = /([^\r\n]*)(?:\r\n|\n|\r|$)/y;
   for (let match = lines.exec(text); match; match = lines.lastIndex < text.length ? lines.exec(text) : null) {
-    const line = match[1]!.trim();
-    if (line !== '' && !line.startsWith('#')) return line.includes(',');
+    const line = match[1]!;
+    if (line.includes(',') && !line.trimStart().startsWith('#')) return true;
   }
   return false;
-}
-
-/** The columns read, under the names a header may give them. */
-const CSV_COLUMNS: Readonly<Record<string, string>> = {
-  name: 'name',
-  address: 'address',
-  domain: 'address',
-  url: 'address',
-  host: 'address',
-  group: 'group',
-  tags: 'tags',
-  colour: 'colour',
-  color: 'colour',
-  favourite: 'favourite',
-  favorite: 'favourite',
-};
-const HEADERLESS_COLUMNS = ['name', 'address', 'group', 'tags'];
-
-/**
- * A CSV: with a header naming its columns (any order; unknown ones are ignored and said so), or
- * without one, as name,address,group,tags. A row of one cell is an address. Empty cells give
- * nothing, so an update leaves that setting as it is.
- */
-function readCsv(text: string): ImportText {
-  const rows = csvRows(text);
-  const notes: string[] = [];
-  let columns = HEADERLESS_COLUMNS;
-  const first = rows[0];
-  const header = first?.cells.map((cell) => cell.trim().toLowerCase()) ?? [];
-  const hasHeader = header.some((cell) => CSV_COLUMNS[cell] === 'address');
-  if (hasHeader) {
-    rows.shift();
-    columns = header.map((cell) => (Object.hasOwn(CSV_COLUMNS, cell) ? CSV_COLUMNS[cell]! : ''));
-    const ignored = first!.cells.filter((_, index) => columns[index] === '' && header[index] !== '');
-    if (ignored.length > 0)
-      notes.push(`Ignored column${ignored.length === 1 ? '' : 's'}: ${ignored.map((cell) => `"${cell.trim().slice(0, 40)}"`).join(', ')}.`);
-  }
-  const entries: RawEntry[] = [];
-  for (const { line, cells } of rows) {
-    if (cells.every((cell) => cell.trim() === '') || cells[0]!.trim().startsWith('#')) continue;
-    if (!hasHeader && cells.length > HEADERLESS_COLUMNS.length) {
-      entries.push({
-        line,
-        fields: { address: cells[1] ?? '' },
-        problem: `This row has ${cells.length} columns; without a header row a CSV has name,address,group,tags.`,
-      });
-      continue;
-    }
-    const fields: Record<string, unknown> = {};
-    const given = !hasHeader && cells.length === 1 ? ['address'] : columns;
-    given.forEach((column, index) => {
-      const cell = cells[index]?.trim() ?? '';
-      if (column === '' || cell === '') return;
-      fields[column] = csvValue(column, cell);
-    });
-    entries.push({ line, fields });
-  }
-  return { format: 'csv', entries, notes };
-}
-
-function csvValue(column: string, cell: string): unknown {
-  switch (column) {
-    case 'tags':
-      return cell.split(/[,;]/);
-    case 'favourite':
-      return /^(yes|y|true|1|★)$/i.test(cell) ? true : /^(no|n|false|0)$/i.test(cell) ? false : cell;
-    case 'colour':
-      return cell.toLowerCase();
-    default:
-      return cell;
-  }
-}
-
-/**
- * RFC 4180 rows: quoted cells may hold commas, doubled quotes and line breaks. Linear: whether the
- * cell so far is blank is kept as it grows, never re-read (re-trimming the growing cell at every
- * quote made a 512 KiB paste hold main for 25 s).
- */
-export function csvRows(text: string): { line: number; cells: string[] }[] {
-  const rows: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  /** Whether `cell` is only white space so far (a quote there opens a quoted cell). */
-  let blank = true;
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        blank = false;
-        index++;
-      } else if (char === '"') quoted = false;
-      else {
-        if (char === '\n') line++;
-        cell += char;
-        if (blank && char.trim() !== '') blank = false;
-      }
-    } else if (char === '"' && blank) {
-      quoted = true;
-      cell = '';
-    } else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-      blank = true;
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') index++;
-      cells.push(cell);
-      rows.push({ line: rowLine, cells });
-      cells = [];
-      cell = '';
-      blank = true;
-      rowLine = ++line;
-    } else {
-      cell += char;
-      if (blank && char.trim() !== '') blank = false;
-    }
-  }
-  if (cell !== '' || cells.length > 0) rows.push({ line: rowLine, cells: [...cells, cell] });
-  return rows;
 }

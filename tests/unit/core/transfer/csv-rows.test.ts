@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { csvRows } from '../../../../electron/core/transfer/import-reader.ts';
+import { csvRows } from '../../../../electron/core/transfer/import-csv.ts';
 
 /** RFC 4180 writing: a cell with a comma, a quote or a line break is quoted, its quotes doubled. */
 function csvLine(cells: readonly string[]): string {
