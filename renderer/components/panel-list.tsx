@@ -337,6 +337,7 @@ export function PanelList({
                 <span className="panel-item-address">{panel.address}</span>
                 <span className="panel-item-meta">
                   {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
+                  {panel.panelVersion !== null && <span className="meta-version">v{panel.panelVersion}</span>}
                   {checked && <span>checked {checked}</span>}
                   {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
                   {panel.tags.length > 0 && <span className="meta-tags">{panel.tags.join(', ')}</span>}

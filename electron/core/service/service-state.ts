@@ -74,5 +74,7 @@ export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' |
     signedOutReason: signedIn ? null : record.signedOutReason,
     lastCheck: checks.lastCheck,
     sessionExpiresAt: signedIn ? checks.sessionExpiresAt : null,
+    // Known while signed out too: it is the server's, not the sign-in's.
+    panelVersion: checks.panelVersion,
   };
 }
