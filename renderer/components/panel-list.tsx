@@ -26,6 +26,8 @@ interface PanelListProps {
   onToggleSection(key: string): void;
   /** The clock of the relative times, ticking in the page (never a call to main). */
   now: number;
+  /** Each row says its panel's version: the list is in version order (else the row's line has no room for it). */
+  showVersion: boolean;
   /** What the list says when nothing matches. */
   emptyText: string;
   /** Whether the keyboard is in the list (the list's order stays put meanwhile). */
@@ -73,6 +75,7 @@ export function PanelList({
   onOpenMenu,
   onToggleSection,
   now,
+  showVersion,
   emptyText,
   onFocusChange,
 }: PanelListProps) {
@@ -337,7 +340,7 @@ export function PanelList({
                 <span className="panel-item-address">{panel.address}</span>
                 <span className="panel-item-meta">
                   {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
-                  {panel.panelVersion !== null && <span className="meta-version">v{panel.panelVersion}</span>}
+                  {showVersion && <span className="meta-version">{panel.panelVersion === null ? 'version unknown' : `v${panel.panelVersion}`}</span>}
                   {checked && <span>checked {checked}</span>}
                   {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
                   {panel.tags.length > 0 && <span className="meta-tags">{panel.tags.join(', ')}</span>}
