@@ -340,7 +340,9 @@ export function PanelList({
                 <span className="panel-item-address">{panel.address}</span>
                 <span className="panel-item-meta">
                   {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
-                  {showVersion && <span className="meta-version">{panel.panelVersion === null ? 'version unknown' : `v${panel.panelVersion}`}</span>}
+                  {showVersion && (
+                    <span className="meta-version">{panel.panelVersion === null ? 'version unknown' : `v${panel.panelVersion}`}</span>
+                  )}
                   {checked && <span>checked {checked}</span>}
                   {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
                   {panel.tags.length > 0 && <span className="meta-tags">{panel.tags.join(', ')}</span>}

@@ -66,7 +66,9 @@ test('the version in the header and the rows, searched, sorted oldest first; an 
 
     // Initech web is upgraded to 2.31 in place: its tRPC session read is refused from now on.
     servers[FLEET.findIndex((panel) => panel.name === 'Initech web')]!.setVersion('2.31.0', { upgrade: true });
-    await board(page).getByRole('treeitem', { name: /Initech web/ }).click();
+    await board(page)
+      .getByRole('treeitem', { name: /Initech web/ })
+      .click();
     await expect(header).toContainText('Easypanel 2.30.2');
     await board(page).getByRole('button', { name: 'Check all' }).click();
     await expect(header).toContainText('Easypanel 2.31.0');
