@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { VERSION_READ_EVERY_MS } from '../../electron/core/service/session-reader.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isVersionRead, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel, type ReferencePanelOptions } from '../support/reference-panel/server.ts';
@@ -14,7 +15,8 @@ import { DEMO_USER, startReferencePanel, type ReferencePanel, type ReferencePane
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const HOUR = 60 * 60 * 1000;
+/** How long a version read is trusted (about an hour). */
+const HOUR = VERSION_READ_EVERY_MS;
 
 /** A service on a fresh folder whose clock the test moves, and the reference panels it started. */
 function versionSuite() {
