@@ -1,5 +1,6 @@
 import type { BoardSort, Panel } from '../shared/types.ts';
 import { HOUR_MS, untilText } from '../shared/durations.ts';
+import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
 
 /**
@@ -33,7 +34,7 @@ export function needsAttention(kind: PanelStatusKind): boolean {
 }
 
 export interface FleetFilter {
-  /** What the operator typed; every word must match (name, address, group, tags, status words). */
+  /** What the operator typed; every word must match (name, address, group, tags, status words, version). */
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
@@ -89,15 +90,21 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
     counts[row.kind]++;
     if (filter.attentionOnly && !needsAttention(row.kind)) continue;
     if (terms.length > 0) {
-      known.text ??= fold(
-        `${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${row.label} ${STATUS_WORDS[row.kind]}`,
-      );
+      known.text ??= searchText(panel, row);
       const text = known.text;
       if (!terms.every((term) => text.includes(term))) continue;
     }
     rows.push(row);
   }
   return { rows, counts, attention: counts['check-failed'] + counts.expired + counts['signed-out'] };
+}
+
+/** What a panel's search matches, folded: the version as the header shows it, so "2.30" finds the panels on 2.30.x. */
+function searchText(panel: Panel, row: FleetRow): string {
+  const version = panel.panelVersion === null ? '' : versionLabel(panel.panelVersion);
+  return fold(
+    `${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${row.label} ${STATUS_WORDS[row.kind]} ${version}`,
+  );
 }
 
 export type ExpiryTone = 'ok' | 'soon' | 'ended';
@@ -157,6 +164,7 @@ export const SORT_NAMES: Readonly<Record<BoardSort, string>> = {
   status: 'Status (attention first)',
   checked: 'Last checked (longest ago first)',
   expiry: 'Session end (soonest first)',
+  version: 'Version (oldest first)',
 };
 
 /** A time for sorting; unknown goes last. */
@@ -177,6 +185,9 @@ export function sortKey(panel: Panel, sort: BoardSort): number {
       return timeOrLast(panel.lastCheck?.at, -Infinity);
     case 'expiry':
       return panel.signedIn ? timeOrLast(panel.sessionExpiresAt, Infinity) : Infinity;
+    case 'version':
+      // The oldest first (the panels to upgrade); never named last.
+      return versionSortKey(panel.panelVersion);
   }
 }
 

@@ -76,6 +76,11 @@ export interface Panel {
   lastCheck: SessionCheck | null;
   /** When the session ends, from the last session read (its expiry field, or the token's `exp`). */
   sessionExpiresAt: string | null;
+  /**
+   * The Easypanel version the panel last named (`"2.32.2"`), read with the token after a log in
+   * and then about hourly; null when it never named one (no such route, or not read yet).
+   */
+  panelVersion: string | null;
   /** The operator's group for the panel (a client, a region); `null` when none. */
   group: string | null;
   /** The operator's tags, in the order given. */
@@ -114,6 +119,8 @@ export const PANEL_FIELDS = {
   // Kept only in files of older versions; shown from the check history now.
   lastCheck: 'kept',
   sessionExpiresAt: 'shown',
+  // Learnt by checks like the session's end: kept in the check history, not the panel list.
+  panelVersion: 'shown',
   group: 'setting',
   tags: 'setting',
   colour: 'setting',
@@ -172,7 +179,7 @@ export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
 /** The orders the panel list can be in. */
-export const BOARD_SORTS = ['name', 'status', 'checked', 'expiry'] as const;
+export const BOARD_SORTS = ['name', 'status', 'checked', 'expiry', 'version'] as const;
 export type BoardSort = (typeof BOARD_SORTS)[number];
 
 /** The panel list's state worth keeping across restarts (not secrets). */

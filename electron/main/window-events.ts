@@ -104,6 +104,7 @@ function plainPanel(panel: Panel): Panel {
     signedOutReason,
     lastCheck,
     sessionExpiresAt,
+    panelVersion,
     group,
     tags,
     colour,
@@ -130,6 +131,7 @@ function plainPanel(panel: Panel): Panel {
     lastCheck:
       lastCheck && (lastCheck.ok ? { at: lastCheck.at, ok: true } : { at: lastCheck.at, ok: false, error: plainError(lastCheck.error) }),
     sessionExpiresAt,
+    panelVersion,
     group,
     tags: [...tags],
     colour,

@@ -27,6 +27,8 @@ interface PanelListProps {
   onToggleSection(key: string): void;
   /** The clock of the relative times, ticking in the page (never a call to main). */
   now: number;
+  /** Each row says its panel's version: the list is in version order (else the row's line has no room for it). */
+  showVersion: boolean;
   /** What the list says when nothing matches. */
   emptyText: string;
   /** Whether the keyboard is in the list (the list's order stays put meanwhile). */
@@ -74,6 +76,7 @@ export function PanelList({
   onOpenMenu,
   onToggleSection,
   now,
+  showVersion,
   emptyText,
   onFocusChange,
 }: PanelListProps) {
@@ -338,6 +341,9 @@ export function PanelList({
                 <span className="panel-item-address">{panel.address}</span>
                 <span className="panel-item-meta">
                   {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
+                  {showVersion && (
+                    <span className="meta-version">{panel.panelVersion === null ? 'version unknown' : `v${panel.panelVersion}`}</span>
+                  )}
                   {checked && <span>checked {checked}</span>}
                   {expiry && <span className={`meta-expiry meta-${expiry.tone}`}>{expiry.text}</span>}
                   {isApiTokenSignIn(panel) && <span className="meta-api-token">API token</span>}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
+import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
 import { useApi, useCommandHandlers, usePanelChanges, usePanels, useWindowState } from '../app-context.tsx';
@@ -200,6 +201,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           <h1 id="panel-title">{panel.name}</h1>
           <p className="panel-address">
             {panel.address}
+            {panel.panelVersion !== null && <span className="panel-version">{versionLabel(panel.panelVersion)}</span>}
             <span className={`status-badge status-${status.kind}`}>
               <span className={`status-dot status-${status.kind}`} aria-hidden="true" />
               {status.label}

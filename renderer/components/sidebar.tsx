@@ -40,10 +40,11 @@ export function Sidebar() {
   // move the row just selected when sorted by last check, status or session end); new panels get
   // theirs. Out of the list, the order is live. A keystroke only filters the sorted list.
   const [listFocused, setListFocused] = useState(false);
-  const frozenKeys = useRef(new Map<string, number>());
+  // The keys are the order's own: another order (chosen while the list keeps the focus) starts afresh.
+  const frozenKeys = useRef({ sort, keys: new Map<string, number>() });
   const sorted = useMemo(() => {
-    if (!listFocused) frozenKeys.current = new Map();
-    const keys = frozenKeys.current;
+    if (!listFocused || frozenKeys.current.sort !== sort) frozenKeys.current = { sort, keys: new Map() };
+    const { keys } = frozenKeys.current;
     return sortPanels(listed, sort, (panel) => {
       let key = keys.get(panel.id);
       if (key === undefined) {
@@ -185,6 +186,7 @@ export function Sidebar() {
           onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
           onToggleSection={toggleSection}
           now={now}
+          showVersion={sort === 'version'}
           emptyText={
             settling
               ? 'Listing the panels…'

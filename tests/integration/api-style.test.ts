@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import { readTrpcAnswer, withTrpcStatus } from '../../electron/core/http/api-style.ts';
-import { rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
+import { lastNonVersionRequest, rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -71,7 +71,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
 
     const { session } = await service().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001', JSON.stringify(session));
-    const read = panel().requests.at(-1)!;
+    const read = lastNonVersionRequest(panel())!;
     assert.equal(read.path, `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
     assert.match(String(read.headers.authorization), /^Bearer /);
 
@@ -182,7 +182,7 @@ describe('API style and paths set by the operator', () => {
 
     await service().logIn(id, credentials);
     await service().getSession(id);
-    assert.equal(panel.requests.at(-1)?.path, '/api/v2/getSession');
+    assert.equal(lastNonVersionRequest(panel)?.path, '/api/v2/getSession');
     const reset = await service().updatePanel(id, { sessionPath: null });
     assert.equal(reset.sessionPath, '/getSession');
   });

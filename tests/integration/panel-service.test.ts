@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { readAllFiles, rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
+import { lastNonVersionRequest, readAllFiles, rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
 import { DEMO_USER, startReferencePanel, type Fault, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { selfSignedCertificate } from '../support/tls-certificate.ts';
@@ -64,7 +64,7 @@ describe('panel service against the reference panel', () => {
     const result = await service.getSession(added.id);
     assert.equal(result.panelId, added.id);
     assert.equal((result.session as { user: { email: string } }).user.email, DEMO_USER.email);
-    const sent = panel.requests.at(-1)!;
+    const sent = lastNonVersionRequest(panel)!;
     assert.equal(sent.method, 'GET');
     assert.equal(sent.path, '/api/getSession');
     assert.equal(sent.body, '');

@@ -80,6 +80,25 @@ describe('the version each generation reports', () => {
     });
   }
 
+  test('setVersion with upgrade moves a running panel to that version\u2019s generation, its sessions still valid', async () => {
+    await withReferencePanel({ style: 'trpc', version: '2.30.2' }, async (panel) => {
+      const token = await logIn(panel);
+      assert.deepEqual(await probe(panel, token), ['2.30 and before', '2.30.2']);
+      panel.setVersion('2.31.0', { upgrade: true });
+      assert.equal(panel.style, 'rpc');
+      assert.deepEqual(await probe(panel, token), ['2.31-2.32', '2.31.0']);
+      panel.setVersion('2.33.0', { upgrade: true });
+      assert.equal(panel.style, 'easypanel');
+      assert.deepEqual(await probe(panel, token), ['2.33+', '2.33.0']);
+      // Without `upgrade` only the version it names changes.
+      panel.setVersion('2.28.0');
+      assert.equal(panel.style, 'easypanel');
+    });
+    await withReferencePanel({}, async (panel) => {
+      assert.throws(() => panel.setVersion('2.33.0', { upgrade: true }), /cannot upgrade a simple panel/);
+    });
+  });
+
   test('the simple style has no version route', async () => {
     await withReferencePanel({}, async (panel) => {
       assert.equal(panel.version(), null);

@@ -149,3 +149,20 @@ export function assertMode(path: string, mode: number, message?: string): void {
   if (process.platform === 'win32') return;
   assert.equal(statSync(path).mode & 0o777, mode, message);
 }
+
+/** The version routes of every generation (`getUpdateStatus`, `update.getStatus`, `update/getStatus`). */
+const VERSION_ROUTE = /^\/api\/(getUpdateStatus|trpc\/update\.getStatus|rpc\/update\/getStatus)(\?|$)/;
+
+/**
+ * The last request the panel received other than a version read: a session read is followed by
+ * the version read after a log in (and hourly), so "the last request" of a test that looks at the
+ * session read is this one.
+ */
+export function lastNonVersionRequest(panel: Pick<ReferencePanel, 'requests'>): ReferencePanel['requests'][number] | undefined {
+  return panel.requests.findLast((request) => !isVersionRead(request));
+}
+
+/** Whether a request the reference panel received is a version read. */
+export function isVersionRead(request: { path: string }): boolean {
+  return VERSION_ROUTE.test(request.path);
+}

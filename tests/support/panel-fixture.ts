@@ -22,6 +22,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     signedOutReason: null,
     lastCheck: null,
     sessionExpiresAt: null,
+    panelVersion: null,
     group: null,
     tags: [],
     colour: null,

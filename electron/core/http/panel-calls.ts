@@ -2,10 +2,11 @@ import { PanelError } from '../../../shared/errors.ts';
 import type { ApiStyle } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { isRecord } from '../../../shared/guards.ts';
+import { isPanelVersion } from '../../../shared/panel-version.ts';
 import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus, type CallKind } from './api-style.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { sendToPanel } from './panel-endpoints.ts';
-import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody } from './panel-responses.ts';
+import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
 
 /**
  * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
@@ -34,12 +35,7 @@ export const OPERATIONS = {
 
 export type OperationName = keyof typeof OPERATIONS;
 
-/** The panel has no such route (404, 405): BAD_RESPONSE, told apart from a panel that answered wrongly. */
-export class MissingRouteError extends PanelError {
-  constructor(message: string) {
-    super('BAD_RESPONSE', message);
-  }
-}
+export { MissingRouteError };
 
 /**
  * Calls `name` on the panel with its token, in the style `style` (default the panel's), and returns
@@ -99,7 +95,7 @@ export async function callPanel(
 /** The version an answer of `getVersion` names (`"2.32.2"`), or null when it names none. */
 export function versionOf(answer: unknown): string | null {
   const version = isRecord(answer) ? answer.version : null;
-  return typeof version === 'string' && /^\d{1,4}(\.\d{1,4}){1,3}([-+][0-9A-Za-z.-]{1,40})?$/.test(version) ? version : null;
+  return isPanelVersion(version) ? version : null;
 }
 
 /** The generation a version speaks (2.33+ the public API, 2.31–2.32 the RPC layer, before: tRPC); null for no version. */

@@ -5,7 +5,7 @@ import type { ApiStyle } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { callShape, envelopePayload, logInBody, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from './http-client.ts';
-import { describeStatus, failOnSharedStatus, failUnlessSuccess, parseJsonBody } from './panel-responses.ts';
+import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
 import { secondFactorRefusal, twoFactorRequired } from './second-factor.ts';
 import { asksForSecondFactor, describeTopLevelKeys, findToken } from './token-field.ts';
 
@@ -55,17 +55,12 @@ export async function logInFindingStyle(
     if (!(error instanceof PanelError) || error.code !== 'LOGIN_ENDPOINT_NOT_FOUND') throw error;
     // Paths the operator set are theirs: a 404 there says that path is wrong, and neither the
     // password goes to a route they did not name nor do their paths get replaced.
-    if (panel.loginPath !== STYLE_PATHS[panel.apiStyle].login || panel.sessionPath !== STYLE_PATHS[panel.apiStyle].session) throw error;
+    if (!usesDefaultPaths(panel)) throw error;
     const tried = [panel.apiStyle];
     for (const style of FINDING_ORDER) {
       if (tried.includes(style)) continue;
       tried.push(style);
-      const other: PanelEndpoint = {
-        ...panel,
-        apiStyle: style,
-        loginPath: STYLE_PATHS[style].login,
-        sessionPath: STYLE_PATHS[style].session,
-      };
+      const other = endpointInStyle(panel, style);
       const seen = { styledAnswer: false };
       try {
         const token = await requestLogIn(settings, other, credentials, heldTokens, seen);
@@ -86,6 +81,16 @@ export async function logInFindingStyle(
       `${error.message} Paneldeck also tried ${others.join(' and ')}, which the panel does not have either.`,
     );
   }
+}
+
+/** Whether the panel's log-in and session paths are its style's defaults (none the operator set). */
+export function usesDefaultPaths(panel: Pick<PanelEndpoint, 'apiStyle' | 'loginPath' | 'sessionPath'>): boolean {
+  return panel.loginPath === STYLE_PATHS[panel.apiStyle].login && panel.sessionPath === STYLE_PATHS[panel.apiStyle].session;
+}
+
+/** The panel spoken to in `style`, at that style's default paths. */
+export function endpointInStyle(panel: PanelEndpoint, style: ApiStyle): PanelEndpoint {
+  return { ...panel, apiStyle: style, loginPath: STYLE_PATHS[style].login, sessionPath: STYLE_PATHS[style].session };
 }
 
 /** The generations as the messages name them. */
@@ -243,8 +248,7 @@ function failOnSessionStatus(response: HttpResponse, url: string, panel: PanelEn
   }
   failOnSharedStatus(response, action);
   if (response.status === 404 || response.status === 405) {
-    throw new PanelError(
-      'BAD_RESPONSE',
+    throw new MissingRouteError(
       `The panel has no session endpoint at ${callShape(panel.apiStyle, 'query', undefined).method} ${url} (${describeStatus(response)}). ` +
         `Check that the address is the panel itself; if it reads the session at another path, set it under Advanced in the panel settings (now "${panel.sessionPath}").`,
     );

@@ -4,6 +4,13 @@ import type { HttpResponse } from './http-client.ts';
 import { containsSecret, hasOpaqueRun } from '../secrets/secret-match.ts';
 import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
 
+/** The panel has no such route (404, 405): BAD_RESPONSE, told apart from a panel that answered wrongly. */
+export class MissingRouteError extends PanelError {
+  constructor(message: string) {
+    super('BAD_RESPONSE', message);
+  }
+}
+
 /**
  * What the panel's answers mean, for the statuses every endpoint shares. `action` names the
  * operation in the operator's words ("logging in", "reading the session").

@@ -76,5 +76,7 @@ export function toPanel(record: PanelRecord, state: Pick<ServiceState, 'vault' |
     lastCheck: checks.lastCheck,
     // An API token never ends by itself: no end is shown or warned about, whatever a read said.
     sessionExpiresAt: signedIn && record.tokenKind !== 'api-token' ? checks.sessionExpiresAt : null,
+    // Known while signed out too: it is the server's, not the sign-in's.
+    panelVersion: checks.panelVersion,
   };
 }

@@ -1,7 +1,8 @@
 import { INTERNAL_MESSAGE, PanelError, type CertificateInfo } from '../../../shared/errors.ts';
 import type { PanelCheck, SessionResult } from '../../../shared/types.ts';
 import { readApiTokenSession } from '../http/api-token-check.ts';
-import { requestSession, type RequestSettings } from '../http/panel-endpoints.ts';
+import type { PanelEndpoint, RequestSettings } from '../http/panel-endpoints.ts';
+import { readSessionFollowingUpgrade, readVersion, type VersionRead } from '../http/panel-upgrade.ts';
 import type { PanelChangeBatcher } from './panel-events.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { ServiceState } from './service-state.ts';
@@ -20,14 +21,24 @@ export interface SessionReaderOptions {
 }
 
 /**
+ * How long a panel's version is trusted before a session read asks again. The version read costs a
+ * request, so it is not made at every check of a fleet: after a log in, then about hourly.
+ */
+export const VERSION_READ_EVERY_MS = 60 * 60 * 1000;
+
+/**
  * Reads a panel's session, for the operator's getSession and for checks alike, and records what it
  * found: the outcome and the session's end in the check history (coalesced), the redacted session
- * in the cache, and for a 401/403 the end of the sign-in (written at once, like a log out).
+ * in the cache, and for a 401/403 the end of the sign-in (written at once, like a log out). When a
+ * read is due (`#versionDue`) it reads the panel's version too, and it follows a panel upgraded to
+ * a newer Easypanel generation (core/http/panel-upgrade.ts), saving its new API style.
  */
 export class SessionReader {
   readonly #options: SessionReaderOptions;
   /** Each panel's current token's matcher: building it costs more than checking a small answer. */
   readonly #matchers = new Map<string, { token: string; matcher: SecretMatcher }>();
+  /** Panels whose sign-in began or ended since their version was last read: read at the next session read. */
+  readonly #versionsDue = new Set<string>();
 
   constructor(options: SessionReaderOptions) {
     this.#options = options;
@@ -49,11 +60,18 @@ export class SessionReader {
         throw new PanelError('NOT_SIGNED_IN', `You are not signed in to ${record.name}.${reason}`);
       }
       const generation = vault.generation(panelId);
-      let read: { ok: true; session: unknown } | { ok: false; error: unknown };
+      let read: { ok: true; session: unknown; version: VersionRead | null } | { ok: false; error: unknown };
       try {
-        // An API token's panel may take it on the version read only (see readApiTokenSession).
-        const reading = record.tokenKind === 'api-token' ? readApiTokenSession : requestSession;
-        read = { ok: true, session: await reading(this.#options.request, record, token, signal) };
+        // An API token's panel may take it on the version read only (see readApiTokenSession); such
+        // a panel is not followed through an upgrade (a new sign-in with the token finds it again).
+        const answer =
+          record.tokenKind === 'api-token'
+            ? { session: await readApiTokenSession(this.#options.request, record, token, signal), moved: null, version: null }
+            : await readSessionFollowingUpgrade(this.#options.request, record, token, signal);
+        // Found again after an upgrade: the search read the version already.
+        let version: VersionRead | null = answer.moved && { version: answer.version, moved: answer.moved };
+        if (version === null && this.#versionDue(state, panelId)) version = await readVersion(this.#options.request, record, token, signal);
+        read = { ok: true, session: answer.session, version };
       } catch (error) {
         read = { ok: false, error };
       }
@@ -74,20 +92,47 @@ export class SessionReader {
       }
       const checkedAt = this.#options.now().toISOString();
       const result: SessionResult = { panelId, checkedAt, session: hideSecrets(read.session, this.#matcherFor(panelId, token)) };
+      const { version } = read;
+      // A version read that named none keeps the last one named: a missing answer is no news.
+      const learnt = version && { panelVersion: version.version ?? state.history.get(panelId).panelVersion, versionReadAt: checkedAt };
       // The expiry is read from the answer before redaction and from the token, here in main only.
       state.history.record(panelId, {
         lastCheck: { at: checkedAt, ok: true },
         sessionExpiresAt: sessionExpiry(read.session, token, new Date(checkedAt)),
+        ...learnt,
       });
+      if (version) this.#versionsDue.delete(panelId);
+      if (version?.moved) await this.#saveMove(state, record, version.moved);
       this.#options.cache.set(result);
       this.#options.changes.changed(panelId);
       return result;
     }
   }
 
-  /** Forgets what was kept for the panel's sign-in, when it ends. */
+  /** Forgets what was kept for the panel's sign-in, when it ends or a new one begins; the next read reads the version again. */
   forget(panelId: string): void {
     this.#matchers.delete(panelId);
+    this.#versionsDue.add(panelId);
+  }
+
+  /** Whether the panel's version is worth a request now: after a sign-in began, never read, or read over an hour ago. */
+  #versionDue(state: ServiceState, panelId: string): boolean {
+    if (this.#versionsDue.has(panelId)) return true;
+    const readAt = state.history.get(panelId).versionReadAt;
+    return readAt === null || this.#options.now().getTime() - Date.parse(readAt) >= VERSION_READ_EVERY_MS;
+  }
+
+  /**
+   * Remembers the newer generation a panel was found to speak, unless its style or paths were
+   * changed meanwhile (the operator's choice wins). A write that fails is not the check's failure:
+   * the list holds the change in memory, and the next save writes it.
+   */
+  async #saveMove(state: ServiceState, readWith: PanelRecord, moved: PanelEndpoint): Promise<void> {
+    const latest = state.registry.get(readWith.id);
+    if (!latest || latest.apiStyle !== readWith.apiStyle || latest.loginPath !== readWith.loginPath) return;
+    if (latest.sessionPath !== readWith.sessionPath) return;
+    const { apiStyle, loginPath, sessionPath } = moved;
+    await attemptWrite(() => state.registry.update(readWith.id, { apiStyle, loginPath, sessionPath }));
   }
 
   #matcherFor(panelId: string, token: string): SecretMatcher {

@@ -1,4 +1,5 @@
 import { isErrorCode } from '../../../shared/errors.ts';
+import { isPanelVersion } from '../../../shared/panel-version.ts';
 import type { SessionCheck } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
 import { isEmptyDocument, readOrMoveAside } from './store-problems.ts';
@@ -9,24 +10,41 @@ import { isRecord, isTime } from '../common/guards.ts';
 export interface CheckState {
   lastCheck: SessionCheck | null;
   sessionExpiresAt: string | null;
+  /** The Easypanel version the panel last named (`"2.32.2"`); null when it never named one. */
+  panelVersion: string | null;
+  /** When the version was last asked for, whatever the answer: the next read waits about an hour from it. */
+  versionReadAt: string | null;
 }
 
 const HISTORY_VERSION = 1;
 
-/** One panel's entry, or null when it is not what this version writes. */
+/** The fields of a state, for comparing and emptiness. */
+const STATE_FIELDS = ['lastCheck', 'sessionExpiresAt', 'panelVersion', 'versionReadAt'] as const satisfies readonly (keyof CheckState)[];
+
+/** One panel's entry, or null when it is not what this version writes. The version fields are absent (null) in older files. */
 function readState(candidate: unknown): CheckState | null {
   if (!isRecord(candidate)) return null;
-  const { lastCheck, sessionExpiresAt } = candidate;
+  const { lastCheck, sessionExpiresAt, panelVersion = null, versionReadAt = null } = candidate;
   if (sessionExpiresAt !== null && !isTime(sessionExpiresAt)) return null;
-  if (lastCheck === null) return { lastCheck: null, sessionExpiresAt };
+  if (panelVersion !== null && !isPanelVersion(panelVersion)) return null;
+  if (versionReadAt !== null && !isTime(versionReadAt)) return null;
+  const known = { sessionExpiresAt, panelVersion, versionReadAt };
+  if (lastCheck === null) return { lastCheck: null, ...known };
   if (!isRecord(lastCheck) || !isTime(lastCheck.at)) return null;
-  if (lastCheck.ok === true) return { lastCheck: { at: lastCheck.at, ok: true }, sessionExpiresAt };
+  if (lastCheck.ok === true) return { lastCheck: { at: lastCheck.at, ok: true }, ...known };
   const error = lastCheck.error;
   if (lastCheck.ok !== false || !isRecord(error) || !isErrorCode(error.code) || typeof error.message !== 'string') return null;
-  return { lastCheck: { at: lastCheck.at, ok: false, error: { code: error.code, message: error.message } }, sessionExpiresAt };
+  return { lastCheck: { at: lastCheck.at, ok: false, error: { code: error.code, message: error.message } }, ...known };
 }
 
-export const EMPTY_CHECK_STATE: Readonly<CheckState> = Object.freeze({ lastCheck: null, sessionExpiresAt: null });
+export const EMPTY_CHECK_STATE: Readonly<CheckState> = Object.freeze({
+  lastCheck: null,
+  sessionExpiresAt: null,
+  panelVersion: null,
+  versionReadAt: null,
+});
+
+const isEmptyState = (state: CheckState) => STATE_FIELDS.every((field) => state[field] === null);
 
 /** The timer the history waits on; injected so tests and benchmarks can drive it. */
 export interface FlushTimer {
@@ -71,8 +89,9 @@ export class CheckHistory {
   }
 
   /** Seeds a panel's state from an older panel list that still held it, unless the history has one. */
-  seed(panelId: string, state: CheckState): void {
-    if (this.#states.has(panelId) || (state.lastCheck === null && state.sessionExpiresAt === null)) return;
+  seed(panelId: string, seeded: Partial<CheckState>): void {
+    const state = { ...EMPTY_CHECK_STATE, ...seeded };
+    if (this.#states.has(panelId) || isEmptyState(state)) return;
     this.#states.set(panelId, state);
     this.#schedule(panelId);
   }
@@ -81,8 +100,8 @@ export class CheckHistory {
   record(panelId: string, change: Partial<CheckState>): CheckState {
     const current = this.get(panelId);
     const next = { ...current, ...change };
-    if (next.lastCheck === current.lastCheck && next.sessionExpiresAt === current.sessionExpiresAt) return current;
-    if (next.lastCheck === null && next.sessionExpiresAt === null) this.#states.delete(panelId);
+    if (STATE_FIELDS.every((field) => next[field] === current[field])) return current;
+    if (isEmptyState(next)) this.#states.delete(panelId);
     else this.#states.set(panelId, next);
     this.#schedule(panelId);
     return next;

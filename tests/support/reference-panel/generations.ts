@@ -72,3 +72,15 @@ export function describeRoutes(style: PanelStyle, loginPath = '/login'): string[
       return [...flat, ...rpc, ...trpc(true)];
   }
 }
+
+/**
+ * The generation an Easypanel of `version` speaks (2.33+ the public API, 2.31–2.32 the RPC layer,
+ * before: tRPC), for a panel of `style` upgraded in place. The simple style is no Easypanel.
+ */
+export function easypanelStyleOf(style: PanelStyle, version: string): Exclude<PanelStyle, 'simple'> {
+  const match = /^(\d+)\.(\d+)\./.exec(version);
+  if (style === 'simple' || !match) throw new Error(`setVersion: cannot upgrade a ${style} panel to "${version}"`);
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  if (major > 2 || (major === 2 && minor >= 33)) return 'easypanel';
+  return major === 2 && minor >= 31 ? 'rpc' : 'trpc';
+}

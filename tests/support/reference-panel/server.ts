@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingCall, PanelContext } from './call.ts';
 import type { Fault } from './faults.ts';
-import { GENERATIONS } from './generations.ts';
+import { easypanelStyleOf, GENERATIONS } from './generations.ts';
 import { observed, readBody, sendAnswer } from './http.ts';
 import { createPanelState } from './state.ts';
 import type { RecordedRequest, ReferencePanel, ReferencePanelOptions, Route } from './types.ts';
@@ -36,8 +36,9 @@ export type {
 export { DEMO_USER, type DemoUser, demoTotp, newTotpSecret, TWO_FACTOR_USER } from './users.ts';
 
 export async function startReferencePanel(options: ReferencePanelOptions = {}): Promise<ReferencePanel> {
-  const style = options.style ?? 'simple';
-  const generation = GENERATIONS[style];
+  // An upgrade in place (`setVersion` with `upgrade`) moves the panel to another generation.
+  let style = options.style ?? 'simple';
+  const generation = () => GENERATIONS[style];
   const state = createPanelState(options, style);
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
@@ -52,8 +53,8 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     const moved = url.pathname.startsWith('/api/v2/');
     const path = moved ? `/api/${url.pathname.slice('/api/v2/'.length)}` : url.pathname;
     const call: IncomingCall = { request, response, path, moved, body, search: url.searchParams };
-    for (const answerer of generation.answerers) if (await answerer(context, call)) return;
-    sendAnswer(response, generation.notFound());
+    for (const answerer of generation().answerers) if (await answerer(context, call)) return;
+    sendAnswer(response, generation().notFound());
   };
 
   // TLS: which certificate each connection was made with, so that a swap can close the old ones.
@@ -79,7 +80,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     }
     handle(request, response)
       .catch(() => {
-        if (!response.headersSent) sendAnswer(response, generation.internalError());
+        if (!response.headersSent) sendAnswer(response, generation().internalError());
         else response.destroy();
       })
       .finally(observe);
@@ -102,11 +103,16 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     url,
     baseUrl: `${url}/api`,
     port,
-    style,
+    get style() {
+      return style;
+    },
     requests,
     logouts: state.logouts,
     version: state.version,
-    setVersion: state.setVersion,
+    setVersion: (version, { upgrade = false } = {}) => {
+      if (upgrade) style = easypanelStyleOf(style, version);
+      state.setVersion(version);
+    },
     setFault: (route, fault) => (fault ? faults.set(route, fault) : faults.delete(route)),
     setTokenTtl: state.setTokenTtl,
     setRememberMeTtl: state.setRememberMeTtl,

@@ -113,13 +113,19 @@ export interface ReferencePanel {
   url: string;
   baseUrl: string;
   port: number;
-  style: PanelStyle;
+  /** The API it speaks now (an upgrade through `setVersion` changes it). */
+  readonly style: PanelStyle;
   requests: RecordedRequest[];
   /** Every log out that ended a session (or was asked with an API token), oldest first. */
   logouts: LogoutRecord[];
   /** The version the panel reports; null in the `simple` style. */
   version(): string | null;
-  setVersion(version: string): void;
+  /**
+   * Sets the version the panel reports. With `upgrade`, the panel also speaks that version's
+   * generation from the next request on (an Easypanel upgraded in place: 2.30 → 2.31 moves from
+   * tRPC to the RPC layer, 2.32 → 2.33 to the public API), its sessions and API tokens still valid.
+   */
+  setVersion(version: string, options?: { upgrade?: boolean }): void;
   /**
    * A fault on a route answers on every path to it (`login` is also `auth.login` and `auth/login`),
    * the same in every style: it stands for a broken server or a proxy, which speak no panel's dialect.

@@ -166,6 +166,33 @@ describe('order and sections', () => {
     );
   });
 
+  test('by version: numerically oldest first (2.9 before 2.30, a pre-release before its release), unknown last, ties by name', () => {
+    const versioned = [
+      samplePanel(0, { name: 'a', panelVersion: '2.33.0' }),
+      samplePanel(1, { name: 'b', panelVersion: null }),
+      samplePanel(2, { name: 'c', panelVersion: '2.30.1' }),
+      samplePanel(3, { name: 'd', panelVersion: '2.9.12' }),
+      samplePanel(4, { name: 'e', panelVersion: '2.33.0-beta.2' }),
+      samplePanel(5, { name: 'f', panelVersion: '10.0.0' }),
+      samplePanel(6, { name: 'g', panelVersion: '2.30.1' }),
+      samplePanel(7, { name: 'h', panelVersion: '2.30.10' }),
+    ];
+    assert.deepEqual(names(sortPanels(versioned, 'version')), ['d', 'c', 'g', 'h', 'e', 'a', 'f', 'b']);
+  });
+
+  test('search finds by version as the header says it: "2.30" finds 2.30.x, "easypanel 2.33" too', () => {
+    const versioned = [
+      samplePanel(0, { name: 'old', panelVersion: '2.30.4' }),
+      samplePanel(1, { name: 'new', panelVersion: '2.33.1' }),
+      samplePanel(2, { name: 'unknown', panelVersion: null }),
+    ];
+    const found = (query: string) => fleetView(versioned, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    assert.deepEqual(found('2.30'), ['old']);
+    assert.deepEqual(found('easypanel 2.33'), ['new']);
+    assert.deepEqual(found('2.3'), ['old', 'new']);
+    assert.deepEqual(found('easypanel'), ['old', 'new']);
+  });
+
   test('search finds by group and tag', () => {
     const tagged = [...panels, samplePanel(4, { name: 'cache', tags: ['billing', 'eu'] })];
     const found = (query: string) => fleetView(tagged, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
