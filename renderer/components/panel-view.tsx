@@ -201,7 +201,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           <h1 id="panel-title">{panel.name}</h1>
           <p className="panel-address">
             {panel.address}
-            {panel.panelVersion !== null && <span className="panel-version">{versionLabel(panel.panelVersion)}</span>}
+            {panel.panelVersion !== null && <span className="status-badge panel-version">{versionLabel(panel.panelVersion)}</span>}
             <span className={`status-badge status-${status.kind}`}>
               <span className={`status-dot status-${status.kind}`} aria-hidden="true" />
               {status.label}
