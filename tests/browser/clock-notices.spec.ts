@@ -100,7 +100,8 @@ test('a panel whose last check failed: its row, badge and summary give the sessi
 test('the bulk view names the selected panels in the order the list shows them', async ({ page, launch }) => {
   const app = await launch(page);
   // Imported in this order; the list sorts by name.
-  for (const name of ['Charlie', 'Alpha', 'Echo', 'Bravo']) await app.service.addPanel({ address: `${name.toLowerCase()}.example.com`, name });
+  for (const name of ['Charlie', 'Alpha', 'Echo', 'Bravo'])
+    await app.service.addPanel({ address: `${name.toLowerCase()}.example.com`, name });
   await expect(nav(page).getByRole('treeitem')).toHaveCount(4);
   await expect(nav(page).getByRole('treeitem')).toHaveText([/^Alpha/, /^Bravo/, /^Charlie/, /^Echo/]);
   await nav(page).getByRole('tree').focus();
@@ -122,6 +123,9 @@ test('export from the palette while the settings are scrolled down: the notice s
   await row(page, /^One/).click();
   await page.getByRole('button', { name: 'Settings' }).click();
   const content = page.locator('main.content');
+  // Down at the last field of the settings, where the palette gives the focus back.
+  await content.getByRole('textbox').last().focus();
+  await expect(content.getByRole('textbox').last()).toBeFocused();
   await content.evaluate((element) => element.scrollTo(0, element.scrollHeight));
   expect(await content.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
 
@@ -136,7 +140,10 @@ test('Log out from the row menu shows the log-in form, not the settings', async 
   await launch(page);
   await addProductionSignedInAndStaging(page, panelServer.url);
   await row(page, /Production/).click({ button: 'right' });
-  await page.getByRole('menu').getByRole('menuitem', { name: /^Log out/ }).click();
+  await page
+    .getByRole('menu')
+    .getByRole('menuitem', { name: /^Log out/ })
+    .click();
   const form = page.getByRole('form', { name: 'Log in to Production' });
   await expect(form).toBeVisible();
   await expect(form.getByLabel('Password')).toBeFocused();
