@@ -4,7 +4,9 @@ import type { CommandId } from '../shared/commands.ts';
 import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
 import { connectWindow } from './event-router.ts';
+import { inListOrder } from './fleet-view.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
+import { useClock, WindowClock } from './use-now.ts';
 import type { SessionMemory } from './window-memory.ts';
 import { groupsInUse, markedPanels, selectedPanel, WindowStore, type WindowSnapshot } from './window-store.ts';
 
@@ -14,6 +16,8 @@ export interface WindowContext {
   panelStore: PanelStore;
   windowStore: WindowStore;
   commands: CommandRegistry;
+  /** The one clock of every countdown and "ago" text in the window. */
+  clock: WindowClock;
 }
 
 const Context = createContext<WindowContext | null>(null);
@@ -34,12 +38,14 @@ function pageSessionMemory(): SessionMemory | null {
 
 /** One window's stores and commands, connected to main while mounted. */
 export function WindowProvider({ api, children }: { api: PanelBridge; children: ReactNode }) {
-  const [context] = useState<WindowContext>(() => ({
-    api,
-    panelStore: new PanelStore(),
-    windowStore: new WindowStore(pageSessionMemory()),
-    commands: new CommandRegistry(),
-  }));
+  const [context] = useState<WindowContext>(() => {
+    const panelStore = new PanelStore();
+    const clock = new WindowClock();
+    // Subscribed before any component: a change of the panels (a check just ended) reads the
+    // time first, and the list renders once with both.
+    panelStore.subscribe(clock.catchUp);
+    return { api, panelStore, windowStore: new WindowStore(pageSessionMemory()), commands: new CommandRegistry(), clock };
+  });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
   return <Context value={context}>{children}</Context>;
 }
@@ -61,6 +67,11 @@ export function usePanels(): PanelSnapshot {
   return useSyncExternalStore(panelStore.subscribe, panelStore.getSnapshot);
 }
 
+/** The time now, from the window's one clock: every relative time on screen is measured against the same instant. */
+export function useNow(): number {
+  return useClock(useWindowContext().clock);
+}
+
 /** The window's own state; renders again when it changes. */
 export function useWindowState(): WindowSnapshot {
   const { windowStore } = useWindowContext();
@@ -70,9 +81,10 @@ export function useWindowState(): WindowSnapshot {
 /** The panel shown, the panels selected together and the groups in use, worked out once per change. */
 export function useSelection(): { selected: Panel | null; marked: Panel[]; groups: string[] } {
   const { panels, byId } = usePanels();
-  const { selectedId, marked } = useWindowState();
+  const { selectedId, marked, listView } = useWindowState();
   const selected = selectedPanel(panels, byId, selectedId);
-  const markedList = useMemo(() => markedPanels(panels, marked), [panels, marked]);
+  // In the list's order (its sort and sections), not the order main keeps them in (import order).
+  const markedList = useMemo(() => inListOrder(markedPanels(panels, marked), listView.sort), [panels, marked, listView.sort]);
   const groups = groupsInUse(panels);
   return { selected, marked: markedList, groups };
 }

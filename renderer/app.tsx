@@ -45,7 +45,12 @@ function Workspace() {
       <main className="content">
         <UpdateNotice />
         {notice && (
-          <div className={`notice ${notice.failed ? 'notice-error' : 'notice-info'}`} role={notice.failed ? 'alert' : 'status'}>
+          // Kept in view at the top of the content however far it is scrolled: an export from the
+          // palette while the settings are scrolled down must still be seen to have happened.
+          <div
+            className={`notice window-notice ${notice.failed ? 'notice-error' : 'notice-info'}`}
+            role={notice.failed ? 'alert' : 'status'}
+          >
             <p>{notice.text}</p>
             <button type="button" onClick={() => windowStore.showNotice(null)}>
               Dismiss

@@ -107,14 +107,20 @@ function searchText(panel: Panel, row: FleetRow): string {
   );
 }
 
-export type ExpiryTone = 'ok' | 'soon' | 'ended';
+/** `stale`: the end the panel gave before its last check failed, which may no longer hold. */
+export type ExpiryTone = 'ok' | 'soon' | 'ended' | 'stale';
 
-/** A row's session end: "expires in 40 min" (amber under an hour), "expired" (red), or null when unknown. */
-export function expiryText(expiresAt: string | null, now: number): { text: string; tone: ExpiryTone } | null {
+/**
+ * A row's session end: "expires in 40 min" (amber under an hour), "expired" (red), or null when
+ * unknown. After a failed check (`lastKnown`) the panel may have ended the session meanwhile: the
+ * end is "last known: expires in 6 days", in plain colour; a time gone by is "expired" all the same.
+ */
+export function expiryText(expiresAt: string | null, now: number, lastKnown = false): { text: string; tone: ExpiryTone } | null {
   if (expiresAt === null) return null;
   const end = Date.parse(expiresAt);
   if (!Number.isFinite(end)) return null;
   if (end <= now) return { text: 'expired', tone: 'ended' };
+  if (lastKnown) return { text: `last known: expires ${untilText(end, now)}`, tone: 'stale' };
   return { text: `expires ${untilText(end, now)}`, tone: end - now < HOUR_MS ? 'soon' : 'ok' };
 }
 
@@ -265,31 +271,17 @@ export type BoardItem =
  * has no headings at all. Rows keep the order they come in (already sorted).
  */
 export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<string>): BoardItem[] {
-  const favourites: FleetRow[] = [];
-  const groups = new Map<string, FleetRow[]>();
-  const loose: FleetRow[] = [];
-  for (const row of rows) {
-    if (row.panel.favourite) favourites.push(row);
-    else if (row.panel.group !== null) {
-      const members = groups.get(row.panel.group);
-      if (members) members.push(row);
-      else groups.set(row.panel.group, [row]);
-    } else loose.push(row);
-  }
-  if (favourites.length === 0 && groups.size === 0) {
-    return loose.map((row, index) => ({
+  const sections = listSections(rows, (row) => row.panel);
+  if (sections === null) {
+    return rows.map((row, index) => ({
       kind: 'panel',
       key: row.panel.id,
       row,
       section: null,
       position: index + 1,
-      setSize: loose.length,
+      setSize: rows.length,
     }));
   }
-  const sections: [string, string, FleetRow[]][] = [];
-  if (favourites.length > 0) sections.push([FAVOURITES_KEY, FAVOURITES, favourites]);
-  for (const name of [...groups.keys()].sort(collator.compare)) sections.push([name, name, groups.get(name)!]);
-  if (loose.length > 0) sections.push([NO_GROUP_KEY, NO_GROUP, loose]);
   const items: BoardItem[] = [];
   for (const [index, [key, name, members]] of sections.entries()) {
     const folded = collapsed.has(key);
@@ -309,6 +301,37 @@ export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<str
       items.push({ kind: 'panel', key: row.panel.id, row, section: key, position: place + 1, setSize: members.length });
   }
   return items;
+}
+
+/**
+ * The list's sections in order (favourites, each group by name, no group) as [key, name, members],
+ * members in the order they come; null when the list has no sections (no favourite, no group).
+ */
+function listSections<T>(rows: readonly T[], panelOf: (row: T) => Panel): [string, string, T[]][] | null {
+  const favourites: T[] = [];
+  const groups = new Map<string, T[]>();
+  const loose: T[] = [];
+  for (const row of rows) {
+    const panel = panelOf(row);
+    if (panel.favourite) favourites.push(row);
+    else if (panel.group !== null) {
+      const members = groups.get(panel.group);
+      if (members) members.push(row);
+      else groups.set(panel.group, [row]);
+    } else loose.push(row);
+  }
+  if (favourites.length === 0 && groups.size === 0) return null;
+  const sections: [string, string, T[]][] = [];
+  if (favourites.length > 0) sections.push([FAVOURITES_KEY, FAVOURITES, favourites]);
+  for (const name of [...groups.keys()].sort(collator.compare)) sections.push([name, name, groups.get(name)!]);
+  if (loose.length > 0) sections.push([NO_GROUP_KEY, NO_GROUP, loose]);
+  return sections;
+}
+
+/** `panels` in the order the list shows them under `sort`, sections included (folded ones too): what the bulk view names. */
+export function inListOrder(panels: readonly Panel[], sort: BoardSort): Panel[] {
+  const sorted = sortPanels(panels, sort);
+  return listSections(sorted, (panel) => panel)?.flatMap(([, , members]) => members) ?? sorted;
 }
 
 /** The key a section is folded under, from its item. */

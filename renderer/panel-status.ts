@@ -54,9 +54,15 @@ export function signedOutNotice(panel: Panel): { title: string; detail: string }
 /**
  * The header's warning before a session ends: "Session ends in 9 min", counted as every duration
  * is (shared/durations.ts); null once it has ended (main's recheck then signs the panel out).
+ * `lastKnown` after a failed check: "Last known: session ends in 9 min", as the list says it.
  */
-export function sessionEndsText(expiresAt: string, now: number): string | null {
+export function sessionEndsText(expiresAt: string, now: number, lastKnown = false): string | null {
   const end = Date.parse(expiresAt);
   if (!Number.isFinite(end) || end <= now) return null;
-  return `Session ends ${untilText(end, now)}`;
+  return `${lastKnown ? 'Last known: session ends' : 'Session ends'} ${untilText(end, now)}`;
+}
+
+/** Signed in, but the last check failed: what the panel said of its session may no longer hold. */
+export function lastCheckFailed(panel: Pick<Panel, 'signedIn' | 'lastCheck'>): boolean {
+  return panel.signedIn && panel.lastCheck !== null && !panel.lastCheck.ok;
 }

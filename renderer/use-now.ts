@@ -1,26 +1,55 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 
 /**
- * The time now, in ms, renewed every `tickMs` and whenever `restartOn` changes: relative times
- * ("3 min ago", "ends in 9 min") stay right without asking main.
+ * How often the window's one clock ticks. Durations are said in whole minutes rounded down
+ * (shared/durations.ts): ten seconds keeps every count at most that late, for a render per tick.
  */
-export function useNow(tickMs: number, restartOn?: unknown): number {
-  const [now, setNow] = useState(() => Date.now());
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `restartOn` restarts the clock from now
-  useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), tickMs);
-    return () => clearInterval(timer);
-  }, [tickMs, restartOn]);
-  return now;
+export const CLOCK_TICK_MS = 10_000;
+/** A catch-up closer than this to the last reading changes nothing: ten thousand panels changing is one render, not ten thousand. */
+const CATCH_UP_MS = 1_000;
+
+/**
+ * The window's one clock for every countdown and "ago" text ("expires in 9 min", "Session ends
+ * in 9 min", "checked 3 min ago"): one reading of the time shared by all of them, so two texts
+ * on one screen never disagree. It ticks only while something shows a relative time, and catches
+ * up at once when what it measures arrives (`catchUp`), so a check that just ended is "just now".
+ */
+export class WindowClock {
+  #now = Date.now();
+  #listeners = new Set<() => void>();
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  readonly now = (): number => this.#now;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    if (this.#timer === null) {
+      this.#read();
+      this.#timer = setInterval(() => this.#read(), CLOCK_TICK_MS);
+    }
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0 && this.#timer !== null) {
+        clearInterval(this.#timer);
+        this.#timer = null;
+      }
+    };
+  };
+
+  /** News arrived (a check, a session read): read the time again unless it was read a moment ago. */
+  readonly catchUp = (): void => {
+    if (Date.now() - this.#now >= CATCH_UP_MS) this.#read();
+  };
+
+  #read(): void {
+    const now = Date.now();
+    if (now === this.#now) return;
+    this.#now = now;
+    for (const listener of this.#listeners) listener();
+  }
 }
 
-/**
- * `now`, or the time `at` when that is later: a clock that ticks every few seconds is older than
- * a check or a read that just arrived, and would count time that has already gone ("expires in
- * 1 h" beside "in 59 min"). Taken per value at render, so nothing renders again for it.
- */
-export function notBefore(now: number, at: string | undefined): number {
-  const time = at === undefined ? Number.NaN : Date.parse(at);
-  return Number.isFinite(time) && time > now ? time : now;
+/** The window's clock as a component reads it: renders again at each tick. */
+export function useClock(clock: WindowClock): number {
+  return useSyncExternalStore(clock.subscribe, clock.now);
 }

@@ -3,7 +3,6 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import { agoText } from '../../shared/durations.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
-import { notBefore } from '../use-now.ts';
 import { isApiTokenSignIn } from '../panel-status.ts';
 import { isUnencrypted } from './plain-http.tsx';
 
@@ -296,9 +295,8 @@ export function PanelList({
             );
           }
           const { panel, kind, label } = item.row;
-          const rowNow = notBefore(now, panel.lastCheck?.at);
-          const checked = panel.lastCheck ? agoText(Date.parse(panel.lastCheck.at), rowNow) : '';
-          const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, rowNow) : null;
+          const checked = panel.lastCheck ? agoText(Date.parse(panel.lastCheck.at), now) : '';
+          const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now, kind === 'check-failed') : null;
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/useFocusableInteractive: the tree takes the keyboard for all its items (aria-activedescendant)
             <div

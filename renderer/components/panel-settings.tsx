@@ -18,6 +18,8 @@ interface PanelSettingsProps {
   /** Log out or Remove asked for from the menu, a shortcut or the palette, until carried out. */
   pending: 'logOut' | 'removePanel' | null;
   onPendingDone(): void;
+  /** A log out asked for from elsewhere (row menu, palette, menu) is done: the view shows the log-in form. */
+  onLoggedOut(): void;
   /** The groups other panels are in, offered while typing. */
   groups: readonly string[];
   openAdvanced: boolean;
@@ -78,7 +80,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
 
 const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
 
-export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvanced }: PanelSettingsProps) {
+export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, groups, openAdvanced }: PanelSettingsProps) {
   const api = useApi();
   const changes = usePanelChanges();
   const onChanged = (updated: Panel) => changes.changed([updated]);
@@ -100,9 +102,11 @@ export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvan
 
   const accountStatus = useRef<HTMLParagraphElement>(null);
 
-  const logOut = () =>
+  /** `requested`: asked for from the row menu, the palette or the menu, which then leave the settings. */
+  const logOut = (requested = false) =>
     void run(async () => {
       onChanged(await api.logOut(panel.id));
+      if (requested) return onLoggedOut();
       // The button is disabled now; the line that says "Signed out." takes the focus.
       requestAnimationFrame(() => accountStatus.current?.focus());
     });
@@ -113,7 +117,7 @@ export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvan
     if (pending === null) return;
     current.current.onPendingDone();
     if (pending === 'removePanel') setConfirmingRemove(true);
-    else if (current.current.signedIn) current.current.logOut();
+    else if (current.current.signedIn) current.current.logOut(true);
   }, [pending]);
 
   const save = (event: FormEvent) => {
@@ -273,7 +277,7 @@ export function PanelSettings({ panel, pending, onPendingDone, groups, openAdvan
           {panel.tokenStorage === 'memory' && 'The token is kept in memory only: no secure storage on this system.'}
         </p>
         <div className="form-actions">
-          <button type="button" disabled={busy || !panel.signedIn} onClick={logOut}>
+          <button type="button" disabled={busy || !panel.signedIn} onClick={() => logOut()}>
             Log out
           </button>
           <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>

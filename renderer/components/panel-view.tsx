@@ -4,10 +4,10 @@ import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
-import { useApi, useCommandHandlers, usePanelChanges, usePanels, useWindowState } from '../app-context.tsx';
+import { useCommandHandlers, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../failure-info.ts';
-import { panelStatus, signedOutNotice } from '../panel-status.ts';
+import { lastCheckFailed, panelStatus, signedOutNotice } from '../panel-status.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from './plain-http.tsx';
@@ -35,7 +35,7 @@ const READ_AFTER_MS = 200;
  * or the row menu while it is shown.
  */
 export function PanelView({ panel, groups }: PanelViewProps) {
-  const api = useApi();
+  const { api, clock } = useWindowContext();
   const { changed } = usePanelChanges();
   const onPanelChanged = (updated: Panel) => changed([updated]);
   // When the session ends, if main warned that it ends soon; Preferences' email for panels never logged in to.
@@ -59,10 +59,12 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       error = failureInfo(caught);
     }
     answered.current = true;
+    // The window's clock reads the time again: the read that just ended is "just now" everywhere.
+    clock.catchUp();
     // Cancelled by the operator: the session shown stays, and that is not a failure to report.
     if (error?.code === 'CANCELLED') error = null;
     setSession((state) => ({ result: result ?? state.result, loading: false, error }));
-  }, [api, panel.id]);
+  }, [api, clock, panel.id]);
 
   /** The last session read in this run, shown at once while the fresh read is under way. */
   const showCached = useCallback(async () => {
@@ -207,7 +209,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
               {status.label}
             </span>
             <PlainHttpBadge panel={panel} />
-            {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} />}
+            {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} lastKnown={lastCheckFailed(panel)} />}
           </p>
           <PanelLabels panel={panel} />
           <p className="copy-status muted" role="status">
@@ -236,6 +238,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             panel={panel}
             pending={settingsAction}
             onPendingDone={() => setSettingsAction(null)}
+            onLoggedOut={() => {
+              // The session tab of a signed-out panel is its log-in form: the next thing to do there.
+              setTab('session');
+              focusIn(panel.lastEmail ? 'form.login-form input[name="password"]' : 'form.login-form input[name="email"]');
+            }}
             groups={groups}
             openAdvanced={openAdvanced}
           />

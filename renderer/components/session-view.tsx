@@ -2,12 +2,11 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import { agoText, HOUR_MS, relativeText } from '../../shared/durations.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
-import { usePanelChanges } from '../app-context.tsx';
+import { useNow, usePanelChanges } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { formatCount, measureJson } from '../json-rows.ts';
-import { isApiTokenSignIn } from '../panel-status.ts';
+import { isApiTokenSignIn, lastCheckFailed } from '../panel-status.ts';
 import { knownSessionFields, maskSecrets } from '../session-fields.ts';
-import { notBefore, useNow } from '../use-now.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { JsonTree } from './json-tree.tsx';
 
@@ -26,13 +25,11 @@ interface SessionViewProps {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-/** "Checked 2 min ago" and the time left are worked out again this often. */
-const CLOCK_TICK_MS = 15_000;
 
 export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewProps) {
   const { result, loading, error } = state;
   const { changed } = usePanelChanges();
-  const now = notBefore(useNow(CLOCK_TICK_MS), result?.checkedAt);
+  const now = useNow();
   const masked = useMemo(() => (result ? maskSecrets(result.session) : null), [result]);
   return (
     <section className="session-view" aria-labelledby="session-title" aria-busy={loading}>
@@ -110,7 +107,13 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
       {result && (
         // Side by side on a wide window: the summary beside the whole answer.
         <div className="session-body">
-          <SessionSummary session={result.session} signedInAs={panel.lastEmail} apiToken={isApiTokenSignIn(panel)} now={now} />
+          <SessionSummary
+            session={result.session}
+            signedInAs={panel.lastEmail}
+            apiToken={isApiTokenSignIn(panel)}
+            lastKnown={lastCheckFailed(panel)}
+            now={now}
+          />
           {/* Any answer shows, null and bare values too: an empty view would look like a failure. */}
           <SessionData masked={masked} />
         </div>
@@ -123,12 +126,15 @@ function SessionSummary({
   session,
   signedInAs,
   apiToken,
+  lastKnown,
   now,
 }: {
   session: unknown;
   signedInAs: string | null;
   /** Signed in with an API token: it has no end (whatever date the panel gives), and the last log in's email is not its account. */
   apiToken: boolean;
+  /** The last check failed: the end shown is the one the panel gave before, which may no longer hold. */
+  lastKnown: boolean;
   now: number;
 }) {
   const fields = knownSessionFields(session);
@@ -139,9 +145,9 @@ function SessionSummary({
   if (expiry) {
     const ended = expiry.getTime() <= now;
     rows.push([
-      ended ? 'Expired' : 'Expires',
+      ended ? 'Expired' : lastKnown ? 'Expires (last known)' : 'Expires',
       <>
-        <strong className={ended ? 'meta-ended' : expiry.getTime() - now < HOUR_MS ? 'meta-soon' : undefined}>
+        <strong className={ended ? 'meta-ended' : lastKnown ? undefined : expiry.getTime() - now < HOUR_MS ? 'meta-soon' : undefined}>
           {relativeText(expiry.getTime(), now)}
         </strong>{' '}
         <span className="muted">
@@ -198,7 +204,8 @@ function SessionData({ masked }: { masked: unknown }) {
     }
     setCopied((await copyText(text)) ? 'copied' : 'failed');
   };
-  const values = stats.branches + stats.leaves;
+  // Every value under the top one, as the tree counts them: a top object of five keys is "5 values in all".
+  const values = stats.branches + stats.leaves - 1;
   return (
     <section className="card session-data" aria-labelledby="session-data-title">
       <div className="section-bar">
@@ -212,7 +219,7 @@ function SessionData({ masked }: { masked: unknown }) {
       </div>
       <p className="muted json-stats">
         {stats.branches > 0
-          ? `${formatCount(values)} value${values === 1 ? '' : 's'}, ${formatCount(stats.depth)} level${stats.depth === 1 ? '' : 's'} deep`
+          ? `${formatCount(values)} value${values === 1 ? '' : 's'} in all, ${formatCount(stats.depth)} level${stats.depth === 1 ? '' : 's'} deep`
           : `A single ${masked === null ? 'null' : typeof masked}, not an object: the panel sent no details.`}
       </p>
       <JsonTree value={masked} label="The session as the panel returned it" />

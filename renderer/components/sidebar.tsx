@@ -1,15 +1,12 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { BOARD_SORTS, type BoardSort } from '../../shared/types.ts';
-import { useCommandHandlers, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
+import { useCommandHandlers, useNow, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
 import { boardItems, fleetView, type FleetCache, sortKey, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../failure-info.ts';
-import { useNow } from '../use-now.ts';
 import { selectedPanel, type ListView } from '../window-store.ts';
 import { PanelList } from './panel-list.tsx';
 
-/** A relative time is shown in minutes: a tick twice a minute keeps it right. */
-const CLOCK_TICK_MS = 30_000;
 const NO_PANELS: readonly never[] = [];
 
 /**
@@ -30,7 +27,7 @@ export function Sidebar() {
   const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef<FleetCache>(new WeakMap());
-  const now = useNow(CLOCK_TICK_MS);
+  const now = useNow();
   // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
   // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
   const listed = useDeferredValue(panels);

@@ -27,7 +27,7 @@ function deepSession(levels: number): unknown {
 test('depth 1,000: levels open on demand, Expand all reaches the bottom, the DOM stays flat', async ({ page, launch, panelServer }) => {
   await launch(page);
   const data = await showSession(page, panelServer, deepSession(1000));
-  await expect(data).toContainText('2,002 values, 1,001 levels deep');
+  await expect(data).toContainText('2,001 values in all, 1,001 levels deep');
   // Two levels open to start with: the root and its "next"; the third is closed.
   const toggles = data.locator('button.json-toggle');
   await expect(toggles).toHaveCount(3);
@@ -79,7 +79,7 @@ test('10,000 keys: a page of rows at a time, then a thousand more; Copy as JSON 
     Array.from({ length: 10_000 }, (_, index) => [`item-${String(index).padStart(5, '0')}`, index % 3 === 0 ? `value ${index}` : index]),
   );
   const data = await showSession(page, panelServer, body);
-  await expect(data).toContainText('10,001 values, 1 level deep');
+  await expect(data).toContainText('10,000 values in all, 1 level deep');
   // The root, the first 100 keys and the row that offers more.
   await expect(rows(page)).toHaveCount(102);
   await expect(data).toContainText('Showing 100 of 10,000.');
@@ -297,4 +297,15 @@ test('an Easypanel session: the user id, when it began and ends, and the account
   await expect(summary.locator('.summary-row', { hasText: 'Session began' })).toContainText('2 h ago');
   await expect(summary.locator('.summary-row', { hasText: 'Expires' })).toContainText('in 28 days');
   await checkScreen(page, 'session-easypanel');
+});
+
+test('the counts above the tree agree with it: five keys are five values in all, not six', async ({ page, launch, panelServer }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await launch(page);
+  const data = await showSession(page, panelServer, { id: 'sess_1', userId: 'usr_1', role: 'admin', demoMode: false, plan: null });
+  await expect(rows(page).first()).toContainText('{5 keys}');
+  await expect(data.locator('.json-stats')).toHaveText('5 values in all, 1 level deep');
+  await checkScreen(page, 'session-json-counts-agree-1920x1080');
+  await page.setViewportSize({ width: 900, height: 600 });
+  await checkScreen(page, 'session-json-counts-agree-900x600');
 });
