@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import type { Panel } from '../../shared/types.ts';
 import { checkScreen } from './screens.ts';
 import { addProductionSignedInAndStaging, expect, test } from './fixtures.ts';
 
@@ -35,11 +36,27 @@ test('one clock: the row, the header badge and the session summary count the sam
   const app = await launch(page);
   panelServer.setTokenTtl(10 * 60_000 + 20_000);
   await addProductionSignedInAndStaging(page, panelServer.url);
-  const [production] = await app.service.listPanels();
+  // The session's end is known once the view's first read answered (its timer runs on the page's clock).
+  let production: Panel | undefined;
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(250);
+      production = (await app.service.listPanels()).find((panel) => panel.name === 'Production');
+      return production?.sessionExpiresAt ?? null;
+    })
+    .not.toBeNull();
   await app.sendEvent({ type: 'sessionExpiring', panelId: production!.id, expiresAt: production!.sessionExpiresAt! });
   await page.clock.runFor(1000);
   await expect(page.locator('.expiry-badge')).toContainText('Session ends in');
   await expect(row(page, /Production/).locator('.meta-expiry')).toContainText('expires in');
+
+  // The view's read and the row's last check are the same read before time moves (on a loaded
+  // machine the view's own read can land after the row's): two reads a second apart may rightly
+  // round apart at a minute's edge, which is not what this test is about.
+  const lastCheckAt = async () => (await app.service.listPanels()).find((panel) => panel.name === 'Production')?.lastCheck?.at;
+  await expect
+    .poll(async () => (await page.locator('.session-view .section-bar time').getAttribute('datetime')) === (await lastCheckAt()))
+    .toBe(true);
 
   // Read at one instant: the three countdowns, and the two "checked … ago".
   const read = () =>
