@@ -44,6 +44,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
   const requested = useRef(false);
+  /** The read about to start once the panel has been shown a moment: a Cancel meanwhile stops it here. */
+  const pendingRead = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** A fresh read has answered since the sign-in: the cached session must not replace what it said. */
   const answered = useRef(false);
 
@@ -86,9 +88,14 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       // Read after a moment: walking the list with the arrow keys passes panels without reading
       // each one; the cached session shows meanwhile, marked as being refreshed.
       setSession((state) => ({ ...state, loading: true }));
-      const timer = setTimeout(() => void loadSession(), READ_AFTER_MS);
+      const timer = setTimeout(() => {
+        pendingRead.current = null;
+        void loadSession();
+      }, READ_AFTER_MS);
+      pendingRead.current = timer;
       return () => {
         clearTimeout(timer);
+        pendingRead.current = null;
         requested.current = false;
       };
     }
@@ -114,6 +121,17 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       current = false;
     };
   }, [api, panel.id, lastReadAt, shownAt, session.loading]);
+
+  // Cancel: this panel's read only (a check of all panels under way goes on); the session shown stays.
+  const cancelRead = () => {
+    if (pendingRead.current !== null) {
+      clearTimeout(pendingRead.current);
+      pendingRead.current = null;
+      setSession((state) => ({ ...state, loading: false }));
+      return;
+    }
+    void api.cancelSessionRead(panel.id).catch(() => undefined);
+  };
 
   // "Try again" on a broken session view: drop the answer that broke it and read a fresh one.
   const retryView = () => {
@@ -240,12 +258,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
         ) : panel.signedIn && tab === 'login' ? (
           logInForm
         ) : panel.signedIn ? (
-          <SessionView
-            panel={panel}
-            state={session}
-            onRefresh={() => void loadSession()}
-            onCancel={() => void api.cancelChecks().catch(() => undefined)}
-          />
+          <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} onCancel={cancelRead} />
         ) : (
           <>
             {notice && (

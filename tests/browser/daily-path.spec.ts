@@ -1,0 +1,62 @@
+import type { Page } from '@playwright/test';
+import { startReferencePanel } from '../support/reference-panel/server.ts';
+import { checkScreen } from './screens.ts';
+import { demo, expect, test } from './fixtures.ts';
+
+/**
+ * An operator's daily path (issue 22): a panel's Cancel stops that panel's read only, bulk actions
+ * that lose sign-ins ask first, and logging in to an expired panel by keyboard takes four steps.
+ */
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const row = (page: Page, name: RegExp) => nav(page).getByRole('treeitem', { name });
+
+/** The screen at the suite's window size and at full HD, then back. */
+async function checkBothSizes(page: Page, name: string): Promise<void> {
+  await checkScreen(page, name);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await checkScreen(page, `${name}-full-hd`);
+  await page.setViewportSize({ width: 900, height: 600 });
+}
+
+test("Cancel in a panel's session view stops that panel's read; the Check all under way goes on", async ({ page, launch, panelServer }) => {
+  const other = await startReferencePanel();
+  try {
+    const app = await launch(page);
+    const production = await app.service.addPanel({ address: panelServer.url, name: 'Production' });
+    const staging = await app.service.addPanel({ address: other.url, name: 'Staging' });
+    await app.service.logIn(production.id, demo);
+    await app.service.logIn(staging.id, demo);
+    await expect(page.locator('dl.summary')).toContainText(demo.email);
+
+    // Both slow: the check of all panels is still under way when the operator opens Staging (its
+    // session is read as it is shown) and cancels that read.
+    panelServer.setFault('getSession', { kind: 'latency', ms: 2500 });
+    other.setFault('getSession', { kind: 'latency', ms: 2500 });
+    const startedAt = new Date().toISOString();
+    await nav(page).getByRole('button', { name: 'Check all' }).click();
+    const checking = nav(page)
+      .getByRole('status')
+      .filter({ hasText: /Checking \d+ \/ 2/ });
+    await expect(checking).toBeVisible();
+    const reads = () => app.calls.filter((call) => call === 'panelApi:getSession').length;
+    const readsBefore = reads();
+    await row(page, /Staging/).click();
+    const view = page.locator('.session-view');
+    // Its read is in flight (not only about to start) when Cancel is clicked.
+    await expect.poll(reads).toBe(readsBefore + 1);
+    await view.getByRole('button', { name: 'Cancel' }).click();
+    await expect(view.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled();
+    await expect(checking).toBeVisible();
+    await checkBothSizes(page, 'daily-01-panel-cancel-check-goes-on');
+
+    // The pass ends on its own and reads both panels: nothing of it was cancelled.
+    await expect(nav(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
+    for (const panel of await app.service.listPanels()) {
+      expect(panel.lastCheck?.ok, `${panel.name} checked`).toBe(true);
+      expect(panel.lastCheck!.at > startedAt, `${panel.name} checked by the pass`).toBe(true);
+    }
+  } finally {
+    await other.close();
+  }
+});
