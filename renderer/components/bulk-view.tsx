@@ -7,6 +7,7 @@ import { useBusyAction } from '../busy-action.ts';
 import { fleetLogInLabel } from '../fleet-login.ts';
 import { count, signedInWords } from '../selection-commands.ts';
 import { useExportPanels } from '../window-commands.ts';
+import { logOutQuestion, panelNames, removeQuestion, type BulkQuestion } from './bulk-questions.tsx';
 import { ColourOptions } from './colour-options.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { TextField } from './text-field.tsx';
@@ -20,7 +21,6 @@ interface BulkViewProps {
   onClear(): void;
 }
 
-const NAMES_SHOWN = 8;
 /** Tags as the operator types them: separated by commas. */
 const typedTags = (text: string) =>
   text
@@ -29,8 +29,9 @@ const typedTags = (text: string) =>
     .filter(Boolean);
 
 /**
- * What can be done to several panels at once: log in (one dialog), check, log out, export, remove (one confirmation
- * naming how many), and move to a group, tag, colour or mark as favourite. Each is one call to main.
+ * What can be done to several panels at once: log in (one dialog), check, log out and remove (each
+ * asks first, once, naming the panels and how many), export, and move to a group, tag, colour or
+ * mark as favourite. Each is one call to main.
  */
 export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const api = useApi();
@@ -40,7 +41,8 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const logIn = () => windowStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
-  const [confirmingRemove, setConfirmingRemove] = useState(false);
+  /** The question an action that loses something asks before it runs; null when none is open. */
+  const [question, setQuestion] = useState<BulkQuestion | null>(null);
   const groupInput = useRef<HTMLInputElement>(null);
   const ids = panels.map((panel) => panel.id);
   const signedIn = panels.filter((panel) => panel.signedIn);
@@ -60,6 +62,7 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
     });
   const logOut = () =>
     run(async () => {
+      setQuestion(null);
       changed(await api.logOutPanels(signedIn.map((panel) => panel.id)));
       return `Logged out of ${count(signedIn.length)}.`;
     });
@@ -70,32 +73,33 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
     });
   const remove = () =>
     run(async () => {
-      setConfirmingRemove(false);
+      setQuestion(null);
       await api.removePanels(ids);
       removed(ids);
       return `Removed ${many}.`;
     });
 
+  // Log out and Remove lose sign-ins (Remove the panels too): whichever way asked for, they ask first.
+  const askLogOut = () => {
+    if (signedIn.length > 0) setQuestion(logOutQuestion(panels, () => void logOut()));
+  };
+  const askRemove = () => setQuestion(removeQuestion(panels, () => void remove()));
   useCommandHandlers({
     logInSelected: logIn,
     checkSelected: () => void check(),
-    logOutSelected: () => void logOut(),
+    logOutSelected: askLogOut,
     exportSelected: () => exportPanels(ids),
-    removeSelected: () => setConfirmingRemove(true),
+    removeSelected: askRemove,
     organiseSelected: () => groupInput.current?.focus(),
   });
 
-  // The first few by name, as the header and the confirmation say it.
-  const shown = panels
-    .slice(0, NAMES_SHOWN)
-    .map((panel) => panel.name)
-    .join(', ');
-  const names = panels.length > NAMES_SHOWN ? `${shown}, and ${panels.length - NAMES_SHOWN} more` : shown;
   return (
     <section className="bulk-view" aria-labelledby="bulk-title" aria-busy={busy}>
       <header className="bulk-header">
         <h1 id="bulk-title">{many} selected</h1>
-        <p className="muted">{names}. Shift or Ctrl click in the list changes the selection; Esc there goes back to one panel.</p>
+        <p className="muted">
+          {panelNames(panels)}. Shift or Ctrl click in the list changes the selection; Esc there goes back to one panel.
+        </p>
       </header>
       <div className="form-actions bulk-actions">
         <button type="button" className="button-primary" disabled={busy} onClick={logIn}>
@@ -109,13 +113,14 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
         >
           {signedInWords('Check', signedIn.length, panels.length)}
         </button>
-        <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void logOut()}>
+        <button type="button" disabled={busy || signedIn.length === 0} onClick={askLogOut}>
           {signedInWords('Log out of', signedIn.length, panels.length)}
+          {signedIn.length > 0 && '…'}
         </button>
         <button type="button" disabled={busy} onClick={() => exportPanels(ids)}>
           Export {many}…
         </button>
-        <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>
+        <button type="button" className="button-danger" disabled={busy} onClick={askRemove}>
           Remove {many}…
         </button>
         <button type="button" onClick={onClear}>
@@ -179,18 +184,15 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
         </div>
       </fieldset>
 
-      {confirmingRemove && (
+      {question && (
         <ConfirmDialog
-          title={`Remove ${many}?`}
-          confirmLabel={`Remove ${many}`}
+          title={question.title}
+          confirmLabel={question.confirmLabel}
           busy={busy}
-          onCancel={() => setConfirmingRemove(false)}
-          onConfirm={() => void remove()}
+          onCancel={() => setQuestion(null)}
+          onConfirm={question.run}
         >
-          <p>
-            Paneldeck forgets these {many} and their saved sign-ins: {names}. The panels themselves are not changed; you can add or import
-            them again at any time.
-          </p>
+          {question.body}
         </ConfirmDialog>
       )}
     </section>

@@ -60,3 +60,50 @@ test("Cancel in a panel's session view stops that panel's read; the Check all un
     await other.close();
   }
 });
+
+test('Log out of several panels asks first, naming them, from the bulk view and from the palette', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
+  const others = await Promise.all([startReferencePanel(), startReferencePanel()]);
+  try {
+    const app = await launch(page);
+    for (const [name, server] of [
+      ['Alpha', panelServer],
+      ['Bravo', others[0]!],
+      ['Charlie', others[1]!],
+    ] as const) {
+      const { id } = await app.service.addPanel({ address: server.url, name });
+      if (name !== 'Charlie') await app.service.logIn(id, demo);
+    }
+    const signedIn = async () => (await app.service.listPanels()).filter((panel) => panel.signedIn).map((panel) => panel.name);
+    await row(page, /^Alpha/).click();
+    await page.keyboard.press('Control+a');
+    const bulk = page.getByRole('region', { name: '3 panels selected' });
+    await expect(bulk).toBeVisible();
+
+    // The button asks: which panels (by name), how many, and what happens to them; Cancel has the focus.
+    await bulk.getByRole('button', { name: /^Log out of the 2 signed in/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Log out of 2 panels?' });
+    await expect(confirm).toContainText('Alpha, Bravo');
+    await expect(confirm).not.toContainText('Charlie, ');
+    await expect(confirm).toContainText('Charlie is not signed in');
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await checkBothSizes(page, 'daily-02-bulk-log-out-confirm');
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    expect(await signedIn()).toEqual(['Alpha', 'Bravo']);
+
+    // The palette's command asks the same question once; confirmed, both are logged out.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('log out of the selected');
+    await page.keyboard.press('Enter');
+    await confirm.getByRole('button', { name: 'Log out of 2 panels' }).click();
+    await expect(bulk.getByRole('status')).toHaveText('Logged out of 2 panels.');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(await signedIn()).toEqual([]);
+  } finally {
+    await Promise.all(others.map((server) => server.close()));
+  }
+});
