@@ -3,9 +3,10 @@ import type { ErrorInfo } from '../../shared/errors.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
-import { useApi, useCommandHandlers, usePanelChanges, usePanels, useWindowState } from '../app-context.tsx';
+import { useApi, useCommandHandlers, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../failure-info.ts';
+import { panelListElement } from '../window-commands.ts';
 import { panelStatus, signedOutNotice } from '../panel-status.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
@@ -39,7 +40,9 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const onPanelChanged = (updated: Panel) => changed([updated]);
   // When the session ends, if main warned that it ends soon; Preferences' email for panels never logged in to.
   const expiresSoonAt = usePanels().expiring.get(panel.id) ?? null;
-  const defaultEmail = useWindowState().status?.settings.defaultEmail ?? null;
+  const { status: appStatus, focusRequest } = useWindowState();
+  const defaultEmail = appStatus?.settings.defaultEmail ?? null;
+  const { windowStore } = useWindowContext();
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -151,6 +154,20 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const [settingsAction, setSettingsAction] = useState<'logOut' | 'removePanel' | null>(null);
   const article = useRef<HTMLElement>(null);
   const focusIn = (selector: string) => requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(selector)?.focus());
+  /** The log in form, with the cursor at the password when the email is known (the panel's last, or Preferences'). */
+  const openLogIn = () => {
+    setTab(panel.signedIn ? 'login' : 'session');
+    focusIn(`form.login-form input[name="${(panel.lastEmail ?? defaultEmail) ? 'password' : 'email'}"]`);
+  };
+  /** Opened by Enter in the list or from the palette: after the log in, the keyboard goes back to the panel's row. */
+  const backToList = useRef(false);
+  // After every render (cheap: nothing to do unless a request names this panel), so the newest form and email are used.
+  useEffect(() => {
+    if (focusRequest?.to !== 'logIn' || focusRequest.panelId !== panel.id) return;
+    windowStore.focusRequestDone(focusRequest);
+    backToList.current = true;
+    openLogIn();
+  });
   useCommandHandlers({
     refresh: () => {
       if (!panel.signedIn) return;
@@ -158,8 +175,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       if (!session.loading) void loadSession();
     },
     logIn: () => {
-      setTab(panel.signedIn ? 'login' : 'session');
-      focusIn(panel.lastEmail ? 'form.login-form input[name="password"]' : 'form.login-form input[name="email"]');
+      backToList.current = false;
+      openLogIn();
     },
     settings: () => {
       showSettings(false);
@@ -190,10 +207,13 @@ export function PanelView({ panel, groups }: PanelViewProps) {
     setCopyStatus((await copying) ? done : 'Could not copy: the clipboard is not available.');
   };
 
-  // After a log in the cursor goes to the session's heading, where the reading begins.
+  // After a log in the cursor goes to the session's heading, where the reading begins; or, when the
+  // log in was opened from the list (or the palette), back to the panel's row, to go on to the next.
   const loggedIn = (updated: Panel) => {
     onPanelChanged(updated);
-    if (updated.signedIn) focusIn('#session-title');
+    if (updated.signedIn && backToList.current) requestAnimationFrame(() => panelListElement()?.focus());
+    else if (updated.signedIn) focusIn('#session-title');
+    backToList.current = false;
     // A log in again: the session read now is the new sign-in's (a first log in reads it as it signs in).
     if (tab === 'login') {
       setTab('session');

@@ -107,3 +107,78 @@ test('Log out of several panels asks first, naming them, from the bulk view and 
     await Promise.all(others.map((server) => server.close()));
   }
 });
+
+test('logging in by keyboard: Enter on a signed-out row opens its log in at the password, and the focus comes back to the row; the palette moves the focus to the panel chosen', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
+  const others = await Promise.all([startReferencePanel(), startReferencePanel()]);
+  try {
+    const app = await launch(page);
+    await app.service.updateSettings({ defaultEmail: demo.email });
+    const alpha = await app.service.addPanel({ address: panelServer.url, name: 'Alpha' });
+    const bravo = await app.service.addPanel({ address: others[0]!.url, name: 'Bravo' });
+    await app.service.addPanel({ address: others[1]!.url, name: 'Charlie' });
+    await app.service.logIn(alpha.id, demo);
+    // Bravo's session expired at the panel: the next read ends the sign-in ("Session expired").
+    await app.service.logIn(bravo.id, demo);
+    others[0]!.expireAllTokens();
+    await app.service.getSession(bravo.id).catch(() => undefined);
+    const tree = nav(page).getByRole('tree', { name: 'Panel list' });
+    await expect(row(page, /^Bravo.*Session expired/)).toBeVisible();
+    const focusedRow = async (name: RegExp) => {
+      await expect(tree).toBeFocused();
+      await expect(tree).toHaveAttribute('aria-activedescendant', (await row(page, name).getAttribute('id'))!);
+    };
+
+    // The daily path, counted: from the list, a key to reach the expired panel, Enter, the password, Enter.
+    await row(page, /^Alpha/).click();
+    let keys = 0;
+    const press = async (key: string) => {
+      keys++;
+      await page.keyboard.press(key);
+    };
+    await press('ArrowDown');
+    await press('Enter');
+    const bravoForm = page.getByRole('form', { name: 'Log in to Bravo' });
+    await expect(bravoForm.getByLabel('Password')).toBeFocused();
+    await expect(bravoForm.getByLabel('Email')).toHaveValue(demo.email);
+    await checkBothSizes(page, 'daily-03-enter-opens-log-in');
+    await page.keyboard.type(demo.password);
+    await press('Enter');
+    await expect(page.locator('dl.summary')).toContainText(demo.email);
+    await focusedRow(/^Bravo/);
+    expect(keys, 'keys besides the password').toBe(3);
+    await checkBothSizes(page, 'daily-04-logged-in-back-in-list');
+
+    // Never logged in: the email is Preferences' default, so the cursor goes to the password too.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('form', { name: 'Log in to Charlie' }).getByLabel('Password')).toBeFocused();
+    await page.keyboard.type(demo.password);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Charlie', level: 1 })).toBeVisible();
+    await expect(page.locator('dl.summary')).toContainText(demo.email);
+    await focusedRow(/^Charlie/);
+
+    // The palette: a signed-in panel chosen gets the focus at its row, a signed-out one at its password.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('alpha');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Alpha', level: 1 })).toBeVisible();
+    await focusedRow(/^Alpha/);
+    await app.service.logOut(alpha.id);
+    await page.getByRole('heading', { name: 'Alpha', level: 1 }).click();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('alpha');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('form', { name: 'Log in to Alpha' }).getByLabel('Password')).toBeFocused();
+    await page.keyboard.type(demo.password);
+    await page.keyboard.press('Enter');
+    await expect(page.locator('dl.summary')).toContainText(demo.email);
+    await focusedRow(/^Alpha/);
+  } finally {
+    await Promise.all(others.map((server) => server.close()));
+  }
+});
