@@ -7,7 +7,16 @@ import { useBusyAction } from '../busy-action.ts';
 import { fleetLogInLabel } from '../fleet-login.ts';
 import { count, signedInWords } from '../selection-commands.ts';
 import { useExportPanels } from '../window-commands.ts';
-import { logOutQuestion, panelNames, removeQuestion, type BulkQuestion } from './bulk-questions.tsx';
+import {
+  colourQuestion,
+  groupQuestion,
+  logOutQuestion,
+  panelNames,
+  removeQuestion,
+  removeTagsQuestion,
+  unmarkQuestion,
+  type BulkQuestion,
+} from './bulk-questions.tsx';
 import { ColourOptions } from './colour-options.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { TextField } from './text-field.tsx';
@@ -41,8 +50,8 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const logIn = () => windowStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
-  /** The question an action that loses something asks before it runs; null when none is open. */
-  const [question, setQuestion] = useState<BulkQuestion | null>(null);
+  /** The question an action that loses something asks before it runs, and its answer; null when none is open. */
+  const [question, setQuestion] = useState<{ asked: BulkQuestion; answer(confirmed: boolean): void } | null>(null);
   const groupInput = useRef<HTMLInputElement>(null);
   const ids = panels.map((panel) => panel.id);
   const signedIn = panels.filter((panel) => panel.signedIn);
@@ -60,20 +69,37 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
       const failed = results.filter((result) => !result.ok).length;
       return `Checked ${count(results.length)}: ${results.length - failed} working${failed > 0 ? `, ${failed} failed (see the list)` : ''}.`;
     });
+  /**
+   * Runs `action` at once when nothing is lost (`asked` null), else once the operator confirmed;
+   * resolves with whether it ran and succeeded (a field keeps what was typed when not).
+   */
+  const confirmFirst = (asked: BulkQuestion | null, action: () => Promise<boolean>): Promise<boolean> =>
+    asked === null
+      ? action()
+      : new Promise((resolve) =>
+          setQuestion({
+            asked,
+            answer: (confirmed) => {
+              setQuestion(null);
+              resolve(confirmed ? action() : false);
+            },
+          }),
+        );
   const logOut = () =>
     run(async () => {
-      setQuestion(null);
       changed(await api.logOutPanels(signedIn.map((panel) => panel.id)));
       return `Logged out of ${count(signedIn.length)}.`;
     });
-  const change = (patch: BulkChange, done: string) =>
-    run(async () => {
-      changed(await api.updatePanels(ids, patch));
-      return done;
-    });
+  /** A label change; `asked` says what it takes away from some of the panels, when it does. */
+  const change = (patch: BulkChange, done: string, asked: BulkQuestion | null = null) =>
+    confirmFirst(asked, () =>
+      run(async () => {
+        changed(await api.updatePanels(ids, patch));
+        return done;
+      }),
+    );
   const remove = () =>
     run(async () => {
-      setQuestion(null);
       await api.removePanels(ids);
       removed(ids);
       return `Removed ${many}.`;
@@ -81,9 +107,9 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
 
   // Log out and Remove lose sign-ins (Remove the panels too): whichever way asked for, they ask first.
   const askLogOut = () => {
-    if (signedIn.length > 0) setQuestion(logOutQuestion(panels, () => void logOut()));
+    if (signedIn.length > 0) void confirmFirst(logOutQuestion(panels), logOut);
   };
-  const askRemove = () => setQuestion(removeQuestion(panels, () => void remove()));
+  const askRemove = () => void confirmFirst(removeQuestion(panels), remove);
   useCommandHandlers({
     logInSelected: logIn,
     checkSelected: () => void check(),
@@ -149,6 +175,7 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
             change(
               { group: text.trim() === '' ? null : text },
               text.trim() === '' ? `Took ${many} out of their groups.` : `Moved ${many} to ${text.trim()}.`,
+              groupQuestion(panels, text.trim() === '' ? null : text.trim()),
             )
           }
         />
@@ -163,12 +190,18 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
           label="Remove tags"
           hint="Separate tags with commas."
           button="Remove tags"
-          onApply={(text) => change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`)}
+          onApply={(text) =>
+            change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`, removeTagsQuestion(panels, typedTags(text)))
+          }
           required
         />
         <ColourField
           onApply={(colour) =>
-            change({ colour }, colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`)
+            change(
+              { colour },
+              colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`,
+              colourQuestion(panels, colour),
+            )
           }
         />
         <div className="field">
@@ -177,7 +210,7 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
             <button type="button" onClick={() => void change({ favourite: true }, `Marked ${many} as favourites.`)}>
               Mark as favourites
             </button>
-            <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`)}>
+            <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`, unmarkQuestion(panels))}>
               Unmark
             </button>
           </div>
@@ -186,13 +219,13 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
 
       {question && (
         <ConfirmDialog
-          title={question.title}
-          confirmLabel={question.confirmLabel}
+          title={question.asked.title}
+          confirmLabel={question.asked.confirmLabel}
           busy={busy}
-          onCancel={() => setQuestion(null)}
-          onConfirm={question.run}
+          onCancel={() => question.answer(false)}
+          onConfirm={() => question.answer(true)}
         >
-          {question.body}
+          {question.asked.body}
         </ConfirmDialog>
       )}
     </section>

@@ -116,7 +116,13 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
   const others = await Promise.all([startReferencePanel(), startReferencePanel()]);
   try {
     const app = await launch(page);
-    await app.service.updateSettings({ defaultEmail: demo.email });
+    // Preferences' default email, set in the window as an operator sets it (the window reads its status once).
+    await page.getByRole('button', { name: 'Preferences' }).click();
+    const preferences = page.getByRole('dialog', { name: 'Preferences' });
+    await preferences.getByLabel('Default email').fill(demo.email);
+    await preferences.getByRole('button', { name: 'Done' }).click();
+    await expect(preferences).toBeHidden();
+    expect((await app.service.getAppStatus()).settings.defaultEmail).toBe(demo.email);
     const alpha = await app.service.addPanel({ address: panelServer.url, name: 'Alpha' });
     const bravo = await app.service.addPanel({ address: others[0]!.url, name: 'Bravo' });
     await app.service.addPanel({ address: others[1]!.url, name: 'Charlie' });
@@ -181,4 +187,55 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
   } finally {
     await Promise.all(others.map((server) => server.close()));
   }
+});
+
+test('organising several panels asks first only when it takes away labels some of them have, naming those', async ({ page, launch }) => {
+  const app = await launch(page);
+  const alpha = await app.service.addPanel({ address: 'alpha.example.com', name: 'Alpha', group: 'Beta', tags: ['eu'], colour: 'red' });
+  await app.service.updatePanel(alpha.id, { favourite: true });
+  await app.service.addPanel({ address: 'bravo.example.com', name: 'Bravo' });
+  await app.service.addPanel({ address: 'charlie.example.com', name: 'Charlie', group: 'Acme' });
+  await row(page, /^Alpha/).click();
+  await page.keyboard.press('Control+a');
+  const bulk = page.getByRole('region', { name: '3 panels selected' });
+  const answer = async (title: string, confirmLabel: string | null, names: string) => {
+    const confirm = page.getByRole('dialog', { name: title });
+    await expect(confirm).toContainText(names);
+    await confirm.getByRole('button', { name: confirmLabel ?? 'Cancel', exact: true }).click();
+    await expect(confirm).toBeHidden();
+  };
+
+  // Alpha would leave its group Beta: asked, naming it; Cancel changes nothing and keeps what was typed.
+  await bulk.getByLabel('Move to group').fill('Acme');
+  await bulk.getByRole('button', { name: 'Move', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Move 3 panels to Acme?' })).not.toContainText('Charlie (');
+  await checkBothSizes(page, 'daily-05-bulk-move-confirm');
+  await answer('Move 3 panels to Acme?', null, 'Alpha (Beta)');
+  await expect(bulk.getByLabel('Move to group')).toHaveValue('Acme');
+  expect((await app.service.listPanels()).map((panel) => panel.group)).toEqual(['Beta', null, 'Acme']);
+  await bulk.getByRole('button', { name: 'Move', exact: true }).click();
+  await answer('Move 3 panels to Acme?', 'Move 3 panels', 'Alpha (Beta)');
+  await expect(bulk.getByRole('status')).toHaveText('Moved 3 panels to Acme.');
+
+  // Adding loses nothing: no question.
+  await bulk.getByLabel('Add tags').fill('db');
+  await bulk.getByLabel('Add tags').press('Enter');
+  await expect(bulk.getByRole('status')).toHaveText('Tagged 3 panels.');
+  await bulk.getByLabel('Remove tags').fill('eu');
+  await bulk.getByLabel('Remove tags').press('Enter');
+  await answer('Remove the tag eu from 1 panel?', 'Remove the tag', 'Alpha');
+  await expect(bulk.getByRole('status')).toHaveText('Removed those tags from 3 panels.');
+  await bulk.getByLabel('Colour').selectOption('blue');
+  await bulk.getByRole('button', { name: 'Set colour' }).click();
+  await answer('Colour 3 panels blue?', 'Colour 3 panels', 'Alpha (red');
+  await bulk.getByRole('button', { name: 'Unmark' }).click();
+  await answer('Unmark 1 favourite?', 'Unmark 1 panel', 'Alpha');
+  await expect(bulk.getByRole('status')).toHaveText('Unmarked 3 panels.');
+  await bulk.getByRole('button', { name: 'Mark as favourites' }).click();
+  await expect(bulk.getByRole('status')).toHaveText('Marked 3 panels as favourites.');
+  expect((await app.service.listPanels()).map((panel) => [panel.group, panel.tags, panel.colour, panel.favourite])).toEqual([
+    ['Acme', ['db'], 'blue', true],
+    ['Acme', ['db'], 'blue', true],
+    ['Acme', ['db'], 'blue', true],
+  ]);
 });
