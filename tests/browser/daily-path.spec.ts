@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { startReferencePanel } from '../support/reference-panel/server.ts';
-import { checkScreen } from './screens.ts';
+import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { checkScreenBothSizes } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 
 /**
@@ -11,17 +11,20 @@ import { demo, expect, test } from './fixtures.ts';
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 const row = (page: Page, name: RegExp) => nav(page).getByRole('treeitem', { name });
 
-/** The screen at the suite's window size and at full HD, then back. */
-async function checkBothSizes(page: Page, name: string): Promise<void> {
-  await checkScreen(page, name);
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await checkScreen(page, `${name}-full-hd`);
-  await page.setViewportSize({ width: 900, height: 600 });
+const checkBothSizes = checkScreenBothSizes;
+
+/** Runs `body` with `count` more reference panels, closed afterwards. */
+async function withMorePanels(count: number, body: (servers: ReferencePanel[]) => Promise<void>): Promise<void> {
+  const servers = await Promise.all(Array.from({ length: count }, () => startReferencePanel()));
+  try {
+    await body(servers);
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
 }
 
 test("Cancel in a panel's session view stops that panel's read; the Check all under way goes on", async ({ page, launch, panelServer }) => {
-  const other = await startReferencePanel();
-  try {
+  await withMorePanels(1, async ([other]) => {
     const app = await launch(page);
     const production = await app.service.addPanel({ address: panelServer.url, name: 'Production' });
     const staging = await app.service.addPanel({ address: other.url, name: 'Staging' });
@@ -56,9 +59,7 @@ test("Cancel in a panel's session view stops that panel's read; the Check all un
       expect(panel.lastCheck?.ok, `${panel.name} checked`).toBe(true);
       expect(panel.lastCheck!.at > startedAt, `${panel.name} checked by the pass`).toBe(true);
     }
-  } finally {
-    await other.close();
-  }
+  });
 });
 
 test('Log out of several panels asks first, naming them, from the bulk view and from the palette', async ({
@@ -66,8 +67,7 @@ test('Log out of several panels asks first, naming them, from the bulk view and 
   launch,
   panelServer,
 }) => {
-  const others = await Promise.all([startReferencePanel(), startReferencePanel()]);
-  try {
+  await withMorePanels(2, async (others) => {
     const app = await launch(page);
     for (const [name, server] of [
       ['Alpha', panelServer],
@@ -103,9 +103,7 @@ test('Log out of several panels asks first, naming them, from the bulk view and 
     await expect(bulk.getByRole('status')).toHaveText('Logged out of 2 panels.');
     await expect(page.getByRole('dialog')).toHaveCount(0);
     expect(await signedIn()).toEqual([]);
-  } finally {
-    await Promise.all(others.map((server) => server.close()));
-  }
+  });
 });
 
 test('logging in by keyboard: Enter on a signed-out row opens its log in at the password, and the focus comes back to the row; the palette moves the focus to the panel chosen', async ({
@@ -113,8 +111,7 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
   launch,
   panelServer,
 }) => {
-  const others = await Promise.all([startReferencePanel(), startReferencePanel()]);
-  try {
+  await withMorePanels(2, async ([bravoServer, charlieServer]) => {
     const app = await launch(page);
     // Preferences' default email, set in the window as an operator sets it (the window reads its status once).
     await page.getByRole('button', { name: 'Preferences' }).click();
@@ -124,12 +121,12 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
     await expect(preferences).toBeHidden();
     expect((await app.service.getAppStatus()).settings.defaultEmail).toBe(demo.email);
     const alpha = await app.service.addPanel({ address: panelServer.url, name: 'Alpha' });
-    const bravo = await app.service.addPanel({ address: others[0]!.url, name: 'Bravo' });
-    await app.service.addPanel({ address: others[1]!.url, name: 'Charlie' });
+    const bravo = await app.service.addPanel({ address: bravoServer!.url, name: 'Bravo' });
+    await app.service.addPanel({ address: charlieServer!.url, name: 'Charlie' });
     await app.service.logIn(alpha.id, demo);
     // Bravo's session expired at the panel: the next read ends the sign-in ("Session expired").
     await app.service.logIn(bravo.id, demo);
-    others[0]!.expireAllTokens();
+    bravoServer!.expireAllTokens();
     await app.service.getSession(bravo.id).catch(() => undefined);
     const tree = nav(page).getByRole('tree', { name: 'Panel list' });
     await expect(row(page, /^Bravo.*Session expired/)).toBeVisible();
@@ -184,9 +181,7 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
     await page.keyboard.press('Enter');
     await expect(page.locator('dl.summary')).toContainText(demo.email);
     await focusedRow(/^Alpha/);
-  } finally {
-    await Promise.all(others.map((server) => server.close()));
-  }
+  });
 });
 
 test('organising several panels asks first only when it takes away labels some of them have, naming those', async ({ page, launch }) => {
