@@ -10,7 +10,7 @@ import { UpdateNotice } from './components/update-notice.tsx';
 import { WindowDialogs } from './components/window-dialogs.tsx';
 import { loadPanelList } from './event-router.ts';
 import { useTheme } from './theme.ts';
-import { useFocusAfterRemoval, useListViewSaving, useWindowCommands } from './window-commands.ts';
+import { useFocusAfterRemoval, useListViewSaving, useRowFocusRequest, useWindowCommands } from './window-commands.ts';
 
 /** The window: the panel list on the left, the selected panel on the right. */
 export function App({ api }: { api: PanelBridge | null }) {
@@ -39,6 +39,7 @@ function Workspace() {
   useWindowCommands();
   useListViewSaving();
   useFocusAfterRemoval();
+  useRowFocusRequest();
   return (
     <div className="workspace">
       <Sidebar />

@@ -88,7 +88,8 @@ function severalLabels(marked: readonly Panel[]): (command: CommandId) => string
   const labels: Partial<Record<CommandId, string>> = {
     logInSelected: fleetLogInLabel(marked),
     checkSelected: signedInWords('Check', signedIn, marked.length),
-    logOutSelected: signedInWords('Log out of', signedIn, marked.length),
+    // It asks first (what the three dots say), as Remove does.
+    logOutSelected: `${signedInWords('Log out of', signedIn, marked.length)}…`,
     organiseSelected: `Group, tag or colour ${many}…`,
     exportSelected: `Export ${many}…`,
     removeSelected: `Remove ${many}…`,

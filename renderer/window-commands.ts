@@ -100,8 +100,23 @@ export function useFocusAfterRemoval(): void {
   useEffect(() => {
     if (handled.current === removals) return;
     handled.current = removals;
-    const next =
-      document.querySelector<HTMLElement>('.panel-list[role="tree"]') ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    const next = panelListElement() ?? document.querySelector<HTMLElement>('.sidebar-header button');
     next?.focus();
   }, [removals]);
+}
+
+/** The panel list (one Tab stop; the row it is on is its active item); null when the list is not shown. */
+export function panelListElement(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('.panel-list[role="tree"]');
+}
+
+/** A panel chosen by keyboard to be shown at its row (the palette): the list takes the focus, on that row. */
+export function useRowFocusRequest(): void {
+  const { windowStore } = useWindowContext();
+  const { focusRequest } = useWindowState();
+  useEffect(() => {
+    if (focusRequest?.to !== 'row') return;
+    windowStore.focusRequestDone(focusRequest);
+    panelListElement()?.focus();
+  }, [focusRequest, windowStore]);
 }

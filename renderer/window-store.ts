@@ -19,6 +19,15 @@ export type WindowDialog =
   /** The row menu, at this point of the window. */
   | { kind: 'rowMenu'; at: { x: number; y: number } };
 
+/**
+ * Where the keyboard goes once a panel chosen by keyboard is shown: its row in the list, or its
+ * log in form (the password when the email is known). Taken once by the part that moves it.
+ */
+export interface FocusRequest {
+  panelId: string;
+  to: 'row' | 'logIn';
+}
+
 /** What an export or an import did, until dismissed. */
 export interface WindowNotice {
   text: string;
@@ -47,6 +56,8 @@ export interface WindowSnapshot {
   readonly removals: number;
   /** The log in to several panels under way (main's `logInProgress`); null when none runs. */
   readonly fleetProgress: { done: number; total: number } | null;
+  /** Where the keyboard goes once the panel chosen is shown; null when nothing is asked. */
+  readonly focusRequest: FocusRequest | null;
 }
 
 const NO_PANELS: ReadonlySet<string> = new Set();
@@ -84,6 +95,7 @@ export class WindowStore {
       update: remembered.update,
       removals: 0,
       fleetProgress: null,
+      focusRequest: null,
     };
   }
 
@@ -99,6 +111,16 @@ export class WindowStore {
   /** One panel, on its own. */
   selectOne(id: string): void {
     this.#set({ selectedId: id, marked: NO_PANELS });
+  }
+
+  /** One panel, on its own, and the keyboard to its row or its log in form (Enter in the list, the palette). */
+  focusPanel(id: string, to: FocusRequest['to']): void {
+    this.#set({ selectedId: id, marked: NO_PANELS, focusRequest: { panelId: id, to } });
+  }
+
+  /** The focus request was carried out (or its panel is gone): it is not carried out again. */
+  focusRequestDone(request: FocusRequest): void {
+    if (this.#snapshot.focusRequest === request) this.#set({ focusRequest: null });
   }
 
   /** Several panels; `focusId` is the one the keyboard is on. One id is simply that panel selected. */

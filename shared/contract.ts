@@ -62,6 +62,8 @@ export interface PanelApi {
   checkPanels(ids?: string[]): Promise<PanelCheck[]>;
   /** Stops the check under way and any session read in flight; what was not finished is not recorded. */
   cancelChecks(): Promise<void>;
+  /** Stops the session reads of one panel (getSession) in flight; a check of many panels under way goes on. */
+  cancelSessionRead(id: string): Promise<void>;
   /**
    * Trusts the certificate the panel presented in its last CERTIFICATE_UNTRUSTED or
    * CERTIFICATE_CHANGED error, named by its fingerprint; from then on the panel is accepted with
@@ -127,6 +129,7 @@ export const argumentSchemas = {
   getCachedSession: z.tuple([panelIdSchema]),
   checkPanels: z.tuple([panelIdsSchema]),
   cancelChecks: z.tuple([]),
+  cancelSessionRead: z.tuple([panelIdSchema]),
   trustCertificate: z.tuple([panelIdSchema, trustCertificateInputSchema]),
   forgetCertificate: z.tuple([panelIdSchema]),
   getAppStatus: z.tuple([]),

@@ -18,6 +18,7 @@ export const methodNames = [
   'getCachedSession',
   'checkPanels',
   'cancelChecks',
+  'cancelSessionRead',
   'trustCertificate',
   'forgetCertificate',
   'getAppStatus',

@@ -7,6 +7,16 @@ import { useBusyAction } from '../busy-action.ts';
 import { fleetLogInLabel } from '../fleet-login.ts';
 import { count, signedInWords } from '../selection-commands.ts';
 import { useExportPanels } from '../window-commands.ts';
+import {
+  colourQuestion,
+  groupQuestion,
+  logOutQuestion,
+  panelNames,
+  removeQuestion,
+  removeTagsQuestion,
+  unmarkQuestion,
+  type BulkQuestion,
+} from './bulk-questions.tsx';
 import { ColourOptions } from './colour-options.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { TextField } from './text-field.tsx';
@@ -20,7 +30,6 @@ interface BulkViewProps {
   onClear(): void;
 }
 
-const NAMES_SHOWN = 8;
 /** Tags as the operator types them: separated by commas. */
 const typedTags = (text: string) =>
   text
@@ -29,8 +38,9 @@ const typedTags = (text: string) =>
     .filter(Boolean);
 
 /**
- * What can be done to several panels at once: log in (one dialog), check, log out, export, remove (one confirmation
- * naming how many), and move to a group, tag, colour or mark as favourite. Each is one call to main.
+ * What can be done to several panels at once: log in (one dialog), check, log out and remove (each
+ * asks first, once, naming the panels and how many), export, and move to a group, tag, colour or
+ * mark as favourite. Each is one call to main.
  */
 export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const api = useApi();
@@ -40,7 +50,8 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const logIn = () => windowStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
-  const [confirmingRemove, setConfirmingRemove] = useState(false);
+  /** The question an action that loses something asks before it runs, and its answer; null when none is open. */
+  const [question, setQuestion] = useState<{ asked: BulkQuestion; answer(confirmed: boolean): void } | null>(null);
   const groupInput = useRef<HTMLInputElement>(null);
   const ids = panels.map((panel) => panel.id);
   const signedIn = panels.filter((panel) => panel.signedIn);
@@ -58,44 +69,63 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
       const failed = results.filter((result) => !result.ok).length;
       return `Checked ${count(results.length)}: ${results.length - failed} working${failed > 0 ? `, ${failed} failed (see the list)` : ''}.`;
     });
+  /**
+   * Runs `action` at once when nothing is lost (`asked` null), else once the operator confirmed;
+   * resolves with whether it ran and succeeded (a field keeps what was typed when not).
+   */
+  const confirmFirst = (asked: BulkQuestion | null, action: () => Promise<boolean>): Promise<boolean> =>
+    asked === null
+      ? action()
+      : new Promise((resolve) =>
+          setQuestion({
+            asked,
+            answer: (confirmed) => {
+              setQuestion(null);
+              resolve(confirmed ? action() : false);
+            },
+          }),
+        );
   const logOut = () =>
     run(async () => {
       changed(await api.logOutPanels(signedIn.map((panel) => panel.id)));
       return `Logged out of ${count(signedIn.length)}.`;
     });
-  const change = (patch: BulkChange, done: string) =>
-    run(async () => {
-      changed(await api.updatePanels(ids, patch));
-      return done;
-    });
+  /** A label change; `asked` says what it takes away from some of the panels, when it does. */
+  const change = (patch: BulkChange, done: string, asked: BulkQuestion | null = null) =>
+    confirmFirst(asked, () =>
+      run(async () => {
+        changed(await api.updatePanels(ids, patch));
+        return done;
+      }),
+    );
   const remove = () =>
     run(async () => {
-      setConfirmingRemove(false);
       await api.removePanels(ids);
       removed(ids);
       return `Removed ${many}.`;
     });
 
+  // Log out and Remove lose sign-ins (Remove the panels too): whichever way asked for, they ask first.
+  const askLogOut = () => {
+    if (signedIn.length > 0) void confirmFirst(logOutQuestion(panels), logOut);
+  };
+  const askRemove = () => void confirmFirst(removeQuestion(panels), remove);
   useCommandHandlers({
     logInSelected: logIn,
     checkSelected: () => void check(),
-    logOutSelected: () => void logOut(),
+    logOutSelected: askLogOut,
     exportSelected: () => exportPanels(ids),
-    removeSelected: () => setConfirmingRemove(true),
+    removeSelected: askRemove,
     organiseSelected: () => groupInput.current?.focus(),
   });
 
-  // The first few by name, as the header and the confirmation say it.
-  const shown = panels
-    .slice(0, NAMES_SHOWN)
-    .map((panel) => panel.name)
-    .join(', ');
-  const names = panels.length > NAMES_SHOWN ? `${shown}, and ${panels.length - NAMES_SHOWN} more` : shown;
   return (
     <section className="bulk-view" aria-labelledby="bulk-title" aria-busy={busy}>
       <header className="bulk-header">
         <h1 id="bulk-title">{many} selected</h1>
-        <p className="muted">{names}. Shift or Ctrl click in the list changes the selection; Esc there goes back to one panel.</p>
+        <p className="muted">
+          {panelNames(panels)}. Shift or Ctrl click in the list changes the selection; Esc there goes back to one panel.
+        </p>
       </header>
       <div className="form-actions bulk-actions">
         <button type="button" className="button-primary" disabled={busy} onClick={logIn}>
@@ -109,13 +139,14 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
         >
           {signedInWords('Check', signedIn.length, panels.length)}
         </button>
-        <button type="button" disabled={busy || signedIn.length === 0} onClick={() => void logOut()}>
+        <button type="button" disabled={busy || signedIn.length === 0} onClick={askLogOut}>
           {signedInWords('Log out of', signedIn.length, panels.length)}
+          {signedIn.length > 0 && '…'}
         </button>
         <button type="button" disabled={busy} onClick={() => exportPanels(ids)}>
           Export {many}…
         </button>
-        <button type="button" className="button-danger" disabled={busy} onClick={() => setConfirmingRemove(true)}>
+        <button type="button" className="button-danger" disabled={busy} onClick={askRemove}>
           Remove {many}…
         </button>
         <button type="button" onClick={onClear}>
@@ -144,6 +175,7 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
             change(
               { group: text.trim() === '' ? null : text },
               text.trim() === '' ? `Took ${many} out of their groups.` : `Moved ${many} to ${text.trim()}.`,
+              groupQuestion(panels, text.trim() === '' ? null : text.trim()),
             )
           }
         />
@@ -158,12 +190,18 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
           label="Remove tags"
           hint="Separate tags with commas."
           button="Remove tags"
-          onApply={(text) => change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`)}
+          onApply={(text) =>
+            change({ removeTags: typedTags(text) }, `Removed those tags from ${many}.`, removeTagsQuestion(panels, typedTags(text)))
+          }
           required
         />
         <ColourField
           onApply={(colour) =>
-            change({ colour }, colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`)
+            change(
+              { colour },
+              colour ? `Coloured ${many} ${COLOUR_NAMES[colour].toLowerCase()}.` : `Took the colour off ${many}.`,
+              colourQuestion(panels, colour),
+            )
           }
         />
         <div className="field">
@@ -172,25 +210,22 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
             <button type="button" onClick={() => void change({ favourite: true }, `Marked ${many} as favourites.`)}>
               Mark as favourites
             </button>
-            <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`)}>
+            <button type="button" onClick={() => void change({ favourite: false }, `Unmarked ${many}.`, unmarkQuestion(panels))}>
               Unmark
             </button>
           </div>
         </div>
       </fieldset>
 
-      {confirmingRemove && (
+      {question && (
         <ConfirmDialog
-          title={`Remove ${many}?`}
-          confirmLabel={`Remove ${many}`}
+          title={question.asked.title}
+          confirmLabel={question.asked.confirmLabel}
           busy={busy}
-          onCancel={() => setConfirmingRemove(false)}
-          onConfirm={() => void remove()}
+          onCancel={() => question.answer(false)}
+          onConfirm={() => question.answer(true)}
         >
-          <p>
-            Paneldeck forgets these {many} and their saved sign-ins: {names}. The panels themselves are not changed; you can add or import
-            them again at any time.
-          </p>
+          {question.asked.body}
         </ConfirmDialog>
       )}
     </section>

@@ -35,12 +35,14 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
     [panels, query],
   );
   const shownCommands = commands.filter((id) => terms.every((term) => COMMANDS[id].title.toLowerCase().includes(term)));
+  /** A panel was chosen: the keyboard goes to it, not back to where the palette was opened. */
+  const panelChosen = useRef(false);
   const choose = (action: () => void) => {
     onClose();
     action();
   };
   return (
-    <ModalDialog title="Command palette" onClose={onClose} className="palette-dialog">
+    <ModalDialog title="Command palette" onClose={onClose} className="palette-dialog" shouldRestoreFocus={() => !panelChosen.current}>
       {/* Our own matching (shouldFilter off): cmdk would score every panel on every key. */}
       <Command label="Jump to a panel or run a command" shouldFilter={false} loop>
         <Command.Input ref={input} value={query} onValueChange={setQuery} placeholder="Jump to a panel or run a command…" />
@@ -49,7 +51,14 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
           {matches.length > 0 && (
             <Command.Group heading={matches.length > MAX_PANELS ? `Panels (first ${MAX_PANELS}; type more to narrow)` : 'Panels'}>
               {matches.slice(0, MAX_PANELS).map(({ panel, label }) => (
-                <Command.Item key={panel.id} value={`panel:${panel.id}`} onSelect={() => choose(() => onSelectPanel(panel.id))}>
+                <Command.Item
+                  key={panel.id}
+                  value={`panel:${panel.id}`}
+                  onSelect={() => {
+                    panelChosen.current = true;
+                    choose(() => onSelectPanel(panel.id));
+                  }}
+                >
                   <span className="palette-name">{panel.name}</span>
                   <span className="palette-detail">
                     {panel.address} · {label}

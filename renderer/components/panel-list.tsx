@@ -20,6 +20,8 @@ interface PanelListProps {
   onSelect(id: string): void;
   /** Several panels selected (Shift or Ctrl click, Shift+arrows, Ctrl+A); `focusId` is the one the keyboard is on. */
   onMark(ids: readonly string[], focusId: string): void;
+  /** Enter on a panel (the one shown): the operator wants to work in it (a signed-out one: log in). */
+  onOpen(id: string): void;
   /** Right click on a row, or the context-menu key: the row menu, at this point of the window. */
   onOpenMenu(at: { x: number; y: number }): void;
   /** Folds or unfolds a section, by its key. */
@@ -62,7 +64,7 @@ const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : ite
  * The panels as one WAI-ARIA tree: one Tab stop; Up/Down, Page Up/Down, Home/End and type-ahead
  * move through headings and panels (a panel reached is shown: selection follows focus); Right
  * and Left unfold and fold a heading, Left on a panel goes to its heading; Enter or Space folds
- * a heading. Several panels are selected as in a file manager: Shift or Ctrl (⌘) click,
+ * a heading, Enter on a panel opens it (`onOpen`). Several panels are selected as in a file manager: Shift or Ctrl (⌘) click,
  * Shift+Up/Down, Ctrl+A; Esc goes back to one. Right click or the context-menu key (Shift+F10)
  * opens the row menu. Only the rows in view (and a few beyond) are in the page.
  */
@@ -72,6 +74,7 @@ export function PanelList({
   marked,
   onSelect,
   onMark,
+  onOpen,
   onOpenMenu,
   onToggleSection,
   now,
@@ -217,6 +220,11 @@ export function PanelList({
         moveTo(current + 1);
         return;
       }
+    }
+    if (active?.kind === 'panel' && event.key === 'Enter' && marked.size <= 1) {
+      event.preventDefault();
+      onOpen(active.key);
+      return;
     }
     if (active?.kind === 'panel' && event.key === 'ArrowLeft' && active.section !== null) {
       event.preventDefault();

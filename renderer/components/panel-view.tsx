@@ -8,6 +8,7 @@ import { useCommandHandlers, usePanelChanges, usePanels, useWindowContext, useWi
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../failure-info.ts';
 import { lastCheckFailed, panelStatus, signedOutNotice } from '../panel-status.ts';
+import { panelListElement } from '../window-commands.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from './plain-http.tsx';
@@ -40,11 +41,15 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const onPanelChanged = (updated: Panel) => changed([updated]);
   // When the session ends, if main warned that it ends soon; Preferences' email for panels never logged in to.
   const expiresSoonAt = usePanels().expiring.get(panel.id) ?? null;
-  const defaultEmail = useWindowState().status?.settings.defaultEmail ?? null;
+  const { status: appStatus, focusRequest } = useWindowState();
+  const defaultEmail = appStatus?.settings.defaultEmail ?? null;
+  const { windowStore } = useWindowContext();
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
   const requested = useRef(false);
+  /** The read about to start once the panel has been shown a moment: a Cancel meanwhile stops it here. */
+  const pendingRead = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** A fresh read has answered since the sign-in: the cached session must not replace what it said. */
   const answered = useRef(false);
 
@@ -89,9 +94,14 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       // Read after a moment: walking the list with the arrow keys passes panels without reading
       // each one; the cached session shows meanwhile, marked as being refreshed.
       setSession((state) => ({ ...state, loading: true }));
-      const timer = setTimeout(() => void loadSession(), READ_AFTER_MS);
+      const timer = setTimeout(() => {
+        pendingRead.current = null;
+        void loadSession();
+      }, READ_AFTER_MS);
+      pendingRead.current = timer;
       return () => {
         clearTimeout(timer);
+        pendingRead.current = null;
         requested.current = false;
       };
     }
@@ -118,6 +128,17 @@ export function PanelView({ panel, groups }: PanelViewProps) {
     };
   }, [api, panel.id, lastReadAt, shownAt, session.loading]);
 
+  // Cancel: this panel's read only (a check of all panels under way goes on); the session shown stays.
+  const cancelRead = () => {
+    if (pendingRead.current !== null) {
+      clearTimeout(pendingRead.current);
+      pendingRead.current = null;
+      setSession((state) => ({ ...state, loading: false }));
+      return;
+    }
+    void api.cancelSessionRead(panel.id).catch(() => undefined);
+  };
+
   // "Try again" on a broken session view: drop the answer that broke it and read a fresh one.
   const retryView = () => {
     if (tab !== 'session' || !panel.signedIn) return;
@@ -136,6 +157,20 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const [settingsAction, setSettingsAction] = useState<'logOut' | 'removePanel' | null>(null);
   const article = useRef<HTMLElement>(null);
   const focusIn = (selector: string) => requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(selector)?.focus());
+  /** The log in form, with the cursor at the password when the email is known (the panel's last, or Preferences'). */
+  const openLogIn = () => {
+    setTab(panel.signedIn ? 'login' : 'session');
+    focusIn(`form.login-form input[name="${(panel.lastEmail ?? defaultEmail) ? 'password' : 'email'}"]`);
+  };
+  /** Opened by Enter in the list or from the palette: after the log in, the keyboard goes back to the panel's row. */
+  const backToList = useRef(false);
+  // After every render (cheap: nothing to do unless a request names this panel), so the newest form and email are used.
+  useEffect(() => {
+    if (focusRequest?.to !== 'logIn' || focusRequest.panelId !== panel.id) return;
+    windowStore.focusRequestDone(focusRequest);
+    backToList.current = true;
+    openLogIn();
+  });
   useCommandHandlers({
     refresh: () => {
       if (!panel.signedIn) return;
@@ -143,8 +178,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       if (!session.loading) void loadSession();
     },
     logIn: () => {
-      setTab(panel.signedIn ? 'login' : 'session');
-      focusIn(panel.lastEmail ? 'form.login-form input[name="password"]' : 'form.login-form input[name="email"]');
+      backToList.current = false;
+      openLogIn();
     },
     settings: () => {
       showSettings(false);
@@ -175,10 +210,13 @@ export function PanelView({ panel, groups }: PanelViewProps) {
     setCopyStatus((await copying) ? done : 'Could not copy: the clipboard is not available.');
   };
 
-  // After a log in the cursor goes to the session's heading, where the reading begins.
+  // After a log in the cursor goes to the session's heading, where the reading begins; or, when the
+  // log in was opened from the list (or the palette), back to the panel's row, to go on to the next.
   const loggedIn = (updated: Panel) => {
     onPanelChanged(updated);
-    if (updated.signedIn) focusIn('#session-title');
+    if (updated.signedIn && backToList.current) requestAnimationFrame(() => panelListElement()?.focus());
+    else if (updated.signedIn) focusIn('#session-title');
+    backToList.current = false;
     // A log in again: the session read now is the new sign-in's (a first log in reads it as it signs in).
     if (tab === 'login') {
       setTab('session');
@@ -249,12 +287,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
         ) : panel.signedIn && tab === 'login' ? (
           logInForm
         ) : panel.signedIn ? (
-          <SessionView
-            panel={panel}
-            state={session}
-            onRefresh={() => void loadSession()}
-            onCancel={() => void api.cancelChecks().catch(() => undefined)}
-          />
+          <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} onCancel={cancelRead} />
         ) : (
           <>
             {notice && (

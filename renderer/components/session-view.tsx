@@ -20,7 +20,7 @@ interface SessionViewProps {
   panel: Panel;
   state: SessionState;
   onRefresh(): void;
-  /** Stops the read under way; the session shown stays. */
+  /** Stops this panel's read under way (not a check of all panels); the session shown stays. */
   onCancel(): void;
 }
 
@@ -50,8 +50,11 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
             <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
               {`${error ? 'Last read' : 'Checked'} ${agoText(Date.parse(result.checkedAt), now)}`}
             </time>
-          ) : (
+          ) : error ? (
             ''
+          ) : (
+            // A read cancelled before it answered: nothing was read, and nothing is wrong.
+            'Not read. Refresh reads the session.'
           )}
         </span>
         {loading ? (
@@ -60,7 +63,7 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
               <span className="spinner" aria-hidden="true" />
               Refreshing…
             </button>
-            <button type="button" onClick={onCancel} title="Stops reading this session (and a check of all panels under way)">
+            <button type="button" onClick={onCancel} title="Stops reading this session; a check of all panels under way goes on">
               Cancel
             </button>
           </span>

@@ -180,6 +180,10 @@ export function Sidebar() {
           marked={marked}
           onSelect={(id) => windowStore.selectOne(id)}
           onMark={(ids, focusId) => windowStore.selectMany(ids, focusId)}
+          // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
+          onOpen={(id) => {
+            if (byId.get(id)?.signedIn === false) windowStore.focusPanel(id, 'logIn');
+          }}
           onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
           onToggleSection={toggleSection}
           now={now}

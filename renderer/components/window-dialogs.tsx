@@ -25,7 +25,8 @@ export function WindowDialogs() {
           panels={panels ?? []}
           commands={availableCommands(selected, marked, panels ?? [], status !== null)}
           mac={isMac()}
-          onSelectPanel={(id) => windowStore.selectOne(id)}
+          // The keyboard follows: to the panel's row, or to its log in form when it is signed out.
+          onSelectPanel={(id) => windowStore.focusPanel(id, panels?.find((panel) => panel.id === id)?.signedIn ? 'row' : 'logIn')}
           onRun={run}
           onClose={close}
         />

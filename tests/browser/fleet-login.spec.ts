@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { selfSignedCertificate } from '../support/tls-certificate.ts';
-import { checkScreen } from './screens.ts';
+import { checkScreenBothSizes } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 
 /**
@@ -15,12 +15,7 @@ const ROLES = ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'code', 'code', 'certificate'
 const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 const row = (page: Page, name: RegExp) => board(page).getByRole('treeitem', { name });
 
-async function shot(page: Page, name: string): Promise<void> {
-  await checkScreen(page, name);
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await checkScreen(page, `${name}-full-hd`);
-  await page.setViewportSize({ width: 900, height: 600 });
-}
+const shot = checkScreenBothSizes;
 
 test('several panels: one dialog, its progress (with Cancel shown), then every outcome and the panels to finish, by keyboard', async ({
   page,

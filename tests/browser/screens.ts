@@ -22,6 +22,14 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   expect(severe, `accessibility violations on screen "${name}"`).toEqual([]);
 }
 
+/** `checkScreen` at the suite's window size (900x600) and at full HD (name-full-hd), then back. */
+export async function checkScreenBothSizes(page: Page, name: string): Promise<void> {
+  await checkScreen(page, name);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await checkScreen(page, `${name}-full-hd`);
+  await page.setViewportSize({ width: 900, height: 600 });
+}
+
 /**
  * Everything the renderer holds that a test can reach: the DOM with input values, every string
  * under `window` (walked, cycles skipped), cookies, both storages and every IndexedDB record.

@@ -210,13 +210,18 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   await row(page, /Foxtrot/).click({ button: 'right' });
   const menu = page.getByRole('menu', { name: '6 panels' });
   await expect(menu.getByRole('menuitem')).toHaveText([
+    'Log in to 5 panels…',
     'Check the 1 signed in',
-    'Log out of the 1 signed in',
+    'Log out of the 1 signed in…',
     'Group, tag or colour 6 panels…',
     'Export 6 panels…',
     'Remove 6 panels…',
   ]);
-  await menu.getByRole('menuitem', { name: 'Log out of the 1 signed in' }).click();
+  await menu.getByRole('menuitem', { name: 'Log out of the 1 signed in…' }).click();
+  // It asks first, naming the one it logs out of.
+  const logOutConfirm = page.getByRole('dialog', { name: 'Log out of 1 panel?' });
+  await expect(logOutConfirm).toContainText('Foxtrot');
+  await logOutConfirm.getByRole('button', { name: 'Log out of 1 panel' }).click();
   await expect(page.getByRole('region', { name: '6 panels selected' }).getByRole('status')).toHaveText('Logged out of 1 panel.');
   expect((await app.service.listPanels()).some((panel) => panel.signedIn)).toBe(false);
 

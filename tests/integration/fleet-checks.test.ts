@@ -629,6 +629,28 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     assert.equal(await service.getCachedSession(id), null);
   });
 
+  test("cancelSessionRead aborts that panel's getSession only: a pass under way and another panel's read go on", async () => {
+    const { service, ids, server, setLatency } = await start(3);
+    const [shown, other, checked] = ids as [string, string, string];
+    setLatency(300);
+    const outcome = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'ok',
+        (error: { code?: string }) => error.code,
+      );
+    const pass = service.checkPanels([checked]);
+    const reading = outcome(service.getSession(shown));
+    const otherReading = outcome(service.getSession(other));
+    await until(() => server.arrived === 3, 'the reads never reached the servers');
+    await service.cancelSessionRead(shown);
+    assert.equal(await reading, 'CANCELLED');
+    assert.equal(await otherReading, 'ok');
+    assert.deepEqual((await pass).map(outcomeOf), ['ok']);
+    const panels = await service.listPanels();
+    assert.equal(listed(panels, shown).lastCheck, null, 'the cancelled read was recorded');
+    assert.equal(listed(panels, checked).lastCheck?.ok, true);
+  });
+
   test('a cancelled read whose sign-in was renewed meanwhile leaves no fetch unhandled and records nothing', async () => {
     const { service, ids, client } = await start(1);
     const [id] = ids as [string];

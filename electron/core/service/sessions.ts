@@ -4,13 +4,13 @@ import { PanelChecker } from '../background/panel-checker.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { find } from './session-reader.ts';
 
-/** Reading sessions: one panel's on request, many in a bounded check, and stopping both. */
+/** Reading sessions: one panel's on request, many in a bounded check, and stopping either. */
 export function sessionMethods(
   context: ServiceContext,
-): ServiceMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks'> {
+): ServiceMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks' | 'cancelSessionRead'> {
   const { state, opened, reader, cache } = context;
-  /** Reads started by getSession, so that cancelChecks stops them too. */
-  const reads = new Set<AbortController>();
+  /** Reads started by getSession, by panel: cancelSessionRead stops one panel's, cancelChecks all. */
+  const reads = new Map<string, Set<AbortController>>();
   const checker = new PanelChecker({
     concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
     checkOne: async (panelId, signal) => reader.check(await state(), panelId, signal),
@@ -23,11 +23,13 @@ export function sessionMethods(
       const [panelId] = parseArguments('getSession', [id]);
       const current = await state();
       const controller = new AbortController();
-      reads.add(controller);
+      const panelReads = reads.get(panelId) ?? new Set();
+      reads.set(panelId, panelReads.add(controller));
       try {
         return await reader.read(current, panelId, controller.signal);
       } finally {
-        reads.delete(controller);
+        panelReads.delete(controller);
+        if (panelReads.size === 0 && reads.get(panelId) === panelReads) reads.delete(panelId);
       }
     },
 
@@ -55,7 +57,13 @@ export function sessionMethods(
     async cancelChecks() {
       parseArguments('cancelChecks', []);
       checker.cancel();
-      for (const controller of reads) controller.abort();
+      for (const panelReads of reads.values()) for (const controller of panelReads) controller.abort();
+    },
+
+    async cancelSessionRead(id) {
+      const [panelId] = parseArguments('cancelSessionRead', [id]);
+      // The panel's own reads only: a check of many panels under way (Check all) goes on.
+      for (const controller of reads.get(panelId) ?? []) controller.abort();
     },
   };
 }

@@ -36,7 +36,7 @@ test('the row menu names how many it acts on', () => {
     [
       'Log in to 1 panel…',
       'Check the 2 signed in',
-      'Log out of the 2 signed in',
+      'Log out of the 2 signed in…',
       'Group, tag or colour 3 panels…',
       'Export 3 panels…',
       'Remove 3 panels…',

@@ -171,3 +171,18 @@ test('derived: the panel shown falls back to the first; several in the list\u201
   assert.deepEqual(markedPanels(panels, new Set([panel(1).id])), []);
   assert.deepEqual(groupsInUse(panels), ['asia', 'eu']);
 });
+
+test('a focus request selects its panel on its own and is carried out once; a stale one does not clear a newer', () => {
+  const store = new WindowStore();
+  store.selectMany(['a', 'b'], 'a');
+  store.focusPanel('b', 'logIn');
+  const first = store.getSnapshot().focusRequest!;
+  assert.deepEqual(first, { panelId: 'b', to: 'logIn' });
+  assert.equal(store.getSnapshot().selectedId, 'b');
+  assert.equal(store.getSnapshot().marked.size, 0);
+  store.focusPanel('c', 'row');
+  store.focusRequestDone(first);
+  assert.deepEqual(store.getSnapshot().focusRequest, { panelId: 'c', to: 'row' });
+  store.focusRequestDone(store.getSnapshot().focusRequest!);
+  assert.equal(store.getSnapshot().focusRequest, null);
+});

@@ -14,6 +14,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'applyImport',
     'cancelChecks',
     'cancelLogIns',
+    'cancelSessionRead',
     'checkPanels',
     'duplicatePanel',
     'exportPanels',
