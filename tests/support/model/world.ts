@@ -1,11 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
-import { startReferencePanel, type DemoUser, type ReferencePanel } from '../reference-panel/server.ts';
+import { startReferencePanel, type DemoUser, type PanelStyle, type ReferencePanel } from '../reference-panel/server.ts';
+import { certificateFingerprint, describeCertificate, selfSignedCertificate, type CertificateDescription } from '../tls-certificate.ts';
 
 /**
  * What the sequences share: reference panels on distinct origins, each with a user of its own
- * (so a password or token for one is recognisable at another), and ports nothing listens on.
+ * (so a password or token for one is recognisable at another), some over TLS with a self-signed
+ * certificate of their own (which no system trusts), an attacker's certificate any of those may
+ * be made to present, and ports nothing listens on.
  */
+
+export interface Pem {
+  key: string;
+  cert: string;
+}
+
+export interface Certificate {
+  pem: Pem;
+  sha256: string;
+  info: CertificateDescription;
+}
+
+/** A TLS server's certificates: its own, and which one it presents now (its own or the attacker's). */
+export interface ServerTls {
+  own: Certificate;
+  presenting: Certificate;
+}
 
 export type Target = { kind: 'server' | 'free'; index: number };
 
@@ -17,6 +37,8 @@ export interface Server {
   known: Set<string>;
   /** How many of `issuedTokens()` are in `known`. */
   seen: number;
+  /** Null for a server on plain http. */
+  tls: ServerTls | null;
 }
 
 /**
@@ -33,11 +55,27 @@ export interface FreePort {
 export interface World {
   servers: Server[];
   freePorts: FreePort[];
+  /** The certificate an attacker's server presents: no panel's own, and trusted by nobody. */
+  attacker: Certificate;
   close(): Promise<void>;
 }
 
-export async function startWorld(serverCount: number, freePortCount: number): Promise<World> {
+async function certificate(commonName: string): Promise<Certificate> {
+  const pem = await selfSignedCertificate({ commonName });
+  return { pem, sha256: certificateFingerprint(pem.cert), info: describeCertificate(pem.cert) };
+}
+
+export interface WorldOptions {
+  /** How many of the servers (every other one, from the second) serve https; default none. */
+  tls?: number;
+  /** Default the reference panel's simple style. */
+  style?: PanelStyle;
+}
+
+export async function startWorld(serverCount: number, freePortCount: number, options: WorldOptions = {}): Promise<World> {
+  const tlsCount = options.tls ?? 0;
   const servers: Server[] = [];
+  const attacker = await certificate('attacker.paneldeck.test');
   for (let index = 0; index < serverCount; index++) {
     const user: DemoUser = {
       id: `usr_${3000 + index}`,
@@ -47,12 +85,16 @@ export async function startWorld(serverCount: number, freePortCount: number): Pr
       name: `Operator ${index}`,
       role: 'admin',
     };
-    servers.push({ index, panel: await startReferencePanel({ users: [user] }), user, known: new Set(), seen: 0 });
+    const overTls = index % 2 === 1 && Math.floor(index / 2) < tlsCount;
+    const own = overTls ? await certificate(`panel-${index}.paneldeck.test`) : null;
+    const panel = await startReferencePanel({ users: [user], style: options.style ?? 'simple', ...(own ? { tls: own.pem } : {}) });
+    servers.push({ index, panel, user, known: new Set(), seen: 0, tls: own ? { own, presenting: own } : null });
   }
   const sinks = await Promise.all(Array.from({ length: freePortCount }, () => holdFreePort()));
   return {
     servers,
     freePorts: sinks.map((sink) => sink.free),
+    attacker,
     close: async () => {
       await Promise.all([...servers.map((server) => server.panel.close()), ...sinks.map((sink) => sink.close())]);
     },
@@ -97,7 +139,23 @@ export function targetPort(world: World, target: Target): number {
 }
 
 export function targetAddress(world: World, target: Target): string {
-  return `http://127.0.0.1:${targetPort(world, target)}`;
+  const server = target.kind === 'server' ? world.servers[target.index] : undefined;
+  return server ? server.panel.url : `http://127.0.0.1:${targetPort(world, target)}`;
+}
+
+/** The server at `target` when it serves TLS. */
+export function tlsServerAt(world: World, target: Target): (Server & { tls: ServerTls }) | null {
+  const server = target.kind === 'server' ? world.servers[target.index] : undefined;
+  return server?.tls ? (server as Server & { tls: ServerTls }) : null;
+}
+
+/** Every server presents its own certificate again (a sequence starts so). */
+export async function restoreCertificates(world: World): Promise<void> {
+  for (const server of world.servers) {
+    if (!server.tls || server.tls.presenting === server.tls.own) continue;
+    server.tls.presenting = server.tls.own;
+    await server.panel.setCertificate(server.tls.own.pem);
+  }
 }
 
 export function targetLabel(target: Target): string {
