@@ -63,7 +63,17 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
       throw error;
     }
+    /**
+     * The panel opened a session for a token this log in does not keep (the panel was signed out,
+     * moved or removed meanwhile, or the sign-in could not be recorded): it is asked to end it, at
+     * the address the token came from, as a removal asks (nobody waits).
+     */
+    const endDropped = () => {
+      const latest = registry.get(id);
+      void endSessionsAtPanels(request, [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }]);
+    };
     const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
+    if (storage === null || !registry.get(id)) endDropped();
     // Removed while the request was under way: nothing was stored for it.
     find(current, id);
     if (storage === null) {
@@ -87,6 +97,7 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       // A log in that fails must not leave the panel signed in behind the operator's back. The
       // token is gone from memory at once; a deletion that could not be written stays due.
       await attemptWrite(() => vault.forget(id));
+      endDropped();
       throw error;
     }
   }
