@@ -11,7 +11,7 @@ import { targetLabel } from './world.ts';
  * interleaved; then what each call answered and what the service shows are held to the model.
  */
 
-const DISTURBING = new Set<Call['kind']>(['logIn', 'readdress', 'trust']);
+const DISTURBING = new Set<Call['kind']>(['readdress', 'trust']);
 
 /** Runs the group; notes in `record` what the checks after it need. */
 export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[], record: StepRecord): Promise<void> {
@@ -63,14 +63,18 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
     const outcome = outcomes[index]!;
     if (call.kind === 'logIn' && (outcome.ok || outcome.code === 'STORAGE'))
       record.loggedIn.set(call.panel.id, outcome.ok || record.loggedIn.get(call.panel.id) === 'ok' ? 'ok' : 'maybe');
-    if ((call.kind !== 'logOut' && call.kind !== 'remove') || !call.panel.signedIn || call.panel.held.length === 0) continue;
+    if (call.kind !== 'logOut' && call.kind !== 'remove') continue;
+    // A log in racing it: the token it got is ended too, whether the sign-in kept it or dropped it.
+    const raced = calls.some((other) => other.kind === 'logIn' && other.panel === call.panel);
+    const held = call.panel.signedIn ? call.panel.held : [];
+    if (held.length === 0 && !raced) continue;
     // Only a log out that did its work here asks the panel; a removal asks whatever its write did.
     const asked = call.kind === 'remove' || outcome.ok;
-    // A log in, a move or a trust on the panel meanwhile leaves unsure which token the log out took.
+    // A move or a trust on the panel meanwhile leaves unsure where the log out went.
     const alone = calls.every((other) => !('panel' in other) || other.panel !== call.panel || !DISTURBING.has(other.kind));
     const atPanel =
       asked && alone && judge.tls.reachable(call.panel) && call.panel.target.kind === 'server' ? call.panel.target.index : null;
-    record.ended.push({ panel: call.panel, call: call.kind, held: call.panel.held, after: returned.get(call)!, atPanel });
+    record.ended.push({ panel: call.panel, call: call.kind, held, raced, after: returned.get(call)!, atPanel });
     if (atPanel !== null && call.kind === 'logOut' && outcome.ok) {
       const note = (outcome.value as { signedOutReason?: { message: string } | null }).signedOutReason;
       if (note)

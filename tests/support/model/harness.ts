@@ -280,6 +280,11 @@ export class Run {
     return password;
   }
 
+  /** How many steps the trace has numbered. */
+  get steps(): number {
+    return this.#steps;
+  }
+
   /** Adds a numbered step to the trace. */
   note(text: string): void {
     this.trace.push(`${++this.#steps}. ${text}`);

@@ -28,7 +28,7 @@ export interface Stats {
   endedSignIns: number;
   endedAtPanelChecked: number;
   /** Tokens the service dropped or ended whose session the panel still accepted afterwards (see the report). */
-  sessionsLeftOpen: number;
+  sessionsLeftOpen: Record<string, number>;
 }
 
 export function emptyStats(): Stats {
@@ -51,6 +51,6 @@ export function emptyStats(): Stats {
     swaps: 0,
     endedSignIns: 0,
     endedAtPanelChecked: 0,
-    sessionsLeftOpen: 0,
+    sessionsLeftOpen: {},
   };
 }

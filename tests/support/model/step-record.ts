@@ -12,12 +12,14 @@ export interface EndedSignIn {
   call: 'logOut' | 'remove';
   /** The tokens the service held for the panel before the step. */
   held: string[];
+  /** A log in of the panel raced it in the step. */
+  raced: boolean;
   /** How many requests each server and free port had received when the call returned. */
   after: { servers: number[]; free: number[] };
   /**
    * The server that must no longer accept the token: the panel's, when it was certainly reachable
    * with the token in the whole step (the certificate it presented passed the pin; nothing moved,
-   * swapped, trusted or logged in meanwhile); null when not.
+   * swapped or trusted meanwhile); null when not.
    */
   atPanel: number | null;
 }

@@ -56,9 +56,9 @@ export function checkEndedTokens(
       const dead = book.dead.get(bearer);
       if (dead) run.fail(`[log out] S${server.index} received (${request.method} ${request.path}) the token of ${dead}`);
       for (const ended of record.ended) {
-        // The removal's own request asking the panel to end the session goes out after it returned.
-        const own =
-          ended.call === 'remove' && isLogOut(request) && ended.panel.target.kind === 'server' && ended.panel.target.index === server.index;
+        // A removal's own request asking the panel to end the session goes out after it (and a log out racing it) returned.
+        const removal = record.ended.some((one) => one.call === 'remove' && one.panel.id === ended.panel.id);
+        const own = removal && isLogOut(request) && ended.panel.target.kind === 'server' && ended.panel.target.index === server.index;
         if (own || !ended.held.includes(bearer) || from + offset < ended.after.servers[server.index]!) continue;
         run.fail(
           `[log out] S${server.index} received ${ended.panel.label}'s token (${request.method} ${request.path}) after ${ended.call}(${ended.panel.label}) returned`,
@@ -75,35 +75,53 @@ export function checkEndedTokens(
       if (bearer !== undefined && (book.dead.has(bearer) || ended)) run.fail(`[log out] F${index} received the token of an ended sign-in`);
     }
   }
+  const fresh = freshByPanel(received, record);
   for (const ended of record.ended) {
     run.stats.endedSignIns++;
     if (ended.atPanel === null) continue;
-    run.stats.endedAtPanelChecked++;
     const server = run.world.servers[ended.atPanel]!;
+    if (ended.raced) {
+      // Unless a log in after it won: every token a log in got in the step was kept and ended, or dropped and ended.
+      if (model.panels.some((panel) => panel.id === ended.panel.id && panel.signedIn)) continue;
+      run.stats.endedAtPanelChecked++;
+      if ((fresh.get(ended.panel.id) ?? []).some((token) => server.panel.acceptsToken(token)))
+        run.fail(
+          `[log out at panel] after ${ended.call}(${ended.panel.label}) returned, S${server.index} still accepts the token a log in racing it got, ` +
+            'though the panel was reachable and the panel is signed out here',
+        );
+      continue;
+    }
+    run.stats.endedAtPanelChecked++;
     // With several tokens held (log ins raced), the one the sign-in kept must be the one ended.
-    if (ended.held.every((token) => server.panel.acceptsToken(token)))
+    if (ended.held.length > 0 && ended.held.every((token) => server.panel.acceptsToken(token)))
       run.fail(
         `[log out at panel] after ${ended.call}(${ended.panel.label}) returned, S${server.index} still accepts the token of the sign-in it ended, ` +
           `though the panel was reachable (${server.panel.logouts.length} log outs recorded there)`,
       );
   }
-  updateBook(run, model, received, record);
+  updateBook(run, model, fresh, record);
 }
 
-/** Gives the step's new tokens to their panels; kills what no sign-in holds any more. */
-function updateBook(run: Run, model: Model, received: NewRequests[], record: StepRecord): void {
-  const book = run.tokens;
+/** The tokens the servers issued in the step, by the panel whose log ins they answered. */
+function freshByPanel(received: NewRequests[], record: StepRecord): Map<string, string[]> {
   const fresh = new Map<string, string[]>();
   for (const { server, fresh: tokens } of received) {
     const owner = record.panelAt.get(server.index);
     if (owner === undefined || tokens.length === 0) continue;
     fresh.set(owner, [...(fresh.get(owner) ?? []), ...tokens]);
   }
-  const step = `step ${run.trace.length}`;
-  const kill = (panel: PanelModel, tokens: string[], why: string) => {
+  return fresh;
+}
+
+/** Gives the step's new tokens to their panels (`loggedIn`: whose log in succeeded); kills what no sign-in holds any more. */
+function updateBook(run: Run, model: Model, fresh: Map<string, string[]>, record: StepRecord): void {
+  const book = run.tokens;
+  const step = `step ${run.steps}`;
+  const kill = (panel: PanelModel, tokens: string[], why: string, kind: string) => {
     for (const token of book.kill(tokens, `${panel.label}'s sign-in, ${why} (${step})`)) {
       const issuer = run.world.servers.find((server) => server.known.has(token));
-      if (issuer?.panel.acceptsToken(token)) run.stats.sessionsLeftOpen++;
+      const open = run.stats.sessionsLeftOpen;
+      if (issuer?.panel.acceptsToken(token)) open[kind] = (open[kind] ?? 0) + 1;
     }
   };
   for (const panel of [...model.panels, ...model.removed]) {
@@ -114,16 +132,17 @@ function updateBook(run: Run, model: Model, received: NewRequests[], record: Ste
     const dormant = !panel.signedIn && panel.ended === null && panel.copy !== null;
     if (dormant) panel.held.push(...mine);
     else if (removed || !panel.signedIn) {
-      kill(panel, [...panel.held, ...mine], removed ? 'removed' : `ended (${panel.ended ?? 'signed out'})`);
+      const kind = removed ? 'remove' : (panel.ended ?? 'signed out');
+      kill(panel, [...panel.held, ...mine], removed ? 'removed' : `ended (${kind})`, kind);
       panel.held = [];
     }
     if (removed || !panel.signedIn) continue;
     const loggedIn = record.loggedIn.get(panel.id);
     if (loggedIn === undefined || mine.length === 0) {
-      kill(panel, mine, 'a log in that was dropped');
+      kill(panel, mine, 'a log in that was dropped', 'dropped log in');
       continue;
     }
-    if (loggedIn === 'ok') kill(panel, panel.held, 'replaced by a new log in');
+    if (loggedIn === 'ok') kill(panel, panel.held, 'replaced by a new log in', 'replaced by a new log in');
     panel.held = loggedIn === 'ok' ? mine : [...panel.held, ...mine];
   }
 }
