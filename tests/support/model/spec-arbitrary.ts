@@ -56,7 +56,7 @@ export function callSpecArbitrary(without: ReadonlySet<string>): fc.Arbitrary<Ca
         bare: fc.boolean(),
       }),
     ],
-    ['swap', 2, fc.record({ kind: fc.constant('swap' as const), pick, attacker: fc.boolean() })],
+    ['swap', 2, fc.record({ kind: fc.constant('swap' as const), pick, to: fc.nat({ max: 2 }) })],
   ];
   return fc.oneof(...kinds.filter(([kind]) => !without.has(kind)).map(([, weight, arbitrary]) => ({ weight, arbitrary })));
 }

@@ -1,5 +1,5 @@
 import type { Model, PanelModel } from './model.ts';
-import { tlsServerAt, type Target, type World } from './world.ts';
+import { systemTrusted, tlsServerAt, type Target, type World } from './world.ts';
 
 /**
  * What a step did that the checks after it need: which panel each server's requests in the step
@@ -47,9 +47,9 @@ export function recordBefore(world: World, model: Model): StepRecord {
 export function notePanel(world: World, record: StepRecord, panel: PanelModel, target: Target, pin: string | null): void {
   if (target.kind !== 'server') return;
   record.panelAt.set(target.index, panel.id);
-  // No certificate of the world is one the system trusts: with no pin, none passes.
-  if (pin === null || !tlsServerAt(world, target)) return;
+  if (!tlsServerAt(world, target)) return;
   const trusted = record.trusted.get(target.index) ?? new Set<string>();
-  trusted.add(pin);
+  // With no pin, what the system trusts.
+  for (const sha256 of pin === null ? systemTrusted(world).map((one) => one.sha256) : [pin]) trusted.add(sha256);
   record.trusted.set(target.index, trusted);
 }

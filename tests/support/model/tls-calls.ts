@@ -2,7 +2,7 @@ import type { ImportPreview, ImportResult } from '../../../shared/transfer.ts';
 import type { Panel } from '../../../shared/types.ts';
 import type { Run } from './harness.ts';
 import type { Model, PanelModel } from './model.ts';
-import { targetAddress, targetLabel, tlsServerAt, type Target, type World } from './world.ts';
+import { targetAddress, targetLabel, tlsServerAt, type Certificate, type Target, type World } from './world.ts';
 
 /**
  * The calls about trust: the operator trusting a certificate (the one a refusal named, or one the
@@ -18,7 +18,8 @@ export type TrustSpec =
   | { kind: 'trust'; pick: number; presented: boolean; other: number }
   /** `csv`: harmless entries as CSV (which carries no pin); `bare`: the pin as `trustedCertificateSha256`. */
   | { kind: 'import'; what: ImportKind; pick: number; to: number; csv: boolean; bare: boolean }
-  | { kind: 'swap'; pick: number; attacker: boolean };
+  /** `to`: 0 the server's own certificate, else the attacker's (`World.attackers`) of that number. */
+  | { kind: 'swap'; pick: number; to: number };
 
 export type TrustCall =
   | { kind: 'trust'; panel: PanelModel; sha256: string; never: boolean }
@@ -35,7 +36,7 @@ export type TrustCall =
       pin: string | null;
       text: string;
     }
-  | { kind: 'swap'; server: number; attacker: boolean };
+  | { kind: 'swap'; server: number; to: Certificate };
 
 /** What resolving a spec may take: addresses no panel uses, and labels for new panels. */
 export interface Picking {
@@ -54,7 +55,7 @@ export function describeTrustSpec(spec: TrustSpec): string {
     case 'import':
       return `import(${spec.what}, #${spec.pick}, unused #${spec.to}${spec.csv ? ', csv' : ''}${spec.bare ? ', bare fingerprint' : ''})`;
     case 'swap':
-      return `swap(#${spec.pick} → ${spec.attacker ? 'attacker' : 'own'})`;
+      return `swap(#${spec.pick} → ${spec.to === 0 ? 'own' : `attacker #${spec.to}`})`;
   }
 }
 
@@ -70,16 +71,18 @@ export function describeTrustCall(world: World, call: TrustCall): string {
       return `import(${call.what}: ${parts.filter(Boolean).join(' + ')}${call.pin ? `, pin ${certificateName(world, call.pin)}` : ''})`;
     }
     case 'swap':
-      return `swap(S${call.server} → ${call.attacker ? 'attacker' : 'own'})`;
+      return `swap(S${call.server} → ${certificateName(world, call.to.sha256)})`;
   }
 }
 
 /** A certificate as the trace names it: `attacker`, `own S3`, or its fingerprint's start. */
 export function certificateName(world: World, sha256: string | null): string {
   if (sha256 === null) return 'none';
-  if (sha256 === world.attacker.sha256) return 'attacker';
+  const attacker = world.attackers.find((one) => one.sha256 === sha256);
+  if (attacker) return attacker.systemTrusted ? 'attacker (system-trusted)' : 'attacker';
   const owner = world.servers.find((server) => server.tls?.own.sha256 === sha256);
-  return owner ? `own S${owner.index}` : sha256.slice(0, 8);
+  if (owner) return `own S${owner.index}${owner.tls?.own.systemTrusted ? ' (system-trusted)' : ''}`;
+  return sha256.slice(0, 8);
 }
 
 /** The call, or null when it cannot apply (no panel, no TLS server, no address left). */
@@ -104,7 +107,9 @@ export function resolveTrust(run: Run, model: Model, spec: TrustSpec, picking: P
     case 'swap': {
       const servers = world.servers.filter((server) => server.tls);
       const server = servers[spec.pick % Math.max(servers.length, 1)];
-      return server ? { kind: 'swap', server: server.index, attacker: spec.attacker } : null;
+      const choices = [server?.tls?.own, ...world.attackers];
+      const to = choices[spec.to % choices.length];
+      return server && to ? { kind: 'swap', server: server.index, to } : null;
     }
     case 'import':
       return resolveImport(run, spec, panel, picking);
@@ -118,7 +123,8 @@ function resolveImport(
   picking: Picking,
 ): TrustCall | null {
   const world = run.world;
-  const attacker = world.attacker;
+  // The attacker's self-signed certificate: the one a pin would let through where nothing else does.
+  const attacker = world.attackers[0]!;
   const pinFields = spec.bare ? { trustedCertificateSha256: attacker.sha256 } : { trustedCertificate: attacker.info };
   const free = picking.unused();
   // A new panel goes preferably where a TLS server listens: same host, another port.
@@ -162,7 +168,7 @@ export async function invokeTrust(run: Run, call: TrustCall): Promise<Panel | Im
       const server = run.world.servers[call.server]!;
       const tls = server.tls!;
       // The server presents the new certificate from this moment: the model knows it at once.
-      tls.presenting = call.attacker ? run.world.attacker : tls.own;
+      tls.presenting = call.to;
       await server.panel.setCertificate(tls.presenting.pem);
       return undefined;
     }

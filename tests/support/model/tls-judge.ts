@@ -5,28 +5,29 @@ import type { Outcome, Run } from './harness.ts';
 import type { PanelModel } from './model.ts';
 import type { Result } from './calls.ts';
 import { certificateName } from './tls-calls.ts';
-import { sameTarget, tlsServerAt, type Target } from './world.ts';
+import { sameTarget, tlsServerAt, type Certificate, type Target } from './world.ts';
 
 /**
- * What TLS and trust let a group's calls answer. The world's certificates are all self-signed, so
- * the system trusts none: a connection passes only when the server presents the panel's pin.
+ * What TLS and trust let a group's calls answer: a connection passes when the server presents the
+ * panel's pin, or, the panel having none, a certificate the system trusts.
  */
 
 /** What a connection to the panel's server comes to: it passes, or it is refused before anything is sent. */
 export type Verdict = 'pass' | 'CERTIFICATE_UNTRUSTED' | 'CERTIFICATE_CHANGED' | 'NETWORK';
 
-/** By TLS server: the fingerprint it presented when the group started. */
-export type Presenting = Map<number, string>;
+/** By TLS server: the certificate it presented when the group started. */
+export type Presenting = Map<number, Certificate>;
 
 export function presentingNow(run: Run): Presenting {
-  return new Map(run.world.servers.flatMap((server) => (server.tls ? [[server.index, server.tls.presenting.sha256] as const] : [])));
+  return new Map(run.world.servers.flatMap((server) => (server.tls ? [[server.index, server.tls.presenting] as const] : [])));
 }
 
-export function verdict(target: Target, pin: string | null, presented: string | undefined): Verdict {
+/** With a pin, exactly that certificate passes (even another the system trusts is refused); without, what the system trusts. */
+export function verdict(target: Target, pin: string | null, presented: Certificate | undefined): Verdict {
   if (target.kind === 'free') return 'NETWORK';
   if (presented === undefined) return 'pass';
-  if (pin === null) return 'CERTIFICATE_UNTRUSTED';
-  return pin === presented ? 'pass' : 'CERTIFICATE_CHANGED';
+  if (pin === null) return presented.systemTrusted ? 'pass' : 'CERTIFICATE_UNTRUSTED';
+  return pin === presented.sha256 ? 'pass' : 'CERTIFICATE_CHANGED';
 }
 
 export class TlsJudge {
@@ -58,7 +59,7 @@ export class TlsJudge {
     const verdicts = new Set<Verdict>();
     for (const target of [panel.target, ...moves]) {
       const tls = tlsServerAt(this.#run.world, target);
-      const shown = tls ? [this.#before.get(tls.index), tls.tls.presenting.sha256] : [undefined];
+      const shown = tls ? [this.#before.get(tls.index), tls.tls.presenting] : [undefined];
       // At a new address the pin is gone.
       for (const pin of sameTarget(target, panel.target) ? pins : [null]) for (const sha of shown) verdicts.add(verdict(target, pin, sha));
       // A swap closes the connections made before it: a request racing it may meet a closed one.
@@ -86,7 +87,10 @@ export class TlsJudge {
     const world = this.#run.world;
     const moved = this.#on(panel).some((call) => call.kind === 'readdress');
     const servers = moved ? world.servers : [tlsServerAt(world, panel.target)].flatMap((server) => (server ? [server] : []));
-    const possible = new Set([world.attacker.sha256, ...servers.flatMap((server) => (server.tls ? [server.tls.own.sha256] : []))]);
+    const possible = new Set([
+      ...world.attackers.map((one) => one.sha256),
+      ...servers.flatMap((server) => (server.tls ? [server.tls.own.sha256] : [])),
+    ]);
     if (certificate === null || !possible.has(certificate))
       this.#run.fail(`[trust] ${what} refused a certificate (${code}) without naming one the server presented: ${certificate}`);
   }

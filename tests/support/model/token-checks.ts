@@ -7,7 +7,7 @@ import { certificateName } from './tls-calls.ts';
 /**
  * Where passwords and tokens went in a step, held to trust and to the sign-ins that ended:
  * - over TLS, a password or token only reaches a server presenting the certificate trusted for
- *   the panel there (no certificate of the world is one the system trusts, so with no pin, none);
+ *   the panel there, or (nothing pinned for it) one the system trusts;
  * - a token of a sign-in that ended (log out, removal, move, a new log in, a log in dropped) is
  *   never sent again: after the call that ended it returned, to nobody;
  * - after a log out or removal of a reachable panel, that panel no longer accepts the token.
