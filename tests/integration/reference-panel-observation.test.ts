@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Agent, request as httpsRequest } from 'node:https';
 import { after, before, describe, test } from 'node:test';
-import { call, DEMO_CREDENTIALS, operate, tokenOf } from '../support/reference-panel/raw-client.ts';
+import { call, DEMO_CREDENTIALS, operate, tokenOf, withReferencePanel } from '../support/reference-panel/raw-client.ts';
 import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../support/tls-certificate.ts';
 
@@ -57,15 +57,11 @@ describe('each recorded request names the certificate its connection was made wi
     }
   });
 
-  test('over plain http: null', async () => {
-    const panel = await startReferencePanel();
-    try {
+  test('over plain http: null', () =>
+    withReferencePanel({}, async (panel) => {
       await call(panel, 'GET', '/api/getSession');
       assert.equal(panel.requests[0]?.certificate, null);
-    } finally {
-      await panel.close();
-    }
-  });
+    }));
 });
 
 describe('acceptsToken says whether the panel lets a token in now', () => {
