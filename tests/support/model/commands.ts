@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { PanelError } from '../../../shared/errors.ts';
-import type { Run, DiskFault } from './harness.ts';
+import { Violation, type Run, type DiskFault } from './harness.ts';
 import { checkInvariants, checkRestartListing } from './invariants.ts';
+import { checkTrust } from './token-checks.ts';
 import { BACKENDS, isStrong, type Backend } from './keyring.ts';
 import { adoptCopy, describeModel, type Model } from './model.ts';
 import { describeSpec, type CallSpec } from './calls.ts';
@@ -41,7 +42,13 @@ abstract class Step implements fc.AsyncCommand<Model, Run> {
       console.log(`STUCK in ${this}\n${run.trace.join('\n')}\npending: ${pending.join(', ')}\nreleased: ${run.released.join(', ')}`);
     }, 20_000);
     const record = recordBefore(run.world, model);
-    await this.act(model, run, record).finally(() => clearTimeout(watchdog));
+    await this.act(model, run, record)
+      .catch((error: unknown) => {
+        // A password or token that reached an untrusted server is the violation to name, before a wrong answer.
+        if (error instanceof Violation) checkTrust(run, run.peekRequests(), record);
+        throw error;
+      })
+      .finally(() => clearTimeout(watchdog));
     for (const panel of model.panels) notePanel(run.world, record, panel, panel.target, panel.pin);
     run.trace.push(`     → ${describeModel(model)}`);
     await checkInvariants(run, model, record);

@@ -2,7 +2,7 @@ import type { Run } from './harness.ts';
 import { describeCall, describeOutcome, describeSpec, invoke, resolve, type Call, type CallSpec } from './calls.ts';
 import { GroupJudge } from './judge.ts';
 import type { Model } from './model.ts';
-import { notePanel, type StepRecord } from './step-record.ts';
+import { notePanel, noteTrusted, type StepRecord } from './step-record.ts';
 import { presentingNow } from './tls-judge.ts';
 import { targetLabel } from './world.ts';
 
@@ -56,6 +56,9 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
     // Where the panel's requests go in this step, and what may be trusted there.
     if (call.kind === 'readdress') notePanel(run.world, record, call.panel, call.target, null);
     if (call.kind === 'trust') notePanel(run.world, record, call.panel, call.panel.target, call.sha256);
+    // What an import may pin on a panel it adds (before the judge, so that a leak is named as one first).
+    if (call.kind === 'import')
+      for (const target of [call.target, call.existing?.target]) if (target) noteTrusted(run.world, record, target, call.pin);
   }
 
   const judge = new GroupJudge(run, model, calls, outcomes, faultFired, presenting);

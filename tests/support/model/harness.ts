@@ -256,6 +256,14 @@ export class Run {
     });
   }
 
+  /** What `newRequests` would return, without taking it. */
+  peekRequests(): NewRequests[] {
+    return this.world.servers.map((server) => {
+      const from = this.#requestMarks[server.index]!;
+      return { server, requests: server.panel.requests.slice(from), from, fresh: [] };
+    });
+  }
+
   /** How many requests each server and each free port has received: marks for `NewRequests.from`. */
   requestCounts(): { servers: number[]; free: number[] } {
     return {

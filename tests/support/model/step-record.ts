@@ -47,7 +47,12 @@ export function recordBefore(world: World, model: Model): StepRecord {
 export function notePanel(world: World, record: StepRecord, panel: PanelModel, target: Target, pin: string | null): void {
   if (target.kind !== 'server') return;
   record.panelAt.set(target.index, panel.id);
-  if (!tlsServerAt(world, target)) return;
+  noteTrusted(world, record, target, pin);
+}
+
+/** `pin` trusted at `target` in this step (none: what the system trusts). */
+export function noteTrusted(world: World, record: StepRecord, target: Target, pin: string | null): void {
+  if (target.kind !== 'server' || !tlsServerAt(world, target)) return;
   const trusted = record.trusted.get(target.index) ?? new Set<string>();
   // With no pin, what the system trusts.
   for (const sha256 of pin === null ? systemTrusted(world).map((one) => one.sha256) : [pin]) trusted.add(sha256);

@@ -34,7 +34,7 @@ export function checkTrust(run: Run, received: NewRequests[], record: StepRecord
       const names = [...trusted].map((sha) => certificateName(run.world, sha)).join(', ') || 'nothing';
       run.fail(
         `[trust] S${server.index} received ${secret} (${request.method} ${request.path}) over a connection presenting ` +
-          `${certificateName(run.world, request.certificate)}; the operator trusted ${names} for the panel there`,
+          `${certificateName(run.world, request.certificate)}; trusted for the panel there: ${names} (its pin, or with none what the system trusts)`,
       );
     }
   }
