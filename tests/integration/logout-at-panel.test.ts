@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { suiteService } from '../support/helpers.ts';
+import { createPanelService } from '../../electron/core/index.ts';
+import { suiteService, tempDir, testEncryption } from '../support/helpers.ts';
+import { appStores, diskFullError } from '../support/model/stores.ts';
 
 /**
  * Log out ends the session at the panel too (auth.logout, POST /api/logout), after forgetting the
@@ -84,6 +86,32 @@ describe('log out at the panel', () => {
     await ended(() => app.logOut(id), 'NOT_SIGNED_IN');
     assert.equal((await app.listPanels()).find((one) => one.id === id)?.signedIn, false);
     await ended(() => app.removePanel(id), 'NOT_FOUND');
+  });
+
+  test('a log in whose token cannot be written: STORAGE, signed out here, and its session ended at the panel', async () => {
+    const dir = await tempDir();
+    let full = false;
+    const stores = appStores(dir.path, (name, path) => {
+      if (full && name === 'tokens') throw diskFullError(path);
+    });
+    try {
+      const app = createPanelService({ dataDir: dir.path, encryption: testEncryption(), openStore: stores.openStore });
+      const panel = panels[2]!;
+      const { id } = await app.addPanel({ address: panel.url });
+      const before = panel.issuedTokens().length;
+      full = true;
+      await assert.rejects(app.logIn(id, credentials), (error: { code?: string }) => error.code === 'STORAGE');
+      full = false;
+      assert.equal((await app.listPanels()).find((one) => one.id === id)?.signedIn, false);
+      const [token] = panel.issuedTokens().slice(before);
+      assert.ok(token, 'the panel issued a token to the log in');
+      for (let tries = 0; panel.acceptsToken(token) && tries < 50; tries++) await sleep(20);
+      assert.equal(panel.acceptsToken(token), false, 'the session the failed log in opened was ended at the panel');
+      await app.flush();
+    } finally {
+      stores.retire();
+      await dir.cleanup();
+    }
   });
 
   test('a panel that cannot be reached: signed out here, and told the session at the panel ends by itself', async () => {

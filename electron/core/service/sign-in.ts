@@ -72,7 +72,11 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
       const latest = registry.get(id);
       void endSessionsAtPanels(request, [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }]);
     };
-    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl });
+    // A save that fails takes the token back: it is dropped too.
+    const storage = await vault.save(id, token, now(), { generation, baseUrl: panel.baseUrl }).catch((error: unknown) => {
+      endDropped();
+      throw error;
+    });
     if (storage === null || !registry.get(id)) endDropped();
     // Removed while the request was under way: nothing was stored for it.
     find(current, id);
