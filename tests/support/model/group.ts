@@ -66,18 +66,19 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
     const outcome = outcomes[index]!;
     if (call.kind === 'logIn' && (outcome.ok || outcome.code === 'STORAGE'))
       record.loggedIn.set(call.panel.id, outcome.ok || record.loggedIn.get(call.panel.id) === 'ok' ? 'ok' : 'maybe');
-    if (call.kind !== 'logOut' && call.kind !== 'remove') continue;
-    // A log in racing it: the token it got is ended too, whether the sign-in kept it or dropped it.
-    const raced = calls.some((other) => other.kind === 'logIn' && other.panel === call.panel);
+    if (call.kind !== 'logIn' && call.kind !== 'logOut' && call.kind !== 'remove') continue;
+    // A move or a trust on the panel meanwhile leaves unsure where its requests went.
+    const alone = calls.every((other) => !('panel' in other) || other.panel !== call.panel || !DISTURBING.has(other.kind));
+    const reachable = alone && judge.tls.reachable(call.panel) && call.panel.target.kind === 'server' ? call.panel.target.index : null;
+    if (call.kind === 'logIn' && reachable !== null) record.loggingIn.set(call.panel.id, reachable);
     const held = call.panel.signedIn ? call.panel.held : [];
-    if (held.length === 0 && !raced) continue;
+    if (call.kind === 'logIn' || held.length === 0) continue;
     // Only a log out that did its work here asks the panel; a removal asks whatever its write did.
     const asked = call.kind === 'remove' || outcome.ok;
-    // A move or a trust on the panel meanwhile leaves unsure where the log out went.
-    const alone = calls.every((other) => !('panel' in other) || other.panel !== call.panel || !DISTURBING.has(other.kind));
-    const atPanel =
-      asked && alone && judge.tls.reachable(call.panel) && call.panel.target.kind === 'server' ? call.panel.target.index : null;
-    record.ended.push({ panel: call.panel, call: call.kind, held, raced, after: returned.get(call)!, atPanel });
+    // With a log in racing it, which token it ended is not known: the log in's are checked (see checkEndedTokens).
+    const raced = calls.some((other) => other.kind === 'logIn' && other.panel === call.panel);
+    const atPanel = asked && !raced ? reachable : null;
+    record.ended.push({ panel: call.panel, call: call.kind, held, after: returned.get(call)!, atPanel });
     if (atPanel !== null && call.kind === 'logOut' && outcome.ok) {
       const note = (outcome.value as { signedOutReason?: { message: string } | null }).signedOutReason;
       if (note)

@@ -27,6 +27,8 @@ export interface Stats {
   /** Sign-ins ended (log out, removal) while signed in, and of those, ones checked at the panel. */
   endedSignIns: number;
   endedAtPanelChecked: number;
+  /** Steps in which a panel logged in and ended signed out, checked at its reachable panel. */
+  droppedLogInsChecked: number;
   /** Tokens the service dropped or ended whose session the panel still accepted afterwards (see the report). */
   sessionsLeftOpen: Record<string, number>;
 }
@@ -51,6 +53,7 @@ export function emptyStats(): Stats {
     swaps: 0,
     endedSignIns: 0,
     endedAtPanelChecked: 0,
+    droppedLogInsChecked: 0,
     sessionsLeftOpen: {},
   };
 }

@@ -12,14 +12,12 @@ export interface EndedSignIn {
   call: 'logOut' | 'remove';
   /** The tokens the service held for the panel before the step. */
   held: string[];
-  /** A log in of the panel raced it in the step. */
-  raced: boolean;
   /** How many requests each server and free port had received when the call returned. */
   after: { servers: number[]; free: number[] };
   /**
    * The server that must no longer accept the token: the panel's, when it was certainly reachable
    * with the token in the whole step (the certificate it presented passed the pin; nothing moved,
-   * swapped or trusted meanwhile); null when not.
+   * swapped, trusted or logged in meanwhile); null when not.
    */
   atPanel: number | null;
 }
@@ -31,6 +29,8 @@ export interface StepRecord {
   trusted: Map<number, Set<string>>;
   /** By server: the panel whose requests arrive there in this step (a server has at most one). */
   panelAt: Map<number, string>;
+  /** Panels logged in in this step whose server certainly took their requests (see `EndedSignIn.atPanel`): by panel, that server. */
+  loggingIn: Map<string, number>;
   /** Panels a log in in this step may have signed in: 'ok' for sure, 'maybe' when its write failed. */
   loggedIn: Map<string, 'ok' | 'maybe'>;
   ended: EndedSignIn[];
@@ -38,7 +38,14 @@ export interface StepRecord {
 
 /** A step's record as the model stands before it: every panel's address and pin. */
 export function recordBefore(world: World, model: Model): StepRecord {
-  const record: StepRecord = { foreign: new Set(), trusted: new Map(), panelAt: new Map(), loggedIn: new Map(), ended: [] };
+  const record: StepRecord = {
+    foreign: new Set(),
+    trusted: new Map(),
+    panelAt: new Map(),
+    loggingIn: new Map(),
+    loggedIn: new Map(),
+    ended: [],
+  };
   for (const panel of model.panels) notePanel(world, record, panel, panel.target, panel.pin);
   return record;
 }
