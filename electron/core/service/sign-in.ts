@@ -60,7 +60,8 @@ export function signInMethods(context: ServiceContext): ServiceMethods<'logIn' |
         changes.changed(id);
       });
     } catch (error) {
-      if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
+      // Only while the panel is still at the address that presented it: a move meanwhile made it another server's.
+      if (error instanceof PanelError && error.certificate && registry.get(id)?.baseUrl === baseUrl) presented.set(id, error.certificate);
       throw error;
     }
     /**
