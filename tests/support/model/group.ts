@@ -1,9 +1,9 @@
-import type { Run } from './harness.ts';
-import { describeCall, describeOutcome, describeSpec, invoke, resolve, type Call, type CallSpec } from './calls.ts';
+import type { Outcome, Run } from './harness.ts';
+import { describeCall, describeOutcome, describeSpec, invoke, resolve, type Call, type CallSpec, type Result } from './calls.ts';
 import { GroupJudge } from './judge.ts';
 import type { Model } from './model.ts';
 import { notePanel, noteTrusted, type StepRecord } from './step-record.ts';
-import { presentingNow } from './tls-judge.ts';
+import { presentingNow, type TlsJudge } from './tls-judge.ts';
 import { targetLabel } from './world.ts';
 
 /**
@@ -62,6 +62,21 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
   }
 
   const judge = new GroupJudge(run, model, calls, outcomes, faultFired, presenting);
+  noteSignIns(run, calls, outcomes, judge.tls, returned, record);
+  judge.judge(listing, status);
+  // After the group: every panel at its address with its pin (new panels, new pins included).
+  for (const panel of model.panels) notePanel(run.world, record, panel, panel.target, panel.pin);
+}
+
+/** Notes the group's log ins, and its log outs and removals of signed-in panels with where and when they returned. */
+function noteSignIns(
+  run: Run,
+  calls: Call[],
+  outcomes: Outcome<Result>[],
+  tls: TlsJudge,
+  returned: Map<Call, ReturnType<Run['requestCounts']>>,
+  record: StepRecord,
+): void {
   for (const [index, call] of calls.entries()) {
     const outcome = outcomes[index]!;
     if (call.kind === 'logIn' && (outcome.ok || outcome.code === 'STORAGE'))
@@ -69,7 +84,7 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
     if (call.kind !== 'logIn' && call.kind !== 'logOut' && call.kind !== 'remove') continue;
     // A move or a trust on the panel meanwhile leaves unsure where its requests went.
     const alone = calls.every((other) => !('panel' in other) || other.panel !== call.panel || !DISTURBING.has(other.kind));
-    const reachable = alone && judge.tls.reachable(call.panel) && call.panel.target.kind === 'server' ? call.panel.target.index : null;
+    const reachable = alone && tls.reachable(call.panel) && call.panel.target.kind === 'server' ? call.panel.target.index : null;
     if (call.kind === 'logIn' && reachable !== null) record.loggingIn.set(call.panel.id, reachable);
     const held = call.panel.signedIn ? call.panel.held : [];
     if (call.kind === 'logIn' || held.length === 0) continue;
@@ -87,7 +102,4 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
         );
     }
   }
-  judge.judge(listing, status);
-  // After the group: every panel at its address with its pin (new panels, new pins included).
-  for (const panel of model.panels) notePanel(run.world, record, panel, panel.target, panel.pin);
 }

@@ -1,10 +1,5 @@
-/**
- * Every token a sequence's servers issued, with the panel it was issued to, and those the service
- * must never send again: tokens of sign-ins that ended, were replaced, or were dropped.
- */
+/** The tokens the service must never send again: those of sign-ins that ended, were replaced, or were dropped. */
 export class TokenBook {
-  /** Token → the label of the panel it was issued to. */
-  readonly owner = new Map<string, string>();
   /** Token → why it is dead (`P2's sign-in ended in step 7`). */
   readonly dead = new Map<string, string>();
 

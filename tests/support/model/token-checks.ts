@@ -136,7 +136,6 @@ function updateBook(run: Run, model: Model, fresh: Map<string, string[]>, record
   };
   for (const panel of [...model.panels, ...model.removed]) {
     const mine = fresh.get(panel.id) ?? [];
-    for (const token of mine) book.owner.set(token, panel.label);
     const removed = !model.panels.includes(panel);
     // Signed out only because this start cannot read its copy: a later start may bring it back.
     const dormant = !panel.signedIn && panel.ended === null && panel.copy !== null;
