@@ -169,8 +169,8 @@ describe('a refusal that comes back after the panel moved', () => {
     const dir = await tempDir();
     const nodeFetch = createNodeFetch();
     let started = false;
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => {
+    let release: (value?: unknown) => void = () => undefined;
+    const held = new Promise((resolve) => {
       release = resolve;
     });
     // The old server's refusal is held until the panel has moved.
