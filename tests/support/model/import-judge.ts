@@ -94,7 +94,8 @@ export function checkImportAnswer(
 export function presentedAfter(panel: PanelModel, calls: Call[], outcomes: Outcome<Result>[], refused: string[]): PanelModel['presented'] {
   const on = (kind: Call['kind']) =>
     calls.flatMap((call, index) => (call.kind === kind && 'panel' in call && call.panel === panel ? [outcomes[index]!] : []));
-  const cleared = on('readdress').length > 0 || on('trust').some((outcome) => outcome.ok);
+  // A removal forgets it too, also when its write fails and the panel stays listed.
+  const cleared = on('readdress').length > 0 || on('remove').length > 0 || on('trust').some((outcome) => outcome.ok);
   const unsure = on('trust').some((outcome) => codeIs(outcome, 'STORAGE')) || calls.some((call) => call.kind === 'cancel');
   const distinct = new Set(refused);
   if (unsure || distinct.size > 1 || (cleared && distinct.size > 0)) return 'unknown';
