@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { CertificateInfo } from '../../shared/errors.ts';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createPanelService, type FetchLike, type PanelService } from '../../electron/core/index.ts';
+import { createNodeFetch } from '../../electron/core/http/node-fetch.ts';
 import {
   CertificateRejection,
   describeCertificate,
@@ -154,6 +155,52 @@ describe('trust on first use against a self-signed panel', () => {
       assert.equal(other.requests.length, 0);
     } finally {
       await other.close();
+    }
+  });
+});
+
+// Found by the model-based test (tests/integration/model-security.test.ts): a log in refused at the
+// old address, its refusal arriving after the panel moved, let the operator pin the old server's
+// certificate on the panel at its new address, which never presented it.
+describe('a refusal that comes back after the panel moved', () => {
+  test('is not what the panel at its new address presented: trusting it is refused', async () => {
+    const [old, next] = [await selfSignedCertificate(), await selfSignedCertificate({ commonName: 'next.paneldeck.test' })];
+    const [oldServer, nextServer] = [await startReferencePanel({ tls: old }), await startReferencePanel({ tls: next })];
+    const dir = await tempDir();
+    const nodeFetch = createNodeFetch();
+    let started = false;
+    let release: (value?: unknown) => void = () => undefined;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    // The old server's refusal is held until the panel has moved.
+    const fetch: FetchLike = (url, init, tls) => {
+      started = true;
+      return nodeFetch(url, init, tls).catch(async (error: unknown) => {
+        await held;
+        throw error;
+      });
+    };
+    const app = createPanelService({ dataDir: dir.path, encryption: testEncryption(), fetch, timeoutMs: 4000 });
+    try {
+      const { id } = await app.addPanel({ address: oldServer.url });
+      const logIn = rejectsWith(app.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+      while (!started) await new Promise((resolve) => setTimeout(resolve, 5));
+      await app.updatePanel(id, { address: nextServer.url });
+      release();
+      await logIn;
+      await rejectsWith(app.trustCertificate(id, { sha256: certificateFingerprint(old.cert) }), 'INVALID_INPUT', /has not presented/);
+      // What the panel presents at its new address can be trusted, once it has presented it.
+      const refused = await rejectsWith(app.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+      assert.equal(refused.certificate?.sha256, certificateFingerprint(next.cert));
+      assert.equal(
+        (await app.trustCertificate(id, { sha256: certificateFingerprint(next.cert) })).trustedCertificate?.sha256,
+        certificateFingerprint(next.cert),
+      );
+    } finally {
+      await app.flush();
+      await Promise.all([oldServer.close(), nextServer.close()]);
+      await dir.cleanup();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -48,6 +48,61 @@ export async function selfSignedCertificate(options: CertificateOptions = {}): P
       { stdio: 'pipe' },
     );
     return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
+  } finally {
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/**
+ * A throw-away certificate authority, and a certificate it signs for 127.0.0.1 and localhost. A
+ * process that adds the authority to its default CA certificates (`tls.setDefaultCACertificates`)
+ * trusts that certificate as the system trusts a public one.
+ */
+export async function certificateSignedByNewAuthority(commonName: string): Promise<{ authority: string; key: string; cert: string }> {
+  if (!/^[\w.*-]+$/.test(commonName)) throw new Error(`certificateSignedByNewAuthority: "${commonName}" is not a host name`);
+  const dir = await mkdtemp(join(tmpdir(), 'paneldeck-ca-'));
+  const at = (name: string) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const run = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  try {
+    run([
+      'req',
+      '-x509',
+      ...ec,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=Paneldeck Test Authority',
+      '-keyout',
+      at('ca.key'),
+      '-out',
+      at('ca.pem'),
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
+    run(['req', ...ec, '-subj', `/CN=${commonName}`, '-keyout', at('key.pem'), '-out', at('csr.pem')]);
+    await writeFile(at('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+    run([
+      'x509',
+      '-req',
+      '-in',
+      at('csr.pem'),
+      '-CA',
+      at('ca.pem'),
+      '-CAkey',
+      at('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      at('ext.cnf'),
+      '-out',
+      at('cert.pem'),
+    ]);
+    const [authority, key, cert] = await Promise.all(['ca.pem', 'key.pem', 'cert.pem'].map((name) => readFile(at(name), 'utf8')));
+    return { authority: authority!, key: key!, cert: cert! };
   } finally {
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }

@@ -5,6 +5,7 @@ import type { PanelRecordChange } from '../storage/panel-registry.ts';
 import { signInWithApiToken } from './api-token-sign-in.ts';
 import { keepSignIn, type SignInFor } from './keep-sign-in.ts';
 import { LogInQueue } from './login-queue.ts';
+import { endSessionsAtPanels } from './panel-logout.ts';
 import type { ServiceContext } from './service-context.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
@@ -58,13 +59,25 @@ export function createPanelSignIns(context: ServiceContext): PanelSignIns {
         changes.changed(id);
       });
     } catch (error) {
-      if (error instanceof PanelError && error.certificate) presented.set(id, error.certificate);
+      // Only while the panel is still at the address that presented it: a move meanwhile made it another server's.
+      if (error instanceof PanelError && error.certificate && registry.get(id)?.baseUrl === signInFor.baseUrl) {
+        presented.set(id, error.certificate);
+      }
       throw error;
     }
     const change: PanelRecordChange = { lastEmail: credentials.email, tokenKind: 'session' };
     // The operator's choice in the form is remembered for the panel's next log in.
     if (chosen !== undefined) change.keepSignedIn = chosen;
-    return keepSignIn(context, current, id, token, signInFor, change);
+    try {
+      return await keepSignIn(context, current, id, token, signInFor, change);
+    } catch (error) {
+      // The panel opened a session for a token this log in does not keep (the panel was signed
+      // out, moved or removed meanwhile, or the sign-in could not be recorded): it is asked to end
+      // it, at the address the token came from, as a removal asks (nobody waits).
+      const latest = registry.get(id);
+      void endSessionsAtPanels(request, [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }]);
+      throw error;
+    }
   }
 
   return {

@@ -156,7 +156,9 @@ export class SessionReader {
 
   /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
   async #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): Promise<void> {
-    if (error.certificate) this.#options.presented.set(record.id, error.certificate);
+    // Only while the panel is still at the address that presented it (see logInOnce).
+    if (error.certificate && state.registry.get(record.id)?.baseUrl === record.baseUrl)
+      this.#options.presented.set(record.id, error.certificate);
     const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
     if (error.code === 'UNAUTHORIZED') {
       // A disk error must not hide the panel's answer, which is what the operator asked for; the

@@ -3,6 +3,15 @@ import type { AppStatus, Panel, PanelCheck, SessionResult } from '../../../share
 import type { Outcome, Run } from './harness.ts';
 import type { Model, PanelModel } from './model.ts';
 import { allTargets, credentialsFor, sameTarget, targetAddress, targetLabel, type Target } from './world.ts';
+import {
+  describeTrustCall,
+  describeTrustSpec,
+  invokeTrust,
+  resolveTrust,
+  type Imported,
+  type TrustCall,
+  type TrustSpec,
+} from './tls-calls.ts';
 
 /** The calls a step can start at once, as generated and as resolved against the model when the step runs. */
 
@@ -15,7 +24,8 @@ export type CallSpec =
   | { kind: 'add'; to: number }
   /** checkPanels: of every signed-in panel, or of one. */
   | { kind: 'check'; pick: number; all: boolean }
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  | TrustSpec;
 
 export type Call =
   | { kind: 'logIn'; panel: PanelModel; credentials: { email: string; password: string }; right: boolean }
@@ -25,10 +35,11 @@ export type Call =
   | { kind: 'add'; target: Target; label: string }
   /** `panel` null: every signed-in panel. */
   | { kind: 'check'; panel: PanelModel | null }
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  | TrustCall;
 
 // biome-ignore lint/suspicious/noConfusingVoidType: what the service's methods resolve to, Promise<void> among them
-export type Result = Panel | SessionResult | SessionResult[] | PanelCheck[] | AppStatus | null | void;
+export type Result = Panel | SessionResult | SessionResult[] | PanelCheck[] | AppStatus | Imported | null | void;
 export type Code = ErrorCode | 'OK';
 
 export function describeSpec(spec: CallSpec): string {
@@ -47,12 +58,16 @@ export function describeSpec(spec: CallSpec): string {
       return 'cancelChecks()';
     case 'cached':
       return `getCachedSession(#${spec.pick})`;
+    case 'trust':
+    case 'import':
+    case 'swap':
+      return describeTrustSpec(spec);
     default:
       return `${spec.kind}(#${spec.pick})`;
   }
 }
 
-export function describeCall(call: Call): string {
+export function describeCall(run: Run, call: Call): string {
   switch (call.kind) {
     case 'logIn':
       return `logIn(${call.panel.label}${call.right ? '' : ', wrong password'})`;
@@ -68,6 +83,10 @@ export function describeCall(call: Call): string {
       return 'cancelChecks()';
     case 'cached':
       return `getCachedSession(${call.panel.label})`;
+    case 'trust':
+    case 'import':
+    case 'swap':
+      return describeTrustCall(run.world, call);
     default:
       return `${call.kind}(${call.panel.label})`;
   }
@@ -79,7 +98,19 @@ export function resolve(run: Run, model: Model, specs: readonly CallSpec[]): Cal
   const taken = model.panels.map((panel) => panel.target);
   const unused = () => allTargets(run.world).filter((target) => !taken.some((used) => sameTarget(used, target)));
   let nextLabel = model.nextLabel;
+  const picking = {
+    unused,
+    take: (target: Target) => taken.push(target),
+    label: () => `P${nextLabel++}`,
+  };
   for (const spec of specs) {
+    if (spec.kind === 'trust' || spec.kind === 'import' || spec.kind === 'swap') {
+      // One import at a time: only the newest preview can be applied.
+      if (spec.kind === 'import' && calls.some((call) => call.kind === 'import')) continue;
+      const call = resolveTrust(run, model, spec, picking);
+      if (call) calls.push(call);
+      continue;
+    }
     if (spec.kind === 'weak') {
       calls.push({ kind: 'weak', on: spec.on });
       continue;
@@ -142,6 +173,10 @@ export function invoke(run: Run, call: Call): Promise<Result> {
       return service.cancelChecks();
     case 'cached':
       return service.getCachedSession(call.panel.id);
+    case 'trust':
+    case 'import':
+    case 'swap':
+      return invokeTrust(run, call);
   }
 }
 
@@ -149,7 +184,11 @@ export const codeOf = (outcome: Outcome<Result>): Code => (outcome.ok ? 'OK' : o
 
 /** The answer's code; for checkPanels, each panel's too, and whether a cached session came back. */
 export function describeOutcome(model: Model, outcome: Outcome<Result>): string {
-  if (!outcome.ok) return outcome.code;
+  if (!outcome.ok) return outcome.certificate ? `${outcome.code}(${outcome.certificate.slice(0, 5)})` : outcome.code;
+  if (outcome.value && typeof outcome.value === 'object' && 'preview' in outcome.value) {
+    const { added, updated, unchanged } = outcome.value.result;
+    return `OK (added ${added}, updated ${updated}, unchanged ${unchanged})`;
+  }
   if (Array.isArray(outcome.value)) {
     const label = (id: string) => model.panels.find((panel) => panel.id === id)?.label ?? id;
     return `OK [${(outcome.value as PanelCheck[]).map((entry) => `${label(entry.panelId)}:${entry.ok ? 'OK' : entry.error.code}`).join(', ')}]`;

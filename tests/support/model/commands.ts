@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { PanelError } from '../../../shared/errors.ts';
-import type { Run, DiskFault } from './harness.ts';
-import { checkInvariants, checkRestartListing, type ForeignPasswords } from './invariants.ts';
+import { Violation, type Run, type DiskFault } from './harness.ts';
+import { checkInvariants, checkRestartListing } from './invariants.ts';
+import { checkTrust } from './token-checks.ts';
 import { BACKENDS, isStrong, type Backend } from './keyring.ts';
 import { adoptCopy, describeModel, type Model } from './model.ts';
 import { describeSpec, type CallSpec } from './calls.ts';
+import { callSpecArbitrary } from './spec-arbitrary.ts';
 import { runGroup } from './group.ts';
+import { notePanel, recordBefore, type StepRecord } from './step-record.ts';
+import { certificateName } from './tls-calls.ts';
 
 /** The operator's and the world's moves, as fast-check commands over the model and a `Run`. */
 
@@ -37,12 +41,20 @@ abstract class Step implements fc.AsyncCommand<Model, Run> {
         .map((task) => task.label);
       console.log(`STUCK in ${this}\n${run.trace.join('\n')}\npending: ${pending.join(', ')}\nreleased: ${run.released.join(', ')}`);
     }, 20_000);
-    const foreign = await this.act(model, run).finally(() => clearTimeout(watchdog));
+    const record = recordBefore(run.world, model);
+    await this.act(model, run, record)
+      .catch((error: unknown) => {
+        // A password or token that reached an untrusted server is the violation to name, before a wrong answer.
+        if (error instanceof Violation) checkTrust(run, run.peekRequests(), record);
+        throw error;
+      })
+      .finally(() => clearTimeout(watchdog));
+    for (const panel of model.panels) notePanel(run.world, record, panel, panel.target, panel.pin);
     run.trace.push(`     → ${describeModel(model)}`);
-    await checkInvariants(run, model, foreign);
+    await checkInvariants(run, model, record);
   }
 
-  protected abstract act(model: Model, run: Run): Promise<ForeignPasswords>;
+  protected abstract act(model: Model, run: Run, record: StepRecord): Promise<void>;
   abstract toString(): string;
   abstract [fc.cloneMethod](): Step;
 }
@@ -57,8 +69,8 @@ export class Group extends Step {
   [fc.cloneMethod](): Group {
     return new Group(this.specs, this.freshScheduler());
   }
-  protected act(model: Model, run: Run): Promise<ForeignPasswords> {
-    return runGroup(run, model, this.specs);
+  protected act(model: Model, run: Run, record: StepRecord): Promise<void> {
+    return runGroup(run, model, this.specs, record);
   }
   toString(): string {
     return this.specs.map(describeSpec).join(' ‖ ');
@@ -75,10 +87,9 @@ export class DiskFull extends Step {
   [fc.cloneMethod](): DiskFull {
     return new DiskFull(this.fault);
   }
-  protected async act(_model: Model, run: Run): Promise<ForeignPasswords> {
+  protected async act(_model: Model, run: Run): Promise<void> {
     run.fault = { ...this.fault };
     run.note(`${this}`);
-    return new Set();
   }
   toString(): string {
     return `diskFull(${this.fault.target}${this.fault.skip ? `, after ${this.fault.skip} write(s)` : ''})`;
@@ -95,7 +106,7 @@ export class Expire extends Step {
   [fc.cloneMethod](): Expire {
     return new Expire(this.server);
   }
-  protected async act(model: Model, run: Run): Promise<ForeignPasswords> {
+  protected async act(model: Model, run: Run): Promise<void> {
     // A server where a panel is signed in, when there is one: expiring tokens nobody holds tests nothing.
     const hosting = model.panels.flatMap((panel) => (panel.signedIn && panel.target.kind === 'server' ? [panel.target.index] : []));
     const index = hosting.length > 0 ? hosting[this.server % hosting.length]! : this.server % run.world.servers.length;
@@ -105,7 +116,6 @@ export class Expire extends Step {
       if (panel.target.kind === 'server' && panel.target.index === server.index) panel.tokenValid = false;
     }
     run.note(`expire(S${server.index})`);
-    return new Set();
   }
   toString(): string {
     return `expire(#${this.server})`;
@@ -124,7 +134,7 @@ export class Restart extends Step {
   [fc.cloneMethod](): Restart {
     return new Restart(this.backend, this.resetKeyring, this.freshScheduler());
   }
-  protected async act(model: Model, run: Run): Promise<ForeignPasswords> {
+  protected async act(model: Model, run: Run): Promise<void> {
     const backend = this.backend === 'same' ? run.backend : this.backend;
     run.released.length = 0;
     const firedBefore = run.faultsFired;
@@ -168,47 +178,18 @@ export class Restart extends Step {
       // The session cache is memory only.
       panel.sessionRead = false;
       panel.copy = adoptCopy(panel.copy, disk.get(panel.id), run.keyrings);
+      // The pins are in the panel list; what was presented and refused was this run's only.
+      const pin = entry.trustedCertificate?.sha256 ?? null;
+      if (pin !== panel.pin)
+        run.fail(
+          `[restart] ${panel.label} trusts ${certificateName(run.world, pin)} after the restart; it trusted ${certificateName(run.world, panel.pin)}`,
+        );
+      panel.presented = null;
     }
-    return new Set();
   }
   toString(): string {
     return `restart(${this.backend}${this.resetKeyring ? ', keyring reset' : ''})`;
   }
-}
-
-const pick = fc.nat({ max: 5 });
-
-/** Each kind of call and its weight; `without` leaves kinds out, to look for other bugs than one already found. */
-function callSpecArbitrary(without: ReadonlySet<string>): fc.Arbitrary<CallSpec> {
-  const kinds: [string, number, fc.Arbitrary<CallSpec>][] = [
-    [
-      'logIn',
-      8,
-      fc.record({
-        kind: fc.constant('logIn' as const),
-        pick,
-        right: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, fc.constant(false)),
-      }),
-    ],
-    ['logOut', 3, fc.record({ kind: fc.constant('logOut' as const), pick })],
-    ['remove', 2, fc.record({ kind: fc.constant('remove' as const), pick })],
-    ['readdress', 3, fc.record({ kind: fc.constant('readdress' as const), pick, to: fc.nat({ max: 5 }) })],
-    ['rename', 1, fc.record({ kind: fc.constant('rename' as const), pick })],
-    [
-      'weak',
-      4,
-      fc.record({
-        kind: fc.constant('weak' as const),
-        on: without.has('weakOn') ? fc.constant(false) : without.has('weakOff') ? fc.constant(true) : fc.boolean(),
-      }),
-    ],
-    ['getSession', 3, fc.record({ kind: fc.constant('getSession' as const), pick })],
-    ['add', 3, fc.record({ kind: fc.constant('add' as const), to: fc.nat({ max: 5 }) })],
-    ['check', 2, fc.record({ kind: fc.constant('check' as const), pick, all: fc.boolean() })],
-    ['cached', 2, fc.record({ kind: fc.constant('cached' as const), pick })],
-    ['cancel', 1, fc.record({ kind: fc.constant('cancel' as const) })],
-  ];
-  return fc.oneof(...kinds.filter(([kind]) => !without.has(kind)).map(([, weight, arbitrary]) => ({ weight, arbitrary })));
 }
 
 function stepArbitrary(without: ReadonlySet<string>): fc.Arbitrary<Step> {
@@ -262,7 +243,13 @@ export async function setUp(model: Model, run: Run, { weak, signedIn }: SetUp): 
   for (const [index, logIn] of signedIn.entries()) {
     // `to: 0` is the first address not in use: the reference panels come before the free ports.
     await new Group([{ kind: 'add', to: 0 }], null).run(model, run);
-    if (logIn) await new Group([{ kind: 'logIn', pick: index, right: true }], null).run(model, run);
+    if (!logIn) continue;
+    await new Group([{ kind: 'logIn', pick: index, right: true }], null).run(model, run);
+    // Over TLS the first log in is refused: the operator trusts what the panel presented, and logs in again.
+    if (model.panels[index]?.presented) {
+      await new Group([{ kind: 'trust', pick: index, presented: true, other: 0 }], null).run(model, run);
+      await new Group([{ kind: 'logIn', pick: index, right: true }], null).run(model, run);
+    }
   }
 }
 

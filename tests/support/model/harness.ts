@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scheduler } from 'fast-check';
 import { createPanelService, type FetchLike, type PanelService } from '../../../electron/core/index.ts';
+import { createNodeFetch } from '../../../electron/core/http/node-fetch.ts';
 import { PanelError, errorCodes, type ErrorCode } from '../../../shared/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import type { RecordedRequest } from '../reference-panel/server.ts';
 import { Keyrings, scheduledEncryption, type Backend } from './keyring.ts';
 import { appStores, diskFullError } from './stores.ts';
+import type { Stats } from './stats.ts';
+import { TokenBook } from './token-book.ts';
 import { refreshIssued, type Server, type World } from './world.ts';
 
 /** One sequence's system under test: a real service on a fresh folder, with the shared panels. */
@@ -20,40 +23,20 @@ export interface DiskFault {
   skip: number;
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string };
-
-export interface Stats {
-  sequences: number;
-  commands: number;
-  calls: number;
-  /** Promises the scheduler held and released in an order of its choosing. */
-  tasks: number;
-  restarts: number;
-  shadowRestarts: number;
-  faultsFired: number;
-  /** Starts that failed because the disk was full, and were made again. */
-  failedStarts: number;
-  /** Log ins that raced a move of their panel and carried the old address's password to the new one. */
-  passwordsToMovedPanel: number;
-}
-
-export function emptyStats(): Stats {
-  return {
-    sequences: 0,
-    commands: 0,
-    calls: 0,
-    tasks: 0,
-    restarts: 0,
-    shadowRestarts: 0,
-    faultsFired: 0,
-    failedStarts: 0,
-    passwordsToMovedPanel: 0,
-  };
-}
+/** `certificate`: the fingerprint of the certificate a CERTIFICATE_UNTRUSTED or CERTIFICATE_CHANGED refused. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; certificate: string | null };
 
 /** A broken rule; its message carries the trace of the sequence so far. */
 export class Violation extends Error {
   override readonly name = 'Violation';
+}
+
+/** What a server received in a step: `from` is the index of the first in `panel.requests`; `fresh` the tokens it issued meanwhile. */
+export interface NewRequests {
+  server: Server;
+  requests: RecordedRequest[];
+  from: number;
+  fresh: string[];
 }
 
 export interface StoredEntry {
@@ -82,6 +65,8 @@ export class Run {
   /** Tokens the servers issued during this run, and passwords typed that are nobody's. */
   readonly runTokens: string[] = [];
   readonly wrongPasswords: string[] = [];
+  /** Which panel each token of this run was issued to, and the tokens the service must never send again. */
+  readonly tokens = new TokenBook();
   /** Stands for the current run of the app quitting: its stores write nothing more. */
   #retire: () => void = () => undefined;
   readonly #requestMarks: number[];
@@ -119,10 +104,12 @@ export class Run {
     const encryption = scheduledEncryption(this.keyrings.encryption(this.backend), (promise, label) => this.hold(promise, label));
     const stores = appStores(this.dir, (name, path) => this.#beforeWrite(name, path));
     this.#retire = stores.retire;
+    // A new run of the app has connection pools of its own.
+    const nodeFetch = createNodeFetch();
     return createPanelService({
       dataDir: this.dir,
       encryption,
-      fetch: this.#fetch,
+      fetch: (url, init, tls) => this.#fetch(nodeFetch, url, init, tls),
       openStore: stores.openStore,
       timeoutMs: 10_000,
     });
@@ -141,18 +128,19 @@ export class Run {
   }
 
   /**
-   * The real fetch, with its answer read whole and then held by the scheduler: a log in or a
-   * session read comes back at a moment the scheduler picks among the other awaits.
+   * The core's own fetch (https judged by the panel's pin or the system), with its answer read
+   * whole and then held by the scheduler: a log in or a session read comes back at a moment the
+   * scheduler picks among the other awaits.
    */
-  readonly #fetch: FetchLike = (url, init) => {
+  #fetch(nodeFetch: FetchLike, ...[url, init, tls]: Parameters<FetchLike>): Promise<Response> {
     const work = (async () => {
-      const response = await fetch(url, init);
+      const response = await nodeFetch(url, init, tls);
       const body = await response.arrayBuffer();
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     })();
     const { port, pathname } = new URL(url);
     return this.hold(work, `answer ${init.method} :${port}${pathname}`);
-  };
+  }
 
   /** Makes the next write (of the document the fault names) fail once with ENOSPC. */
   #beforeWrite(name: string, path: string): void {
@@ -189,7 +177,7 @@ export class Run {
             throw new Violation(`${label} rejected with something that is not a PanelError: ${String(error)}`);
           }
           if (error.code === 'INTERNAL') throw new Violation(`${label} rejected with INTERNAL: ${error.message}`);
-          return { ok: false, code: error.code, message: error.message };
+          return { ok: false, code: error.code, message: error.message, certificate: error.certificate?.sha256 ?? null };
         },
       );
   }
@@ -257,21 +245,40 @@ export class Run {
   }
 
   /** The requests each server received since the last call; new tokens are read in. */
-  newRequests(): { server: Server; requests: RecordedRequest[] }[] {
+  newRequests(): NewRequests[] {
     return this.world.servers.map((server) => {
-      const requests = server.panel.requests.slice(this.#requestMarks[server.index]);
+      const from = this.#requestMarks[server.index]!;
+      const requests = server.panel.requests.slice(from);
       this.#requestMarks[server.index] = server.panel.requests.length;
-      if (requests.some((request) => request.path === '/api/login')) this.runTokens.push(...refreshIssued(server));
-      return { server, requests };
+      const fresh = requests.some((request) => request.path === '/api/login') ? refreshIssued(server) : [];
+      this.runTokens.push(...fresh);
+      return { server, requests, from, fresh };
     });
   }
 
+  /** What `newRequests` would return, without taking it. */
+  peekRequests(): NewRequests[] {
+    return this.world.servers.map((server) => {
+      const from = this.#requestMarks[server.index]!;
+      return { server, requests: server.panel.requests.slice(from), from, fresh: [] };
+    });
+  }
+
+  /** How many requests each server and each free port has received: marks for `NewRequests.from`. */
+  requestCounts(): { servers: number[]; free: number[] } {
+    return {
+      servers: this.world.servers.map((server) => server.panel.requests.length),
+      free: this.world.freePorts.map((free) => free.received.length),
+    };
+  }
+
   /** What reached each address with no panel since the last call. */
-  newFreePortRequests(): { index: number; requests: string[] }[] {
+  newFreePortRequests(): { index: number; requests: string[]; from: number }[] {
     return this.world.freePorts.map((free, index) => {
-      const requests = free.received.slice(this.#freeMarks[index]);
+      const from = this.#freeMarks[index]!;
+      const requests = free.received.slice(from);
       this.#freeMarks[index] = free.received.length;
-      return { index, requests };
+      return { index, requests, from };
     });
   }
 
@@ -279,6 +286,11 @@ export class Run {
     const password = `Wrong-password-${this.wrongPasswords.length + 1}-${this.dir.slice(-6)}`;
     this.wrongPasswords.push(password);
     return password;
+  }
+
+  /** How many steps the trace has numbered. */
+  get steps(): number {
+    return this.#steps;
   }
 
   /** Adds a numbered step to the trace. */

@@ -1,7 +1,9 @@
 import type { Panel } from '../../../shared/types.ts';
-import type { Run } from './harness.ts';
+import type { NewRequests, Run } from './harness.ts';
 import { isStrong, type Backend } from './keyring.ts';
 import { describePanel, restoredOnRestart, type Model, type PanelModel } from './model.ts';
+import type { StepRecord } from './step-record.ts';
+import { checkEndedTokens, checkTrust } from './token-checks.ts';
 import { refreshIssued } from './world.ts';
 
 /**
@@ -9,24 +11,22 @@ import { refreshIssued } from './world.ts';
  * the files in the data folder, and a start of the app on a copy of that folder.
  */
 
-/**
- * `<target label>\0<password>`: another panel's password that an address may receive in this
- * step only, from a log in that raced the move of its panel there (see runGroup).
- */
-export type ForeignPasswords = Set<string>;
-
-export async function checkInvariants(run: Run, model: Model, foreign: ForeignPasswords): Promise<void> {
-  checkWhatServersReceived(run, foreign);
-  checkWhatFreePortsReceived(run, foreign);
+export async function checkInvariants(run: Run, model: Model, record: StepRecord): Promise<void> {
+  const received = run.newRequests();
+  const free = run.newFreePortRequests();
+  checkWhatServersReceived(run, received, record.foreign);
+  checkWhatFreePortsReceived(run, free, record.foreign);
+  checkTrust(run, received, record);
+  checkEndedTokens(run, model, received, free, record);
   checkNoWeakCopies(run, model);
   checkNoSecretsInFiles(run);
   await checkRestartNow(run, model);
 }
 
 /** Invariant 2: a token only ever goes back to the server that issued it; a password only to its own server. */
-function checkWhatServersReceived(run: Run, foreign: ForeignPasswords): void {
+function checkWhatServersReceived(run: Run, received: NewRequests[], foreign: Set<string>): void {
   const passwords = new Map(run.world.servers.map((server) => [server.user.password, server.index]));
-  for (const { server, requests } of run.newRequests()) {
+  for (const { server, requests } of received) {
     for (const request of requests) {
       const authorization = request.headers.authorization;
       const bearer = typeof authorization === 'string' ? /^Bearer (.+)$/.exec(authorization)?.[1] : undefined;
@@ -56,9 +56,9 @@ function checkWhatServersReceived(run: Run, foreign: ForeignPasswords): void {
 }
 
 /** Invariant 2 at addresses with no panel: a panel there is never signed in, so no token goes there, nor any panel's password. */
-function checkWhatFreePortsReceived(run: Run, foreign: ForeignPasswords): void {
+function checkWhatFreePortsReceived(run: Run, free: { index: number; requests: string[] }[], foreign: Set<string>): void {
   const tokens = new Set(run.runTokens);
-  for (const { index, requests } of run.newFreePortRequests()) {
+  for (const { index, requests } of free) {
     for (const request of requests) {
       const bearer = /\r\nauthorization: *Bearer ([^\r]+)/i.exec(request)?.[1];
       if (bearer !== undefined)

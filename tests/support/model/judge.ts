@@ -1,8 +1,11 @@
 import type { AppStatus, Panel, PanelCheck, SessionResult } from '../../../shared/types.ts';
 import { codeOf, describeCall, type Call, type Code, type Result } from './calls.ts';
 import type { Outcome, Run, StoredEntry } from './harness.ts';
-import { isStrong } from './keyring.ts';
 import { adoptCopy, storageFor, type Ending, type Model, type PanelModel } from './model.ts';
+import { addedPanels, checkImportAnswer, presentedAfter } from './import-judge.ts';
+import type { Imported } from './tls-calls.ts';
+import { checkSequentialPolicy, checkSessionOwner, checkStorage } from './storage-judge.ts';
+import { TlsJudge, type Presenting } from './tls-judge.ts';
 import { sameTarget, targetAddress, targetOfBaseUrl } from './world.ts';
 
 /** Holds one group's answers and the service's state after it to the model, then updates the model. */
@@ -12,13 +15,15 @@ export class GroupJudge {
   readonly #calls: Call[];
   readonly #outcomes: Outcome<Result>[];
   readonly #faultFired: boolean;
+  readonly tls: TlsJudge;
 
-  constructor(run: Run, model: Model, calls: Call[], outcomes: Outcome<Result>[], faultFired: boolean) {
+  constructor(run: Run, model: Model, calls: Call[], outcomes: Outcome<Result>[], faultFired: boolean, presenting: Presenting) {
     this.#run = run;
     this.#model = model;
     this.#calls = calls;
     this.#outcomes = outcomes;
     this.#faultFired = faultFired;
+    this.tls = new TlsJudge(run, calls, outcomes, presenting);
   }
 
   #on(panel: PanelModel): Call[] {
@@ -36,6 +41,12 @@ export class GroupJudge {
 
   #has(panel: PanelModel, kind: Call['kind']): boolean {
     return this.#on(panel).some((call) => call.kind === kind);
+  }
+
+  /** Whether a log in of the panel succeeded in this group. */
+  #loggedInNow(id: string): boolean {
+    const before = this.#model.panels.find((candidate) => candidate.id === id);
+    return before !== undefined && this.#on(before).some((call) => call.kind === 'logIn' && this.#outcome(call).ok);
   }
 
   #hasCall(kind: Call['kind']): boolean {
@@ -61,10 +72,27 @@ export class GroupJudge {
     return codes;
   }
 
+  /** The certificates the panel's calls and check entries in the group were refused, as they named them. */
+  refusedCertificates(panel: PanelModel): string[] {
+    const codes: string[] = [];
+    for (const call of this.#calls) {
+      const outcome = this.#outcome(call);
+      if ('panel' in call && call.panel === panel && !outcome.ok && outcome.certificate) codes.push(outcome.certificate);
+      if (call.kind !== 'check' || !outcome.ok) continue;
+      for (const entry of outcome.value as PanelCheck[])
+        if (entry.panelId === panel.id && !entry.ok && entry.error.certificate) codes.push(entry.error.certificate.sha256);
+    }
+    return codes;
+  }
+
   /** What one session read of the panel may answer, given the rest of the group. */
   #readAllowed(panel: PanelModel): Set<Code> {
     const allowed = new Set<Code>(this.#faultFired ? ['STORAGE'] : []);
-    allowed.add(!panel.signedIn ? 'NOT_SIGNED_IN' : panel.tokenValid ? 'OK' : 'UNAUTHORIZED');
+    const verdicts = this.tls.verdicts(panel);
+    if (!panel.signedIn) allowed.add('NOT_SIGNED_IN');
+    else if (verdicts.has('pass')) allowed.add(panel.tokenValid ? 'OK' : 'UNAUTHORIZED');
+    // Refused before the token is sent: the sign-in stays.
+    if (panel.signedIn || this.#has(panel, 'logIn')) for (const code of this.tls.refusals(panel)) allowed.add(code);
     // Another call on the panel (or a second read, whose 401 ends the sign-in) may end it first.
     if (this.#on(panel).length > 1 || this.#calls.filter((call) => call.kind === 'check').length > 0) allowed.add('NOT_SIGNED_IN');
     if (this.#has(panel, 'logIn')) for (const code of ['OK', 'NOT_SIGNED_IN', 'UNAUTHORIZED'] as const) allowed.add(code);
@@ -83,19 +111,19 @@ export class GroupJudge {
       const updated = this.#panelAfter(panel, entry, disk.get(panel.id));
       if (updated) next.push(updated);
     }
-    next.push(...this.#added(listing));
+    next.push(...addedPanels(this.#run, this.#model, this.#calls, this.#outcomes, listing));
     const pending = this.#pendingAfter(weak, listing, disk);
     for (const entry of listing)
       if (entry.signedIn)
-        this.#checkStorage(
+        checkStorage(
+          this.#run,
           entry,
-          weak,
-          pending,
+          { weak, pending, freshLogIn: this.#loggedInNow(entry.id) },
           next.find((panel) => panel.id === entry.id),
         );
-    this.#checkSequentialPolicy(listing);
+    checkSequentialPolicy(this.#run, this.#calls, this.#faultFired, listing);
     this.#model.panels = next;
-    this.#model.nextLabel += this.#calls.filter((call) => call.kind === 'add').length;
+    this.#model.nextLabel += this.#calls.filter((call) => call.kind === 'add' || (call.kind === 'import' && call.label)).length;
     this.#model.weak = weak;
     this.#model.weakCleanupPending = pending;
   }
@@ -108,8 +136,8 @@ export class GroupJudge {
     if (removing && call.kind !== 'remove') allowed.add('NOT_FOUND');
     switch (call.kind) {
       case 'logIn': {
-        const atServer = call.panel.target.kind === 'server';
-        allowed.add(!atServer ? 'NETWORK' : call.right ? 'OK' : 'INVALID_CREDENTIALS');
+        for (const code of this.tls.refusals(call.panel)) allowed.add(code);
+        if (this.tls.verdicts(call.panel).has('pass')) allowed.add(call.right ? 'OK' : 'INVALID_CREDENTIALS');
         // Dropped: the sign-in ended (log out, move, a 401 to a read) while the log in was under way.
         if (this.#endings(call.panel).length > 0 || (this.#reads(call.panel) && !call.panel.tokenValid)) allowed.add('NOT_SIGNED_IN');
         // Sent to the panel's new address.
@@ -119,20 +147,26 @@ export class GroupJudge {
       case 'getSession':
         for (const code of this.#readAllowed(call.panel)) allowed.add(code);
         break;
+      case 'trust':
+        for (const code of this.tls.trustAllowed(call, this.#calls.length === 1 && !this.#faultFired)) allowed.add(code);
+        break;
       default:
         allowed.add('OK');
     }
     const code = codeOf(outcome);
+    if (call.kind === 'trust' && call.never && code === 'INVALID_INPUT') this.#run.stats.refusedTrusts++;
+    if (call.kind === 'swap') this.#run.stats.swaps++;
+    if (panel && !outcome.ok) this.tls.checkRefusal(panel, code, outcome.certificate, describeCall(this.#run, call));
     if (!allowed.has(code)) {
       this.#run.fail(
-        `[answer] ${describeCall(call)} answered ${code}${outcome.ok ? '' : `: ${outcome.message}`}; allowed: ${[...allowed].join(', ')}`,
+        `[answer] ${describeCall(this.#run, call)} answered ${code}${outcome.ok ? '' : `: ${outcome.message}`}; allowed: ${[...allowed].join(', ')}`,
       );
     }
     if (outcome.ok) this.#checkValue(call, outcome.value);
   }
 
   #checkValue(call: Call, value: Result): void {
-    const fail = (message: string) => this.#run.fail(`[answer] ${describeCall(call)}: ${message}`);
+    const fail = (message: string) => this.#run.fail(`[answer] ${describeCall(this.#run, call)}: ${message}`);
     const panel = value as Panel;
     switch (call.kind) {
       case 'logIn': {
@@ -142,6 +176,14 @@ export class GroupJudge {
         if (plain && panel.tokenStorage !== expected) fail(`[liveness] stored as ${panel.tokenStorage}, expected ${expected}`);
         break;
       }
+      case 'trust':
+        this.#run.stats.trusted++;
+        if (this.#calls.length === 1 && panel.trustedCertificate?.sha256 !== call.sha256)
+          fail('the answer does not trust that certificate');
+        break;
+      case 'import':
+        checkImportAnswer(this.#run, call, value as Imported, this.#calls.length === 1, fail);
+        break;
       case 'logOut':
       case 'readdress':
         if (panel.signedIn) fail('the answer shows the panel still signed in');
@@ -149,7 +191,7 @@ export class GroupJudge {
           fail(`the answer has address ${panel.baseUrl}`);
         break;
       case 'getSession':
-        this.#checkSessionOwner(call.panel, value as SessionResult, fail);
+        checkSessionOwner(this.#run.world, call.panel, this.#on(call.panel), value as SessionResult, fail);
         break;
       case 'weak':
         if (
@@ -168,6 +210,7 @@ export class GroupJudge {
           if (!checked || (call.panel !== null && checked !== call.panel))
             return fail(`a result for ${entry.panelId}, which was not asked for`);
           const code: Code = entry.ok ? 'OK' : entry.error.code;
+          if (!entry.ok) this.tls.checkRefusal(checked, code, entry.error.certificate?.sha256 ?? null, `checkPanels(${checked.label})`);
           if (!this.#readAllowed(checked).has(code))
             fail(`${checked.label} checked ${code}; allowed: ${[...this.#readAllowed(checked)].join(', ')}`);
         }
@@ -175,7 +218,7 @@ export class GroupJudge {
       case 'cached': {
         if (value === null) break;
         const result = value as SessionResult;
-        this.#checkSessionOwner(call.panel, result, fail);
+        checkSessionOwner(this.#run.world, call.panel, this.#on(call.panel), result, fail);
         const readNow = this.#readOutcomes(call.panel).includes('OK');
         const signedIn = call.panel.signedIn || this.#has(call.panel, 'logIn');
         if (!signedIn || !(call.panel.sessionRead || readNow))
@@ -184,15 +227,6 @@ export class GroupJudge {
       }
       default:
     }
-  }
-
-  /** A session shown for a panel is of the user of an address the panel had in this group. */
-  #checkSessionOwner(panel: PanelModel, result: SessionResult, fail: (message: string) => never): void {
-    const email = (result.session as { user?: { email?: unknown } } | null)?.user?.email;
-    const addresses = [panel.target, ...this.#on(panel).flatMap((other) => (other.kind === 'readdress' ? [other.target] : []))];
-    const emails = addresses.flatMap((target) => (target.kind === 'server' ? [this.#run.world.servers[target.index]!.user.email] : []));
-    if (result.panelId !== panel.id || !emails.includes(String(email)))
-      fail(`[invariant 2] a session of ${String(email)} for ${result.panelId}`);
   }
 
   #settingAfter(status: AppStatus): boolean {
@@ -254,37 +288,9 @@ export class GroupJudge {
       ended: entry.signedIn ? null : ending,
       // A new log in empties the cache; a read in this group may have come before or after it.
       sessionRead: entry.signedIn && ((!loggedIn && panel.sessionRead) || readCodes.includes('OK')),
+      pin: this.tls.checkPin(panel, entry),
+      presented: presentedAfter(panel, this.#calls, this.#outcomes, this.refusedCertificates(panel)),
     };
-  }
-
-  #added(listing: Panel[]): PanelModel[] {
-    const added: PanelModel[] = [];
-    const known = new Set([...this.#model.panels, ...this.#model.removed].map((panel) => panel.id));
-    for (const entry of listing) {
-      if (known.has(entry.id)) continue;
-      const target = targetOfBaseUrl(this.#run.world, entry.baseUrl);
-      const call = this.#calls.find((candidate) => candidate.kind === 'add' && target !== null && sameTarget(candidate.target, target));
-      if (call?.kind !== 'add' || !target) return this.#run.fail(`[list] an unknown panel at ${entry.baseUrl}`);
-      if (entry.signedIn) this.#run.fail(`[invariant 1] the new panel ${call.label} is signed in`);
-      added.push({
-        label: call.label,
-        id: entry.id,
-        target,
-        signedIn: false,
-        storage: null,
-        copy: null,
-        tokenValid: false,
-        ended: null,
-        sessionRead: false,
-      });
-    }
-    for (const call of this.#calls) {
-      const outcome = this.#outcome(call);
-      if (call.kind === 'add' && outcome.ok && !added.some((panel) => panel.id === (outcome.value as Panel).id)) {
-        this.#run.fail(`[list] ${call.label} was added but is not listed`);
-      }
-    }
-    return added;
   }
 
   /** A "weak off" that failed may leave copies behind until it is retried; one that succeeds must leave none. */
@@ -297,35 +303,5 @@ export class GroupJudge {
     const leftovers =
       [...disk.values()].some((entry) => entry.backend === 'basic_text') || listing.some((entry) => entry.tokenStorage === 'weak');
     return pending && leftovers;
-  }
-
-  /** Where a signed-in panel's token is kept must fit the backend and the setting. */
-  #checkStorage(entry: Panel, weak: boolean, pending: boolean, panel: PanelModel | undefined): void {
-    const label = panel?.label ?? entry.id;
-    const backend = this.#run.backend;
-    const storage = entry.tokenStorage;
-    if (backend === 'unavailable' && storage !== 'memory') this.#run.fail(`[storage] ${label} is ${storage} with no encryption available`);
-    if (!isStrong(backend) && storage === 'keyring') this.#run.fail(`[storage] ${label} claims a keyring under ${backend}`);
-    if (storage === 'weak' && !weak && !pending) this.#run.fail(`[invariant 3] ${label} is stored weakly though weak protection is off`);
-    if (!isStrong(backend)) return;
-    // Under a keyring, a fresh log in is encrypted. A token restored from a copy under the
-    // built-in key stays 'weak' until it can be re-encrypted (a write at start failed), and
-    // 'memory' once "weak off" deleted that copy: protection, not sign-in, so only that much is held.
-    const before = this.#model.panels.find((candidate) => candidate.id === entry.id);
-    const fresh = before !== undefined && this.#on(before).some((call) => call.kind === 'logIn' && this.#outcome(call).ok);
-    const restoredWeakly = storage === 'weak' && panel?.copy?.backend === 'basic_text';
-    if ((fresh && storage !== 'keyring') || (storage === 'weak' && !restoredWeakly)) {
-      this.#run.fail(`[liveness] ${label} is ${storage} though a keyring is there`);
-    }
-  }
-
-  /** Alone and with the disk fine, "weak on" saves every token kept in memory under basic_text. */
-  #checkSequentialPolicy(listing: Panel[]): void {
-    const [call] = this.#calls;
-    if (this.#calls.length !== 1 || this.#faultFired || call?.kind !== 'weak' || !call.on || this.#run.backend !== 'basic_text') return;
-    for (const entry of listing) {
-      if (entry.signedIn && entry.tokenStorage !== 'weak')
-        this.#run.fail(`[liveness] after weak on, ${entry.name} is still ${entry.tokenStorage}`);
-    }
   }
 }

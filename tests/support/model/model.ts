@@ -33,6 +33,15 @@ export interface PanelModel {
   ended: Ending | null;
   /** A session read of the current sign-in succeeded in this run of the app (what getCachedSession may show). */
   sessionRead: boolean;
+  /** The fingerprint of the certificate trusted for the panel (its pin), or null. */
+  pin: string | null;
+  /**
+   * The certificate the service last saw the panel present and refused, which trustCertificate
+   * accepts: null when none, 'unknown' when calls racing each other leave it unsure.
+   */
+  presented: string | null | 'unknown';
+  /** The tokens the service may hold for the current sign-in: one, or several when log ins raced; none when signed out. */
+  held: string[];
 }
 
 export interface Model {
@@ -76,6 +85,24 @@ export function restoredOnRestart(panel: PanelModel, model: Model, backend: Back
   return panel.ended === null && panel.copy !== null && readable(panel.copy, backend, model.weak, keyrings);
 }
 
+/** A panel the operator just added (or an import added): signed out, nothing trusted unless the import said so. */
+export function newPanelModel(label: string, id: string, target: Target, pin: string | null): PanelModel {
+  return {
+    label,
+    id,
+    target,
+    signedIn: false,
+    storage: null,
+    copy: null,
+    tokenValid: false,
+    ended: null,
+    sessionRead: false,
+    pin,
+    presented: null,
+    held: [],
+  };
+}
+
 /** The copy tokens.json holds now: the one the model knew when the ciphertext is the same, else one saved in this run. */
 export function adoptCopy(known: Copy | null, entry: { backend: string; ciphertext: string } | undefined, keyrings: Keyrings): Copy | null {
   if (!entry) return null;
@@ -88,7 +115,8 @@ export function describePanel(panel: PanelModel): string {
   const copy = panel.copy ? ` copy:${panel.copy.backend}#${panel.copy.keyring}` : '';
   const ended = panel.ended ? ` ended:${panel.ended}` : '';
   const valid = panel.signedIn && !panel.tokenValid ? ' expired' : '';
-  return `${panel.label}(${state}${copy}${ended}${valid})`;
+  const pin = panel.pin ? ` pin:${panel.pin.slice(0, 5)}` : '';
+  return `${panel.label}(${state}${copy}${ended}${valid}${pin})`;
 }
 
 export function describeModel(model: Model): string {

@@ -1,11 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
-import { startReferencePanel, type DemoUser, type ReferencePanel } from '../reference-panel/server.ts';
+import { startReferencePanel, type DemoUser, type PanelStyle, type ReferencePanel } from '../reference-panel/server.ts';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import {
+  certificateFingerprint,
+  certificateSignedByNewAuthority,
+  describeCertificate,
+  selfSignedCertificate,
+  type CertificateDescription,
+} from '../tls-certificate.ts';
 
 /**
  * What the sequences share: reference panels on distinct origins, each with a user of its own
- * (so a password or token for one is recognisable at another), and ports nothing listens on.
+ * (so a password or token for one is recognisable at another), some over TLS with a certificate
+ * of their own (self-signed, or with `systemTrusted` the last one signed by an authority the test
+ * process adds to its default CA certificates, as a public certificate is), the attacker's
+ * certificates any of those may be made to present (self-signed, and one the system trusts), and
+ * ports nothing listens on.
  */
+
+export interface Pem {
+  key: string;
+  cert: string;
+}
+
+export interface Certificate {
+  pem: Pem;
+  sha256: string;
+  info: CertificateDescription;
+  /** Signed by an authority the process trusts: what the system would accept without a pin. */
+  systemTrusted: boolean;
+}
+
+/** A TLS server's certificates: its own, and which one it presents now (its own or the attacker's). */
+export interface ServerTls {
+  own: Certificate;
+  presenting: Certificate;
+}
 
 export type Target = { kind: 'server' | 'free'; index: number };
 
@@ -17,6 +48,8 @@ export interface Server {
   known: Set<string>;
   /** How many of `issuedTokens()` are in `known`. */
   seen: number;
+  /** Null for a server on plain http. */
+  tls: ServerTls | null;
 }
 
 /**
@@ -33,11 +66,40 @@ export interface FreePort {
 export interface World {
   servers: Server[];
   freePorts: FreePort[];
+  /** The certificates an attacker's server presents: no panel's own; the first self-signed, the others trusted by the system. */
+  attackers: Certificate[];
   close(): Promise<void>;
 }
 
-export async function startWorld(serverCount: number, freePortCount: number): Promise<World> {
+async function certificate(commonName: string, systemTrusted = false): Promise<Certificate> {
+  let pem: Pem;
+  if (systemTrusted) {
+    const { authority, ...signed } = await certificateSignedByNewAuthority(commonName);
+    // This process now trusts it as the system trusts a public certificate.
+    setDefaultCACertificates([...getCACertificates('default'), authority]);
+    pem = signed;
+  } else {
+    pem = await selfSignedCertificate({ commonName });
+  }
+  return { pem, sha256: certificateFingerprint(pem.cert), info: describeCertificate(pem.cert), systemTrusted };
+}
+
+export interface WorldOptions {
+  /** How many of the servers (every other one, from the second) serve https; default none. */
+  tls?: number;
+  /** Default the reference panel's simple style. */
+  style?: PanelStyle;
+  /** The last TLS server's own certificate and an attacker's second one are trusted by the system. */
+  systemTrusted?: boolean;
+}
+
+export async function startWorld(serverCount: number, freePortCount: number, options: WorldOptions = {}): Promise<World> {
+  const tlsCount = options.tls ?? 0;
   const servers: Server[] = [];
+  const systemTrusted = options.systemTrusted ?? false;
+  const attackers = [await certificate('attacker.paneldeck.test')];
+  if (systemTrusted) attackers.push(await certificate('public-attacker.paneldeck.test', true));
+  const lastTls = Math.min(tlsCount, Math.floor(serverCount / 2)) * 2 - 1;
   for (let index = 0; index < serverCount; index++) {
     const user: DemoUser = {
       id: `usr_${3000 + index}`,
@@ -47,12 +109,16 @@ export async function startWorld(serverCount: number, freePortCount: number): Pr
       name: `Operator ${index}`,
       role: 'admin',
     };
-    servers.push({ index, panel: await startReferencePanel({ users: [user] }), user, known: new Set(), seen: 0 });
+    const overTls = index % 2 === 1 && Math.floor(index / 2) < tlsCount;
+    const own = overTls ? await certificate(`panel-${index}.paneldeck.test`, systemTrusted && index === lastTls) : null;
+    const panel = await startReferencePanel({ users: [user], style: options.style ?? 'simple', ...(own ? { tls: own.pem } : {}) });
+    servers.push({ index, panel, user, known: new Set(), seen: 0, tls: own ? { own, presenting: own } : null });
   }
   const sinks = await Promise.all(Array.from({ length: freePortCount }, () => holdFreePort()));
   return {
     servers,
     freePorts: sinks.map((sink) => sink.free),
+    attackers,
     close: async () => {
       await Promise.all([...servers.map((server) => server.panel.close()), ...sinks.map((sink) => sink.close())]);
     },
@@ -97,7 +163,29 @@ export function targetPort(world: World, target: Target): number {
 }
 
 export function targetAddress(world: World, target: Target): string {
-  return `http://127.0.0.1:${targetPort(world, target)}`;
+  const server = target.kind === 'server' ? world.servers[target.index] : undefined;
+  return server ? server.panel.url : `http://127.0.0.1:${targetPort(world, target)}`;
+}
+
+/** The server at `target` when it serves TLS. */
+export function tlsServerAt(world: World, target: Target): (Server & { tls: ServerTls }) | null {
+  const server = target.kind === 'server' ? world.servers[target.index] : undefined;
+  return server?.tls ? (server as Server & { tls: ServerTls }) : null;
+}
+
+/** Every certificate of the world the system trusts (a connection with no pin accepts these). */
+export function systemTrusted(world: World): Certificate[] {
+  const all = [...world.attackers, ...world.servers.flatMap((server) => (server.tls ? [server.tls.own] : []))];
+  return all.filter((certificate) => certificate.systemTrusted);
+}
+
+/** Every server presents its own certificate again (a sequence starts so). */
+export async function restoreCertificates(world: World): Promise<void> {
+  for (const server of world.servers) {
+    if (!server.tls || server.tls.presenting === server.tls.own) continue;
+    server.tls.presenting = server.tls.own;
+    await server.panel.setCertificate(server.tls.own.pem);
+  }
 }
 
 export function targetLabel(target: Target): string {

@@ -44,10 +44,10 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   const requests: RecordedRequest[] = [];
   const context: PanelContext = { options, state, faults };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, certificate: string | null) => {
     const body = await readBody(request);
     const url = new URL(request.url ?? '/', 'http://placeholder');
-    requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body });
+    requests.push({ method: request.method ?? '', path: url.pathname + url.search, headers: request.headers, body, certificate });
 
     // `/api/v2/...` answers like `/api/...` without faults: the target of a same-origin redirect.
     const moved = url.pathname.startsWith('/api/v2/');
@@ -78,7 +78,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
         if (tracked.busy === 0 && staleTls(socket)) socket.end();
       });
     }
-    handle(request, response)
+    handle(request, response, tracked?.fingerprint ?? null)
       .catch(() => {
         if (!response.headersSent) sendAnswer(response, generation().internalError());
         else response.destroy();
@@ -119,6 +119,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     setLogInLimit: state.setLogInLimit,
     expireAllTokens: state.expireAllTokens,
     issuedTokens: state.issuedTokens,
+    acceptsToken: (token) => state.caller(token) !== undefined,
     createApiToken: (user = state.users[0] ?? DEMO_USER) => state.createApiToken(user),
     revokeApiToken: (user = state.users[0] ?? DEMO_USER) => state.revokeApiToken(user),
     setSessionBody: state.setSessionBody,

@@ -96,6 +96,11 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /**
+   * The SHA-256 fingerprint (`AB:CD:…`) of the certificate the connection the request came on was
+   * made with: what the client was shown before it sent the request. Null over plain http.
+   */
+  certificate: string | null;
 }
 
 /** A log out the panel was asked for. */
@@ -141,6 +146,8 @@ export interface ReferencePanel {
   expireAllTokens(): void;
   /** The session tokens issued so far (not API tokens). */
   issuedTokens(): string[];
+  /** Whether a request with this token would be let in now: a live session (not logged out, not expired) or an API token. */
+  acceptsToken(token: string): boolean;
   /**
    * Mints a long-lived API token for the user (default the first user), as Easypanel's
    * `users.generateApiToken` does: it never expires, replaces the user's previous one, and works
