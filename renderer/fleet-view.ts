@@ -1,3 +1,4 @@
+import { COLOUR_NAMES } from '../shared/labels.ts';
 import type { BoardSort, Panel } from '../shared/types.ts';
 import { HOUR_MS, untilText } from '../shared/durations.ts';
 import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
@@ -100,7 +101,9 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
 function panelSearchEntry(panel: Panel, row: FleetRow): SearchEntry {
   const version = panel.panelVersion === null ? '' : versionLabel(panel.panelVersion);
   const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}`;
-  return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${panel.colour ?? ''}`);
+  // The colour as its menu names it: "red" and "production" both find the red panels.
+  const colour = panel.colour === null ? '' : COLOUR_NAMES[panel.colour];
+  return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${colour}`);
 }
 
 export type ExpiryTone = 'ok' | 'soon' | 'ended';

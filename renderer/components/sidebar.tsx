@@ -110,7 +110,7 @@ export function Sidebar() {
               type="search"
               aria-label="Find panels"
               placeholder="Find panels  (Ctrl+F)"
-              title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out) or a colour (red); best matches of the name first"
+              title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out) or a colour (red, production); best matches of the name first"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
               onKeyDown={(event) => {

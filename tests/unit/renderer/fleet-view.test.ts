@@ -228,6 +228,7 @@ describe('search: whole words or prefixes, ranked (issue 22, items 3 and 4)', ()
     ];
     assert.deepEqual(found(panels, 'red'), ['shop'], 'the colour, never "expi-red"');
     assert.deepEqual(found(panels, 'blue'), ['logs']);
+    assert.deepEqual(found(panels, 'production'), ['shop'], 'red as its menu names it, "Red (production)"');
     assert.deepEqual(found(panels, 'log'), ['logs'], 'a prefix of a name, never "logged out"');
     assert.deepEqual(found(panels, 'logged out'), ['mail'], 'the state words, whole');
     assert.deepEqual(found(panels, 'expired'), ['blog']);
