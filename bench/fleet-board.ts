@@ -9,7 +9,7 @@
  *   2. DOM nodes with 10,000 panels (document.querySelectorAll('*')), vs 10.
  *   3. The longest task (Long Tasks API: only tasks over 50 ms are reported) while loading,
  *      while scrolling the list from top to bottom and while filtering, 10,000 vs 10.
- *   4. One filter keystroke ("7") in the search box, from the keydown to the painted frame that
+ *   4. One filter keystroke ("p") in the search box, from the keydown to the painted frame that
  *      shows the filtered list, 10,000 vs 10. The first search of a page builds each panel's
  *      search text, so clearing it with Esc and typing the same key again are timed too.
  *   5. Clicking a row until the heading (h1) shows that panel's name, 10,000 vs 10.
@@ -47,8 +47,11 @@ import { median, printTable } from './figures.ts';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const SMALL = 10;
 const BIG = 10_000;
-/** What is typed in the search box: one character that keeps about a third of the big fleet. */
-const FILTER_KEY = '7';
+/**
+ * What is typed in the search box: one character that keeps about a third of the big fleet (the
+ * "prod" third: a word must start with it since issue 22, and "7" starts none of the names).
+ */
+const FILTER_KEY = 'p';
 /** After the first row, loading goes on this long (the selected panel's view, its session read). */
 const LOAD_SETTLE_MS = 300;
 /** Scrolling top to bottom takes about this many frames, whatever the list's length. */

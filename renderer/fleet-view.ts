@@ -1,13 +1,15 @@
+import { COLOUR_NAMES } from '../shared/labels.ts';
 import type { BoardSort, Panel } from '../shared/types.ts';
 import { HOUR_MS, untilText } from '../shared/durations.ts';
 import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
+import { byRank, fold, matchRank, NO_MATCH, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
  * filter, how many are in each state, and the short "checked 3 min ago" / "expires in 40 min"
  * texts of a row. Pure functions of the panels and the clock, so they run in tests under Node and
- * stay cheap over ten thousand panels (one pass, no sorting here).
+ * stay cheap over ten thousand panels (one pass; a search only groups the rows by rank).
  */
 
 /** The states a row can be in, in the order the counts show them. */
@@ -20,7 +22,7 @@ export const STATUS_NAMES: Readonly<Record<PanelStatusKind, string>> = {
   'signed-out': 'Signed out',
 };
 
-/** Words an operator types for a state, beside its label ("failing", "expired", "signed out"). */
+/** Words an operator types for a state, beside its label ("failing", "expired", "signed out"): matched whole. */
 const STATUS_WORDS: Readonly<Record<PanelStatusKind, string>> = {
   'signed-in': 'signed in ok',
   'check-failed': 'failing failed error check failed',
@@ -34,7 +36,7 @@ export function needsAttention(kind: PanelStatusKind): boolean {
 }
 
 export interface FleetFilter {
-  /** What the operator typed; every word must match (name, address, group, tags, status words, version). */
+  /** What the operator typed; every word must match (panel-search.ts: name, address, group, tags, version, state, colour). */
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
@@ -50,61 +52,58 @@ export interface FleetRow {
  * What a panel's row and search text are, kept by the panel's identity: panels are immutable, so
  * a keystroke over ten thousand of them only compares strings, and a changed panel is a new key.
  */
-export type FleetCache = WeakMap<Panel, { row: FleetRow; text: string | null }>;
+export type FleetCache = WeakMap<Panel, { row: FleetRow; search: SearchEntry | null }>;
 
 export interface FleetView {
-  /** The rows shown, in the list's order. */
+  /** The rows shown: in the list's order, or while searching by rank (best match first), the list's order within a rank. */
   rows: FleetRow[];
   /** Per state, over the whole fleet (not only the rows shown). */
   counts: Record<PanelStatusKind, number>;
   attention: number;
 }
 
-const ASCII = /^\p{ASCII}*$/u;
-
-/** Lower case, without accents, so "Zürich" is found by "zurich". */
-function fold(text: string): string {
-  // Most names and addresses are plain ASCII: lower-casing is all they need, and it is cheaper.
-  if (ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** The words of a query; an empty query has none and matches everything. */
-export function queryTerms(query: string): string[] {
-  return fold(query).split(/\s+/).filter(Boolean);
-}
-
 /** The view of `panels` under `filter`, in one pass. */
 export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: FleetCache = new WeakMap()): FleetView {
-  const terms = queryTerms(filter.query);
+  const query = searchQuery(filter.query);
+  const searching = query.terms.length > 0;
   const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
   const rows: FleetRow[] = [];
+  const ranks: number[] = [];
   for (const panel of panels) {
     let known = cache.get(panel);
     if (known === undefined) {
       const status = panelStatus(panel);
-      known = { row: { panel, kind: status.kind, label: status.label }, text: null };
+      known = { row: { panel, kind: status.kind, label: status.label }, search: null };
       cache.set(panel, known);
     }
     const { row } = known;
     counts[row.kind]++;
     if (filter.attentionOnly && !needsAttention(row.kind)) continue;
-    if (terms.length > 0) {
-      known.text ??= searchText(panel, row);
-      const text = known.text;
-      if (!terms.every((term) => text.includes(term))) continue;
+    if (searching) {
+      known.search ??= panelSearchEntry(panel, row);
+      const rank = matchRank(known.search, query);
+      if (rank === NO_MATCH) continue;
+      ranks.push(rank);
     }
     rows.push(row);
   }
-  return { rows, counts, attention: counts['check-failed'] + counts.expired + counts['signed-out'] };
+  return {
+    rows: searching ? byRank(rows, ranks) : rows,
+    counts,
+    attention: counts['check-failed'] + counts.expired + counts['signed-out'],
+  };
 }
 
-/** What a panel's search matches, folded: the version as the header shows it, so "2.30" finds the panels on 2.30.x. */
-function searchText(panel: Panel, row: FleetRow): string {
+/**
+ * What a panel's search matches: the version as the header shows it, so "2.30" finds the panels
+ * on 2.30.x; the state and the colour as whole words, so "red" is a colour and never "expi-red".
+ */
+function panelSearchEntry(panel: Panel, row: FleetRow): SearchEntry {
   const version = panel.panelVersion === null ? '' : versionLabel(panel.panelVersion);
-  return fold(
-    `${panel.name} ${panel.address} ${panel.group ?? ''} ${panel.tags.join(' ')} ${row.label} ${STATUS_WORDS[row.kind]} ${version}`,
-  );
+  const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}`;
+  // The colour as its menu names it: "red" and "production" both find the red panels.
+  const colour = panel.colour === null ? '' : COLOUR_NAMES[panel.colour];
+  return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${colour}`);
 }
 
 /** `stale`: the end the panel gave before its last check failed, which may no longer hold. */

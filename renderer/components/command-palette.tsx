@@ -2,7 +2,8 @@ import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { COMMANDS, shortcutLabel, type CommandId } from '../../shared/commands.ts';
 import type { Panel } from '../../shared/types.ts';
-import { fleetView, queryTerms, type FleetCache } from '../fleet-view.ts';
+import { fleetView, type FleetCache } from '../fleet-view.ts';
+import { matchesWords, searchQuery } from '../panel-search.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 
 /** At most this many panels are listed: the palette jumps to one, it is not the list. */
@@ -20,8 +21,9 @@ interface CommandPaletteProps {
 
 /**
  * Ctrl/Cmd+K: type to jump to any panel by name, address, group or tag, or to run any command,
- * each shown with its shortcut. The panels are matched as the list's search matches them, and
- * only the first few are put in the page, so it stays quick at ten thousand panels.
+ * each shown with its shortcut. The panels are matched and ranked as the list's search does it
+ * (panel-search.ts: the best match of the name first, so Enter opens it), and only the first few
+ * are put in the page, so it stays quick at ten thousand panels.
  */
 export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, onClose }: CommandPaletteProps) {
   const [query, setQuery] = useState('');
@@ -29,12 +31,12 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
   // After the dialog opened (its effect runs before this one): the cursor in the input.
   useEffect(() => input.current?.focus(), []);
   const searchText = useRef<FleetCache>(new WeakMap());
-  const terms = queryTerms(query);
+  const { terms } = searchQuery(query);
   const matches = useMemo(
     () => (query.trim() === '' ? [] : fleetView(panels, { query, attentionOnly: false }, searchText.current).rows.slice(0, MAX_PANELS + 1)),
     [panels, query],
   );
-  const shownCommands = commands.filter((id) => terms.every((term) => COMMANDS[id].title.toLowerCase().includes(term)));
+  const shownCommands = commands.filter((id) => matchesWords(COMMANDS[id].title, terms));
   /** A panel was chosen: the keyboard goes to it, not back to where the palette was opened. */
   const panelChosen = useRef(false);
   const choose = (action: () => void) => {

@@ -35,7 +35,8 @@ export function Sidebar() {
   const settling = listed !== panels || listedQuery !== query;
   // While the operator works in the list, rows keep the places they had (a session read would
   // move the row just selected when sorted by last check, status or session end); new panels get
-  // theirs. Out of the list, the order is live. A keystroke only filters the sorted list.
+  // theirs. Out of the list, the order is live. A search puts the best matches first within each
+  // section (the headings stay in place) and keeps this order among equal matches.
   const [listFocused, setListFocused] = useState(false);
   // The keys are the order's own: another order (chosen while the list keeps the focus) starts afresh.
   const frozenKeys = useRef({ sort, keys: new Map<string, number>() });
@@ -106,7 +107,7 @@ export function Sidebar() {
               type="search"
               aria-label="Find panels"
               placeholder="Find panels  (Ctrl+F)"
-              title="Every word must match a name, an address, a group, a tag or a state (expired, failing, signed out)"
+              title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out) or a colour (red, production); best matches of the name first"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
               onKeyDown={(event) => {

@@ -214,3 +214,62 @@ test('padNumbers pads every run of digits to twelve, as the regular expression w
     }),
   );
 });
+
+describe('search: whole words or prefixes, ranked (issue 22, items 3 and 4)', () => {
+  const found = (panels: readonly Panel[], query: string) =>
+    fleetView(panels, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+
+  test('"red" finds the red panels, not the expired ones; "log" does not find "logged out"; a state word is a whole word', () => {
+    const panels = [
+      samplePanel(0, { name: 'shop', colour: 'red', signedIn: true }),
+      samplePanel(1, { name: 'blog', signedOutReason: { code: 'UNAUTHORIZED', message: 'expired' } }),
+      samplePanel(2, { name: 'mail' }),
+      samplePanel(3, { name: 'logs', colour: 'blue', signedIn: true }),
+    ];
+    assert.deepEqual(found(panels, 'red'), ['shop'], 'the colour, never "expi-red"');
+    assert.deepEqual(found(panels, 'blue'), ['logs']);
+    assert.deepEqual(found(panels, 'production'), ['shop'], 'red as its menu names it, "Red (production)"');
+    assert.deepEqual(found(panels, 'log'), ['logs'], 'a prefix of a name, never "logged out"');
+    assert.deepEqual(found(panels, 'logged out'), ['mail'], 'the state words, whole');
+    assert.deepEqual(found(panels, 'expired'), ['blog']);
+    assert.deepEqual(found(panels, 'pired'), [], 'the middle of a word matches nothing');
+    assert.deepEqual(found(panels, 'sho'), ['shop'], 'a name by its prefix');
+  });
+
+  test('the name first: "abstergo prod eu 2" puts abstergo-prod-eu-2 before eu-1, whose address has a 2', () => {
+    const panels = [
+      samplePanel(0, { name: 'abstergo-prod-eu-1', address: '127.0.0.1:8441' }),
+      samplePanel(1, { name: 'abstergo-prod-eu-2', address: '127.0.0.1:8442' }),
+    ];
+    assert.deepEqual(found(panels, 'abstergo prod eu 2'), ['abstergo-prod-eu-2'], 'a digit inside an address is not a word of it');
+    const shared = [
+      samplePanel(0, { name: 'abstergo-prod-eu-1', address: '10.0.0.2' }),
+      samplePanel(1, { name: 'abstergo-prod-eu-2', address: '10.0.0.1' }),
+    ];
+    assert.deepEqual(found(shared, 'abstergo prod eu 2'), ['abstergo-prod-eu-2', 'abstergo-prod-eu-1'], 'the name outranks the address');
+  });
+
+  test('ranking: the exact name, then a name starting with the query, then every word in the name, then the rest; ties keep the order given', () => {
+    const panels = [
+      samplePanel(0, { name: 'billing eu', tags: ['web'] }),
+      samplePanel(1, { name: 'web shop eu' }),
+      samplePanel(2, { name: 'eu web' }),
+      samplePanel(3, { name: 'web' }),
+      samplePanel(4, { name: 'shop web' }),
+    ];
+    assert.deepEqual(found(panels, 'web'), ['web', 'web shop eu', 'eu web', 'shop web', 'billing eu']);
+    assert.deepEqual(found(panels, 'eu web'), ['eu web', 'web shop eu', 'billing eu']);
+  });
+
+  test('an address, a version, a group and a tag are found from the start of any of their words, and numbers inside a name too', () => {
+    const panels = [
+      samplePanel(0, { name: 'web07', address: 'p0.example.com', panelVersion: '2.30.4', group: 'Acme Corp', tags: ['eu-west'] }),
+      samplePanel(1, { name: 'db 12', address: 'db.internal' }),
+    ];
+    assert.deepEqual(found(panels, 'example'), ['web07']);
+    assert.deepEqual(found(panels, 'p0.example'), ['web07']);
+    assert.deepEqual(found(panels, '07'), ['web07'], 'letters then digits are two words');
+    assert.deepEqual(found(panels, 'corp west'), ['web07']);
+    assert.deepEqual(found(panels, '2'), ['web07'], '"2" is the start of 2.30.4, not of 12');
+  });
+});
