@@ -200,7 +200,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
     copyCurl: () =>
       void copied(
         copyText(curlCommand(panel, commandShellFor(navigator.userAgent))),
-        'Copied a curl command that reads the session. It holds no token: set PANEL_TOKEN in your shell first.',
+        'Copied a curl command that reads the session. It holds no token, and Paneldeck never shows the one it keeps: ' +
+          'set PANEL_TOKEN in your shell first, to an API token made in Easypanel (Settings, Users, API token).',
       ),
   });
 

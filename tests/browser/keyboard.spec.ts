@@ -39,7 +39,9 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   await page.keyboard.press('Control+k');
   await page.keyboard.type('curl');
   await page.keyboard.press('Enter');
+  // It says where a token for it comes from, since Paneldeck never shows the panel's own (issue 22, item 15).
   await expect(page.locator('.copy-status')).toContainText('set PANEL_TOKEN');
+  await expect(page.locator('.copy-status')).toContainText('an API token made in Easypanel (Settings, Users, API token)');
   const curl = await page.evaluate(() => navigator.clipboard.readText());
   expect(curl).toContain(`'${panelServer.url}/api/getSession'`);
   expect(curl).toContain('Bearer $PANEL_TOKEN');
