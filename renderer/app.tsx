@@ -1,5 +1,6 @@
 import type { PanelBridge } from '../shared/bridge.ts';
 import { useSelection, useWindowContext, usePanels, useWindowState, WindowProvider } from './app-context.tsx';
+import { ActivityView } from './components/activity-view.tsx';
 import { BulkView } from './components/bulk-view.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
@@ -33,7 +34,7 @@ function Workspace() {
   const context = useWindowContext();
   const { windowStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed } = useWindowState();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen } = useWindowState();
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -72,6 +73,10 @@ function Workspace() {
           <p className="muted" role="status">
             Loading panels…
           </p>
+        ) : activityOpen ? (
+          <ErrorBoundary>
+            <ActivityView />
+          </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />
         ) : selected ? (

@@ -33,6 +33,8 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.windowStore.updateReady(event.version);
     case 'logInProgress':
       return targets.windowStore.logInProgress(event.done, event.total);
+    case 'activityChanged':
+      return targets.windowStore.activityChanged();
     default:
       // A type added to shared/events.ts without a route here fails to compile.
       event satisfies never;

@@ -32,6 +32,7 @@ export function availableCommands(
     'find',
     panels.some((panel) => panel.signedIn) && 'checkAll',
     ...(several ? severalCommands(marked) : selected ? onePanelCommands(selected) : []),
+    'activity',
     hasStatus && 'preferences',
   ];
   return commands.filter((command): command is CommandId => command !== false);

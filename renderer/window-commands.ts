@@ -52,6 +52,7 @@ export function useWindowCommands(): void {
       if (windowStore.getSnapshot().status) windowStore.openDialog({ kind: 'preferences' });
     },
     palette: () => windowStore.openDialog({ kind: 'palette' }),
+    activity: () => windowStore.showActivity(true),
     exportPanels: () => exportPanels(),
   });
   useEffect(() => {

@@ -58,6 +58,10 @@ export interface WindowSnapshot {
   readonly fleetProgress: { done: number; total: number } | null;
   /** Where the keyboard goes once the panel chosen is shown; null when nothing is asked. */
   readonly focusRequest: FocusRequest | null;
+  /** The activity log is shown in place of the panel; choosing a panel in the list shows the panel again. */
+  readonly activityOpen: boolean;
+  /** Grows at each `activityChanged` from main: the activity view reads the log again. */
+  readonly activityRevision: number;
 }
 
 const NO_PANELS: ReadonlySet<string> = new Set();
@@ -96,6 +100,8 @@ export class WindowStore {
       removals: 0,
       fleetProgress: null,
       focusRequest: null,
+      activityOpen: false,
+      activityRevision: 0,
     };
   }
 
@@ -110,12 +116,12 @@ export class WindowStore {
 
   /** One panel, on its own. */
   selectOne(id: string): void {
-    this.#set({ selectedId: id, marked: NO_PANELS });
+    this.#set({ selectedId: id, marked: NO_PANELS, activityOpen: false });
   }
 
   /** One panel, on its own, and the keyboard to its row or its log in form (Enter in the list, the palette). */
   focusPanel(id: string, to: FocusRequest['to']): void {
-    this.#set({ selectedId: id, marked: NO_PANELS, focusRequest: { panelId: id, to } });
+    this.#set({ selectedId: id, marked: NO_PANELS, focusRequest: { panelId: id, to }, activityOpen: false });
   }
 
   /** The focus request was carried out (or its panel is gone): it is not carried out again. */
@@ -125,7 +131,7 @@ export class WindowStore {
 
   /** Several panels; `focusId` is the one the keyboard is on. One id is simply that panel selected. */
   selectMany(ids: readonly string[], focusId: string): void {
-    this.#set({ selectedId: focusId, marked: ids.length > 1 ? new Set(ids) : NO_PANELS });
+    this.#set({ selectedId: focusId, marked: ids.length > 1 ? new Set(ids) : NO_PANELS, activityOpen: false });
   }
 
   /** This window removed panels: the selection of several ends, and the list takes the focus. */
@@ -190,6 +196,15 @@ export class WindowStore {
     const current = this.#snapshot.fleetProgress;
     if (done >= total) return this.#set({ fleetProgress: null });
     if (current?.done !== done || current.total !== total) this.#set({ fleetProgress: { done, total } });
+  }
+
+  showActivity(open: boolean): void {
+    this.#set({ activityOpen: open });
+  }
+
+  /** Main's activity log changed. */
+  activityChanged(): void {
+    this.#set({ activityRevision: this.#snapshot.activityRevision + 1 });
   }
 
   #remember(): void {

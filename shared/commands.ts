@@ -11,6 +11,7 @@ export const COMMANDS = {
   refresh: { title: 'Refresh the session', accelerator: 'CmdOrCtrl+R' },
   checkAll: { title: 'Check all panels', accelerator: 'CmdOrCtrl+Shift+R' },
   preferences: { title: 'Preferences…', accelerator: 'CmdOrCtrl+,' },
+  activity: { title: 'Activity log', accelerator: null },
   logIn: { title: 'Log in', accelerator: null },
   logOut: { title: 'Log out', accelerator: null },
   settings: { title: 'Panel settings', accelerator: null },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PanelError, type ErrorInfo } from './errors.ts';
 import {
+  activityQuerySchema,
   addPanelInputSchema,
   apiTokenInputSchema,
   appSettingsPatchSchema,
@@ -16,6 +17,7 @@ import {
   panelIdsSchema,
   trustCertificateInputSchema,
   updatePanelInputSchema,
+  type ActivityQuery,
   type AddPanelInput,
   type ApiTokenInput,
   type AppSettingsPatch,
@@ -26,7 +28,7 @@ import {
   type TrustCertificateInput,
   type UpdatePanelInput,
 } from './schemas.ts';
-import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
+import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
@@ -109,6 +111,11 @@ export interface PanelApi {
    * NOT_FOUND when no update is ready; otherwise the app quits, so the answer may never arrive.
    */
   installUpdate(): Promise<void>;
+  /**
+   * The activity log: every write Paneldeck made to a panel (a log out at the panel; deploys and
+   * service actions), newest first, of one panel or all, the newest `limit` (all kept by default).
+   */
+  listActivity(query?: ActivityQuery): Promise<ActivityList>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -144,6 +151,7 @@ export const argumentSchemas = {
   cancelLogIns: z.tuple([]),
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
+  listActivity: z.tuple([activityQuerySchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

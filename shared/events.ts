@@ -21,7 +21,9 @@ export type PanelEvent =
   /** The operator chose a command in the menu (or its shortcut): the window runs it. */
   | { type: 'runCommand'; command: CommandId }
   /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
-  | { type: 'updateReady'; version: string };
+  | { type: 'updateReady'; version: string }
+  /** The activity log changed: an entry of this panel was added or got its outcome. The window reads it again. */
+  | { type: 'activityChanged'; panelId: string };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -38,6 +40,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   focusPanel: true,
   runCommand: true,
   updateReady: true,
+  activityChanged: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {

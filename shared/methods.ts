@@ -33,6 +33,7 @@ export const methodNames = [
   'cancelLogIns',
   'removePanels',
   'installUpdate',
+  'listActivity',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

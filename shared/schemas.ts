@@ -3,7 +3,7 @@ import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from './transfer.ts';
-import { API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
+import { ACTIVITY_KEPT, API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -323,3 +323,18 @@ export type FleetLogInInput = z.input<typeof fleetLogInInputSchema>;
 export type ApiTokenInput = z.input<typeof apiTokenInputSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
 export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;
+
+/** Which entries of the activity log to list: one panel's, or all; the newest `limit`. */
+export const activityQuerySchema = z
+  .object({
+    panelId: panelIdSchema.optional(),
+    limit: z
+      .number({ error: 'Limit must be a number.' })
+      .int({ error: 'Limit must be a whole number.' })
+      .min(1, { error: 'Limit must be at least 1.' })
+      .max(ACTIVITY_KEPT, { error: `Limit is too large (${ACTIVITY_KEPT.toLocaleString('en')} at most).` })
+      .optional(),
+  })
+  .strict()
+  .optional();
+export type ActivityQuery = z.input<typeof activityQuerySchema>;

@@ -200,8 +200,8 @@ export interface TokenProtection {
 
 /** Something Paneldeck found wrong in its files at start and worked around; the UI shows it once. */
 export interface StartupProblem {
-  /** Which file: the panel list, the saved sign-ins or the settings. */
-  file: 'panels' | 'tokens' | 'settings';
+  /** Which file: the panel list, the saved sign-ins, the settings or the activity log. */
+  file: 'panels' | 'tokens' | 'settings' | 'activity';
   message: string;
   /** Where the untouched copy of the damaged file was kept, so nothing is lost. */
   copyPath: string | null;
@@ -211,4 +211,44 @@ export interface AppStatus {
   settings: AppSettings;
   tokenProtection: TokenProtection;
   startupProblems: StartupProblem[];
+}
+
+/** Entries the activity log keeps at most: the oldest are dropped past it. */
+export const ACTIVITY_KEPT = 10_000;
+
+/** What a write did to a panel, in the activity log: `pending` until the panel answered. */
+export type ActivityOutcome = 'pending' | 'ok' | 'failed' | 'unknown';
+
+/** The writes Paneldeck makes to a panel: a log out ends the session at the panel; the others act on a service. */
+export const ACTIVITY_ACTIONS = ['logOut', 'deploy', 'start', 'stop', 'restart'] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+/** The operation and its target: a service's project and name for the service actions, none for a log out. */
+export interface ActivityWhat {
+  action: ActivityAction;
+  projectName?: string;
+  serviceName?: string;
+}
+
+/** One write to a panel, as the activity log keeps it. Never a token or a password. */
+export interface ActivityEntry {
+  id: string;
+  /** When it was recorded, before the request was sent (ISO time). */
+  at: string;
+  panelId: string;
+  /** The panel's name and address when the write was made: kept when the panel is renamed or removed. */
+  panelName: string;
+  panelAddress: string;
+  what: ActivityWhat;
+  outcome: ActivityOutcome;
+  /** The panel's words or why the outcome is not known, shortened and with secrets left out; null when none. */
+  message: string | null;
+  /** When the outcome was known; null while pending, or when Paneldeck stopped first. */
+  finishedAt: string | null;
+}
+
+/** The activity log, newest first, and how many entries it keeps at most (the oldest are dropped). */
+export interface ActivityList {
+  entries: ActivityEntry[];
+  bound: number;
 }

@@ -73,6 +73,7 @@ export function appMenuTemplate(
       submenu: [
         command('palette'),
         command('find'),
+        command('activity'),
         separator,
         ...(isPackaged
           ? []

@@ -75,6 +75,7 @@ export function plainEvent(event: PanelEvent): PanelEvent {
     case 'sessionExpiring':
       return { type: event.type, panelId: event.panelId, expiresAt: event.expiresAt };
     case 'focusPanel':
+    case 'activityChanged':
       return { type: event.type, panelId: event.panelId };
     case 'runCommand':
       return { type: event.type, command: event.command };

@@ -18,7 +18,7 @@ export function Sidebar() {
   const { api, windowStore } = useWindowContext();
   const { panels: known, byId, progress } = usePanels();
   const panels = known ?? NO_PANELS;
-  const { listView: board, marked, status, selectedId: chosenId } = useWindowState();
+  const { listView: board, marked, status, selectedId: chosenId, activityOpen } = useWindowState();
   const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
   const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
   const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
@@ -201,6 +201,9 @@ export function Sidebar() {
       <div className="sidebar-footer">
         <button type="button" onClick={onPreferences} disabled={!onPreferences}>
           Preferences
+        </button>
+        <button type="button" aria-pressed={activityOpen} onClick={() => windowStore.showActivity(!activityOpen)}>
+          Activity
         </button>
       </div>
     </nav>

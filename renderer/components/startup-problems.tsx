@@ -6,6 +6,7 @@ const FILE_NAMES: Record<StartupProblem['file'], string> = {
   panels: 'panel list',
   tokens: 'saved sign-ins',
   settings: 'settings',
+  activity: 'activity log',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { PanelError } from '../../../shared/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import type { PanelRecordChange } from '../storage/panel-registry.ts';
+import { writeRecorder } from './activity.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
 import type { ServiceContext } from './service-context.ts';
 import { toPanel, type ServiceState } from './service-state.ts';
@@ -53,7 +54,11 @@ export async function keepSignIn(
     await saving;
     if (replaced !== undefined && replaced !== token && before.tokenKind !== 'api-token') {
       // The panel's answer (or its silence) changes nothing here: the old token is forgotten already.
-      void endSessionsAtPanels(request, [{ record, token: replaced, endsAt: replacedEndsAt }]).catch(() => undefined);
+      void endSessionsAtPanels(
+        request,
+        [{ record, token: replaced, endsAt: replacedEndsAt }],
+        writeRecorder(context, current.activity),
+      ).catch(() => undefined);
     }
     return answer;
   } catch (error) {

@@ -5,6 +5,7 @@ import type { PanelRecordChange } from '../storage/panel-registry.ts';
 import { signInWithApiToken } from './api-token-sign-in.ts';
 import { keepSignIn, type SignInFor } from './keep-sign-in.ts';
 import { LogInQueue } from './login-queue.ts';
+import { writeRecorder } from './activity.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
 import type { ServiceContext } from './service-context.ts';
 import { attemptWrite, find } from './session-reader.ts';
@@ -75,7 +76,11 @@ export function createPanelSignIns(context: ServiceContext): PanelSignIns {
       // out, moved or removed meanwhile, or the sign-in could not be recorded): it is asked to end
       // it, at the address the token came from, as a removal asks (nobody waits).
       const latest = registry.get(id);
-      void endSessionsAtPanels(request, [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }]);
+      void endSessionsAtPanels(
+        request,
+        [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }],
+        writeRecorder(context, current.activity),
+      );
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { PanelError, type ErrorInfo } from '../../../shared/errors.ts';
 import { callPanel, MissingRouteError } from '../http/panel-calls.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
+import type { WriteOutcome, WriteRecorder } from './activity.ts';
 
 /** A sign-in that has just ended here, whose session the panel is asked to end too. */
 export interface EndedSignIn {
@@ -16,17 +17,27 @@ const AT_ONCE = 8;
 
 /**
  * Asks each panel to end the session of a sign-in Paneldeck has already ended here (the token is
- * forgotten first, so a log out never waits on a panel and a failure never brings it back). Returns,
- * for each panel that could not be asked or refused, why, in words for the panel's settings.
+ * forgotten first, so a log out never waits on a panel and a failure never brings it back). Each
+ * is a write to the panel, in the activity log, sent even when the log cannot be written: ending
+ * a session matters more than its record. Returns, for each panel that could not be asked or
+ * refused, why, in words for the panel's settings.
  */
-export async function endSessionsAtPanels(request: RequestSettings, ended: readonly EndedSignIn[]): Promise<Map<string, ErrorInfo>> {
+export async function endSessionsAtPanels(
+  request: RequestSettings,
+  ended: readonly EndedSignIn[],
+  recordWrite: WriteRecorder,
+): Promise<Map<string, ErrorInfo>> {
   const notes = new Map<string, ErrorInfo>();
   let next = 0;
   const worker = async () => {
     while (next < ended.length) {
       const one = ended[next++]!;
       try {
-        await callPanel(request, one.record, one.token, 'logOut');
+        await recordWrite(one.record, { action: 'logOut' }, () => callPanel(request, one.record, one.token, 'logOut'), {
+          secrets: [one.token],
+          unrecorded: 'send',
+          judge: logOutOutcome,
+        });
       } catch (error) {
         // A 401: the session had ended at the panel already, which is what was asked. No log-out
         // route (a panel speaking only the specified API): there is nothing more Paneldeck can do.
@@ -46,4 +57,13 @@ function stillOpen({ endsAt }: EndedSignIn, error: unknown): ErrorInfo {
     code: error instanceof PanelError ? error.code : 'NETWORK',
     message: `Signed out here; the panel could not end its session (${why.replace(/\.$/, '')}), so it ends by itself ${when}.`,
   };
+}
+
+/** A 401 is a session already ended, which is what was asked; no log-out route is a panel that cannot be asked. */
+function logOutOutcome(error: unknown): WriteOutcome | null {
+  if (error instanceof PanelError && error.code === 'UNAUTHORIZED')
+    return { outcome: 'ok', message: 'The session had already ended at the panel.' };
+  if (error instanceof MissingRouteError)
+    return { outcome: 'failed', message: 'This panel has no route to end a session; it ends by itself when it expires.' };
+  return null;
 }

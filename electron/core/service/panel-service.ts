@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import type { CertificateInfo } from '../../../shared/errors.ts';
 import type { PanelEvent } from '../../../shared/events.ts';
 import { createNodeFetch } from '../http/node-fetch.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
+import { ActivityLog } from '../storage/activity-log.ts';
 import { openJsonFiles } from '../storage/document-store.ts';
+import { activityMethods } from './activity.ts';
 import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
@@ -19,6 +22,9 @@ import { sessionMethods } from './sessions.ts';
 import { signInMethods } from './sign-in.ts';
 
 export type { PanelService, PanelServiceOptions } from './service-context.ts';
+
+/** The activity log's file in the data folder. */
+export const ACTIVITY_FILE = 'activity.jsonl';
 
 /**
  * The whole of Paneldeck's main-process logic behind the contract. Every method validates its
@@ -37,7 +43,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     },
     maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
   };
-  const ready = openServiceState(openStore, options.encryption, now());
+  const openActivity = () => ActivityLog.open(join(options.dataDir, ACTIVITY_FILE), { now, ...options.activity });
+  const ready = openServiceState(openStore, openActivity, options.encryption, now());
   // Keeps a failed start from being an unhandled rejection; each call still sees the failure.
   ready.catch(() => undefined);
   void ready.then(
@@ -78,5 +85,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...sessionMethods(context),
     ...certificateMethods(context),
     ...transferMethods(context, options),
+    ...activityMethods(context),
   } satisfies PanelService;
 }

@@ -6,6 +6,7 @@ import { withoutUndefined } from '../common/given.ts';
 import { pathsFollowingStyle, STYLE_PATHS } from '../common/style-paths.ts';
 import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
 import { newPanelRecord } from './new-panel.ts';
+import { writeRecorder } from './activity.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
 import { heldSignIns } from './sign-in.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
@@ -35,7 +36,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       presented.delete(id);
     }
     // The panels are asked to end their sessions too; nobody waits for them: the panel is gone from the list.
-    void endSessionsAtPanels(context.request, held);
+    void endSessionsAtPanels(context.request, held, writeRecorder(context, current.activity));
     await forgetting;
   }
 

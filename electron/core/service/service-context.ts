@@ -4,6 +4,7 @@ import type { PanelEvent } from '../../../shared/events.ts';
 import type { AppSettings } from '../../../shared/types.ts';
 import type { FetchLike } from '../http/http-client.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
+import type { ActivityLogOptions } from '../storage/activity-log.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
 import type { Encryption } from '../storage/token-vault.ts';
@@ -27,6 +28,8 @@ export interface PanelServiceOptions {
   maxResponseBytes?: number;
   /** Defaults to JSON files in `dataDir`, written atomically, which the app uses too. */
   openStore?: OpenStore;
+  /** How `activity.jsonl` is written: its bound, and the file operations (tests make them fail). */
+  activity?: Omit<ActivityLogOptions, 'now'>;
   now?: () => Date;
   /** Where events for the window go (the app sends them to its own window only). */
   emit?: (event: PanelEvent) => void;

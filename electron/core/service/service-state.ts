@@ -1,6 +1,7 @@
 import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { Panel, StartupProblem } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
+import type { ActivityLog } from '../storage/activity-log.ts';
 import { SettingsFile } from '../storage/app-settings.ts';
 import { CheckHistory } from '../storage/check-history.ts';
 import type { OpenStore } from '../storage/document-store.ts';
@@ -13,10 +14,17 @@ export interface ServiceState {
   vault: TokenVault;
   settings: SettingsFile;
   history: CheckHistory;
+  /** Every write to a panel, with its outcome (`activity.jsonl`). */
+  activity: ActivityLog;
   startupProblems: StartupProblem[];
 }
 
-export async function openServiceState(openStore: OpenStore, encryption: Encryption, now: Date): Promise<ServiceState> {
+export async function openServiceState(
+  openStore: OpenStore,
+  openActivity: () => Promise<ActivityLog>,
+  encryption: Encryption,
+  now: Date,
+): Promise<ServiceState> {
   const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
   const settings = new SettingsFile(openStore('settings', { secret: false }), now);
   const history = new CheckHistory(openStore('checks', { secret: false }));
@@ -46,7 +54,9 @@ export async function openServiceState(openStore: OpenStore, encryption: Encrypt
     startupProblems.push({ file: 'panels', message: registry.loadProblem.message, copyPath: registry.loadProblem.movedTo });
   if (fileProblem) startupProblems.push({ file: 'tokens', message: fileProblem.summary, copyPath: fileProblem.copyPath });
   if (settings.loadProblem) startupProblems.push(settings.loadProblem);
-  return { registry, vault, settings, history, startupProblems };
+  const activity = await openActivity();
+  if (activity.problem) startupProblems.push(activity.problem);
+  return { registry, vault, settings, history, activity, startupProblems };
 }
 
 function lostTokenReason(record: PanelRecord): ErrorInfo {

@@ -3,6 +3,7 @@ import { parseArguments } from '../../../shared/contract.ts';
 import { API_TOKEN_KEPT_MESSAGE, PanelError, type ErrorInfo } from '../../../shared/errors.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
+import { writeRecorder } from './activity.ts';
 import type { PanelSignIns } from './panel-log-in.ts';
 import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
@@ -21,7 +22,7 @@ export function signInMethods(
    * says so on the panel (its session stays open at the panel until it expires).
    */
   async function endAtPanels(current: ServiceState, held: readonly EndedSignIn[]): Promise<ReadonlyMap<string, ErrorInfo>> {
-    const notes = await endSessionsAtPanels(request, held);
+    const notes = await endSessionsAtPanels(request, held, writeRecorder(context, current.activity));
     if (notes.size === 0) return notes;
     // Only where no new sign-in began meanwhile: a note about the old session must not stand beside a new one.
     const still = new Map(

@@ -5,7 +5,7 @@ import { changeLine, fileHash, headerLine, readJournal, replay, type DocumentCha
 import { documentText } from './json-text.ts';
 import { copyAside, PRIVATE_FILE_MODE, restrictMode } from './store-problems.ts';
 import {
-  batches,
+  appendDurably,
   diskFiles,
   PRIVATE_FOLDER_MODE,
   syncFolder,
@@ -163,25 +163,8 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
         throw error;
       }
     }
-    try {
-      let written = 0;
-      // A few hundred kilobytes at a time: an import's line is megabytes. A kill between two is a cut line.
-      for (const batch of batches(line.pieces)) {
-        const bytes = Buffer.from(batch);
-        await open.handle.write(bytes, open.bytes + written);
-        written += bytes.length;
-      }
-      await open.handle.datasync();
-    } catch (error) {
-      try {
-        // Takes back whatever part of the line reached the file: the next line goes where it began.
-        await open.handle.truncate(open.bytes);
-        await open.handle.datasync();
-      } catch {
-        journalBroken = true;
-      }
-      throw error;
-    }
+    // An import's line is megabytes, written in batches: a kill between two is a cut line.
+    await appendDurably(open.handle, open.bytes, line.pieces, () => (journalBroken = true));
     open.bytes += line.bytes;
     open.bytesOnDisk = open.bytes;
     open.changes++;
@@ -244,7 +227,7 @@ export function jsonFileStore(path: string, options: StoreOptions): DocumentStor
 }
 
 /** Temporary files left by a write that was killed half-way; they were never the document. */
-function removeStaleTempFiles(path: string): void {
+export function removeStaleTempFiles(path: string): void {
   const prefix = `${basename(path)}${TEMP_MARK}`;
   let names: string[];
   try {

@@ -92,6 +92,33 @@ export async function writeAtomically(
   return { hash: hash.digest('hex'), bytes };
 }
 
+/**
+ * Appends `pieces` to `file` at byte `at` and flushes them (fdatasync), a few hundred kilobytes
+ * per write; resolves with the bytes written once they are on disk. On a failure whatever part
+ * reached the file is taken back, so the next append goes where this one began; when even that
+ * fails, `onCutLine` is told (the file may end in a cut line) before the error is thrown.
+ */
+export async function appendDurably(file: StoreFile, at: number, pieces: readonly string[], onCutLine: () => void): Promise<number> {
+  let written = 0;
+  try {
+    for (const batch of batches(pieces)) {
+      const bytes = Buffer.from(batch);
+      await file.write(bytes, at + written);
+      written += bytes.length;
+    }
+    await file.datasync();
+    return written;
+  } catch (error) {
+    try {
+      await file.truncate(at);
+      await file.datasync();
+    } catch {
+      onCutLine();
+    }
+    throw error;
+  }
+}
+
 /** A new file; its folder is made first when there is none (the first write, or a folder removed since): one call less the other times. */
 async function openMakingFolder(files: StoreFiles, path: string, mode: number): Promise<StoreFile> {
   try {

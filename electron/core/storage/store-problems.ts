@@ -65,16 +65,20 @@ export function keepBackup(path: string, label: string, now: Date, what = 'the f
   return target;
 }
 
+/** The extension kept on copies: `.json`, or `.jsonl` for the activity log. */
+const EXTENSION = /\.jsonl?$/;
+
 /** `path`, or `path` with `-2`, `-3`... before `.json` when taken: an earlier copy is never overwritten. */
 function freePath(path: string): string {
   let candidate = path;
-  for (let n = 2; existsSync(candidate); n++) candidate = path.replace(/\.json$/, `-${n}.json`);
+  for (let n = 2; existsSync(candidate); n++) candidate = path.replace(EXTENSION, (extension) => `-${n}${extension}`);
   return candidate;
 }
 
 function asidePath(path: string, now: Date, label = 'corrupt'): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  return `${path.replace(/\.json$/, '')}.${label}-${stamp}.json`;
+  const extension = EXTENSION.exec(path)?.[0] ?? '.json';
+  return `${path.replace(EXTENSION, '')}.${label}-${stamp}${extension}`;
 }
 
 export function storageError(action: string, error: unknown): PanelError {

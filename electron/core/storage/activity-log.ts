@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { plural } from '../../../shared/counts.ts';
+import { ACTIVITY_KEPT, type ActivityEntry, type ActivityWhat, type StartupProblem } from '../../../shared/types.ts';
+import { removeStaleTempFiles } from './document-store.ts';
+import { activityMessage, entryLine, readActivityLine, UNKNOWN_OUTCOME } from './activity-lines.ts';
+import { copyAside, PRIVATE_FILE_MODE, restrictMode } from './store-problems.ts';
+import { appendDurably, diskFiles, PRIVATE_FOLDER_MODE, writeAtomically, type StoreFile, type StoreFiles } from './store-files.ts';
+import { WriteQueue } from './write-queue.ts';
+
+export { activityMessage, UNKNOWN_OUTCOME } from './activity-lines.ts';
+
+/** What a writer says of a write before it sends it. */
+export interface ActivityStart {
+  panelId: string;
+  panelName: string;
+  panelAddress: string;
+  what: ActivityWhat;
+}
+
+export type FinishedOutcome = 'ok' | 'failed' | 'unknown';
+
+export interface ActivityLogOptions {
+  /** Entries kept; past it the oldest are dropped. Default `ACTIVITY_KEPT`. */
+  bound?: number;
+  files?: StoreFiles;
+  now?: () => Date;
+}
+
+/**
+ * The activity log, `activity.jsonl` in the data folder: one JSON object a line, each line a whole
+ * entry, appended and flushed to disk (fdatasync) before `begin` or `finish` resolves. `finish`
+ * appends the entry again with its outcome; the later line of an id wins. When the lines on disk
+ * reach twice the bound, the file is rewritten (through a temporary file renamed over it) with
+ * the newest `bound` entries, one line each: the file stays under about two lines per kept entry.
+ *
+ * A last line without its newline was cut by a kill or a power cut during its append: its `begin`
+ * never resolved, so its request was never sent, and it is dropped. Any other line that is not an
+ * entry is damage: skipped, the file copied aside, and said as a start-up problem. An entry still
+ * `pending` at start was left by a Paneldeck that stopped before the panel answered: `unknown`.
+ */
+export class ActivityLog {
+  readonly path: string;
+  readonly bound: number;
+  /** What was wrong with the file at start, if anything. */
+  readonly problem: StartupProblem | null;
+  readonly #files: StoreFiles;
+  readonly #now: () => Date;
+  readonly #queue = new WriteQueue();
+  /** By id, oldest first (insertion order). */
+  readonly #entries = new Map<string, ActivityEntry>();
+  #handle: StoreFile | null = null;
+  /** Bytes of whole lines on disk: where the next one goes. */
+  #bytes = 0;
+  #lines = 0;
+  /** The file is not what this run would write (cut, damaged, pending entries, past the bound, a failed append): rewritten whole next. */
+  #rewrite = false;
+
+  private constructor(path: string, options: ActivityLogOptions, problem: StartupProblem | null) {
+    this.path = path;
+    this.bound = options.bound ?? ACTIVITY_KEPT;
+    this.#files = options.files ?? diskFiles;
+    this.#now = options.now ?? (() => new Date());
+    this.problem = problem;
+  }
+
+  /** Reads the log at `path` (none yet is an empty log) and, when it is not as this run would write it, rewrites it. */
+  static async open(path: string, options: ActivityLogOptions = {}): Promise<ActivityLog> {
+    removeStaleTempFiles(path);
+    restrictMode(path, PRIVATE_FILE_MODE);
+    let bytes: Buffer | null = null;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+    }
+    const read = bytes ? readLines(bytes) : { entries: [], damaged: 0, cut: false, lines: 0 };
+    let problem: StartupProblem | null = null;
+    if (read.damaged > 0) {
+      problem = {
+        file: 'activity',
+        message: `${plural(read.damaged, 'damaged line')} of the activity log ${read.damaged === 1 ? 'was' : 'were'} skipped; the other entries are kept.`,
+        copyPath: copyAside(path, (options.now ?? (() => new Date()))()),
+      };
+    }
+    const log = new ActivityLog(path, options, problem);
+    for (const entry of read.entries) log.#keep(entry.outcome === 'pending' ? { ...entry, ...UNKNOWN_OUTCOME } : entry);
+    log.#lines = read.lines;
+    log.#bytes = bytes?.length ?? 0;
+    log.#rewrite =
+      read.damaged > 0 || read.cut || read.lines > log.#entries.size || read.entries.some((entry) => entry.outcome === 'pending');
+    // Best effort now; a failure leaves the rewrite to the first write of this run.
+    if (log.#rewrite && bytes) await log.#queue.run(() => log.#writeWhole()).catch(() => undefined);
+    return log;
+  }
+
+  /** Records a write about to be sent; resolves with its entry once it is on disk. Rejects with the file system's error. */
+  begin(start: ActivityStart): Promise<ActivityEntry> {
+    const entry: ActivityEntry = {
+      id: randomUUID(),
+      at: this.#now().toISOString(),
+      panelId: start.panelId,
+      panelName: start.panelName,
+      panelAddress: start.panelAddress,
+      what: { ...start.what },
+      outcome: 'pending',
+      message: null,
+      finishedAt: null,
+    };
+    return this.#record(entry).then(() => entry);
+  }
+
+  /**
+   * Records the outcome of a write begun with `begin`; `message` is shortened and left out when it
+   * holds one of `secrets` or what may be an encoded secret. Null when the entry is no longer kept.
+   */
+  finish(id: string, outcome: FinishedOutcome, message: string | null, secrets: readonly string[] = []): Promise<ActivityEntry | null> {
+    const begun = this.#entries.get(id);
+    if (!begun) return Promise.resolve(null);
+    const entry: ActivityEntry = { ...begun, outcome, message: activityMessage(message, secrets), finishedAt: this.#now().toISOString() };
+    return this.#record(entry).then(() => entry);
+  }
+
+  /** The newest `limit` entries, of one panel or all, newest first. */
+  list(query: { panelId?: string; limit?: number } = {}): ActivityEntry[] {
+    const limit = query.limit ?? this.bound;
+    const found: ActivityEntry[] = [];
+    const entries = [...this.#entries.values()];
+    for (let index = entries.length - 1; index >= 0 && found.length < limit; index--) {
+      const entry = entries[index]!;
+      if (query.panelId === undefined || entry.panelId === query.panelId) found.push(entry);
+    }
+    return found;
+  }
+
+  /** Closes the file (at quit; tests). Writes queued before it finish first. */
+  close(): Promise<void> {
+    return this.#queue.run(async () => {
+      await this.#handle?.close().catch(() => undefined);
+      this.#handle = null;
+    });
+  }
+
+  #keep(entry: ActivityEntry): void {
+    // A finished entry keeps the place and the time of its begin.
+    const kept = this.#entries.get(entry.id);
+    this.#entries.set(entry.id, kept ? { ...entry, at: kept.at } : entry);
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.bound) break;
+      this.#entries.delete(oldest);
+    }
+  }
+
+  /** Kept in memory at once (a list meanwhile shows it), and on disk before the promise resolves; taken back when the write fails. */
+  #record(entry: ActivityEntry): Promise<void> {
+    const before = this.#entries.get(entry.id);
+    this.#keep(entry);
+    return this.#queue.run(async () => {
+      try {
+        if (this.#rewrite || this.#lines + 1 >= 2 * this.bound) await this.#writeWhole();
+        else await this.#append(entry);
+      } catch (error) {
+        if (before) this.#entries.set(entry.id, before);
+        else this.#entries.delete(entry.id);
+        throw error;
+      }
+    });
+  }
+
+  async #append(entry: ActivityEntry): Promise<void> {
+    if (!this.#handle) {
+      this.#handle = await this.#files.open(this.path, this.#bytes === 0 ? 'w' : 'r+', PRIVATE_FILE_MODE).catch(async (error: unknown) => {
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+        await this.#files.makeFolder(dirname(this.path), PRIVATE_FOLDER_MODE);
+        return this.#files.open(this.path, 'w', PRIVATE_FILE_MODE);
+      });
+    }
+    this.#bytes += await appendDurably(this.#handle, this.#bytes, [entryLine(entry)], () => (this.#rewrite = true));
+    this.#lines++;
+  }
+
+  /** The newest `bound` entries, one line each, through a temporary file renamed over the log. */
+  async #writeWhole(): Promise<void> {
+    await this.#handle?.close().catch(() => undefined);
+    this.#handle = null;
+    const pieces = [...this.#entries.values()].map((entry) => entryLine(entry));
+    const written = await writeAtomically(this.#files, this.path, pieces, PRIVATE_FILE_MODE);
+    this.#bytes = written.bytes;
+    this.#lines = pieces.length;
+    this.#rewrite = false;
+  }
+}
+
+interface LinesRead {
+  entries: ActivityEntry[];
+  /** Lines that are not entries, besides a cut last one. */
+  damaged: number;
+  /** The file ends in a line without its newline. */
+  cut: boolean;
+  /** Whole lines read, entries or not. */
+  lines: number;
+}
+
+function readLines(bytes: Buffer): LinesRead {
+  const read: LinesRead = { entries: [], damaged: 0, cut: false, lines: 0 };
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end < 0) {
+      read.cut = true;
+      break;
+    }
+    read.lines++;
+    const entry = readActivityLine(bytes.subarray(start, end).toString('utf8'));
+    if (entry) read.entries.push(entry);
+    else if (end > start) read.damaged++;
+    start = end + 1;
+  }
+  return read;
+}

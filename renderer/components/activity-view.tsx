@@ -1,0 +1,171 @@
+import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { agoText } from '../../shared/durations.ts';
+import type { ErrorInfo } from '../../shared/errors.ts';
+import type { ActivityEntry, ActivityList } from '../../shared/types.ts';
+import { filterActivity, OUTCOME_NAMES, visibleRows, whatText } from '../activity-rows.ts';
+import { useNow, useSelection, useWindowContext, useWindowState } from '../app-context.tsx';
+import { failureInfo } from '../failure-info.ts';
+
+/** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
+const ROW_HEIGHT = 58;
+
+/**
+ * The activity log: every write Paneldeck made to a panel, newest first, with its outcome. Read
+ * from main when shown and again at each `activityChanged`; filtered by the panel shown and a search.
+ */
+export function ActivityView() {
+  const { api, windowStore } = useWindowContext();
+  const { activityRevision } = useWindowState();
+  const { selected } = useSelection();
+  const [log, setLog] = useState<ActivityList | null>(null);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [query, setQuery] = useState('');
+  const [onlySelected, setOnlySelected] = useState(false);
+  const search = useRef<HTMLInputElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each change main reports and at each Try again
+  useEffect(() => {
+    let current = true;
+    // A reload while one is in flight: only the newest answer is shown.
+    api.listActivity().then(
+      (answer) => {
+        if (!current) return;
+        setLog(answer);
+        setError(null);
+      },
+      (caught: unknown) => current && setError(failureInfo(caught)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, activityRevision, attempt]);
+
+  useEffect(() => search.current?.focus(), []);
+
+  const panelId = onlySelected && selected ? selected.id : null;
+  const shownQuery = useDeferredValue(query);
+  const entries = useMemo(() => (log ? filterActivity(log.entries, panelId, shownQuery) : []), [log, panelId, shownQuery]);
+
+  return (
+    <section className="activity-view" aria-labelledby="activity-title">
+      <header className="activity-header">
+        <h1 id="activity-title">Activity</h1>
+        <button type="button" onClick={() => windowStore.showActivity(false)}>
+          Back to the panel
+        </button>
+      </header>
+      <p className="muted">
+        Every change Paneldeck made at a panel, newest first, with what the panel answered. The newest{' '}
+        {(log?.bound ?? 10_000).toLocaleString('en')} are kept; no token or password is ever written here.
+      </p>
+      <div className="activity-filters">
+        <input
+          ref={search}
+          type="search"
+          aria-label="Search the activity"
+          placeholder="Search: panel, action, outcome, message"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && query !== '') {
+              event.preventDefault();
+              setQuery('');
+            }
+          }}
+        />
+        {selected && (
+          <label className="checkbox-label">
+            <input type="checkbox" checked={onlySelected} onChange={(event) => setOnlySelected(event.target.checked)} />
+            Only {selected.name}
+          </label>
+        )}
+        {log && (
+          <span className="muted" role="status">
+            {entries.length === log.entries.length
+              ? `${entries.length.toLocaleString('en')} entries`
+              : `${entries.length.toLocaleString('en')} of ${log.entries.length.toLocaleString('en')} entries`}
+          </span>
+        )}
+      </div>
+      {error ? (
+        <div className="notice notice-error" role="alert">
+          <p>{error.message}</p>
+          <button type="button" onClick={() => setAttempt((count) => count + 1)}>
+            Try again
+          </button>
+        </div>
+      ) : log === null ? (
+        <p className="muted" role="status">
+          Reading the activity log…
+        </p>
+      ) : entries.length === 0 ? (
+        <p className="muted">
+          {log.entries.length === 0
+            ? 'Nothing yet. Each log out at a panel, deploy, start, stop and restart will be listed here with its outcome.'
+            : 'No entry matches. Esc in the search box clears it.'}
+        </p>
+      ) : (
+        <ActivityRows entries={entries} />
+      )}
+    </section>
+  );
+}
+
+/** The entries as a list that renders only the rows in view. */
+function ActivityRows({ entries }: { entries: readonly ActivityEntry[] }) {
+  const now = useNow();
+  const list = useRef<HTMLElement>(null);
+  const [view, setView] = useState({ top: 0, height: 800 });
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (!element) return;
+    const measure = () => setView({ top: element.scrollTop, height: element.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    element.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', measure);
+    };
+  }, []);
+  const { from, to } = visibleRows(entries.length, ROW_HEIGHT, view.top, view.height);
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, and the keyboard must be able to scroll it
+    <section className="activity-list" ref={list} aria-label="Activity, newest first" tabIndex={0}>
+      <ul style={{ height: entries.length * ROW_HEIGHT }}>
+        {entries.slice(from, to).map((entry, offset) => (
+          <ActivityRow key={entry.id} entry={entry} now={now} index={from + offset} count={entries.length} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ActivityRow({ entry, now, index, count }: { entry: ActivityEntry; now: number; index: number; count: number }) {
+  const at = Date.parse(entry.at);
+  return (
+    <li
+      className={`activity-row outcome-${entry.outcome}`}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
+    >
+      <span className="activity-outcome">
+        <span className="outcome-mark" aria-hidden="true" />
+        {OUTCOME_NAMES[entry.outcome]}
+      </span>
+      <span className="activity-what">{whatText(entry.what)}</span>
+      <span className="activity-panel" title={entry.panelAddress}>
+        {entry.panelName} <span className="muted">{entry.panelAddress}</span>
+      </span>
+      <time className="activity-when muted" dateTime={entry.at} title={new Date(at).toString()}>
+        {new Date(at).toLocaleString()} · {agoText(at, now)}
+      </time>
+      <span className="activity-message" title={entry.message ?? undefined}>
+        {entry.message ?? ''}
+      </span>
+    </li>
+  );
+}

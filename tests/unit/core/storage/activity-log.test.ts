@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { ActivityLog, UNKNOWN_OUTCOME, type ActivityStart } from '../../../../electron/core/storage/activity-log.ts';
+import { MESSAGE_LEFT_OUT } from '../../../../electron/core/storage/activity-lines.ts';
+import { tempDir } from '../../../support/helpers.ts';
+
+const start = (n = 1): ActivityStart => ({
+  panelId: `panel-${n % 3}`,
+  panelName: `Panel ${n}`,
+  panelAddress: `https://p${n}.example.com`,
+  what: { action: 'deploy', projectName: 'shop', serviceName: `web-${n}` },
+});
+
+const linesOf = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
+
+describe('the activity log (activity.jsonl)', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let path: string;
+  beforeEach(async () => {
+    dir = await tempDir('paneldeck-activity-');
+    path = join(dir.path, 'activity.jsonl');
+  });
+  afterEach(() => dir.cleanup());
+
+  test('begin is on disk when it resolves, finish appends the outcome, and a fresh start reads both, newest first', async () => {
+    const log = await ActivityLog.open(path);
+    assert.equal(existsSync(path), false, 'no file before the first write');
+    const first = await log.begin(start(1));
+    assert.equal(first.outcome, 'pending');
+    assert.deepEqual(
+      linesOf(path).map((line) => JSON.parse(line).outcome),
+      ['pending'],
+    );
+    await log.finish(first.id, 'ok', null);
+    const second = await log.begin(start(2));
+    await log.finish(second.id, 'failed', 'The panel answered HTTP 500.');
+    assert.equal(linesOf(path).length, 4);
+    await log.close();
+
+    const fresh = await ActivityLog.open(path);
+    assert.equal(fresh.problem, null);
+    const listed = fresh.list();
+    assert.deepEqual(
+      listed.map((entry) => [entry.what.serviceName, entry.outcome, entry.message]),
+      [
+        ['web-2', 'failed', 'The panel answered HTTP 500.'],
+        ['web-1', 'ok', null],
+      ],
+    );
+    assert.equal(listed[0]!.at, second.at, 'the entry keeps the time of its begin');
+    assert.ok(listed[0]!.finishedAt !== null);
+    assert.deepEqual(
+      fresh.list({ panelId: 'panel-1' }).map((entry) => entry.id),
+      [first.id],
+    );
+    assert.equal(fresh.list({ limit: 1 }).length, 1);
+    await fresh.close();
+  });
+
+  test('an entry left pending reads as unknown at the next start, and is written so', async () => {
+    const log = await ActivityLog.open(path);
+    const begun = await log.begin(start());
+    await log.close();
+    const fresh = await ActivityLog.open(path);
+    const [entry] = fresh.list();
+    assert.equal(entry?.id, begun.id);
+    assert.equal(entry?.outcome, 'unknown');
+    assert.equal(entry?.message, UNKNOWN_OUTCOME.message);
+    assert.equal(entry?.finishedAt, null);
+    assert.equal(fresh.problem, null, 'a stop before the answer is no damage');
+    assert.deepEqual(
+      linesOf(path).map((line) => JSON.parse(line).outcome),
+      ['unknown'],
+    );
+    await fresh.close();
+  });
+
+  test('bounded: the oldest are dropped, and the file is rewritten with the newest once its lines reach twice the bound', async () => {
+    const bound = 5;
+    const log = await ActivityLog.open(path, { bound });
+    let most = 0;
+    for (let n = 1; n <= 23; n++) {
+      const entry = await log.begin(start(n));
+      await log.finish(entry.id, 'ok', `done ${n}`);
+      most = Math.max(most, linesOf(path).length);
+    }
+    assert.ok(most < 2 * bound, `the file held ${most} lines`);
+    assert.deepEqual(
+      log.list().map((entry) => entry.message),
+      ['done 23', 'done 22', 'done 21', 'done 20', 'done 19'],
+    );
+    await log.close();
+    const fresh = await ActivityLog.open(path, { bound });
+    assert.deepEqual(
+      fresh.list().map((entry) => entry.message),
+      ['done 23', 'done 22', 'done 21', 'done 20', 'done 19'],
+    );
+    await fresh.close();
+  });
+
+  test('damaged lines are skipped, copied aside and reported; a cut last line is dropped quietly; the others are kept', async () => {
+    const log = await ActivityLog.open(path);
+    const kept = [];
+    for (let n = 1; n <= 3; n++) kept.push(await log.begin(start(n)));
+    await log.finish(kept[0]!.id, 'ok', null);
+    await log.close();
+    const [a, b, c, d] = linesOf(path);
+    writeFileSync(
+      path,
+      `${a}\nnot json at all\n${b}\n{"id":"x","what":{"action":"format-disk"}}\n\u0000\u0001\n${c}\n${d}\n${d!.slice(0, 30)}`,
+    );
+
+    const fresh = await ActivityLog.open(path);
+    assert.equal(fresh.problem?.file, 'activity');
+    assert.match(fresh.problem?.message ?? '', /^3 damaged lines of the activity log were skipped/);
+    assert.ok(fresh.problem?.copyPath && existsSync(fresh.problem.copyPath), 'the damaged file is kept aside');
+    assert.match(fresh.problem.copyPath, /activity\.corrupt-[0-9TZ-]+\.jsonl$/);
+    assert.equal(fresh.list().length, 3);
+    assert.deepEqual(
+      linesOf(path).map((line) => JSON.parse(line).id),
+      kept.map((entry) => entry.id),
+      'rewritten with the entries alone',
+    );
+    // Appends after a repair go after the last whole line.
+    await fresh.begin(start(4));
+    await fresh.close();
+    const again = await ActivityLog.open(path);
+    assert.equal(again.problem, null);
+    assert.equal(again.list().length, 4);
+    await again.close();
+
+    // A line cut by a kill during its append: its begin never resolved, nothing was sent.
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"id":"cut","at":"20`);
+    const cut = await ActivityLog.open(path);
+    assert.equal(cut.problem, null);
+    assert.equal(cut.list().length, 4);
+    await cut.close();
+  });
+
+  test('a message is shortened, kept on one line, and left out when it holds a secret', async () => {
+    const log = await ActivityLog.open(path);
+    const token = 'tok-3f9a2b7c1d';
+    const entries = [];
+    for (const message of [
+      `line one\nline two\u0007 ${'x'.repeat(500)}`,
+      `Invalid token ${token}`,
+      `Bad ${encodeURIComponent(`a|${token}`)}`,
+    ]) {
+      const begun = await log.begin(start());
+      entries.push(await log.finish(begun.id, 'failed', message, [token]));
+    }
+    assert.equal(entries[0]?.message?.length, 300);
+    assert.match(entries[0]?.message ?? '', /^line one line two x+…$/);
+    assert.equal(entries[1]?.message, MESSAGE_LEFT_OUT);
+    assert.equal(entries[2]?.message, MESSAGE_LEFT_OUT);
+    assert.ok(!readFileSync(path, 'utf8').includes(token));
+    await log.close();
+  });
+
+  test('figures: begin() on disk, and a start and compaction at the bound of 10,000', async () => {
+    const log = await ActivityLog.open(path);
+    const times: number[] = [];
+    for (let n = 0; n < 200; n++) {
+      const began = performance.now();
+      const entry = await log.begin(start(n));
+      times.push(performance.now() - began);
+      await log.finish(entry.id, 'ok', 'The panel answered.');
+    }
+    await log.close();
+    times.sort((x, y) => x - y);
+    // 10,000 entries, each begun and finished: twice the bound in lines, the most the file holds.
+    const lines: string[] = [];
+    for (let n = 0; n < 10_000; n++) {
+      const entry = { id: `id-${n}`, at: new Date(1_700_000_000_000 + n).toISOString(), ...start(n), message: null, finishedAt: null };
+      lines.push(JSON.stringify({ ...entry, outcome: 'pending' }));
+      lines.push(
+        JSON.stringify({ ...entry, outcome: 'ok', message: 'The panel answered HTTP 200 and deployed the service.', finishedAt: entry.at }),
+      );
+    }
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const bytes = readFileSync(path).length;
+    const opened = performance.now();
+    // More lines than entries: the start rewrites the file whole (the compaction).
+    const big = await ActivityLog.open(path);
+    const openMs = performance.now() - opened;
+    assert.equal(big.list().length, 10_000);
+    assert.equal(linesOf(path).length, 10_000);
+    const listed = performance.now();
+    big.list({ panelId: 'panel-1' });
+    const listMs = performance.now() - listed;
+    await big.close();
+    const median = times[100]!;
+    const p95 = times[190]!;
+    console.log(
+      `activity log figures: begin() median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms (append + fdatasync); ` +
+        `start with compaction of ${(bytes / 1e6).toFixed(1)} MB (20,000 lines -> 10,000) ${openMs.toFixed(0)} ms; list of one panel ${listMs.toFixed(1)} ms`,
+    );
+  });
+});
