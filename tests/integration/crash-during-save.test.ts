@@ -33,8 +33,9 @@ const LONG_ROUNDS = new Set([12, 42]);
 /** Rounds that start on a damaged checks.json, each with one of `DAMAGES` in turn. */
 const DAMAGED_ROUNDS = new Set([4, 13, 22, 31, 39, 52]);
 /** Temporary files of the atomic write (`<file>.tmp-<pid>-<8 hex>`), left behind by a kill mid-write. */
-const ATOMIC_TEMP = /^(panels|tokens|settings|checks)\.json\.tmp-\d+-[0-9a-f]{8}$/;
-const STORE_FILES = new Set(['panels.json', 'tokens.json', 'settings.json', 'checks.json']);
+const ATOMIC_TEMP = /^(panels\.json|tokens\.json|settings\.json|checks\.json|activity\.jsonl)\.tmp-\d+-[0-9a-f]{8}$/;
+// The activity log appears with the first log out at a panel.
+const STORE_FILES = new Set(['panels.json', 'tokens.json', 'settings.json', 'checks.json', 'activity.jsonl']);
 /** A damaged history is moved aside under this name when it is not JSON at all. */
 const HISTORY_ASIDE = /^checks\.corrupt-[0-9TZ-]+(-\d+)?\.json$/;
 /** Outcomes a check never writes to the history. */

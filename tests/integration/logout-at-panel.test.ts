@@ -32,6 +32,9 @@ describe('log out at the panel', () => {
       assert.equal(after.signedIn, false);
       assert.equal(after.signedOutReason, null);
       assert.equal(panel.logouts.length, 1, panel.style);
+      // The write is in the activity log with its outcome.
+      const [entry] = (await app.listActivity({ panelId: id })).entries;
+      assert.deepEqual([entry?.what.action, entry?.outcome, entry?.message], ['logOut', 'ok', null], panel.style);
       const read = await fetch(`${panel.baseUrl}/getUpdateStatus`, { headers: { authorization: `Bearer ${token}` } });
       assert.notEqual(read.status, 200);
       await app.removePanel(id);

@@ -35,6 +35,7 @@ describe('encoded echoes of the token and the password', () => {
     service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
     panel.setFault('login', null);
     panel.setFault('getSession', null);
+    panel.setFault('logout', null);
     panel.setSessionBody(undefined);
   });
   afterEach(() => dir.cleanup());
@@ -122,6 +123,45 @@ describe('encoded echoes of the token and the password', () => {
       });
     });
   }
+
+  for (const form of echoForms('{token}', user.email).map((entry) => entry.name)) {
+    test(`a log out whose refusal holds the token ${form}: recorded in the activity log without it`, async () => {
+      const { id, token } = await signedIn();
+      const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
+      panel.setFault('logout', { kind: 'status', status: 422, body: { message: `Cannot end ${echo}` } });
+
+      const panelAfter = await service.logOut(id);
+      const activity = await service.listActivity();
+      const [entry] = activity.entries;
+      assert.equal(entry?.what.action, 'logOut');
+      assert.equal(entry?.outcome, 'failed');
+      await assertNowhere(token, {
+        'the activity log': JSON.stringify(activity),
+        'the panel after the log out': JSON.stringify(panelAfter),
+      });
+    });
+  }
+
+  test('a log out is recorded before it is sent and again with its outcome, and holds neither token nor password', async () => {
+    const { id, token } = await signedIn();
+    await service.logOut(id);
+    const { entries } = await service.listActivity({ panelId: id });
+    assert.deepEqual(
+      entries.map((entry) => entry.what.action),
+      ['logOut'],
+    );
+    const lines =
+      (await readAllFiles(dir.path))
+        .find((file) => file.path.endsWith('activity.jsonl'))
+        ?.content.trim()
+        .split('\n') ?? [];
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line).outcome),
+      ['pending', entries[0]?.outcome],
+    );
+    await assertNowhere(token, { 'the activity log': JSON.stringify(entries) });
+    await assertNowhere(credentials.password, { 'the activity log': JSON.stringify(entries) });
+  });
 
   test('a redirect to a host made of the token, in hex or as it is: the host is not named', async () => {
     const { id, token } = await signedIn();
