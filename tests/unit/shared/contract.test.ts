@@ -8,7 +8,7 @@ import { rejectsWith } from '../../support/helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods and the update install', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install and the activity log', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -23,6 +23,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getCachedSession',
     'getSession',
     'installUpdate',
+    'listActivity',
     'listPanels',
     'logIn',
     'logInPanels',
@@ -127,4 +128,12 @@ test('settle wraps values and PanelErrors, and hides the text of unexpected erro
 
 test('isErrorCode knows the contract\u2019s codes and no others', () => {
   assert.ok(isErrorCode('TLS') && !isErrorCode('NOPE'));
+});
+
+test('listActivity takes an optional panel and a limit up to the bound, and nothing else', () => {
+  assert.deepEqual(parseArguments('listActivity', []), []);
+  assert.deepEqual(parseArguments('listActivity', [{ panelId: id, limit: 50 }]), [{ panelId: id, limit: 50 }]);
+  for (const wrong of [{ limit: 0 }, { limit: 10_001 }, { limit: 1.5 }, { panelId: 'x' }, { token: 'y' }]) {
+    assert.throws(() => parseArguments('listActivity', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
+  }
 });
