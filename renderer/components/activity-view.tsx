@@ -8,6 +8,8 @@ import { failureInfo } from '../failure-info.ts';
 
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
+/** Short enough that the row's first column holds it with its "ago" whole; the title gives the full time. */
+const SHORT_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 /**
  * The activity log: every write Paneldeck made to a panel, newest first, with its outcome. Read
@@ -161,7 +163,7 @@ function ActivityRow({ entry, now, index, count }: { entry: ActivityEntry; now: 
         {entry.panelName} <span className="muted">{entry.panelAddress}</span>
       </span>
       <time className="activity-when muted" dateTime={entry.at} title={new Date(at).toString()}>
-        {new Date(at).toLocaleString()} · {agoText(at, now)}
+        {SHORT_TIME.format(new Date(at))} · {agoText(at, now)}
       </time>
       <span className="activity-message" title={entry.message ?? undefined}>
         {entry.message ?? ''}
