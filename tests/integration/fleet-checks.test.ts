@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { createPanelService, openJsonFiles, type FetchLike, type OpenStore, type PanelService } from '../../electron/core/index.ts';
+import { diskFiles, type StoreFiles } from '../../electron/core/storage/store-files.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import type { Panel, PanelCheck, SessionResult } from '../../shared/types.ts';
@@ -923,6 +924,7 @@ class RaceRun {
       encryption: this.#encryption,
       fetch: fetchImpl,
       openStore: this.#openStore,
+      activity: { files: this.#activityFiles },
       timeoutMs: 10_000,
       now: () => new Date(this.#base + this.#tick++),
     });
@@ -930,19 +932,42 @@ class RaceRun {
     return service;
   }
 
+  /** Real work under way (a save, a file operation) until it ends, like a request on the wire. */
+  readonly #track = <T>(work: Promise<T>): Promise<T> => {
+    const ended = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#real.add(ended);
+    void ended.then(() => this.#real.delete(ended));
+    return work;
+  };
+
+  /** The activity log's file operations (a log out at the panel is recorded before it is sent), each tracked. */
+  readonly #activityFiles: StoreFiles = {
+    open: async (path, flags, mode) => {
+      const file = await this.#track(diskFiles.open(path, flags, mode));
+      return {
+        write: (bytes, position) => this.#track(file.write(bytes, position)),
+        datasync: () => this.#track(file.datasync()),
+        sync: () => this.#track(file.sync()),
+        truncate: (length) => this.#track(file.truncate(length)),
+        close: () => this.#track(file.close()),
+      };
+    },
+    rename: (from, to) => this.#track(diskFiles.rename(from, to)),
+    remove: (path) => this.#track(diskFiles.remove(path)),
+    makeFolder: (path, mode) => this.#track(diskFiles.makeFolder(path, mode)),
+  };
+
   /** The service's own files; a save is real work under way, like a request on the wire, until it is on disk. */
   readonly #openStore: OpenStore = (name, options) => {
     const store = openJsonFiles(this.#dir)(name, options);
-    const track = (work: Promise<void>): Promise<void> => {
-      const ended = work.then(
-        () => undefined,
-        () => undefined,
-      );
-      this.#real.add(ended);
-      void ended.then(() => this.#real.delete(ended));
-      return work;
+    return {
+      ...store,
+      save: (change, whole) => this.#track(store.save(change, whole)),
+      compact: (whole) => this.#track(store.compact(whole)),
     };
-    return { ...store, save: (change, whole) => track(store.save(change, whole)), compact: (whole) => track(store.compact(whole)) };
   };
 
   /**
