@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Scheduler } from 'fast-check';
 import { createPanelService, type FetchLike, type PanelService } from '../../../electron/core/index.ts';
 import { createNodeFetch } from '../../../electron/core/http/node-fetch.ts';
+import { diskFiles, type StoreFiles } from '../../../electron/core/storage/store-files.ts';
 import { PanelError, errorCodes, type ErrorCode } from '../../../shared/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import type { RecordedRequest } from '../reference-panel/server.ts';
@@ -111,9 +112,31 @@ export class Run {
       encryption,
       fetch: (url, init, tls) => this.#fetch(nodeFetch, url, init, tls),
       openStore: stores.openStore,
+      activity: { files: this.#activityFiles },
       timeoutMs: 10_000,
     });
   }
+
+  /**
+   * The activity log's file operations, each held by the scheduler like a request: a log out at a
+   * panel waits for its entry to be written before it is sent, and a step is over only once that
+   * request went out.
+   */
+  readonly #activityFiles: StoreFiles = {
+    open: async (path, flags, mode) => {
+      const file = await this.hold(diskFiles.open(path, flags, mode), 'open activity.jsonl');
+      return {
+        write: (bytes, position) => this.hold(file.write(bytes, position), 'write activity.jsonl'),
+        datasync: () => this.hold(file.datasync(), 'flush activity.jsonl'),
+        sync: () => this.hold(file.sync(), 'flush activity.jsonl'),
+        truncate: (length) => this.hold(file.truncate(length), 'truncate activity.jsonl'),
+        close: () => this.hold(file.close(), 'close activity.jsonl'),
+      };
+    },
+    rename: (from, to) => this.hold(diskFiles.rename(from, to), 'rename activity.jsonl'),
+    remove: (path) => this.hold(diskFiles.remove(path), 'remove an activity file'),
+    makeFolder: (path, mode) => this.hold(diskFiles.makeFolder(path, mode), 'make the data folder'),
+  };
 
   /** Holds `promise` in the scheduler; `label` names it in the trace of a violation. */
   hold<T>(promise: Promise<T>, label: string): Promise<T> {

@@ -7,9 +7,11 @@ import { certificateName } from './tls-calls.ts';
 /**
  * Where passwords and tokens went in a step, held to trust and to the sign-ins that ended:
  * - over TLS, a password or token only reaches a server presenting the certificate trusted for
- *   the panel there, or (nothing pinned for it) one the system trusts;
+ *   the panel there, or (nothing pinned for it) one the system trusts; or a token goes back to the
+ *   server that issued it, presenting its own certificate, to end its session;
  * - a token of a sign-in that ended (log out, removal, move, a new log in, a log in dropped) is
- *   never sent again: after the call that ended it returned, to nobody;
+ *   never sent again: after the call that ended it returned, to nobody, but for one request asking
+ *   the panel that issued it to end it (a log in again ends the replaced session unwaited);
  * - after a log out or removal of a reachable panel, that panel no longer accepts the token.
  */
 
@@ -31,6 +33,10 @@ export function checkTrust(run: Run, received: NewRequests[], record: StepRecord
       if (secret === null) continue;
       run.stats.tlsSecrets++;
       if (request.certificate !== null && trusted.has(request.certificate)) continue;
+      // A token going back to the very server that issued it, presenting its own certificate, to end
+      // its session (a log in dropped after its panel moved away ends it at the old address).
+      const bearer = bearerOf(request);
+      if (bearer !== undefined && isLogOut(request) && server.known.has(bearer) && request.certificate === server.tls.own.sha256) continue;
       const names = [...trusted].map((sha) => certificateName(run.world, sha)).join(', ') || 'nothing';
       run.fail(
         `[trust] S${server.index} received ${secret} (${request.method} ${request.path}) over a connection presenting ` +
@@ -54,7 +60,8 @@ export function checkEndedTokens(
       const bearer = bearerOf(request);
       if (bearer === undefined) continue;
       const dead = book.dead.get(bearer);
-      if (dead) run.fail(`[log out] S${server.index} received (${request.method} ${request.path}) the token of ${dead}`);
+      if (dead && !book.takeEnding(bearer, isLogOut(request) && server.known.has(bearer)))
+        run.fail(`[log out] S${server.index} received (${request.method} ${request.path}) the token of ${dead}`);
       for (const ended of record.ended) {
         // A removal's own request asking the panel to end the session goes out after it (and a log out racing it) returned.
         const removal = record.ended.some((one) => one.call === 'remove' && one.panel.id === ended.panel.id);
