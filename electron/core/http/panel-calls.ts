@@ -94,9 +94,16 @@ async function callRoute(call: Call, route: string): Promise<unknown> {
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    // Cancelled while waiting: the next attempt finds the signal aborted and fails as CANCELLED.
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    // Cancelled while waiting: the next attempt finds the signal aborted and fails as CANCELLED, unsent.
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
   });
 }
 
