@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { checkLogInInput } from './login-input.ts';
 import { type CallContext, data, fail, type Operation, type Outcome } from './outcomes.ts';
 import { isServiceRead, performServiceRead, SERVICE_READ_OPERATIONS } from './service-reads.ts';
+import { isServiceWrite, performServiceWrite, SERVICE_WRITE_OPERATIONS } from './service-writes.ts';
 import type { Caller } from './state.ts';
 import type { ReferencePanelOptions, Route } from './types.ts';
 import { codeAccepted, isTwoFactor } from './users.ts';
@@ -23,7 +24,7 @@ const SESSION_OPERATIONS: readonly Operation[] = [
   { route: 'getUpdateStatus', kind: 'query', trpc: 'update.getStatus', rpc: 'update/getStatus', public: 'getUpdateStatus' },
 ];
 
-export const OPERATIONS: readonly Operation[] = [...SESSION_OPERATIONS, ...SERVICE_READ_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [...SESSION_OPERATIONS, ...SERVICE_READ_OPERATIONS, ...SERVICE_WRITE_OPERATIONS];
 
 /** The token of `Authorization: Bearer <token>`; Easypanel also takes the bare token. */
 export function bearerOf(request: IncomingMessage): string | undefined {
@@ -59,14 +60,15 @@ function sessionOf(caller: Caller) {
   };
 }
 
-/** Does the operation with the input (already taken out of the route's envelope). */
-export function perform(route: Route, input: unknown, context: CallContext): Outcome {
+/** Does the operation with the input (already taken out of the route's envelope); a deploy answers when it has ended. */
+export function perform(route: Route, input: unknown, context: CallContext): Outcome | Promise<Outcome> {
   const { options, state } = context;
   if (route === 'login') return logIn(input, context);
   const token = bearerOf(context.request);
   const caller = state.caller(token);
   if (!caller) return fail('UNAUTHORIZED', 'Unauthorized');
   if (isServiceRead(route)) return performServiceRead(route, input, context);
+  if (isServiceWrite(route)) return performServiceWrite(route, input, context);
   switch (route) {
     case 'getSession': {
       if (caller.kind === 'api-token' && options.apiTokenSession === 'refuse') return fail('UNAUTHORIZED', 'Unauthorized');

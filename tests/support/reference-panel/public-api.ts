@@ -43,11 +43,11 @@ export const answerPublic: Answerer = async (context: PanelContext, call: Incomi
     sendAnswer(response, publicError('METHOD_NOT_SUPPORTED', 'Method not supported'));
     return true;
   }
-  // Only the log in takes input here; a log out may come with an empty body.
+  // A write's input is its plain JSON body (a log out may come with none); a read's, its query parameters, as strings.
   const login = operation.route === 'login';
-  const input = login ? parseJson(call.body) : undefined;
+  const input = operation.kind === 'mutation' ? parseJson(call.body) : Object.fromEntries(call.search);
   const tokenPath = login ? (context.options.tokenPath ?? 'token').split('.') : null;
-  sendAnswer(response, answer(perform(operation.route, input, { ...context, via: 'public', request }), tokenPath));
+  sendAnswer(response, answer(await perform(operation.route, input, { ...context, via: 'public', request }), tokenPath));
   return true;
 };
 

@@ -137,6 +137,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     revokeApiToken: (user = state.users[0] ?? DEMO_USER) => state.revokeApiToken(user),
     setSessionBody: state.setSessionBody,
     services: state.services,
+    serviceActions: state.serviceActions,
     setCertificate: ({ key, cert }) => {
       if (!httpsServer)
         throw new Error('setCertificate: this reference panel serves plain http; start it with the `tls` option to swap certificates.');

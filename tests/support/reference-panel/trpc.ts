@@ -83,7 +83,7 @@ export function trpcAnswerer(refuseGet: boolean): Answerer {
     } else {
       input = (parseJson(call.body) as { json?: unknown } | null | undefined)?.json;
     }
-    sendAnswer(response, answer(perform(operation.route, input, { ...context, via: 'trpc', request }), name));
+    sendAnswer(response, answer(await perform(operation.route, input, { ...context, via: 'trpc', request }), name));
     return true;
   };
 }

@@ -1,5 +1,7 @@
 import type { Fault } from './faults.ts';
 import type { RequestEvent } from './http.ts';
+import type { ServiceActionsState } from './service-actions-state.ts';
+import type { ActionReadRoute, ServiceWriteRoute } from './service-writes.ts';
 import type { ServiceReadRoute, ServicesState } from './services-state.ts';
 import type { DemoUser } from './users.ts';
 
@@ -23,7 +25,7 @@ export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'easypanel';
  * and `auth/login` (RPC), `getUpdateStatus` is `update.getStatus` and `update/getStatus`.
  * `getSystemStats` stands for all the names of the server's load (see `service-reads.ts`).
  */
-export type Route = SessionRoute | ServiceReadRoute;
+export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute;
 
 /** The session's operations. */
 export type SessionRoute = 'login' | 'getSession' | 'logout' | 'getUpdateStatus';
@@ -180,6 +182,11 @@ export interface ReferencePanel {
    * the next read answers. Easypanel styles only.
    */
   readonly services: ServicesState;
+  /**
+   * What the writes to services leave and how they behave (service-writes.ts): the actions history
+   * with build logs, `setDeployTime`, `failDeploys`, `loseNextAnswer`. Easypanel styles only.
+   */
+  readonly serviceActions: ServiceActionsState;
   /**
    * Only for a panel started with `tls`: new connections present this certificate from now on, and
    * connections made with the old one are closed (idle ones now, busy ones after their answer), so the
