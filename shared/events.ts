@@ -1,5 +1,6 @@
 import { isCommandId, type CommandId } from './commands.ts';
 import { isRecord } from './guards.ts';
+import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
 
 /**
@@ -23,7 +24,20 @@ export type PanelEvent =
   /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
   | { type: 'updateReady'; version: string }
   /** The activity log changed: an entry of this panel was added or got its outcome. The window reads it again. */
-  | { type: 'activityChanged'; panelId: string };
+  | { type: 'activityChanged'; panelId: string }
+  /**
+   * A service action (`runServiceAction`) moved on: sent, then done, failed or unknown. `message`:
+   * the panel's words for a failure, or why the outcome is not known; null otherwise.
+   */
+  | {
+      type: 'serviceActionChanged';
+      panelId: string;
+      projectName: string;
+      serviceName: string;
+      action: ServiceAction;
+      phase: ServiceActionPhase;
+      message: string | null;
+    };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -41,6 +55,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   runCommand: true,
   updateReady: true,
   activityChanged: true,
+  serviceActionChanged: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {

@@ -7,7 +7,14 @@ import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelop
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { sendToPanel } from './panel-endpoints.ts';
 import { OPERATIONS, type Operation, type OperationName, routesOf } from './panel-operations.ts';
-import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
+import {
+  describeStatus,
+  failOnSharedStatus,
+  failUnlessSuccess,
+  MissingRouteError,
+  parseJsonBody,
+  serverMessage,
+} from './panel-responses.ts';
 
 export { OPERATIONS, type Operation, type OperationName } from './panel-operations.ts';
 export { MissingRouteError };
@@ -132,6 +139,9 @@ async function sendOnce({ settings, panel, token, operation, input, style, signa
         `The panel rejected the saved token (${describeStatus(answer)}) while ${operation.doing}. Log in again.`,
       );
     }
+    // A write the panel says failed (a deploy whose build broke): its own words are the outcome.
+    const said = operation.effect === 'write' && answer.status >= 500 ? serverMessage(answer, secrets) : null;
+    if (said) throw new PanelError('SERVER_ERROR', `The panel failed while ${operation.doing} (${describeStatus(answer)}): "${said}".`);
     failOnSharedStatus(answer, operation.doing);
     if (answer.status === 404 || answer.status === 405) {
       throw new MissingRouteError(

@@ -1,6 +1,7 @@
 import type { ApiStyle } from '../../../shared/types.ts';
 import type { JsonShapeLimits } from '../common/json-shape.ts';
 import type { CallKind } from './api-style.ts';
+import { SERVICE_WRITE_OPERATIONS } from './service-operations.ts';
 
 /**
  * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
@@ -99,6 +100,8 @@ export const OPERATIONS = {
     },
     deadlineMs: null,
   },
+  // Deploy, start, stop, restart; a database's enable and disable (service-operations.ts).
+  ...SERVICE_WRITE_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;
