@@ -268,7 +268,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           )}
           {panel.signedIn && (
             <button type="button" aria-pressed={tab === 'actions'} onClick={() => setTab('actions')}>
-              Service actions
+              Actions
             </button>
           )}
           <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>

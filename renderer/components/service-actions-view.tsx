@@ -61,11 +61,6 @@ export function ServiceActionButtons({ panel, projectName, serviceName, disabled
     <div className="service-action-buttons">
       {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form */}
       <div role="group" aria-label={`Actions on ${projectName || 'the service'}/${serviceName}`} className="form-actions">
-        {standing && (
-          <span className="muted" role="status">
-            {standing}
-          </span>
-        )}
         {SERVICE_ACTIONS.map((action) => (
           <button
             key={action}
@@ -77,6 +72,11 @@ export function ServiceActionButtons({ panel, projectName, serviceName, disabled
             {SERVICE_ACTION_LABELS[action]}
           </button>
         ))}
+        {standing && (
+          <span className="muted" role="status">
+            {standing}
+          </span>
+        )}
       </div>
       {asking && (
         <ServiceActionDialog
