@@ -69,5 +69,22 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'runCommand') return isCommandId(command);
   // Shown in the window as it is: text, and short.
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
+  if (type === 'serviceActionChanged') return isServiceActionChange(value);
   return true;
+}
+
+const PHASES: ReadonlySet<unknown> = new Set(['sent', 'done', 'failed', 'unknown']);
+const ACTIONS: ReadonlySet<unknown> = new Set(['deploy', 'start', 'stop', 'restart']);
+
+/** A service action's step: its names are keys of the window's state, its message text. */
+function isServiceActionChange(value: Record<string, unknown>): boolean {
+  const text = (field: unknown) => typeof field === 'string' && field.length <= 200;
+  return (
+    text(value.panelId) &&
+    text(value.projectName) &&
+    text(value.serviceName) &&
+    ACTIONS.has(value.action) &&
+    PHASES.has(value.phase) &&
+    (value.message === null || (typeof value.message === 'string' && value.message.length <= 2000))
+  );
 }

@@ -47,7 +47,8 @@ export const answerPublic: Answerer = async (context: PanelContext, call: Incomi
   const login = operation.route === 'login';
   const input = operation.kind === 'mutation' ? parseJson(call.body) : Object.fromEntries(call.search);
   const tokenPath = login ? (context.options.tokenPath ?? 'token').split('.') : null;
-  sendAnswer(response, answer(await perform(operation.route, input, { ...context, via: 'public', request }), tokenPath));
+  const outcome = perform(operation.route, input, { ...context, via: 'public', request });
+  sendAnswer(response, answer(outcome instanceof Promise ? await outcome : outcome, tokenPath));
   return true;
 };
 

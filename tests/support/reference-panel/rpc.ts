@@ -68,7 +68,8 @@ export const answerRpc: Answerer = async (context: PanelContext, call: IncomingC
     return true;
   }
   // A GET carries no input (2.31 broke every read with input): an operation that needs one refuses it.
-  sendAnswer(response, answer(await perform(operation.route, input, { ...context, via: 'rpc', request })));
+  const outcome = perform(operation.route, input, { ...context, via: 'rpc', request });
+  sendAnswer(response, answer(outcome instanceof Promise ? await outcome : outcome));
   return true;
 };
 

@@ -83,7 +83,8 @@ export function trpcAnswerer(refuseGet: boolean): Answerer {
     } else {
       input = (parseJson(call.body) as { json?: unknown } | null | undefined)?.json;
     }
-    sendAnswer(response, answer(await perform(operation.route, input, { ...context, via: 'trpc', request }), name));
+    const outcome = perform(operation.route, input, { ...context, via: 'trpc', request });
+    sendAnswer(response, answer(outcome instanceof Promise ? await outcome : outcome, name));
     return true;
   };
 }

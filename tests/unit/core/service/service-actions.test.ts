@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PanelError } from '../../../../shared/errors.ts';
+import { isPanelEvent } from '../../../../shared/events.ts';
 import { OPERATIONS } from '../../../../electron/core/http/panel-operations.ts';
 import { DEPLOY_DEADLINE_MS, SERVICE_ACTION_DEADLINE_MS } from '../../../../electron/core/http/service-operations.ts';
 import { ServiceActionsInFlight, serviceActionOutcome, writeFor } from '../../../../electron/core/service/service-actions.ts';
@@ -62,4 +63,13 @@ test('one action at a time per service; deploys in flight are listed by panel', 
   assert.equal(inFlight.running('p1', web), 'deploy');
   inFlight.release('p1', web);
   assert.deepEqual(inFlight.deploying('p1'), []);
+});
+
+test('the bridge passes on a serviceActionChanged only with its fields in shape', () => {
+  const event = { type: 'serviceActionChanged', panelId: 'p1', ...web, action: 'deploy', phase: 'unknown', message: 'check the service' };
+  assert.ok(isPanelEvent(event));
+  assert.ok(isPanelEvent({ ...event, message: null }));
+  for (const wrong of [{ phase: 'cancelled' }, { action: 'delete' }, { message: 'x'.repeat(2001) }, { serviceName: 7 }]) {
+    assert.ok(!isPanelEvent({ ...event, ...wrong }), JSON.stringify(wrong));
+  }
 });
