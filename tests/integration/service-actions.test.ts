@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { PanelError } from '../../shared/errors.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
+import { activityLineOutcomes, readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
 
@@ -88,15 +88,7 @@ describe('service actions', () => {
         entries.map((entry) => `${entry.what.action} ${entry.what.serviceName} ${entry.outcome}`),
         ['stop db ok', 'deploy web ok', 'stop web ok'],
       );
-      const lines =
-        (await readAllFiles(dir.path))
-          .find((file) => file.path.endsWith('activity.jsonl'))
-          ?.content.trim()
-          .split('\n') ?? [];
-      assert.deepEqual(
-        lines.map((line) => JSON.parse(line).outcome),
-        ['pending', 'ok', 'pending', 'ok', 'pending', 'ok'],
-      );
+      assert.deepEqual(await activityLineOutcomes(dir.path), ['pending', 'ok', 'pending', 'ok', 'pending', 'ok']);
     });
   }
 
