@@ -35,6 +35,8 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.windowStore.logInProgress(event.done, event.total);
     case 'activityChanged':
       return targets.windowStore.activityChanged();
+    case 'serviceActionChanged':
+      return targets.windowStore.serviceActionChanged(event);
     default:
       // A type added to shared/events.ts without a route here fails to compile.
       event satisfies never;

@@ -2,6 +2,10 @@ import type { ErrorInfo } from '../shared/errors.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
 import { readWindowMemory, writeWindowMemory, type SessionMemory, type WindowMemory } from './window-memory.ts';
+import type { PanelEvent } from '../shared/events.ts';
+import type { ServiceAction, ServiceActionPhase } from '../shared/service-actions.ts';
+
+type ServiceActionEvent = Extract<PanelEvent, { type: 'serviceActionChanged' }>;
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
 export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
@@ -62,7 +66,19 @@ export interface WindowSnapshot {
   readonly activityOpen: boolean;
   /** Grows at each `activityChanged` from main: the activity view reads the log again. */
   readonly activityRevision: number;
+  /** Each service's last action in this window (main's `serviceActionChanged`), by `serviceActionKey`. */
+  readonly serviceActions: ReadonlyMap<string, ServiceActionState>;
 }
+
+/** A service action as the window last heard of it. */
+export interface ServiceActionState {
+  action: ServiceAction;
+  phase: ServiceActionPhase;
+  message: string | null;
+}
+
+/** The key of a service of a panel in `serviceActions`: a slash is in no project or service name. */
+export const serviceActionKey = (panelId: string, projectName: string, serviceName: string) => `${panelId}/${projectName}/${serviceName}`;
 
 const NO_PANELS: ReadonlySet<string> = new Set();
 
@@ -102,6 +118,7 @@ export class WindowStore {
       focusRequest: null,
       activityOpen: false,
       activityRevision: 0,
+      serviceActions: new Map(),
     };
   }
 
@@ -205,6 +222,13 @@ export class WindowStore {
   /** Main's activity log changed. */
   activityChanged(): void {
     this.#set({ activityRevision: this.#snapshot.activityRevision + 1 });
+  }
+
+  /** A service action moved on: shown as under way (a deploy as deploying) until it ends, then its outcome. */
+  serviceActionChanged({ panelId, projectName, serviceName, action, phase, message }: ServiceActionEvent): void {
+    const serviceActions = new Map(this.#snapshot.serviceActions);
+    serviceActions.set(serviceActionKey(panelId, projectName, serviceName), { action, phase, message });
+    this.#set({ serviceActions });
   }
 
   #remember(): void {

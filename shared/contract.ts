@@ -32,6 +32,7 @@ import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from '
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
+import { serviceActionInputSchema, type ServiceActionInput, type ServiceActionResult } from './service-actions.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 
@@ -116,6 +117,15 @@ export interface PanelApi {
    * service actions), newest first, of one panel or all, the newest `limit` (all kept by default).
    */
   listActivity(query?: ActivityQuery): Promise<ActivityList>;
+  /**
+   * Deploys, starts, stops or restarts a service, mapped to its type's own write after a fresh
+   * read of the panel's services (a database's start and stop are enable and disable; an action
+   * the type lacks is INVALID_INPUT). Recorded in the activity log before it is sent and again
+   * with its outcome; never sent twice. Resolves when the panel answered (`done`), or `unknown`
+   * when no answer came (the panel may have done it); a refusal fails with the panel's words.
+   * `serviceActionChanged` events tell the window each step.
+   */
+  runServiceAction(panelId: string, input: ServiceActionInput): Promise<ServiceActionResult>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -152,6 +162,7 @@ export const argumentSchemas = {
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
   listActivity: z.tuple([activityQuerySchema]),
+  runServiceAction: z.tuple([panelIdSchema, serviceActionInputSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

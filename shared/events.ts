@@ -1,5 +1,6 @@
 import { isCommandId, type CommandId } from './commands.ts';
 import { isRecord } from './guards.ts';
+import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
 
 /**
@@ -23,7 +24,20 @@ export type PanelEvent =
   /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
   | { type: 'updateReady'; version: string }
   /** The activity log changed: an entry of this panel was added or got its outcome. The window reads it again. */
-  | { type: 'activityChanged'; panelId: string };
+  | { type: 'activityChanged'; panelId: string }
+  /**
+   * A service action (`runServiceAction`) moved on: sent, then done, failed or unknown. `message`:
+   * the panel's words for a failure, or why the outcome is not known; null otherwise.
+   */
+  | {
+      type: 'serviceActionChanged';
+      panelId: string;
+      projectName: string;
+      serviceName: string;
+      action: ServiceAction;
+      phase: ServiceActionPhase;
+      message: string | null;
+    };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -41,6 +55,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   runCommand: true,
   updateReady: true,
   activityChanged: true,
+  serviceActionChanged: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {
@@ -54,5 +69,22 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'runCommand') return isCommandId(command);
   // Shown in the window as it is: text, and short.
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
+  if (type === 'serviceActionChanged') return isServiceActionChange(value);
   return true;
+}
+
+const PHASES: ReadonlySet<unknown> = new Set(['sent', 'done', 'failed', 'unknown']);
+const ACTIONS: ReadonlySet<unknown> = new Set(['deploy', 'start', 'stop', 'restart']);
+
+/** A service action's step: its names are keys of the window's state, its message text. */
+function isServiceActionChange(value: Record<string, unknown>): boolean {
+  const text = (field: unknown) => typeof field === 'string' && field.length <= 200;
+  return (
+    text(value.panelId) &&
+    text(value.projectName) &&
+    text(value.serviceName) &&
+    ACTIONS.has(value.action) &&
+    PHASES.has(value.phase) &&
+    (value.message === null || (typeof value.message === 'string' && value.message.length <= 2000))
+  );
 }

@@ -34,6 +34,7 @@ export const methodNames = [
   'removePanels',
   'installUpdate',
   'listActivity',
+  'runServiceAction',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -79,6 +79,10 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, panelId: event.panelId };
     case 'runCommand':
       return { type: event.type, command: event.command };
+    case 'serviceActionChanged': {
+      const { panelId, projectName, serviceName, action, phase, message } = event;
+      return { type: event.type, panelId, projectName, serviceName, action, phase, message };
+    }
     case 'updateReady':
       return { type: event.type, version: event.version };
   }

@@ -8,12 +8,22 @@ interface ConfirmDialogProps {
   /** The danger button's words, which name the action ("Remove 5 panels"). */
   confirmLabel: string;
   busy?: boolean;
+  /** The action cannot be chosen yet (a production panel's typed name does not match). */
+  confirmDisabled?: boolean;
   onConfirm(): void;
   onCancel(): void;
 }
 
 /** A question before a destructive action: Cancel has the focus, the action is the danger button. */
-export function ConfirmDialog({ title, children, confirmLabel, busy = false, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busy = false,
+  confirmDisabled = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <ModalDialog title={title} onClose={onCancel}>
       {children}
@@ -22,7 +32,7 @@ export function ConfirmDialog({ title, children, confirmLabel, busy = false, onC
         <button type="button" autoFocus onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button-danger" disabled={busy} onClick={onConfirm}>
+        <button type="button" className="button-danger" disabled={busy || confirmDisabled} onClick={onConfirm}>
           {confirmLabel}
         </button>
       </div>

@@ -14,6 +14,7 @@ import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
 import { PanelSettings } from './panel-settings.tsx';
+import { ServiceActionsView } from './service-actions-view.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
 interface PanelViewProps {
@@ -23,7 +24,7 @@ interface PanelViewProps {
 }
 
 /** `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session` tab. */
-type Tab = 'session' | 'login' | 'settings';
+type Tab = 'session' | 'login' | 'actions' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
@@ -265,6 +266,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
               Log in again
             </button>
           )}
+          {panel.signedIn && (
+            <button type="button" aria-pressed={tab === 'actions'} onClick={() => setTab('actions')}>
+              Actions
+            </button>
+          )}
           <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
             Settings
           </button>
@@ -287,6 +293,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           />
         ) : panel.signedIn && tab === 'login' ? (
           logInForm
+        ) : panel.signedIn && tab === 'actions' ? (
+          <ServiceActionsView panel={panel} />
         ) : panel.signedIn ? (
           <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} onCancel={cancelRead} />
         ) : (

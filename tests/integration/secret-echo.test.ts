@@ -4,7 +4,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { PanelError } from '../../shared/errors.ts';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
-import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
+import { activityLineOutcomes, readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { echoForms, secretFormsIn } from '../support/secret-forms.ts';
 
@@ -150,15 +150,7 @@ describe('encoded echoes of the token and the password', () => {
       entries.map((entry) => entry.what.action),
       ['logOut'],
     );
-    const lines =
-      (await readAllFiles(dir.path))
-        .find((file) => file.path.endsWith('activity.jsonl'))
-        ?.content.trim()
-        .split('\n') ?? [];
-    assert.deepEqual(
-      lines.map((line) => JSON.parse(line).outcome),
-      ['pending', entries[0]?.outcome],
-    );
+    assert.deepEqual(await activityLineOutcomes(dir.path), ['pending', entries[0]?.outcome]);
     await assertNowhere(token, { 'the activity log': JSON.stringify(entries) });
     await assertNowhere(credentials.password, { 'the activity log': JSON.stringify(entries) });
   });

@@ -166,3 +166,10 @@ export function lastNonVersionRequest(panel: Pick<ReferencePanel, 'requests'>): 
 export function isVersionRead(request: { path: string }): boolean {
   return VERSION_ROUTE.test(request.path);
 }
+
+/** The outcome of each line of the activity log in `dataDir`, oldest first (`pending` before each write's own). */
+export async function activityLineOutcomes(dataDir: string): Promise<string[]> {
+  const file = (await readAllFiles(dataDir)).find((candidate) => candidate.path.endsWith('activity.jsonl'));
+  const lines = file?.content.trim().split('\n') ?? [];
+  return lines.map((line) => String(JSON.parse(line).outcome));
+}

@@ -14,6 +14,7 @@ import { PanelChangeBatcher } from './panel-events.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
 import { panelMethods } from './panels.ts';
+import { ServiceActionsInFlight, serviceActionMethods } from './service-actions.ts';
 import type { PanelService, PanelServiceOptions, ServiceContext } from './service-context.ts';
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
 import { SessionCache } from './session-cache.ts';
@@ -73,6 +74,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     changes,
     presented,
     reader: new SessionReader({ request, now, cache, changes, presented }),
+    inFlight: new ServiceActionsInFlight(),
   };
 
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
@@ -86,5 +88,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...certificateMethods(context),
     ...transferMethods(context, options),
     ...activityMethods(context),
+    ...serviceActionMethods(context),
   } satisfies PanelService;
 }

@@ -9,6 +9,7 @@ import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
 import type { Encryption } from '../storage/token-vault.ts';
 import type { PanelChangeBatcher } from './panel-events.ts';
+import type { ServiceActionsInFlight } from './service-actions.ts';
 import type { ServiceState } from './service-state.ts';
 import type { SessionCache } from './session-cache.ts';
 import type { SessionReader } from './session-reader.ts';
@@ -72,4 +73,6 @@ export interface ServiceContext {
   /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
   presented: Map<string, CertificateInfo>;
   reader: SessionReader;
+  /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
+  inFlight: ServiceActionsInFlight;
 }

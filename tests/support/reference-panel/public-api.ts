@@ -2,7 +2,7 @@ import type { Answerer, IncomingCall, PanelContext } from './call.ts';
 import { faulted } from './call.ts';
 import { type Answer, nest, parseJson, sendAnswer } from './http.ts';
 import { flattenIssues } from './login-input.ts';
-import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform } from './operations.ts';
+import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform, servedOperations } from './operations.ts';
 
 /**
  * Easypanel 2.33's public API at `/api/<name>`: reads are GETs, writes POSTs with the input as
@@ -33,9 +33,9 @@ function answer(outcome: Outcome, tokenPath: readonly string[] | null): Answer {
 export const answerPublic: Answerer = async (context: PanelContext, call: IncomingCall) => {
   const { request, response, path } = call;
   const loginPath = `/api${context.options.loginPath ?? '/login'}`;
-  const operation = OPERATIONS.find((candidate) =>
-    candidate.route === 'login' ? path === loginPath : path === `/api/${candidate.public}`,
-  );
+  const operation = servedOperations(OPERATIONS, 'public', context).find(({ operation: candidate, name }) =>
+    candidate.route === 'login' ? path === loginPath : path === `/api/${name}`,
+  )?.operation;
   if (!operation) return false;
   if (await faulted(context, operation.route, call)) return true;
 
@@ -43,11 +43,12 @@ export const answerPublic: Answerer = async (context: PanelContext, call: Incomi
     sendAnswer(response, publicError('METHOD_NOT_SUPPORTED', 'Method not supported'));
     return true;
   }
-  // Only the log in takes input here; a log out may come with an empty body.
+  // A write's input is its plain JSON body (a log out may come with none); a read's, its query parameters, as strings.
   const login = operation.route === 'login';
-  const input = login ? parseJson(call.body) : undefined;
+  const input = operation.kind === 'mutation' ? parseJson(call.body) : Object.fromEntries(call.search);
   const tokenPath = login ? (context.options.tokenPath ?? 'token').split('.') : null;
-  sendAnswer(response, answer(perform(operation.route, input, { ...context, via: 'public', request }), tokenPath));
+  const outcome = perform(operation.route, input, { ...context, via: 'public', request });
+  sendAnswer(response, answer(outcome instanceof Promise ? await outcome : outcome, tokenPath));
   return true;
 };
 

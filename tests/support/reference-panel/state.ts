@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { createServiceActionsState } from './service-actions-state.ts';
+import { createServicesState } from './services-state.ts';
 import type { LogInLimit, LogoutRecord, PanelStyle, ReferencePanelOptions } from './types.ts';
 import { DEMO_USER, type DemoUser } from './users.ts';
 
-/** What the panel holds between requests: sessions, API tokens, log outs, its version and limits. */
+/**
+ * What the panel holds between requests: sessions, API tokens, log outs, its version and limits,
+ * and (`services`) its projects, services and load.
+ */
 
 export interface IssuedToken {
   user: DemoUser;
@@ -52,11 +57,14 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
   let sessionBody: unknown;
   let limit = options.logInLimit ?? null;
   let counted = { startedAt: 0, tries: 0 };
+  const services = createServicesState();
   const newToken = options.issueToken ?? (style === 'simple' ? () => randomBytes(32).toString('base64url') : easypanelId);
 
   return {
     users,
     logouts,
+    services,
+    serviceActions: createServiceActionsState(services),
     version: () => version,
     setVersion: (next: string) => {
       version = next;

@@ -8,7 +8,7 @@ import { rejectsWith } from '../../support/helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install and the activity log', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log and the service actions', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -33,6 +33,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'previewImport',
     'removePanel',
     'removePanels',
+    'runServiceAction',
     'trustCertificate',
     'updatePanel',
     'updatePanels',
@@ -136,4 +137,21 @@ test('listActivity takes an optional panel and a limit up to the bound, and noth
   for (const wrong of [{ limit: 0 }, { limit: 10_001 }, { limit: 1.5 }, { panelId: 'x' }, { token: 'y' }]) {
     assert.throws(() => parseArguments('listActivity', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
   }
+});
+
+test('runServiceAction takes a panel, project and service names as Easypanel allows them, and one of four actions', () => {
+  const input = { projectName: 'shop', serviceName: 'web-1_a', action: 'deploy' };
+  assert.deepEqual(parseArguments('runServiceAction', [id, input]), [id, input]);
+  for (const wrong of [
+    { ...input, projectName: 'Shop' },
+    { ...input, serviceName: 'web/1' },
+    { ...input, serviceName: 'web\n' },
+    { ...input, serviceName: 'a'.repeat(65) },
+    { ...input, action: 'delete' },
+    { ...input, token: 'x' },
+    { projectName: 'shop', serviceName: 'web' },
+  ]) {
+    assert.throws(() => parseArguments('runServiceAction', [id, wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
+  }
+  assert.throws(() => parseArguments('runServiceAction', ['x', input]), { code: 'INVALID_INPUT' });
 });

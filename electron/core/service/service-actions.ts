@@ -1,0 +1,192 @@
+import { parseArguments } from '../../../shared/contract.ts';
+import { PanelError } from '../../../shared/errors.ts';
+import { isRecord } from '../../../shared/guards.ts';
+import type { ServiceAction, ServiceActionPhase, ServiceActionResult } from '../../../shared/service-actions.ts';
+import { callPanel } from '../http/panel-calls.ts';
+import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../http/service-operations.ts';
+import type { PanelRecord } from '../storage/panel-registry.ts';
+import { type WriteOutcome, writeRecorder } from './activity.ts';
+import type { ServiceContext, ServiceMethods } from './service-context.ts';
+import { find } from './session-reader.ts';
+
+/**
+ * Deploy, start, stop, restart a service (`runServiceAction`). The rules for writes: the window
+ * asked the operator once, beforehand; main reads the panel's services afresh to learn the
+ * service's type and sends that type's own write, once (never retried: a lost answer is an unknown
+ * outcome, not a failure); the activity log has the write on disk before it is sent and its outcome
+ * after; the window hears each step as `serviceActionChanged`.
+ */
+
+export interface ServiceTarget {
+  projectName: string;
+  serviceName: string;
+}
+
+/**
+ * The service actions under way, by panel and service: one at a time per service, and what the
+ * read side shows as `deploying` while Paneldeck's own deploy is in flight.
+ */
+export class ServiceActionsInFlight {
+  readonly #running = new Map<string, ServiceAction>();
+
+  static #key(panelId: string, { projectName, serviceName }: ServiceTarget): string {
+    // A slash is in no project or service name.
+    return `${panelId}/${projectName}/${serviceName}`;
+  }
+
+  /** The action under way on the service, or null. */
+  running(panelId: string, target: ServiceTarget): ServiceAction | null {
+    return this.#running.get(ServiceActionsInFlight.#key(panelId, target)) ?? null;
+  }
+
+  /** The services of the panel a deploy of Paneldeck's is in flight for. */
+  deploying(panelId: string): ServiceTarget[] {
+    const prefix = `${panelId}/`;
+    return [...this.#running]
+      .filter(([key, action]) => action === 'deploy' && key.startsWith(prefix))
+      .map(([key]) => {
+        const [projectName = '', serviceName = ''] = key.slice(prefix.length).split('/');
+        return { projectName, serviceName };
+      });
+  }
+
+  /** Holds the service for `action`; false when another action holds it. */
+  hold(panelId: string, target: ServiceTarget, action: ServiceAction): boolean {
+    const key = ServiceActionsInFlight.#key(panelId, target);
+    if (this.#running.has(key)) return false;
+    this.#running.set(key, action);
+    return true;
+  }
+
+  release(panelId: string, target: ServiceTarget): void {
+    this.#running.delete(ServiceActionsInFlight.#key(panelId, target));
+  }
+}
+
+/** What each action is for a database, which Easypanel only enables and disables. */
+const DATABASE_VERBS: Readonly<Record<ServiceAction, ServiceVerb | null>> = {
+  deploy: null,
+  start: 'enable',
+  stop: 'disable',
+  restart: null,
+};
+
+export function serviceActionMethods(context: ServiceContext): ServiceMethods<'runServiceAction'> {
+  const { request, inFlight } = context;
+  return {
+    async runServiceAction(id, input) {
+      const [panelId, { projectName, serviceName, action }] = parseArguments('runServiceAction', [id, input]);
+      const current = await context.state();
+      const record = find(current, panelId);
+      const token = current.vault.token(panelId, record.baseUrl);
+      if (!token) throw new PanelError('NOT_SIGNED_IN', `You are not signed in to ${record.name}. Log in, then try again.`);
+      const target = { projectName, serviceName };
+      const running = inFlight.running(panelId, target);
+      if (running !== null || !inFlight.hold(panelId, target, action)) {
+        throw new PanelError(
+          'INVALID_INPUT',
+          `${projectName}/${serviceName} on ${record.name} has a ${running ?? 'service action'} under way: wait for it to end.`,
+        );
+      }
+      const changed = (phase: ServiceActionPhase, message: string | null = null) => {
+        try {
+          context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
+        } catch {
+          // A window that is gone must not fail a write.
+        }
+      };
+      let sent = false;
+      try {
+        const name = writeFor(record, target, action, await serviceType(context, record, token, target));
+        await writeRecorder(context, current.activity)(
+          record,
+          { action, projectName, serviceName },
+          () => {
+            sent = true;
+            changed('sent');
+            return callPanel(request, record, token, name, { projectName, serviceName });
+          },
+          { secrets: [token], judge: (error) => serviceActionOutcome(action, error) },
+        );
+        changed('done');
+        return { panelId, projectName, serviceName, action, outcome: 'done', message: null } satisfies ServiceActionResult;
+      } catch (error) {
+        if (!sent) throw error;
+        const { outcome, message } = serviceActionOutcome(action, error);
+        if (outcome === 'unknown') {
+          changed('unknown', message);
+          return { panelId, projectName, serviceName, action, outcome: 'unknown', message };
+        }
+        changed('failed', message);
+        throw error;
+      } finally {
+        inFlight.release(panelId, target);
+      }
+    },
+  };
+}
+
+/** The service's type, from a fresh read of the panel's services; NOT_FOUND when it has no such service. */
+async function serviceType(context: ServiceContext, record: PanelRecord, token: string, target: ServiceTarget): Promise<string> {
+  const listed = await callPanel(context.request, record, token, 'listProjectsAndServices');
+  const services = isRecord(listed) && Array.isArray(listed.services) ? listed.services : [];
+  const found = services.find(
+    (service): service is Record<string, unknown> =>
+      isRecord(service) && service.projectName === target.projectName && service.name === target.serviceName,
+  );
+  if (!found) throw new PanelError('NOT_FOUND', `${record.name} has no service ${target.projectName}/${target.serviceName}.`);
+  return typeof found.type === 'string' ? found.type : 'unknown';
+}
+
+/**
+ * The type's own write for the action. Databases: start and stop are enable and disable; they are
+ * not deployed, and Easypanel has no restart for them (a disable then an enable would be two
+ * writes, one of which may fail and leave the database down: the operator does that knowingly).
+ */
+export function writeFor(
+  record: PanelRecord,
+  { projectName, serviceName }: ServiceTarget,
+  action: ServiceAction,
+  type: string,
+): ServiceWriteName {
+  const service = `${projectName}/${serviceName}`;
+  if (!isWritableServiceType(type)) {
+    throw new PanelError(
+      'INVALID_INPUT',
+      `${service} on ${record.name} is a ${type.slice(0, 40)} service, which Paneldeck cannot ${action}.`,
+    );
+  }
+  const deployable = type === 'app' || type === 'compose';
+  const verb = deployable ? action : DATABASE_VERBS[action];
+  const name = verb === null ? null : serviceWriteName(type, verb);
+  if (name !== null) return name;
+  const why =
+    action === 'deploy'
+      ? `a ${type} database is not deployed, only started and stopped`
+      : `Easypanel has no restart for a ${type} database: stop it, then start it`;
+  throw new PanelError(
+    'INVALID_INPUT',
+    `${service} on ${record.name} cannot be ${action === 'deploy' ? 'deployed' : 'restarted'}: ${why}.`,
+  );
+}
+
+/** Connection failures that happen before anything is sent: the panel never heard of the write. */
+const NEVER_SENT = /refused the connection|Could not find|cannot be reached|secure connection/;
+
+/**
+ * What a failed write came to. No answer (a timeout, a connection closed after the request went)
+ * is unknown: the panel may have done it, and a deploy may still be running. A refusal or a
+ * failure the panel reported is failed, in its words.
+ */
+export function serviceActionOutcome(action: ServiceAction, error: unknown): WriteOutcome {
+  const check =
+    action === 'deploy' ? 'the deploy may still be running: check the service.' : `the ${action} may have been done: check the service.`;
+  if (error instanceof PanelError) {
+    if (error.code === 'TIMEOUT') return { outcome: 'unknown', message: `The panel did not answer in time; ${check}` };
+    if (error.code === 'NETWORK' && !NEVER_SENT.test(error.message)) {
+      return { outcome: 'unknown', message: `The connection closed before the panel answered; ${check}` };
+    }
+    return { outcome: 'failed', message: error.message };
+  }
+  return { outcome: 'failed', message: 'Paneldeck failed before the panel answered.' };
+}

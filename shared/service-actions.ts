@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * What an operator asks of a service on a panel (`runServiceAction`): the action, its target and
+ * what it came to. Main maps the action to the service type's own write (a database's start and
+ * stop are its enable and disable).
+ */
+
+export const SERVICE_ACTIONS = ['deploy', 'start', 'stop', 'restart'] as const;
+export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
+
+/** What Easypanel allows as a project or service name. */
+export const SERVICE_NAME_PATTERN = /^[a-z0-9-_]+$/;
+
+const nameSchema = (what: string) =>
+  z
+    .string({ error: `The ${what} name must be text.` })
+    .max(64, { error: `The ${what} name is too long (64 characters at most).` })
+    .regex(SERVICE_NAME_PATTERN, { error: `The ${what} name may hold only lowercase letters, digits, - and _.` });
+
+export const serviceActionInputSchema = z
+  .object({
+    projectName: nameSchema('project'),
+    serviceName: nameSchema('service'),
+    action: z.enum(SERVICE_ACTIONS, { error: 'The action must be deploy, start, stop or restart.' }),
+  })
+  .strict();
+export type ServiceActionInput = z.input<typeof serviceActionInputSchema>;
+
+/**
+ * How a service action stands, as the window hears it: `sent` once recorded and on its way, then
+ * `done`, `failed` (the panel refused or said it failed) or `unknown` (no answer: the panel may
+ * have done it, a deploy may still be running).
+ */
+export type ServiceActionPhase = 'sent' | 'done' | 'failed' | 'unknown';
+
+/** The answer of `runServiceAction` when the panel did not refuse: it did it, or its outcome is not known. */
+export interface ServiceActionResult {
+  panelId: string;
+  projectName: string;
+  serviceName: string;
+  action: ServiceAction;
+  outcome: 'done' | 'unknown';
+  /** Why the outcome is not known, for the operator; null when done. */
+  message: string | null;
+}
+
+/** The action an operator confirms, as buttons and confirmations say it. */
+export const SERVICE_ACTION_LABELS: Readonly<Record<ServiceAction, string>> = {
+  deploy: 'Deploy',
+  start: 'Start',
+  stop: 'Stop',
+  restart: 'Restart',
+};

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { ServicesState } from './services-state.ts';
+
+/**
+ * What the panel's writes leave behind: the actions history (`actions.listActions`, `getAction`
+ * with its log), and the switches a test sets: how long a deploy takes, a deploy that fails, an
+ * answer lost after the write was carried out. The services' own state (task stats, `enabled`)
+ * stays in services-state.ts, changed through its methods.
+ */
+
+/** EASYPANEL.md: actions of type build, deployment, start, stop, ...; status done, error, killed. */
+export type ActionType = 'build' | 'deployment' | 'start' | 'stop' | 'restart' | 'enable' | 'disable';
+export type ActionStatus = 'running' | 'done' | 'error' | 'killed';
+
+export interface ActionRecord {
+  id: string;
+  projectName: string;
+  serviceName: string;
+  type: ActionType;
+  status: ActionStatus;
+  createdAt: string;
+  /** Null while it runs. */
+  finishedAt: string | null;
+  /** The build log, a line at a time as the deploy goes. */
+  log: string;
+}
+
+/** The lines a deploy writes into its log, one per step of its time. */
+export const BUILD_LOG_LINES = [
+  '#1 [internal] load build definition from Dockerfile',
+  '#2 [internal] load metadata for docker.io/library/node:22-alpine',
+  '#3 [1/4] FROM docker.io/library/node:22-alpine',
+  '#4 [2/4] COPY package.json package-lock.json ./',
+  '#5 [3/4] RUN npm ci',
+  '#6 [4/4] COPY . .',
+  '#7 exporting to image',
+  'Rolling out the new version',
+] as const;
+
+/** A deploy that is made to fail: the log's last line and the panel's answer say `message`. */
+export interface DeployFailure {
+  message: string;
+}
+
+export type ServiceActionsState = ReturnType<typeof createServiceActionsState>;
+
+export function createServiceActionsState(services: ServicesState, clock: () => number = Date.now) {
+  const actions: ActionRecord[] = [];
+  let deployMs = 200;
+  const failures = new Map<string, DeployFailure>();
+  /** Routes (2.33 names, `deployAppService`) whose next answer is lost after the write is done; `*`: any write. */
+  const losing = new Set<string>();
+  const key = (projectName: string, serviceName: string) => `${projectName}/${serviceName}`;
+  const now = () => new Date(clock()).toISOString();
+
+  return {
+    /** Newest first. */
+    actions: () => [...actions].reverse(),
+    action: (id: string): ActionRecord | undefined => actions.find((action) => action.id === id),
+    /** Starts an action record; the caller finishes it with `finishAction`. */
+    beginAction: (projectName: string, serviceName: string, type: ActionType): ActionRecord => {
+      const record: ActionRecord = {
+        id: randomBytes(12).toString('hex'),
+        projectName,
+        serviceName,
+        type,
+        status: 'running',
+        createdAt: now(),
+        finishedAt: null,
+        log: '',
+      };
+      actions.push(record);
+      return record;
+    },
+    finishAction: (record: ActionRecord, status: Exclude<ActionStatus, 'running'>) => {
+      record.status = status;
+      record.finishedAt = now();
+    },
+    /** How long each deploy takes from now on (its answer waits that long, as a real one does). Default 200 ms. */
+    setDeployTime: (ms: number) => {
+      deployMs = ms;
+    },
+    deployTime: () => deployMs,
+    /** The next deploys of the service fail with `message` (null: they succeed again). */
+    failDeploys: (projectName: string, serviceName: string, failure: DeployFailure | null) => {
+      services.service(projectName, serviceName) ?? assertMissing(projectName, serviceName);
+      if (failure) failures.set(key(projectName, serviceName), failure);
+      else failures.delete(key(projectName, serviceName));
+    },
+    deployFailure: (projectName: string, serviceName: string) => failures.get(key(projectName, serviceName)) ?? null,
+    /**
+     * The next write by `route` (a 2.33 name such as `stopAppService`; `*` for any write) is carried
+     * out, then its connection is closed without an answer: to the client, a lost answer. A deploy
+     * loses its answer as it starts, and goes on to its end.
+     */
+    loseNextAnswer: (route: string) => void losing.add(route),
+    /** Whether this write's answer is to be lost (and the switch used up). */
+    takeLostAnswer: (route: string): boolean => {
+      for (const candidate of [route, '*']) {
+        if (losing.delete(candidate)) return true;
+      }
+      return false;
+    },
+  };
+}
+
+function assertMissing(projectName: string, serviceName: string): never {
+  throw new Error(`no service ${projectName}/${serviceName}`);
+}
