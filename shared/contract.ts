@@ -30,6 +30,7 @@ import type { AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
+import type { ServerStats, ServiceList } from './services.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 
@@ -109,6 +110,13 @@ export interface PanelApi {
    * NOT_FOUND when no update is ready; otherwise the app quits, so the answer may never arrive.
    */
   installUpdate(): Promise<void>;
+  /**
+   * The panel's projects and services, each with its state (from the panel's task stats) and
+   * replicas, read in main with the panel's token. NOT_SIGNED_IN without a sign-in; a 401 ends it.
+   */
+  listServices(panelId: string): Promise<ServiceList>;
+  /** The server's load (version, uptime, CPU, memory, disk), each figure null when the panel does not say it. */
+  getServerStats(panelId: string): Promise<ServerStats>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -144,6 +152,8 @@ export const argumentSchemas = {
   cancelLogIns: z.tuple([]),
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
+  listServices: z.tuple([panelIdSchema]),
+  getServerStats: z.tuple([panelIdSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

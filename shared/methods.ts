@@ -33,6 +33,8 @@ export const methodNames = [
   'cancelLogIns',
   'removePanels',
   'installUpdate',
+  'listServices',
+  'getServerStats',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -15,6 +15,7 @@ import type { PanelService, PanelServiceOptions, ServiceContext } from './servic
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionReader } from './session-reader.ts';
+import { serviceReadMethods } from './services.ts';
 import { sessionMethods } from './sessions.ts';
 import { signInMethods } from './sign-in.ts';
 
@@ -78,5 +79,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...sessionMethods(context),
     ...certificateMethods(context),
     ...transferMethods(context, options),
+    ...serviceReadMethods(context),
   } satisfies PanelService;
 }
