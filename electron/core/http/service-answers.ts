@@ -14,12 +14,14 @@ const NAME_MAX = 200;
 const TYPE_MAX = 40;
 /** Control characters, and the Unicode marks that reorder or hide text (bidi overrides, zero-width). */
 const UNSAFE_TEXT = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/gu;
+/** The same, to test with (a global pattern keeps state between tests); most names need no replacing. */
+const HAS_UNSAFE_TEXT = new RegExp(UNSAFE_TEXT.source, 'u');
 
 /** A name as the window may show it: control and reordering characters replaced, shortened; null when empty or no text. */
 export function cleanName(value: unknown, max = NAME_MAX): string | null {
   if (typeof value !== 'string') return null;
   const cut = value.length > max ? `${value.slice(0, max - 1)}…` : value;
-  const clean = cut.replace(UNSAFE_TEXT, '\uFFFD');
+  const clean = HAS_UNSAFE_TEXT.test(cut) ? cut.replace(UNSAFE_TEXT, '\uFFFD') : cut;
   return clean.trim() === '' ? null : clean;
 }
 
