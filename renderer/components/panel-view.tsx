@@ -14,6 +14,7 @@ import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { PanelLabels } from './panel-labels.tsx';
+import { PanelTabs, type Tab } from './panel-tabs.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { ServicesTab } from './services-tab.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
@@ -23,12 +24,6 @@ interface PanelViewProps {
   /** Every group in use, offered in the settings. */
   groups: readonly string[];
 }
-
-/**
- * `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session`
- * tab. `overview` and `services` are a signed-in panel's, read through main in the background.
- */
-type Tab = 'overview' | 'services' | 'session' | 'login' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
@@ -261,34 +256,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             {copyStatus}
           </p>
         </div>
-        {/* biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form: a fieldset would bring form semantics */}
-        <div className="tabs" role="group" aria-label="Panel view">
-          {panel.signedIn && (
-            <>
-              <button type="button" aria-pressed={tab === 'overview'} onClick={() => setTab('overview')}>
-                Overview
-              </button>
-              <button type="button" aria-pressed={tab === 'services'} onClick={() => setTab('services')}>
-                Services
-              </button>
-            </>
-          )}
-          <button
-            type="button"
-            aria-pressed={tab === 'session' || (!panel.signedIn && (tab === 'overview' || tab === 'services'))}
-            onClick={() => setTab('session')}
-          >
-            {panel.signedIn ? 'Session' : 'Log in'}
-          </button>
-          {panel.signedIn && (
-            <button type="button" aria-pressed={tab === 'login'} onClick={() => setTab('login')}>
-              Log in again
-            </button>
-          )}
-          <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
-            Settings
-          </button>
-        </div>
+        <PanelTabs tab={tab} signedIn={panel.signedIn} onTab={(next) => (next === 'settings' ? showSettings(false) : setTab(next))} />
       </header>
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
