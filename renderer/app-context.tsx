@@ -5,6 +5,7 @@ import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
 import { connectWindow } from './event-router.ts';
 import { inListOrder } from './fleet-view.ts';
+import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
 import { useClock, WindowClock } from './use-now.ts';
 import type { SessionMemory } from './window-memory.ts';
@@ -18,6 +19,8 @@ export interface WindowContext {
   commands: CommandRegistry;
   /** The one clock of every countdown and "ago" text in the window. */
   clock: WindowClock;
+  /** What was read of each panel through main (services, server load), for its tabs. */
+  reads: PanelReads;
 }
 
 const Context = createContext<WindowContext | null>(null);
@@ -44,7 +47,10 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
     // Subscribed before any component: a change of the panels (a check just ended) reads the
     // time first, and the list renders once with both.
     panelStore.subscribe(clock.catchUp);
-    return { api, panelStore, windowStore: new WindowStore(pageSessionMemory()), commands: new CommandRegistry(), clock };
+    const reads = createPanelReads(api);
+    // A sign-in that ended (or a panel removed) takes what was read with it.
+    panelStore.subscribe(() => forgetSignedOut(reads, (id) => panelStore.getSnapshot().byId.get(id)?.signedIn === true));
+    return { api, panelStore, windowStore: new WindowStore(pageSessionMemory()), commands: new CommandRegistry(), clock, reads };
   });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
   return <Context value={context}>{children}</Context>;

@@ -33,6 +33,7 @@ import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSou
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
 import { serviceActionInputSchema, type ServiceActionInput, type ServiceActionResult } from './service-actions.ts';
+import type { ServerStats, ServiceList } from './services.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 
@@ -126,6 +127,13 @@ export interface PanelApi {
    * `serviceActionChanged` events tell the window each step.
    */
   runServiceAction(panelId: string, input: ServiceActionInput): Promise<ServiceActionResult>;
+  /**
+   * The panel's projects and services, each with its state (from the panel's task stats) and
+   * replicas, read in main with the panel's token. NOT_SIGNED_IN without a sign-in; a 401 ends it.
+   */
+  listServices(panelId: string): Promise<ServiceList>;
+  /** The server's load (version, uptime, CPU, memory, disk), each figure null when the panel does not say it. */
+  getServerStats(panelId: string): Promise<ServerStats>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -163,6 +171,8 @@ export const argumentSchemas = {
   installUpdate: z.tuple([]),
   listActivity: z.tuple([activityQuerySchema]),
   runServiceAction: z.tuple([panelIdSchema, serviceActionInputSchema]),
+  listServices: z.tuple([panelIdSchema]),
+  getServerStats: z.tuple([panelIdSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

@@ -35,6 +35,8 @@ export const methodNames = [
   'installUpdate',
   'listActivity',
   'runServiceAction',
+  'listServices',
+  'getServerStats',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

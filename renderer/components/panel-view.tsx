@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
@@ -13,8 +12,12 @@ import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
+import { OverviewTab } from './overview-tab.tsx';
+import { PanelLabels } from './panel-labels.tsx';
+import { PanelTabs, type Tab } from './panel-tabs.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { ServiceActionsView } from './service-actions-view.tsx';
+import { ServicesTab } from './services-tab.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
 interface PanelViewProps {
@@ -22,9 +25,6 @@ interface PanelViewProps {
   /** Every group in use, offered in the settings. */
   groups: readonly string[];
 }
-
-/** `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session` tab. */
-type Tab = 'session' | 'login' | 'actions' | 'settings';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
@@ -44,7 +44,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const expiresSoonAt = usePanels().expiring.get(panel.id) ?? null;
   const { status: appStatus, focusRequest } = useWindowState();
   const defaultEmail = appStatus?.settings.defaultEmail ?? null;
-  const { windowStore } = useWindowContext();
+  const { windowStore, reads } = useWindowContext();
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -175,6 +175,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   useCommandHandlers({
     refresh: () => {
       if (!panel.signedIn) return;
+      if (tab === 'overview' || tab === 'services') return void (tab === 'overview' ? reads.stats : reads.services).load(panel.id);
       setTab('session');
       if (!session.loading) void loadSession();
     },
@@ -256,25 +257,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             {copyStatus}
           </p>
         </div>
-        {/* biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form: a fieldset would bring form semantics */}
-        <div className="tabs" role="group" aria-label="Panel view">
-          <button type="button" aria-pressed={tab === 'session'} onClick={() => setTab('session')}>
-            {panel.signedIn ? 'Session' : 'Log in'}
-          </button>
-          {panel.signedIn && (
-            <button type="button" aria-pressed={tab === 'login'} onClick={() => setTab('login')}>
-              Log in again
-            </button>
-          )}
-          {panel.signedIn && (
-            <button type="button" aria-pressed={tab === 'actions'} onClick={() => setTab('actions')}>
-              Actions
-            </button>
-          )}
-          <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
-            Settings
-          </button>
-        </div>
+        <PanelTabs tab={tab} signedIn={panel.signedIn} onTab={(next) => (next === 'settings' ? showSettings(false) : setTab(next))} />
       </header>
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
@@ -291,6 +274,10 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             groups={groups}
             openAdvanced={openAdvanced}
           />
+        ) : panel.signedIn && tab === 'overview' ? (
+          <OverviewTab panel={panel} />
+        ) : panel.signedIn && tab === 'services' ? (
+          <ServicesTab panel={panel} />
         ) : panel.signedIn && tab === 'login' ? (
           logInForm
         ) : panel.signedIn && tab === 'actions' ? (
@@ -310,22 +297,5 @@ export function PanelView({ panel, groups }: PanelViewProps) {
         )}
       </ErrorBoundary>
     </article>
-  );
-}
-
-/** The panel's colour, group and tags under its name, when it has any. */
-function PanelLabels({ panel }: { panel: Panel }) {
-  if (!panel.colour && panel.group === null && panel.tags.length === 0 && !panel.favourite) return null;
-  return (
-    <p className="panel-labels muted">
-      {panel.favourite && <span>★ Favourite</span>}
-      {panel.colour && (
-        <span>
-          <span className={`colour-swatch colour-${panel.colour}`} aria-hidden="true" /> {COLOUR_NAMES[panel.colour]}
-        </span>
-      )}
-      {panel.group !== null && <span>Group: {panel.group}</span>}
-      {panel.tags.length > 0 && <span>Tags: {panel.tags.join(', ')}</span>}
-    </p>
   );
 }

@@ -19,6 +19,7 @@ import type { PanelService, PanelServiceOptions, ServiceContext } from './servic
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionReader } from './session-reader.ts';
+import { serviceReadMethods } from './services.ts';
 import { sessionMethods } from './sessions.ts';
 import { signInMethods } from './sign-in.ts';
 
@@ -89,5 +90,9 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...transferMethods(context, options),
     ...activityMethods(context),
     ...serviceActionMethods(context),
+    // Paneldeck's own deploy in flight shows as `deploying` in the services it lists.
+    ...serviceReadMethods(context, {
+      has: (panelId, projectName, serviceName) => context.inFlight.running(panelId, { projectName, serviceName }) === 'deploy',
+    }),
   } satisfies PanelService;
 }

@@ -55,10 +55,7 @@ export class SessionReader {
     for (;;) {
       const record = find(state, panelId);
       const token = vault.token(panelId, record.baseUrl);
-      if (!token) {
-        const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
-        throw new PanelError('NOT_SIGNED_IN', `You are not signed in to ${record.name}.${reason}`);
-      }
+      if (!token) throw notSignedIn(record);
       const generation = vault.generation(panelId);
       let read: { ok: true; session: unknown; version: VersionRead | null } | { ok: false; error: unknown };
       try {
@@ -156,25 +153,39 @@ export class SessionReader {
 
   /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
   async #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): Promise<void> {
+    const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
+    state.history.record(record.id, { lastCheck });
+    await this.failedWithToken(state, record, token, error);
+    this.#options.changes.changed(record.id);
+  }
+
+  /**
+   * What any call made with the panel's token (a session read, a list of services) learns from
+   * its failure: a refused certificate is noted for trustCertificate, and a 401/403 ends the
+   * sign-in, durably (the rejected token only: a new sign-in meanwhile stays).
+   */
+  async failedWithToken(state: ServiceState, record: PanelRecord, token: string, error: PanelError): Promise<void> {
     // Only while the panel is still at the address that presented it (see logInOnce).
     if (error.certificate && state.registry.get(record.id)?.baseUrl === record.baseUrl)
       this.#options.presented.set(record.id, error.certificate);
-    const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
-    if (error.code === 'UNAUTHORIZED') {
-      // A disk error must not hide the panel's answer, which is what the operator asked for; the
-      // rejected token is forgotten in memory either way.
-      // All of it in memory before either write is waited for, as one change (see endSignIns in panel-service.ts).
-      const dropping = attemptWrite(() => state.vault.dropRejected(record.id, token));
-      const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
-      this.#options.cache.forget(record.id);
-      this.forget(record.id);
-      state.history.record(record.id, { lastCheck, sessionExpiresAt: null });
-      await Promise.all([dropping, listing]);
-    } else {
-      state.history.record(record.id, { lastCheck });
-    }
+    if (error.code !== 'UNAUTHORIZED') return;
+    // A disk error must not hide the panel's answer, which is what the operator asked for; the
+    // rejected token is forgotten in memory either way.
+    // All of it in memory before either write is waited for, as one change (see endSignIns in panel-service.ts).
+    const dropping = attemptWrite(() => state.vault.dropRejected(record.id, token));
+    const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
+    this.#options.cache.forget(record.id);
+    this.forget(record.id);
+    state.history.record(record.id, { sessionExpiresAt: null });
     this.#options.changes.changed(record.id);
+    await Promise.all([dropping, listing]);
   }
+}
+
+/** NOT_SIGNED_IN for a call that needs the panel's token, saying why the sign-in ended when it is known. */
+export function notSignedIn(record: PanelRecord): PanelError {
+  const reason = record.signedOutReason ? ` ${record.signedOutReason.message}` : ' Log in first.';
+  return new PanelError('NOT_SIGNED_IN', `You are not signed in to ${record.name}.${reason}`);
 }
 
 export function find(state: Pick<ServiceState, 'registry'>, id: string): PanelRecord {

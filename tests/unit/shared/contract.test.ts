@@ -8,7 +8,7 @@ import { rejectsWith } from '../../support/helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log and the service actions', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, and what a panel runs', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -21,10 +21,12 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'forgetCertificate',
     'getAppStatus',
     'getCachedSession',
+    'getServerStats',
     'getSession',
     'installUpdate',
     'listActivity',
     'listPanels',
+    'listServices',
     'logIn',
     'logInPanels',
     'logInWithApiToken',
@@ -60,6 +62,8 @@ test('bad arguments become INVALID_INPUT with a message an operator can read', a
   const cases: [Parameters<typeof parseArguments>[0], unknown, RegExp][] = [
     ['listPanels', [1], /Too many arguments/],
     ['getSession', [], /Missing arguments/],
+    ['listServices', ['not-a-uuid'], /Panel id must be a UUID/],
+    ['getServerStats', [id, 'extra'], /Too many arguments/],
     ['getSession', 'abc', /must be a list/],
     ['getSession', ['abc'], /UUID/],
     ['addPanel', [{}], /Address must be text/],

@@ -1,0 +1,137 @@
+import { isRecord } from '../../../shared/guards.ts';
+import { MAX_LISTED_SERVICES, type Replicas, type ServerStats, type ServiceState, type ServiceSummary } from '../../../shared/services.ts';
+
+/**
+ * Reads a panel's answers about what it runs into the contract's shapes (shared/services.ts),
+ * taking nothing on trust: a field that is missing, of another type, or a number written as text
+ * is read as far as it can be, and what cannot be is null, `unknown` or left out, never a throw.
+ * Only the top level of each item is looked at (no recursion), and lists stop at a limit, so that
+ * an answer's nesting or length costs no more than its parse did. Pure: no I/O.
+ */
+
+/** Longest project, service or type name shown; Easypanel's own are far shorter. */
+const NAME_MAX = 200;
+const TYPE_MAX = 40;
+/** Control characters, and the Unicode marks that reorder or hide text (bidi overrides, zero-width). */
+const UNSAFE_TEXT = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/gu;
+/** The same, to test with (a global pattern keeps state between tests); most names need no replacing. */
+const HAS_UNSAFE_TEXT = new RegExp(UNSAFE_TEXT.source, 'u');
+
+/** A name as the window may show it: control and reordering characters replaced, shortened; null when empty or no text. */
+export function cleanName(value: unknown, max = NAME_MAX): string | null {
+  if (typeof value !== 'string') return null;
+  const cut = value.length > max ? `${value.slice(0, max - 1)}…` : value;
+  const clean = HAS_UNSAFE_TEXT.test(cut) ? cut.replace(UNSAFE_TEXT, '\uFFFD') : cut;
+  return clean.trim() === '' ? null : clean;
+}
+
+/** A count of tasks: a whole number ≥ 0, or numeric text of one; null otherwise. */
+export function readCount(value: unknown): number | null {
+  const number = readNumber(value);
+  return number !== null && Number.isInteger(number) ? number : null;
+}
+
+/** A figure ≥ 0: a finite number, or numeric text (Easypanel writes memory and disk as strings); null otherwise. */
+export function readNumber(value: unknown): number | null {
+  let number: number;
+  if (typeof value === 'number') number = value;
+  else if (typeof value === 'string' && /^\s*\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)) number = Number(value);
+  else return null;
+  return Number.isFinite(number) && number >= 0 ? number : null;
+}
+
+/** The task stats of one service (`{actual, desired}`, numbers or numeric text), or null. */
+export function readReplicas(value: unknown): Replicas | null {
+  if (!isRecord(value)) return null;
+  const actual = readCount(value.actual);
+  const desired = readCount(value.desired);
+  return actual === null || desired === null ? null : { actual, desired };
+}
+
+/**
+ * A service's state. `deploying` (a deploy Paneldeck has in flight, or a build the panel reports
+ * unfinished) comes first; then the panel's setting (`enabled: false` is disabled, whatever runs);
+ * then the task stats: none is unknown, desired 0 stopped, fewer than desired down.
+ */
+export function deriveState(enabled: unknown, replicas: Replicas | null, deploying: boolean): ServiceState {
+  if (deploying) return 'deploying';
+  if (enabled === false) return 'disabled';
+  if (replicas === null) return 'unknown';
+  if (replicas.desired === 0) return 'stopped';
+  return replicas.actual < replicas.desired ? 'down' : 'running';
+}
+
+/** The key of a service in the task stats: `<project>_<service>`, as Easypanel writes it. */
+export const taskStatsKey = (projectName: string, serviceName: string) => `${projectName}_${serviceName}`;
+
+export interface ListReadOptions {
+  /** Whether a deploy of the service is under way (the hook writes fill in); default none is. */
+  deploying?: (projectName: string, serviceName: string) => boolean;
+  /** Most services kept; default `MAX_LISTED_SERVICES`. */
+  limit?: number;
+}
+
+export interface ReadList {
+  projects: { name: string }[];
+  services: ServiceSummary[];
+  truncated: boolean;
+}
+
+/**
+ * The projects and services of a `listProjectsAndServices` answer, each service's state from the
+ * `getDockerTaskStats` answer (null: not read, every state then unknown or from its setting).
+ * Items without a usable project or service name are left out; a project named only by its
+ * services is listed too, after the panel's own.
+ */
+export function readServiceList(list: unknown, taskStats: unknown, options: ListReadOptions = {}): ReadList {
+  const limit = options.limit ?? MAX_LISTED_SERVICES;
+  const root = isRecord(list) ? list : {};
+  const stats = isRecord(taskStats) ? taskStats : null;
+  const projectNames = new Set<string>();
+  for (const project of Array.isArray(root.projects) ? root.projects : []) {
+    if (projectNames.size >= limit) break;
+    const name = isRecord(project) ? cleanName(project.name) : null;
+    if (name !== null) projectNames.add(name);
+  }
+  const services: ServiceSummary[] = [];
+  const rawServices = Array.isArray(root.services) ? root.services : [];
+  let truncated = false;
+  for (const item of rawServices) {
+    if (!isRecord(item)) continue;
+    const projectName = cleanName(item.projectName);
+    const name = cleanName(item.name);
+    if (projectName === null || name === null) continue;
+    if (services.length >= limit) {
+      truncated = true;
+      break;
+    }
+    // Looked up with the panel's own names; Object.hasOwn keeps `__proto__` and its kin out.
+    const key = typeof item.projectName === 'string' && typeof item.name === 'string' ? taskStatsKey(item.projectName, item.name) : null;
+    const replicas = stats !== null && key !== null && Object.hasOwn(stats, key) ? readReplicas(stats[key]) : null;
+    const deploying = options.deploying?.(projectName, name) ?? false;
+    services.push({
+      projectName,
+      name,
+      type: cleanName(item.type, TYPE_MAX) ?? 'unknown',
+      state: deriveState(item.enabled, replicas, deploying),
+      replicas,
+    });
+    if (projectNames.size < limit) projectNames.add(projectName);
+  }
+  return { projects: [...projectNames].map((name) => ({ name })), services, truncated };
+}
+
+/** The figures of a system stats answer (`uptime`, `cpuInfo`, `memInfo`, `diskInfo`), each null when not said. */
+export function readServerLoad(answer: unknown): Pick<ServerStats, 'uptimeSeconds' | 'cpuPercent' | 'memory' | 'disk'> {
+  const root = isRecord(answer) ? answer : {};
+  const part = (value: unknown) => (isRecord(value) ? value : {});
+  const cpu = part(root.cpuInfo);
+  const memory = part(root.memInfo);
+  const disk = part(root.diskInfo);
+  return {
+    uptimeSeconds: readNumber(root.uptime),
+    cpuPercent: readNumber(cpu.usedPercentage),
+    memory: { usedMb: readNumber(memory.usedMemMb), totalMb: readNumber(memory.totalMemMb) },
+    disk: { usedGb: readNumber(disk.usedGb), totalGb: readNumber(disk.totalGb) },
+  };
+}

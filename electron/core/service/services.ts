@@ -1,0 +1,96 @@
+import { parseArguments } from '../../../shared/contract.ts';
+import { PanelError } from '../../../shared/errors.ts';
+import type { ServerStats, ServiceList } from '../../../shared/services.ts';
+import { callPanel, versionOf } from '../http/panel-calls.ts';
+import { readServerLoad, readServiceList } from '../http/service-answers.ts';
+import type { PanelRecord } from '../storage/panel-registry.ts';
+import type { ServiceContext, ServiceMethods } from './service-context.ts';
+import type { ServiceState } from './service-state.ts';
+import { find, notSignedIn } from './session-reader.ts';
+
+/**
+ * What a panel runs: its projects and services with their state, and the server's load, read in
+ * main with the panel's token (which never leaves main). Both reads go through the operation
+ * table (core/http/panel-operations.ts): retried once on a network failure or a 5xx.
+ */
+
+/**
+ * Which services have a deploy under way, for their state to say `deploying`: filled in by the
+ * writes (Paneldeck's own deploy in flight, `service-actions.ts`; a build the panel reports unfinished is not read yet).
+ */
+export interface DeploysUnderWay {
+  has(panelId: string, projectName: string, serviceName: string): boolean;
+}
+
+const NO_DEPLOYS: DeploysUnderWay = { has: () => false };
+
+export function serviceReadMethods(
+  context: ServiceContext,
+  deploys: DeploysUnderWay = NO_DEPLOYS,
+): ServiceMethods<'listServices' | 'getServerStats'> {
+  const { request, now } = context;
+
+  return {
+    async listServices(id) {
+      const [panelId] = parseArguments('listServices', [id]);
+      return withToken(context, panelId, async (record, token): Promise<ServiceList> => {
+        const [list, stats] = await Promise.allSettled([
+          callPanel(request, record, token, 'listProjectsAndServices'),
+          callPanel(request, record, token, 'getDockerTaskStats'),
+        ]);
+        if (list.status === 'rejected') throw list.reason;
+        // Without task stats the list is still worth showing: every state is then unknown, and says why.
+        const statsFailure = stats.status === 'rejected' ? asPanelError(stats.reason) : null;
+        if (statsFailure?.code === 'UNAUTHORIZED' || statsFailure?.code === 'CANCELLED') throw statsFailure;
+        const read = readServiceList(list.value, stats.status === 'fulfilled' ? stats.value : null, {
+          deploying: (projectName, serviceName) => deploys.has(panelId, projectName, serviceName),
+        });
+        return { panelId, readAt: now().toISOString(), ...read, taskStatsProblem: statsFailure?.message ?? null };
+      });
+    },
+
+    async getServerStats(id) {
+      const [panelId] = parseArguments('getServerStats', [id]);
+      return withToken(context, panelId, async (record, token, state): Promise<ServerStats> => {
+        const [load, version] = await Promise.allSettled([
+          callPanel(request, record, token, 'getSystemStats'),
+          callPanel(request, record, token, 'getVersion'),
+        ]);
+        if (load.status === 'rejected') throw load.reason;
+        const named = version.status === 'fulfilled' ? versionOf(version.value) : null;
+        return {
+          panelId,
+          readAt: now().toISOString(),
+          version: named ?? state.history.get(panelId).panelVersion,
+          ...readServerLoad(load.value),
+        };
+      });
+    },
+  };
+}
+
+function asPanelError(error: unknown): PanelError {
+  if (error instanceof PanelError) return error;
+  throw error;
+}
+
+/**
+ * Runs `read` with the panel's token; NOT_SIGNED_IN without one. A failure is told to the session
+ * reader first, so that a 401 ends the sign-in as a session read's would (one signed-out state).
+ */
+async function withToken<T>(
+  context: ServiceContext,
+  panelId: string,
+  read: (record: PanelRecord, token: string, state: ServiceState) => Promise<T>,
+): Promise<T> {
+  const state = await context.state();
+  const record = find(state, panelId);
+  const token = state.vault.token(panelId, record.baseUrl);
+  if (!token) throw notSignedIn(record);
+  try {
+    return await read(record, token, state);
+  } catch (error) {
+    if (error instanceof PanelError) await context.reader.failedWithToken(state, record, token, error);
+    throw error;
+  }
+}
