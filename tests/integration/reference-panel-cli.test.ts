@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -23,12 +23,27 @@ test('--help names a style per generation and every option', async () => {
     '--api-token',
     '--log-in-limit',
     '--two-factor',
+    '--projects',
     '--tls',
     '--port',
   ]) {
     assert.match(stdout, new RegExp(`^  ${option} `, 'm'), option);
   }
 });
+
+/** What the started demo panel printed, once it says how to stop it. */
+async function untilStarted(child: ChildProcessWithoutNullStreams): Promise<string> {
+  let printed = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      printed += chunk;
+      if (printed.includes('Press Ctrl+C')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the demo panel ended (${code}): ${printed}`)));
+  });
+  return printed;
+}
 
 test('--style rpc --version --api-token: it prints its address, routes and a token that reads the version', async () => {
   const child = spawn(process.execPath, [
@@ -43,15 +58,7 @@ test('--style rpc --version --api-token: it prints its address, routes and a tok
     '0',
   ]);
   try {
-    let printed = '';
-    child.stdout.setEncoding('utf8');
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: string) => {
-        printed += chunk;
-        if (printed.includes('Press Ctrl+C')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`the demo panel ended (${code}): ${printed}`)));
-    });
+    const printed = await untilStarted(child);
     assert.match(printed, /Easypanel 2\.31–2\.32.*reporting version 2\.31\.0/);
     assert.match(printed, /^ {4}POST \/api\/rpc\/update\/getStatus$/m);
     assert.match(printed, /^ {4}POST \/api\/trpc\/auth\.login$/m);
@@ -69,11 +76,31 @@ test('--style rpc --version --api-token: it prints its address, routes and a tok
   }
 });
 
+test('--style easypanel --projects 5: it prints its projects and services with their state, and the load', async () => {
+  const child = spawn(process.execPath, ['--experimental-strip-types', cli, '--style', 'easypanel', '--projects', '5', '--port', '0']);
+  try {
+    const printed = await untilStarted(child);
+    const projects = /Projects and services:\n((?: {4}\S.*\n)+)/.exec(printed)?.[1]?.trimEnd().split('\n') ?? [];
+    assert.equal(projects.length, 6, printed);
+    assert.match(projects[0] ?? '', /^ {4}shop: web \(app, running, 1\/1\); .*mysql \(mysql, down, 0\/1\)$/);
+    assert.match(projects[5] ?? '', /^ {4}server load: CPU [\d.]+ %, memory [\d.]+\/[\d.]+ MB, disk [\d.]+\/[\d.]+ GB, up \d+ d \d+ h$/);
+    for (const type of ['app', 'compose', 'postgres', 'mysql', 'mariadb', 'mongo', 'redis', 'box', 'wordpress']) {
+      assert.match(printed, new RegExp(`\\(${type}, `), type);
+    }
+    assert.match(printed, /^ {4}GET +\/api\/listProjectsAndServices$/m);
+    assert.match(printed, /^ {4}GET +\/api\/getMetricsSystemStats$/m);
+  } finally {
+    child.kill();
+  }
+});
+
 test('wrong options are refused with the usage', async () => {
   for (const args of [
     ['--style', 'graphql'],
     ['--style', 'simple', '--api-token'],
     ['--log-in-limit', '1.5'],
+    ['--style', 'simple', '--projects', '2'],
+    ['--style', 'rpc', '--projects', '-1'],
   ]) {
     const failed = await promisify(execFile)(process.execPath, ['--experimental-strip-types', cli, ...args]).then(
       () => null,

@@ -3,56 +3,112 @@ import type { ApiStyle } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
-import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus, type CallKind } from './api-style.ts';
+import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { sendToPanel } from './panel-endpoints.ts';
+import { OPERATIONS, type Operation, type OperationName, routesOf } from './panel-operations.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
 
-/**
- * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
- * one name of ours each, with its route per generation (../shared/EASYPANEL.md), so that a new
- * Easypanel generation is one new column here. `call` sends one in the panel's own style.
- */
-export interface Operation {
-  kind: CallKind;
-  /** What the operation does, as messages say it ("reading the version"). */
-  doing: string;
-  routes: Readonly<Record<ApiStyle, string>>;
-}
-
-export const OPERATIONS = {
-  getVersion: {
-    kind: 'query',
-    doing: 'reading the version',
-    routes: { plain: '/getUpdateStatus', rpc: '/rpc/update/getStatus', trpc: '/trpc/update.getStatus' },
-  },
-  logOut: {
-    kind: 'mutation',
-    doing: 'logging out at the panel',
-    routes: { plain: '/logout', rpc: '/rpc/auth/logout', trpc: '/trpc/auth.logout' },
-  },
-} as const satisfies Record<string, Operation>;
-
-export type OperationName = keyof typeof OPERATIONS;
-
+export { OPERATIONS, type Operation, type OperationName } from './panel-operations.ts';
 export { MissingRouteError };
 
+/** How long a read waits before it is sent again: a moment for a panel that just failed. */
+export const RETRY_PAUSE_MS = 250;
+
+export interface CallOptions {
+  /** The generation to speak; default the panel's. */
+  style?: ApiStyle;
+  signal?: AbortSignal;
+}
+
 /**
- * Calls `name` on the panel with its token, in the style `style` (default the panel's), and returns
- * the answer's payload unwrapped from its envelope. Fails only with `PanelError`: UNAUTHORIZED for
- * a 401/403, BAD_RESPONSE (naming the route) for a 404/405, and the shared statuses' codes.
+ * Calls `name` on the panel with its token, in the style `options.style` (default the panel's),
+ * and returns the answer's payload unwrapped from its envelope. Where the operation has several
+ * routes in that style, a route the panel lacks (404, 405) moves on to the next. A read is sent
+ * once more after a network failure or a 5xx; a write never is. Fails only with `PanelError`:
+ * UNAUTHORIZED for a 401/403, BAD_RESPONSE (naming the route) for a 404/405 on every route, and
+ * the shared statuses' codes.
  */
-export async function callPanel(
+export function callPanel(
   settings: RequestSettings,
   panel: PanelEndpoint,
   token: string,
   name: OperationName,
   input?: unknown,
-  options: { style?: ApiStyle; signal?: AbortSignal } = {},
+  options: CallOptions = {},
 ): Promise<unknown> {
-  const operation: Operation = OPERATIONS[name];
-  const style = options.style ?? panel.apiStyle;
-  const url = apiUrl(panel.baseUrl, operation.routes[style], 'route');
+  return callOperation(settings, panel, token, OPERATIONS[name], input, options);
+}
+
+/** `callPanel` with the operation itself rather than its name in the table: for tests of the caller's rules. */
+export async function callOperation(
+  settings: RequestSettings,
+  panel: PanelEndpoint,
+  token: string,
+  operation: Operation,
+  input?: unknown,
+  options: CallOptions = {},
+): Promise<unknown> {
+  const call: Call = { settings, panel, token, operation, input, style: options.style ?? panel.apiStyle, signal: options.signal };
+  let firstMissing: MissingRouteError | null = null;
+  for (const route of routesOf(operation, call.style)) {
+    try {
+      return await callRoute(call, route);
+    } catch (error) {
+      if (!(error instanceof MissingRouteError)) throw error;
+      firstMissing ??= error;
+    }
+  }
+  // The first route's words: the one the generation is known by.
+  throw firstMissing ?? new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this API style.`);
+}
+
+/** One call of an operation, as `callPanel` was given it. */
+interface Call {
+  settings: RequestSettings;
+  panel: PanelEndpoint;
+  token: string;
+  operation: Operation;
+  input: unknown;
+  style: ApiStyle;
+  signal: AbortSignal | undefined;
+}
+
+/** Whether a failed read is worth sending again: the connection failed, or the server did (5xx); never a refusal (4xx). */
+function worthRetrying(error: unknown): boolean {
+  return error instanceof PanelError && (error.code === 'NETWORK' || error.code === 'SERVER_ERROR');
+}
+
+/** One route: one request, and for a read one more after a failure worth retrying. */
+async function callRoute(call: Call, route: string): Promise<unknown> {
+  const attempts = call.operation.effect === 'read' && call.operation.retry ? 2 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sendOnce(call, route);
+    } catch (error) {
+      if (attempt >= attempts || !worthRetrying(error) || call.signal?.aborted) throw error;
+      await pause(RETRY_PAUSE_MS, call.signal);
+    }
+  }
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    // Cancelled while waiting: the next attempt finds the signal aborted and fails as CANCELLED, unsent.
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+async function sendOnce({ settings, panel, token, operation, input, style, signal }: Call, route: string): Promise<unknown> {
+  const url = apiUrl(panel.baseUrl, route, 'route');
   const shape = callShape(style, operation.kind, input);
   const secrets = [token];
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -62,7 +118,9 @@ export async function callPanel(
     url: `${url}${shape.query}`,
     headers,
     body: shape.body,
-    signal: options.signal,
+    signal,
+    ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
+    ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
   });
   const enveloped = style !== 'plain';
   const failed = sent.status < 200 || sent.status >= 300;
@@ -85,7 +143,7 @@ export async function callPanel(
   fail(response);
   // A call that returns nothing may answer 200 with an empty body (2.33).
   if (response.text.trim() === '') return null;
-  const body = parseJsonBody(response, operation.doing, secrets);
+  const body = parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape);
   if (!enveloped) return body;
   const answer = readEnvelope(style, body);
   if (answer.kind === 'error') fail(withEnvelopeStatus(response, answer));

@@ -256,19 +256,23 @@ function failOnSessionStatus(response: HttpResponse, url: string, panel: PanelEn
   failUnlessSuccess(response, action, secrets);
 }
 
-/** Sends a request to the panel (confined to its API, with its pinned certificate); `secrets` are what it carries, so that no message shows them. */
+/**
+ * Sends a request to the panel (confined to its API, with its pinned certificate); `secrets` are
+ * what it carries, so that no message shows them. The time and size limits are the settings'
+ * unless the request names its own (an operation's deadline, a large list).
+ */
 export function sendToPanel(
   settings: RequestSettings,
   secrets: readonly string[],
   panel: PanelEndpoint,
-  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body' | 'signal'>,
+  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body' | 'signal'> & Partial<Pick<HttpRequest, 'timeoutMs' | 'maxBytes'>>,
 ): Promise<HttpResponse> {
   return sendRequest(settings.fetch, {
+    timeoutMs: settings.timeoutMs,
+    maxBytes: settings.maxResponseBytes,
     ...request,
     secrets,
     trustedCertificate: panel.trustedCertificate?.sha256 ?? null,
     within: panel.baseUrl,
-    timeoutMs: settings.timeoutMs,
-    maxBytes: settings.maxResponseBytes,
   });
 }

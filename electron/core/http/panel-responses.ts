@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { PanelError } from '../../../shared/errors.ts';
 import type { HttpResponse } from './http-client.ts';
 import { containsSecret, hasOpaqueRun } from '../secrets/secret-match.ts';
-import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
+import { checkJsonShape, type JsonShapeLimits, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
 
 /** The panel has no such route (404, 405): BAD_RESPONSE, told apart from a panel that answered wrongly. */
 export class MissingRouteError extends PanelError {
@@ -60,10 +60,15 @@ export function failUnlessSuccess(response: HttpResponse, action: string, secret
 }
 
 /** Parses a JSON body, or says what came instead. */
-export function parseJsonBody(response: HttpResponse, action: string, secrets: readonly string[]): unknown {
+export function parseJsonBody(
+  response: HttpResponse,
+  action: string,
+  secrets: readonly string[],
+  limits: JsonShapeLimits = PANEL_ANSWER_LIMITS,
+): unknown {
   // Before JSON.parse: it, hiding the token and the copy to the window each hold main for as long
   // as the answer has values, up to seconds for a hostile 4 MiB one; the scan is linear and quick.
-  const shape = checkJsonShape(response.text, PANEL_ANSWER_LIMITS);
+  const shape = checkJsonShape(response.text, limits);
   if (!shape.ok) {
     const limit = shape.limit.toLocaleString('en-US');
     const [code, what, verb] =

@@ -7,6 +7,7 @@ import {
   type DemoUser,
   demoTotp,
   describeRoutes,
+  describeServices,
   GENERATIONS,
   newTotpSecret,
   PANEL_STYLES,
@@ -32,6 +33,8 @@ const USAGE = `Usage: npm run demo-panel -- [options]
   --log-in-limit <n>         at most n log ins a minute, then 429 TOO_MANY_REQUESTS with data.reset
   --two-factor               the two-factor account uses a new authenticator (TOTP) secret
                              instead of the fixed code ${TWO_FACTOR_USER.twoFactorCode ?? ''}
+  --projects <n>             how many demo projects it holds (Easypanel styles; default 3), four
+                             services each, of every type; a few stopped, down or disabled
   --tls                      serve https with a new self-signed certificate (needs openssl)
   --port <n>                 default 4780; 0 picks a free port
   --help                     this text`;
@@ -46,6 +49,7 @@ function readOptions() {
       'api-token': { type: 'boolean', default: false },
       'log-in-limit': { type: 'string' },
       'two-factor': { type: 'boolean', default: false },
+      projects: { type: 'string' },
       tls: { type: 'boolean', default: false },
       port: { type: 'string', default: '4780' },
       help: { type: 'boolean', default: false },
@@ -86,7 +90,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) refuse('--port must be 
 const ttlSeconds = positive('token-ttl', values['token-ttl']) ?? (style === 'simple' ? 3600 : 86_400);
 const rememberSeconds = positive('remember-me-ttl', values['remember-me-ttl']);
 const logInsPerMinute = positive('log-in-limit', values['log-in-limit'], true);
-const easypanelOnly = (['version', 'remember-me-ttl', 'api-token', 'log-in-limit'] as const).filter(
+const projects = values.projects === undefined ? 3 : Number(values.projects);
+if (!Number.isInteger(projects) || projects < 0 || projects > 10_000) refuse('--projects must be a whole number from 0 to 10000.');
+const easypanelOnly = (['version', 'remember-me-ttl', 'api-token', 'log-in-limit', 'projects'] as const).filter(
   (name) => values[name] !== undefined && values[name] !== false,
 );
 if (style === 'simple' && easypanelOnly.length > 0) {
@@ -117,6 +123,7 @@ try {
     ...(values.version === undefined ? {} : { version: values.version }),
     ...(logInsPerMinute === undefined ? {} : { logInLimit: { attempts: logInsPerMinute, windowMs: 60_000 } }),
     ...(tls ? { tls } : {}),
+    ...(style === 'simple' ? {} : { demoProjects: projects }),
   });
   const version = panel.version();
   const lines = [
@@ -147,7 +154,8 @@ try {
   const lifetimes = style === 'simple' ? '' : `, with rememberMe after ${rememberSeconds ?? 30 * 86_400} s`;
   lines.push(`  Log ins last ${ttlSeconds} s${lifetimes}.`);
   if (logInsPerMinute !== undefined) lines.push(`  At most ${logInsPerMinute} log ins a minute.`);
-  lines.push('  Routes:', ...describeRoutes(style).map((route) => `    ${route}`), '  Press Ctrl+C to stop.');
+  if (style !== 'simple') lines.push('  Projects and services:', ...describeServices(panel.services).map((line) => `    ${line}`));
+  lines.push('  Routes:', ...describeRoutes(style, '/login', version).map((route) => `    ${route}`), '  Press Ctrl+C to stop.');
   console.log(lines.join('\n'));
   const stop = () => void panel.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -13,6 +13,8 @@ export type Fault =
   | { kind: 'never-ending-body' }
   | { kind: 'redirect'; to: string; status?: number }
   | { kind: 'rate-limited'; retryAfterSeconds?: number }
+  /** The connection is closed without a byte of answer: to the client, a lost answer. */
+  | { kind: 'drop-connection' }
   /** Any status; `reason` replaces the standard reason phrase, `contentType` sends `body` as text. */
   | { kind: 'status'; status: number; body?: unknown; reason?: string; contentType?: string };
 
@@ -45,6 +47,9 @@ export async function applyFault(fault: Exclude<Fault, { kind: 'latency' }>, res
     case 'rate-limited':
       response.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(fault.retryAfterSeconds ?? 30) });
       response.end(JSON.stringify({ error: 'Too many requests' }));
+      return;
+    case 'drop-connection':
+      response.socket?.destroy();
       return;
     case 'status':
       if (fault.reason !== undefined) response.statusMessage = fault.reason;

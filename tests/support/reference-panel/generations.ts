@@ -1,9 +1,11 @@
 import type { Answerer } from './call.ts';
 import type { Answer } from './http.ts';
 import { OPERATIONS } from './operations.ts';
+import { servedAtVersion } from './outcomes.ts';
 import { answerPublic, publicError, publicNotFound } from './public-api.ts';
 import { answerRpc, rpcError, rpcNotFound } from './rpc.ts';
 import { answerSimple } from './simple.ts';
+import { DEFAULT_VERSIONS } from './state.ts';
 import { trpcAnswerer, trpcError, trpcNotFound } from './trpc.ts';
 import type { PanelStyle } from './types.ts';
 
@@ -50,15 +52,17 @@ export const GENERATIONS: Readonly<Record<PanelStyle, Generation>> = {
 
 export const PANEL_STYLES = Object.keys(GENERATIONS) as PanelStyle[];
 
-/** The routes a style serves, one `METHOD /path` a line, for people. */
-export function describeRoutes(style: PanelStyle, loginPath = '/login'): string[] {
+/** The routes a style serves at a version (default its own), one `METHOD /path` a line, for people. */
+export function describeRoutes(style: PanelStyle, loginPath = '/login', version = DEFAULT_VERSIONS[style]): string[] {
   const method = (kind: 'query' | 'mutation') => (kind === 'query' ? 'GET ' : 'POST');
+  const served = OPERATIONS.filter((operation) => servedAtVersion(operation, version));
+  const named = (via: 'trpc' | 'rpc' | 'public') => served.flatMap((operation) => (operation[via] === null ? [] : [operation]));
   const trpc = (writesOnly: boolean) =>
-    OPERATIONS.filter((operation) => !writesOnly || operation.kind === 'mutation').map(
-      (operation) => `${method(operation.kind)} /api/trpc/${operation.trpc}`,
-    );
-  const rpc = OPERATIONS.map((operation) => `POST /api/rpc/${operation.rpc}`);
-  const flat = OPERATIONS.map(
+    named('trpc')
+      .filter((operation) => !writesOnly || operation.kind === 'mutation')
+      .map((operation) => `${method(operation.kind)} /api/trpc/${operation.trpc}`);
+  const rpc = named('rpc').map((operation) => `POST /api/rpc/${operation.rpc}`);
+  const flat = named('public').map(
     (operation) => `${method(operation.kind)} /api${operation.route === 'login' ? loginPath : `/${operation.public}`}`,
   );
   switch (style) {

@@ -1,66 +1,29 @@
 import type { IncomingMessage } from 'node:http';
-import { checkLogInInput, type ZodIssue } from './login-input.ts';
-import type { Caller, PanelState } from './state.ts';
-import type { ReferencePanelOptions, Route, Transport } from './types.ts';
+import { checkLogInInput } from './login-input.ts';
+import { type CallContext, data, fail, type Operation, type Outcome } from './outcomes.ts';
+import { isServiceRead, performServiceRead, SERVICE_READ_OPERATIONS } from './service-reads.ts';
+import type { Caller } from './state.ts';
+import type { ReferencePanelOptions, Route } from './types.ts';
 import { codeAccepted, isTwoFactor } from './users.ts';
 
 /**
  * The operations of the Easypanel styles in one table (a route per generation), and what each
- * does, answered as an outcome that the route's module wraps in its generation's envelope.
+ * does, answered as an outcome that the route's module wraps in its generation's envelope. The
+ * session's operations are here; each other group (service reads, ...) has its own module with
+ * its table part and its `perform`, joined here.
  */
 
-export interface Operation {
-  route: Route;
-  /** A query is read with GET in tRPC and the public API; a mutation is a POST. */
-  kind: 'query' | 'mutation';
-  /** tRPC's procedure (`/api/trpc/<name>`). */
-  trpc: string;
-  /** The RPC layer's path (`/api/rpc/<name>`). */
-  rpc: string;
-  /** 2.33's flat name (`/api/<name>`); the log in's follows `ReferencePanelOptions.loginPath`. */
-  public: string;
-}
+export type { CallContext, ErrorCode, Failure, Operation, Outcome } from './outcomes.ts';
+export { ERROR_CODES, fail, servedOperations } from './outcomes.ts';
 
-export const OPERATIONS: readonly Operation[] = [
+const SESSION_OPERATIONS: readonly Operation[] = [
   { route: 'login', kind: 'mutation', trpc: 'auth.login', rpc: 'auth/login', public: 'login' },
   { route: 'getSession', kind: 'query', trpc: 'auth.getSession', rpc: 'auth/getSession', public: 'getSession' },
   { route: 'logout', kind: 'mutation', trpc: 'auth.logout', rpc: 'auth/logout', public: 'logout' },
   { route: 'getUpdateStatus', kind: 'query', trpc: 'update.getStatus', rpc: 'update/getStatus', public: 'getUpdateStatus' },
 ];
 
-/** The error codes the panel answers with: HTTP status, and tRPC's JSON-RPC number. */
-export const ERROR_CODES = {
-  BAD_REQUEST: { status: 400, jsonRpc: -32600 },
-  UNAUTHORIZED: { status: 401, jsonRpc: -32001 },
-  NOT_FOUND: { status: 404, jsonRpc: -32004 },
-  METHOD_NOT_SUPPORTED: { status: 405, jsonRpc: -32005 },
-  TOO_MANY_REQUESTS: { status: 429, jsonRpc: -32029 },
-  INTERNAL_SERVER_ERROR: { status: 500, jsonRpc: -32603 },
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export interface Failure {
-  code: ErrorCode;
-  message: string;
-  /** Why the input was refused, as zod reports it. */
-  issues?: readonly ZodIssue[];
-  /** For TOO_MANY_REQUESTS: when to try again, epoch milliseconds. */
-  reset?: number;
-}
-
-export type Outcome =
-  /** `dates`: the top-level keys that hold dates, which tRPC and the RPC layer mark in `meta`. */
-  | { kind: 'data'; data: unknown; dates: readonly string[] }
-  | { kind: 'failure'; failure: Failure }
-  /** An answer a test configured (`twoFactorPrompt`, `wrongCodeAnswer`): sent exactly as it is. */
-  | { kind: 'as-is'; status: number; body: unknown };
-
-export function fail(code: ErrorCode, message: string, extra: Omit<Failure, 'code' | 'message'> = {}): Outcome {
-  return { kind: 'failure', failure: { code, message, ...extra } };
-}
-
-const data = (value: unknown, dates: readonly string[] = []): Outcome => ({ kind: 'data', data: value, dates });
+export const OPERATIONS: readonly Operation[] = [...SESSION_OPERATIONS, ...SERVICE_READ_OPERATIONS];
 
 /** The token of `Authorization: Bearer <token>`; Easypanel also takes the bare token. */
 export function bearerOf(request: IncomingMessage): string | undefined {
@@ -96,13 +59,6 @@ function sessionOf(caller: Caller) {
   };
 }
 
-export interface CallContext {
-  options: ReferencePanelOptions;
-  state: PanelState;
-  via: Transport;
-  request: IncomingMessage;
-}
-
 /** Does the operation with the input (already taken out of the route's envelope). */
 export function perform(route: Route, input: unknown, context: CallContext): Outcome {
   const { options, state } = context;
@@ -110,6 +66,7 @@ export function perform(route: Route, input: unknown, context: CallContext): Out
   const token = bearerOf(context.request);
   const caller = state.caller(token);
   if (!caller) return fail('UNAUTHORIZED', 'Unauthorized');
+  if (isServiceRead(route)) return performServiceRead(route, input, context);
   switch (route) {
     case 'getSession': {
       if (caller.kind === 'api-token' && options.apiTokenSession === 'refuse') return fail('UNAUTHORIZED', 'Unauthorized');

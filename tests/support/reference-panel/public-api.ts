@@ -2,7 +2,7 @@ import type { Answerer, IncomingCall, PanelContext } from './call.ts';
 import { faulted } from './call.ts';
 import { type Answer, nest, parseJson, sendAnswer } from './http.ts';
 import { flattenIssues } from './login-input.ts';
-import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform } from './operations.ts';
+import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform, servedOperations } from './operations.ts';
 
 /**
  * Easypanel 2.33's public API at `/api/<name>`: reads are GETs, writes POSTs with the input as
@@ -33,9 +33,9 @@ function answer(outcome: Outcome, tokenPath: readonly string[] | null): Answer {
 export const answerPublic: Answerer = async (context: PanelContext, call: IncomingCall) => {
   const { request, response, path } = call;
   const loginPath = `/api${context.options.loginPath ?? '/login'}`;
-  const operation = OPERATIONS.find((candidate) =>
-    candidate.route === 'login' ? path === loginPath : path === `/api/${candidate.public}`,
-  );
+  const operation = servedOperations(OPERATIONS, 'public', context).find(({ operation: candidate, name }) =>
+    candidate.route === 'login' ? path === loginPath : path === `/api/${name}`,
+  )?.operation;
   if (!operation) return false;
   if (await faulted(context, operation.route, call)) return true;
 

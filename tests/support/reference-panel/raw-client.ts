@@ -1,4 +1,4 @@
-import { OPERATIONS } from './operations.ts';
+import { OPERATIONS, type Operation } from './operations.ts';
 import { startReferencePanel } from './server.ts';
 import type { ReferencePanel, ReferencePanelOptions, Route, Transport } from './types.ts';
 import { DEMO_USER, TWO_FACTOR_USER } from './users.ts';
@@ -43,19 +43,27 @@ export async function call(panel: ReferencePanel, method: string, path: string, 
   return { status: response.status, contentType: response.headers.get('content-type'), body: parsed };
 }
 
-function operation(route: Route) {
-  const found = OPERATIONS.find((candidate) => candidate.route === route);
-  if (!found) throw new Error(`no operation ${route}`);
+/** The first entry of the route that has a name on `via`. */
+function operation(route: Route, via: Transport): Operation {
+  const found = OPERATIONS.find((candidate) => candidate.route === route && candidate[via] !== null);
+  if (!found) throw new Error(`no operation ${route} by ${via}`);
   return found;
 }
 
 /**
  * Calls an operation as a client of that route does: tRPC reads `GET ?input={"json":…}` and
  * writes `POST {"json":…}`; the RPC layer `POST {"json":…}` (`null` without input); 2.33 reads
- * `GET /api/<name>` and writes `POST` with the plain input (no body without input).
+ * `GET /api/<name>` and writes `POST` with the plain input (no body without input). `route` may be
+ * a table entry, for a read with several names (`getSystemStats`).
  */
-export function operate(panel: ReferencePanel, via: Transport, route: Route, input?: unknown, token?: string): Promise<RawAnswer> {
-  const { kind, trpc, rpc, public: flat } = operation(route);
+export function operate(
+  panel: ReferencePanel,
+  via: Transport,
+  route: Route | Operation,
+  input?: unknown,
+  token?: string,
+): Promise<RawAnswer> {
+  const { kind, trpc, rpc, public: flat } = typeof route === 'string' ? operation(route, via) : route;
   const auth = token === undefined ? {} : { token };
   switch (via) {
     case 'trpc':

@@ -1,7 +1,7 @@
 import type { Answerer, IncomingCall, PanelContext } from './call.ts';
 import { faulted } from './call.ts';
 import { type Answer, parseJson, sendAnswer } from './http.ts';
-import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform } from './operations.ts';
+import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform, servedOperations } from './operations.ts';
 
 /**
  * The RPC layer of Easypanel 2.31 and later (oRPC's RPC protocol) at `/api/rpc/<ns>/<proc>`:
@@ -48,7 +48,7 @@ export const answerRpc: Answerer = async (context: PanelContext, call: IncomingC
   const { request, response, path } = call;
   if (!path.startsWith('/api/rpc/')) return false;
   const name = path.slice('/api/rpc/'.length);
-  const operation = OPERATIONS.find((candidate) => candidate.rpc === name);
+  const operation = servedOperations(OPERATIONS, 'rpc', context).find((served) => served.name === name)?.operation;
   if (!operation) {
     sendAnswer(response, rpcNotFound());
     return true;

@@ -7,6 +7,7 @@ import type { IncomingCall, PanelContext } from './call.ts';
 import type { Fault } from './faults.ts';
 import { easypanelStyleOf, GENERATIONS } from './generations.ts';
 import { observed, readBody, sendAnswer } from './http.ts';
+import { seedDemoServices } from './demo-services.ts';
 import { createPanelState } from './state.ts';
 import type { RecordedRequest, ReferencePanel, ReferencePanelOptions, Route } from './types.ts';
 import { DEMO_USER } from './users.ts';
@@ -21,6 +22,17 @@ import { DEMO_USER } from './users.ts';
 export type { Fault } from './faults.ts';
 export { describeRoutes, GENERATIONS, PANEL_STYLES } from './generations.ts';
 export type { RequestEvent } from './http.ts';
+export { type DemoSeed, describeServices, seedDemoServices } from './demo-services.ts';
+export {
+  NAME_PATTERN,
+  type Replicas,
+  SERVICE_TYPES,
+  type ServiceRecord,
+  type ServicesState,
+  type ServiceType,
+  type SystemLoad,
+  taskKey,
+} from './services-state.ts';
 export { DEFAULT_VERSIONS } from './state.ts';
 export { trpcError, trpcResult } from './trpc.ts';
 export type {
@@ -40,6 +52,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   let style = options.style ?? 'simple';
   const generation = () => GENERATIONS[style];
   const state = createPanelState(options, style);
+  if (options.demoProjects !== undefined) seedDemoServices(state.services, { projects: options.demoProjects });
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
   const context: PanelContext = { options, state, faults };
@@ -123,6 +136,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     createApiToken: (user = state.users[0] ?? DEMO_USER) => state.createApiToken(user),
     revokeApiToken: (user = state.users[0] ?? DEMO_USER) => state.revokeApiToken(user),
     setSessionBody: state.setSessionBody,
+    services: state.services,
     setCertificate: ({ key, cert }) => {
       if (!httpsServer)
         throw new Error('setCertificate: this reference panel serves plain http; start it with the `tls` option to swap certificates.');

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { createServicesState } from './services-state.ts';
 import type { LogInLimit, LogoutRecord, PanelStyle, ReferencePanelOptions } from './types.ts';
 import { DEMO_USER, type DemoUser } from './users.ts';
 
-/** What the panel holds between requests: sessions, API tokens, log outs, its version and limits. */
+/**
+ * What the panel holds between requests: sessions, API tokens, log outs, its version and limits,
+ * and (`services`) its projects, services and load.
+ */
 
 export interface IssuedToken {
   user: DemoUser;
@@ -57,6 +61,7 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
   return {
     users,
     logouts,
+    services: createServicesState(),
     version: () => version,
     setVersion: (next: string) => {
       version = next;

@@ -1,7 +1,7 @@
 import type { Answerer, IncomingCall, PanelContext } from './call.ts';
 import { faulted } from './call.ts';
 import { type Answer, parseJson, sendAnswer } from './http.ts';
-import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform } from './operations.ts';
+import { ERROR_CODES, type ErrorCode, type Failure, OPERATIONS, type Outcome, perform, servedOperations } from './operations.ts';
 
 /**
  * tRPC (v10, superjson) at `/api/trpc/<ns>.<proc>`: all that Easypanel 2.30 and before speaks.
@@ -59,7 +59,7 @@ export function trpcAnswerer(refuseGet: boolean): Answerer {
       sendAnswer(response, trpcError('METHOD_NOT_SUPPORTED', 'Method not supported', name));
       return true;
     }
-    const operation = OPERATIONS.find((candidate) => candidate.trpc === name);
+    const operation = servedOperations(OPERATIONS, 'trpc', context).find((served) => served.name === name)?.operation;
     if (!operation) {
       const kind = method === 'GET' ? 'query' : 'mutation';
       sendAnswer(response, trpcError('NOT_FOUND', `No "${kind}"-procedure on path "${name}"`, name));

@@ -1,5 +1,6 @@
 import type { Fault } from './faults.ts';
 import type { RequestEvent } from './http.ts';
+import type { ServiceReadRoute, ServicesState } from './services-state.ts';
 import type { DemoUser } from './users.ts';
 
 /**
@@ -18,10 +19,14 @@ import type { DemoUser } from './users.ts';
 export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'easypanel';
 
 /**
- * An operation of the panel, by its 2.33 name: `login` is also `auth.login` (tRPC) and
- * `auth/login` (RPC), `getUpdateStatus` is `update.getStatus` and `update/getStatus`.
+ * An operation of the panel, by its 2.33 name where it has one: `login` is also `auth.login` (tRPC)
+ * and `auth/login` (RPC), `getUpdateStatus` is `update.getStatus` and `update/getStatus`.
+ * `getSystemStats` stands for all the names of the server's load (see `service-reads.ts`).
  */
-export type Route = 'login' | 'getSession' | 'logout' | 'getUpdateStatus';
+export type Route = SessionRoute | ServiceReadRoute;
+
+/** The session's operations. */
+export type SessionRoute = 'login' | 'getSession' | 'logout' | 'getUpdateStatus';
 
 /** Which of the three Easypanel routes a request came by. */
 export type Transport = 'trpc' | 'rpc' | 'public';
@@ -89,6 +94,14 @@ export interface ReferencePanelOptions {
    * connections a client closed before its answer.
    */
   observer?: (event: RequestEvent) => void;
+  /**
+   * Operation names the panel answers as a path it does not have, as an Easypanel build without
+   * them would: tRPC's (`monitor.getSystemStats`), the RPC layer's (`metrics/getSystemStats`) or
+   * 2.33's (`getMetricsSystemStats`). For testing a client's fallback to another name.
+   */
+  withoutOperations?: readonly string[];
+  /** Fills the panel with this many demo projects of four services each (see `seedDemoServices`). */
+  demoProjects?: number;
 }
 
 export interface RecordedRequest {
@@ -161,6 +174,12 @@ export interface ReferencePanel {
    * of the route asked); `undefined` restores it.
    */
   setSessionBody(body: unknown): void;
+  /**
+   * Its projects, services (every type, with `enabled` and task stats) and the server's load, live:
+   * `addService`, `crashService`, `setEnabled`, `setSystemLoad`, `setRawAnswer`, ... change what
+   * the next read answers. Easypanel styles only.
+   */
+  readonly services: ServicesState;
   /**
    * Only for a panel started with `tls`: new connections present this certificate from now on, and
    * connections made with the old one are closed (idle ones now, busy ones after their answer), so the

@@ -1,0 +1,110 @@
+import type { ApiStyle } from '../../../shared/types.ts';
+import type { JsonShapeLimits } from '../common/json-shape.ts';
+import type { CallKind } from './api-style.ts';
+
+/**
+ * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
+ * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
+ * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
+ * (panel-calls.ts) sends one in the panel's own style.
+ */
+export type Operation = OperationRoute & OperationEffect;
+
+/**
+ * What it does to the panel. A read may be sent once more after a network failure or a 5xx
+ * (`retry`); a write never is: the first may have been carried out, and a second deploy or stop is
+ * not the operator's wish. A lost answer to a write leaves its outcome unknown.
+ */
+export type OperationEffect =
+  /** `retry` false: a read whose failure costs nothing, not worth a second request (the version read beside a check). */
+  { effect: 'read'; retry: boolean } | { effect: 'write' };
+
+export interface OperationRoute {
+  /** How the wire carries it: tRPC sends a query as a GET, a mutation as a POST. */
+  kind: CallKind;
+  /** What the operation does, as messages say it ("reading the version"). */
+  doing: string;
+  /**
+   * Its route in each generation. Several: the names it had across the generation's versions,
+   * tried in order while the panel has none of them (404, 405); the first that answers is used.
+   */
+  routes: Readonly<Record<ApiStyle, string | readonly string[]>>;
+  /** How long each request may take, headers and body; null: the request timeout of the settings. */
+  deadlineMs: number | null;
+  /** Larger limits than a panel's usual answer (`RequestSettings.maxResponseBytes`, `PANEL_ANSWER_LIMITS`). */
+  answerLimits?: { maxBytes: number; shape: JsonShapeLimits };
+}
+
+/**
+ * A project list holds every service with its whole settings on real panels (several KiB each):
+ * room for a few thousand services. Shallow: nothing in it is nested deep, so a deep answer is
+ * hostile. Parsing this many values costs main tens of milliseconds (bench/services.ts).
+ */
+const PROJECT_LIST_LIMITS = { maxBytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxValues: 400_000 } } as const;
+
+export const OPERATIONS = {
+  getVersion: {
+    kind: 'query',
+    effect: 'read',
+    // Read beside a session check, whose outcome it never changes: one request is enough.
+    retry: false,
+    doing: 'reading the version',
+    routes: { plain: '/getUpdateStatus', rpc: '/rpc/update/getStatus', trpc: '/trpc/update.getStatus' },
+    deadlineMs: null,
+  },
+  logOut: {
+    kind: 'mutation',
+    effect: 'write',
+    doing: 'logging out at the panel',
+    routes: { plain: '/logout', rpc: '/rpc/auth/logout', trpc: '/trpc/auth.logout' },
+    deadlineMs: null,
+  },
+  listProjectsAndServices: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: 'listing the projects and services',
+    routes: {
+      plain: '/listProjectsAndServices',
+      rpc: '/rpc/projects/listProjectsAndServices',
+      trpc: '/trpc/projects.listProjectsAndServices',
+    },
+    deadlineMs: null,
+    answerLimits: PROJECT_LIST_LIMITS,
+  },
+  getDockerTaskStats: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: 'reading which services run',
+    // `monitorOld.` on 2.30–2.32 only, kept as a fallback should a build lack `monitor.`.
+    routes: {
+      plain: '/getDockerTaskStats',
+      rpc: ['/rpc/monitor/getDockerTaskStats', '/rpc/monitorOld/getDockerTaskStats'],
+      trpc: ['/trpc/monitor.getDockerTaskStats', '/trpc/monitorOld.getDockerTaskStats'],
+    },
+    deadlineMs: null,
+    answerLimits: PROJECT_LIST_LIMITS,
+  },
+  getSystemStats: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: "reading the server's load",
+    // `monitor.` up to 2.30, `monitorOld.` 2.30–2.32, `metrics.` from 2.31 (2.33: both, renamed).
+    routes: {
+      plain: ['/getMetricsSystemStats', '/getLegacyMonitorSystemStats'],
+      rpc: ['/rpc/metrics/getSystemStats', '/rpc/monitorOld/getSystemStats'],
+      trpc: ['/trpc/monitor.getSystemStats', '/trpc/monitorOld.getSystemStats'],
+    },
+    deadlineMs: null,
+  },
+} as const satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+/** The operation's routes in `style`, in the order they are tried. */
+export function routesOf(operation: Operation, style: ApiStyle): readonly string[] {
+  const routes = operation.routes[style];
+  return typeof routes === 'string' ? [routes] : routes;
+}

@@ -1,0 +1,68 @@
+import { type CallContext, data, type Operation, type Outcome } from './outcomes.ts';
+import type { ServiceReadRoute } from './services-state.ts';
+import type { Route } from './types.ts';
+
+/**
+ * The reads of a panel's projects, services and load, each generation's names for them as
+ * EASYPANEL.md gives them ("What operators do every day"). Where a read has several names, each
+ * is an entry with the versions that have it: the monitor routes moved twice.
+ */
+
+export const SERVICE_READ_OPERATIONS: readonly Operation[] = [
+  {
+    route: 'listProjectsAndServices',
+    kind: 'query',
+    trpc: 'projects.listProjectsAndServices',
+    rpc: 'projects/listProjectsAndServices',
+    public: 'listProjectsAndServices',
+  },
+  {
+    route: 'getDockerTaskStats',
+    kind: 'query',
+    trpc: 'monitor.getDockerTaskStats',
+    rpc: 'monitor/getDockerTaskStats',
+    public: 'getDockerTaskStats',
+  },
+  {
+    route: 'getDockerTaskStats',
+    kind: 'query',
+    trpc: 'monitorOld.getDockerTaskStats',
+    rpc: 'monitorOld/getDockerTaskStats',
+    public: null,
+    versions: { from: '2.30', until: '2.32' },
+  },
+  // The server's load: `monitor.` up to 2.30, `monitorOld.` 2.30–2.32, `metrics.` from 2.31.
+  { route: 'getSystemStats', kind: 'query', trpc: 'monitor.getSystemStats', rpc: null, public: null, versions: { until: '2.30' } },
+  {
+    route: 'getSystemStats',
+    kind: 'query',
+    trpc: 'monitorOld.getSystemStats',
+    rpc: 'monitorOld/getSystemStats',
+    public: null,
+    versions: { from: '2.30', until: '2.32' },
+  },
+  {
+    route: 'getSystemStats',
+    kind: 'query',
+    trpc: 'metrics.getSystemStats',
+    rpc: 'metrics/getSystemStats',
+    public: 'getMetricsSystemStats',
+    versions: { from: '2.31' },
+  },
+  { route: 'getSystemStats', kind: 'query', trpc: null, rpc: null, public: 'getLegacyMonitorSystemStats' },
+];
+
+const READS = new Set<Route>(SERVICE_READ_OPERATIONS.map((operation) => operation.route));
+
+export function isServiceRead(route: Route): route is ServiceReadRoute {
+  return READS.has(route);
+}
+
+/**
+ * Answers from the panel's state. Every name of a read answers the same: no source shows how
+ * `metrics.getSystemStats` (which takes `{range?, step?}`) differs from the older routes, so its
+ * input is let through and its answer is the one EASYPANEL.md sketches for all of them.
+ */
+export function performServiceRead(route: ServiceReadRoute, _input: unknown, { state }: CallContext): Outcome {
+  return data(state.services.answer(route));
+}
