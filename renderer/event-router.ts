@@ -35,6 +35,10 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.windowStore.logInProgress(event.done, event.total);
     case 'activityChanged':
       return targets.windowStore.activityChanged();
+    case 'serviceLogLines':
+    case 'serviceLogEnded':
+      // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
+      return;
     default:
       // A type added to shared/events.ts without a route here fails to compile.
       event satisfies never;

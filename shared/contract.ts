@@ -32,6 +32,15 @@ import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from '
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
+import {
+  followIdSchema,
+  serviceLogsInputSchema,
+  serviceRefSchema,
+  type ServiceLogFollow,
+  type ServiceLogs,
+  type ServiceLogsInput,
+  type ServiceRef,
+} from './service-logs.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 
@@ -116,6 +125,20 @@ export interface PanelApi {
    * service actions), newest first, of one panel or all, the newest `limit` (all kept by default).
    */
   listActivity(query?: ActivityQuery): Promise<ActivityList>;
+  /**
+   * The last `lines` (default 1,000, at most 10,000) of a service's runtime log: main opens the
+   * panel's log WebSocket with the token (which never reaches the window), takes its backlog (the
+   * first frame) and closes it, within a deadline and a size limit.
+   */
+  readServiceLogs(panelId: string, input: ServiceLogsInput): Promise<ServiceLogs>;
+  /**
+   * Follows a service's runtime log live: new lines reach the window as `serviceLogLines` events,
+   * batched; it ends with `serviceLogEnded` (stopped, the window gone or reloaded, the sign-in
+   * ended, the panel closed it). The backlog is not sent: read it with `readServiceLogs`.
+   */
+  followServiceLogs(panelId: string, service: ServiceRef): Promise<ServiceLogFollow>;
+  /** Ends a follow; an unknown or ended one is no error. */
+  stopFollowingServiceLogs(followId: string): Promise<void>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -152,6 +175,9 @@ export const argumentSchemas = {
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
   listActivity: z.tuple([activityQuerySchema]),
+  readServiceLogs: z.tuple([panelIdSchema, serviceLogsInputSchema]),
+  followServiceLogs: z.tuple([panelIdSchema, serviceRefSchema]),
+  stopFollowingServiceLogs: z.tuple([followIdSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

@@ -1,4 +1,5 @@
 import { isCommandId, type CommandId } from './commands.ts';
+import type { ErrorInfo } from './errors.ts';
 import { isRecord } from './guards.ts';
 import type { Panel } from './types.ts';
 
@@ -23,7 +24,11 @@ export type PanelEvent =
   /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
   | { type: 'updateReady'; version: string }
   /** The activity log changed: an entry of this panel was added or got its outcome. The window reads it again. */
-  | { type: 'activityChanged'; panelId: string };
+  | { type: 'activityChanged'; panelId: string }
+  /** New lines of a followed service log (`followServiceLogs`), oldest first, at most a batch's worth. */
+  | { type: 'serviceLogLines'; followId: string; lines: string[] }
+  /** The follow ended: stopped (`error` null), or why not (the sign-in ended, the panel closed it or failed). */
+  | { type: 'serviceLogEnded'; followId: string; error: ErrorInfo | null };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -41,6 +46,8 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   runCommand: true,
   updateReady: true,
   activityChanged: true,
+  serviceLogLines: true,
+  serviceLogEnded: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {
@@ -54,5 +61,6 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'runCommand') return isCommandId(command);
   // Shown in the window as it is: text, and short.
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
+  if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
   return true;
 }

@@ -34,6 +34,9 @@ export const methodNames = [
   'removePanels',
   'installUpdate',
   'listActivity',
+  'readServiceLogs',
+  'followServiceLogs',
+  'stopFollowingServiceLogs',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -13,6 +13,7 @@ import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
+import { LogsView } from './logs-view.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
@@ -23,7 +24,7 @@ interface PanelViewProps {
 }
 
 /** `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session` tab. */
-type Tab = 'session' | 'login' | 'settings';
+type Tab = 'session' | 'login' | 'settings' | 'logs';
 
 const noSession: SessionState = { result: null, loading: false, error: null };
 
@@ -265,6 +266,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
               Log in again
             </button>
           )}
+          {panel.signedIn && (
+            <button type="button" aria-pressed={tab === 'logs'} onClick={() => setTab('logs')}>
+              Logs
+            </button>
+          )}
           <button type="button" aria-pressed={tab === 'settings'} onClick={() => showSettings(false)}>
             Settings
           </button>
@@ -272,7 +278,9 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       </header>
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
-        {tab === 'settings' ? (
+        {tab === 'logs' && panel.signedIn ? (
+          <LogsView panel={panel} />
+        ) : tab === 'settings' ? (
           <PanelSettings
             panel={panel}
             pending={settingsAction}

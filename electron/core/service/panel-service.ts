@@ -18,6 +18,7 @@ import type { PanelService, PanelServiceOptions, ServiceContext } from './servic
 import { openServiceState, toPanel, type ServiceState } from './service-state.ts';
 import { SessionCache } from './session-cache.ts';
 import { SessionReader } from './session-reader.ts';
+import { serviceLogMethods } from './service-logs.ts';
 import { sessionMethods } from './sessions.ts';
 import { signInMethods } from './sign-in.ts';
 
@@ -86,5 +87,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...certificateMethods(context),
     ...transferMethods(context, options),
     ...activityMethods(context),
+    ...serviceLogMethods(context),
   } satisfies PanelService;
 }
