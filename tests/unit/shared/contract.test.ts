@@ -8,7 +8,7 @@ import { rejectsWith } from '../../support/helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install and the activity log', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log and runtime logs', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -18,6 +18,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'checkPanels',
     'duplicatePanel',
     'exportPanels',
+    'followServiceLogs',
     'forgetCertificate',
     'getAppStatus',
     'getCachedSession',
@@ -31,8 +32,10 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'logOut',
     'logOutPanels',
     'previewImport',
+    'readServiceLogs',
     'removePanel',
     'removePanels',
+    'stopFollowingServiceLogs',
     'trustCertificate',
     'updatePanel',
     'updatePanels',
@@ -136,4 +139,26 @@ test('listActivity takes an optional panel and a limit up to the bound, and noth
   for (const wrong of [{ limit: 0 }, { limit: 10_001 }, { limit: 1.5 }, { panelId: 'x' }, { token: 'y' }]) {
     assert.throws(() => parseArguments('listActivity', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
   }
+});
+
+test('readServiceLogs and followServiceLogs take names as Easypanel allows them and a bounded line count; nothing else reaches main', () => {
+  const names = { projectName: 'shop', serviceName: 'web_2-a' };
+  assert.deepEqual(parseArguments('readServiceLogs', [id, { ...names, lines: 10_000 }]), [id, { ...names, lines: 10_000 }]);
+  assert.deepEqual(parseArguments('followServiceLogs', [id, names]), [id, names]);
+  const wrong = [
+    { ...names, projectName: 'Shop' },
+    { ...names, serviceName: 'web/../x' },
+    { ...names, serviceName: '' },
+    { ...names, serviceName: 'web\u0000' },
+    { ...names, projectName: 'x'.repeat(65) },
+    { ...names, lines: 0 },
+    { ...names, lines: 10_001 },
+    { ...names, lines: 1.5 },
+    { ...names, token: 'y' },
+  ];
+  for (const input of wrong) {
+    assert.throws(() => parseArguments('readServiceLogs', [id, input]), { code: 'INVALID_INPUT' }, JSON.stringify(input));
+  }
+  assert.throws(() => parseArguments('followServiceLogs', [id, { ...names, lines: 5 }]), { code: 'INVALID_INPUT' });
+  assert.throws(() => parseArguments('stopFollowingServiceLogs', ['not-a-uuid']), { code: 'INVALID_INPUT' });
 });
