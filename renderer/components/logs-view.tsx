@@ -7,6 +7,7 @@ import { useWindowContext } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../failure-info.ts';
 import { appendLines, matchingLines, serviceNameProblem } from '../log-lines.ts';
+import { useScrollView } from '../use-scroll-view.ts';
 import { TextField } from './text-field.tsx';
 
 /** Each log line is one row this high: the viewer draws only the rows in view. */
@@ -164,20 +165,7 @@ export function LogsView({ panel }: { panel: Panel }) {
 /** The lines in a monospace list that draws only the rows in view; it keeps to the end while following. */
 function LogLines({ lines, stickToEnd, label }: { lines: readonly string[]; stickToEnd: boolean; label: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 600 });
-  useLayoutEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const measure = () => setView({ top: element.scrollTop, height: element.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    element.addEventListener('scroll', measure, { passive: true });
-    return () => {
-      observer.disconnect();
-      element.removeEventListener('scroll', measure);
-    };
-  }, []);
+  const view = useScrollView(box, 600);
   // biome-ignore lint/correctness/useExhaustiveDependencies: new lines are what moves the view to the end
   useLayoutEffect(() => {
     const element = box.current;
