@@ -163,6 +163,32 @@ describe('encoded echoes of the token and the password', () => {
     await assertNowhere(credentials.password, { 'the activity log': JSON.stringify(entries) });
   });
 
+  test('the runtime log: a panel that writes the token into a log line, and refuses it afterwards; in no line, event or message', async () => {
+    const events: unknown[] = [];
+    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    const { id, token } = await signedIn();
+    panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    for (const form of echoForms(token, user.email)) panel.logs.write('shop', 'web', `echo ${form.text} end`);
+    panel.logs.write('shop', 'web', 'an ordinary line');
+    const read = await service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
+    assert.equal(read.lines.at(-1), 'an ordinary line');
+    const waitFor = async (check: () => boolean) => {
+      for (let turn = 0; !check(); turn++) {
+        assert.ok(turn < 400, 'waited 4 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    await waitFor(() => panel.logs.openSockets() === 0);
+    const follow = await service.followServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
+    await waitFor(() => panel.logs.openSockets() === 1);
+    panel.logs.write('shop', 'web', `live ${token}`);
+    await waitFor(() => JSON.stringify(events).includes('serviceLogLines'));
+    await service.stopFollowingServiceLogs(follow.followId);
+    panel.expireAllTokens();
+    const refused = await messageOf(service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' }));
+    await assertNowhere(token, { 'the log read': JSON.stringify(read), events: JSON.stringify(events), 'the refusal': refused });
+  });
+
   test('a redirect to a host made of the token, in hex or as it is: the host is not named', async () => {
     const { id, token } = await signedIn();
     for (const host of [Buffer.from(token).toString('hex'), token.replace('|', '-')]) {

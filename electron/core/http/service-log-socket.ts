@@ -2,6 +2,7 @@ import { PanelError } from '../../../shared/errors.ts';
 import type { ServiceRef } from '../../../shared/service-logs.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { normaliseAddress } from '../common/address.ts';
+import { type SecretMatcher, secretMatcher } from '../secrets/secret-match.ts';
 import { type LogSocket, openLogSocket } from './log-socket.ts';
 import type { PanelEndpoint } from './panel-endpoints.ts';
 
@@ -54,10 +55,21 @@ export function cleanLine(raw: string): { line: string; cut: boolean } {
   return line.length > MAX_LINE_CHARS ? { line: `${line.slice(0, MAX_LINE_CHARS - 1)}…`, cut: true } : { line, cut: false };
 }
 
-/** Splits the frames' text into lines; a line whose end has not come yet waits for the next frame. */
+/** What stands in for a line that holds the panel's token in any form: the window never gets it. */
+export const HIDDEN_LINE = '[Paneldeck hid a line that holds the panel’s token]';
+
+/**
+ * Splits the frames' text into lines; a line whose end has not come yet waits for the next frame.
+ * A line holding the token (`holdsToken`: in any form, encoded too) is replaced by `HIDDEN_LINE`.
+ */
 export class LineSplitter {
+  readonly #holdsToken: SecretMatcher;
   #carry = '';
   cut = false;
+
+  constructor(holdsToken: SecretMatcher = () => false) {
+    this.#holdsToken = holdsToken;
+  }
 
   push(output: string): string[] {
     const parts = `${this.#carry}${output}`.split('\n');
@@ -67,18 +79,21 @@ export class LineSplitter {
       parts.push(this.#carry);
       this.#carry = '';
     }
-    return parts.map((part) => {
-      const { line, cut } = cleanLine(part);
-      if (cut) this.cut = true;
-      return line;
-    });
+    return parts.map((part) => this.#line(part));
   }
 
   /** The last line, ended or not. */
   rest(): string[] {
     const rest = this.#carry;
     this.#carry = '';
-    return rest === '' ? [] : [cleanLine(rest).line];
+    return rest === '' ? [] : [this.#line(rest)];
+  }
+
+  #line(raw: string): string {
+    if (this.#holdsToken(raw)) return HIDDEN_LINE;
+    const { line, cut } = cleanLine(raw);
+    if (cut) this.cut = true;
+    return line;
   }
 }
 
@@ -123,7 +138,7 @@ export function readBacklog(
       trustedCertificate: panel.trustedCertificate?.sha256 ?? null,
       connectTimeoutMs: options.deadlineMs,
       maxMessageBytes: options.maxBytes,
-      onMessage: (text) => settle(() => backlogLines(text, options.lines, host)),
+      onMessage: (text) => settle(() => backlogLines(text, options.lines, host, secretMatcher([token]))),
       onEnd: (error) => fail(error ?? new PanelError('BAD_RESPONSE', `The panel at ${host} closed its log before sending it.`)),
     });
     const deadline = setTimeout(
@@ -136,10 +151,10 @@ export function readBacklog(
   });
 }
 
-function backlogLines(text: string, count: number, host: string): { lines: string[]; truncated: boolean } {
+function backlogLines(text: string, count: number, host: string, holdsToken: SecretMatcher): { lines: string[]; truncated: boolean } {
   const output = frameOutput(text);
   if (output === null) throw new PanelError('BAD_RESPONSE', `The panel at ${host} sent a log that is not {"output": text}.`);
-  const splitter = new LineSplitter();
+  const splitter = new LineSplitter(holdsToken);
   const all = [...splitter.push(output), ...splitter.rest()];
   return { lines: all.slice(-count), truncated: all.length > count || splitter.cut };
 }
@@ -161,7 +176,7 @@ export function followLog(
   on: FollowHandlers,
 ): LogSocket {
   let backlogSeen = false;
-  const splitter = new LineSplitter();
+  const splitter = new LineSplitter(secretMatcher([token]));
   return openLogSocket({
     url: serviceLogUrl(panel, token, service),
     trustedCertificate: panel.trustedCertificate?.sha256 ?? null,
