@@ -279,7 +279,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
         {tab === 'logs' && panel.signedIn ? (
-          <LogsView panel={panel} />
+          <LogsView key={panel.id} panel={panel} />
         ) : tab === 'settings' ? (
           <PanelSettings
             panel={panel}

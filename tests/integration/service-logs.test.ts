@@ -129,6 +129,15 @@ describe('runtime logs of a 2.33 panel', () => {
     await service.stopFollowingServiceLogs(follow.followId);
   });
 
+  test('at most four follows at once: a fifth ends the oldest, said as such', async () => {
+    const follows = [];
+    for (let n = 0; n < 5; n++) follows.push(await capture(service.followServiceLogs(id, web)));
+    assert.equal(endOf(events, follows[0]!.followId)?.error?.code, 'CANCELLED');
+    assert.match(endOf(events, follows[0]!.followId)?.error?.message ?? '', /at most 4 logs/);
+    assert.equal(endOf(events, follows[4]!.followId), undefined);
+    await until(() => panel.logs.openSockets() === 4);
+  });
+
   test('a follow ends when the sign-in ends, and when the window stops listening', async () => {
     const first = await capture(service.followServiceLogs(id, web));
     await until(() => panel.logs.openSockets() === 1);
@@ -172,7 +181,7 @@ describe('runtime logs of a 2.33 panel', () => {
     assert.ok(took >= 1400 && took < 3000, `gave up after ${Math.round(took)} ms`);
   });
 
-  test('a 100 MB backlog is refused from its size, unread, with memory and main unharmed', async () => {
+  test('a 100 MB backlog (1 MB fragments) is refused once it passes 8 MiB, the rest never read', async () => {
     panel.logs.setFault({ kind: 'huge-backlog', bytes: 100 * 1024 * 1024 });
     const heap = process.memoryUsage().heapUsed;
     const started = performance.now();
