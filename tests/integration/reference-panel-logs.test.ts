@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
+import { waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -21,14 +22,6 @@ function open(panel: ReferencePanel, query: string, path = '/ws/serviceLogs'): P
     socket.once('unexpected-response', (_request, response) => resolve({ status: response.statusCode ?? 0 }));
     socket.once('error', reject);
   });
-}
-
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function logInToken(panel: ReferencePanel): Promise<string> {
@@ -57,14 +50,14 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
       panel.logs.write('shop', 'web_1', 'started\nlistening on :3000');
       const opened = await open(panel, `token=${token}&service=shop_web_1&compose=false`);
       assert.ok('socket' in opened);
-      await until(() => opened.frames.length === 1);
+      await waitUntil(() => opened.frames.length === 1);
       assert.deepEqual(opened.frames[0], { output: 'started\nlistening on :3000\n' });
       panel.logs.write('shop', 'web_1', 'GET / 200');
-      await until(() => opened.frames.length === 2);
+      await waitUntil(() => opened.frames.length === 2);
       assert.deepEqual(opened.frames[1], { output: 'GET / 200\n' });
       assert.equal(panel.logs.openSockets('shop', 'web_1'), 1);
       opened.socket.close();
-      await until(() => panel.logs.openSockets() === 0);
+      await waitUntil(() => panel.logs.openSockets() === 0);
     });
 
     test('refuses a missing or unknown token with 401 before any upgrade, and an unknown service with 404', async () => {
@@ -105,7 +98,7 @@ describe('the log WebSocket in its hostile modes', () => {
     panel.logs.setFault({ kind: 'flood', linesPerFrame: 50 });
     const opened = await open(panel, query());
     assert.ok('socket' in opened);
-    await until(() => opened.frames.length > 100);
+    await waitUntil(() => opened.frames.length > 100);
     opened.socket.terminate();
   });
 
@@ -113,7 +106,7 @@ describe('the log WebSocket in its hostile modes', () => {
     panel.logs.setFault({ kind: 'bad-frame', body: '[1,2,3]' });
     const opened = await open(panel, query());
     assert.ok('socket' in opened);
-    await until(() => opened.frames.length === 1);
+    await waitUntil(() => opened.frames.length === 1);
     assert.deepEqual(opened.frames[0], [1, 2, 3]);
     opened.socket.terminate();
     panel.logs.setFault(null);

@@ -4,7 +4,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { PanelError } from '../../shared/errors.ts';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
-import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
+import { readAllFiles, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { echoForms, secretFormsIn } from '../support/secret-forms.ts';
 
@@ -172,17 +172,11 @@ describe('encoded echoes of the token and the password', () => {
     panel.logs.write('shop', 'web', 'an ordinary line');
     const read = await service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
     assert.equal(read.lines.at(-1), 'an ordinary line');
-    const waitFor = async (check: () => boolean) => {
-      for (let turn = 0; !check(); turn++) {
-        assert.ok(turn < 400, 'waited 4 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
-    await waitFor(() => panel.logs.openSockets() === 0);
+    await waitUntil(() => panel.logs.openSockets() === 0);
     const follow = await service.followServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
-    await waitFor(() => panel.logs.openSockets() === 1);
+    await waitUntil(() => panel.logs.openSockets() === 1);
     panel.logs.write('shop', 'web', `live ${token}`);
-    await waitFor(() => JSON.stringify(events).includes('serviceLogLines'));
+    await waitUntil(() => JSON.stringify(events).includes('serviceLogLines'));
     await service.stopFollowingServiceLogs(follow.followId);
     panel.expireAllTokens();
     const refused = await messageOf(service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' }));

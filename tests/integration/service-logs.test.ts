@@ -3,8 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { rejectsWith, tempDir } from '../support/helpers.ts';
-import { testEncryption } from '../support/helpers.ts';
+import { rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -15,14 +14,6 @@ import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 const web = { projectName: 'shop', serviceName: 'web' };
-
-async function until(check: () => boolean, ms = 4000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const linesOf = (events: PanelEvent[], followId: string) =>
   events.flatMap((event) => (event.type === 'serviceLogLines' && event.followId === followId ? event.lines : []));
@@ -80,7 +71,7 @@ describe('runtime logs of a 2.33 panel', () => {
   afterEach(async () => {
     service.stopAllLogFollows();
     panel.logs.setFault(null);
-    await until(() => panel.logs.openSockets() === 0);
+    await waitUntil(() => panel.logs.openSockets() === 0);
     const text = JSON.stringify([seen, events]);
     assert.ok(!text.includes(token), 'the token is in no answer, event or error');
     await service.flush();
@@ -107,7 +98,7 @@ describe('runtime logs of a 2.33 panel', () => {
     assert.equal(last.truncated, true);
     assert.equal(last.panelId, id);
     assert.ok(Date.parse(last.readAt) > 0);
-    await until(() => panel.logs.openSockets() === 0);
+    await waitUntil(() => panel.logs.openSockets() === 0);
     const all = await capture(service.readServiceLogs(id, { ...web, lines: 10_000 }));
     assert.ok(all.lines.length >= 2500);
     assert.equal(all.truncated, false);
@@ -115,16 +106,16 @@ describe('runtime logs of a 2.33 panel', () => {
 
   test('follows new lines live in batches, and a stop closes the socket and says so', async () => {
     const follow = await capture(service.followServiceLogs(id, web));
-    await until(() => panel.logs.openSockets('shop', 'web') === 1);
+    await waitUntil(() => panel.logs.openSockets('shop', 'web') === 1);
     panel.logs.write('shop', 'web', 'GET / 200\nGET /health 200');
     panel.logs.write('shop', 'web', 'POST /cart 201');
-    await until(() => linesOf(events, follow.followId).length === 3);
+    await waitUntil(() => linesOf(events, follow.followId).length === 3);
     assert.deepEqual(linesOf(events, follow.followId), ['GET / 200', 'GET /health 200', 'POST /cart 201']);
     // Both writes within one batch: one event.
     assert.equal(events.filter((event) => event.type === 'serviceLogLines').length, 1);
     await service.stopFollowingServiceLogs(follow.followId);
     assert.deepEqual(endOf(events, follow.followId)?.error, null);
-    await until(() => panel.logs.openSockets() === 0);
+    await waitUntil(() => panel.logs.openSockets() === 0);
     // Stopping again, or an id never given, is no error.
     await service.stopFollowingServiceLogs(follow.followId);
   });
@@ -135,21 +126,21 @@ describe('runtime logs of a 2.33 panel', () => {
     assert.equal(endOf(events, follows[0]!.followId)?.error?.code, 'CANCELLED');
     assert.match(endOf(events, follows[0]!.followId)?.error?.message ?? '', /at most 4 logs/);
     assert.equal(endOf(events, follows[4]!.followId), undefined);
-    await until(() => panel.logs.openSockets() === 4);
+    await waitUntil(() => panel.logs.openSockets() === 4);
   });
 
   test('a follow ends when the sign-in ends, and when the window stops listening', async () => {
     const first = await capture(service.followServiceLogs(id, web));
-    await until(() => panel.logs.openSockets() === 1);
+    await waitUntil(() => panel.logs.openSockets() === 1);
     seen.push(await service.logOut(id));
-    await until(() => endOf(events, first.followId) !== undefined, 1500);
+    await waitUntil(() => endOf(events, first.followId) !== undefined, 1500);
     assert.equal(endOf(events, first.followId)?.error?.code, 'NOT_SIGNED_IN');
-    await until(() => panel.logs.openSockets() === 0);
+    await waitUntil(() => panel.logs.openSockets() === 0);
 
     seen.push(await service.logIn(id, credentials));
     token = panel.issuedTokens().at(-1)!;
     const second = await capture(service.followServiceLogs(id, web));
-    await until(() => panel.logs.openSockets() === 1);
+    await waitUntil(() => panel.logs.openSockets() === 1);
     service.stopAllLogFollows();
     assert.deepEqual(endOf(events, second.followId)?.error, null);
   });
@@ -159,7 +150,7 @@ describe('runtime logs of a 2.33 panel', () => {
     const error = await rejectsWith(capture(service.readServiceLogs(id, web)), 'UNAUTHORIZED', /refused the saved token/);
     assert.ok(!error.message.includes(token));
     const follow = await capture(service.followServiceLogs(id, web));
-    await until(() => endOf(events, follow.followId) !== undefined);
+    await waitUntil(() => endOf(events, follow.followId) !== undefined);
     assert.equal(endOf(events, follow.followId)?.error?.code, 'UNAUTHORIZED');
   });
 

@@ -166,3 +166,12 @@ export function lastNonVersionRequest(panel: Pick<ReferencePanel, 'requests'>): 
 export function isVersionRead(request: { path: string }): boolean {
   return VERSION_ROUTE.test(request.path);
 }
+
+/** Waits until `check()` holds, looking every 10 ms; fails after `ms`. */
+export async function waitUntil(check: () => boolean, ms = 4000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`waited ${ms} ms in vain`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
