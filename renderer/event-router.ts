@@ -37,6 +37,10 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.windowStore.activityChanged();
     case 'serviceActionChanged':
       return targets.windowStore.serviceActionChanged(event);
+    case 'serviceLogLines':
+    case 'serviceLogEnded':
+      // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
+      return;
     default:
       // A type added to shared/events.ts without a route here fails to compile.
       event satisfies never;

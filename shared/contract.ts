@@ -34,6 +34,15 @@ import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
 import { serviceActionInputSchema, type ServiceActionInput, type ServiceActionResult } from './service-actions.ts';
 import type { ServerStats, ServiceList } from './services.ts';
+import {
+  followIdSchema,
+  serviceLogsInputSchema,
+  serviceRefSchema,
+  type ServiceLogFollow,
+  type ServiceLogs,
+  type ServiceLogsInput,
+  type ServiceRef,
+} from './service-logs.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 
@@ -134,6 +143,20 @@ export interface PanelApi {
   listServices(panelId: string): Promise<ServiceList>;
   /** The server's load (version, uptime, CPU, memory, disk), each figure null when the panel does not say it. */
   getServerStats(panelId: string): Promise<ServerStats>;
+  /**
+   * The last `lines` (default 1,000, at most 10,000) of a service's runtime log: main opens the
+   * panel's log WebSocket with the token (which never reaches the window), takes its backlog (the
+   * first frame) and closes it, within a deadline and a size limit.
+   */
+  readServiceLogs(panelId: string, input: ServiceLogsInput): Promise<ServiceLogs>;
+  /**
+   * Follows a service's runtime log live: new lines reach the window as `serviceLogLines` events,
+   * batched; it ends with `serviceLogEnded` (stopped, the window gone or reloaded, the sign-in
+   * ended, the panel closed it). The backlog is not sent: read it with `readServiceLogs`.
+   */
+  followServiceLogs(panelId: string, service: ServiceRef): Promise<ServiceLogFollow>;
+  /** Ends a follow; an unknown or ended one is no error. */
+  stopFollowingServiceLogs(followId: string): Promise<void>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -173,6 +196,9 @@ export const argumentSchemas = {
   runServiceAction: z.tuple([panelIdSchema, serviceActionInputSchema]),
   listServices: z.tuple([panelIdSchema]),
   getServerStats: z.tuple([panelIdSchema]),
+  readServiceLogs: z.tuple([panelIdSchema, serviceLogsInputSchema]),
+  followServiceLogs: z.tuple([panelIdSchema, serviceRefSchema]),
+  stopFollowingServiceLogs: z.tuple([followIdSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

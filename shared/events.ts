@@ -1,4 +1,5 @@
 import { isCommandId, type CommandId } from './commands.ts';
+import type { ErrorInfo } from './errors.ts';
 import { isRecord } from './guards.ts';
 import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
@@ -37,7 +38,11 @@ export type PanelEvent =
       action: ServiceAction;
       phase: ServiceActionPhase;
       message: string | null;
-    };
+    }
+  /** New lines of a followed service log (`followServiceLogs`), oldest first, at most a batch's worth. */
+  | { type: 'serviceLogLines'; followId: string; lines: string[] }
+  /** The follow ended: stopped (`error` null), or why not (the sign-in ended, the panel closed it or failed). */
+  | { type: 'serviceLogEnded'; followId: string; error: ErrorInfo | null };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -56,6 +61,8 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   updateReady: true,
   activityChanged: true,
   serviceActionChanged: true,
+  serviceLogLines: true,
+  serviceLogEnded: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {
@@ -70,6 +77,7 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   // Shown in the window as it is: text, and short.
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
   if (type === 'serviceActionChanged') return isServiceActionChange(value);
+  if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
   return true;
 }
 

@@ -37,6 +37,9 @@ export const methodNames = [
   'runServiceAction',
   'listServices',
   'getServerStats',
+  'readServiceLogs',
+  'followServiceLogs',
+  'stopFollowingServiceLogs',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

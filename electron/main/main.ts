@@ -213,7 +213,12 @@ function start(): void {
   openMainWindow = () => {
     const window = createMainWindow({ entryUrl: entry.url, preloadPath, isPackaged: app.isPackaged, stateFile });
     const detach = windowEvents.attach(window);
+    // Live log follows end with the page that asked for them: a reload or a closed window no longer listens.
+    window.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) core.stopAllLogFollows();
+    });
     window.on('closed', () => {
+      core.stopAllLogFollows();
       detach();
       if (mainWindow === window) mainWindow = null;
     });

@@ -85,6 +85,10 @@ export function plainEvent(event: PanelEvent): PanelEvent {
     }
     case 'updateReady':
       return { type: event.type, version: event.version };
+    case 'serviceLogLines':
+      return { type: event.type, followId: event.followId, lines: [...event.lines] };
+    case 'serviceLogEnded':
+      return { type: event.type, followId: event.followId, error: event.error && plainError(event.error) };
   }
 }
 

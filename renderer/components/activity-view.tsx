@@ -1,10 +1,11 @@
-import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { ActivityEntry, ActivityList } from '../../shared/types.ts';
 import { filterActivity, OUTCOME_NAMES, visibleRows, whatText } from '../activity-rows.ts';
 import { useNow, useSelection, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
+import { useScrollView } from '../use-scroll-view.ts';
 
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
@@ -118,20 +119,7 @@ export function ActivityView() {
 function ActivityRows({ entries }: { entries: readonly ActivityEntry[] }) {
   const now = useNow();
   const list = useRef<HTMLElement>(null);
-  const [view, setView] = useState({ top: 0, height: 800 });
-  useLayoutEffect(() => {
-    const element = list.current;
-    if (!element) return;
-    const measure = () => setView({ top: element.scrollTop, height: element.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    element.addEventListener('scroll', measure, { passive: true });
-    return () => {
-      observer.disconnect();
-      element.removeEventListener('scroll', measure);
-    };
-  }, []);
+  const view = useScrollView(list, 800);
   const { from, to } = visibleRows(entries.length, ROW_HEIGHT, view.top, view.height);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, and the keyboard must be able to scroll it

@@ -15,6 +15,7 @@ import { LoginForm } from './login-form.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { PanelLabels } from './panel-labels.tsx';
 import { PanelTabs, type Tab } from './panel-tabs.tsx';
+import { LogsView } from './logs-view.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { ServiceActionsView } from './service-actions-view.tsx';
 import { ServicesTab } from './services-tab.tsx';
@@ -261,7 +262,9 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       </header>
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
-        {tab === 'settings' ? (
+        {tab === 'logs' && panel.signedIn ? (
+          <LogsView key={panel.id} panel={panel} />
+        ) : tab === 'settings' ? (
           <PanelSettings
             panel={panel}
             pending={settingsAction}

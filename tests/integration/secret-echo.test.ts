@@ -4,7 +4,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { PanelError } from '../../shared/errors.ts';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
-import { activityLineOutcomes, readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
+import { activityLineOutcomes, readAllFiles, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { echoForms, secretFormsIn } from '../support/secret-forms.ts';
 
@@ -153,6 +153,26 @@ describe('encoded echoes of the token and the password', () => {
     assert.deepEqual(await activityLineOutcomes(dir.path), ['pending', entries[0]?.outcome]);
     await assertNowhere(token, { 'the activity log': JSON.stringify(entries) });
     await assertNowhere(credentials.password, { 'the activity log': JSON.stringify(entries) });
+  });
+
+  test('the runtime log: a panel that writes the token into a log line, and refuses it afterwards; in no line, event or message', async () => {
+    const events: unknown[] = [];
+    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    const { id, token } = await signedIn();
+    panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    for (const form of echoForms(token, user.email)) panel.logs.write('shop', 'web', `echo ${form.text} end`);
+    panel.logs.write('shop', 'web', 'an ordinary line');
+    const read = await service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
+    assert.equal(read.lines.at(-1), 'an ordinary line');
+    await waitUntil(() => panel.logs.openSockets() === 0);
+    const follow = await service.followServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
+    await waitUntil(() => panel.logs.openSockets() === 1);
+    panel.logs.write('shop', 'web', `live ${token}`);
+    await waitUntil(() => JSON.stringify(events).includes('serviceLogLines'));
+    await service.stopFollowingServiceLogs(follow.followId);
+    panel.expireAllTokens();
+    const refused = await messageOf(service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' }));
+    await assertNowhere(token, { 'the log read': JSON.stringify(read), events: JSON.stringify(events), 'the refusal': refused });
   });
 
   test('a redirect to a host made of the token, in hex or as it is: the host is not named', async () => {

@@ -173,3 +173,12 @@ export async function activityLineOutcomes(dataDir: string): Promise<string[]> {
   const lines = file?.content.trim().split('\n') ?? [];
   return lines.map((line) => String(JSON.parse(line).outcome));
 }
+
+/** Waits until `check()` holds, looking every 10 ms; fails after `ms`. */
+export async function waitUntil(check: () => boolean, ms = 4000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`waited ${ms} ms in vain`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

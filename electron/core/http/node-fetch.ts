@@ -86,7 +86,7 @@ function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
  * the request's headers and body (the password, the token) are written on the socket after that,
  * never before, and never on a refused one.
  */
-class JudgingAgent extends Agent {
+export class JudgingAgent extends Agent {
   readonly #trusted: string | null;
 
   constructor(trusted: string | null, options: AgentOptions) {

@@ -20,6 +20,7 @@ import { openServiceState, toPanel, type ServiceState } from './service-state.ts
 import { SessionCache } from './session-cache.ts';
 import { SessionReader } from './session-reader.ts';
 import { serviceReadMethods } from './services.ts';
+import { serviceLogMethods } from './service-logs.ts';
 import { sessionMethods } from './sessions.ts';
 import { signInMethods } from './sign-in.ts';
 
@@ -94,5 +95,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...serviceReadMethods(context, {
       has: (panelId, projectName, serviceName) => context.inFlight.running(panelId, { projectName, serviceName }) === 'deploy',
     }),
+    ...serviceLogMethods(context),
   } satisfies PanelService;
 }

@@ -54,6 +54,8 @@ export interface PanelService extends PanelApi {
   currentSettings(): Promise<AppSettings>;
   /** Writes what is waiting (check history, events) now: at quit. */
   flush(): Promise<void>;
+  /** Ends every live follow of a service log: the window closed or reloaded, so nobody listens. */
+  stopAllLogFollows(): void;
 }
 
 /** The methods of the service one concern module serves. */

@@ -8,6 +8,7 @@ import type { Fault } from './faults.ts';
 import { easypanelStyleOf, GENERATIONS } from './generations.ts';
 import { observed, readBody, sendAnswer } from './http.ts';
 import { seedDemoServices } from './demo-services.ts';
+import { createServiceLogs } from './service-logs.ts';
 import { createPanelState } from './state.ts';
 import type { RecordedRequest, ReferencePanel, ReferencePanelOptions, Route } from './types.ts';
 import { DEMO_USER } from './users.ts';
@@ -34,6 +35,7 @@ export {
   taskKey,
 } from './services-state.ts';
 export { DEFAULT_VERSIONS } from './state.ts';
+export { BACKLOG_LINES, type LogSocketFault, SERVICE_LOGS_PATH, type ServiceLogs } from './service-logs.ts';
 export { trpcError, trpcResult } from './trpc.ts';
 export type {
   LogInLimit,
@@ -100,6 +102,10 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   };
   const httpsServer: HttpsServer | null = options.tls ? createHttpsServer(options.tls, listener) : null;
   const server: Server = httpsServer ?? createHttpServer(listener);
+  const logs = createServiceLogs(state.services, (token) => state.caller(token) !== undefined);
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (!logs.upgrade(request, socket, head, tlsSockets.get(socket)?.fingerprint ?? null)) socket.destroy();
+  });
   httpsServer?.on('secureConnection', (socket: TLSSocket) => {
     const local = socket.getCertificate() as { fingerprint256?: string } | null;
     tlsSockets.set(socket, { fingerprint: local?.fingerprint256, busy: 0 });
@@ -138,6 +144,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     setSessionBody: state.setSessionBody,
     services: state.services,
     serviceActions: state.serviceActions,
+    logs,
     setCertificate: ({ key, cert }) => {
       if (!httpsServer)
         throw new Error('setCertificate: this reference panel serves plain http; start it with the `tls` option to swap certificates.');
@@ -167,6 +174,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        logs.close();
         // Also connections that have finished their handshake but sent no request yet.
         for (const socket of tlsSockets.keys()) socket.destroy();
       }),

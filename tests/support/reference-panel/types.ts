@@ -2,6 +2,7 @@ import type { Fault } from './faults.ts';
 import type { RequestEvent } from './http.ts';
 import type { ServiceActionsState } from './service-actions-state.ts';
 import type { ActionReadRoute, ServiceWriteRoute } from './service-writes.ts';
+import type { ServiceLogs } from './service-logs.ts';
 import type { ServiceReadRoute, ServicesState } from './services-state.ts';
 import type { DemoUser } from './users.ts';
 
@@ -187,6 +188,11 @@ export interface ReferencePanel {
    * with build logs, `setDeployTime`, `failDeploys`, `loseNextAnswer`. Easypanel styles only.
    */
   readonly serviceActions: ServiceActionsState;
+  /**
+   * The services' runtime logs behind the log WebSocket (`/ws/serviceLogs`, every style): `write`
+   * lines, `setFault` a hostile socket, count the `openSockets`.
+   */
+  readonly logs: ServiceLogs;
   /**
    * Only for a panel started with `tls`: new connections present this certificate from now on, and
    * connections made with the old one are closed (idle ones now, busy ones after their answer), so the

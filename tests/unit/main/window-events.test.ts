@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EVENT_CHANNEL, type PanelEvent } from '../../../shared/events.ts';
+import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import { plainEvent, WindowEvents, type EventWindow } from '../../../electron/main/window-events.ts';
 import { APP_ORIGIN } from '../../../electron/main/renderer-files.ts';
@@ -124,6 +125,8 @@ test('payloads are plain data: what structured clone gives back, with no field b
     { type: 'sessionExpiring', panelId: panel.id, expiresAt: '2030-01-01T01:00:00.000Z' },
     { type: 'focusPanel', panelId: panel.id },
     { type: 'updateReady', version: '1.2.0' },
+    { type: 'serviceLogLines', followId: panel.id, lines: ['GET / 200', 'started'] },
+    { type: 'serviceLogEnded', followId: panel.id, error: { code: 'UNAUTHORIZED', message: 'm', cause: new Error('x') } as ErrorInfo },
   ];
   for (const event of events) {
     const plain = plainEvent(event);

@@ -8,7 +8,7 @@ import { rejectsWith } from '../../support/helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, and what a panel runs', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs and its runtime logs', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -18,6 +18,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'checkPanels',
     'duplicatePanel',
     'exportPanels',
+    'followServiceLogs',
     'forgetCertificate',
     'getAppStatus',
     'getCachedSession',
@@ -33,9 +34,11 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'logOut',
     'logOutPanels',
     'previewImport',
+    'readServiceLogs',
     'removePanel',
     'removePanels',
     'runServiceAction',
+    'stopFollowingServiceLogs',
     'trustCertificate',
     'updatePanel',
     'updatePanels',
@@ -158,4 +161,26 @@ test('runServiceAction takes a panel, project and service names as Easypanel all
     assert.throws(() => parseArguments('runServiceAction', [id, wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
   }
   assert.throws(() => parseArguments('runServiceAction', ['x', input]), { code: 'INVALID_INPUT' });
+});
+
+test('readServiceLogs and followServiceLogs take names as Easypanel allows them and a bounded line count; nothing else reaches main', () => {
+  const names = { projectName: 'shop', serviceName: 'web_2-a' };
+  assert.deepEqual(parseArguments('readServiceLogs', [id, { ...names, lines: 10_000 }]), [id, { ...names, lines: 10_000 }]);
+  assert.deepEqual(parseArguments('followServiceLogs', [id, names]), [id, names]);
+  const wrong = [
+    { ...names, projectName: 'Shop' },
+    { ...names, serviceName: 'web/../x' },
+    { ...names, serviceName: '' },
+    { ...names, serviceName: 'web\u0000' },
+    { ...names, projectName: 'x'.repeat(65) },
+    { ...names, lines: 0 },
+    { ...names, lines: 10_001 },
+    { ...names, lines: 1.5 },
+    { ...names, token: 'y' },
+  ];
+  for (const input of wrong) {
+    assert.throws(() => parseArguments('readServiceLogs', [id, input]), { code: 'INVALID_INPUT' }, JSON.stringify(input));
+  }
+  assert.throws(() => parseArguments('followServiceLogs', [id, { ...names, lines: 5 }]), { code: 'INVALID_INPUT' });
+  assert.throws(() => parseArguments('stopFollowingServiceLogs', ['not-a-uuid']), { code: 'INVALID_INPUT' });
 });
