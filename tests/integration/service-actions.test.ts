@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { PanelError } from '../../shared/errors.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { activityLineOutcomes, readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
+import { activityLineOutcomes, readAllFiles, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
 
@@ -105,7 +105,8 @@ describe('service actions', () => {
     const [entry] = (await service.listActivity({ panelId: id })).entries;
     assert.deepEqual([entry?.what.action, entry?.outcome], ['deploy', 'unknown']);
     assert.match(entry?.message ?? '', /may still be running/);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The deploy goes on at the panel to its end (300 ms of build; a loaded machine may take longer).
+    await waitUntil(() => panel.serviceActions.actions()[0]?.status !== 'running', 10_000);
     assert.equal(panel.serviceActions.actions()[0]?.status, 'done', 'giving up waiting did not cancel it');
   });
 
@@ -175,9 +176,10 @@ describe('service actions', () => {
   test('one action at a time per service: a second while a deploy is in flight is refused, and the deploy shows in flight', async () => {
     const panel = panels.get('easypanel')!;
     const { id } = await signedIn(panel);
-    panel.serviceActions.setDeployTime(300);
+    panel.serviceActions.setDeployTime(2000);
     const deploying = service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the panel has the deploy, whatever the machine's speed.
+    await waitUntil(() => writesTo(panel, '/api/deployAppService') === 1, 10_000);
     await assert.rejects(service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'stop' }), /deploy under way/);
     assert.equal((await deploying).outcome, 'done');
     assert.equal(writesTo(panel, '/api/stopAppService'), 0);
