@@ -5,7 +5,7 @@ import { createNodeFetch } from '../../electron/core/http/node-fetch.ts';
 import { type PanelEndpoint, requestLogIn } from '../../electron/core/http/panel-endpoints.ts';
 import { STYLE_PATHS } from '../../shared/api-styles.ts';
 import type { ApiStyle } from '../../shared/types.ts';
-import { rejectsWith } from '../support/helpers.ts';
+import { rejectsWith, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type ReferencePanelOptions, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -116,8 +116,10 @@ describe('reads are retried once at most, writes never', () => {
       panel.setFault('listProjectsAndServices', { kind: 'drop-connection' });
       const from = panel.requests.length;
       const reading = callPanel(settings, at, token, 'listProjectsAndServices');
-      // Lifted while the caller pauses before its second try.
-      setTimeout(() => panel.setFault('listProjectsAndServices', null), 50);
+      // Lifted while the caller pauses before its second try: once the first try reached the panel,
+      // not after a fixed time (a loaded machine may not have sent it yet).
+      await waitUntil(() => count(panel, from, '/api/listProjectsAndServices') >= 1);
+      panel.setFault('listProjectsAndServices', null);
       assert.equal(((await reading) as { services: unknown[] }).services.length, 4);
       assert.equal(count(panel, from, '/api/listProjectsAndServices'), 2);
     });
@@ -169,7 +171,9 @@ describe('reads are retried once at most, writes never', () => {
       const controller = new AbortController();
       const from = panel.requests.length;
       const reading = callPanel(settings, at, token, 'getDockerTaskStats', undefined, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      // Cancelled in the pause between the tries: the first one has reached the panel and failed.
+      await waitUntil(() => count(panel, from, '/api/getDockerTaskStats') >= 1);
+      controller.abort();
       await rejectsWith(reading, 'CANCELLED');
       assert.equal(count(panel, from, '/api/getDockerTaskStats'), 1);
     });
