@@ -10,7 +10,18 @@ import { useScrollView } from '../use-scroll-view.ts';
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
 /** Short enough that the row's first column holds it with its "ago" whole; the title gives the full time. */
-const SHORT_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const DAY_AND_TIME = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const FULL_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * When, as short as it stays plain (the whole date is in the hover title): today's entries by their
+ * time and how long ago, older ones by their day, this year's without the year.
+ */
+function whenText(at: Date, now: Date): string {
+  if (at.toDateString() === now.toDateString()) return `${TIME_OF_DAY.format(at)} · ${agoText(at.getTime(), now.getTime())}`;
+  return at.getFullYear() === now.getFullYear() ? DAY_AND_TIME.format(at) : FULL_DATE.format(at);
+}
 
 /**
  * The activity log: every write Paneldeck made to a panel, newest first, with its outcome. Read
@@ -67,7 +78,7 @@ export function ActivityView() {
           ref={search}
           type="search"
           aria-label="Search the activity"
-          placeholder="Search: panel, action, outcome, message"
+          placeholder="Search panel, action, outcome, answer"
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
@@ -146,12 +157,14 @@ function ActivityRow({ entry, now, index, count }: { entry: ActivityEntry; now: 
         <span className="outcome-mark" aria-hidden="true" />
         {OUTCOME_NAMES[entry.outcome]}
       </span>
-      <span className="activity-what">{whatText(entry.what)}</span>
+      <span className="activity-what" title={whatText(entry.what)}>
+        {whatText(entry.what)}
+      </span>
       <span className="activity-panel" title={entry.panelAddress}>
         {entry.panelName} <span className="muted">{entry.panelAddress}</span>
       </span>
       <time className="activity-when muted" dateTime={entry.at} title={new Date(at).toString()}>
-        {SHORT_TIME.format(new Date(at))} · {agoText(at, now)}
+        {whenText(new Date(at), new Date(now))}
       </time>
       <span className="activity-message" title={entry.message ?? undefined}>
         {entry.message ?? ''}
