@@ -6,6 +6,7 @@ import { filterActivity, OUTCOME_NAMES, visibleRows, whatText } from '../activit
 import { useNow, useSelection, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
 import { useScrollView } from '../use-scroll-view.ts';
+import { SearchField } from './search-field.tsx';
 
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
@@ -74,19 +75,12 @@ export function ActivityView() {
         {(log?.bound ?? 10_000).toLocaleString('en')} are kept; no token or password is ever written here.
       </p>
       <div className="activity-filters">
-        <input
+        <SearchField
           ref={search}
-          type="search"
-          aria-label="Search the activity"
+          label="Search the activity"
           placeholder="Search panel, action, outcome, answer"
           value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape' && query !== '') {
-              event.preventDefault();
-              setQuery('');
-            }
-          }}
+          onSearch={setQuery}
         />
         {selected && (
           <label className="checkbox-label">

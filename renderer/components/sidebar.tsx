@@ -6,6 +6,7 @@ import { boardItems, fleetView, type FleetCache, sortKey, sortPanels, SORT_NAMES
 import { failureInfo } from '../failure-info.ts';
 import { selectedPanel, type ListView } from '../window-store.ts';
 import { PanelList } from './panel-list.tsx';
+import { SearchField } from './search-field.tsx';
 
 const NO_PANELS: readonly never[] = [];
 
@@ -102,20 +103,13 @@ export function Sidebar() {
       {panels.length > 0 && (
         <div className="fleet-tools">
           <div className="fleet-search">
-            <input
+            <SearchField
               ref={search}
-              type="search"
-              aria-label="Find panels"
+              label="Find panels"
               placeholder="Find panels  (Ctrl+F)"
               title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out) or a colour (red, production); best matches of the name first"
               value={query}
-              onChange={(event) => setQuery(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Escape' && query !== '') {
-                  event.preventDefault();
-                  setQuery('');
-                }
-              }}
+              onSearch={setQuery}
             />
           </div>
           <ul className="fleet-counts" aria-label="Panels by state">
