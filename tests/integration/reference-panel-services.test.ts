@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   call,
-  DEMO_CREDENTIALS as credentials,
   dataOf,
   errorOf,
   operate,
-  tokenOf,
+  GENERATION_ROUTES,
+  type Generation,
+  logInVia,
   withReferencePanel,
 } from '../support/reference-panel/raw-client.ts';
-import { type PanelStyle, type ReferencePanel, SERVICE_TYPES, type Transport } from '../support/reference-panel/server.ts';
+import { type ReferencePanel, SERVICE_TYPES, type Transport } from '../support/reference-panel/server.ts';
 
 /**
  * The reference panel's projects, services, task stats and server load on the wire, with raw
@@ -17,16 +18,6 @@ import { type PanelStyle, type ReferencePanel, SERVICE_TYPES, type Transport } f
  * them, the versions that have each name, the answers' shapes (memory and disk as strings), and
  * the state a test sets showing in the next read.
  */
-
-type Generation = Exclude<PanelStyle, 'simple'>;
-
-/** The route each generation's own clients read by. */
-const VIA: Record<Generation, Transport> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'public' };
-
-async function logIn(panel: ReferencePanel, via: Transport): Promise<string> {
-  // 2.31+ refuse tRPC reads but log in through it: log in by the route itself, or by RPC for 2.33.
-  return tokenOf(via, await operate(panel, via, 'login', credentials));
-}
 
 async function read(panel: ReferencePanel, via: Transport, route: 'listProjectsAndServices' | 'getDockerTaskStats', token: string) {
   const answer = await operate(panel, via, route, undefined, token);
@@ -37,10 +28,10 @@ async function read(panel: ReferencePanel, via: Transport, route: 'listProjectsA
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('projects, services and task stats in each generation', () => {
-  for (const [style, via] of Object.entries(VIA) as [Generation, Transport][]) {
+  for (const [style, via] of Object.entries(GENERATION_ROUTES) as [Generation, Transport][]) {
     test(`${style} (${via}): list and task stats follow the state`, async () => {
       await withReferencePanel({ style, demoProjects: 5 }, async (panel) => {
-        const token = await logIn(panel, via);
+        const token = await logInVia(panel, via);
         const listed = (await read(panel, via, 'listProjectsAndServices', token)) as {
           projects: { name: string; createdAt: string }[];
           services: { projectName: string; name: string; type: string; enabled: boolean; createdAt: string }[];
@@ -76,7 +67,7 @@ describe('projects, services and task stats in each generation', () => {
   }
 
   test('without a token every read is UNAUTHORIZED, in the generation’s envelope', async () => {
-    for (const [style, via] of Object.entries(VIA) as [Generation, Transport][]) {
+    for (const [style, via] of Object.entries(GENERATION_ROUTES) as [Generation, Transport][]) {
       await withReferencePanel({ style }, async (panel) => {
         const answer = await operate(panel, via, 'getDockerTaskStats');
         assert.equal(answer.status, 401, style);
@@ -87,7 +78,7 @@ describe('projects, services and task stats in each generation', () => {
 
   test('2.31+: tRPC reads of services are refused with 405, as every tRPC GET is', async () => {
     await withReferencePanel({ style: 'rpc', demoProjects: 1 }, async (panel) => {
-      const token = await logIn(panel, 'rpc');
+      const token = await logInVia(panel, 'rpc');
       const answer = await operate(panel, 'trpc', 'listProjectsAndServices', undefined, token);
       assert.equal(answer.status, 405);
     });
@@ -95,7 +86,7 @@ describe('projects, services and task stats in each generation', () => {
 
   test('a raw answer replaces the state’s, inside the envelope; undefined restores it', async () => {
     await withReferencePanel({ style: 'rpc', demoProjects: 1 }, async (panel) => {
-      const token = await logIn(panel, 'rpc');
+      const token = await logInVia(panel, 'rpc');
       panel.services.setRawAnswer('getDockerTaskStats', { 'a\u0007b_c': { actual: '1', desired: null } });
       assert.deepEqual(await read(panel, 'rpc', 'getDockerTaskStats', token), { 'a\u0007b_c': { actual: '1', desired: null } });
       panel.services.setRawAnswer('getDockerTaskStats', undefined);
@@ -141,7 +132,7 @@ describe('the server load', () => {
   for (const { style, version, via, name, answered } of STATS_NAMES) {
     test(`${style} ${version}: ${name} ${answered ? 'answers' : 'is not found'}`, async () => {
       await withReferencePanel({ style, version }, async (panel) => {
-        const token = await logIn(panel, via === 'trpc' || style === 'trpc' ? 'trpc' : 'rpc');
+        const token = await logInVia(panel, via === 'trpc' || style === 'trpc' ? 'trpc' : 'rpc');
         const answer = await readNamed(panel, via, name, token);
         assert.equal(answer.status, answered ? 200 : 404, JSON.stringify(answer.body));
       });
@@ -150,7 +141,7 @@ describe('the server load', () => {
 
   test('the answer: uptime and CPU as numbers, memory and disk as strings; setSystemLoad changes it', async () => {
     await withReferencePanel({ style: 'easypanel' }, async (panel) => {
-      const token = await logIn(panel, 'public');
+      const token = await logInVia(panel, 'public');
       panel.services.setSystemLoad({ memory: { usedMb: 1000, totalMb: 4000 }, disk: { usedGb: 95.5, totalGb: 100 }, cpuPercent: 87.25 });
       const answer = await call(panel, 'GET', '/api/getMetricsSystemStats', { token });
       assert.deepEqual(answer.body, {
@@ -166,7 +157,7 @@ describe('the server load', () => {
 
   test('withoutOperations: a name left out is not found, the others still answer (for fallbacks)', async () => {
     await withReferencePanel({ style: 'rpc', withoutOperations: ['metrics/getSystemStats'] }, async (panel) => {
-      const token = await logIn(panel, 'rpc');
+      const token = await logInVia(panel, 'rpc');
       assert.equal((await call(panel, 'POST', '/api/rpc/metrics/getSystemStats', { token, json: { json: null } })).status, 404);
       assert.equal((await call(panel, 'POST', '/api/rpc/monitorOld/getSystemStats', { token, json: { json: null } })).status, 200);
     });

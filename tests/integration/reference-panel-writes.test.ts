@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   call,
-  DEMO_CREDENTIALS as credentials,
   dataOf,
   errorOf,
   operate,
-  tokenOf,
+  GENERATION_ROUTES,
+  type Generation,
+  logInVia,
   withReferencePanel,
 } from '../support/reference-panel/raw-client.ts';
-import type { PanelStyle, ReferencePanel, Transport } from '../support/reference-panel/server.ts';
+import type { ReferencePanel, Transport } from '../support/reference-panel/server.ts';
 
 /**
  * The reference panel's writes to services on the wire, with raw fetch, pinned to EASYPANEL.md
@@ -19,14 +20,12 @@ import type { PanelStyle, ReferencePanel, Transport } from '../support/reference
  * fail, an answer lost after the write was done, and the actions read back.
  */
 
-type Generation = Exclude<PanelStyle, 'simple'>;
-const VIA: Record<Generation, Transport> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'public' };
 const shop = { projectName: 'shop', serviceName: 'web' };
 
 async function setUp(panel: ReferencePanel, via: Transport): Promise<string> {
   panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
   panel.services.addService({ projectName: 'shop', name: 'db', type: 'postgres' });
-  return tokenOf(via, await operate(panel, via, 'login', credentials));
+  return logInVia(panel, via);
 }
 
 async function taskStats(panel: ReferencePanel, via: Transport, token: string) {
@@ -36,7 +35,7 @@ async function taskStats(panel: ReferencePanel, via: Transport, token: string) {
 }
 
 describe('writes to services in each generation', () => {
-  for (const [style, via] of Object.entries(VIA) as [Generation, Transport][]) {
+  for (const [style, via] of Object.entries(GENERATION_ROUTES) as [Generation, Transport][]) {
     test(`${style}: stop, start, restart an app; disable and enable a database; the task stats follow`, () =>
       withReferencePanel({ style }, async (panel) => {
         const token = await setUp(panel, via);

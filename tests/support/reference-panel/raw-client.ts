@@ -1,6 +1,6 @@
 import { OPERATIONS, type Operation } from './operations.ts';
 import { startReferencePanel } from './server.ts';
-import type { ReferencePanel, ReferencePanelOptions, Route, Transport } from './types.ts';
+import type { PanelStyle, ReferencePanel, ReferencePanelOptions, Route, Transport } from './types.ts';
 import { DEMO_USER, TWO_FACTOR_USER } from './users.ts';
 
 /**
@@ -105,6 +105,17 @@ export function tokenOf(via: Transport, answer: RawAnswer): string {
 
 /** The demo account's log-in input. */
 export const DEMO_CREDENTIALS = { email: DEMO_USER.email, password: DEMO_USER.password };
+
+/** Easypanel's three API generations, as the reference panel's styles. */
+export type Generation = Exclude<PanelStyle, 'simple'>;
+
+/** The route each generation's own clients call by. */
+export const GENERATION_ROUTES: Readonly<Record<Generation, Transport>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'public' };
+
+/** The demo account's token, logged in through `via` (2.31+ refuse tRPC reads, yet still log in through it). */
+export async function logInVia(panel: ReferencePanel, via: Transport): Promise<string> {
+  return tokenOf(via, await operate(panel, via, 'login', DEMO_CREDENTIALS));
+}
 
 /** Runs `run` against a panel started for it (users: the demo and the two-factor account), then closes it. */
 export async function withReferencePanel(options: ReferencePanelOptions, run: (panel: ReferencePanel) => Promise<void>): Promise<void> {
