@@ -39,9 +39,9 @@ import type { Browser, Page } from '@playwright/test';
 import { build, type Rollup } from 'vite';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
-import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
+import { startRendererServer } from '../tests/browser/app-harness.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
-import { launchChromium } from './browser.ts';
+import { type BenchAnswers, installBenchElectron, launchChromium, preloadInPage } from './browser.ts';
 import { median, printTable } from './figures.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
@@ -112,7 +112,7 @@ interface Timed {
   matches: string;
 }
 
-type BoardWindow = Window & { __board: BoardProbe; __benchElectron: unknown };
+type BoardWindow = Window & { __board: BoardProbe };
 
 /** Runs first in the page: builds the fleet, the fake main and the probes. */
 function installFakeMain(setup: FakeMainSetup): void {
@@ -190,7 +190,7 @@ function installFakeMain(setup: FakeMainSetup): void {
     await nextTask();
     return value;
   };
-  const answers: Partial<Record<string, (args: unknown[]) => Promise<unknown>>> = {
+  const answers: BenchAnswers = {
     'panelApi:listPanels': async () => {
       await nextTask();
       const started = performance.now();
@@ -206,28 +206,7 @@ function installFakeMain(setup: FakeMainSetup): void {
     'panelApi:getSession': async ([id]) =>
       after({ panelId: id, checkedAt: new Date().toISOString(), session: { user: { email: 'ops@example.net' } } }),
   };
-  // What the preload requires as 'electron'.
-  Object.defineProperty(page, '__benchElectron', {
-    value: {
-      contextBridge: {
-        exposeInMainWorld: (key: string, api: unknown) => Object.defineProperty(page, key, { value: api }),
-      },
-      ipcRenderer: {
-        invoke: async (channel: string, ...args: unknown[]) => {
-          const answer = answers[channel];
-          if (!answer) return { ok: false, error: { code: 'INTERNAL', message: `The bench does not answer ${channel}.` } };
-          return { ok: true, value: await answer(args) };
-        },
-        // Main sends no events here.
-        on() {
-          return this;
-        },
-        removeListener() {
-          return this;
-        },
-      },
-    },
-  });
+  (page as unknown as { __benchAnswers: BenchAnswers }).__benchAnswers = answers;
 }
 
 /**
@@ -350,14 +329,6 @@ interface Run {
   errors: string[];
 }
 
-/** dist/preload/preload.cjs wrapped so that it runs in the page with the fake main as 'electron'. */
-async function preloadInPage(): Promise<string> {
-  const bundle = await readFile(join(dist, 'preload', 'preload.cjs'), 'utf8');
-  return `(() => {
-${wrapPreload(bundle, 'window.__benchElectron')}
-})();`;
-}
-
 /** Times `act` with `arm`, then reads the longest task of that stretch once it was reported. */
 async function timed(page: Page, armed: Parameters<typeof arm>[0], act: () => Promise<void>): Promise<Timed & { task: number }> {
   await page.evaluate(arm, armed);
@@ -381,6 +352,7 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
       startupProblems: [],
     };
     await page.addInitScript(installFakeMain, { count, row: ROW, template: samplePanel(0), status } satisfies FakeMainSetup);
+    await page.addInitScript(installBenchElectron);
     await page.addInitScript({ content: preload });
     // BENCH_PROFILE=<file>: a CPU profile of the load of each 10,000-panel page (the last one is kept), for finding what it costs.
     const profile = process.env.BENCH_PROFILE && count === BIG ? await page.context().newCDPSession(page) : null;
@@ -533,7 +505,7 @@ async function main(): Promise<void> {
     [BIG, []],
   ]);
   try {
-    const preload = await preloadInPage();
+    const preload = await preloadInPage(dist);
     for (const size of [SMALL, BIG]) await oneRun(browser, renderer.url, preload, size); // warm-up
     for (let run = 0; run < RUNS; run++) {
       for (const size of run % 2 ? [BIG, SMALL] : [SMALL, BIG]) runs.get(size)!.push(await oneRun(browser, renderer.url, preload, size));

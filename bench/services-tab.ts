@@ -18,16 +18,15 @@
  * after a warm-up of each size, the sizes alternating. Times vary with the machine: compare ratios.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { ServiceSummary } from '../shared/services.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
-import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
+import { startRendererServer } from '../tests/browser/app-harness.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
-import { launchChromium } from './browser.ts';
+import { type BenchAnswers, installBenchElectron, launchChromium, preloadInPage } from './browser.ts';
 import { median, ms, printTable } from './figures.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
@@ -51,7 +50,7 @@ interface Probe {
   firstRowAt: number | null;
   tasks: { start: number; duration: number }[];
 }
-type ProbeWindow = Window & { __probe: Probe; __benchElectron: unknown };
+type ProbeWindow = Window & { __probe: Probe };
 
 function installFakeMain({ count, panel, status, row }: Setup): void {
   const page = window as unknown as ProbeWindow;
@@ -92,7 +91,7 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
     await nextTask();
     return value;
   };
-  const answers: Record<string, (args: unknown[]) => Promise<unknown>> = {
+  const answers: BenchAnswers = {
     'panelApi:listPanels': async () => after([panel]),
     'panelApi:getAppStatus': async () => after(status),
     'panelApi:updateSettings': async () => after(status),
@@ -115,24 +114,7 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
       return copy;
     },
   };
-  Object.defineProperty(page, '__benchElectron', {
-    value: {
-      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => Object.defineProperty(page, key, { value: api }) },
-      ipcRenderer: {
-        invoke: async (channel: string, ...args: unknown[]) => {
-          const answer = answers[channel];
-          if (!answer) return { ok: false, error: { code: 'INTERNAL', message: `The bench does not answer ${channel}.` } };
-          return { ok: true, value: await answer(args) };
-        },
-        on() {
-          return this;
-        },
-        removeListener() {
-          return this;
-        },
-      },
-    },
-  });
+  (page as unknown as { __benchAnswers: BenchAnswers }).__benchAnswers = answers;
 }
 
 /** The longest task overlapping [from, to] but the IPC stand-in's copy; 0 for none over 50 ms. */
@@ -197,6 +179,7 @@ async function oneRun(browser: Browser, url: string, preload: string, count: num
       startupProblems: [],
     };
     await page.addInitScript(installFakeMain, { count, panel, status, row: ROW } satisfies Setup);
+    await page.addInitScript(installBenchElectron);
     await page.addInitScript({ content: preload });
     await page.goto(url);
     await page
@@ -258,7 +241,7 @@ const runs = new Map<number, Run[]>([
   [BIG, []],
 ]);
 try {
-  const preload = `(() => {\n${wrapPreload(await readFile(join(dist, 'preload', 'preload.cjs'), 'utf8'), 'window.__benchElectron')}\n})();`;
+  const preload = await preloadInPage(dist);
   for (const size of [SMALL, BIG]) await oneRun(browser, renderer.url, preload, size);
   for (let run = 0; run < RUNS; run++) {
     for (const size of run % 2 ? [BIG, SMALL] : [SMALL, BIG]) runs.get(size)!.push(await oneRun(browser, renderer.url, preload, size));
