@@ -25,6 +25,22 @@ export interface SessionReaderOptions {
  * request, so it is not made at every check of a fleet: after a log in, then about hourly.
  */
 export const VERSION_READ_EVERY_MS = 60 * 60 * 1000;
+/** The longest wait: each panel's own period lies in [VERSION_READ_EVERY_MS, VERSION_READ_AT_MOST_MS). */
+export const VERSION_READ_AT_MOST_MS = 1.5 * VERSION_READ_EVERY_MS;
+
+/**
+ * A panel's own period between version reads, from an hour to an hour and a half, the same for the
+ * panel at every start. A fleet whose versions were all read in one pass (the first after a start)
+ * would otherwise fall due together every hour, two requests a panel in that pass; periods that
+ * differ spread them out, and keep them apart.
+ */
+export function versionPeriodMs(panelId: string): number {
+  // FNV-1a: a stable, evenly spread fraction of the id, no secret in it.
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < panelId.length; index++) hash = Math.imul(hash ^ panelId.charCodeAt(index), 0x01000193);
+  const fraction = (hash >>> 0) / 0x1_0000_0000;
+  return VERSION_READ_EVERY_MS + fraction * (VERSION_READ_AT_MOST_MS - VERSION_READ_EVERY_MS);
+}
 
 /**
  * Reads a panel's session, for the operator's getSession and for checks alike, and records what it
@@ -112,11 +128,11 @@ export class SessionReader {
     this.#versionsDue.add(panelId);
   }
 
-  /** Whether the panel's version is worth a request now: after a sign-in began, never read, or read over an hour ago. */
+  /** Whether the panel's version is worth a request now: after a sign-in began, never read, or read over its period ago. */
   #versionDue(state: ServiceState, panelId: string): boolean {
     if (this.#versionsDue.has(panelId)) return true;
     const readAt = state.history.get(panelId).versionReadAt;
-    return readAt === null || this.#options.now().getTime() - Date.parse(readAt) >= VERSION_READ_EVERY_MS;
+    return readAt === null || this.#options.now().getTime() - Date.parse(readAt) >= versionPeriodMs(panelId);
   }
 
   /**
