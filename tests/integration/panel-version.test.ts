@@ -286,4 +286,32 @@ describe('a panel upgraded to a newer generation', () => {
     assert.deepEqual([panel.apiStyle, panel.signedIn], ['plain', true]);
     await rejectsWith(app.getSession(id), 'BAD_RESPONSE', /no session endpoint/);
   });
+
+  test('a search that found no generation is not repeated by each check: one request a check until its period passed; opening the panel searches at once', async () => {
+    const { server, id } = await suite.signedIn({ style: 'easypanel' });
+    const app = suite.service();
+    await app.checkPanels([id]);
+    server.setVersion('2.30.0', { upgrade: true });
+    const searched = server.requests.length;
+    assert.equal((await app.checkPanels([id]))[0]?.ok, false);
+    const search = sentSince(server, searched);
+    assert.ok(search.length >= 3, `the session read and the version probes: ${search.join(', ')}`);
+
+    for (let check = 0; check < 3; check++) {
+      suite.clock.now += 5 * 60 * 1000;
+      const from = server.requests.length;
+      const [failed] = await app.checkPanels([id]);
+      assert.equal(failed?.ok === false && failed.error.code, 'BAD_RESPONSE');
+      assert.deepEqual(sentSince(server, from), ['GET /api/getSession'], 'the session read alone');
+    }
+
+    let from = server.requests.length;
+    await rejectsWith(app.getSession(id), 'BAD_RESPONSE');
+    assert.deepEqual(sentSince(server, from), search, 'the operator opening the panel searches again');
+
+    suite.clock.now += PAST_ANY_PERIOD;
+    from = server.requests.length;
+    await app.checkPanels([id]);
+    assert.deepEqual(sentSince(server, from).slice(0, search.length), search, 'a check searches again once the period passed');
+  });
 });

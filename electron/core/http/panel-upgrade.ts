@@ -50,18 +50,20 @@ async function readInNewerStyle(
  * `findVersion`) and, when it is newer, the session is read there with the same token. Returns
  * the session, with the new endpoint and the version when the panel moved. When it did not, the
  * first read's error is thrown, unless the panel rejected the token on the way (UNAUTHORIZED: the
- * token is the problem) or the read was cancelled.
+ * token is the problem) or the read was cancelled. `findGeneration` false: no search, the first
+ * read's error as it is (a search that found nothing a moment ago).
  */
 export async function readSessionFollowingUpgrade(
   settings: RequestSettings,
   panel: PanelEndpoint,
   token: string,
   signal?: AbortSignal,
+  findGeneration = true,
 ): Promise<{ session: unknown; moved: PanelEndpoint | null; version: string | null }> {
   try {
     return { session: await requestSession(settings, panel, token, signal), moved: null, version: null };
   } catch (error) {
-    if (!(error instanceof MissingRouteError) || !usesDefaultPaths(panel)) throw error;
+    if (!(error instanceof MissingRouteError) || !findGeneration || !usesDefaultPaths(panel)) throw error;
     let found: MovedSession | null = null;
     let version: string | null = null;
     try {

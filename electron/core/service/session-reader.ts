@@ -2,6 +2,7 @@ import { INTERNAL_MESSAGE, PanelError, type CertificateInfo } from '../../../sha
 import type { PanelCheck, SessionResult } from '../../../shared/types.ts';
 import { readApiTokenSession } from '../http/api-token-check.ts';
 import type { PanelEndpoint, RequestSettings } from '../http/panel-endpoints.ts';
+import { MissingRouteError } from '../http/panel-responses.ts';
 import { readSessionFollowingUpgrade, readVersion, type VersionRead } from '../http/panel-upgrade.ts';
 import type { PanelChangeBatcher } from './panel-events.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
@@ -55,6 +56,8 @@ export class SessionReader {
   readonly #matchers = new Map<string, { token: string; matcher: SecretMatcher }>();
   /** Panels whose sign-in began or ended since their version was last read: read at the next session read. */
   readonly #versionsDue = new Set<string>();
+  /** When a search for each panel's generation last found nothing (its session route missing at every one). */
+  readonly #generationNotFound = new Map<string, number>();
 
   constructor(options: SessionReaderOptions) {
     this.#options = options;
@@ -66,7 +69,7 @@ export class SessionReader {
    * or show a session for a signed-out panel; a new log in meanwhile reads again. A cancelled read
    * records nothing.
    */
-  async read(state: ServiceState, panelId: string, signal?: AbortSignal): Promise<SessionResult> {
+  async read(state: ServiceState, panelId: string, signal?: AbortSignal, by: 'operator' | 'check' = 'operator'): Promise<SessionResult> {
     const { vault } = state;
     for (;;) {
       const record = find(state, panelId);
@@ -80,13 +83,14 @@ export class SessionReader {
         const answer =
           record.tokenKind === 'api-token'
             ? { session: await readApiTokenSession(this.#options.request, record, token, signal), moved: null, version: null }
-            : await readSessionFollowingUpgrade(this.#options.request, record, token, signal);
+            : await readSessionFollowingUpgrade(this.#options.request, record, token, signal, this.#mayFindGeneration(panelId, by));
         // Found again after an upgrade: the search read the version already.
         let version: VersionRead | null = answer.moved && { version: answer.version, moved: answer.moved };
         if (version === null && this.#versionDue(state, panelId)) version = await readVersion(this.#options.request, record, token, signal);
         read = { ok: true, session: answer.session, version };
       } catch (error) {
         read = { ok: false, error };
+        if (error instanceof MissingRouteError) this.#generationNotFound.set(panelId, this.#options.now().getTime());
       }
       const latest = find(state, panelId);
       if (vault.generation(panelId) !== generation || vault.token(panelId, latest.baseUrl) !== token) {
@@ -126,6 +130,18 @@ export class SessionReader {
   forget(panelId: string): void {
     this.#matchers.delete(panelId);
     this.#versionsDue.add(panelId);
+    this.#generationNotFound.delete(panelId);
+  }
+
+  /**
+   * Whether a session route that is missing (404, 405) may start the search for the panel's
+   * generation (up to three version reads). A check repeats a search that found nothing only after
+   * the panel's version period, so a panel behind a proxy that answers 404 costs one request a
+   * check, not four; the operator opening the panel searches at once (an upgrade just finished).
+   */
+  #mayFindGeneration(panelId: string, by: 'operator' | 'check'): boolean {
+    const failedAt = this.#generationNotFound.get(panelId);
+    return by === 'operator' || failedAt === undefined || this.#options.now().getTime() - failedAt >= versionPeriodMs(panelId);
   }
 
   /** Whether the panel's version is worth a request now: after a sign-in began, never read, or read over its period ago. */
@@ -159,7 +175,7 @@ export class SessionReader {
   /** `read` as a check: never rejects, answers with the outcome. */
   async check(state: ServiceState, panelId: string, signal: AbortSignal): Promise<PanelCheck> {
     try {
-      const { checkedAt } = await this.read(state, panelId, signal);
+      const { checkedAt } = await this.read(state, panelId, signal, 'check');
       return { panelId, checkedAt, ok: true };
     } catch (error) {
       const info = error instanceof PanelError ? error.toInfo() : { code: 'INTERNAL' as const, message: INTERNAL_MESSAGE };
