@@ -3,7 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
+import { keeping, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -78,16 +78,7 @@ describe('runtime logs of a 2.33 panel', () => {
     await dir.cleanup();
   });
 
-  const capture = async <T>(work: Promise<T>): Promise<T> => {
-    try {
-      const value = await work;
-      seen.push(value);
-      return value;
-    } catch (error) {
-      seen.push({ message: (error as Error).message, stack: (error as Error).stack });
-      throw error;
-    }
-  };
+  const capture = <T>(work: Promise<T>): Promise<T> => keeping(seen, work);
 
   test('reads the last N lines of a long backlog, says it left older ones out, and closes the socket', async () => {
     panel.logs.write('shop', 'web', Array.from({ length: 2500 }, (_, n) => `line ${n + 1}`).join('\n'));

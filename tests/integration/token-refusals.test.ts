@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { readAllFiles, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
+import { keeping, readAllFiles, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
 
@@ -70,17 +70,7 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
     return panelId;
   }
 
-  const capture = <T>(work: Promise<T>): Promise<T> =>
-    work.then(
-      (value) => {
-        seen.push(value);
-        return value;
-      },
-      (error: unknown) => {
-        seen.push({ message: (error as Error).message, stack: (error as Error).stack });
-        throw error;
-      },
-    );
+  const capture = <T>(work: Promise<T>): Promise<T> => keeping(seen, work);
 
   /** The panel is signed out because the panel refused its token, and the window heard so. */
   async function signedOutByRefusal(id: string): Promise<void> {

@@ -182,3 +182,15 @@ export async function waitUntil(check: () => boolean, ms = 4000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** Awaits `work`, keeping its answer, or its error's message and stack, in `seen`: to look for secrets in afterwards. */
+export async function keeping<T>(seen: unknown[], work: Promise<T>): Promise<T> {
+  try {
+    const value = await work;
+    seen.push(value);
+    return value;
+  } catch (error) {
+    seen.push({ message: (error as Error).message, stack: (error as Error).stack });
+    throw error;
+  }
+}

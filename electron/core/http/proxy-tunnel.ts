@@ -43,7 +43,14 @@ export function proxyRoute(answer: string, target: string): ProxyRoute {
       if (parsed) return { kind: 'http', ...parsed };
     }
   }
-  const named = entries.map((entry) => entry.slice(0, 80)).join('; ');
+  // Each entry as its scheme and parsed address only: a malformed one may hold a proxy's password.
+  const named = entries
+    .map((entry) => {
+      const [scheme = '', address = ''] = entry.split(/\s+/);
+      const shown = parseAddress(address)?.shown;
+      return `${scheme.toUpperCase().slice(0, 10)}${shown ? ` ${shown}` : ''}`;
+    })
+    .join('; ');
   throw new PanelError(
     'NETWORK',
     `The system's proxy settings send ${target} through ${named}, which Paneldeck's log connection cannot use (only an HTTP proxy or a direct connection).`,
