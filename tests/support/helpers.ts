@@ -194,3 +194,20 @@ export async function keeping<T>(seen: unknown[], work: Promise<T>): Promise<T> 
     throw error;
   }
 }
+
+/** Runs `work` and measures the longest the event loop was held meanwhile (a 5 ms ticker's longest gap), in ms. */
+export async function longestHold<T>(work: () => Promise<T>): Promise<{ value: T; heldMs: number }> {
+  let last = performance.now();
+  let heldMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    heldMs = Math.max(heldMs, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await work();
+    return { value, heldMs };
+  } finally {
+    clearInterval(ticker);
+  }
+}

@@ -1,7 +1,7 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
 import type { ServiceAction, ServiceActionPhase, ServiceActionResult } from '../../../shared/service-actions.ts';
-import { callPanel } from '../http/panel-calls.ts';
+import { callPanel, UnreadableAnswerError } from '../http/panel-calls.ts';
 import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../http/service-operations.ts';
 import type { ActivityLog } from '../storage/activity-log.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
@@ -183,6 +183,9 @@ export function serviceActionOutcome(action: ServiceAction, error: unknown): Wri
   if (error instanceof PanelError) {
     // The panel turned the token away before doing anything: said so, never as an unknown outcome.
     if (error.code === 'UNAUTHORIZED') return { outcome: 'failed', message: `Refused, not done: ${error.message}` };
+    if (error instanceof UnreadableAnswerError) {
+      return { outcome: 'unknown', message: `The panel's answer could not be read (${error.message}); ${check}` };
+    }
     if (error.code === 'TIMEOUT') return { outcome: 'unknown', message: `The panel did not answer in time; ${check}` };
     if (error.code === 'NETWORK' && !NEVER_SENT.test(error.message)) {
       return { outcome: 'unknown', message: `The connection closed before the panel answered; ${check}` };
