@@ -1,5 +1,6 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { SERVICE_LOG_LINES, type ServiceRef } from '../../../shared/service-logs.ts';
+import { MissingRouteError } from '../http/panel-calls.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
 import { type LogService, readBacklog } from '../http/service-log-socket.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
@@ -20,10 +21,18 @@ export type ServiceLogMethods = ServiceMethods<'readServiceLogs' | 'followServic
  * The service as its log socket names it. A compose service's log is asked for with
  * `compose=true` (EASYPANEL.md), so main reads the service's type afresh from the panel, as a
  * write does: the window is not asked for it, and a service the panel does not have is NOT_FOUND
- * before any socket is opened.
+ * before any socket is opened. A panel that has no project list at all (a 404/405 on every route)
+ * is asked with `compose=false`, as it was before the type was read.
  */
 async function logService(request: RequestSettings, record: PanelRecord, token: string, service: ServiceRef): Promise<LogService> {
-  const type = await readServiceType(request, record, token, service);
+  let type: string;
+  try {
+    type = await readServiceType(request, record, token, service);
+  } catch (error) {
+    // A panel without a project list (not an Easypanel API Paneldeck knows) is asked as before: not compose.
+    if (!(error instanceof MissingRouteError)) throw error;
+    type = 'unknown';
+  }
   return { projectName: service.projectName, serviceName: service.serviceName, compose: type === 'compose' };
 }
 
