@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import type { PanelService } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { keeping, longestHold, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
-import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { keeping, longestHold, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
+import { type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
+import { openSignedIn } from '../support/signed-in-service.ts';
 
 /**
  * Answers no real panel sends, to the operations of issue 23 (the rest is in services-read and
@@ -14,7 +15,6 @@ import { secretFormsIn } from '../support/secret-forms.ts';
  * measured and printed; the assertions are on what came back, not on milliseconds of a shared machine.
  */
 
-const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 const web = { projectName: 'shop', serviceName: 'web' };
 /** What a name shown to the operator must never hold: control characters and marks that reorder or hide text. */
 const UNSAFE = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u;
@@ -38,14 +38,12 @@ describe('hostile answers to the operations', () => {
   });
   beforeEach(async () => {
     dir = await tempDir();
-    events = [];
     seen = [];
     for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
-    ({ id } = await service.addPanel({ address: panel.url }));
-    seen.push(await service.logIn(id, credentials));
-    token = panel.issuedTokens().at(-1)!;
+    const opened = await openSignedIn(dir.path, panel);
+    ({ service, events, id, token } = opened);
+    seen.push(opened.loggedIn);
   });
   afterEach(async () => {
     service.stopAllLogFollows();

@@ -5,6 +5,7 @@ import { createPanelService, type PanelService } from '../../electron/core/index
 import type { PanelEvent } from '../../shared/events.ts';
 import { keeping, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { openSignedIn } from '../support/signed-in-service.ts';
 
 /**
  * Runtime logs over real HTTP and WebSockets against the reference panel: the backlog, a live
@@ -61,12 +62,10 @@ describe('runtime logs of a 2.33 panel', () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    events = [];
     seen = [];
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, emit: (event) => events.push(event) });
-    ({ id } = await service.addPanel({ address: panel.url }));
-    seen.push(await service.logIn(id, credentials));
-    token = panel.issuedTokens().at(-1)!;
+    const opened = await openSignedIn(dir.path, panel, { timeoutMs: 1500 });
+    ({ service, events, id, token } = opened);
+    seen.push(opened.loggedIn);
   });
   afterEach(async () => {
     service.stopAllLogFollows();

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import type { PanelService } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { keeping, readAllFiles, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
-import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { keeping, readAllFiles, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
+import { DEMO_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
+import { closeAll, EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents, startGenerations } from '../support/signed-in-service.ts';
 
 /**
  * A panel that turns the token away ends its sign-in whatever the call was: a read (as before), a
@@ -16,11 +17,11 @@ import { secretFormsIn } from '../support/secret-forms.ts';
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+const GENERATIONS = EASYPANEL_GENERATIONS;
 const web = { projectName: 'shop', serviceName: 'web' };
 
 describe('a token refused by a write or the log socket ends the sign-in as a read’s 401 does', () => {
-  const panels = new Map<string, ReferencePanel>();
+  let panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let service: PanelService;
   let events: PanelEvent[];
@@ -29,21 +30,18 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
   let seen: unknown[];
 
   before(async () => {
-    for (const style of GENERATIONS) panels.set(style, await startReferencePanel({ style }));
+    panels = await startGenerations();
   });
-  after(() => Promise.all([...panels.values()].map((panel) => panel.close())));
+  after(() => closeAll(panels));
   beforeEach(async () => {
     dir = await tempDir();
-    events = [];
     tokens = [];
     seen = [];
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    ({ service, events } = serviceWithEvents(dir.path));
     for (const panel of panels.values()) {
-      for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
-      panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
       panel.setFault('stopAppService', null);
       panel.logs.setFault(null);
-      panel.requests.splice(0);
+      onlyServices(panel, { projectName: 'shop', name: 'web', type: 'app' });
     }
   });
   afterEach(async () => {
