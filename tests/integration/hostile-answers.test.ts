@@ -117,6 +117,26 @@ describe('hostile answers to the operations', () => {
     assert.deepEqual([again.uptimeSeconds, again.cpuPercent], [12, null]);
   });
 
+  test('nesting deeper than any real answer: the load read without its nested part; the list a write reads first refused, nothing written', async () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 1000; level++) deep = { deeper: deep };
+    panel.services.setRawAnswer('getSystemStats', { uptime: 1, cpuInfo: deep });
+    // Within the parser's bound (2,000 levels) and read without recursion: the nested part is simply not a figure.
+    const stats = await measured('load nested 1,000 deep', () => keeping(seen, service.getServerStats(id)));
+    assert.deepEqual([stats.uptimeSeconds, stats.cpuPercent], [1, null]);
+    panel.services.setRawAnswer('listProjectsAndServices', {
+      projects: [],
+      services: [{ projectName: 'shop', name: 'web', type: 'app', x: deep }],
+    });
+    await rejectsWith(
+      keeping(seen, service.runServiceAction(id, { ...web, action: 'stop' })),
+      'BAD_RESPONSE',
+      /nested more than 64 levels/,
+    );
+    assert.equal(panel.requests.filter((request) => request.path === '/api/stopAppService').length, 0);
+    assert.deepEqual((await service.listActivity({ panelId: id })).entries, [], 'nothing sent, nothing recorded');
+  });
+
   test('a write answered with a web page, or with megabytes: its outcome unknown (it reached something), sent once', async () => {
     panel.setFault('stopAppService', { kind: 'html-page' });
     const stopped = await measured('write answered with HTML', () =>
