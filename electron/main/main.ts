@@ -148,6 +148,8 @@ function start(): void {
     dataDir: app.getPath('userData'),
     encryption,
     fetch: certificates.wrap(fetchFor),
+    // The log socket is the core's own (Node's net and tls): it asks Chromium for the system proxy, as net.request finds it.
+    resolveProxy: (url) => session.defaultSession.resolveProxy(url),
     emit: background.emit,
     // The system's save dialog, over the window: the renderer never touches the file system.
     chooseExportFile: async (suggestedName) => {

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import type { PanelApi } from '../../shared/contract.ts';
 import { readAllFiles } from '../support/helpers.ts';
+import { startReferencePanel } from '../support/reference-panel/server.ts';
+import { secretFormsIn } from '../support/secret-forms.ts';
 import type { AppUnderTest } from './app-harness.ts';
 import { rendererContents } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
@@ -149,4 +152,87 @@ test('no token and no password is kept, logged or sent to the renderer over a wh
     ]),
   );
   expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+});
+
+/**
+ * The operations of issue 23 from the window, against a 2.33 panel: services, load, writes (one
+ * refused with 401, which signs the panel out), the runtime log read and followed (a line holding
+ * the token among them), the activity log. The token is in no IPC answer, event, log line, data
+ * file, or the page; the refused write's entry says it was refused.
+ */
+test('no token in the answers, events, log lines or activity entries of the service operations', async ({
+  page,
+  launch,
+  logDir,
+  dataDir,
+}) => {
+  const server = await startReferencePanel({ style: 'easypanel' });
+  try {
+    server.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    server.services.addService({ projectName: 'shop', name: 'stack', type: 'compose' });
+    server.serviceActions.setDeployTime(50);
+    const app = await launch(page, { logDir });
+    await addPanel(page, server.url, 'Shop');
+    await logIn(page);
+    await expect(page.locator('dl.summary')).toContainText(demo.email);
+    const token = server.issuedTokens().at(-1)!;
+    server.logs.write('shop', 'stack', `worker up\nan echo of ${token} in a log line`);
+    const panelId = (await app.service.listPanels())[0]!.id;
+
+    // Through the window's own bridge: the calls and their answers go the app's way (preload, IPC registrar).
+    const outcomes = await page.evaluate(async (id) => {
+      const api = (window as unknown as { panelApi: PanelApi }).panelApi;
+      const shop = { projectName: 'shop' };
+      const settled = (work: Promise<unknown>) =>
+        work.then(
+          (value) => ({ value }),
+          (error: Error) => ({ error: error.message }),
+        );
+      return [
+        await settled(api.listServices(id)),
+        await settled(api.getServerStats(id)),
+        await settled(api.runServiceAction(id, { ...shop, serviceName: 'web', action: 'stop' })),
+        await settled(api.runServiceAction(id, { ...shop, serviceName: 'web', action: 'deploy' })),
+        await settled(api.readServiceLogs(id, { ...shop, serviceName: 'stack' })),
+        await settled(api.followServiceLogs(id, { ...shop, serviceName: 'stack' })),
+      ];
+    }, panelId);
+    expect(outcomes.filter((outcome) => 'error' in outcome)).toEqual([]);
+    await expect.poll(() => server.logs.openSockets('shop', 'stack')).toBe(1);
+    server.logs.write('shop', 'stack', `live line\nlive ${token}`);
+    await expect.poll(() => app.events.filter((event) => event.type === 'serviceLogLines').length).toBeGreaterThan(0);
+
+    server.setFault('restartAppService', { kind: 'status', status: 401 });
+    const refused = await page.evaluate(async (id) => {
+      const api = (window as unknown as { panelApi: PanelApi }).panelApi;
+      return api.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'restart' }).then(
+        () => 'done',
+        (error: Error) => error.message,
+      );
+    }, panelId);
+    expect(refused).toMatch(/rejected the saved token/);
+    await expect.poll(() => server.logs.openSockets()).toBe(0);
+    const activity = await page.evaluate(() => (window as unknown as { panelApi: PanelApi }).panelApi.listActivity({}));
+    expect(activity.entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['restart failed', 'deploy ok', 'stop ok']);
+    expect(activity.entries[0]?.message).toMatch(/^Refused, not done/);
+    const dom = await rendererContents(page);
+    await app.service.flush();
+    dropProbeNoise([app]);
+
+    const places = [
+      ...(await readAllFiles(dataDir)).map((file) => ({ where: `data file ${file.path}`, text: file.content })),
+      ...(await readAllFiles(logDir)).map((file) => ({ where: `log file ${file.path}`, text: file.content })),
+      { where: 'the IPC answers', text: JSON.stringify(app.answers) },
+      { where: 'the events', text: JSON.stringify(app.events) },
+      { where: 'the page', text: dom },
+    ];
+    const found = server
+      .issuedTokens()
+      .flatMap((one) => places.flatMap(({ where, text }) => secretFormsIn(text, one).map((form) => `${form} in ${where}`)));
+    expect(found).toEqual([]);
+    const lines = app.events.flatMap((event) => (event.type === 'serviceLogLines' ? event.lines : []));
+    expect(lines).toContain('live line');
+  } finally {
+    await server.close();
+  }
 });

@@ -68,6 +68,27 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
       assert.equal(panel.logs.accepted().length, before);
     });
 
+    test("a compose service's log only with compose=true, any other's only without (404 the other way round)", async () => {
+      panel.services.addService({ projectName: 'shop', name: 'stack', type: 'compose' });
+      panel.logs.write('shop', 'stack', 'compose up');
+      assert.deepEqual(await open(panel, `token=${token}&service=shop_stack&compose=false`), { status: 404 });
+      assert.deepEqual(await open(panel, `token=${token}&service=shop_web_1&compose=true`), { status: 404 });
+      const opened = await open(panel, `token=${token}&service=shop_stack&compose=true`);
+      assert.ok('socket' in opened);
+      await waitUntil(() => opened.frames.length === 1);
+      assert.deepEqual(opened.frames[0], { output: 'compose up\n' });
+      assert.deepEqual(panel.logs.accepted().at(-1), { service: 'shop_stack', compose: true, certificate: null });
+      opened.socket.close();
+      await waitUntil(() => panel.logs.openSockets() === 0);
+      panel.services.removeService('shop', 'stack');
+    });
+
+    test('refuses the upgrade with the status of a `refuse` fault, whatever the token', async () => {
+      panel.logs.setFault({ kind: 'refuse', status: 403 });
+      assert.deepEqual(await open(panel, `token=${token}&service=shop_web_1&compose=false`), { status: 403 });
+      panel.logs.setFault(null);
+    });
+
     test('is at the root of the origin, not under /api', async () => {
       await assert.rejects(open(panel, `token=${token}&service=shop_web_1`, '/api/ws/serviceLogs'));
     });

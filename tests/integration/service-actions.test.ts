@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { PanelError } from '../../shared/errors.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { activityLineOutcomes, readAllFiles, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
-import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import type { PanelService } from '../../electron/core/index.ts';
+import { activityLineOutcomes, readAllFiles, tempDir, waitUntil } from '../support/helpers.ts';
+import { DEMO_USER, type PanelStyle, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
+import { closeAll, EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents, startGenerations } from '../support/signed-in-service.ts';
 
 /**
  * `runServiceAction` over real HTTP against the reference panel in each generation: the type's own
@@ -15,7 +16,7 @@ import { secretFormsIn } from '../support/secret-forms.ts';
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+const GENERATIONS = EASYPANEL_GENERATIONS;
 /** The path each generation's write of `name` (`stopService` of an app) goes to. */
 const WRITE_PATHS: Record<Exclude<PanelStyle, 'simple'>, (type: string, verb: string) => string> = {
   trpc: (type, verb) => `/api/trpc/services.${type}.${verb}Service`,
@@ -24,25 +25,21 @@ const WRITE_PATHS: Record<Exclude<PanelStyle, 'simple'>, (type: string, verb: st
 };
 
 describe('service actions', () => {
-  const panels = new Map<string, ReferencePanel>();
+  let panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let service: PanelService;
   let events: PanelEvent[];
 
   before(async () => {
-    for (const style of GENERATIONS) panels.set(style, await startReferencePanel({ style }));
+    panels = await startGenerations();
   });
-  after(() => Promise.all([...panels.values()].map((panel) => panel.close())));
+  after(() => closeAll(panels));
   beforeEach(async () => {
     dir = await tempDir();
-    events = [];
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    ({ service, events } = serviceWithEvents(dir.path));
     for (const panel of panels.values()) {
-      for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
-      panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
-      panel.services.addService({ projectName: 'shop', name: 'db', type: 'postgres' });
       panel.serviceActions.setDeployTime(100);
-      panel.requests.splice(0);
+      onlyServices(panel, { projectName: 'shop', name: 'web', type: 'app' }, { projectName: 'shop', name: 'db', type: 'postgres' });
     }
   });
   afterEach(() => dir.cleanup());

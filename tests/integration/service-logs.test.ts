@@ -3,8 +3,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/events.ts';
-import { rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
+import { keeping, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { openSignedIn } from '../support/signed-in-service.ts';
 
 /**
  * Runtime logs over real HTTP and WebSockets against the reference panel: the backlog, a live
@@ -61,12 +62,10 @@ describe('runtime logs of a 2.33 panel', () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    events = [];
     seen = [];
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, emit: (event) => events.push(event) });
-    ({ id } = await service.addPanel({ address: panel.url }));
-    seen.push(await service.logIn(id, credentials));
-    token = panel.issuedTokens().at(-1)!;
+    const opened = await openSignedIn(dir.path, panel, { timeoutMs: 1500 });
+    ({ service, events, id, token } = opened);
+    seen.push(opened.loggedIn);
   });
   afterEach(async () => {
     service.stopAllLogFollows();
@@ -78,16 +77,7 @@ describe('runtime logs of a 2.33 panel', () => {
     await dir.cleanup();
   });
 
-  const capture = async <T>(work: Promise<T>): Promise<T> => {
-    try {
-      const value = await work;
-      seen.push(value);
-      return value;
-    } catch (error) {
-      seen.push({ message: (error as Error).message, stack: (error as Error).stack });
-      throw error;
-    }
-  };
+  const capture = <T>(work: Promise<T>): Promise<T> => keeping(seen, work);
 
   test('reads the last N lines of a long backlog, says it left older ones out, and closes the socket', async () => {
     panel.logs.write('shop', 'web', Array.from({ length: 2500 }, (_, n) => `line ${n + 1}`).join('\n'));
@@ -145,13 +135,44 @@ describe('runtime logs of a 2.33 panel', () => {
     assert.deepEqual(endOf(events, second.followId)?.error, null);
   });
 
-  test('a token the panel refuses: UNAUTHORIZED for a read, and an ended follow; no message quotes it', async () => {
-    panel.expireAllTokens();
+  test('a token the log socket refuses: UNAUTHORIZED for a read, and an ended follow; no message quotes it', async () => {
+    // The socket alone refuses it: the reads before it (the service's type) take the token.
+    panel.logs.setFault({ kind: 'refuse', status: 401 });
     const error = await rejectsWith(capture(service.readServiceLogs(id, web)), 'UNAUTHORIZED', /refused the saved token/);
     assert.ok(!error.message.includes(token));
+    // That ended the sign-in (token-refusals.test.ts says more): a new one for the follow.
+    seen.push(await service.logIn(id, credentials));
+    token = panel.issuedTokens().at(-1)!;
     const follow = await capture(service.followServiceLogs(id, web));
     await waitUntil(() => endOf(events, follow.followId) !== undefined);
     assert.equal(endOf(events, follow.followId)?.error?.code, 'UNAUTHORIZED');
+  });
+
+  test("a compose service's log is asked for with compose=true (its type read from the panel); an unknown service opens no socket", async () => {
+    panel.services.addService({ projectName: 'shop', name: 'stack', type: 'compose' });
+    try {
+      panel.logs.write('shop', 'stack', 'stack up');
+      const read = await capture(service.readServiceLogs(id, { projectName: 'shop', serviceName: 'stack' }));
+      assert.deepEqual(read.lines, ['stack up']);
+      assert.deepEqual(panel.logs.accepted().at(-1), { service: 'shop_stack', compose: true, certificate: null });
+      await waitUntil(() => panel.logs.openSockets() === 0);
+      const follow = await capture(service.followServiceLogs(id, { projectName: 'shop', serviceName: 'stack' }));
+      await waitUntil(() => panel.logs.openSockets('shop', 'stack') === 1);
+      panel.logs.write('shop', 'stack', 'worker restarted');
+      await waitUntil(() => linesOf(events, follow.followId).length === 1);
+      await service.stopFollowingServiceLogs(follow.followId);
+      await capture(service.readServiceLogs(id, web));
+      assert.equal(panel.logs.accepted().at(-1)?.compose, false);
+      const accepted = panel.logs.accepted().length;
+      await rejectsWith(
+        capture(service.readServiceLogs(id, { projectName: 'shop', serviceName: 'gone' })),
+        'NOT_FOUND',
+        /no service shop\/gone/,
+      );
+      assert.equal(panel.logs.accepted().length, accepted);
+    } finally {
+      panel.services.removeService('shop', 'stack');
+    }
   });
 
   test('wrong names and a signed-out panel never reach the panel', async () => {

@@ -182,3 +182,32 @@ export async function waitUntil(check: () => boolean, ms = 4000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** Awaits `work`, keeping its answer, or its error's message and stack, in `seen`: to look for secrets in afterwards. */
+export async function keeping<T>(seen: unknown[], work: Promise<T>): Promise<T> {
+  try {
+    const value = await work;
+    seen.push(value);
+    return value;
+  } catch (error) {
+    seen.push({ message: (error as Error).message, stack: (error as Error).stack });
+    throw error;
+  }
+}
+
+/** Runs `work` and measures the longest the event loop was held meanwhile (a 5 ms ticker's longest gap), in ms. */
+export async function longestHold<T>(work: () => Promise<T>): Promise<{ value: T; heldMs: number }> {
+  let last = performance.now();
+  let heldMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    heldMs = Math.max(heldMs, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await work();
+    return { value, heldMs };
+  } finally {
+    clearInterval(ticker);
+  }
+}

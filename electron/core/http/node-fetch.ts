@@ -88,16 +88,19 @@ function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
  */
 export class JudgingAgent extends Agent {
   readonly #trusted: string | null;
+  readonly #tunnel: Duplex | null;
 
-  constructor(trusted: string | null, options: AgentOptions) {
+  /** `tunnel`: a connection already open to the server (a proxy's CONNECT tunnel) that TLS is spoken over, for one request. */
+  constructor(trusted: string | null, options: AgentOptions, tunnel: Duplex | null = null) {
     super(options);
     this.#trusted = trusted;
+    this.#tunnel = tunnel;
   }
 
   override createConnection(options: ConnectionOptions, callback: (error: Error | null, socket?: Duplex) => void): Duplex | undefined {
     // The system's verdict is read after the handshake, not enforced by it: a certificate the
     // operator trusted must be able to pass although the system refuses it.
-    const socket: TLSSocket = tlsConnect({ ...options, rejectUnauthorized: false });
+    const socket: TLSSocket = tlsConnect({ ...options, rejectUnauthorized: false, ...(this.#tunnel ? { socket: this.#tunnel } : {}) });
     let settled = false;
     const settle = (error: Error | null) => {
       if (settled) return;

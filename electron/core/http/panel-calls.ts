@@ -120,15 +120,17 @@ async function sendOnce({ settings, panel, token, operation, input, style, signa
   const secrets = [token];
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
   if (shape.body !== undefined) headers['content-type'] = 'application/json';
-  const sent = await sendToPanel(settings, secrets, panel, {
-    method: shape.method,
-    url: `${url}${shape.query}`,
-    headers,
-    body: shape.body,
-    signal,
-    ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
-    ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
-  });
+  const sent = await unreadableIfWrite(operation, () =>
+    sendToPanel(settings, secrets, panel, {
+      method: shape.method,
+      url: `${url}${shape.query}`,
+      headers,
+      body: shape.body,
+      signal,
+      ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
+      ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
+    }),
+  );
   const enveloped = style !== 'plain';
   const failed = sent.status < 200 || sent.status >= 300;
   const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(style, sent.text)) : sent;
@@ -153,11 +155,31 @@ async function sendOnce({ settings, panel, token, operation, input, style, signa
   fail(response);
   // A call that returns nothing may answer 200 with an empty body (2.33).
   if (response.text.trim() === '') return null;
-  const body = parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape);
+  const body = await unreadableIfWrite(operation, async () =>
+    parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape),
+  );
   if (!enveloped) return body;
   const answer = readEnvelope(style, body);
   if (answer.kind === 'error') fail(withEnvelopeStatus(response, answer));
-  return envelopePayload(style, answer, operation.doing);
+  return unreadableIfWrite(operation, async () => envelopePayload(style, answer, operation.doing));
+}
+
+/**
+ * A write's answer that came but could not be read: too large, not JSON (a proxy's HTML page with
+ * 200), not the generation's envelope. The write reached something that answered, so whether the
+ * panel did it is not known (never a failure: see `serviceActionOutcome`).
+ */
+export class UnreadableAnswerError extends PanelError {}
+
+/** `read`, its BAD_RESPONSE or RESPONSE_TOO_LARGE turned into `UnreadableAnswerError` for a write. */
+async function unreadableIfWrite<T>(operation: Operation, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    const unreadable = error instanceof PanelError && (error.code === 'BAD_RESPONSE' || error.code === 'RESPONSE_TOO_LARGE');
+    if (operation.effect !== 'write' || !unreadable || error instanceof MissingRouteError) throw error;
+    throw new UnreadableAnswerError(error.code, error.message, { cause: error });
+  }
 }
 
 /** The version an answer of `getVersion` names (`"2.32.2"`), or null when it names none. */

@@ -5,6 +5,7 @@ import type { ApiStyle } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { callShape, envelopePayload, logInBody, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from './http-client.ts';
+import type { ProxyResolver } from './proxy-tunnel.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
 import { secondFactorRefusal, twoFactorRequired } from './second-factor.ts';
 import { asksForSecondFactor, describeTopLevelKeys, findToken } from './token-field.ts';
@@ -14,6 +15,8 @@ export interface RequestSettings {
   fetch: FetchLike;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** The system's proxy, for connections the core makes itself (the log socket); `fetch` finds its own. */
+  resolveProxy?: ProxyResolver | undefined;
 }
 
 export interface PanelEndpoint {

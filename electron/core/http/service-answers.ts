@@ -121,7 +121,20 @@ export function readServiceList(list: unknown, taskStats: unknown, options: List
   return { projects: [...projectNames].map((name) => ({ name })), services, truncated };
 }
 
-/** The figures of a system stats answer (`uptime`, `cpuInfo`, `memInfo`, `diskInfo`), each null when not said. */
+/**
+ * The largest figure a real server reports, past which the panel's word is not taken (null, as if
+ * not said): a percentage of the whole machine, a century of uptime, a petabyte of memory or an
+ * exabyte of disk. The window then never draws a bar or a duration from nonsense.
+ */
+const PLAUSIBLE = { percent: 100, uptimeSeconds: 100 * 365 * 24 * 3600, memoryMb: 1e9, diskGb: 1e9 } as const;
+
+/** `readNumber`, and null above `max`. */
+function readFigure(value: unknown, max: number): number | null {
+  const number = readNumber(value);
+  return number !== null && number <= max ? number : null;
+}
+
+/** The figures of a system stats answer (`uptime`, `cpuInfo`, `memInfo`, `diskInfo`), each null when not said or not plausible. */
 export function readServerLoad(answer: unknown): Pick<ServerStats, 'uptimeSeconds' | 'cpuPercent' | 'memory' | 'disk'> {
   const root = isRecord(answer) ? answer : {};
   const part = (value: unknown) => (isRecord(value) ? value : {});
@@ -129,9 +142,9 @@ export function readServerLoad(answer: unknown): Pick<ServerStats, 'uptimeSecond
   const memory = part(root.memInfo);
   const disk = part(root.diskInfo);
   return {
-    uptimeSeconds: readNumber(root.uptime),
-    cpuPercent: readNumber(cpu.usedPercentage),
-    memory: { usedMb: readNumber(memory.usedMemMb), totalMb: readNumber(memory.totalMemMb) },
-    disk: { usedGb: readNumber(disk.usedGb), totalGb: readNumber(disk.totalGb) },
+    uptimeSeconds: readFigure(root.uptime, PLAUSIBLE.uptimeSeconds),
+    cpuPercent: readFigure(cpu.usedPercentage, PLAUSIBLE.percent),
+    memory: { usedMb: readFigure(memory.usedMemMb, PLAUSIBLE.memoryMb), totalMb: readFigure(memory.totalMemMb, PLAUSIBLE.memoryMb) },
+    disk: { usedGb: readFigure(disk.usedGb, PLAUSIBLE.diskGb), totalGb: readFigure(disk.totalGb, PLAUSIBLE.diskGb) },
   };
 }

@@ -5,10 +5,11 @@ import { normaliseAddress } from '../common/address.ts';
 import { type SecretMatcher, secretMatcher } from '../secrets/secret-match.ts';
 import { type LogSocket, openLogSocket } from './log-socket.ts';
 import type { PanelEndpoint } from './panel-endpoints.ts';
+import type { ProxyResolver } from './proxy-tunnel.ts';
 
 /**
  * A service's runtime log over the panel's log WebSocket (EASYPANEL.md: `/ws/serviceLogs?token=
- * &service=<p>_<s>&compose=false`, frames `{"output": "..."}`, the first one the backlog). The
+ * &service=<p>_<s>&compose=false` (`true` for a compose service), frames `{"output": "..."}`, the first one the backlog). The
  * socket sits at the root of the panel's origin, beside `/api`: `https://host/api` has its log at
  * `wss://host/ws/serviceLogs`. Plain `ws:` only where the panel's address is plain http, which
  * the operator allowed for it (or a loopback host).
@@ -22,13 +23,22 @@ export interface LogPanel extends Pick<PanelEndpoint, 'baseUrl' | 'trustedCertif
   allowPlainHttp: boolean;
 }
 
+/** The service whose log is asked for; `compose`: a compose service (its type, read from the panel, not the window's word). */
+export interface LogService extends ServiceRef {
+  compose: boolean;
+}
+
 /** The log socket's URL, the token in its query (never shown: see log-socket.ts). */
-export function serviceLogUrl(panel: LogPanel, token: string, service: ServiceRef): URL {
+export function serviceLogUrl(panel: LogPanel, token: string, service: LogService): URL {
   // Checked again: an http address the operator did not allow gets no token.
   const api = new URL(normaliseAddress(panel.baseUrl, { allowPlainHttp: panel.allowPlainHttp }).baseUrl);
   const url = new URL(SERVICE_LOGS_PATH, api.origin);
   url.protocol = api.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.search = new URLSearchParams({ token, service: `${service.projectName}_${service.serviceName}`, compose: 'false' }).toString();
+  url.search = new URLSearchParams({
+    token,
+    service: `${service.projectName}_${service.serviceName}`,
+    compose: String(service.compose),
+  }).toString();
   return url;
 }
 
@@ -105,13 +115,15 @@ export interface BacklogOptions {
   /** The largest backlog taken (one message). */
   maxBytes: number;
   signal?: AbortSignal;
+  /** The system's proxy; without it the socket connects directly. */
+  resolveProxy?: ProxyResolver | undefined;
 }
 
 /** Opens the log socket, takes its first frame (the backlog) and closes it. Fails only with `PanelError`. */
 export function readBacklog(
   panel: LogPanel,
   token: string,
-  service: ServiceRef,
+  service: LogService,
   options: BacklogOptions,
 ): Promise<{ lines: string[]; truncated: boolean }> {
   const host = new URL(panel.baseUrl).host;
@@ -138,6 +150,7 @@ export function readBacklog(
       trustedCertificate: panel.trustedCertificate?.sha256 ?? null,
       connectTimeoutMs: options.deadlineMs,
       maxMessageBytes: options.maxBytes,
+      resolveProxy: options.resolveProxy,
       onMessage: (text) => settle(() => backlogLines(text, options.lines, host, secretMatcher([token]))),
       onEnd: (error) => fail(error ?? new PanelError('BAD_RESPONSE', `The panel at ${host} closed its log before sending it.`)),
     });
@@ -171,8 +184,8 @@ export interface FollowHandlers {
 export function followLog(
   panel: LogPanel,
   token: string,
-  service: ServiceRef,
-  options: { connectTimeoutMs: number; maxMessageBytes: number },
+  service: LogService,
+  options: { connectTimeoutMs: number; maxMessageBytes: number; resolveProxy?: ProxyResolver | undefined },
   on: FollowHandlers,
 ): LogSocket {
   let backlogSeen = false;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PanelError } from '../../../shared/errors.ts';
 import type { PanelEvent } from '../../../shared/events.ts';
-import type { ServiceLogFollow, ServiceRef } from '../../../shared/service-logs.ts';
+import type { ServiceLogFollow } from '../../../shared/service-logs.ts';
 import type { LogSocket } from '../http/log-socket.ts';
-import { followLog, type LogPanel } from '../http/service-log-socket.ts';
+import type { ProxyResolver } from '../http/proxy-tunnel.ts';
+import { followLog, type LogPanel, type LogService } from '../http/service-log-socket.ts';
 
 /** How the follows batch and bound what they hand the window. */
 export interface LogFollowLimits {
@@ -24,6 +25,15 @@ export const LOG_FOLLOW_LIMITS: LogFollowLimits = {
   connectTimeoutMs: 15_000,
   maxMessageBytes: 8 * 1024 * 1024,
 };
+
+/** What a follow is opened with besides its panel and service. */
+export interface FollowHow {
+  /** Whether the sign-in it was opened with still holds: checked at each batch. */
+  stillSignedIn(): boolean;
+  /** Told of the socket's own failure (a refused handshake), after the follow ended with it. */
+  failed(error: PanelError): void;
+  resolveProxy?: ProxyResolver | undefined;
+}
 
 interface Follow {
   info: ServiceLogFollow;
@@ -52,8 +62,9 @@ export class LogFollows {
     this.#limits = limits;
   }
 
-  start(panelId: string, panel: LogPanel, token: string, service: ServiceRef, stillSignedIn: () => boolean): ServiceLogFollow {
-    const info: ServiceLogFollow = { followId: randomUUID(), panelId, ...service };
+  start(panelId: string, panel: LogPanel, token: string, service: LogService, how: FollowHow): ServiceLogFollow {
+    const { stillSignedIn } = how;
+    const info: ServiceLogFollow = { followId: randomUUID(), panelId, projectName: service.projectName, serviceName: service.serviceName };
     while (this.#follows.size >= this.#limits.maxFollows) {
       const oldest = this.#follows.keys().next().value as string;
       this.#end(oldest, new PanelError('CANCELLED', `Stopped following: at most ${this.#limits.maxFollows} logs are followed at once.`));
@@ -63,10 +74,13 @@ export class LogFollows {
       panel,
       token,
       service,
-      { connectTimeoutMs, maxMessageBytes },
+      { connectTimeoutMs, maxMessageBytes, resolveProxy: how.resolveProxy },
       {
         lines: (lines) => this.#take(info.followId, lines),
-        end: (error) => this.#end(info.followId, error ?? new PanelError('NETWORK', 'The panel closed the log.'), false),
+        end: (error) => {
+          this.#end(info.followId, error ?? new PanelError('NETWORK', 'The panel closed the log.'), false);
+          if (error) how.failed(error);
+        },
       },
     );
     this.#follows.set(info.followId, { info, socket, pending: [], paused: false, stillSignedIn });

@@ -45,6 +45,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       return options.timeoutMs ?? (opened?.settings.get() ?? DEFAULT_SETTINGS).requestTimeoutSeconds * 1000;
     },
     maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
+    resolveProxy: options.resolveProxy,
   };
   const openActivity = () => ActivityLog.open(join(options.dataDir, ACTIVITY_FILE), { now, ...options.activity });
   const ready = openServiceState(openStore, openActivity, options.encryption, now());

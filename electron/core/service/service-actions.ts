@@ -1,13 +1,14 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
-import { isRecord } from '../../../shared/guards.ts';
 import type { ServiceAction, ServiceActionPhase, ServiceActionResult } from '../../../shared/service-actions.ts';
-import { callPanel } from '../http/panel-calls.ts';
+import { callPanel, UnreadableAnswerError } from '../http/panel-calls.ts';
 import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../http/service-operations.ts';
+import type { ActivityLog } from '../storage/activity-log.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { type WriteOutcome, writeRecorder } from './activity.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
-import { find } from './session-reader.ts';
+import { readServiceType } from './services.ts';
+import { withToken } from './with-token.ts';
 
 /**
  * Deploy, start, stop, restart a service (`runServiceAction`). The rules for writes: the window
@@ -72,70 +73,68 @@ const DATABASE_VERBS: Readonly<Record<ServiceAction, ServiceVerb | null>> = {
 };
 
 export function serviceActionMethods(context: ServiceContext): ServiceMethods<'runServiceAction'> {
-  const { request, inFlight } = context;
   return {
     async runServiceAction(id, input) {
       const [panelId, { projectName, serviceName, action }] = parseArguments('runServiceAction', [id, input]);
-      const current = await context.state();
-      const record = find(current, panelId);
-      const token = current.vault.token(panelId, record.baseUrl);
-      if (!token) throw new PanelError('NOT_SIGNED_IN', `You are not signed in to ${record.name}. Log in, then try again.`);
-      const target = { projectName, serviceName };
-      const running = inFlight.running(panelId, target);
-      if (running !== null || !inFlight.hold(panelId, target, action)) {
-        throw new PanelError(
-          'INVALID_INPUT',
-          `${projectName}/${serviceName} on ${record.name} has a ${running ?? 'service action'} under way: wait for it to end.`,
-        );
-      }
-      const changed = (phase: ServiceActionPhase, message: string | null = null) => {
-        try {
-          context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
-        } catch {
-          // A window that is gone must not fail a write.
-        }
-      };
-      let sent = false;
-      try {
-        const name = writeFor(record, target, action, await serviceType(context, record, token, target));
-        await writeRecorder(context, current.activity)(
-          record,
-          { action, projectName, serviceName },
-          () => {
-            sent = true;
-            changed('sent');
-            return callPanel(request, record, token, name, { projectName, serviceName });
-          },
-          { secrets: [token], judge: (error) => serviceActionOutcome(action, error) },
-        );
-        changed('done');
-        return { panelId, projectName, serviceName, action, outcome: 'done', message: null } satisfies ServiceActionResult;
-      } catch (error) {
-        if (!sent) throw error;
-        const { outcome, message } = serviceActionOutcome(action, error);
-        if (outcome === 'unknown') {
-          changed('unknown', message);
-          return { panelId, projectName, serviceName, action, outcome: 'unknown', message };
-        }
-        changed('failed', message);
-        throw error;
-      } finally {
-        inFlight.release(panelId, target);
-      }
+      // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
+      return withToken(context, panelId, ({ record, token, state }) =>
+        runOnce(context, { record, token, activity: state.activity }, { projectName, serviceName }, action),
+      );
     },
   };
 }
 
-/** The service's type, from a fresh read of the panel's services; NOT_FOUND when it has no such service. */
-async function serviceType(context: ServiceContext, record: PanelRecord, token: string, target: ServiceTarget): Promise<string> {
-  const listed = await callPanel(context.request, record, token, 'listProjectsAndServices');
-  const services = isRecord(listed) && Array.isArray(listed.services) ? listed.services : [];
-  const found = services.find(
-    (service): service is Record<string, unknown> =>
-      isRecord(service) && service.projectName === target.projectName && service.name === target.serviceName,
-  );
-  if (!found) throw new PanelError('NOT_FOUND', `${record.name} has no service ${target.projectName}/${target.serviceName}.`);
-  return typeof found.type === 'string' ? found.type : 'unknown';
+/** One service action with the panel's token: held for the service while it runs, recorded, its steps told to the window. */
+async function runOnce(
+  context: ServiceContext,
+  { record, token, activity }: { record: PanelRecord; token: string; activity: ActivityLog },
+  target: ServiceTarget,
+  action: ServiceAction,
+): Promise<ServiceActionResult> {
+  const { inFlight } = context;
+  const panelId = record.id;
+  const { projectName, serviceName } = target;
+  const running = inFlight.running(panelId, target);
+  if (running !== null || !inFlight.hold(panelId, target, action)) {
+    throw new PanelError(
+      'INVALID_INPUT',
+      `${projectName}/${serviceName} on ${record.name} has a ${running ?? 'service action'} under way: wait for it to end.`,
+    );
+  }
+  const changed = (phase: ServiceActionPhase, message: string | null = null) => {
+    try {
+      context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
+    } catch {
+      // A window that is gone must not fail a write.
+    }
+  };
+  let sent = false;
+  try {
+    const name = writeFor(record, target, action, await readServiceType(context.request, record, token, target));
+    await writeRecorder(context, activity)(
+      record,
+      { action, projectName, serviceName },
+      () => {
+        sent = true;
+        changed('sent');
+        return callPanel(context.request, record, token, name, { projectName, serviceName });
+      },
+      { secrets: [token], judge: (error) => serviceActionOutcome(action, error) },
+    );
+    changed('done');
+    return { panelId, projectName, serviceName, action, outcome: 'done', message: null };
+  } catch (error) {
+    if (!sent) throw error;
+    const { outcome, message } = serviceActionOutcome(action, error);
+    if (outcome === 'unknown') {
+      changed('unknown', message);
+      return { panelId, projectName, serviceName, action, outcome: 'unknown', message };
+    }
+    changed('failed', message);
+    throw error;
+  } finally {
+    inFlight.release(panelId, target);
+  }
 }
 
 /**
@@ -182,6 +181,11 @@ export function serviceActionOutcome(action: ServiceAction, error: unknown): Wri
   const check =
     action === 'deploy' ? 'the deploy may still be running: check the service.' : `the ${action} may have been done: check the service.`;
   if (error instanceof PanelError) {
+    // The panel turned the token away before doing anything: said so, never as an unknown outcome.
+    if (error.code === 'UNAUTHORIZED') return { outcome: 'failed', message: `Refused, not done: ${error.message}` };
+    if (error instanceof UnreadableAnswerError) {
+      return { outcome: 'unknown', message: `The panel's answer could not be read (${error.message}); ${check}` };
+    }
     if (error.code === 'TIMEOUT') return { outcome: 'unknown', message: `The panel did not answer in time; ${check}` };
     if (error.code === 'NETWORK' && !NEVER_SENT.test(error.message)) {
       return { outcome: 'unknown', message: `The connection closed before the panel answered; ${check}` };

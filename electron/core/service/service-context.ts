@@ -4,6 +4,7 @@ import type { PanelEvent } from '../../../shared/events.ts';
 import type { AppSettings } from '../../../shared/types.ts';
 import type { FetchLike } from '../http/http-client.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
+import type { ProxyResolver } from '../http/proxy-tunnel.ts';
 import type { ActivityLogOptions } from '../storage/activity-log.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
@@ -23,6 +24,11 @@ export interface PanelServiceOptions {
    * the app passes a fetch over Chromium's network stack (system proxy, OS certificates).
    */
   fetch?: FetchLike;
+  /**
+   * The system's proxy for the connections the core opens itself (the log socket), as a PAC answer
+   * ("DIRECT", "PROXY host:port"); the app passes Electron's `session.resolveProxy`. Without it they connect directly.
+   */
+  resolveProxy?: ProxyResolver;
   /** Per request, headers and body together. Default 15 s. */
   timeoutMs?: number;
   /** Largest answer read from a panel. Default 4 MiB: room for a session with a 1 MiB string, far below memory trouble. */

@@ -1,12 +1,14 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
+import { isRecord } from '../../../shared/guards.ts';
+import type { ServiceRef } from '../../../shared/service-logs.ts';
 import type { ServerStats, ServiceList } from '../../../shared/services.ts';
 import { callPanel, versionOf } from '../http/panel-calls.ts';
+import type { RequestSettings } from '../http/panel-endpoints.ts';
 import { readServerLoad, readServiceList } from '../http/service-answers.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
-import type { ServiceState } from './service-state.ts';
-import { find, notSignedIn } from './session-reader.ts';
+import { withToken } from './with-token.ts';
 
 /**
  * What a panel runs: its projects and services with their state, and the server's load, read in
@@ -33,7 +35,7 @@ export function serviceReadMethods(
   return {
     async listServices(id) {
       const [panelId] = parseArguments('listServices', [id]);
-      return withToken(context, panelId, async (record, token): Promise<ServiceList> => {
+      return withToken(context, panelId, async ({ record, token }): Promise<ServiceList> => {
         const [list, stats] = await Promise.allSettled([
           callPanel(request, record, token, 'listProjectsAndServices'),
           callPanel(request, record, token, 'getDockerTaskStats'),
@@ -51,7 +53,7 @@ export function serviceReadMethods(
 
     async getServerStats(id) {
       const [panelId] = parseArguments('getServerStats', [id]);
-      return withToken(context, panelId, async (record, token, state): Promise<ServerStats> => {
+      return withToken(context, panelId, async ({ record, token, state }): Promise<ServerStats> => {
         const [load, version] = await Promise.allSettled([
           callPanel(request, record, token, 'getSystemStats'),
           callPanel(request, record, token, 'getVersion'),
@@ -75,22 +77,21 @@ function asPanelError(error: unknown): PanelError {
 }
 
 /**
- * Runs `read` with the panel's token; NOT_SIGNED_IN without one. A failure is told to the session
- * reader first, so that a 401 ends the sign-in as a session read's would (one signed-out state).
+ * The service's type (app, compose, postgres, ...), from a fresh read of the panel's services:
+ * main never takes it from the window. NOT_FOUND when the panel has no such service.
  */
-async function withToken<T>(
-  context: ServiceContext,
-  panelId: string,
-  read: (record: PanelRecord, token: string, state: ServiceState) => Promise<T>,
-): Promise<T> {
-  const state = await context.state();
-  const record = find(state, panelId);
-  const token = state.vault.token(panelId, record.baseUrl);
-  if (!token) throw notSignedIn(record);
-  try {
-    return await read(record, token, state);
-  } catch (error) {
-    if (error instanceof PanelError) await context.reader.failedWithToken(state, record, token, error);
-    throw error;
-  }
+export async function readServiceType(
+  request: RequestSettings,
+  record: PanelRecord,
+  token: string,
+  { projectName, serviceName }: ServiceRef,
+): Promise<string> {
+  const listed = await callPanel(request, record, token, 'listProjectsAndServices');
+  const services = isRecord(listed) && Array.isArray(listed.services) ? listed.services : [];
+  const found = services.find(
+    (service): service is Record<string, unknown> =>
+      isRecord(service) && service.projectName === projectName && service.name === serviceName,
+  );
+  if (!found) throw new PanelError('NOT_FOUND', `${record.name} has no service ${projectName}/${serviceName}.`);
+  return typeof found.type === 'string' ? found.type : 'unknown';
 }

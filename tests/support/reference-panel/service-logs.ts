@@ -5,7 +5,7 @@ import type { ServicesState } from './services-state.ts';
 
 /**
  * The runtime log WebSocket (EASYPANEL.md, "runtime logs (live)"): `GET /ws/serviceLogs?token=&
- * service=<p>_<s>&compose=false` at the root of the panel's origin (beside `/api`, not under it),
+ * service=<p>_<s>&compose=false` (`true` for a compose service: the other way round is a 404) at the root of the panel's origin (beside `/api`, not under it),
  * the same in every generation. The token only in the URL; a refused one gets HTTP 401 before any
  * upgrade. Each frame is `{"output": "..."}`; the first is the backlog (the lines written so far,
  * at most `BACKLOG_LINES`), the next ones are lines as they are written (`write`).
@@ -24,10 +24,14 @@ export type LogSocketFault =
   /** The backlog is one message of `bytes` (default 100 MB), sent in 1 MB fragments. */
   | { kind: 'huge-backlog'; bytes?: number }
   /** A first frame that is not `{"output": string}`. */
-  | { kind: 'bad-frame'; body: string };
+  | { kind: 'bad-frame'; body: string }
+  /** The upgrade is answered with this status (401, 403: the token refused for the log alone), whatever the token. */
+  | { kind: 'refuse'; status: number };
 
 export interface LogSocketRecord {
   service: string;
+  /** Whether it was asked for with `compose=true`. */
+  compose: boolean;
   /** The SHA-256 fingerprint of the certificate the connection was made with; null over plain http. */
   certificate: string | null;
 }
@@ -41,8 +45,12 @@ export function createServiceLogs(services: ServicesState, accepts: (token: stri
   const server = new WebSocketServer({ noServer: true });
   let fault: LogSocketFault | null = null;
 
-  /** The service named `<p>_<s>` (names may hold `_` themselves: every split is tried). */
-  const known = (key: string) => services.services().some((record) => `${record.projectName}_${record.name}` === key);
+  /**
+   * The service named `<p>_<s>` (names may hold `_` themselves: every split is tried), asked for
+   * as its type wants: a compose service's log only with `compose=true`, any other's only without.
+   */
+  const known = (key: string, compose: boolean) =>
+    services.services().some((record) => `${record.projectName}_${record.name}` === key && (record.type === 'compose') === compose);
 
   const refuse = (socket: Duplex, status: number, reason: string) => {
     socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n`);
@@ -94,15 +102,19 @@ export function createServiceLogs(services: ServicesState, accepts: (token: stri
       if (url.pathname !== SERVICE_LOGS_PATH) return false;
       socket.on('error', () => socket.destroy());
       const service = url.searchParams.get('service') ?? '';
+      if (fault?.kind === 'refuse') {
+        refuse(socket, fault.status, fault.status === 403 ? 'Forbidden' : 'Refused');
+        return true;
+      }
       if (!accepts(url.searchParams.get('token') ?? undefined)) {
         refuse(socket, 401, 'Unauthorized');
         return true;
       }
-      if (!known(service)) {
+      if (!known(service, url.searchParams.get('compose') === 'true')) {
         refuse(socket, 404, 'Not Found');
         return true;
       }
-      seen.push({ service, certificate });
+      seen.push({ service, compose: url.searchParams.get('compose') === 'true', certificate });
       server.handleUpgrade(request, socket, head, (ws) => welcome(ws, service));
       return true;
     },

@@ -205,4 +205,25 @@ describe('the server load', () => {
     }
     assert.deepEqual(readServerLoad({ diskInfo: { usedGb: '10' } }).disk, { usedGb: 10, totalGb: null });
   });
+
+  test('figures no server has are not taken: NaN and Infinity as text, negative, past a percent, a century, a petabyte', () => {
+    const load = readServerLoad({
+      uptime: 4e9,
+      cpuInfo: { usedPercentage: 5000 },
+      memInfo: { usedMemMb: 'NaN', totalMemMb: 2e9 },
+      diskInfo: { usedGb: -1, totalGb: 'Infinity' },
+    });
+    assert.deepEqual(load, {
+      uptimeSeconds: null,
+      cpuPercent: null,
+      memory: { usedMb: null, totalMb: null },
+      disk: { usedGb: null, totalGb: null },
+    });
+    assert.deepEqual(readServerLoad({ cpuInfo: { usedPercentage: '100' }, uptime: 0 }), {
+      uptimeSeconds: 0,
+      cpuPercent: 100,
+      memory: { usedMb: null, totalMb: null },
+      disk: { usedGb: null, totalGb: null },
+    });
+  });
 });

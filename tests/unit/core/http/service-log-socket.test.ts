@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { cleanLine, frameOutput, LineSplitter, MAX_LINE_CHARS, serviceLogUrl } from '../../../../electron/core/http/service-log-socket.ts';
 
 const panel = (baseUrl: string, allowPlainHttp = false) => ({ baseUrl, allowPlainHttp, trustedCertificate: null });
-const web = { projectName: 'shop', serviceName: 'web_1' };
+const web = { projectName: 'shop', serviceName: 'web_1', compose: false };
 
 test('the log socket sits at the root of the origin, wss for https, ws only where plain http is allowed', () => {
   const url = serviceLogUrl(panel('https://panel.example.com/api'), 'tok', web);
@@ -14,6 +14,11 @@ test('the log socket sits at the root of the origin, wss for https, ws only wher
   assert.throws(() => serviceLogUrl(panel('http://10.0.0.5:3000/api'), 't', web), { code: 'INVALID_INPUT' });
   // A token with URL syntax in it stays one query value.
   assert.equal(serviceLogUrl(panel('https://p.example.com/api'), 'a&service=x#y', web).searchParams.get('service'), 'shop_web_1');
+});
+
+test("a compose service's log is asked for with compose=true", () => {
+  const url = serviceLogUrl(panel('https://panel.example.com/api'), 'tok', { ...web, compose: true });
+  assert.equal(url.searchParams.get('compose'), 'true');
 });
 
 test('frames are {"output": text}; anything else is not a log', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PanelError } from '../../../../shared/errors.ts';
 import { isPanelEvent } from '../../../../shared/events.ts';
+import { UnreadableAnswerError } from '../../../../electron/core/http/panel-calls.ts';
 import { OPERATIONS } from '../../../../electron/core/http/panel-operations.ts';
 import { DEPLOY_DEADLINE_MS, SERVICE_ACTION_DEADLINE_MS } from '../../../../electron/core/http/service-operations.ts';
 import { ServiceActionsInFlight, serviceActionOutcome, writeFor } from '../../../../electron/core/service/service-actions.ts';
@@ -51,6 +52,18 @@ test('no answer is an unknown outcome, never a failure; a refusal or a connectio
   );
   assert.equal(refused.outcome, 'failed');
   assert.equal(serviceActionOutcome('deploy', new PanelError('SERVER_ERROR', 'The panel failed: "build broke".')).outcome, 'failed');
+});
+
+test('a refused token is a failure said as refused; an answer that came but could not be read is unknown', () => {
+  const refused = serviceActionOutcome('stop', new PanelError('UNAUTHORIZED', 'The panel rejected the saved token (HTTP 401).'));
+  assert.deepEqual(refused, { outcome: 'failed', message: 'Refused, not done: The panel rejected the saved token (HTTP 401).' });
+  const unreadable = serviceActionOutcome('deploy', new UnreadableAnswerError('BAD_RESPONSE', 'An HTML page (HTTP 200).'));
+  assert.deepEqual(unreadable, {
+    outcome: 'unknown',
+    message: "The panel's answer could not be read (An HTML page (HTTP 200).); the deploy may still be running: check the service.",
+  });
+  // The same words from a read (a plain PanelError) stay a failure.
+  assert.equal(serviceActionOutcome('deploy', new PanelError('BAD_RESPONSE', 'An HTML page (HTTP 200).')).outcome, 'failed');
 });
 
 test('one action at a time per service; deploys in flight are listed by panel', () => {

@@ -1,0 +1,59 @@
+import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/events.ts';
+import { testEncryption } from './helpers.ts';
+import { DEMO_USER, type PanelStyle, type ReferencePanel, type ServiceType, startReferencePanel } from './reference-panel/server.ts';
+
+/** Easypanel's three generations, as the reference panel speaks them. */
+export const EASYPANEL_GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+
+/** A reference panel of each generation, by style; close them with `closeAll`. */
+export async function startGenerations(): Promise<Map<string, ReferencePanel>> {
+  const panels = new Map<string, ReferencePanel>();
+  for (const style of EASYPANEL_GENERATIONS) panels.set(style, await startReferencePanel({ style }));
+  return panels;
+}
+
+export function closeAll(panels: Map<string, ReferencePanel>): Promise<unknown> {
+  return Promise.all([...panels.values()].map((panel) => panel.close()));
+}
+
+export interface SignedInService {
+  service: PanelService;
+  /** Every event the service sent the window, in order. */
+  events: PanelEvent[];
+  id: string;
+  /** The token the panel issued for the log in. */
+  token: string;
+  /** What the log in answered (to look for the token in). */
+  loggedIn: unknown;
+}
+
+type ServiceOptions = Partial<Omit<PanelServiceOptions, 'dataDir' | 'emit'>>;
+
+/** A panel service in `dataDir` (requests time out after 3 s unless `options` say) whose events are kept. */
+export function serviceWithEvents(dataDir: string, options: ServiceOptions = {}): { service: PanelService; events: PanelEvent[] } {
+  const events: PanelEvent[] = [];
+  const service = createPanelService({
+    dataDir,
+    encryption: testEncryption(),
+    timeoutMs: 3000,
+    ...options,
+    emit: (event) => events.push(event),
+  });
+  return { service, events };
+}
+
+/** Leaves the panel with exactly these services (and no request recorded). */
+export function onlyServices(panel: ReferencePanel, ...services: { projectName: string; name: string; type: ServiceType }[]): void {
+  for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
+  for (const one of services) panel.services.addService(one);
+  panel.requests.splice(0);
+}
+
+/** `serviceWithEvents`, with `panel` added and signed in as the demo user. */
+export async function openSignedIn(dataDir: string, panel: ReferencePanel, options: ServiceOptions = {}): Promise<SignedInService> {
+  const { service, events } = serviceWithEvents(dataDir, options);
+  const { id } = await service.addPanel({ address: panel.url });
+  const loggedIn = await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  return { service, events, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
+}
