@@ -62,6 +62,30 @@ interface PassFigure {
   ok: number;
 }
 
+/** The same three reads of each panel with nothing but fetch and JSON.parse, `concurrency` panels at a time: the floor. */
+async function barePool(
+  panels: readonly { baseUrl: string; token: string }[],
+  concurrency: number,
+): Promise<{ ms: number; stallMs: number }> {
+  let next = 0;
+  const probe = stallProbe();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < panels.length) {
+        const { baseUrl, token } = panels[next++]!;
+        for (const route of ['getSession', 'getDockerTaskStats', 'getMetricsSystemStats']) {
+          const response = await fetch(`${baseUrl}/${route}`, {
+            headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+          });
+          JSON.parse(await response.text());
+        }
+      }
+    }),
+  );
+  return { ms: performance.now() - started, stallMs: probe.stop() };
+}
+
 async function figurePass(): Promise<void> {
   console.log(
     `\n1. checkPanels() over ${FLEET} panels reading session and state, ${LATENCY_MS} ms latency, ${SERVICES_PER_PANEL} services a panel`,
@@ -75,6 +99,7 @@ async function figurePass(): Promise<void> {
   const pristine = await mkdtemp(join(tmpdir(), 'paneldeck-fleet-state-'));
   const first: PassFigure[] = [];
   const next: PassFigure[] = [];
+  const bare: { ms: number; stallMs: number }[] = [];
   let concurrency = 0;
   let paths = '';
   try {
@@ -89,6 +114,9 @@ async function figurePass(): Promise<void> {
         const service = createPanelService({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: sink.emit });
         await service.listPanels();
         concurrency = (await service.currentSettings()).checkConcurrency;
+        await servers.ask({ reset: true });
+        await letClosesArrive();
+        bare.push(await barePool(folder.panels, concurrency));
         const pass = async (): Promise<PassFigure> => {
           await servers.ask({ reset: true });
           await letClosesArrive();
@@ -171,6 +199,13 @@ async function figurePass(): Promise<void> {
     row('first (lists services, reads versions)', first).cells,
     row('next', next).cells,
   ]);
+  const bareMs = median(bare.map((run) => run.ms));
+  const nextMs = median(next.map((run) => run.ms));
+  console.log(
+    `Floor: a bare fetch pool of ${concurrency} reading the next pass's ${FLEET * 3} requests took ${ms(bareMs, 0)} (${spread(bare.map((run) => run.ms))}), ` +
+      `${ratio(bareMs / (Math.ceil((FLEET * 3) / concurrency) * LATENCY_MS))} ideal, longest stall ${ms(median(bare.map((run) => run.stallMs)))} ` +
+      `(${spread(bare.map((run) => run.stallMs))}): the next pass is ${ratio(nextMs / bareMs)} of it.`,
+  );
 }
 
 /** A state as a check writes it, a little different per pass so that every panel changes. */

@@ -217,6 +217,26 @@ describe('the check reads the state', () => {
     assert.equal(part?.problem?.code, 'SERVER_ERROR');
   });
 
+  test('a panel without the state routes is not asked for its state again at every check', async () => {
+    const service = start();
+    const panel = await startReferencePanel();
+    panels.push(panel);
+    const { id } = await service.addPanel({ address: panel.url });
+    await service.logIn(id, credentials);
+    const [first] = await service.checkPanels([id]);
+    assert.equal(first?.ok, true);
+    const health = await healthOf(service, id);
+    assert.equal(health?.problem?.code, 'BAD_RESPONSE');
+    const before = panel.requests.length;
+    const [second] = await service.checkPanels([id]);
+    assert.equal(second?.ok, true);
+    assert.deepEqual(
+      panel.requests.slice(before).map((request) => request.path),
+      ['/api/getSession'],
+    );
+    assert.deepEqual(await healthOf(service, id), health);
+  });
+
   test('a 401 on a state read ends the sign-in, as a session read does', async () => {
     const service = start();
     const { id, panel } = await lastOf(service, 1);

@@ -1,6 +1,6 @@
 import { type ErrorInfo, PanelError } from '../../../shared/errors.ts';
 import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
-import { callPanel, type OperationName } from '../http/panel-calls.ts';
+import { callPanel, MissingRouteError, type OperationName } from '../http/panel-calls.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
 import { countStates, readServerLoad, readServiceList, type RosterEntry } from '../http/service-answers.ts';
 import type { StoredHealth } from '../storage/health-record.ts';
@@ -8,7 +8,7 @@ import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { ChangeBatcher } from './panel-events.ts';
 import type { DeploysUnderWay } from './services.ts';
 import type { ServiceState } from './service-state.ts';
-import type { SessionReader } from './session-reader.ts';
+import { type SessionReader, versionPeriodMs } from './session-reader.ts';
 
 /** The list of services is read again at every this many state reads of a panel (and when the task stats name a new one). */
 export const LIST_EVERY_READS = 10;
@@ -46,6 +46,12 @@ const UNREACHABLE: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'CANCELL
 export class FleetStateReader {
   readonly #options: FleetStateOptions;
   readonly #rosters = new Map<string, Roster>();
+  /**
+   * When each panel last had neither state route (404, 405 on both: a proxy, or a panel that is no
+   * Easypanel): its state is not asked for again until its version period passed, so such a panel
+   * costs its checks no more requests than before.
+   */
+  readonly #routesMissingAt = new Map<string, number>();
 
   constructor(options: FleetStateOptions) {
     this.#options = options;
@@ -53,6 +59,9 @@ export class FleetStateReader {
 
   /** Resolves with the refusal that ended the sign-in (the check's outcome), else null; never rejects. */
   async read(state: ServiceState, record: PanelRecord, token: string, signal: AbortSignal): Promise<ErrorInfo | null> {
+    const missingAt = this.#routesMissingAt.get(record.id);
+    const nowMs = this.#options.now().getTime();
+    if (missingAt !== undefined && nowMs - missingAt < versionPeriodMs(record.id)) return null;
     const problems: PanelError[] = [];
     let reachable = true;
     const call = async (name: OperationName): Promise<Outcome | null> => {
@@ -76,6 +85,9 @@ export class FleetStateReader {
     }
     // Cancelled: the check records nothing either.
     if (problems.some((problem) => problem.code === 'CANCELLED')) return null;
+    if (stats?.ok === false && load?.ok === false && stats.error instanceof MissingRouteError && load.error instanceof MissingRouteError)
+      this.#routesMissingAt.set(record.id, nowMs);
+    else this.#routesMissingAt.delete(record.id);
     const deploying = (projectName: string, name: string) => this.#options.deploys.has(record.id, projectName, name);
     const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying).counts : null;
     this.#record(state, record.id, counted, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
@@ -85,6 +97,7 @@ export class FleetStateReader {
   /** Forgets the panel's services (removed, or moved to another address). */
   forget(panelId: string): void {
     this.#rosters.delete(panelId);
+    this.#routesMissingAt.delete(panelId);
   }
 
   /** The panel's last state as the contract gives it, or null when none was read. */
