@@ -11,6 +11,7 @@ import { serialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { openJsonFiles, type OpenStore, type PanelService } from '../electron/core/index.ts';
 import { journalPathOf } from '../electron/core/storage/document-store.ts';
+import { ms } from './figures.ts';
 
 export const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : '-');
 export const kib = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(0)} KiB` : '-');

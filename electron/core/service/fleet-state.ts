@@ -134,6 +134,8 @@ export class FleetStateReader {
     load: ReturnType<typeof readServerLoad> | null,
     failure: PanelError | null,
   ): void {
+    // Removed while it was read: nothing is kept of it.
+    if (!state.registry.get(panelId)) return;
     const at = this.#options.now().toISOString();
     const problem = failure && { at, code: failure.code, message: failure.message.slice(0, HEALTH_PROBLEM_MAX) };
     const previous = state.history.get(panelId).health;
