@@ -4,7 +4,7 @@ import { createPanelService, type PanelService } from '../../electron/core/index
 import { LIST_EVERY_READS } from '../../electron/core/service/fleet-state.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
-import { tempDir, testEncryption, type TestEncryption } from '../support/helpers.ts';
+import { tempDir, testEncryption, type TestEncryption, waitUntil } from '../support/helpers.ts';
 import {
   DEMO_USER,
   type PanelStyle,
@@ -235,6 +235,19 @@ describe('the check reads the state', () => {
       ['/api/getSession'],
     );
     assert.deepEqual(await healthOf(service, id), health);
+  });
+
+  test('Cancel stops a state read under way: the session read stands, nothing of the state is kept', async () => {
+    const service = start(60_000);
+    const { id, panel } = await lastOf(service, 1);
+    panel.setFault('getDockerTaskStats', { kind: 'never-ending-body' });
+    const checking = service.checkPanels([id]);
+    await waitUntil(() => panel.requests.some((request) => request.path.includes('getDockerTaskStats')), 10_000);
+    await service.cancelChecks();
+    const [check] = await checking;
+    assert.equal(check?.ok, true);
+    assert.equal(await healthOf(service, id), undefined);
+    assert.equal(panel.requests.filter((request) => request.path.includes('SystemStats')).length, 0);
   });
 
   test('a 401 on a state read ends the sign-in, as a session read does', async () => {
