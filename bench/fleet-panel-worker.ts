@@ -4,7 +4,10 @@
  * `/api/getSession` after a set latency. Serving a thousand panels from main would put the
  * servers' own work into the event-loop figures measured there, so they live here.
  *
- * It counts the getSession requests in flight across all servers (from the request's arrival to
+ * With `state`, each also answers what a check reads beside the session (Easypanel 2.33's task
+ * stats, system stats, service list and version), after the same latency.
+ *
+ * It counts the requests it answers in flight across all servers (from the request's arrival to
  * its answer), and the most at once since the last `reset`: what a panel operator's servers see.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,6 +18,8 @@ export interface FleetWorkerData {
   /** Server `index` accepts only `Bearer <tokens[index]>`, as a real panel accepts only its own tokens. */
   tokens: string[];
   latencyMs: number;
+  /** Serve the state routes too, each panel running this many services (one in ten down). */
+  state?: { services: number };
 }
 
 export type FleetWorkerRequest =
@@ -26,8 +31,10 @@ export type FleetWorkerRequest =
 export interface FleetWorkerReply {
   id: number;
   ports: number[];
-  /** getSession requests answered or under way since the last reset. */
+  /** Requests answered or under way since the last reset (getSession, and the state routes with `state`). */
   requests: number;
+  /** Of those, by path. */
+  byPath: Record<string, number>;
   /** Of those, how many were refused (wrong token or path): a bench that sees these is broken. */
   refused: number;
   inFlight: number;
@@ -36,12 +43,13 @@ export interface FleetWorkerReply {
 
 const port = parentPort;
 if (!port) throw new Error('fleet-panel-worker.ts runs as a worker of bench/fleet.ts');
-const { tokens, latencyMs } = workerData as FleetWorkerData;
+const { tokens, latencyMs, state } = workerData as FleetWorkerData;
 
 let requests = 0;
 let refused = 0;
 let inFlight = 0;
 let maxInFlight = 0;
+let byPath: Record<string, number> = {};
 // The same answer for every panel, in the shape of the reference panel's session (with an expiry,
 // so that the service's expiry reading runs as it does for real panels).
 const session = JSON.stringify({
@@ -49,6 +57,34 @@ const session = JSON.stringify({
   issuedAt: new Date().toISOString(),
   expiresAt: new Date(Date.now() + 60 * 60 * 1000).toISOString(),
 });
+
+/** What each path answers: the same for every panel. */
+const answers = new Map<string, string>([['/api/getSession', session]]);
+if (state) {
+  const services = Array.from({ length: state.services }, (_, index) => ({
+    projectName: `project-${index % 5}`,
+    name: `service-${index}`,
+    type: index % 3 === 0 ? 'postgres' : 'app',
+    enabled: true,
+  }));
+  const stats = Object.fromEntries(
+    services.map(({ projectName, name }, index) => [`${projectName}_${name}`, { actual: index % 10 === 3 ? 0 : 1, desired: 1 }]),
+  );
+  const load = {
+    uptime: 1_221_900,
+    memInfo: { totalMemMb: '7976.26', usedMemMb: '3120.44', usedMemPercentage: '39.12' },
+    diskInfo: { totalGb: '78.63', usedGb: '31.20', usedPercentage: '39.68' },
+    cpuInfo: { usedPercentage: 12.5, count: 4, loadavg: [0.5, 0.4, 0.3] },
+    network: { inputMb: 1234.5, outputMb: 987.6 },
+  };
+  answers.set('/api/getDockerTaskStats', JSON.stringify(stats));
+  answers.set('/api/getMetricsSystemStats', JSON.stringify(load));
+  answers.set(
+    '/api/listProjectsAndServices',
+    JSON.stringify({ projects: [0, 1, 2, 3, 4].map((n) => ({ name: `project-${n}` })), services }),
+  );
+  answers.set('/api/getUpdateStatus', JSON.stringify({ version: '2.33.1' }));
+}
 
 function send(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -59,11 +95,14 @@ function handler(index: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
     // Bodies are not read: a getSession has none, and anything else is refused at once.
     request.resume();
-    if (request.method !== 'GET' || request.url !== '/api/getSession') {
+    const path = request.url ?? '';
+    const answer = answers.get(path);
+    if (request.method !== 'GET' || answer === undefined) {
       refused++;
       return send(response, 404, '{"error":"Not found"}');
     }
     requests++;
+    byPath[path] = (byPath[path] ?? 0) + 1;
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     let finished = false;
@@ -81,7 +120,7 @@ function handler(index: number) {
     }
     const timer = setTimeout(() => {
       finish();
-      send(response, 200, session);
+      send(response, 200, answer);
     }, latencyMs);
     response.once('close', () => clearTimeout(timer));
   };
@@ -102,11 +141,12 @@ for (let index = 0; index < tokens.length; index++) {
 }
 const ports = servers.map((server) => (server.address() as AddressInfo).port);
 
-const reply = (id: number): FleetWorkerReply => ({ id, ports, requests, refused, inFlight, maxInFlight });
+const reply = (id: number): FleetWorkerReply => ({ id, ports, requests, byPath, refused, inFlight, maxInFlight });
 
 port.on('message', async (request: FleetWorkerRequest) => {
   if ('reset' in request) {
     requests = 0;
+    byPath = {};
     refused = 0;
     maxInFlight = inFlight;
     for (const server of servers) server.closeIdleConnections();

@@ -37,6 +37,9 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.windowStore.activityChanged();
     case 'serviceActionChanged':
       return targets.windowStore.serviceActionChanged(event);
+    case 'fleetStateChanged':
+      // Kept by the fleet table when it comes (issue 24); the board has no place for it yet.
+      return;
     case 'serviceLogLines':
     case 'serviceLogEnded':
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.

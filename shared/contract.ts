@@ -34,6 +34,7 @@ import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
 import { serviceActionInputSchema, type ServiceActionInput, type ServiceActionResult } from './service-actions.ts';
 import type { ServerStats, ServiceList } from './services.ts';
+import type { PanelHealth } from './fleet-state.ts';
 import {
   followIdSchema,
   serviceLogsInputSchema,
@@ -73,6 +74,12 @@ export interface PanelApi {
    * while a check is running joins it. A signed-out panel answers NOT_SIGNED_IN without a request.
    */
   checkPanels(ids?: string[]): Promise<PanelCheck[]>;
+  /**
+   * The state the last check read of each panel (services by state, load, version), kept between
+   * runs, in the order of the panel list; panels never read are left out. Checks send changes as
+   * `fleetStateChanged` events.
+   */
+  getFleetState(): Promise<PanelHealth[]>;
   /** Stops the check under way and any session read in flight; what was not finished is not recorded. */
   cancelChecks(): Promise<void>;
   /** Stops the session reads of one panel (getSession) in flight; a check of many panels under way goes on. */
@@ -176,6 +183,7 @@ export const argumentSchemas = {
   getSession: z.tuple([panelIdSchema]),
   getCachedSession: z.tuple([panelIdSchema]),
   checkPanels: z.tuple([panelIdsSchema]),
+  getFleetState: z.tuple([]),
   cancelChecks: z.tuple([]),
   cancelSessionRead: z.tuple([panelIdSchema]),
   trustCertificate: z.tuple([panelIdSchema, trustCertificateInputSchema]),

@@ -1,6 +1,7 @@
 import { isCommandId, type CommandId } from './commands.ts';
 import type { ErrorInfo } from './errors.ts';
 import { isRecord } from './guards.ts';
+import type { PanelHealth } from './fleet-state.ts';
 import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
 
@@ -12,6 +13,8 @@ export type PanelEvent =
   /** These panels changed (whole, as `listPanels` gives them): added, edited, signed in or out, checked. */
   | { type: 'panelsChanged'; panels: Panel[] }
   | { type: 'panelsRemoved'; panelIds: string[] }
+  /** A check read these panels' state (services, load): each whole, as `getFleetState` gives it; batched. */
+  | { type: 'fleetStateChanged'; panels: PanelHealth[] }
   /** The check of many panels under way: `done` of `total`; `done === total` when it ends. */
   | { type: 'checkProgress'; done: number; total: number }
   /** The log in to several panels under way: `done` of `total`; `done === total` when it ends. */
@@ -53,6 +56,7 @@ export const EVENT_CHANNEL = 'panelApi:event';
 const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   panelsChanged: true,
   panelsRemoved: true,
+  fleetStateChanged: true,
   checkProgress: true,
   logInProgress: true,
   sessionExpiring: true,
@@ -78,6 +82,7 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
   if (type === 'serviceActionChanged') return isServiceActionChange(value);
   if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
+  if (type === 'fleetStateChanged') return Array.isArray((value as { panels?: unknown }).panels);
   return true;
 }
 

@@ -17,6 +17,7 @@ export const methodNames = [
   'getSession',
   'getCachedSession',
   'checkPanels',
+  'getFleetState',
   'cancelChecks',
   'cancelSessionRead',
   'trustCertificate',

@@ -1,5 +1,6 @@
 import { EVENT_CHANNEL, type PanelEvent } from '../../shared/events.ts';
 import type { CertificateInfo, ErrorInfo } from '../../shared/errors.ts';
+import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isAppUrl } from './navigation-policy.ts';
 
@@ -69,6 +70,8 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, panels: event.panels.map(plainPanel) };
     case 'panelsRemoved':
       return { type: event.type, panelIds: [...event.panelIds] };
+    case 'fleetStateChanged':
+      return { type: event.type, panels: event.panels.map(plainHealth) };
     case 'checkProgress':
     case 'logInProgress':
       return { type: event.type, done: event.done, total: event.total };
@@ -156,4 +159,19 @@ function plainError(error: ErrorInfo): ErrorInfo {
 function plainCertificate(certificate: CertificateInfo): CertificateInfo {
   const { sha256, subject, issuer, validFrom, validTo } = certificate;
   return { sha256, subject, issuer, validFrom, validTo };
+}
+
+function plainHealth(health: PanelHealth): PanelHealth {
+  const { panelId, readAt, servicesDown, services, cpuPercent, memory, disk, version, problem } = health;
+  return {
+    panelId,
+    readAt,
+    servicesDown,
+    services: services && { ...services },
+    cpuPercent,
+    memory: { usedMb: memory.usedMb, totalMb: memory.totalMb },
+    disk: { usedGb: disk.usedGb, totalGb: disk.totalGb },
+    version,
+    problem: problem && { at: problem.at, code: problem.code, message: problem.message },
+  };
 }

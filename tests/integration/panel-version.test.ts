@@ -202,13 +202,20 @@ describe('a panel upgraded to a newer generation', () => {
       'GET /api/getUpdateStatus', // no public API before 2.33
       'POST /api/rpc/update/getStatus', // 2.31.0
       'POST /api/rpc/auth/getSession',
+      // The panel's state, read beside the session, in the generation it was found to speak.
+      'POST /api/rpc/monitor/getDockerTaskStats',
+      'POST /api/rpc/metrics/getSystemStats',
     ]);
     // The password went to no route at all: no log in since the upgrade.
     for (const request of server.requests.slice(from)) assert.ok(!request.body.includes(DEMO_USER.password));
     // From now on the session is read in the new generation only.
     const next = server.requests.length;
     await app.checkPanels([id]);
-    assert.deepEqual(sentSince(server, next), ['POST /api/rpc/auth/getSession']);
+    assert.deepEqual(sentSince(server, next), [
+      'POST /api/rpc/auth/getSession',
+      'POST /api/rpc/monitor/getDockerTaskStats',
+      'POST /api/rpc/metrics/getSystemStats',
+    ]);
     assert.equal(server.logouts.length, 0);
   });
 
@@ -239,10 +246,17 @@ describe('a panel upgraded to a newer generation', () => {
       [panel.apiStyle, panel.loginPath, panel.sessionPath, panel.panelVersion],
       ['plain', '/login', '/getSession', '2.33.0'],
     );
-    assert.deepEqual(sentSince(server, from), ['POST /api/rpc/auth/getSession', 'POST /api/rpc/update/getStatus', 'GET /api/getSession']);
+    assert.deepEqual(sentSince(server, from), [
+      'POST /api/rpc/auth/getSession',
+      'POST /api/rpc/update/getStatus',
+      'GET /api/getSession',
+      // The panel's state, read beside the session, in the generation it was found to speak.
+      'GET /api/getDockerTaskStats',
+      'GET /api/getMetricsSystemStats',
+    ]);
     const next = server.requests.length;
     await app.checkPanels([id]);
-    assert.deepEqual(sentSince(server, next), ['GET /api/getSession']);
+    assert.deepEqual(sentSince(server, next), ['GET /api/getSession', 'GET /api/getDockerTaskStats', 'GET /api/getMetricsSystemStats']);
   });
 
   test('an upgrade whose token no longer works: UNAUTHORIZED and signed out; after a new log in the next check follows it', async () => {

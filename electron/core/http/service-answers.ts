@@ -1,3 +1,4 @@
+import type { ServiceCounts } from '../../../shared/fleet-state.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { MAX_LISTED_SERVICES, type Replicas, type ServerStats, type ServiceState, type ServiceSummary } from '../../../shared/services.ts';
 
@@ -147,4 +148,38 @@ export function readServerLoad(answer: unknown): Pick<ServerStats, 'uptimeSecond
     memory: { usedMb: readFigure(memory.usedMemMb, PLAUSIBLE.memoryMb), totalMb: readFigure(memory.totalMemMb, PLAUSIBLE.memoryMb) },
     disk: { usedGb: readFigure(disk.usedGb, PLAUSIBLE.diskGb), totalGb: readFigure(disk.totalGb, PLAUSIBLE.diskGb) },
   };
+}
+
+/** A service as a check keeps it between reads of the list: what counting states needs. */
+export interface RosterEntry {
+  projectName: string;
+  name: string;
+  disabled: boolean;
+}
+
+/**
+ * How many services are in each state, from the task stats answer and the services last listed
+ * (null: none listed yet, each service the task stats name is counted by its tasks alone). Also
+ * which task stats keys no listed service has: a service added since the list was read.
+ */
+export function countStates(
+  roster: readonly RosterEntry[] | null,
+  taskStats: unknown,
+  deploying: (projectName: string, serviceName: string) => boolean = () => false,
+): { counts: ServiceCounts; unlisted: string[] } {
+  const stats = isRecord(taskStats) ? taskStats : {};
+  const counts: ServiceCounts = {};
+  const add = (state: ServiceState) => (counts[state] = (counts[state] ?? 0) + 1);
+  if (roster === null) {
+    for (const value of Object.values(stats)) add(deriveState(true, readReplicas(value), false));
+    return { counts, unlisted: [] };
+  }
+  const listed = new Set<string>();
+  for (const { projectName, name, disabled } of roster) {
+    const key = taskStatsKey(projectName, name);
+    listed.add(key);
+    const replicas = Object.hasOwn(stats, key) ? readReplicas(stats[key]) : null;
+    add(deriveState(!disabled, replicas, deploying(projectName, name)));
+  }
+  return { counts, unlisted: Object.keys(stats).filter((key) => !listed.has(key)) };
 }

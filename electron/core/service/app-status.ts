@@ -68,6 +68,7 @@ export function appMethods(context: ServiceContext, options: Pick<PanelServiceOp
 
     async flush() {
       changes.flush();
+      context.fleetChanges.flush();
       const { registry, vault, history } = await state();
       await history.flush();
       // The journals folded into their files: each file alone is complete after a quit.

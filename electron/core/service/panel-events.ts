@@ -6,20 +6,20 @@ import { nextTurn } from '../common/time-slices.ts';
 const PANELS_PER_EVENT = 500;
 
 /**
- * Gathers the panels that changed and sends them as one `panelsChanged` event a short while later:
- * a check of a thousand panels becomes a few dozen events, not a thousand.
+ * Gathers the ids of panels that changed (or were removed) and sends them a short while later, in
+ * slices of at most 500 changed ones, each its own turn of main's event loop: a check of a thousand
+ * panels becomes a few dozen events, not a thousand.
  */
-export class PanelChangeBatcher {
-  readonly #emit: (event: PanelEvent) => void;
-  readonly #panelsOf: (ids: readonly string[]) => Panel[];
+export class ChangeBatcher {
+  readonly #send: (changed: string[], removed: string[]) => void;
   readonly #delayMs: number;
   readonly #changed = new Set<string>();
   readonly #removed = new Set<string>();
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(emit: (event: PanelEvent) => void, panelsOf: (ids: readonly string[]) => Panel[], delayMs = 50) {
-    this.#emit = emit;
-    this.#panelsOf = panelsOf;
+  /** `send` gets the changed ids and those removed since; what it throws is dropped. */
+  constructor(send: (changed: string[], removed: string[]) => void, delayMs = 50) {
+    this.#send = send;
     this.#delayMs = delayMs;
   }
 
@@ -39,19 +39,17 @@ export class PanelChangeBatcher {
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#send(Infinity);
+    this.#sendSome(Infinity);
   }
 
   /** Sends what is waiting, at most `most` changed panels; returns whether some are left. */
-  #send(most: number): boolean {
+  #sendSome(most: number): boolean {
     const removed = [...this.#removed];
     const ids = [...this.#changed].slice(0, most);
     for (const id of ids) this.#changed.delete(id);
     this.#removed.clear();
-    const panels = this.#panelsOf(ids);
     try {
-      if (removed.length > 0) this.#emit({ type: 'panelsRemoved', panelIds: removed });
-      if (panels.length > 0) this.#emit({ type: 'panelsChanged', panels });
+      if (removed.length > 0 || ids.length > 0) this.#send(ids, removed);
     } catch {
       // A window that is gone or a listener that throws must not break the service.
     }
@@ -60,11 +58,22 @@ export class PanelChangeBatcher {
 
   async #sendInSlices(): Promise<void> {
     this.#timer = null;
-    while (this.#timer === null && this.#send(PANELS_PER_EVENT)) await nextTurn();
+    while (this.#timer === null && this.#sendSome(PANELS_PER_EVENT)) await nextTurn();
   }
 
   #schedule(): void {
     // Unref'd: a pending notice must not keep a script or a test alive.
     if (this.#timer === null) this.#timer = setTimeout(() => void this.#sendInSlices(), this.#delayMs).unref();
+  }
+}
+
+/** The panels that changed, whole, as `panelsChanged` events (and `panelsRemoved`). */
+export class PanelChangeBatcher extends ChangeBatcher {
+  constructor(emit: (event: PanelEvent) => void, panelsOf: (ids: readonly string[]) => Panel[], delayMs = 50) {
+    super((ids, removed) => {
+      const panels = panelsOf(ids);
+      if (removed.length > 0) emit({ type: 'panelsRemoved', panelIds: removed });
+      if (panels.length > 0) emit({ type: 'panelsChanged', panels });
+    }, delayMs);
   }
 }

@@ -10,7 +10,8 @@ import { activityMethods } from './activity.ts';
 import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
-import { PanelChangeBatcher } from './panel-events.ts';
+import { FleetStateReader } from './fleet-state.ts';
+import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
 import { panelMethods } from './panels.ts';
@@ -67,6 +68,19 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     });
   });
   const presented = new Map<string, CertificateInfo>();
+  const reader = new SessionReader({ request, now, cache, changes, presented });
+  const inFlight = new ServiceActionsInFlight();
+  // Paneldeck's own deploy in flight shows as `deploying` in the services it lists and counts.
+  const deploys = {
+    has: (panelId: string, projectName: string, serviceName: string) =>
+      inFlight.running(panelId, { projectName, serviceName }) === 'deploy',
+  };
+  const fleetChanges = new ChangeBatcher((ids) => {
+    const current = opened;
+    const panels = current ? ids.flatMap((id) => fleet.health(current, id) ?? []) : [];
+    if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
+  });
+  const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges });
   const context: ServiceContext = {
     state: () => ready,
     opened: () => opened,
@@ -76,8 +90,10 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     cache,
     changes,
     presented,
-    reader: new SessionReader({ request, now, cache, changes, presented }),
-    inFlight: new ServiceActionsInFlight(),
+    reader,
+    fleet,
+    fleetChanges,
+    inFlight,
   };
 
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
@@ -92,10 +108,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...transferMethods(context, options),
     ...activityMethods(context),
     ...serviceActionMethods(context),
-    // Paneldeck's own deploy in flight shows as `deploying` in the services it lists.
-    ...serviceReadMethods(context, {
-      has: (panelId, projectName, serviceName) => context.inFlight.running(panelId, { projectName, serviceName }) === 'deploy',
-    }),
+    ...serviceReadMethods(context, deploys),
     ...serviceLogMethods(context),
   } satisfies PanelService;
 }

@@ -32,6 +32,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
     for (const id of ids) {
       context.cache.forget(id);
       context.reader.forget(id);
+      context.fleet.forget(id);
       current.history.forget(id);
       presented.delete(id);
     }
@@ -91,6 +92,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       if (next.baseUrl !== undefined) {
         const ending = endSignIn(context, current, record, next, `signed out of ${record.name} at its old address`);
         current.history.forget(panelId);
+        context.fleet.forget(panelId);
         presented.delete(panelId);
         // As this call leaves the panel, answered once on disk (see logInOnce).
         const answer = toPanel(current.registry.get(panelId) ?? record, current);

@@ -9,7 +9,8 @@ import type { ActivityLogOptions } from '../storage/activity-log.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
 import type { Encryption } from '../storage/token-vault.ts';
-import type { PanelChangeBatcher } from './panel-events.ts';
+import type { FleetStateReader } from './fleet-state.ts';
+import type { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import type { ServiceActionsInFlight } from './service-actions.ts';
 import type { ServiceState } from './service-state.ts';
 import type { SessionCache } from './session-cache.ts';
@@ -81,6 +82,9 @@ export interface ServiceContext {
   /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
   presented: Map<string, CertificateInfo>;
   reader: SessionReader;
+  /** The state a check reads beside the session (services, load), and its `fleetStateChanged` events. */
+  fleet: FleetStateReader;
+  fleetChanges: ChangeBatcher;
   /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
   inFlight: ServiceActionsInFlight;
 }

@@ -103,8 +103,7 @@ export class SessionReader {
         );
       }
       if (!read.ok) {
-        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED')
-          await this.#recordFailure(state, latest, token, read.error);
+        if (read.error instanceof PanelError && read.error.code !== 'CANCELLED') await this.recordFailure(state, latest, token, read.error);
         throw read.error;
       }
       const checkedAt = this.#options.now().toISOString();
@@ -183,8 +182,8 @@ export class SessionReader {
     }
   }
 
-  /** Keeps the failed check; a 401/403 also ends the sign-in, durably, whatever the disk says of the history. */
-  async #recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): Promise<void> {
+  /** Keeps the failed check; a 401/403 (to any read of the check) also ends the sign-in, durably, whatever the disk says of the history. */
+  async recordFailure(state: ServiceState, record: PanelRecord, token: string, error: PanelError): Promise<void> {
     const lastCheck = { at: this.#options.now().toISOString(), ok: false as const, error: error.toInfo() };
     state.history.record(record.id, { lastCheck });
     await this.failedWithToken(state, record, token, error);

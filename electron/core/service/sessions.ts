@@ -4,16 +4,25 @@ import { PanelChecker } from '../background/panel-checker.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
 import { find } from './session-reader.ts';
 
-/** Reading sessions: one panel's on request, many in a bounded check, and stopping either. */
+/** Reading sessions: one panel's on request, many in a bounded check (with each panel's state), and stopping either. */
 export function sessionMethods(
   context: ServiceContext,
-): ServiceMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks' | 'cancelSessionRead'> {
-  const { state, opened, reader, cache } = context;
+): ServiceMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks' | 'cancelSessionRead' | 'getFleetState'> {
+  const { state, opened, reader, cache, fleet } = context;
   /** Reads started by getSession, by panel: cancelSessionRead stops one panel's, cancelChecks all. */
   const reads = new Map<string, Set<AbortController>>();
   const checker = new PanelChecker({
     concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
-    checkOne: async (panelId, signal) => reader.check(await state(), panelId, signal),
+    checkOne: async (panelId, signal) => {
+      const current = await state();
+      const check = await reader.check(current, panelId, signal);
+      // The panel's state, read in the same slot of the pass: its requests never add to the bound.
+      const record = check.ok ? current.registry.get(panelId) : undefined;
+      const token = record && current.vault.token(panelId, record.baseUrl);
+      if (!record || !token) return check;
+      const refused = await fleet.read(current, record, token, signal);
+      return refused ? { panelId, checkedAt: context.now().toISOString(), ok: false, error: refused } : check;
+    },
     onProgress: (done, total) => context.emit({ type: 'checkProgress', done, total }),
     now: context.now,
   });
@@ -58,6 +67,12 @@ export function sessionMethods(
       parseArguments('cancelChecks', []);
       checker.cancel();
       for (const panelReads of reads.values()) for (const controller of panelReads) controller.abort();
+    },
+
+    async getFleetState() {
+      parseArguments('getFleetState', []);
+      const current = await state();
+      return current.registry.list().flatMap((record) => fleet.health(current, record.id) ?? []);
     },
 
     async cancelSessionRead(id) {

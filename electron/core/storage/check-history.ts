@@ -2,6 +2,7 @@ import { isErrorCode } from '../../../shared/errors.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
 import type { SessionCheck } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
+import { readStoredHealth, type StoredHealth } from './health-record.ts';
 import { isEmptyDocument, readOrMoveAside } from './store-problems.ts';
 import { WriteQueue } from './write-queue.ts';
 import { isRecord, isTime } from '../common/guards.ts';
@@ -14,21 +15,36 @@ export interface CheckState {
   panelVersion: string | null;
   /** When the version was last asked for, whatever the answer: the next read waits about an hour from it. */
   versionReadAt: string | null;
+  /**
+   * What the last check read of the panel's services and load (the board's row). Kept here, not in
+   * a file of its own: every check rewrites the panel's entry anyway (`lastCheck.at`), so the state
+   * rides on the same coalesced write.
+   */
+  health: StoredHealth | null;
 }
 
 const HISTORY_VERSION = 1;
 
 /** The fields of a state, for comparing and emptiness. */
-const STATE_FIELDS = ['lastCheck', 'sessionExpiresAt', 'panelVersion', 'versionReadAt'] as const satisfies readonly (keyof CheckState)[];
+const STATE_FIELDS = [
+  'lastCheck',
+  'sessionExpiresAt',
+  'panelVersion',
+  'versionReadAt',
+  'health',
+] as const satisfies readonly (keyof CheckState)[];
 
-/** One panel's entry, or null when it is not what this version writes. The version fields are absent (null) in older files. */
+/**
+ * One panel's entry, or null when it is not what this version writes. The version fields and the
+ * state are absent (null) in older files; a state that cannot be read is dropped alone.
+ */
 function readState(candidate: unknown): CheckState | null {
   if (!isRecord(candidate)) return null;
-  const { lastCheck, sessionExpiresAt, panelVersion = null, versionReadAt = null } = candidate;
+  const { lastCheck, sessionExpiresAt, panelVersion = null, versionReadAt = null, health = null } = candidate;
   if (sessionExpiresAt !== null && !isTime(sessionExpiresAt)) return null;
   if (panelVersion !== null && !isPanelVersion(panelVersion)) return null;
   if (versionReadAt !== null && !isTime(versionReadAt)) return null;
-  const known = { sessionExpiresAt, panelVersion, versionReadAt };
+  const known = { sessionExpiresAt, panelVersion, versionReadAt, health: health === null ? null : readStoredHealth(health) };
   if (lastCheck === null) return { lastCheck: null, ...known };
   if (!isRecord(lastCheck) || !isTime(lastCheck.at)) return null;
   if (lastCheck.ok === true) return { lastCheck: { at: lastCheck.at, ok: true }, ...known };
@@ -42,6 +58,7 @@ export const EMPTY_CHECK_STATE: Readonly<CheckState> = Object.freeze({
   sessionExpiresAt: null,
   panelVersion: null,
   versionReadAt: null,
+  health: null,
 });
 
 const isEmptyState = (state: CheckState) => STATE_FIELDS.every((field) => state[field] === null);

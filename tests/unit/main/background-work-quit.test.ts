@@ -103,6 +103,8 @@ test('with a real service and panel: the first pass checks, the window hears it,
     const changedPanels = () => window.flatMap((event) => (event.type === 'panelsChanged' ? event.panels : []));
     await waitFor(() => changedPanels().some((one) => one.lastCheck?.ok === true && one.sessionExpiresAt !== null));
     assert.ok(window.some((event) => event.type === 'checkProgress'));
+    // The pass goes on to read the panel's state after its session: a check asked for before it ends joins it.
+    await waitFor(() => window.some((event) => event.type === 'checkProgress' && event.total > 0 && event.done === event.total));
 
     server.expireAllTokens();
     const [result] = await service.checkPanels(undefined);

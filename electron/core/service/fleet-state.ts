@@ -1,0 +1,164 @@
+import { type ErrorInfo, PanelError } from '../../../shared/errors.ts';
+import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
+import { callPanel, MissingRouteError, type OperationName } from '../http/panel-calls.ts';
+import type { RequestSettings } from '../http/panel-endpoints.ts';
+import { countStates, readServerLoad, readServiceList, type RosterEntry } from '../http/service-answers.ts';
+import type { StoredHealth } from '../storage/health-record.ts';
+import type { PanelRecord } from '../storage/panel-registry.ts';
+import type { ChangeBatcher } from './panel-events.ts';
+import type { DeploysUnderWay } from './services.ts';
+import type { ServiceState } from './service-state.ts';
+import { type SessionReader, versionPeriodMs } from './session-reader.ts';
+
+/** The list of services is read again at every this many state reads of a panel (and when the task stats name a new one). */
+export const LIST_EVERY_READS = 10;
+
+export interface FleetStateOptions {
+  request: RequestSettings;
+  now(): Date;
+  reader: SessionReader;
+  deploys: DeploysUnderWay;
+  /** Told each panel whose state was recorded: the `fleetStateChanged` events. */
+  changes: ChangeBatcher;
+}
+
+/** The services of a panel as last listed, in memory only; the first check after a start lists them again. */
+interface Roster {
+  services: RosterEntry[];
+  /** Task stats keys seen when it was read: one the list lacked then (an orphan task) does not ask for the list at every check. */
+  known: Set<string>;
+  readsSince: number;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: PanelError };
+
+/** A panel whose connection failed or timed out is not asked for more in this check. */
+const UNREACHABLE: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'CANCELLED']);
+
+/**
+ * Reads, within a check and after its session read, what a panel runs and the server's load:
+ * the task stats, the system stats, and the list of services when it is due (never read, every
+ * `LIST_EVERY_READS` reads, or the task stats name a service not listed). One request at a time,
+ * so a panel's reads stay inside its one slot of the check's bound. Records the outcome as the
+ * panel's state in the check history (coalesced). A failure is kept as the state's `problem`
+ * and never fails the check; a 401/403 ends the sign-in and fails it, as a session read's would.
+ */
+export class FleetStateReader {
+  readonly #options: FleetStateOptions;
+  readonly #rosters = new Map<string, Roster>();
+  /**
+   * When each panel last had neither state route (404, 405 on both: a proxy, or a panel that is no
+   * Easypanel): its state is not asked for again until its version period passed, so such a panel
+   * costs its checks no more requests than before.
+   */
+  readonly #routesMissingAt = new Map<string, number>();
+
+  constructor(options: FleetStateOptions) {
+    this.#options = options;
+  }
+
+  /** Resolves with the refusal that ended the sign-in (the check's outcome), else null; never rejects. */
+  async read(state: ServiceState, record: PanelRecord, token: string, signal: AbortSignal): Promise<ErrorInfo | null> {
+    const missingAt = this.#routesMissingAt.get(record.id);
+    const nowMs = this.#options.now().getTime();
+    if (missingAt !== undefined && nowMs - missingAt < versionPeriodMs(record.id)) return null;
+    const problems: PanelError[] = [];
+    let reachable = true;
+    const call = async (name: OperationName): Promise<Outcome | null> => {
+      if (!reachable) return null;
+      try {
+        return { ok: true, value: await callPanel(this.#options.request, record, token, name, undefined, { signal }) };
+      } catch (error) {
+        const failure = error instanceof PanelError ? error : new PanelError('INTERNAL', 'Reading the state failed unexpectedly.');
+        problems.push(failure);
+        reachable = !UNREACHABLE.has(failure.code) && failure.code !== 'UNAUTHORIZED';
+        return { ok: false, error: failure };
+      }
+    };
+    const stats = await call('getDockerTaskStats');
+    const roster = stats?.ok ? await this.#rosterFor(record.id, stats.value, call) : null;
+    const load = await call('getSystemStats');
+    const refused = problems.find((problem) => problem.code === 'UNAUTHORIZED');
+    if (refused) {
+      await this.#options.reader.recordFailure(state, record, token, refused);
+      return refused.toInfo();
+    }
+    // Cancelled: the check records nothing either.
+    if (problems.some((problem) => problem.code === 'CANCELLED')) return null;
+    if (stats?.ok === false && load?.ok === false && stats.error instanceof MissingRouteError && load.error instanceof MissingRouteError)
+      this.#routesMissingAt.set(record.id, nowMs);
+    else this.#routesMissingAt.delete(record.id);
+    const deploying = (projectName: string, name: string) => this.#options.deploys.has(record.id, projectName, name);
+    const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying).counts : null;
+    this.#record(state, record.id, counted, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
+    return null;
+  }
+
+  /** Forgets the panel's services (removed, or moved to another address). */
+  forget(panelId: string): void {
+    this.#rosters.delete(panelId);
+    this.#routesMissingAt.delete(panelId);
+  }
+
+  /** The panel's last state as the contract gives it, or null when none was read. */
+  health(state: Pick<ServiceState, 'history'>, panelId: string): PanelHealth | null {
+    const { health, panelVersion } = state.history.get(panelId);
+    return health && { panelId, ...health, version: panelVersion };
+  }
+
+  /** The kept list, read again when due; a failed list read keeps the last one (or none). */
+  async #rosterFor(panelId: string, taskStats: unknown, call: (name: OperationName) => Promise<Outcome | null>): Promise<Roster | null> {
+    const kept = this.#rosters.get(panelId) ?? null;
+    const due = kept === null || kept.readsSince + 1 >= LIST_EVERY_READS || hasUnknownKey(taskStats, kept);
+    if (!due) {
+      kept.readsSince++;
+      return kept;
+    }
+    const list = await call('listProjectsAndServices');
+    if (!list?.ok) return kept;
+    const services = readServiceList(list.value, null).services.map(({ projectName, name, state }) => ({
+      projectName,
+      name,
+      disabled: state === 'disabled',
+    }));
+    const { unlisted } = countStates(services, taskStats);
+    const roster: Roster = { services, known: new Set(unlisted), readsSince: 0 };
+    this.#rosters.set(panelId, roster);
+    return roster;
+  }
+
+  #record(
+    state: ServiceState,
+    panelId: string,
+    counts: ReturnType<typeof countStates>['counts'] | null,
+    load: ReturnType<typeof readServerLoad> | null,
+    failure: PanelError | null,
+  ): void {
+    // Removed while it was read: nothing is kept of it.
+    if (!state.registry.get(panelId)) return;
+    const at = this.#options.now().toISOString();
+    const problem = failure && { at, code: failure.code, message: failure.message.slice(0, HEALTH_PROBLEM_MAX) };
+    const previous = state.history.get(panelId).health;
+    let health: StoredHealth;
+    if (counts === null && load === null && previous) health = { ...previous, problem };
+    else {
+      health = {
+        readAt: at,
+        servicesDown: counts && (counts.down ?? 0),
+        services: counts,
+        cpuPercent: load?.cpuPercent ?? null,
+        memory: load?.memory ?? { usedMb: null, totalMb: null },
+        disk: load?.disk ?? { usedGb: null, totalGb: null },
+        problem,
+      };
+    }
+    state.history.record(panelId, { health });
+    this.#options.changes.changed(panelId);
+  }
+}
+
+/** Whether the task stats name a service the kept list lacks (and did not lack when it was read). */
+function hasUnknownKey(taskStats: unknown, roster: Roster): boolean {
+  const { unlisted } = countStates(roster.services, taskStats);
+  return unlisted.some((key) => !roster.known.has(key));
+}
