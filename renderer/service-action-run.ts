@@ -59,6 +59,8 @@ export async function runServiceActions(
   action: ServiceAction,
   targets: readonly ServiceActionTarget[],
 ): Promise<void> {
+  // The last outcome said is no longer the news: this run's will be.
+  windowStore.showNotice(null);
   windowStore.setServiceActions(panel.id, targets, { action, phase: 'queued', message: null });
   const ended: { target: ServiceActionTarget; state: Ended }[] = [];
   let next = 0;

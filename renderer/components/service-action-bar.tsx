@@ -35,8 +35,8 @@ export function ServiceActionBar({ count, plans, onChoose, onClear }: ServiceAct
           </button>
         </Fragment>
       ))}
-      <button type="button" onClick={onClear}>
-        Clear selection
+      <button type="button" aria-label="Clear selection" onClick={onClear}>
+        Clear
       </button>
     </div>
   );
