@@ -64,7 +64,7 @@ export function effectOn(service: ServiceSummary, action: ServiceAction): string
   const database = isDatabase(service.type);
   switch (action) {
     case 'deploy':
-      return 'built from its source and rolled out anew (minutes)';
+      return 'built from its source and rolled out anew, in minutes';
     case 'start':
       return database ? 'enabled: the database runs again' : 'its containers run again';
     case 'stop':
@@ -139,3 +139,26 @@ export function actionSummary(panelId: string, actions: ReadonlyMap<string, Serv
   const parts = words.filter((word) => counts.has(word)).map((word) => `${counts.get(word)} ${word}`);
   return parts.length === 0 ? '' : `Service actions: ${parts.join(', ')}`;
 }
+
+/** Services that fare alike in a confirmation: what happens to them (or why they are left out), and who they are. */
+export interface PlanGroup {
+  heading: string;
+  skipped: boolean;
+  services: readonly ServiceSummary[];
+}
+
+/** The plan's services grouped by what happens to them, then those left out grouped by why: in the table's order within each. */
+export function planGroups({ action, acting, skipped }: ServiceActionPlan): PlanGroup[] {
+  const groups = new Map<string, { heading: string; skipped: boolean; services: ServiceSummary[] }>();
+  const add = (heading: string, isSkipped: boolean, service: ServiceSummary) => {
+    const key = `${isSkipped}:${heading}`;
+    const group = groups.get(key) ?? { heading, skipped: isSkipped, services: [] };
+    group.services.push(service);
+    groups.set(key, group);
+  };
+  for (const service of acting) add(capitalised(effectOn(service, action)), false, service);
+  for (const { service, why } of skipped) add(`Left out, sent nothing: ${why}`, true, service);
+  return [...groups.values()];
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

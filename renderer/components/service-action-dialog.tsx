@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { plural } from '../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
-import { effectOn, type ServiceActionPlan, typedNameFor } from '../service-action-plan.ts';
+import { planGroups, type ServiceActionPlan, typedNameFor } from '../service-action-plan.ts';
 import { ACTIONS_AT_ONCE, serviceActionEffect } from '../service-action-run.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ServicePlanList } from './service-plan-list.tsx';
 import { TextField } from './text-field.tsx';
 
 interface ServiceActionDialogProps {
@@ -13,8 +14,6 @@ interface ServiceActionDialogProps {
   onConfirm(): void;
   onCancel(): void;
 }
-
-const fullName = ({ projectName, name }: { projectName: string; name: string }) => `${projectName}/${name}`;
 
 /**
  * The one question before a service action, on one service or a selection: what it will do, to
@@ -29,49 +28,35 @@ export function ServiceActionDialog({ panel, plan, onConfirm, onCancel }: Servic
   const label = SERVICE_ACTION_LABELS[action];
   const matches = expected === null || typed.trim() === expected;
   const only = acting.length === 1 ? acting[0]! : null;
+  // One service acted on is said in a sentence: the list is then only of those left out.
+  const groups = useMemo(() => planGroups(only ? { ...plan, acting: [] } : plan), [plan, only]);
   return (
     <ConfirmDialog
       className="service-action-dialog"
-      title={only ? `${label} ${fullName(only)}?` : `${label} ${plural(acting.length, 'service')} on ${panel.name}?`}
+      title={only ? `${label} ${only.projectName}/${only.name}?` : `${label} ${plural(acting.length, 'service')} on ${panel.name}?`}
       confirmLabel={only ? `${label} ${only.name}` : `${label} ${plural(acting.length, 'service')}`}
       confirmDisabled={!matches}
       onConfirm={onConfirm}
       onCancel={onCancel}
     >
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long list scrolls here, and must take the keyboard to be scrolled (axe: scrollable-region-focusable) */}
-      <div className="dialog-body" tabIndex={0}>
+      <div className="dialog-body">
         {only ? (
           <p>{serviceActionEffect({ projectName: only.projectName, serviceName: only.name, action }, panel)}</p>
         ) : (
-          <>
-            <p>
-              The panel {panel.name} ({panel.address}) acts on each of these {acting.length} services:
-            </p>
-            <ul className="service-plan">
-              {acting.map((service) => (
-                <li key={fullName(service)}>
-                  <strong>{fullName(service)}</strong> <span className="muted">({service.type})</span>: {effectOn(service, action)}
-                </li>
-              ))}
-            </ul>
-          </>
+          <p>
+            The panel {panel.name} ({panel.address}) acts on each of these {acting.length} services
+            {skipped.length > 0 && `; ${plural(skipped.length, 'selected service is', 'selected services are')} left out and sent nothing`}.
+            Above each group: what happens to it.
+          </p>
         )}
-        {skipped.length > 0 && (
-          <>
-            <p>{plural(skipped.length, 'selected service is', 'selected services are')} left out, and not sent anything:</p>
-            <ul className="service-plan service-plan-skipped">
-              {skipped.map(({ service, why }) => (
-                <li key={fullName(service)}>
-                  <strong>{fullName(service)}</strong> <span className="muted">({service.type})</span>: {why}
-                </li>
-              ))}
-            </ul>
-          </>
+        {only && skipped.length > 0 && (
+          <p>{plural(skipped.length, 'selected service is', 'selected services are')} left out and sent nothing, for the reason said.</p>
         )}
+        {groups.length > 0 && <ServicePlanList label={`The services the ${action} acts on, and those left out`} groups={groups} />}
         <p className="muted">
           {only
             ? 'Paneldeck sends it once and records it in the activity log.'
-            : `Paneldeck sends each once, ${ACTIONS_AT_ONCE} at a time; one that fails does not stop the others. Each is recorded in the activity log.`}
+            : `Each is sent once, ${ACTIONS_AT_ONCE} at a time, and recorded in the activity log; a failure stops none of the others.`}
         </p>
       </div>
       {expected !== null && (

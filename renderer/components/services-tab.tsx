@@ -35,7 +35,7 @@ interface OpenMenu {
  * thousands of services keeps only the rows in view in the page.
  */
 export function ServicesTab({ panel }: { panel: Panel }) {
-  const { reads, api, windowStore } = useWindowContext();
+  const { reads, api, windowStore, panelStore } = useWindowContext();
   const { serviceActions } = useWindowState();
   const state = usePanelRead(reads.services, panel.id);
   const list = state.value;
@@ -67,8 +67,10 @@ export function ServicesTab({ panel }: { panel: Panel }) {
   const run = (plan: ServiceActionPlan) => {
     setAsking(null);
     const targets = plan.acting.map(({ projectName, name }) => ({ projectName, serviceName: name }));
-    // The states change with the actions: read again once they all ended.
-    void runServiceActions(api, windowStore, panel, plan.action, targets).then(() => reads.services.load(panel.id));
+    // The states change with the actions: read again once they all ended (unless signed out meanwhile).
+    void runServiceActions(api, windowStore, panel, plan.action, targets).then(() => {
+      if (panelStore.getSnapshot().byId.get(panel.id)?.signedIn) void reads.services.load(panel.id);
+    });
   };
 
   return (

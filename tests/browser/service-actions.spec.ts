@@ -176,12 +176,13 @@ test('a selection of three on a red panel: one confirmation lists each and the o
 
   await bar.getByRole('button', { name: 'Deploy' }).click();
   const dialog = page.getByRole('dialog', { name: 'Deploy 2 services on Shop production?' });
-  await expect(dialog.locator('.service-plan').first().getByRole('listitem')).toHaveText([
-    /shop\/api \(app\): built from its source/,
-    /shop\/web \(app\): built from its source/,
-  ]);
-  await expect(dialog.locator('.service-plan-skipped').getByRole('listitem')).toHaveText([
-    'shop/db (postgres): a postgres database is not deployed, only started and stopped',
+  // Every service, under what happens to it; the one left out under why.
+  await expect(dialog.getByRole('list', { name: 'The services the deploy acts on, and those left out' }).getByRole('listitem')).toHaveText([
+    'Built from its source and rolled out anew, in minutes · 2 services',
+    'shop/api (app)',
+    'shop/web (app)',
+    'Left out, sent nothing: a postgres database is not deployed, only started and stopped · 1 service',
+    'shop/db (postgres)',
   ]);
   const confirm = dialog.getByRole('button', { name: 'Deploy 2 services' });
   await expect(confirm).toBeDisabled();
@@ -228,7 +229,11 @@ test('select all shown keeps to the search; a long confirmation scrolls inside w
   await expect(bar).toContainText('72 services selected:');
   await bar.getByRole('button', { name: 'Stop' }).click();
   const dialog = page.getByRole('dialog', { name: /^Stop \d+ services on Acme staging\?$/ });
-  await expect(dialog.locator('.service-plan-skipped')).toContainText('(box): Paneldeck has no actions for a box service');
+  // Only the lines in view are in the page: those left out come last.
+  await dialog.locator('.service-plan-scroller').evaluate((list) => list.scrollTo(0, list.scrollHeight));
+  await expect(
+    dialog.getByRole('listitem').filter({ hasText: 'Left out, sent nothing: Paneldeck has no actions for a box service' }),
+  ).toHaveText('Left out, sent nothing: Paneldeck has no actions for a box service · 8 services');
   await expect(dialog.getByRole('button', { name: /^Stop \d+ services$/ })).toBeInViewport();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
   await checkScreenBothSizes(page, 'service-actions-11-confirm-several-long');

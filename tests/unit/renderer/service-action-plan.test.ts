@@ -9,6 +9,7 @@ import {
   planServiceAction,
   severalServicesItems,
   planEveryAction,
+  planGroups,
   typedNameFor,
 } from '../../../renderer/service-action-plan.ts';
 import { selectedServices, serviceKey, shownSelection, toggled, withRange, withShown } from '../../../renderer/service-selection.ts';
@@ -54,6 +55,17 @@ test('a plan acts on the services that have the action and leaves out, with the 
     ],
   );
   assert.deepEqual(planServiceAction([web, db], 'stop', none).acting, [web, db]);
+  // The confirmation's groups: what happens to each, then why the others are left out.
+  assert.deepEqual(
+    planGroups(planServiceAction([web, db, stack, tools], 'stop', none)).map(
+      ({ heading, services }) => `${heading}: ${services.map((one) => one.name)}`,
+    ),
+    [
+      'Its containers stop; it serves nothing until started again: web,stack',
+      'Disabled: the database stops until started again: db',
+      'Left out, sent nothing: Paneldeck has no actions for a box service: tools',
+    ],
+  );
 });
 
 test('a red panel asks for the service name for one, the panel name for several, for stop and deploy only', () => {
