@@ -238,6 +238,12 @@ test('select all shown keeps to the search; a long confirmation scrolls inside w
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
   await checkScreenBothSizes(page, 'service-actions-11-confirm-several-long');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // From the keyboard in the table: Esc clears the selection, Ctrl+A selects every row shown again.
+  await table.getByRole('checkbox', { name: 'Select analytics/cache' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(bar).toBeHidden();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(bar).toContainText('72 services selected:');
   expect(
     panel.requests.filter((request) => /\/api\/(deploy|start|stop|restart|enable|disable)\w+Service$/.test(request.path)),
   ).toHaveLength(0);
