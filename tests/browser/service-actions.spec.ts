@@ -66,6 +66,7 @@ test('a stop from the row menu asks once, saying what happens to which service o
 
   await table.getByRole('button', { name: 'Actions for shop/web' }).click();
   await expect(page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem')).toHaveText(['Deploy…', 'Start…', 'Stop…', 'Restart…']);
+  await checkScreenBothSizes(page, 'service-actions-00-row-menu');
   await page.getByRole('menuitem', { name: 'Stop…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Stop shop/web?' });
   await expect(dialog).toContainText(`The panel stops shop/web on Billing (${panel.url}`);
