@@ -10,6 +10,8 @@
  *   3. The longest task (Long Tasks API: only tasks over 50 ms are reported) while the tab loads,
  *      while its table is scrolled top to bottom, and while one search key filters it (goal: none
  *      over 100 ms).
+ *   4. The selection: Ctrl+A selects every service, one checkbox takes one out again, and the
+ *      bar's Deploy opens the confirmation listing all of them (time to shown, longest task).
  *
  * The built renderer runs in the system's headless Chromium at 900x600 with the real preload
  * bundle; its `ipcRenderer` is a fake main in the page (one signed-in panel; listServices answers
@@ -28,6 +30,7 @@ import { startRendererServer } from '../tests/browser/app-harness.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { type BenchAnswers, installBenchElectron, launchChromium, preloadInPage } from './browser.ts';
 import { median, ms, printTable } from './figures.ts';
+import { longestTask, measureSelection, type Probe, type ProbeWindow, scrollTable, type Timed } from './services-tab-probes.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const SMALL = 10;
@@ -42,16 +45,6 @@ interface Setup {
   status: AppStatus;
   row: string;
 }
-interface Probe {
-  copy: { start: number; end: number } | null;
-  /** When listServices' answer was handed to the page. */
-  answeredAt: number | null;
-  clickedAt: number | null;
-  firstRowAt: number | null;
-  tasks: { start: number; duration: number }[];
-}
-type ProbeWindow = Window & { __probe: Probe };
-
 function installFakeMain({ count, panel, status, row }: Setup): void {
   const page = window as unknown as ProbeWindow;
   const types = ['app', 'compose', 'postgres', 'mysql', 'mariadb', 'mongo', 'redis', 'box', 'wordpress'];
@@ -117,37 +110,6 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
   (page as unknown as { __benchAnswers: BenchAnswers }).__benchAnswers = answers;
 }
 
-/** The longest task overlapping [from, to] but the IPC stand-in's copy; 0 for none over 50 ms. */
-function longestTask({ from, to }: { from: number; to: number }): number {
-  const { tasks, copy } = (window as unknown as ProbeWindow).__probe;
-  const overlaps = (start: number, end: number, a: number, b: number) => start < b && end > a;
-  return Math.max(
-    0,
-    ...tasks
-      .filter((task) => overlaps(task.start, task.start + task.duration, from, to))
-      .filter((task) => !copy || !overlaps(task.start, task.start + task.duration, copy.start, copy.end))
-      .map((task) => task.duration),
-  );
-}
-
-/** Scrolls the table to its end, a step a frame; the longest frame and the stretch it took. */
-async function scrollTable(): Promise<{ start: number; end: number; longestFrame: number; atBottom: boolean }> {
-  const scroller = document.querySelector<HTMLElement>('.service-scroller');
-  if (!scroller) throw new Error('no table');
-  const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
-  const step = Math.max(scroller.clientHeight / 2, (scroller.scrollHeight - scroller.clientHeight) / 200);
-  const start = performance.now();
-  let last = start;
-  let longestFrame = 0;
-  for (let count = 0; scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1 && count < 1000; count++) {
-    scroller.scrollTop += step;
-    const at = await frame();
-    longestFrame = Math.max(longestFrame, at - last);
-    last = at;
-  }
-  return { start, end: performance.now(), longestFrame, atBottom: scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1 };
-}
-
 interface Run {
   /** listServices answered → first row painted: the renderer's share. */
   firstRow: number;
@@ -160,6 +122,8 @@ interface Run {
   longestFrame: number;
   searchMs: number;
   searchTask: number;
+  /** Ctrl+A (every service), one checkbox out again, a deploy's confirmation on all of them. */
+  selection: { all: Timed; one: Timed; confirm: Timed };
 }
 
 async function oneRun(browser: Browser, url: string, preload: string, count: number): Promise<Run> {
@@ -210,6 +174,7 @@ async function oneRun(browser: Browser, url: string, preload: string, count: num
     const searchMs = (await page.evaluate(() => performance.now())) - before;
     await page.waitForTimeout(100);
     const searchTask = await page.evaluate(longestTask, { from: before, to: before + searchMs });
+    const selection = await measureSelection(page, count);
     if (errors.length > 0) throw new Error(`the page failed: ${errors.join('; ')}`);
     if (!scroll.atBottom) throw new Error('the table did not scroll to its end');
     return {
@@ -222,6 +187,7 @@ async function oneRun(browser: Browser, url: string, preload: string, count: num
       longestFrame: scroll.longestFrame,
       searchMs,
       searchTask,
+      selection,
     };
   } finally {
     await page.close();
@@ -283,4 +249,16 @@ printTable([
     task(worst(big, (run) => run.searchTask)),
     '≤ 100 ms',
   ],
+  ...(['all', 'one', 'confirm'] as const).flatMap((step) => {
+    const what = { all: 'select all (Ctrl+A)', one: 'one checkbox out of all', confirm: 'open Deploy confirmation of all' }[step];
+    return [
+      [`${what} → shown`, ms(mid(small, (run) => run.selection[step].ms)), ms(mid(big, (run) => run.selection[step].ms)), ''],
+      [
+        `longest task, ${what} (worst run)`,
+        task(worst(small, (run) => run.selection[step].task)),
+        task(worst(big, (run) => run.selection[step].task)),
+        '≤ 100 ms',
+      ],
+    ];
+  }),
 ]);

@@ -1,15 +1,17 @@
 import type { PanelBridge } from '../shared/bridge.ts';
+import { plural } from '../shared/counts.ts';
 import { SERVICE_ACTION_LABELS, type ServiceAction } from '../shared/service-actions.ts';
 import type { Panel } from '../shared/types.ts';
 import { failureInfo } from './failure-info.ts';
-import type { WindowStore } from './window-store.ts';
+import type { ServiceActionState, ServiceActionTarget, WindowStore } from './window-store.ts';
 
 /** A service action the operator chose, before and while it runs. */
-export interface ServiceActionRequest {
-  projectName: string;
-  serviceName: string;
+export interface ServiceActionRequest extends ServiceActionTarget {
   action: ServiceAction;
 }
+
+/** How many actions of a selection are on their way to the panel at once: a small bound, kind to the panel. */
+export const ACTIONS_AT_ONCE = 2;
 
 const DONE: Readonly<Record<ServiceAction, string>> = { deploy: 'Deployed', start: 'Started', stop: 'Stopped', restart: 'Restarted' };
 
@@ -31,32 +33,86 @@ export function serviceActionEffect({ action, projectName, serviceName }: Servic
   }
 }
 
-/** A production (red) panel asks for the service's name to be typed before it is stopped or deployed. */
-export function asksForTypedName(panel: Panel, action: ServiceAction): boolean {
-  return panel.colour === 'red' && (action === 'stop' || action === 'deploy');
+type Ended = ServiceActionState & { phase: 'done' | 'failed' | 'unknown' };
+
+/** Sends one action, once; its outcome, a refusal in the panel's words, no answer said as unknown. */
+async function sendOnce(api: Pick<PanelBridge, 'runServiceAction'>, panel: Panel, request: ServiceActionRequest): Promise<Ended> {
+  const { action } = request;
+  try {
+    const result = await api.runServiceAction(panel.id, request);
+    return result.outcome === 'done' ? { action, phase: 'done', message: null } : { action, phase: 'unknown', message: result.message };
+  } catch (caught) {
+    return { action, phase: 'failed', message: failureInfo(caught).message };
+  }
 }
 
 /**
- * Sends the action once, and says its outcome as the window's notice, in the panel's words when it
- * refused. No answer is said as such, never as a failure. The window may have moved on meanwhile:
- * the notice is the window's, not the view's.
+ * Sends `action` to each service once, `ACTIONS_AT_ONCE` at a time, never retried: a failure does
+ * not stop the others. Each row shows its phase (the window store's, so leaving the tab loses
+ * nothing); the outcome is the window's notice, in the panel's words for a failure, and no answer
+ * is said as such, never as a failure. Main records each in the activity log.
  */
-export async function runServiceAction(
+export async function runServiceActions(
   api: Pick<PanelBridge, 'runServiceAction'>,
-  windowStore: Pick<WindowStore, 'showNotice'>,
+  windowStore: Pick<WindowStore, 'showNotice' | 'setServiceActions'>,
   panel: Panel,
-  request: ServiceActionRequest,
+  action: ServiceAction,
+  targets: readonly ServiceActionTarget[],
 ): Promise<void> {
-  const { projectName, serviceName, action } = request;
+  // The last outcome said is no longer the news: this run's will be.
+  windowStore.showNotice(null);
+  windowStore.setServiceActions(panel.id, targets, { action, phase: 'queued', message: null });
+  const ended: { target: ServiceActionTarget; state: Ended }[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < targets.length; index = next++) {
+      const target = targets[index]!;
+      const state = await sendOnce(api, panel, { ...target, action });
+      // Main's events said the same when it sent the action; a refusal before sending has no event.
+      windowStore.setServiceActions(panel.id, [target], state);
+      ended.push({ target, state });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ACTIONS_AT_ONCE, targets.length) }, worker));
+  const [only] = ended;
+  windowStore.showNotice(ended.length === 1 && only ? oneOutcome(panel, only.target, only.state) : severalOutcomes(panel, action, ended));
+}
+
+/** One service's outcome: "Stopped shop/web on Billing.", or the panel's words. */
+function oneOutcome(panel: Panel, { projectName, serviceName }: ServiceActionTarget, { action, phase, message }: Ended) {
   const target = `${projectName}/${serviceName} on ${panel.name}`;
-  try {
-    const result = await api.runServiceAction(panel.id, request);
-    windowStore.showNotice(
-      result.outcome === 'done'
-        ? { text: `${DONE[action]} ${target}.`, failed: false }
-        : { text: `${SERVICE_ACTION_LABELS[action]} of ${target}: outcome unknown. ${result.message ?? ''}`.trim(), failed: false },
+  const label = SERVICE_ACTION_LABELS[action];
+  if (phase === 'done') return { text: `${DONE[action]} ${target}.`, failed: false };
+  if (phase === 'unknown') return { text: `${label} of ${target}: outcome unknown. ${message ?? ''}`.trim(), failed: false };
+  return { text: `${label} of ${target} failed: ${message ?? ''}`.trim(), failed: true };
+}
+
+/** Failures named with the panel's words up to this many; the rows say the rest. */
+const NAMED_FAILURES = 3;
+
+/** Several services' outcomes in one notice: the counts, then each failure in the panel's words. */
+export function severalOutcomes(
+  panel: Panel,
+  action: ServiceAction,
+  ended: readonly { target: ServiceActionTarget; state: Ended }[],
+): { text: string; failed: boolean } {
+  const name = ({ projectName, serviceName }: ServiceActionTarget) => `${projectName}/${serviceName}`;
+  const of = (phase: Ended['phase']) => ended.filter(({ state }) => state.phase === phase);
+  const failed = of('failed');
+  const unknown = of('unknown');
+  const counts = [
+    `${of('done').length} done`,
+    failed.length > 0 && `${failed.length} failed`,
+    unknown.length > 0 && `${unknown.length} with the outcome unknown`,
+  ].filter(Boolean);
+  const parts = [`${SERVICE_ACTION_LABELS[action]} of ${plural(ended.length, 'service')} on ${panel.name}: ${counts.join(', ')}.`];
+  for (const { target, state } of failed.slice(0, NAMED_FAILURES)) parts.push(`${name(target)} failed: ${state.message ?? ''}`.trim());
+  if (failed.length > NAMED_FAILURES) parts.push(`${failed.length - NAMED_FAILURES} more failed: their rows say why.`);
+  if (unknown.length > 0) {
+    const names = unknown.slice(0, NAMED_FAILURES).map(({ target }) => name(target));
+    parts.push(
+      `Outcome unknown for ${names.join(', ')}${unknown.length > NAMED_FAILURES ? ' and others' : ''}: ${unknown[0]!.state.message ?? 'check them.'}`,
     );
-  } catch (caught) {
-    windowStore.showNotice({ text: `${SERVICE_ACTION_LABELS[action]} of ${target} failed: ${failureInfo(caught).message}`, failed: true });
   }
+  return { text: parts.join(' '), failed: failed.length > 0 };
 }

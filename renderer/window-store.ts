@@ -73,8 +73,15 @@ export interface WindowSnapshot {
 /** A service action as the window last heard of it. */
 export interface ServiceActionState {
   action: ServiceAction;
-  phase: ServiceActionPhase;
+  /** Main's phase, or `queued`: chosen with others and waiting for its turn (the window's own word). */
+  phase: ServiceActionPhase | 'queued';
   message: string | null;
+}
+
+/** A service of a panel, as service actions name it. */
+export interface ServiceActionTarget {
+  projectName: string;
+  serviceName: string;
 }
 
 /** The key of a service of a panel in `serviceActions`: a slash is in no project or service name. */
@@ -226,8 +233,16 @@ export class WindowStore {
 
   /** A service action moved on: shown as under way (a deploy as deploying) until it ends, then its outcome. */
   serviceActionChanged({ panelId, projectName, serviceName, action, phase, message }: ServiceActionEvent): void {
+    this.setServiceActions(panelId, [{ projectName, serviceName }], { action, phase, message });
+  }
+
+  /**
+   * The services' action stands thus: the window's own steps (queued, and an outcome main had no
+   * event for, such as a refusal before anything was sent). One change for all of them.
+   */
+  setServiceActions(panelId: string, targets: readonly ServiceActionTarget[], state: ServiceActionState): void {
     const serviceActions = new Map(this.#snapshot.serviceActions);
-    serviceActions.set(serviceActionKey(panelId, projectName, serviceName), { action, phase, message });
+    for (const { projectName, serviceName } of targets) serviceActions.set(serviceActionKey(panelId, projectName, serviceName), state);
     this.#set({ serviceActions });
   }
 

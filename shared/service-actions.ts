@@ -52,3 +52,27 @@ export const SERVICE_ACTION_LABELS: Readonly<Record<ServiceAction, string>> = {
   stop: 'Stop',
   restart: 'Restart',
 };
+
+/** The types a deploy, start, stop and restart are each sent to as they are. */
+const DEPLOYABLE_TYPES: ReadonlySet<string> = new Set(['app', 'compose']);
+/** Databases, which Easypanel only enables and disables: their start and stop. */
+const DATABASE_TYPES: ReadonlySet<string> = new Set(['postgres', 'mysql', 'mariadb', 'mongo', 'redis']);
+
+/**
+ * The actions a service of `type` has, in the buttons' order: apps and compose all four,
+ * databases start and stop (main sends their enable and disable), any other type none. Main
+ * checks again against the type it reads afresh (electron/core/service/service-actions.ts).
+ */
+export function actionsOfType(type: string): readonly ServiceAction[] {
+  if (DEPLOYABLE_TYPES.has(type)) return SERVICE_ACTIONS;
+  return DATABASE_TYPES.has(type) ? ['start', 'stop'] : [];
+}
+
+/** Why a service of `type` lacks `action`, in a few words; null when it has it. */
+export function missingActionReason(type: string, action: ServiceAction): string | null {
+  if (actionsOfType(type).includes(action)) return null;
+  if (!DATABASE_TYPES.has(type)) return `Paneldeck has no actions for a ${type.slice(0, 40)} service`;
+  return action === 'deploy'
+    ? `a ${type} database is not deployed, only started and stopped`
+    : `Easypanel has no restart for a ${type} database: stop it, then start it`;
+}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { ModalDialog } from './modal-dialog.tsx';
 
 interface ConfirmDialogProps {
@@ -10,6 +10,8 @@ interface ConfirmDialogProps {
   busy?: boolean;
   /** The action cannot be chosen yet (a production panel's typed name does not match). */
   confirmDisabled?: boolean;
+  /** The dialog's own class: its layout (a long list that scrolls inside). */
+  className?: string;
   onConfirm(): void;
   onCancel(): void;
 }
@@ -21,15 +23,19 @@ export function ConfirmDialog({
   confirmLabel,
   busy = false,
   confirmDisabled = false,
+  className,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  // After the dialog opened (its effect runs first): opening focuses its first focusable part, which
+  // may be a list that scrolls; a confirmation opens on its safe choice.
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
   return (
-    <ModalDialog title={title} onClose={onCancel}>
+    <ModalDialog title={title} onClose={onCancel} className={className}>
       {children}
       <div className="form-actions">
-        {/* biome-ignore lint/a11y/noAutofocus: a confirmation opens on its safe choice */}
-        <button type="button" autoFocus onClick={onCancel}>
+        <button ref={cancel} type="button" onClick={onCancel}>
           Cancel
         </button>
         <button type="button" className="button-danger" disabled={busy || confirmDisabled} onClick={onConfirm}>

@@ -17,7 +17,6 @@ import { PanelLabels } from './panel-labels.tsx';
 import { PanelTabs, type Tab } from './panel-tabs.tsx';
 import { LogsView } from './logs-view.tsx';
 import { PanelSettings } from './panel-settings.tsx';
-import { ServiceActionsView } from './service-actions-view.tsx';
 import { ServicesTab } from './services-tab.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
@@ -283,8 +282,6 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           <ServicesTab panel={panel} />
         ) : panel.signedIn && tab === 'login' ? (
           logInForm
-        ) : panel.signedIn && tab === 'actions' ? (
-          <ServiceActionsView panel={panel} />
         ) : panel.signedIn ? (
           <SessionView panel={panel} state={session} onRefresh={() => void loadSession()} onCancel={cancelRead} />
         ) : (

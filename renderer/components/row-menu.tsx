@@ -1,14 +1,21 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { CommandId } from '../../shared/commands.ts';
-import type { RowMenuItem } from '../selection-commands.ts';
+/** One item of a row menu: what it runs, its words, a line above it, red for danger, or greyed out. */
+export interface MenuEntry<Id extends string> {
+  command: Id;
+  label: string;
+  separated?: boolean;
+  danger?: boolean;
+  /** Shown but not run: said as unavailable (aria-disabled), still reached by the arrows. */
+  disabled?: boolean;
+}
 
-interface RowMenuProps {
+interface RowMenuProps<Id extends string> {
   /** Where it opens, in window coordinates; moved in when it would leave the window. */
   at: { x: number; y: number };
   /** Names the menu for a screen reader: the panel, or "5 panels". */
   label: string;
-  items: readonly RowMenuItem[];
-  onRun(command: CommandId): void;
+  items: readonly MenuEntry<Id>[];
+  onRun(command: Id): void;
   onClose(): void;
 }
 
@@ -16,7 +23,7 @@ interface RowMenuProps {
  * The row menu: a WAI-ARIA menu drawn in the page. Up/Down/Home/End move, Enter or Space runs,
  * Esc or Tab closes, as does a click elsewhere; focus then goes back where it was (the list).
  */
-export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
+export function RowMenu<Id extends string>({ at, label, items, onRun, onClose }: RowMenuProps<Id>) {
   const menu = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState(at);
   const [active, setActive] = useState(0);
@@ -53,9 +60,10 @@ export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
     menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[active]?.focus();
   }, [active]);
 
-  const choose = (command: CommandId) => {
+  const choose = (item: MenuEntry<Id>) => {
+    if (item.disabled) return;
     onClose();
-    onRun(command);
+    onRun(item.command);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const moves: Partial<Record<string, number>> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: items.length - 1 };
@@ -69,7 +77,7 @@ export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
       onClose();
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      choose(items[active]!.command);
+      choose(items[active]!);
     }
   };
 
@@ -81,9 +89,10 @@ export function RowMenu({ at, label, items, onRun, onClose }: RowMenuProps) {
           key={item.command}
           role="menuitem"
           tabIndex={index === active ? 0 : -1}
-          className={`row-menu-item${item.separated ? ' separated' : ''}${item.danger ? ' danger' : ''}`}
+          aria-disabled={item.disabled || undefined}
+          className={`row-menu-item${item.separated ? ' separated' : ''}${item.danger ? ' danger' : ''}${item.disabled ? ' disabled' : ''}`}
           onMouseMove={() => index !== active && setActive(index)}
-          onClick={() => choose(item.command)}
+          onClick={() => choose(item)}
         >
           {item.label}
         </div>

@@ -1,43 +1,74 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { plural } from '../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
-import { asksForTypedName, type ServiceActionRequest, serviceActionEffect } from '../service-action-run.ts';
+import { planGroups, type ServiceActionPlan, typedNameFor } from '../service-action-plan.ts';
+import { ACTIONS_AT_ONCE, serviceActionEffect } from '../service-action-run.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ServicePlanList } from './service-plan-list.tsx';
 import { TextField } from './text-field.tsx';
 
 interface ServiceActionDialogProps {
   panel: Panel;
-  request: ServiceActionRequest;
+  plan: ServiceActionPlan;
   onConfirm(): void;
   onCancel(): void;
 }
 
 /**
- * The one question before a service action: what it will do, to which service, on which panel.
- * On a production (red) panel, a stop or a deploy also asks for the service's name to be typed.
+ * The one question before a service action, on one service or a selection: what it will do, to
+ * which services, on which panel, and which selected services it leaves out and why. On a
+ * production (red) panel, a stop or a deploy also asks for a name to be typed: the service's for
+ * one, the panel's for several. A long list scrolls inside; the buttons stay in view.
  */
-export function ServiceActionDialog({ panel, request, onConfirm, onCancel }: ServiceActionDialogProps) {
+export function ServiceActionDialog({ panel, plan, onConfirm, onCancel }: ServiceActionDialogProps) {
   const [typed, setTyped] = useState('');
-  const typing = asksForTypedName(panel, request.action);
-  const label = SERVICE_ACTION_LABELS[request.action];
-  const matches = typed.trim() === request.serviceName;
+  const { action, acting, skipped } = plan;
+  const expected = typedNameFor(panel, plan);
+  const label = SERVICE_ACTION_LABELS[action];
+  const matches = expected === null || typed.trim() === expected;
+  const only = acting.length === 1 ? acting[0]! : null;
+  // One service acted on is said in a sentence: the list is then only of those left out.
+  const groups = useMemo(() => planGroups(only ? { ...plan, acting: [] } : plan), [plan, only]);
   return (
     <ConfirmDialog
-      title={`${label} ${request.projectName}/${request.serviceName}?`}
-      confirmLabel={`${label} ${request.serviceName}`}
-      confirmDisabled={typing && !matches}
+      className="service-action-dialog"
+      title={only ? `${label} ${only.projectName}/${only.name}?` : `${label} ${plural(acting.length, 'service')} on ${panel.name}?`}
+      confirmLabel={only ? `${label} ${only.name}` : `${label} ${plural(acting.length, 'service')}`}
+      confirmDisabled={!matches}
       onConfirm={onConfirm}
       onCancel={onCancel}
     >
-      <p>{serviceActionEffect(request, panel)}</p>
-      <p className="muted">Paneldeck sends it once and records it in the activity log.</p>
-      {typing && (
+      <div className="dialog-body">
+        {only ? (
+          <p>{serviceActionEffect({ projectName: only.projectName, serviceName: only.name, action }, panel)}</p>
+        ) : (
+          <p>
+            The panel {panel.name} ({panel.address}) acts on each of these {acting.length} services
+            {skipped.length > 0 && `; ${plural(skipped.length, 'selected service is', 'selected services are')} left out and sent nothing`}.
+            Above each group: what happens to it.
+          </p>
+        )}
+        {only && skipped.length > 0 && (
+          <p>{plural(skipped.length, 'selected service is', 'selected services are')} left out and sent nothing, for the reason said.</p>
+        )}
+        {groups.length > 0 && <ServicePlanList label={`The services the ${action} acts on, and those left out`} groups={groups} />}
+        <p className="muted">
+          {only
+            ? 'Paneldeck sends it once and records it in the activity log.'
+            : `Each is sent once, ${ACTIONS_AT_ONCE} at a time, and recorded in the activity log; a failure stops none of the others.`}
+        </p>
+      </div>
+      {expected !== null && (
         <>
           <p className="notice notice-warning">
-            {panel.name} is marked red: production. Type the service's name, {request.serviceName}, to {request.action} it.
+            {panel.name} is marked red: production.{' '}
+            {only
+              ? `Type the service's name, ${expected}, to ${action} it.`
+              : `Type the panel's name, ${expected}, to ${action} these services.`}
           </p>
           <TextField
-            label="Service name"
+            label={only ? 'Service name' : 'Panel name'}
             name="confirm-service-name"
             autoComplete="off"
             value={typed}

@@ -1,22 +1,42 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
-import { formatCount } from '../json-rows.ts';
-import type { ServiceSummary } from '../../shared/services.ts';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import type { ServiceAction } from '../../shared/service-actions.ts';
+import type { ServiceList, ServiceSummary } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useWindowContext } from '../app-context.tsx';
-import { filterServices, replicasText, STATE_WORDS, sortServices, stateCounts } from '../service-rows.ts';
+import { useWindowContext, useWindowState } from '../app-context.tsx';
+import { formatCount } from '../json-rows.ts';
+import {
+  actionSummary,
+  oneServiceItems,
+  planEveryAction,
+  planServiceAction,
+  type ServiceActionPlan,
+  severalServicesItems,
+} from '../service-action-plan.ts';
+import { runServiceActions } from '../service-action-run.ts';
+import { filterServices, sortServices, stateCounts } from '../service-rows.ts';
+import { NO_SERVICES, selectedServices, serviceKey } from '../service-selection.ts';
+import { serviceActionKey } from '../window-store.ts';
 import { ReadBar, usePanelRead } from './read-bar.tsx';
+import { RowMenu } from './row-menu.tsx';
+import { ServiceActionBar } from './service-action-bar.tsx';
+import { ServiceActionDialog } from './service-action-dialog.tsx';
+import { ServiceTable } from './service-table.tsx';
 
-/** Each row's height in pixels: fixed, so the table needs no measuring and holds only the rows in view. */
-const ROW_HEIGHT = 34;
+/** The row menu open: the services it acts on (the row's, or the selection it is in) and where. */
+interface OpenMenu {
+  services: readonly ServiceSummary[];
+  at: { x: number; y: number };
+}
 
 /**
  * The panel's projects and services with their state (a colour and a shape, and the word),
- * replicas and type; a search box narrows them. Read in the background; a panel of thousands of
- * services keeps only the rows in view in the page.
+ * replicas, type and last action; a search box narrows them. Deploy, start, stop and restart from
+ * a row's menu or on a selection, each behind one confirmation. Read in the background; a panel of
+ * thousands of services keeps only the rows in view in the page.
  */
 export function ServicesTab({ panel }: { panel: Panel }) {
-  const { reads } = useWindowContext();
+  const { reads, api, windowStore, panelStore } = useWindowContext();
+  const { serviceActions } = useWindowState();
   const state = usePanelRead(reads.services, panel.id);
   const list = state.value;
   const [query, setQuery] = useState('');
@@ -25,6 +45,34 @@ export function ServicesTab({ panel }: { panel: Panel }) {
   const sorted = useMemo(() => sortServices(list?.services ?? []), [list]);
   const rows = useMemo(() => filterServices(sorted, shownQuery), [sorted, shownQuery]);
   const counts = useMemo(() => stateCounts(sorted), [sorted]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(NO_SERVICES);
+  const chosen = useMemo(() => selectedServices(sorted, selected), [sorted, selected]);
+  const [menu, setMenu] = useState<OpenMenu | null>(null);
+  const [asking, setAsking] = useState<ServiceActionPlan | null>(null);
+  const stateOf = useCallback(
+    (service: ServiceSummary) => serviceActions.get(serviceActionKey(panel.id, service.projectName, service.name)),
+    [serviceActions, panel.id],
+  );
+  const plans = useMemo(() => planEveryAction(chosen, stateOf), [chosen, stateOf]);
+
+  const openMenu = useCallback(
+    (service: ServiceSummary, at: OpenMenu['at']) => {
+      // A row in a selection of several opens the selection's menu; any other row, its own.
+      const inSelection = chosen.length > 1 && chosen.some((one) => serviceKey(one) === serviceKey(service));
+      setMenu({ services: inSelection ? chosen : [service], at });
+    },
+    [chosen],
+  );
+  const ask = (services: readonly ServiceSummary[], action: ServiceAction) => setAsking(planServiceAction(services, action, stateOf));
+  const run = (plan: ServiceActionPlan) => {
+    setAsking(null);
+    const targets = plan.acting.map(({ projectName, name }) => ({ projectName, serviceName: name }));
+    // The states change with the actions: read again once they all ended (unless signed out meanwhile).
+    void runServiceActions(api, windowStore, panel, plan.action, targets).then(() => {
+      if (panelStore.getSnapshot().byId.get(panel.id)?.signedIn) void reads.services.load(panel.id);
+    });
+  };
+
   return (
     <section className="services-tab" aria-labelledby="services-title" aria-busy={state.loading}>
       <ReadBar
@@ -36,108 +84,97 @@ export function ServicesTab({ panel }: { panel: Panel }) {
       />
       {list && (
         <>
-          <div className="services-tools">
-            <input
-              type="search"
-              className="services-search"
-              aria-label="Search services by project, name, type or state"
-              placeholder="Search services"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
+          <ServiceTools
+            list={list}
+            total={sorted.length}
+            counts={counts}
+            query={query}
+            onQuery={setQuery}
+            actions={actionSummary(panel.id, serviceActions)}
+          />
+          {chosen.length > 0 && (
+            <ServiceActionBar
+              count={chosen.length}
+              plans={plans}
+              onChoose={(action) => ask(chosen, action)}
+              onClear={() => setSelected(NO_SERVICES)}
             />
-            <p className="muted services-counts">
-              {`${formatCount(list.projects.length)} project${list.projects.length === 1 ? '' : 's'}, ${formatCount(sorted.length)} service${sorted.length === 1 ? '' : 's'}`}
-              {counts && `: ${counts}`}
-            </p>
-          </div>
-          {list.truncated && (
-            <p className="notice notice-warning">
-              The panel lists more services than Paneldeck shows; the first {formatCount(sorted.length)} are here.
-            </p>
-          )}
-          {list.taskStatsProblem !== null && (
-            <div className="notice notice-warning">
-              <p className="notice-title">Which services run could not be read, so their state is unknown</p>
-              <p>{list.taskStatsProblem}</p>
-            </div>
           )}
           {sorted.length === 0 ? (
             <p className="muted">This panel has no services yet.</p>
           ) : rows.length === 0 ? (
             <p className="muted">No service matches “{shownQuery}”.</p>
           ) : (
-            <ServiceTable rows={rows} />
+            <ServiceTable
+              panelId={panel.id}
+              rows={rows}
+              selected={selected}
+              actions={serviceActions}
+              onSelect={setSelected}
+              onOpenMenu={openMenu}
+            />
           )}
         </>
       )}
+      {menu && (
+        <RowMenu
+          at={menu.at}
+          label={menu.services.length > 1 ? `${menu.services.length} services` : serviceKey(menu.services[0]!)}
+          items={(menu.services.length > 1
+            ? severalServicesItems(planEveryAction(menu.services, stateOf))
+            : oneServiceItems(menu.services[0]!, stateOf(menu.services[0]!))
+          ).map((item) => ({ ...item, command: item.action ?? ('none' as const) }))}
+          onRun={(command) => command !== 'none' && ask(menu.services, command)}
+          onClose={() => setMenu(null)}
+        />
+      )}
+      {asking && <ServiceActionDialog panel={panel} plan={asking} onCancel={() => setAsking(null)} onConfirm={() => run(asking)} />}
     </section>
   );
 }
 
-/** The table, only the rows in view in the page: margins above and below stand for the others. */
-function ServiceTable({ rows }: { rows: readonly ServiceSummary[] }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const getScrollElement = useCallback(() => scroller.current, []);
-  const estimateSize = useCallback(() => ROW_HEIGHT, []);
-  const getItemKey = useCallback((index: number) => `${rows[index]!.projectName}/${rows[index]!.name}`, [rows]);
-  // The heading row sits above the rows inside the scroller.
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement,
-    estimateSize,
-    getItemKey,
-    overscan: 8,
-    scrollMargin: ROW_HEIGHT,
-  });
-  const shown = virtualizer.getVirtualItems();
-  const above = (shown[0]?.start ?? ROW_HEIGHT) - ROW_HEIGHT;
-  const below = virtualizer.getTotalSize() - ((shown.at(-1)?.end ?? ROW_HEIGHT) - ROW_HEIGHT);
+interface ServiceToolsProps {
+  list: ServiceList;
+  total: number;
+  counts: string;
+  query: string;
+  onQuery(query: string): void;
+  /** How the panel's service actions in this window stand ("1 deploying, 2 done"), or empty. */
+  actions: string;
+}
+
+/** The search box, the counts, and what the panel did not say (more services than shown, the task stats). */
+function ServiceTools({ list, total, counts, query, onQuery, actions }: ServiceToolsProps) {
   return (
-    // The table scrolls itself, its heading row staying at the top.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard to be scrolled with it (axe: scrollable-region-focusable)
-    <div ref={scroller} className="service-scroller" tabIndex={0}>
-      {/* The rows out of view are margins: the table holds only those in view, at their place. */}
-      <table
-        className="service-table"
-        aria-label="Services"
-        aria-rowcount={rows.length + 1}
-        style={{ marginTop: above, marginBottom: below }}
-      >
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col" className="service-state">
-              State
-            </th>
-            <th scope="col">Project</th>
-            <th scope="col">Service</th>
-            <th scope="col" className="service-type">
-              Type
-            </th>
-            <th scope="col" className="service-replicas">
-              Replicas
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((virtual) => {
-            const service = rows[virtual.index]!;
-            return (
-              <tr key={virtual.key} className={`state-${service.state}`} aria-rowindex={virtual.index + 2}>
-                <td className="service-state">
-                  <span className={`state-mark state-${service.state}`} aria-hidden="true" />
-                  {STATE_WORDS[service.state]}
-                </td>
-                <td title={service.projectName}>{service.projectName}</td>
-                <td className="service-name" title={service.name}>
-                  {service.name}
-                </td>
-                <td className="service-type">{service.type}</td>
-                <td className="service-replicas">{replicasText(service)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <div className="services-tools">
+        <input
+          type="search"
+          className="services-search"
+          aria-label="Search services by project, name, type or state"
+          placeholder="Search services"
+          value={query}
+          onChange={(event) => onQuery(event.target.value)}
+        />
+        <p className="muted services-counts">
+          {`${formatCount(list.projects.length)} project${list.projects.length === 1 ? '' : 's'}, ${formatCount(total)} service${total === 1 ? '' : 's'}`}
+          {counts && `: ${counts}`}
+        </p>
+        <p className="services-actions-status" role="status">
+          {actions}
+        </p>
+      </div>
+      {list.truncated && (
+        <p className="notice notice-warning">
+          The panel lists more services than Paneldeck shows; the first {formatCount(total)} are here.
+        </p>
+      )}
+      {list.taskStatsProblem !== null && (
+        <div className="notice notice-warning">
+          <p className="notice-title">Which services run could not be read, so their state is unknown</p>
+          <p>{list.taskStatsProblem}</p>
+        </div>
+      )}
+    </>
   );
 }

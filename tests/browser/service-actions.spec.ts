@@ -1,13 +1,15 @@
-import { startReferencePanel, DEMO_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { startReferencePanel, DEMO_USER, seedDemoServices, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /**
- * Service actions from the window against a 2.33 reference panel: the confirmation says what
- * happens to which service on which panel and asks once; on a red (production) panel a stop or a
- * deploy asks for the service's name to be typed; the outcome is the window's notice (done, the
- * panel's words for a failure, unknown for a lost answer); a deploy under way reads as deploying.
+ * Service actions from the Services tab against a 2.33 reference panel, from a row's menu (the
+ * Actions button, a right click, Shift+F10) or on a selection: the confirmation says what happens
+ * to which services on which panel, which it leaves out and why, and asks once; on a red
+ * (production) panel a stop or a deploy asks for a name to be typed (the service's, or the panel's
+ * for several); the outcome is the window's notice (done, the panel's words for a failure, unknown
+ * for a lost answer) and each row's phase; a deploy under way reads as deploying.
  */
 
 let panel: ReferencePanel;
@@ -18,23 +20,54 @@ test.beforeEach(async () => {
 });
 test.afterEach(() => panel.close());
 
-async function openActions(page: Page, name: string, service: string): Promise<void> {
+async function openServices(page: Page, name: string): Promise<Locator> {
   await page
     .getByRole('navigation', { name: 'Panels' })
     .getByRole('treeitem', { name: new RegExp(name) })
     .click();
-  await page.getByRole('button', { name: 'Actions', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Project' }).fill('shop');
-  await page.getByRole('textbox', { name: 'Service', exact: true }).fill(service);
+  await page.getByRole('button', { name: 'Services', exact: true }).click();
+  const table = page.getByRole('table', { name: 'Services' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  return table;
 }
 
-test('a stop asks once, saying what happens to which service on which panel; the outcome is a notice', async ({ page, launch }) => {
+/** The row of a service, by its project and name. */
+function serviceRow(table: Locator, project: string, name: string): Locator {
+  return table
+    .getByRole('row')
+    .filter({ has: table.page().getByRole('cell', { name: project, exact: true }) })
+    .filter({ has: table.page().getByRole('cell', { name, exact: true }) });
+}
+
+/** Opens a service's row menu with its Actions button and chooses `item`. */
+async function fromRowMenu(page: Page, table: Locator, service: string, item: string): Promise<void> {
+  await table.getByRole('button', { name: `Actions for ${service}` }).click();
+  await page.getByRole('menu', { name: service }).getByRole('menuitem', { name: item }).click();
+}
+
+test('a stop from the row menu asks once, saying what happens to which service on which panel; the outcome is a notice', async ({
+  page,
+  launch,
+}) => {
+  panel.services.addService({ projectName: 'shop', name: 'files', type: 'box' });
   const app = await launch(page);
   const { id } = await app.service.addPanel({ address: panel.url, name: 'Billing' });
   await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-  await openActions(page, 'Billing', 'web');
+  const table = await openServices(page, 'Billing');
 
-  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  // Each type offers only what it has: a database starts and stops (enable, disable), a box has none.
+  await table.getByRole('button', { name: 'Actions for shop/db' }).click();
+  await expect(page.getByRole('menu', { name: 'shop/db' }).getByRole('menuitem')).toHaveText(['Start (enable)…', 'Stop (disable)…']);
+  await page.keyboard.press('Escape');
+  await serviceRow(table, 'shop', 'files').click({ button: 'right' });
+  await expect(page.getByRole('menu', { name: 'shop/files' }).getByRole('menuitem')).toHaveText(['No actions for a box service']);
+  await expect(page.getByRole('menuitem', { name: 'No actions for a box service' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+
+  await table.getByRole('button', { name: 'Actions for shop/web' }).click();
+  await expect(page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem')).toHaveText(['Deploy…', 'Start…', 'Stop…', 'Restart…']);
+  await checkScreenBothSizes(page, 'service-actions-00-row-menu');
+  await page.getByRole('menuitem', { name: 'Stop…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Stop shop/web?' });
   await expect(dialog).toContainText(`The panel stops shop/web on Billing (${panel.url}`);
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
@@ -43,14 +76,19 @@ test('a stop asks once, saying what happens to which service on which panel; the
   await expect(page.locator('.window-notice')).toHaveText(/Stopped shop\/web on Billing\./);
   expect(panel.services.service('shop', 'web')?.replicas).toEqual({ actual: 0, desired: 0 });
   expect(panel.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(1);
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Stop done');
+  // The table is read again once the action ended: the row says what the panel says now.
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Stopped');
   await checkScreenBothSizes(page, 'service-actions-02-stopped');
 
-  // A deploy that fails: the panel's words.
+  // A deploy that fails, chosen with a right click: the panel's words.
   panel.serviceActions.failDeploys('shop', 'web', { message: 'npm ERR! missing script: build' });
-  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+  await serviceRow(table, 'shop', 'web').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Deploy…' }).click();
   await page.getByRole('dialog', { name: 'Deploy shop/web?' }).getByRole('button', { name: 'Deploy web' }).click();
   await expect(page.locator('.window-notice')).toContainText('Deploy of shop/web on Billing failed');
   await expect(page.locator('.window-notice')).toContainText('npm ERR! missing script: build');
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploy failed');
   await checkScreenBothSizes(page, 'service-actions-03-deploy-failed');
 });
 
@@ -62,11 +100,14 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   const { id } = await app.service.addPanel({ address: panel.url, name: 'Shop production' });
   await app.service.updatePanel(id, { colour: 'red' });
   await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-  await openActions(page, 'Shop production', 'web');
+  const table = await openServices(page, 'Shop production');
 
   panel.serviceActions.setDeployTime(1500);
   panel.serviceActions.loseNextAnswer('deployAppService');
-  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+  // From the keyboard: the row's checkbox, then Shift+F10 opens its menu.
+  await table.getByRole('checkbox', { name: 'Select shop/web' }).focus();
+  await page.keyboard.press('Shift+F10');
+  await page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem', { name: 'Deploy…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Deploy shop/web?' });
   const confirm = dialog.getByRole('button', { name: 'Deploy web' });
   await expect(dialog).toContainText('Shop production is marked red: production');
@@ -80,20 +121,131 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   await expect(page.locator('.window-notice')).toContainText('Deploy of shop/web on Shop production: outcome unknown.');
   await expect(page.locator('.window-notice')).toContainText('the deploy may still be running: check the service');
   expect(panel.requests.filter((request) => request.path === '/api/deployAppService')).toHaveLength(1);
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploy outcome unknown');
   await checkScreenBothSizes(page, 'service-actions-05-unknown');
 
-  // While a deploy runs, it reads as deploying and the buttons wait; a restart asks without a typed name, even here.
+  // While a deploy runs, it reads as deploying (here and after leaving the tab) and the menu waits;
+  // a restart asks without a typed name, even here.
   panel.serviceActions.setDeployTime(8000);
-  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+  await fromRowMenu(page, table, 'shop/web', 'Deploy…');
   await dialog.getByRole('textbox', { name: 'Service name' }).fill('web');
   await confirm.click();
   await expect(page.getByRole('status').filter({ hasText: 'deploying' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Restart', exact: true })).toBeDisabled();
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploying');
+  await table.getByRole('button', { name: 'Actions for shop/web' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Restart…' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Overview', exact: true }).click();
+  await page.getByRole('button', { name: 'Services', exact: true }).click();
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploying');
   await checkScreenBothSizes(page, 'service-actions-06-deploying');
   await expect(page.locator('.window-notice')).toContainText('Deployed shop/web on Shop production.');
-  await page.getByRole('button', { name: 'Restart', exact: true }).click();
+  await fromRowMenu(page, table, 'shop/web', 'Restart…');
   await expect(page.getByRole('dialog', { name: 'Restart shop/web?' }).getByRole('textbox')).toHaveCount(0);
 
   const { entries } = await app.service.listActivity({ panelId: id });
   expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy unknown']);
+});
+
+test('a selection of three on a red panel: one confirmation lists each and the one skipped, asks for the panel name; a failure does not stop the others', async ({
+  page,
+  launch,
+}) => {
+  panel.services.addService({ projectName: 'shop', name: 'api', type: 'app' });
+  panel.services.addService({ projectName: 'shop', name: 'worker', type: 'compose' });
+  panel.serviceActions.failDeploys('shop', 'api', { message: 'npm ERR! missing script: build' });
+  const app = await launch(page);
+  const { id } = await app.service.addPanel({ address: panel.url, name: 'Shop production' });
+  await app.service.updatePanel(id, { colour: 'red' });
+  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const table = await openServices(page, 'Shop production');
+
+  // In the table's order: api, db, web, worker. A click, then Shift+Down twice: api, db, web.
+  await serviceRow(table, 'shop', 'api').click();
+  await table.getByRole('checkbox', { name: 'Select shop/api' }).focus();
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  const bar = page.getByRole('group', { name: 'Actions on the services selected' });
+  await expect(bar).toContainText('3 services selected:');
+  await expect(table.getByRole('checkbox', { checked: true })).toHaveCount(3);
+  // Ctrl click adds the fourth; Ctrl click again takes it out.
+  await serviceRow(table, 'shop', 'worker').click({ modifiers: ['ControlOrMeta'] });
+  await expect(bar).toContainText('4 services selected:');
+  await table.getByRole('checkbox', { name: 'Select shop/worker' }).click();
+  await expect(bar).toContainText('3 services selected:');
+  await checkScreenBothSizes(page, 'service-actions-07-selection');
+
+  await bar.getByRole('button', { name: 'Deploy' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Deploy 2 services on Shop production?' });
+  // Every service, under what happens to it; the one left out under why.
+  await expect(dialog.getByRole('list', { name: 'The services the deploy acts on, and those left out' }).getByRole('listitem')).toHaveText([
+    'Built from its source and rolled out anew, in minutes · 2 services',
+    'shop/api (app)',
+    'shop/web (app)',
+    'Left out, sent nothing: a postgres database is not deployed, only started and stopped · 1 service',
+    'shop/db (postgres)',
+  ]);
+  const confirm = dialog.getByRole('button', { name: 'Deploy 2 services' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole('textbox', { name: 'Panel name' }).fill('web');
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole('textbox', { name: 'Panel name' }).fill('Shop production');
+  await checkScreenBothSizes(page, 'service-actions-08-confirm-several-red');
+  await confirm.click();
+
+  await expect(page.locator('.window-notice')).toContainText('Deploy of 2 services on Shop production: 1 done, 1 failed.');
+  await expect(page.locator('.window-notice')).toContainText('shop/api failed: ');
+  await expect(page.locator('.window-notice')).toContainText('npm ERR! missing script: build');
+  await expect(serviceRow(table, 'shop', 'api')).toContainText('Deploy failed');
+  await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploy done');
+  await expect(serviceRow(table, 'shop', 'db').locator('.service-phase')).toHaveText('');
+  // Each sent once, the database never: asked once, never retried.
+  const deploys = panel.requests.filter((request) => request.path === '/api/deployAppService');
+  expect(deploys).toHaveLength(2);
+  expect(panel.requests.filter((request) => /Postgres/.test(request.path))).toHaveLength(0);
+  await checkScreenBothSizes(page, 'service-actions-09-selection-outcome');
+  await page.locator('.window-notice').getByRole('button', { name: 'Dismiss' }).click();
+  await table.scrollIntoViewIfNeeded();
+  await checkScreenBothSizes(page, 'service-actions-10-selection-phases');
+
+  const { entries } = await app.service.listActivity({ panelId: id });
+  expect(entries.map((entry) => `${entry.what.serviceName} ${entry.outcome}`).sort()).toEqual(['api failed', 'web ok']);
+});
+
+test('select all shown keeps to the search; a long confirmation scrolls inside with its buttons in view', async ({ page, launch }) => {
+  panel.services.removeProject('shop');
+  seedDemoServices(panel.services, { projects: 8, servicesPerProject: 9 });
+  const app = await launch(page);
+  const { id } = await app.service.addPanel({ address: panel.url, name: 'Acme staging' });
+  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const table = await openServices(page, 'Acme staging');
+
+  await page.getByRole('searchbox', { name: /Search services/ }).fill('app');
+  await table.getByRole('checkbox', { name: /^Select all \d+ shown$/ }).check();
+  const bar = page.getByRole('group', { name: 'Actions on the services selected' });
+  // The eight demo apps, not the 72 services.
+  await expect(bar).toContainText('8 services selected:');
+  await page.getByRole('searchbox', { name: /Search services/ }).fill('');
+  await table.getByRole('checkbox', { name: /^Select all \d+ shown$/ }).check();
+  await expect(bar).toContainText('72 services selected:');
+  await bar.getByRole('button', { name: 'Stop' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Stop \d+ services on Acme staging\?$/ });
+  // Only the lines in view are in the page: those left out come last.
+  await dialog.locator('.service-plan-scroller').evaluate((list) => list.scrollTo(0, list.scrollHeight));
+  await expect(
+    dialog.getByRole('listitem').filter({ hasText: 'Left out, sent nothing: Paneldeck has no actions for a box service' }),
+  ).toHaveText('Left out, sent nothing: Paneldeck has no actions for a box service · 8 services');
+  await expect(dialog.getByRole('button', { name: /^Stop \d+ services$/ })).toBeInViewport();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+  await checkScreenBothSizes(page, 'service-actions-11-confirm-several-long');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // From the keyboard in the table: Esc clears the selection, Ctrl+A selects every row shown again.
+  await table.getByRole('checkbox', { name: 'Select analytics/cache' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(bar).toBeHidden();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(bar).toContainText('72 services selected:');
+  expect(
+    panel.requests.filter((request) => /\/api\/(deploy|start|stop|restart|enable|disable)\w+Service$/.test(request.path)),
+  ).toHaveLength(0);
 });

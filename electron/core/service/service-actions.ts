@@ -1,6 +1,11 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { PanelError } from '../../../shared/errors.ts';
-import type { ServiceAction, ServiceActionPhase, ServiceActionResult } from '../../../shared/service-actions.ts';
+import {
+  missingActionReason,
+  type ServiceAction,
+  type ServiceActionPhase,
+  type ServiceActionResult,
+} from '../../../shared/service-actions.ts';
 import { callPanel, UnreadableAnswerError } from '../http/panel-calls.ts';
 import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../http/service-operations.ts';
 import type { ActivityLog } from '../storage/activity-log.ts';
@@ -159,10 +164,8 @@ export function writeFor(
   const verb = deployable ? action : DATABASE_VERBS[action];
   const name = verb === null ? null : serviceWriteName(type, verb);
   if (name !== null) return name;
-  const why =
-    action === 'deploy'
-      ? `a ${type} database is not deployed, only started and stopped`
-      : `Easypanel has no restart for a ${type} database: stop it, then start it`;
+  // The window says the same when it leaves the service out of a selection.
+  const why = missingActionReason(type, action) ?? `${type} has no ${action}`;
   throw new PanelError(
     'INVALID_INPUT',
     `${service} on ${record.name} cannot be ${action === 'deploy' ? 'deployed' : 'restarted'}: ${why}.`,

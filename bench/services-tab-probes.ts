@@ -1,0 +1,101 @@
+import type { Page } from '@playwright/test';
+
+/**
+ * What bench/services-tab.ts measures inside the page: the probe it installs, the longest task in
+ * a stretch, a scroll of the table to its end, and the selection (all 2,000, one row out, the
+ * confirmation of an action on all of them). The page functions use nothing from this module but types.
+ */
+
+export interface Probe {
+  copy: { start: number; end: number } | null;
+  /** When listServices' answer was handed to the page. */
+  answeredAt: number | null;
+  clickedAt: number | null;
+  firstRowAt: number | null;
+  tasks: { start: number; duration: number }[];
+}
+export type ProbeWindow = Window & { __probe: Probe; __benchElectron: unknown };
+
+/** The longest task overlapping [from, to] but the IPC stand-in's copy; 0 for none over 50 ms. */
+export function longestTask({ from, to }: { from: number; to: number }): number {
+  const { tasks, copy } = (window as unknown as ProbeWindow).__probe;
+  const overlaps = (start: number, end: number, a: number, b: number) => start < b && end > a;
+  return Math.max(
+    0,
+    ...tasks
+      .filter((task) => overlaps(task.start, task.start + task.duration, from, to))
+      .filter((task) => !copy || !overlaps(task.start, task.start + task.duration, copy.start, copy.end))
+      .map((task) => task.duration),
+  );
+}
+
+/** Scrolls the table to its end, a step a frame; the longest frame and the stretch it took. */
+export async function scrollTable(): Promise<{ start: number; end: number; longestFrame: number; atBottom: boolean }> {
+  const scroller = document.querySelector<HTMLElement>('.service-scroller');
+  if (!scroller) throw new Error('no table');
+  const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+  const step = Math.max(scroller.clientHeight / 2, (scroller.scrollHeight - scroller.clientHeight) / 200);
+  const start = performance.now();
+  let last = start;
+  let longestFrame = 0;
+  for (let count = 0; scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1 && count < 1000; count++) {
+    scroller.scrollTop += step;
+    const at = await frame();
+    longestFrame = Math.max(longestFrame, at - last);
+    last = at;
+  }
+  return { start, end: performance.now(), longestFrame, atBottom: scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1 };
+}
+
+/** How long a step took from the test's side (a round trip included), and the longest task meanwhile. */
+export interface Timed {
+  ms: number;
+  task: number;
+}
+
+async function timed(page: Page, act: () => Promise<unknown>, done: () => Promise<unknown>): Promise<Timed> {
+  const before = await page.evaluate(() => performance.now());
+  await act();
+  await done();
+  const after = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(100);
+  return { ms: after - before, task: await page.evaluate(longestTask, { from: before, to: after }) };
+}
+
+/** The action bar's count reaches `n` ("2,000 services selected:"). */
+const counted = (page: Page, n: number) =>
+  page.waitForFunction(
+    (n) => document.querySelector('.service-action-count')?.textContent?.startsWith(`${n.toLocaleString('en')} service`),
+    n,
+  );
+
+/**
+ * Every service selected (Ctrl+A in the table), one row taken out again (its checkbox), and the
+ * confirmation of a deploy on all of them opened (and closed): the rows are memoised, so a click
+ * draws again only the row it changed.
+ */
+export async function measureSelection(page: Page, count: number): Promise<{ all: Timed; one: Timed; confirm: Timed }> {
+  await page.getByRole('searchbox', { name: /Search services/ }).fill('');
+  await page.waitForFunction((n) => document.querySelector('.service-table')?.getAttribute('aria-rowcount') === String(n + 1), count);
+  const rows = page.locator('.service-table tbody tr');
+  await rows.first().locator('input').focus();
+  const all = await timed(
+    page,
+    () => page.keyboard.press('Control+a'),
+    () => counted(page, count),
+  );
+  const one = await timed(
+    page,
+    () => rows.nth(2).locator('input').click(),
+    () => counted(page, count - 1),
+  );
+  const bar = page.getByRole('group', { name: 'Actions on the services selected' });
+  const confirm = await timed(
+    page,
+    () => bar.getByRole('button', { name: 'Deploy' }).click(),
+    () => page.getByRole('dialog').waitFor(),
+  );
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  return { all, one, confirm };
+}
