@@ -21,6 +21,7 @@ import { RowMenu } from './row-menu.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
 import { ServiceActionDialog } from './service-action-dialog.tsx';
 import { ServiceTable } from './service-table.tsx';
+import { SearchField } from './search-field.tsx';
 
 /** The row menu open: the services it acts on (the row's, or the selection it is in) and where. */
 interface OpenMenu {
@@ -148,13 +149,12 @@ function ServiceTools({ list, total, counts, query, onQuery, actions }: ServiceT
   return (
     <>
       <div className="services-tools">
-        <input
-          type="search"
+        <SearchField
           className="services-search"
-          aria-label="Search services by project, name, type or state"
+          label="Search services by project, name, type or state"
           placeholder="Search services"
           value={query}
-          onChange={(event) => onQuery(event.target.value)}
+          onSearch={onQuery}
         />
         <p className="muted services-counts">
           {`${formatCount(list.projects.length)} project${list.projects.length === 1 ? '' : 's'}, ${formatCount(total)} service${total === 1 ? '' : 's'}`}
