@@ -9,6 +9,7 @@ import { openJsonFiles } from '../storage/document-store.ts';
 import { activityMethods } from './activity.ts';
 import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
+import { deploymentMethods } from './deployments.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
 import { PanelChangeBatcher } from './panel-events.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
@@ -96,5 +97,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
       has: (panelId, projectName, serviceName) => context.inFlight.running(panelId, { projectName, serviceName }) === 'deploy',
     }),
     ...serviceLogMethods(context),
+    ...deploymentMethods(context),
   } satisfies PanelService;
 }
