@@ -15,6 +15,7 @@ import { LoginForm } from './login-form.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { PanelLabels } from './panel-labels.tsx';
 import { PanelTabs, type Tab } from './panel-tabs.tsx';
+import { DeploymentsView } from './deployments-view.tsx';
 import { LogsView } from './logs-view.tsx';
 import { PanelSettings } from './panel-settings.tsx';
 import { ServiceActionsView } from './service-actions-view.tsx';
@@ -264,6 +265,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       <ErrorBoundary key={tab} onReset={retryView}>
         {tab === 'logs' && panel.signedIn ? (
           <LogsView key={panel.id} panel={panel} />
+        ) : tab === 'deployments' && panel.signedIn ? (
+          <DeploymentsView key={panel.id} panel={panel} />
         ) : tab === 'settings' ? (
           <PanelSettings
             panel={panel}
