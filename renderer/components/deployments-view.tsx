@@ -104,7 +104,9 @@ function DeploymentTable({
       <table className="service-table deployment-table" aria-label="Deployments">
         <thead>
           <tr>
-            <th scope="col">Type</th>
+            <th scope="col" className="deployment-type">
+              Type
+            </th>
             <th scope="col" className="service-state">
               Status
             </th>
@@ -161,6 +163,13 @@ function BuildLog({ panelId, deploymentId, onFinished }: { panelId: string; depl
   const [copied, setCopied] = useState('');
   const finished = useRef(onFinished);
   finished.current = onFinished;
+  const box = useRef<HTMLDivElement>(null);
+  // Chosen in a narrow window, the log is below the history: once read, it comes into view. (A block body:
+  // Chromium's scrollIntoView now returns a promise, which React would take for a cleanup.)
+  const hasLog = state.value !== null;
+  useEffect(() => {
+    if (hasLog) void box.current?.scrollIntoView({ block: 'nearest' });
+  }, [hasLog]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` is Refresh: it starts the reads afresh
   useEffect(() => {
@@ -196,7 +205,7 @@ function BuildLog({ panelId, deploymentId, onFinished }: { panelId: string; depl
     setCopied(ok ? `Copied ${lines.length.toLocaleString('en')} lines.` : 'The system refused the copy.');
   };
   return (
-    <div className="build-log">
+    <div className="build-log" ref={box}>
       <ReadBar
         id="build-log-title"
         title="Build log"
