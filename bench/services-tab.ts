@@ -27,6 +27,7 @@ import type { ServiceSummary } from '../shared/services.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
 import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
+import { type BenchAnswers, type BenchWindow, installBenchElectron, longestTask } from './bench-page.ts';
 import { launchChromium } from './browser.ts';
 import { median, ms, printTable } from './figures.ts';
 
@@ -44,14 +45,12 @@ interface Setup {
   row: string;
 }
 interface Probe {
-  copy: { start: number; end: number } | null;
   /** When listServices' answer was handed to the page. */
   answeredAt: number | null;
   clickedAt: number | null;
   firstRowAt: number | null;
-  tasks: { start: number; duration: number }[];
 }
-type ProbeWindow = Window & { __probe: Probe; __benchElectron: unknown };
+type ProbeWindow = BenchWindow & { __probe: Probe };
 
 function installFakeMain({ count, panel, status, row }: Setup): void {
   const page = window as unknown as ProbeWindow;
@@ -68,11 +67,8 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
     };
   });
   const projects = [...new Set(services.map((service) => service.projectName))].map((name) => ({ name }));
-  const probe: Probe = { copy: null, answeredAt: null, clickedAt: null, firstRowAt: null, tasks: [] };
+  const probe: Probe = { answeredAt: null, clickedAt: null, firstRowAt: null };
   Object.defineProperty(page, '__probe', { value: probe });
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
   window.addEventListener(
     'click',
     (event) => {
@@ -92,7 +88,7 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
     await nextTask();
     return value;
   };
-  const answers: Record<string, (args: unknown[]) => Promise<unknown>> = {
+  const answers: BenchAnswers = {
     'panelApi:listPanels': async () => after([panel]),
     'panelApi:getAppStatus': async () => after(status),
     'panelApi:updateSettings': async () => after(status),
@@ -109,43 +105,13 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
         truncated: false,
         taskStatsProblem: null,
       });
-      probe.copy = { start: started, end: performance.now() };
+      page.__benchProbe.skips.push({ start: started, end: performance.now() });
       await nextTask();
       probe.answeredAt = performance.now();
       return copy;
     },
   };
-  Object.defineProperty(page, '__benchElectron', {
-    value: {
-      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => Object.defineProperty(page, key, { value: api }) },
-      ipcRenderer: {
-        invoke: async (channel: string, ...args: unknown[]) => {
-          const answer = answers[channel];
-          if (!answer) return { ok: false, error: { code: 'INTERNAL', message: `The bench does not answer ${channel}.` } };
-          return { ok: true, value: await answer(args) };
-        },
-        on() {
-          return this;
-        },
-        removeListener() {
-          return this;
-        },
-      },
-    },
-  });
-}
-
-/** The longest task overlapping [from, to] but the IPC stand-in's copy; 0 for none over 50 ms. */
-function longestTask({ from, to }: { from: number; to: number }): number {
-  const { tasks, copy } = (window as unknown as ProbeWindow).__probe;
-  const overlaps = (start: number, end: number, a: number, b: number) => start < b && end > a;
-  return Math.max(
-    0,
-    ...tasks
-      .filter((task) => overlaps(task.start, task.start + task.duration, from, to))
-      .filter((task) => !copy || !overlaps(task.start, task.start + task.duration, copy.start, copy.end))
-      .map((task) => task.duration),
-  );
+  Object.defineProperty(page, '__benchAnswers', { value: answers });
 }
 
 /** Scrolls the table to its end, a step a frame; the longest frame and the stretch it took. */
@@ -196,6 +162,7 @@ async function oneRun(browser: Browser, url: string, preload: string, count: num
       tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
       startupProblems: [],
     };
+    await page.addInitScript(installBenchElectron);
     await page.addInitScript(installFakeMain, { count, panel, status, row: ROW } satisfies Setup);
     await page.addInitScript({ content: preload });
     await page.goto(url);

@@ -1,0 +1,288 @@
+/**
+ * A build log of 10 MB followed live in the Deployments tab (renderer/components/deployments-view.tsx),
+ * against one of 100 KB, in one run:
+ *
+ *   npm run build && node --experimental-strip-types bench/build-log.ts      (npm run bench:build-log)
+ *
+ *   1. Main's share of each log read: `readBuildLog` (cut to the last 2 MiB, lines cleaned, the
+ *      token looked for) against `JSON.parse` of the same answer, the bare minimum, on a 10 MB log.
+ *   2. In the window, while the log grows to its size in STEPS reads (one every 2 s, as the tab
+ *      polls a running build) and the build ends: the longest task (goal: none over 100 ms; the
+ *      copies standing in for IPC's are left out), the answer → next frame time of each read,
+ *      DOM nodes at the end (only the rows in view are drawn), and whether the view kept to the end.
+ *
+ * The built renderer runs in the system's headless Chromium at 900x600 with the real preload
+ * bundle; its `ipcRenderer` is a fake main in the page (bench-page.ts): one signed-in panel, one
+ * running build whose log grows by size / STEPS a read, sent as main sends it (its last 2 MiB,
+ * from a line start, `truncated` once longer), after a structured clone standing in for IPC's
+ * copy. Medians of BENCH_RUNS (default 3) fresh pages after a warm-up, the sizes alternating.
+ * Times vary with the machine: compare the ratios.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from '@playwright/test';
+import { readBuildLog } from '../electron/core/http/deployment-answers.ts';
+import { secretMatcher } from '../electron/core/secrets/secret-match.ts';
+import { DEPLOYMENT_LOG_MAX_CHARS } from '../shared/deployments.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import type { AppStatus, Panel } from '../shared/types.ts';
+import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
+import { samplePanel } from '../tests/support/panel-fixture.ts';
+import { type BenchAnswers, type BenchWindow, installBenchElectron, longestTask } from './bench-page.ts';
+import { launchChromium } from './browser.ts';
+import { median, ms, printTable } from './figures.ts';
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const SMALL = 100 * 1024;
+const BIG = 10 * 1024 * 1024;
+const STEPS = 8;
+const dist = join(import.meta.dirname, '..', 'dist');
+
+/** A build log's line, about 60 bytes, as a Docker build writes them. */
+const logLine = (n: number) => `#${n} [build 4/7] RUN npm run build: compiling src/module-${n % 97}.ts (${(n * 7) % 1000} ms)`;
+
+// In the page: serialised by Playwright, so it uses nothing from this module but types.
+interface Setup {
+  panel: Panel;
+  status: AppStatus;
+  totalBytes: number;
+  steps: number;
+  maxChars: number;
+}
+interface Probe {
+  /** Each log answer handed to the page → the frame after it. */
+  frames: number[];
+  startedAt: number | null;
+  doneAt: number | null;
+}
+type ProbeWindow = BenchWindow & { __probe: Probe };
+
+function installFakeMain({ panel, status, totalBytes, steps, maxChars }: Setup): void {
+  const page = window as unknown as ProbeWindow;
+  const probe: Probe = { frames: [], startedAt: null, doneAt: null };
+  Object.defineProperty(page, '__probe', { value: probe });
+  const line = (n: number) => `#${n} [build 4/7] RUN npm run build: compiling src/module-${n % 97}.ts (${(n * 7) % 1000} ms)`;
+  // The log as main keeps it: its end only; the whole is counted, never held.
+  let written = 0;
+  let lines = 0;
+  let tail = '';
+  let reads = 0;
+  const grow = () => {
+    const target = Math.min(totalBytes, Math.ceil((totalBytes / steps) * (reads + 1)));
+    const chunk: string[] = [];
+    while (written < target) {
+      const text = line(++lines);
+      chunk.push(text);
+      written += text.length + 1;
+    }
+    tail += `${chunk.join('\n')}\n`;
+    if (tail.length > maxChars) {
+      const cut = tail.length - maxChars;
+      tail = tail.slice(tail.indexOf('\n', cut) + 1);
+    }
+    reads++;
+  };
+  const startedAt = new Date(Date.now() - 60_000).toISOString();
+  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  const after = async <T>(value: T) => {
+    await nextTask();
+    return value;
+  };
+  const answers: BenchAnswers = {
+    'panelApi:listPanels': async () => after([panel]),
+    'panelApi:getAppStatus': async () => after(status),
+    'panelApi:updateSettings': async () => after(status),
+    'panelApi:getCachedSession': async () => after(null),
+    'panelApi:getSession': async ([id]) => after({ panelId: id, checkedAt: new Date().toISOString(), session: { userId: 'u1' } }),
+    'panelApi:listDeployments': async ([id]) =>
+      after({
+        panelId: id,
+        projectName: 'shop',
+        serviceName: 'web',
+        readAt: new Date().toISOString(),
+        deployments: [{ id: 'build1', type: 'build', status: written >= totalBytes ? 'done' : 'running', startedAt, finishedAt: null }],
+        truncated: false,
+      }),
+    'panelApi:getDeploymentLog': async ([id, deploymentId]) => {
+      await nextTask();
+      probe.startedAt ??= performance.now();
+      if (written < totalBytes) grow();
+      const done = written >= totalBytes && reads > steps;
+      if (written >= totalBytes) reads++;
+      const started = performance.now();
+      const copy = structuredClone({
+        panelId: id,
+        deploymentId,
+        readAt: new Date().toISOString(),
+        status: done ? 'done' : 'running',
+        log: tail.replace(/\n$/, ''),
+        truncated: written > maxChars,
+      });
+      page.__benchProbe.skips.push({ start: started, end: performance.now() });
+      await nextTask();
+      const handed = performance.now();
+      requestAnimationFrame(() => setTimeout(() => probe.frames.push(performance.now() - handed), 0));
+      if (done) requestAnimationFrame(() => setTimeout(() => (probe.doneAt = performance.now()), 0));
+      return copy;
+    },
+  };
+  Object.defineProperty(page, '__benchAnswers', { value: answers });
+}
+
+interface Run {
+  longestTask: number;
+  frame: number;
+  worstFrame: number;
+  nodes: number;
+  rows: number;
+  atEnd: boolean;
+  lastLine: string;
+}
+
+async function oneRun(browser: Browser, url: string, preload: string, totalBytes: number): Promise<Run> {
+  const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    const panel = samplePanel(1, {
+      name: 'Bench panel',
+      signedIn: true,
+      tokenStorage: 'keyring',
+      lastCheck: { at: new Date().toISOString(), ok: true },
+    });
+    const status: AppStatus = {
+      settings: { ...DEFAULT_SETTINGS },
+      tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
+      startupProblems: [],
+    };
+    await page.addInitScript(installBenchElectron);
+    await page.addInitScript(installFakeMain, {
+      panel,
+      status,
+      totalBytes,
+      steps: STEPS,
+      maxChars: DEPLOYMENT_LOG_MAX_CHARS,
+    } satisfies Setup);
+    await page.addInitScript({ content: preload });
+    await page.goto(url);
+    await page.getByRole('treeitem', { name: /Bench panel/ }).click();
+    await page.getByRole('button', { name: 'Deployments', exact: true }).click();
+    const view = page.getByRole('region', { name: 'Deployments' });
+    await view.getByLabel('Project').fill('shop');
+    await view.getByLabel('Service').fill('web');
+    await view.getByRole('button', { name: 'Show deployments' }).click();
+    await view.getByRole('button', { name: 'build' }).click();
+    await page.waitForFunction(() => (window as unknown as ProbeWindow).__probe.doneAt !== null, undefined, {
+      timeout: (STEPS + 4) * 2000 + 30_000,
+    });
+    await page.waitForTimeout(200);
+    const end = await page.evaluate(() => {
+      const probe = (window as unknown as ProbeWindow).__probe;
+      const box = document.querySelector<HTMLElement>('.build-log .log-lines');
+      const rows = [...document.querySelectorAll('.build-log .log-line')];
+      return {
+        startedAt: probe.startedAt!,
+        doneAt: probe.doneAt!,
+        frames: probe.frames,
+        nodes: document.querySelectorAll('*').length,
+        rows: rows.length,
+        atEnd: box !== null && box.scrollTop + box.clientHeight >= box.scrollHeight - 18,
+        lastLine: rows.at(-1)?.textContent ?? '',
+      };
+    });
+    const task = await page.evaluate(longestTask, { from: end.startedAt, to: end.doneAt });
+    if (errors.length > 0) throw new Error(`the page failed: ${errors.join('; ')}`);
+    return {
+      longestTask: task,
+      frame: median(end.frames),
+      worstFrame: Math.max(...end.frames),
+      nodes: end.nodes,
+      rows: end.rows,
+      atEnd: end.atEnd,
+      lastLine: end.lastLine,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+/** Main's share of one read of a log of `bytes`, against JSON.parse of the answer alone: medians of 7. */
+function mainShare(bytes: number): { read: number; parse: number } {
+  const lines: string[] = [];
+  for (let n = 1, size = 0; size < bytes; n++) {
+    lines.push(logLine(n));
+    size += lines.at(-1)!.length + 1;
+  }
+  const answer = JSON.stringify({ id: 'build1', status: 'running', log: `${lines.join('\n')}\n` });
+  const token = 'cm4xq2b7k0000abcdtokenxyz';
+  const holdsToken = secretMatcher([token]);
+  const parse: number[] = [];
+  const read: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    let started = performance.now();
+    const parsed = JSON.parse(answer) as { log: string };
+    parse.push(performance.now() - started);
+    started = performance.now();
+    readBuildLog(parsed.log, holdsToken);
+    read.push(performance.now() - started);
+  }
+  return { read: median(read), parse: median(parse) };
+}
+
+const task = (value: number) => (value === 0 ? '< 50 ms' : ms(value));
+const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes / 1024} KB`);
+
+for (const file of [join(dist, 'renderer', 'index.html'), join(dist, 'preload', 'preload.cjs')]) {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+}
+const loadBefore = loadavg()[0]!;
+const main = { small: mainShare(SMALL), big: mainShare(BIG) };
+const renderer = await startRendererServer();
+const browser = await launchChromium();
+const runs = new Map<number, Run[]>([
+  [SMALL, []],
+  [BIG, []],
+]);
+try {
+  const preload = `(() => {\n${wrapPreload(await readFile(join(dist, 'preload', 'preload.cjs'), 'utf8'), 'window.__benchElectron')}\n})();`;
+  await oneRun(browser, renderer.url, preload, SMALL);
+  for (let run = 0; run < RUNS; run++) {
+    for (const bytes of run % 2 ? [BIG, SMALL] : [SMALL, BIG]) runs.get(bytes)!.push(await oneRun(browser, renderer.url, preload, bytes));
+  }
+} finally {
+  await browser.close();
+  await renderer.close();
+}
+const small = runs.get(SMALL)!;
+const big = runs.get(BIG)!;
+const mid = (list: Run[], pick: (run: Run) => number) => median(list.map(pick));
+const worst = (list: Run[], pick: (run: Run) => number) => Math.max(...list.map(pick));
+console.log(
+  `\nA build log followed live in the Deployments tab, ${size(BIG)} vs ${size(SMALL)} in ${STEPS} reads, median of ${RUNS} runs;`,
+);
+console.log(`load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores\n`);
+const bigTask = worst(big, (run) => run.longestTask);
+printTable([
+  ['', size(SMALL), size(BIG), 'ratio / goal'],
+  [
+    'main: readBuildLog (cut, clean, token)',
+    ms(main.small.read),
+    ms(main.big.read),
+    `${(main.big.read / main.big.parse).toFixed(2)}x JSON.parse of the answer (${ms(main.big.parse)})`,
+  ],
+  ['window: longest task, whole follow (worst run)', task(worst(small, (run) => run.longestTask)), task(bigTask), '≤ 100 ms'],
+  [
+    'window: log answer → next frame (median)',
+    ms(mid(small, (run) => run.frame)),
+    ms(mid(big, (run) => run.frame)),
+    `${(mid(big, (run) => run.frame) / mid(small, (run) => run.frame)).toFixed(2)}x`,
+  ],
+  ['window: log answer → next frame (worst)', ms(worst(small, (run) => run.worstFrame)), ms(worst(big, (run) => run.worstFrame)), ''],
+  ['DOM nodes, all of the page', String(mid(small, (run) => run.nodes)), String(mid(big, (run) => run.nodes)), ''],
+  ['log rows in the page', String(mid(small, (run) => run.rows)), String(mid(big, (run) => run.rows)), ''],
+  ['view at the end when the build ended', String(small.every((run) => run.atEnd)), String(big.every((run) => run.atEnd)), 'true'],
+]);
+console.log(`\nLast line shown (10 MB): ${big[0]?.lastLine ?? ''}`);
+console.log(`Goal: no task over 100 ms following ${size(BIG)}: ${bigTask <= 100 ? 'met' : 'NOT met'} (${task(bigTask)}).`);
