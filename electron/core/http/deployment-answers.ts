@@ -57,13 +57,16 @@ function readId(value: unknown): string | null {
   return typeof value === 'string' && value.length <= DEPLOYMENT_ID_MAX && DEPLOYMENT_ID_PATTERN.test(value) ? value : null;
 }
 
-export function readDeployment(item: unknown): Deployment | null {
+/** One action of the list; a type holding the panel's token (`holdsToken`) is not shown. */
+export function readDeployment(item: unknown, holdsToken: SecretMatcher = () => false): Deployment | null {
   if (!isRecord(item)) return null;
   const id = readId(item.id);
-  if (id === null) return null;
+  if (id === null || holdsToken(id)) return null;
+  // Looked for before the type is shortened: a cut token is no longer the token to the matcher.
+  const type = typeof item.type === 'string' && holdsToken(item.type) ? null : cleanName(item.type, TYPE_MAX);
   return {
     id,
-    type: cleanName(item.type, TYPE_MAX) ?? 'unknown',
+    type: type ?? 'unknown',
     status: readStatus(item.status),
     startedAt: readTime(item.createdAt ?? item.startedAt),
     finishedAt: readTime(item.finishedAt),
@@ -71,10 +74,14 @@ export function readDeployment(item: unknown): Deployment | null {
 }
 
 /** The deployments of a `listActions` answer, newest first as listed, at most `limit`. */
-export function readDeployments(answer: unknown, limit = MAX_LISTED_DEPLOYMENTS): { deployments: Deployment[]; truncated: boolean } {
+export function readDeployments(
+  answer: unknown,
+  holdsToken: SecretMatcher = () => false,
+  limit = MAX_LISTED_DEPLOYMENTS,
+): { deployments: Deployment[]; truncated: boolean } {
   const deployments: Deployment[] = [];
   for (const item of actionItems(answer)) {
-    const deployment = readDeployment(item);
+    const deployment = readDeployment(item, holdsToken);
     if (deployment === null) continue;
     if (deployments.length >= limit) return { deployments, truncated: true };
     deployments.push(deployment);

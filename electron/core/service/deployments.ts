@@ -20,7 +20,7 @@ export function deploymentMethods(context: ServiceContext): ServiceMethods<'list
       const [panelId, { projectName, serviceName }] = parseArguments('listDeployments', [id, service]);
       return withToken(context, panelId, async (record, token): Promise<DeploymentList> => {
         const answer = await callPanel(request, record, token, 'listActions', { projectName, serviceName, limit: LISTED_DEPLOYMENTS });
-        return { panelId, projectName, serviceName, readAt: now().toISOString(), ...readDeployments(answer) };
+        return { panelId, projectName, serviceName, readAt: now().toISOString(), ...readDeployments(answer, secretMatcher([token])) };
       });
     },
 
