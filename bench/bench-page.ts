@@ -1,8 +1,20 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import type { AppStatus, Panel } from '../shared/types.ts';
+import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
+import { samplePanel } from '../tests/support/panel-fixture.ts';
+import { launchChromium } from './browser.ts';
+import { median } from './figures.ts';
+
 /**
  * What the benches that drive the built renderer put in the page (services-tab.ts, build-log.ts):
  * a stand-in for Electron that the real preload bundle is wrapped with (`window.__benchElectron`),
  * answering each IPC channel from the bench's own `window.__benchAnswers`, and the page's long
- * tasks. Page functions: Playwright serialises them, so they use nothing from this module but types.
+ * tasks; and, in Node, the built renderer and Chromium they open it in. The page functions are
+ * serialised by Playwright, so they use nothing from this module but types.
  */
 
 export interface BenchProbe {
@@ -54,4 +66,103 @@ export function longestTask({ from, to }: { from: number; to: number }): number 
       .filter((task) => !skips.some((skip) => overlaps(task.start, task.start + task.duration, skip.start, skip.end)))
       .map((task) => task.duration),
   );
+}
+
+/** The one signed-in panel the fake mains list, and the app status they answer with. */
+export function benchPanelAndStatus(): { panel: Panel; status: AppStatus } {
+  return {
+    panel: samplePanel(1, {
+      name: 'Bench panel',
+      signedIn: true,
+      tokenStorage: 'keyring',
+      lastCheck: { at: new Date().toISOString(), ok: true },
+    }),
+    status: {
+      settings: { ...DEFAULT_SETTINGS },
+      tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
+      startupProblems: [],
+    },
+  };
+}
+
+export interface BenchRenderer {
+  url: string;
+  browser: Browser;
+  /** The real preload bundle, wrapped to take `window.__benchElectron` for `electron`. */
+  preload: string;
+  close(): Promise<void>;
+}
+
+/** The built renderer served and the system's Chromium started; fails when `npm run build` has not been run. */
+export async function startBenchRenderer(): Promise<BenchRenderer> {
+  const dist = join(import.meta.dirname, '..', 'dist');
+  for (const file of [join(dist, 'renderer', 'index.html'), join(dist, 'preload', 'preload.cjs')]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  }
+  const renderer = await startRendererServer();
+  const browser = await launchChromium();
+  const preload = `(() => {\n${wrapPreload(await readFile(join(dist, 'preload', 'preload.cjs'), 'utf8'), 'window.__benchElectron')}\n})();`;
+  return {
+    url: renderer.url,
+    browser,
+    preload,
+    close: async () => {
+      await browser.close();
+      await renderer.close();
+    },
+  };
+}
+
+/**
+ * A fresh 900x600 page of the renderer: the Electron stand-in, the bench's fake main (`install`
+ * run in the page with `setup`), the preload, then the app, its one panel chosen. `errors` collects
+ * the page's uncaught errors.
+ */
+export async function openBenchPage<S>(
+  bench: BenchRenderer,
+  install: (setup: S) => void,
+  setup: S,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await bench.browser.newPage({ viewport: { width: 900, height: 600 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.addInitScript(installBenchElectron);
+  // Playwright types the argument as it arrives after serialising (its `Unboxed`): for the plain data given here, the same.
+  await page.addInitScript(install as (arg: unknown) => void, setup as unknown);
+  await page.addInitScript({ content: bench.preload });
+  await page.goto(bench.url);
+  await page
+    .getByRole('treeitem', { name: /Bench panel/ })
+    .or(page.getByRole('option', { name: /Bench panel/ }))
+    .click();
+  return { page, errors };
+}
+
+/**
+ * `oneRun` of a small and a big size in one renderer: a warm-up of each size in `warmUp`, then
+ * `rounds` rounds of both, the order alternating so that neither always comes first; the renderer
+ * is closed at the end. The runs by size, and the median and worst of a figure over them.
+ */
+export async function smallAgainstBig<R>(
+  bench: BenchRenderer,
+  sizes: { small: number; big: number; rounds: number; warmUp: readonly number[] },
+  oneRun: (bench: BenchRenderer, size: number) => Promise<R>,
+): Promise<{ small: R[]; big: R[]; mid(list: R[], pick: (run: R) => number): number; worst(list: R[], pick: (run: R) => number): number }> {
+  const small: R[] = [];
+  const big: R[] = [];
+  try {
+    for (const size of sizes.warmUp) await oneRun(bench, size);
+    for (let round = 0; round < sizes.rounds; round++) {
+      for (const which of round % 2 ? [big, small] : [small, big])
+        which.push(await oneRun(bench, which === small ? sizes.small : sizes.big));
+    }
+  } finally {
+    await bench.close();
+  }
+  return {
+    small,
+    big,
+    mid: (list, pick) => median(list.map(pick)),
+    worst: (list, pick) => Math.max(...list.map(pick)),
+  };
 }

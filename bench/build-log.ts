@@ -18,35 +18,31 @@
  * copy. Medians of BENCH_RUNS (default 3) fresh pages after a warm-up, the sizes alternating.
  * Times vary with the machine: compare the ratios.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from '@playwright/test';
 import { readBuildLog } from '../electron/core/http/deployment-answers.ts';
 import { secretMatcher } from '../electron/core/secrets/secret-match.ts';
 import { DEPLOYMENT_LOG_MAX_CHARS } from '../shared/deployments.ts';
-import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import type { AppStatus, Panel } from '../shared/types.ts';
-import { startRendererServer, wrapPreload } from '../tests/browser/app-harness.ts';
-import { samplePanel } from '../tests/support/panel-fixture.ts';
-import { type BenchAnswers, type BenchWindow, installBenchElectron, longestTask } from './bench-page.ts';
-import { launchChromium } from './browser.ts';
+import {
+  type BenchAnswers,
+  type BenchRenderer,
+  type BenchWindow,
+  longestTask,
+  openBenchPage,
+  smallAgainstBig,
+  startBenchRenderer,
+} from './bench-page.ts';
 import { median, ms, printTable } from './figures.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SMALL = 100 * 1024;
 const BIG = 10 * 1024 * 1024;
 const STEPS = 8;
-const dist = join(import.meta.dirname, '..', 'dist');
 
 /** A build log's line, about 60 bytes, as a Docker build writes them. */
 const logLine = (n: number) => `#${n} [build 4/7] RUN npm run build: compiling src/module-${n % 97}.ts (${(n * 7) % 1000} ms)`;
 
 // In the page: serialised by Playwright, so it uses nothing from this module but types.
 interface Setup {
-  panel: Panel;
-  status: AppStatus;
   totalBytes: number;
   steps: number;
   maxChars: number;
@@ -59,7 +55,7 @@ interface Probe {
 }
 type ProbeWindow = BenchWindow & { __probe: Probe };
 
-function installFakeMain({ panel, status, totalBytes, steps, maxChars }: Setup): void {
+function installFakeMain({ totalBytes, steps, maxChars }: Setup): void {
   const page = window as unknown as ProbeWindow;
   const probe: Probe = { frames: [], startedAt: null, doneAt: null };
   Object.defineProperty(page, '__probe', { value: probe });
@@ -91,11 +87,6 @@ function installFakeMain({ panel, status, totalBytes, steps, maxChars }: Setup):
     return value;
   };
   const answers: BenchAnswers = {
-    'panelApi:listPanels': async () => after([panel]),
-    'panelApi:getAppStatus': async () => after(status),
-    'panelApi:updateSettings': async () => after(status),
-    'panelApi:getCachedSession': async () => after(null),
-    'panelApi:getSession': async ([id]) => after({ panelId: id, checkedAt: new Date().toISOString(), session: { userId: 'u1' } }),
     'panelApi:listDeployments': async ([id]) =>
       after({
         panelId: id,
@@ -128,7 +119,7 @@ function installFakeMain({ panel, status, totalBytes, steps, maxChars }: Setup):
       return copy;
     },
   };
-  Object.defineProperty(page, '__benchAnswers', { value: answers });
+  Object.assign(page.__benchAnswers, answers);
 }
 
 interface Run {
@@ -141,33 +132,10 @@ interface Run {
   lastLine: string;
 }
 
-async function oneRun(browser: Browser, url: string, preload: string, totalBytes: number): Promise<Run> {
-  const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+async function oneRun(bench: BenchRenderer, totalBytes: number): Promise<Run> {
+  const setup: Setup = { totalBytes, steps: STEPS, maxChars: DEPLOYMENT_LOG_MAX_CHARS };
+  const { page, errors } = await openBenchPage(bench, installFakeMain, setup);
   try {
-    const panel = samplePanel(1, {
-      name: 'Bench panel',
-      signedIn: true,
-      tokenStorage: 'keyring',
-      lastCheck: { at: new Date().toISOString(), ok: true },
-    });
-    const status: AppStatus = {
-      settings: { ...DEFAULT_SETTINGS },
-      tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
-      startupProblems: [],
-    };
-    await page.addInitScript(installBenchElectron);
-    await page.addInitScript(installFakeMain, {
-      panel,
-      status,
-      totalBytes,
-      steps: STEPS,
-      maxChars: DEPLOYMENT_LOG_MAX_CHARS,
-    } satisfies Setup);
-    await page.addInitScript({ content: preload });
-    await page.goto(url);
-    await page.getByRole('treeitem', { name: /Bench panel/ }).click();
     await page.getByRole('button', { name: 'Deployments', exact: true }).click();
     const view = page.getByRole('region', { name: 'Deployments' });
     await view.getByLabel('Project').fill('shop');
@@ -234,31 +202,10 @@ function mainShare(bytes: number): { read: number; parse: number } {
 const task = (value: number) => (value === 0 ? '< 50 ms' : ms(value));
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes / 1024} KB`);
 
-for (const file of [join(dist, 'renderer', 'index.html'), join(dist, 'preload', 'preload.cjs')]) {
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
-}
 const loadBefore = loadavg()[0]!;
 const main = { small: mainShare(SMALL), big: mainShare(BIG) };
-const renderer = await startRendererServer();
-const browser = await launchChromium();
-const runs = new Map<number, Run[]>([
-  [SMALL, []],
-  [BIG, []],
-]);
-try {
-  const preload = `(() => {\n${wrapPreload(await readFile(join(dist, 'preload', 'preload.cjs'), 'utf8'), 'window.__benchElectron')}\n})();`;
-  await oneRun(browser, renderer.url, preload, SMALL);
-  for (let run = 0; run < RUNS; run++) {
-    for (const bytes of run % 2 ? [BIG, SMALL] : [SMALL, BIG]) runs.get(bytes)!.push(await oneRun(browser, renderer.url, preload, bytes));
-  }
-} finally {
-  await browser.close();
-  await renderer.close();
-}
-const small = runs.get(SMALL)!;
-const big = runs.get(BIG)!;
-const mid = (list: Run[], pick: (run: Run) => number) => median(list.map(pick));
-const worst = (list: Run[], pick: (run: Run) => number) => Math.max(...list.map(pick));
+const bench = await startBenchRenderer();
+const { small, big, mid, worst } = await smallAgainstBig<Run>(bench, { small: SMALL, big: BIG, rounds: RUNS, warmUp: [SMALL] }, oneRun);
 console.log(
   `\nA build log followed live in the Deployments tab, ${size(BIG)} vs ${size(SMALL)} in ${STEPS} reads, median of ${RUNS} runs;`,
 );

@@ -1,6 +1,7 @@
-import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { expect, test as base } from './fixtures.ts';
 import { checkScreen, checkScreenBothSizes, rendererContents } from './screens.ts';
+import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
 
 /**
  * The Deployments tab against the reference panel: a service's history (status as mark and word,
@@ -38,15 +39,10 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
 
   const app = await launch(page);
   await page.setViewportSize({ width: 900, height: 600 });
-  const panel = await app.service.addPanel({ address: panelServer.url, name: 'Shop' });
-  await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const panel = { id: (await openSignedInTab(page, app.service, panelServer.url, 'Deployments')).panelId };
   const token = panelServer.issuedTokens().at(-1)!;
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Shop/ }).click();
-  await page.getByRole('button', { name: 'Deployments' }).click();
   const view = page.getByRole('region', { name: 'Deployments' });
-
-  await view.getByLabel('Project').fill('shop');
-  await view.getByLabel('Service').fill('web');
+  await fillServicePicker(view, 'Show deployments', 'shop', 'web');
   await view.getByRole('button', { name: 'Show deployments' }).click();
   const table = view.getByRole('table', { name: 'Deployments' });
   await expect(table.getByRole('row')).toHaveCount(4);
@@ -126,19 +122,13 @@ test.describe('over the RPC layer (2.31–2.32)', () => {
     panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     const app = await launch(page);
     await page.setViewportSize({ width: 900, height: 600 });
-    const panel = await app.service.addPanel({ address: panelServer.url, name: 'Shop' });
-    await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
-    await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Shop/ }).click();
-    await page.getByRole('button', { name: 'Deployments' }).click();
+    await openSignedInTab(page, app.service, panelServer.url, 'Deployments');
     const view = page.getByRole('region', { name: 'Deployments' });
-    await view.getByLabel('Project').fill('Shop!');
+    await fillServicePicker(view, 'Show deployments', 'Shop!', '');
     await view.getByRole('button', { name: 'Show deployments' }).click();
-    await expect(view.getByText('A project name holds only lower-case letters')).toBeVisible();
-    await expect(view.getByText('Enter the service name.')).toBeVisible();
     await checkScreen(page, 'deployments-04-names-checked');
 
-    await view.getByLabel('Project').fill('shop');
-    await view.getByLabel('Service').fill('web');
+    await fillServicePicker(view, 'Show deployments', 'shop', 'web');
     await view.getByRole('button', { name: 'Show deployments' }).click();
     await expect(view.getByText('This service has no deployments yet.')).toBeVisible();
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
 import { DEPLOYMENT_LOG_MAX_CHARS, MAX_LISTED_DEPLOYMENTS } from '../../shared/deployments.ts';
-import { rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
+import { longestHold, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { BUILD_LOG_LINES } from '../support/reference-panel/service-actions-state.ts';
 
@@ -53,22 +53,6 @@ async function signedIn(panel: ReferencePanel): Promise<{ id: string; token: str
   const token = panel.issuedTokens().at(-1);
   assert.ok(token);
   return { id, token };
-}
-
-/** The longest the event loop was held while `work` ran, in ms. */
-async function longestHold<T>(work: () => Promise<T>): Promise<{ value: T; heldMs: number }> {
-  let last = performance.now();
-  let heldMs = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    heldMs = Math.max(heldMs, now - last);
-    last = now;
-  }, 5);
-  try {
-    return { value: await work(), heldMs };
-  } finally {
-    clearInterval(ticker);
-  }
 }
 
 for (const style of GENERATIONS) {

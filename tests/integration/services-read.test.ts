@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
+import { longestHold, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -32,23 +32,6 @@ async function signedIn(
   const token = panel.issuedTokens().at(-1);
   assert.ok(token);
   return { panel, id, token };
-}
-
-/** The longest the event loop was held while `work` ran, in ms. */
-async function longestHold<T>(work: () => Promise<T>): Promise<{ value: T; heldMs: number }> {
-  let last = performance.now();
-  let heldMs = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    heldMs = Math.max(heldMs, now - last);
-    last = now;
-  }, 5);
-  try {
-    const value = await work();
-    return { value, heldMs };
-  } finally {
-    clearInterval(ticker);
-  }
 }
 
 for (const style of ['trpc', 'rpc', 'easypanel'] as const) {

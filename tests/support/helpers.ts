@@ -182,3 +182,20 @@ export async function waitUntil(check: () => boolean, ms = 4000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** The longest the event loop was held while `work` ran, in ms. */
+export async function longestHold<T>(work: () => Promise<T>): Promise<{ value: T; heldMs: number }> {
+  let last = performance.now();
+  let heldMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    heldMs = Math.max(heldMs, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await work();
+    return { value, heldMs };
+  } finally {
+    clearInterval(ticker);
+  }
+}
