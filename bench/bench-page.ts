@@ -27,11 +27,27 @@ export interface BenchProbe {
 export type BenchAnswers = Record<string, (args: unknown[]) => Promise<unknown>>;
 export type BenchWindow = Window & { __benchAnswers: BenchAnswers; __benchProbe: BenchProbe; __benchElectron: unknown };
 
-/** In the page, before its scripts: records long tasks, and answers `ipcRenderer.invoke` from `window.__benchAnswers`. */
-export function installBenchElectron(): void {
+/**
+ * In the page, before its scripts: records long tasks, and answers `ipcRenderer.invoke` from
+ * `window.__benchAnswers`, which holds what every bench answers (the panel list of one `panel`,
+ * the app status, the session), each a task later as IPC would; a bench adds its own to it.
+ */
+export function installBenchElectron({ panel, status }: { panel: Panel; status: AppStatus }): void {
   const page = window as unknown as BenchWindow;
   const probe: BenchProbe = { tasks: [], skips: [] };
   Object.defineProperty(page, '__benchProbe', { value: probe });
+  const after = async <T>(value: T) => {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    return value;
+  };
+  const answers: BenchAnswers = {
+    'panelApi:listPanels': async () => after([panel]),
+    'panelApi:getAppStatus': async () => after(status),
+    'panelApi:updateSettings': async () => after(status),
+    'panelApi:getCachedSession': async () => after(null),
+    'panelApi:getSession': async ([id]) => after({ panelId: id, checkedAt: new Date().toISOString(), session: { userId: 'u1' } }),
+  };
+  Object.defineProperty(page, '__benchAnswers', { value: answers });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.tasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -68,8 +84,8 @@ export function longestTask({ from, to }: { from: number; to: number }): number 
   );
 }
 
-/** The one signed-in panel the fake mains list, and the app status they answer with. */
-export function benchPanelAndStatus(): { panel: Panel; status: AppStatus } {
+/** The one signed-in panel the page lists, and the app status it answers with. */
+function benchPanelAndStatus(): { panel: Panel; status: AppStatus } {
   return {
     panel: samplePanel(1, {
       name: 'Bench panel',
@@ -126,7 +142,7 @@ export async function openBenchPage<S>(
   const page = await bench.browser.newPage({ viewport: { width: 900, height: 600 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.addInitScript(installBenchElectron);
+  await page.addInitScript(installBenchElectron, benchPanelAndStatus());
   // Playwright types the argument as it arrives after serialising (its `Unboxed`): for the plain data given here, the same.
   await page.addInitScript(install as (arg: unknown) => void, setup as unknown);
   await page.addInitScript({ content: bench.preload });
