@@ -24,10 +24,11 @@ export function LogLines({ lines, stickToEnd, onlyAtEnd = false, label }: LogLin
   // How tall the lines were at the last layout: with where the view was scrolled to, whether the
   // operator was at the end before these lines came.
   const laidOutHeight = useRef(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new lines are what moves the view to the end; the view is read as it was before them
+  // New lines are what moves the view to the end: `lines` is a dependency for that.
   useLayoutEffect(() => {
     const current = box.current;
-    const wasAtEnd = view.top + view.height >= laidOutHeight.current - LOG_ROW_HEIGHT;
+    // Read from the element, not the view's state: a scroll just before the lines came may not have reached the state yet.
+    const wasAtEnd = current !== null && current.scrollTop + current.clientHeight >= laidOutHeight.current - LOG_ROW_HEIGHT;
     laidOutHeight.current = lines.length * LOG_ROW_HEIGHT;
     if (current && stickToEnd && (!onlyAtEnd || wasAtEnd)) current.scrollTop = current.scrollHeight;
   }, [lines, stickToEnd, onlyAtEnd]);
