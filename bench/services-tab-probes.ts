@@ -1,33 +1,11 @@
 import type { Page } from '@playwright/test';
+import { longestTask } from './bench-page.ts';
 
 /**
- * What bench/services-tab.ts measures inside the page: the probe it installs, the longest task in
- * a stretch, a scroll of the table to its end, and the selection (all 2,000, one row out, the
- * confirmation of an action on all of them). The page functions use nothing from this module but types.
+ * What bench/services-tab.ts measures inside the page: a scroll of the table to its end, and the
+ * selection (all 2,000, one row out, the confirmation of an action on all of them). The page
+ * functions use nothing from this module but types.
  */
-
-export interface Probe {
-  copy: { start: number; end: number } | null;
-  /** When listServices' answer was handed to the page. */
-  answeredAt: number | null;
-  clickedAt: number | null;
-  firstRowAt: number | null;
-  tasks: { start: number; duration: number }[];
-}
-export type ProbeWindow = Window & { __probe: Probe; __benchElectron: unknown };
-
-/** The longest task overlapping [from, to] but the IPC stand-in's copy; 0 for none over 50 ms. */
-export function longestTask({ from, to }: { from: number; to: number }): number {
-  const { tasks, copy } = (window as unknown as ProbeWindow).__probe;
-  const overlaps = (start: number, end: number, a: number, b: number) => start < b && end > a;
-  return Math.max(
-    0,
-    ...tasks
-      .filter((task) => overlaps(task.start, task.start + task.duration, from, to))
-      .filter((task) => !copy || !overlaps(task.start, task.start + task.duration, copy.start, copy.end))
-      .map((task) => task.duration),
-  );
-}
 
 /** Scrolls the table to its end, a step a frame; the longest frame and the stretch it took. */
 export async function scrollTable(): Promise<{ start: number; end: number; longestFrame: number; atBottom: boolean }> {

@@ -19,33 +19,39 @@
  * copy, which is left out of the longest tasks). Medians of BENCH_RUNS (default 5) fresh pages
  * after a warm-up of each size, the sizes alternating. Times vary with the machine: compare ratios.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from '@playwright/test';
-import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { ServiceSummary } from '../shared/services.ts';
-import type { AppStatus, Panel } from '../shared/types.ts';
-import { startRendererServer } from '../tests/browser/app-harness.ts';
-import { samplePanel } from '../tests/support/panel-fixture.ts';
-import { type BenchAnswers, installBenchElectron, launchChromium, preloadInPage } from './browser.ts';
-import { median, ms, printTable } from './figures.ts';
-import { longestTask, measureSelection, type Probe, type ProbeWindow, scrollTable, type Timed } from './services-tab-probes.ts';
+import {
+  type BenchAnswers,
+  type BenchRenderer,
+  type BenchWindow,
+  longestTask,
+  openBenchPage,
+  smallAgainstBig,
+  startBenchRenderer,
+} from './bench-page.ts';
+import { ms, printTable } from './figures.ts';
+import { measureSelection, scrollTable, type Timed } from './services-tab-probes.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const SMALL = 10;
 const BIG = 2000;
 const ROW = '.service-table tbody tr';
-const dist = join(import.meta.dirname, '..', 'dist');
 
 // In the page: serialised by Playwright, so it uses nothing from this module but types.
 interface Setup {
   count: number;
-  panel: Panel;
-  status: AppStatus;
   row: string;
 }
-function installFakeMain({ count, panel, status, row }: Setup): void {
+interface Probe {
+  /** When listServices' answer was handed to the page. */
+  answeredAt: number | null;
+  clickedAt: number | null;
+  firstRowAt: number | null;
+}
+type ProbeWindow = BenchWindow & { __probe: Probe };
+
+function installFakeMain({ count, row }: Setup): void {
   const page = window as unknown as ProbeWindow;
   const types = ['app', 'compose', 'postgres', 'mysql', 'mariadb', 'mongo', 'redis', 'box', 'wordpress'];
   const services: ServiceSummary[] = Array.from({ length: count }, (_, index) => {
@@ -60,11 +66,8 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
     };
   });
   const projects = [...new Set(services.map((service) => service.projectName))].map((name) => ({ name }));
-  const probe: Probe = { copy: null, answeredAt: null, clickedAt: null, firstRowAt: null, tasks: [] };
+  const probe: Probe = { answeredAt: null, clickedAt: null, firstRowAt: null };
   Object.defineProperty(page, '__probe', { value: probe });
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.tasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
   window.addEventListener(
     'click',
     (event) => {
@@ -80,16 +83,7 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
     { capture: true },
   );
   const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-  const after = async <T>(value: T) => {
-    await nextTask();
-    return value;
-  };
   const answers: BenchAnswers = {
-    'panelApi:listPanels': async () => after([panel]),
-    'panelApi:getAppStatus': async () => after(status),
-    'panelApi:updateSettings': async () => after(status),
-    'panelApi:getCachedSession': async () => after(null),
-    'panelApi:getSession': async ([id]) => after({ panelId: id, checkedAt: new Date().toISOString(), session: { userId: 'u1' } }),
     'panelApi:listServices': async ([id]) => {
       await nextTask();
       const started = performance.now();
@@ -101,13 +95,13 @@ function installFakeMain({ count, panel, status, row }: Setup): void {
         truncated: false,
         taskStatsProblem: null,
       });
-      probe.copy = { start: started, end: performance.now() };
+      page.__benchProbe.skips.push({ start: started, end: performance.now() });
       await nextTask();
       probe.answeredAt = performance.now();
       return copy;
     },
   };
-  (page as unknown as { __benchAnswers: BenchAnswers }).__benchAnswers = answers;
+  Object.assign(page.__benchAnswers, answers);
 }
 
 interface Run {
@@ -126,30 +120,9 @@ interface Run {
   selection: { all: Timed; one: Timed; confirm: Timed };
 }
 
-async function oneRun(browser: Browser, url: string, preload: string, count: number): Promise<Run> {
-  const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+async function oneRun(bench: BenchRenderer, count: number): Promise<Run> {
+  const { page, errors } = await openBenchPage(bench, installFakeMain, { count, row: ROW } satisfies Setup);
   try {
-    const panel = samplePanel(1, {
-      name: 'Bench panel',
-      signedIn: true,
-      tokenStorage: 'keyring',
-      lastCheck: { at: new Date().toISOString(), ok: true },
-    });
-    const status: AppStatus = {
-      settings: { ...DEFAULT_SETTINGS },
-      tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
-      startupProblems: [],
-    };
-    await page.addInitScript(installFakeMain, { count, panel, status, row: ROW } satisfies Setup);
-    await page.addInitScript(installBenchElectron);
-    await page.addInitScript({ content: preload });
-    await page.goto(url);
-    await page
-      .getByRole('treeitem', { name: /Bench panel/ })
-      .or(page.getByRole('option', { name: /Bench panel/ }))
-      .click();
     await page.getByRole('button', { name: 'Services', exact: true }).click();
     await page.waitForFunction(() => (window as unknown as ProbeWindow).__probe.firstRowAt !== null, undefined, { timeout: 60_000 });
     await page.waitForTimeout(300);
@@ -196,30 +169,13 @@ async function oneRun(browser: Browser, url: string, preload: string, count: num
 
 const task = (value: number) => (value === 0 ? '< 50 ms' : ms(value));
 
-for (const file of [join(dist, 'renderer', 'index.html'), join(dist, 'preload', 'preload.cjs')]) {
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
-}
 const loadBefore = loadavg()[0]!;
-const renderer = await startRendererServer();
-const browser = await launchChromium();
-const runs = new Map<number, Run[]>([
-  [SMALL, []],
-  [BIG, []],
-]);
-try {
-  const preload = await preloadInPage(dist);
-  for (const size of [SMALL, BIG]) await oneRun(browser, renderer.url, preload, size);
-  for (let run = 0; run < RUNS; run++) {
-    for (const size of run % 2 ? [BIG, SMALL] : [SMALL, BIG]) runs.get(size)!.push(await oneRun(browser, renderer.url, preload, size));
-  }
-} finally {
-  await browser.close();
-  await renderer.close();
-}
-const small = runs.get(SMALL)!;
-const big = runs.get(BIG)!;
-const mid = (list: Run[], pick: (run: Run) => number) => median(list.map(pick));
-const worst = (list: Run[], pick: (run: Run) => number) => Math.max(...list.map(pick));
+const bench = await startBenchRenderer();
+const { small, big, mid, worst } = await smallAgainstBig<Run>(
+  bench,
+  { small: SMALL, big: BIG, rounds: RUNS, warmUp: [SMALL, BIG] },
+  oneRun,
+);
 console.log(`\nServices tab, ${BIG.toLocaleString('en-US')} services vs ${SMALL}, median of ${RUNS} runs (a fresh page each);`);
 console.log(`load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores\n`);
 const firstRatio = mid(big, (run) => run.firstRow) / mid(small, (run) => run.firstRow);

@@ -1,15 +1,15 @@
 /**
  * listServices of a panel of 1,000 services through the panel service, against a bare fetch and
- * JSON.parse of the same two answers, in the same run:
+ * JSON.parse of the same three answers, in the same run:
  *
  *   node --experimental-strip-types bench/services.ts      (npm run bench:services)
  *
  * The reference panel (Easypanel 2.33's public API, 100 projects of 10 services of every type,
  * a few down, stopped or disabled) serves from a worker thread, so its own work is in neither
  * figure. "service" is `listServices` as the window calls it: arguments checked, the token from the
- * vault, `listProjectsAndServices` and `getDockerTaskStats` sent together through the operation
- * table (headers, deadline, the size and shape checks before parsing, the envelope), then every
- * service's state derived. "bare" is `fetch` of the same two routes with the same token and
+ * vault, `listProjectsAndServices`, `getDockerTaskStats` and `listActions` (its unfinished builds) sent
+ * together through the operation table (headers, deadline, the size and shape checks before
+ * parsing, the envelope), then every service's state derived. "bare" is `fetch` of the same three routes with the same token and
  * `JSON.parse` of each, in parallel, nothing else. "+ IPC copy" adds V8's serializer on the
  * result, which Electron's IPC runs on main to send it to the window. Medians of BENCH_RUNS
  * (default 40) after 5 warm-up calls of each, the two alternating. The goal: service ≤ 1.5x bare.
@@ -42,8 +42,19 @@ try {
   const headers = { authorization: `Bearer ${ready.apiToken}`, accept: 'application/json' };
   const bare = async () => {
     const read = async (route: string) => JSON.parse(await (await fetch(`${ready.url}/api/${route}`, { headers })).text()) as unknown;
-    const [list, stats] = await Promise.all([read('listProjectsAndServices'), read('getDockerTaskStats')]);
-    return { list, stats };
+    // The actions read goes through 2.33's RPC route, as the operation table sends it (`limit` is a number).
+    const actions = async () =>
+      JSON.parse(
+        await (
+          await fetch(`${ready.url}/api/rpc/actions/listActions`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ json: { limit: 50 } }),
+          })
+        ).text(),
+      ) as unknown;
+    const [list, stats, recent] = await Promise.all([read('listProjectsAndServices'), read('getDockerTaskStats'), actions()]);
+    return { list, stats, recent };
   };
   const timed = async (work: () => Promise<unknown>) => {
     const started = performance.now();

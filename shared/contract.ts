@@ -35,6 +35,7 @@ import type { FleetLogInResult } from './fleet-login.ts';
 import { serviceActionInputSchema, type ServiceActionInput, type ServiceActionResult } from './service-actions.ts';
 import type { ServerStats, ServiceList } from './services.ts';
 import type { PanelHealth } from './fleet-state.ts';
+import { deploymentIdSchema, type DeploymentList, type DeploymentLog } from './deployments.ts';
 import {
   followIdSchema,
   serviceLogsInputSchema,
@@ -164,6 +165,17 @@ export interface PanelApi {
   followServiceLogs(panelId: string, service: ServiceRef): Promise<ServiceLogFollow>;
   /** Ends a follow; an unknown or ended one is no error. */
   stopFollowingServiceLogs(followId: string): Promise<void>;
+  /**
+   * A service's deployments (the panel's actions: builds, deployments, starts, stops), newest
+   * first, each with its type, status and times; a status the panel words otherwise is `unknown`.
+   * NOT_SIGNED_IN without a sign-in; a 401 ends it.
+   */
+  listDeployments(panelId: string, service: ServiceRef): Promise<DeploymentList>;
+  /**
+   * One deployment's build log and status, read afresh (a running build's log grows between
+   * reads): its last `DEPLOYMENT_LOG_MAX_CHARS` at most, `truncated` when it was longer.
+   */
+  getDeploymentLog(panelId: string, deploymentId: string): Promise<DeploymentLog>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -207,6 +219,8 @@ export const argumentSchemas = {
   readServiceLogs: z.tuple([panelIdSchema, serviceLogsInputSchema]),
   followServiceLogs: z.tuple([panelIdSchema, serviceRefSchema]),
   stopFollowingServiceLogs: z.tuple([followIdSchema]),
+  listDeployments: z.tuple([panelIdSchema, serviceRefSchema]),
+  getDeploymentLog: z.tuple([panelIdSchema, deploymentIdSchema]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

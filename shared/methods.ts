@@ -41,6 +41,8 @@ export const methodNames = [
   'readServiceLogs',
   'followServiceLogs',
   'stopFollowingServiceLogs',
+  'listDeployments',
+  'getDeploymentLog',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -1,17 +1,14 @@
-import { type FormEvent, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { ServiceLogs, ServiceRef } from '../../shared/service-logs.ts';
 import type { Panel } from '../../shared/types.ts';
-import { visibleRows } from '../activity-rows.ts';
 import { useWindowContext } from '../app-context.tsx';
 import { copyText } from '../copy-text.ts';
 import { failureInfo } from '../failure-info.ts';
-import { appendLines, matchingLines, serviceNameProblem } from '../log-lines.ts';
-import { useScrollView } from '../use-scroll-view.ts';
-import { TextField } from './text-field.tsx';
+import { appendLines, matchingLines } from '../log-lines.ts';
+import { LogLines } from './log-lines-view.tsx';
+import { ServicePicker } from './service-picker.tsx';
 
-/** Each log line is one row this high: the viewer draws only the rows in view. */
-const ROW_HEIGHT = 18;
 const LINE_COUNTS = [100, 1000, 10_000] as const;
 
 /**
@@ -20,10 +17,7 @@ const LINE_COUNTS = [100, 1000, 10_000] as const;
  */
 export function LogsView({ panel }: { panel: Panel }) {
   const { api } = useWindowContext();
-  const [project, setProject] = useState('');
-  const [service, setService] = useState('');
   const [count, setCount] = useState<number>(1000);
-  const [tried, setTried] = useState(false);
   const [shown, setShown] = useState<ServiceRef | null>(null);
   const [read, setRead] = useState<Pick<ServiceLogs, 'readAt' | 'truncated'> | null>(null);
   const [lines, setLines] = useState<readonly string[]>([]);
@@ -34,14 +28,7 @@ export function LogsView({ panel }: { panel: Panel }) {
   const [query, setQuery] = useState('');
   const [copied, setCopied] = useState('');
 
-  const projectProblem = tried ? serviceNameProblem('project', project) : null;
-  const serviceProblem = tried ? serviceNameProblem('service', service) : null;
-
-  const show = async (event: FormEvent) => {
-    event.preventDefault();
-    setTried(true);
-    if (serviceNameProblem('project', project) || serviceNameProblem('service', service)) return;
-    const target = { projectName: project, serviceName: service };
+  const show = async (target: ServiceRef) => {
     setReading(true);
     setFollowing(false);
     try {
@@ -101,9 +88,7 @@ export function LogsView({ panel }: { panel: Panel }) {
 
   return (
     <section className="logs-view" aria-label="Logs">
-      <form className="logs-picker" onSubmit={(event) => void show(event)} noValidate>
-        <TextField label="Project" value={project} onChange={(event) => setProject(event.target.value.trim())} error={projectProblem} />
-        <TextField label="Service" value={service} onChange={(event) => setService(event.target.value.trim())} error={serviceProblem} />
+      <ServicePicker busy={reading} submitLabel="Show log" busyLabel="Reading…" onPick={(target) => void show(target)}>
         <label className="field">
           <span className="field-label">Last</span>
           <select value={count} onChange={(event) => setCount(Number(event.target.value))}>
@@ -114,10 +99,7 @@ export function LogsView({ panel }: { panel: Panel }) {
             ))}
           </select>
         </label>
-        <button type="submit" className="button-primary" disabled={reading}>
-          {reading ? 'Reading…' : 'Show log'}
-        </button>
-      </form>
+      </ServicePicker>
       {error && (
         <div className="notice notice-error" role="alert">
           <p>{error.message}</p>
@@ -159,31 +141,5 @@ export function LogsView({ panel }: { panel: Panel }) {
         </>
       )}
     </section>
-  );
-}
-
-/** The lines in a monospace list that draws only the rows in view; it keeps to the end while following. */
-function LogLines({ lines, stickToEnd, label }: { lines: readonly string[]; stickToEnd: boolean; label: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  const view = useScrollView(box, 600);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new lines are what moves the view to the end
-  useLayoutEffect(() => {
-    const element = box.current;
-    if (element && stickToEnd) element.scrollTop = element.scrollHeight;
-  }, [lines, stickToEnd]);
-  const { from, to } = visibleRows(lines.length, ROW_HEIGHT, view.top, view.height);
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the log scrolls, and the keyboard must be able to scroll it
-    <div className="log-lines" ref={box} role="log" aria-live="off" aria-label={label} tabIndex={0}>
-      <div style={{ height: lines.length * ROW_HEIGHT }}>
-        {lines.slice(from, to).map((line, offset) => (
-          // Lines repeat and have no id: the position is their identity in this list.
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <div key={from + offset} className="log-line" style={{ top: (from + offset) * ROW_HEIGHT }}>
-            {line}
-          </div>
-        ))}
-      </div>
-    </div>
   );
 }

@@ -12,12 +12,9 @@ import { ErrorBoundary } from './error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
-import { OverviewTab } from './overview-tab.tsx';
 import { PanelLabels } from './panel-labels.tsx';
-import { PanelTabs, type Tab } from './panel-tabs.tsx';
-import { LogsView } from './logs-view.tsx';
+import { isReadTab, PanelTabs, ReadTabView, type Tab } from './panel-tabs.tsx';
 import { PanelSettings } from './panel-settings.tsx';
-import { ServicesTab } from './services-tab.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
 interface PanelViewProps {
@@ -261,8 +258,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       </header>
       {/* A body that fails to render leaves the header and tabs usable; switching tab starts afresh. */}
       <ErrorBoundary key={tab} onReset={retryView}>
-        {tab === 'logs' && panel.signedIn ? (
-          <LogsView key={panel.id} panel={panel} />
+        {panel.signedIn && isReadTab(tab) ? (
+          <ReadTabView tab={tab} panel={panel} />
         ) : tab === 'settings' ? (
           <PanelSettings
             panel={panel}
@@ -276,10 +273,6 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             groups={groups}
             openAdvanced={openAdvanced}
           />
-        ) : panel.signedIn && tab === 'overview' ? (
-          <OverviewTab panel={panel} />
-        ) : panel.signedIn && tab === 'services' ? (
-          <ServicesTab panel={panel} />
         ) : panel.signedIn && tab === 'login' ? (
           logInForm
         ) : panel.signedIn ? (

@@ -1,6 +1,6 @@
-import { DEMO_USER } from '../support/reference-panel/server.ts';
 import { expect, test } from './fixtures.ts';
 import { checkScreen, checkScreenBothSizes, rendererContents } from './screens.ts';
+import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
 
 /**
  * The Logs tab against the reference panel's log WebSocket: the last lines of a service, a live
@@ -20,22 +20,16 @@ test('the Logs tab reads the last lines, follows to 100,000 lines drawing only t
   panelServer.logs.write('shop', 'web', Array.from({ length: 10_000 }, (_, n) => entry(n + 1)).join('\n'));
   const app = await launch(page);
   await page.setViewportSize({ width: 900, height: 600 });
-  const panel = await app.service.addPanel({ address: panelServer.url, name: 'Shop' });
-  await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  await openSignedInTab(page, app.service, panelServer.url, 'Logs');
   const token = panelServer.issuedTokens().at(-1)!;
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Shop/ }).click();
-  await page.getByRole('button', { name: 'Logs' }).click();
   const view = page.getByRole('region', { name: 'Logs' });
 
-  // The names are checked before anything is asked.
-  await view.getByLabel('Project').fill('Shop!');
+  // The names are checked before anything is asked (the screenshot shows them as the operator typed them).
+  await fillServicePicker(view, 'Show log', 'Shop!', '');
   await view.getByRole('button', { name: 'Show log' }).click();
-  await expect(view.getByText('A project name holds only lower-case letters')).toBeVisible();
-  await expect(view.getByText('Enter the service name.')).toBeVisible();
   await checkScreen(page, 'logs-01-names-checked');
 
-  await view.getByLabel('Project').fill('shop');
-  await view.getByLabel('Service').fill('web');
+  await fillServicePicker(view, 'Show log', 'shop', 'web');
   await view.getByLabel('Last').selectOption('10000');
   await view.getByRole('button', { name: 'Show log' }).click();
   const status = view.getByRole('status');
@@ -84,13 +78,9 @@ test('the Logs tab reads the last lines, follows to 100,000 lines drawing only t
 test('the Logs tab says why a read failed, in the panel’s words without the token', async ({ page, launch, panelServer }) => {
   panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
   const app = await launch(page);
-  const panel = await app.service.addPanel({ address: panelServer.url, name: 'Shop' });
-  await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
-  await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Shop/ }).click();
-  await page.getByRole('button', { name: 'Logs' }).click();
+  await openSignedInTab(page, app.service, panelServer.url, 'Logs');
   const view = page.getByRole('region', { name: 'Logs' });
-  await view.getByLabel('Project').fill('shop');
-  await view.getByLabel('Service').fill('api');
+  await fillServicePicker(view, 'Show log', 'shop', 'api');
   await view.getByRole('button', { name: 'Show log' }).click();
   await expect(view.getByRole('alert')).toContainText('The panel has no log for this service');
   await checkScreenBothSizes(page, 'logs-04-no-such-service');

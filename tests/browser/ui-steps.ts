@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { PanelService } from '../../electron/core/index.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
 
 /**
@@ -22,4 +23,39 @@ export async function logIn(page: Page, password = demo.password, email = demo.e
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Password').fill(password);
   await form.getByRole('button', { name: 'Log in' }).click();
+}
+
+/**
+ * A panel named `name` at `address`, added and signed in through the service (not the window),
+ * chosen in the list and shown on its `tab`: where a spec of one tab starts.
+ */
+export async function openSignedInTab(
+  page: Page,
+  service: Pick<PanelService, 'addPanel' | 'logIn'>,
+  address: string,
+  tab: string,
+  name = 'Shop',
+): Promise<{ panelId: string }> {
+  const panel = await service.addPanel({ address, name });
+  await service.logIn(panel.id, demo);
+  await page
+    .getByRole('navigation', { name: 'Panels' })
+    .getByRole('treeitem', { name: new RegExp(name) })
+    .click();
+  await page.getByRole('button', { name: tab, exact: true }).click();
+  return { panelId: panel.id };
+}
+
+/**
+ * In a tab's service picker (Logs, Deployments, in `view`): names Easypanel would refuse are said
+ * before anything is asked; then `projectName` and `serviceName` are typed in, not yet sent.
+ */
+export async function fillServicePicker(view: Locator, submit: string, projectName: string, serviceName: string): Promise<void> {
+  await view.getByLabel('Project').fill('Shop!');
+  await view.getByLabel('Service').fill('');
+  await view.getByRole('button', { name: submit }).click();
+  await expect(view.getByText('A project name holds only lower-case letters')).toBeVisible();
+  await expect(view.getByText('Enter the service name.')).toBeVisible();
+  await view.getByLabel('Project').fill(projectName);
+  await view.getByLabel('Service').fill(serviceName);
 }

@@ -175,6 +175,41 @@ describe('encoded echoes of the token and the password', () => {
     await assertNowhere(token, { 'the log read': JSON.stringify(read), events: JSON.stringify(events), 'the refusal': refused });
   });
 
+  test('a build log and a deployments list that hold the token in every form: in no line, type or message', async () => {
+    const easypanel = await startReferencePanel({ style: 'easypanel', users: [user], issueToken: sanctumToken });
+    after(() => easypanel.close());
+    const { id } = await service.addPanel({ address: easypanel.url });
+    await service.logIn(id, credentials);
+    const token = easypanel.issuedTokens().at(-1) ?? '';
+    easypanel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    const action = easypanel.serviceActions.beginAction('shop', 'web', 'build');
+    action.log = `${echoForms(token, user.email)
+      .map((form) => `echo ${form.text} end`)
+      .join('\n')}\nan ordinary line\n`;
+    const log = await service.getDeploymentLog(id, action.id);
+    assert.equal(log.log.split('\n').at(-1), 'an ordinary line');
+    easypanel.serviceActions.setRawAnswer('listActions', [
+      { id: 'a1', type: token, status: 'done' },
+      { id: token.replace(/[^A-Za-z0-9_-]/g, ''), type: 'build', status: 'done' },
+      { id: Buffer.from(token).toString('hex').slice(0, 120), type: 'build', status: 'done' },
+    ]);
+    const list = await service.listDeployments(id, { projectName: 'shop', serviceName: 'web' });
+    assert.deepEqual(
+      list.deployments.map((one) => one.type),
+      ['unknown', 'build'],
+    );
+    easypanel.serviceActions.setRawAnswer('getAction', { status: token, log: 1 });
+    const odd = await service.getDeploymentLog(id, action.id);
+    easypanel.expireAllTokens();
+    const refused = await messageOf(service.getDeploymentLog(id, action.id));
+    await assertNowhere(token, {
+      'the build log': JSON.stringify(log),
+      'the list': JSON.stringify(list),
+      'a status made of the token': JSON.stringify(odd),
+      'the refusal': refused,
+    });
+  });
+
   test('a redirect to a host made of the token, in hex or as it is: the host is not named', async () => {
     const { id, token } = await signedIn();
     for (const host of [Buffer.from(token).toString('hex'), token.replace('|', '-')]) {

@@ -30,7 +30,18 @@ export function callShape(style: ApiStyle, kind: CallKind, input: unknown): Call
   if (kind === 'mutation')
     return { method: 'POST', query: '', body: JSON.stringify(style === 'trpc' ? { json: input ?? null } : (input ?? {})) };
   if (style === 'trpc') return { method: 'GET', query: `?input=${encodeURIComponent(JSON.stringify({ json: input ?? null }))}` };
-  return { method: 'GET', query: '' };
+  return { method: 'GET', query: flatQuery(input) };
+}
+
+/**
+ * A 2.33 read's input as flat query parameters (`?id=…`). Only text goes: 2.33 checks parameters
+ * without coercion, so a number or a list cannot travel this way (the table sends such reads
+ * through the RPC layer instead, `OperationRoute.via`).
+ */
+function flatQuery(input: unknown): string {
+  if (!isRecord(input)) return '';
+  const texts = Object.entries(input).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return texts.length === 0 ? '' : `?${new URLSearchParams(texts).toString()}`;
 }
 
 /** The body of a log in. */

@@ -56,9 +56,10 @@ export async function callOperation(
   input?: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const call: Call = { settings, panel, token, operation, input, style: options.style ?? panel.apiStyle, signal: options.signal };
+  const style = options.style ?? panel.apiStyle;
+  const call: Call = { settings, panel, token, operation, input, style: operation.via?.[style] ?? style, signal: options.signal };
   let firstMissing: MissingRouteError | null = null;
-  for (const route of routesOf(operation, call.style)) {
+  for (const route of routesOf(operation, style)) {
     try {
       return await callRoute(call, route);
     } catch (error) {
@@ -148,6 +149,7 @@ async function sendOnce({ settings, panel, token, operation, input, style, signa
     if (answer.status === 404 || answer.status === 405) {
       throw new MissingRouteError(
         `The panel has no ${shape.method} ${url} (${describeStatus(answer)}): it may be another Easypanel version.`,
+        serverMessage(answer, secrets),
       );
     }
     failUnlessSuccess(answer, operation.doing, secrets);

@@ -30,6 +30,12 @@ export interface OperationRoute {
    * tried in order while the panel has none of them (404, 405); the first that answers is used.
    */
   routes: Readonly<Record<ApiStyle, string | readonly string[]>>;
+  /**
+   * The generation whose envelope a style's route speaks, where it is not the style's own: 2.33's
+   * GET cannot carry a number (`limit`), so such a read goes through the RPC layer a 2.33 panel
+   * still answers (EASYPANEL.md).
+   */
+  via?: Partial<Readonly<Record<ApiStyle, ApiStyle>>>;
   /** How long each request may take, headers and body; null: the request timeout of the settings. */
   deadlineMs: number | null;
   /** Larger limits than a panel's usual answer (`RequestSettings.maxResponseBytes`, `PANEL_ANSWER_LIMITS`). */
@@ -42,6 +48,19 @@ export interface OperationRoute {
  * hostile. Parsing this many values costs main tens of milliseconds (bench/services.ts).
  */
 const PROJECT_LIST_LIMITS = { maxBytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxValues: 400_000 } } as const;
+
+/**
+ * The actions history: a few dozen small records; a panel that puts each build's log in them too
+ * still fits. Shallow, as above.
+ */
+const ACTION_LIST_LIMITS = { maxBytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxValues: 200_000 } } as const;
+/**
+ * One action with its build log: one long string, which main cuts to its last part
+ * (`DEPLOYMENT_LOG_MAX_CHARS`). A log larger than this is refused unread (RESPONSE_TOO_LARGE)
+ * rather than parsed on main's event loop.
+ */
+export const ACTION_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
+const ACTION_LIMITS = { maxBytes: ACTION_ANSWER_MAX_BYTES, shape: { maxDepth: 64, maxValues: 20_000 } } as const;
 
 export const OPERATIONS = {
   getVersion: {
@@ -99,6 +118,26 @@ export const OPERATIONS = {
       trpc: ['/trpc/monitor.getSystemStats', '/trpc/monitorOld.getSystemStats'],
     },
     deadlineMs: null,
+  },
+  listActions: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: 'listing the deployments',
+    // `limit` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
+    routes: { plain: '/rpc/actions/listActions', rpc: '/rpc/actions/listActions', trpc: '/trpc/actions.listActions' },
+    via: { plain: 'rpc' },
+    deadlineMs: null,
+    answerLimits: ACTION_LIST_LIMITS,
+  },
+  getAction: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: 'reading the build log',
+    routes: { plain: '/getAction', rpc: '/rpc/actions/getAction', trpc: '/trpc/actions.getAction' },
+    deadlineMs: null,
+    answerLimits: ACTION_LIMITS,
   },
   // Deploy, start, stop, restart; a database's enable and disable (service-operations.ts).
   ...SERVICE_WRITE_OPERATIONS,

@@ -6,8 +6,15 @@ import { checkJsonShape, type JsonShapeLimits, PANEL_ANSWER_LIMITS } from '../co
 
 /** The panel has no such route (404, 405): BAD_RESPONSE, told apart from a panel that answered wrongly. */
 export class MissingRouteError extends PanelError {
-  constructor(message: string) {
+  /**
+   * What the panel said with its 404 (shortened, secrets removed), if anything: a route that is
+   * there may answer 404 for what it was asked about ("Action not found").
+   */
+  readonly panelWords: string | null;
+
+  constructor(message: string, panelWords: string | null = null) {
     super('BAD_RESPONSE', message);
+    this.panelWords = panelWords;
   }
 }
 

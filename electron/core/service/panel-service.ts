@@ -9,6 +9,7 @@ import { openJsonFiles } from '../storage/document-store.ts';
 import { activityMethods } from './activity.ts';
 import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
+import { deploymentMethods } from './deployments.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
 import { FleetStateReader } from './fleet-state.ts';
 import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
@@ -110,5 +111,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...serviceActionMethods(context),
     ...serviceReadMethods(context, deploys),
     ...serviceLogMethods(context),
+    ...deploymentMethods(context),
   } satisfies PanelService;
 }

@@ -5,6 +5,7 @@ import type { ServiceRef } from '../../../shared/service-logs.ts';
 import type { ServerStats, ServiceList } from '../../../shared/services.ts';
 import { callPanel, versionOf } from '../http/panel-calls.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
+import { deployKey, runningDeploys } from '../http/deployment-answers.ts';
 import { readServerLoad, readServiceList } from '../http/service-answers.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
@@ -18,13 +19,20 @@ import { withToken } from './with-token.ts';
 
 /**
  * Which services have a deploy under way, for their state to say `deploying`: filled in by the
- * writes (Paneldeck's own deploy in flight, `service-actions.ts`; a build the panel reports unfinished is not read yet).
+ * writes (Paneldeck's own deploy in flight, `service-actions.ts`). A build or deployment the
+ * panel's actions history reports unfinished is read here, beside the list.
  */
 export interface DeploysUnderWay {
   has(panelId: string, projectName: string, serviceName: string): boolean;
 }
 
 const NO_DEPLOYS: DeploysUnderWay = { has: () => false };
+
+/**
+ * How many of the panel's newest actions are looked at for unfinished builds: a running build is
+ * among the newest, since each later action of any service comes after it.
+ */
+const RECENT_ACTIONS = 50;
 
 export function serviceReadMethods(
   context: ServiceContext,
@@ -36,16 +44,21 @@ export function serviceReadMethods(
     async listServices(id) {
       const [panelId] = parseArguments('listServices', [id]);
       return withToken(context, panelId, async ({ record, token }): Promise<ServiceList> => {
-        const [list, stats] = await Promise.allSettled([
+        // One actions read of the whole panel, beside the list: its unfinished builds are `deploying`.
+        const [list, stats, actions] = await Promise.allSettled([
           callPanel(request, record, token, 'listProjectsAndServices'),
           callPanel(request, record, token, 'getDockerTaskStats'),
+          callPanel(request, record, token, 'listActions', { limit: RECENT_ACTIONS }),
         ]);
         if (list.status === 'rejected') throw list.reason;
         // Without task stats the list is still worth showing: every state is then unknown, and says why.
         const statsFailure = stats.status === 'rejected' ? asPanelError(stats.reason) : null;
         if (statsFailure?.code === 'UNAUTHORIZED' || statsFailure?.code === 'CANCELLED') throw statsFailure;
+        // Without it the list loses nothing but those marks: its failure is not the list's.
+        const building = actions.status === 'fulfilled' ? runningDeploys(actions.value) : new Set<string>();
         const read = readServiceList(list.value, stats.status === 'fulfilled' ? stats.value : null, {
-          deploying: (projectName, serviceName) => deploys.has(panelId, projectName, serviceName),
+          deploying: (projectName, serviceName) =>
+            deploys.has(panelId, projectName, serviceName) || building.has(deployKey(projectName, serviceName)),
         });
         return { panelId, readAt: now().toISOString(), ...read, taskStatsProblem: statsFailure?.message ?? null };
       });

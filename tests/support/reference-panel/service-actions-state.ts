@@ -50,6 +50,7 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
   const failures = new Map<string, DeployFailure>();
   /** Routes (2.33 names, `deployAppService`) whose next answer is lost after the write is done; `*`: any write. */
   const losing = new Set<string>();
+  const rawAnswers = new Map<'listActions' | 'getAction', unknown>();
   const key = (projectName: string, serviceName: string) => `${projectName}/${serviceName}`;
   const now = () => new Date(clock()).toISOString();
 
@@ -94,6 +95,14 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
      * loses its answer as it starts, and goes on to its end.
      */
     loseNextAnswer: (route: string) => void losing.add(route),
+    /** Answers the read with this body (inside the route's envelope) instead of the history; undefined restores it. */
+    setRawAnswer: (route: 'listActions' | 'getAction', body: unknown) => {
+      if (body === undefined) rawAnswers.delete(route);
+      else rawAnswers.set(route, body);
+    },
+    /** The body set for the read, if any: `{ body }`, so that a raw `null` is one too. */
+    rawAnswer: (route: 'listActions' | 'getAction'): { body: unknown } | null =>
+      rawAnswers.has(route) ? { body: rawAnswers.get(route) } : null,
     /** Whether this write's answer is to be lost (and the switch used up). */
     takeLostAnswer: (route: string): boolean => {
       for (const candidate of [route, '*']) {

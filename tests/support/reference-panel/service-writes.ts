@@ -81,8 +81,11 @@ export async function performServiceWrite(
   input: unknown,
   context: CallContext,
 ): Promise<Outcome> {
-  if (route === 'listActions') return listActions(input, context);
-  if (route === 'getAction') return getAction(input, context);
+  if (route === 'listActions' || route === 'getAction') {
+    const raw = context.state.serviceActions.rawAnswer(route);
+    if (raw) return data(raw.body);
+    return route === 'listActions' ? listActions(input, context) : getAction(input, context);
+  }
   const target = TARGETS.get(route);
   const names = input as { projectName?: unknown; serviceName?: unknown } | null | undefined;
   const projectName = names?.projectName;

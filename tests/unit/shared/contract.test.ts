@@ -8,7 +8,7 @@ import { rejectsWith } from '../../support/helpers.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs and its runtime logs', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs and its deployments', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -22,11 +22,13 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'forgetCertificate',
     'getAppStatus',
     'getCachedSession',
+    'getDeploymentLog',
     'getFleetState',
     'getServerStats',
     'getSession',
     'installUpdate',
     'listActivity',
+    'listDeployments',
     'listPanels',
     'listServices',
     'logIn',
@@ -185,4 +187,22 @@ test('readServiceLogs and followServiceLogs take names as Easypanel allows them 
   }
   assert.throws(() => parseArguments('followServiceLogs', [id, { ...names, lines: 5 }]), { code: 'INVALID_INPUT' });
   assert.throws(() => parseArguments('stopFollowingServiceLogs', ['not-a-uuid']), { code: 'INVALID_INPUT' });
+});
+
+test('deployments: a service named as the panel allows, a deployment id of bounded length and charset', () => {
+  const names = { projectName: 'shop', serviceName: 'web_2-a' };
+  assert.deepEqual(parseArguments('listDeployments', [id, names]), [id, names]);
+  for (const input of [
+    { ...names, projectName: 'Shop' },
+    { ...names, serviceName: 'a b' },
+    { ...names, limit: 5 },
+    { projectName: 'shop' },
+  ]) {
+    assert.throws(() => parseArguments('listDeployments', [id, input]), { code: 'INVALID_INPUT' }, JSON.stringify(input));
+  }
+  assert.deepEqual(parseArguments('getDeploymentLog', [id, 'a1B2_c-3']), [id, 'a1B2_c-3']);
+  for (const deploymentId of ['', 'x'.repeat(129), '../x', 'a?b=1', 'a\u0000', 5, null]) {
+    assert.throws(() => parseArguments('getDeploymentLog', [id, deploymentId]), { code: 'INVALID_INPUT' }, JSON.stringify(deploymentId));
+  }
+  assert.throws(() => parseArguments('getDeploymentLog', ['nope', 'abc']), { code: 'INVALID_INPUT' });
 });

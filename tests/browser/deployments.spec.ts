@@ -1,0 +1,144 @@
+import { type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { expect, test as base } from './fixtures.ts';
+import { checkScreen, checkScreenBothSizes, rendererContents } from './screens.ts';
+import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
+
+/**
+ * The Deployments tab against the reference panel: a service's history (status as mark and word,
+ * an unknown status too), a failed build's log, a deploy started from the window followed live
+ * (kept at the end while the operator is there, left alone once they scroll up, the reads stopping
+ * when the build ends), errors in the panel's words, and the token never in the page.
+ */
+
+/** The suite's panel speaks Easypanel (2.33's public API unless a test says otherwise), not the simple session API. */
+const test = base.extend<{ panelStyle: Exclude<PanelStyle, 'simple'>; panelServer: ReferencePanel }>({
+  panelStyle: ['easypanel', { option: true }],
+  panelServer: async ({ panelStyle }, use) => {
+    const server = await startReferencePanel({ style: panelStyle });
+    await use(server);
+    await server.close();
+  },
+});
+
+const entry = (n: number) => `#${n} [build] step ${n}: compiling src/module-${n % 97}.ts (${(n * 7) % 1000} ms)`;
+
+test('the Deployments tab lists a service’s deployments, reads a build log and follows a running build live', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
+  test.setTimeout(120_000);
+  panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+  const actions = panelServer.serviceActions;
+  const failed = actions.beginAction('shop', 'web', 'build');
+  failed.log = `${Array.from({ length: 400 }, (_, n) => entry(n + 1)).join('\n')}\nERROR: npm ci exited with code 1: lockfile out of date\n`;
+  actions.finishAction(failed, 'error');
+  actions.finishAction(actions.beginAction('shop', 'web', 'restart'), 'done');
+  const odd = actions.beginAction('shop', 'web', 'deployment');
+  (odd as { status: string }).status = 'queued';
+
+  const app = await launch(page);
+  await page.setViewportSize({ width: 900, height: 600 });
+  const panel = { id: (await openSignedInTab(page, app.service, panelServer.url, 'Deployments')).panelId };
+  const token = panelServer.issuedTokens().at(-1)!;
+  const view = page.getByRole('region', { name: 'Deployments' });
+  await fillServicePicker(view, 'Show deployments', 'shop', 'web');
+  await view.getByRole('button', { name: 'Show deployments' }).click();
+  const table = view.getByRole('table', { name: 'Deployments' });
+  await expect(table.getByRole('row')).toHaveCount(4);
+  await expect(table.getByRole('row').nth(1)).toContainText('Unknown');
+  await expect(table.getByRole('row').nth(3)).toContainText('Failed');
+  await checkScreenBothSizes(page, 'deployments-01-history');
+
+  // A failed build: its log, at its end where the error is.
+  await table.getByRole('row').nth(3).getByRole('button', { name: 'build' }).click();
+  const log = view.getByRole('log', { name: `Build log of ${failed.id}` });
+  await expect(log).toContainText('ERROR: npm ci exited with code 1');
+  await expect(view.getByRole('status').filter({ hasText: '401 lines' })).toBeVisible();
+  await checkScreenBothSizes(page, 'deployments-02-failed-build');
+
+  // A deploy from the window: it runs for a while, its log growing as the reference panel writes it.
+  actions.setDeployTime(8000);
+  const deploying = app.service.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+  await expect.poll(() => actions.actions()[0]?.status).toBe('running');
+  const build = actions.actions()[0]!;
+  build.log += `${Array.from({ length: 3000 }, (_, n) => entry(n + 1)).join('\n')}\n`;
+  await view.getByRole('button', { name: 'Refresh' }).first().click();
+  await expect(table.getByRole('row')).toHaveCount(5);
+  await expect(table.getByRole('row').nth(1)).toContainText('Running');
+  await table.getByRole('row').nth(1).getByRole('button', { name: 'build' }).click();
+  const live = view.getByRole('log', { name: `Build log of ${build.id}` });
+  const status = view.getByRole('status').filter({ hasText: 'lines' });
+  await expect(status).toContainText('following');
+  await expect(live).toContainText('step 3000');
+  expect(await live.locator('.log-line').count()).toBeLessThan(80);
+  // More lines: the view stays at the end while the operator is there.
+  build.log += `${Array.from({ length: 2000 }, (_, n) => entry(3001 + n)).join('\n')}\n`;
+  await expect(live).toContainText('step 5000', { timeout: 5000 });
+  await checkScreenBothSizes(page, 'deployments-03-following');
+  // Scrolled up to read: new lines leave the view where the operator put it.
+  await live.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  build.log += `${Array.from({ length: 500 }, (_, n) => entry(5001 + n)).join('\n')}\n`;
+  await expect(status).toContainText(/5,50\d lines/, { timeout: 5000 });
+  expect(await live.evaluate((element) => element.scrollTop)).toBe(0);
+  await expect(live).toContainText('step 1:');
+
+  // The build ends: the log says Done, following stops, the history shows it, and no more reads go.
+  await deploying;
+  await expect(status).not.toContainText('following', { timeout: 5000 });
+  await expect(view.locator('.build-log-status')).toContainText('Done');
+  await expect(table.getByRole('row').nth(1)).toContainText('Done');
+  const reads = () => panelServer.requests.filter((request) => request.path.startsWith('/api/getAction')).length;
+  const readsAtEnd = reads();
+  await page.waitForTimeout(2500);
+  expect(reads()).toBe(readsAtEnd);
+
+  await view.getByRole('button', { name: 'Copy' }).click();
+  await expect(view.getByText(/Copied [\d,]+ lines|The system refused the copy/)).toBeVisible();
+
+  // Leaving the tab while a build runs stops the reads.
+  actions.setDeployTime(4000);
+  const second = app.service.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+  await expect.poll(() => actions.actions()[0]?.status).toBe('running');
+  await view.getByRole('button', { name: 'Refresh' }).first().click();
+  await table.getByRole('row').nth(1).getByRole('button', { name: 'build' }).click();
+  await expect(view.getByRole('status').filter({ hasText: 'following' })).toBeVisible();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const readsAfterLeaving = reads();
+  await page.waitForTimeout(2500);
+  expect(reads()).toBeLessThanOrEqual(readsAfterLeaving + 1);
+  await second;
+
+  expect(await rendererContents(page)).not.toContain(token);
+  expect(JSON.stringify(app.answers)).not.toContain(token);
+  expect(JSON.stringify(app.events)).not.toContain(token);
+});
+
+test.describe('over the RPC layer (2.31–2.32)', () => {
+  test.use({ panelStyle: 'rpc' });
+  test('the Deployments tab checks the names and says a failed read in the panel’s words', async ({ page, launch, panelServer }) => {
+    panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    const app = await launch(page);
+    await page.setViewportSize({ width: 900, height: 600 });
+    await openSignedInTab(page, app.service, panelServer.url, 'Deployments');
+    const view = page.getByRole('region', { name: 'Deployments' });
+    await fillServicePicker(view, 'Show deployments', 'Shop!', '');
+    await view.getByRole('button', { name: 'Show deployments' }).click();
+    await checkScreen(page, 'deployments-04-names-checked');
+
+    await fillServicePicker(view, 'Show deployments', 'shop', 'web');
+    await view.getByRole('button', { name: 'Show deployments' }).click();
+    await expect(view.getByText('This service has no deployments yet.')).toBeVisible();
+
+    panelServer.setFault('listActions', {
+      kind: 'status',
+      status: 400,
+      body: { code: 'BAD_REQUEST', message: 'Actions are not kept on this server' },
+    });
+    await view.getByRole('button', { name: 'Refresh' }).click();
+    await expect(view.getByRole('alert')).toContainText('Actions are not kept on this server');
+    await checkScreenBothSizes(page, 'deployments-05-read-failed');
+  });
+});
