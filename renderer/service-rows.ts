@@ -1,4 +1,4 @@
-import { SERVICE_STATES, type ServiceState, type ServiceSummary } from '../shared/services.ts';
+import { SERVICE_STATES, type ServiceList, type ServiceState, type ServiceSummary } from '../shared/services.ts';
 import { formatCount } from './json-rows.ts';
 
 /** The Services tab's rows: in project then service order, narrowed by the search box. Pure. */
@@ -47,4 +47,15 @@ export function stateCounts(services: readonly ServiceSummary[]): string {
 /** "1/1", or a dash when the panel reported no tasks. */
 export function replicasText(service: Pick<ServiceSummary, 'replicas'>): string {
   return service.replicas === null ? '–' : `${service.replicas.actual}/${service.replicas.desired}`;
+}
+
+/** Offered names at most: a datalist of thousands costs the window more than it helps to type. */
+const MOST_SUGGESTED = 300;
+
+/** The panel's project names, and the services of `project` (every service while none is typed), as the last list read them. */
+export function pickerSuggestions(list: ServiceList | null, project: string): { projects: string[]; services: string[] } {
+  if (!list) return { projects: [], services: [] };
+  const projects = [...new Set(list.services.map((one) => one.projectName))].sort(byProjectThenName.compare).slice(0, MOST_SUGGESTED);
+  const inProject = list.services.filter((one) => project === '' || one.projectName === project);
+  return { projects, services: [...new Set(inProject.map((one) => one.name))].sort(byProjectThenName.compare).slice(0, MOST_SUGGESTED) };
 }

@@ -57,7 +57,13 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
 
   return (
     <section className="logs-view deployments-view" aria-label="Deployments">
-      <ServicePicker busy={list.loading && list.value === null} submitLabel="Show deployments" busyLabel="Reading…" onPick={pick} />
+      <ServicePicker
+        panelId={panel.id}
+        busy={list.loading && list.value === null}
+        submitLabel="Show deployments"
+        busyLabel="Reading…"
+        onPick={pick}
+      />
       {shown && (
         <div className="deployments-body">
           <div className="deployments-history">

@@ -88,7 +88,7 @@ export function LogsView({ panel }: { panel: Panel }) {
 
   return (
     <section className="logs-view" aria-label="Logs">
-      <ServicePicker busy={reading} submitLabel="Show log" busyLabel="Reading…" onPick={(target) => void show(target)}>
+      <ServicePicker panelId={panel.id} busy={reading} submitLabel="Show log" busyLabel="Reading…" onPick={(target) => void show(target)}>
         <label className="field">
           <span className="field-label">Last</span>
           <select value={count} onChange={(event) => setCount(Number(event.target.value))}>

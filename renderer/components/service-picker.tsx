@@ -1,19 +1,25 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import type { ServiceRef } from '../../shared/service-logs.ts';
+import { useWindowContext } from '../app-context.tsx';
 import { serviceNameProblem } from '../log-lines.ts';
+import { pickerSuggestions } from '../service-rows.ts';
+import { usePanelRead } from './read-bar.tsx';
 import { TextField } from './text-field.tsx';
 
 /**
  * The project and service a tab reads (Logs, Deployments), typed as Easypanel names them and
- * checked as typed once the operator has tried to send them.
+ * checked as typed once the operator has tried to send them. The panel's services, as the Services
+ * tab read them (read now when they were not), are offered as the operator types.
  */
 export function ServicePicker({
+  panelId,
   busy,
   submitLabel,
   busyLabel,
   onPick,
   children,
 }: {
+  panelId: string;
   busy: boolean;
   submitLabel: string;
   busyLabel: string;
@@ -24,6 +30,9 @@ export function ServicePicker({
   const [project, setProject] = useState('');
   const [service, setService] = useState('');
   const [tried, setTried] = useState(false);
+  const { reads } = useWindowContext();
+  const list = usePanelRead(reads.services, panelId).value;
+  const suggested = useMemo(() => pickerSuggestions(list, project), [list, project]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
@@ -37,12 +46,14 @@ export function ServicePicker({
         value={project}
         onChange={(event) => setProject(event.target.value.trim())}
         error={tried ? serviceNameProblem('project', project) : null}
+        suggestions={suggested.projects}
       />
       <TextField
         label="Service"
         value={service}
         onChange={(event) => setService(event.target.value.trim())}
         error={tried ? serviceNameProblem('service', service) : null}
+        suggestions={suggested.services}
       />
       {children}
       <button type="submit" className="button-primary" disabled={busy}>

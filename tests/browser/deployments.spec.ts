@@ -42,6 +42,11 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   const panel = { id: (await openSignedInTab(page, app.service, panelServer.url, 'Deployments')).panelId };
   const token = panelServer.issuedTokens().at(-1)!;
   const view = page.getByRole('region', { name: 'Deployments' });
+  // The panel's services, read for the picker, are offered as the operator types.
+  const offered = (label: string) =>
+    view.getByLabel(label).evaluate((input: HTMLInputElement) => [...(input.list?.options ?? [])].map((option) => option.value));
+  await expect.poll(() => offered('Project')).toEqual(['shop']);
+  await expect.poll(() => offered('Service')).toEqual(['web']);
   await fillServicePicker(view, 'Show deployments', 'shop', 'web');
   await view.getByRole('button', { name: 'Show deployments' }).click();
   const table = view.getByRole('table', { name: 'Deployments' });

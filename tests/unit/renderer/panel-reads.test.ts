@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { panelApiFailure } from '../../../shared/bridge.ts';
 import type { ServiceSummary } from '../../../shared/services.ts';
 import { createPanelReads, forgetSignedOut, ReadStore } from '../../../renderer/panel-reads.ts';
-import { filterServices, replicasText, sortServices, stateCounts } from '../../../renderer/service-rows.ts';
+import { filterServices, pickerSuggestions, replicasText, sortServices, stateCounts } from '../../../renderer/service-rows.ts';
 
 /** The window's store of what was read of each panel, and the Services tab's rows. */
 
@@ -104,4 +104,29 @@ test('rows: by project then name (numbers in order), searched by every word, cou
   assert.equal(stateCounts(sorted), '1 running, 1 stopped, 1 down, 1 unknown');
   assert.equal(replicasText(sorted[0]!), '–');
   assert.equal(replicasText(sorted[1]!), '0/1');
+});
+
+test('the service picker offers the projects, then the services of the project typed (all while none is), each once, in order', () => {
+  const services = [
+    service('shop', 'web-10', 'running'),
+    service('shop', 'web-2', 'down'),
+    service('blog', 'db', 'running', 'postgres'),
+    service('shop', 'web-2', 'running'),
+  ];
+  const list = {
+    panelId: 'p',
+    readAt: '2026-11-25T00:00:00.000Z',
+    projects: [{ name: 'shop' }, { name: 'blog' }],
+    services,
+    truncated: false,
+    taskStatsProblem: null,
+  };
+  assert.deepEqual(pickerSuggestions(null, ''), { projects: [], services: [] });
+  assert.deepEqual(pickerSuggestions(list, ''), { projects: ['blog', 'shop'], services: ['db', 'web-2', 'web-10'] });
+  assert.deepEqual(pickerSuggestions(list, 'shop').services, ['web-2', 'web-10']);
+  assert.deepEqual(pickerSuggestions(list, 'nope').services, []);
+  const many = Array.from({ length: 1000 }, (_, index) => service(`p${index}`, `s${index}`, 'running'));
+  const capped = pickerSuggestions({ ...list, services: many }, '');
+  assert.equal(capped.projects.length, 300);
+  assert.equal(capped.services.length, 300);
 });
