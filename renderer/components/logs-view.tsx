@@ -8,6 +8,7 @@ import { failureInfo } from '../failure-info.ts';
 import { appendLines, matchingLines } from '../log-lines.ts';
 import { LogLines } from './log-lines-view.tsx';
 import { ServicePicker } from './service-picker.tsx';
+import { SearchField } from './search-field.tsx';
 
 const LINE_COUNTS = [100, 1000, 10_000] as const;
 
@@ -112,13 +113,7 @@ export function LogsView({ panel }: { panel: Panel }) {
               <input type="checkbox" checked={following} onChange={(event) => setFollowing(event.target.checked)} />
               Follow
             </label>
-            <input
-              type="search"
-              aria-label="Search the log"
-              placeholder="Search the log"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
-            />
+            <SearchField label="Search the log" placeholder="Search the log" value={query} onSearch={setQuery} />
             <button type="button" onClick={() => void copy()} disabled={visible.length === 0}>
               Copy
             </button>
