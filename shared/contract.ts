@@ -32,19 +32,18 @@ import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from '
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
-import { serviceActionInputSchema, type ServiceActionInput, type ServiceActionResult } from './service-actions.ts';
+import type { ServiceActionInput, ServiceActionResult } from './service-actions.ts';
 import type { ServerStats, ServiceList } from './services.ts';
 import type { PanelHealth } from './fleet-state.ts';
-import { deploymentIdSchema, type DeploymentList, type DeploymentLog } from './deployments.ts';
+import type { DeploymentList, DeploymentLog } from './deployments.ts';
+import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from './service-logs.ts';
 import {
+  deploymentIdSchema,
   followIdSchema,
+  serviceActionInputSchema,
   serviceLogsInputSchema,
   serviceRefSchema,
-  type ServiceLogFollow,
-  type ServiceLogs,
-  type ServiceLogsInput,
-  type ServiceRef,
-} from './service-logs.ts';
+} from './operation-schemas.ts';
 
 export { methodNames, type MethodName } from './methods.ts';
 

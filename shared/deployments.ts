@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * A service's deployments as the contract gives them (`listDeployments`, `getDeploymentLog`): the
  * panel's actions history (builds, deployments, starts, stops, ...) and the build log of one.
@@ -16,12 +14,6 @@ export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 /** A deployment's id as a panel makes them (Easypanel's are short ids of letters and digits). */
 export const DEPLOYMENT_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const DEPLOYMENT_ID_MAX = 128;
-
-export const deploymentIdSchema = z
-  .string({ error: 'Deployment id must be text.' })
-  .min(1, { error: 'Deployment id cannot be empty.' })
-  .max(DEPLOYMENT_ID_MAX, { error: `Deployment id is too long (${DEPLOYMENT_ID_MAX} characters at most).` })
-  .regex(DEPLOYMENT_ID_PATTERN, { error: 'Deployment id may hold only letters, digits, "-" and "_".' });
 
 export interface Deployment {
   id: string;

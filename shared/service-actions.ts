@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ServiceRef } from './service-logs.ts';
 
 /**
  * What an operator asks of a service on a panel (`runServiceAction`): the action, its target and
@@ -9,23 +9,10 @@ import { z } from 'zod';
 export const SERVICE_ACTIONS = ['deploy', 'start', 'stop', 'restart'] as const;
 export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
 
-/** What Easypanel allows as a project or service name. */
-export const SERVICE_NAME_PATTERN = /^[a-z0-9-_]+$/;
-
-const nameSchema = (what: string) =>
-  z
-    .string({ error: `The ${what} name must be text.` })
-    .max(64, { error: `The ${what} name is too long (64 characters at most).` })
-    .regex(SERVICE_NAME_PATTERN, { error: `The ${what} name may hold only lowercase letters, digits, - and _.` });
-
-export const serviceActionInputSchema = z
-  .object({
-    projectName: nameSchema('project'),
-    serviceName: nameSchema('service'),
-    action: z.enum(SERVICE_ACTIONS, { error: 'The action must be deploy, start, stop or restart.' }),
-  })
-  .strict();
-export type ServiceActionInput = z.input<typeof serviceActionInputSchema>;
+/** What `runServiceAction` asks for: the action, on which service. */
+export interface ServiceActionInput extends ServiceRef {
+  action: ServiceAction;
+}
 
 /**
  * How a service action stands, as the window hears it: `sent` once recorded and on its way, then

@@ -153,7 +153,10 @@ describe('service actions', () => {
         () => assert.fail('expected a refusal'),
         (error: unknown) => (error instanceof PanelError ? `${error.code}: ${error.message}` : String(error)),
       );
-    assert.match(await refusal({ projectName: 'Shop!', serviceName: 'web', action: 'stop' }), /^INVALID_INPUT: The project name/);
+    assert.match(
+      await refusal({ projectName: 'Shop!', serviceName: 'web', action: 'stop' }),
+      /^INVALID_INPUT: Project name may hold only lower-case letters/,
+    );
     assert.match(await refusal({ projectName: 'shop', serviceName: 'web', action: 'delete' }), /^INVALID_INPUT: The action must be/);
     assert.equal(panel.requests.length, before, 'a wrong argument never reaches the panel');
     assert.match(

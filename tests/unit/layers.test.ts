@@ -103,6 +103,39 @@ test('every import in shared/, renderer/, electron/ points the way the layers al
   assert.deepEqual(violations(['shared', 'renderer', 'electron']), []);
 });
 
+/** The imports of a source that load code: all but the `import type` and `export type` lines. */
+function valueImportsOf(source: string): string[] {
+  return importsOf(source.replace(/(?:^|\n)\s*(?:import|export)\s+type\s[^'"]*?from\s*['"][^'"]+['"]/g, ''));
+}
+
+/** The files under `folders` and every file they load, transitively; the packages named on the way, by the file naming them. */
+function loadedFrom(folders: readonly string[]): Map<string, string> {
+  const packages = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || !/\.tsx?$/.test(file)) return;
+    seen.add(file);
+    for (const specifier of valueImportsOf(readFileSync(join(root, file), 'utf8'))) {
+      if (!specifier.startsWith('.')) packages.set(specifier, file);
+      else
+        visit(
+          relative(root, resolve(root, dirname(file), specifier))
+            .split(sep)
+            .join('/'),
+        );
+    }
+  };
+  for (const folder of folders) for (const file of sourceFiles(folder)) visit(file);
+  return packages;
+}
+
+test('zod is main’s: nothing the renderer or the preload loads imports it (the schemas live in shared/schemas.ts and shared/operation-schemas.ts)', () => {
+  const packages = loadedFrom(['renderer', 'electron/preload']);
+  assert.ok(packages.has('react'), 'the walk reaches the packages the renderer loads');
+  assert.equal(packages.get('zod'), undefined, `zod is loaded by ${packages.get('zod')}`);
+  assert.ok(loadedFrom(['electron/core']).has('zod'), 'the walk sees zod where main loads it');
+});
+
 test('every folder of the core is a layer of the table, with a README saying what it may import', () => {
   const folders = readdirSync(join(root, 'electron/core'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
