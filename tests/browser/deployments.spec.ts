@@ -63,7 +63,10 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   await checkScreenBothSizes(page, 'deployments-02-failed-build');
 
   // A deploy from the window: it runs for a while, its log growing as the reference panel writes it.
-  actions.setDeployTime(8000);
+  // Its own log written at once, it then runs until the test ends it (a loaded machine's timers
+  // would otherwise end it before the test has looked).
+  actions.setDeployTime(0);
+  const endBuild = actions.holdDeploys();
   const deploying = app.service.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   const build = actions.actions()[0]!;
@@ -91,6 +94,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   await expect(live).toContainText('step 1:');
 
   // The build ends: the log says Done, following stops, the history shows it, and no more reads go.
+  endBuild();
   await deploying;
   await expect(status).not.toContainText('following', { timeout: 5000 });
   await expect(view.locator('.build-log-status')).toContainText('Done');
@@ -104,7 +108,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   await expect(view.getByText(/Copied [\d,]+ lines|The system refused the copy/)).toBeVisible();
 
   // Leaving the tab while a build runs stops the reads.
-  actions.setDeployTime(4000);
+  const endSecond = actions.holdDeploys();
   const second = app.service.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   await view.getByRole('button', { name: 'Refresh' }).first().click();
@@ -114,6 +118,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   const readsAfterLeaving = reads();
   await page.waitForTimeout(2500);
   expect(reads()).toBeLessThanOrEqual(readsAfterLeaving + 1);
+  endSecond();
   await second;
 
   expect(await rendererContents(page)).not.toContain(token);

@@ -126,7 +126,9 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
 
   // While a deploy runs, it reads as deploying (here and after leaving the tab) and the menu waits;
   // a restart asks without a typed name, even here.
-  panel.serviceActions.setDeployTime(8000);
+  // It runs until the test ends it: a loaded machine's timers must not end it before it was seen.
+  panel.serviceActions.setDeployTime(0);
+  const endDeploy = panel.serviceActions.holdDeploys();
   await fromRowMenu(page, table, 'shop/web', 'Deploy…');
   await dialog.getByRole('textbox', { name: 'Service name' }).fill('web');
   await confirm.click();
@@ -139,6 +141,7 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   await page.getByRole('button', { name: 'Services', exact: true }).click();
   await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploying');
   await checkScreenBothSizes(page, 'service-actions-06-deploying');
+  endDeploy();
   await expect(page.locator('.window-notice')).toContainText('Deployed shop/web on Shop production.');
   await fromRowMenu(page, table, 'shop/web', 'Restart…');
   await expect(page.getByRole('dialog', { name: 'Restart shop/web?' }).getByRole('textbox')).toHaveCount(0);

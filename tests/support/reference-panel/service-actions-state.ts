@@ -51,6 +51,8 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
   /** Routes (2.33 names, `deployAppService`) whose next answer is lost after the write is done; `*`: any write. */
   const losing = new Set<string>();
   const rawAnswers = new Map<'listActions' | 'getAction', unknown>();
+  /** While set, a deploy that wrote its log waits for it before it ends (`holdDeploys`). */
+  let held: Promise<void> | null = null;
   const key = (projectName: string, serviceName: string) => `${projectName}/${serviceName}`;
   const now = () => new Date(clock()).toISOString();
 
@@ -82,6 +84,20 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
       deployMs = ms;
     },
     deployTime: () => deployMs,
+    /**
+     * Deploys from now on write their log, then stay running until the function returned is called:
+     * a test decides when a build ends, whatever a loaded machine's timers do.
+     */
+    holdDeploys: (): (() => void) => {
+      let release: () => void = () => {};
+      held = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        held = null;
+        release();
+      };
+    },
+    /** What a deploy waits for before it ends: nothing unless `holdDeploys` is in force. */
+    deployHeld: (): Promise<void> => held ?? Promise.resolve(),
     /** The next deploys of the service fail with `message` (null: they succeed again). */
     failDeploys: (projectName: string, serviceName: string, failure: DeployFailure | null) => {
       services.service(projectName, serviceName) ?? assertMissing(projectName, serviceName);

@@ -146,6 +146,7 @@ async function deploy(record: ServiceRecord, { state }: CallContext): Promise<Ou
     await sleep(step);
     action.log += `${line}\n`;
   }
+  await actions.deployHeld();
   if (failure) {
     actions.finishAction(action, 'error');
     return fail('INTERNAL_SERVER_ERROR', failure.message);
