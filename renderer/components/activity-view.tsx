@@ -19,7 +19,7 @@ const FULL_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', time
  * When, as short as it stays plain (the whole date is in the hover title): today's entries by their
  * time and how long ago, older ones by their day, this year's without the year.
  */
-function whenText(at: Date, now: Date): string {
+export function whenText(at: Date, now: Date): string {
   if (at.toDateString() === now.toDateString()) return `${TIME_OF_DAY.format(at)} · ${agoText(at.getTime(), now.getTime())}`;
   return at.getFullYear() === now.getFullYear() ? DAY_AND_TIME.format(at) : FULL_DATE.format(at);
 }
