@@ -129,8 +129,8 @@ function AlertRow({ alert, now, index, count }: { alert: Alert; now: number; ind
       <time className="activity-when muted" dateTime={alert.at} title={at.toString()}>
         {whenText(at, new Date(now))}
       </time>
-      <span className="alert-panel">{alert.panelName}</span>
-      <span className="alert-open">
+      <span className="alert-panel">
+        {alert.panelName}
         {present && (
           <button type="button" onClick={() => windowStore.showPanelAt(alert.panelId, alert.tab)}>
             Open {alert.panelName} at {ALERT_TAB_NAMES[alert.tab]}
