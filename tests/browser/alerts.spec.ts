@@ -94,3 +94,30 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
     await panelServer.close();
   }
 });
+
+test('Preferences: the disk threshold and which alerts notify, saved; a threshold out of bounds refused at its field', async ({
+  page,
+  launch,
+}) => {
+  const app = await launch(page);
+  await page.getByRole('button', { name: 'Preferences' }).click();
+  const preferences = page.getByRole('dialog', { name: 'Preferences' });
+  const threshold = preferences.getByLabel('Disk alert threshold');
+  await expect(threshold).toHaveValue('90');
+  await threshold.fill('100');
+  await preferences.getByRole('button', { name: 'Done' }).click();
+  await expect(threshold).toHaveAccessibleDescription(/Disk alert threshold must be at most 99/);
+  await threshold.fill('95');
+  await preferences.getByRole('checkbox', { name: 'A service goes down' }).uncheck();
+  await threshold.scrollIntoViewIfNeeded();
+  await checkScreen(page, 'alerts-04-preferences');
+  await preferences.getByRole('button', { name: 'Done' }).click();
+  await expect(preferences).toBeHidden();
+  const { settings } = await app.service.getAppStatus();
+  expect([settings.diskAlertPercent, settings.notifyServiceDown, settings.notifyDiskFull, settings.notifyUnreachable]).toEqual([
+    95,
+    false,
+    true,
+    true,
+  ]);
+});
