@@ -2,11 +2,11 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { ActivityEntry, ActivityList } from '../../shared/types.ts';
-import { filterActivity, OUTCOME_NAMES, visibleRows, whatText } from '../activity-rows.ts';
+import { filterActivity, OUTCOME_NAMES, whatText } from '../activity-rows.ts';
 import { useNow, useSelection, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
-import { useScrollView } from '../use-scroll-view.ts';
 import { SearchField } from './search-field.tsx';
+import { type RowPlacement, VirtualRows } from './virtual-rows.tsx';
 
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
@@ -123,30 +123,21 @@ export function ActivityView() {
 /** The entries as a list that renders only the rows in view. */
 function ActivityRows({ entries }: { entries: readonly ActivityEntry[] }) {
   const now = useNow();
-  const list = useRef<HTMLElement>(null);
-  const view = useScrollView(list, 800);
-  const { from, to } = visibleRows(entries.length, ROW_HEIGHT, view.top, view.height);
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, and the keyboard must be able to scroll it
-    <section className="activity-list" ref={list} aria-label="Activity, newest first" tabIndex={0}>
-      <ul style={{ height: entries.length * ROW_HEIGHT }}>
-        {entries.slice(from, to).map((entry, offset) => (
-          <ActivityRow key={entry.id} entry={entry} now={now} index={from + offset} count={entries.length} />
-        ))}
-      </ul>
-    </section>
+    <VirtualRows
+      items={entries}
+      rowHeight={ROW_HEIGHT}
+      label="Activity, newest first"
+      keyOf={(entry) => entry.id}
+      row={(entry, placement) => <ActivityRow entry={entry} now={now} placement={placement} />}
+    />
   );
 }
 
-function ActivityRow({ entry, now, index, count }: { entry: ActivityEntry; now: number; index: number; count: number }) {
+function ActivityRow({ entry, now, placement }: { entry: ActivityEntry; now: number; placement: RowPlacement }) {
   const at = Date.parse(entry.at);
   return (
-    <li
-      className={`activity-row outcome-${entry.outcome}`}
-      aria-setsize={count}
-      aria-posinset={index + 1}
-      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
-    >
+    <li className={`activity-row outcome-${entry.outcome}`} {...placement}>
       <span className="activity-outcome">
         <span className="outcome-mark" aria-hidden="true" />
         {OUTCOME_NAMES[entry.outcome]}

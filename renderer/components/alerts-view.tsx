@@ -1,13 +1,12 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { type Alert, ALERTS_KEPT } from '../../shared/alerts.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
-import { visibleRows } from '../activity-rows.ts';
 import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, filterAlerts } from '../alert-rows.ts';
 import { useNow, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
-import { useScrollView } from '../use-scroll-view.ts';
 import { whenText } from './activity-view.tsx';
 import { SearchField } from './search-field.tsx';
+import { type RowPlacement, VirtualRows } from './virtual-rows.tsx';
 
 /** Two lines a row, as the activity log's: the list draws only the rows in view. */
 const ROW_HEIGHT = 58;
@@ -92,33 +91,24 @@ export function AlertsView() {
 
 function AlertRows({ alerts }: { alerts: readonly Alert[] }) {
   const now = useNow();
-  const list = useRef<HTMLElement>(null);
-  const view = useScrollView(list, 800);
-  const { from, to } = visibleRows(alerts.length, ROW_HEIGHT, view.top, view.height);
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, and the keyboard must be able to scroll it
-    <section className="activity-list" ref={list} aria-label="Alerts, newest first" tabIndex={0}>
-      <ul style={{ height: alerts.length * ROW_HEIGHT }}>
-        {alerts.slice(from, to).map((alert, offset) => (
-          <AlertRow key={alert.id} alert={alert} now={now} index={from + offset} count={alerts.length} />
-        ))}
-      </ul>
-    </section>
+    <VirtualRows
+      items={alerts}
+      rowHeight={ROW_HEIGHT}
+      label="Alerts, newest first"
+      keyOf={(alert) => alert.id}
+      row={(alert, placement) => <AlertRow alert={alert} now={now} placement={placement} />}
+    />
   );
 }
 
-function AlertRow({ alert, now, index, count }: { alert: Alert; now: number; index: number; count: number }) {
+function AlertRow({ alert, now, placement }: { alert: Alert; now: number; placement: RowPlacement }) {
   const { panelStore, windowStore } = useWindowContext();
   const at = new Date(Date.parse(alert.at));
   // A panel removed since has nothing to open.
   const present = panelStore.has(alert.panelId);
   return (
-    <li
-      className={`activity-row alert-row alert-${alert.kind}`}
-      aria-setsize={count}
-      aria-posinset={index + 1}
-      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
-    >
+    <li className={`activity-row alert-row alert-${alert.kind}`} {...placement}>
       <span className="activity-outcome">
         <span className="outcome-mark" aria-hidden="true" />
         {ALERT_KIND_NAMES[alert.kind]}
