@@ -5,6 +5,7 @@ import type { ActivityEntry, ActivityList } from '../../shared/types.ts';
 import { filterActivity, OUTCOME_NAMES, whatText } from '../activity-rows.ts';
 import { useNow, useSelection, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
+import { ReadStates } from './read-states.tsx';
 import { SearchField } from './search-field.tsx';
 import { type RowPlacement, VirtualRows } from './virtual-rows.tsx';
 
@@ -96,26 +97,20 @@ export function ActivityView() {
           </span>
         )}
       </div>
-      {error ? (
-        <div className="notice notice-error" role="alert">
-          <p>{error.message}</p>
-          <button type="button" onClick={() => setAttempt((count) => count + 1)}>
-            Try again
-          </button>
-        </div>
-      ) : log === null ? (
-        <p className="muted" role="status">
-          Reading the activity log…
-        </p>
-      ) : entries.length === 0 ? (
-        <p className="muted">
-          {log.entries.length === 0
-            ? 'Nothing yet. Each log out at a panel, deploy, start, stop and restart will be listed here with its outcome.'
-            : 'No entry matches. Esc in the search box clears it.'}
-        </p>
-      ) : (
+      <ReadStates
+        error={error}
+        onRetry={() => setAttempt((count) => count + 1)}
+        reading={log === null ? 'Reading the activity log…' : null}
+        empty={
+          log === null || entries.length > 0
+            ? null
+            : log.entries.length === 0
+              ? 'Nothing yet. Each log out at a panel, deploy, start, stop and restart will be listed here with its outcome.'
+              : 'No entry matches. Esc in the search box clears it.'
+        }
+      >
         <ActivityRows entries={entries} />
-      )}
+      </ReadStates>
     </section>
   );
 }

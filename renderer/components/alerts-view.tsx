@@ -5,6 +5,7 @@ import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, filterAlerts } from '../alert-rows.t
 import { useNow, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
 import { whenText } from './activity-view.tsx';
+import { ReadStates } from './read-states.tsx';
 import { SearchField } from './search-field.tsx';
 import { type RowPlacement, VirtualRows } from './virtual-rows.tsx';
 
@@ -65,26 +66,20 @@ export function AlertsView() {
           </span>
         )}
       </div>
-      {loaded.error ? (
-        <div className="notice notice-error" role="alert">
-          <p>{loaded.error.message}</p>
-          <button type="button" onClick={() => setRetries((count) => count + 1)}>
-            Try again
-          </button>
-        </div>
-      ) : all === null ? (
-        <p className="muted" role="status">
-          Reading the alerts…
-        </p>
-      ) : shown.length === 0 ? (
-        <p className="muted">
-          {all.length === 0
-            ? 'No alert yet. The background checks raise one when a service goes down, a disk fills up, a panel stops answering or a session is about to end.'
-            : 'No alert matches. Esc in the search box clears it.'}
-        </p>
-      ) : (
+      <ReadStates
+        error={loaded.error}
+        onRetry={() => setRetries((count) => count + 1)}
+        reading={all === null && !loaded.error ? 'Reading the alerts…' : null}
+        empty={
+          all === null || shown.length > 0
+            ? null
+            : all.length === 0
+              ? 'No alert yet. The background checks raise one when a service goes down, a disk fills up, a panel stops answering or a session is about to end.'
+              : 'No alert matches. Esc in the search box clears it.'
+        }
+      >
         <AlertRows alerts={shown} />
-      )}
+      </ReadStates>
     </section>
   );
 }
