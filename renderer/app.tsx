@@ -1,6 +1,7 @@
 import type { PanelBridge } from '../shared/bridge.ts';
 import { useSelection, useWindowContext, usePanels, useWindowState, WindowProvider } from './app-context.tsx';
 import { ActivityView } from './components/activity-view.tsx';
+import { AlertsView } from './components/alerts-view.tsx';
 import { BulkView } from './components/bulk-view.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
@@ -34,7 +35,7 @@ function Workspace() {
   const context = useWindowContext();
   const { windowStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed, activityOpen } = useWindowState();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen } = useWindowState();
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -76,6 +77,10 @@ function Workspace() {
         ) : activityOpen ? (
           <ErrorBoundary>
             <ActivityView />
+          </ErrorBoundary>
+        ) : alertsOpen ? (
+          <ErrorBoundary>
+            <AlertsView />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />

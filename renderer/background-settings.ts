@@ -9,7 +9,15 @@ export interface BackgroundDraft {
   expiryWarningMinutes: string;
   requestTimeoutSeconds: string;
   notifyBeforeExpiry: boolean;
+  /** The alerts' settings ride on the same draft: the disk threshold as typed, and which alerts notify. */
+  diskAlertPercent: string;
+  notifyServiceDown: boolean;
+  notifyDiskFull: boolean;
+  notifyUnreachable: boolean;
 }
+
+const NUMBERS = ['checkIntervalMinutes', 'checkConcurrency', 'expiryWarningMinutes', 'requestTimeoutSeconds', 'diskAlertPercent'] as const;
+const SWITCHES = ['notifyBeforeExpiry', 'notifyServiceDown', 'notifyDiskFull', 'notifyUnreachable'] as const;
 
 export type BackgroundField = keyof BackgroundDraft;
 
@@ -20,6 +28,10 @@ export function backgroundDraft(settings: AppSettings): BackgroundDraft {
     expiryWarningMinutes: String(settings.expiryWarningMinutes),
     requestTimeoutSeconds: String(settings.requestTimeoutSeconds),
     notifyBeforeExpiry: settings.notifyBeforeExpiry,
+    diskAlertPercent: String(settings.diskAlertPercent),
+    notifyServiceDown: settings.notifyServiceDown,
+    notifyDiskFull: settings.notifyDiskFull,
+    notifyUnreachable: settings.notifyUnreachable,
   };
 }
 
@@ -29,12 +41,12 @@ export function backgroundDraft(settings: AppSettings): BackgroundDraft {
  */
 export function backgroundPatch(settings: AppSettings, draft: BackgroundDraft): AppSettingsPatch {
   const patch: AppSettingsPatch = {};
-  for (const key of ['checkIntervalMinutes', 'checkConcurrency', 'expiryWarningMinutes', 'requestTimeoutSeconds'] as const) {
+  for (const key of NUMBERS) {
     const text = draft[key].trim();
     const value = text === '' ? Number.NaN : Number(text);
     if (!Object.is(value, settings[key])) patch[key] = value;
   }
-  if (draft.notifyBeforeExpiry !== settings.notifyBeforeExpiry) patch.notifyBeforeExpiry = draft.notifyBeforeExpiry;
+  for (const key of SWITCHES) if (draft[key] !== settings[key]) patch[key] = draft[key];
   return patch;
 }
 
@@ -45,6 +57,10 @@ const fieldNames: readonly [RegExp, BackgroundField][] = [
   [/^warning before expiry\b/i, 'expiryWarningMinutes'],
   [/^request timeout\b/i, 'requestTimeoutSeconds'],
   [/^notify before expiry\b/i, 'notifyBeforeExpiry'],
+  [/^disk alert threshold\b/i, 'diskAlertPercent'],
+  [/^notify when a service\b/i, 'notifyServiceDown'],
+  [/^notify when a disk\b/i, 'notifyDiskFull'],
+  [/^notify when a panel\b/i, 'notifyUnreachable'],
 ];
 
 /** The field an error belongs under, or null for one about the save as a whole. */

@@ -24,8 +24,10 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.panelStore.apply(event);
     case 'focusPanel':
       // A notification about a panel removed since has nothing to show.
-      if (targets.panelStore.has(event.panelId)) targets.windowStore.selectOne(event.panelId);
+      if (targets.panelStore.has(event.panelId)) targets.windowStore.showPanelAt(event.panelId, event.tab ?? null);
       return;
+    case 'alertRaised':
+      return targets.windowStore.alertRaised();
     case 'runCommand':
       if (!targets.modalOpen()) targets.commands.run(event.command);
       return;

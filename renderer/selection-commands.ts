@@ -33,6 +33,7 @@ export function availableCommands(
     panels.some((panel) => panel.signedIn) && 'checkAll',
     ...(several ? severalCommands(marked) : selected ? onePanelCommands(selected) : []),
     'activity',
+    'alerts',
     hasStatus && 'preferences',
   ];
   return commands.filter((command): command is CommandId => command !== false);

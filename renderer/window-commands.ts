@@ -53,6 +53,7 @@ export function useWindowCommands(): void {
     },
     palette: () => windowStore.openDialog({ kind: 'palette' }),
     activity: () => windowStore.showActivity(true),
+    alerts: () => windowStore.showAlerts(true),
     exportPanels: () => exportPanels(),
   });
   useEffect(() => {

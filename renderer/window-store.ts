@@ -1,7 +1,10 @@
+import type { AlertTab } from '../shared/alerts.ts';
 import type { ErrorInfo } from '../shared/errors.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, BoardView, Panel } from '../shared/types.ts';
 import { readWindowMemory, writeWindowMemory, type SessionMemory, type WindowMemory } from './window-memory.ts';
+
+export { groupsInUse, markedPanels, selectedPanel } from './panel-selection.ts';
 import type { PanelEvent } from '../shared/events.ts';
 import type { ServiceAction, ServiceActionPhase } from '../shared/service-actions.ts';
 
@@ -66,6 +69,11 @@ export interface WindowSnapshot {
   readonly activityOpen: boolean;
   /** Grows at each `activityChanged` from main: the activity view reads the log again. */
   readonly activityRevision: number;
+  /** The Alerts list is shown in place of the panel (never with the activity log); grows at each `alertRaised`. */
+  readonly alertsOpen: boolean;
+  readonly alertsRevision: number;
+  /** The tab to show a panel at once it is shown (a notification clicked); null when nothing is asked. */
+  readonly tabRequest: { panelId: string; tab: AlertTab } | null;
   /** Each service's last action in this window (main's `serviceActionChanged`), by `serviceActionKey`. */
   readonly serviceActions: ReadonlyMap<string, ServiceActionState>;
 }
@@ -88,6 +96,8 @@ export interface ServiceActionTarget {
 export const serviceActionKey = (panelId: string, projectName: string, serviceName: string) => `${panelId}/${projectName}/${serviceName}`;
 
 const NO_PANELS: ReadonlySet<string> = new Set();
+/** Choosing a panel shows it in place of the activity log or the Alerts list. */
+const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false } as const;
 
 function listViewOf({ sort, attentionOnly, collapsedGroups }: BoardView): ListView {
   return { sort, attentionOnly, collapsedGroups };
@@ -125,6 +135,9 @@ export class WindowStore {
       focusRequest: null,
       activityOpen: false,
       activityRevision: 0,
+      alertsOpen: false,
+      alertsRevision: 0,
+      tabRequest: null,
       serviceActions: new Map(),
     };
   }
@@ -140,12 +153,12 @@ export class WindowStore {
 
   /** One panel, on its own. */
   selectOne(id: string): void {
-    this.#set({ selectedId: id, marked: NO_PANELS, activityOpen: false });
+    this.#set({ selectedId: id, marked: NO_PANELS, ...CLOSED_VIEWS });
   }
 
   /** One panel, on its own, and the keyboard to its row or its log in form (Enter in the list, the palette). */
   focusPanel(id: string, to: FocusRequest['to']): void {
-    this.#set({ selectedId: id, marked: NO_PANELS, focusRequest: { panelId: id, to }, activityOpen: false });
+    this.#set({ selectedId: id, marked: NO_PANELS, focusRequest: { panelId: id, to }, ...CLOSED_VIEWS });
   }
 
   /** The focus request was carried out (or its panel is gone): it is not carried out again. */
@@ -155,7 +168,7 @@ export class WindowStore {
 
   /** Several panels; `focusId` is the one the keyboard is on. One id is simply that panel selected. */
   selectMany(ids: readonly string[], focusId: string): void {
-    this.#set({ selectedId: focusId, marked: ids.length > 1 ? new Set(ids) : NO_PANELS, activityOpen: false });
+    this.#set({ selectedId: focusId, marked: ids.length > 1 ? new Set(ids) : NO_PANELS, ...CLOSED_VIEWS });
   }
 
   /** This window removed panels: the selection of several ends, and the list takes the focus. */
@@ -223,12 +236,30 @@ export class WindowStore {
   }
 
   showActivity(open: boolean): void {
-    this.#set({ activityOpen: open });
+    this.#set({ activityOpen: open, alertsOpen: false });
+  }
+
+  showAlerts(open: boolean): void {
+    this.#set({ activityOpen: false, alertsOpen: open });
+  }
+
+  /** Main raised an alert: the Alerts list reads the list again. */
+  alertRaised(): void {
+    this.#set({ alertsRevision: this.#snapshot.alertsRevision + 1 });
+  }
+
+  /** The panel, on its own, at `tab` (a notification clicked): the panel view carries out the request. */
+  showPanelAt(id: string, tab: AlertTab | null): void {
+    this.#set({ selectedId: id, marked: NO_PANELS, tabRequest: tab && { panelId: id, tab }, ...CLOSED_VIEWS });
   }
 
   /** Main's activity log changed. */
   activityChanged(): void {
     this.#set({ activityRevision: this.#snapshot.activityRevision + 1 });
+  }
+
+  tabRequestDone(): void {
+    this.#set({ tabRequest: null });
   }
 
   /** A service action moved on: shown as under way (a deploy as deploying) until it ends, then its outcome. */
@@ -258,29 +289,4 @@ export class WindowStore {
     this.#snapshot = { ...current, ...change };
     for (const listener of [...this.#listeners]) listener();
   }
-}
-
-/** The panel shown: the one selected, or the first when none is or it is gone (removed here or elsewhere). */
-export function selectedPanel(panels: readonly Panel[] | null, byId: ReadonlyMap<string, Panel>, selectedId: string | null): Panel | null {
-  return (selectedId !== null ? byId.get(selectedId) : undefined) ?? panels?.[0] ?? null;
-}
-
-/** The panels selected together, in the list's order; panels removed meanwhile drop out. */
-export function markedPanels(panels: readonly Panel[] | null, marked: ReadonlySet<string>): Panel[] {
-  return marked.size > 1 ? (panels ?? []).filter((panel) => marked.has(panel.id)) : [];
-}
-
-/** Per list (the store's lists are immutable): the window, its dialogs and the saving of the view ask for the same groups. */
-const groupsByList = new WeakMap<readonly Panel[], string[]>();
-const NO_GROUPS: string[] = [];
-
-/** Every group in use, sorted: offered wherever a group is typed. Worked out once per list. */
-export function groupsInUse(panels: readonly Panel[] | null): string[] {
-  if (panels === null) return NO_GROUPS;
-  let groups = groupsByList.get(panels);
-  if (groups === undefined) {
-    groups = [...new Set(panels.flatMap((panel) => (panel.group === null ? [] : [panel.group])))].sort();
-    groupsByList.set(panels, groups);
-  }
-  return groups;
 }

@@ -12,6 +12,7 @@ export const COMMANDS = {
   checkAll: { title: 'Check all panels', accelerator: 'CmdOrCtrl+Shift+R' },
   preferences: { title: 'Preferences…', accelerator: 'CmdOrCtrl+,' },
   activity: { title: 'Activity log', accelerator: null },
+  alerts: { title: 'Alerts', accelerator: null },
   logIn: { title: 'Log in', accelerator: null },
   logOut: { title: 'Log out', accelerator: null },
   settings: { title: 'Panel settings', accelerator: null },

@@ -37,6 +37,7 @@ import type { ServerStats, ServiceList } from './services.ts';
 import type { PanelHealth } from './fleet-state.ts';
 import type { DeploymentList, DeploymentLog } from './deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from './service-logs.ts';
+import type { Alert } from './alerts.ts';
 import {
   deploymentIdSchema,
   followIdSchema,
@@ -135,6 +136,12 @@ export interface PanelApi {
    */
   listActivity(query?: ActivityQuery): Promise<ActivityList>;
   /**
+   * The last alerts (`ALERTS_KEPT`), newest first: a service newly down, a disk passing the
+   * threshold, a panel that stopped answering, a session about to end. Raised once per change,
+   * never per check; each new one also comes as an `alertRaised` event.
+   */
+  listAlerts(): Promise<Alert[]>;
+  /**
    * Deploys, starts, stops or restarts a service, mapped to its type's own write after a fresh
    * read of the panel's services (a database's start and stop are enable and disable; an action
    * the type lacks is INVALID_INPUT). Recorded in the activity log before it is sent and again
@@ -212,6 +219,7 @@ export const argumentSchemas = {
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
   listActivity: z.tuple([activityQuerySchema]),
+  listAlerts: z.tuple([]),
   runServiceAction: z.tuple([panelIdSchema, serviceActionInputSchema]),
   listServices: z.tuple([panelIdSchema]),
   getServerStats: z.tuple([panelIdSchema]),

@@ -2,6 +2,7 @@ import { isCommandId, type CommandId } from './commands.ts';
 import type { ErrorInfo } from './errors.ts';
 import { isRecord } from './guards.ts';
 import type { PanelHealth } from './fleet-state.ts';
+import { type Alert, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from './alerts.ts';
 import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
 
@@ -21,8 +22,10 @@ export type PanelEvent =
   | { type: 'logInProgress'; done: number; total: number }
   /** The panel's session ends at `expiresAt`, within the warning time. */
   | { type: 'sessionExpiring'; panelId: string; expiresAt: string }
-  /** The operator clicked the system notification about this panel. */
-  | { type: 'focusPanel'; panelId: string }
+  /** The operator clicked the system notification about this panel: the window shows it, at `tab` when one is named. */
+  | { type: 'focusPanel'; panelId: string; tab?: AlertTab }
+  /** A panel's state changed for the worse (`listAlerts` holds it from now on). */
+  | { type: 'alertRaised'; alert: Alert }
   /** The operator chose a command in the menu (or its shortcut): the window runs it. */
   | { type: 'runCommand'; command: CommandId }
   /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
@@ -61,6 +64,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   logInProgress: true,
   sessionExpiring: true,
   focusPanel: true,
+  alertRaised: true,
   runCommand: true,
   updateReady: true,
   activityChanged: true,
@@ -83,7 +87,24 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'serviceActionChanged') return isServiceActionChange(value);
   if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
   if (type === 'fleetStateChanged') return Array.isArray((value as { panels?: unknown }).panels);
+  if (type === 'focusPanel') return value.tab === undefined || isAlertTab(value.tab);
+  if (type === 'alertRaised') return isAlert(value.alert);
   return true;
+}
+
+/** An alert is shown as it is: its texts short, its kind and tab known. */
+function isAlert(value: unknown): value is Alert {
+  if (!isRecord(value)) return false;
+  const text = (field: unknown, max: number) => typeof field === 'string' && field.length <= max;
+  return (
+    text(value.id, 100) &&
+    text(value.at, 40) &&
+    text(value.panelId, 200) &&
+    text(value.panelName, 500) &&
+    text(value.message, ALERT_MESSAGE_MAX) &&
+    isAlertKind(value.kind) &&
+    isAlertTab(value.tab)
+  );
 }
 
 const PHASES: ReadonlySet<unknown> = new Set(['sent', 'done', 'failed', 'unknown']);

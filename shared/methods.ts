@@ -35,6 +35,7 @@ export const methodNames = [
   'removePanels',
   'installUpdate',
   'listActivity',
+  'listAlerts',
   'runServiceAction',
   'listServices',
   'getServerStats',

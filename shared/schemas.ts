@@ -193,6 +193,10 @@ export const appSettingsPatchSchema = z.strictObject(
     checkIntervalMinutes: wholeNumber('Check interval', 'checkIntervalMinutes').optional(),
     expiryWarningMinutes: wholeNumber('Warning before expiry', 'expiryWarningMinutes').optional(),
     notifyBeforeExpiry: z.boolean({ error: 'Notify before expiry must be true or false.' }).optional(),
+    diskAlertPercent: wholeNumber('Disk alert threshold', 'diskAlertPercent').optional(),
+    notifyServiceDown: z.boolean({ error: 'Notify when a service goes down must be true or false.' }).optional(),
+    notifyDiskFull: z.boolean({ error: 'Notify when a disk passes the threshold must be true or false.' }).optional(),
+    notifyUnreachable: z.boolean({ error: 'Notify when a panel stops answering must be true or false.' }).optional(),
     requestTimeoutSeconds: wholeNumber('Request timeout', 'requestTimeoutSeconds').optional(),
     theme: z.enum(THEMES, { error: `Theme must be one of ${THEMES.join(', ')}.` }).optional(),
     // Empty text clears it.

@@ -13,6 +13,10 @@ export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
   checkIntervalMinutes: 5,
   expiryWarningMinutes: 10,
   notifyBeforeExpiry: true,
+  diskAlertPercent: 90,
+  notifyServiceDown: true,
+  notifyDiskFull: true,
+  notifyUnreachable: true,
   boardView: Object.freeze({ selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] as string[] }),
   requestTimeoutSeconds: 15,
   theme: 'system',
@@ -22,11 +26,17 @@ export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
 /** At most this many folded groups are remembered; more is not a view anyone keeps. */
 export const MAX_COLLAPSED_GROUPS = 1000;
 
-export type NumericSetting = 'checkConcurrency' | 'checkIntervalMinutes' | 'expiryWarningMinutes' | 'requestTimeoutSeconds';
+export type NumericSetting =
+  | 'checkConcurrency'
+  | 'checkIntervalMinutes'
+  | 'expiryWarningMinutes'
+  | 'requestTimeoutSeconds'
+  | 'diskAlertPercent';
 
 export const SETTING_LIMITS: Readonly<Record<NumericSetting, { min: number; max: number }>> = Object.freeze({
   checkConcurrency: { min: 1, max: 64 },
   checkIntervalMinutes: { min: 0, max: 1440 },
   expiryWarningMinutes: { min: 0, max: 1440 },
   requestTimeoutSeconds: { min: 3, max: 120 },
+  diskAlertPercent: { min: 50, max: 99 },
 });

@@ -165,6 +165,12 @@ export interface AppSettings {
   expiryWarningMinutes: number;
   /** Whether the warning is also a system notification. */
   notifyBeforeExpiry: boolean;
+  /** A panel's disk used past this percent raises an alert (once per crossing). */
+  diskAlertPercent: number;
+  /** Whether each of these alerts is also a system notification (the Alerts list records them all). */
+  notifyServiceDown: boolean;
+  notifyDiskFull: boolean;
+  notifyUnreachable: boolean;
   /** How the panel list looked when the window last changed it, so a restart shows it the same. */
   boardView: BoardView;
   /** How long one request to a panel may take before it is given up (seconds). */

@@ -74,6 +74,7 @@ export function appMenuTemplate(
         command('palette'),
         command('find'),
         command('activity'),
+        command('alerts'),
         separator,
         ...(isPackaged
           ? []

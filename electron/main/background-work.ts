@@ -1,4 +1,5 @@
 import type { PanelApi } from '../../shared/contract.ts';
+import type { Alert } from '../../shared/alerts.ts';
 import type { PanelEvent } from '../../shared/events.ts';
 import type { AppSettings, Panel, PanelCheck } from '../../shared/types.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
@@ -14,7 +15,9 @@ import {
 import { holdQuitFor, type QuitEvent } from './quit-hold.ts';
 
 /** What the background needs of the service. */
-export type BackgroundService = Pick<PanelService, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'>;
+export type BackgroundService = Pick<PanelService, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'> &
+  /** Where the session ends the watcher warns of are recorded as alerts; without it they are not. */
+  Partial<Pick<PanelService, 'sessionEnding'>>;
 
 export interface BackgroundWorkOptions {
   /** Sends an event to the app's main window (and nowhere else); dropped when there is none. */
@@ -40,7 +43,22 @@ export const realClock: SchedulerClock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-type Settings = Pick<AppSettings, 'checkIntervalMinutes' | 'expiryWarningMinutes' | 'notifyBeforeExpiry'>;
+type Settings = Pick<AppSettings, 'checkIntervalMinutes' | 'expiryWarningMinutes' | 'notifyBeforeExpiry' | AlertNotifySetting>;
+
+type AlertNotifySetting = 'notifyServiceDown' | 'notifyDiskFull' | 'notifyUnreachable';
+
+/** The setting that turns each alert's notification on; the session's end has the expiry watcher's own. */
+const ALERT_NOTIFY: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, AlertNotifySetting>> = {
+  serviceDown: 'notifyServiceDown',
+  diskFull: 'notifyDiskFull',
+  unreachable: 'notifyUnreachable',
+};
+
+const ALERT_TITLES: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, string>> = {
+  serviceDown: 'Service down',
+  diskFull: 'Disk nearly full',
+  unreachable: 'Panel not answering',
+};
 
 /**
  * Main's background work around the service: the check scheduler and the expiry watcher, fed by
@@ -76,11 +94,12 @@ export class BackgroundWork {
       clock,
       settings: () => this.#settings,
       notifier: options.notifier,
-      emitExpiring: (panelId, expiresAt) => this.#toWindow({ type: 'sessionExpiring', panelId, expiresAt }),
-      focusPanel: (panelId) => {
-        options.showWindow();
-        this.#toWindow({ type: 'focusPanel', panelId });
+      emitExpiring: (panelId, expiresAt) => {
+        this.#toWindow({ type: 'sessionExpiring', panelId, expiresAt });
+        // The alert list records it too; its notification is the watcher's own.
+        void this.#service?.sessionEnding?.(panelId, expiresAt).catch(onError);
       },
+      focusPanel: (panelId) => this.#focus(panelId, 'session'),
       recheck: (panelIds) => {
         const due = this.#scheduler.takeEarlyChecks(panelIds);
         if (due.length > 0) void this.#checkAndRecord(this.#requireService(), due).catch(onError);
@@ -94,6 +113,7 @@ export class BackgroundWork {
     this.#toWindow(event);
     if (!this.#started || this.#stopping) return;
     try {
+      if (event.type === 'alertRaised') this.#notify(event.alert);
       if (event.type === 'panelsChanged') {
         for (const panel of event.panels) {
           this.#scheduler.panelChanged(scheduled(panel));
@@ -144,8 +164,16 @@ export class BackgroundWork {
   }
 
   settingsChanged(settings: Settings): void {
-    const { checkIntervalMinutes, expiryWarningMinutes, notifyBeforeExpiry } = settings;
-    this.#settings = { checkIntervalMinutes, expiryWarningMinutes, notifyBeforeExpiry };
+    const { checkIntervalMinutes, expiryWarningMinutes, notifyBeforeExpiry, notifyServiceDown, notifyDiskFull, notifyUnreachable } =
+      settings;
+    this.#settings = {
+      checkIntervalMinutes,
+      expiryWarningMinutes,
+      notifyBeforeExpiry,
+      notifyServiceDown,
+      notifyDiskFull,
+      notifyUnreachable,
+    };
     if (!this.#started || this.#stopping) return;
     this.#scheduler.settingsChanged();
     this.#watcher.settingsChanged();
@@ -185,6 +213,27 @@ export class BackgroundWork {
       }
     }
     return results;
+  }
+
+  /** A system notification for the alert, unless the operator turned its kind off; a click opens the panel at the alert's tab. */
+  #notify(alert: Alert): void {
+    if (alert.kind === 'sessionEnding' || !this.#settings[ALERT_NOTIFY[alert.kind]]) return;
+    const { panelId, message, tab } = alert;
+    this.#options.notifier.notify({
+      // The message (names of the panel and service) in the title, plain text everywhere; some servers read the body as markup.
+      title: `${ALERT_TITLES[alert.kind]}: ${message}`,
+      body: 'Click to open the panel in Paneldeck.',
+      onClick: () => this.#focus(panelId, tab),
+    });
+  }
+
+  #focus(panelId: string, tab: Alert['tab']): void {
+    try {
+      this.#options.showWindow();
+    } catch (error) {
+      this.#report(error);
+    }
+    this.#toWindow({ type: 'focusPanel', panelId, tab });
   }
 
   #requireService(): BackgroundService {

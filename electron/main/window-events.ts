@@ -78,8 +78,15 @@ export function plainEvent(event: PanelEvent): PanelEvent {
     case 'sessionExpiring':
       return { type: event.type, panelId: event.panelId, expiresAt: event.expiresAt };
     case 'focusPanel':
+      return event.tab === undefined
+        ? { type: event.type, panelId: event.panelId }
+        : { type: event.type, panelId: event.panelId, tab: event.tab };
     case 'activityChanged':
       return { type: event.type, panelId: event.panelId };
+    case 'alertRaised': {
+      const { id, at, panelId, panelName, kind, message, tab } = event.alert;
+      return { type: event.type, alert: { id, at, panelId, panelName, kind, message, tab } };
+    }
     case 'runCommand':
       return { type: event.type, command: event.command };
     case 'serviceActionChanged': {

@@ -2,11 +2,12 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import type { ErrorInfo } from '../../shared/errors.ts';
 import type { ActivityEntry, ActivityList } from '../../shared/types.ts';
-import { filterActivity, OUTCOME_NAMES, visibleRows, whatText } from '../activity-rows.ts';
+import { filterActivity, OUTCOME_NAMES, whatText } from '../activity-rows.ts';
 import { useNow, useSelection, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
-import { useScrollView } from '../use-scroll-view.ts';
+import { ReadStates } from './read-states.tsx';
 import { SearchField } from './search-field.tsx';
+import { type RowPlacement, VirtualRows } from './virtual-rows.tsx';
 
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so ten thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
@@ -19,7 +20,7 @@ const FULL_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', time
  * When, as short as it stays plain (the whole date is in the hover title): today's entries by their
  * time and how long ago, older ones by their day, this year's without the year.
  */
-function whenText(at: Date, now: Date): string {
+export function whenText(at: Date, now: Date): string {
   if (at.toDateString() === now.toDateString()) return `${TIME_OF_DAY.format(at)} · ${agoText(at.getTime(), now.getTime())}`;
   return at.getFullYear() === now.getFullYear() ? DAY_AND_TIME.format(at) : FULL_DATE.format(at);
 }
@@ -96,26 +97,20 @@ export function ActivityView() {
           </span>
         )}
       </div>
-      {error ? (
-        <div className="notice notice-error" role="alert">
-          <p>{error.message}</p>
-          <button type="button" onClick={() => setAttempt((count) => count + 1)}>
-            Try again
-          </button>
-        </div>
-      ) : log === null ? (
-        <p className="muted" role="status">
-          Reading the activity log…
-        </p>
-      ) : entries.length === 0 ? (
-        <p className="muted">
-          {log.entries.length === 0
-            ? 'Nothing yet. Each log out at a panel, deploy, start, stop and restart will be listed here with its outcome.'
-            : 'No entry matches. Esc in the search box clears it.'}
-        </p>
-      ) : (
+      <ReadStates
+        error={error}
+        onRetry={() => setAttempt((count) => count + 1)}
+        reading={log === null ? 'Reading the activity log…' : null}
+        empty={
+          log === null || entries.length > 0
+            ? null
+            : log.entries.length === 0
+              ? 'Nothing yet. Each log out at a panel, deploy, start, stop and restart will be listed here with its outcome.'
+              : 'No entry matches. Esc in the search box clears it.'
+        }
+      >
         <ActivityRows entries={entries} />
-      )}
+      </ReadStates>
     </section>
   );
 }
@@ -123,30 +118,21 @@ export function ActivityView() {
 /** The entries as a list that renders only the rows in view. */
 function ActivityRows({ entries }: { entries: readonly ActivityEntry[] }) {
   const now = useNow();
-  const list = useRef<HTMLElement>(null);
-  const view = useScrollView(list, 800);
-  const { from, to } = visibleRows(entries.length, ROW_HEIGHT, view.top, view.height);
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls, and the keyboard must be able to scroll it
-    <section className="activity-list" ref={list} aria-label="Activity, newest first" tabIndex={0}>
-      <ul style={{ height: entries.length * ROW_HEIGHT }}>
-        {entries.slice(from, to).map((entry, offset) => (
-          <ActivityRow key={entry.id} entry={entry} now={now} index={from + offset} count={entries.length} />
-        ))}
-      </ul>
-    </section>
+    <VirtualRows
+      items={entries}
+      rowHeight={ROW_HEIGHT}
+      label="Activity, newest first"
+      keyOf={(entry) => entry.id}
+      row={(entry, placement) => <ActivityRow entry={entry} now={now} placement={placement} />}
+    />
   );
 }
 
-function ActivityRow({ entry, now, index, count }: { entry: ActivityEntry; now: number; index: number; count: number }) {
+function ActivityRow({ entry, now, placement }: { entry: ActivityEntry; now: number; placement: RowPlacement }) {
   const at = Date.parse(entry.at);
   return (
-    <li
-      className={`activity-row outcome-${entry.outcome}`}
-      aria-setsize={count}
-      aria-posinset={index + 1}
-      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
-    >
+    <li className={`activity-row outcome-${entry.outcome}`} {...placement}>
       <span className="activity-outcome">
         <span className="outcome-mark" aria-hidden="true" />
         {OUTCOME_NAMES[entry.outcome]}

@@ -13,7 +13,7 @@ export type { PreferencesSectionProps };
 
 /** The Preferences section for background checks and expiry warnings; the dialog saves it. */
 export function BackgroundChecks({ draft, onEdit, fieldError }: PreferencesSectionProps) {
-  const number = (name: NumericSetting, label: string, hint: string) => (
+  const number = (name: Exclude<NumericSetting, 'diskAlertPercent'>, label: string, hint: string) => (
     <TextField
       label={label}
       name={name}

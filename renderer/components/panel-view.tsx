@@ -14,6 +14,7 @@ import { PlainHttpBadge } from './plain-http.tsx';
 import { LoginForm } from './login-form.tsx';
 import { PanelLabels } from './panel-labels.tsx';
 import { isReadTab, PanelTabs, ReadTabView, type Tab } from './panel-tabs.tsx';
+import { useTabRequest } from '../tab-request.ts';
 import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from './session-view.tsx';
 
@@ -169,6 +170,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
     backToList.current = true;
     openLogIn();
   });
+  useTabRequest(panel.id, setTab);
   useCommandHandlers({
     refresh: () => {
       if (!panel.signedIn) return;

@@ -11,6 +11,7 @@ import {
 } from '../preferences-draft.ts';
 import { useSettingsSave } from '../settings-save.ts';
 import { AppearanceSettings } from './appearance-settings.tsx';
+import { AlertSettings } from './alert-settings.tsx';
 import { BackgroundChecks } from './background-checks.tsx';
 import { ModalDialog } from './modal-dialog.tsx';
 
@@ -69,8 +70,9 @@ function Preferences({ status, onClose }: { status: AppStatus; onClose(): void }
         >
           <TokenStorage status={status} />
           <BackgroundChecks draft={draft} onEdit={onEdit} fieldError={fieldError} />
+          <AlertSettings draft={draft} onEdit={onEdit} fieldError={fieldError} />
           <AppearanceSettings draft={draft} onEdit={onEdit} fieldError={fieldError} />
-          {error && (field === null || field === 'notifyBeforeExpiry') && (
+          {error && (field === null || typeof draft[field] === 'boolean') && (
             <div className="notice notice-error" role="alert">
               <p>{error.message}</p>
             </div>

@@ -160,26 +160,30 @@ export interface RosterEntry {
 /**
  * How many services are in each state, from the task stats answer and the services last listed
  * (null: none listed yet, each service the task stats name is counted by its tasks alone). Also
- * which task stats keys no listed service has: a service added since the list was read.
+ * which task stats keys no listed service has: a service added since the list was read, and which
+ * listed services are down ("project/service"; null without a list, when they cannot be named).
  */
 export function countStates(
   roster: readonly RosterEntry[] | null,
   taskStats: unknown,
   deploying: (projectName: string, serviceName: string) => boolean = () => false,
-): { counts: ServiceCounts; unlisted: string[] } {
+): { counts: ServiceCounts; unlisted: string[]; down: string[] | null } {
   const stats = isRecord(taskStats) ? taskStats : {};
   const counts: ServiceCounts = {};
   const add = (state: ServiceState) => (counts[state] = (counts[state] ?? 0) + 1);
   if (roster === null) {
     for (const value of Object.values(stats)) add(deriveState(true, readReplicas(value), false));
-    return { counts, unlisted: [] };
+    return { counts, unlisted: [], down: null };
   }
   const listed = new Set<string>();
+  const down: string[] = [];
   for (const { projectName, name, disabled } of roster) {
     const key = taskStatsKey(projectName, name);
     listed.add(key);
     const replicas = Object.hasOwn(stats, key) ? readReplicas(stats[key]) : null;
-    add(deriveState(!disabled, replicas, deploying(projectName, name)));
+    const state = deriveState(!disabled, replicas, deploying(projectName, name));
+    add(state);
+    if (state === 'down') down.push(`${projectName}/${name}`);
   }
-  return { counts, unlisted: Object.keys(stats).filter((key) => !listed.has(key)) };
+  return { counts, unlisted: Object.keys(stats).filter((key) => !listed.has(key)), down };
 }

@@ -69,8 +69,8 @@ export function appMethods(context: ServiceContext, options: Pick<PanelServiceOp
     async flush() {
       changes.flush();
       context.fleetChanges.flush();
-      const { registry, vault, history } = await state();
-      await history.flush();
+      const { registry, vault, history, alerts } = await state();
+      await Promise.all([history.flush(), alerts.flush()]);
       // The journals folded into their files: each file alone is complete after a quit.
       await Promise.all([registry.compact(), vault.compact(), history.compact()]);
     },

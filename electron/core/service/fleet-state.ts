@@ -52,6 +52,8 @@ export class FleetStateReader {
    * costs its checks no more requests than before.
    */
   readonly #routesMissingAt = new Map<string, number>();
+  /** The services down at each panel's last read, until the alerts took them (`takeDown`). */
+  readonly #down = new Map<string, string[] | null>();
 
   constructor(options: FleetStateOptions) {
     this.#options = options;
@@ -89,14 +91,23 @@ export class FleetStateReader {
       this.#routesMissingAt.set(record.id, nowMs);
     else this.#routesMissingAt.delete(record.id);
     const deploying = (projectName: string, name: string) => this.#options.deploys.has(record.id, projectName, name);
-    const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying).counts : null;
-    this.#record(state, record.id, counted, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
+    const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying) : null;
+    this.#down.set(record.id, counted?.down ?? null);
+    this.#record(state, record.id, counted?.counts ?? null, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
     return null;
+  }
+
+  /** The services ("project/service") the panel's last read found down, once; null when it could not name them. */
+  takeDown(panelId: string): string[] | null {
+    const down = this.#down.get(panelId) ?? null;
+    this.#down.delete(panelId);
+    return down;
   }
 
   /** Forgets the panel's services (removed, or moved to another address). */
   forget(panelId: string): void {
     this.#rosters.delete(panelId);
+    this.#down.delete(panelId);
     this.#routesMissingAt.delete(panelId);
   }
 

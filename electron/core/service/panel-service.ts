@@ -7,6 +7,7 @@ import type { RequestSettings } from '../http/panel-endpoints.ts';
 import { ActivityLog } from '../storage/activity-log.ts';
 import { openJsonFiles } from '../storage/document-store.ts';
 import { activityMethods } from './activity.ts';
+import { AlertCenter, alertMethods } from './alerts.ts';
 import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
 import { deploymentMethods } from './deployments.ts';
@@ -95,6 +96,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     fleet,
     fleetChanges,
     inFlight,
+    alerts: new AlertCenter({ now, emit }),
   };
 
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
@@ -108,6 +110,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...certificateMethods(context),
     ...transferMethods(context, options),
     ...activityMethods(context),
+    ...alertMethods(context),
     ...serviceActionMethods(context),
     ...serviceReadMethods(context, deploys),
     ...serviceLogMethods(context),

@@ -33,6 +33,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
       context.cache.forget(id);
       context.reader.forget(id);
       context.fleet.forget(id);
+      context.alerts.forget(id);
       current.history.forget(id);
       presented.delete(id);
     }

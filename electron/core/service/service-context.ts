@@ -9,6 +9,7 @@ import type { ActivityLogOptions } from '../storage/activity-log.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
 import type { Encryption } from '../storage/token-vault.ts';
+import type { AlertCenter } from './alerts.ts';
 import type { FleetStateReader } from './fleet-state.ts';
 import type { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import type { ServiceActionsInFlight } from './service-actions.ts';
@@ -63,6 +64,8 @@ export interface PanelService extends PanelApi {
   flush(): Promise<void>;
   /** Ends every live follow of a service log: the window closed or reloaded, so nobody listens. */
   stopAllLogFollows(): void;
+  /** Main's expiry watcher warned that the panel's session ends at `expiresAt`: recorded as an alert. */
+  sessionEnding(panelId: string, expiresAt: string): Promise<void>;
 }
 
 /** The methods of the service one concern module serves. */
@@ -87,4 +90,6 @@ export interface ServiceContext {
   fleetChanges: ChangeBatcher;
   /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
   inFlight: ServiceActionsInFlight;
+  /** Judges each check against the one before and raises the alerts. */
+  alerts: AlertCenter;
 }

@@ -3,6 +3,7 @@ import type { Panel, StartupProblem } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
 import type { ActivityLog } from '../storage/activity-log.ts';
 import { SettingsFile } from '../storage/app-settings.ts';
+import { AlertList } from '../storage/alert-list.ts';
 import { CheckHistory } from '../storage/check-history.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import { PanelRegistry, type PanelRecord, type PanelRecordChange } from '../storage/panel-registry.ts';
@@ -16,6 +17,8 @@ export interface ServiceState {
   history: CheckHistory;
   /** Every write to a panel, with its outcome (`activity.jsonl`). */
   activity: ActivityLog;
+  /** The last alerts (`alerts.json`). */
+  alerts: AlertList;
   startupProblems: StartupProblem[];
 }
 
@@ -28,6 +31,7 @@ export async function openServiceState(
   const registry = new PanelRegistry(openStore('panels', { secret: false }), now);
   const settings = new SettingsFile(openStore('settings', { secret: false }), now);
   const history = new CheckHistory(openStore('checks', { secret: false }));
+  const alerts = new AlertList(openStore('alerts', { secret: false }));
   // Check results of an older version lived in the panel list; they move to the check history.
   for (const record of registry.list()) history.seed(record.id, { lastCheck: record.lastCheck, sessionExpiresAt: null });
   registry.dropLegacyChecks();
@@ -56,7 +60,7 @@ export async function openServiceState(
   if (settings.loadProblem) startupProblems.push(settings.loadProblem);
   const activity = await openActivity();
   if (activity.problem) startupProblems.push(activity.problem);
-  return { registry, vault, settings, history, activity, startupProblems };
+  return { registry, vault, settings, history, activity, alerts, startupProblems };
 }
 
 function lostTokenReason(record: PanelRecord): ErrorInfo {

@@ -1,7 +1,9 @@
 import { parseArguments } from '../../../shared/contract.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { PanelChecker } from '../background/panel-checker.ts';
+import type { PanelCheck } from '../../../shared/types.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
+import type { ServiceState } from './service-state.ts';
 import { find } from './session-reader.ts';
 
 /** Reading sessions: one panel's on request, many in a bounded check (with each panel's state), and stopping either. */
@@ -15,17 +17,26 @@ export function sessionMethods(
     concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
     checkOne: async (panelId, signal) => {
       const current = await state();
-      const check = await reader.check(current, panelId, signal);
-      // The panel's state, read in the same slot of the pass: its requests never add to the bound.
-      const record = check.ok ? current.registry.get(panelId) : undefined;
-      const token = record && current.vault.token(panelId, record.baseUrl);
-      if (!record || !token) return check;
-      const refused = await fleet.read(current, record, token, signal);
-      return refused ? { panelId, checkedAt: context.now().toISOString(), ok: false, error: refused } : check;
+      const before = current.registry.get(panelId);
+      // Taken before the check, which may end the sign-in: the alerts keep it out of their text.
+      const checkedWith = before && current.vault.token(panelId, before.baseUrl);
+      const outcome = await checkWithState(current, panelId, signal);
+      context.alerts.checked(current, outcome, fleet.takeDown(panelId), checkedWith);
+      return outcome;
     },
     onProgress: (done, total) => context.emit({ type: 'checkProgress', done, total }),
     now: context.now,
   });
+
+  /** The session read, then the panel's state in the same slot of the pass: its requests never add to the bound. */
+  async function checkWithState(current: ServiceState, panelId: string, signal: AbortSignal): Promise<PanelCheck> {
+    const check = await reader.check(current, panelId, signal);
+    const record = check.ok ? current.registry.get(panelId) : undefined;
+    const token = record && current.vault.token(panelId, record.baseUrl);
+    if (!record || !token) return check;
+    const refused = await fleet.read(current, record, token, signal);
+    return refused ? { panelId, checkedAt: context.now().toISOString(), ok: false, error: refused } : check;
+  }
 
   return {
     async getSession(id) {

@@ -21,6 +21,10 @@ const settingsSchema = z.object({
   checkIntervalMinutes: stored('checkIntervalMinutes'),
   expiryWarningMinutes: stored('expiryWarningMinutes'),
   notifyBeforeExpiry: z.boolean().default(DEFAULT_SETTINGS.notifyBeforeExpiry),
+  diskAlertPercent: stored('diskAlertPercent'),
+  notifyServiceDown: z.boolean().default(DEFAULT_SETTINGS.notifyServiceDown),
+  notifyDiskFull: z.boolean().default(DEFAULT_SETTINGS.notifyDiskFull),
+  notifyUnreachable: z.boolean().default(DEFAULT_SETTINGS.notifyUnreachable),
   // How the list looked: a damaged view costs only the view, never the other settings.
   boardView: z
     .object({

@@ -69,7 +69,7 @@ export interface FlushTimer {
   clear(handle: unknown): void;
 }
 
-const realTimer: FlushTimer = {
+export const realTimer: FlushTimer = {
   // Unref'd: a pending flush must not keep a script alive; the app flushes at quit.
   set: (run, ms) => setTimeout(run, ms).unref(),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),

@@ -83,7 +83,7 @@ describe('background work', () => {
     assert.match(log.notices[0]!.title, /Panel 1/);
     log.notices[0]!.onClick();
     assert.equal(log.shown, 1);
-    assert.deepEqual(log.window.at(-1), { type: 'focusPanel', panelId: a.id });
+    assert.deepEqual(log.window.at(-1), { type: 'focusPanel', panelId: a.id, tab: 'session' });
     // Once it has ended, the panel is checked again (its read will say the session ended).
     await clock.advanceTo(T0 + 15 * MINUTE + 5 * SECOND);
     assert.deepEqual(checkedIds(log), [[a.id]]);

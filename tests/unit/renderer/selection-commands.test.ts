@@ -12,6 +12,8 @@ test('one panel: its own commands; several: the commands for the selection inste
   const several = [panel('a', true), panel('b', false)];
   const single = availableCommands(one, [], several, true);
   assert.ok(single.includes('refresh') && single.includes('duplicatePanel') && !single.includes('checkSelected'));
+  // The window's views are offered whatever is selected.
+  assert.ok(single.includes('activity') && single.includes('alerts'));
   const bulk = availableCommands(one, several, several, true);
   assert.deepEqual(
     bulk.filter((id) => id.endsWith('Selected')),

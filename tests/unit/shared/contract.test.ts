@@ -5,10 +5,11 @@ import { argumentSchemas, methodNames, parseArguments } from '../../../shared/co
 import { settle } from '../../../shared/envelope.ts';
 import { INTERNAL_MESSAGE, PanelError, isErrorCode } from '../../../shared/errors.ts';
 import { rejectsWith } from '../../support/helpers.ts';
+import { isPanelEvent } from '../../../shared/events.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs and its deployments', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs, its deployments and the alerts', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -28,6 +29,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getSession',
     'installUpdate',
     'listActivity',
+    'listAlerts',
     'listDeployments',
     'listPanels',
     'listServices',
@@ -47,6 +49,26 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'updatePanels',
     'updateSettings',
   ]);
+});
+
+test('listAlerts takes no argument, and the alertRaised event passes only a well-formed alert', () => {
+  assert.deepEqual(parseArguments('listAlerts', []), []);
+  assert.throws(() => parseArguments('listAlerts', [{}]), /Too many arguments/);
+  const alert = {
+    id: '1-1',
+    at: '2030-01-01T00:00:00.000Z',
+    panelId: id,
+    panelName: 'Prod',
+    kind: 'diskFull',
+    message: 'Full.',
+    tab: 'overview',
+  };
+  assert.equal(isPanelEvent({ type: 'alertRaised', alert }), true);
+  assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, kind: 'other' } }), false);
+  assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, tab: 'settings' } }), false);
+  assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, message: 'x'.repeat(100_000) } }), false);
+  assert.equal(isPanelEvent({ type: 'focusPanel', panelId: id, tab: 'services' }), true);
+  assert.equal(isPanelEvent({ type: 'focusPanel', panelId: id, tab: 'settings' }), false);
 });
 
 test('arguments are parsed and normalised', () => {

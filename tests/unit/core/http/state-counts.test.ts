@@ -25,13 +25,14 @@ describe('counting states', () => {
     assert.deepEqual(countStates(roster, stats, deploying), {
       counts: { down: 1, running: 1, disabled: 1, deploying: 1 },
       unlisted: ['new_one'],
+      down: ['shop/web'],
     });
     assert.deepEqual(countStates(roster, stats).counts, { down: 1, running: 1, disabled: 1, unknown: 1 });
   });
 
   test('without a list, each task stats entry counts by its tasks', () => {
     const stats = { a_b: { actual: 1, desired: 1 }, c_d: { actual: '0', desired: '2' }, e_f: { actual: 0, desired: 0 }, g_h: 'no' };
-    assert.deepEqual(countStates(null, stats), { counts: { running: 1, down: 1, stopped: 1, unknown: 1 }, unlisted: [] });
+    assert.deepEqual(countStates(null, stats), { counts: { running: 1, down: 1, stopped: 1, unknown: 1 }, unlisted: [], down: null });
   });
 
   test('any answer at all counts without a throw, and the counts add up to the list', () => {

@@ -1,0 +1,123 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Alert } from '../../shared/alerts.ts';
+import { DEMO_USER, startReferencePanel } from '../support/reference-panel/server.ts';
+import { expect, test } from './fixtures.ts';
+import { checkScreen, checkScreenBothSizes } from './screens.ts';
+
+/**
+ * The Alerts view: the alerts main raised, newest first, from the View menu and the palette; a
+ * crash seen by a real check arrives on top while the view is open; the search; a row and a
+ * notification's click open the panel at the alert's tab.
+ */
+
+const KINDS = [
+  ['serviceDown', 'services', (n: number) => `The service shop/web-${n % 9} is down on Shop ${n % 5}.`],
+  ['diskFull', 'overview', (n: number) => `The disk of Shop ${n % 5} is ${91 + (n % 8)}% full (alert at 90%).`],
+  ['unreachable', 'session', (n: number) => `Shop ${n % 5} stopped answering: it could not be reached.`],
+  ['sessionEnding', 'session', (n: number) => `The session of Shop ${n % 5} ends in 9 minutes. Log in again to keep working.`],
+] as const;
+
+/** 499 older alerts of panels removed since, as a long-used Paneldeck leaves them: with the new one, the list's bound of 500. */
+function seedAlerts(dataDir: string): void {
+  const base = Date.now() - 499 * 20 * 60_000;
+  const alerts: Alert[] = Array.from({ length: 499 }, (_, n) => {
+    const [kind, tab, message] = KINDS[n % KINDS.length]!;
+    return {
+      id: `seed-${n}`,
+      at: new Date(base + n * 20 * 60_000).toISOString(),
+      panelId: `00000000-0000-4000-8000-${String(n % 5).padStart(12, '0')}`,
+      panelName: `Shop ${n % 5}`,
+      kind,
+      message: message(n),
+      tab,
+    };
+  });
+  writeFileSync(join(dataDir, 'alerts.json'), JSON.stringify({ version: 1, alerts }), { mode: 0o600 });
+}
+
+test('the Alerts view: from the menu and the palette, a crash arrives on top, search, and a row or a notification opens the panel at its tab', async ({
+  page,
+  launch,
+  dataDir,
+}) => {
+  seedAlerts(dataDir);
+  const panelServer = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  try {
+    const app = await launch(page);
+    const panel = await app.service.addPanel({ address: panelServer.url, name: 'Billing' });
+    await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    // The first check is the baseline: what is down already raises nothing.
+    await app.service.checkPanels([panel.id]);
+
+    // The View menu's Alerts.
+    await app.sendEvent({ type: 'runCommand', command: 'alerts' });
+    const view = page.getByRole('region', { name: 'Alerts', exact: true });
+    await expect(view.getByRole('status')).toHaveText('499 alerts');
+    const rows = view.getByRole('listitem');
+    expect(await rows.count()).toBeLessThan(40);
+
+    // A service crashes: the next check raises one alert, on top, while the view is open.
+    const [running] = panelServer.services.services().filter((service) => service.enabled && service.replicas?.actual);
+    panelServer.services.crashService(running!.projectName, running!.name);
+    await app.service.checkPanels([panel.id]);
+    await app.service.checkPanels([panel.id]);
+    await expect(view.getByRole('status')).toHaveText('500 alerts');
+    await expect(rows.first()).toContainText('Service down');
+    await expect(rows.first()).toContainText(`${running!.projectName}/${running!.name}`);
+    await expect(rows.first()).toContainText('Billing');
+    await checkScreenBothSizes(page, 'alerts-01-list');
+
+    // Search: every word in kind, message and panel.
+    await view.getByRole('searchbox', { name: 'Search the alerts' }).fill('disk shop 3');
+    await expect(view.getByRole('status')).toContainText('of 500 alerts');
+    await expect(rows.first()).toContainText('Disk nearly full');
+    await expect(rows.first()).toContainText('Shop 3');
+    await checkScreenBothSizes(page, 'alerts-02-search');
+    await view.getByRole('searchbox', { name: 'Search the alerts' }).fill('');
+
+    // The row opens its panel at Services.
+    await rows.first().getByRole('button', { name: 'Open Billing at Services' }).click();
+    await expect(view).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Services' })).toHaveAttribute('aria-pressed', 'true');
+
+    // The palette's Alerts; then a notification clicked: the panel at Overview.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('alerts');
+    await page.keyboard.press('Enter');
+    await expect(view).toBeVisible();
+    await app.sendEvent({ type: 'focusPanel', panelId: panel.id, tab: 'overview' });
+    await expect(view).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-pressed', 'true');
+    await checkScreen(page, 'alerts-03-notification-opens-overview');
+  } finally {
+    await panelServer.close();
+  }
+});
+
+test('Preferences: the disk threshold and which alerts notify, saved; a threshold out of bounds refused at its field', async ({
+  page,
+  launch,
+}) => {
+  const app = await launch(page);
+  await page.getByRole('button', { name: 'Preferences' }).click();
+  const preferences = page.getByRole('dialog', { name: 'Preferences' });
+  const threshold = preferences.getByLabel('Disk alert threshold');
+  await expect(threshold).toHaveValue('90');
+  await threshold.fill('100');
+  await preferences.getByRole('button', { name: 'Done' }).click();
+  await expect(threshold).toHaveAccessibleDescription(/Disk alert threshold must be at most 99/);
+  await threshold.fill('95');
+  await preferences.getByRole('checkbox', { name: 'A service goes down' }).uncheck();
+  await threshold.scrollIntoViewIfNeeded();
+  await checkScreen(page, 'alerts-04-preferences');
+  await preferences.getByRole('button', { name: 'Done' }).click();
+  await expect(preferences).toBeHidden();
+  const { settings } = await app.service.getAppStatus();
+  expect([settings.diskAlertPercent, settings.notifyServiceDown, settings.notifyDiskFull, settings.notifyUnreachable]).toEqual([
+    95,
+    false,
+    true,
+    true,
+  ]);
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import { AlertList } from '../../../../electron/core/storage/alert-list.ts';
+import type { FlushTimer } from '../../../../electron/core/storage/check-history.ts';
+import { openJsonFiles } from '../../../../electron/core/storage/document-store.ts';
+import { type Alert, ALERTS_KEPT } from '../../../../shared/alerts.ts';
+import { tempDir } from '../../../support/helpers.ts';
+
+/** The alert list in alerts.json: bounded, coalesced, read back newest first, a damaged file set aside. */
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeEach(async () => (dir = await tempDir()));
+afterEach(() => dir.cleanup());
+
+/** A timer that runs only when the test says. */
+function manualTimer(): FlushTimer & { fire(): void; pending: number } {
+  const runs = new Map<number, () => void>();
+  let next = 0;
+  return {
+    set: (run) => {
+      runs.set(++next, run);
+      return next;
+    },
+    clear: (handle) => void runs.delete(handle as number),
+    fire: () => {
+      for (const [handle, run] of runs) {
+        runs.delete(handle);
+        run();
+      }
+    },
+    get pending() {
+      return runs.size;
+    },
+  };
+}
+
+const alert = (n: number): Alert => ({
+  id: `a-${n}`,
+  at: new Date(Date.UTC(2030, 0, 1) + n * 1000).toISOString(),
+  panelId: 'p',
+  panelName: 'Prod',
+  kind: 'serviceDown',
+  message: `The service shop/web-${n} is down on Prod.`,
+  tab: 'services',
+});
+
+const open = (timer: FlushTimer) => new AlertList(openJsonFiles(dir.path)('alerts', { secret: false }), { timer });
+
+test('newest first, bounded to the last 500; many adds are one write when the timer fires', async () => {
+  const timer = manualTimer();
+  const list = open(timer);
+  for (let n = 0; n < ALERTS_KEPT + 20; n++) list.add(alert(n));
+  assert.equal(timer.pending, 1, 'one write scheduled for all of them');
+  const listed = list.list();
+  assert.equal(listed.length, ALERTS_KEPT);
+  assert.equal(listed[0]!.id, `a-${ALERTS_KEPT + 19}`);
+  assert.equal(listed.at(-1)!.id, 'a-20');
+  timer.fire();
+  await list.flush();
+  assert.deepEqual(open(manualTimer()).list(), listed);
+});
+
+test('a stored entry that is not an alert is dropped alone; its tab follows from its kind', async () => {
+  const good = { ...alert(1), tab: 'settings' };
+  writeFileSync(join(dir.path, 'alerts.json'), JSON.stringify({ version: 1, alerts: [good, { id: 3 }, { ...alert(2), kind: 'other' }] }));
+  assert.deepEqual(open(manualTimer()).list(), [{ ...alert(1), tab: 'services' }]);
+});
+
+test('a damaged file is moved aside and the list starts empty', async () => {
+  writeFileSync(join(dir.path, 'alerts.json'), '{"version": 1, "alerts": [');
+  const list = open(manualTimer());
+  assert.deepEqual(list.list(), []);
+  list.add(alert(1));
+  await list.flush();
+  assert.equal(JSON.parse(readFileSync(join(dir.path, 'alerts.json'), 'utf8')).alerts.length, 1);
+  assert.equal((await readdir(dir.path)).filter((name) => name.startsWith('alerts') && name !== 'alerts.json').length, 1);
+});
