@@ -5,14 +5,14 @@ import { useApi, useWindowContext } from './app-context.tsx';
 import { useBusyAction } from './busy-action.ts';
 
 /**
- * Saving the Preferences: one save at a time, main's refusal kept to show, "Saved." until
- * the next edit. Main's answer is the window's status; `after` takes it, so the form shows what
+ * Saving the Preferences: one save at a time, main's refusal shown until the next edit (a refusal
+ * beside the value typed since would say the wrong thing), "Saved." until the next edit too. Main's answer is the window's status; `after` takes it, so the form shows what
  * was stored.
  */
 export function useSettingsSave() {
   const api = useApi();
   const { windowStore } = useWindowContext();
-  const { busy, error, run } = useBusyAction();
+  const { busy, error, setError, run } = useBusyAction();
   const [saved, setSaved] = useState(false);
   /** Whether the settings are saved: true too when there was nothing to save. */
   const save = async (patch: AppSettingsPatch, after: (next: AppStatus) => void): Promise<boolean> => {
@@ -24,5 +24,9 @@ export function useSettingsSave() {
       setSaved(true);
     });
   };
-  return { busy, error, saved, edited: () => setSaved(false), save };
+  const edited = () => {
+    setSaved(false);
+    setError(null);
+  };
+  return { busy, error, saved, edited, save };
 }
