@@ -3,7 +3,7 @@ import type { BoardSort, Panel } from '../shared/types.ts';
 import { HOUR_MS, untilText } from '../shared/durations.ts';
 import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
-import { byRank, fold, matchRank, NO_MATCH, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
+import { byRank, fold, matchRank, NO_MATCH, type PanelFacts, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -40,6 +40,8 @@ export interface FleetFilter {
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
+  /** What needs attention, when not the state alone (the table's facts: services down, a full disk; muted panels not). */
+  isAttention?: (panel: Panel) => boolean;
 }
 
 export interface FleetRow {
@@ -62,13 +64,28 @@ export interface FleetView {
   attention: number;
 }
 
-/** The view of `panels` under `filter`, in one pass. */
-export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: FleetCache = new WeakMap()): FleetView {
+/** A panel's facts when nothing of its state is known: only the version it named. */
+const versionOnly = (panel: Panel): PanelFacts => ({
+  servicesDown: null,
+  diskPercent: null,
+  memoryPercent: null,
+  cpuPercent: null,
+  version: panel.panelVersion,
+});
+
+/** The view of `panels` under `filter`, in one pass; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
+export function fleetView(
+  panels: readonly Panel[],
+  filter: FleetFilter,
+  cache: FleetCache = new WeakMap(),
+  factsOf: (panel: Panel) => PanelFacts = versionOnly,
+): FleetView {
   const query = searchQuery(filter.query);
-  const searching = query.terms.length > 0;
+  const searching = query.terms.length > 0 || query.facts.length > 0;
   const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
   const rows: FleetRow[] = [];
   const ranks: number[] = [];
+  let attention = 0;
   for (const panel of panels) {
     let known = cache.get(panel);
     if (known === undefined) {
@@ -78,8 +95,14 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
     }
     const { row } = known;
     counts[row.kind]++;
-    if (filter.attentionOnly && !needsAttention(row.kind)) continue;
+    const attends = filter.isAttention ? filter.isAttention(panel) : needsAttention(row.kind);
+    if (attends) attention++;
+    if (filter.attentionOnly && !attends) continue;
     if (searching) {
+      if (query.facts.length > 0) {
+        const facts = factsOf(panel);
+        if (!query.facts.every((holds) => holds(facts))) continue;
+      }
       known.search ??= panelSearchEntry(panel, row);
       const rank = matchRank(known.search, query);
       if (rank === NO_MATCH) continue;
@@ -90,7 +113,7 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
   return {
     rows: searching ? byRank(rows, ranks) : rows,
     counts,
-    attention: counts['check-failed'] + counts.expired + counts['signed-out'],
+    attention,
   };
 }
 

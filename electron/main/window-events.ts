@@ -121,6 +121,7 @@ function plainPanel(panel: Panel): Panel {
     tags,
     colour,
     favourite,
+    muted,
   } = panel;
   return {
     id,
@@ -148,6 +149,7 @@ function plainPanel(panel: Panel): Panel {
     tags: [...tags],
     colour,
     favourite,
+    muted,
   };
 }
 
