@@ -37,25 +37,25 @@ const timeOf = (value: string | null | undefined) => {
 };
 
 export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
-  state: { title: 'State', width: 124, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
-  name: { title: 'Name', width: 200, numeric: false, text: (row) => row.panel.name, sortValue: (row) => padNumbers(fold(row.panel.name)) },
+  state: { title: 'State', width: 100, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
+  name: { title: 'Name', width: 150, numeric: false, text: (row) => row.panel.name, sortValue: (row) => padNumbers(fold(row.panel.name)) },
   group: {
     title: 'Group',
-    width: 110,
+    width: 84,
     numeric: false,
     text: (row) => row.panel.group ?? '',
     sortValue: (row) => row.panel.group && fold(row.panel.group),
   },
   reason: {
     title: 'Reason',
-    width: 280,
+    width: 300,
     numeric: false,
     text: (row) => row.attention.reason ?? '',
     sortValue: (row) => row.attention.reason,
   },
   version: {
     title: 'Version',
-    width: 76,
+    width: 64,
     numeric: false,
     // The number alone: the column says what it is, and "Easypanel" on every row hides the figure.
     text: (row) => row.panel.panelVersion ?? '',
@@ -63,42 +63,42 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
   },
   disk: {
     title: 'Disk',
-    width: 58,
+    width: 48,
     numeric: true,
     text: (row) => percent(diskPercent(row.health)),
     sortValue: (row) => diskPercent(row.health),
   },
   memory: {
     title: 'Mem',
-    width: 58,
+    width: 48,
     numeric: true,
     text: (row) => percent(memoryPercent(row.health)),
     sortValue: (row) => memoryPercent(row.health),
   },
   cpu: {
     title: 'CPU',
-    width: 58,
+    width: 48,
     numeric: true,
     text: (row) => percent(cpuOf(row)),
     sortValue: cpuOf,
   },
   down: {
     title: 'Down',
-    width: 58,
+    width: 50,
     numeric: true,
     text: (row) => (row.health?.servicesDown == null ? '' : String(row.health.servicesDown)),
     sortValue: (row) => row.health?.servicesDown ?? null,
   },
   session: {
     title: 'Session end',
-    width: 130,
+    width: 100,
     numeric: false,
     text: (row, now) => sessionText(row.panel, now),
     sortValue: (row) => (row.panel.signedIn ? timeOf(row.panel.sessionExpiresAt) : null),
   },
   checked: {
     title: 'Last check',
-    width: 110,
+    width: 80,
     numeric: false,
     text: (row, now) => {
       const at = timeOf(row.panel.lastCheck?.at);
@@ -116,11 +116,15 @@ function cpuOf(row: TableRow): number | null {
 function sessionText(panel: Panel, now: number): string {
   if (!panel.signedIn) return '';
   if (isApiTokenSignIn(panel)) return 'API token';
-  return expiryText(panel.sessionExpiresAt, now)?.text ?? '';
+  // "in 6 days": the column's name says what ends.
+  return expiryText(panel.sessionExpiresAt, now)?.text.replace(/^expires /, '') ?? '';
 }
 
 /** The table as it first shows: every column, attention first, flat across groups. */
 export const DEFAULT_TABLE: BoardTable = { columns: [...TABLE_COLUMNS], widths: {}, sortBy: 'state', descending: false, grouped: false };
+
+/** The reason gives way down to this (pixels) before the table scrolls sideways; it takes any room to spare. */
+export const REASON_MIN_WIDTH = 120;
 
 /** A column's width: the operator's, else its default. */
 export function columnWidth(table: BoardTable, column: TableColumn): number {

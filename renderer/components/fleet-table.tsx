@@ -2,7 +2,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { BoardTable, TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from '../panel-attention.ts';
-import { COLUMNS, columnWidth, type TableItem, type TableRow } from '../table-columns.ts';
+import { COLUMNS, columnWidth, REASON_MIN_WIDTH, type TableItem, type TableRow } from '../table-columns.ts';
 import { TableHeader } from './table-header.tsx';
 
 /** Every row has this height: ten thousand rows cost no measuring. */
@@ -36,7 +36,7 @@ function StateCell({ row }: { row: TableRow }) {
     <>
       <span className={`state-mark tone-${tone}`} aria-hidden="true" />
       {word}
-      {row.panel.muted && <span className="muted-mark"> · muted</span>}
+      {row.panel.muted && <span className="muted-mark"> (muted)</span>}
     </>
   );
 }
@@ -129,7 +129,11 @@ export function FleetTable(props: FleetTableProps) {
   };
 
   if (items.length === 0) return <p className="panel-list-empty muted">{emptyText}</p>;
-  const total = table.columns.reduce((sum, column) => sum + widthOf(column), 0);
+  // The reason shrinks (to REASON_MIN_WIDTH) before the table scrolls sideways, and grows into room to spare.
+  const reasonSlack = table.columns.includes('reason') ? Math.max(0, widthOf('reason') - REASON_MIN_WIDTH) : 0;
+  const total = table.columns.reduce((sum, column) => sum + widthOf(column), 0) - reasonSlack;
+  const cellStyle = (column: TableColumn) =>
+    column === 'reason' ? { flex: `1 1 ${widthOf(column)}px`, minWidth: REASON_MIN_WIDTH } : { width: widthOf(column) };
   const rows = virtualizer.getVirtualItems();
   return (
     // biome-ignore lint/a11y/useSemanticElements: a virtualised grid of absolutely placed rows, which table layout cannot be
@@ -151,6 +155,7 @@ export function FleetTable(props: FleetTableProps) {
           table={table}
           onChange={onTableChange}
           widthOf={widthOf}
+          cellStyle={cellStyle}
           onDragWidth={(column, width) => setDragged(width === null ? null : { column, width })}
         />
       </div>
@@ -204,7 +209,7 @@ export function FleetTable(props: FleetTableProps) {
                   key={column}
                   role="gridcell"
                   className={`fleet-cell col-${column}${COLUMNS[column].numeric ? ' is-number' : ''}`}
-                  style={{ width: widthOf(column) }}
+                  style={cellStyle(column)}
                   title={column === 'reason' ? (row.attention.reason ?? undefined) : undefined}
                 >
                   {column === 'state' ? <StateCell row={row} /> : COLUMNS[column].text(row, now)}

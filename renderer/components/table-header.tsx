@@ -1,4 +1,4 @@
-import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { type CSSProperties, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { COLUMN_WIDTH } from '../../shared/board-table.ts';
 import { TABLE_COLUMNS, type BoardTable, type TableColumn } from '../../shared/types.ts';
 import { COLUMNS } from '../table-columns.ts';
@@ -9,6 +9,8 @@ interface TableHeaderProps {
   /** While a column is dragged: its width now, before the drag is kept. */
   onDragWidth(column: TableColumn, width: number | null): void;
   widthOf(column: TableColumn): number;
+  /** The cell's width (the reason's: its share of the room), as the rows' cells have it. */
+  cellStyle(column: TableColumn): CSSProperties;
 }
 
 /**
@@ -16,7 +18,7 @@ interface TableHeaderProps {
  * handle on its right edge drags its width (kept when let go; a double click goes back to the
  * default, arrow keys step it).
  */
-export function TableHeader({ table, onChange, onDragWidth, widthOf }: TableHeaderProps) {
+export function TableHeader({ table, onChange, onDragWidth, widthOf, cellStyle }: TableHeaderProps) {
   const drag = useRef<{ column: TableColumn; startX: number; startWidth: number; width: number } | null>(null);
   const keep = (column: TableColumn, width: number | null) => {
     const widths = { ...table.widths };
@@ -53,7 +55,7 @@ export function TableHeader({ table, onChange, onDragWidth, widthOf }: TableHead
             key={column}
             role="columnheader"
             className={`fleet-cell col-${column}`}
-            style={{ width: widthOf(column) }}
+            style={cellStyle(column)}
             aria-sort={sorted ? (table.descending ? 'descending' : 'ascending') : 'none'}
           >
             <button

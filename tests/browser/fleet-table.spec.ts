@@ -93,11 +93,11 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
 
     // Muted from the table: marked, out of Needs attention, kept in the panel's record.
     const disk = rows(page).filter({ hasText: 'Client 06 disk' });
-    await disk.click();
-    await disk.getByRole('button', { name: 'Mute' }).click();
+    await disk.locator('.col-name').click();
+    await disk.getByRole('button', { name: 'Mute', exact: true }).click();
     await expect(disk.locator('.col-state')).toContainText('muted');
     await expect(attention).toHaveText('Needs attention (5)');
-    expect((await app.service.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
+    await expect.poll(async () => (await app.service.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
     await attention.click();
     await expect(rows(page)).toHaveCount(5);
     await expect(rows(page).filter({ hasText: 'Client 06 disk' })).toHaveCount(0);
