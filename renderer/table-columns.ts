@@ -98,7 +98,7 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
   },
   checked: {
     title: 'Last check',
-    width: 80,
+    width: 90,
     numeric: false,
     text: (row, now) => {
       const at = timeOf(row.panel.lastCheck?.at);
@@ -148,6 +148,11 @@ export type TableItem =
  * under a heading per group (groups by name, no group last) when `grouped`. A new array.
  */
 export function tableItems(rows: readonly TableRow[], table: Pick<BoardTable, 'sortBy' | 'descending' | 'grouped'>): TableItem[] {
+  return groupTableRows(sortTableRows(rows, table), table.grouped);
+}
+
+/** The rows by the table's column, ties by name, then address: a new array. */
+export function sortTableRows(rows: readonly TableRow[], table: Pick<BoardTable, 'sortBy' | 'descending'>): TableRow[] {
   const column = COLUMNS[table.sortBy];
   const name = COLUMNS.name;
   const keyed = rows.map((row) => ({ row, value: column.sortValue(row), name: name.sortValue(row) as string }));
@@ -157,9 +162,14 @@ export function tableItems(rows: readonly TableRow[], table: Pick<BoardTable, 's
       compareValues(a.name, b.name, false) ||
       compareValues(a.row.panel.address, b.row.panel.address, false),
   );
-  if (!table.grouped) return keyed.map(({ row }) => ({ kind: 'row', key: row.panel.id, row }));
+  return keyed.map(({ row }) => row);
+}
+
+/** Sorted rows as the table shows them: flat, or under a heading per group (by name, no group last), the order kept within. */
+export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): TableItem[] {
+  if (!grouped) return sorted.map((row) => ({ kind: 'row', key: row.panel.id, row }));
   const groups = new Map<string, TableRow[]>();
-  for (const { row } of keyed) {
+  for (const row of sorted) {
     const group = row.panel.group ?? '';
     const members = groups.get(group);
     if (members) members.push(row);

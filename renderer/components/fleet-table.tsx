@@ -1,8 +1,9 @@
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { BoardTable, TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from '../panel-attention.ts';
 import { COLUMNS, columnWidth, REASON_MIN_WIDTH, type TableItem, type TableRow } from '../table-columns.ts';
+import { useActiveRange, useScrollToActive } from '../use-active-row.ts';
 import { TableHeader } from './table-header.tsx';
 
 /** Every row has this height: ten thousand rows cost no measuring. */
@@ -29,14 +30,21 @@ interface FleetTableProps {
 
 const rowId = (id: string) => `fleet-row-${id}`;
 
+/** What a cell says in full when hovered: the reason (often cut), the state under a mute. */
+function cellTitle(row: TableRow, column: TableColumn): string | undefined {
+  if (column === 'reason') return row.attention.reason ?? undefined;
+  if (column === 'state' && row.panel.muted) return `${row.attention.word}, muted: left out of Needs attention`;
+  return undefined;
+}
+
 /** The cell of a state: a shape in its colour and a word, so neither colour nor shape alone carries it. */
 function StateCell({ row }: { row: TableRow }) {
   const { tone, word } = row.attention;
+  // Muted: the word says so (the shape keeps the state's tone), the row is greyed, the reason stays.
   return (
     <>
       <span className={`state-mark tone-${tone}`} aria-hidden="true" />
-      {word}
-      {row.panel.muted && <span className="muted-mark"> (muted)</span>}
+      {row.panel.muted ? <span className="muted-mark">Muted</span> : word}
     </>
   );
 }
@@ -55,14 +63,7 @@ export function FleetTable(props: FleetTableProps) {
   const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
   const getScrollElement = useCallback(() => scroller.current, []);
   const estimateSize = useCallback(() => TABLE_ROW_HEIGHT, []);
-  // The row aria-activedescendant names is always in the page, even scrolled out of view.
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const indexes = defaultRangeExtractor(range);
-      return activeIndex >= 0 && !indexes.includes(activeIndex) ? [...indexes, activeIndex].sort((a, b) => a - b) : indexes;
-    },
-    [activeIndex],
-  );
+  const rangeExtractor = useActiveRange(activeIndex);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement,
@@ -73,12 +74,7 @@ export function FleetTable(props: FleetTableProps) {
     scrollMargin: HEADER_HEIGHT,
     initialRect: { width: 800, height: 600 },
   });
-  const scrolledTo = useRef<string | null>(null);
-  useEffect(() => {
-    if (activeIndex < 0 || scrolledTo.current === selectedId) return;
-    scrolledTo.current = selectedId;
-    virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
-  }, [selectedId, activeIndex, virtualizer]);
+  useScrollToActive(virtualizer, selectedId, activeIndex);
 
   const rowFrom = (index: number, step: number) => {
     for (let at = index; at >= 0 && at < items.length; at += step) if (items[at]!.kind === 'row') return at;
@@ -210,7 +206,7 @@ export function FleetTable(props: FleetTableProps) {
                   role="gridcell"
                   className={`fleet-cell col-${column}${COLUMNS[column].numeric ? ' is-number' : ''}`}
                   style={cellStyle(column)}
-                  title={column === 'reason' ? (row.attention.reason ?? undefined) : undefined}
+                  title={cellTitle(row, column)}
                 >
                   {column === 'state' ? <StateCell row={row} /> : COLUMNS[column].text(row, now)}
                   {column === 'reason' && row.attention.severity !== SEVERITY.none && (

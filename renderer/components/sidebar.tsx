@@ -55,6 +55,8 @@ export function Sidebar() {
   const sorted = useMemo(() => {
     if (!listFocused || frozenKeys.current.sort !== sort) frozenKeys.current = { sort, keys: new Map() };
     const { keys } = frozenKeys.current;
+    // The table sorts by its own column (board-table.tsx): the list's order would be work thrown away.
+    if (tabled) return listed;
     return sortPanels(listed, sort, (panel) => {
       let key = keys.get(panel.id);
       if (key === undefined) {
@@ -63,15 +65,19 @@ export function Sidebar() {
       }
       return key;
     });
-  }, [listed, sort, listFocused]);
+  }, [listed, sort, listFocused, tabled]);
   // The table's "Needs attention" is the facts' (a failed check, services down, a full disk; not muted), the list's the state's.
   const view = useMemo(() => {
     const isAttention = tabled ? (panel: Panel) => attentionOf(attentionCache, panel, health.get(panel.id)).attention : undefined;
     const factsOf = (panel: Panel) => panelFacts(panel, health.get(panel.id));
     return fleetView(sorted, { query: listedQuery, attentionOnly, isAttention }, searchText.current, factsOf);
   }, [sorted, listedQuery, attentionOnly, tabled, health, attentionCache]);
-  const tablePanels = useMemo(() => (tabled ? view.rows.map((row) => row.panel) : NO_PANELS), [tabled, view.rows]);
-  const tableItems = useTableItems(tablePanels, health, table, attentionCache);
+  // The table sorts by its own column: the panels matching, or all when nothing filters.
+  const shown = useMemo(
+    () => (tabled && (listedQuery.trim() !== '' || attentionOnly) ? new Set(view.rows.map((row) => row.panel)) : null),
+    [tabled, listedQuery, attentionOnly, view.rows],
+  );
+  const tableItems = useTableItems(tabled ? listed : NO_PANELS, shown, health, table, attentionCache);
   const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
   const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);

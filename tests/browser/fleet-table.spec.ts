@@ -95,7 +95,7 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     const disk = rows(page).filter({ hasText: 'Client 06 disk' });
     await disk.locator('.col-name').click();
     await disk.getByRole('button', { name: 'Mute', exact: true }).click();
-    await expect(disk.locator('.col-state')).toContainText('muted');
+    await expect(disk.locator('.col-state')).toHaveText('Muted');
     await expect(attention).toHaveText('Needs attention (5)');
     await expect.poll(async () => (await app.service.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
     await attention.click();
