@@ -29,6 +29,11 @@
  * Each run is a fresh page: load, filter (key, Esc, key, Esc), select a row, scroll to the bottom.
  * Medians of BENCH_RUNS runs (default 5) after one warm-up run of each size, the order of the two
  * sizes alternating. Times vary with the machine: compare the ratios. It asserts nothing.
+ *
+ * BENCH_BOARD_LAYOUT=table (npm run bench:board-table) measures the same figures in the fleet
+ * table (fleet-table.tsx) instead of the compact list: its rows, its grid, its name cells. Either
+ * way the fake main answers getFleetState with a state for every signed-in panel (services down
+ * on one in fifty, disks from 20 to 99 %), as the app has it after a check.
  */
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -62,8 +67,12 @@ const SCROLL_FRAMES = 300;
  * The list and its panel rows: a listbox of options, or a tree of items where panels are grouped
  * (sections are tree items too, so rows are told by their class).
  */
-const LIST = '[aria-label="Panel list"]:is([role="listbox"], [role="tree"])';
-const ROW = '.panel-item:is([role="option"], [role="treeitem"])';
+const LAYOUT = process.env.BENCH_BOARD_LAYOUT === 'table' ? 'table' : 'list';
+const LIST =
+  LAYOUT === 'table' ? '[role="grid"][aria-label="Panel table"]' : '[aria-label="Panel list"]:is([role="listbox"], [role="tree"])';
+const ROW = LAYOUT === 'table' ? '.fleet-row[role="row"]' : '.panel-item:is([role="option"], [role="treeitem"])';
+/** Where a row says its panel's name. */
+const NAME = LAYOUT === 'table' ? '.col-name' : '.panel-item-name';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -160,6 +169,19 @@ function installFakeMain(setup: FakeMainSetup): void {
       });
     } else panels.push({ ...base, signedIn: false, tokenStorage: null });
   }
+  const health = panels
+    .filter((panel) => panel.signedIn)
+    .map((panel, index) => ({
+      panelId: panel.id,
+      readAt: iso(now - minute),
+      servicesDown: index % 50 === 0 ? 2 : 0,
+      services: { running: 10 },
+      cpuPercent: index % 100,
+      memory: { usedMb: 1000 + (index % 3000), totalMb: 4096 },
+      disk: { usedGb: 20 + (index % 80), totalGb: 100 },
+      version: `2.3${index % 4}.1`,
+      problem: null,
+    }));
 
   let observer: PerformanceObserver | null = null;
   const probe: BoardProbe = {
@@ -202,6 +224,7 @@ function installFakeMain(setup: FakeMainSetup): void {
       return copy;
     },
     'panelApi:getAppStatus': async () => after(setup.status),
+    'panelApi:getFleetState': async () => after(health),
     'panelApi:updateSettings': async ([patch]) => after({ ...setup.status, settings: { ...setup.status.settings, ...(patch as object) } }),
     'panelApi:getCachedSession': async () => after(null),
     'panelApi:getSession': async ([id]) =>
@@ -254,7 +277,17 @@ interface Scrolled {
 }
 
 /** Scrolls the panel list from top to bottom in about `frames` frames, one step a frame. */
-async function scrollList({ frames, list: listSelector, row }: { frames: number; list: string; row: string }): Promise<Scrolled> {
+async function scrollList({
+  frames,
+  list: listSelector,
+  row,
+  name,
+}: {
+  frames: number;
+  list: string;
+  row: string;
+  name: string;
+}): Promise<Scrolled> {
   const list = document.querySelector<HTMLElement>(listSelector);
   if (!list) throw new Error('no panel list');
   const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
@@ -283,7 +316,7 @@ async function scrollList({ frames, list: listSelector, row }: { frames: number;
     frames: count,
     longestFrame,
     atBottom: list.scrollTop + list.clientHeight >= list.scrollHeight - 1,
-    lastRow: lowest?.querySelector('.panel-item-name')?.textContent ?? '',
+    lastRow: lowest?.querySelector(name)?.textContent ?? '',
     nodes: document.querySelectorAll('*').length,
   };
 }
@@ -349,7 +382,7 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
   page.on('pageerror', (error) => errors.push(error.message));
   try {
     const status: AppStatus = {
-      settings: { ...DEFAULT_SETTINGS },
+      settings: { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, layout: LAYOUT } },
       tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
       startupProblems: [],
     };
@@ -398,11 +431,11 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
 
     // 5. Selecting the third row.
     const row = page.locator(LIST).locator(ROW).nth(2);
-    const name = await row.locator('.panel-item-name').textContent();
+    const name = await row.locator(NAME).textContent();
     const select = await timed(page, { trigger: 'click', watch: 'main.content', title: name, row: ROW }, () => row.click());
 
     // 3. Scrolling.
-    const scroll = await page.evaluate(scrollList, { frames: SCROLL_FRAMES, list: LIST, row: ROW });
+    const scroll = await page.evaluate(scrollList, { frames: SCROLL_FRAMES, list: LIST, row: ROW, name: NAME });
     await page.waitForTimeout(100);
     const scrollTask = await page.evaluate(longestTask, { from: scroll.start, to: scroll.end });
 
@@ -524,7 +557,7 @@ async function main(): Promise<void> {
   const mid = (list: Run[], pick: (run: Run) => number) => median(list.map(pick));
   const worst = (list: Run[], pick: (run: Run) => number) => Math.max(...list.map(pick));
 
-  console.log(`\nFleet board, ${count(BIG)} panels vs ${count(SMALL)}, median of ${RUNS} runs (a fresh page each);`);
+  console.log(`\nFleet board (${LAYOUT}), ${count(BIG)} panels vs ${count(SMALL)}, median of ${RUNS} runs (a fresh page each);`);
   console.log(`load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${availableParallelism()} cores\n`);
   const detail: [string, (run: Run) => number, (value: number) => string][] = [
     ['listPanels answered → first row visible', (run) => run.firstRow, ms],

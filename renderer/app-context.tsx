@@ -1,10 +1,12 @@
 import { createContext, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
 import type { CommandId } from '../shared/commands.ts';
+import type { PanelHealth } from '../shared/fleet-state.ts';
 import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
 import { connectWindow } from './event-router.ts';
 import { inListOrder } from './fleet-view.ts';
+import { HealthStore } from './health-store.ts';
 import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
 import { useClock, WindowClock } from './use-now.ts';
@@ -21,6 +23,8 @@ export interface WindowContext {
   clock: WindowClock;
   /** What was read of each panel through main (services, server load), for its tabs. */
   reads: PanelReads;
+  /** Each panel's state as the last check read it, for the fleet table. */
+  healthStore: HealthStore;
 }
 
 const Context = createContext<WindowContext | null>(null);
@@ -50,7 +54,8 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
     const reads = createPanelReads(api);
     // A sign-in that ended (or a panel removed) takes what was read with it.
     panelStore.subscribe(() => forgetSignedOut(reads, (id) => panelStore.getSnapshot().byId.get(id)?.signedIn === true));
-    return { api, panelStore, windowStore: new WindowStore(pageSessionMemory()), commands: new CommandRegistry(), clock, reads };
+    const windowStore = new WindowStore(pageSessionMemory());
+    return { api, panelStore, windowStore, commands: new CommandRegistry(), clock, reads, healthStore: new HealthStore() };
   });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
   return <Context value={context}>{children}</Context>;
@@ -71,6 +76,12 @@ export function useApi(): PanelBridge {
 export function usePanels(): PanelSnapshot {
   const { panelStore } = useWindowContext();
   return useSyncExternalStore(panelStore.subscribe, panelStore.getSnapshot);
+}
+
+/** Each panel's state as the last check read it; renders again when a check reads some. */
+export function useHealth(): ReadonlyMap<string, PanelHealth> {
+  const { healthStore } = useWindowContext();
+  return useSyncExternalStore(healthStore.subscribe, healthStore.getSnapshot);
 }
 
 /** The time now, from the window's one clock: every relative time on screen is measured against the same instant. */

@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
 import { useSelection, useWindowContext, usePanels, useWindowState, WindowProvider } from './app-context.tsx';
 import { ActivityView } from './components/activity-view.tsx';
@@ -35,7 +36,7 @@ function Workspace() {
   const context = useWindowContext();
   const { windowStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen } = useWindowState();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, listView } = useWindowState();
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -43,7 +44,15 @@ function Workspace() {
   useFocusAfterRemoval();
   useRowFocusRequest();
   return (
-    <div className="workspace">
+    // The table's pane is as wide as the operator dragged it, never hiding the panel view (styles.css).
+    <div
+      className={listView.layout === 'table' ? 'workspace is-table' : 'workspace'}
+      style={
+        listView.layout === 'table' && listView.paneWidth !== undefined
+          ? ({ '--pane': `min(${listView.paneWidth}px, calc(100vw - 240px))` } as CSSProperties)
+          : undefined
+      }
+    >
       <Sidebar />
       <main className="content">
         <UpdateNotice />

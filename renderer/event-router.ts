@@ -2,6 +2,7 @@ import type { PanelBridge } from '../shared/bridge.ts';
 import type { PanelEvent } from '../shared/events.ts';
 import type { CommandRegistry } from './command-registry.ts';
 import { failureInfo } from './failure-info.ts';
+import type { HealthStore } from './health-store.ts';
 import type { PanelStore } from './panel-store.ts';
 import type { WindowStore } from './window-store.ts';
 
@@ -10,6 +11,8 @@ export interface EventTargets {
   panelStore: PanelStore;
   windowStore: WindowStore;
   commands: CommandRegistry;
+  /** Each panel's state as the last check read it; absent where nothing shows it. */
+  healthStore?: HealthStore;
   /** Whether a modal dialog is open: a command from main's menu then waits for the operator to close it. */
   modalOpen(): boolean;
 }
@@ -40,8 +43,7 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
     case 'serviceActionChanged':
       return targets.windowStore.serviceActionChanged(event);
     case 'fleetStateChanged':
-      // Kept by the fleet table when it comes (issue 24); the board has no place for it yet.
-      return;
+      return targets.healthStore?.apply(event.panels);
     case 'serviceLogLines':
     case 'serviceLogEnded':
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
@@ -69,7 +71,10 @@ export async function loadPanelList(
  * Connects the window to main: its events first, then the panel list and the app's status. The
  * function returned stops the events.
  */
-export function connectWindow(api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'>, targets: EventTargets): () => void {
+export function connectWindow(
+  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> & Partial<Pick<PanelBridge, 'getFleetState'>>,
+  targets: EventTargets,
+): () => void {
   // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
   const stop = api.onEvent((event) => routePanelEvent(event, targets));
   void loadPanelList(api, targets);
@@ -77,6 +82,11 @@ export function connectWindow(api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 
   api.getAppStatus().then(
     (status) => targets.windowStore.setStatus(status),
     () => targets.windowStore.setStatus(null),
+  );
+  // The state only fills the table's columns: without it the panels still work.
+  api.getFleetState?.().then(
+    (all) => targets.healthStore?.load(all),
+    () => undefined,
   );
   return stop;
 }

@@ -1,9 +1,8 @@
 import { COLOUR_NAMES } from '../shared/labels.ts';
 import type { BoardSort, Panel } from '../shared/types.ts';
-import { HOUR_MS, untilText } from '../shared/durations.ts';
 import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
-import { byRank, fold, matchRank, NO_MATCH, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
+import { byRank, fold, matchRank, NO_MATCH, type PanelFacts, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -40,6 +39,8 @@ export interface FleetFilter {
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
+  /** What needs attention, when not the state alone (the table's facts: services down, a full disk; muted panels not). */
+  isAttention?: (panel: Panel) => boolean;
 }
 
 export interface FleetRow {
@@ -62,13 +63,28 @@ export interface FleetView {
   attention: number;
 }
 
-/** The view of `panels` under `filter`, in one pass. */
-export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: FleetCache = new WeakMap()): FleetView {
+/** A panel's facts when nothing of its state is known: only the version it named. */
+const versionOnly = (panel: Panel): PanelFacts => ({
+  servicesDown: null,
+  diskPercent: null,
+  memoryPercent: null,
+  cpuPercent: null,
+  version: panel.panelVersion,
+});
+
+/** The view of `panels` under `filter`, in one pass; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
+export function fleetView(
+  panels: readonly Panel[],
+  filter: FleetFilter,
+  cache: FleetCache = new WeakMap(),
+  factsOf: (panel: Panel) => PanelFacts = versionOnly,
+): FleetView {
   const query = searchQuery(filter.query);
-  const searching = query.terms.length > 0;
+  const searching = query.terms.length > 0 || query.facts.length > 0;
   const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
   const rows: FleetRow[] = [];
   const ranks: number[] = [];
+  let attention = 0;
   for (const panel of panels) {
     let known = cache.get(panel);
     if (known === undefined) {
@@ -78,8 +94,14 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
     }
     const { row } = known;
     counts[row.kind]++;
-    if (filter.attentionOnly && !needsAttention(row.kind)) continue;
+    const attends = filter.isAttention ? filter.isAttention(panel) : needsAttention(row.kind);
+    if (attends) attention++;
+    if (filter.attentionOnly && !attends) continue;
     if (searching) {
+      if (query.facts.length > 0) {
+        const facts = factsOf(panel);
+        if (!query.facts.every((holds) => holds(facts))) continue;
+      }
       known.search ??= panelSearchEntry(panel, row);
       const rank = matchRank(known.search, query);
       if (rank === NO_MATCH) continue;
@@ -90,7 +112,7 @@ export function fleetView(panels: readonly Panel[], filter: FleetFilter, cache: 
   return {
     rows: searching ? byRank(rows, ranks) : rows,
     counts,
-    attention: counts['check-failed'] + counts.expired + counts['signed-out'],
+    attention,
   };
 }
 
@@ -106,40 +128,8 @@ function panelSearchEntry(panel: Panel, row: FleetRow): SearchEntry {
   return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${colour}`);
 }
 
-/** `stale`: the end the panel gave before its last check failed, which may no longer hold. */
-export type ExpiryTone = 'ok' | 'soon' | 'ended' | 'stale';
-
-/**
- * A row's session end: "expires in 40 min" (amber under an hour), "expired" (red), or null when
- * unknown. After a failed check (`lastKnown`) the panel may have ended the session meanwhile: the
- * end is "last known: expires in 6 days", in plain colour; a time gone by is "expired" all the same.
- */
-export function expiryText(expiresAt: string | null, now: number, lastKnown = false): { text: string; tone: ExpiryTone } | null {
-  if (expiresAt === null) return null;
-  const end = Date.parse(expiresAt);
-  if (!Number.isFinite(end)) return null;
-  if (end <= now) return { text: 'expired', tone: 'ended' };
-  if (lastKnown) return { text: `last known: expires ${untilText(end, now)}`, tone: 'stale' };
-  return { text: `expires ${untilText(end, now)}`, tone: end - now < HOUR_MS ? 'soon' : 'ok' };
-}
-
-/**
- * Type-ahead in the list: the next entry after `from` (wrapping) whose name starts with `typed`,
- * or -1. Repeating one letter steps through the entries starting with it, as in a file manager.
- */
-export function typeAheadIndex(names: readonly string[], typed: string, from: number): number {
-  const prefix = fold(typed);
-  if (prefix === '' || names.length === 0) return -1;
-  const repeated = prefix.length > 1 && [...prefix].every((letter) => letter === prefix[0]);
-  const wanted = repeated ? prefix[0]! : prefix;
-  // A new prefix may match the current entry itself; a repeated letter moves on.
-  const start = repeated || prefix.length === 1 ? from + 1 : from;
-  for (let step = 0; step < names.length; step++) {
-    const index = (((start + step) % names.length) + names.length) % names.length;
-    if (fold(names[index]!).startsWith(wanted)) return index;
-  }
-  return -1;
-}
+// The texts of a row, apart (row-texts.ts); named here too, where the list's other pure parts are.
+export { type ExpiryTone, expiryText, typeAheadIndex } from './row-texts.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Order and sections

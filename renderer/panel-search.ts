@@ -17,15 +17,64 @@ export function fold(text: string): string {
 }
 
 export interface SearchQuery {
-  /** The words typed, folded; none matches everything. */
+  /** The words typed, folded, but the fact terms; none matches everything. */
   terms: readonly string[];
   /** The query's words as one name is compared (`nameKey`), for the exact and prefix ranks. */
   key: string;
+  /** The fact terms typed (`down`, `disk>90`, `version:2.30`): each must hold of a panel's facts. */
+  facts: readonly FactTest[];
 }
 
 export function searchQuery(query: string): SearchQuery {
-  const folded = fold(query);
-  return { terms: folded.split(/\s+/).filter(Boolean), key: nameKey(folded) };
+  const words: string[] = [];
+  const facts: FactTest[] = [];
+  for (const word of fold(query).split(/\s+/).filter(Boolean)) {
+    const fact = factTest(word);
+    if (fact) facts.push(fact);
+    else words.push(word);
+  }
+  return { terms: words, key: nameKey(words.join(' ')), facts };
+}
+
+/** What the last check read of a panel, as the fact terms test it; null where unknown. */
+export interface PanelFacts {
+  servicesDown: number | null;
+  diskPercent: number | null;
+  memoryPercent: number | null;
+  cpuPercent: number | null;
+  /** The version the panel named ("2.30.1"). */
+  version: string | null;
+}
+
+export type FactTest = (facts: PanelFacts) => boolean;
+
+const MEASURE = /^(disk|mem|memory|cpu)(>=|<=|>|<|=)(\d+(?:\.\d+)?)%?$/;
+const MEASURES = { disk: 'diskPercent', mem: 'memoryPercent', memory: 'memoryPercent', cpu: 'cpuPercent' } as const;
+
+/**
+ * A fact term, or null for a word: `down` (a service down), `disk>90` (also `<`, `>=`, `<=`, `=`;
+ * `mem`, `cpu`), `version:2.30` (2.30 and every 2.30.x, never 2.300). An unknown figure never matches.
+ */
+export function factTest(word: string): FactTest | null {
+  if (word === 'down') return (facts) => (facts.servicesDown ?? 0) > 0;
+  if (word.startsWith('version:') && word.length > 'version:'.length) {
+    const wanted = word.slice('version:'.length).replace(/^v/, '');
+    return ({ version }) => version !== null && (version === wanted || version.startsWith(`${wanted}.`));
+  }
+  const measure = MEASURE.exec(word);
+  if (!measure) return null;
+  const field = MEASURES[measure[1] as keyof typeof MEASURES];
+  const limit = Number(measure[3]);
+  const compare = measure[2]!;
+  return (facts) => {
+    const value = facts[field];
+    if (value === null) return false;
+    if (compare === '>') return value > limit;
+    if (compare === '<') return value < limit;
+    if (compare === '>=') return value >= limit;
+    if (compare === '<=') return value <= limit;
+    return value === limit;
+  };
 }
 
 /** What one panel is searched by, built once per panel (panels are immutable). */

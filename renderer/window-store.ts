@@ -11,7 +11,7 @@ import type { ServiceAction, ServiceActionPhase } from '../shared/service-action
 type ServiceActionEvent = Extract<PanelEvent, { type: 'serviceActionChanged' }>;
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
-export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups'>;
+export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups' | 'layout' | 'paneWidth' | 'table'>;
 
 /** What is open over the window: one at a time (opening one closes the other). */
 export type WindowDialog =
@@ -99,8 +99,16 @@ const NO_PANELS: ReadonlySet<string> = new Set();
 /** Choosing a panel shows it in place of the activity log or the Alerts list. */
 const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false } as const;
 
-function listViewOf({ sort, attentionOnly, collapsedGroups }: BoardView): ListView {
-  return { sort, attentionOnly, collapsedGroups };
+function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, table }: BoardView): ListView {
+  // The table's fields only when the operator set them: a view of an older version has none.
+  return {
+    sort,
+    attentionOnly,
+    collapsedGroups,
+    ...(layout && { layout }),
+    ...(paneWidth !== undefined && { paneWidth }),
+    ...(table && { table }),
+  };
 }
 
 /**

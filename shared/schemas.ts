@@ -3,6 +3,7 @@ import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from './transfer.ts';
+import { boardTableFields } from './board-table.ts';
 import { ACTIVITY_KEPT, API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
@@ -89,6 +90,7 @@ export const tagsSchema = z
 export const colourSchema = z.enum(PANEL_COLOURS, { error: `Colour must be one of ${PANEL_COLOURS.join(', ')}, or null.` }).nullable();
 
 export const favouriteSchema = z.boolean({ error: 'Favourite must be true or false.' });
+export const mutedSchema = z.boolean({ error: 'Muted must be true or false.' });
 
 /** "Keep me signed in": ask the panel for its long session at log in. */
 export const keepSignedInSchema = z.boolean({ error: 'Keep me signed in must be true or false.' });
@@ -125,10 +127,11 @@ export const updatePanelInputSchema = z.strictObject(
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
     keepSignedIn: keepSignedInSchema.optional(),
-  } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address', z.ZodType>,
+    muted: mutedSchema.optional(),
+  } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address' | 'muted', z.ZodType>,
   {
     error:
-      'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn? }.',
+      'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted? }.',
   },
 );
 
@@ -217,8 +220,9 @@ export const appSettingsPatchSchema = z.strictObject(
           collapsedGroups: z
             .array(z.string({ error: 'A folded group must be text.' }).max(240, { error: 'A folded group name is too long.' }))
             .max(MAX_COLLAPSED_GROUPS, { error: `At most ${MAX_COLLAPSED_GROUPS} folded groups are kept.` }),
+          ...boardTableFields,
         },
-        { error: 'Expected { selectedPanelId, sort, attentionOnly, collapsedGroups }.' },
+        { error: 'Expected { selectedPanelId, sort, attentionOnly, collapsedGroups, layout?, paneWidth?, table? }.' },
       )
       .optional(),
   },
@@ -285,8 +289,9 @@ export const bulkChangeSchema = z.strictObject(
     removeTags: tagsSchema.optional(),
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
+    muted: mutedSchema.optional(),
   },
-  { error: 'Expected { group?, addTags?, removeTags?, colour?, favourite? }.' },
+  { error: 'Expected { group?, addTags?, removeTags?, colour?, favourite?, muted? }.' },
 );
 
 export const importSourceSchema = z.discriminatedUnion(

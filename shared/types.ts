@@ -89,6 +89,8 @@ export interface Panel {
   colour: PanelColour | null;
   /** Pinned at the top of the list. */
   favourite: boolean;
+  /** Left out of "Needs attention" by the operator (marked muted in the table); absent in older files, so false. */
+  muted: boolean;
 }
 
 /**
@@ -125,6 +127,8 @@ export const PANEL_FIELDS = {
   tags: 'setting',
   colour: 'setting',
   favourite: 'setting',
+  // An operational choice of this installation, like the sign-in: never exported.
+  muted: 'kept',
 } as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;
 
 /** The fields of `Panel` of one kind (or kinds) of `PANEL_FIELDS`. */
@@ -195,6 +199,43 @@ export interface BoardView {
   attentionOnly: boolean;
   /** Groups shown folded, by name. */
   collapsedGroups: string[];
+  /** The compact list or the dense table; absent is the list. */
+  layout?: BoardLayout;
+  /** The list pane's width in pixels as the operator dragged it (table only); absent is the window's default. */
+  paneWidth?: number;
+  /** How the table looks: its columns, their widths, its order; absent is the default. */
+  table?: BoardTable;
+}
+
+export const BOARD_LAYOUTS = ['list', 'table'] as const;
+export type BoardLayout = (typeof BOARD_LAYOUTS)[number];
+
+/** The columns of the fleet table, in the order they are offered. */
+export const TABLE_COLUMNS = [
+  'state',
+  'name',
+  'group',
+  'reason',
+  'version',
+  'disk',
+  'memory',
+  'cpu',
+  'down',
+  'session',
+  'checked',
+] as const;
+export type TableColumn = (typeof TABLE_COLUMNS)[number];
+
+export interface BoardTable {
+  /** The columns shown, in order. */
+  columns: TableColumn[];
+  /** Widths the operator dragged, in pixels; a column absent has its default width. */
+  widths: Partial<Record<TableColumn, number>>;
+  /** The column the rows are sorted by; `state` sorts by severity (attention first). */
+  sortBy: TableColumn;
+  descending: boolean;
+  /** Rows under a heading per group (sorted within), or one flat list across groups. */
+  grouped: boolean;
 }
 
 /** What protects tokens saved on this system now. */

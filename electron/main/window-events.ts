@@ -128,6 +128,7 @@ function plainPanel(panel: Panel): Panel {
     tags,
     colour,
     favourite,
+    muted,
   } = panel;
   return {
     id,
@@ -155,6 +156,7 @@ function plainPanel(panel: Panel): Panel {
     tags: [...tags],
     colour,
     favourite,
+    muted,
   };
 }
 

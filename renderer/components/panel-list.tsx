@@ -1,9 +1,10 @@
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { expiryText, sectionKey, typeAheadIndex, type BoardItem } from '../fleet-view.ts';
 import { isApiTokenSignIn } from '../panel-status.ts';
+import { useActiveRange, useScrollToActive } from '../use-active-row.ts';
 import { isUnencrypted } from './plain-http.tsx';
 
 /** Every panel row has this height, and every heading its own: ten thousand rows cost no measuring. */
@@ -98,24 +99,10 @@ export function PanelList({
   const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
   const getScrollElement = useCallback(() => scroller.current, []);
   const activeIndex = activeKey === null ? -1 : items.findIndex((item) => item.key === activeKey);
-  // The entry aria-activedescendant names is always in the page, even scrolled out of view.
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const indexes = defaultRangeExtractor(range);
-      return activeIndex >= 0 && !indexes.includes(activeIndex) ? [...indexes, activeIndex].sort((a, b) => a - b) : indexes;
-    },
-    [activeIndex],
-  );
+  const rangeExtractor = useActiveRange(activeIndex);
   const virtualizer = useVirtualizer({ count: items.length, getScrollElement, estimateSize, overscan: 6, getItemKey, rangeExtractor });
 
-  // The entry the keyboard is on is brought into view when it changes (a key, a notification, a
-  // new panel), not when other rows move around it: the operator may be scrolling elsewhere.
-  const scrolledTo = useRef<string | null>(null);
-  useEffect(() => {
-    if (activeIndex < 0 || scrolledTo.current === activeKey) return;
-    scrolledTo.current = activeKey;
-    virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
-  }, [activeKey, activeIndex, virtualizer]);
+  useScrollToActive(virtualizer, activeKey, activeIndex);
 
   // Where a Shift selection runs from: the panel last chosen on its own (click, arrow, Ctrl click).
   const anchor = useRef<string | null>(selectedId);

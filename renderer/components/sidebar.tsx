@@ -1,10 +1,14 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { BOARD_SORTS, type BoardSort } from '../../shared/types.ts';
-import { useCommandHandlers, useNow, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
+import { BOARD_SORTS, type BoardSort, type BoardTable, type Panel } from '../../shared/types.ts';
+import { useCommandHandlers, useHealth, useNow, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
 import { boardItems, fleetView, type FleetCache, sortKey, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../failure-info.ts';
 import { selectedPanel, type ListView } from '../window-store.ts';
+import { panelFacts } from '../panel-attention.ts';
+import { attentionOf, clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf, useTableItems } from './board-table.tsx';
+import { FleetTable } from './fleet-table.tsx';
+import { ColumnMenu } from './table-header.tsx';
 import { PanelList } from './panel-list.tsx';
 import { SearchField } from './search-field.tsx';
 
@@ -25,6 +29,13 @@ export function Sidebar() {
   const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
   const [query, setQuery] = useState('');
   const { attentionOnly, sort, collapsedGroups } = board;
+  const tabled = board.layout === 'table';
+  const table = tableOf(board.table);
+  const health = useHealth();
+  const changes = usePanelChanges();
+  const nav = useRef<HTMLElement>(null);
+  // Per panel and state, across renders: a keystroke over ten thousand panels reads them back.
+  const attentionCache = useRef(new WeakMap()).current;
   const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
   const searchText = useRef<FleetCache>(new WeakMap());
@@ -44,6 +55,8 @@ export function Sidebar() {
   const sorted = useMemo(() => {
     if (!listFocused || frozenKeys.current.sort !== sort) frozenKeys.current = { sort, keys: new Map() };
     const { keys } = frozenKeys.current;
+    // The table sorts by its own column (board-table.tsx): the list's order would be work thrown away.
+    if (tabled) return listed;
     return sortPanels(listed, sort, (panel) => {
       let key = keys.get(panel.id);
       if (key === undefined) {
@@ -52,16 +65,36 @@ export function Sidebar() {
       }
       return key;
     });
-  }, [listed, sort, listFocused]);
-  const view = useMemo(
-    () => fleetView(sorted, { query: listedQuery, attentionOnly }, searchText.current),
-    [sorted, listedQuery, attentionOnly],
+  }, [listed, sort, listFocused, tabled]);
+  // The table's "Needs attention" is the facts' (a failed check, services down, a full disk; not muted), the list's the state's.
+  const view = useMemo(() => {
+    const isAttention = tabled ? (panel: Panel) => attentionOf(attentionCache, panel, health.get(panel.id)).attention : undefined;
+    const factsOf = (panel: Panel) => panelFacts(panel, health.get(panel.id));
+    return fleetView(sorted, { query: listedQuery, attentionOnly, isAttention }, searchText.current, factsOf);
+  }, [sorted, listedQuery, attentionOnly, tabled, health, attentionCache]);
+  // The table sorts by its own column: the panels matching, or all when nothing filters.
+  const shown = useMemo(
+    () => (tabled && (listedQuery.trim() !== '' || attentionOnly) ? new Set(view.rows.map((row) => row.panel)) : null),
+    [tabled, listedQuery, attentionOnly, view.rows],
   );
+  const tableItems = useTableItems(tabled ? listed : NO_PANELS, shown, health, table, attentionCache);
+  const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
+  const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
   const items = useMemo(() => boardItems(view.rows, collapsed), [view.rows, collapsed]);
   const toggleSection = (key: string) =>
     onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
   const filtered = listedQuery.trim() !== '' || attentionOnly;
+  const changeTable = (change: Partial<BoardTable>) => onViewChange({ table: { ...table, ...change } });
+  // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
+  const open = (id: string) => {
+    if (byId.get(id)?.signedIn === false) windowStore.focusPanel(id, 'logIn');
+  };
+  const emptyText = settling
+    ? 'Listing the panels…'
+    : attentionOnly && listedQuery.trim() === ''
+      ? 'No panel needs attention.'
+      : 'No panel matches. Esc in the search box clears it.';
 
   const focusSearch = useCallback(() => {
     search.current?.focus();
@@ -92,114 +125,184 @@ export function Sidebar() {
   const cancel = () => void api.cancelChecks().catch((caught: unknown) => setCheckError(failureInfo(caught)));
   const signedIn = view.counts['signed-in'] + view.counts['check-failed'] > 0;
 
-  return (
-    <nav className="sidebar" aria-label="Panels">
-      <div className="sidebar-header">
-        <span className="brand">Paneldeck</span>
-        <button type="button" className="button-primary" onClick={() => windowStore.openDialog({ kind: 'addPanel' })}>
-          Add panel
+  const addPanel = (
+    <button type="button" className="button-primary" onClick={() => windowStore.openDialog({ kind: 'addPanel' })}>
+      Add panel
+    </button>
+  );
+  const searchBox = (
+    <div className="fleet-search">
+      <SearchField
+        ref={search}
+        label="Find panels"
+        placeholder="Find panels  (Ctrl+F)"
+        title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out), a colour (red, production) or a fact (down, disk>90, cpu>80, version:2.30); best matches of the name first"
+        value={query}
+        onSearch={setQuery}
+      />
+    </div>
+  );
+  const stateCounts = (
+    <ul className="fleet-counts" aria-label="Panels by state">
+      {STATUS_ORDER.filter((kind) => view.counts[kind] > 0).map((kind) => (
+        <li key={kind} className="fleet-count">
+          <span className={`status-dot status-${kind}`} aria-hidden="true" />
+          {view.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
+        </li>
+      ))}
+    </ul>
+  );
+  const actions = (
+    <div className="fleet-actions">
+      <button
+        type="button"
+        className="button-small"
+        aria-pressed={attentionOnly}
+        onClick={() => onViewChange({ attentionOnly: !attentionOnly })}
+      >
+        Needs attention ({view.attention})
+      </button>
+      {progress ? (
+        <span className="fleet-progress">
+          <progress max={progress.total} value={progress.done} aria-label="Checking panels" />
+          <span role="status">
+            Checking {progress.done} / {progress.total}
+          </span>
+          <button type="button" className="button-small" onClick={cancel}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          className="button-small"
+          disabled={!signedIn}
+          onClick={() => void checkAll()}
+          title={signedIn ? undefined : 'No panel is signed in'}
+        >
+          Check all
         </button>
-      </div>
-      {panels.length > 0 && (
-        <div className="fleet-tools">
-          <div className="fleet-search">
-            <SearchField
-              ref={search}
-              label="Find panels"
-              placeholder="Find panels  (Ctrl+F)"
-              title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out) or a colour (red, production); best matches of the name first"
-              value={query}
-              onSearch={setQuery}
-            />
-          </div>
-          <ul className="fleet-counts" aria-label="Panels by state">
-            {STATUS_ORDER.filter((kind) => view.counts[kind] > 0).map((kind) => (
-              <li key={kind} className="fleet-count">
-                <span className={`status-dot status-${kind}`} aria-hidden="true" />
-                {view.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
-              </li>
+      )}
+    </div>
+  );
+  const viewTools = (
+    <div className="fleet-sort">
+      <fieldset className="layout-toggle">
+        <legend>View</legend>
+        <button type="button" className="button-small" aria-pressed={!tabled} onClick={() => onViewChange({ layout: 'list' })}>
+          List
+        </button>
+        <button type="button" className="button-small" aria-pressed={tabled} onClick={() => onViewChange({ layout: 'table' })}>
+          Table
+        </button>
+      </fieldset>
+      {tabled ? (
+        <ColumnMenu table={table} onChange={changeTable} />
+      ) : (
+        <>
+          <label htmlFor="fleet-sort">Sort</label>
+          <select id="fleet-sort" value={sort} onChange={(event) => onViewChange({ sort: event.target.value as BoardSort })}>
+            {BOARD_SORTS.map((key) => (
+              <option key={key} value={key}>
+                {SORT_NAMES[key]}
+              </option>
             ))}
-          </ul>
-          <div className="fleet-actions">
-            <button
-              type="button"
-              className="button-small"
-              aria-pressed={attentionOnly}
-              onClick={() => onViewChange({ attentionOnly: !attentionOnly })}
-            >
-              Needs attention ({view.attention})
-            </button>
-            {progress ? (
-              <span className="fleet-progress">
-                <progress max={progress.total} value={progress.done} aria-label="Checking panels" />
-                <span role="status">
-                  Checking {progress.done} / {progress.total}
-                </span>
-                <button type="button" className="button-small" onClick={cancel}>
-                  Cancel
-                </button>
-              </span>
-            ) : (
-              <button
-                type="button"
-                className="button-small"
-                disabled={!signedIn}
-                onClick={() => void checkAll()}
-                title={signedIn ? undefined : 'No panel is signed in'}
-              >
-                Check all
-              </button>
-            )}
-          </div>
-          <div className="fleet-sort">
-            <label htmlFor="fleet-sort">Sort</label>
-            <select id="fleet-sort" value={sort} onChange={(event) => onViewChange({ sort: event.target.value as BoardSort })}>
-              {BOARD_SORTS.map((key) => (
-                <option key={key} value={key}>
-                  {SORT_NAMES[key]}
-                </option>
-              ))}
-            </select>
-          </div>
-          {checkError && <p className="field-error">{checkError.message}</p>}
-          <p className="fleet-matches muted" role="status">
-            {filtered ? `${view.rows.length} of ${listed.length} panels` : ''}
-          </p>
-        </div>
+          </select>
+        </>
       )}
-      {panels.length > 0 && (
-        <PanelList
-          onFocusChange={setListFocused}
-          items={items}
-          selectedId={selectedId}
-          marked={marked}
-          onSelect={(id) => windowStore.selectOne(id)}
-          onMark={(ids, focusId) => windowStore.selectMany(ids, focusId)}
-          // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
-          onOpen={(id) => {
-            if (byId.get(id)?.signedIn === false) windowStore.focusPanel(id, 'logIn');
-          }}
-          onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
-          onToggleSection={toggleSection}
-          now={now}
-          showVersion={sort === 'version'}
-          emptyText={
-            settling
-              ? 'Listing the panels…'
-              : attentionOnly && listedQuery.trim() === ''
-                ? 'No panel needs attention.'
-                : 'No panel matches. Esc in the search box clears it.'
-          }
-        />
+    </div>
+  );
+  const notes = (
+    <>
+      {checkError && <p className="field-error">{checkError.message}</p>}
+      <p className="fleet-matches muted" role="status">
+        {filtered ? `${view.rows.length} of ${listed.length} panels` : ''}
+      </p>
+    </>
+  );
+  const footer = (
+    <div className="sidebar-footer">
+      <button type="button" onClick={onPreferences} disabled={!onPreferences}>
+        Preferences
+      </button>
+      <button type="button" aria-pressed={activityOpen} onClick={() => windowStore.showActivity(!activityOpen)}>
+        Activity
+      </button>
+    </div>
+  );
+
+  // The table keeps the screen for rows: its tools are two lines (the bar, then the counts and the footer's buttons).
+  return (
+    <nav ref={nav} className={tabled ? 'sidebar is-table' : 'sidebar'} aria-label="Panels">
+      {tabled && panels.length > 0 ? (
+        <>
+          <div className="board-bar">
+            <span className="brand">Paneldeck</span>
+            {searchBox}
+            {actions}
+            {viewTools}
+            {addPanel}
+          </div>
+          <div className="board-facts">
+            {stateCounts}
+            <HealthCounts counts={counts} onSearch={setQuery} />
+            {notes}
+            {footer}
+          </div>
+          <FleetTable
+            items={tableItems}
+            table={table}
+            onTableChange={changeTable}
+            selectedId={selectedId}
+            onSelect={(id) => windowStore.selectOne(id)}
+            onOpen={open}
+            onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
+            onMute={(id, muted) => void mute(id, muted)}
+            onFocusChange={setListFocused}
+            now={now}
+            emptyText={emptyText}
+          />
+          <PaneHandle
+            width={() => board.paneWidth ?? nav.current?.getBoundingClientRect().width ?? 600}
+            onWidth={(paneWidth) => onViewChange({ paneWidth: clampPaneWidth(paneWidth, window.innerWidth) })}
+          />
+        </>
+      ) : (
+        <>
+          <div className="sidebar-header">
+            <span className="brand">Paneldeck</span>
+            {addPanel}
+          </div>
+          {panels.length > 0 && (
+            <div className="fleet-tools">
+              {searchBox}
+              {stateCounts}
+              <HealthCounts counts={counts} onSearch={setQuery} />
+              {actions}
+              {viewTools}
+              {notes}
+            </div>
+          )}
+          {panels.length > 0 && (
+            <PanelList
+              onFocusChange={setListFocused}
+              items={items}
+              selectedId={selectedId}
+              marked={marked}
+              onSelect={(id) => windowStore.selectOne(id)}
+              onMark={(ids, focusId) => windowStore.selectMany(ids, focusId)}
+              // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
+              onOpen={open}
+              onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
+              onToggleSection={toggleSection}
+              now={now}
+              showVersion={sort === 'version'}
+              emptyText={emptyText}
+            />
+          )}
+          {footer}
+        </>
       )}
-      <div className="sidebar-footer">
-        <button type="button" onClick={onPreferences} disabled={!onPreferences}>
-          Preferences
-        </button>
-        <button type="button" aria-pressed={activityOpen} onClick={() => windowStore.showActivity(!activityOpen)}>
-          Activity
-        </button>
-      </div>
     </nav>
   );
 }

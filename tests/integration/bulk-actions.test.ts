@@ -62,6 +62,28 @@ test('group, tags, colour and favourite of several panels at once; the others un
   });
 });
 
+test('mute: set on several panels or one (updatePanels, updatePanel), kept on disk, never exported, not copied by Duplicate', async () => {
+  await withService(async (app, dataDir) => {
+    const a = await app.addPanel({ address: 'a.example.com' });
+    const b = await app.addPanel({ address: 'b.example.com' });
+    assert.deepEqual([a.muted, b.muted], [false, false]);
+    const muted = await app.updatePanels([a.id, b.id], { muted: true });
+    assert.deepEqual(
+      muted.map((panel) => panel.muted),
+      [true, true],
+    );
+    assert.equal((await app.updatePanel(b.id, { muted: false })).muted, false);
+    const onDisk = JSON.parse(readFileSync(join(dataDir, 'panels.json'), 'utf8')) as { panels: { muted?: boolean }[] };
+    assert.deepEqual(
+      onDisk.panels.map((panel) => panel.muted),
+      [true, false],
+    );
+    const copy = await app.duplicatePanel(a.id, { address: 'c.example.com' });
+    assert.equal(copy.muted, false);
+    await rejectsWith(app.updatePanels([a.id], { muted: 'yes' as never }), 'INVALID_INPUT', /Muted must be true or false/);
+  });
+});
+
 test('a tag change that would give a panel too many tags changes nothing, and says which panel', async () => {
   await withService(async (app) => {
     const full = await app.addPanel({

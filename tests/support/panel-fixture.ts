@@ -27,6 +27,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     tags: [],
     colour: null,
     favourite: false,
+    muted: false,
     ...change,
   };
 }

@@ -37,5 +37,6 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
     tags: panel.tags ?? [],
     colour: panel.colour ?? null,
     favourite: panel.favourite ?? false,
+    muted: false,
   };
 }

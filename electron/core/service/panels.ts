@@ -137,7 +137,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
     },
 
     async updatePanels(ids, change) {
-      const [requested, { group, addTags, removeTags, colour, favourite }] = parseArguments('updatePanels', [ids, change]);
+      const [requested, { group, addTags, removeTags, colour, favourite, muted }] = parseArguments('updatePanels', [ids, change]);
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const removing = new Set((removeTags ?? []).map((tag) => tag.toLowerCase()));
@@ -147,6 +147,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
         if (group !== undefined) next.group = group;
         if (colour !== undefined) next.colour = colour;
         if (favourite !== undefined) next.favourite = favourite;
+        if (muted !== undefined) next.muted = muted;
         if (addTags || removeTags) {
           const tags = cleanTags([...record.tags, ...(addTags ?? [])]).filter((tag) => !removing.has(tag.toLowerCase()));
           if (tags.length > LABEL_LIMITS.tags) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../../shared/settings.ts';
+import { storedBoardTableFields } from '../../../shared/board-table.ts';
 import { BOARD_SORTS, THEMES } from '../../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
@@ -32,6 +33,7 @@ const settingsSchema = z.object({
       sort: z.enum(BOARD_SORTS),
       attentionOnly: z.boolean(),
       collapsedGroups: z.array(z.string().max(240)).max(MAX_COLLAPSED_GROUPS),
+      ...storedBoardTableFields,
     })
     .catch(() => ({ ...DEFAULT_SETTINGS.boardView }))
     .default(() => ({ ...DEFAULT_SETTINGS.boardView })),

@@ -107,6 +107,11 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
   tags: ({ tags }) => (isTags(tags) ? tags : undefined),
   colour: ({ colour }) => (colour === null || isPanelColour(colour) ? colour : undefined),
   favourite: ({ favourite }) => (typeof favourite === 'boolean' ? favourite : undefined),
+  /** Absent (not muted) in older files. */
+  muted: ({ muted }) => {
+    const quiet = muted ?? false;
+    return typeof quiet === 'boolean' ? quiet : undefined;
+  },
 };
 const RECORD_FIELDS = Object.keys(FIELD_READERS) as (keyof PanelRecord)[];
 

@@ -49,6 +49,7 @@ const panel: Panel = {
   tags: ['eu', 'billing'],
   colour: 'red',
   favourite: true,
+  muted: false,
 };
 
 const changed: PanelEvent = { type: 'panelsChanged', panels: [panel] };

@@ -273,3 +273,30 @@ describe('search: whole words or prefixes, ranked (issue 22, items 3 and 4)', ()
     assert.deepEqual(found(panels, '2'), ['web07'], '"2" is the start of 2.30.4, not of 12');
   });
 });
+
+test('the table: fact terms over the facts given, a colour name finds the panels of that colour, attention by facts', () => {
+  const red = samplePanel(1, { name: 'shop', colour: 'red', signedIn: true });
+  const expired = samplePanel(2, { name: 'blog', signedOutReason: { code: 'UNAUTHORIZED', message: 'ended' } });
+  const down = samplePanel(3, { name: 'api', signedIn: true, panelVersion: '2.30.2' });
+  const panels = [red, expired, down];
+  const facts = (panel: Panel) => ({
+    servicesDown: panel === down ? 2 : 0,
+    diskPercent: panel === red ? 95 : 10,
+    memoryPercent: null,
+    cpuPercent: null,
+    version: panel.panelVersion,
+  });
+  const names = (query: string, attentionOnly = false, isAttention?: (panel: Panel) => boolean) =>
+    fleetView(panels, { query, attentionOnly, isAttention }, new WeakMap(), facts).rows.map((row) => row.panel.name);
+  assert.deepEqual(names('red'), ['shop'], 'red is the colour, never the expired panel');
+  assert.deepEqual(names('down'), ['api']);
+  assert.deepEqual(names('disk>90'), ['shop']);
+  assert.deepEqual(names('version:2.30'), ['api']);
+  assert.deepEqual(names('version:2.30 shop'), []);
+  assert.deepEqual(
+    names('', true, (panel) => panel === down),
+    ['api'],
+  );
+  assert.equal(fleetView(panels, { query: '', attentionOnly: false, isAttention: (panel) => panel !== expired }).attention, 2);
+  assert.equal(fleetView(panels, { query: '', attentionOnly: false }).attention, 1, 'the list: the state decides');
+});

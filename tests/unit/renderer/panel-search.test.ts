@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { byRank, matchesWords, matchRank, NO_MATCH, RANK, searchEntry, searchQuery } from '../../../renderer/panel-search.ts';
+import { byRank, factTest, matchesWords, matchRank, NO_MATCH, RANK, searchEntry, searchQuery } from '../../../renderer/panel-search.ts';
 
 /** The matcher and ranker the list and the palette share (the list's own cases are in fleet-view.test.ts). */
 
@@ -46,4 +46,22 @@ test('byRank: best rank first, the order given kept within a rank', () => {
       }
     }),
   );
+});
+
+test('fact terms: down, disk>90 (and <, >=, <=, =, mem, cpu), version:2.30 (every 2.30.x, never 2.300); the rest stays words', () => {
+  const facts = { servicesDown: 2, diskPercent: 91, memoryPercent: 40, cpuPercent: 12.5, version: '2.30.1' };
+  const none = { servicesDown: null, diskPercent: null, memoryPercent: null, cpuPercent: null, version: null };
+  const holds = (query: string, of: typeof facts | typeof none = facts) => searchQuery(query).facts.every((test) => test(of));
+  assert.deepEqual(searchQuery('down disk>90 acme').terms, ['acme']);
+  assert.equal(searchQuery('down disk>90 acme').facts.length, 2);
+  assert.ok(holds('down'));
+  assert.ok(!holds('down', { ...facts, servicesDown: 0 }));
+  assert.ok(holds('disk>90') && !holds('disk>91') && holds('disk>=91') && holds('disk=91') && holds('disk<=91') && !holds('disk<91'));
+  assert.ok(holds('mem<50') && holds('memory<50%') && holds('cpu>12'));
+  assert.ok(holds('version:2.30') && holds('version:2.30.1') && holds('version:2') && !holds('version:2.3'));
+  assert.ok(!holds('version:2.30', { ...facts, version: '2.300.0' }));
+  assert.ok(!holds('down', none) && !holds('disk>0', none) && !holds('version:2', none), 'unknown never matches');
+  assert.deepEqual(factTest('downtown'), null);
+  assert.deepEqual(factTest('disk>'), null);
+  assert.deepEqual(searchQuery('Version:2.30').facts.length, 1);
 });
