@@ -23,7 +23,7 @@ export function Sidebar() {
   const { api, windowStore } = useWindowContext();
   const { panels: known, byId, progress } = usePanels();
   const panels = known ?? NO_PANELS;
-  const { listView: board, marked, status, selectedId: chosenId, activityOpen } = useWindowState();
+  const { listView: board, marked, status, selectedId: chosenId, activityOpen, alertsOpen } = useWindowState();
   const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
   const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
   const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
@@ -227,6 +227,9 @@ export function Sidebar() {
       </button>
       <button type="button" aria-pressed={activityOpen} onClick={() => windowStore.showActivity(!activityOpen)}>
         Activity
+      </button>
+      <button type="button" aria-pressed={alertsOpen} onClick={() => windowStore.showAlerts(!alertsOpen)}>
+        Alerts
       </button>
     </div>
   );

@@ -6,7 +6,7 @@ import { expect, test } from './fixtures.ts';
 import { checkScreen, checkScreenBothSizes } from './screens.ts';
 
 /**
- * The Alerts view: the alerts main raised, newest first, from the View menu and the palette; a
+ * The Alerts view: the alerts main raised, newest first, from the View menu, the palette and the sidebar; a
  * crash seen by a real check arrives on top while the view is open; the search; a row and a
  * notification's click open the panel at the alert's tab.
  */
@@ -79,7 +79,7 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
     // The row opens its panel at Services.
     await rows.first().getByRole('button', { name: 'Open Billing at Services' }).click();
     await expect(view).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Services' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Services', exact: true })).toHaveAttribute('aria-pressed', 'true');
 
     // The palette's Alerts; then a notification clicked: the panel at Overview.
     await page.keyboard.press('Control+k');
@@ -88,8 +88,16 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
     await expect(view).toBeVisible();
     await app.sendEvent({ type: 'focusPanel', panelId: panel.id, tab: 'overview' });
     await expect(view).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Overview', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await checkScreen(page, 'alerts-03-notification-opens-overview');
+
+    // The sidebar's Alerts button opens the view and closes it again, as Activity's does.
+    const button = page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Alerts', exact: true });
+    await button.click();
+    await expect(view).toBeVisible();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+    await button.click();
+    await expect(view).toBeHidden();
   } finally {
     await panelServer.close();
   }

@@ -20,7 +20,7 @@ test('Overview: version, uptime, CPU, memory and disk; a disk nearly full is amb
     await board(page)
       .getByRole('treeitem', { name: /Acme production/ })
       .click();
-    await page.getByRole('button', { name: 'Overview' }).click();
+    await page.getByRole('button', { name: 'Overview', exact: true }).click();
     const overview = page.locator('.overview-tab');
     await expect(overview).toContainText('Easypanel 2.33.4');
     await expect(overview).toContainText('14 days');
@@ -52,7 +52,7 @@ test('Services: each state as colour, shape and word, replicas, type; search; a 
     await board(page)
       .getByRole('treeitem', { name: /Acme staging/ })
       .click();
-    await page.getByRole('button', { name: 'Services' }).click();
+    await page.getByRole('button', { name: 'Services', exact: true }).click();
     const table = page.getByRole('table', { name: 'Services' });
     // The table has room for a few rows at 900x600: the others come into the page as it scrolls.
     await expect(table).toHaveAttribute('aria-rowcount', '21');
@@ -95,7 +95,7 @@ test('Services: 2,000 services keep only the rows in view in the page, and scrol
     await board(page)
       .getByRole('treeitem', { name: /Big fleet/ })
       .click();
-    await page.getByRole('button', { name: 'Services' }).click();
+    await page.getByRole('button', { name: 'Services', exact: true }).click();
     await expect(page.locator('.services-counts')).toContainText('200 projects, 2,000 services');
     const rows = page.getByRole('table', { name: 'Services' }).getByRole('row');
     expect(await rows.count()).toBeLessThan(60);
