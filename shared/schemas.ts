@@ -3,7 +3,7 @@ import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from './transfer.ts';
-import { boardTableFields } from './board-table.ts';
+import { boardTableFields } from './board-table-schemas.ts';
 import { ACTIVITY_KEPT, API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
 /**
