@@ -82,6 +82,10 @@ export class FleetStateReader {
     const load = await call('getSystemStats');
     const refused = problems.find((problem) => problem.code === 'UNAUTHORIZED');
     if (refused) {
+      // The sign-in may have ended while the state was read (a log out, a removal, a new log in):
+      // then the refusal was of a token no longer the panel's, and it ends nothing, nor fails the check.
+      const current = state.registry.get(record.id);
+      if (!current || state.vault.token(record.id, current.baseUrl) !== token) return null;
       await this.#options.reader.recordFailure(state, record, token, refused);
       return refused.toInfo();
     }
