@@ -184,20 +184,23 @@ describe('overlapping calls', () => {
     await assertSignedOutEverywhere(id);
   });
 
-  test('a new log in while a read of the old sign-in is in flight: the answer is for the new sign-in', async () => {
+  test('a log out stops a read of its sign-in under way; a new log in after it reads with the new token', async () => {
     const id = await signedInPanel();
     panel.setFault('getSession', { kind: 'latency', ms: HOLD_MS });
     const reading = outcome(service.getSession(id));
     await arrived(panel, 'getSession', 1);
     await service.logOut(id);
+    // Stopped by the log out, not left to answer later for a sign-in that has ended.
+    const read = await reading;
+    assert.ok(!read.ok && read.code === 'NOT_SIGNED_IN', `the read ended as ${JSON.stringify(read)}`);
+    assert.match(read.message, /logged out of .* while the session was being read/);
     await service.logIn(id, credentials);
     const newToken = panel.issuedTokens().at(-1);
-    const read = await reading;
-    assert.ok(read.ok, `the read failed: ${read.ok ? '' : read.message}`);
-    const session = read.value.session as { issuedAt: string };
-    assert.equal(requestsTo(panel, 'getSession'), 2, 'the session was read again with the new token');
+    panel.setFault('getSession', null);
+    const again = await service.getSession(id);
+    assert.ok(again.session, 'a session came back');
+    assert.equal(requestsTo(panel, 'getSession'), 2, 'one read per sign-in, none repeated with the ended token');
     assert.equal(panel.requests.at(-1)?.headers.authorization, `Bearer ${newToken}`);
-    assert.ok(session.issuedAt, 'a session came back');
     assert.equal((await service.listPanels())[0]?.signedIn, true);
   });
 });

@@ -64,6 +64,16 @@ export class FleetStateReader {
     const missingAt = this.#routesMissingAt.get(record.id);
     const nowMs = this.#options.now().getTime();
     if (missingAt !== undefined && nowMs - missingAt < versionPeriodMs(record.id)) return null;
+    // Stopped, unsent, when the sign-in ends meanwhile (a log out, a removal).
+    const signedIn = this.#options.reader.whileSignedIn(record.id, signal);
+    try {
+      return await this.#readWith(state, record, token, signedIn.signal, nowMs);
+    } finally {
+      signedIn.done();
+    }
+  }
+
+  async #readWith(state: ServiceState, record: PanelRecord, token: string, signal: AbortSignal, nowMs: number): Promise<ErrorInfo | null> {
     const problems: PanelError[] = [];
     let reachable = true;
     const call = async (name: OperationName): Promise<Outcome | null> => {

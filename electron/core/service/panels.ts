@@ -31,7 +31,7 @@ export function panelMethods(context: ServiceContext): ServiceMethods<PanelMetho
     const forgetting = attemptWrite(() => current.vault.forget(...ids));
     for (const id of ids) {
       context.cache.forget(id);
-      context.reader.forget(id);
+      context.reader.ended(id);
       context.fleet.forget(id);
       context.alerts.forget(id);
       current.history.forget(id);

@@ -58,6 +58,8 @@ export class SessionReader {
   readonly #versionsDue = new Set<string>();
   /** When a search for each panel's generation last found nothing (its session route missing at every one). */
   readonly #generationNotFound = new Map<string, number>();
+  /** The requests under way with each panel's token: a sign-in that ends stops them before they reach the panel. */
+  readonly #underWay = new Map<string, Set<AbortController>>();
 
   constructor(options: SessionReaderOptions) {
     this.#options = options;
@@ -69,7 +71,7 @@ export class SessionReader {
    * or show a session for a signed-out panel; a new log in meanwhile reads again. A cancelled read
    * records nothing.
    */
-  async read(state: ServiceState, panelId: string, signal?: AbortSignal, by: 'operator' | 'check' = 'operator'): Promise<SessionResult> {
+  async read(state: ServiceState, panelId: string, outer?: AbortSignal, by: 'operator' | 'check' = 'operator'): Promise<SessionResult> {
     const { vault } = state;
     for (;;) {
       const record = find(state, panelId);
@@ -77,6 +79,8 @@ export class SessionReader {
       if (!token) throw notSignedIn(record);
       const generation = vault.generation(panelId);
       let read: { ok: true; session: unknown; version: VersionRead | null } | { ok: false; error: unknown };
+      const signedIn = this.whileSignedIn(panelId, outer);
+      const signal = signedIn.signal;
       try {
         // An API token's panel may take it on the version read only (see readApiTokenSession); such
         // a panel is not followed through an upgrade (a new sign-in with the token finds it again).
@@ -86,11 +90,17 @@ export class SessionReader {
             : await readSessionFollowingUpgrade(this.#options.request, record, token, signal, this.#mayFindGeneration(panelId, by));
         // Found again after an upgrade: the search read the version already.
         let version: VersionRead | null = answer.moved && { version: answer.version, moved: answer.moved };
-        if (version === null && this.#versionDue(state, panelId)) version = await readVersion(this.#options.request, record, token, signal);
+        // Only while the sign-in lasts: a log out or a removal during the session read means the
+        // token must go nowhere again, not even to the panel that issued it.
+        const stillSignedIn = () => vault.generation(panelId) === generation && state.registry.get(panelId) !== undefined;
+        if (version === null && this.#versionDue(state, panelId) && stillSignedIn())
+          version = await readVersion(this.#options.request, record, token, signal);
         read = { ok: true, session: answer.session, version };
       } catch (error) {
         read = { ok: false, error };
         if (error instanceof MissingRouteError) this.#generationNotFound.set(panelId, this.#options.now().getTime());
+      } finally {
+        signedIn.done();
       }
       const latest = find(state, panelId);
       if (vault.generation(panelId) !== generation || vault.token(panelId, latest.baseUrl) !== token) {
@@ -123,6 +133,38 @@ export class SessionReader {
       this.#options.changes.changed(panelId);
       return result;
     }
+  }
+
+  /**
+   * A signal for requests made with the panel's current token: aborted by `signal`, and when the
+   * sign-in ends (`ended`), so that a read under way when the operator logs
+   * out or removes the panel does not reach the panel afterwards. `done` once the requests ended.
+   */
+  whileSignedIn(panelId: string, signal?: AbortSignal): { signal: AbortSignal; done(): void } {
+    const own = new AbortController();
+    const stop = () => own.abort();
+    if (signal?.aborted) own.abort();
+    else signal?.addEventListener('abort', stop, { once: true });
+    const underWay = this.#underWay.get(panelId) ?? new Set<AbortController>();
+    this.#underWay.set(panelId, underWay.add(own));
+    return {
+      signal: own.signal,
+      done: () => {
+        signal?.removeEventListener('abort', stop);
+        underWay.delete(own);
+        if (underWay.size === 0 && this.#underWay.get(panelId) === underWay) this.#underWay.delete(panelId);
+      },
+    };
+  }
+
+  /**
+   * The panel's sign-in ended (a log out, a removal, a new address, a refused token): the requests
+   * under way with its token stop before they reach the panel, then all kept for it is forgotten.
+   * Not called when a new sign-in begins: a read under way then reads again with the new token.
+   */
+  ended(panelId: string): void {
+    for (const controller of this.#underWay.get(panelId) ?? []) controller.abort();
+    this.forget(panelId);
   }
 
   /** Forgets what was kept for the panel's sign-in, when it ends or a new one begins; the next read reads the version again. */
@@ -206,7 +248,7 @@ export class SessionReader {
     const dropping = attemptWrite(() => state.vault.dropRejected(record.id, token));
     const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
     this.#options.cache.forget(record.id);
-    this.forget(record.id);
+    this.ended(record.id);
     state.history.record(record.id, { sessionExpiresAt: null });
     this.#options.changes.changed(record.id);
     await Promise.all([dropping, listing]);

@@ -136,7 +136,7 @@ export async function endSignIns(
   const forgetting = attemptWrite(() => current.vault.forget(...ids));
   for (const id of ids) {
     cache.forget(id);
-    reader.forget(id);
+    reader.ended(id);
     current.history.record(id, { sessionExpiresAt: null });
     changes.changed(id);
   }
