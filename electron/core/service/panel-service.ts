@@ -12,6 +12,7 @@ import { appMethods } from './app-status.ts';
 import { certificateMethods } from './certificates.ts';
 import { deploymentMethods } from './deployments.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
+import { fleetServiceMethods } from './fleet-services.ts';
 import { FleetStateReader } from './fleet-state.ts';
 import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
@@ -115,5 +116,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...serviceReadMethods(context, deploys),
     ...serviceLogMethods(context),
     ...deploymentMethods(context),
+    ...fleetServiceMethods(context),
   } satisfies PanelService;
 }
