@@ -10,6 +10,9 @@
  *   most requests in flight at the servers against the bound; the longest event-loop stall. The
  *   floor beside it: a bare fetch pool of the same bound sending the same requests.
  *
+ *   2. getFleetServices() once a check read 10,000 services (20 panels of 500): the time of the
+ *      answer and of its serialisation for IPC (V8's serializer, as Electron's), and its size.
+ *
  * Panels are served on 127.0.0.1 from a worker thread (bench/fleet-panel-worker.ts). Medians of
  * BENCH_RUNS runs (default 3); BENCH_PANELS, BENCH_SERVICES (a panel) and BENCH_LATENCY_MS change the fleet.
  */
@@ -17,6 +20,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createPanelService } from '../electron/core/index.ts';
 import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../electron/core/service/fleet-services.ts';
@@ -88,7 +92,7 @@ async function barePool(panels: readonly FleetPanel[], items: readonly ServiceAc
 async function figureRun(): Promise<void> {
   const total = PANELS * SERVICES_PER_PANEL;
   console.log(
-    `\nrunServiceActions(restart) over ${total} services on ${PANELS} panels, ${LATENCY_MS} ms latency; ` +
+    `\n1. runServiceActions(restart) over ${total} services on ${PANELS} panels, ${LATENCY_MS} ms latency; ` +
       `bound ${SERVICE_ACTIONS_AT_ONCE} over the run, ${SERVICE_ACTIONS_PER_PANEL} a panel`,
   );
   const tokens = Array.from({ length: PANELS }, () => newToken());
@@ -184,14 +188,77 @@ async function figureRun(): Promise<void> {
   );
 }
 
+async function figureAnswer(): Promise<void> {
+  const panels = 20;
+  const services = 500;
+  console.log(
+    `\n2. getFleetServices() after a check read ${(panels * services).toLocaleString('en-US')} services (${panels} panels of ${services})`,
+  );
+  const tokens = Array.from({ length: panels }, () => newToken());
+  const worker = new Worker(new URL('./fleet-panel-worker.ts', import.meta.url), {
+    workerData: { tokens, latencyMs: 0, state: { services } } satisfies FleetWorkerData,
+  });
+  const servers = asking<FleetWorkerRequest, FleetWorkerReply>(worker);
+  const { ports } = await servers.started;
+  const answers: { ms: number; serializeMs: number; bytes: number; count: number }[] = [];
+  try {
+    await inTempDir(async (dir) => {
+      const encryption = testEncryption();
+      const entries = ports.map((port, index) => ({ address: `http://127.0.0.1:${port}`, token: tokens[index]! }));
+      await writeFleetFolder(dir, entries, encryption, { settings: false, checks: false });
+      const service = createPanelService({ dataDir: dir, encryption, emit: eventSink().emit });
+      await withLimit(service.checkPanels(), RUN_LIMIT_MS, 'checkPanels()');
+      for (let run = 0; run < RUNS * 5; run++) {
+        const started = performance.now();
+        const answer = await service.getFleetServices();
+        const ms = performance.now() - started;
+        const serializing = performance.now();
+        const bytes = serialize(answer).length;
+        answers.push({
+          ms,
+          serializeMs: performance.now() - serializing,
+          bytes,
+          count: answer.reduce((sum, one) => sum + one.services.length, 0),
+        });
+      }
+    });
+  } finally {
+    await servers.ask({ close: true });
+  }
+  printTable([
+    ['answer', 'services', 'getFleetServices', 'runs', 'serialise for IPC', 'runs', 'size'],
+    [
+      'getFleetServices()',
+      String(median(answers.map((one) => one.count))),
+      ms(median(answers.map((one) => one.ms))),
+      spread(
+        answers.map((one) => one.ms),
+        1,
+      ),
+      ms(median(answers.map((one) => one.serializeMs))),
+      spread(
+        answers.map((one) => one.serializeMs),
+        1,
+      ),
+      `${(median(answers.map((one) => one.bytes)) / 1024).toFixed(0)} KiB`,
+    ],
+  ]);
+}
+
 async function main(): Promise<void> {
   console.log(
     `Fleet action figures, medians of ${RUNS} runs. Node ${process.version}; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at start.`,
   );
-  try {
-    await figureRun();
-  } catch (error) {
-    console.log(`The figure could not be taken: ${describeError(error)}`);
+  for (const [name, figure] of [
+    ['1', figureRun],
+    ['2', figureAnswer],
+  ] as const) {
+    if (process.argv.length > 2 && !process.argv.slice(2).includes(name)) continue;
+    try {
+      await figure();
+    } catch (error) {
+      console.log(`Figure ${name} could not be taken: ${describeError(error)}`);
+    }
   }
   console.log(
     `\nLoad average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`,
