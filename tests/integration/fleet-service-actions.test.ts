@@ -196,12 +196,15 @@ describe('actions across panels', () => {
     assert.ok(refused.every(({ outcome }) => outcome === 'failed'));
     // The ones sent say the panel's refusal; the ones left were never sent.
     assert.equal(refused.filter(({ message }) => /You are not signed in/.test(message ?? '')).length, APPS.length - sentToRefusing);
-    assert.deepEqual(phases().filter((phase) => phase.startsWith(`${refusing.name} `) && phase.endsWith(' failed')).length, sentToRefusing);
+    const told = (name: string, phase: string) => phases().filter((one) => one.startsWith(`${name} `) && one.endsWith(` ${phase}`)).length;
+    assert.equal(told(refusing.name, 'sent'), sentToRefusing);
+    assert.equal(told(refusing.name, 'failed'), APPS.length, 'each item told as failed, sent or not: the progress counts it');
     assert.equal((await service.listPanels()).find(({ id }) => id === refusing.id)?.signedIn, false);
     const [db, web] = results.slice(APPS.length);
     assert.equal(db?.outcome, 'failed');
     assert.match(db?.message ?? '', /no restart for a postgres database/);
     assert.equal(writes(other.panel, 'restart'), 1, 'only the app was sent');
+    assert.deepEqual([told(other.name, 'sent'), told(other.name, 'failed'), told(other.name, 'done')], [1, 1, 1]);
     assert.equal(web?.outcome, 'done');
   });
 

@@ -93,6 +93,8 @@ describe('the fleet services', () => {
     assert.ok(member);
     await service.checkPanels([member.id]);
     member.panel.services.crashService('shop', 'web');
+    // What earlier reads sent is out before the events are looked at afresh.
+    await service.flush();
     events.length = 0;
     await service.checkPanels([member.id]);
     const web = (await kept(member.id))?.services.find(({ projectName, name }) => projectName === 'shop' && name === 'web');
@@ -136,6 +138,8 @@ describe('the fleet services', () => {
     await service.logIn(refused.id, credentials);
     await service.checkPanels([refused.id]);
     assert.ok(await kept(refused.id));
+    // What earlier reads sent is out before the events are looked at afresh.
+    await service.flush();
     events.length = 0;
     const other = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
     members.push({ id: refused.id, panel: other });

@@ -6,7 +6,7 @@ import type { ServiceAction } from '../../../shared/service-actions.ts';
 import { KeyedPass } from '../background/keyed-pass.ts';
 import { callPanel } from '../http/panel-calls.ts';
 import type { ServiceContext, ServiceMethods } from './service-context.ts';
-import { runOnce } from './service-actions.ts';
+import { runOnce, tellServiceAction } from './service-actions.ts';
 import { serviceTypes, typeIn } from './services.ts';
 import { signedIn, withToken } from './with-token.ts';
 
@@ -51,19 +51,27 @@ export function fleetServiceMethods(
     };
   }
 
-  /** One item, through the one service action path (fresh type, activity log, once, events). */
+  /**
+   * One item, through the one service action path (fresh type, activity log, once, events). One
+   * that fails before it is sent is told as `failed` too, so that the window's progress counts it.
+   */
   async function runItem(item: ServiceActionItem, action: ServiceAction, panel: PanelTypes): Promise<ServiceActionItemResult> {
     const { panelId, projectName, serviceName } = item;
     const target = { projectName, serviceName };
+    let sent = false;
     const answer = await settle(async () => {
       // Taken at the item's start: once a 401 ended the sign-in, the panel's items left are not sent.
       signedIn(await state(), panelId);
       if (!panel.ok) throw panel.error;
       return withToken(context, panelId, ({ record, token, state: current }) =>
-        runOnce(context, { record, token, activity: current.activity }, target, action, async () => typeIn(panel.types, record, target)),
+        runOnce(context, { record, token, activity: current.activity }, target, action, {
+          typeOf: async () => typeIn(panel.types, record, target),
+          onSent: () => (sent = true),
+        }),
       );
     });
     if (answer.ok) return { ...item, action, outcome: answer.value.outcome, message: answer.value.message };
+    if (!sent) tellServiceAction(context, panelId, target, action, 'failed', answer.error.message);
     return { ...item, action, outcome: 'failed', message: answer.error.message };
   }
 

@@ -84,25 +84,47 @@ export function serviceActionMethods(context: ServiceContext): ServiceMethods<'r
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
       const target = { projectName, serviceName };
       return withToken(context, panelId, ({ record, token, state }) =>
-        runOnce(context, { record, token, activity: state.activity }, target, action, () =>
-          readServiceType(context.request, record, token, target),
-        ),
+        runOnce(context, { record, token, activity: state.activity }, target, action, {
+          typeOf: () => readServiceType(context.request, record, token, target),
+        }),
       );
     },
   };
 }
 
+/** Tells the window a service action's step; a window that is gone must not fail a write. */
+export function tellServiceAction(
+  context: Pick<ServiceContext, 'emit'>,
+  panelId: string,
+  { projectName, serviceName }: ServiceTarget,
+  action: ServiceAction,
+  phase: ServiceActionPhase,
+  message: string | null = null,
+): void {
+  try {
+    context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
+  } catch {
+    // Nothing to do: the write goes on.
+  }
+}
+
+export interface RunOnceSteps {
+  /** Reads the service's type afresh: a list read of the panel's own, or the one list read of a run across panels. */
+  typeOf(): Promise<string>;
+  /** Told as the write leaves, recorded: from then on, its failure is told as the `failed` step. */
+  onSent?(): void;
+}
+
 /**
  * One service action with the panel's token: held for the service while it runs, recorded, its
- * steps told to the window. `typeOf` reads the service's type afresh (a list read of the panel's
- * own, or the one list read of a run across panels); an action the type lacks is never sent.
+ * steps told to the window. An action the type lacks is never sent.
  */
 export async function runOnce(
   context: ServiceContext,
   { record, token, activity }: { record: PanelRecord; token: string; activity: ActivityLog },
   target: ServiceTarget,
   action: ServiceAction,
-  typeOf: () => Promise<string>,
+  { typeOf, onSent }: RunOnceSteps,
 ): Promise<ServiceActionResult> {
   const { inFlight } = context;
   const panelId = record.id;
@@ -114,13 +136,8 @@ export async function runOnce(
       `${projectName}/${serviceName} on ${record.name} has a ${running ?? 'service action'} under way: wait for it to end.`,
     );
   }
-  const changed = (phase: ServiceActionPhase, message: string | null = null) => {
-    try {
-      context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
-    } catch {
-      // A window that is gone must not fail a write.
-    }
-  };
+  const changed = (phase: ServiceActionPhase, message: string | null = null) =>
+    tellServiceAction(context, panelId, target, action, phase, message);
   let sent = false;
   try {
     const name = writeFor(record, target, action, await typeOf());
@@ -129,6 +146,7 @@ export async function runOnce(
       { action, projectName, serviceName },
       () => {
         sent = true;
+        onSent?.();
         changed('sent');
         return callPanel(context.request, record, token, name, { projectName, serviceName });
       },
