@@ -17,7 +17,7 @@
  * BENCH_RUNS runs (default 3); BENCH_PANELS, BENCH_SERVICES (a panel) and BENCH_LATENCY_MS change the fleet.
  */
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
@@ -28,7 +28,7 @@ import type { ServiceActionItem } from '../shared/fleet-services.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, printTable, spread } from './figures.ts';
 import { type FleetPanel, newToken, writeFleetFolder } from './fleet-data.ts';
-import { asking, describeError, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, withLimit } from './fleet-helpers.ts';
+import { asking, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, takeFigures, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -245,24 +245,7 @@ async function figureAnswer(): Promise<void> {
   ]);
 }
 
-async function main(): Promise<void> {
-  console.log(
-    `Fleet action figures, medians of ${RUNS} runs. Node ${process.version}; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at start.`,
-  );
-  for (const [name, figure] of [
-    ['1', figureRun],
-    ['2', figureAnswer],
-  ] as const) {
-    if (process.argv.length > 2 && !process.argv.slice(2).includes(name)) continue;
-    try {
-      await figure();
-    } catch (error) {
-      console.log(`Figure ${name} could not be taken: ${describeError(error)}`);
-    }
-  }
-  console.log(
-    `\nLoad average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`,
-  );
-}
-
-await main();
+await takeFigures(`Fleet action figures, medians of ${RUNS} runs.`, [
+  ['1', figureRun],
+  ['2', figureAnswer],
+]);
