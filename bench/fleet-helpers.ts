@@ -4,7 +4,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
@@ -177,4 +177,25 @@ export async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T
 export async function flush(service: PanelService): Promise<void> {
   // Code before the fleet work wrote everything at once and had no flush.
   if (typeof service.flush === 'function') await service.flush();
+}
+
+/**
+ * Takes the figures named on the command line (all when none is), each on its own: one that fails
+ * says why and the others are still taken. The load average is printed before and after, since the
+ * machine may be shared.
+ */
+export async function takeFigures(title: string, figures: readonly (readonly [string, () => Promise<void>])[]): Promise<void> {
+  console.log(`${title} Node ${process.version}; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at start.`);
+  const only = process.argv.slice(2);
+  for (const [name, figure] of figures) {
+    if (only.length > 0 && !only.includes(name)) continue;
+    try {
+      await figure();
+    } catch (error) {
+      console.log(`Figure ${name} could not be taken: ${describeError(error)}`);
+    }
+  }
+  console.log(
+    `\nLoad average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`,
+  );
 }

@@ -5,7 +5,8 @@
  * servers' own work into the event-loop figures measured there, so they live here.
  *
  * With `state`, each also answers what a check reads beside the session (Easypanel 2.33's task
- * stats, system stats, service list and version), after the same latency.
+ * stats, system stats, service list and version), after the same latency; with `writes` too, the
+ * 2.33 writes to services (`POST /api/restartAppService`, ...) with an empty answer, as 2.33 does.
  *
  * It counts the requests it answers in flight across all servers (from the request's arrival to
  * its answer), and the most at once since the last `reset`: what a panel operator's servers see.
@@ -19,7 +20,7 @@ export interface FleetWorkerData {
   tokens: string[];
   latencyMs: number;
   /** Serve the state routes too, each panel running this many services (one in ten down). */
-  state?: { services: number };
+  state?: { services: number; writes?: boolean };
 }
 
 export type FleetWorkerRequest =
@@ -91,13 +92,18 @@ function send(response: ServerResponse, status: number, text: string): void {
   response.end(text);
 }
 
+/** A 2.33 write to a service: deploy, start, stop, restart an app or compose, enable or disable a database. */
+const WRITE_PATH =
+  /^\/api\/(?:(?:deploy|start|stop|restart)(?:App|Compose)|(?:enable|disable)(?:Postgres|MySQL|MariaDB|Mongo|Redis))Service$/;
+
 function handler(index: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
     // Bodies are not read: a getSession has none, and anything else is refused at once.
     request.resume();
     const path = request.url ?? '';
-    const answer = answers.get(path);
-    if (request.method !== 'GET' || answer === undefined) {
+    const write = state?.writes === true && request.method === 'POST' && WRITE_PATH.test(path);
+    const answer = write ? '' : answers.get(path);
+    if ((request.method !== 'GET' && !write) || answer === undefined) {
       refused++;
       return send(response, 404, '{"error":"Not found"}');
     }

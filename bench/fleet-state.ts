@@ -18,7 +18,7 @@
  */
 import { statSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -31,7 +31,6 @@ import { newToken, writeFleetFolder } from './fleet-data.ts';
 import {
   asking,
   countingStore,
-  describeError,
   eventSink,
   inTempDir,
   kib,
@@ -40,6 +39,7 @@ import {
   stallProbe,
   WriteCounter,
   withLimit,
+  takeFigures,
 } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
 
@@ -273,25 +273,7 @@ async function figureStore(): Promise<void> {
   ]);
 }
 
-async function main(): Promise<void> {
-  console.log(
-    `Fleet state figures, medians of ${RUNS} runs. Node ${process.version}; load average ${(loadavg()[0] ?? NaN).toFixed(2)} at start.`,
-  );
-  const only = process.argv.slice(2);
-  for (const [name, figure] of [
-    ['1', figurePass],
-    ['2', figureStore],
-  ] as const) {
-    if (only.length > 0 && !only.includes(name)) continue;
-    try {
-      await figure();
-    } catch (error) {
-      console.log(`Figure ${name} could not be taken: ${describeError(error)}`);
-    }
-  }
-  console.log(
-    `\nLoad average ${(loadavg()[0] ?? NaN).toFixed(2)} at the end (2 cores: above ~1.5 the figures are shared with other work).`,
-  );
-}
-
-await main();
+await takeFigures(`Fleet state figures, medians of ${RUNS} runs.`, [
+  ['1', figurePass],
+  ['2', figureStore],
+]);

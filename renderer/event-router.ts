@@ -44,6 +44,9 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.windowStore.serviceActionChanged(event);
     case 'fleetStateChanged':
       return targets.healthStore?.apply(event.panels);
+    case 'fleetServicesChanged':
+      // The fleet Services view routes these (built beside this contract); nothing else shows them.
+      return;
     case 'serviceLogLines':
     case 'serviceLogEnded':
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.

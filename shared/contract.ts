@@ -38,10 +38,14 @@ import type { PanelHealth } from './fleet-state.ts';
 import type { DeploymentList, DeploymentLog } from './deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from './service-logs.ts';
 import type { Alert } from './alerts.ts';
+import type { PanelServices, ServiceActionItem, ServiceActionItemResult } from './fleet-services.ts';
+import type { ServiceAction } from './service-actions.ts';
 import {
   deploymentIdSchema,
   followIdSchema,
   serviceActionInputSchema,
+  serviceActionItemsSchema,
+  serviceActionSchema,
   serviceLogsInputSchema,
   serviceRefSchema,
 } from './operation-schemas.ts';
@@ -182,6 +186,21 @@ export interface PanelApi {
    * reads): its last `DEPLOYMENT_LOG_MAX_CHARS` at most, `truncated` when it was longer.
    */
   getDeploymentLog(panelId: string, deploymentId: string): Promise<DeploymentLog>;
+  /**
+   * Every signed-in panel's services as main last read them (each check reads the task stats, the
+   * list when due): no request is made. A panel not read since the start is absent until its first check.
+   */
+  getFleetServices(): Promise<PanelServices[]>;
+  /**
+   * Runs `action` on each item, a bounded number at a time across panels (and fewer per panel),
+   * each sent once, never retried, each recorded in the activity log, each step told as the existing
+   * `serviceActionChanged` event; one result per item in the order asked. One run at a time: a second
+   * call while one runs is refused (INVALID_INPUT, saying so). Items are validated in main (panel ids,
+   * names, at most MAX_SERVICE_ACTION_ITEMS, no duplicates).
+   */
+  runServiceActions(items: ServiceActionItem[], action: ServiceAction): Promise<ServiceActionItemResult[]>;
+  /** Starts nothing more of the run under way (those items answer `cancelled`); what is sent finishes. */
+  cancelServiceActions(): Promise<void>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -228,6 +247,9 @@ export const argumentSchemas = {
   stopFollowingServiceLogs: z.tuple([followIdSchema]),
   listDeployments: z.tuple([panelIdSchema, serviceRefSchema]),
   getDeploymentLog: z.tuple([panelIdSchema, deploymentIdSchema]),
+  getFleetServices: z.tuple([]),
+  runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),
+  cancelServiceActions: z.tuple([]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

@@ -2,6 +2,7 @@ import { isCommandId, type CommandId } from './commands.ts';
 import type { ErrorInfo } from './errors.ts';
 import { isRecord } from './guards.ts';
 import type { PanelHealth } from './fleet-state.ts';
+import type { PanelServices } from './fleet-services.ts';
 import { type Alert, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from './alerts.ts';
 import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
@@ -16,6 +17,11 @@ export type PanelEvent =
   | { type: 'panelsRemoved'; panelIds: string[] }
   /** A check read these panels' state (services, load): each whole, as `getFleetState` gives it; batched. */
   | { type: 'fleetStateChanged'; panels: PanelHealth[] }
+  /**
+   * Panels whose services were read anew, each whole as `getFleetServices` gives it (batched like
+   * fleetStateChanged), and panels whose services are gone (removed, signed out, moved).
+   */
+  | { type: 'fleetServicesChanged'; panels: PanelServices[]; gone: string[] }
   /** The check of many panels under way: `done` of `total`; `done === total` when it ends. */
   | { type: 'checkProgress'; done: number; total: number }
   /** The log in to several panels under way: `done` of `total`; `done === total` when it ends. */
@@ -60,6 +66,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   panelsChanged: true,
   panelsRemoved: true,
   fleetStateChanged: true,
+  fleetServicesChanged: true,
   checkProgress: true,
   logInProgress: true,
   sessionExpiring: true,
@@ -87,6 +94,7 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'serviceActionChanged') return isServiceActionChange(value);
   if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
   if (type === 'fleetStateChanged') return Array.isArray((value as { panels?: unknown }).panels);
+  if (type === 'fleetServicesChanged') return isFleetServicesChange(value);
   if (type === 'focusPanel') return value.tab === undefined || isAlertTab(value.tab);
   if (type === 'alertRaised') return isAlert(value.alert);
   return true;
@@ -104,6 +112,17 @@ function isAlert(value: unknown): value is Alert {
     text(value.message, ALERT_MESSAGE_MAX) &&
     isAlertKind(value.kind) &&
     isAlertTab(value.tab)
+  );
+}
+
+/** Panels as lists, and the gone ones as ids: the window keys its store by them. */
+function isFleetServicesChange(value: Record<string, unknown>): boolean {
+  const { panels, gone } = value;
+  return (
+    Array.isArray(panels) &&
+    panels.every((panel) => isRecord(panel) && typeof panel.panelId === 'string' && Array.isArray(panel.services)) &&
+    Array.isArray(gone) &&
+    gone.every((panelId) => typeof panelId === 'string')
   );
 }
 

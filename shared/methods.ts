@@ -44,6 +44,9 @@ export const methodNames = [
   'stopFollowingServiceLogs',
   'listDeployments',
   'getDeploymentLog',
+  'getFleetServices',
+  'runServiceActions',
+  'cancelServiceActions',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DEPLOYMENT_ID_MAX, DEPLOYMENT_ID_PATTERN } from './deployments.ts';
-import { SERVICE_ACTIONS, type ServiceActionInput } from './service-actions.ts';
+import { MAX_SERVICE_ACTION_ITEMS, type ServiceActionItem } from './fleet-services.ts';
+import { panelIdSchema } from './schemas.ts';
+import { SERVICE_ACTIONS, type ServiceAction, type ServiceActionInput } from './service-actions.ts';
 import { SERVICE_LOG_LINES, SERVICE_NAME_MAX, SERVICE_NAME_PATTERN, type ServiceLogsInput, type ServiceRef } from './service-logs.ts';
 
 /**
@@ -31,9 +33,40 @@ export const serviceLogsInputSchema = serviceRefSchema
   })
   .strict() satisfies z.ZodType<ServiceLogsInput>;
 
+export const serviceActionSchema = z.enum(SERVICE_ACTIONS, {
+  error: 'The action must be deploy, start, stop or restart.',
+}) satisfies z.ZodType<ServiceAction>;
+
 export const serviceActionInputSchema = serviceRefSchema
-  .extend({ action: z.enum(SERVICE_ACTIONS, { error: 'The action must be deploy, start, stop or restart.' }) })
+  .extend({ action: serviceActionSchema })
   .strict() satisfies z.ZodType<ServiceActionInput>;
+
+/** One service of an action across panels. */
+export const serviceActionItemSchema = serviceRefSchema.extend({ panelId: panelIdSchema }).strict() satisfies z.ZodType<ServiceActionItem>;
+
+/** The services of an action across panels: at least one, each once, `MAX_SERVICE_ACTION_ITEMS` at most. */
+export const serviceActionItemsSchema = z
+  .array(serviceActionItemSchema, { error: 'Expected a list of services.' })
+  .min(1, { error: 'Choose at least one service.' })
+  .max(MAX_SERVICE_ACTION_ITEMS, {
+    error: `Too many services (${MAX_SERVICE_ACTION_ITEMS.toLocaleString('en')} at most).`,
+  })
+  .superRefine((items, context) => {
+    const seen = new Set<string>();
+    for (const [index, { panelId, projectName, serviceName }] of items.entries()) {
+      // A slash is in no id or name: the key is unique per service.
+      const key = `${panelId}/${projectName}/${serviceName}`;
+      if (seen.has(key)) {
+        context.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `${projectName}/${serviceName} is asked for twice on one panel: each service once.`,
+        });
+        return;
+      }
+      seen.add(key);
+    }
+  });
 
 export const followIdSchema = z.uuid({ error: 'Follow id must be a UUID.' });
 

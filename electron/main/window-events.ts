@@ -1,6 +1,7 @@
 import { EVENT_CHANNEL, type PanelEvent } from '../../shared/events.ts';
 import type { CertificateInfo, ErrorInfo } from '../../shared/errors.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
+import type { FleetServiceSummary, PanelServices } from '../../shared/fleet-services.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isAppUrl } from './navigation-policy.ts';
 
@@ -72,6 +73,8 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, panelIds: [...event.panelIds] };
     case 'fleetStateChanged':
       return { type: event.type, panels: event.panels.map(plainHealth) };
+    case 'fleetServicesChanged':
+      return { type: event.type, panels: event.panels.map(plainPanelServices), gone: [...event.gone] };
     case 'checkProgress':
     case 'logInProgress':
       return { type: event.type, done: event.done, total: event.total };
@@ -182,5 +185,29 @@ function plainHealth(health: PanelHealth): PanelHealth {
     disk: { usedGb: disk.usedGb, totalGb: disk.totalGb },
     version,
     problem: problem && { at: problem.at, code: problem.code, message: problem.message },
+  };
+}
+
+function plainPanelServices(panel: PanelServices): PanelServices {
+  const { panelId, readAt, services, truncated, problem } = panel;
+  return {
+    panelId,
+    readAt,
+    services: services.map(plainServiceSummary),
+    truncated,
+    problem: problem && { at: problem.at, code: problem.code, message: problem.message },
+  };
+}
+
+function plainServiceSummary(service: FleetServiceSummary): FleetServiceSummary {
+  const { projectName, name, type, state, replicas, cpuPercent, memoryMb } = service;
+  return {
+    projectName,
+    name,
+    type,
+    state,
+    replicas: replicas && { actual: replicas.actual, desired: replicas.desired },
+    cpuPercent,
+    memoryMb,
   };
 }

@@ -82,19 +82,49 @@ export function serviceActionMethods(context: ServiceContext): ServiceMethods<'r
     async runServiceAction(id, input) {
       const [panelId, { projectName, serviceName, action }] = parseArguments('runServiceAction', [id, input]);
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
+      const target = { projectName, serviceName };
       return withToken(context, panelId, ({ record, token, state }) =>
-        runOnce(context, { record, token, activity: state.activity }, { projectName, serviceName }, action),
+        runOnce(context, { record, token, activity: state.activity }, target, action, {
+          typeOf: () => readServiceType(context.request, record, token, target),
+        }),
       );
     },
   };
 }
 
-/** One service action with the panel's token: held for the service while it runs, recorded, its steps told to the window. */
-async function runOnce(
+/** Tells the window a service action's step; a window that is gone must not fail a write. */
+export function tellServiceAction(
+  context: Pick<ServiceContext, 'emit'>,
+  panelId: string,
+  { projectName, serviceName }: ServiceTarget,
+  action: ServiceAction,
+  phase: ServiceActionPhase,
+  message: string | null = null,
+): void {
+  try {
+    context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
+  } catch {
+    // Nothing to do: the write goes on.
+  }
+}
+
+export interface RunOnceSteps {
+  /** Reads the service's type afresh: a list read of the panel's own, or the one list read of a run across panels. */
+  typeOf(): Promise<string>;
+  /** Told as the write leaves, recorded: from then on, its failure is told as the `failed` step. */
+  onSent?(): void;
+}
+
+/**
+ * One service action with the panel's token: held for the service while it runs, recorded, its
+ * steps told to the window. An action the type lacks is never sent.
+ */
+export async function runOnce(
   context: ServiceContext,
   { record, token, activity }: { record: PanelRecord; token: string; activity: ActivityLog },
   target: ServiceTarget,
   action: ServiceAction,
+  { typeOf, onSent }: RunOnceSteps,
 ): Promise<ServiceActionResult> {
   const { inFlight } = context;
   const panelId = record.id;
@@ -106,21 +136,17 @@ async function runOnce(
       `${projectName}/${serviceName} on ${record.name} has a ${running ?? 'service action'} under way: wait for it to end.`,
     );
   }
-  const changed = (phase: ServiceActionPhase, message: string | null = null) => {
-    try {
-      context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
-    } catch {
-      // A window that is gone must not fail a write.
-    }
-  };
+  const changed = (phase: ServiceActionPhase, message: string | null = null) =>
+    tellServiceAction(context, panelId, target, action, phase, message);
   let sent = false;
   try {
-    const name = writeFor(record, target, action, await readServiceType(context.request, record, token, target));
+    const name = writeFor(record, target, action, await typeOf());
     await writeRecorder(context, activity)(
       record,
       { action, projectName, serviceName },
       () => {
         sent = true;
+        onSent?.();
         changed('sent');
         return callPanel(context.request, record, token, name, { projectName, serviceName });
       },

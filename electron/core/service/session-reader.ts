@@ -19,6 +19,8 @@ export interface SessionReaderOptions {
   changes: PanelChangeBatcher;
   /** Where a refused certificate is noted, for trustCertificate to accept exactly that one. */
   presented: Map<string, CertificateInfo>;
+  /** Told each panel whose sign-in ended (see `ended`): what was read with it is no longer shown. */
+  signInEnded?(panelId: string): void;
 }
 
 /**
@@ -165,6 +167,7 @@ export class SessionReader {
   ended(panelId: string): void {
     for (const controller of this.#underWay.get(panelId) ?? []) controller.abort();
     this.forget(panelId);
+    this.#options.signInEnded?.(panelId);
   }
 
   /** Forgets what was kept for the panel's sign-in, when it ends or a new one begins; the next read reads the version again. */

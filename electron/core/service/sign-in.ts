@@ -136,6 +136,7 @@ export async function endSignIns(
   const forgetting = attemptWrite(() => current.vault.forget(...ids));
   for (const id of ids) {
     cache.forget(id);
+    // Its requests under way stop, and what was read with it (its services) is gone from the window.
     reader.ended(id);
     current.history.record(id, { sessionExpiresAt: null });
     changes.changed(id);

@@ -56,6 +56,12 @@ export class ActivityLog {
   #lines = 0;
   /** The file is not what this run would write (cut, damaged, pending entries, past the bound, a failed append): rewritten whole next. */
   #rewrite = false;
+  /**
+   * Entries kept in memory whose lines wait for the next write, with what each replaced: the
+   * writes under way while they came go to disk together, behind one flush (group commit), so
+   * that many service actions at once do not wait in line for a flush each.
+   */
+  #waiting: { entry: ActivityEntry; before: ActivityEntry | undefined; resolve(): void; reject(error: unknown): void }[] = [];
 
   private constructor(path: string, options: ActivityLogOptions, problem: StartupProblem | null) {
     this.path = path;
@@ -156,19 +162,30 @@ export class ActivityLog {
   #record(entry: ActivityEntry): Promise<void> {
     const before = this.#entries.get(entry.id);
     this.#keep(entry);
-    return this.#queue.run(async () => {
-      try {
-        if (this.#rewrite || this.#lines + 1 >= 2 * this.bound) await this.#writeWhole();
-        else await this.#append(entry);
-      } catch (error) {
-        if (before) this.#entries.set(entry.id, before);
-        else this.#entries.delete(entry.id);
-        throw error;
-      }
+    return new Promise<void>((resolve, reject) => {
+      this.#waiting.push({ entry, before, resolve, reject });
+      // The first to wait queues the write; those that come before it runs join it.
+      if (this.#waiting.length === 1) void this.#queue.run(() => this.#writeWaiting());
     });
   }
 
-  async #append(entry: ActivityEntry): Promise<void> {
+  async #writeWaiting(): Promise<void> {
+    const batch = this.#waiting.splice(0);
+    try {
+      if (this.#rewrite || this.#lines + batch.length >= 2 * this.bound) await this.#writeWhole();
+      else await this.#append(batch.map(({ entry }) => entry));
+    } catch (error) {
+      for (const { entry, before } of batch.toReversed()) {
+        if (before) this.#entries.set(entry.id, before);
+        else this.#entries.delete(entry.id);
+      }
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    for (const { resolve } of batch) resolve();
+  }
+
+  async #append(entries: readonly ActivityEntry[]): Promise<void> {
     if (!this.#handle) {
       this.#handle = await this.#files.open(this.path, this.#bytes === 0 ? 'w' : 'r+', PRIVATE_FILE_MODE).catch(async (error: unknown) => {
         if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
@@ -176,8 +193,8 @@ export class ActivityLog {
         return this.#files.open(this.path, 'w', PRIVATE_FILE_MODE);
       });
     }
-    this.#bytes += await appendDurably(this.#handle, this.#bytes, [entryLine(entry)], () => (this.#rewrite = true));
-    this.#lines++;
+    this.#bytes += await appendDurably(this.#handle, this.#bytes, entries.map(entryLine), () => (this.#rewrite = true));
+    this.#lines += entries.length;
   }
 
   /** The newest `bound` entries, one line each, through a temporary file renamed over the log. */

@@ -144,3 +144,26 @@ test('payloads are plain data: what structured clone gives back, with no field b
   (removed as { panelIds: string[] }).panelIds.push('b');
   assert.deepEqual(copy.panelIds, ['a']);
 });
+
+test('fleetServicesChanged crosses as its declared fields only: a field the core added to a service or a problem is not sent', () => {
+  const service = { projectName: 'shop', name: 'web', type: 'app', state: 'down' as const, replicas: { actual: 0, desired: 1 } };
+  const event = {
+    type: 'fleetServicesChanged' as const,
+    panels: [
+      {
+        panelId: panel.id,
+        readAt: '2030-01-01T00:05:00.000Z',
+        services: [{ ...service, cpuPercent: null, memoryMb: 12.5, raw: { token: 'tok' } }],
+        truncated: false,
+        problem: { at: '2030-01-01T00:05:00.000Z', code: 'TIMEOUT' as const, message: 'slow', cause: new Error('x') },
+      },
+    ],
+    gone: ['00000000-0000-4000-8000-000000000002'],
+  };
+  const plain = plainEvent(event) as Extract<PanelEvent, { type: 'fleetServicesChanged' }>;
+  assert.deepEqual(structuredClone(plain), plain);
+  assert.deepEqual(plain.panels[0]?.services, [{ ...service, cpuPercent: null, memoryMb: 12.5 }]);
+  assert.deepEqual(plain.panels[0]?.problem, { at: '2030-01-01T00:05:00.000Z', code: 'TIMEOUT', message: 'slow' });
+  assert.deepEqual(plain.gone, event.gone);
+  assert.notEqual(plain.gone, event.gone, 'a copy');
+});

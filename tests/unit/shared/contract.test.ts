@@ -15,6 +15,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'applyImport',
     'cancelChecks',
     'cancelLogIns',
+    'cancelServiceActions',
     'cancelSessionRead',
     'checkPanels',
     'duplicatePanel',
@@ -24,6 +25,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getAppStatus',
     'getCachedSession',
     'getDeploymentLog',
+    'getFleetServices',
     'getFleetState',
     'getServerStats',
     'getSession',
@@ -43,6 +45,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'removePanel',
     'removePanels',
     'runServiceAction',
+    'runServiceActions',
     'stopFollowingServiceLogs',
     'trustCertificate',
     'updatePanel',
@@ -227,4 +230,41 @@ test('deployments: a service named as the panel allows, a deployment id of bound
     assert.throws(() => parseArguments('getDeploymentLog', [id, deploymentId]), { code: 'INVALID_INPUT' }, JSON.stringify(deploymentId));
   }
   assert.throws(() => parseArguments('getDeploymentLog', ['nope', 'abc']), { code: 'INVALID_INPUT' });
+});
+
+test('runServiceActions takes 1 to 10,000 distinct services of panels by id and one action; the fleet services take no argument', () => {
+  const item = { panelId: id, projectName: 'shop', serviceName: 'web' };
+  const other = { ...item, serviceName: 'api' };
+  assert.deepEqual(parseArguments('runServiceActions', [[item, other], 'restart']), [[item, other], 'restart']);
+  assert.deepEqual(parseArguments('getFleetServices', []), []);
+  assert.deepEqual(parseArguments('cancelServiceActions', []), []);
+  const wrongItems: unknown[] = [
+    [],
+    [item, { ...item }],
+    [{ ...item, panelId: 'x' }],
+    [{ ...item, projectName: 'Shop' }],
+    [{ ...item, serviceName: 'web/1' }],
+    [{ ...item, token: 'x' }],
+    [{ panelId: id, projectName: 'shop' }],
+    Array.from({ length: 10_001 }, (_, index) => ({ ...item, serviceName: `s${index}` })),
+    'all',
+  ];
+  for (const wrong of wrongItems) {
+    assert.throws(
+      () => parseArguments('runServiceActions', [wrong, 'restart']),
+      { code: 'INVALID_INPUT' },
+      JSON.stringify(wrong).slice(0, 80),
+    );
+  }
+  assert.throws(() => parseArguments('runServiceActions', [[item], 'delete']), /deploy, start, stop or restart/);
+  assert.throws(() => parseArguments('runServiceActions', [[item, item], 'stop']), /asked for twice/);
+  assert.throws(() => parseArguments('getFleetServices', [{}]), /Too many arguments/);
+});
+
+test('the fleetServicesChanged event passes panels with their services and the ids of those gone, nothing else', () => {
+  const panel = { panelId: id, readAt: '2030-01-01T00:00:00.000Z', services: [], truncated: false, problem: null };
+  assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [panel], gone: [id] }), true);
+  assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [panel] }), false);
+  assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [{ ...panel, services: null }], gone: [] }), false);
+  assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [], gone: [1] }), false);
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ActivityLog, UNKNOWN_OUTCOME, type ActivityStart } from '../../../../electron/core/storage/activity-log.ts';
+import { diskFiles, type StoreFiles } from '../../../../electron/core/storage/store-files.ts';
 import { MESSAGE_LEFT_OUT } from '../../../../electron/core/storage/activity-lines.ts';
 import { tempDir } from '../../../support/helpers.ts';
 
@@ -197,5 +198,43 @@ describe('the activity log (activity.jsonl)', () => {
       `activity log figures: begin() median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms (append + fdatasync); ` +
         `start with compaction of ${(bytes / 1e6).toFixed(1)} MB (20,000 lines -> 10,000) ${openMs.toFixed(0)} ms; list of one panel ${listMs.toFixed(1)} ms`,
     );
+  });
+
+  test('entries begun while a write is under way go to disk together, behind one flush; a failed flush takes them all back', async () => {
+    let flushes = 0;
+    let failNext = false;
+    const files: StoreFiles = {
+      ...diskFiles,
+      async open(...args) {
+        const file = await diskFiles.open(...args);
+        return {
+          ...file,
+          async datasync() {
+            flushes++;
+            if (failNext) {
+              failNext = false;
+              throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+            }
+            return file.datasync();
+          },
+        };
+      },
+    };
+    const log = await ActivityLog.open(path, { files });
+    const begun = await Promise.all(Array.from({ length: 8 }, (_, n) => log.begin(start(n))));
+    assert.equal(flushes, 1, 'eight begins at once, one flush');
+    assert.deepEqual(
+      linesOf(path).map((line) => JSON.parse(line).id),
+      begun.map((entry) => entry.id),
+    );
+    failNext = true;
+    const failed = await Promise.allSettled([log.begin(start(20)), log.begin(start(21))]);
+    assert.deepEqual(
+      failed.map((outcome) => outcome.status),
+      ['rejected', 'rejected'],
+    );
+    assert.equal(log.list().length, 8, 'what could not be written is not listed');
+    await log.close();
+    assert.equal((await ActivityLog.open(path)).list().length, 8);
   });
 });
