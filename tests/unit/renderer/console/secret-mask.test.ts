@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { findSecrets, maskAnswer, maskedInputPaths, maskInput } from '../../../../renderer/console/secret-mask.ts';
+import { MASKED_VALUE } from '../../../../renderer/session-fields.ts';
+
+/** Secret fields of an answer masked until revealed, one by one; the answer itself untouched. */
+
+const answer = {
+  users: [
+    { email: 'a@example.com', apiToken: 'tok-a', twoFactorSecret: 'JBSWY3DP' },
+    { email: 'b@example.com', apiToken: null, passwordHash: '$2b$10$abc' },
+  ],
+  env: { DATABASE_URL: 'postgres://u:p@db/x' },
+  projects: Array.from({ length: 1000 }, (_, index) => ({ name: `p${index}` })),
+};
+
+test('every secret-looking value is found by its path; empty ones are not secrets', () => {
+  const ids = findSecrets(answer)
+    .map((secret) => secret.id)
+    .sort();
+  assert.deepEqual(ids, ['env', 'users.0.apiToken', 'users.0.twoFactorSecret', 'users.1.passwordHash']);
+});
+
+test('the view masks each secret until it is revealed, and copies only the branches leading to one', () => {
+  const secrets = findSecrets(answer);
+  const masked = maskAnswer(answer, secrets, new Set());
+  const view = masked.value as typeof answer;
+  assert.equal(masked.masked, 4);
+  assert.equal(view.users[0]!.apiToken, MASKED_VALUE);
+  assert.equal(view.users[0]!.email, 'a@example.com');
+  assert.equal(view.env as unknown, MASKED_VALUE);
+  assert.equal(answer.users[0]!.apiToken, 'tok-a', 'the answer is untouched');
+  assert.equal(view.projects, answer.projects, 'a branch with no secret is the answer’s own');
+  assert.equal(masked.places.get(view.users[0]!)?.get('apiToken'), 'users.0.apiToken');
+  assert.ok(!JSON.stringify(view).includes('tok-a') && !JSON.stringify(view).includes('postgres'));
+
+  const revealed = maskAnswer(answer, secrets, new Set(['users.0.apiToken']));
+  const shown = revealed.value as typeof answer;
+  assert.equal(revealed.masked, 3);
+  assert.equal(shown.users[0]!.apiToken, 'tok-a');
+  assert.equal(shown.users[0]!.twoFactorSecret, MASKED_VALUE);
+  assert.equal(maskAnswer(answer, secrets, new Set(secrets.map((secret) => secret.id))).value, answer);
+});
+
+test('a __proto__ key stays an own key of the view', () => {
+  const hostile = JSON.parse('{"__proto__": {"token": "x"}, "a": 1}') as Record<string, unknown>;
+  const view = maskAnswer(hostile, findSecrets(hostile), new Set()).value as Record<string, unknown>;
+  assert.ok(Object.hasOwn(view, '__proto__'));
+  assert.equal(Object.getPrototypeOf(view), Object.prototype);
+});
+
+test('inputs are masked by the same rule, and the masked places are listed to be typed again', () => {
+  const input = maskInput({ email: 'a@b.c', password: 'hunter22', nested: { apiKey: 'k' } });
+  assert.deepEqual(input, { email: 'a@b.c', password: MASKED_VALUE, nested: { apiKey: MASKED_VALUE } });
+  assert.deepEqual(maskedInputPaths(input), ['nested.apiKey', 'password']);
+  assert.equal(maskInput('plain'), 'plain');
+});
+
+test('a 4 MiB answer of small objects is searched for secrets in well under 100 ms', () => {
+  const big = {
+    items: Array.from({ length: 40_000 }, (_, index) => ({
+      id: index,
+      name: `service-${index}`,
+      image: 'nginx:latest',
+      token: index % 1000 === 0 ? 't' : null,
+    })),
+  };
+  const started = performance.now();
+  const secrets = findSecrets(big);
+  maskAnswer(big, secrets, new Set());
+  const took = performance.now() - started;
+  assert.equal(secrets.length, 40);
+  assert.ok(took < 400, `took ${took.toFixed(0)} ms (budget 100 ms in the window; loose here for a loaded machine)`);
+});
