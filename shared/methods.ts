@@ -44,6 +44,10 @@ export const methodNames = [
   'stopFollowingServiceLogs',
   'listDeployments',
   'getDeploymentLog',
+  'getOperations',
+  'callOperation',
+  'callOperationOnPanels',
+  'cancelOperationRun',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

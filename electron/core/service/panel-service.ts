@@ -14,6 +14,7 @@ import { deploymentMethods } from './deployments.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
 import { FleetStateReader } from './fleet-state.ts';
 import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
+import { operationConsoleMethods } from './operation-console.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
 import { panelMethods } from './panels.ts';
@@ -115,5 +116,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...serviceReadMethods(context, deploys),
     ...serviceLogMethods(context),
     ...deploymentMethods(context),
+    ...operationConsoleMethods(context),
   } satisfies PanelService;
 }
