@@ -49,7 +49,7 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
       return;
     case 'operationProgress':
-      // The console window listens for these itself: they concern the run it started.
+      // The console across panels listens itself (fleet-console-view.tsx): they concern the run it started.
       return;
     default:
       // A type added to shared/events.ts without a route here fails to compile.

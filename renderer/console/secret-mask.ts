@@ -1,7 +1,7 @@
 import { isRecord } from '../../shared/guards.ts';
 import { isBranch, type Branch } from '../json-rows.ts';
 import { MASKED_VALUE } from '../session-fields.ts';
-import { isSecretKey } from './secret-keys.ts';
+import { isSecretKey, isSecretValue } from './secret-keys.ts';
 
 /**
  * An answer's secret fields (API tokens, two-factor secrets, password hashes, env values: keys the
@@ -33,13 +33,20 @@ interface Step {
   parent: Step | null;
 }
 
-function pathOf(step: Step | null, key: string): (string | number)[] {
+const place = (path: (string | number)[]): SecretPlace => ({ path, id: path.join('.') });
+
+function pathOf(step: Step | null, key: string | number): (string | number)[] {
   const path: (string | number)[] = [key];
   for (let at = step; at?.parent; at = at.parent) path.push(at.key);
   return path.reverse();
 }
 
-/** The secret values of an answer; a value under a secret key is masked whole (an `env` object too). */
+/**
+ * The secret values of an answer by the shared rule (shared/secret-fields.ts: secret-looking keys,
+ * and password-hash-shaped strings under any key); a value under a secret key is masked whole (an
+ * `env` object too). The same places as `secretFieldPaths`, found several times faster: only
+ * branches are stacked, and a path is spelled only for a secret (a 4 MiB answer is walked in one task).
+ */
 export function findSecrets(answer: unknown): SecretPlace[] {
   const found: SecretPlace[] = [];
   const stack: Step[] = isBranch(answer) ? [{ value: answer, key: '', parent: null }] : [];
@@ -49,6 +56,7 @@ export function findSecrets(answer: unknown): SecretPlace[] {
       for (let index = 0; index < value.length; index++) {
         const item: unknown = value[index];
         if (typeof item === 'object' && item !== null) stack.push({ value: item as Branch, key: index, parent: step });
+        else if (typeof item === 'string' && isSecretValue(item)) found.push(place(pathOf(step, index)));
       }
       continue;
     }
@@ -56,10 +64,8 @@ export function findSecrets(answer: unknown): SecretPlace[] {
       if (!Object.hasOwn(value, key)) continue;
       const item = value[key];
       if (item === null || item === '' || item === undefined) continue;
-      if (isSecretKey(key)) {
-        const path = pathOf(step, key);
-        found.push({ path, id: path.join('.') });
-      } else if (typeof item === 'object') stack.push({ value: item as Branch, key, parent: step });
+      if (isSecretKey(key) || (typeof item === 'string' && isSecretValue(item))) found.push(place(pathOf(step, key)));
+      else if (typeof item === 'object') stack.push({ value: item as Branch, key, parent: step });
     }
   }
   return found;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findSecrets, maskAnswer, maskedInputPaths, maskInput } from '../../../../renderer/console/secret-mask.ts';
 import { MASKED_VALUE } from '../../../../renderer/session-fields.ts';
+import { secretFieldPaths } from '../../../../shared/secret-fields.ts';
 
 /** Secret fields of an answer masked until revealed, one by one; the answer itself untouched. */
 
@@ -19,6 +20,22 @@ test('every secret-looking value is found by its path; empty ones are not secret
     .map((secret) => secret.id)
     .sort();
   assert.deepEqual(ids, ['env', 'users.0.apiToken', 'users.0.twoFactorSecret', 'users.1.passwordHash']);
+});
+
+test('the places are the shared rule’s (secretFieldPaths), hash-shaped values under any key included', () => {
+  const hashed = {
+    ...answer,
+    misc: [{ note: '$2b$10$abcdefghijklmnopqrstuv' }, '$argon2id$v=19$m=65536'],
+    nested: { access_token: 'x', tokens: [] },
+  };
+  const ours = findSecrets(hashed)
+    .map((secret) => secret.id)
+    .sort();
+  const shared = secretFieldPaths(hashed)
+    .paths.map((path) => path.join('.'))
+    .sort();
+  assert.deepEqual(ours, shared);
+  assert.ok(ours.includes('misc.0.note') && ours.includes('misc.1') && ours.includes('nested.access_token'));
 });
 
 test('the view masks each secret until it is revealed, and copies only the branches leading to one', () => {
