@@ -92,8 +92,18 @@ function shownOf(branch: Branch, size: number, view: TreeView): number {
 
 type Task = { kind: 'node'; value: unknown; place: Placed; parent: Branch | null } | Extract<JsonRow, { kind: 'more' }>;
 
+/**
+ * Whether an entry of a branch shows masked (the console's secret fields): its row is then a leaf
+ * holding `maskedAs`, whatever the value (an object too). Asked only of the entries on screen, so
+ * masking costs what is shown, not the size of the answer.
+ */
+export interface MaskRule {
+  isMasked(parent: Branch, name: string, value: unknown): boolean;
+  maskedAs: string;
+}
+
 /** The rows on screen for `root` in `view`, in document order. */
-export function visibleRows(root: unknown, view: TreeView): JsonRow[] {
+export function visibleRows(root: unknown, view: TreeView, mask?: MaskRule): JsonRow[] {
   const rows: JsonRow[] = [];
   const stack: Task[] = [{ kind: 'node', value: root, parent: null, place: { id: 'root', depth: 0, name: null, position: 1, setSize: 1 } }];
   for (let task = stack.pop(); task; task = stack.pop()) {
@@ -119,7 +129,7 @@ export function visibleRows(root: unknown, view: TreeView): JsonRow[] {
       const [name, item] = entryAt(value, index);
       stack.push({
         kind: 'node',
-        value: item,
+        value: mask?.isMasked(value, name, item) ? mask.maskedAs : item,
         parent: value,
         place: { id: `${id}/${index}`, depth, name, position: index + 1, setSize: size },
       });

@@ -16,6 +16,7 @@ import {
   visibleRows,
   type Branch,
   type JsonRow,
+  type MaskRule,
   type TreeView,
 } from '../json-rows.ts';
 import { MASKED_VALUE } from '../session-fields.ts';
@@ -43,10 +44,13 @@ const freshState = (root: unknown): TreeState => ({ root, ...initialView(root), 
 export function JsonTree({
   value,
   label,
+  mask,
   maskedAction,
 }: {
   value: unknown;
   label: string;
+  /** Which entries show masked (the console's secrets), asked only of the rows on screen. */
+  mask?: MaskRule | undefined;
   /** Beside each masked value: what the operator can do with it (the console's Reveal). */
   maskedAction?: MaskedAction;
 }) {
@@ -58,7 +62,7 @@ export function JsonTree({
     current = { root: value, ...carryView(state.root, state, value), full: new Set(), partial: false };
     setState(current);
   }
-  const rows = useMemo(() => visibleRows(current.root, current), [current]);
+  const rows = useMemo(() => visibleRows(current.root, current, mask), [current, mask]);
 
   const toggle = useCallback((branch: Branch) => {
     setState((previous) => {

@@ -237,7 +237,7 @@ export function Sidebar() {
         title="Run one operation of the panels' API on many panels, into a table"
         onClick={() => windowStore.showFleetConsole(!fleetConsoleOpen)}
       >
-        Console
+        Fleet console
       </button>
     </div>
   );

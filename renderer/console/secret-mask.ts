@@ -1,14 +1,53 @@
 import { isRecord } from '../../shared/guards.ts';
-import { isBranch, type Branch } from '../json-rows.ts';
+import { isBranch, type Branch, type MaskRule } from '../json-rows.ts';
 import { MASKED_VALUE } from '../session-fields.ts';
 import { isSecretKey, isSecretValue } from './secret-keys.ts';
 
 /**
- * An answer's secret fields (API tokens, two-factor secrets, password hashes, env values: keys the
- * shared secret-key rule names) masked until the operator reveals each one. The answer itself is
- * never changed: the view is a copy of only the branches that lead to a masked value, so masking
- * a 4 MiB answer copies a few objects, and revealing one secret copies them again, not the answer.
+ * An answer's secret fields (API tokens, two-factor secrets, password hashes, env values: the shared
+ * rule of shared/secret-fields.ts) masked until the operator reveals each one. The answer itself is
+ * never changed. The tree asks `answerMask` of the rows on screen only, so a 4 MiB answer costs what
+ * is shown; Copy writes the JSON through the same rule. Inputs, history and saved answers (small)
+ * are kept as masked copies (`maskInput`).
  */
+
+/** The entries revealed: by the branch of the answer holding them and their key there (the answer's own objects: no path is spelled). */
+export type Revealed = ReadonlyMap<Branch, ReadonlySet<string>>;
+
+/** Whether the entry `name` of `parent` holds a secret: a secret key (empty or null hides nothing), or a password-hash-shaped string under any key. */
+export function isSecretEntry(parent: Branch, name: string, value: unknown): boolean {
+  if (typeof value === 'string' && isSecretValue(value)) return true;
+  return !Array.isArray(parent) && value !== null && value !== '' && value !== undefined && isSecretKey(name);
+}
+
+const isRevealed = (revealed: Revealed, parent: Branch, name: string) => revealed.get(parent)?.has(name) === true;
+
+/** The tree's rule: secret entries masked, but those revealed. */
+export function answerMask(revealed: Revealed): MaskRule {
+  return {
+    isMasked: (parent, name, value) => isSecretEntry(parent, name, value) && !isRevealed(revealed, parent, name),
+    maskedAs: MASKED_VALUE,
+  };
+}
+
+/** `revealed` with one more entry. */
+export function withRevealed(revealed: Revealed, parent: Branch, name: string): Revealed {
+  return new Map(revealed).set(parent, new Set(revealed.get(parent)).add(name));
+}
+
+/** The answer as JSON text, secret entries masked but those revealed: what Copy copies. */
+export function maskedJson(answer: unknown, revealed: Revealed): string {
+  return (
+    JSON.stringify(
+      answer,
+      function mask(this: unknown, key: string, value: unknown) {
+        const holder = this as Branch;
+        return key !== '' && isSecretEntry(holder, key, value) && !isRevealed(revealed, holder, key) ? MASKED_VALUE : value;
+      },
+      2,
+    ) ?? ''
+  );
+}
 
 export interface SecretPlace {
   /** Keys and indexes from the answer's root to the secret value. */
@@ -20,8 +59,6 @@ export interface SecretPlace {
 export interface MaskedAnswer {
   /** What the tree shows and Copy copies. */
   value: unknown;
-  /** Where each masked value sits in `value`: its branch, and the key there, to the secret's id. */
-  places: WeakMap<Branch, Map<string, string>>;
   /** How many values are still masked. */
   masked: number;
 }
@@ -73,9 +110,8 @@ export function findSecrets(answer: unknown): SecretPlace[] {
 
 /** The answer with every secret not in `revealed` masked; branches on no secret's way are the answer's own. */
 export function maskAnswer(answer: unknown, secrets: readonly SecretPlace[], revealed: ReadonlySet<string>): MaskedAnswer {
-  const places = new WeakMap<Branch, Map<string, string>>();
   const hidden = secrets.filter((secret) => !revealed.has(secret.id));
-  if (hidden.length === 0 || !isBranch(answer)) return { value: answer, places, masked: 0 };
+  if (hidden.length === 0 || !isBranch(answer)) return { value: answer, masked: 0 };
   const copies = new Map<Branch, Branch>();
   const copyOf = (branch: Branch): Branch => {
     let copy = copies.get(branch);
@@ -92,8 +128,6 @@ export function maskAnswer(answer: unknown, secrets: readonly SecretPlace[], rev
     secret.path.forEach((key, level) => {
       if (level === secret.path.length - 1) {
         setEntry(target, key, MASKED_VALUE);
-        const keyText = String(key);
-        places.set(target, (places.get(target) ?? new Map()).set(keyText, secret.id));
         return;
       }
       const inner = entryOf(source, key) as Branch;
@@ -103,7 +137,7 @@ export function maskAnswer(answer: unknown, secrets: readonly SecretPlace[], rev
       target = innerCopy;
     });
   }
-  return { value: root, places, masked: hidden.length };
+  return { value: root, masked: hidden.length };
 }
 
 /** A copy that keeps a `__proto__` key as an own key, as the answer had it. */

@@ -3,7 +3,8 @@ import type { ErrorInfo } from '../../../shared/errors.ts';
 import type { Catalogue, CatalogueOperation, OperationAnswer } from '../../../shared/operations-console.ts';
 import type { Panel } from '../../../shared/types.ts';
 import { useWindowContext } from '../../app-context.tsx';
-import type { HistoryEntry } from '../../console/console-memory.ts';
+import { formatBytes } from '../../../shared/sizes.ts';
+import { type HistoryEntry, MAX_SAVED_ANSWER_BYTES } from '../../console/console-memory.ts';
 import { checkInput, type InputError } from '../../console/input-check.ts';
 import { formFields, initialInput } from '../../console/schema-form.ts';
 import { isSecretKey } from '../../console/secret-keys.ts';
@@ -181,6 +182,9 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
                   shown.saved
                     ? null
                     : () => {
+                        // Measured by main's count first: a 4 MiB answer is not copied and masked only to be refused.
+                        if (shown.answer.bytes > MAX_SAVED_ANSWER_BYTES)
+                          return `This answer is ${formatBytes(shown.answer.bytes)}; answers up to ${formatBytes(MAX_SAVED_ANSWER_BYTES)} are kept. Copy it instead.`;
                         const refused = consoleStore.saveAnswer(panel.id, shown.entryId, shown.answer.body ?? shown.answer.text);
                         if (!refused) setShown({ ...shown, saved: true });
                         return refused;

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { OperationAnswer } from '../../../shared/operations-console.ts';
 import { formatBytes } from '../../../shared/sizes.ts';
-import { findSecrets, maskAnswer } from '../../console/secret-mask.ts';
+import { answerMask, maskedJson, type Revealed, withRevealed } from '../../console/secret-mask.ts';
 import { copyText } from '../../copy-text.ts';
 import type { Branch } from '../../json-rows.ts';
 import { JsonTree } from '../json-tree.tsx';
@@ -12,40 +12,40 @@ interface OperationAnswerProps {
   onSave: (() => string | null) | null;
 }
 
-const NO_REVEALED: ReadonlySet<string> = new Set();
+const NO_REVEALED: Revealed = new Map();
 
 /** Ok for 2xx, else the panel said no. */
 export const statusKind = (status: number | null) => (status !== null && status >= 200 && status < 300 ? 'ok' : 'failed');
 
 /**
  * An operation's answer: status, time and size, then the JSON tree. Secret fields show masked until
- * the operator reveals each one; Copy copies what is shown (a masked value stays masked).
+ * the operator reveals each one (the tree asks only of the rows on screen, so a 4 MiB answer costs
+ * what is shown); Copy copies the JSON with every value not revealed still masked.
  */
 export function OperationAnswerView({ answer, onSave }: OperationAnswerProps) {
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(NO_REVEALED);
+  const [revealed, setRevealed] = useState<Revealed>(NO_REVEALED);
   const [note, setNote] = useState('');
-  const secrets = useMemo(() => findSecrets(answer.body), [answer.body]);
-  const masked = useMemo(() => maskAnswer(answer.body, secrets, revealed), [answer.body, secrets, revealed]);
-  const reveal = useCallback((id: string) => setRevealed((before) => new Set(before).add(id)), []);
+  const mask = useMemo(() => answerMask(revealed), [revealed]);
+  // Stable across reveals: rows that did not change keep their DOM.
   const maskedAction = useCallback(
-    (parent: Branch | null, name: string | null) => {
-      const id = parent && name !== null ? masked.places.get(parent)?.get(name) : undefined;
-      if (id === undefined) return null;
-      return (
-        <button type="button" className="json-action" aria-label={`Reveal ${id}`} onClick={() => reveal(id)}>
+    (parent: Branch | null, name: string | null) =>
+      parent && name !== null ? (
+        <button
+          type="button"
+          className="json-action"
+          aria-label={`Reveal ${name}`}
+          onClick={() => setRevealed((before) => withRevealed(before, parent, name))}
+        >
           Reveal
         </button>
-      );
-    },
-    [masked, reveal],
+      ) : null,
+    [],
   );
   const copy = async () => {
-    const text = answer.body === null ? (answer.text ?? '') : JSON.stringify(masked.value, null, 2);
+    const text = answer.body === null ? (answer.text ?? '') : maskedJson(answer.body, revealed);
     setNote(
       (await copyText(text))
-        ? masked.masked > 0
-          ? 'Copied, with the hidden values still masked.'
-          : 'Copied.'
+        ? 'Copied, with the secret values not revealed still masked.'
         : 'Could not copy: the clipboard is not available.',
     );
   };
@@ -63,13 +63,6 @@ export function OperationAnswerView({ answer, onSave }: OperationAnswerProps) {
           {Math.round(answer.ms).toLocaleString('en')} ms · {formatBytes(answer.bytes)}
         </span>
         <span className="console-answer-tools">
-          {secrets.length > 0 && (
-            <span className="muted">
-              {masked.masked === 0
-                ? `${secrets.length} secret value${secrets.length === 1 ? '' : 's'} shown`
-                : `${masked.masked} secret value${masked.masked === 1 ? '' : 's'} hidden`}
-            </span>
-          )}
           {revealed.size > 0 && (
             <button type="button" className="button-small" onClick={() => setRevealed(NO_REVEALED)}>
               Hide all
@@ -96,7 +89,7 @@ export function OperationAnswerView({ answer, onSave }: OperationAnswerProps) {
           <p className="muted">The panel answered with no body.</p>
         )
       ) : (
-        <JsonTree value={masked.value} label="The answer" maskedAction={maskedAction} />
+        <JsonTree value={answer.body} label="The answer" mask={mask} maskedAction={maskedAction} />
       )}
     </section>
   );

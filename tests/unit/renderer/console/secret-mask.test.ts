@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findSecrets, maskAnswer, maskedInputPaths, maskInput } from '../../../../renderer/console/secret-mask.ts';
+import {
+  answerMask,
+  findSecrets,
+  isSecretEntry,
+  maskAnswer,
+  maskedInputPaths,
+  maskedJson,
+  maskInput,
+  withRevealed,
+} from '../../../../renderer/console/secret-mask.ts';
+import { type Branch, type JsonRow, type TreeView, visibleRows } from '../../../../renderer/json-rows.ts';
 import { MASKED_VALUE } from '../../../../renderer/session-fields.ts';
 import { secretFieldPaths } from '../../../../shared/secret-fields.ts';
 
@@ -48,7 +58,6 @@ test('the view masks each secret until it is revealed, and copies only the branc
   assert.equal(view.env as unknown, MASKED_VALUE);
   assert.equal(answer.users[0]!.apiToken, 'tok-a', 'the answer is untouched');
   assert.equal(view.projects, answer.projects, 'a branch with no secret is the answer’s own');
-  assert.equal(masked.places.get(view.users[0]!)?.get('apiToken'), 'users.0.apiToken');
   assert.ok(!JSON.stringify(view).includes('tok-a') && !JSON.stringify(view).includes('postgres'));
 
   const revealed = maskAnswer(answer, secrets, new Set(['users.0.apiToken']));
@@ -88,4 +97,26 @@ test('a 4 MiB answer of small objects is searched for secrets in well under 100 
   const took = performance.now() - started;
   assert.equal(secrets.length, 40);
   assert.ok(took < 400, `took ${took.toFixed(0)} ms (budget 100 ms in the window; loose here for a loaded machine)`);
+});
+
+test('the tree masks the secret rows on screen until each is revealed; Copy masks the same', () => {
+  const user = answer.users[0]!;
+  const view: TreeView = { open: new Set<Branch>([answer, answer.users, user]), shown: new Map() };
+  const valueOf = (rows: JsonRow[], name: string) => {
+    const row = rows.find((item) => item.kind === 'leaf' && item.name === name && item.parent === user);
+    return row?.kind === 'leaf' ? row.value : undefined;
+  };
+  let revealed = new Map() as ReturnType<typeof withRevealed>;
+  let rows = visibleRows(answer, view, answerMask(revealed));
+  assert.equal(valueOf(rows, 'apiToken'), MASKED_VALUE);
+  assert.equal(rows.find((row) => row.kind !== 'more' && row.name === 'env')?.kind, 'leaf', 'a secret object is one masked row');
+  revealed = withRevealed(revealed, user, 'apiToken');
+  rows = visibleRows(answer, view, answerMask(revealed));
+  assert.equal(valueOf(rows, 'apiToken'), 'tok-a');
+  assert.equal(valueOf(rows, 'twoFactorSecret'), MASKED_VALUE);
+  const copied = maskedJson(answer, revealed);
+  assert.ok(copied.includes('"tok-a"') && !copied.includes('JBSWY3DP') && !copied.includes('postgres') && !copied.includes('$2b$'));
+  assert.deepEqual(JSON.parse(maskedJson(answer, new Map())), maskAnswer(answer, findSecrets(answer), new Set()).value);
+  assert.equal(isSecretEntry(['x'], '0', '$2b$10$abcdefghijklmnopqrstuv'), true);
+  assert.equal(isSecretEntry({}, 'apiToken', null), false);
 });
