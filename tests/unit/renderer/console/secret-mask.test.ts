@@ -102,18 +102,18 @@ test('a 4 MiB answer of small objects is searched for secrets in well under 100 
 test('the tree masks the secret rows on screen until each is revealed; Copy masks the same', () => {
   const user = answer.users[0]!;
   const view: TreeView = { open: new Set<Branch>([answer, answer.users, user]), shown: new Map() };
-  const valueOf = (rows: JsonRow[], name: string) => {
+  const shownValue = (rows: JsonRow[], name: string) => {
     const row = rows.find((item) => item.kind === 'leaf' && item.name === name && item.parent === user);
     return row?.kind === 'leaf' ? row.value : undefined;
   };
   let revealed = new Map() as ReturnType<typeof withRevealed>;
   let rows = visibleRows(answer, view, answerMask(revealed));
-  assert.equal(valueOf(rows, 'apiToken'), MASKED_VALUE);
+  assert.equal(shownValue(rows, 'apiToken'), MASKED_VALUE);
   assert.equal(rows.find((row) => row.kind !== 'more' && row.name === 'env')?.kind, 'leaf', 'a secret object is one masked row');
   revealed = withRevealed(revealed, user, 'apiToken');
   rows = visibleRows(answer, view, answerMask(revealed));
-  assert.equal(valueOf(rows, 'apiToken'), 'tok-a');
-  assert.equal(valueOf(rows, 'twoFactorSecret'), MASKED_VALUE);
+  assert.equal(shownValue(rows, 'apiToken'), 'tok-a');
+  assert.equal(shownValue(rows, 'twoFactorSecret'), MASKED_VALUE);
   const copied = maskedJson(answer, revealed);
   assert.ok(copied.includes('"tok-a"') && !copied.includes('JBSWY3DP') && !copied.includes('postgres') && !copied.includes('$2b$'));
   assert.deepEqual(JSON.parse(maskedJson(answer, new Map())), maskAnswer(answer, findSecrets(answer), new Set()).value);
