@@ -140,6 +140,11 @@ async function readPaths(
       skip(name, 'its name is too long');
       continue;
     }
+    if (clean(name, OPERATION_NAME_MAX) !== name) {
+      // The name goes to the window and into requests: one holding the token (or what may encode it) is neither.
+      skip(name, 'its name holds what may be a secret');
+      continue;
+    }
     if (!isRecord(item)) {
       skip(name, 'it is not an operation (not an object)');
       continue;

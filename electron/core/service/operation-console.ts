@@ -75,9 +75,9 @@ export function operationConsoleMethods(context: ServiceContext): ServiceMethods
       return holdsToken(short) || (short.length > 40 && hasOpaqueRun(short, 64)) ? HIDDEN_SECRET : short;
     };
     const text = await fetchCatalogueText(context.request, record, token);
+    const read = await readCatalogue(text, clean);
     // Not checked yet: the version is read now, so the catalogue says which Easypanel it is of.
     const version = knownVersion ?? (await findVersion(context.request, record, token).catch(() => null))?.version ?? null;
-    const read = await readCatalogue(text, clean);
     const catalogue: Catalogue = {
       panelId: record.id,
       version,
@@ -99,7 +99,7 @@ export function operationConsoleMethods(context: ServiceContext): ServiceMethods
   const callOne: CallOne = (panelId, call, { signal, allowWrite }) =>
     withToken(context, panelId, async (held) => {
       const { byName, catalogue } = await catalogueOf(held);
-      const operation = byName.get(call.operation);
+      const operation = findOperation(byName, call.operation);
       if (!operation) {
         throw new PanelError(
           'NOT_FOUND',
@@ -141,6 +141,25 @@ export function operationConsoleMethods(context: ServiceContext): ServiceMethods
     },
     ...operationRunMethods(context, callOne),
   };
+}
+
+/**
+ * The operation `name` names in a catalogue: itself, or else the one operation whose last name
+ * part is the same, so that a run across generations can name `users.listUsers` (tRPC, RPC) and
+ * reach 2.33's `listUsers`, and the other way round. Two candidates: none (never a guess).
+ */
+export function findOperation<T extends { name: string }>(byName: ReadonlyMap<string, T>, name: string): T | undefined {
+  const exact = byName.get(name);
+  if (exact) return exact;
+  const last = (full: string) => full.slice(full.lastIndexOf('.') + 1);
+  const wanted = last(name);
+  let found: T | undefined;
+  for (const operation of byName.values()) {
+    if (last(operation.name) !== wanted) continue;
+    if (found) return undefined;
+    found = operation;
+  }
+  return found;
 }
 
 /** A console write: on disk in the activity log before it is sent (its name, never its input), and again with its outcome. */

@@ -16,10 +16,10 @@ function base(style: PanelStyle): { servers?: { url: string }[]; prefix: string 
 }
 
 /** A sound read the client may keep beside the hostile entries: `getUpdateStatus` in the generation's naming. */
-function soundRead(style: PanelStyle): [string, unknown] {
+function soundRead(style: PanelStyle, summary = 'The version'): [string, unknown] {
   const name = style === 'rpc' ? 'update/getStatus' : style === 'trpc' ? 'update.getStatus' : 'getUpdateStatus';
   const method = style === 'rpc' ? 'post' : 'get';
-  return [`${base(style).prefix}${name}`, { [method]: { operationId: name.replace('/', '.'), summary: 'The version' } }];
+  return [`${base(style).prefix}${name}`, { [method]: { operationId: name.replace('/', '.'), summary } }];
 }
 
 function write(response: ServerResponse, text: string): void {
@@ -27,7 +27,8 @@ function write(response: ServerResponse, text: string): void {
   response.end(text);
 }
 
-export function sendHostileCatalogue(response: ServerResponse, style: PanelStyle, options: CatalogueOptions): void {
+/** `token`: the caller's, which the escaping catalogue puts in a path and a summary, as a panel echoing it would. */
+export function sendHostileCatalogue(response: ServerResponse, style: PanelStyle, options: CatalogueOptions, token: string): void {
   const { servers, prefix } = base(style);
   const head = (paths: Record<string, unknown>, components: Record<string, unknown> = {}) =>
     JSON.stringify({
@@ -56,10 +57,13 @@ export function sendHostileCatalogue(response: ServerResponse, style: PanelStyle
         Missing: { $ref: '#/components/schemas/Nowhere' },
         External: { $ref: 'https://elsewhere.invalid/schema.json' },
       };
-      // Each level refers twice to the next: 2^40 nodes if inlined without a bound.
+      // Each level refers eight times to the next: 8^40 nodes if inlined without a bound.
       for (let level = 0; level < 40; level++) {
         const next = { $ref: `#/components/schemas/Fan${level + 1}` };
-        components[`Fan${level}`] = { type: 'object', properties: { left: next, right: next } };
+        components[`Fan${level}`] = {
+          type: 'object',
+          properties: Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`p${index}`, next])),
+        };
       }
       components.Fan40 = { type: 'string' };
       const body = (name: string) => ({
@@ -86,8 +90,10 @@ export function sendHostileCatalogue(response: ServerResponse, style: PanelStyle
       return write(response, head(paths));
     }
     case 'escaping-paths': {
-      const paths: Record<string, unknown> = { [soundPath]: soundItem };
+      const paths: Record<string, unknown> = Object.fromEntries([soundRead(style, `Echoes ${token}`)]);
       const bad = [
+        `${prefix}${token}`,
+        `https://elsewhere.invalid/${token}`,
         'https://elsewhere.invalid/api/steal',
         '//elsewhere.invalid/api/steal',
         `${prefix}../admin`,

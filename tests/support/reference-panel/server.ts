@@ -12,6 +12,7 @@ import { createServiceLogs } from './service-logs.ts';
 import { createPanelState } from './state.ts';
 import { catalogueDocument, sendCatalogue } from './openapi.ts';
 import { sendHostileCatalogue } from './catalogue-hostile.ts';
+import { bearerOf } from './operations.ts';
 import type { RecordedRequest, ReferencePanel, ReferencePanelOptions, Route } from './types.ts';
 import { DEMO_USER } from './users.ts';
 
@@ -73,7 +74,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     const call: IncomingCall = { request, response, path, moved, body, search: url.searchParams };
     if (path === '/api/openapi.json' && request.method === 'GET' && style !== 'simple') {
       const hostile = options.catalogue?.hostile;
-      if (hostile) sendHostileCatalogue(response, style, options.catalogue ?? {});
+      if (hostile) sendHostileCatalogue(response, style, options.catalogue ?? {}, bearerOf(request) ?? '');
       else sendCatalogue(response, catalogueDocument(style, options, state));
       return;
     }
