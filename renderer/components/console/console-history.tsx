@@ -51,7 +51,7 @@ export function ConsoleHistory({
                   type="button"
                   className="button-small"
                   onClick={() => onUse(entry)}
-                  aria-label={`Use ${entry.operation} of ${entry.at} again`}
+                  aria-label={`Use again: ${entry.operation} of ${entry.at}`}
                 >
                   Use again
                 </button>

@@ -67,7 +67,7 @@ export function FleetPanelPicker({ panels, chosen, onChosen }: FleetPanelPickerP
             <li className="fleet-console-panel" {...placement}>
               <label>
                 <input type="checkbox" checked={chosen.has(panel.id)} onChange={(event) => toggle(panel.id, event.target.checked)} />
-                <span className="console-operation-name">{panel.name}</span>
+                <span className="fleet-console-panel-name">{panel.name}</span>
                 {panel.colour === 'red' && <span className="status-badge console-red">production</span>}
                 <span className="muted console-panel-address">{panel.address}</span>
               </label>

@@ -30,10 +30,10 @@ export function FleetResults({ results, field }: { results: readonly PanelOperat
         <button type="button" className="button-small" onClick={() => void copyCsv()}>
           Copy as CSV
         </button>
-        <span className="muted" role="status">
-          {note}
-        </span>
       </div>
+      <p className="muted" role="status">
+        {note}
+      </p>
       <div className="fleet-console-table-wrap">
         <table className="fleet-console-table">
           <thead>
