@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { plural } from '../../../shared/counts.ts';
 import type { Panel } from '../../../shared/types.ts';
+import { typedConfirmation } from '../../console/console-writes.ts';
 import { maskInput } from '../../console/secret-mask.ts';
 import { ConfirmDialog } from '../confirm-dialog.tsx';
-import { TextField } from '../text-field.tsx';
+import { TypedConfirmation } from '../typed-confirmation.tsx';
 
 interface WriteConfirmProps {
   /** The panels the write goes to: one from a panel's console, several from a read across panels. */
@@ -12,16 +13,6 @@ interface WriteConfirmProps {
   input: unknown;
   onConfirm(): void;
   onCancel(): void;
-}
-
-/**
- * What a write must be typed to confirm when a red (production) panel is among those it goes to:
- * that panel's name when it is the only red one, else the number of panels written to.
- */
-export function typedConfirmation(panels: readonly Pick<Panel, 'name' | 'colour'>[]): string | null {
-  const red = panels.filter((panel) => panel.colour === 'red');
-  if (red.length === 0) return null;
-  return red.length === 1 ? red[0]!.name : String(panels.length);
 }
 
 /** Lines of the input shown at most; the rest is said to be there. */
@@ -76,24 +67,24 @@ export function WriteConfirm({ panels, operation, input, onConfirm, onCancel }: 
         )}
       </div>
       {expected !== null && (
-        <>
-          <p className="notice notice-warning">
-            {red.length === 1 ? `${red[0]!.name} is marked red: production.` : `${red.length} of these panels are marked red: production.`}{' '}
-            {red.length === 1
-              ? `Type its name, ${expected}, to run ${operation}.`
-              : `Type the number of panels, ${expected}, to run ${operation} on them.`}
-          </p>
-          <TextField
-            label={red.length === 1 ? 'Panel name' : 'Number of panels'}
-            name="confirm-write"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && matches) onConfirm();
-            }}
-          />
-        </>
+        <TypedConfirmation
+          notice={
+            <>
+              {red.length === 1
+                ? `${red[0]!.name} is marked red: production.`
+                : `${red.length} of these panels are marked red: production.`}{' '}
+              {red.length === 1
+                ? `Type its name, ${expected}, to run ${operation}.`
+                : `Type the number of panels, ${expected}, to run ${operation} on them.`}
+            </>
+          }
+          label={red.length === 1 ? 'Panel name' : 'Number of panels'}
+          name="confirm-write"
+          typed={typed}
+          onTyped={setTyped}
+          matches={matches}
+          onConfirm={onConfirm}
+        />
       )}
     </ConfirmDialog>
   );
