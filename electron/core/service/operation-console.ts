@@ -76,8 +76,8 @@ export function operationConsoleMethods(context: ServiceContext): ServiceMethods
     };
     const text = await fetchCatalogueText(context.request, record, token);
     const read = await readCatalogue(text, clean);
-    // Not checked yet: the version is read now, so the catalogue says which Easypanel it is of.
-    const version = knownVersion ?? (await findVersion(context.request, record, token).catch(() => null))?.version ?? null;
+    // Not checked yet: the catalogue's own word, else the version is read now, so the catalogue says which Easypanel it is of.
+    const version = knownVersion ?? read.version ?? (await findVersion(context.request, record, token).catch(() => null))?.version ?? null;
     const catalogue: Catalogue = {
       panelId: record.id,
       version,
