@@ -56,7 +56,7 @@ const PATH_FORMS: Readonly<Record<CatalogueGeneration, RegExp>> = {
 };
 
 /** 2.31–2.32 list every operation as a POST: a read is told by its name's verb; anything else is a write (asked for, never retried). */
-const READ_VERB = /^(?:get|list|inspect|check|find|search|count|read|describe|is|has|can|validate|preview|fetch)(?:[A-Z0-9_]|$)/;
+const READ_VERB = /^(?:get|list|inspect|check|find|search|count|read|describe|is|has|can|validate|preview)(?:[A-Z0-9_]|$)/;
 
 /** The route under the panel's API base a call of `name` goes to: built from the name alone, never from the catalogue. */
 export function routeOf(generation: CatalogueGeneration, name: string): string {
