@@ -54,17 +54,18 @@ export function operationConsoleMethods(context: ServiceContext): ServiceMethods
   const cache = new Map<string, CachedCatalogue>();
   const reading = new Map<string, Promise<CachedCatalogue>>();
   const parsed = new ParsedCatalogues();
+  let freshReads = 0;
 
   /** The panel's catalogue, from the cache while its address and version are the same; one read at a time per panel. */
   async function catalogueOf(held: SignedIn): Promise<CachedCatalogue> {
     const { record, state } = held;
-    // A removed panel's entries go with the next read of any panel.
-    for (const panelId of cache.keys()) if (!state.registry.get(panelId)) cache.delete(panelId);
     const version = state.history.get(record.id).panelVersion;
     const cached = cache.get(record.id);
     if (cached && cached.baseUrl === record.baseUrl && cached.knownVersion === version) return cached;
     const pending = reading.get(record.id);
     if (pending) return pending;
+    // Removed panels' entries go now and then (every 64th fresh read): at every call it would cost a run of n panels n².
+    if (++freshReads % 64 === 0) for (const panelId of cache.keys()) if (!state.registry.get(panelId)) cache.delete(panelId);
     const read = readFresh(held, version).finally(() => reading.delete(record.id));
     reading.set(record.id, read);
     return read;
