@@ -10,6 +10,7 @@ import { HIDDEN_SECRET } from '../../../shared/types.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { apiUrl } from '../common/address.ts';
 import { checkJsonShape, type JsonShapeLimits } from '../common/json-shape.ts';
+import { nextTurn } from '../common/time-slices.ts';
 import { hideSecrets } from '../secrets/session-redaction.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { callShape, readEnvelope } from './api-style.ts';
@@ -29,6 +30,9 @@ import type { CatalogueEntry } from './operation-catalogue.ts';
 
 /** What an answer may be, parsed: deep as the window can draw (structured clone's limit) and a 4 MiB answer of small values. */
 const ANSWER_LIMITS: Readonly<JsonShapeLimits> = Object.freeze({ maxDepth: 2000, maxValues: 1_000_000 });
+
+/** Past this many characters, reading an answer yields between its steps. */
+const SLICED_ANSWER_CHARS = 256 * 1024;
 
 const unauthorized = (response: HttpResponse, doing: string) =>
   new PanelError('UNAUTHORIZED', `The panel rejected the saved token (${describeStatus(response)}) while ${doing}. Log in again.`);
@@ -130,20 +134,22 @@ async function sendOnce({
   const ms = Math.round(performance.now() - started);
   if (response.status === 401 || response.status === 403) throw unauthorized(response, `calling ${operation.name}`);
   const bytes = Buffer.byteLength(response.text);
-  return { operation: operation.name, status: response.status, ms, bytes, ...readAnswer(response, generation, token) };
+  return { operation: operation.name, status: response.status, ms, bytes, ...(await readAnswer(response, generation, token)) };
 }
 
 /** The answer's body without the generation's envelope and with the token hidden; its text when it is not JSON or was cut. */
-export function readAnswer(
+export async function readAnswer(
   response: HttpResponse,
   generation: CatalogueGeneration,
   token: string,
-): Pick<OperationAnswer, 'body' | 'text' | 'truncated'> {
+): Promise<Pick<OperationAnswer, 'body' | 'text' | 'truncated'>> {
   const holdsToken = secretMatcher([token]);
   const asText = (truncated: boolean) => ({ body: null, text: cleanText(response.text, token, holdsToken), truncated });
   if (response.cut) return asText(true);
   if (response.text.trim() === '') return { body: null, text: null, truncated: false };
+  // Each step of a large answer is a task of its own (the scan, the parse, the token search), not one long one.
   if (!checkJsonShape(response.text, ANSWER_LIMITS).ok) return asText(true);
+  if (response.text.length > SLICED_ANSWER_CHARS) await nextTurn();
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.text);
@@ -154,6 +160,7 @@ export function readAnswer(
   const envelope = generation === 'easypanel' || !success ? null : readEnvelope(STYLE_OF[generation], parsed);
   const body = envelope?.kind === 'result' ? envelope.value : parsed;
   // One scan of the raw text tells whether the token is anywhere; JSON's \u escapes could spell it unseen, so those are walked.
+  if (response.text.length > SLICED_ANSWER_CHARS) await nextTurn();
   const mayHold = holdsToken(response.text) || response.text.includes('\\u');
   return { body: mayHold ? hideSecrets(body, holdsToken) : body, text: null, truncated: false };
 }

@@ -1,5 +1,6 @@
 import { PanelError } from '../../../shared/errors.ts';
 import { isRecord } from '../../../shared/guards.ts';
+import { isPanelVersion } from '../../../shared/panel-version.ts';
 import {
   CATALOGUE_MAX_OPERATIONS,
   type CatalogueGeneration,
@@ -31,6 +32,8 @@ export interface CatalogueEntry extends CatalogueOperation {
 
 export interface ReadCatalogue {
   generation: CatalogueGeneration;
+  /** `info.version` when it is a panel version ("2.33.4"): a generated catalogue names its application's. */
+  version: string | null;
   operations: CatalogueEntry[];
   skipped: { name: string; reason: string }[];
 }
@@ -53,7 +56,7 @@ const PATH_FORMS: Readonly<Record<CatalogueGeneration, RegExp>> = {
 };
 
 /** 2.31–2.32 list every operation as a POST: a read is told by its name's verb; anything else is a write (asked for, never retried). */
-const READ_VERB = /^(?:get|list|inspect|check|find|search|count|read|describe|is|has|can|validate|preview|fetch)(?:[A-Z0-9_]|$)/;
+const READ_VERB = /^(?:get|list|inspect|check|find|search|count|read|describe|is|has|can|validate|preview)(?:[A-Z0-9_]|$)/;
 
 /** The route under the panel's API base a call of `name` goes to: built from the name alone, never from the catalogue. */
 export function routeOf(generation: CatalogueGeneration, name: string): string {
@@ -83,7 +86,8 @@ export async function readCatalogue(text: string, clean: TextCleaner): Promise<R
     throw new PanelError('BAD_RESPONSE', "The panel's catalogue (/api/openapi.json) has no list of operations (`paths`).");
   }
   const generation = generationOf(document, clean);
-  return readPaths(document, document.paths, generation, clean);
+  const info = isRecord(document.info) ? document.info.version : null;
+  return { ...(await readPaths(document, document.paths, generation, clean)), version: isPanelVersion(info) ? info : null };
 }
 
 /** The generation the catalogue's servers and paths say; a server outside the panel's /api refuses it whole. */
@@ -116,7 +120,7 @@ async function readPaths(
   paths: Record<string, unknown>,
   generation: CatalogueGeneration,
   clean: TextCleaner,
-): Promise<ReadCatalogue> {
+): Promise<Omit<ReadCatalogue, 'version'>> {
   const operations: CatalogueEntry[] = [];
   const skipped: ReadCatalogue['skipped'] = [];
   let unlisted = 0;

@@ -4,7 +4,9 @@ import type { Catalogue, OperationAnswer, OperationCall } from '../../../shared/
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
 import { checkInput } from '../common/input-check.ts';
 import { hasOpaqueRun, secretMatcher } from '../secrets/secret-match.ts';
-import { type CatalogueEntry, readCatalogue } from '../http/operation-catalogue.ts';
+import { createHash } from 'node:crypto';
+import { type CatalogueEntry, type ReadCatalogue, readCatalogue } from '../http/operation-catalogue.ts';
+import type { TextCleaner } from '../http/catalogue-schemas.ts';
 import { callCatalogueOperation, fetchCatalogueText } from '../http/operation-call.ts';
 import { describeStatus } from '../http/panel-responses.ts';
 import { findVersion } from '../http/panel-calls.ts';
@@ -51,17 +53,19 @@ class RefusedWrite extends Error {
 export function operationConsoleMethods(context: ServiceContext): ServiceMethods<ConsoleMethod> {
   const cache = new Map<string, CachedCatalogue>();
   const reading = new Map<string, Promise<CachedCatalogue>>();
+  const parsed = new ParsedCatalogues();
+  let freshReads = 0;
 
   /** The panel's catalogue, from the cache while its address and version are the same; one read at a time per panel. */
   async function catalogueOf(held: SignedIn): Promise<CachedCatalogue> {
     const { record, state } = held;
-    // A removed panel's entries go with the next read of any panel.
-    for (const panelId of cache.keys()) if (!state.registry.get(panelId)) cache.delete(panelId);
     const version = state.history.get(record.id).panelVersion;
     const cached = cache.get(record.id);
     if (cached && cached.baseUrl === record.baseUrl && cached.knownVersion === version) return cached;
     const pending = reading.get(record.id);
     if (pending) return pending;
+    // Removed panels' entries go now and then (every 64th fresh read): at every call it would cost a run of n panels n².
+    if (++freshReads % 64 === 0) for (const panelId of cache.keys()) if (!state.registry.get(panelId)) cache.delete(panelId);
     const read = readFresh(held, version).finally(() => reading.delete(record.id));
     reading.set(record.id, read);
     return read;
@@ -75,9 +79,11 @@ export function operationConsoleMethods(context: ServiceContext): ServiceMethods
       return holdsToken(short) || (short.length > 40 && hasOpaqueRun(short, 64)) ? HIDDEN_SECRET : short;
     };
     const text = await fetchCatalogueText(context.request, record, token);
-    const read = await readCatalogue(text, clean);
-    // Not checked yet: the version is read now, so the catalogue says which Easypanel it is of.
-    const version = knownVersion ?? (await findVersion(context.request, record, token).catch(() => null))?.version ?? null;
+    // JSON's \u escapes could spell the token unseen in the text: such a catalogue is read for its panel alone.
+    const shareable = !holdsToken(text) && !text.includes('\\u');
+    const read = await parsed.read(text, shareable ? clean : null, clean);
+    // Not checked yet: the catalogue's own word, else the version is read now, so the catalogue says which Easypanel it is of.
+    const version = knownVersion ?? read.version ?? (await findVersion(context.request, record, token).catch(() => null))?.version ?? null;
     const catalogue: Catalogue = {
       panelId: record.id,
       version,
@@ -160,6 +166,30 @@ export function findOperation<T extends { name: string }>(byName: ReadonlyMap<st
     found = operation;
   }
   return found;
+}
+
+/** Catalogues parsed lately, by their text's hash: panels of one version serve the same, read once for a run across them. */
+class ParsedCatalogues {
+  static readonly KEPT = 16;
+  readonly #byHash = new Map<string, Promise<ReadCatalogue>>();
+
+  /**
+   * `shareable` is the cleaner when the text does not hold the panel's token (then what is made of
+   * it is the same for every panel); null reads it for this panel alone with `own`.
+   */
+  read(text: string, shareable: TextCleaner | null, own: TextCleaner): Promise<ReadCatalogue> {
+    if (shareable === null) return readCatalogue(text, own);
+    const hash = createHash('sha256').update(text).digest('base64');
+    let read = this.#byHash.get(hash);
+    if (!read) {
+      read = readCatalogue(text, shareable);
+      // A refusal is not kept: the next read tries again.
+      read.catch(() => this.#byHash.delete(hash));
+      this.#byHash.set(hash, read);
+      if (this.#byHash.size > ParsedCatalogues.KEPT) this.#byHash.delete(this.#byHash.keys().next().value!);
+    }
+    return read;
+  }
 }
 
 /** A console write: on disk in the activity log before it is sent (its name, never its input), and again with its outcome. */

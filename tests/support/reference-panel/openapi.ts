@@ -90,7 +90,8 @@ function inputOf(operation: Operation): unknown {
   return null;
 }
 
-const summaryOf = (operation: Operation, name: string) => `${operation.kind === 'query' ? 'Reads' : 'Changes'}: ${name}`;
+const summaryOf = (operation: Operation, name: string) =>
+  `${operation.kind === 'query' ? 'Reads' : 'Changes'}: ${name.replaceAll('/', '.')}`;
 
 type PathItem = Record<string, unknown>;
 
