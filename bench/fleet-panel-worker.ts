@@ -21,6 +21,8 @@ export interface FleetWorkerData {
   latencyMs: number;
   /** Serve the state routes too, each panel running this many services (one in ten down). */
   state?: { services: number; writes?: boolean };
+  /** More GET paths, each answered with its text (bench/operation-console.ts: a catalogue and its operations). */
+  extraAnswers?: Record<string, string>;
 }
 
 export type FleetWorkerRequest =
@@ -44,7 +46,7 @@ export interface FleetWorkerReply {
 
 const port = parentPort;
 if (!port) throw new Error('fleet-panel-worker.ts runs as a worker of bench/fleet.ts');
-const { tokens, latencyMs, state } = workerData as FleetWorkerData;
+const { tokens, latencyMs, state, extraAnswers } = workerData as FleetWorkerData;
 
 let requests = 0;
 let refused = 0;
@@ -86,6 +88,8 @@ if (state) {
   );
   answers.set('/api/getUpdateStatus', JSON.stringify({ version: '2.33.1' }));
 }
+
+for (const [path, text] of Object.entries(extraAnswers ?? {})) answers.set(path, text);
 
 function send(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });

@@ -14,11 +14,12 @@ const ACTION_NAMES: Readonly<Record<ActivityWhat['action'], string>> = {
   start: 'Start',
   stop: 'Stop',
   restart: 'Restart',
+  operation: 'Console call',
 };
 
 /** "Deploy shop/web", "Log out (end the session at the panel)". */
 export function whatText(what: ActivityWhat): string {
-  const target = [what.projectName, what.serviceName].filter(Boolean).join('/');
+  const target = what.operation ?? [what.projectName, what.serviceName].filter(Boolean).join('/');
   return target ? `${ACTION_NAMES[what.action]} ${target}` : ACTION_NAMES[what.action];
 }
 

@@ -4,6 +4,7 @@ import type { CommandId } from '../shared/commands.ts';
 import type { PanelHealth } from '../shared/fleet-state.ts';
 import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
+import { ConsoleStore } from './console/console-store.ts';
 import { connectWindow } from './event-router.ts';
 import { inListOrder } from './fleet-view.ts';
 import { HealthStore } from './health-store.ts';
@@ -25,6 +26,8 @@ export interface WindowContext {
   reads: PanelReads;
   /** Each panel's state as the last check read it, for the fleet table. */
   healthStore: HealthStore;
+  /** The API console's history and saved requests (the window's localStorage; never a token). */
+  consoleStore: ConsoleStore;
 }
 
 const Context = createContext<WindowContext | null>(null);
@@ -43,6 +46,15 @@ function pageSessionMemory(): SessionMemory | null {
   }
 }
 
+/** The page's localStorage, or null where the page has none it may use. */
+function pageLocalMemory(): SessionMemory | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 /** One window's stores and commands, connected to main while mounted. */
 export function WindowProvider({ api, children }: { api: PanelBridge; children: ReactNode }) {
   const [context] = useState<WindowContext>(() => {
@@ -55,7 +67,13 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
     // A sign-in that ended (or a panel removed) takes what was read with it.
     panelStore.subscribe(() => forgetSignedOut(reads, (id) => panelStore.getSnapshot().byId.get(id)?.signedIn === true));
     const windowStore = new WindowStore(pageSessionMemory());
-    return { api, panelStore, windowStore, commands: new CommandRegistry(), clock, reads, healthStore: new HealthStore() };
+    const consoleStore = new ConsoleStore(pageLocalMemory());
+    // The history of a panel removed goes with it (once the list is known: an empty first list removes nothing).
+    panelStore.subscribe(() => {
+      const { panels } = panelStore.getSnapshot();
+      if (panels !== null) consoleStore.keepPanels(new Set(panels.map((panel) => panel.id)));
+    });
+    return { api, panelStore, windowStore, commands: new CommandRegistry(), clock, reads, healthStore: new HealthStore(), consoleStore };
   });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
   return <Context value={context}>{children}</Context>;

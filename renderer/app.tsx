@@ -4,6 +4,7 @@ import { useSelection, useWindowContext, usePanels, useWindowState, WindowProvid
 import { ActivityView } from './components/activity-view.tsx';
 import { AlertsView } from './components/alerts-view.tsx';
 import { BulkView } from './components/bulk-view.tsx';
+import { FleetConsoleView } from './components/console/fleet-console-view.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { PanelView } from './components/panel-view.tsx';
@@ -36,7 +37,7 @@ function Workspace() {
   const context = useWindowContext();
   const { windowStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, listView } = useWindowState();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, fleetConsoleOpen, listView } = useWindowState();
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -90,6 +91,10 @@ function Workspace() {
         ) : alertsOpen ? (
           <ErrorBoundary>
             <AlertsView />
+          </ErrorBoundary>
+        ) : fleetConsoleOpen ? (
+          <ErrorBoundary>
+            <FleetConsoleView />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />

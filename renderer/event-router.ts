@@ -51,6 +51,9 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
     case 'serviceLogEnded':
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
       return;
+    case 'operationProgress':
+      // The console across panels listens itself (fleet-console-view.tsx): they concern the run it started.
+      return;
     default:
       // A type added to shared/events.ts without a route here fails to compile.
       event satisfies never;

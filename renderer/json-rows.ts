@@ -47,7 +47,8 @@ interface Placed {
 
 export type JsonRow =
   | (Placed & { kind: 'branch'; value: Branch; isArray: boolean; size: number; open: boolean })
-  | (Placed & { kind: 'leaf'; value: unknown })
+  /** `parent`: the branch holding the value (null for a lone value), which names it with `name`. */
+  | (Placed & { kind: 'leaf'; value: unknown; parent: Branch | null })
   | { kind: 'more'; id: string; depth: number; owner: Branch; shown: number; total: number };
 
 const keyCache = new WeakMap<Record<string, unknown>, string[]>();
@@ -89,20 +90,30 @@ function shownOf(branch: Branch, size: number, view: TreeView): number {
   return Math.min(size, view.shown.get(branch) ?? PAGE_SIZE);
 }
 
-type Task = { kind: 'node'; value: unknown; place: Placed } | Extract<JsonRow, { kind: 'more' }>;
+type Task = { kind: 'node'; value: unknown; place: Placed; parent: Branch | null } | Extract<JsonRow, { kind: 'more' }>;
+
+/**
+ * Whether an entry of a branch shows masked (the console's secret fields): its row is then a leaf
+ * holding `maskedAs`, whatever the value (an object too). Asked only of the entries on screen, so
+ * masking costs what is shown, not the size of the answer.
+ */
+export interface MaskRule {
+  isMasked(parent: Branch, name: string, value: unknown): boolean;
+  maskedAs: string;
+}
 
 /** The rows on screen for `root` in `view`, in document order. */
-export function visibleRows(root: unknown, view: TreeView): JsonRow[] {
+export function visibleRows(root: unknown, view: TreeView, mask?: MaskRule): JsonRow[] {
   const rows: JsonRow[] = [];
-  const stack: Task[] = [{ kind: 'node', value: root, place: { id: 'root', depth: 0, name: null, position: 1, setSize: 1 } }];
+  const stack: Task[] = [{ kind: 'node', value: root, parent: null, place: { id: 'root', depth: 0, name: null, position: 1, setSize: 1 } }];
   for (let task = stack.pop(); task; task = stack.pop()) {
     if (task.kind === 'more') {
       rows.push(task);
       continue;
     }
-    const { value, place } = task;
+    const { value, place, parent } = task;
     if (!isBranch(value)) {
-      rows.push({ ...place, kind: 'leaf', value });
+      rows.push({ ...place, kind: 'leaf', value, parent });
       continue;
     }
     const size = sizeOf(value);
@@ -116,7 +127,12 @@ export function visibleRows(root: unknown, view: TreeView): JsonRow[] {
     if (shown < size) stack.push({ kind: 'more', id: `${id}+`, depth, owner: value, shown, total: size });
     for (let index = shown - 1; index >= 0; index--) {
       const [name, item] = entryAt(value, index);
-      stack.push({ kind: 'node', value: item, place: { id: `${id}/${index}`, depth, name, position: index + 1, setSize: size } });
+      stack.push({
+        kind: 'node',
+        value: mask?.isMasked(value, name, item) ? mask.maskedAs : item,
+        parent: value,
+        place: { id: `${id}/${index}`, depth, name, position: index + 1, setSize: size },
+      });
     }
   }
   return rows;

@@ -72,6 +72,8 @@ export interface WindowSnapshot {
   /** The Alerts list is shown in place of the panel (never with the activity log); grows at each `alertRaised`. */
   readonly alertsOpen: boolean;
   readonly alertsRevision: number;
+  /** The console across panels is shown in place of the panel (never with the activity log or the Alerts). */
+  readonly fleetConsoleOpen: boolean;
   /** The tab to show a panel at once it is shown (a notification clicked); null when nothing is asked. */
   readonly tabRequest: { panelId: string; tab: AlertTab } | null;
   /** Each service's last action in this window (main's `serviceActionChanged`), by `serviceActionKey`. */
@@ -97,7 +99,7 @@ export const serviceActionKey = (panelId: string, projectName: string, serviceNa
 
 const NO_PANELS: ReadonlySet<string> = new Set();
 /** Choosing a panel shows it in place of the activity log or the Alerts list. */
-const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false } as const;
+const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false, fleetConsoleOpen: false } as const;
 
 function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, table }: BoardView): ListView {
   // The table's fields only when the operator set them: a view of an older version has none.
@@ -145,6 +147,7 @@ export class WindowStore {
       activityRevision: 0,
       alertsOpen: false,
       alertsRevision: 0,
+      fleetConsoleOpen: false,
       tabRequest: null,
       serviceActions: new Map(),
     };
@@ -244,11 +247,15 @@ export class WindowStore {
   }
 
   showActivity(open: boolean): void {
-    this.#set({ activityOpen: open, alertsOpen: false });
+    this.#set({ ...CLOSED_VIEWS, activityOpen: open });
   }
 
   showAlerts(open: boolean): void {
-    this.#set({ activityOpen: false, alertsOpen: open });
+    this.#set({ ...CLOSED_VIEWS, alertsOpen: open });
+  }
+
+  showFleetConsole(open: boolean): void {
+    this.#set({ ...CLOSED_VIEWS, fleetConsoleOpen: open });
   }
 
   /** Main raised an alert: the Alerts list reads the list again. */

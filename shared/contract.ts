@@ -40,6 +40,8 @@ import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from
 import type { Alert } from './alerts.ts';
 import type { PanelServices, ServiceActionItem, ServiceActionItemResult } from './fleet-services.ts';
 import type { ServiceAction } from './service-actions.ts';
+import type { Catalogue, OperationAnswer, OperationCall, OperationRunOptions, PanelOperationResult } from './operations-console.ts';
+import { operationCallSchema, operationRunOptionsSchema } from './console-schemas.ts';
 import {
   deploymentIdSchema,
   followIdSchema,
@@ -201,6 +203,29 @@ export interface PanelApi {
   runServiceActions(items: ServiceActionItem[], action: ServiceAction): Promise<ServiceActionItemResult[]>;
   /** Starts nothing more of the run under way (those items answer `cancelled`); what is sent finishes. */
   cancelServiceActions(): Promise<void>;
+  /**
+   * The panel's catalogue of operations from its own `/api/openapi.json` (read with the token),
+   * cached per panel and version: a new version, address or sign-in reads it again. Operations
+   * whose shape is unsound or whose path leaves the panel's `/api` are listed in `skipped`, with why.
+   */
+  getOperations(panelId: string): Promise<Catalogue>;
+  /**
+   * Calls one operation of the panel's catalogue: the input checked against its schema first
+   * (INVALID_INPUT with the schema's errors, nothing sent), sent in the generation's form only to
+   * the panel's own /api. A write is recorded in the activity log before it is sent and with its
+   * outcome; never retried. The answer's status is the panel's, whatever it is (a 4xx is an answer,
+   * not a failure), except a 401/403, which ends the sign-in as any call's does.
+   */
+  callOperation(panelId: string, call: OperationCall): Promise<OperationAnswer>;
+  /**
+   * The same operation on each panel, a bounded number at a time, `operationProgress` events as each
+   * ends; one result per panel in the order asked. Reads only unless `allowWrite` (the window asked
+   * once, typed for red panels): each panel's write is recorded. One run at a time: a second call
+   * while one runs is refused; `cancelOperationRun` starts no more.
+   */
+  callOperationOnPanels(panelIds: string[], call: OperationCall, options: OperationRunOptions): Promise<PanelOperationResult[]>;
+  /** Starts no more calls of the run under way (they answer `cancelled`); reads in flight are aborted, writes already sent finish. */
+  cancelOperationRun(): Promise<void>;
 }
 
 export type MethodArgs<M extends MethodName> = Parameters<PanelApi[M]>;
@@ -250,6 +275,10 @@ export const argumentSchemas = {
   getFleetServices: z.tuple([]),
   runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),
   cancelServiceActions: z.tuple([]),
+  getOperations: z.tuple([panelIdSchema]),
+  callOperation: z.tuple([panelIdSchema, operationCallSchema]),
+  callOperationOnPanels: z.tuple([chosenPanelIdsSchema, operationCallSchema, operationRunOptionsSchema]),
+  cancelOperationRun: z.tuple([]),
 } satisfies { [M in MethodName]: z.ZodType<unknown, MethodArgs<M>> };
 
 /** Parsed, normalised arguments of a method (names trimmed, empty token field as null). */

@@ -6,6 +6,7 @@ import type { PanelServices } from './fleet-services.ts';
 import { type Alert, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from './alerts.ts';
 import type { ServiceAction, ServiceActionPhase } from './service-actions.ts';
 import type { Panel } from './types.ts';
+import { CELL_VALUE_MAX_CHARS, type PanelOperationResult } from './operations-console.ts';
 
 /**
  * What main tells the window without being asked: the window keeps its state from these instead
@@ -54,7 +55,9 @@ export type PanelEvent =
   /** New lines of a followed service log (`followServiceLogs`), oldest first, at most a batch's worth. */
   | { type: 'serviceLogLines'; followId: string; lines: string[] }
   /** The follow ended: stopped (`error` null), or why not (the sign-in ended, the panel closed it or failed). */
-  | { type: 'serviceLogEnded'; followId: string; error: ErrorInfo | null };
+  | { type: 'serviceLogEnded'; followId: string; error: ErrorInfo | null }
+  /** A read (or allowed write) across panels (`callOperationOnPanels`): one panel's result as it ends, `done` of `total`. */
+  | { type: 'operationProgress'; result: PanelOperationResult; done: number; total: number };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -78,6 +81,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   serviceActionChanged: true,
   serviceLogLines: true,
   serviceLogEnded: true,
+  operationProgress: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {
@@ -97,7 +101,33 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'fleetServicesChanged') return isFleetServicesChange(value);
   if (type === 'focusPanel') return value.tab === undefined || isAlertTab(value.tab);
   if (type === 'alertRaised') return isAlert(value.alert);
+  if (type === 'operationProgress') return isOperationProgress(value);
   return true;
+}
+
+const RUN_OUTCOMES: ReadonlySet<unknown> = new Set(['done', 'failed', 'cancelled']);
+
+/** A run's step: counts, and one panel's row as the table shows it (its value a short cell, its message short text). */
+function isOperationProgress(value: Record<string, unknown>): boolean {
+  const count = (field: unknown) => typeof field === 'number' && Number.isInteger(field) && field >= 0;
+  const nullableCount = (field: unknown) => field === null || (typeof field === 'number' && Number.isFinite(field) && field >= 0);
+  const { result, done, total } = value;
+  if (!count(done) || !count(total) || !isRecord(result)) return false;
+  const cell = result.value;
+  const shortCell =
+    cell === null ||
+    typeof cell === 'number' ||
+    typeof cell === 'boolean' ||
+    (typeof cell === 'string' && cell.length <= CELL_VALUE_MAX_CHARS);
+  return (
+    typeof result.panelId === 'string' &&
+    result.panelId.length <= 200 &&
+    RUN_OUTCOMES.has(result.outcome) &&
+    nullableCount(result.status) &&
+    nullableCount(result.ms) &&
+    shortCell &&
+    (result.message === null || (typeof result.message === 'string' && result.message.length <= 2000))
+  );
 }
 
 /** An alert is shown as it is: its texts short, its kind and tab known. */

@@ -47,6 +47,10 @@ export const methodNames = [
   'getFleetServices',
   'runServiceActions',
   'cancelServiceActions',
+  'getOperations',
+  'callOperation',
+  'callOperationOnPanels',
+  'cancelOperationRun',
 ] as const satisfies readonly MethodName[];
 
 type UnlistedMethod = Exclude<MethodName, (typeof methodNames)[number]>;

@@ -266,15 +266,22 @@ export const ACTIVITY_KEPT = 10_000;
 /** What a write did to a panel, in the activity log: `pending` until the panel answered. */
 export type ActivityOutcome = 'pending' | 'ok' | 'failed' | 'unknown';
 
-/** The writes Paneldeck makes to a panel: a log out ends the session at the panel; the others act on a service. */
-export const ACTIVITY_ACTIONS = ['logOut', 'deploy', 'start', 'stop', 'restart'] as const;
+/**
+ * The writes Paneldeck makes to a panel: a log out ends the session at the panel; deploy to restart
+ * act on a service; `operation` is a write from the API console (`operation` names it).
+ */
+export const ACTIVITY_ACTIONS = ['logOut', 'deploy', 'start', 'stop', 'restart', 'operation'] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-/** The operation and its target: a service's project and name for the service actions, none for a log out. */
+/**
+ * The operation and its target: a service's project and name for the service actions, none for a
+ * log out; for a console write, the catalogue's operation name (never its input, which may hold secrets).
+ */
 export interface ActivityWhat {
   action: ActivityAction;
   projectName?: string;
   serviceName?: string;
+  operation?: string;
 }
 
 /** One write to a panel, as the activity log keeps it. Never a token or a password. */

@@ -102,6 +102,10 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, followId: event.followId, lines: [...event.lines] };
     case 'serviceLogEnded':
       return { type: event.type, followId: event.followId, error: event.error && plainError(event.error) };
+    case 'operationProgress': {
+      const { panelId, outcome, status, ms, value, message } = event.result;
+      return { type: event.type, result: { panelId, outcome, status, ms, value, message }, done: event.done, total: event.total };
+    }
   }
 }
 

@@ -16,6 +16,7 @@ import {
   visibleRows,
   type Branch,
   type JsonRow,
+  type MaskRule,
   type TreeView,
 } from '../json-rows.ts';
 import { MASKED_VALUE } from '../session-fields.ts';
@@ -40,7 +41,19 @@ const freshState = (root: unknown): TreeState => ({ root, ...initialView(root), 
  * Any JSON as a foldable tree. It renders one flat list of the rows that are open, a page of
  * entries per branch, so neither a 1,000-level nor a 10,000-key answer builds a big DOM.
  */
-export function JsonTree({ value, label }: { value: unknown; label: string }) {
+export function JsonTree({
+  value,
+  label,
+  mask,
+  maskedAction,
+}: {
+  value: unknown;
+  label: string;
+  /** Which entries show masked (the console's secrets), asked only of the rows on screen. */
+  mask?: MaskRule | undefined;
+  /** Beside each masked value: what the operator can do with it (the console's Reveal). */
+  maskedAction?: MaskedAction;
+}) {
   const [state, setState] = useState<TreeState>(() => freshState(value));
   // A refreshed answer keeps the branches the operator had open (adjusted during render, as
   // React advises, so the old tree never shows against the new value).
@@ -49,7 +62,7 @@ export function JsonTree({ value, label }: { value: unknown; label: string }) {
     current = { root: value, ...carryView(state.root, state, value), full: new Set(), partial: false };
     setState(current);
   }
-  const rows = useMemo(() => visibleRows(current.root, current), [current]);
+  const rows = useMemo(() => visibleRows(current.root, current, mask), [current, mask]);
 
   const toggle = useCallback((branch: Branch) => {
     setState((previous) => {
@@ -111,15 +124,27 @@ export function JsonTree({ value, label }: { value: unknown; label: string }) {
       )}
       <ul className="json-rows" aria-label={label}>
         {rows.map((row) => (
-          <Row key={row.id} row={row} whole={current.full.has(row.id)} onToggle={toggle} onShowMore={showMore} onShowString={showString} />
+          <Row
+            key={row.id}
+            row={row}
+            whole={current.full.has(row.id)}
+            onToggle={toggle}
+            onShowMore={showMore}
+            onShowString={showString}
+            maskedAction={maskedAction}
+          />
         ))}
       </ul>
     </div>
   );
 }
 
+/** The control beside a masked value, given the branch holding it and its key there. */
+export type MaskedAction = (parent: Branch | null, name: string | null) => ReactNode;
+
 interface RowProps {
   row: JsonRow;
+  maskedAction?: MaskedAction | undefined;
   whole: boolean;
   onToggle(branch: Branch): void;
   onShowMore(branch: Branch, count: number): void;
@@ -128,14 +153,14 @@ interface RowProps {
 
 /** Rows are rebuilt on each change; one that still says the same thing keeps its DOM untouched. */
 function sameRow(before: RowProps, after: RowProps): boolean {
-  if (before.whole !== after.whole || before.onToggle !== after.onToggle) return false;
+  if (before.whole !== after.whole || before.onToggle !== after.onToggle || before.maskedAction !== after.maskedAction) return false;
   const a = before.row as Record<string, unknown>;
   const b = after.row as Record<string, unknown>;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key], b[key]));
 }
 
-const Row = memo(function Row({ row, whole, onToggle, onShowMore, onShowString }: RowProps) {
+const Row = memo(function Row({ row, whole, onToggle, onShowMore, onShowString, maskedAction }: RowProps) {
   const indent = { '--indent': Math.min(row.depth, MAX_INDENT) } as CSSProperties;
   const deep = row.depth > MAX_INDENT && (
     <span className="json-level" title={`Nesting level ${formatCount(row.depth + 1)}`}>
@@ -197,7 +222,16 @@ const Row = memo(function Row({ row, whole, onToggle, onShowMore, onShowString }
       </li>
     );
   }
-  return leaf(<JsonValue value={row.value} whole={whole} onShowString={(show) => onShowString(row.id, show)} />);
+  const value = <JsonValue value={row.value} whole={whole} onShowString={(show) => onShowString(row.id, show)} />;
+  return leaf(
+    maskedAction && row.value === MASKED_VALUE ? (
+      <>
+        {value} {maskedAction(row.parent, row.name)}
+      </>
+    ) : (
+      value
+    ),
+  );
 }, sameRow);
 
 function KeyName({ name }: { name: string }) {

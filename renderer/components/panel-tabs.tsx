@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Panel } from '../../shared/types.ts';
+import { ConsoleTab } from './console/console-tab.tsx';
 import { DeploymentsView } from './deployments-view.tsx';
 import { LogsView } from './logs-view.tsx';
 import { OverviewTab } from './overview-tab.tsx';
@@ -9,7 +10,7 @@ import { ServicesTab } from './services-tab.tsx';
  * `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session`
  * tab. `overview` and `services` are a signed-in panel's, read through main in the background.
  */
-export type Tab = 'overview' | 'services' | 'session' | 'login' | 'deployments' | 'logs' | 'settings';
+export type Tab = 'overview' | 'services' | 'session' | 'login' | 'deployments' | 'logs' | 'console' | 'settings';
 
 /** The tabs that show what is read from a signed-in panel through main, each one view. */
 const READ_TABS = {
@@ -17,6 +18,7 @@ const READ_TABS = {
   services: ServicesTab,
   deployments: DeploymentsView,
   logs: LogsView,
+  console: ConsoleTab,
 } as const satisfies Partial<Record<Tab, (props: { panel: Panel }) => ReactNode>>;
 type ReadTab = keyof typeof READ_TABS;
 
@@ -24,7 +26,7 @@ type ReadTab = keyof typeof READ_TABS;
 export const isReadTab = (tab: Tab): tab is ReadTab => Object.hasOwn(READ_TABS, tab);
 
 /** The tabs whose view starts afresh for another panel: what was picked in them (a service) was that panel's. */
-const PER_PANEL: ReadonlySet<Tab> = new Set(['deployments', 'logs']);
+const PER_PANEL: ReadonlySet<Tab> = new Set(['deployments', 'logs', 'console']);
 
 /** A read tab's view. */
 export function ReadTabView({ tab, panel }: { tab: ReadTab; panel: Panel }) {
@@ -32,7 +34,7 @@ export function ReadTabView({ tab, panel }: { tab: ReadTab; panel: Panel }) {
   return <View key={PER_PANEL.has(tab) ? panel.id : undefined} panel={panel} />;
 }
 
-/** The panel view's tabs: what a signed-in panel has (Overview, Services, Session, Log in again, Deployments, Logs), then Settings. */
+/** The panel view's tabs: what a signed-in panel has (Overview, Services, Session, Log in again, Deployments, Logs, Console), then Settings. */
 export function PanelTabs({ tab, signedIn, onTab }: { tab: Tab; signedIn: boolean; onTab(tab: Tab): void }) {
   // A panel signed out while its Overview or Services showed now shows its log in, under "Log in".
   const pressed = (which: Tab) => tab === which || (which === 'session' && !signedIn && isReadTab(tab));
@@ -50,6 +52,7 @@ export function PanelTabs({ tab, signedIn, onTab }: { tab: Tab; signedIn: boolea
       {signedIn && button('login', 'Log in again')}
       {signedIn && button('deployments', 'Deployments')}
       {signedIn && button('logs', 'Logs')}
+      {signedIn && button('console', 'Console')}
       {button('settings', 'Settings')}
     </div>
   );

@@ -6,7 +6,7 @@ import { planGroups, type ServiceActionPlan, typedNameFor } from '../service-act
 import { ACTIONS_AT_ONCE, serviceActionEffect } from '../service-action-run.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { ServicePlanList } from './service-plan-list.tsx';
-import { TextField } from './text-field.tsx';
+import { TypedConfirmation } from './typed-confirmation.tsx';
 
 interface ServiceActionDialogProps {
   panel: Panel;
@@ -60,24 +60,22 @@ export function ServiceActionDialog({ panel, plan, onConfirm, onCancel }: Servic
         </p>
       </div>
       {expected !== null && (
-        <>
-          <p className="notice notice-warning">
-            {panel.name} is marked red: production.{' '}
-            {only
-              ? `Type the service's name, ${expected}, to ${action} it.`
-              : `Type the panel's name, ${expected}, to ${action} these services.`}
-          </p>
-          <TextField
-            label={only ? 'Service name' : 'Panel name'}
-            name="confirm-service-name"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && matches) onConfirm();
-            }}
-          />
-        </>
+        <TypedConfirmation
+          notice={
+            <>
+              {panel.name} is marked red: production.{' '}
+              {only
+                ? `Type the service's name, ${expected}, to ${action} it.`
+                : `Type the panel's name, ${expected}, to ${action} these services.`}
+            </>
+          }
+          label={only ? 'Service name' : 'Panel name'}
+          name="confirm-service-name"
+          typed={typed}
+          onTyped={setTyped}
+          matches={matches}
+          onConfirm={onConfirm}
+        />
       )}
     </ConfirmDialog>
   );

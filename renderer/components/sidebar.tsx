@@ -23,7 +23,7 @@ export function Sidebar() {
   const { api, windowStore } = useWindowContext();
   const { panels: known, byId, progress } = usePanels();
   const panels = known ?? NO_PANELS;
-  const { listView: board, marked, status, selectedId: chosenId, activityOpen, alertsOpen } = useWindowState();
+  const { listView: board, marked, status, selectedId: chosenId, activityOpen, alertsOpen, fleetConsoleOpen } = useWindowState();
   const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
   const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
   const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
@@ -230,6 +230,14 @@ export function Sidebar() {
       </button>
       <button type="button" aria-pressed={alertsOpen} onClick={() => windowStore.showAlerts(!alertsOpen)}>
         Alerts
+      </button>
+      <button
+        type="button"
+        aria-pressed={fleetConsoleOpen}
+        title="Run one operation of the panels' API on many panels, into a table"
+        onClick={() => windowStore.showFleetConsole(!fleetConsoleOpen)}
+      >
+        Fleet console
       </button>
     </div>
   );

@@ -40,6 +40,11 @@ export interface HttpRequest {
    * another application on the same origin. Without it, any same-origin redirect is followed.
    */
   within?: string;
+  /**
+   * An answer larger than `maxBytes` is cut there (its first `maxBytes` kept, `cut` set, the rest
+   * never read) instead of refused: for the console, which shows the start of a huge answer.
+   */
+  keepStartOfLarger?: boolean;
 }
 
 export interface HttpResponse {
@@ -49,6 +54,8 @@ export interface HttpResponse {
   contentType: string;
   retryAfter: string | null;
   text: string;
+  /** Only with `keepStartOfLarger`: the answer was longer than `maxBytes` and `text` is its start. */
+  cut?: boolean;
 }
 
 const MAX_REDIRECTS = 5;
@@ -87,13 +94,14 @@ export async function sendRequest(fetchImpl: FetchLike, request: HttpRequest): P
   try {
     const response = await fetchFollowingSameOrigin(fetchImpl, request, deadline);
     answering = true;
-    const text = await readCapped(response.response, request.maxBytes, response.url, deadline);
+    const { text, cut } = await readCapped(response.response, request.maxBytes, response.url, deadline, request.keepStartOfLarger === true);
     return {
       status: response.response.status,
       url: response.url,
       contentType: response.response.headers.get('content-type') ?? '',
       retryAfter: response.response.headers.get('retry-after'),
       text,
+      ...(cut ? { cut } : {}),
     };
   } catch (error) {
     if (error instanceof PanelError) throw error;
@@ -185,8 +193,14 @@ function withoutContentType(headers: Record<string, string>): Record<string, str
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
 }
 
-/** Reads the body as a stream and stops at `maxBytes`, so a huge or endless answer costs nothing. */
-async function readCapped(response: Response, maxBytes: number, url: string, deadline: AbortSignal): Promise<string> {
+/** Reads the body as a stream and stops at `maxBytes`, so a huge or endless answer costs nothing; `keepStart` returns what came before it. */
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  url: string,
+  deadline: AbortSignal,
+  keepStart: boolean,
+): Promise<{ text: string; cut: boolean }> {
   const tooLarge = () =>
     new PanelError(
       'RESPONSE_TOO_LARGE',
@@ -194,11 +208,11 @@ async function readCapped(response: Response, maxBytes: number, url: string, dea
         'Check that the address points to the panel itself; a panel answer is normally a few kilobytes.',
     );
   const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (!keepStart && Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (!response.body) return '';
+  if (!response.body) return { text: '', cut: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -215,11 +229,13 @@ async function readCapped(response: Response, maxBytes: number, url: string, dea
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      if (!keepStart) throw tooLarge();
+      chunks.push(value.subarray(0, value.byteLength - (total - maxBytes)));
+      return { text: utf8.decode(Buffer.concat(chunks)), cut: true };
     }
     chunks.push(value);
   }
-  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  return { text: utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)), cut: false };
 }
 
 /**

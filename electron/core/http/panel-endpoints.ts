@@ -268,7 +268,8 @@ export function sendToPanel(
   settings: RequestSettings,
   secrets: readonly string[],
   panel: PanelEndpoint,
-  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body' | 'signal'> & Partial<Pick<HttpRequest, 'timeoutMs' | 'maxBytes'>>,
+  request: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body' | 'signal'> &
+    Partial<Pick<HttpRequest, 'timeoutMs' | 'maxBytes' | 'keepStartOfLarger'>>,
 ): Promise<HttpResponse> {
   return sendRequest(settings.fetch, {
     timeoutMs: settings.timeoutMs,

@@ -16,6 +16,7 @@ import { fleetServiceMethods } from './fleet-services.ts';
 import { FleetStateReader } from './fleet-state.ts';
 import { KeptServices } from './kept-services.ts';
 import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
+import { operationConsoleMethods } from './operation-console.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
 import { panelMethods } from './panels.ts';
@@ -120,5 +121,6 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...serviceLogMethods(context),
     ...deploymentMethods(context),
     ...fleetServiceMethods(context),
+    ...operationConsoleMethods(context),
   } satisfies PanelService;
 }

@@ -55,7 +55,7 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 function readWhat(value: unknown): ActivityWhat | null {
   if (!isRecord(value) || !(ACTIVITY_ACTIONS as readonly unknown[]).includes(value.action)) return null;
   const what: ActivityWhat = { action: value.action as ActivityAction };
-  for (const field of ['projectName', 'serviceName'] as const) {
+  for (const field of ['projectName', 'serviceName', 'operation'] as const) {
     const given = value[field];
     if (given === undefined) continue;
     if (!isText(given)) return null;

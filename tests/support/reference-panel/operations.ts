@@ -3,6 +3,7 @@ import { checkLogInInput } from './login-input.ts';
 import { type CallContext, data, fail, type Operation, type Outcome } from './outcomes.ts';
 import { isServiceRead, performServiceRead, SERVICE_READ_OPERATIONS } from './service-reads.ts';
 import { isServiceWrite, performServiceWrite, SERVICE_WRITE_OPERATIONS } from './service-writes.ts';
+import { CONSOLE_OPERATIONS, isConsoleRoute, performConsoleOperation } from './console-operations.ts';
 import type { Caller } from './state.ts';
 import type { ReferencePanelOptions, Route } from './types.ts';
 import { codeAccepted, isTwoFactor } from './users.ts';
@@ -24,7 +25,12 @@ const SESSION_OPERATIONS: readonly Operation[] = [
   { route: 'getUpdateStatus', kind: 'query', trpc: 'update.getStatus', rpc: 'update/getStatus', public: 'getUpdateStatus' },
 ];
 
-export const OPERATIONS: readonly Operation[] = [...SESSION_OPERATIONS, ...SERVICE_READ_OPERATIONS, ...SERVICE_WRITE_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [
+  ...SESSION_OPERATIONS,
+  ...SERVICE_READ_OPERATIONS,
+  ...SERVICE_WRITE_OPERATIONS,
+  ...CONSOLE_OPERATIONS,
+];
 
 /** The token of `Authorization: Bearer <token>`; Easypanel also takes the bare token. */
 export function bearerOf(request: IncomingMessage): string | undefined {
@@ -69,6 +75,7 @@ export function perform(route: Route, input: unknown, context: CallContext): Out
   if (!caller) return fail('UNAUTHORIZED', 'Unauthorized');
   if (isServiceRead(route)) return performServiceRead(route, input, context);
   if (isServiceWrite(route)) return performServiceWrite(route, input, context);
+  if (isConsoleRoute(route)) return performConsoleOperation(route, input, context);
   switch (route) {
     case 'getSession': {
       if (caller.kind === 'api-token' && options.apiTokenSession === 'refuse') return fail('UNAUTHORIZED', 'Unauthorized');

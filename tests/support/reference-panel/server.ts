@@ -10,6 +10,9 @@ import { observed, readBody, sendAnswer } from './http.ts';
 import { seedDemoServices } from './demo-services.ts';
 import { createServiceLogs } from './service-logs.ts';
 import { createPanelState } from './state.ts';
+import { catalogueDocument, sendCatalogue } from './openapi.ts';
+import { sendHostileCatalogue } from './catalogue-hostile.ts';
+import { bearerOf } from './operations.ts';
 import type { RecordedRequest, ReferencePanel, ReferencePanelOptions, Route } from './types.ts';
 import { DEMO_USER } from './users.ts';
 
@@ -21,6 +24,7 @@ import { DEMO_USER } from './users.ts';
  */
 
 export type { Fault } from './faults.ts';
+export type { CatalogueOptions, HostileCatalogue } from './openapi.ts';
 export { describeRoutes, GENERATIONS, PANEL_STYLES } from './generations.ts';
 export type { RequestEvent } from './http.ts';
 export { type DemoSeed, describeServices, seedDemoServices } from './demo-services.ts';
@@ -68,6 +72,12 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     const moved = url.pathname.startsWith('/api/v2/');
     const path = moved ? `/api/${url.pathname.slice('/api/v2/'.length)}` : url.pathname;
     const call: IncomingCall = { request, response, path, moved, body, search: url.searchParams };
+    if (path === '/api/openapi.json' && request.method === 'GET' && style !== 'simple') {
+      const hostile = options.catalogue?.hostile;
+      if (hostile) sendHostileCatalogue(response, style, options.catalogue ?? {}, bearerOf(request) ?? '');
+      else sendCatalogue(response, catalogueDocument(style, options, state));
+      return;
+    }
     for (const answerer of generation().answerers) if (await answerer(context, call)) return;
     sendAnswer(response, generation().notFound());
   };

@@ -2,6 +2,8 @@ import type { Fault } from './faults.ts';
 import type { RequestEvent } from './http.ts';
 import type { ServiceActionsState } from './service-actions-state.ts';
 import type { ActionReadRoute, ServiceWriteRoute } from './service-writes.ts';
+import type { ConsoleRoute } from './console-operations.ts';
+import type { CatalogueOptions } from './openapi.ts';
 import type { ServiceLogs } from './service-logs.ts';
 import type { ServiceReadRoute, ServicesState } from './services-state.ts';
 import type { DemoUser } from './users.ts';
@@ -26,7 +28,7 @@ export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'easypanel';
  * and `auth/login` (RPC), `getUpdateStatus` is `update.getStatus` and `update/getStatus`.
  * `getSystemStats` stands for all the names of the server's load (see `service-reads.ts`).
  */
-export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute;
+export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute | ConsoleRoute;
 
 /** The session's operations. */
 export type SessionRoute = 'login' | 'getSession' | 'logout' | 'getUpdateStatus';
@@ -105,6 +107,12 @@ export interface ReferencePanelOptions {
   withoutOperations?: readonly string[];
   /** Fills the panel with this many demo projects of four services each (see `seedDemoServices`). */
   demoProjects?: number;
+  /**
+   * What `GET /api/openapi.json` serves: by default the generation's catalogue of the operations the
+   * panel answers at its version (openapi.ts); `extraOperations` lists that many more (not served:
+   * for size), `hostile` one of the broken or hostile catalogues a client must survive.
+   */
+  catalogue?: CatalogueOptions;
 }
 
 export interface RecordedRequest {

@@ -9,12 +9,15 @@ import { isPanelEvent } from '../../../shared/events.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs, its deployments and the alerts', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs, its deployments, the alerts and the API console', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
+    'callOperation',
+    'callOperationOnPanels',
     'cancelChecks',
     'cancelLogIns',
+    'cancelOperationRun',
     'cancelServiceActions',
     'cancelSessionRead',
     'checkPanels',
@@ -27,6 +30,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getDeploymentLog',
     'getFleetServices',
     'getFleetState',
+    'getOperations',
     'getServerStats',
     'getSession',
     'installUpdate',

@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import type { PanelService } from '../../electron/core/index.ts';
+import type { CatalogueOperation, OperationAnswer } from '../../shared/operations-console.ts';
+import { keeping, rejectsWith, tempDir } from '../support/helpers.ts';
+import { DEMO_USER, type ReferencePanel, SERVICE_TYPES, startReferencePanel } from '../support/reference-panel/server.ts';
+import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-service.ts';
+
+/**
+ * The API console against real reference panels in each generation: the catalogue each serves,
+ * every operation in it called in the generation's form, inputs refused in main before anything is
+ * sent, a write's activity entries, and the token in no answer, error or entry.
+ */
+
+const WRITABLE = SERVICE_TYPES.filter((type) => type !== 'box' && type !== 'wordpress');
+
+/** A valid input for each operation of the reference catalogue, by its name. */
+function inputFor(operation: CatalogueOperation, actionId: string | null): unknown {
+  const { name } = operation;
+  if (/(^|\.)login$/.test(name)) return { email: DEMO_USER.email, password: DEMO_USER.password };
+  if (/createProject$/.test(name)) return { name: `made-${name.length}` };
+  if (/getAction$/.test(name)) return { id: actionId ?? 'none' };
+  const typed =
+    /services\.([a-z]+)\.\w+Service$/.exec(name) ?? /^(?:deploy|start|stop|restart|enable|disable)([A-Za-z]+)Service$/.exec(name);
+  if (typed) return { projectName: 'shop', serviceName: typed[1]!.toLowerCase() };
+  return operation.input === null ? undefined : {};
+}
+
+/** Reads first, then writes, then getAction (an action exists by then), the log out last: it ends the session. */
+function callOrder(operations: CatalogueOperation[]): CatalogueOperation[] {
+  const rank = (operation: CatalogueOperation) =>
+    /logout$/.test(operation.name) ? 3 : /getAction$/.test(operation.name) ? 2 : operation.kind === 'write' ? 1 : 0;
+  return [...operations].sort((a, b) => rank(a) - rank(b));
+}
+
+describe('the catalogue and a call of each operation, in each generation', () => {
+  for (const style of EASYPANEL_GENERATIONS) {
+    let panel: ReferencePanel;
+    let dir: Awaited<ReturnType<typeof tempDir>>;
+    before(async () => {
+      panel = await startReferencePanel({ style });
+    });
+    after(() => panel.close());
+    beforeEach(async () => {
+      dir = await tempDir();
+      for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
+      for (const type of WRITABLE) panel.services.addService({ projectName: 'shop', name: type, type });
+      panel.serviceActions.setDeployTime(5);
+      panel.requests.splice(0);
+    });
+    afterEach(() => dir.cleanup());
+
+    test(`${style}: every listed operation is read and can be called; nothing goes outside /api`, async () => {
+      const { service, id, token } = await openSignedIn(dir.path, panel);
+      const seen: unknown[] = [];
+      const catalogue = await keeping(seen, service.getOperations(id));
+      assert.equal(catalogue.generation, style);
+      assert.equal(catalogue.version, panel.version());
+      assert.deepEqual(catalogue.skipped, []);
+      assert.ok(catalogue.operations.length >= 20, `${catalogue.operations.length} operations`);
+      const listUsers = catalogue.operations.find((operation) => /listUsers$/.test(operation.name));
+      assert.equal(listUsers?.kind, 'read');
+      const deploy = catalogue.operations.find(
+        (operation) => /deploy(App)?Service$/.test(operation.name) && /app|App/.test(operation.name),
+      );
+      assert.equal(deploy?.kind, 'write');
+      // The $ref'd ServiceRef is inlined: the window draws its fields.
+      const properties = JSON.stringify(deploy?.input);
+      assert.match(properties, /projectName/);
+      assert.match(properties, /forceRebuild/);
+      assert.doesNotMatch(properties, /\$ref/);
+
+      let actionId: string | null = null;
+      for (const operation of callOrder(catalogue.operations)) {
+        const answer: OperationAnswer = await keeping(
+          seen,
+          service.callOperation(id, { operation: operation.name, input: inputFor(operation, actionId) }),
+        );
+        assert.equal(answer.status, 200, `${operation.name}: ${answer.status} ${JSON.stringify(answer.body ?? answer.text)}`);
+        assert.equal(answer.truncated, false);
+        if (/listActions$/.test(operation.name) || /deploy/.test(operation.name)) {
+          const listed = await service.callOperation(id, {
+            operation: catalogue.operations.find((one) => /listActions$/.test(one.name))!.name,
+            input: {},
+          });
+          actionId = (listed.body as { id: string }[])[0]?.id ?? actionId;
+        }
+      }
+      for (const request of panel.requests) assert.match(request.path, /^\/api\//, request.path);
+      assert.ok(!JSON.stringify(seen).includes(token), 'the token is in an answer');
+      const users = seen.find((value) => Array.isArray((value as { body?: unknown }).body) && JSON.stringify(value).includes('apiToken'));
+      assert.ok(users, 'listUsers answered its users (their secrets are for the window to mask)');
+    });
+
+    test(`${style}: an input that does not fit the schema is refused in main, and the panel hears nothing`, async () => {
+      const { service, id } = await openSignedIn(dir.path, panel);
+      const catalogue = await service.getOperations(id);
+      const create = catalogue.operations.find((operation) => /createProject$/.test(operation.name))!;
+      panel.requests.splice(0);
+      const bad = [{}, { name: 'Not Valid!' }, { name: 'ok', extra: 1 }, { name: 42 }, 'text'];
+      for (const input of bad) {
+        const error = await rejectsWith(service.callOperation(id, { operation: create.name, input }), 'INVALID_INPUT');
+        assert.match(error.message, /Not sent/);
+      }
+      await rejectsWith(service.callOperation(id, { operation: 'no.such.operation', input: {} }), 'NOT_FOUND');
+      assert.deepEqual(panel.requests, [], 'nothing reached the panel');
+    });
+
+    test(`${style}: a write is in the activity log before it is sent and with its outcome, by name, never its input`, async () => {
+      const { service, id, token } = await openSignedIn(dir.path, panel);
+      const catalogue = await service.getOperations(id);
+      const create = catalogue.operations.find((operation) => /createProject$/.test(operation.name))!;
+      const done = await service.callOperation(id, { operation: create.name, input: { name: 'secret-project-name' } });
+      assert.equal(done.status, 200);
+      const refused = await service.callOperation(id, { operation: create.name, input: { name: 'secret-project-name' } });
+      assert.equal(refused.status, 400);
+      const { entries } = await service.listActivity({ panelId: id });
+      assert.deepEqual(
+        entries.map((entry) => [entry.what.action, entry.what.operation, entry.outcome]),
+        [
+          ['operation', create.name, 'failed'],
+          ['operation', create.name, 'ok'],
+        ],
+      );
+      assert.ok(!JSON.stringify(entries).includes('secret-project-name'), 'the input is not in the log');
+      assert.ok(!JSON.stringify(entries).includes(token));
+    });
+  }
+});
+
+test('the catalogue is cached per panel and version, and read again when the version changes', async () => {
+  const panel = await startReferencePanel({ style: 'easypanel' });
+  const dir = await tempDir();
+  try {
+    const { service, id }: { service: PanelService; id: string } = await openSignedIn(dir.path, panel);
+    const reads = () => panel.requests.filter((request) => request.path === '/api/openapi.json').length;
+    await service.getOperations(id);
+    await service.getOperations(id);
+    assert.equal(reads(), 1);
+    panel.setVersion('2.34.0');
+    await service.checkPanels([id]);
+    const again = await service.getOperations(id);
+    assert.equal(again.version, '2.34.0');
+    assert.equal(reads(), 2);
+  } finally {
+    await panel.close();
+    await dir.cleanup();
+  }
+});
