@@ -15,6 +15,8 @@ import {
   importSourceSchema,
   panelIdSchema,
   panelIdsSchema,
+  textFileKindSchema,
+  textFileToSaveSchema,
   trustCertificateInputSchema,
   updatePanelInputSchema,
   type ActivityQuery,
@@ -30,6 +32,7 @@ import {
 } from './schemas.ts';
 import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from './types.ts';
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from './transfer.ts';
+import type { OpenedTextFile, SavedTextFile, TextFileKind, TextFileToSave } from './text-files.ts';
 import type { MethodName } from './methods.ts';
 import type { FleetLogInResult } from './fleet-login.ts';
 import type { ServiceActionInput, ServiceActionResult } from './service-actions.ts';
@@ -113,6 +116,14 @@ export interface PanelApi {
    * each entry would do; changes nothing. Null when the operator cancels the dialog.
    */
   previewImport(source: ImportSource): Promise<ImportPreview | null>;
+  /**
+   * Writes text the window made (a table as CSV, saved requests as JSON) to a file the operator
+   * chooses in main's save dialog, offering `file.name`; written whole or not at all. `path` null
+   * when they cancel.
+   */
+  saveTextFile(file: TextFileToSave): Promise<SavedTextFile>;
+  /** Reads a `kind` file the operator chooses in main's open dialog (at most TEXT_FILE_MAX_BYTES, UTF-8); null when they cancel. */
+  openTextFile(kind: TextFileKind): Promise<OpenedTextFile | null>;
   /** Carries out the newest preview, in one write of the panel list. */
   applyImport(previewId: string, choice: ImportChoice): Promise<ImportResult>;
   /** A new panel with the settings and labels of `id` at another address, signed out. */
@@ -253,6 +264,8 @@ export const argumentSchemas = {
   getAppStatus: z.tuple([]),
   updateSettings: z.tuple([appSettingsPatchSchema]),
   exportPanels: z.tuple([panelIdsSchema]),
+  saveTextFile: z.tuple([textFileToSaveSchema]),
+  openTextFile: z.tuple([textFileKindSchema]),
   previewImport: z.tuple([importSourceSchema]),
   applyImport: z.tuple([importPreviewIdSchema, importChoiceSchema]),
   duplicatePanel: z.tuple([panelIdSchema, duplicatePanelInputSchema]),

@@ -25,6 +25,8 @@ export const methodNames = [
   'getAppStatus',
   'updateSettings',
   'exportPanels',
+  'saveTextFile',
+  'openTextFile',
   'previewImport',
   'applyImport',
   'duplicatePanel',

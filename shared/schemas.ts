@@ -3,6 +3,7 @@ import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from './settings.ts';
 import { formatBytes } from './sizes.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from './transfer.ts';
+import { TEXT_FILE_KINDS, TEXT_FILE_MAX_BYTES } from './text-files.ts';
 import { boardTableFields } from './board-table-schemas.ts';
 import { ACTIVITY_KEPT, API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from './types.ts';
 
@@ -347,3 +348,16 @@ export const activityQuerySchema = z
   .strict()
   .optional();
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
+
+/** A file name the save dialog offers: no folder, no control characters, a known extension. */
+export const textFileToSaveSchema = z.strictObject(
+  {
+    name: z.string().regex(/^[\p{L}\p{N}_][\p{L}\p{N}_ .()-]{0,99}\.(csv|json)$/u, {
+      error: 'The file name must be up to 100 letters, digits, spaces or ._()- and end in .csv or .json.',
+    }),
+    text: z.string().max(TEXT_FILE_MAX_BYTES, { error: 'The text is larger than 16 MiB: save a smaller selection.' }),
+  },
+  { error: 'A file to save is { name, text }.' },
+);
+
+export const textFileKindSchema = z.enum(TEXT_FILE_KINDS, { error: 'The kind of file must be "csv" or "json".' });

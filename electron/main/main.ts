@@ -153,9 +153,10 @@ function start(): void {
     emit: background.emit,
     // The system's save dialog, over the window: the renderer never touches the file system.
     chooseExportFile: async (suggestedName) => {
+      const csv = suggestedName.endsWith('.csv');
       const options = {
         defaultPath: join(app.getPath('documents'), suggestedName),
-        filters: [{ name: 'Paneldeck panels', extensions: ['json'] }],
+        filters: [csv ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON', extensions: ['json'] }],
       };
       const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
       return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
@@ -166,6 +167,18 @@ function start(): void {
         properties: ['openFile' as const],
         filters: [
           { name: 'Panels (JSON export, CSV, text)', extensions: ['json', 'csv', 'txt'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    },
+    chooseTextFile: async (kind) => {
+      const options = {
+        defaultPath: app.getPath('documents'),
+        properties: ['openFile' as const],
+        filters: [
+          kind === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON', extensions: ['json'] },
           { name: 'All files', extensions: ['*'] },
         ],
       };

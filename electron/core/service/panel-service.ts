@@ -19,6 +19,7 @@ import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import { operationConsoleMethods } from './operation-console.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
+import { textFileMethods } from './text-files.ts';
 import { panelMethods } from './panels.ts';
 import { ServiceActionsInFlight, serviceActionMethods } from './service-actions.ts';
 import type { PanelService, PanelServiceOptions, ServiceContext } from './service-context.ts';
@@ -114,6 +115,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     ...sessionMethods(context),
     ...certificateMethods(context),
     ...transferMethods(context, options),
+    ...textFileMethods(options),
     ...activityMethods(context),
     ...alertMethods(context),
     ...serviceActionMethods(context),

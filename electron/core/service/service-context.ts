@@ -2,6 +2,7 @@ import type { PanelApi } from '../../../shared/contract.ts';
 import type { CertificateInfo } from '../../../shared/errors.ts';
 import type { PanelEvent } from '../../../shared/events.ts';
 import type { AppSettings } from '../../../shared/types.ts';
+import type { TextFileKind } from '../../../shared/text-files.ts';
 import type { FetchLike } from '../http/http-client.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
 import type { ProxyResolver } from '../http/proxy-tunnel.ts';
@@ -50,6 +51,8 @@ export interface PanelServiceOptions {
   chooseExportFile?: (suggestedName: string) => Promise<string | null>;
   /** Asks the operator for a file to import (the app: the system's open dialog); null when they cancel. */
   chooseImportFile?: () => Promise<string | null>;
+  /** Asks the operator for a `.csv` or `.json` file to open (the app: the open dialog); null when they cancel. */
+  chooseTextFile?: (kind: TextFileKind) => Promise<string | null>;
   /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
   installUpdate?: () => boolean;
 }

@@ -42,56 +42,77 @@ function refuse(message: string): never {
   throw new PanelError('INVALID_INPUT', message);
 }
 
+/** What a refusal says a file should be, and what to do when it is too big. */
+export interface TextFileWords {
+  whatIsRead: string;
+  tooBigHint: string;
+  /** What Paneldeck does with the file: "import" or "open". */
+  verb: string;
+}
+
+const IMPORT_WORDS: TextFileWords = {
+  whatIsRead: WHAT_IS_READ,
+  tooBigHint: 'Export fewer panels at a time, or split the file.',
+  verb: 'import',
+};
+
 /**
  * Reads the file the operator chose, refusing before reading what is not a regular file or is
  * bigger than an import takes. Asynchronous, and opened without blocking: opening a named pipe
  * for reading waits for a writer, which once held main for good.
  */
-export async function readImportFile(path: string): Promise<{ name: string; text: string }> {
+export function readImportFile(path: string): Promise<{ name: string; text: string }> {
+  return readTextFile(path, IMPORT_WORDS);
+}
+
+/** `readImportFile` for any text the operator chose to open (UTF-8, at most IMPORT_MAX_BYTES), its refusals in `words`. */
+export async function readTextFile(path: string, words: TextFileWords): Promise<{ name: string; text: string }> {
   const name = basename(path);
   const cannotOpen = (error: unknown): never =>
     refuse(
       `${name} could not be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}). Check that it exists and that you may read it.`,
     );
   const before = await stat(path).catch(cannotOpen);
-  if (!before.isFile()) refuse(`${name} is not a file. ${WHAT_IS_READ}`);
+  if (!before.isFile()) refuse(`${name} is not a file. ${words.whatIsRead}`);
   // Windows has no O_NONBLOCK (and no named pipes among files); elsewhere a pipe put in the
   // file's place after the check above still does not block the open.
   const file = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(cannotOpen);
   try {
     const stats = await file.stat();
-    if (!stats.isFile()) refuse(`${name} is not a file. ${WHAT_IS_READ}`);
-    if (stats.size > IMPORT_MAX_BYTES) tooBig(name, stats.size);
+    if (!stats.isFile()) refuse(`${name} is not a file. ${words.whatIsRead}`);
+    if (stats.size > IMPORT_MAX_BYTES) tooBig(name, stats.size, words);
     // One byte more than allowed: a file that grew since the stat is still caught.
     const buffer = Buffer.alloc(Math.min(stats.size, IMPORT_MAX_BYTES) + 1);
     let length = 0;
     for (let read = -1; read !== 0 && length < buffer.length; length += read) {
       ({ bytesRead: read } = await file.read(buffer, length, buffer.length - length, null));
     }
-    if (length > IMPORT_MAX_BYTES) tooBig(name, length);
-    return { name, text: decodeImportBytes(buffer.subarray(0, length), name) };
+    if (length > IMPORT_MAX_BYTES) tooBig(name, length, words);
+    return { name, text: decodeText(buffer.subarray(0, length), name, words) };
   } finally {
     await file.close();
   }
 }
 
-function tooBig(name: string, bytes: number): never {
-  refuse(
-    `${name} is ${formatBytes(bytes)}; Paneldeck imports files up to ${formatBytes(IMPORT_MAX_BYTES)}. Export fewer panels at a time, or split the file.`,
-  );
+function tooBig(name: string, bytes: number, words: TextFileWords): never {
+  refuse(`${name} is ${formatBytes(bytes)}; Paneldeck ${words.verb}s files up to ${formatBytes(IMPORT_MAX_BYTES)}. ${words.tooBigHint}`);
 }
 
 /** The bytes as text, when they are UTF-8 text (a byte-order mark is dropped); refused otherwise. */
 export function decodeImportBytes(bytes: Uint8Array, name: string): string {
+  return decodeText(bytes, name, IMPORT_WORDS);
+}
+
+function decodeText(bytes: Uint8Array, name: string, words: TextFileWords): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    refuse(`${name} is UTF-16 text. Save it as UTF-8 and import it again.`);
+    refuse(`${name} is UTF-16 text. Save it as UTF-8 and ${words.verb} it again.`);
   }
   // Text has no NUL; an archive, a spreadsheet or an image has many, early.
-  if (bytes.subarray(0, 8192).includes(0)) refuse(`${name} is not a text file (it holds binary data). ${WHAT_IS_READ}`);
+  if (bytes.subarray(0, 8192).includes(0)) refuse(`${name} is not a text file (it holds binary data). ${words.whatIsRead}`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    refuse(`${name} is not UTF-8 text. Save it as UTF-8 (in a spreadsheet: CSV UTF-8) and import it again.`);
+    refuse(`${name} is not UTF-8 text. Save it as UTF-8 (in a spreadsheet: CSV UTF-8) and ${words.verb} it again.`);
   }
 }
 

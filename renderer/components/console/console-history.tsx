@@ -3,6 +3,7 @@ import { useNow, useWindowContext } from '../../app-context.tsx';
 import type { HistoryEntry, SavedRequest } from '../../console/console-memory.ts';
 import { exportRequests, importRequests } from '../../console/request-transfer.ts';
 import { copyText } from '../../copy-text.ts';
+import { failureInfo } from '../../failure-info.ts';
 import { whenText } from '../activity-view.tsx';
 import { statusKind } from './operation-answer.tsx';
 
@@ -77,7 +78,7 @@ interface SavedRequestsProps {
 
 /** Requests saved by name (any panel can run them), exported to and imported from JSON without secrets. */
 export function SavedRequests({ current, onUse }: SavedRequestsProps) {
-  const { consoleStore } = useWindowContext();
+  const { consoleStore, api } = useWindowContext();
   const { saved } = useConsoleMemory();
   const [name, setName] = useState('');
   const [note, setNote] = useState('');
@@ -96,9 +97,30 @@ export function SavedRequests({ current, onUse }: SavedRequestsProps) {
         : 'Could not copy: the clipboard is not available.',
     );
   };
+  const saveToFile = async () => {
+    try {
+      const name = `paneldeck-requests-${new Date().toISOString().slice(0, 10)}.json`;
+      const { path } = await api.saveTextFile({ name, text: exportRequests(saved) });
+      setNote(
+        path === null ? 'Not saved.' : `Saved ${saved.length} request${saved.length === 1 ? '' : 's'} to ${path}, without secret values.`,
+      );
+    } catch (caught) {
+      setNote(failureInfo(caught).message);
+    }
+  };
+  const openFile = async () => {
+    try {
+      const opened = await api.openTextFile('json');
+      if (opened) importFrom(opened.text);
+    } catch (caught) {
+      setNote(failureInfo(caught).message);
+    }
+  };
   const importText = () => {
-    if (importing === null) return;
-    const result = importRequests(importing);
+    if (importing !== null) importFrom(importing);
+  };
+  const importFrom = (text: string) => {
+    const result = importRequests(text);
     const refusals = consoleStore.importRequests(result.requests);
     const lines = [
       `Imported ${result.requests.length - refusals.length} request${result.requests.length - refusals.length === 1 ? '' : 's'}.`,
@@ -158,8 +180,14 @@ export function SavedRequests({ current, onUse }: SavedRequestsProps) {
         </ul>
       )}
       <div className="console-transfer">
+        <button type="button" className="button-small" disabled={saved.length === 0} onClick={() => void saveToFile()}>
+          Save to file…
+        </button>
         <button type="button" className="button-small" disabled={saved.length === 0} onClick={() => void exportAll()}>
           Copy as JSON
+        </button>
+        <button type="button" className="button-small" onClick={() => void openFile()}>
+          Open file…
         </button>
         <button
           type="button"
@@ -167,7 +195,7 @@ export function SavedRequests({ current, onUse }: SavedRequestsProps) {
           aria-expanded={importing !== null}
           onClick={() => setImporting(importing === null ? '' : null)}
         >
-          Import…
+          Paste…
         </button>
       </div>
       {importing !== null && (

@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { PanelOperationResult } from '../../../shared/operations-console.ts';
-import { usePanels } from '../../app-context.tsx';
+import { usePanels, useWindowContext } from '../../app-context.tsx';
 import { COLUMN_NAMES, type ResultColumn, type ResultSort, resultRows, resultsCsv, sortRows } from '../../console/fleet-results.ts';
 import { copyText } from '../../copy-text.ts';
+import { failureInfo } from '../../failure-info.ts';
 
 const COLUMNS: readonly ResultColumn[] = ['panel', 'status', 'ms', 'value'];
 
@@ -13,6 +14,16 @@ export function FleetResults({ results, field }: { results: readonly PanelOperat
   const [note, setNote] = useState('');
   const rows = useMemo(() => sortRows(resultRows(results, byId, field), sort), [results, byId, field, sort]);
   const failed = rows.filter((row) => row.outcome !== 'done').length;
+  const { api } = useWindowContext();
+  const saveCsv = async () => {
+    try {
+      const name = `paneldeck-results-${new Date().toISOString().slice(0, 10)}.csv`;
+      const { path } = await api.saveTextFile({ name, text: resultsCsv(rows, field) });
+      setNote(path === null ? 'Not saved.' : `Saved ${rows.length} rows as CSV to ${path}, in the order shown.`);
+    } catch (caught) {
+      setNote(failureInfo(caught).message);
+    }
+  };
   const copyCsv = async () => {
     const copied = await copyText(resultsCsv(rows, field));
     setNote(copied ? `Copied ${rows.length} rows as CSV, in the order shown.` : 'Could not copy: the clipboard is not available.');
@@ -27,6 +38,9 @@ export function FleetResults({ results, field }: { results: readonly PanelOperat
           {rows.length} panel{rows.length === 1 ? '' : 's'}
           {failed > 0 ? `, ${failed} without a value` : ''}
         </span>
+        <button type="button" className="button-small" onClick={() => void saveCsv()}>
+          Save as CSV…
+        </button>
         <button type="button" className="button-small" onClick={() => void copyCsv()}>
           Copy as CSV
         </button>

@@ -9,7 +9,7 @@ import { isPanelEvent } from '../../../shared/events.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
-test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs, its deployments, the alerts and the API console', () => {
+test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs, its deployments, the alerts, the API console and the text files of the window', () => {
   assert.deepEqual([...methodNames].sort(), [
     'addPanel',
     'applyImport',
@@ -44,12 +44,14 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'logInWithApiToken',
     'logOut',
     'logOutPanels',
+    'openTextFile',
     'previewImport',
     'readServiceLogs',
     'removePanel',
     'removePanels',
     'runServiceAction',
     'runServiceActions',
+    'saveTextFile',
     'stopFollowingServiceLogs',
     'trustCertificate',
     'updatePanel',
