@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import type { AppUnderTest } from './app-harness.ts';
@@ -143,8 +145,11 @@ test('a panel’s console in each generation: the catalogue, a form, an answer w
 test('the same read across three panels: progress, a sortable table and its CSV; a write across them asked once, typed', async ({
   page,
   launch,
+  dataDir,
 }) => {
-  const app = await launch(page);
+  // Main's save dialog, answered with a file beside the data folder.
+  const csvFile = join(dataDir, '..', `results-${Date.now()}.csv`);
+  const app = await launch(page, { service: { chooseExportFile: async () => csvFile } });
   await threePanels(app);
   await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Fleet console' }).click();
   const view = page.getByRole('region', { name: 'Console across panels' });
@@ -167,6 +172,10 @@ test('the same read across three panels: progress, a sortable table and its CSV;
   const csv = await page.evaluate(() => navigator.clipboard.readText());
   expect(csv.split('\r\n')[0]).toBe('panel,address,outcome,status,ms,value ([0].email),message');
   expect(csv.split('\r\n')[1]).toMatch(new RegExp(`^Charlie public,http://127\\.0\\.0\\.1:\\d+,done,200,\\d+,${DEMO_USER.email},$`));
+  // The same CSV saved to the file the operator chose in main's dialog.
+  await view.getByRole('button', { name: 'Save as CSV…' }).click();
+  await expect(view.getByText(`Saved 3 rows as CSV to ${csvFile}, in the order shown.`)).toBeVisible();
+  expect(await readFile(csvFile, 'utf8')).toBe(csv);
 
   // A write across the panels: one question listing each, typed (a red panel is among them).
   await view.getByLabel(/^Operation/).fill('projects.createProject');
