@@ -2,7 +2,8 @@ import { COLOUR_NAMES } from '../shared/labels.ts';
 import type { BoardSort, Panel } from '../shared/types.ts';
 import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
-import { byRank, fold, matchRank, NO_MATCH, type PanelFacts, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
+import { type BoardRow, type BoardRowCache, boardRow, fleetCounts } from './board-rows.ts';
+import { byRank, fold, matchRank, NO_MATCH, type PanelFacts, RANK, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -50,14 +51,14 @@ export interface FleetRow {
 }
 
 /**
- * What a panel's row and search text are, kept by the panel's identity: panels are immutable, so
- * a keystroke over ten thousand of them only compares strings, and a changed panel is a new key.
+ * Each panel's search text, kept by the panel's identity: panels are immutable, so a keystroke
+ * over ten thousand of them only compares strings, and a changed panel is a new key.
  */
-export type FleetCache = WeakMap<Panel, { row: FleetRow; search: SearchEntry | null }>;
+export type SearchCache = WeakMap<Panel, SearchEntry>;
 
 export interface FleetView {
   /** The rows shown: in the list's order, or while searching by rank (best match first), the list's order within a rank. */
-  rows: FleetRow[];
+  rows: readonly FleetRow[];
   /** Per state, over the whole fleet (not only the rows shown). */
   counts: Record<PanelStatusKind, number>;
   attention: number;
@@ -72,48 +73,68 @@ const versionOnly = (panel: Panel): PanelFacts => ({
   version: panel.panelVersion,
 });
 
-/** The view of `panels` under `filter`, in one pass; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
+/** Rows of panels whose state is not known here (fleetView's callers have none), kept across calls. */
+const stateless: BoardRowCache = new WeakMap();
+
+/** The view of `panels` under `filter`; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
 export function fleetView(
   panels: readonly Panel[],
   filter: FleetFilter,
-  cache: FleetCache = new WeakMap(),
+  cache: SearchCache = new WeakMap(),
   factsOf: (panel: Panel) => PanelFacts = versionOnly,
 ): FleetView {
+  const rows = panels.map((panel) => boardRow(stateless, panel, undefined));
+  const attends = (row: BoardRow) => (filter.isAttention ? filter.isAttention(row.panel) : needsAttention(row.kind));
+  const { counts, attention } = fleetCounts(rows, attends);
+  const matcher = rowMatcher(filter, attends, cache, (row) => factsOf(row.panel));
+  return { rows: matchingRows(rows, matcher), counts, attention };
+}
+
+/** Ranks a row for a search (RANK: smaller first), or NO_MATCH when the search or the filter leaves it out. */
+export type RowMatcher<R> = (row: R) => number;
+
+/**
+ * What `filter` keeps of the rows, one row at a time; null when it keeps them all (nothing typed,
+ * no attention filter). Built once per keystroke; the rows' search texts are built the first time
+ * they are searched and kept in `cache`.
+ */
+export function rowMatcher<R extends FleetRow>(
+  filter: Pick<FleetFilter, 'query' | 'attentionOnly'>,
+  attends: (row: R) => boolean,
+  cache: SearchCache,
+  factsOf: (row: R) => PanelFacts,
+): RowMatcher<R> | null {
   const query = searchQuery(filter.query);
   const searching = query.terms.length > 0 || query.facts.length > 0;
-  const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
-  const rows: FleetRow[] = [];
-  const ranks: number[] = [];
-  let attention = 0;
-  for (const panel of panels) {
-    let known = cache.get(panel);
-    if (known === undefined) {
-      const status = panelStatus(panel);
-      known = { row: { panel, kind: status.kind, label: status.label }, search: null };
-      cache.set(panel, known);
+  if (!searching && !filter.attentionOnly) return null;
+  return (row) => {
+    if (filter.attentionOnly && !attends(row)) return NO_MATCH;
+    if (!searching) return RANK.exactName;
+    if (query.facts.length > 0) {
+      const facts = factsOf(row);
+      if (!query.facts.every((holds) => holds(facts))) return NO_MATCH;
     }
-    const { row } = known;
-    counts[row.kind]++;
-    const attends = filter.isAttention ? filter.isAttention(panel) : needsAttention(row.kind);
-    if (attends) attention++;
-    if (filter.attentionOnly && !attends) continue;
-    if (searching) {
-      if (query.facts.length > 0) {
-        const facts = factsOf(panel);
-        if (!query.facts.every((holds) => holds(facts))) continue;
-      }
-      known.search ??= panelSearchEntry(panel, row);
-      const rank = matchRank(known.search, query);
-      if (rank === NO_MATCH) continue;
-      ranks.push(rank);
+    let entry = cache.get(row.panel);
+    if (entry === undefined) {
+      entry = panelSearchEntry(row.panel, row);
+      cache.set(row.panel, entry);
     }
-    rows.push(row);
-  }
-  return {
-    rows: searching ? byRank(rows, ranks) : rows,
-    counts,
-    attention,
+    return matchRank(entry, query);
   };
+}
+
+/** The rows `matcher` keeps, best rank first, the order given within a rank; `rows` itself when there is no matcher. */
+export function matchingRows<R>(rows: readonly R[], matcher: RowMatcher<R> | null): readonly R[] {
+  if (matcher === null) return rows;
+  const kept: R[] = [];
+  const ranks: number[] = [];
+  for (const row of rows) {
+    const rank = matcher(row);
+    if (rank === NO_MATCH) continue;
+    kept.push(row);
+    ranks.push(rank);
+  }
+  return byRank(kept, ranks);
 }
 
 /**
@@ -142,7 +163,7 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
  * collator over ten thousand names took most of the list's first render.
  */
 const nameKeys = new WeakMap<Panel, string>();
-function nameKey(panel: Panel): string {
+export function nameKey(panel: Panel): string {
   let key = nameKeys.get(panel);
   if (key === undefined) {
     key = padNumbers(fold(panel.name));
@@ -196,14 +217,26 @@ export function sortPanels(
   sort: BoardSort,
   keyOf: (panel: Panel) => number = (panel) => sortKey(panel, sort),
 ): Panel[] {
-  const keyed = panels.map((panel) => ({ panel, key: keyOf(panel), name: nameKey(panel) }));
+  return sortByKey(panels, (panel) => panel, keyOf);
+}
+
+/** `rows` in `sort` order as sortPanels orders their panels: a new array. */
+export function sortRows<R extends FleetRow>(rows: readonly R[], keyOf: (panel: Panel) => number): R[] {
+  return sortByKey(rows, (row) => row.panel, keyOf);
+}
+
+function sortByKey<T>(items: readonly T[], panelOf: (item: T) => Panel, keyOf: (panel: Panel) => number): T[] {
+  const keyed = items.map((item) => {
+    const panel = panelOf(item);
+    return { item, panel, key: keyOf(panel), name: nameKey(panel) };
+  });
   // Two panels of the same name are told apart by their address.
   keyed.sort(
     (a, b) =>
       a.key - b.key ||
       (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : a.panel.address > b.panel.address ? 1 : 0),
   );
-  return keyed.map(({ panel }) => panel);
+  return keyed.map(({ item }) => item);
 }
 
 const PAD = '000000000000';

@@ -2,46 +2,32 @@ import { useMemo, useRef, type KeyboardEvent, type PointerEvent as ReactPointerE
 import { PANE_WIDTH } from '../../shared/board-table.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { BoardTable, Panel } from '../../shared/types.ts';
-import { DISK_FULL_PERCENT, diskPercent, panelAttention, type PanelAttention } from '../panel-attention.ts';
-import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableRow } from '../table-columns.ts';
+import type { BoardRow } from '../board-rows.ts';
+import type { RowMatcher } from '../fleet-view.ts';
+import { DISK_FULL_PERCENT, diskPercent } from '../panel-attention.ts';
+import { NO_MATCH } from '../panel-search.ts';
+import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableItem } from '../table-columns.ts';
 
 /**
- * The parts of the board the table adds: each panel's attention worked out once per panel and
- * state, the counts of services down and full disks, and the drag handle of the list pane.
+ * The parts of the board the table adds: its rows in its order, the counts of services down and
+ * full disks, and the drag handle of the list pane.
  */
 
-type AttentionCache = WeakMap<Panel, { health: PanelHealth | undefined; attention: PanelAttention }>;
-
-/** A panel's attention, kept while neither the panel nor its state changes (both are immutable). */
-export function attentionOf(cache: AttentionCache, panel: Panel, health: PanelHealth | undefined): PanelAttention {
-  const known = cache.get(panel);
-  if (known !== undefined && known.health === health) return known.attention;
-  const attention = panelAttention(panel, health);
-  cache.set(panel, { health, attention });
-  return attention;
-}
-
 /**
- * The table's rows: every panel sorted once per order (and per change of the panels or their
- * state), then only those in `shown` (the search's and the filter's; null: all), grouped when
- * asked. A keystroke filters the sorted rows; it never sorts ten thousand again.
+ * The table's items: the rows sorted once per order (and per change of the panels or their
+ * state), then those `matcher` keeps (null: all) in that order, grouped when asked. A keystroke
+ * filters the sorted rows; it never sorts ten thousand again.
  */
 export function useTableItems(
-  panels: readonly Panel[],
-  shown: ReadonlySet<Panel> | null,
-  health: ReadonlyMap<string, PanelHealth>,
+  rows: readonly BoardRow[],
   table: BoardTable,
-  cache: AttentionCache,
-) {
+  matcher: RowMatcher<BoardRow> | null,
+): { items: readonly TableItem[]; shown: number } {
   const { sortBy, descending, grouped } = table;
-  const sorted = useMemo(() => {
-    const rows: TableRow[] = panels.map((panel) => {
-      const state = health.get(panel.id);
-      return { panel, health: state, attention: attentionOf(cache, panel, state) };
-    });
-    return sortTableRows(rows, { sortBy, descending });
-  }, [panels, health, sortBy, descending, cache]);
-  return useMemo(() => groupTableRows(shown ? sorted.filter((row) => shown.has(row.panel)) : sorted, grouped), [sorted, shown, grouped]);
+  const sorted = useMemo(() => sortTableRows(rows, { sortBy, descending }), [rows, sortBy, descending]);
+  const shown = useMemo(() => (matcher === null ? sorted : sorted.filter((row) => matcher(row) !== NO_MATCH)), [sorted, matcher]);
+  const items = useMemo(() => groupTableRows(shown, grouped), [shown, grouped]);
+  return { items, shown: shown.length };
 }
 
 /** The table's view: the operator's, else the default. */
