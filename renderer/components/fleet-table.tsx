@@ -58,10 +58,12 @@ export function FleetTable(props: FleetTableProps) {
     count: items.length,
     getScrollElement,
     estimateSize,
-    overscan: 8,
+    overscan: 3,
     getItemKey,
     rangeExtractor,
     scrollMargin: HEADER_HEIGHT,
+    // The rows are rendered in a task of their own, not inside the scroll event's.
+    useFlushSync: false,
     initialRect: { width: 800, height: 600 },
   });
   useScrollToActive(virtualizer, selectedId, activeIndex);
