@@ -114,13 +114,32 @@ export function rowMatcher<R extends FleetRow>(
       const facts = factsOf(row);
       if (!query.facts.every((holds) => holds(facts))) return NO_MATCH;
     }
-    let entry = cache.get(row.panel);
-    if (entry === undefined) {
-      entry = panelSearchEntry(row.panel, row);
-      cache.set(row.panel, entry);
-    }
-    return matchRank(entry, query);
+    return matchRank(searchEntryOf(row, cache), query);
   };
+}
+
+function searchEntryOf(row: FleetRow, cache: SearchCache): SearchEntry {
+  let entry = cache.get(row.panel);
+  if (entry === undefined) {
+    entry = panelSearchEntry(row.panel, row);
+    cache.set(row.panel, entry);
+  }
+  return entry;
+}
+
+/**
+ * Builds the search texts of `rows` from `from` on, until `enough()` says stop (checked every 100
+ * rows); returns where it stopped (`rows.length`: all built). Run while the window is idle, so the
+ * first keystroke only compares strings.
+ */
+export function buildSearchTexts(rows: readonly FleetRow[], cache: SearchCache, from: number, enough: () => boolean): number {
+  let index = from;
+  while (index < rows.length) {
+    const end = Math.min(rows.length, index + 100);
+    for (; index < end; index++) searchEntryOf(rows[index]!, cache);
+    if (enough()) break;
+  }
+  return index;
 }
 
 /** The rows `matcher` keeps, best rank first, the order given within a rank; `rows` itself when there is no matcher. */

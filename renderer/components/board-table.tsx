@@ -1,9 +1,9 @@
-import { useMemo, useRef, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { PANE_WIDTH } from '../../shared/board-table.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { BoardTable, Panel } from '../../shared/types.ts';
 import type { BoardRow } from '../board-rows.ts';
-import type { RowMatcher } from '../fleet-view.ts';
+import { buildSearchTexts, type RowMatcher, type SearchCache } from '../fleet-view.ts';
 import { DISK_FULL_PERCENT, diskPercent } from '../panel-attention.ts';
 import { NO_MATCH } from '../panel-search.ts';
 import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableItem } from '../table-columns.ts';
@@ -28,6 +28,23 @@ export function useTableItems(
   const shown = useMemo(() => (matcher === null ? sorted : sorted.filter((row) => matcher(row) !== NO_MATCH)), [sorted, matcher]);
   const items = useMemo(() => groupTableRows(shown, grouped), [shown, grouped]);
   return { items, shown: shown.length };
+}
+
+/**
+ * Builds every row's search text while the window is idle (a few milliseconds at a time), once per
+ * change of the rows: the first keystroke then finds them built instead of building ten thousand.
+ */
+export function useSearchTextsWhenIdle(rows: readonly BoardRow[], cache: SearchCache): void {
+  useEffect(() => {
+    let next = 0;
+    let handle = 0;
+    const step = (deadline: IdleDeadline) => {
+      next = buildSearchTexts(rows, cache, next, () => deadline.timeRemaining() < 2);
+      if (next < rows.length) handle = requestIdleCallback(step);
+    };
+    handle = requestIdleCallback(step);
+    return () => cancelIdleCallback(handle);
+  }, [rows, cache]);
 }
 
 /** The table's view: the operator's, else the default. */

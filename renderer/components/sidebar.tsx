@@ -18,7 +18,7 @@ import {
 import { failureInfo } from '../failure-info.ts';
 import { selectedPanel, type ListView } from '../window-store.ts';
 import { panelFacts } from '../panel-attention.ts';
-import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf, useTableItems } from './board-table.tsx';
+import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf, useSearchTextsWhenIdle, useTableItems } from './board-table.tsx';
 import { FleetTable } from './fleet-table.tsx';
 import { ColumnMenu } from './table-header.tsx';
 import { PanelList } from './panel-list.tsx';
@@ -59,7 +59,9 @@ export function Sidebar() {
   const listedQuery = useDeferredValue(query);
   const settling = listed !== panels || listedQuery !== query;
   // Each panel's row (state, attention) is built when the panel or its state changes, never per key.
-  const rows = useMemo(() => boardRows(listed, health, rowCache), [listed, health, rowCache]);
+  // A check's state read comes from a store (a render that cannot wait): the rows follow it in a render of their own.
+  const listedHealth = useDeferredValue(health);
+  const rows = useMemo(() => boardRows(listed, listedHealth, rowCache), [listed, listedHealth, rowCache]);
   // The table's "Needs attention" is the facts' (a failed check, services down, a full disk; not muted), the list's the state's.
   const attends = useCallback((row: BoardRow) => (tabled ? row.attention.attention : needsAttention(row.kind)), [tabled]);
   const fleet = useMemo(() => fleetCounts(rows, attends), [rows, attends]);
@@ -90,6 +92,7 @@ export function Sidebar() {
     [listedQuery, attentionOnly, attends, searchText],
   );
   const listRows = useMemo(() => matchingRows(sorted, matcher), [sorted, matcher]);
+  useSearchTextsWhenIdle(rows, searchText);
   const { items: tableItems, shown } = useTableItems(tabled ? rows : NO_ROWS, table, matcher);
   const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
   const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
