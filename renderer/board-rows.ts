@@ -38,13 +38,22 @@ export function boardRows(panels: readonly Panel[], health: ReadonlyMap<string, 
   return panels.map((panel) => boardRow(cache, panel, health.get(panel.id)));
 }
 
+/**
+ * Whether a row is in "Needs attention": a fact (unreachable, expired, a failed log in, services
+ * down, a full disk, a failed check) on a panel not muted. The list and the table both ask this,
+ * for their counts, their filter and their headings, so the same panels need attention in both.
+ */
+export function needsAttention(row: Pick<BoardRow, 'attention'>): boolean {
+  return row.attention.attention;
+}
+
 /** Panels per state, and how many need attention: over the whole fleet, whatever the search shows. */
 export interface FleetCounts {
   counts: Record<PanelStatusKind, number>;
   attention: number;
 }
 
-export function fleetCounts<R extends BoardRow>(rows: readonly R[], attends: (row: R) => boolean): FleetCounts {
+export function fleetCounts<R extends BoardRow>(rows: readonly R[], attends: (row: R) => boolean = needsAttention): FleetCounts {
   const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
   let attention = 0;
   for (const row of rows) {

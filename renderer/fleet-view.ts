@@ -2,7 +2,7 @@ import { COLOUR_NAMES } from '../shared/labels.ts';
 import type { BoardSort, Panel } from '../shared/types.ts';
 import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
-import { type BoardRow, type BoardRowCache, boardRow, fleetCounts } from './board-rows.ts';
+import { type BoardRow, type BoardRowCache, boardRow, fleetCounts, needsAttention } from './board-rows.ts';
 import { byRank, fold, matchRank, NO_MATCH, type PanelFacts, RANK, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
 
 /**
@@ -30,17 +30,12 @@ const STATUS_WORDS: Readonly<Record<PanelStatusKind, string>> = {
   'signed-out': 'signed out logged out',
 };
 
-/** Needs the operator: a session the panel ended, a check that failed, or no sign-in at all. */
-export function needsAttention(kind: PanelStatusKind): boolean {
-  return kind !== 'signed-in';
-}
-
 export interface FleetFilter {
   /** What the operator typed; every word must match (panel-search.ts: name, address, group, tags, version, state, colour). */
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
-  /** What needs attention, when not the state alone (the table's facts: services down, a full disk; muted panels not). */
+  /** What needs attention, when not the facts known of the panel alone (board-rows.ts's needsAttention). */
   isAttention?: (panel: Panel) => boolean;
 }
 
@@ -58,7 +53,7 @@ export type SearchCache = WeakMap<Panel, SearchEntry>;
 
 export interface FleetView {
   /** The rows shown: in the list's order, or while searching by rank (best match first), the list's order within a rank. */
-  rows: readonly FleetRow[];
+  rows: readonly BoardRow[];
   /** Per state, over the whole fleet (not only the rows shown). */
   counts: Record<PanelStatusKind, number>;
   attention: number;
@@ -84,7 +79,7 @@ export function fleetView(
   factsOf: (panel: Panel) => PanelFacts = versionOnly,
 ): FleetView {
   const rows = panels.map((panel) => boardRow(stateless, panel, undefined));
-  const attends = (row: BoardRow) => (filter.isAttention ? filter.isAttention(row.panel) : needsAttention(row.kind));
+  const attends = (row: BoardRow) => (filter.isAttention ? filter.isAttention(row.panel) : needsAttention(row));
   const { counts, attention } = fleetCounts(rows, attends);
   const matcher = rowMatcher(filter, attends, cache, (row) => factsOf(row.panel));
   return { rows: matchingRows(rows, matcher), counts, attention };
@@ -300,7 +295,7 @@ export type BoardItem =
   | {
       kind: 'panel';
       key: string;
-      row: FleetRow /** The section's key, or null in a list without sections. */;
+      row: BoardRow /** The section's key, or null in a list without sections. */;
       section: string | null;
       position: number;
       setSize: number;
@@ -311,7 +306,7 @@ export type BoardItem =
  * panels of no group, each under a heading that folds. Without favourites and groups the list
  * has no headings at all. Rows keep the order they come in (already sorted).
  */
-export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<string>): BoardItem[] {
+export function boardItems(rows: readonly BoardRow[], collapsed: ReadonlySet<string>): BoardItem[] {
   const sections = listSections(rows, (row) => row.panel);
   if (sections === null) {
     return rows.map((row, index) => ({
@@ -326,7 +321,7 @@ export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<str
   const items: BoardItem[] = [];
   for (const [index, [key, name, members]] of sections.entries()) {
     const folded = collapsed.has(key);
-    const attention = members.filter((row) => needsAttention(row.kind)).length;
+    const attention = members.filter(needsAttention).length;
     items.push({
       kind: 'section',
       key: `section:${key}`,

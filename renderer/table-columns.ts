@@ -2,6 +2,7 @@ import { agoText } from '../shared/durations.ts';
 import type { PanelHealth } from '../shared/fleet-state.ts';
 import { versionSortKey } from '../shared/panel-version.ts';
 import { TABLE_COLUMNS, type BoardTable, type Panel, type TableColumn } from '../shared/types.ts';
+import { needsAttention } from './board-rows.ts';
 import { expiryText, nameKey } from './fleet-view.ts';
 import { fold } from './panel-search.ts';
 import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
@@ -194,7 +195,7 @@ export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): T
       key: `group:${group}`,
       name: group === '' ? 'No group' : group,
       count: members.length,
-      attention: members.filter((row) => row.attention.attention).length,
+      attention: members.filter(needsAttention).length,
     };
     return [heading, ...members.map(itemOf)];
   });

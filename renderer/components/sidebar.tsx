@@ -2,11 +2,10 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { BOARD_SORTS, type BoardSort, type BoardTable } from '../../shared/types.ts';
 import { useCommandHandlers, useHealth, useNow, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
-import { type BoardRow, type BoardRowCache, boardRows, fleetCounts } from '../board-rows.ts';
+import { type BoardRow, type BoardRowCache, boardRows, fleetCounts, needsAttention } from '../board-rows.ts';
 import {
   boardItems,
   matchingRows,
-  needsAttention,
   rowMatcher,
   type SearchCache,
   SORT_NAMES,
@@ -62,9 +61,8 @@ export function Sidebar() {
   // A check's state read comes from a store (a render that cannot wait): the rows follow it in a render of their own.
   const listedHealth = useDeferredValue(health);
   const rows = useMemo(() => boardRows(listed, listedHealth, rowCache), [listed, listedHealth, rowCache]);
-  // The table's "Needs attention" is the facts' (a failed check, services down, a full disk; not muted), the list's the state's.
-  const attends = useCallback((row: BoardRow) => (tabled ? row.attention.attention : needsAttention(row.kind)), [tabled]);
-  const fleet = useMemo(() => fleetCounts(rows, attends), [rows, attends]);
+  // "Needs attention" is the facts' (board-rows.ts), in the list as in the table: the same panels in both.
+  const fleet = useMemo(() => fleetCounts(rows), [rows]);
   // While the operator works in the list, rows keep the places they had (a session read would
   // move the row just selected when sorted by last check, status or session end); new panels get
   // theirs. Out of the list, the order is live. A search puts the best matches first within each
@@ -88,8 +86,9 @@ export function Sidebar() {
   }, [rows, sort, listFocused, tabled]);
   // One matcher per keystroke, over rows built already: nothing is counted or sorted again.
   const matcher = useMemo(
-    () => rowMatcher({ query: listedQuery, attentionOnly }, attends, searchText, (row: BoardRow) => panelFacts(row.panel, row.health)),
-    [listedQuery, attentionOnly, attends, searchText],
+    () =>
+      rowMatcher({ query: listedQuery, attentionOnly }, needsAttention, searchText, (row: BoardRow) => panelFacts(row.panel, row.health)),
+    [listedQuery, attentionOnly, searchText],
   );
   const listRows = useMemo(() => matchingRows(sorted, matcher), [sorted, matcher]);
   useSearchTextsWhenIdle(rows, searchText);
