@@ -6,23 +6,12 @@ import { type BoardRow, boardRow, boardRows, fleetCounts, needsAttention } from 
 import { boardItems, matchingRows, rowMatcher } from '../../../renderer/fleet-view.ts';
 import { panelAttention, panelFacts } from '../../../renderer/panel-attention.ts';
 import { DEFAULT_TABLE, tableItems } from '../../../renderer/table-columns.ts';
-import { samplePanel } from '../../support/panel-fixture.ts';
+import { sampleHealth, samplePanel } from '../../support/panel-fixture.ts';
 
 /** The board's rows: one definition of "Needs attention" for the list and the table, rows kept per panel and state. */
 
 const at = '2030-01-01T00:05:00.000Z';
-const state = (panel: Panel, change: Partial<PanelHealth> = {}): PanelHealth => ({
-  panelId: panel.id,
-  readAt: at,
-  servicesDown: 0,
-  services: {},
-  cpuPercent: 10,
-  memory: { usedMb: 1, totalMb: 4 },
-  disk: { usedGb: 50, totalGb: 100 },
-  version: null,
-  problem: null,
-  ...change,
-});
+const state = (panel: Panel, change: Partial<PanelHealth> = {}): PanelHealth => sampleHealth(panel, at, change);
 const signedIn = { signedIn: true, lastEmail: 'ops@example.net', lastCheck: { at, ok: true as const } };
 const ended = { code: 'UNAUTHORIZED' as const, message: 'The panel ended the session.' };
 
