@@ -1,30 +1,18 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BOARD_SORTS, type BoardSort, type BoardTable } from '../../shared/types.ts';
 import { useCommandHandlers, useHealth, useNow, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
-import { type BoardRow, type BoardRowCache, boardRows, fleetCounts, needsAttention } from '../board-rows.ts';
-import {
-  boardItems,
-  matchingRows,
-  rowMatcher,
-  type SearchCache,
-  SORT_NAMES,
-  sortKey,
-  sortRows,
-  STATUS_NAMES,
-  STATUS_ORDER,
-} from '../fleet-view.ts';
+import { boardItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../failure-info.ts';
 import { selectedPanel, type ListView } from '../window-store.ts';
-import { panelFacts } from '../panel-attention.ts';
-import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf, useSearchTextsWhenIdle, useTableItems } from './board-table.tsx';
+import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './board-table.tsx';
 import { FleetTable } from './fleet-table.tsx';
 import { ColumnMenu } from './table-header.tsx';
 import { PanelList } from './panel-list.tsx';
 import { SearchField } from './search-field.tsx';
+import { useBoardRows } from './use-board-rows.ts';
 
 const NO_PANELS: readonly never[] = [];
-const NO_ROWS: readonly BoardRow[] = [];
 
 /**
  * The fleet at a glance: find, counts per state, the attention filter, Check all, and the list.
@@ -46,53 +34,19 @@ export function Sidebar() {
   const health = useHealth();
   const changes = usePanelChanges();
   const nav = useRef<HTMLElement>(null);
-  // Per panel and state, across renders: a keystroke over ten thousand panels reads them back.
-  const rowCache = useRef<BoardRowCache>(new WeakMap()).current;
   const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
-  const searchText = useRef<SearchCache>(new WeakMap()).current;
   const now = useNow();
-  // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
-  // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
-  const listed = useDeferredValue(panels);
-  const listedQuery = useDeferredValue(query);
-  const settling = listed !== panels || listedQuery !== query;
-  // Each panel's row (state, attention) is built when the panel or its state changes, never per key.
-  // A check's state read comes from a store (a render that cannot wait): the rows follow it in a render of their own.
-  const listedHealth = useDeferredValue(health);
-  const rows = useMemo(() => boardRows(listed, listedHealth, rowCache), [listed, listedHealth, rowCache]);
-  // "Needs attention" is the facts' (board-rows.ts), in the list as in the table: the same panels in both.
-  const fleet = useMemo(() => fleetCounts(rows), [rows]);
-  // While the operator works in the list, rows keep the places they had (a session read would
-  // move the row just selected when sorted by last check, status or session end); new panels get
-  // theirs. Out of the list, the order is live. A search puts the best matches first within each
-  // section (the headings stay in place) and keeps this order among equal matches.
   const [listFocused, setListFocused] = useState(false);
-  // The keys are the order's own: another order (chosen while the list keeps the focus) starts afresh.
-  const frozenKeys = useRef({ sort, keys: new Map<string, number>() });
-  const sorted = useMemo(() => {
-    if (!listFocused || frozenKeys.current.sort !== sort) frozenKeys.current = { sort, keys: new Map() };
-    const { keys } = frozenKeys.current;
-    // The table sorts by its own column (board-table.tsx): the list's order would be work thrown away.
-    if (tabled) return NO_ROWS;
-    return sortRows(rows, (panel) => {
-      let key = keys.get(panel.id);
-      if (key === undefined) {
-        key = sortKey(panel, sort);
-        keys.set(panel.id, key);
-      }
-      return key;
-    });
-  }, [rows, sort, listFocused, tabled]);
-  // One matcher per keystroke, over rows built already: nothing is counted or sorted again.
-  const matcher = useMemo(
-    () =>
-      rowMatcher({ query: listedQuery, attentionOnly }, needsAttention, searchText, (row: BoardRow) => panelFacts(row.panel, row.health)),
-    [listedQuery, attentionOnly, searchText],
-  );
-  const listRows = useMemo(() => matchingRows(sorted, matcher), [sorted, matcher]);
-  useSearchTextsWhenIdle(rows, searchText);
-  const { items: tableItems, shown } = useTableItems(tabled ? rows : NO_ROWS, table, matcher);
+  const { listed, listedQuery, settling, fleet, listRows, tableItems, shown } = useBoardRows({
+    panels,
+    health,
+    query,
+    attentionOnly,
+    sort,
+    table: tabled ? table : null,
+    listFocused,
+  });
   const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
   const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
