@@ -368,7 +368,20 @@ interface Run {
 async function timed(page: Page, armed: Parameters<typeof arm>[0], act: () => Promise<void>): Promise<Timed & { task: number }> {
   await page.evaluate(arm, armed);
   await act();
-  const result = await page.evaluate(() => (window as unknown as BoardWindow).__board.pending!);
+  // A change that never shows would wait for ever: say which, with what the page shows.
+  const seen = page.evaluate(() => (window as unknown as BoardWindow).__board.pending!);
+  const result = await Promise.race([
+    seen,
+    page.waitForTimeout(30_000).then(async () => {
+      const shown = await page.evaluate(() => ({
+        focus: `${document.activeElement?.tagName}.${document.activeElement?.className} ${document.activeElement?.getAttribute('aria-label')}`,
+        query: document.querySelector<HTMLInputElement>('input[type="search"]')?.value,
+        heading: document.querySelector('h1#panel-title')?.textContent,
+        matches: document.querySelector('.fleet-matches')?.textContent,
+      }));
+      throw new Error(`no change seen 30 s after a ${armed.trigger} (waiting for ${armed.title ?? 'any change'}): ${JSON.stringify(shown)}`);
+    }),
+  ]);
   await page.waitForTimeout(100);
   return { ...result, task: await page.evaluate(longestTask, { from: result.start, to: result.end }) };
 }
