@@ -368,20 +368,25 @@ interface Run {
 async function timed(page: Page, armed: Parameters<typeof arm>[0], act: () => Promise<void>): Promise<Timed & { task: number }> {
   await page.evaluate(arm, armed);
   await act();
-  // A change that never shows would wait for ever: say which, with what the page shows.
-  const seen = page.evaluate(() => (window as unknown as BoardWindow).__board.pending!);
-  const result = await Promise.race([
-    seen,
-    page.waitForTimeout(30_000).then(async () => {
+  // A change that never shows would wait for ever: after 30 s, say which, with what the page shows.
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no change seen 30 s after a ${armed.trigger} (waiting for ${armed.title ?? 'any change'})`)),
+      30_000,
+    );
+  });
+  const result = await Promise.race([page.evaluate(() => (window as unknown as BoardWindow).__board.pending!), stuck]).catch(
+    async (error: unknown) => {
       const shown = await page.evaluate(() => ({
         focus: `${document.activeElement?.tagName}.${document.activeElement?.className} ${document.activeElement?.getAttribute('aria-label')}`,
-        query: document.querySelector<HTMLInputElement>('input[type="search"]')?.value,
         heading: document.querySelector('h1#panel-title')?.textContent,
         matches: document.querySelector('.fleet-matches')?.textContent,
       }));
-      throw new Error(`no change seen 30 s after a ${armed.trigger} (waiting for ${armed.title ?? 'any change'}): ${JSON.stringify(shown)}`);
-    }),
-  ]);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}: ${JSON.stringify(shown)}`);
+    },
+  );
+  clearTimeout(timer);
   await page.waitForTimeout(100);
   return { ...result, task: await page.evaluate(longestTask, { from: result.start, to: result.end }) };
 }
