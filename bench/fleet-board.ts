@@ -368,7 +368,25 @@ interface Run {
 async function timed(page: Page, armed: Parameters<typeof arm>[0], act: () => Promise<void>): Promise<Timed & { task: number }> {
   await page.evaluate(arm, armed);
   await act();
-  const result = await page.evaluate(() => (window as unknown as BoardWindow).__board.pending!);
+  // A change that never shows would wait for ever: after 30 s, say which, with what the page shows.
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no change seen 30 s after a ${armed.trigger} (waiting for ${armed.title ?? 'any change'})`)),
+      30_000,
+    );
+  });
+  const result = await Promise.race([page.evaluate(() => (window as unknown as BoardWindow).__board.pending!), stuck]).catch(
+    async (error: unknown) => {
+      const shown = await page.evaluate(() => ({
+        focus: `${document.activeElement?.tagName}.${document.activeElement?.className} ${document.activeElement?.getAttribute('aria-label')}`,
+        heading: document.querySelector('h1#panel-title')?.textContent,
+        matches: document.querySelector('.fleet-matches')?.textContent,
+      }));
+      throw new Error(`${error instanceof Error ? error.message : String(error)}: ${JSON.stringify(shown)}`);
+    },
+  );
+  clearTimeout(timer);
   await page.waitForTimeout(100);
   return { ...result, task: await page.evaluate(longestTask, { from: result.start, to: result.end }) };
 }
@@ -389,17 +407,15 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
     await page.addInitScript(installBenchElectron, { panel: samplePanel(0), status });
     await page.addInitScript(installFakeMain, { count, row: ROW, template: samplePanel(0), status } satisfies FakeMainSetup);
     await page.addInitScript({ content: preload });
-    // BENCH_PROFILE=<file>: a CPU profile of the load of each 10,000-panel page (the last one is kept), for finding what it costs.
-    const profile = process.env.BENCH_PROFILE && count === BIG ? await page.context().newCDPSession(page) : null;
-    if (profile) {
-      await profile.send('Profiler.enable');
-      await profile.send('Profiler.start');
-    }
+    // BENCH_PROFILE=<prefix>: CPU profiles of each 10,000-panel page (the last one is kept), one file per stage
+    // (<prefix>.load.cpuprofile up to the first row, then .filter, .select, .scroll), for finding what each costs.
+    const profiler = process.env.BENCH_PROFILE && count === BIG ? await stageProfiler(page, process.env.BENCH_PROFILE) : null;
+    await profiler?.start();
     await page.goto(rendererUrl);
 
     // 1-3. Loading.
     await page.waitForFunction(() => (window as unknown as BoardWindow).__board.firstRowAt !== null, undefined, { timeout: 60_000 });
-    if (profile) await writeFile(process.env.BENCH_PROFILE!, JSON.stringify((await profile.send('Profiler.stop')).profile));
+    await profiler?.stop('load');
     await page.waitForTimeout(LOAD_SETTLE_MS);
     const load = await page.evaluate(() => {
       const probe = (window as unknown as BoardWindow).__board;
@@ -415,6 +431,7 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
     const answerTask = await page.evaluate(longestTask, { from: load.answeredAt, to: load.firstRowAt + LOAD_SETTLE_MS });
 
     // 3-4. Filtering: a key, Esc, the same key again (search texts built by then), Esc.
+    await profiler?.start();
     await page.getByRole('searchbox', { name: 'Find panels' }).focus();
     const filter = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
       page.keyboard.press(FILTER_KEY),
@@ -429,13 +446,20 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
       page.keyboard.press('Escape'),
     );
 
+    await profiler?.stop('filter');
+
     // 5. Selecting the third row.
+    await profiler?.start();
     const row = page.locator(LIST).locator(ROW).nth(2);
     const name = await row.locator(NAME).textContent();
     const select = await timed(page, { trigger: 'click', watch: 'main.content', title: name, row: ROW }, () => row.click());
 
+    await profiler?.stop('select');
+
     // 3. Scrolling.
+    await profiler?.start();
     const scroll = await page.evaluate(scrollList, { frames: SCROLL_FRAMES, list: LIST, row: ROW, name: NAME });
+    await profiler?.stop('scroll');
     await page.waitForTimeout(100);
     const scrollTask = await page.evaluate(longestTask, { from: scroll.start, to: scroll.end });
 
@@ -462,6 +486,38 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
   } finally {
     await page.close();
   }
+}
+
+/**
+ * Starts and stops the page's CPU profiler; each stop writes `<prefix>.<stage>.cpuprofile`. With
+ * BENCH_TRACE=1 it records a Chromium trace instead (`<prefix>.<stage>.json`, for the Performance
+ * panel): it shows style, layout and paint, which a CPU profile leaves as "(program)".
+ */
+async function stageProfiler(page: Page, prefix: string): Promise<{ start(): Promise<void>; stop(stage: string): Promise<void> }> {
+  const session = await page.context().newCDPSession(page);
+  if (process.env.BENCH_TRACE) {
+    const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'];
+    return {
+      start: async () => void (await session.send('Tracing.start', { categories: categories.join(','), transferMode: 'ReturnAsStream' })),
+      stop: async (stage) => {
+        const done = new Promise<string>((resolve) => session.once('Tracing.tracingComplete', (event) => resolve(event.stream!)));
+        await session.send('Tracing.end');
+        const stream = await done;
+        let text = '';
+        for (let chunk = await session.send('IO.read', { handle: stream }); ; chunk = await session.send('IO.read', { handle: stream })) {
+          text += chunk.data;
+          if (chunk.eof) break;
+        }
+        await session.send('IO.close', { handle: stream });
+        await writeFile(`${prefix}.${stage}.json`, text);
+      },
+    };
+  }
+  await session.send('Profiler.enable');
+  return {
+    start: async () => void (await session.send('Profiler.start')),
+    stop: async (stage) => writeFile(`${prefix}.${stage}.cpuprofile`, JSON.stringify((await session.send('Profiler.stop')).profile)),
+  };
 }
 
 /** Gzipped bytes of the built renderer's scripts, and of React + ReactDOM alone built the same way. */

@@ -16,7 +16,7 @@
  * runs (default 15) after a warm-up. It asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { type FleetCache, fleetView } from '../renderer/fleet-view.ts';
+import { fleetView, type SearchCache } from '../renderer/fleet-view.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { median, ms, printTable, spread } from './figures.ts';
@@ -90,7 +90,7 @@ for (const query of QUERIES) {
   const warm: number[] = [];
   const cold: number[] = [];
   let found = 0;
-  const warmCache: FleetCache = new WeakMap();
+  const warmCache: SearchCache = new WeakMap();
   fleetView(panels, { query, attentionOnly: false }, warmCache);
   for (let run = 0; run <= RUNS; run++) {
     // Interleaved, so a busy moment on a shared machine falls on all three alike; run 0 warms up.

@@ -1,8 +1,9 @@
-import { COLOUR_NAMES } from '../shared/labels.ts';
 import type { BoardSort, Panel } from '../shared/types.ts';
-import { versionLabel, versionSortKey } from '../shared/panel-version.ts';
+import { versionSortKey } from '../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from './panel-status.ts';
-import { byRank, fold, matchRank, NO_MATCH, type PanelFacts, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
+import { type BoardRow, type BoardRowCache, boardRow, fleetCounts, needsAttention } from './board-rows.ts';
+import { matchingRows, rowMatcher, type SearchCache } from './board-search.ts';
+import { fold, type PanelFacts } from './panel-search.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -21,25 +22,12 @@ export const STATUS_NAMES: Readonly<Record<PanelStatusKind, string>> = {
   'signed-out': 'Signed out',
 };
 
-/** Words an operator types for a state, beside its label ("failing", "expired", "signed out"): matched whole. */
-const STATUS_WORDS: Readonly<Record<PanelStatusKind, string>> = {
-  'signed-in': 'signed in ok',
-  'check-failed': 'failing failed error check failed',
-  expired: 'expired session expired',
-  'signed-out': 'signed out logged out',
-};
-
-/** Needs the operator: a session the panel ended, a check that failed, or no sign-in at all. */
-export function needsAttention(kind: PanelStatusKind): boolean {
-  return kind !== 'signed-in';
-}
-
 export interface FleetFilter {
   /** What the operator typed; every word must match (panel-search.ts: name, address, group, tags, version, state, colour). */
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
-  /** What needs attention, when not the state alone (the table's facts: services down, a full disk; muted panels not). */
+  /** What needs attention, when not the facts known of the panel alone (board-rows.ts's needsAttention). */
   isAttention?: (panel: Panel) => boolean;
 }
 
@@ -49,15 +37,9 @@ export interface FleetRow {
   label: string;
 }
 
-/**
- * What a panel's row and search text are, kept by the panel's identity: panels are immutable, so
- * a keystroke over ten thousand of them only compares strings, and a changed panel is a new key.
- */
-export type FleetCache = WeakMap<Panel, { row: FleetRow; search: SearchEntry | null }>;
-
 export interface FleetView {
   /** The rows shown: in the list's order, or while searching by rank (best match first), the list's order within a rank. */
-  rows: FleetRow[];
+  rows: readonly BoardRow[];
   /** Per state, over the whole fleet (not only the rows shown). */
   counts: Record<PanelStatusKind, number>;
   attention: number;
@@ -72,61 +54,25 @@ const versionOnly = (panel: Panel): PanelFacts => ({
   version: panel.panelVersion,
 });
 
-/** The view of `panels` under `filter`, in one pass; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
+/** Rows of panels whose state is not known here (fleetView's callers have none), kept across calls. */
+const stateless: BoardRowCache = new WeakMap();
+
+/** The view of `panels` under `filter`; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
 export function fleetView(
   panels: readonly Panel[],
   filter: FleetFilter,
-  cache: FleetCache = new WeakMap(),
+  cache: SearchCache = new WeakMap(),
   factsOf: (panel: Panel) => PanelFacts = versionOnly,
 ): FleetView {
-  const query = searchQuery(filter.query);
-  const searching = query.terms.length > 0 || query.facts.length > 0;
-  const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
-  const rows: FleetRow[] = [];
-  const ranks: number[] = [];
-  let attention = 0;
-  for (const panel of panels) {
-    let known = cache.get(panel);
-    if (known === undefined) {
-      const status = panelStatus(panel);
-      known = { row: { panel, kind: status.kind, label: status.label }, search: null };
-      cache.set(panel, known);
-    }
-    const { row } = known;
-    counts[row.kind]++;
-    const attends = filter.isAttention ? filter.isAttention(panel) : needsAttention(row.kind);
-    if (attends) attention++;
-    if (filter.attentionOnly && !attends) continue;
-    if (searching) {
-      if (query.facts.length > 0) {
-        const facts = factsOf(panel);
-        if (!query.facts.every((holds) => holds(facts))) continue;
-      }
-      known.search ??= panelSearchEntry(panel, row);
-      const rank = matchRank(known.search, query);
-      if (rank === NO_MATCH) continue;
-      ranks.push(rank);
-    }
-    rows.push(row);
-  }
-  return {
-    rows: searching ? byRank(rows, ranks) : rows,
-    counts,
-    attention,
-  };
+  const rows = panels.map((panel) => boardRow(stateless, panel, undefined));
+  const attends = (row: BoardRow) => (filter.isAttention ? filter.isAttention(row.panel) : needsAttention(row));
+  const { counts, attention } = fleetCounts(rows, attends);
+  const matcher = rowMatcher(filter, attends, cache, (row) => factsOf(row.panel));
+  return { rows: matchingRows(rows, matcher), counts, attention };
 }
 
-/**
- * What a panel's search matches: the version as the header shows it, so "2.30" finds the panels
- * on 2.30.x; the state and the colour as whole words, so "red" is a colour and never "expi-red".
- */
-function panelSearchEntry(panel: Panel, row: FleetRow): SearchEntry {
-  const version = panel.panelVersion === null ? '' : versionLabel(panel.panelVersion);
-  const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}`;
-  // The colour as its menu names it: "red" and "production" both find the red panels.
-  const colour = panel.colour === null ? '' : COLOUR_NAMES[panel.colour];
-  return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${colour}`);
-}
+// The search over rows, apart (board-search.ts); named here too, where fleetView uses it.
+export { buildSearchTexts, matchingRows, type RowMatcher, rowMatcher, type SearchCache } from './board-search.ts';
 
 // The texts of a row, apart (row-texts.ts); named here too, where the list's other pure parts are.
 export { type ExpiryTone, expiryText, typeAheadIndex } from './row-texts.ts';
@@ -142,7 +88,7 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
  * collator over ten thousand names took most of the list's first render.
  */
 const nameKeys = new WeakMap<Panel, string>();
-function nameKey(panel: Panel): string {
+export function nameKey(panel: Panel): string {
   let key = nameKeys.get(panel);
   if (key === undefined) {
     key = padNumbers(fold(panel.name));
@@ -196,14 +142,26 @@ export function sortPanels(
   sort: BoardSort,
   keyOf: (panel: Panel) => number = (panel) => sortKey(panel, sort),
 ): Panel[] {
-  const keyed = panels.map((panel) => ({ panel, key: keyOf(panel), name: nameKey(panel) }));
+  return sortByKey(panels, (panel) => panel, keyOf);
+}
+
+/** `rows` in `sort` order as sortPanels orders their panels: a new array. */
+export function sortRows<R extends FleetRow>(rows: readonly R[], keyOf: (panel: Panel) => number): R[] {
+  return sortByKey(rows, (row) => row.panel, keyOf);
+}
+
+function sortByKey<T>(items: readonly T[], panelOf: (item: T) => Panel, keyOf: (panel: Panel) => number): T[] {
+  const keyed = items.map((item) => {
+    const panel = panelOf(item);
+    return { item, panel, key: keyOf(panel), name: nameKey(panel) };
+  });
   // Two panels of the same name are told apart by their address.
   keyed.sort(
     (a, b) =>
       a.key - b.key ||
       (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : a.panel.address > b.panel.address ? 1 : 0),
   );
-  return keyed.map(({ panel }) => panel);
+  return keyed.map(({ item }) => item);
 }
 
 const PAD = '000000000000';
@@ -248,7 +206,7 @@ export type BoardItem =
   | {
       kind: 'panel';
       key: string;
-      row: FleetRow /** The section's key, or null in a list without sections. */;
+      row: BoardRow /** The section's key, or null in a list without sections. */;
       section: string | null;
       position: number;
       setSize: number;
@@ -259,7 +217,7 @@ export type BoardItem =
  * panels of no group, each under a heading that folds. Without favourites and groups the list
  * has no headings at all. Rows keep the order they come in (already sorted).
  */
-export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<string>): BoardItem[] {
+export function boardItems(rows: readonly BoardRow[], collapsed: ReadonlySet<string>): BoardItem[] {
   const sections = listSections(rows, (row) => row.panel);
   if (sections === null) {
     return rows.map((row, index) => ({
@@ -274,7 +232,7 @@ export function boardItems(rows: readonly FleetRow[], collapsed: ReadonlySet<str
   const items: BoardItem[] = [];
   for (const [index, [key, name, members]] of sections.entries()) {
     const folded = collapsed.has(key);
-    const attention = members.filter((row) => needsAttention(row.kind)).length;
+    const attention = members.filter(needsAttention).length;
     items.push({
       kind: 'section',
       key: `section:${key}`,

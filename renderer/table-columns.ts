@@ -2,7 +2,8 @@ import { agoText } from '../shared/durations.ts';
 import type { PanelHealth } from '../shared/fleet-state.ts';
 import { versionSortKey } from '../shared/panel-version.ts';
 import { TABLE_COLUMNS, type BoardTable, type Panel, type TableColumn } from '../shared/types.ts';
-import { expiryText, padNumbers } from './fleet-view.ts';
+import { needsAttention } from './board-rows.ts';
+import { expiryText, nameKey } from './fleet-view.ts';
 import { fold } from './panel-search.ts';
 import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
 import { isApiTokenSignIn } from './panel-status.ts';
@@ -38,7 +39,7 @@ const timeOf = (value: string | null | undefined) => {
 
 export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
   state: { title: 'State', width: 100, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
-  name: { title: 'Name', width: 150, numeric: false, text: (row) => row.panel.name, sortValue: (row) => padNumbers(fold(row.panel.name)) },
+  name: { title: 'Name', width: 150, numeric: false, text: (row) => row.panel.name, sortValue: (row) => nameKey(row.panel) },
   group: {
     title: 'Group',
     width: 84,
@@ -152,7 +153,7 @@ export function tableItems(rows: readonly TableRow[], table: Pick<BoardTable, 's
 }
 
 /** The rows by the table's column, ties by name, then address: a new array. */
-export function sortTableRows(rows: readonly TableRow[], table: Pick<BoardTable, 'sortBy' | 'descending'>): TableRow[] {
+export function sortTableRows<R extends TableRow>(rows: readonly R[], table: Pick<BoardTable, 'sortBy' | 'descending'>): R[] {
   const column = COLUMNS[table.sortBy];
   const name = COLUMNS.name;
   const keyed = rows.map((row) => ({ row, value: column.sortValue(row), name: name.sortValue(row) as string }));
@@ -165,9 +166,20 @@ export function sortTableRows(rows: readonly TableRow[], table: Pick<BoardTable,
   return keyed.map(({ row }) => row);
 }
 
+/** A row's item, the same object while the row is: the table's memoised rows skip what did not change. */
+const items = new WeakMap<TableRow, TableItem>();
+function itemOf(row: TableRow): TableItem {
+  let item = items.get(row);
+  if (item === undefined) {
+    item = { kind: 'row', key: row.panel.id, row };
+    items.set(row, item);
+  }
+  return item;
+}
+
 /** Sorted rows as the table shows them: flat, or under a heading per group (by name, no group last), the order kept within. */
 export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): TableItem[] {
-  if (!grouped) return sorted.map((row) => ({ kind: 'row', key: row.panel.id, row }));
+  if (!grouped) return sorted.map(itemOf);
   const groups = new Map<string, TableRow[]>();
   for (const row of sorted) {
     const group = row.panel.group ?? '';
@@ -183,8 +195,8 @@ export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): T
       key: `group:${group}`,
       name: group === '' ? 'No group' : group,
       count: members.length,
-      attention: members.filter((row) => row.attention.attention).length,
+      attention: members.filter(needsAttention).length,
     };
-    return [heading, ...members.map((row): TableItem => ({ kind: 'row', key: row.panel.id, row }))];
+    return [heading, ...members.map(itemOf)];
   });
 }

@@ -1,47 +1,50 @@
-import { useMemo, useRef, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { PANE_WIDTH } from '../../shared/board-table.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { BoardTable, Panel } from '../../shared/types.ts';
-import { DISK_FULL_PERCENT, diskPercent, panelAttention, type PanelAttention } from '../panel-attention.ts';
-import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableRow } from '../table-columns.ts';
+import type { BoardRow } from '../board-rows.ts';
+import { buildSearchTexts, type RowMatcher, type SearchCache } from '../fleet-view.ts';
+import { DISK_FULL_PERCENT, diskPercent } from '../panel-attention.ts';
+import { NO_MATCH } from '../panel-search.ts';
+import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableItem } from '../table-columns.ts';
 
 /**
- * The parts of the board the table adds: each panel's attention worked out once per panel and
- * state, the counts of services down and full disks, and the drag handle of the list pane.
+ * The parts of the board the table adds: its rows in its order, the counts of services down and
+ * full disks, and the drag handle of the list pane.
  */
 
-type AttentionCache = WeakMap<Panel, { health: PanelHealth | undefined; attention: PanelAttention }>;
-
-/** A panel's attention, kept while neither the panel nor its state changes (both are immutable). */
-export function attentionOf(cache: AttentionCache, panel: Panel, health: PanelHealth | undefined): PanelAttention {
-  const known = cache.get(panel);
-  if (known !== undefined && known.health === health) return known.attention;
-  const attention = panelAttention(panel, health);
-  cache.set(panel, { health, attention });
-  return attention;
+/**
+ * The table's items: the rows sorted once per order (and per change of the panels or their
+ * state), then those `matcher` keeps (null: all) in that order, grouped when asked. A keystroke
+ * filters the sorted rows; it never sorts ten thousand again.
+ */
+export function useTableItems(
+  rows: readonly BoardRow[],
+  table: BoardTable,
+  matcher: RowMatcher<BoardRow> | null,
+): { items: readonly TableItem[]; shown: number } {
+  const { sortBy, descending, grouped } = table;
+  const sorted = useMemo(() => sortTableRows(rows, { sortBy, descending }), [rows, sortBy, descending]);
+  const shown = useMemo(() => (matcher === null ? sorted : sorted.filter((row) => matcher(row) !== NO_MATCH)), [sorted, matcher]);
+  const items = useMemo(() => groupTableRows(shown, grouped), [shown, grouped]);
+  return { items, shown: shown.length };
 }
 
 /**
- * The table's rows: every panel sorted once per order (and per change of the panels or their
- * state), then only those in `shown` (the search's and the filter's; null: all), grouped when
- * asked. A keystroke filters the sorted rows; it never sorts ten thousand again.
+ * Builds every row's search text while the window is idle (a few milliseconds at a time), once per
+ * change of the rows: the first keystroke then finds them built instead of building ten thousand.
  */
-export function useTableItems(
-  panels: readonly Panel[],
-  shown: ReadonlySet<Panel> | null,
-  health: ReadonlyMap<string, PanelHealth>,
-  table: BoardTable,
-  cache: AttentionCache,
-) {
-  const { sortBy, descending, grouped } = table;
-  const sorted = useMemo(() => {
-    const rows: TableRow[] = panels.map((panel) => {
-      const state = health.get(panel.id);
-      return { panel, health: state, attention: attentionOf(cache, panel, state) };
-    });
-    return sortTableRows(rows, { sortBy, descending });
-  }, [panels, health, sortBy, descending, cache]);
-  return useMemo(() => groupTableRows(shown ? sorted.filter((row) => shown.has(row.panel)) : sorted, grouped), [sorted, shown, grouped]);
+export function useSearchTextsWhenIdle(rows: readonly BoardRow[], cache: SearchCache): void {
+  useEffect(() => {
+    let next = 0;
+    let handle = 0;
+    const step = (deadline: IdleDeadline) => {
+      next = buildSearchTexts(rows, cache, next, () => deadline.timeRemaining() < 2);
+      if (next < rows.length) handle = requestIdleCallback(step);
+    };
+    handle = requestIdleCallback(step);
+    return () => cancelIdleCallback(handle);
+  }, [rows, cache]);
 }
 
 /** The table's view: the operator's, else the default. */

@@ -2,7 +2,7 @@ import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { COMMANDS, shortcutLabel, type CommandId } from '../../shared/commands.ts';
 import type { Panel } from '../../shared/types.ts';
-import { fleetView, type FleetCache } from '../fleet-view.ts';
+import { fleetView, type SearchCache } from '../fleet-view.ts';
 import { matchesWords, searchQuery } from '../panel-search.ts';
 import { ModalDialog } from './modal-dialog.tsx';
 
@@ -30,7 +30,7 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
   const input = useRef<HTMLInputElement>(null);
   // After the dialog opened (its effect runs before this one): the cursor in the input.
   useEffect(() => input.current?.focus(), []);
-  const searchText = useRef<FleetCache>(new WeakMap());
+  const searchText = useRef<SearchCache>(new WeakMap());
   const { terms } = searchQuery(query);
   const matches = useMemo(
     () => (query.trim() === '' ? [] : fleetView(panels, { query, attentionOnly: false }, searchText.current).rows.slice(0, MAX_PANELS + 1)),

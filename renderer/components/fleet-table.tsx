@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { BoardTable, TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from '../panel-attention.ts';
-import { COLUMNS, columnWidth, REASON_MIN_WIDTH, type TableItem, type TableRow } from '../table-columns.ts';
+import { columnWidth, REASON_MIN_WIDTH, type TableItem } from '../table-columns.ts';
 import { useActiveRange, useScrollToActive } from '../use-active-row.ts';
+import { type CellStyles, FleetGroupRow, FleetTableRow, type RowActions, rowId } from './fleet-table-row.tsx';
 import { TableHeader } from './table-header.tsx';
 
 /** Every row has this height: ten thousand rows cost no measuring. */
@@ -28,27 +29,6 @@ interface FleetTableProps {
   onFocusChange(focused: boolean): void;
 }
 
-const rowId = (id: string) => `fleet-row-${id}`;
-
-/** What a cell says in full when hovered: the reason (often cut), the state under a mute. */
-function cellTitle(row: TableRow, column: TableColumn): string | undefined {
-  if (column === 'reason') return row.attention.reason ?? undefined;
-  if (column === 'state' && row.panel.muted) return `${row.attention.word}, muted: left out of Needs attention`;
-  return undefined;
-}
-
-/** The cell of a state: a shape in its colour and a word, so neither colour nor shape alone carries it. */
-function StateCell({ row }: { row: TableRow }) {
-  const { tone, word } = row.attention;
-  // Muted: the word says so (the shape keeps the state's tone), the row is greyed, the reason stays.
-  return (
-    <>
-      <span className={`state-mark tone-${tone}`} aria-hidden="true" />
-      {row.panel.muted ? <span className="muted-mark">Muted</span> : word}
-    </>
-  );
-}
-
 /**
  * The fleet as a dense table, one 28 px row per panel: a WAI-ARIA grid with one Tab stop;
  * Up/Down, Page Up/Down, Home/End move the selection (the panel is shown), Enter opens it. Only
@@ -59,6 +39,16 @@ export function FleetTable(props: FleetTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [dragged, setDragged] = useState<{ column: TableColumn; width: number } | null>(null);
   const widthOf = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column));
+  // One style object per cell of a column while the widths hold: the memoised rows compare them.
+  const styles = useMemo<CellStyles>(() => {
+    const width = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column));
+    return Object.fromEntries(
+      table.columns.map((column) => [
+        column,
+        column === 'reason' ? { flex: `1 1 ${width(column)}px`, minWidth: REASON_MIN_WIDTH } : { width: width(column) },
+      ]),
+    );
+  }, [table, dragged]);
   const activeIndex = selectedId === null ? -1 : items.findIndex((item) => item.key === selectedId);
   const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
   const getScrollElement = useCallback(() => scroller.current, []);
@@ -68,10 +58,12 @@ export function FleetTable(props: FleetTableProps) {
     count: items.length,
     getScrollElement,
     estimateSize,
-    overscan: 8,
+    overscan: 3,
     getItemKey,
     rangeExtractor,
     scrollMargin: HEADER_HEIGHT,
+    // The rows are rendered in a task of their own, not inside the scroll event's.
+    useFlushSync: false,
     initialRect: { width: 800, height: 600 },
   });
   useScrollToActive(virtualizer, selectedId, activeIndex);
@@ -118,19 +110,44 @@ export function FleetTable(props: FleetTableProps) {
       onMute(active.key, !active.row.panel.muted);
     }
   };
-  const onContextMenu = (id: string, event: MouseEvent) => {
-    event.preventDefault();
-    onSelect(id);
-    openMenu({ x: event.clientX, y: event.clientY });
-  };
+  // The rows are memoised: they get one stable object whose calls reach the newest props.
+  const latest = useRef(props);
+  latest.current = props;
+  const actions = useMemo<RowActions>(
+    () => ({
+      select: (id, event) => {
+        latest.current.onSelect(id);
+        // The keyboard goes on from the row clicked, as in the list.
+        event.currentTarget.closest<HTMLElement>('[role="grid"]')?.focus();
+      },
+      open: (id) => latest.current.onOpen(id),
+      menu: (id: string, event: MouseEvent) => {
+        event.preventDefault();
+        latest.current.onSelect(id);
+        latest.current.onOpenMenu({ x: event.clientX, y: event.clientY });
+      },
+      mute: (id, muted) => latest.current.onMute(id, muted),
+    }),
+    [],
+  );
 
   if (items.length === 0) return <p className="panel-list-empty muted">{emptyText}</p>;
   // The reason shrinks (to REASON_MIN_WIDTH) before the table scrolls sideways, and grows into room to spare.
   const reasonSlack = table.columns.includes('reason') ? Math.max(0, widthOf('reason') - REASON_MIN_WIDTH) : 0;
   const total = table.columns.reduce((sum, column) => sum + widthOf(column), 0) - reasonSlack;
-  const cellStyle = (column: TableColumn) =>
-    column === 'reason' ? { flex: `1 1 ${widthOf(column)}px`, minWidth: REASON_MIN_WIDTH } : { width: widthOf(column) };
+  const cellStyle = (column: TableColumn) => styles[column] ?? {};
   const rows = virtualizer.getVirtualItems();
+  // Rows are keyed by slot (their index modulo a size above the rows in view): scrolled, a row
+  // leaving the view becomes the one coming in, so React changes texts instead of building rows.
+  // The selected row kept in the page out of view takes its own key when its slot is taken.
+  const slots = Math.ceil((rows.length + 1) / 32) * 32;
+  const taken = new Set<string>();
+  const keyOf = (index: number, key: string) => {
+    const slot = `slot-${index % slots}`;
+    if (taken.has(slot)) return key;
+    taken.add(slot);
+    return slot;
+  };
   return (
     // biome-ignore lint/a11y/useSemanticElements: a virtualised grid of absolutely placed rows, which table layout cannot be
     <div
@@ -160,71 +177,21 @@ export function FleetTable(props: FleetTableProps) {
         {rows.map((virtual) => {
           const item = items[virtual.index]!;
           const top = virtual.start - HEADER_HEIGHT;
-          if (item.kind === 'group') {
-            return (
-              // biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive: the grid takes the keyboard for all its rows (aria-activedescendant)
-              <div
-                key={item.key}
-                role="row"
-                className="fleet-group"
-                style={{ transform: `translateY(${top}px)` }}
-                aria-rowindex={virtual.index + 2}
-              >
-                {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive: the grid takes the keyboard */}
-                <div role="gridcell" className="fleet-cell" style={{ width: total }}>
-                  {item.name} · {item.count}
-                  {item.attention > 0 && <span className="section-attention"> · {item.attention} need attention</span>}
-                </div>
-              </div>
-            );
-          }
-          const { row } = item;
-          const { panel } = row;
-          const selected = panel.id === selectedId;
-          return (
-            // biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive lint/a11y/useKeyWithClickEvents: the grid takes the keyboard for all its rows (aria-activedescendant)
-            <div
-              key={item.key}
-              id={rowId(panel.id)}
-              role="row"
-              aria-selected={selected}
-              aria-rowindex={virtual.index + 2}
-              className={`fleet-row${selected ? ' is-active' : ''}${panel.muted ? ' is-muted' : ''}${panel.colour ? ` colour-${panel.colour}` : ''}`}
-              style={{ transform: `translateY(${top}px)` }}
-              onClick={(event) => {
-                onSelect(panel.id);
-                // The keyboard goes on from the row clicked, as in the list.
-                event.currentTarget.closest<HTMLElement>('[role="grid"]')?.focus();
-              }}
-              onDoubleClick={() => onOpen(panel.id)}
-              onContextMenu={(event) => onContextMenu(panel.id, event)}
-            >
-              {table.columns.map((column) => (
-                // biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive: the grid takes the keyboard
-                <div
-                  key={column}
-                  role="gridcell"
-                  className={`fleet-cell col-${column}${COLUMNS[column].numeric ? ' is-number' : ''}`}
-                  style={cellStyle(column)}
-                  title={cellTitle(row, column)}
-                >
-                  {column === 'state' ? <StateCell row={row} /> : COLUMNS[column].text(row, now)}
-                  {column === 'reason' && row.attention.severity !== SEVERITY.none && (
-                    <button
-                      type="button"
-                      className="mute-button"
-                      tabIndex={-1}
-                      onClick={(event) => {
-                        event.stopPropagation();
-                        onMute(panel.id, !panel.muted);
-                      }}
-                    >
-                      {panel.muted ? 'Unmute' : 'Mute'}
-                    </button>
-                  )}
-                </div>
-              ))}
-            </div>
+          const key = keyOf(virtual.index, item.key);
+          return item.kind === 'group' ? (
+            <FleetGroupRow key={key} item={item} top={top} rowIndex={virtual.index + 2} width={total} />
+          ) : (
+            <FleetTableRow
+              key={key}
+              item={item}
+              top={top}
+              rowIndex={virtual.index + 2}
+              selected={item.key === selectedId}
+              columns={table.columns}
+              styles={styles}
+              now={now}
+              actions={actions}
+            />
           );
         })}
       </div>

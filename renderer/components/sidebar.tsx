@@ -1,16 +1,16 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { BOARD_SORTS, type BoardSort, type BoardTable, type Panel } from '../../shared/types.ts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BOARD_SORTS, type BoardSort, type BoardTable } from '../../shared/types.ts';
 import { useCommandHandlers, useHealth, useNow, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
-import { boardItems, fleetView, type FleetCache, sortKey, sortPanels, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
+import { boardItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from '../fleet-view.ts';
 import { failureInfo } from '../failure-info.ts';
 import { selectedPanel, type ListView } from '../window-store.ts';
-import { panelFacts } from '../panel-attention.ts';
-import { attentionOf, clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf, useTableItems } from './board-table.tsx';
+import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './board-table.tsx';
 import { FleetTable } from './fleet-table.tsx';
 import { ColumnMenu } from './table-header.tsx';
 import { PanelList } from './panel-list.tsx';
 import { SearchField } from './search-field.tsx';
+import { useBoardRows } from './use-board-rows.ts';
 
 const NO_PANELS: readonly never[] = [];
 
@@ -34,54 +34,23 @@ export function Sidebar() {
   const health = useHealth();
   const changes = usePanelChanges();
   const nav = useRef<HTMLElement>(null);
-  // Per panel and state, across renders: a keystroke over ten thousand panels reads them back.
-  const attentionCache = useRef(new WeakMap()).current;
   const { error: checkError, setError: setCheckError, run } = useBusyAction();
   const search = useRef<HTMLInputElement>(null);
-  const searchText = useRef<FleetCache>(new WeakMap());
   const now = useNow();
-  // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
-  // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
-  const listed = useDeferredValue(panels);
-  const listedQuery = useDeferredValue(query);
-  const settling = listed !== panels || listedQuery !== query;
-  // While the operator works in the list, rows keep the places they had (a session read would
-  // move the row just selected when sorted by last check, status or session end); new panels get
-  // theirs. Out of the list, the order is live. A search puts the best matches first within each
-  // section (the headings stay in place) and keeps this order among equal matches.
   const [listFocused, setListFocused] = useState(false);
-  // The keys are the order's own: another order (chosen while the list keeps the focus) starts afresh.
-  const frozenKeys = useRef({ sort, keys: new Map<string, number>() });
-  const sorted = useMemo(() => {
-    if (!listFocused || frozenKeys.current.sort !== sort) frozenKeys.current = { sort, keys: new Map() };
-    const { keys } = frozenKeys.current;
-    // The table sorts by its own column (board-table.tsx): the list's order would be work thrown away.
-    if (tabled) return listed;
-    return sortPanels(listed, sort, (panel) => {
-      let key = keys.get(panel.id);
-      if (key === undefined) {
-        key = sortKey(panel, sort);
-        keys.set(panel.id, key);
-      }
-      return key;
-    });
-  }, [listed, sort, listFocused, tabled]);
-  // The table's "Needs attention" is the facts' (a failed check, services down, a full disk; not muted), the list's the state's.
-  const view = useMemo(() => {
-    const isAttention = tabled ? (panel: Panel) => attentionOf(attentionCache, panel, health.get(panel.id)).attention : undefined;
-    const factsOf = (panel: Panel) => panelFacts(panel, health.get(panel.id));
-    return fleetView(sorted, { query: listedQuery, attentionOnly, isAttention }, searchText.current, factsOf);
-  }, [sorted, listedQuery, attentionOnly, tabled, health, attentionCache]);
-  // The table sorts by its own column: the panels matching, or all when nothing filters.
-  const shown = useMemo(
-    () => (tabled && (listedQuery.trim() !== '' || attentionOnly) ? new Set(view.rows.map((row) => row.panel)) : null),
-    [tabled, listedQuery, attentionOnly, view.rows],
-  );
-  const tableItems = useTableItems(tabled ? listed : NO_PANELS, shown, health, table, attentionCache);
+  const { listed, listedQuery, settling, fleet, listRows, tableItems, shown } = useBoardRows({
+    panels,
+    health,
+    query,
+    attentionOnly,
+    sort,
+    table: tabled ? table : null,
+    listFocused,
+  });
   const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
   const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
-  const items = useMemo(() => boardItems(view.rows, collapsed), [view.rows, collapsed]);
+  const items = useMemo(() => boardItems(listRows, collapsed), [listRows, collapsed]);
   const toggleSection = (key: string) =>
     onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
   const filtered = listedQuery.trim() !== '' || attentionOnly;
@@ -123,7 +92,7 @@ export function Sidebar() {
     },
   });
   const cancel = () => void api.cancelChecks().catch((caught: unknown) => setCheckError(failureInfo(caught)));
-  const signedIn = view.counts['signed-in'] + view.counts['check-failed'] > 0;
+  const signedIn = fleet.counts['signed-in'] + fleet.counts['check-failed'] > 0;
 
   const addPanel = (
     <button type="button" className="button-primary" onClick={() => windowStore.openDialog({ kind: 'addPanel' })}>
@@ -144,10 +113,10 @@ export function Sidebar() {
   );
   const stateCounts = (
     <ul className="fleet-counts" aria-label="Panels by state">
-      {STATUS_ORDER.filter((kind) => view.counts[kind] > 0).map((kind) => (
+      {STATUS_ORDER.filter((kind) => fleet.counts[kind] > 0).map((kind) => (
         <li key={kind} className="fleet-count">
           <span className={`status-dot status-${kind}`} aria-hidden="true" />
-          {view.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
+          {fleet.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
         </li>
       ))}
     </ul>
@@ -160,7 +129,7 @@ export function Sidebar() {
         aria-pressed={attentionOnly}
         onClick={() => onViewChange({ attentionOnly: !attentionOnly })}
       >
-        Needs attention ({view.attention})
+        Needs attention ({fleet.attention})
       </button>
       {progress ? (
         <span className="fleet-progress">
@@ -216,7 +185,7 @@ export function Sidebar() {
     <>
       {checkError && <p className="field-error">{checkError.message}</p>}
       <p className="fleet-matches muted" role="status">
-        {filtered ? `${view.rows.length} of ${listed.length} panels` : ''}
+        {filtered ? `${tabled ? shown : listRows.length} of ${listed.length} panels` : ''}
       </p>
     </>
   );

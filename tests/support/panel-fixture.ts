@@ -1,3 +1,4 @@
+import type { PanelHealth } from '../../shared/fleet-state.ts';
 import { PANEL_FIELDS, type Panel } from '../../shared/types.ts';
 
 /** A panel as `listPanels` gives it, signed out unless `change` says otherwise; ids differ by `n` (0 to 9). */
@@ -28,6 +29,22 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     colour: null,
     favourite: false,
     muted: false,
+    ...change,
+  };
+}
+
+/** A state read of `panel` at `readAt`: nothing down, disk half full, a quarter of the memory used. */
+export function sampleHealth(panel: Panel, readAt: string, change: Partial<PanelHealth> = {}): PanelHealth {
+  return {
+    panelId: panel.id,
+    readAt,
+    servicesDown: 0,
+    services: {},
+    cpuPercent: 10,
+    memory: { usedMb: 1, totalMb: 4 },
+    disk: { usedGb: 50, totalGb: 100 },
+    version: null,
+    problem: null,
     ...change,
   };
 }

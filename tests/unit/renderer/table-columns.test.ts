@@ -4,28 +4,14 @@ import type { PanelHealth } from '../../../shared/fleet-state.ts';
 import type { Panel } from '../../../shared/types.ts';
 import { panelAttention } from '../../../renderer/panel-attention.ts';
 import { COLUMNS, columnWidth, DEFAULT_TABLE, tableItems, type TableRow } from '../../../renderer/table-columns.ts';
-import { samplePanel } from '../../support/panel-fixture.ts';
+import { sampleHealth, samplePanel } from '../../support/panel-fixture.ts';
 
 /** The table's columns: texts, widths, and the sort by any column, unknown last, flat or within groups. */
 
 const at = '2030-01-01T00:05:00.000Z';
 function row(n: number, change: Partial<Panel> = {}, state: Partial<PanelHealth> | null = {}): TableRow {
   const panel = samplePanel(n, { signedIn: true, lastEmail: 'a@b.c', lastCheck: { at, ok: true }, ...change });
-  const health: PanelHealth | undefined =
-    state === null
-      ? undefined
-      : {
-          panelId: panel.id,
-          readAt: at,
-          servicesDown: 0,
-          services: {},
-          cpuPercent: 10,
-          memory: { usedMb: 1, totalMb: 4 },
-          disk: { usedGb: 50, totalGb: 100 },
-          version: null,
-          problem: null,
-          ...state,
-        };
+  const health = state === null ? undefined : sampleHealth(panel, at, state);
   return { panel, health, attention: panelAttention(panel, health) };
 }
 const names = (rows: readonly TableRow[], table: Parameters<typeof tableItems>[1]) =>
