@@ -1,12 +1,13 @@
 import { createContext, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
 import type { CommandId } from '../shared/commands.ts';
+import type { PanelServices } from '../shared/fleet-services.ts';
 import type { PanelHealth } from '../shared/fleet-state.ts';
 import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
 import { connectWindow } from './event-router.ts';
 import { inListOrder } from './fleet-view.ts';
-import { HealthStore } from './health-store.ts';
+import { FleetServicesStore, HealthStore } from './health-store.ts';
 import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
 import { useClock, WindowClock } from './use-now.ts';
@@ -25,6 +26,8 @@ export interface WindowContext {
   reads: PanelReads;
   /** Each panel's state as the last check read it, for the fleet table. */
   healthStore: HealthStore;
+  /** Each signed-in panel's services as main last read them, for the fleet's Services view. */
+  fleetServicesStore: FleetServicesStore;
 }
 
 const Context = createContext<WindowContext | null>(null);
@@ -55,7 +58,17 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
     // A sign-in that ended (or a panel removed) takes what was read with it.
     panelStore.subscribe(() => forgetSignedOut(reads, (id) => panelStore.getSnapshot().byId.get(id)?.signedIn === true));
     const windowStore = new WindowStore(pageSessionMemory());
-    return { api, panelStore, windowStore, commands: new CommandRegistry(), clock, reads, healthStore: new HealthStore() };
+    const healthStore = new HealthStore();
+    return {
+      api,
+      panelStore,
+      windowStore,
+      commands: new CommandRegistry(),
+      clock,
+      reads,
+      healthStore,
+      fleetServicesStore: new FleetServicesStore(),
+    };
   });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
   return <Context value={context}>{children}</Context>;
@@ -82,6 +95,12 @@ export function usePanels(): PanelSnapshot {
 export function useHealth(): ReadonlyMap<string, PanelHealth> {
   const { healthStore } = useWindowContext();
   return useSyncExternalStore(healthStore.subscribe, healthStore.getSnapshot);
+}
+
+/** Each signed-in panel's services as main last read them; renders again when a check reads some. */
+export function useFleetServices(): ReadonlyMap<string, PanelServices> {
+  const { fleetServicesStore } = useWindowContext();
+  return useSyncExternalStore(fleetServicesStore.subscribe, fleetServicesStore.getSnapshot);
 }
 
 /** The time now, from the window's one clock: every relative time on screen is measured against the same instant. */

@@ -11,7 +11,7 @@ import type { ServiceAction, ServiceActionPhase } from '../shared/service-action
 type ServiceActionEvent = Extract<PanelEvent, { type: 'serviceActionChanged' }>;
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
-export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups' | 'layout' | 'paneWidth' | 'table'>;
+export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups' | 'layout' | 'paneWidth' | 'table' | 'servicesGroupBy'>;
 
 /** What is open over the window: one at a time (opening one closes the other). */
 export type WindowDialog =
@@ -72,6 +72,8 @@ export interface WindowSnapshot {
   /** The Alerts list is shown in place of the panel (never with the activity log); grows at each `alertRaised`. */
   readonly alertsOpen: boolean;
   readonly alertsRevision: number;
+  /** The fleet's Services view (every service of every signed-in panel) is shown in place of the panel. */
+  readonly servicesOpen: boolean;
   /** The tab to show a panel at once it is shown (a notification clicked); null when nothing is asked. */
   readonly tabRequest: { panelId: string; tab: AlertTab } | null;
   /** Each service's last action in this window (main's `serviceActionChanged`), by `serviceActionKey`. */
@@ -81,8 +83,11 @@ export interface WindowSnapshot {
 /** A service action as the window last heard of it. */
 export interface ServiceActionState {
   action: ServiceAction;
-  /** Main's phase, or `queued`: chosen with others and waiting for its turn (the window's own word). */
-  phase: ServiceActionPhase | 'queued';
+  /**
+   * Main's phase, or the window's own words: `queued`, chosen with others and waiting for its turn;
+   * `cancelled`, never sent because Cancel came first (an action across panels).
+   */
+  phase: ServiceActionPhase | 'queued' | 'cancelled';
   message: string | null;
 }
 
@@ -96,10 +101,10 @@ export interface ServiceActionTarget {
 export const serviceActionKey = (panelId: string, projectName: string, serviceName: string) => `${panelId}/${projectName}/${serviceName}`;
 
 const NO_PANELS: ReadonlySet<string> = new Set();
-/** Choosing a panel shows it in place of the activity log or the Alerts list. */
-const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false } as const;
+/** Choosing a panel shows it in place of the activity log, the Alerts list or the fleet's Services. */
+const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false, servicesOpen: false } as const;
 
-function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, table }: BoardView): ListView {
+function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, table, servicesGroupBy }: BoardView): ListView {
   // The table's fields only when the operator set them: a view of an older version has none.
   return {
     sort,
@@ -108,6 +113,7 @@ function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, t
     ...(layout && { layout }),
     ...(paneWidth !== undefined && { paneWidth }),
     ...(table && { table }),
+    ...(servicesGroupBy && { servicesGroupBy }),
   };
 }
 
@@ -145,6 +151,7 @@ export class WindowStore {
       activityRevision: 0,
       alertsOpen: false,
       alertsRevision: 0,
+      servicesOpen: false,
       tabRequest: null,
       serviceActions: new Map(),
     };
@@ -244,11 +251,15 @@ export class WindowStore {
   }
 
   showActivity(open: boolean): void {
-    this.#set({ activityOpen: open, alertsOpen: false });
+    this.#set({ ...CLOSED_VIEWS, activityOpen: open });
   }
 
   showAlerts(open: boolean): void {
-    this.#set({ activityOpen: false, alertsOpen: open });
+    this.#set({ ...CLOSED_VIEWS, alertsOpen: open });
+  }
+
+  showServices(open: boolean): void {
+    this.#set({ ...CLOSED_VIEWS, servicesOpen: open });
   }
 
   /** Main raised an alert: the Alerts list reads the list again. */
@@ -282,6 +293,13 @@ export class WindowStore {
   setServiceActions(panelId: string, targets: readonly ServiceActionTarget[], state: ServiceActionState): void {
     const serviceActions = new Map(this.#snapshot.serviceActions);
     for (const { projectName, serviceName } of targets) serviceActions.set(serviceActionKey(panelId, projectName, serviceName), state);
+    this.#set({ serviceActions });
+  }
+
+  /** Each service (by `serviceActionKey`) stands as said: one change for thousands (the results of an action across panels). */
+  setServiceActionStates(states: Iterable<readonly [key: string, state: ServiceActionState]>): void {
+    const serviceActions = new Map(this.#snapshot.serviceActions);
+    for (const [key, state] of states) serviceActions.set(key, state);
     this.#set({ serviceActions });
   }
 
