@@ -6,6 +6,7 @@ import { AlertsView } from './components/alerts-view.tsx';
 import { BulkView } from './components/bulk-view.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
+import { FleetServicesView } from './components/fleet-services-view.tsx';
 import { PanelView } from './components/panel-view.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
@@ -36,7 +37,7 @@ function Workspace() {
   const context = useWindowContext();
   const { windowStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, listView } = useWindowState();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, servicesOpen, listView } = useWindowState();
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -90,6 +91,10 @@ function Workspace() {
         ) : alertsOpen ? (
           <ErrorBoundary>
             <AlertsView />
+          </ErrorBoundary>
+        ) : servicesOpen ? (
+          <ErrorBoundary>
+            <FleetServicesView />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />

@@ -1,5 +1,6 @@
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { agoText } from '../../shared/durations.ts';
+import type { ServicesGrouping } from '../../shared/types.ts';
 import type { FleetServiceItem, FleetServiceRow } from '../fleet-service-rows.ts';
 import { shownSelection, withShown } from '../service-selection.ts';
 import { useSelectableRows } from '../use-selectable-rows.ts';
@@ -19,7 +20,20 @@ interface FleetServicesTableProps {
   onSelect(next: ReadonlySet<string>): void;
   onOpenMenu(row: FleetServiceRow, at: { x: number; y: number }): void;
   now: number;
+  /** The view's grouping: a narrow window leaves out the column its headings already say. */
+  grouping: ServicesGrouping;
 }
+
+/** Where fleet-services.css leaves out columns: type, replicas, memory, read, and the grouping's own. */
+const NARROW = '(max-width: 1080px)';
+const NARROW_HIDDEN = 5;
+const COLUMNS_AFTER_CHECK = 11;
+const subscribeNarrow = (listener: () => void) => {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener('change', listener);
+  return () => query.removeEventListener('change', listener);
+};
+const isNarrow = () => window.matchMedia(NARROW).matches;
 
 const selectionKey = (item: FleetServiceItem) => (item.kind === 'row' ? item.key : null);
 const itemKey = (item: FleetServiceItem) => item.key;
@@ -29,7 +43,7 @@ const itemKey = (item: FleetServiceItem) => item.key;
  * rows in view are in the page. The selection works as in a panel's Services tab (use-selectable-rows.ts);
  * a heading's checkbox selects its group's rows shown.
  */
-export function FleetServicesTable({ items, count, selected, actions, onSelect, onOpenMenu, now }: FleetServicesTableProps) {
+export function FleetServicesTable({ items, count, selected, actions, onSelect, onOpenMenu, now, grouping }: FleetServicesTableProps) {
   const openMenu = useCallback(
     (item: FleetServiceItem, at: { x: number; y: number }) => item.kind === 'row' && onOpenMenu(item.row, at),
     [onOpenMenu],
@@ -44,11 +58,13 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
     onOpenMenu: openMenu,
   });
   const rowKey = (row: FleetServiceRow) => row.key;
+  // A heading spans the columns shown, no more: a span past them would widen the table beyond its edge.
+  const headingSpan = useSyncExternalStore(subscribeNarrow, isNarrow) ? COLUMNS_AFTER_CHECK - NARROW_HIDDEN : COLUMNS_AFTER_CHECK;
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a scrolling region must take the keyboard to be scrolled (axe: scrollable-region-focusable); the rows' keys bubble to it
     <div ref={scroller} className="service-scroller fleet-services-scroller" tabIndex={0} onKeyDown={onKeyDown} onFocus={onFocus}>
       <table
-        className="service-table fleet-services-table"
+        className={`service-table fleet-services-table grouped-${grouping}`}
         aria-label="Services of every panel"
         aria-rowcount={items.length + 1}
         style={margins}
@@ -83,7 +99,7 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
             <th scope="col" className="fleet-figure">
               CPU
             </th>
-            <th scope="col" className="fleet-figure">
+            <th scope="col" className="fleet-figure fleet-memory">
               Memory
             </th>
             <th scope="col" className="fleet-read">
@@ -123,7 +139,7 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
                       />
                     )}
                   </td>
-                  <td colSpan={11} title={item.problem ?? undefined}>
+                  <td colSpan={headingSpan} title={item.problem ?? undefined}>
                     <strong>{item.name}</strong>
                     <span className="muted"> · {item.counts || 'no service shown'}</span>
                     {item.problem && <span className="fleet-group-problem"> · Last read failed: {item.problem}</span>}

@@ -70,7 +70,7 @@ export const ServiceRow = memo(function ServiceRow({ service, index, selected, t
       {fleet && (
         <>
           <td className="fleet-figure">{percent(fleet.cpuPercent)}</td>
-          <td className="fleet-figure">{megabytes(fleet.memoryMb)}</td>
+          <td className="fleet-figure fleet-memory">{megabytes(fleet.memoryMb)}</td>
           <td className="fleet-read" title={fleet.readAt}>
             {readText}
           </td>
