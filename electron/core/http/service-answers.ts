@@ -108,7 +108,7 @@ export function readServiceList(list: unknown, taskStats: unknown, options: List
     }
     // Looked up with the panel's own names; Object.hasOwn keeps `__proto__` and its kin out.
     const key = typeof item.projectName === 'string' && typeof item.name === 'string' ? taskStatsKey(item.projectName, item.name) : null;
-    const replicas = stats !== null && key !== null && Object.hasOwn(stats, key) ? readReplicas(stats[key]) : null;
+    const replicas = stats !== null && key !== null ? replicasIn(stats, key) : null;
     const deploying = options.deploying?.(projectName, name) ?? false;
     services.push({
       projectName,
@@ -150,11 +150,37 @@ export function readServerLoad(answer: unknown): Pick<ServerStats, 'uptimeSecond
   };
 }
 
+/** The replicas the task stats give `key`; Object.hasOwn keeps `__proto__` and its kin out. */
+function replicasIn(stats: Record<string, unknown>, key: string): Replicas | null {
+  return Object.hasOwn(stats, key) ? readReplicas(stats[key]) : null;
+}
+
 /** A service as a check keeps it between reads of the list: what counting states needs. */
-export interface RosterEntry {
+export interface RosterKey {
   projectName: string;
   name: string;
   disabled: boolean;
+}
+
+/** A listed service as a check keeps it, with its type for the fleet's Services view and its actions. */
+export interface RosterEntry extends RosterKey {
+  type: string;
+}
+
+/**
+ * Each kept service's state and replicas from a task stats answer: the same derivation as a list
+ * read's (`readServiceList`), so the fleet's view and a panel's Services tab agree.
+ */
+export function rosterStates<Entry extends RosterKey>(
+  roster: readonly Entry[],
+  taskStats: unknown,
+  deploying: (projectName: string, serviceName: string) => boolean = () => false,
+): { entry: Entry; state: ServiceState; replicas: Replicas | null }[] {
+  const stats = isRecord(taskStats) ? taskStats : {};
+  return roster.map((entry) => {
+    const replicas = replicasIn(stats, taskStatsKey(entry.projectName, entry.name));
+    return { entry, state: deriveState(!entry.disabled, replicas, deploying(entry.projectName, entry.name)), replicas };
+  });
 }
 
 /**
@@ -164,7 +190,7 @@ export interface RosterEntry {
  * listed services are down ("project/service"; null without a list, when they cannot be named).
  */
 export function countStates(
-  roster: readonly RosterEntry[] | null,
+  roster: readonly RosterKey[] | null,
   taskStats: unknown,
   deploying: (projectName: string, serviceName: string) => boolean = () => false,
 ): { counts: ServiceCounts; unlisted: string[]; down: string[] | null } {
@@ -177,13 +203,10 @@ export function countStates(
   }
   const listed = new Set<string>();
   const down: string[] = [];
-  for (const { projectName, name, disabled } of roster) {
-    const key = taskStatsKey(projectName, name);
-    listed.add(key);
-    const replicas = Object.hasOwn(stats, key) ? readReplicas(stats[key]) : null;
-    const state = deriveState(!disabled, replicas, deploying(projectName, name));
+  for (const { entry, state } of rosterStates(roster, stats, deploying)) {
+    listed.add(taskStatsKey(entry.projectName, entry.name));
     add(state);
-    if (state === 'down') down.push(`${projectName}/${name}`);
+    if (state === 'down') down.push(`${entry.projectName}/${entry.name}`);
   }
   return { counts, unlisted: Object.keys(stats).filter((key) => !listed.has(key)), down };
 }

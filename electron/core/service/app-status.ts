@@ -69,6 +69,7 @@ export function appMethods(context: ServiceContext, options: Pick<PanelServiceOp
     async flush() {
       changes.flush();
       context.fleetChanges.flush();
+      context.keptServices.flush();
       const { registry, vault, history, alerts } = await state();
       await Promise.all([history.flush(), alerts.flush()]);
       // The journals folded into their files: each file alone is complete after a quit.

@@ -2,9 +2,10 @@ import { type ErrorInfo, PanelError } from '../../../shared/errors.ts';
 import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
 import { callPanel, MissingRouteError, type OperationName } from '../http/panel-calls.ts';
 import type { RequestSettings } from '../http/panel-endpoints.ts';
-import { countStates, readServerLoad, readServiceList, type RosterEntry } from '../http/service-answers.ts';
+import { countStates, type ReadList, readServerLoad, readServiceList, rosterStates, type RosterEntry } from '../http/service-answers.ts';
 import type { StoredHealth } from '../storage/health-record.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
+import type { KeptServices } from './kept-services.ts';
 import type { ChangeBatcher } from './panel-events.ts';
 import type { DeploysUnderWay } from './services.ts';
 import type { ServiceState } from './service-state.ts';
@@ -20,11 +21,15 @@ export interface FleetStateOptions {
   deploys: DeploysUnderWay;
   /** Told each panel whose state was recorded: the `fleetStateChanged` events. */
   changes: ChangeBatcher;
+  /** Where each read's services are kept for the fleet's Services view. */
+  services: KeptServices;
 }
 
 /** The services of a panel as last listed, in memory only; the first check after a start lists them again. */
 interface Roster {
   services: RosterEntry[];
+  /** The panel listed more than `MAX_LISTED_SERVICES`. */
+  truncated: boolean;
   /** Task stats keys seen when it was read: one the list lacked then (an orphan task) does not ask for the list at every check. */
   known: Set<string>;
   readsSince: number;
@@ -78,7 +83,7 @@ export class FleetStateReader {
       }
     };
     const stats = await call('getDockerTaskStats');
-    const roster = stats?.ok ? await this.#rosterFor(record.id, stats.value, call) : null;
+    const { roster, listFailure } = stats?.ok ? await this.#rosterFor(record.id, stats.value, call) : { roster: null, listFailure: null };
     const load = await call('getSystemStats');
     const refused = problems.find((problem) => problem.code === 'UNAUTHORIZED');
     if (refused) {
@@ -97,8 +102,38 @@ export class FleetStateReader {
     const deploying = (projectName: string, name: string) => this.#options.deploys.has(record.id, projectName, name);
     const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying) : null;
     this.#down.set(record.id, counted?.down ?? null);
-    this.#record(state, record.id, counted?.counts ?? null, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
+    const at = this.#record(state, record.id, counted?.counts ?? null, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
+    if (at === null || state.vault.token(record.id, state.registry.get(record.id)?.baseUrl ?? '') !== token) return null;
+    if (stats?.ok === false) this.#options.services.failed(record.id, at, stats.error);
+    else if (stats?.ok && roster === null && listFailure) this.#options.services.failed(record.id, at, listFailure);
+    else if (stats?.ok && roster !== null) {
+      const services = rosterStates(roster.services, stats.value, deploying).map(({ entry, state: serviceState, replicas }) => ({
+        projectName: entry.projectName,
+        name: entry.name,
+        type: entry.type,
+        state: serviceState,
+        replicas,
+      }));
+      this.#options.services.read(record.id, { readAt: at, services, truncated: roster.truncated });
+    }
     return null;
+  }
+
+  /**
+   * A panel's list of services read by `listServices`, with the task stats read beside it (null
+   * when they could not be): kept as the roster checks count by, and as the panel's services.
+   */
+  listed(panelId: string, read: ReadList, taskStats: unknown, readAt: string, statsFailure: PanelError | null): void {
+    const services = read.services.map(({ projectName, name, type, state }) => ({
+      projectName,
+      name,
+      type,
+      disabled: state === 'disabled',
+    }));
+    const known = taskStats === null ? new Set<string>() : new Set(countStates(services, taskStats).unlisted);
+    this.#rosters.set(panelId, { services, truncated: read.truncated, known, readsSince: 0 });
+    this.#options.services.read(panelId, { readAt, services: read.services, truncated: read.truncated });
+    if (statsFailure) this.#options.services.failed(panelId, readAt, statsFailure);
   }
 
   /** The services ("project/service") the panel's last read found down, once; null when it could not name them. */
@@ -113,6 +148,7 @@ export class FleetStateReader {
     this.#rosters.delete(panelId);
     this.#down.delete(panelId);
     this.#routesMissingAt.delete(panelId);
+    this.#options.services.gone(panelId);
   }
 
   /** The panel's last state as the contract gives it, or null when none was read. */
@@ -122,24 +158,30 @@ export class FleetStateReader {
   }
 
   /** The kept list, read again when due; a failed list read keeps the last one (or none). */
-  async #rosterFor(panelId: string, taskStats: unknown, call: (name: OperationName) => Promise<Outcome | null>): Promise<Roster | null> {
+  async #rosterFor(
+    panelId: string,
+    taskStats: unknown,
+    call: (name: OperationName) => Promise<Outcome | null>,
+  ): Promise<{ roster: Roster | null; listFailure: PanelError | null }> {
     const kept = this.#rosters.get(panelId) ?? null;
     const due = kept === null || kept.readsSince + 1 >= LIST_EVERY_READS || hasUnknownKey(taskStats, kept);
     if (!due) {
       kept.readsSince++;
-      return kept;
+      return { roster: kept, listFailure: null };
     }
     const list = await call('listProjectsAndServices');
-    if (!list?.ok) return kept;
-    const services = readServiceList(list.value, null).services.map(({ projectName, name, state }) => ({
+    if (!list?.ok) return { roster: kept, listFailure: list?.error ?? null };
+    const read = readServiceList(list.value, null);
+    const services = read.services.map(({ projectName, name, type, state }) => ({
       projectName,
       name,
+      type,
       disabled: state === 'disabled',
     }));
     const { unlisted } = countStates(services, taskStats);
-    const roster: Roster = { services, known: new Set(unlisted), readsSince: 0 };
+    const roster: Roster = { services, truncated: read.truncated, known: new Set(unlisted), readsSince: 0 };
     this.#rosters.set(panelId, roster);
-    return roster;
+    return { roster, listFailure: null };
   }
 
   #record(
@@ -148,9 +190,9 @@ export class FleetStateReader {
     counts: ReturnType<typeof countStates>['counts'] | null,
     load: ReturnType<typeof readServerLoad> | null,
     failure: PanelError | null,
-  ): void {
+  ): string | null {
     // Removed while it was read: nothing is kept of it.
-    if (!state.registry.get(panelId)) return;
+    if (!state.registry.get(panelId)) return null;
     const at = this.#options.now().toISOString();
     const problem = failure && { at, code: failure.code, message: failure.message.slice(0, HEALTH_PROBLEM_MAX) };
     const previous = state.history.get(panelId).health;
@@ -169,6 +211,7 @@ export class FleetStateReader {
     }
     state.history.record(panelId, { health });
     this.#options.changes.changed(panelId);
+    return at;
   }
 }
 

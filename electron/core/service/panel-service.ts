@@ -14,6 +14,7 @@ import { deploymentMethods } from './deployments.ts';
 import { fleetSignInMethods } from './fleet-sign-in.ts';
 import { fleetServiceMethods } from './fleet-services.ts';
 import { FleetStateReader } from './fleet-state.ts';
+import { KeptServices } from './kept-services.ts';
 import { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import { createPanelSignIns } from './panel-log-in.ts';
 import { transferMethods } from './panel-transfer.ts';
@@ -71,7 +72,8 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     });
   });
   const presented = new Map<string, CertificateInfo>();
-  const reader = new SessionReader({ request, now, cache, changes, presented });
+  const keptServices = new KeptServices(emit);
+  const reader = new SessionReader({ request, now, cache, changes, presented, signInEnded: (id) => keptServices.gone(id) });
   const inFlight = new ServiceActionsInFlight();
   // Paneldeck's own deploy in flight shows as `deploying` in the services it lists and counts.
   const deploys = {
@@ -83,7 +85,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     const panels = current ? ids.flatMap((id) => fleet.health(current, id) ?? []) : [];
     if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
   });
-  const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges });
+  const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
   const context: ServiceContext = {
     state: () => ready,
     opened: () => opened,
@@ -96,6 +98,7 @@ export function createPanelService(options: PanelServiceOptions): PanelService {
     reader,
     fleet,
     fleetChanges,
+    keptServices,
     inFlight,
     alerts: new AlertCenter({ now, emit }),
   };

@@ -82,19 +82,27 @@ export function serviceActionMethods(context: ServiceContext): ServiceMethods<'r
     async runServiceAction(id, input) {
       const [panelId, { projectName, serviceName, action }] = parseArguments('runServiceAction', [id, input]);
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
+      const target = { projectName, serviceName };
       return withToken(context, panelId, ({ record, token, state }) =>
-        runOnce(context, { record, token, activity: state.activity }, { projectName, serviceName }, action),
+        runOnce(context, { record, token, activity: state.activity }, target, action, () =>
+          readServiceType(context.request, record, token, target),
+        ),
       );
     },
   };
 }
 
-/** One service action with the panel's token: held for the service while it runs, recorded, its steps told to the window. */
-async function runOnce(
+/**
+ * One service action with the panel's token: held for the service while it runs, recorded, its
+ * steps told to the window. `typeOf` reads the service's type afresh (a list read of the panel's
+ * own, or the one list read of a run across panels); an action the type lacks is never sent.
+ */
+export async function runOnce(
   context: ServiceContext,
   { record, token, activity }: { record: PanelRecord; token: string; activity: ActivityLog },
   target: ServiceTarget,
   action: ServiceAction,
+  typeOf: () => Promise<string>,
 ): Promise<ServiceActionResult> {
   const { inFlight } = context;
   const panelId = record.id;
@@ -115,7 +123,7 @@ async function runOnce(
   };
   let sent = false;
   try {
-    const name = writeFor(record, target, action, await readServiceType(context.request, record, token, target));
+    const name = writeFor(record, target, action, await typeOf());
     await writeRecorder(context, activity)(
       record,
       { action, projectName, serviceName },

@@ -11,6 +11,7 @@ import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-re
 import type { Encryption } from '../storage/token-vault.ts';
 import type { AlertCenter } from './alerts.ts';
 import type { FleetStateReader } from './fleet-state.ts';
+import type { KeptServices } from './kept-services.ts';
 import type { ChangeBatcher, PanelChangeBatcher } from './panel-events.ts';
 import type { ServiceActionsInFlight } from './service-actions.ts';
 import type { ServiceState } from './service-state.ts';
@@ -88,6 +89,8 @@ export interface ServiceContext {
   /** The state a check reads beside the session (services, load), and its `fleetStateChanged` events. */
   fleet: FleetStateReader;
   fleetChanges: ChangeBatcher;
+  /** Each signed-in panel's services as last read (`getFleetServices`), and their `fleetServicesChanged` events. */
+  keptServices: KeptServices;
   /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
   inFlight: ServiceActionsInFlight;
   /** Judges each check against the one before and raises the alerts. */

@@ -43,7 +43,7 @@ export function serviceReadMethods(
   return {
     async listServices(id) {
       const [panelId] = parseArguments('listServices', [id]);
-      return withToken(context, panelId, async ({ record, token }): Promise<ServiceList> => {
+      return withToken(context, panelId, async ({ record, token, state }): Promise<ServiceList> => {
         // One actions read of the whole panel, beside the list: its unfinished builds are `deploying`.
         const [list, stats, actions] = await Promise.allSettled([
           callPanel(request, record, token, 'listProjectsAndServices'),
@@ -60,7 +60,11 @@ export function serviceReadMethods(
           deploying: (projectName, serviceName) =>
             deploys.has(panelId, projectName, serviceName) || building.has(deployKey(projectName, serviceName)),
         });
-        return { panelId, readAt: now().toISOString(), ...read, taskStatsProblem: statsFailure?.message ?? null };
+        const readAt = now().toISOString();
+        // The fleet's Services view shows this read too, while the sign-in it was read with lasts.
+        if (state.vault.token(panelId, state.registry.get(panelId)?.baseUrl ?? '') === token)
+          context.fleet.listed(panelId, read, stats.status === 'fulfilled' ? stats.value : null, readAt, statsFailure);
+        return { panelId, readAt, ...read, taskStatsProblem: statsFailure?.message ?? null };
       });
     },
 
@@ -99,12 +103,25 @@ export async function readServiceType(
   token: string,
   { projectName, serviceName }: ServiceRef,
 ): Promise<string> {
-  const listed = await callPanel(request, record, token, 'listProjectsAndServices');
-  const services = isRecord(listed) && Array.isArray(listed.services) ? listed.services : [];
-  const found = services.find(
-    (service): service is Record<string, unknown> =>
-      isRecord(service) && service.projectName === projectName && service.name === serviceName,
-  );
-  if (!found) throw new PanelError('NOT_FOUND', `${record.name} has no service ${projectName}/${serviceName}.`);
-  return typeof found.type === 'string' ? found.type : 'unknown';
+  const types = serviceTypes(await callPanel(request, record, token, 'listProjectsAndServices'));
+  return typeIn(types, record, { projectName, serviceName });
+}
+
+/** The type of each service of a `listProjectsAndServices` answer, by "project/service" (a slash is in no name). */
+export function serviceTypes(listed: unknown): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const service of isRecord(listed) && Array.isArray(listed.services) ? listed.services : []) {
+    if (!isRecord(service) || typeof service.projectName !== 'string' || typeof service.name !== 'string') continue;
+    const key = `${service.projectName}/${service.name}`;
+    // The first of two that share a name, as a search of the list would find.
+    if (!types.has(key)) types.set(key, typeof service.type === 'string' ? service.type : 'unknown');
+  }
+  return types;
+}
+
+/** The service's type among `types`; NOT_FOUND when the panel has no such service. */
+export function typeIn(types: ReadonlyMap<string, string>, record: PanelRecord, { projectName, serviceName }: ServiceRef): string {
+  const type = types.get(`${projectName}/${serviceName}`);
+  if (type === undefined) throw new PanelError('NOT_FOUND', `${record.name} has no service ${projectName}/${serviceName}.`);
+  return type;
 }

@@ -19,6 +19,8 @@ export interface SessionReaderOptions {
   changes: PanelChangeBatcher;
   /** Where a refused certificate is noted, for trustCertificate to accept exactly that one. */
   presented: Map<string, CertificateInfo>;
+  /** Told each panel whose sign-in a 401/403 ended: what was read with it is no longer shown. */
+  signInEnded?(panelId: string): void;
 }
 
 /**
@@ -207,6 +209,7 @@ export class SessionReader {
     const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
     this.#options.cache.forget(record.id);
     this.forget(record.id);
+    this.#options.signInEnded?.(record.id);
     state.history.record(record.id, { sessionExpiresAt: null });
     this.#options.changes.changed(record.id);
     await Promise.all([dropping, listing]);

@@ -123,7 +123,7 @@ export async function endSignIn(
 
 /** `endSignIn` for several panels, with one write of each file. */
 export async function endSignIns(
-  { cache, reader, changes }: ServiceContext,
+  { cache, reader, changes, keptServices }: ServiceContext,
   current: ServiceState,
   records: readonly PanelRecord[],
   /** The same for every panel, or each panel's own. */
@@ -137,6 +137,7 @@ export async function endSignIns(
   for (const id of ids) {
     cache.forget(id);
     reader.forget(id);
+    keptServices.gone(id);
     current.history.record(id, { sessionExpiresAt: null });
     changes.changed(id);
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { countStates } from '../../../../electron/core/http/service-answers.ts';
+import { countStates, readServiceList, rosterStates } from '../../../../electron/core/http/service-answers.ts';
 import { readStoredHealth } from '../../../../electron/core/storage/health-record.ts';
 
 /** Counting a panel's services by state for the fleet's board, and reading the state back from checks.json. */
@@ -42,6 +42,34 @@ describe('counting states', () => {
         assert.equal(
           Object.values(counts).reduce((sum, count) => sum + count, 0),
           roster.length,
+        );
+      }),
+    );
+  });
+});
+
+describe("each kept service's state", () => {
+  test('is what a list read with the same task stats derives, for any services and answer (the fleet view and the Services tab agree)', () => {
+    const names = fc.constantFrom('shop', 'web', 'db', 'a_b', 'b');
+    const listed = fc.array(
+      fc.record({ projectName: names, name: names, type: fc.constantFrom('app', 'postgres'), enabled: fc.boolean() }),
+      {
+        maxLength: 8,
+      },
+    );
+    const replicas = fc.oneof(fc.record({ actual: fc.nat(3), desired: fc.nat(3) }), fc.jsonValue());
+    fc.assert(
+      fc.property(listed, fc.dictionary(fc.string({ maxLength: 6 }), replicas), (services, stats) => {
+        const read = readServiceList({ services }, stats);
+        const roster = read.services.map(({ projectName, name, type, state }) => ({
+          projectName,
+          name,
+          type,
+          disabled: state === 'disabled',
+        }));
+        assert.deepEqual(
+          rosterStates(roster, stats).map(({ entry, state, replicas: tasks }) => ({ ...entry, state, replicas: tasks })),
+          read.services.map((summary) => ({ ...summary, disabled: summary.state === 'disabled' })),
         );
       }),
     );
