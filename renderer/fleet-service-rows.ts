@@ -163,9 +163,9 @@ export function groupFleetServices(
     const byPanel = bucket(rows, (row) => row.panelId);
     for (const { panel, read: one } of read) {
       const members = byPanel.get(panel.id) ?? [];
-      // A panel with nothing to show is left out while searching, unless its read failed.
-      if (members.length === 0 && (filtered || one.problem === null)) continue;
-      push(`panel:${panel.id}`, panel.name, members, one.problem?.message ?? null);
+      // A panel with nothing to show is left out while searching, and when its read did not fail.
+      if (members.length === 0 && (filtered || readProblem(panel, one) === null)) continue;
+      push(`panel:${panel.id}`, panel.name, members, readProblem(panel, one));
     }
     return items;
   }
@@ -182,7 +182,19 @@ export function groupFleetServices(
   return items;
 }
 
-/** The panels whose last read of services failed, with why: said above the table when the grouping is not by panel. */
+/**
+ * Why a panel's services may be out of date: the last read of them failed, or the panel's last
+ * check did (unreachable, a timeout: the services shown are then the ones read before). Null when neither.
+ */
+export function readProblem(panel: Panel, read: PanelServices): string | null {
+  if (read.problem) return read.problem.message;
+  return panel.lastCheck && !panel.lastCheck.ok ? panel.lastCheck.error.message : null;
+}
+
+/** The panels whose last read failed, with why: said above the table when the grouping is not by panel. */
 export function readProblems(read: readonly { panel: Panel; read: PanelServices }[]): { panel: Panel; message: string }[] {
-  return read.flatMap(({ panel, read: one }) => (one.problem ? [{ panel, message: one.problem.message }] : []));
+  return read.flatMap(({ panel, read: one }) => {
+    const message = readProblem(panel, one);
+    return message === null ? [] : [{ panel, message }];
+  });
 }

@@ -129,20 +129,22 @@ export function FleetServicesView() {
         </fieldset>
       </div>
       {rows.length > 0 && (
-        <ul className="fleet-counts fleet-services-counts" aria-label="Services by state">
-          <li>
-            {plural(rows.length, 'service')} on {plural(read.length, 'panel')}
-          </li>
-          {counts.map(({ state, count }) => (
-            <li key={state} className="fleet-count">
-              <span className={`state-mark state-${state}`} aria-hidden="true" />
-              {count.toLocaleString('en')} {state}
+        <div className="fleet-services-counts">
+          <ul className="fleet-counts" aria-label="Services by state">
+            <li>
+              {plural(rows.length, 'service')} on {plural(read.length, 'panel')}
             </li>
-          ))}
-          <li className="muted" role="status">
+            {counts.map(({ state, count }) => (
+              <li key={state} className="fleet-count">
+                <span className={`state-mark state-${state}`} aria-hidden="true" />
+                {count.toLocaleString('en')} {state}
+              </li>
+            ))}
+          </ul>
+          <p className="muted fleet-matches" role="status">
             {narrowed ? `${filtered.length.toLocaleString('en')} shown` : ''}
-          </li>
-        </ul>
+          </p>
+        </div>
       )}
       {unread > 0 && read.length > 0 && (
         <div className="notice notice-info">
@@ -154,7 +156,8 @@ export function FleetServicesView() {
       )}
       {problems.length > 0 && (
         <p className="notice notice-warning">
-          {plural(problems.length, "panel's last read failed", "panels' last reads failed")} (grouped by panel, each says why):{' '}
+          {plural(problems.length, "panel's last read failed", "panels' last reads failed")}, so{' '}
+          {problems.length === 1 ? 'its rows are' : 'their rows are'} as read before:{' '}
           {problems
             .slice(0, 3)
             .map(({ panel, message }) => `${panel.name}: ${message}`)

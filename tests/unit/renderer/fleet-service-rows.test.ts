@@ -71,6 +71,19 @@ test('rows: signed-in panels by name (numbers as numbers), project then service 
     readProblems(panels).map(({ panel }) => panel.name),
     ['Broken'],
   );
+  // A panel whose last check failed (unreachable) shows the services read before, and says why they may be old.
+  const unreachable = {
+    ...web9,
+    lastCheck: {
+      at: '2030-01-01T00:05:00.000Z',
+      ok: false as const,
+      error: { code: 'NETWORK' as const, message: 'It could not be reached.' },
+    },
+  };
+  assert.deepEqual(
+    readProblems(readPanels([unreachable, broken], services)).map(({ message }) => message),
+    ['The panel did not answer within 15 seconds.', 'It could not be reached.'],
+  );
 });
 
 test('search: every word in panel, project, service, type or the state words; the state filter; order kept', () => {
