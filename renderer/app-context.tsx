@@ -7,6 +7,7 @@ import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
 import { connectWindow } from './event-router.ts';
 import { inListOrder } from './fleet-view.ts';
+import { warmFleetRows } from './fleet-rows-warmup.ts';
 import { FleetServicesStore, HealthStore } from './health-store.ts';
 import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
@@ -71,6 +72,7 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
     };
   });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
+  useEffect(() => warmFleetRows(context.panelStore, context.fleetServicesStore), [context]);
   return <Context value={context}>{children}</Context>;
 }
 

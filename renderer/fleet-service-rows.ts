@@ -3,6 +3,7 @@ import type { ServiceState } from '../shared/services.ts';
 import type { PanelColour } from '../shared/labels.ts';
 import type { Panel, ServicesGrouping } from '../shared/types.ts';
 import { padNumbers } from './fleet-view.ts';
+import { formatCount } from './json-rows.ts';
 import { fold } from './panel-search.ts';
 import { sortServices, STATE_WORDS } from './service-rows.ts';
 import { serviceActionKey } from './window-store.ts';
@@ -28,6 +29,9 @@ export interface FleetServiceRow extends FleetServiceSummary {
 
 /** A panel's rows, kept while neither the panel nor its services change (both immutable). */
 export type FleetRowCache = WeakMap<PanelServices, { panel: Panel; rows: FleetServiceRow[] }>;
+
+/** The window's one cache of rows: filled ahead by `warmFleetRows`, so opening the view finds them made. */
+export const FLEET_ROWS: FleetRowCache = new WeakMap();
 
 /** Words typed for a state beside its own ("down" finds down, "failing" too). */
 const STATE_SEARCH: Readonly<Record<ServiceState, string>> = {
@@ -65,20 +69,23 @@ export function readPanels(
   return read.map(({ panel, read: one }) => ({ panel, read: one }));
 }
 
+/** One panel's rows, from the cache when neither the panel nor its services changed. */
+export function rowsOfPanel(panel: Panel, read: PanelServices, cache: FleetRowCache): FleetServiceRow[] {
+  let known = cache.get(read);
+  if (known === undefined || known.panel !== panel) {
+    known = { panel, rows: panelRows(panel, read) };
+    cache.set(read, known);
+  }
+  return known.rows;
+}
+
 /** Every row, panel by panel (by name), then project and service within a panel. */
 export function fleetServiceRows(
   read: readonly { panel: Panel; read: PanelServices }[],
   cache: FleetRowCache = new WeakMap(),
 ): FleetServiceRow[] {
   const rows: FleetServiceRow[] = [];
-  for (const { panel, read: one } of read) {
-    let known = cache.get(one);
-    if (known === undefined || known.panel !== panel) {
-      known = { panel, rows: panelRows(panel, one) };
-      cache.set(one, known);
-    }
-    for (const row of known.rows) rows.push(row);
-  }
+  for (const { panel, read: one } of read) for (const row of rowsOfPanel(panel, one, cache)) rows.push(row);
   return rows;
 }
 
@@ -139,7 +146,7 @@ function bucket(rows: readonly FleetServiceRow[], keyOf: (row: FleetServiceRow) 
 
 function countsText(rows: readonly FleetServiceRow[]): string {
   return fleetStateCounts(rows)
-    .map(({ state, count }) => `${count.toLocaleString('en')} ${state}`)
+    .map(({ state, count }) => `${formatCount(count)} ${state}`)
     .join(', ');
 }
 

@@ -3,6 +3,7 @@ import type { ServiceActionItemResult } from '../../shared/fleet-services.ts';
 import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-actions.ts';
 import { usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { failureInfo } from '../failure-info.ts';
+import { formatCount } from '../json-rows.ts';
 import { actionItems, endedCount, type FleetPlan, fleetOutcomes, resultStates } from '../fleet-service-actions.ts';
 
 /** An action across panels this view started: under way (no results yet), or ended. */
@@ -88,7 +89,7 @@ export function FleetRunBar({ run, onCancel, onDismiss }: FleetRunBarProps) {
     <div className="notice notice-info fleet-run">
       <progress max={total} value={ended} aria-label={`${label} across panels`} />
       <p role="status">
-        {label}: {ended.toLocaleString('en')} of {total.toLocaleString('en')} ended.{' '}
+        {label}: {formatCount(ended)} of {formatCount(total)} ended.{' '}
         {run.cancelling
           ? 'Cancelling: the services not started yet are not sent; those already sent finish.'
           : 'Cancel stops the services not started yet; those already sent finish.'}

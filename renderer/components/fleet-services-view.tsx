@@ -4,9 +4,10 @@ import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
 import { useFleetServices, useNow, usePanels, useWindowContext, useWindowState } from '../app-context.tsx';
 import { useBusyAction } from '../busy-action.ts';
+import { formatCount } from '../json-rows.ts';
 import type { FleetPlan } from '../fleet-service-actions.ts';
 import {
-  type FleetRowCache,
+  FLEET_ROWS,
   type FleetServiceRow,
   filterFleetServices,
   fleetServiceRows,
@@ -50,9 +51,8 @@ export function FleetServicesView() {
   // Typing stays quick over ten thousand rows: the table follows a moment behind.
   const shownQuery = useDeferredValue(query);
   const shownFilter = useDeferredValue(filter);
-  const cache = useRef<FleetRowCache>(new WeakMap()).current;
   const read = useMemo(() => readPanels(panels ?? [], services), [panels, services]);
-  const rows = useMemo(() => fleetServiceRows(read, cache), [read, cache]);
+  const rows = useMemo(() => fleetServiceRows(read, FLEET_ROWS), [read]);
   const counts = useMemo(() => fleetStateCounts(rows), [rows]);
   const narrowed = shownQuery.trim() !== '' || shownFilter !== 'all';
   const filtered = useMemo(() => filterFleetServices(rows, shownQuery, shownFilter), [rows, shownQuery, shownFilter]);
@@ -137,12 +137,12 @@ export function FleetServicesView() {
             {counts.map(({ state, count }) => (
               <li key={state} className="fleet-count">
                 <span className={`state-mark state-${state}`} aria-hidden="true" />
-                {count.toLocaleString('en')} {state}
+                {formatCount(count)} {state}
               </li>
             ))}
           </ul>
           <p className="muted fleet-matches" role="status">
-            {narrowed ? `${filtered.length.toLocaleString('en')} shown` : ''}
+            {narrowed ? `${formatCount(filtered.length)} shown` : ''}
           </p>
         </div>
       )}

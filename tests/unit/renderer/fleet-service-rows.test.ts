@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FleetServiceSummary, PanelServices } from '../../../shared/fleet-services.ts';
 import type { Panel } from '../../../shared/types.ts';
+import { warmFleetRows } from '../../../renderer/fleet-rows-warmup.ts';
+import type { PanelStore } from '../../../renderer/panel-store.ts';
 import {
+  FLEET_ROWS,
   type FleetRowCache,
   filterFleetServices,
   fleetServiceRows,
@@ -151,4 +154,22 @@ test('the store: getFleetServices at start, fleetServicesChanged after; a panel 
   const before = store.getSnapshot();
   store.apply([], ['not-known']);
   assert.equal(store.getSnapshot(), before, 'nothing changed, no new snapshot');
+});
+
+test('the rows are made ahead, a slice per task, once the services arrive: opening the view finds them in the cache', async () => {
+  const store = new FleetServicesStore();
+  const byId = new Map([web10, web9].map((panel) => [panel.id, panel]));
+  const panelStore = {
+    subscribe: () => () => undefined,
+    getSnapshot: () => ({ byId }) as unknown as ReturnType<PanelStore['getSnapshot']>,
+  };
+  const stop = warmFleetRows(panelStore, store);
+  const read = services.get(web9.id)!;
+  store.load([read]);
+  assert.equal(FLEET_ROWS.has(read), false, 'nothing is made in the store change itself');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(FLEET_ROWS.get(read)?.rows.length, 2);
+  // The view takes the same rows.
+  assert.equal(fleetServiceRows(readPanels([web9], services), FLEET_ROWS)[0], FLEET_ROWS.get(read)?.rows[0]);
+  stop();
 });
