@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { ModalDialog } from './modal-dialog.tsx';
+import { TextField } from './text-field.tsx';
 
 interface ConfirmDialogProps {
   title: string;
@@ -43,5 +44,35 @@ export function ConfirmDialog({
         </button>
       </div>
     </ModalDialog>
+  );
+}
+
+interface TypedConfirmationProps {
+  /** Why something must be typed, and what: "Billing is marked red: production. Type …". */
+  warning: string;
+  label: string;
+  name: string;
+  value: string;
+  onChange(value: string): void;
+  /** Enter in the field, once what is typed matches: the confirmation. */
+  onEnter(): void;
+}
+
+/** What a confirmation asks to be typed before a production panel is acted on: the warning, then the field. */
+export function TypedConfirmation({ warning, label, name, value, onChange, onEnter }: TypedConfirmationProps) {
+  return (
+    <>
+      <p className="notice notice-warning">{warning}</p>
+      <TextField
+        label={label}
+        name={name}
+        autoComplete="off"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') onEnter();
+        }}
+      />
+    </>
   );
 }

@@ -3,9 +3,8 @@ import { plural } from '../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import { type FleetPlan, fleetEffects, fleetPlanGroups, fleetTypedPhrase, panelCount } from '../fleet-service-actions.ts';
 import type { FleetServiceRow } from '../fleet-service-rows.ts';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ConfirmDialog, TypedConfirmation } from './confirm-dialog.tsx';
 import { ServicePlanList } from './service-plan-list.tsx';
-import { TextField } from './text-field.tsx';
 
 interface FleetActionDialogProps {
   plan: FleetPlan;
@@ -59,23 +58,18 @@ export function FleetActionDialog({ plan, onConfirm, onCancel }: FleetActionDial
         </p>
       </div>
       {expected !== null && (
-        <>
-          <p className="notice notice-warning">
-            {reds === 1
+        <TypedConfirmation
+          warning={
+            reds === 1
               ? `${expected} is marked red: production. Type its name, ${expected}, to ${action} these services.`
-              : `${reds} of these panels are marked red: production. Type “${expected}” to go on.`}
-          </p>
-          <TextField
-            label={reds === 1 ? 'Panel name' : 'Confirmation'}
-            name="confirm-fleet-action"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && matches) onConfirm();
-            }}
-          />
-        </>
+              : `${reds} of these panels are marked red: production. Type “${expected}” to go on.`
+          }
+          label={reds === 1 ? 'Panel name' : 'Confirmation'}
+          name="confirm-fleet-action"
+          value={typed}
+          onChange={setTyped}
+          onEnter={() => matches && onConfirm()}
+        />
       )}
     </ConfirmDialog>
   );

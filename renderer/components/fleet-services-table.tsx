@@ -5,6 +5,7 @@ import type { FleetServiceItem, FleetServiceRow } from '../fleet-service-rows.ts
 import { shownSelection, withShown } from '../service-selection.ts';
 import { useSelectableRows } from '../use-selectable-rows.ts';
 import { ServiceRow } from './service-row.tsx';
+import { ServiceTableHead } from './service-table.tsx';
 import type { ServiceActionState } from '../window-store.ts';
 
 /** Every row's height in pixels: fixed, so ten thousand rows cost no measuring and only those in view are drawn. */
@@ -69,50 +70,7 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
         aria-rowcount={items.length + 1}
         style={margins}
       >
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col" className="service-check">
-              <input
-                type="checkbox"
-                aria-label={`Select all ${count} shown`}
-                checked={all === 'all'}
-                ref={(box) => {
-                  if (box) box.indeterminate = all === 'some';
-                }}
-                onChange={toggleAll}
-              />
-            </th>
-            <th scope="col" className="service-state">
-              State
-            </th>
-            <th scope="col" className="fleet-panel">
-              Panel
-            </th>
-            <th scope="col">Project</th>
-            <th scope="col">Service</th>
-            <th scope="col" className="service-type">
-              Type
-            </th>
-            <th scope="col" className="service-replicas">
-              Replicas
-            </th>
-            <th scope="col" className="fleet-figure">
-              CPU
-            </th>
-            <th scope="col" className="fleet-figure fleet-memory">
-              Memory
-            </th>
-            <th scope="col" className="fleet-read">
-              Read
-            </th>
-            <th scope="col" className="service-phase">
-              Last action
-            </th>
-            <th scope="col" className="service-menu">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ServiceTableHead count={count} all={all} onToggleAll={toggleAll} fleet={true} />
         <tbody>
           {shown.map((virtual) => {
             const item = items[virtual.index]!;

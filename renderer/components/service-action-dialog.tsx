@@ -4,9 +4,8 @@ import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
 import { planGroups, type ServiceActionPlan, typedNameFor } from '../service-action-plan.ts';
 import { ACTIONS_AT_ONCE, serviceActionEffect } from '../service-action-run.ts';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ConfirmDialog, TypedConfirmation } from './confirm-dialog.tsx';
 import { ServicePlanList } from './service-plan-list.tsx';
-import { TextField } from './text-field.tsx';
 
 interface ServiceActionDialogProps {
   panel: Panel;
@@ -60,24 +59,18 @@ export function ServiceActionDialog({ panel, plan, onConfirm, onCancel }: Servic
         </p>
       </div>
       {expected !== null && (
-        <>
-          <p className="notice notice-warning">
-            {panel.name} is marked red: production.{' '}
-            {only
+        <TypedConfirmation
+          warning={`${panel.name} is marked red: production. ${
+            only
               ? `Type the service's name, ${expected}, to ${action} it.`
-              : `Type the panel's name, ${expected}, to ${action} these services.`}
-          </p>
-          <TextField
-            label={only ? 'Service name' : 'Panel name'}
-            name="confirm-service-name"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && matches) onConfirm();
-            }}
-          />
-        </>
+              : `Type the panel's name, ${expected}, to ${action} these services.`
+          }`}
+          label={only ? 'Service name' : 'Panel name'}
+          name="confirm-service-name"
+          value={typed}
+          onChange={setTyped}
+          onEnter={() => matches && onConfirm()}
+        />
       )}
     </ConfirmDialog>
   );

@@ -42,38 +42,7 @@ export function ServiceTable({ panelId, rows, selected, actions, onSelect, onOpe
     <div ref={scroller} className="service-scroller" tabIndex={0} onKeyDown={onKeyDown} onFocus={onFocus}>
       {/* The rows out of view are margins: the table holds only those in view, at their place. */}
       <table className="service-table" aria-label="Services" aria-rowcount={rows.length + 1} style={margins}>
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col" className="service-check">
-              <input
-                type="checkbox"
-                aria-label={`Select all ${rows.length} shown`}
-                checked={all === 'all'}
-                ref={(box) => {
-                  if (box) box.indeterminate = all === 'some';
-                }}
-                onChange={toggleAll}
-              />
-            </th>
-            <th scope="col" className="service-state">
-              State
-            </th>
-            <th scope="col">Project</th>
-            <th scope="col">Service</th>
-            <th scope="col" className="service-type">
-              Type
-            </th>
-            <th scope="col" className="service-replicas">
-              Replicas
-            </th>
-            <th scope="col" className="service-phase">
-              Last action
-            </th>
-            <th scope="col" className="service-menu">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ServiceTableHead count={rows.length} all={all} onToggleAll={toggleAll} fleet={false} />
         <tbody>
           {shown.map((virtual) => {
             const service = rows[virtual.index]!;
@@ -92,5 +61,70 @@ export function ServiceTable({ panelId, rows, selected, actions, onSelect, onOpe
         </tbody>
       </table>
     </div>
+  );
+}
+
+interface ServiceTableHeadProps {
+  /** How many services are shown, for the checkbox that selects them all. */
+  count: number;
+  all: 'all' | 'some' | 'none';
+  onToggleAll(): void;
+  /** The fleet's table: with the panel, CPU, memory and read columns (service-row.tsx draws their cells). */
+  fleet: boolean;
+}
+
+/** The heading row of a services table: a panel's, or the fleet's with its own columns. */
+export function ServiceTableHead({ count, all, onToggleAll, fleet }: ServiceTableHeadProps) {
+  return (
+    <thead>
+      <tr aria-rowindex={1}>
+        <th scope="col" className="service-check">
+          <input
+            type="checkbox"
+            aria-label={`Select all ${count} shown`}
+            checked={all === 'all'}
+            ref={(box) => {
+              if (box) box.indeterminate = all === 'some';
+            }}
+            onChange={onToggleAll}
+          />
+        </th>
+        <th scope="col" className="service-state">
+          State
+        </th>
+        {fleet && (
+          <th scope="col" className="fleet-panel">
+            Panel
+          </th>
+        )}
+        <th scope="col">Project</th>
+        <th scope="col">Service</th>
+        <th scope="col" className="service-type">
+          Type
+        </th>
+        <th scope="col" className="service-replicas">
+          Replicas
+        </th>
+        {fleet && (
+          <>
+            <th scope="col" className="fleet-figure">
+              CPU
+            </th>
+            <th scope="col" className="fleet-figure fleet-memory">
+              Memory
+            </th>
+            <th scope="col" className="fleet-read">
+              Read
+            </th>
+          </>
+        )}
+        <th scope="col" className="service-phase">
+          Last action
+        </th>
+        <th scope="col" className="service-menu">
+          <span className="visually-hidden">Actions</span>
+        </th>
+      </tr>
+    </thead>
   );
 }
