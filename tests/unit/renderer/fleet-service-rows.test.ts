@@ -4,6 +4,8 @@ import type { FleetServiceSummary, PanelServices } from '../../../shared/fleet-s
 import type { Panel } from '../../../shared/types.ts';
 import { warmFleetRows } from '../../../renderer/fleet-rows-warmup.ts';
 import type { PanelStore } from '../../../renderer/panel-store.ts';
+import { WindowStore } from '../../../renderer/window-store.ts';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import {
   FLEET_ROWS,
   type FleetRowCache,
@@ -172,4 +174,19 @@ test('the rows are made ahead, a slice per task, once the services arrive: openi
   // The view takes the same rows.
   assert.equal(fleetServiceRows(readPanels([web9], services), FLEET_ROWS)[0], FLEET_ROWS.get(read)?.rows[0]);
   stop();
+});
+
+test('the view is one of the window views; its grouping comes back with the board view saved in the settings', () => {
+  const store = new WindowStore();
+  store.showAlerts(true);
+  store.showServices(true);
+  assert.equal(store.getSnapshot().alertsOpen, false);
+  assert.equal(store.getSnapshot().servicesOpen, true);
+  store.selectOne(web9.id);
+  assert.equal(store.getSnapshot().servicesOpen, false, 'choosing a panel shows it again');
+  const settings = { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, servicesGroupBy: 'state' as const } };
+  store.setStatus({ settings, tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' }, startupProblems: [] });
+  assert.equal(store.getSnapshot().listView.servicesGroupBy, 'state');
+  store.changeListView({ servicesGroupBy: 'project' });
+  assert.equal(store.getSnapshot().listView.servicesGroupBy, 'project');
 });
