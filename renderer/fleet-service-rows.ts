@@ -122,10 +122,8 @@ export type FleetServiceItem =
       kind: 'group';
       key: string;
       name: string;
-      /** Its rows shown, for the heading's checkbox. */
+      /** Its rows shown, for the heading's checkbox and its counts (`countsText`, worked out only for the headings drawn). */
       rows: readonly FleetServiceRow[];
-      /** Its rows per state: "2 down, 10 running". */
-      counts: string;
       /** Why the panel's last read failed (grouped by panel only); null when it worked. */
       problem: string | null;
     }
@@ -144,7 +142,8 @@ function bucket(rows: readonly FleetServiceRow[], keyOf: (row: FleetServiceRow) 
   return groups;
 }
 
-function countsText(rows: readonly FleetServiceRow[]): string {
+/** A group's rows per state: "2 down, 10 running". */
+export function countsText(rows: readonly FleetServiceRow[]): string {
   return fleetStateCounts(rows)
     .map(({ state, count }) => `${formatCount(count)} ${state}`)
     .join(', ');
@@ -163,7 +162,7 @@ export function groupFleetServices(
 ): FleetServiceItem[] {
   const items: FleetServiceItem[] = [];
   const push = (key: string, name: string, members: readonly FleetServiceRow[], problem: string | null) => {
-    items.push({ kind: 'group', key: `group:${key}`, name, rows: members, counts: countsText(members), problem });
+    items.push({ kind: 'group', key: `group:${key}`, name, rows: members, problem });
     for (const row of members) items.push({ kind: 'row', key: row.key, row });
   };
   if (grouping === 'panel') {

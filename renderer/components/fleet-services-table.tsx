@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
-import type { FleetServiceItem, FleetServiceRow } from '../fleet-service-rows.ts';
+import { countsText, type FleetServiceItem, type FleetServiceRow } from '../fleet-service-rows.ts';
 import { shownSelection, withShown } from '../service-selection.ts';
 import { useSelectableRows } from '../use-selectable-rows.ts';
 import { ServiceRow } from './service-row.tsx';
@@ -99,7 +99,7 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
                   </td>
                   <td colSpan={headingSpan} title={item.problem ?? undefined}>
                     <strong>{item.name}</strong>
-                    <span className="muted"> · {item.counts || 'no service shown'}</span>
+                    <span className="muted"> · {countsText(item.rows) || 'no service shown'}</span>
                     {item.problem && <span className="fleet-group-problem"> · Last read failed: {item.problem}</span>}
                   </td>
                 </tr>

@@ -87,7 +87,7 @@ export function FleetServicesView() {
   return (
     <section className="activity-view fleet-services-view" aria-labelledby="fleet-services-title">
       <header className="activity-header">
-        <h1 id="fleet-services-title">Services</h1>
+        <h1 id="fleet-services-title">All services</h1>
         <button type="button" onClick={() => windowStore.showServices(false)}>
           Back to the panel
         </button>

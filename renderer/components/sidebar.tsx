@@ -232,7 +232,7 @@ export function Sidebar() {
         Alerts
       </button>
       <button type="button" aria-pressed={servicesOpen} onClick={() => windowStore.showServices(!servicesOpen)}>
-        Services
+        All services
       </button>
     </div>
   );

@@ -58,7 +58,7 @@ async function buildFleet(service: PanelService): Promise<Member[]> {
   return members;
 }
 
-const view = (page: Page) => page.getByRole('region', { name: 'Services', exact: true });
+const view = (page: Page) => page.getByRole('region', { name: 'All services', exact: true });
 const table = (page: Page) => view(page).getByRole('table', { name: 'Services of every panel' });
 const headings = (page: Page) => table(page).locator('tr.fleet-group-row');
 const serviceRow = (page: Page, panel: string, project: string, name: string): Locator =>
@@ -75,7 +75,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
   const app = await launch(page);
   const members = await buildFleet(app.service);
   try {
-    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Services', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
     const counts = view(page).getByRole('list', { name: 'Services by state' });
     await expect(counts).toContainText('36 services on 6 panels');
     await expect(counts).toContainText('2 down');
@@ -178,7 +178,7 @@ test('the empty states say what to do: no panel signed in, then not read since s
   const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
   try {
     const { id } = await app.service.addPanel({ address: server.url, name: 'Billing' });
-    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Services', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
     await expect(view(page)).toContainText('No panel is signed in.');
     await app.service.logIn(id, demo);
     await expect(view(page)).toContainText('have not been read since Paneldeck started. Check all reads them');

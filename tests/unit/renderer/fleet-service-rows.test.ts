@@ -7,6 +7,7 @@ import type { PanelStore } from '../../../renderer/panel-store.ts';
 import { WindowStore } from '../../../renderer/window-store.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import {
+  countsText,
   FLEET_ROWS,
   type FleetRowCache,
   filterFleetServices,
@@ -108,7 +109,7 @@ test('grouping: by panel (a failed read says why on its heading), by project nam
   const rows = fleetServiceRows(panels);
   const outline = (items: ReturnType<typeof groupFleetServices>) =>
     items.map((item) =>
-      item.kind === 'group' ? `# ${item.name} (${item.counts})${item.problem ? ` ! ${item.problem}` : ''}` : item.row.name,
+      item.kind === 'group' ? `# ${item.name} (${countsText(item.rows)})${item.problem ? ` ! ${item.problem}` : ''}` : item.row.name,
     );
   assert.deepEqual(outline(groupFleetServices(rows, 'panel', panels, false)), [
     '# Broken () ! The panel did not answer within 15 seconds.',
