@@ -122,7 +122,7 @@ const PHASE_WORDS = {
   done: 'done',
   failed: 'failed',
   unknown: 'outcome unknown',
-  cancelled: 'cancelled (not sent)',
+  cancelled: 'not sent',
 } as const;
 
 /** How a service's last action stands, in its row: "Stop done", "Deploying", "Restart waiting". */

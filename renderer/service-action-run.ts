@@ -110,7 +110,7 @@ export interface NamedOutcome {
 }
 
 /**
- * Outcomes in one text: "`subject`: 3 done, 1 failed, 2 cancelled (not sent).", then each failure
+ * Outcomes in one text: "`subject`: 3 done, 1 failed, 2 cancelled before being sent.", then each failure
  * in the panel's words (up to a few; the rows say the rest), then those of unknown outcome.
  */
 export function outcomesText(subject: string, ended: readonly NamedOutcome[]): { text: string; failed: boolean } {

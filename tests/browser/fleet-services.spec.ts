@@ -166,7 +166,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
     await expect(progress).toContainText('Cancelling');
     for (const release of releases) release();
     await expect(progress).toContainText('Deploy of 20 services on 5 panels: 8 done, 12 cancelled before being sent');
-    await expect(table(page).getByText('Deploy cancelled (not sent)').first()).toBeVisible();
+    await expect(table(page).getByText('Deploy not sent').first()).toBeVisible();
     await checkScreenBothSizes(page, 'fleet-services-08-cancelled');
   } finally {
     await Promise.all(members.slice(0, 5).map(({ server }) => server.close()));
