@@ -1,13 +1,15 @@
 import { createContext, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { PanelBridge } from '../shared/bridge.ts';
 import type { CommandId } from '../shared/commands.ts';
+import type { PanelServices } from '../shared/fleet-services.ts';
 import type { PanelHealth } from '../shared/fleet-state.ts';
 import type { Panel } from '../shared/types.ts';
 import { CommandRegistry, type CommandHandler } from './command-registry.ts';
 import { ConsoleStore } from './console/console-store.ts';
 import { connectWindow } from './event-router.ts';
 import { inListOrder } from './fleet-view.ts';
-import { HealthStore } from './health-store.ts';
+import { warmFleetRows } from './fleet-rows-warmup.ts';
+import { FleetServicesStore, HealthStore } from './health-store.ts';
 import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
 import { useClock, WindowClock } from './use-now.ts';
@@ -28,6 +30,8 @@ export interface WindowContext {
   healthStore: HealthStore;
   /** The API console's history and saved requests (the window's localStorage; never a token). */
   consoleStore: ConsoleStore;
+  /** Each signed-in panel's services as main last read them, for the fleet's Services view. */
+  fleetServicesStore: FleetServicesStore;
 }
 
 const Context = createContext<WindowContext | null>(null);
@@ -73,9 +77,21 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
       const { panels } = panelStore.getSnapshot();
       if (panels !== null) consoleStore.keepPanels(new Set(panels.map((panel) => panel.id)));
     });
-    return { api, panelStore, windowStore, commands: new CommandRegistry(), clock, reads, healthStore: new HealthStore(), consoleStore };
+    const healthStore = new HealthStore();
+    return {
+      api,
+      panelStore,
+      windowStore,
+      commands: new CommandRegistry(),
+      clock,
+      reads,
+      healthStore,
+      fleetServicesStore: new FleetServicesStore(),
+      consoleStore,
+    };
   });
   useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
+  useEffect(() => warmFleetRows(context.panelStore, context.fleetServicesStore), [context]);
   return <Context value={context}>{children}</Context>;
 }
 
@@ -100,6 +116,12 @@ export function usePanels(): PanelSnapshot {
 export function useHealth(): ReadonlyMap<string, PanelHealth> {
   const { healthStore } = useWindowContext();
   return useSyncExternalStore(healthStore.subscribe, healthStore.getSnapshot);
+}
+
+/** Each signed-in panel's services as main last read them; renders again when a check reads some. */
+export function useFleetServices(): ReadonlyMap<string, PanelServices> {
+  const { fleetServicesStore } = useWindowContext();
+  return useSyncExternalStore(fleetServicesStore.subscribe, fleetServicesStore.getSnapshot);
 }
 
 /** The time now, from the window's one clock: every relative time on screen is measured against the same instant. */

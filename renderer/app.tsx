@@ -7,6 +7,7 @@ import { BulkView } from './components/bulk-view.tsx';
 import { FleetConsoleView } from './components/console/fleet-console-view.tsx';
 import { EmptyState } from './components/empty-state.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
+import { FleetServicesView } from './components/fleet-services-view.tsx';
 import { PanelView } from './components/panel-view.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { StartupProblems } from './components/startup-problems.tsx';
@@ -37,7 +38,8 @@ function Workspace() {
   const context = useWindowContext();
   const { windowStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, fleetConsoleOpen, listView } = useWindowState();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, fleetConsoleOpen, servicesOpen, listView } =
+    useWindowState();
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -95,6 +97,10 @@ function Workspace() {
         ) : fleetConsoleOpen ? (
           <ErrorBoundary>
             <FleetConsoleView />
+          </ErrorBoundary>
+        ) : servicesOpen ? (
+          <ErrorBoundary>
+            <FleetServicesView />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />

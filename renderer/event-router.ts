@@ -2,7 +2,7 @@ import type { PanelBridge } from '../shared/bridge.ts';
 import type { PanelEvent } from '../shared/events.ts';
 import type { CommandRegistry } from './command-registry.ts';
 import { failureInfo } from './failure-info.ts';
-import type { HealthStore } from './health-store.ts';
+import type { FleetServicesStore, HealthStore } from './health-store.ts';
 import type { PanelStore } from './panel-store.ts';
 import type { WindowStore } from './window-store.ts';
 
@@ -13,6 +13,8 @@ export interface EventTargets {
   commands: CommandRegistry;
   /** Each panel's state as the last check read it; absent where nothing shows it. */
   healthStore?: HealthStore;
+  /** Each signed-in panel's services as main last read them; absent where nothing shows them. */
+  fleetServicesStore?: FleetServicesStore;
   /** Whether a modal dialog is open: a command from main's menu then waits for the operator to close it. */
   modalOpen(): boolean;
 }
@@ -45,8 +47,7 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
     case 'fleetStateChanged':
       return targets.healthStore?.apply(event.panels);
     case 'fleetServicesChanged':
-      // The fleet Services view routes these (built beside this contract); nothing else shows them.
-      return;
+      return targets.fleetServicesStore?.apply(event.panels, event.gone);
     case 'serviceLogLines':
     case 'serviceLogEnded':
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
@@ -78,7 +79,7 @@ export async function loadPanelList(
  * function returned stops the events.
  */
 export function connectWindow(
-  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> & Partial<Pick<PanelBridge, 'getFleetState'>>,
+  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> & Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices'>>,
   targets: EventTargets,
 ): () => void {
   // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
@@ -92,6 +93,11 @@ export function connectWindow(
   // The state only fills the table's columns: without it the panels still work.
   api.getFleetState?.().then(
     (all) => targets.healthStore?.load(all),
+    () => undefined,
+  );
+  // The services only fill the fleet's Services view: without them the panels still work.
+  api.getFleetServices?.().then(
+    (all) => targets.fleetServicesStore?.load(all),
     () => undefined,
   );
   return stop;

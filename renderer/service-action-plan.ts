@@ -16,29 +16,29 @@ import type { ServiceActionState } from './window-store.ts';
  */
 
 /** A service left out of an action, and why, in a few words. */
-export interface SkippedService {
-  service: ServiceSummary;
+export interface SkippedService<T extends ServiceSummary = ServiceSummary> {
+  service: T;
   why: string;
 }
 
-export interface ServiceActionPlan {
+export interface ServiceActionPlan<T extends ServiceSummary = ServiceSummary> {
   action: ServiceAction;
   /** The services it is sent to, in the table's order. */
-  acting: readonly ServiceSummary[];
-  skipped: readonly SkippedService[];
+  acting: readonly T[];
+  skipped: readonly SkippedService<T>[];
 }
 
 /** Whether a service's last action is still queued or under way: another would be refused. */
 export const isBusy = (state: ServiceActionState | undefined): boolean => state?.phase === 'queued' || state?.phase === 'sent';
 
 /** `action` on `services`: those whose type lacks it, or with an action under way, are skipped. */
-export function planServiceAction(
-  services: readonly ServiceSummary[],
+export function planServiceAction<T extends ServiceSummary>(
+  services: readonly T[],
   action: ServiceAction,
-  stateOf: (service: ServiceSummary) => ServiceActionState | undefined,
-): ServiceActionPlan {
-  const acting: ServiceSummary[] = [];
-  const skipped: SkippedService[] = [];
+  stateOf: (service: T) => ServiceActionState | undefined,
+): ServiceActionPlan<T> {
+  const acting: T[] = [];
+  const skipped: SkippedService<T>[] = [];
   for (const service of services) {
     const missing = missingActionReason(service.type, action);
     const why = missing ?? (isBusy(stateOf(service)) ? 'an action is already under way on it' : null);
@@ -108,15 +108,22 @@ export function severalServicesItems(plans: readonly ServiceActionPlan[]): Servi
 }
 
 /** Each action planned on `services`, in the buttons' order. */
-export function planEveryAction(
-  services: readonly ServiceSummary[],
-  stateOf: (service: ServiceSummary) => ServiceActionState | undefined,
-): ServiceActionPlan[] {
+export function planEveryAction<T extends ServiceSummary>(
+  services: readonly T[],
+  stateOf: (service: T) => ServiceActionState | undefined,
+): ServiceActionPlan<T>[] {
   return SERVICE_ACTIONS.map((action) => planServiceAction(services, action, stateOf));
 }
 
-const PHASE_ORDER = ['sent', 'queued', 'done', 'failed', 'unknown'] as const;
-const PHASE_WORDS = { sent: 'under way', queued: 'waiting', done: 'done', failed: 'failed', unknown: 'outcome unknown' } as const;
+const PHASE_ORDER = ['sent', 'queued', 'done', 'failed', 'unknown', 'cancelled'] as const;
+const PHASE_WORDS = {
+  sent: 'under way',
+  queued: 'waiting',
+  done: 'done',
+  failed: 'failed',
+  unknown: 'outcome unknown',
+  cancelled: 'not sent',
+} as const;
 
 /** How a service's last action stands, in its row: "Stop done", "Deploying", "Restart waiting". */
 export function phaseText({ action, phase }: ServiceActionState): string {
@@ -141,16 +148,16 @@ export function actionSummary(panelId: string, actions: ReadonlyMap<string, Serv
 }
 
 /** Services that fare alike in a confirmation: what happens to them (or why they are left out), and who they are. */
-export interface PlanGroup {
+export interface PlanGroup<T extends ServiceSummary = ServiceSummary> {
   heading: string;
   skipped: boolean;
-  services: readonly ServiceSummary[];
+  services: readonly T[];
 }
 
 /** The plan's services grouped by what happens to them, then those left out grouped by why: in the table's order within each. */
-export function planGroups({ action, acting, skipped }: ServiceActionPlan): PlanGroup[] {
-  const groups = new Map<string, { heading: string; skipped: boolean; services: ServiceSummary[] }>();
-  const add = (heading: string, isSkipped: boolean, service: ServiceSummary) => {
+export function planGroups<T extends ServiceSummary>({ action, acting, skipped }: ServiceActionPlan<T>): PlanGroup<T>[] {
+  const groups = new Map<string, { heading: string; skipped: boolean; services: T[] }>();
+  const add = (heading: string, isSkipped: boolean, service: T) => {
     const key = `${isSkipped}:${heading}`;
     const group = groups.get(key) ?? { heading, skipped: isSkipped, services: [] };
     group.services.push(service);

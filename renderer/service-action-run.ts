@@ -97,19 +97,38 @@ export function severalOutcomes(
   ended: readonly { target: ServiceActionTarget; state: Ended }[],
 ): { text: string; failed: boolean } {
   const name = ({ projectName, serviceName }: ServiceActionTarget) => `${projectName}/${serviceName}`;
-  const of = (phase: Ended['phase']) => ended.filter(({ state }) => state.phase === phase);
+  return outcomesText(
+    `${SERVICE_ACTION_LABELS[action]} of ${plural(ended.length, 'service')} on ${panel.name}`,
+    ended.map(({ target, state }) => ({ name: name(target), state })),
+  );
+}
+
+/** An ended item of a run as its summary names it ("shop/web", or "Billing: shop/web" across panels). */
+export interface NamedOutcome {
+  name: string;
+  state: Pick<ServiceActionState, 'phase' | 'message'>;
+}
+
+/**
+ * Outcomes in one text: "`subject`: 3 done, 1 failed, 2 cancelled before being sent.", then each failure
+ * in the panel's words (up to a few; the rows say the rest), then those of unknown outcome.
+ */
+export function outcomesText(subject: string, ended: readonly NamedOutcome[]): { text: string; failed: boolean } {
+  const of = (phase: ServiceActionState['phase']) => ended.filter(({ state }) => state.phase === phase);
   const failed = of('failed');
   const unknown = of('unknown');
+  const cancelled = of('cancelled');
   const counts = [
     `${of('done').length} done`,
     failed.length > 0 && `${failed.length} failed`,
     unknown.length > 0 && `${unknown.length} with the outcome unknown`,
+    cancelled.length > 0 && `${cancelled.length} cancelled before being sent`,
   ].filter(Boolean);
-  const parts = [`${SERVICE_ACTION_LABELS[action]} of ${plural(ended.length, 'service')} on ${panel.name}: ${counts.join(', ')}.`];
-  for (const { target, state } of failed.slice(0, NAMED_FAILURES)) parts.push(`${name(target)} failed: ${state.message ?? ''}`.trim());
+  const parts = [`${subject}: ${counts.join(', ')}.`];
+  for (const { name, state } of failed.slice(0, NAMED_FAILURES)) parts.push(`${name} failed: ${state.message ?? ''}`.trim());
   if (failed.length > NAMED_FAILURES) parts.push(`${failed.length - NAMED_FAILURES} more failed: their rows say why.`);
   if (unknown.length > 0) {
-    const names = unknown.slice(0, NAMED_FAILURES).map(({ target }) => name(target));
+    const names = unknown.slice(0, NAMED_FAILURES).map(({ name }) => name);
     parts.push(
       `Outcome unknown for ${names.join(', ')}${unknown.length > NAMED_FAILURES ? ' and others' : ''}: ${unknown[0]!.state.message ?? 'check them.'}`,
     );

@@ -11,7 +11,7 @@ import type { ServiceAction, ServiceActionPhase } from '../shared/service-action
 type ServiceActionEvent = Extract<PanelEvent, { type: 'serviceActionChanged' }>;
 
 /** What of the list's view the sidebar changes; the selection is the window's. */
-export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups' | 'layout' | 'paneWidth' | 'table'>;
+export type ListView = Pick<BoardView, 'sort' | 'attentionOnly' | 'collapsedGroups' | 'layout' | 'paneWidth' | 'table' | 'servicesGroupBy'>;
 
 /** What is open over the window: one at a time (opening one closes the other). */
 export type WindowDialog =
@@ -74,6 +74,8 @@ export interface WindowSnapshot {
   readonly alertsRevision: number;
   /** The console across panels is shown in place of the panel (never with the activity log or the Alerts). */
   readonly fleetConsoleOpen: boolean;
+  /** The fleet's Services view (every service of every signed-in panel) is shown in place of the panel. */
+  readonly servicesOpen: boolean;
   /** The tab to show a panel at once it is shown (a notification clicked); null when nothing is asked. */
   readonly tabRequest: { panelId: string; tab: AlertTab } | null;
   /** Each service's last action in this window (main's `serviceActionChanged`), by `serviceActionKey`. */
@@ -83,8 +85,11 @@ export interface WindowSnapshot {
 /** A service action as the window last heard of it. */
 export interface ServiceActionState {
   action: ServiceAction;
-  /** Main's phase, or `queued`: chosen with others and waiting for its turn (the window's own word). */
-  phase: ServiceActionPhase | 'queued';
+  /**
+   * Main's phase, or the window's own words: `queued`, chosen with others and waiting for its turn;
+   * `cancelled`, never sent because Cancel came first (an action across panels).
+   */
+  phase: ServiceActionPhase | 'queued' | 'cancelled';
   message: string | null;
 }
 
@@ -98,10 +103,10 @@ export interface ServiceActionTarget {
 export const serviceActionKey = (panelId: string, projectName: string, serviceName: string) => `${panelId}/${projectName}/${serviceName}`;
 
 const NO_PANELS: ReadonlySet<string> = new Set();
-/** Choosing a panel shows it in place of the activity log or the Alerts list. */
-const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false, fleetConsoleOpen: false } as const;
+/** Choosing a panel shows it in place of the activity log, the Alerts list, the fleet's Services or the console across panels. */
+const CLOSED_VIEWS = { activityOpen: false, alertsOpen: false, fleetConsoleOpen: false, servicesOpen: false } as const;
 
-function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, table }: BoardView): ListView {
+function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, table, servicesGroupBy }: BoardView): ListView {
   // The table's fields only when the operator set them: a view of an older version has none.
   return {
     sort,
@@ -110,6 +115,7 @@ function listViewOf({ sort, attentionOnly, collapsedGroups, layout, paneWidth, t
     ...(layout && { layout }),
     ...(paneWidth !== undefined && { paneWidth }),
     ...(table && { table }),
+    ...(servicesGroupBy && { servicesGroupBy }),
   };
 }
 
@@ -148,6 +154,7 @@ export class WindowStore {
       alertsOpen: false,
       alertsRevision: 0,
       fleetConsoleOpen: false,
+      servicesOpen: false,
       tabRequest: null,
       serviceActions: new Map(),
     };
@@ -258,6 +265,10 @@ export class WindowStore {
     this.#set({ ...CLOSED_VIEWS, fleetConsoleOpen: open });
   }
 
+  showServices(open: boolean): void {
+    this.#set({ ...CLOSED_VIEWS, servicesOpen: open });
+  }
+
   /** Main raised an alert: the Alerts list reads the list again. */
   alertRaised(): void {
     this.#set({ alertsRevision: this.#snapshot.alertsRevision + 1 });
@@ -289,6 +300,13 @@ export class WindowStore {
   setServiceActions(panelId: string, targets: readonly ServiceActionTarget[], state: ServiceActionState): void {
     const serviceActions = new Map(this.#snapshot.serviceActions);
     for (const { projectName, serviceName } of targets) serviceActions.set(serviceActionKey(panelId, projectName, serviceName), state);
+    this.#set({ serviceActions });
+  }
+
+  /** Each service (by `serviceActionKey`) stands as said: one change for thousands (the results of an action across panels). */
+  setServiceActionStates(states: Iterable<readonly [key: string, state: ServiceActionState]>): void {
+    const serviceActions = new Map(this.#snapshot.serviceActions);
+    for (const [key, state] of states) serviceActions.set(key, state);
     this.#set({ serviceActions });
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COLUMN_WIDTH, PANE_WIDTH } from './board-table.ts';
-import { BOARD_LAYOUTS, TABLE_COLUMNS } from './types.ts';
+import { BOARD_LAYOUTS, SERVICES_GROUPINGS, TABLE_COLUMNS } from './types.ts';
 
 const tableColumn = z.enum(TABLE_COLUMNS, { error: `A table column must be one of ${TABLE_COLUMNS.join(', ')}.` });
 
@@ -23,6 +23,7 @@ export const boardTableFields = {
   layout: z.enum(BOARD_LAYOUTS, { error: `Layout must be one of ${BOARD_LAYOUTS.join(', ')}.` }).optional(),
   paneWidth: z.number().int().min(PANE_WIDTH.min).max(PANE_WIDTH.max).optional(),
   table: boardTableSchema.optional(),
+  servicesGroupBy: z.enum(SERVICES_GROUPINGS, { error: `Services grouping must be one of ${SERVICES_GROUPINGS.join(', ')}.` }).optional(),
 };
 
 /** The same fields as the settings file reads them: a damaged one is dropped (its default), never the whole view. */
@@ -30,4 +31,5 @@ export const storedBoardTableFields = {
   layout: boardTableFields.layout.catch(undefined),
   paneWidth: boardTableFields.paneWidth.catch(undefined),
   table: boardTableFields.table.catch(undefined),
+  servicesGroupBy: boardTableFields.servicesGroupBy.catch(undefined),
 };

@@ -223,7 +223,7 @@ export const appSettingsPatchSchema = z.strictObject(
             .max(MAX_COLLAPSED_GROUPS, { error: `At most ${MAX_COLLAPSED_GROUPS} folded groups are kept.` }),
           ...boardTableFields,
         },
-        { error: 'Expected { selectedPanelId, sort, attentionOnly, collapsedGroups, layout?, paneWidth?, table? }.' },
+        { error: 'Expected { selectedPanelId, sort, attentionOnly, collapsedGroups, layout?, paneWidth?, table?, servicesGroupBy? }.' },
       )
       .optional(),
   },

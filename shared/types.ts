@@ -205,7 +205,13 @@ export interface BoardView {
   paneWidth?: number;
   /** How the table looks: its columns, their widths, its order; absent is the default. */
   table?: BoardTable;
+  /** How the fleet's Services view groups its rows; absent is by panel. */
+  servicesGroupBy?: ServicesGrouping;
 }
+
+/** How the fleet's Services view groups every service of every panel. */
+export const SERVICES_GROUPINGS = ['panel', 'project', 'state'] as const;
+export type ServicesGrouping = (typeof SERVICES_GROUPINGS)[number];
 
 export const BOARD_LAYOUTS = ['list', 'table'] as const;
 export type BoardLayout = (typeof BOARD_LAYOUTS)[number];

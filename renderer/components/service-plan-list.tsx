@@ -8,17 +8,26 @@ import type { PlanGroup } from '../service-action-plan.ts';
 const HEADING_HEIGHT = 46;
 const SERVICE_HEIGHT = 24;
 
-type Line = { kind: 'heading'; group: PlanGroup } | { kind: 'service'; service: ServiceSummary; skipped: boolean };
+type Line<T extends ServiceSummary> = { kind: 'heading'; group: PlanGroup<T> } | { kind: 'service'; service: T; skipped: boolean };
 
 /**
  * Every service of a confirmation, grouped by what happens to it (or why it is left out), in a box
  * that scrolls. Only the lines in view are in the page: a confirmation of 2,000 services opens as
  * quickly as one of three.
  */
-export function ServicePlanList({ label, groups }: { label: string; groups: readonly PlanGroup[] }) {
+export function ServicePlanList<T extends ServiceSummary>({
+  label,
+  groups,
+  nameOf = (service) => `${service.projectName}/${service.name}`,
+}: {
+  label: string;
+  groups: readonly PlanGroup<T>[];
+  /** How a service is named in the list: its project and name (across panels, its panel's name first where it helps). */
+  nameOf?: (service: T, skipped: boolean) => string;
+}) {
   const lines = useMemo(
     () =>
-      groups.flatMap((group): Line[] => [
+      groups.flatMap((group): Line<T>[] => [
         { kind: 'heading', group },
         ...group.services.map((service) => ({ kind: 'service' as const, service, skipped: group.skipped })),
       ]),
@@ -43,18 +52,10 @@ export function ServicePlanList({ label, groups }: { label: string; groups: read
               </li>
             );
           }
-          const { projectName, name, type } = line.service;
+          const name = nameOf(line.service, line.skipped);
           return (
-            <li
-              key={virtual.key}
-              className={`service-plan-item${line.skipped ? ' skipped' : ''}`}
-              style={style}
-              title={`${projectName}/${name}`}
-            >
-              <strong>
-                {projectName}/{name}
-              </strong>{' '}
-              <span className="muted">({type})</span>
+            <li key={virtual.key} className={`service-plan-item${line.skipped ? ' skipped' : ''}`} style={style} title={name}>
+              <strong>{name}</strong> <span className="muted">({line.service.type})</span>
             </li>
           );
         })}

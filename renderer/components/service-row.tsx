@@ -1,32 +1,32 @@
 import { memo } from 'react';
 import type { ServiceSummary } from '../../shared/services.ts';
+import type { FleetServiceRow } from '../fleet-service-rows.ts';
 import { phaseText } from '../service-action-plan.ts';
 import { replicasText, STATE_WORDS } from '../service-rows.ts';
+import type { RowHandlers } from '../use-selectable-rows.ts';
 import type { ServiceActionState } from '../window-store.ts';
 
-/** What a row tells the table: made once by the table, so a memoised row never draws again for them. */
-export interface RowHandlers {
-  /** A click on the row (not on its checkbox or button): on its own, Ctrl to add, Shift for a range. */
-  click(index: number, event: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): void;
-  /** Its checkbox: in or out of the selection, Shift for a range. */
-  check(index: number, event: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): void;
-  /** Its row menu, at this point of the window. */
-  menu(index: number, at: { x: number; y: number }): void;
-}
-
 interface ServiceRowProps {
-  service: ServiceSummary;
+  /** A panel's service, or one of the fleet's (its panel, load and read time get cells of their own). */
+  service: ServiceSummary | FleetServiceRow;
   index: number;
   selected: boolean;
   /** The row the keyboard is on: its checkbox and button are the table's Tab stop. */
   tabbable: boolean;
   action: ServiceActionState | undefined;
   handlers: RowHandlers;
+  /** When the fleet's row was read ("3 min ago"): a string, so the memoised row draws again only when it changes. */
+  readText?: string;
 }
 
+const percent = (value: number | null) => (value === null ? '' : `${Math.round(value)}%`);
+const megabytes = (value: number | null) =>
+  value === null ? '' : value >= 1024 ? `${(value / 1024).toFixed(1)} GB` : `${Math.round(value)} MB`;
+
 /** One service: drawn again only when one of its own props changes (selection, action, the service read). */
-export const ServiceRow = memo(function ServiceRow({ service, index, selected, tabbable, action, handlers }: ServiceRowProps) {
-  const name = `${service.projectName}/${service.name}`;
+export const ServiceRow = memo(function ServiceRow({ service, index, selected, tabbable, action, handlers, readText }: ServiceRowProps) {
+  const fleet = 'panelId' in service ? service : null;
+  const name = `${fleet ? `${fleet.panelName}: ` : ''}${service.projectName}/${service.name}`;
   return (
     <tr
       className={`state-${service.state}${selected ? ' is-selected' : ''}`}
@@ -56,12 +56,26 @@ export const ServiceRow = memo(function ServiceRow({ service, index, selected, t
         <span className={`state-mark state-${service.state}`} aria-hidden="true" />
         {STATE_WORDS[service.state]}
       </td>
+      {fleet && (
+        <td className={`fleet-panel${fleet.panelColour ? ` colour-${fleet.panelColour}` : ''}`} title={fleet.panelName}>
+          {fleet.panelName}
+        </td>
+      )}
       <td title={service.projectName}>{service.projectName}</td>
       <td className="service-name" title={service.name}>
         {service.name}
       </td>
       <td className="service-type">{service.type}</td>
       <td className="service-replicas">{replicasText(service)}</td>
+      {fleet && (
+        <>
+          <td className="fleet-figure">{percent(fleet.cpuPercent)}</td>
+          <td className="fleet-figure fleet-memory">{megabytes(fleet.memoryMb)}</td>
+          <td className="fleet-read" title={fleet.readAt}>
+            {readText}
+          </td>
+        </>
+      )}
       <td className={`service-phase${action ? ` phase-${action.phase}` : ''}`} title={action?.message ?? undefined}>
         {action ? phaseText(action) : ''}
       </td>

@@ -4,20 +4,13 @@ import type { ServiceList, ServiceSummary } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useWindowContext, useWindowState } from '../app-context.tsx';
 import { formatCount } from '../json-rows.ts';
-import {
-  actionSummary,
-  oneServiceItems,
-  planEveryAction,
-  planServiceAction,
-  type ServiceActionPlan,
-  severalServicesItems,
-} from '../service-action-plan.ts';
+import { actionSummary, planEveryAction, planServiceAction, type ServiceActionPlan } from '../service-action-plan.ts';
 import { runServiceActions } from '../service-action-run.ts';
 import { filterServices, sortServices, stateCounts } from '../service-rows.ts';
 import { NO_SERVICES, selectedServices, serviceKey } from '../service-selection.ts';
 import { serviceActionKey } from '../window-store.ts';
 import { ReadBar, usePanelRead } from './read-bar.tsx';
-import { RowMenu } from './row-menu.tsx';
+import { ServiceRowMenu } from './service-row-menu.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
 import { ServiceActionDialog } from './service-action-dialog.tsx';
 import { ServiceTable } from './service-table.tsx';
@@ -118,14 +111,12 @@ export function ServicesTab({ panel }: { panel: Panel }) {
         </>
       )}
       {menu && (
-        <RowMenu
+        <ServiceRowMenu
           at={menu.at}
           label={menu.services.length > 1 ? `${menu.services.length} services` : serviceKey(menu.services[0]!)}
-          items={(menu.services.length > 1
-            ? severalServicesItems(planEveryAction(menu.services, stateOf))
-            : oneServiceItems(menu.services[0]!, stateOf(menu.services[0]!))
-          ).map((item) => ({ ...item, command: item.action ?? ('none' as const) }))}
-          onRun={(command) => command !== 'none' && ask(menu.services, command)}
+          services={menu.services}
+          stateOf={stateOf}
+          onAsk={ask}
           onClose={() => setMenu(null)}
         />
       )}

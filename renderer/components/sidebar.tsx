@@ -23,7 +23,16 @@ export function Sidebar() {
   const { api, windowStore } = useWindowContext();
   const { panels: known, byId, progress } = usePanels();
   const panels = known ?? NO_PANELS;
-  const { listView: board, marked, status, selectedId: chosenId, activityOpen, alertsOpen, fleetConsoleOpen } = useWindowState();
+  const {
+    listView: board,
+    marked,
+    status,
+    selectedId: chosenId,
+    activityOpen,
+    alertsOpen,
+    fleetConsoleOpen,
+    servicesOpen,
+  } = useWindowState();
   const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
   const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
   const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
@@ -199,6 +208,9 @@ export function Sidebar() {
       </button>
       <button type="button" aria-pressed={alertsOpen} onClick={() => windowStore.showAlerts(!alertsOpen)}>
         Alerts
+      </button>
+      <button type="button" aria-pressed={servicesOpen} onClick={() => windowStore.showServices(!servicesOpen)}>
+        All services
       </button>
       <button
         type="button"

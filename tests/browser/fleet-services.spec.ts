@@ -1,0 +1,191 @@
+import type { Locator, Page } from '@playwright/test';
+import type { PanelService } from '../../electron/core/index.ts';
+import type { ReferencePanel } from '../support/reference-panel/server.ts';
+import { startReferencePanel } from '../support/reference-panel/server.ts';
+import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-service.ts';
+import { demo, expect, test } from './fixtures.ts';
+import { checkScreenBothSizes } from './screens.ts';
+
+/**
+ * The fleet's Services view against reference panels of the three Easypanel generations (tRPC,
+ * RPC, 2.33): every service of every signed-in panel in one table, grouped by panel (a panel that
+ * stopped answering says so on its heading), by project and by state; search and the state
+ * filter; a selection across panels; one confirmation listing them by panel with a typed name for
+ * the red panel; each row's result with the panel's words for a failure; a run cancelled while
+ * deploys are held, which starts nothing more.
+ */
+
+/** Six panels, two of each generation; "Acme prod" is red (production); "Hooli" stops answering after the first read. */
+const FLEET = [
+  { name: 'Acme prod', colour: 'red' as const },
+  { name: 'Acme staging' },
+  { name: 'Globex' },
+  { name: 'Initech' },
+  { name: 'Umbrella' },
+  { name: 'Hooli' },
+];
+const APPS = ['web', 'api', 'worker', 'admin'];
+
+interface Member {
+  id: string;
+  name: string;
+  server: ReferencePanel;
+}
+
+async function buildFleet(service: PanelService): Promise<Member[]> {
+  const members: Member[] = [];
+  for (const [index, { name, colour }] of FLEET.entries()) {
+    const server = await startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3]! });
+    const { id } = await service.addPanel({ address: server.url, name });
+    if (colour) await service.updatePanels([id], { colour });
+    await service.logIn(id, demo);
+    onlyServices(
+      server,
+      ...APPS.map((app) => ({ projectName: 'shop', name: app, type: 'app' as const })),
+      { projectName: 'shop', name: 'db', type: 'postgres' as const },
+      { projectName: 'blog', name: 'files', type: 'box' as const },
+    );
+    server.serviceActions.setDeployTime(0);
+    members.push({ id, name, server });
+  }
+  members[1]!.server.services.crashService('shop', 'api');
+  members[3]!.server.services.crashService('shop', 'worker');
+  members[4]!.server.services.setEnabled('shop', 'db', false);
+  // One pass reads every panel's services, as the background check does; then Hooli stops answering.
+  await service.checkPanels();
+  await members[5]!.server.close();
+  await service.checkPanels();
+  return members;
+}
+
+const view = (page: Page) => page.getByRole('region', { name: 'All services', exact: true });
+const table = (page: Page) => view(page).getByRole('table', { name: 'Services of every panel' });
+const headings = (page: Page) => table(page).locator('tr.fleet-group-row');
+const serviceRow = (page: Page, panel: string, project: string, name: string): Locator =>
+  table(page)
+    .locator('tbody tr:not(.fleet-group-row)')
+    .filter({ has: page.getByRole('checkbox', { name: `Select ${panel}: ${project}/${name}` }) });
+
+test('the fleet Services view: three groupings, search and filter, a selection across panels, one confirmation, results per row, cancel', async ({
+  page,
+  launch,
+}) => {
+  // Six reference panels, three runs and a dozen axe scans: slow on a busy machine, never stuck.
+  test.setTimeout(300_000);
+  const app = await launch(page);
+  const members = await buildFleet(app.service);
+  try {
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
+    const counts = view(page).getByRole('list', { name: 'Services by state' });
+    await expect(counts).toContainText('36 services on 6 panels');
+    await expect(counts).toContainText('2 down');
+    await expect(counts).toContainText('1 disabled');
+
+    // By panel (the default): each panel's heading; Hooli's last read failed and says why.
+    await expect(headings(page).first()).toContainText('Acme prod');
+    await expect(headings(page).filter({ hasText: 'Hooli' })).toContainText('Last read failed');
+    await expect(serviceRow(page, 'Acme staging', 'shop', 'api')).toContainText('Down');
+    // Virtualised: never every row at once, whatever the fleet.
+    expect(await table(page).locator('tbody tr').count()).toBeLessThan(42);
+    await checkScreenBothSizes(page, 'fleet-services-01-by-panel');
+
+    // By project, then by state (attention first); the choice is kept with the board's view.
+    const grouping = view(page).getByRole('group', { name: 'Group by' });
+    await grouping.getByRole('button', { name: 'Project' }).click();
+    await expect(headings(page).first()).toContainText('blog');
+    await expect(view(page).getByText("1 panel's last read failed, so its rows are as read before")).toBeVisible();
+    await checkScreenBothSizes(page, 'fleet-services-02-by-project');
+    await grouping.getByRole('button', { name: 'State' }).click();
+    await expect(headings(page).first()).toContainText('Down · 2 down');
+    await expect(headings(page).nth(1)).toContainText('Disabled');
+    await checkScreenBothSizes(page, 'fleet-services-03-by-state');
+    await grouping.getByRole('button', { name: 'Panel' }).click();
+
+    // Search and filter: the words over panel, project, service, type and state; the filter by state.
+    const search = view(page).getByRole('searchbox', { name: 'Search services of every panel' });
+    await search.fill('acme shop');
+    await view(page).getByRole('combobox', { name: 'State' }).selectOption('down');
+    await expect(view(page).getByRole('status').filter({ hasText: 'shown' })).toHaveText('1 shown');
+    await expect(serviceRow(page, 'Acme staging', 'shop', 'api')).toBeVisible();
+    await checkScreenBothSizes(page, 'fleet-services-04-search-filter');
+    await view(page).getByRole('combobox', { name: 'State' }).selectOption('all');
+
+    // A selection across panels: click, Ctrl+click, Space on a checkbox, Esc; then every "web" shown.
+    await serviceRow(page, 'Acme prod', 'shop', 'web').click();
+    await serviceRow(page, 'Acme staging', 'shop', 'admin').click({ modifiers: ['Control'] });
+    const bar = view(page).getByRole('group', { name: 'Actions on the services selected' });
+    await expect(bar).toContainText('2 services selected');
+    // The keyboard from a row's checkbox: Down to the next service, Space takes it in.
+    await serviceRow(page, 'Acme staging', 'shop', 'admin').getByRole('checkbox').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(serviceRow(page, 'Acme staging', 'shop', 'api').getByRole('checkbox')).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(bar).toContainText('3 services selected');
+    await page.keyboard.press('Escape');
+    await expect(bar).toBeHidden();
+    await search.fill('web');
+    await table(page).getByRole('checkbox', { name: 'Select all 6 shown' }).check();
+    await expect(bar).toContainText('6 services selected');
+
+    // A deploy of web on six panels: Globex's build fails in the panel's words; Hooli does not answer.
+    members[2]!.server.serviceActions.failDeploys('shop', 'web', { message: 'npm ERR! missing script: build' });
+    await bar.getByRole('button', { name: 'Deploy' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy 6 services on 6 panels?' });
+    await expect(dialog.getByRole('list', { name: /by panel/ })).toContainText('Acme prod (red: production)');
+    await expect(dialog).toContainText('Acme prod is marked red: production');
+    const confirm = dialog.getByRole('button', { name: 'Deploy 6 services' });
+    await expect(confirm).toBeDisabled();
+    await checkScreenBothSizes(page, 'fleet-services-05-confirm-typed');
+    await dialog.getByLabel('Panel name').fill('Acme prod');
+    await confirm.click();
+    const summary = view(page).locator('.fleet-run');
+    await expect(summary).toContainText('Deploy of 6 services on 6 panels: 4 done, 2 failed');
+    await expect(summary).toContainText(/Globex: shop\/web failed: .*npm ERR! missing script: build/);
+    await expect(summary).toContainText('Hooli: shop/web failed: Not sent');
+    await expect(serviceRow(page, 'Acme prod', 'shop', 'web')).toContainText('Deploy done');
+    await expect(serviceRow(page, 'Globex', 'shop', 'web')).toContainText('Deploy failed');
+    await checkScreenBothSizes(page, 'fleet-services-06-results');
+    await summary.getByRole('button', { name: 'Dismiss' }).click();
+
+    // A deploy of every app on the five panels that answer, held by the panels: Cancel stops what has not started.
+    members[2]!.server.serviceActions.failDeploys('shop', 'web', null);
+    const releases = members.slice(0, 5).map(({ server }) => server.serviceActions.holdDeploys());
+    await search.fill('app');
+    await table(page).getByRole('checkbox', { name: 'Select all 24 shown' }).check();
+    await table(page).getByRole('checkbox', { name: 'Select the 4 of Hooli' }).uncheck();
+    await expect(bar).toContainText('20 services selected');
+    await bar.getByRole('button', { name: 'Deploy' }).click();
+    const held = page.getByRole('dialog', { name: 'Deploy 20 services on 5 panels?' });
+    await held.getByLabel('Panel name').fill('Acme prod');
+    await held.getByRole('button', { name: 'Deploy 20 services' }).click();
+    const progress = view(page).locator('.fleet-run');
+    await expect(progress).toContainText('0 of 20 ended');
+    await expect(progress).toContainText('Cancel stops the services not started yet');
+    await checkScreenBothSizes(page, 'fleet-services-07-progress');
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await expect(progress).toContainText('Cancelling');
+    for (const release of releases) release();
+    await expect(progress).toContainText('Deploy of 20 services on 5 panels: 8 done, 12 cancelled before being sent');
+    await expect(table(page).getByText('Deploy not sent').first()).toBeVisible();
+    await checkScreenBothSizes(page, 'fleet-services-08-cancelled');
+  } finally {
+    await Promise.all(members.slice(0, 5).map(({ server }) => server.close()));
+  }
+});
+
+test('the empty states say what to do: no panel signed in, then not read since start', async ({ page, launch }) => {
+  const app = await launch(page);
+  const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  try {
+    const { id } = await app.service.addPanel({ address: server.url, name: 'Billing' });
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
+    await expect(view(page)).toContainText('No panel is signed in.');
+    await app.service.logIn(id, demo);
+    await expect(view(page)).toContainText('have not been read since Paneldeck started. Check all reads them');
+    await view(page).getByRole('button', { name: 'Check all' }).click();
+    await expect(table(page)).toBeVisible();
+    await expect(headings(page).first()).toContainText('Billing');
+  } finally {
+    await server.close();
+  }
+});
