@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { type RefObject, useCallback, useLayoutEffect, useState } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
 import { countsText, type FleetServiceItem, type FleetServiceRow } from '../fleet-service-rows.ts';
@@ -21,20 +21,33 @@ interface FleetServicesTableProps {
   onSelect(next: ReadonlySet<string>): void;
   onOpenMenu(row: FleetServiceRow, at: { x: number; y: number }): void;
   now: number;
-  /** The view's grouping: a narrow window leaves out the column its headings already say. */
+  /** The view's grouping: a narrow table leaves out the column its headings already say. */
   grouping: ServicesGrouping;
 }
 
-/** Where fleet-services.css leaves out columns: type, replicas, memory, read, and the grouping's own. */
-const NARROW = '(max-width: 1080px)';
+/**
+ * A table narrower than this (its own width, not the window's: the board's table can leave the view
+ * little room on a wide screen) leaves out type, replicas, memory, read and the grouping's own column
+ * (fleet-services.css, `.is-narrow`), so the names stay readable.
+ */
+const NARROW_BELOW_PX = 760;
 const NARROW_HIDDEN = 5;
 const COLUMNS_AFTER_CHECK = 11;
-const subscribeNarrow = (listener: () => void) => {
-  const query = window.matchMedia(NARROW);
-  query.addEventListener('change', listener);
-  return () => query.removeEventListener('change', listener);
-};
-const isNarrow = () => window.matchMedia(NARROW).matches;
+
+/** Whether the element is narrower than NARROW_BELOW_PX, kept up to date as it is resized. */
+function useNarrow(element: RefObject<HTMLElement | null>): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useLayoutEffect(() => {
+    const current = element.current;
+    if (!current) return;
+    const measure = () => setNarrow(current.clientWidth < NARROW_BELOW_PX);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(current);
+    return () => observer.disconnect();
+  }, [element]);
+  return narrow;
+}
 
 const selectionKey = (item: FleetServiceItem) => (item.kind === 'row' ? item.key : null);
 const itemKey = (item: FleetServiceItem) => item.key;
@@ -60,12 +73,13 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
   });
   const rowKey = (row: FleetServiceRow) => row.key;
   // A heading spans the columns shown, no more: a span past them would widen the table beyond its edge.
-  const headingSpan = useSyncExternalStore(subscribeNarrow, isNarrow) ? COLUMNS_AFTER_CHECK - NARROW_HIDDEN : COLUMNS_AFTER_CHECK;
+  const narrow = useNarrow(scroller);
+  const headingSpan = narrow ? COLUMNS_AFTER_CHECK - NARROW_HIDDEN : COLUMNS_AFTER_CHECK;
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a scrolling region must take the keyboard to be scrolled (axe: scrollable-region-focusable); the rows' keys bubble to it
     <div ref={scroller} className="service-scroller fleet-services-scroller" tabIndex={0} onKeyDown={onKeyDown} onFocus={onFocus}>
       <table
-        className={`service-table fleet-services-table grouped-${grouping}`}
+        className={`service-table fleet-services-table grouped-${grouping}${narrow ? ' is-narrow' : ''}`}
         aria-label="Services of every panel"
         aria-rowcount={items.length + 1}
         style={margins}
