@@ -52,7 +52,9 @@ function panelRows(panel: Panel, read: PanelServices): FleetServiceRow[] {
     panelName: panel.name,
     panelColour: panel.colour,
     readAt: read.readAt,
-    search: `${panelText} ${fold(service.projectName)} ${fold(service.name)} ${fold(service.type)} ${STATE_SEARCH[service.state]}`,
+    // Joined, not a template: join makes one flat string, where a template makes a rope that the
+    // first search of each row would flatten (over ten thousand rows, a first keystroke twice as slow).
+    search: [panelText, fold(service.projectName), fold(service.name), fold(service.type), STATE_SEARCH[service.state]].join(' '),
   }));
 }
 
@@ -102,8 +104,18 @@ export const STATE_FILTER_NAMES: Readonly<Record<StateFilter, string>> = {
 export function filterFleetServices(rows: readonly FleetServiceRow[], query: string, filter: StateFilter): readonly FleetServiceRow[] {
   const words = fold(query).split(/\s+/).filter(Boolean);
   if (words.length === 0 && filter === 'all') return rows;
-  const inState = (state: ServiceState) => filter === 'all' || (filter === 'not-running' ? state !== 'running' : state === filter);
-  return rows.filter((row) => inState(row.state) && words.every((word) => row.search.includes(word)));
+  // One plain loop, no closure per row: this runs over ten thousand rows at each keystroke.
+  const kept: FleetServiceRow[] = [];
+  for (const row of rows) {
+    if (filter !== 'all' && (filter === 'not-running' ? row.state === 'running' : row.state !== filter)) continue;
+    if (containsEvery(row.search, words)) kept.push(row);
+  }
+  return kept;
+}
+
+function containsEvery(text: string, words: readonly string[]): boolean {
+  for (const word of words) if (!text.includes(word)) return false;
+  return true;
 }
 
 /** States in the order a group by state shows them and the counts say them: what needs the operator first. */
@@ -111,9 +123,10 @@ export const STATE_ATTENTION_ORDER: readonly ServiceState[] = ['down', 'deployin
 
 /** How many rows are in each state, attention first, leaving out states with none. */
 export function fleetStateCounts(rows: readonly FleetServiceRow[]): { state: ServiceState; count: number }[] {
-  const counts = new Map<ServiceState, number>();
-  for (const row of rows) counts.set(row.state, (counts.get(row.state) ?? 0) + 1);
-  return STATE_ATTENTION_ORDER.filter((state) => counts.has(state)).map((state) => ({ state, count: counts.get(state)! }));
+  // A counter per state in a plain record: no map lookups over ten thousand rows.
+  const counts: Record<ServiceState, number> = { down: 0, deploying: 0, unknown: 0, stopped: 0, disabled: 0, running: 0 };
+  for (const row of rows) counts[row.state]++;
+  return STATE_ATTENTION_ORDER.filter((state) => counts[state] > 0).map((state) => ({ state, count: counts[state] }));
 }
 
 /** A group's heading, or a service's row. */
@@ -128,6 +141,20 @@ export type FleetServiceItem =
       problem: string | null;
     }
   | { kind: 'row'; key: string; row: FleetServiceRow };
+
+type FleetRowItem = Extract<FleetServiceItem, { kind: 'row' }>;
+
+/** Each row's item, made once per row (rows are kept by identity): a grouping at each keystroke makes none of its ten thousand anew. */
+const ROW_ITEMS = new WeakMap<FleetServiceRow, FleetRowItem>();
+
+function rowItem(row: FleetServiceRow): FleetRowItem {
+  let item = ROW_ITEMS.get(row);
+  if (item === undefined) {
+    item = { kind: 'row', key: row.key, row };
+    ROW_ITEMS.set(row, item);
+  }
+  return item;
+}
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
@@ -163,7 +190,7 @@ export function groupFleetServices(
   const items: FleetServiceItem[] = [];
   const push = (key: string, name: string, members: readonly FleetServiceRow[], problem: string | null) => {
     items.push({ kind: 'group', key: `group:${key}`, name, rows: members, problem });
-    for (const row of members) items.push({ kind: 'row', key: row.key, row });
+    for (const row of members) items.push(rowItem(row));
   };
   if (grouping === 'panel') {
     const byPanel = bucket(rows, (row) => row.panelId);

@@ -16,8 +16,6 @@ interface SelectableRowsOptions<T> {
   rows: readonly T[];
   /** A row's key in the selection and the virtualiser; null for a heading, which is never selected. */
   keyOf: SelectionKey<T>;
-  /** A stable key of every row, headings too (the virtualiser's). */
-  itemKey(row: T): string;
   rowHeight: number;
   selected: ReadonlySet<string>;
   onSelect(next: ReadonlySet<string>): void;
@@ -47,16 +45,16 @@ function movedTo(key: string, current: number, count: number, pageRows: number):
  * from row to row (one Tab stop: the row's controls); right click, the context-menu key or
  * Shift+F10 open the row menu.
  */
-export function useSelectableRows<T>({ rows, keyOf, itemKey, rowHeight, selected, onSelect, onOpenMenu }: SelectableRowsOptions<T>) {
+export function useSelectableRows<T>({ rows, keyOf, rowHeight, selected, onSelect, onOpenMenu }: SelectableRowsOptions<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const getScrollElement = useCallback(() => scroller.current, []);
   const estimateSize = useCallback(() => rowHeight, [rowHeight]);
-  const getItemKey = useCallback((index: number) => itemKey(rows[index]!), [rows, itemKey]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement,
     estimateSize,
-    getItemKey,
+    // Rows keep their index as the virtualiser's key: their height is fixed, so nothing measured is
+    // kept by key, and a key per row would make it walk every row again at each change of the rows.
     overscan: 8,
     scrollMargin: rowHeight,
   });

@@ -50,7 +50,6 @@ function useNarrow(element: RefObject<HTMLElement | null>): boolean {
 }
 
 const selectionKey = (item: FleetServiceItem) => (item.kind === 'row' ? item.key : null);
-const itemKey = (item: FleetServiceItem) => item.key;
 
 /**
  * Every service of every signed-in panel, under a heading per group, in one table of which only the
@@ -65,7 +64,6 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
   const { scroller, handlers, onKeyDown, onFocus, shown, activeIndex, margins, all, toggleAll } = useSelectableRows({
     rows: items,
     keyOf: selectionKey,
-    itemKey,
     rowHeight: FLEET_SERVICE_ROW_HEIGHT,
     selected,
     onSelect,

@@ -30,7 +30,6 @@ export function ServiceTable({ panelId, rows, selected, actions, onSelect, onOpe
   const { scroller, handlers, onKeyDown, onFocus, shown, activeIndex, margins, all, toggleAll } = useSelectableRows({
     rows,
     keyOf: serviceKey,
-    itemKey: serviceKey,
     rowHeight: ROW_HEIGHT,
     selected,
     onSelect,
@@ -46,12 +45,13 @@ export function ServiceTable({ panelId, rows, selected, actions, onSelect, onOpe
         <tbody>
           {shown.map((virtual) => {
             const service = rows[virtual.index]!;
+            const key = serviceKey(service);
             return (
               <ServiceRow
-                key={virtual.key}
+                key={key}
                 service={service}
                 index={virtual.index}
-                selected={selected.has(virtual.key as string)}
+                selected={selected.has(key)}
                 tabbable={virtual.index === activeIndex}
                 action={actions.get(serviceActionKey(panelId, service.projectName, service.name))}
                 handlers={handlers}
