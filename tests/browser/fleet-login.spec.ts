@@ -44,6 +44,8 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await app.service.updateSettings({ checkConcurrency: 2 });
 
     await row(page, /^Client 01/).click();
+    // The list draws only the rows near its view: scrolled down, the last one is there to click.
+    await page.mouse.wheel(0, 2000);
     await row(page, /^Client 12/).click({ modifiers: ['Shift'] });
     await expect(page.getByRole('heading', { level: 1, name: '12 panels selected' })).toBeVisible();
 
