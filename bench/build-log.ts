@@ -1,5 +1,5 @@
 /**
- * A build log of 10 MB followed live in the Deployments tab (renderer/components/deployments-view.tsx),
+ * A build log of 10 MB followed live in the Deployments tab (renderer/deployments/deployments-view.tsx),
  * against one of 100 KB, in one run:
  *
  *   npm run build && node --experimental-strip-types bench/build-log.ts      (npm run bench:build-log)
@@ -20,7 +20,7 @@
  * Times vary with the machine: compare the ratios.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { readBuildLog } from '../electron/core/http/deployment-answers.ts';
+import { readBuildLog } from '../electron/core/easypanel/deployment-answers.ts';
 import { secretMatcher } from '../electron/core/secrets/secret-match.ts';
 import {
   type BenchAnswers,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
-import { openJsonFiles, type OpenStore, type PanelService } from '../electron/core/index.ts';
+import { openJsonFiles, type OpenStore, type Core } from '../electron/core/index.ts';
 import { journalPathOf } from '../electron/core/storage/document-store.ts';
 import { ms } from './figures.ts';
 
@@ -174,7 +174,7 @@ export async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T
 }
 
 /** Writes what the service holds back (check history, events), where the service can. */
-export async function flush(service: PanelService): Promise<void> {
+export async function flush(service: Core): Promise<void> {
   // Code before the fleet work wrote everything at once and had no flush.
   if (typeof service.flush === 'function') await service.flush();
 }

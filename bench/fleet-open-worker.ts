@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPanelService } from '../electron/core/index.ts';
+import { createCore } from '../electron/core/index.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 
@@ -24,7 +24,7 @@ export interface OpenWorkerData {
 export interface OpenWorkerReply {
   /** readFile + JSON.parse of every file of the folder, in ms. */
   baselineMs: number;
-  /** From createPanelService to the first listPanels' answer, in ms. */
+  /** From createCore to the first listPanels' answer, in ms. */
   coldMs: number;
   /** The same again with a second service in the same thread. */
   warmMs: number;
@@ -51,13 +51,13 @@ try {
   reply.baselineMs = performance.now() - started;
 
   started = performance.now();
-  const panels = await createPanelService({ dataDir: dir, encryption }).listPanels();
+  const panels = await createCore({ dataDir: dir, encryption }).listPanels();
   reply.coldMs = performance.now() - started;
   reply.panels = panels.length;
   reply.signedIn = panels.filter((panel) => panel.signedIn).length;
 
   started = performance.now();
-  await createPanelService({ dataDir: dir, encryption }).listPanels();
+  await createCore({ dataDir: dir, encryption }).listPanels();
   reply.warmMs = performance.now() - started;
 } catch (error) {
   reply.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -1,5 +1,5 @@
 /**
- * The search of the panel list and the command palette (renderer/fleet-view.ts) over 10,000
+ * The search of the panel list and the command palette (renderer/panel-list/fleet-view.ts) over 10,000
  * panels, against a baseline measured in the same run:
  *
  *   node --experimental-strip-types bench/fleet-search.ts                 (npm run bench:search)
@@ -16,7 +16,7 @@
  * runs (default 15) after a warm-up. It asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { fleetView, type SearchCache } from '../renderer/fleet-view.ts';
+import { fleetView, type SearchCache } from '../renderer/panel-list/fleet-view.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { median, ms, printTable, spread } from './figures.ts';

@@ -1,5 +1,5 @@
 /**
- * The fleet's Services view (renderer/components/fleet-services-view.tsx) with 10,000 services
+ * The fleet's Services view (renderer/services/all-services-view.tsx) with 10,000 services
  * (1,000 panels × 10) against 10 (1 panel × 10), in one run:
  *
  *   npm run build && node --experimental-strip-types bench/fleet-services-view.ts      (npm run bench:fleet-services)

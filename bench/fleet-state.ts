@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { createPanelService, openJsonFiles } from '../electron/core/index.ts';
+import { createCore, openJsonFiles } from '../electron/core/index.ts';
 import { CheckHistory } from '../electron/core/storage/check-history.ts';
 import type { StoredHealth } from '../electron/core/storage/health-record.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
@@ -111,7 +111,7 @@ async function figurePass(): Promise<void> {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const counter = new WriteCounter();
         const sink = eventSink();
-        const service = createPanelService({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: sink.emit });
+        const service = createCore({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: sink.emit });
         await service.listPanels();
         concurrency = (await service.currentSettings()).checkConcurrency;
         await servers.ask({ reset: true });

@@ -27,8 +27,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { createPanelService } from '../electron/core/index.ts';
-import { PanelError } from '../shared/errors.ts';
+import { createCore } from '../electron/core/index.ts';
+import { PanelError } from '../shared/contract/errors.ts';
 import type { PanelCheck } from '../shared/types.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { DEMO_USER } from '../tests/support/reference-panel/server.ts';
@@ -88,7 +88,7 @@ async function figureSession(): Promise<void> {
   const { url } = await panel.started;
   try {
     await inTempDir(async (dir) => {
-      const service = createPanelService({ dataDir: dir, encryption: testEncryption() });
+      const service = createCore({ dataDir: dir, encryption: testEncryption() });
       const { id } = await service.addPanel({ address: url, name: 'Bench' });
       await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
       const token = (await panel.ask({ tokens: true })).tokens.at(-1) ?? '';
@@ -212,7 +212,7 @@ async function figureFleet(): Promise<void> {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const counter = new WriteCounter();
         const sink = eventSink();
-        const service = createPanelService({
+        const service = createCore({
           dataDir: dir,
           encryption,
           openStore: countingStore(dir, counter),
@@ -500,13 +500,13 @@ async function figureAdds(): Promise<void> {
   const bytes: number[] = [];
   // Warm-up in a folder of its own, so that "the first 10" time adding, not compiling the code.
   await inTempDir(async (dir) => {
-    const service = createPanelService({ dataDir: dir, encryption: testEncryption() });
+    const service = createCore({ dataDir: dir, encryption: testEncryption() });
     for (let index = 0; index < 2 * FIRST_ADDS; index++) await service.addPanel({ address: `http://127.0.0.1:${29_000 + index}` });
   });
   for (let run = 0; run < RUNS; run++) {
     await inTempDir(async (dir) => {
       const counter = new WriteCounter();
-      const service = createPanelService({ dataDir: dir, encryption: testEncryption(), openStore: countingStore(dir, counter) });
+      const service = createCore({ dataDir: dir, encryption: testEncryption(), openStore: countingStore(dir, counter) });
       await service.listPanels(); // opened before the clock starts: the first add is an add, not a start
       const durations: number[] = [];
       for (let index = 0; index < ADDS; index++) {

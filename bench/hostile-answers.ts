@@ -17,11 +17,11 @@
 import { deserialize, serialize, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import { PanelError } from '../shared/errors.ts';
-import { createPanelService } from '../electron/core/index.ts';
-import { sendRequest } from '../electron/core/http/http-client.ts';
+import { PanelError } from '../shared/contract/errors.ts';
+import { createCore } from '../electron/core/index.ts';
+import { sendRequest } from '../electron/core/net/http-client.ts';
 import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../electron/core/common/json-shape.ts';
-import { failUnlessSuccess } from '../electron/core/http/panel-responses.ts';
+import { failUnlessSuccess } from '../electron/core/easypanel/panel-responses.ts';
 import { hideSecrets } from '../electron/core/secrets/session-redaction.ts';
 import { tempDir, testEncryption } from '../tests/support/helpers.ts';
 import { DEMO_USER, type Fault } from '../tests/support/reference-panel/server.ts';
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
   const panel = await startPanelWorker();
   const data = await tempDir('paneldeck-bench-');
   try {
-    const service = createPanelService({ dataDir: data.path, encryption: testEncryption() });
+    const service = createCore({ dataDir: data.path, encryption: testEncryption() });
     const { id } = await service.addPanel({ address: panel.url, name: 'Bench' });
     await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     const token = (await panel.ask({ tokens: true })).tokens[0] ?? '';

@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createPanelService, jsonFileStore, type PanelService } from '../electron/core/index.ts';
+import { createCore, jsonFileStore, type Core } from '../electron/core/index.ts';
 import { exportDocument, type ImportPreview } from '../shared/transfer.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, spread } from './figures.ts';
@@ -41,7 +41,7 @@ async function folder<T>(run: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-const service = (dir: string) => createPanelService({ dataDir: dir, encryption: testEncryption() });
+const service = (dir: string) => createCore({ dataDir: dir, encryption: testEncryption() });
 const addresses = (count: number, prefix = 'panel') =>
   Array.from({ length: count }, (_, index) => `${prefix}-${index}.client-${index % 40}.example.com`);
 
@@ -53,7 +53,7 @@ interface ImportTimes {
 }
 
 /** previewImport then applyImport of `text` on `app`, timed apart. */
-async function timeImport(app: PanelService, text: string): Promise<ImportTimes> {
+async function timeImport(app: Core, text: string): Promise<ImportTimes> {
   await app.listPanels();
   const start = performance.now();
   const preview = (await app.previewImport({ from: 'text', text })) as ImportPreview;

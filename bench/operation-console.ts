@@ -21,8 +21,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { createPanelService } from '../electron/core/index.ts';
-import { readCatalogue } from '../electron/core/http/operation-catalogue.ts';
+import { createCore } from '../electron/core/index.ts';
+import { readCatalogue } from '../electron/core/easypanel/operation-catalogue.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { startReferencePanel } from '../tests/support/reference-panel/server.ts';
 import { median, ms } from './figures.ts';
@@ -70,7 +70,7 @@ async function figureRun(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
-        const service = createPanelService({ dataDir: dir, encryption });
+        const service = createCore({ dataDir: dir, encryption });
         const ids = (await service.listPanels()).map((panel) => panel.id);
         concurrency = (await service.currentSettings()).checkConcurrency;
         await servers.ask({ reset: true });
@@ -155,7 +155,7 @@ async function figureAnswer(): Promise<void> {
       settings: false,
       checks: false,
     });
-    const service = createPanelService({ dataDir: dir, encryption });
+    const service = createCore({ dataDir: dir, encryption });
     const [id] = (await service.listPanels()).map((panel) => panel.id);
     const stalls: number[] = [];
     const clones: number[] = [];

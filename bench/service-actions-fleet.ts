@@ -22,8 +22,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { createPanelService } from '../electron/core/index.ts';
-import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../electron/core/service/fleet-services.ts';
+import { createCore } from '../electron/core/index.ts';
+import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../electron/core/services/all-services.ts';
 import type { ServiceActionItem } from '../shared/fleet-services.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, printTable, spread } from './figures.ts';
@@ -115,7 +115,7 @@ async function figureRun(): Promise<void> {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const sink = eventSink();
-        const service = createPanelService({ dataDir: dir, encryption, emit: sink.emit });
+        const service = createCore({ dataDir: dir, encryption, emit: sink.emit });
         await service.listPanels();
         await servers.ask({ reset: true });
         await letClosesArrive();
@@ -206,7 +206,7 @@ async function figureAnswer(): Promise<void> {
       const encryption = testEncryption();
       const entries = ports.map((port, index) => ({ address: `http://127.0.0.1:${port}`, token: tokens[index]! }));
       await writeFleetFolder(dir, entries, encryption, { settings: false, checks: false });
-      const service = createPanelService({ dataDir: dir, encryption, emit: eventSink().emit });
+      const service = createCore({ dataDir: dir, encryption, emit: eventSink().emit });
       await withLimit(service.checkPanels(), RUN_LIMIT_MS, 'checkPanels()');
       for (let run = 0; run < RUNS * 5; run++) {
         const started = performance.now();

@@ -1,5 +1,5 @@
 /**
- * The Services tab (renderer/components/services-tab.tsx) with 2,000 services against 10, in one run:
+ * The Services tab (renderer/services/services-tab.tsx) with 2,000 services against 10, in one run:
  *
  *   npm run build && node --experimental-strip-types bench/services-tab.ts      (npm run bench:services-tab)
  *

@@ -18,7 +18,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { createPanelService } from '../electron/core/index.ts';
+import { createCore } from '../electron/core/index.ts';
 import { tempDir, testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, printTable, spread } from './figures.ts';
 import type { ServicesWorkerData, ServicesWorkerReady } from './services-panel-worker.ts';
@@ -35,7 +35,7 @@ const ready = await new Promise<ServicesWorkerReady>((resolve, reject) => {
 });
 const dir = await tempDir('paneldeck-bench-services-');
 try {
-  const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+  const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
   const { id } = await service.addPanel({ address: ready.url, name: 'Bench' });
   await service.logInWithApiToken(id, { token: ready.apiToken });
 

@@ -24,7 +24,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createPanelService, type PanelService } from '../electron/core/index.ts';
+import { createCore, type Core } from '../electron/core/index.ts';
 import type { ImportPreview } from '../shared/transfer.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, printTable, spread } from './figures.ts';
@@ -106,15 +106,15 @@ async function fleetTemplate(): Promise<string> {
 }
 
 /** A service on a fresh copy of the 10,000-panel folder, opened. */
-async function openCopy(template: string): Promise<{ service: PanelService; dir: string }> {
+async function openCopy(template: string): Promise<{ service: Core; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'paneldeck-bench-storage-run-'));
   await cp(template, dir, { recursive: true });
-  const service = createPanelService({ dataDir: dir, encryption: testEncryption() });
+  const service = createCore({ dataDir: dir, encryption: testEncryption() });
   await service.listPanels();
   return { service, dir };
 }
 
-async function close(run: { service: PanelService; dir: string }): Promise<void> {
+async function close(run: { service: Core; dir: string }): Promise<void> {
   await run.service.flush();
   await rm(run.dir, { recursive: true, force: true });
 }

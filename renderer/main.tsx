@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.tsx';
-import { getPanelApi } from './panel-api.ts';
-import { applyTheme } from './theme.ts';
+import { App } from './app/app.tsx';
+import { getPanelApi } from './window/panel-api.ts';
+import { applyTheme } from './window/theme.ts';
 
 // The system's colours from the first frame; the operator's choice follows with the settings.
 applyTheme('system');

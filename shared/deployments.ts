@@ -1,7 +1,7 @@
 /**
  * A service's deployments as the contract gives them (`listDeployments`, `getDeploymentLog`): the
  * panel's actions history (builds, deployments, starts, stops, ...) and the build log of one.
- * Derived in main from the panel's answers (electron/core/http/deployment-answers.ts).
+ * Derived in main from the panel's answers (electron/core/easypanel/deployment-answers.ts).
  */
 
 /**

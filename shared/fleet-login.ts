@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorInfo } from './errors.ts';
+import type { ErrorCode, ErrorInfo } from './contract/errors.ts';
 
 /**
  * What a log in to several panels did at each panel, in the words the operator acts on: the

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode } from './contract/errors.ts';
 import type { ServiceAction } from './service-actions.ts';
 import type { ServiceSummary } from './services.ts';
 

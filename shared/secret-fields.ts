@@ -82,3 +82,6 @@ export function secretFieldPaths(body: unknown, maxValues = SECRET_SCAN_MAX_VALU
   }
   return { paths, complete: true };
 }
+
+/** What a masked value shows in its place. */
+export const MASKED_VALUE = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';

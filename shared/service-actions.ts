@@ -48,7 +48,7 @@ const DATABASE_TYPES: ReadonlySet<string> = new Set(['postgres', 'mysql', 'maria
 /**
  * The actions a service of `type` has, in the buttons' order: apps and compose all four,
  * databases start and stop (main sends their enable and disable), any other type none. Main
- * checks again against the type it reads afresh (electron/core/service/service-actions.ts).
+ * checks again against the type it reads afresh (electron/core/services/service-actions.ts).
  */
 export function actionsOfType(type: string): readonly ServiceAction[] {
   if (DEPLOYABLE_TYPES.has(type)) return SERVICE_ACTIONS;

@@ -1,7 +1,7 @@
 /**
  * What a panel runs, as the contract says it (`listServices`, `getServerStats`): its projects and
  * services with their state, and the server's load. Derived in main from the panel's answers
- * (electron/core/http/service-answers.ts); the panel's own shapes stop there.
+ * (electron/core/easypanel/service-answers.ts); the panel's own shapes stop there.
  */
 
 /**

@@ -1,5 +1,5 @@
 import type { PanelColour } from './labels.ts';
-import type { CertificateInfo, ErrorInfo } from './errors.ts';
+import type { CertificateInfo, ErrorInfo } from './contract/errors.ts';
 
 /**
  * How a panel's API is spoken: `plain` is the specified API (Easypanel 2.33+: JSON bodies,

@@ -1,5 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import { COMMANDS, type CommandId } from '../../shared/commands.ts';
+import { COMMANDS, type CommandId } from '../../shared/contract/commands.ts';
 
 const separator: MenuItemConstructorOptions = { type: 'separator' };
 

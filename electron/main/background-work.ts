@@ -1,6 +1,6 @@
-import type { PanelApi } from '../../shared/contract.ts';
+import type { PanelApi } from '../../shared/contract/contract.ts';
 import type { Alert } from '../../shared/alerts.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { AppSettings, Panel, PanelCheck } from '../../shared/types.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import {
@@ -10,14 +10,14 @@ import {
   type SystemState,
   ExpiryWatcher,
   type ExpiryNotifier,
-  type PanelService,
+  type Core,
 } from '../core/index.ts';
 import { holdQuitFor, type QuitEvent } from './quit-hold.ts';
 
 /** What the background needs of the service. */
-export type BackgroundService = Pick<PanelService, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'> &
+export type BackgroundService = Pick<Core, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'> &
   /** Where the session ends the watcher warns of are recorded as alerts; without it they are not. */
-  Partial<Pick<PanelService, 'sessionEnding'>>;
+  Partial<Pick<Core, 'sessionEnding'>>;
 
 export interface BackgroundWorkOptions {
   /** Sends an event to the app's main window (and nowhere else); dropped when there is none. */

@@ -1,7 +1,7 @@
-import { parseArguments, type MethodResult, type PanelApi, type ParsedArgs } from '../../shared/contract.ts';
-import { PanelError } from '../../shared/errors.ts';
-import { settle } from '../../shared/envelope.ts';
-import { channelOf, methodNames, type MethodName } from '../../shared/methods.ts';
+import { parseArguments, type MethodResult, type PanelApi, type ParsedArgs } from '../../shared/contract/contract.ts';
+import { PanelError } from '../../shared/contract/errors.ts';
+import { settle } from '../../shared/contract/envelope.ts';
+import { channelOf, methodNames, type MethodName } from '../../shared/contract/methods.ts';
 import { describeError, silentLog, type Log } from '../core/index.ts';
 
 /** The frame a call came from, as Electron's `WebFrameMain` describes it. */

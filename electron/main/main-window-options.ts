@@ -33,7 +33,7 @@ export function newMainWindow<W>(
     backgroundColor: darkTheme ? WINDOW_BACKGROUND.dark : WINDOW_BACKGROUND.light,
     title: 'Paneldeck',
     webPreferences: {
-      preload: preloadPath, // eng-disable PRELOAD_JS_CHECK: reviewed: it exposes only the contract's named methods and an event subscription (electron/preload, shared/bridge.ts), isolated and sandboxed
+      preload: preloadPath, // eng-disable PRELOAD_JS_CHECK: reviewed: it exposes only the contract's named methods and an event subscription (electron/preload, shared/contract/bridge.ts), isolated and sandboxed
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

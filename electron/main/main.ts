@@ -14,16 +14,7 @@ import {
   session,
   shell,
 } from 'electron';
-import {
-  createPanelService,
-  type PanelService,
-  createFileLog,
-  describeError,
-  silentLog,
-  type FetchLike,
-  type FileLog,
-  type Log,
-} from '../core/index.ts';
+import { createCore, type Core, createFileLog, describeError, silentLog, type FetchLike, type FileLog, type Log } from '../core/index.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { followTheme } from './native-theme.ts';
 import { BackgroundWork, realClock } from './background-work.ts';
@@ -142,7 +133,7 @@ function start(): void {
     }
     return fetch;
   };
-  const core = createPanelService({
+  const core = createCore({
     // The core writes its own JSON files there (document-store.ts). Not electron-store: its constructor
     // adds an IPC listener ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
     dataDir: app.getPath('userData'),
@@ -261,7 +252,7 @@ function showMainWindow(): void {
 }
 
 /** After the availability check: Linux names its keyring backend only once encryption started. */
-async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, service: PanelService): Promise<void> {
+async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, service: Core): Promise<void> {
   const encryptionAvailable = await encryption.isAvailable().catch(() => false);
   log.info('app.start', {
     appVersion: app.getVersion(),

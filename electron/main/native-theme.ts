@@ -1,4 +1,4 @@
-import type { PanelApi } from '../../shared/contract.ts';
+import type { PanelApi } from '../../shared/contract/contract.ts';
 import type { Theme } from '../../shared/types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { type CertificateRejection, describeCertificate, judgeCertificate, type FetchLike } from '../core/index.ts';
-import type { PanelApi } from '../../shared/contract.ts';
+import type { PanelApi } from '../../shared/contract/contract.ts';
 
 /** The part of Electron's certificate verify request read here. */
 export interface CertificateVerifyRequestLike {

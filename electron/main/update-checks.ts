@@ -1,4 +1,4 @@
-import type { PanelEvent } from '../../shared/events.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { type SchedulerClock, describeError, type Log, type LogFields } from '../core/index.ts';
 
 /** What the update checks are told by the updater while it works. */

@@ -1,5 +1,5 @@
-import { EVENT_CHANNEL, type PanelEvent } from '../../shared/events.ts';
-import type { CertificateInfo, ErrorInfo } from '../../shared/errors.ts';
+import { EVENT_CHANNEL, type PanelEvent } from '../../shared/contract/events.ts';
+import type { CertificateInfo, ErrorInfo } from '../../shared/contract/errors.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { FleetServiceSummary, PanelServices } from '../../shared/fleet-services.ts';
 import type { Panel } from '../../shared/types.ts';

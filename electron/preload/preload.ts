@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { createPanelApi } from '../../shared/bridge.ts';
-import { EVENT_CHANNEL } from '../../shared/events.ts';
+import { createPanelApi } from '../../shared/contract/bridge.ts';
+import { EVENT_CHANNEL } from '../../shared/contract/events.ts';
 
 // The page gets the contract's verb-named methods and events, nothing else: no ipcRenderer, no
 // channel names, never Electron's event object (it would hand the page `sender`).

@@ -1,5 +1,5 @@
 import { isRecord } from '../../shared/guards.ts';
-import { utf8Length } from '../json-rows.ts';
+import { utf8Length } from '../ui/json-rows.ts';
 import { maskInput } from './secret-mask.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionMemory } from '../window-memory.ts';
+import type { SessionMemory } from '../window/window-memory.ts';
 import {
   addHistory,
   addSavedRequest,

@@ -1,6 +1,6 @@
 import type { PanelOperationResult } from '../../shared/operations-console.ts';
-import { MASKED_VALUE } from '../session-fields.ts';
-import { cellText, toCsv } from './csv.ts';
+import { MASKED_VALUE } from '../../shared/secret-fields.ts';
+import { cellText, toCsv } from '../ui/csv.ts';
 import { parseFieldPath } from '../../shared/field-path.ts';
 import { isSecretKey, isSecretValue } from './secret-keys.ts';
 import { maskInput } from './secret-mask.ts';

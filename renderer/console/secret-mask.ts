@@ -1,6 +1,6 @@
 import { isRecord } from '../../shared/guards.ts';
-import { isBranch, type Branch, type MaskRule } from '../json-rows.ts';
-import { MASKED_VALUE } from '../session-fields.ts';
+import { isBranch, type Branch, type MaskRule } from '../ui/json-rows.ts';
+import { MASKED_VALUE } from '../../shared/secret-fields.ts';
 import { isSecretKey, isSecretValue } from './secret-keys.ts';
 
 /**

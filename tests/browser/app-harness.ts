@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
-import type { PanelEvent } from '../../shared/events.ts';
-import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
+import { createCore, type Core, type CoreOptions } from '../../electron/core/index.ts';
 import type { SenderFrame } from '../../electron/main/ipc-registrar.ts';
 import { WindowEvents, type EventWindow } from '../../electron/main/window-events.ts';
 import { createFileLog } from '../../electron/core/log/file-log.ts';
@@ -33,7 +33,7 @@ export async function startRendererServer(): Promise<{ url: string; origin: stri
 }
 
 export interface AppUnderTest {
-  service: PanelService;
+  service: Core;
   encryption: TestEncryption;
   /** Every answer main sent to the renderer, as sent. */
   answers: unknown[];
@@ -61,7 +61,7 @@ export interface OpenAppOptions {
   /** Where main's file log goes, as the app's logs folder would; no log without it. */
   logDir?: string;
   /** Overrides for the service (a shorter timeout for fault tests, for example). */
-  service?: Partial<Omit<PanelServiceOptions, 'dataDir' | 'encryption'>>;
+  service?: Partial<Omit<CoreOptions, 'dataDir' | 'encryption'>>;
   /** Changes what main answers on `channel` before the renderer sees it: answers main would never send. */
   tamperAnswer?: (channel: string, answer: unknown) => unknown;
 }
@@ -73,7 +73,7 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
     send(event);
     options.service?.emit?.(event);
   };
-  const service = createPanelService({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service, emit });
+  const service = createCore({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service, emit });
   const log = options.logDir ? createFileLog({ dir: options.logDir }) : undefined;
   const ipc = registeredIpc({ service, appOrigins: [options.rendererOrigin], log });
   const answers: unknown[] = [];

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import { testEncryption } from '../support/helpers.ts';
 import { checkScreen } from './screens.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
@@ -11,7 +11,7 @@ test('a damaged panel list: the app starts with the panels it could read and say
   dataDir,
 }) => {
   // Two panels saved by a previous run, then one of them damaged on disk.
-  const before = createPanelService({ dataDir, encryption: testEncryption() });
+  const before = createCore({ dataDir, encryption: testEncryption() });
   await before.addPanel({ address: 'good.example.com', name: 'Good panel' });
   await before.addPanel({ address: 'broken.example.com', name: 'Broken panel' });
   const file = join(dataDir, 'panels.json');

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import type { ErrorCode, ErrorInfo } from '../../shared/errors.ts';
+import type { ErrorCode, ErrorInfo } from '../../shared/contract/errors.ts';
 import { startReferencePanel, type Fault, type ReferencePanel } from '../support/reference-panel/server.ts';
 import type { AppUnderTest, OpenAppOptions } from './app-harness.ts';
 import { addPanel, demo, expect, logIn, test } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-service.ts';
 import { expect, test } from './fixtures.ts';
@@ -22,7 +22,7 @@ const VERSION = { trpc: '2.28.1', rpc: '2.32.2', easypanel: '2.33.4' } as const;
 const nameOf = (index: number) =>
   index < CLIENT ? `Acme ${String(index + 1).padStart(2, '0')}` : `Panel ${String(index + 1).padStart(3, '0')}`;
 
-async function buildFleet(service: PanelService): Promise<{ servers: ReferencePanel[]; ids: string[] }> {
+async function buildFleet(service: Core): Promise<{ servers: ReferencePanel[]; ids: string[] }> {
   const servers = await Promise.all(
     Array.from({ length: FLEET }, (_, index) => startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3]! })),
   );

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { checkScreen } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 
 /**
  * The panel list as a fleet board: 30 reference panels in mixed states (signed in, expired,
@@ -24,7 +24,7 @@ interface Fleet {
 }
 
 /** Panel i is "Client NN" with a role that says which state it was put in. */
-async function buildFleet(service: PanelService): Promise<Fleet> {
+async function buildFleet(service: Core): Promise<Fleet> {
   const servers = await Promise.all(Array.from({ length: TOTAL }, () => startReferencePanel()));
   const roles = [
     ...Array<string>(SIGNED_IN).fill('ok'),

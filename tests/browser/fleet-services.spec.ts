@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 import type { ReferencePanel } from '../support/reference-panel/server.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-service.ts';
@@ -32,7 +32,7 @@ interface Member {
   server: ReferencePanel;
 }
 
-async function buildFleet(service: PanelService): Promise<Member[]> {
+async function buildFleet(service: Core): Promise<Member[]> {
   const members: Member[] = [];
   for (const [index, { name, colour }] of FLEET.entries()) {
     const server = await startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3]! });

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { checkScreen } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 
 /**
  * The fleet as a dense table: 36 reference panels (Easypanel 2.x, tRPC) in three client groups,
@@ -18,7 +18,7 @@ const TOTAL = 36;
 const roleOf = (index: number) => ROLES[index] ?? 'ok';
 
 /** Panel i is "Client NN <role>" in group i mod 3. */
-async function buildFleet(service: PanelService): Promise<ReferencePanel[]> {
+async function buildFleet(service: Core): Promise<ReferencePanel[]> {
   const servers: ReferencePanel[] = [];
   for (let index = 0; index < TOTAL; index++) {
     const role = roleOf(index);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import type { PanelApi } from '../../shared/contract.ts';
+import type { PanelApi } from '../../shared/contract/contract.ts';
 import { readAllFiles } from '../support/helpers.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';

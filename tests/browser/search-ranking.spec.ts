@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { checkScreen } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 
 /**
  * Issue 22, items 3 and 4: the list's search matches words from their start and states and
@@ -15,7 +15,7 @@ const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 const matches = (page: Page) => board(page).locator('.fleet-matches');
 
 /** Listed first, so list order alone puts eu-1 first; both addresses hold a "2" ("127"). */
-async function addAbstergo(service: PanelService): Promise<void> {
+async function addAbstergo(service: Core): Promise<void> {
   await service.addPanel({ address: 'https://127.0.0.1:8441', name: 'abstergo-prod-eu-1', group: 'Abstergo' });
   await service.addPanel({ address: 'https://127.0.0.1:8442', name: 'abstergo-prod-eu-2', group: 'Abstergo' });
 }

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
 
 /**
@@ -31,7 +31,7 @@ export async function logIn(page: Page, password = demo.password, email = demo.e
  */
 export async function openSignedInTab(
   page: Page,
-  service: Pick<PanelService, 'addPanel' | 'logIn'>,
+  service: Pick<Core, 'addPanel' | 'logIn'>,
   address: string,
   tab: string,
   name = 'Shop',

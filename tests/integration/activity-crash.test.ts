@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import { UNKNOWN_OUTCOME } from '../../electron/core/storage/activity-log.ts';
 import { tempDir, testEncryption } from '../support/helpers.ts';
 
@@ -48,7 +48,7 @@ describe('a kill with SIGKILL between a write’s begin and its finish', () => {
       const inFlight = begun.at(-1)!;
       assert.deepEqual(finished, begun.slice(0, -1));
 
-      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+      const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
       assert.deepEqual((await service.getAppStatus()).startupProblems, [], 'a kill is no damage');
       const { entries } = await service.listActivity();
       const [newest] = entries;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 import type { Alert } from '../../shared/alerts.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { tempDir } from '../support/helpers.ts';
 import type { ReferencePanel } from '../support/reference-panel/server.ts';
 import {
@@ -29,7 +29,7 @@ beforeEach(async () => (dir = await tempDir()));
 afterEach(() => dir.cleanup());
 
 interface Opened {
-  service: PanelService;
+  service: Core;
   events: PanelEvent[];
   id: string;
   token: string;

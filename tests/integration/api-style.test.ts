@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { readTrpcAnswer, withTrpcStatus } from '../../electron/core/http/api-style.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { readTrpcAnswer, withTrpcStatus } from '../../electron/core/easypanel/api-style.ts';
 import { lastNonVersionRequest, rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -16,10 +16,10 @@ const TRPC_NULL_INPUT = '?input=%7B%22json%22%3Anull%7D';
 
 function serviceSuite() {
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   beforeEach(async () => {
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
   });
   afterEach(async () => {
     await service.flush();

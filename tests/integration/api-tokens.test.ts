@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { PanelError } from '../../shared/errors.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { PanelError } from '../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { readAllFiles, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type PanelStyle, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
@@ -21,7 +21,7 @@ const SESSION_ROUTES = ['accept', 'refuse'] as const;
 describe('API tokens', () => {
   const panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   /** Everything that crossed to the window, as the window would get it. */
   let toWindow: unknown[];
 
@@ -34,7 +34,7 @@ describe('API tokens', () => {
   beforeEach(async () => {
     dir = await tempDir();
     toWindow = [];
-    service = createPanelService({
+    service = createCore({
       dataDir: dir.path,
       encryption: testEncryption(),
       timeoutMs: 3000,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import { PANEL_COLOURS } from '../../shared/labels.ts';
 import type { Panel } from '../../shared/types.ts';
 import { rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
@@ -11,13 +11,10 @@ import { DEMO_USER, startReferencePanel } from '../support/reference-panel/serve
 
 /** Changes to several panels at once, each in one write, and Duplicate. */
 
-async function withService<T>(
-  run: (app: ReturnType<typeof createPanelService>, dataDir: string) => Promise<T>,
-  chooseFile?: string,
-): Promise<T> {
+async function withService<T>(run: (app: ReturnType<typeof createCore>, dataDir: string) => Promise<T>, chooseFile?: string): Promise<T> {
   const dir = await tempDir();
   try {
-    const app = createPanelService({
+    const app = createCore({
       dataDir: dir.path,
       encryption: testEncryption(),
       chooseExportFile: async () => chooseFile ?? null,
@@ -211,7 +208,7 @@ test('property: export then import into an empty list gives the same panels', as
       const dir = await tempDir();
       try {
         const file = join(dir.path, 'out.json');
-        const source = createPanelService({
+        const source = createCore({
           dataDir: join(dir.path, 'a'),
           encryption: testEncryption(),
           chooseExportFile: async () => file,
@@ -228,7 +225,7 @@ test('property: export then import into an empty list gives the same panels', as
           if (spec.trpc) await source.updatePanel(added.id, { apiStyle: 'trpc' });
         }
         await source.exportPanels();
-        const target = createPanelService({
+        const target = createCore({
           dataDir: join(dir.path, 'b'),
           encryption: testEncryption(),
           chooseImportFile: async () => file,

@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { CertificateInfo } from '../../shared/errors.ts';
-import { createPanelService, type FetchLike, type PanelService } from '../../electron/core/index.ts';
-import { createNodeFetch } from '../../electron/core/http/node-fetch.ts';
+import type { CertificateInfo } from '../../shared/contract/errors.ts';
+import { createCore, type FetchLike, type Core } from '../../electron/core/index.ts';
+import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
 import {
   CertificateRejection,
   describeCertificate,
   judgeCertificate,
   type PresentedCertificate,
-} from '../../electron/core/http/certificate-trust.ts';
+} from '../../electron/core/net/certificate-trust.ts';
 import { rejectsWith, tempDir, testEncryption, type TestEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../support/tls-certificate.ts';
@@ -28,8 +28,8 @@ describe('trust on first use against a self-signed panel', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: TestEncryption;
-  let service: PanelService;
-  const start = () => createPanelService({ dataDir: dir.path, encryption, timeoutMs: 4000 });
+  let service: Core;
+  const start = () => createCore({ dataDir: dir.path, encryption, timeoutMs: 4000 });
 
   before(async () => {
     first = await selfSignedCertificate();
@@ -121,7 +121,7 @@ describe('trust on first use against a self-signed panel', () => {
   });
 
   test('over a trusted https connection, faults mean what they mean over http', async () => {
-    service = createPanelService({ dataDir: dir.path, encryption, timeoutMs: 1500 });
+    service = createCore({ dataDir: dir.path, encryption, timeoutMs: 1500 });
     const { id } = await service.addPanel({ address: panel.url });
     await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
     await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
@@ -181,7 +181,7 @@ describe('a refusal that comes back after the panel moved', () => {
         throw error;
       });
     };
-    const app = createPanelService({ dataDir: dir.path, encryption: testEncryption(), fetch, timeoutMs: 4000 });
+    const app = createCore({ dataDir: dir.path, encryption: testEncryption(), fetch, timeoutMs: 4000 });
     try {
       const { id } = await app.addPanel({ address: oldServer.url });
       const logIn = rejectsWith(app.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { channelOf } from '../../shared/methods.ts';
-import { PanelError, type ErrorCode } from '../../shared/errors.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { channelOf } from '../../shared/contract/methods.ts';
+import { PanelError, type ErrorCode } from '../../shared/contract/errors.ts';
 import { registeredIpc } from '../support/fake-ipc.ts';
 import { tempDir, testEncryption, type TestEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type DemoUser, type ReferencePanel, type Route } from '../support/reference-panel/server.ts';
@@ -60,14 +60,14 @@ describe('overlapping calls', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: TestEncryption;
-  let service: PanelService;
+  let service: Core;
 
   // A panel of its own for each test, so that request counts and issued tokens are the test's own.
   beforeEach(async () => {
     panel = await startReferencePanel();
     dir = await tempDir();
     encryption = testEncryption();
-    service = createPanelService({ dataDir: dir.path, encryption, timeoutMs: 5000 });
+    service = createCore({ dataDir: dir.path, encryption, timeoutMs: 5000 });
   });
   afterEach(async () => {
     await panel.close();
@@ -75,7 +75,7 @@ describe('overlapping calls', () => {
   });
 
   /** A second run of Paneldeck on the same folder and keyring. */
-  const restarted = () => createPanelService({ dataDir: dir.path, encryption });
+  const restarted = () => createCore({ dataDir: dir.path, encryption });
 
   /** Nothing of a sign-in is left: not in this run, not on disk, not after a restart. */
   async function assertSignedOutEverywhere(id: string): Promise<void> {
@@ -216,14 +216,14 @@ describe('twenty panels reading their sessions at once', () => {
   }));
   let servers: ReferencePanel[];
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   /** Panel ids, in the order of `users` and `servers`. */
   let ids: string[];
 
   before(async () => {
     servers = await Promise.all(users.map((user) => startReferencePanel({ users: [user] })));
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
     ids = [];
     for (const [index, server] of servers.entries()) ids.push((await service.addPanel({ address: server.url, name: `Panel ${index}` })).id);
     // The log ins overlap too, each held a different time.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { Core } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { ANSWER_MAX_BYTES, CELL_VALUE_MAX_CHARS } from '../../shared/operations-console.ts';
 import { longestHold, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
@@ -16,7 +16,7 @@ import { serviceWithEvents } from '../support/signed-in-service.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let panels: ReferencePanel[] = [];
-let service: PanelService;
+let service: Core;
 let events: PanelEvent[];
 beforeEach(async () => {
   dir = await tempDir();

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import type { SessionCheck } from '../../shared/types.ts';
 import { startWriter } from '../support/crash/writer-process.ts';
 import { tempDir, testEncryption } from '../support/helpers.ts';
@@ -314,7 +314,7 @@ describe('a crash while the panel list, the sign-ins and the check history are b
       totals.temps += temps;
       if (temps > 0) totals.roundsWithTemps++;
 
-      const fresh = createPanelService({ dataDir: dir.path, encryption: testEncryption({ key }) });
+      const fresh = createCore({ dataDir: dir.path, encryption: testEncryption({ key }) });
       assert.equal(await fresh.loadProblem(), null, `the panel list did not load cleanly after kill ${index + 1}`);
       assert.deepEqual(
         (await fresh.getAppStatus()).startupProblems,

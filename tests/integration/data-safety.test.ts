@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { rejectsWith, restartableServices } from '../support/helpers.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
 
@@ -186,7 +186,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       const fixed = new Date('2026-11-23T10:00:00.000Z');
       for (let run = 0; run < 3; run++) {
         writeFileSync(file('panels.json'), `not json ${run}`);
-        await createPanelService({ dataDir: services.dir(), encryption: services.encryption(), now: () => fixed }).listPanels();
+        await createCore({ dataDir: services.dir(), encryption: services.encryption(), now: () => fixed }).listPanels();
       }
       const copies = filesMatching(/^panels\.corrupt-/)
         .map((name) => readFileSync(file(name), 'utf8'))
@@ -196,7 +196,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
   });
 
   describe('the keyring changes between runs', () => {
-    async function signedInPanel(service: PanelService): Promise<string> {
+    async function signedInPanel(service: Core): Promise<string> {
       const { id } = await service.addPanel({ address: services.panel().url });
       await service.logIn(id, credentials);
       return id;

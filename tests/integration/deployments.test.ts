@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { DEPLOYMENT_LOG_MAX_CHARS, MAX_LISTED_DEPLOYMENTS } from '../../shared/deployments.ts';
 import { longestHold, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
@@ -19,7 +19,7 @@ const web = { projectName: 'shop', serviceName: 'web' };
 
 const panels = new Map<string, ReferencePanel>();
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: PanelService;
+let service: Core;
 before(async () => {
   for (const style of GENERATIONS) panels.set(style, await startReferencePanel({ style }));
 });
@@ -28,7 +28,7 @@ afterEach(() => dir.cleanup());
 beforeEach(async () => {
   // A service of its own per test: each signs in afresh.
   dir = await tempDir();
-  service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
+  service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
   for (const panel of panels.values()) {
     for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from '../../shared/transfer.ts';
 import { assertMode, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -24,7 +24,7 @@ let folders = 0;
 /** A service on a folder of its own. */
 function service(choose: (name: string) => Promise<string | null>) {
   folders++;
-  return createPanelService({ dataDir: join(dir.path, `data-${folders}`), encryption: testEncryption(), chooseExportFile: choose });
+  return createCore({ dataDir: join(dir.path, `data-${folders}`), encryption: testEncryption(), chooseExportFile: choose });
 }
 
 test('every panel, or the ones named, with their settings and labels; never a token, password, email or check', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { PANEL_NAME_MAX } from '../../shared/labels.ts';
 import type { ImportPreview } from '../../shared/transfer.ts';
 import { rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
@@ -22,9 +22,9 @@ after(() => dir.cleanup());
 
 let folders = 0;
 /** A service on a folder of its own that exports to, and imports from, `file`. */
-function service(file: string): PanelService {
+function service(file: string): Core {
   folders++;
-  return createPanelService({
+  return createCore({
     dataDir: join(dir.path, `data-${folders}`),
     encryption: testEncryption(),
     chooseExportFile: async () => file,
@@ -33,7 +33,7 @@ function service(file: string): PanelService {
 }
 
 /** Exports everything from `from`, imports it into a new service, and returns both lists' settings. */
-async function roundTrip(from: PanelService, file: string) {
+async function roundTrip(from: Core, file: string) {
   await from.exportPanels();
   const into = service(file);
   const preview = (await into.previewImport({ from: 'file' })) as ImportPreview;

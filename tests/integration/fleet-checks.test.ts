@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { createPanelService, openJsonFiles, type FetchLike, type OpenStore, type PanelService } from '../../electron/core/index.ts';
+import { createCore, openJsonFiles, type FetchLike, type OpenStore, type Core } from '../../electron/core/index.ts';
 import { diskFiles, type StoreFiles } from '../../electron/core/storage/store-files.ts';
-import type { ErrorCode } from '../../shared/errors.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { ErrorCode } from '../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { Panel, PanelCheck, SessionResult } from '../../shared/types.ts';
 import { testEncryption, type TestEncryption } from '../support/helpers.ts';
 import {
@@ -172,7 +172,7 @@ class ClientLoad {
 }
 
 interface Fleet {
-  service: PanelService;
+  service: Core;
   /** Panel ids, in the order of `servers`. */
   ids: string[];
   signedIn: string[];
@@ -189,7 +189,7 @@ interface Fleet {
   resetCounts(): void;
   setLatency(ms: number): void;
   /** A new run of Paneldeck on the same folder and keyring. */
-  restart(): PanelService;
+  restart(): Core;
   close(): Promise<void>;
 }
 
@@ -204,7 +204,7 @@ async function startFleet(signedIn: number, options: { signedOut?: number; serve
   const dir = await mkdtemp(join(SCRATCH, 'paneldeck-fleet-'));
   const encryption = testEncryption();
   const events: PanelEvent[] = [];
-  const service = createPanelService({
+  const service = createCore({
     dataDir: dir,
     encryption,
     fetch: client.fetch,
@@ -245,7 +245,7 @@ async function startFleet(signedIn: number, options: { signedOut?: number; serve
       for (const panel of servers) panel.setFault('getSession', ms > 0 ? { kind: 'latency', ms } : null);
     },
     restart: () => {
-      const again = createPanelService({ dataDir: dir, encryption, timeoutMs: 10_000 });
+      const again = createCore({ dataDir: dir, encryption, timeoutMs: 10_000 });
       services.push(again);
       return again;
     },
@@ -484,7 +484,7 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
       ids.map((id) => [id, id === rejected ? 'UNAUTHORIZED' : 'ok']),
     );
 
-    const check = async (running: PanelService, what: string) => {
+    const check = async (running: Core, what: string) => {
       const panels = await running.listPanels();
       for (const id of ids) {
         const panel = listed(panels, id);
@@ -874,9 +874,9 @@ class RaceRun {
   readonly #real = new Set<Promise<void>>();
   readonly calls: Call[] = [];
   readonly #made: FetchMade[] = [];
-  readonly #services: PanelService[] = [];
+  readonly #services: Core[] = [];
   #dir = '';
-  #service: PanelService | null = null;
+  #service: Core | null = null;
   #ids: string[] = [];
   #scheduling = false;
   #seq = 0;
@@ -892,7 +892,7 @@ class RaceRun {
     this.#stats = stats;
   }
 
-  get service(): PanelService {
+  get service(): Core {
     assert.ok(this.#service, 'the run was not set up');
     return this.#service;
   }
@@ -918,8 +918,8 @@ class RaceRun {
   }
 
   // Every instant is a different millisecond, so a recorded check names the read it came from.
-  #create(fetchImpl: FetchLike): PanelService {
-    const service = createPanelService({
+  #create(fetchImpl: FetchLike): Core {
+    const service = createCore({
       dataDir: this.#dir,
       encryption: this.#encryption,
       fetch: fetchImpl,

@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type LogFields, type PanelService } from '../../electron/core/index.ts';
-import type { Envelope } from '../../shared/contract.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import { createCore, type LogFields, type Core } from '../../electron/core/index.ts';
+import type { Envelope } from '../../shared/contract/contract.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { countOutcomes, type FleetLogInResult } from '../../shared/fleet-login.ts';
-import { channelOf } from '../../shared/methods.ts';
+import { channelOf } from '../../shared/contract/methods.ts';
 import { registeredIpc, type FakeIpc } from '../support/fake-ipc.ts';
 import { readAllFiles, testEncryption } from '../support/helpers.ts';
 import {
@@ -86,7 +86,7 @@ after(() => Promise.all(servers.map(({ panel }) => panel.close())));
 
 describe('log in to 200 panels from one call', () => {
   let dir: Awaited<ReturnType<typeof scratchDir>>;
-  let service: PanelService;
+  let service: Core;
   let ipc: FakeIpc;
   let events: PanelEvent[];
   let logged: { event: string; fields: LogFields | undefined }[];
@@ -96,7 +96,7 @@ describe('log in to 200 panels from one call', () => {
     dir = await scratchDir();
     events = [];
     logged = [];
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), emit: (event) => events.push(event) });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), emit: (event) => events.push(event) });
     const log = { info: (event: string, fields?: LogFields) => void logged.push({ event, fields }) };
     ipc = registeredIpc({ service, log: { info: log.info, warn: log.info, error: log.info } });
     ids = [];
@@ -203,7 +203,7 @@ describe('log in to 200 panels from one call', () => {
 describe('panels on plain http', () => {
   test('the password goes over plain http only to the panels the form named', async () => {
     const dir = await scratchDir();
-    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+    const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
     try {
       const [named, unnamed] = servers.filter(({ group }) => group === 'signedIn').slice(0, 2);
       const namedId = (await service.addPanel({ address: named!.panel.url, allowPlainHttp: true })).id;

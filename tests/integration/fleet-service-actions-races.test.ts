@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { FetchLike, PanelService } from '../../electron/core/index.ts';
-import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../../electron/core/service/fleet-services.ts';
+import type { FetchLike, Core } from '../../electron/core/index.ts';
+import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../../electron/core/services/all-services.ts';
 import type { ServiceActionItem, ServiceActionItemResult } from '../../shared/fleet-services.ts';
 import { tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -122,7 +122,7 @@ test('actions across panels racing Cancel and a removal or log out: once each, n
   );
 });
 
-async function endSignIn(service: PanelService, id: string, how: 'remove' | 'logOut'): Promise<void> {
+async function endSignIn(service: Core, id: string, how: 'remove' | 'logOut'): Promise<void> {
   // The log out at the panel goes through the scheduler too: not waited for here, or the loop would stop.
   if (how === 'remove') await service.removePanel(id);
   else void service.logOut(id).catch(() => undefined);
@@ -130,7 +130,7 @@ async function endSignIn(service: PanelService, id: string, how: 'remove' | 'log
 
 /** Each item's outcome against what its panel saw and what the activity log holds. */
 async function checkOutcomes(
-  service: PanelService,
+  service: Core,
   styles: readonly string[],
   ids: ReadonlyMap<string, string>,
   answered: readonly ServiceActionItemResult[],

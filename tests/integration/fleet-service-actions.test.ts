@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
-import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../../electron/core/service/fleet-services.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { Core } from '../../electron/core/index.ts';
+import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../../electron/core/services/all-services.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { ServiceActionItem } from '../../shared/fleet-services.ts';
 import { rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type RequestEvent, startReferencePanel } from '../support/reference-panel/server.ts';
@@ -43,7 +43,7 @@ interface Member {
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: PanelService;
+let service: Core;
 let events: PanelEvent[];
 let load: ServerLoad;
 let members: Member[];

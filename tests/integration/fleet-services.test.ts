@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { Core } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { PanelServices } from '../../shared/fleet-services.ts';
 import { tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
@@ -24,7 +24,7 @@ interface Member {
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: PanelService;
+let service: Core;
 let events: PanelEvent[];
 let members: Member[];
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { LIST_EVERY_READS } from '../../electron/core/service/fleet-state.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { LIST_EVERY_READS } from '../../electron/core/checks/fleet-state.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import { tempDir, testEncryption, type TestEncryption, waitUntil } from '../support/helpers.ts';
 import {
@@ -52,13 +52,13 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
-function start(timeoutMs = 5000): PanelService {
-  return createPanelService({ dataDir: dir.path, encryption, timeoutMs, emit: (event) => events.push(event) });
+function start(timeoutMs = 5000): Core {
+  return createCore({ dataDir: dir.path, encryption, timeoutMs, emit: (event) => events.push(event) });
 }
 
 /** Reference panels, one of each generation in turn, added and signed in. */
 async function fleet(
-  service: PanelService,
+  service: Core,
   count: number,
   observer?: (event: RequestEvent) => void,
 ): Promise<{ id: string; panel: ReferencePanel }[]> {
@@ -74,14 +74,14 @@ async function fleet(
 }
 
 /** The last of `count` panels of `fleet`: with 3, an Easypanel 2.33 one. */
-async function lastOf(service: PanelService, count: number): Promise<{ id: string; panel: ReferencePanel }> {
+async function lastOf(service: Core, count: number): Promise<{ id: string; panel: ReferencePanel }> {
   const members = await fleet(service, count);
   const last = members.at(-1);
   assert.ok(last);
   return last;
 }
 
-async function healthOf(service: PanelService, id: string): Promise<PanelHealth | undefined> {
+async function healthOf(service: Core, id: string): Promise<PanelHealth | undefined> {
   return (await service.getFleetState()).find((health) => health.panelId === id);
 }
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { argumentSchemas } from '../../shared/contract.ts';
-import { isErrorCode } from '../../shared/errors.ts';
-import { channelOf, methodNames, type MethodName } from '../../shared/methods.ts';
-import { createPanelService, type FetchLike, type PanelService } from '../../electron/core/index.ts';
+import { argumentSchemas } from '../../shared/contract/contract.ts';
+import { isErrorCode } from '../../shared/contract/errors.ts';
+import { channelOf, methodNames, type MethodName } from '../../shared/contract/methods.ts';
+import { createCore, type FetchLike, type Core } from '../../electron/core/index.ts';
 import { registeredIpc, type FakeIpc } from '../support/fake-ipc.ts';
 import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -340,7 +340,7 @@ function prototypeFingerprint(): string[] {
 describe('the registrar under fuzzed input', () => {
   let reference: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let ipc: FakeIpc;
   let gen: ReturnType<typeof arbitraries>;
   const prototypesBefore = prototypeFingerprint();
@@ -363,7 +363,7 @@ describe('the registrar under fuzzed input', () => {
         : Promise.reject(
             new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }),
           );
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), fetch: fetchOnlyReference, timeoutMs: 2000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), fetch: fetchOnlyReference, timeoutMs: 2000 });
     ipc = registeredIpc({ service });
     await service.addPanel({ address: 'panel.example.com', name: 'Not signed in' });
     await restoreFixtures();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { Core } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { keeping, longestHold, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
@@ -22,7 +22,7 @@ const UNSAFE = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u;
 describe('hostile answers to the operations', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let events: PanelEvent[];
   let seen: unknown[];
   let id: string;

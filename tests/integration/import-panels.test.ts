@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { openJsonFiles } from '../../electron/core/storage/document-store.ts';
-import { PanelError } from '../../shared/errors.ts';
+import { PanelError } from '../../shared/contract/errors.ts';
 import { IMPORT_MAX_BYTES, type ImportPreview } from '../../shared/transfer.ts';
 import { rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
 import { diskFullError } from '../support/model/stores.ts';
@@ -25,7 +25,7 @@ let folders = 0;
 function service(dialogs: { file?: string | null; exportTo?: string } = {}, disk = { failPanelWrites: false }) {
   const dataDir = join(dir.path, `data-${++folders}`);
   const files = openJsonFiles(dataDir);
-  return createPanelService({
+  return createCore({
     dataDir,
     encryption: testEncryption(),
     chooseImportFile: async () => dialogs.file ?? null,
@@ -51,7 +51,7 @@ function fileWith(name: string, content: string | Uint8Array): string {
   return path;
 }
 
-const paste = (app: PanelService, text: string) => app.previewImport({ from: 'text', text }) as Promise<ImportPreview>;
+const paste = (app: Core, text: string) => app.previewImport({ from: 'text', text }) as Promise<ImportPreview>;
 
 test('round trip: export, remove every panel, import the file: the same panels, signed out, and no secret in the file', async () => {
   const exported = join(dir.path, 'round-trip.json');

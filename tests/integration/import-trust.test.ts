@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import type { ImportPreview } from '../../shared/transfer.ts';
-import { describeCertificate } from '../../electron/core/http/certificate-trust.ts';
+import { describeCertificate } from '../../electron/core/net/certificate-trust.ts';
 import { tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../support/tls-certificate.ts';
@@ -15,14 +15,14 @@ import { certificateFingerprint, selfSignedCertificate } from '../support/tls-ce
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const paste = (app: PanelService, text: string) => app.previewImport({ from: 'text', text }) as Promise<ImportPreview>;
+const paste = (app: Core, text: string) => app.previewImport({ from: 'text', text }) as Promise<ImportPreview>;
 
 describe('an import never changes the certificate a panel trusts', () => {
   let own: { key: string; cert: string };
   let attacker: { key: string; cert: string };
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
 
   before(async () => {
     own = await selfSignedCertificate();
@@ -31,7 +31,7 @@ describe('an import never changes the certificate a panel trusts', () => {
   beforeEach(async () => {
     panel = await startReferencePanel({ tls: own });
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
   });
   afterEach(async () => {
     await service.flush();
@@ -111,7 +111,7 @@ describe('an import that changes only the API style', () => {
   });
 
   test('takes the style’s paths along, as the panel settings do; paths the operator set stay', async () => {
-    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
     const { id } = await service.addPanel({ address: trpc.url });
     const styled = await paste(service, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
     assert.deepEqual(styled.rows[0]!.changes, ['API style']);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService, openJsonFiles } from '../../electron/core/index.ts';
+import { createCore, openJsonFiles } from '../../electron/core/index.ts';
 import { journalPathOf, type JournalPolicy } from '../../electron/core/storage/document-store.ts';
 import { fileHash, readJournal } from '../../electron/core/storage/journal.ts';
 import { startWriter } from '../support/crash/writer-process.ts';
@@ -116,7 +116,7 @@ describe('a kill while the panel list is journaled', () => {
       totals.changes += lines.filter((line) => !line.startsWith('try') && !line.startsWith('ready')).length;
       if (existsSync(journal)) totals.journaled++;
 
-      const fresh = createPanelService({
+      const fresh = createCore({
         dataDir: dir.path,
         encryption: testEncryption(),
         openStore: openJsonFiles(dir.path, { journal: JOURNAL }),

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { openLogSocket } from '../../electron/core/http/log-socket.ts';
-import type { PanelError } from '../../shared/errors.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { openLogSocket } from '../../electron/core/net/log-socket.ts';
+import type { PanelError } from '../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy.ts';
 import { keeping, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
@@ -26,7 +26,7 @@ describe('the log socket through a CONNECT proxy', () => {
   let tlsPanel: ReferencePanel;
   let tls: { key: string; cert: string };
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let events: PanelEvent[];
   /** What the resolver was asked, and what it answers. */
   let asked: string[];
@@ -58,7 +58,7 @@ describe('the log socket through a CONNECT proxy', () => {
       asked.push(url);
       return answer;
     };
-    service = createPanelService({
+    service = createCore({
       dataDir: dir.path,
       encryption: testEncryption(),
       timeoutMs: 3000,

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { openLogSocket } from '../../electron/core/http/log-socket.ts';
-import type { PanelError } from '../../shared/errors.ts';
+import { openLogSocket } from '../../electron/core/net/log-socket.ts';
+import type { PanelError } from '../../shared/contract/errors.ts';
 
 /**
  * Paneldeck's own WebSocket client against the `ws` server: it answers pings, takes fragmented

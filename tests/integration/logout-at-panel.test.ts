@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import { suiteService, tempDir, testEncryption } from '../support/helpers.ts';
 import { appStores, diskFullError } from '../support/model/stores.ts';
 
@@ -98,7 +98,7 @@ describe('log out at the panel', () => {
       if (full && name === 'tokens') throw diskFullError(path);
     });
     try {
-      const app = createPanelService({ dataDir: dir.path, encryption: testEncryption(), openStore: stores.openStore });
+      const app = createCore({ dataDir: dir.path, encryption: testEncryption(), openStore: stores.openStore });
       const panel = panels[2]!;
       const { id } = await app.addPanel({ address: panel.url });
       const before = panel.issuedTokens().length;

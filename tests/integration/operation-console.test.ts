@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
+import type { Core } from '../../electron/core/index.ts';
 import type { CatalogueOperation, OperationAnswer } from '../../shared/operations-console.ts';
 import { keeping, rejectsWith, tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, SERVICE_TYPES, startReferencePanel } from '../support/reference-panel/server.ts';
@@ -132,7 +132,7 @@ test('the catalogue is cached per panel and version, and read again when the ver
   const panel = await startReferencePanel({ style: 'easypanel' });
   const dir = await tempDir();
   try {
-    const { service, id }: { service: PanelService; id: string } = await openSignedIn(dir.path, panel);
+    const { service, id }: { service: Core; id: string } = await openSignedIn(dir.path, panel);
     const reads = () => panel.requests.filter((request) => request.path === '/api/openapi.json').length;
     await service.getOperations(id);
     await service.getOperations(id);

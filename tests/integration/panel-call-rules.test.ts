@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { callOperation, callPanel, OPERATIONS, type Operation } from '../../electron/core/http/panel-calls.ts';
-import { createNodeFetch } from '../../electron/core/http/node-fetch.ts';
-import { type PanelEndpoint, requestLogIn } from '../../electron/core/http/panel-endpoints.ts';
+import { callOperation, callPanel, OPERATIONS, type Operation } from '../../electron/core/easypanel/panel-calls.ts';
+import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
+import { type PanelEndpoint, requestLogIn } from '../../electron/core/easypanel/panel-endpoints.ts';
 import { STYLE_PATHS } from '../../shared/api-styles.ts';
 import type { ApiStyle } from '../../shared/types.ts';
 import { rejectsWith, waitUntil } from '../support/helpers.ts';

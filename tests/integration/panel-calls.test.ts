@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { callPanel, findVersion, styleOfVersion, versionOf } from '../../electron/core/http/panel-calls.ts';
-import { createNodeFetch } from '../../electron/core/http/node-fetch.ts';
-import { requestLogIn, type PanelEndpoint } from '../../electron/core/http/panel-endpoints.ts';
+import { callPanel, findVersion, styleOfVersion, versionOf } from '../../electron/core/easypanel/panel-calls.ts';
+import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
+import { requestLogIn, type PanelEndpoint } from '../../electron/core/easypanel/panel-endpoints.ts';
 import { STYLE_PATHS } from '../../shared/api-styles.ts';
 import type { ApiStyle } from '../../shared/types.ts';
 import { rejectsWith } from '../support/helpers.ts';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { cleanTags, LABEL_LIMITS } from '../../shared/labels.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPanelService } from '../../electron/core/index.ts';
+import { createCore } from '../../electron/core/index.ts';
 import { rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -93,7 +93,7 @@ test('a damaged view in settings.json falls back to the default view and keeps t
       join(dir.path, 'settings.json'),
       JSON.stringify({ version: 1, storeTokensWithWeakProtection: false, checkConcurrency: 32, boardView: { sort: 'bogus' } }),
     );
-    const status = await createPanelService({ dataDir: dir.path, encryption: testEncryption() }).getAppStatus();
+    const status = await createCore({ dataDir: dir.path, encryption: testEncryption() }).getAppStatus();
     assert.equal(status.settings.checkConcurrency, 32);
     assert.deepEqual(status.settings.boardView, { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] });
     assert.deepEqual(status.startupProblems, []);
@@ -122,7 +122,7 @@ test('the request timeout applies from the next request on: a slower panel answe
   const dir = await tempDir();
   const panel = await startReferencePanel();
   try {
-    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+    const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
     const { id } = await service.addPanel({ address: panel.url });
     await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     await service.updateSettings({ requestTimeoutSeconds: 3 });

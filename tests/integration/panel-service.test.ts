@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { lastNonVersionRequest, readAllFiles, rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
 import { DEMO_USER, startReferencePanel, type Fault, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -12,7 +12,7 @@ describe('panel service against the reference panel', () => {
   let panel: ReferencePanel;
   let other: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
 
   before(async () => {
     [panel, other] = await Promise.all([startReferencePanel(), startReferencePanel()]);
@@ -20,7 +20,7 @@ describe('panel service against the reference panel', () => {
   after(() => Promise.all([panel.close(), other.close()]));
   beforeEach(async () => {
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, maxResponseBytes: 256 * 1024 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, maxResponseBytes: 256 * 1024 });
     panel.setFault('login', null);
     panel.setFault('getSession', null);
   });

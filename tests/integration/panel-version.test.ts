@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { VERSION_READ_AT_MOST_MS } from '../../electron/core/service/session-reader.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { VERSION_READ_AT_MOST_MS } from '../../electron/core/sign-in/session-reader.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isVersionRead, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel, type ReferencePanelOptions } from '../support/reference-panel/server.ts';
@@ -25,8 +25,8 @@ function versionSuite() {
   const servers: ReferencePanel[] = [];
   const clock = { now: Date.now() };
   const encryption = testEncryption();
-  let service: PanelService | undefined;
-  const open = () => createPanelService({ dataDir: dir!.path, encryption, now: () => new Date(clock.now) });
+  let service: Core | undefined;
+  const open = () => createCore({ dataDir: dir!.path, encryption, now: () => new Date(clock.now) });
   before(async () => {
     dir = await tempDir();
     service = open();
@@ -40,7 +40,7 @@ function versionSuite() {
     service: () => service!,
     dir: () => dir!.path,
     /** A new run of the app on the same folder, once this one has written what it holds. */
-    async restart(change?: (folder: string) => Promise<void>): Promise<PanelService> {
+    async restart(change?: (folder: string) => Promise<void>): Promise<Core> {
       await service!.flush();
       await change?.(dir!.path);
       service = open();

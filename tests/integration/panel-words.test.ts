@@ -1,5 +1,5 @@
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -10,7 +10,7 @@ const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 describe("the panel's own words", () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let id: string;
 
   before(async () => {
@@ -19,7 +19,7 @@ describe("the panel's own words", () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
     id = (await service.addPanel({ address: panel.url })).id;
     panel.setFault('login', null);
   });

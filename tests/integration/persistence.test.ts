@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { assertMode, readAllFiles, rejectsWith, tempDir, testEncryption, type TestEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -12,7 +12,7 @@ describe('what is kept on disk, and what survives a restart', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: TestEncryption;
-  const start = () => createPanelService({ dataDir: dir.path, encryption });
+  const start = () => createCore({ dataDir: dir.path, encryption });
 
   before(async () => {
     panel = await startReferencePanel();
@@ -25,14 +25,14 @@ describe('what is kept on disk, and what survives a restart', () => {
   afterEach(() => dir.cleanup());
 
   /** Panels A and B: the same reference panel under two addresses. */
-  async function addTwoPanels(service: PanelService) {
+  async function addTwoPanels(service: Core) {
     const a = await service.addPanel({ address: panel.url, name: 'A' });
     const b = await service.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
     return [a, b] as const;
   }
 
   /** Starts anew on the same folder: the first panel is signed out with TOKEN_UNREADABLE and `reason`, the second still signed in. */
-  async function restartExpectingOnlyTheFirstSignedOut(reason: RegExp): Promise<PanelService> {
+  async function restartExpectingOnlyTheFirstSignedOut(reason: RegExp): Promise<Core> {
     const restarted = start();
     const [first, second] = await restarted.listPanels();
     assert.equal(first?.signedIn, false);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { PanelError } from '../../shared/errors.ts';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { PanelError } from '../../shared/contract/errors.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
 import { activityLineOutcomes, readAllFiles, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -24,7 +24,7 @@ const credentials = { email: user.email, password: user.password };
 describe('encoded echoes of the token and the password', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
 
   before(async () => {
     panel = await startReferencePanel({ users: [user], issueToken: sanctumToken });
@@ -32,7 +32,7 @@ describe('encoded echoes of the token and the password', () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
     panel.setFault('login', null);
     panel.setFault('getSession', null);
     panel.setFault('logout', null);
@@ -157,7 +157,7 @@ describe('encoded echoes of the token and the password', () => {
 
   test('the runtime log: a panel that writes the token into a log line, and refuses it afterwards; in no line, event or message', async () => {
     const events: unknown[] = [];
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
     const { id, token } = await signedIn();
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     for (const form of echoForms(token, user.email)) panel.logs.write('shop', 'web', `echo ${form.text} end`);
@@ -244,7 +244,7 @@ describe('a log in while signed in, whose error echoes the current token', () =>
 
   for (const form of echoForms('{token}', user.email).map((entry) => entry.name)) {
     test(`${form}: not quoted`, async () => {
-      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
       panel.setFault('login', null);
       const { id } = await service.addPanel({ address: panel.url, name: form });
       await service.logIn(id, credentials);

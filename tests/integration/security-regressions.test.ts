@@ -3,8 +3,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import { PanelError } from '../../shared/errors.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import { PanelError } from '../../shared/contract/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 import { HeldEncryption } from '../support/model/held-encryption.ts';
 import { Keyrings, type Backend } from '../support/model/keyring.ts';
@@ -45,7 +45,7 @@ function setUp(backend: Backend) {
   };
   return {
     held,
-    start: (): PanelService => createPanelService({ dataDir: dir, encryption: held, openStore: stores(dir, failOnce) }),
+    start: (): Core => createCore({ dataDir: dir, encryption: held, openStore: stores(dir, failOnce) }),
     /** The next write of `<name>.json` fails with ENOSPC, once. */
     failNextWrite: (name: 'tokens' | 'panels' | 'settings') => {
       failing = name;
@@ -57,7 +57,7 @@ function setUp(backend: Backend) {
         for (const name of readdirSync(dir)) if (name.endsWith('.json')) copyFileSync(join(dir, name), join(copy, name));
         const copyStores = appStores(copy);
         try {
-          return await createPanelService({
+          return await createCore({
             dataDir: copy,
             encryption: keyrings.encryption(backend),
             openStore: copyStores.openStore,
@@ -98,7 +98,7 @@ function fresh(backend: Backend) {
   return setup;
 }
 
-async function addAt(service: PanelService, server: number, logIn: boolean): Promise<Panel> {
+async function addAt(service: Core, server: number, logIn: boolean): Promise<Panel> {
   const panel = await service.addPanel({ address: targetAddress(world, { kind: 'server', index: server }), name: `P at S${server}` });
   return logIn ? service.logIn(panel.id, credentials(server)) : panel;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { PanelError } from '../../shared/errors.ts';
-import type { PanelEvent } from '../../shared/events.ts';
-import type { PanelService } from '../../electron/core/index.ts';
+import { PanelError } from '../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
+import type { Core } from '../../electron/core/index.ts';
 import { activityLineOutcomes, readAllFiles, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
@@ -27,7 +27,7 @@ const WRITE_PATHS: Record<Exclude<PanelStyle, 'simple'>, (type: string, verb: st
 describe('service actions', () => {
   let panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let events: PanelEvent[];
 
   before(async () => {

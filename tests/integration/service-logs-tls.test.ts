@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../support/tls-certificate.ts';
@@ -19,7 +19,7 @@ describe('the log socket of a self-signed panel', () => {
   let second: { key: string; cert: string };
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let id: string;
 
   before(async () => {
@@ -29,7 +29,7 @@ describe('the log socket of a self-signed panel', () => {
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     panel.logs.write('shop', 'web', 'booted over TLS');
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
     ({ id } = await service.addPanel({ address: panel.url }));
     await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
     await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });

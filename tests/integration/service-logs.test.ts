@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { keeping, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { openSignedIn } from '../support/signed-in-service.ts';
@@ -27,7 +27,7 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
   test(`a ${style} panel: the last lines through the log socket, the same in every generation`, async () => {
     const panel = await startReferencePanel({ style });
     const dir = await tempDir();
-    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
     try {
       panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
       panel.logs.write('shop', 'web', 'one\ntwo\nthree');
@@ -48,7 +48,7 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
 describe('runtime logs of a 2.33 panel', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let events: PanelEvent[];
   let id: string;
   let token: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { longestHold, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -13,10 +13,10 @@ import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: PanelService;
+let service: Core;
 before(async () => {
   dir = await tempDir();
-  service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+  service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
 });
 after(() => dir.cleanup());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createPanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
+import { createCore, type CoreOptions } from '../../electron/core/index.ts';
 import { assertMode, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 
 /** saveTextFile and openTextFile: text the window made, to and from files the operator picks in main's dialogs. */
@@ -14,9 +14,9 @@ before(async () => {
 after(() => dir.cleanup());
 
 let folders = 0;
-function service(choices: Pick<PanelServiceOptions, 'chooseExportFile' | 'chooseTextFile'>) {
+function service(choices: Pick<CoreOptions, 'chooseExportFile' | 'chooseTextFile'>) {
   folders++;
-  return createPanelService({ dataDir: join(dir.path, `data-${folders}`), encryption: testEncryption(), ...choices });
+  return createCore({ dataDir: join(dir.path, `data-${folders}`), encryption: testEncryption(), ...choices });
 }
 
 test('saved whole where the operator chose, readable by them only; the dialog offers the name the window gave', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { PanelService } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { Core } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { keeping, readAllFiles, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
@@ -23,7 +23,7 @@ const web = { projectName: 'shop', serviceName: 'web' };
 describe('a token refused by a write or the log socket ends the sign-in as a read’s 401 does', () => {
   let panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let events: PanelEvent[];
   /** Every token issued in the test, and every answer and error it got: searched for them afterwards. */
   let tokens: string[];

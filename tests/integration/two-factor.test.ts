@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { Envelope } from '../../shared/contract.ts';
-import { CODE_REFUSED_MESSAGE, TWO_FACTOR_REQUIRED_MESSAGE, type ErrorInfo } from '../../shared/errors.ts';
-import { channelOf, type MethodName } from '../../shared/methods.ts';
+import type { Envelope } from '../../shared/contract/contract.ts';
+import { CODE_REFUSED_MESSAGE, TWO_FACTOR_REQUIRED_MESSAGE, type ErrorInfo } from '../../shared/contract/errors.ts';
+import { channelOf, type MethodName } from '../../shared/contract/methods.ts';
 import type { Panel } from '../../shared/types.ts';
-import { createPanelService, type PanelService } from '../../electron/core/index.ts';
+import { createCore, type Core } from '../../electron/core/index.ts';
 import { createFileLog } from '../../electron/core/log/file-log.ts';
 import { registeredIpc } from '../support/fake-ipc.ts';
 import { readAllFiles, tempDir, testEncryption } from '../support/helpers.ts';
@@ -27,7 +27,7 @@ const code = TWO_FACTOR_USER.twoFactorCode ?? '';
 const wrongCode = '135791';
 
 interface App {
-  service: PanelService;
+  service: Core;
   call<T>(method: MethodName, ...args: unknown[]): Promise<Envelope<T>>;
   /** Every file in the data folder and the log folder, for searching for secrets. */
   files(): Promise<{ path: string; content: string }[]>;
@@ -37,7 +37,7 @@ interface App {
 async function openApp(): Promise<App> {
   const data = await tempDir();
   const logs = await tempDir('paneldeck-logs-');
-  const service = createPanelService({ dataDir: data.path, encryption: testEncryption(), timeoutMs: 3000 });
+  const service = createCore({ dataDir: data.path, encryption: testEncryption(), timeoutMs: 3000 });
   const ipc = registeredIpc({ service, log: createFileLog({ dir: logs.path }) });
   return {
     service,
@@ -154,11 +154,11 @@ describe('two-factor log in', () => {
 });
 
 /** A service on a fresh folder, logged in to nothing, before a reference panel with `options`; both go after `work`. */
-async function withPanel(options: ReferencePanelOptions, work: (service: PanelService, id: string) => Promise<void>): Promise<void> {
+async function withPanel(options: ReferencePanelOptions, work: (service: Core, id: string) => Promise<void>): Promise<void> {
   const panel = await startReferencePanel({ users: [TWO_FACTOR_USER], ...options });
   const dir = await tempDir();
   try {
-    const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
     const { id } = await service.addPanel({ address: panel.url });
     await work(service, id);
     await service.flush();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { createPanelService, openJsonFiles, type PanelService } from '../../electron/core/index.ts';
+import { createCore, openJsonFiles, type Core } from '../../electron/core/index.ts';
 import type { OpenStore } from '../../electron/core/storage/document-store.ts';
 import { assertMode, rejectsWith, tempDir, testEncryption, type TestEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
@@ -95,7 +95,7 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
   let panels: ReferencePanel[];
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: GatedEncryption;
-  let service: PanelService;
+  let service: Core;
   let a: string;
   let b: string;
 
@@ -106,7 +106,7 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
   beforeEach(async () => {
     dir = await tempDir();
     encryption = gatedEncryption('basic_text');
-    service = createPanelService({ dataDir: dir.path, encryption });
+    service = createCore({ dataDir: dir.path, encryption });
     a = (await service.addPanel({ address: panels[0]!.url, name: 'A' })).id;
     b = (await service.addPanel({ address: panels[1]!.url, name: 'B' })).id;
     // Under basic_text with the setting off, both tokens stay in memory.
@@ -135,7 +135,7 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
     assert.equal(listed?.signedIn, false);
     assert.equal(Object.hasOwn(storedTokens(dir.path), b), false, 'tokens.json holds B');
     await rejectsWith(service.getSession(b), 'NOT_SIGNED_IN');
-    const restarted = createPanelService({ dataDir: dir.path, encryption });
+    const restarted = createCore({ dataDir: dir.path, encryption });
     assert.equal((await restarted.listPanels()).find((panel) => panel.id === b)?.signedIn, false);
   });
 
@@ -182,7 +182,7 @@ describe('weak protection turned off while a log in is being encrypted', () => {
     const dir = await tempDir();
     try {
       const encryption = gatedEncryption('basic_text');
-      const service = createPanelService({ dataDir: dir.path, encryption });
+      const service = createCore({ dataDir: dir.path, encryption });
       await service.updateSettings({ storeTokensWithWeakProtection: true });
       const { id } = await service.addPanel({ address: panel.url });
       encryption.close();
@@ -205,7 +205,7 @@ describe('a failed write never brings an ended sign-in back', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let files: ReturnType<typeof failingFiles>;
   let encryption: TestEncryption;
-  const start = () => createPanelService({ dataDir: dir.path, encryption, openStore: files.openStore });
+  const start = () => createCore({ dataDir: dir.path, encryption, openStore: files.openStore });
 
   before(async () => {
     panel = await startReferencePanel();
@@ -289,7 +289,7 @@ describe('file modes', () => {
     const dir = await tempDir();
     try {
       const data = join(dir.path, 'Paneldeck');
-      let service = createPanelService({ dataDir: data, encryption: testEncryption() });
+      let service = createCore({ dataDir: data, encryption: testEncryption() });
       const { id } = await service.addPanel({ address: panel.url });
       await service.logIn(id, credentials);
       await service.updateSettings({ storeTokensWithWeakProtection: false });
@@ -303,7 +303,7 @@ describe('file modes', () => {
       chmodSync(join(data, 'settings.json'), 0o644);
       chmodSync(join(data, 'panels.json'), 0o644);
       chmodSync(data, 0o755);
-      service = createPanelService({ dataDir: data, encryption: testEncryption() });
+      service = createCore({ dataDir: data, encryption: testEncryption() });
       const status = await service.getAppStatus();
       const copy = status.startupProblems.find((problem) => problem.file === 'settings')?.copyPath;
       assert.ok(copy);
@@ -322,7 +322,7 @@ describe('a log in queued behind another while the address changes', () => {
     const [oldServer, newServer] = await Promise.all([startReferencePanel(), startReferencePanel()]);
     const dir = await tempDir();
     try {
-      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+      const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
       const { id } = await service.addPanel({ address: oldServer.url });
       oldServer.setFault('login', { kind: 'latency', ms: 200 });
       // The first attempt holds the queue; the second, with another password, waits behind it.
@@ -346,7 +346,7 @@ describe('a log in queued behind one whose panel list write fails', () => {
     const dir = await tempDir();
     try {
       const files = failingFiles(dir.path);
-      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), openStore: files.openStore });
+      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), openStore: files.openStore });
       const { id } = await service.addPanel({ address: panel.url });
       files.failNextWrite('panels');
       const [first, second] = await Promise.all([

@@ -1,8 +1,8 @@
 import type { AppSettings, AppStatus, Panel, PanelCheck } from '../../shared/types.ts';
-import type { AppSettingsPatch } from '../../shared/schemas.ts';
+import type { AppSettingsPatch } from '../../shared/schemas/schemas.ts';
 import { DEFAULT_SETTINGS } from '../../electron/core/storage/app-settings.ts';
-import type { SystemEvent, SystemState } from '../../electron/core/background/check-scheduler.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import type { SystemEvent, SystemState } from '../../electron/core/schedule/check-scheduler.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { BackgroundWork } from '../../electron/main/background-work.ts';
 import { FakeClock } from './fake-clock.ts';
 import { samplePanel } from './panel-fixture.ts';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach } from 'node:test';
-import { PanelError, type ErrorCode } from '../../shared/errors.ts';
-import { createPanelService, type Encryption, type PanelService } from '../../electron/core/index.ts';
+import { PanelError, type ErrorCode } from '../../shared/contract/errors.ts';
+import { createCore, type Encryption, type Core } from '../../electron/core/index.ts';
 import { startReferencePanel, type ReferencePanel, type ReferencePanelOptions } from './reference-panel/server.ts';
 
 /**
@@ -76,12 +76,12 @@ export async function rejectsWith(promise: Promise<unknown>, code: ErrorCode, me
 }
 
 /** A panel service on a fresh temporary folder for the enclosing suite; read it inside tests. */
-export function suiteService(): () => PanelService {
+export function suiteService(): () => Core {
   let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
-  let service: PanelService | undefined;
+  let service: Core | undefined;
   before(async () => {
     dir = await tempDir();
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption() });
   });
   after(() => dir?.cleanup());
   return () => {
@@ -115,7 +115,7 @@ export function restartableServices(): {
   panel(): ReferencePanel;
   dir(): string;
   encryption(): TestEncryption;
-  start(): PanelService;
+  start(): Core;
 } {
   let panel: ReferencePanel | undefined;
   let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
@@ -137,7 +137,7 @@ export function restartableServices(): {
     panel: () => ready(panel),
     dir: () => ready(dir).path,
     encryption: () => ready(encryption),
-    start: () => createPanelService({ dataDir: ready(dir).path, encryption: ready(encryption) }),
+    start: () => createCore({ dataDir: ready(dir).path, encryption: ready(encryption) }),
   };
 }
 

@@ -1,5 +1,5 @@
-import { createPanelService, type PanelService, type PanelServiceOptions } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/events.ts';
+import { createCore, type Core, type CoreOptions } from '../../electron/core/index.ts';
+import type { PanelEvent } from '../../shared/contract/events.ts';
 import { testEncryption } from './helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, type ServiceType, startReferencePanel } from './reference-panel/server.ts';
 
@@ -18,7 +18,7 @@ export function closeAll(panels: Map<string, ReferencePanel>): Promise<unknown> 
 }
 
 export interface SignedInService {
-  service: PanelService;
+  service: Core;
   /** Every event the service sent the window, in order. */
   events: PanelEvent[];
   id: string;
@@ -28,12 +28,12 @@ export interface SignedInService {
   loggedIn: unknown;
 }
 
-type ServiceOptions = Partial<Omit<PanelServiceOptions, 'dataDir' | 'emit'>>;
+type ServiceOptions = Partial<Omit<CoreOptions, 'dataDir' | 'emit'>>;
 
 /** A panel service in `dataDir` (requests time out after 3 s unless `options` say) whose events are kept. */
-export function serviceWithEvents(dataDir: string, options: ServiceOptions = {}): { service: PanelService; events: PanelEvent[] } {
+export function serviceWithEvents(dataDir: string, options: ServiceOptions = {}): { service: Core; events: PanelEvent[] } {
   const events: PanelEvent[] = [];
-  const service = createPanelService({
+  const service = createCore({
     dataDir,
     encryption: testEncryption(),
     timeoutMs: 3000,

@@ -15,12 +15,103 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   common: [],
   secrets: ['common'],
   log: ['common', 'secrets'],
-  http: ['common', 'secrets', 'log'],
+  net: ['common', 'secrets', 'log'],
+  easypanel: ['common', 'secrets', 'log', 'net'],
   storage: ['common', 'secrets', 'log'],
-  background: ['common', 'log'],
-  transfer: ['common', 'http', 'storage'],
-  service: ['common', 'secrets', 'log', 'http', 'storage', 'background', 'transfer'],
+  schedule: ['common', 'log'],
+  // FIXME(rooms): the whole context still names the features' objects; narrow dependencies removes sign-in, services and checks here.
+  context: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'sign-in', 'services', 'checks'],
+  activity: ['common', 'log', 'storage', 'context'],
+  'sign-in': ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity'],
+  panels: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'context', 'activity', 'sign-in'],
+  services: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
+  checks: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'services'],
+  console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
+  transfer: ['common', 'net', 'easypanel', 'storage', 'context', 'sign-in', 'panels'],
+  app: ['common', 'log', 'storage', 'context', 'sign-in', 'transfer'],
+  wiring: [
+    'common',
+    'secrets',
+    'log',
+    'net',
+    'easypanel',
+    'storage',
+    'schedule',
+    'context',
+    'activity',
+    'sign-in',
+    'panels',
+    'services',
+    'checks',
+    'console',
+    'transfer',
+    'app',
+  ],
 };
+
+/**
+ * The window's folders: `window/` (stores, events, commands) and `ui/` (primitives, formatting, over
+ * the window's hooks) are layers whose files anyone above may import; every other folder is a feature, which the features
+ * allowed here reach only through its `index.ts` (free of React) or its `views.tsx` (its React
+ * parts), never an inner file. `app/` is the shell over them all; `main.tsx` starts it.
+ */
+export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
+  window: [],
+  ui: ['window'],
+  'sign-in': ['ui', 'window'],
+  session: ['ui', 'window', 'sign-in'],
+  'panel-list': ['ui', 'window', 'sign-in'],
+  activity: ['ui', 'window', 'panel-list'],
+  alerts: ['ui', 'window', 'activity'],
+  console: ['ui', 'window', 'activity', 'panel-list'],
+  services: ['ui', 'window', 'panel-list'],
+  logs: ['ui', 'window', 'services'],
+  deployments: ['ui', 'window', 'logs'],
+  transfer: ['ui', 'window'],
+  preferences: ['ui', 'window'],
+  panel: ['ui', 'window', 'sign-in', 'session', 'console', 'deployments', 'logs', 'services'],
+  app: [
+    'ui',
+    'window',
+    'sign-in',
+    'session',
+    'panel-list',
+    'activity',
+    'alerts',
+    'console',
+    'services',
+    'logs',
+    'deployments',
+    'transfer',
+    'preferences',
+    'panel',
+  ],
+};
+const RENDERER_LAYERS = new Set(['ui', 'window']);
+/** A feature's doors: what other folders may import of it. */
+const FEATURE_DOORS = new Set(['index.ts', 'views.tsx']);
+
+/** Why a file of the window may import the window's file `target`, or null when it may. */
+function rendererRefusal(file: string, target: string): string | null {
+  const parts = (path: string) => path.slice('renderer/'.length).split('/');
+  const [fromFolder, ...fromRest] = parts(file);
+  const [toFolder, ...toRest] = parts(target);
+  if (fromRest.length === 0)
+    return toRest.length === 0 || toFolder === 'app' || toFolder === 'window'
+      ? null
+      : `renderer/${fromFolder} starts the app: it imports app/ and window/ only`;
+  if (toRest.length === 0) return `renderer/${toFolder} is the entry point: nothing imports it`;
+  if (fromFolder === toFolder) return null;
+  const allowed = RENDERER_FOLDERS[fromFolder!];
+  if (!allowed) return `renderer/${fromFolder} is not a folder of RENDERER_FOLDERS in tests/unit/layers.test.ts`;
+  if (!RENDERER_FOLDERS[toFolder!]) return `renderer/${toFolder} is not a folder of RENDERER_FOLDERS in tests/unit/layers.test.ts`;
+  if (!allowed.includes(toFolder!))
+    return `renderer/${fromFolder} may import ${allowed.join(', ') || 'no other folder'}, not renderer/${toFolder}`;
+  if (RENDERER_LAYERS.has(toFolder!)) return null;
+  return toRest.length === 1 && FEATURE_DOORS.has(toRest[0]!)
+    ? null
+    : `renderer/${toFolder} is a feature: other folders import its index.ts or views.tsx, not ${toRest.join('/')}`;
+}
 
 export interface ImportLine {
   file: string;
@@ -56,7 +147,8 @@ export function refusal(file: string, specifier: string): string | null {
   }
   if (inFolder(file, 'renderer')) {
     if (isPackage) return specifier === 'electron' || specifier.startsWith('node:') ? 'the renderer has no Electron and no Node' : null;
-    return inFolder(target!, 'renderer') || inFolder(target!, 'shared') ? null : 'the renderer imports only renderer/ and shared/';
+    if (inFolder(target!, 'shared')) return null;
+    return inFolder(target!, 'renderer') ? rendererRefusal(file, target!) : 'the renderer imports only renderer/ and shared/';
   }
   if (inFolder(file, 'electron/preload')) {
     if (isPackage) return specifier === 'electron' ? null : 'the preload is bundled alone: only electron and shared/';
@@ -129,7 +221,7 @@ function loadedFrom(folders: readonly string[]): Map<string, string> {
   return packages;
 }
 
-test('zod is main’s: nothing the renderer or the preload loads imports it (the schemas live in shared/schemas.ts and shared/operation-schemas.ts)', () => {
+test('zod is main’s: nothing the renderer or the preload loads imports it (the schemas live in shared/schemas/schemas.ts and shared/schemas/service-action-schemas.ts)', () => {
   const packages = loadedFrom(['renderer', 'electron/preload']);
   assert.ok(packages.has('react'), 'the walk reaches the packages the renderer loads');
   assert.equal(packages.get('zod'), undefined, `zod is loaded by ${packages.get('zod')}`);
@@ -155,14 +247,30 @@ test('every folder of the core is a layer of the table, with a README saying wha
   );
 });
 
+test('every folder of the window is in RENDERER_FOLDERS', () => {
+  const folders = readdirSync(join(root, 'renderer'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  assert.deepEqual(folders.toSorted(), Object.keys(RENDERER_FOLDERS).toSorted());
+});
+
 test('the judge refuses an arrow the wrong way, so the test above can fail', () => {
-  assert.match(refusal('electron/core/storage/panel-registry.ts', '../service/panel-service.ts') ?? '', /core\/storage may import/);
-  assert.match(refusal('electron/core/common/address.ts', '../http/http-client.ts') ?? '', /no other layer/);
+  assert.match(refusal('electron/core/storage/panel-registry.ts', '../wiring/create-core.ts') ?? '', /core\/storage may import/);
+  assert.match(refusal('electron/core/common/address.ts', '../net/http-client.ts') ?? '', /no other layer/);
   assert.match(refusal('electron/main/main.ts', '../core/log/log.ts') ?? '', /index\.ts only/);
-  assert.match(refusal('renderer/app.tsx', '../electron/core/index.ts') ?? '', /renderer imports only/);
+  assert.match(refusal('electron/core/storage/panel-registry.ts', '../services/service-actions.ts') ?? '', /core\/storage may import/);
+  assert.match(
+    refusal('renderer/panel/panel-tabs.tsx', '../services/services-tab.tsx') ?? '',
+    /is a feature: other folders import its index\.ts or views\.tsx/,
+  );
+  assert.match(refusal('renderer/services/services-tab.tsx', '../panel/views.tsx') ?? '', /renderer\/services may import/);
+  assert.match(refusal('renderer/window/window-store.ts', '../ui/row-menu.tsx') ?? '', /renderer\/window may import no other folder/);
+  assert.equal(refusal('renderer/panel/panel-tabs.tsx', '../services/views.tsx'), null);
+  assert.equal(refusal('renderer/panel/panel-tabs.tsx', '../ui/row-menu.tsx'), null);
+  assert.match(refusal('renderer/app/app.tsx', '../../electron/core/index.ts') ?? '', /renderer imports only/);
   assert.match(refusal('shared/types.ts', 'node:fs') ?? '', /no Electron, no Node/);
-  assert.match(refusal('electron/core/http/node-fetch.ts', 'electron') ?? '', /no Electron/);
-  assert.equal(refusal('electron/core/service/panel-service.ts', '../storage/panel-registry.ts'), null);
+  assert.match(refusal('electron/core/net/node-fetch.ts', 'electron') ?? '', /no Electron/);
+  assert.equal(refusal('electron/core/wiring/create-core.ts', '../storage/panel-registry.ts'), null);
   assert.equal(refusal('electron/main/main.ts', '../core/index.ts'), null);
   assert.deepEqual(
     importsOf("import a from './a.ts';\nexport { b } from '../b.ts';\nconst c = await import('./c.ts');\nimport './d.css';"),

@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToUnicode } from 'node:url';
-import { PanelError } from '../../../shared/errors.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 
 /** A panel address as the core keeps it. */
 export interface NormalisedAddress {

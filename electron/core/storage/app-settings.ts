@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../../shared/settings.ts';
-import { storedBoardTableFields } from '../../../shared/board-table-schemas.ts';
+import { storedBoardTableFields } from '../../../shared/schemas/panel-list-schemas.ts';
 import { BOARD_SORTS, THEMES } from '../../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';

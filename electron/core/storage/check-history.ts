@@ -1,4 +1,4 @@
-import { isErrorCode } from '../../../shared/errors.ts';
+import { isErrorCode } from '../../../shared/contract/errors.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
 import type { SessionCheck } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';

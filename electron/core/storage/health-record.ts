@@ -1,4 +1,4 @@
-import { isErrorCode } from '../../../shared/errors.ts';
+import { isErrorCode } from '../../../shared/contract/errors.ts';
 import { HEALTH_PROBLEM_MAX, type PanelHealth, type ServiceCounts } from '../../../shared/fleet-state.ts';
 import { SERVICE_STATES } from '../../../shared/services.ts';
 import { isRecord, isTime } from '../common/guards.ts';

@@ -1,4 +1,4 @@
-import { PanelError } from '../../../shared/errors.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { normaliseAddress } from '../common/address.ts';
 import type { PanelRecord, PanelRecordChange } from './panel-record.ts';
 

@@ -1,5 +1,5 @@
 import { STYLE_PATHS } from '../common/style-paths.ts';
-import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/errors.ts';
+import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/contract/errors.ts';
 import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem } from '../../../shared/labels.ts';
 import {
   API_STYLES,

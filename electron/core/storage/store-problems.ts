@@ -1,5 +1,5 @@
 import { chmodSync, constants, copyFileSync, existsSync, renameSync } from 'node:fs';
-import { PanelError } from '../../../shared/errors.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import type { DocumentStore } from './document-store.ts';
 
 /** Owner only, for every document: even the panel list names accounts and the check history. */

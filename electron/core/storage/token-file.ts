@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ErrorInfo } from '../../../shared/errors.ts';
+import type { ErrorInfo } from '../../../shared/contract/errors.ts';
 import { isRecord, isTime } from '../common/guards.ts';
 import type { DocumentStore } from './document-store.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError } from './store-problems.ts';

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../../shared/errors.ts';
+import type { ErrorInfo } from '../../../shared/contract/errors.ts';
 import type { ProtectionLevel } from '../../../shared/types.ts';
 
 /** Why a saved sign-in was not read at start, in the operator's words. */

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../../shared/errors.ts';
+import type { ErrorInfo } from '../../../shared/contract/errors.ts';
 import type { ProtectionLevel, TokenProtection } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
 import { TokenFile, type StoredToken, type TokenFileProblem } from './token-file.ts';

@@ -1,8 +1,8 @@
 import { STYLE_PATHS } from '../common/style-paths.ts';
-import { parseInput } from '../../../shared/contract.ts';
-import { isSha256Fingerprint, PanelError, readCertificateInfo, type CertificateInfo } from '../../../shared/errors.ts';
+import { parseInput } from '../../../shared/contract/contract.ts';
+import { isSha256Fingerprint, PanelError, readCertificateInfo, type CertificateInfo } from '../../../shared/contract/errors.ts';
 import { fitPanelName, PANEL_NAME_MAX } from '../../../shared/labels.ts';
-import { addPanelInputSchema, updatePanelInputSchema } from '../../../shared/schemas.ts';
+import { addPanelInputSchema, updatePanelInputSchema } from '../../../shared/schemas/schemas.ts';
 import type { PanelSettings } from '../../../shared/types.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 import { withoutUndefined } from '../common/given.ts';

@@ -2,7 +2,7 @@ import type { ImportLabels, ImportRow, ImportRowStatus } from '../../../shared/t
 import type { PanelSettings } from '../../../shared/types.ts';
 import type { ValidatedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
-import type { CertificateInfo } from '../../../shared/errors.ts';
+import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import { pathsFollowingStyle } from '../common/style-paths.ts';
 import { TimeSlicer } from '../common/time-slices.ts';
 

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { PanelError } from '../../../shared/errors.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { formatBytes } from '../../../shared/sizes.ts';
 import {
   CSV_HEADER,

@@ -1,4 +1,4 @@
-import { createPanelService, openJsonFiles, type FetchLike } from '../../../electron/core/index.ts';
+import { createCore, openJsonFiles, type FetchLike } from '../../../electron/core/index.ts';
 import { DEMO_USER } from '../reference-panel/server.ts';
 import { testEncryption } from '../helpers.ts';
 
@@ -43,7 +43,7 @@ function toReferencePanel(url: string): FetchLike {
 }
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const service = createPanelService({
+const service = createCore({
   dataDir,
   encryption: testEncryption(keyHex ? { key: Buffer.from(keyHex, 'hex') } : {}),
   ...(fleet ? { fetch: toReferencePanel(panelUrl) } : {}),

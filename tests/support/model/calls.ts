@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../shared/errors.ts';
+import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { AppStatus, Panel, PanelCheck, SessionResult } from '../../../shared/types.ts';
 import type { Outcome, Run } from './harness.ts';
 import type { Model, PanelModel } from './model.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PanelError } from '../../../shared/errors.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { Violation, type Run, type DiskFault } from './harness.ts';
 import { checkInvariants, checkRestartListing } from './invariants.ts';
 import { checkTrust } from './token-checks.ts';

@@ -2,10 +2,10 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scheduler } from 'fast-check';
-import { createPanelService, type FetchLike, type PanelService } from '../../../electron/core/index.ts';
-import { createNodeFetch } from '../../../electron/core/http/node-fetch.ts';
+import { createCore, type FetchLike, type Core } from '../../../electron/core/index.ts';
+import { createNodeFetch } from '../../../electron/core/net/node-fetch.ts';
 import { diskFiles, type StoreFiles } from '../../../electron/core/storage/store-files.ts';
-import { PanelError, errorCodes, type ErrorCode } from '../../../shared/errors.ts';
+import { PanelError, errorCodes, type ErrorCode } from '../../../shared/contract/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import type { RecordedRequest } from '../reference-panel/server.ts';
 import { Keyrings, scheduledEncryption, type Backend } from './keyring.ts';
@@ -56,7 +56,7 @@ export class Run {
   readonly keyrings = new Keyrings();
   readonly dir: string;
   backend: Backend;
-  service: PanelService;
+  service: Core;
   fault: DiskFault | null = null;
   faultsFired = 0;
   /** What happened so far, printed with a violation. */
@@ -101,13 +101,13 @@ export class Run {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  #create(): PanelService {
+  #create(): Core {
     const encryption = scheduledEncryption(this.keyrings.encryption(this.backend), (promise, label) => this.hold(promise, label));
     const stores = appStores(this.dir, (name, path) => this.#beforeWrite(name, path));
     this.#retire = stores.retire;
     // A new run of the app has connection pools of its own.
     const nodeFetch = createNodeFetch();
-    return createPanelService({
+    return createCore({
       dataDir: this.dir,
       encryption,
       fetch: (url, init, tls) => this.#fetch(nodeFetch, url, init, tls),
@@ -232,7 +232,7 @@ export class Run {
       }
       const stores = appStores(scratch);
       try {
-        const shadow = createPanelService({
+        const shadow = createCore({
           dataDir: scratch,
           encryption: this.keyrings.encryption(this.backend),
           openStore: stores.openStore,

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../shared/errors.ts';
+import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import type { Call, Code } from './calls.ts';
 import type { Outcome, Run } from './harness.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MenuItemConstructorOptions } from 'electron';
 import { appMenuTemplate } from '../../../electron/main/app-menu.ts';
-import { COMMAND_IDS, COMMANDS, type CommandId } from '../../../shared/commands.ts';
+import { COMMAND_IDS, COMMANDS, type CommandId } from '../../../shared/contract/commands.ts';
 
 const platforms: NodeJS.Platform[] = ['darwin', 'win32', 'linux'];
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { PanelEvent } from '../../../shared/events.ts';
-import { createPanelService } from '../../../electron/core/index.ts';
+import type { PanelEvent } from '../../../shared/contract/events.ts';
+import { createCore } from '../../../electron/core/index.ts';
 import { BackgroundWork } from '../../../electron/main/background-work.ts';
 import { startReferencePanel, DEMO_USER } from '../../support/reference-panel/server.ts';
 import { settle } from '../../support/fake-clock.ts';
@@ -94,7 +94,7 @@ test('with a real service and panel: the first pass checks, the window hears it,
     notifier: { notify: () => undefined },
     timing: { firstPassDelayMs: 0, firstPassSpreadMs: 0 },
   });
-  const core = createPanelService({ dataDir: dir.path, encryption: testEncryption(), emit: work.emit });
+  const core = createCore({ dataDir: dir.path, encryption: testEncryption(), emit: work.emit });
   const service = work.observe(core);
   try {
     const added = await core.addPanel({ address: server.url, name: 'Production' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { PanelEvent } from '../../../shared/events.ts';
+import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
 import { BackgroundWork } from '../../../electron/main/background-work.ts';
 import { checkedIds, fakeSystem, iso, MINUTE, panel, SECOND, setUp, T0 } from '../../support/background-fakes.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createPanelApi, isPanelApiFailure, unwrapAnswer, type PanelApiFailure } from '../../../shared/bridge.ts';
-import type { PanelApi } from '../../../shared/contract.ts';
-import { PanelError } from '../../../shared/errors.ts';
-import { channelOf, methodNames } from '../../../shared/methods.ts';
+import { createPanelApi, isPanelApiFailure, unwrapAnswer, type PanelApiFailure } from '../../../shared/contract/bridge.ts';
+import type { PanelApi } from '../../../shared/contract/contract.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
+import { channelOf, methodNames } from '../../../shared/contract/methods.ts';
 import { registerPanelApi, type IpcCallEvent } from '../../../electron/main/ipc-registrar.ts';
 import type { Log, LogFields } from '../../../electron/core/log/log.ts';
 import { APP_FRAME, APP_ORIGIN, fakeIpc, registeredIpc } from '../../support/fake-ipc.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
-import { sendRequest, type HttpRequest } from '../../../electron/core/http/http-client.ts';
+import { sendRequest, type HttpRequest } from '../../../electron/core/net/http-client.ts';
 import { netRequestFetch, type NetRequestOptions } from '../../../electron/main/net-request-fetch.ts';
 import { rejectsWith } from '../../support/helpers.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { findCertificateRejection } from '../../../electron/core/http/certificate-trust.ts';
-import { describeConnectionFailure } from '../../../electron/core/http/connection-errors.ts';
+import { findCertificateRejection } from '../../../electron/core/net/certificate-trust.ts';
+import { describeConnectionFailure } from '../../../electron/core/net/connection-errors.ts';
 import { PanelCertificates, panelPartition, withConnectionsReset } from '../../../electron/main/panel-certificates.ts';
-import type { PanelApi } from '../../../shared/contract.ts';
+import type { PanelApi } from '../../../shared/contract/contract.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../../support/tls-certificate.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
-import type { SystemEvent } from '../../../electron/core/background/check-scheduler.ts';
+import type { SystemEvent } from '../../../electron/core/schedule/check-scheduler.ts';
 import { electronSystemState, ONLINE_POLL_MS, type PollTimer } from '../../../electron/main/system-state.ts';
 
 /** powerMonitor and net stand-ins, and an interval that runs when the test says. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createPanelService } from '../../../electron/core/index.ts';
+import { createCore } from '../../../electron/core/index.ts';
 import type { Log, LogFields } from '../../../electron/core/log/log.ts';
 import { UpdateChecks, type Updater, type UpdaterEvents } from '../../../electron/main/update-checks.ts';
-import type { PanelEvent } from '../../../shared/events.ts';
-import { isPanelEvent } from '../../../shared/events.ts';
+import type { PanelEvent } from '../../../shared/contract/events.ts';
+import { isPanelEvent } from '../../../shared/contract/events.ts';
 import { plainEvent } from '../../../electron/main/window-events.ts';
 import { FakeClock } from '../../support/fake-clock.ts';
 import { rejectsWith, tempDir, testEncryption } from '../../support/helpers.ts';
@@ -290,13 +290,13 @@ describe('updateReady on its way to the window', () => {
     try {
       let ready = false;
       let installs = 0;
-      const service = createPanelService({ dataDir: dir.path, encryption: testEncryption(), installUpdate: () => ready && ++installs > 0 });
+      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), installUpdate: () => ready && ++installs > 0 });
       await rejectsWith(service.installUpdate(), 'NOT_FOUND', /No update is ready/);
       assert.equal(installs, 0);
       ready = true;
       await service.installUpdate();
       assert.equal(installs, 1);
-      await rejectsWith(createPanelService({ dataDir: dir.path, encryption: testEncryption() }).installUpdate(), 'NOT_FOUND');
+      await rejectsWith(createCore({ dataDir: dir.path, encryption: testEncryption() }).installUpdate(), 'NOT_FOUND');
     } finally {
       await dir.cleanup();
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EVENT_CHANNEL, type PanelEvent } from '../../../shared/events.ts';
-import type { ErrorInfo } from '../../../shared/errors.ts';
+import { EVENT_CHANNEL, type PanelEvent } from '../../../shared/contract/events.ts';
+import type { ErrorInfo } from '../../../shared/contract/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import { plainEvent, WindowEvents, type EventWindow } from '../../../electron/main/window-events.ts';
 import { APP_ORIGIN } from '../../../electron/main/renderer-files.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseArguments } from '../../../shared/contract.ts';
-import { isPanelEvent } from '../../../shared/events.ts';
+import { parseArguments } from '../../../shared/contract/contract.ts';
+import { isPanelEvent } from '../../../shared/contract/events.ts';
 import { INPUT_MAX_BYTES } from '../../../shared/operations-console.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';

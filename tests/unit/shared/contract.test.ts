@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { argumentSchemas, methodNames, parseArguments } from '../../../shared/contract.ts';
-import { settle } from '../../../shared/envelope.ts';
-import { INTERNAL_MESSAGE, PanelError, isErrorCode } from '../../../shared/errors.ts';
+import { argumentSchemas, methodNames, parseArguments } from '../../../shared/contract/contract.ts';
+import { settle } from '../../../shared/contract/envelope.ts';
+import { INTERNAL_MESSAGE, PanelError, isErrorCode } from '../../../shared/contract/errors.ts';
 import { rejectsWith } from '../../support/helpers.ts';
-import { isPanelEvent } from '../../../shared/events.ts';
+import { isPanelEvent } from '../../../shared/contract/events.ts';
 
 const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 

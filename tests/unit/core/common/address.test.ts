@@ -8,7 +8,7 @@ import {
   normaliseAddressUncachedForTests,
   normaliseLoginPath,
 } from '../../../../electron/core/common/address.ts';
-import { PanelError } from '../../../../shared/errors.ts';
+import { PanelError } from '../../../../shared/contract/errors.ts';
 import { rejectsWith } from '../../../support/helpers.ts';
 
 const accepted: [input: string, baseUrl: string, display: string][] = [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { serialize } from 'node:v8';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { createPanelService, type PanelService } from '../../../../electron/core/index.ts';
+import { createCore, type Core } from '../../../../electron/core/index.ts';
 import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../../../../electron/core/common/json-shape.ts';
 import { HIDDEN_SECRET } from '../../../../electron/core/secrets/session-redaction.ts';
 import { rejectsWith, tempDir, testEncryption } from '../../../support/helpers.ts';
@@ -85,7 +85,7 @@ describe('checkJsonShape', () => {
 describe('answers too deep or too big for main, through a real service over loopback', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: PanelService;
+  let service: Core;
   let panelId: string;
   let token: string;
 
@@ -93,7 +93,7 @@ describe('answers too deep or too big for main, through a real service over loop
     panel = await startReferencePanel();
     dir = await tempDir();
     // The app's own size cap (4 MiB): the hostile answers are as large as it lets through.
-    service = createPanelService({ dataDir: dir.path, encryption: testEncryption() });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption() });
     panelId = (await service.addPanel({ address: panel.url })).id;
     await service.logIn(panelId, { email: DEMO_USER.email, password: DEMO_USER.password });
     const issued = panel.issuedTokens()[0];

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { normaliseAddress } from '../../../../electron/core/common/address.ts';
-import { newPanelRecord as newRecord } from '../../../../electron/core/service/new-panel.ts';
+import { newPanelRecord as newRecord } from '../../../../electron/core/panels/new-panel.ts';
 import { jsonFileStore, type JournalPolicy } from '../../../../electron/core/storage/document-store.ts';
 import { PanelRegistry, type PanelRecord } from '../../../../electron/core/storage/panel-registry.ts';
 import { rejectsWith, tempDir } from '../../../support/helpers.ts';

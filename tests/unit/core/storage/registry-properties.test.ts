@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PanelError } from '../../../../shared/errors.ts';
+import { PanelError } from '../../../../shared/contract/errors.ts';
 import { normaliseAddress } from '../../../../electron/core/common/address.ts';
 import { jsonFileStore, journalPathOf, type JournalPolicy } from '../../../../electron/core/storage/document-store.ts';
 import { PanelRegistry, type PanelRecord } from '../../../../electron/core/storage/panel-registry.ts';
-import { newPanelRecord as newRecord } from '../../../../electron/core/service/new-panel.ts';
+import { newPanelRecord as newRecord } from '../../../../electron/core/panels/new-panel.ts';
 import { FaultyFiles } from '../../../support/storage/faulty-files.ts';
 
 /**

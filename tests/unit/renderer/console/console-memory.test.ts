@@ -15,7 +15,7 @@ import {
   writeConsoleMemory,
 } from '../../../../renderer/console/console-memory.ts';
 import { exportRequests, importRequests } from '../../../../renderer/console/request-transfer.ts';
-import { MASKED_VALUE } from '../../../../renderer/session-fields.ts';
+import { MASKED_VALUE } from '../../../../shared/secret-fields.ts';
 
 /** What the console keeps in the window's storage: bounded, and never a secret. */
 

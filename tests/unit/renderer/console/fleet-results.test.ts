@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { maskCell, resultRows, resultsCsv, sortRows } from '../../../../renderer/console/fleet-results.ts';
-import { MASKED_VALUE } from '../../../../renderer/session-fields.ts';
+import { MASKED_VALUE } from '../../../../shared/secret-fields.ts';
 import type { PanelOperationResult } from '../../../../shared/operations-console.ts';
 
 /** The read across panels as a table: rows, sorting, secrets masked, CSV. */

@@ -10,8 +10,8 @@ import {
   maskInput,
   withRevealed,
 } from '../../../../renderer/console/secret-mask.ts';
-import { type Branch, type JsonRow, type TreeView, visibleRows } from '../../../../renderer/json-rows.ts';
-import { MASKED_VALUE } from '../../../../renderer/session-fields.ts';
+import { type Branch, type JsonRow, type TreeView, visibleRows } from '../../../../renderer/ui/json-rows.ts';
+import { MASKED_VALUE } from '../../../../shared/secret-fields.ts';
 import { secretFieldPaths } from '../../../../shared/secret-fields.ts';
 
 /** Secret fields of an answer masked until revealed, one by one; the answer itself untouched. */

@@ -1,0 +1,79 @@
+import { parseArguments } from '../../../shared/contract/contract.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
+import type { CoreOptions, CoreContext, CoreMethods } from '../context/core-context.ts';
+import { attemptWrite } from '../sign-in/session-reader.ts';
+
+type AppMethods = 'getAppStatus' | 'updateSettings' | 'installUpdate' | 'currentSettings' | 'loadProblem' | 'migration' | 'flush';
+
+/** The app as a whole: its settings, how tokens are protected, what was repaired at start, the update. */
+export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'installUpdate'>): CoreMethods<AppMethods> {
+  const { state, now, changes } = context;
+  return {
+    async getAppStatus() {
+      parseArguments('getAppStatus', []);
+      const { settings, vault, startupProblems } = await state();
+      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
+    async updateSettings(patch) {
+      const [change] = parseArguments('updateSettings', [patch]);
+      const current = await state();
+      const { registry, settings, vault, startupProblems } = current;
+      const weak = change.storeTokensWithWeakProtection;
+      const changed = (panelId: string) => changes.changed(panelId);
+      if (weak === false) {
+        // Copies first, setting after: if the copies cannot be deleted the setting stays on, so
+        // "off" never stands beside weak copies on disk, and a retry finishes the job. Meanwhile
+        // the vault makes no new weak copy, until the setting is written or the change failed.
+        try {
+          const inMemory = await vault.removeWeakCopies();
+          // One change for all of them, made as the copies are gone (a change per panel would let calls in between).
+          await attemptWrite(() => registry.updateMany(new Map(inMemory.map((panelId) => [panelId, { tokenStorage: 'memory' as const }]))));
+          for (const panelId of inMemory) changed(panelId);
+          await settings.update(change);
+        } finally {
+          vault.weakRemovalEnded();
+        }
+      } else {
+        // The setting first: the vault reads it when it decides where tokens go.
+        await settings.update(change);
+        if (weak === true) {
+          // `onSaved` runs at once after each save, before anything else can change the panel.
+          await vault.saveHeldInMemory(now(), async (panelId, storage) => {
+            await registry.update(panelId, { tokenStorage: storage });
+            changed(panelId);
+          });
+        }
+      }
+      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+    },
+
+    async installUpdate() {
+      parseArguments('installUpdate', []);
+      if (!options.installUpdate?.())
+        throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
+    },
+
+    async currentSettings() {
+      return (await state()).settings.get();
+    },
+
+    async loadProblem() {
+      return (await state()).registry.loadProblem;
+    },
+
+    async migration() {
+      return (await state()).registry.migration;
+    },
+
+    async flush() {
+      changes.flush();
+      context.fleetChanges.flush();
+      context.keptServices.flush();
+      const { registry, vault, history, alerts } = await state();
+      await Promise.all([history.flush(), alerts.flush()]);
+      // The journals folded into their files: each file alone is complete after a quit.
+      await Promise.all([registry.compact(), vault.compact(), history.compact()]);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { PanelApi } from '../../../shared/contract/contract.ts';
+import type { CertificateInfo } from '../../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../../shared/contract/events.ts';
+import type { AppSettings } from '../../../shared/types.ts';
+import type { TextFileKind } from '../../../shared/text-files.ts';
+import type { FetchLike } from '../net/http-client.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import type { ProxyResolver } from '../net/proxy-tunnel.ts';
+import type { ActivityLogOptions } from '../storage/activity-log.ts';
+import type { OpenStore } from '../storage/document-store.ts';
+import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
+import type { Encryption } from '../storage/token-vault.ts';
+import type { AlertCenter } from '../checks/alerts.ts';
+import type { FleetStateReader } from '../checks/fleet-state.ts';
+import type { KeptServices } from '../services/kept-services.ts';
+import type { ChangeBatcher, PanelChangeBatcher } from './change-batchers.ts';
+import type { ServiceActionsInFlight } from '../services/service-actions.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+import type { SessionCache } from '../sign-in/session-cache.ts';
+import type { SessionReader } from '../sign-in/session-reader.ts';
+
+export interface CoreOptions {
+  /** The folder the panel list, the token store, the settings and the check history are kept in. */
+  dataDir: string;
+  encryption: Encryption;
+  /**
+   * Defaults to `createNodeFetch` (https judged by the system or the panel's trusted certificate);
+   * the app passes a fetch over Chromium's network stack (system proxy, OS certificates).
+   */
+  fetch?: FetchLike;
+  /**
+   * The system's proxy for the connections the core opens itself (the log socket), as a PAC answer
+   * ("DIRECT", "PROXY host:port"); the app passes Electron's `session.resolveProxy`. Without it they connect directly.
+   */
+  resolveProxy?: ProxyResolver;
+  /** Per request, headers and body together. Default 15 s. */
+  timeoutMs?: number;
+  /** Largest answer read from a panel. Default 4 MiB: room for a session with a 1 MiB string, far below memory trouble. */
+  maxResponseBytes?: number;
+  /** Defaults to JSON files in `dataDir`, written atomically, which the app uses too. */
+  openStore?: OpenStore;
+  /** How `activity.jsonl` is written: its bound, and the file operations (tests make them fail). */
+  activity?: Omit<ActivityLogOptions, 'now'>;
+  now?: () => Date;
+  /** Where events for the window go (the app sends them to its own window only). */
+  emit?: (event: PanelEvent) => void;
+  /**
+   * Asks the operator where to export panels (the app: the system's save dialog), offering
+   * `suggestedName`; null when they cancel. Without it nothing is exported.
+   */
+  chooseExportFile?: (suggestedName: string) => Promise<string | null>;
+  /** Asks the operator for a file to import (the app: the system's open dialog); null when they cancel. */
+  chooseImportFile?: () => Promise<string | null>;
+  /** Asks the operator for a `.csv` or `.json` file to open (the app: the open dialog); null when they cancel. */
+  chooseTextFile?: (kind: TextFileKind) => Promise<string | null>;
+  /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
+  installUpdate?: () => boolean;
+}
+
+export interface Core extends PanelApi {
+  /** What was wrong with the panel list on disk when it was loaded, if anything. */
+  loadProblem(): Promise<RegistryLoadProblem | null>;
+  /** The format the panel list was upgraded from at start, and where the old file was kept. */
+  migration(): Promise<RegistryMigration | null>;
+  /** The settings as they are now, for main's background work. */
+  currentSettings(): Promise<AppSettings>;
+  /** Writes what is waiting (check history, events) now: at quit. */
+  flush(): Promise<void>;
+  /** Ends every live follow of a service log: the window closed or reloaded, so nobody listens. */
+  stopAllLogFollows(): void;
+  /** Main's expiry watcher warned that the panel's session ends at `expiresAt`: recorded as an alert. */
+  sessionEnding(panelId: string, expiresAt: string): Promise<void>;
+}
+
+/** The methods of the service one concern module serves. */
+export type CoreMethods<M extends keyof Core> = Pick<Core, M>;
+
+/** What every concern of the service shares: one of these per service, built by `createCore`. */
+export interface CoreContext {
+  /** The files, opened once; a call waits for them, and every call fails when they could not be opened. */
+  state(): Promise<DataFolder>;
+  /** The files once open, else null: for what must answer at once (Chromium's certificate check, events). */
+  opened(): DataFolder | null;
+  request: RequestSettings;
+  now(): Date;
+  emit(event: PanelEvent): void;
+  cache: SessionCache;
+  changes: PanelChangeBatcher;
+  /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
+  presented: Map<string, CertificateInfo>;
+  reader: SessionReader;
+  /** The state a check reads beside the session (services, load), and its `fleetStateChanged` events. */
+  fleet: FleetStateReader;
+  fleetChanges: ChangeBatcher;
+  /** Each signed-in panel's services as last read (`getFleetServices`), and their `fleetServicesChanged` events. */
+  keptServices: KeptServices;
+  /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
+  inFlight: ServiceActionsInFlight;
+  /** Judges each check against the one before and raises the alerts. */
+  alerts: AlertCenter;
+}

@@ -1,0 +1,174 @@
+import { PanelError } from '../../../shared/contract/errors.ts';
+import {
+  ANSWER_MAX_BYTES,
+  ANSWER_TEXT_MAX_CHARS,
+  CATALOGUE_MAX_BYTES,
+  type CatalogueGeneration,
+  type OperationAnswer,
+} from '../../../shared/operations-console.ts';
+import { HIDDEN_SECRET } from '../../../shared/types.ts';
+import { isRecord } from '../../../shared/guards.ts';
+import { apiUrl } from '../common/address.ts';
+import { checkJsonShape, type JsonShapeLimits } from '../common/json-shape.ts';
+import { nextTurn } from '../common/time-slices.ts';
+import { hideSecrets } from '../secrets/session-redaction.ts';
+import { secretMatcher } from '../secrets/secret-match.ts';
+import { callShape, readEnvelope } from './api-style.ts';
+import type { HttpResponse } from '../net/http-client.ts';
+import { RETRY_PAUSE_MS } from './panel-calls.ts';
+import { type PanelEndpoint, type RequestSettings, sendToPanel } from './panel-endpoints.ts';
+import { describeStatus, failOnSharedStatus, failUnlessSuccess } from './panel-responses.ts';
+import { DEPLOY_DEADLINE_MS } from './service-operations.ts';
+import type { CatalogueEntry } from './operation-catalogue.ts';
+
+/**
+ * The console's two requests with a panel's token: the catalogue (`GET /api/openapi.json`) and one
+ * operation of it, sent in its generation's form to the route Paneldeck built (`routeOf`), under
+ * the panel's API base only (apiUrl, and the client's redirect rule). The answer is the panel's,
+ * whatever its status (a 4xx is an answer to show), but for a 401/403, which is UNAUTHORIZED.
+ */
+
+/** What an answer may be, parsed: deep as the window can draw (structured clone's limit) and a 4 MiB answer of small values. */
+const ANSWER_LIMITS: Readonly<JsonShapeLimits> = Object.freeze({ maxDepth: 2000, maxValues: 1_000_000 });
+
+/** Past this many characters, reading an answer yields between its steps. */
+const SLICED_ANSWER_CHARS = 256 * 1024;
+
+const unauthorized = (response: HttpResponse, doing: string) =>
+  new PanelError('UNAUTHORIZED', `The panel rejected the saved token (${describeStatus(response)}) while ${doing}. Log in again.`);
+
+/** The catalogue's text, read with the token within `CATALOGUE_MAX_BYTES`. */
+export async function fetchCatalogueText(
+  settings: RequestSettings,
+  panel: PanelEndpoint,
+  token: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const doing = 'reading its catalogue of operations';
+  const url = apiUrl(panel.baseUrl, '/openapi.json', 'route');
+  const response = await sendToPanel(settings, [token], panel, {
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    signal,
+    maxBytes: CATALOGUE_MAX_BYTES,
+  });
+  if (response.status === 401 || response.status === 403) throw unauthorized(response, doing);
+  if (response.status === 404) {
+    throw new PanelError(
+      'NOT_FOUND',
+      `The panel serves no catalogue at ${url} (${describeStatus(response)}): this Easypanel may not offer one.`,
+    );
+  }
+  failOnSharedStatus(response, doing);
+  failUnlessSuccess(response, doing, [token]);
+  return response.text;
+}
+
+const STYLE_OF: Readonly<Record<CatalogueGeneration, 'trpc' | 'rpc' | 'plain'>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' };
+
+/** A 2.33 read's input as query parameters: text as it is, numbers and booleans as text, anything else as JSON. */
+function publicQuery(input: unknown): string {
+  if (!isRecord(input)) return '';
+  const entries = Object.entries(input).flatMap(([key, value]): [string, string][] => {
+    if (value === undefined || value === null) return [];
+    if (typeof value === 'string') return [[key, value]];
+    if (typeof value === 'number' || typeof value === 'boolean') return [[key, String(value)]];
+    return [[key, JSON.stringify(value)]];
+  });
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries).toString()}`;
+}
+
+export interface CallRequest {
+  settings: RequestSettings;
+  panel: PanelEndpoint;
+  token: string;
+  generation: CatalogueGeneration;
+  operation: CatalogueEntry;
+  input: unknown;
+  signal?: AbortSignal;
+}
+
+/** One call, and for a read one more after a network failure or a 5xx (never for a write). */
+export async function callCatalogueOperation(call: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
+  const attempts = call.operation.kind === 'read' ? 2 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await sendOnce(call);
+      if (answer.status < 500 || attempt >= attempts || call.signal?.aborted) return answer;
+    } catch (error) {
+      const worth = error instanceof PanelError && error.code === 'NETWORK';
+      if (attempt >= attempts || !worth || call.signal?.aborted) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+  }
+}
+
+async function sendOnce({
+  settings,
+  panel,
+  token,
+  generation,
+  operation,
+  input,
+  signal,
+}: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
+  const url = apiUrl(panel.baseUrl, operation.route, 'route');
+  const style = STYLE_OF[generation];
+  const kind = operation.kind === 'read' ? 'query' : 'mutation';
+  const shape =
+    style === 'plain' && kind === 'query' ? { method: 'GET' as const, query: publicQuery(input) } : callShape(style, kind, input);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  if (shape.body !== undefined) headers['content-type'] = 'application/json';
+  const started = performance.now();
+  const response = await sendToPanel(settings, [token], panel, {
+    method: shape.method,
+    url: `${url}${shape.query}`,
+    headers,
+    body: shape.body,
+    signal,
+    maxBytes: ANSWER_MAX_BYTES,
+    keepStartOfLarger: true,
+    ...(operation.kind === 'write' ? { timeoutMs: Math.max(settings.timeoutMs, DEPLOY_DEADLINE_MS) } : {}),
+  });
+  const ms = Math.round(performance.now() - started);
+  if (response.status === 401 || response.status === 403) throw unauthorized(response, `calling ${operation.name}`);
+  const bytes = Buffer.byteLength(response.text);
+  return { operation: operation.name, status: response.status, ms, bytes, ...(await readAnswer(response, generation, token)) };
+}
+
+/** The answer's body without the generation's envelope and with the token hidden; its text when it is not JSON or was cut. */
+export async function readAnswer(
+  response: HttpResponse,
+  generation: CatalogueGeneration,
+  token: string,
+): Promise<Pick<OperationAnswer, 'body' | 'text' | 'truncated'>> {
+  const holdsToken = secretMatcher([token]);
+  const asText = (truncated: boolean) => ({ body: null, text: cleanText(response.text, token, holdsToken), truncated });
+  if (response.cut) return asText(true);
+  if (response.text.trim() === '') return { body: null, text: null, truncated: false };
+  // Each step of a large answer is a task of its own (the scan, the parse, the token search), not one long one.
+  if (!checkJsonShape(response.text, ANSWER_LIMITS).ok) return asText(true);
+  if (response.text.length > SLICED_ANSWER_CHARS) await nextTurn();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.text);
+  } catch {
+    return asText(false);
+  }
+  const success = response.status >= 200 && response.status < 300;
+  const envelope = generation === 'easypanel' || !success ? null : readEnvelope(STYLE_OF[generation], parsed);
+  const body = envelope?.kind === 'result' ? envelope.value : parsed;
+  // One scan of the raw text tells whether the token is anywhere; JSON's \u escapes could spell it unseen, so those are walked.
+  if (response.text.length > SLICED_ANSWER_CHARS) await nextTurn();
+  const mayHold = holdsToken(response.text) || response.text.includes('\\u');
+  return { body: mayHold ? hideSecrets(body, holdsToken) : body, text: null, truncated: false };
+}
+
+/** At most `ANSWER_TEXT_MAX_CHARS` of a text answer, the token replaced; left out whole when it holds the token in another form. */
+function cleanText(text: string, token: string, holdsToken: (text: string) => boolean): string | null {
+  const start = text.slice(0, ANSWER_TEXT_MAX_CHARS + token.length);
+  const replaced = token === '' ? start : start.replaceAll(token, HIDDEN_SECRET);
+  if (holdsToken(replaced)) return `${HIDDEN_SECRET} (the answer's text was left out: it holds the token in an encoded form)`;
+  return replaced.slice(0, ANSWER_TEXT_MAX_CHARS);
+}

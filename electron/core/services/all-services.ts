@@ -1,0 +1,116 @@
+import { parseArguments } from '../../../shared/contract/contract.ts';
+import { settle } from '../../../shared/contract/envelope.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
+import type { ServiceActionItem, ServiceActionItemResult } from '../../../shared/fleet-services.ts';
+import type { ServiceAction } from '../../../shared/service-actions.ts';
+import { KeyedPass } from '../schedule/keyed-pass.ts';
+import { callPanel } from '../easypanel/panel-calls.ts';
+import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import { runOnce, tellServiceAction } from './service-actions.ts';
+import { serviceTypes, typeIn } from './service-reads.ts';
+import { signedIn, withToken } from '../sign-in/with-token.ts';
+
+/**
+ * The fleet's Services view: every signed-in panel's services as last read (`getFleetServices`,
+ * no request), and one action on services of many panels (`runServiceActions`).
+ */
+
+/**
+ * Most service actions in flight over a run, and on one panel. A deploy can hold its request for
+ * minutes and an Easypanel server is often small: 8 keeps a run's load on the fleet and on main's
+ * sockets modest while a restart of hundreds still takes a few rounds of the panels' answers; 2
+ * per panel never makes one panel do more than two of its services' rollouts at once.
+ */
+export const SERVICE_ACTIONS_AT_ONCE = 8;
+export const SERVICE_ACTIONS_PER_PANEL = 2;
+
+const ALREADY_RUNNING =
+  'Paneldeck is already running an action on several services. Wait for it to finish, or cancel it, before starting another.';
+const CANCELLED_MESSAGE = 'Not sent: the action was cancelled before this service was reached.';
+
+/** A panel's services as read once for a run: each service's type, or why they could not be read. */
+type PanelTypes = { ok: true; types: ReadonlyMap<string, string> } | { ok: false; error: PanelError };
+
+export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleetServices' | 'runServiceActions' | 'cancelServiceActions'> {
+  const { state, keptServices } = context;
+  let running: KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult> | null = null;
+
+  /** The panel's services read once for the run, with the token it has now; a 401 ends its sign-in. */
+  async function readTypes(panelId: string): Promise<PanelTypes> {
+    const answer = await settle(() =>
+      withToken(context, panelId, async ({ record, token }) =>
+        serviceTypes(await callPanel(context.request, record, token, 'listProjectsAndServices')),
+      ),
+    );
+    if (answer.ok) return { ok: true, types: answer.value };
+    return {
+      ok: false,
+      error: new PanelError(answer.error.code, `Not sent: the panel's services could not be read (${answer.error.message})`),
+    };
+  }
+
+  /**
+   * One item, through the one service action path (fresh type, activity log, once, events). One
+   * that fails before it is sent is told as `failed` too, so that the window's progress counts it.
+   */
+  async function runItem(item: ServiceActionItem, action: ServiceAction, panel: PanelTypes): Promise<ServiceActionItemResult> {
+    const { panelId, projectName, serviceName } = item;
+    const target = { projectName, serviceName };
+    let sent = false;
+    const answer = await settle(async () => {
+      // Taken at the item's start: once a 401 ended the sign-in, the panel's items left are not sent.
+      signedIn(await state(), panelId);
+      if (!panel.ok) throw panel.error;
+      return withToken(context, panelId, ({ record, token, state: current }) =>
+        runOnce(context, { record, token, activity: current.activity }, target, action, {
+          typeOf: async () => typeIn(panel.types, record, target),
+          onSent: () => (sent = true),
+        }),
+      );
+    });
+    if (answer.ok) return { ...item, action, outcome: answer.value.outcome, message: answer.value.message };
+    if (!sent) tellServiceAction(context, panelId, target, action, 'failed', answer.error.message);
+    return { ...item, action, outcome: 'failed', message: answer.error.message };
+  }
+
+  return {
+    async getFleetServices() {
+      parseArguments('getFleetServices', []);
+      const { registry, vault } = await state();
+      const signedInIds = registry.list().flatMap((record) => (vault.token(record.id, record.baseUrl) ? [record.id] : []));
+      return keptServices.list(signedInIds);
+    },
+
+    async runServiceActions(items, chosen) {
+      const [asked, action] = parseArguments('runServiceActions', [items, chosen]);
+      if (running) throw new PanelError('INVALID_INPUT', ALREADY_RUNNING);
+      const pass = new KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult>({
+        limit: SERVICE_ACTIONS_AT_ONCE,
+        perKey: SERVICE_ACTIONS_PER_PANEL,
+        keyOf: (item) => item.panelId,
+        prepare: readTypes,
+        runOne: (item, panel) => runItem(item, action, panel),
+        // Never sent, so not in the activity log: it holds what was sent to a panel.
+        cancelled: (item) => ({ ...item, action, outcome: 'cancelled', message: CANCELLED_MESSAGE }),
+      });
+      // Held before the first wait: a second call meanwhile is refused, a cancel meanwhile counts.
+      running = pass;
+      try {
+        const { registry } = await state();
+        const unknown = new Set(asked.flatMap(({ panelId }) => (registry.get(panelId) ? [] : [panelId])));
+        if (unknown.size > 0) {
+          const which = unknown.size === 1 ? 'a panel of the services chosen is' : `${unknown.size} panels of the services chosen are`;
+          throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
+        }
+        return await pass.run(asked);
+      } finally {
+        running = null;
+      }
+    },
+
+    async cancelServiceActions() {
+      parseArguments('cancelServiceActions', []);
+      running?.cancel();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { PanelError } from '../../../shared/contract/errors.ts';
+import type { Panel } from '../../../shared/types.ts';
+import { logInFindingStyle, type LogInCredentials } from '../easypanel/panel-endpoints.ts';
+import type { PanelRecordChange } from '../storage/panel-registry.ts';
+import { signInWithApiToken } from './api-token-sign-in.ts';
+import { keepSignIn, type SignInFor } from './keep-sign-in.ts';
+import { LogInQueue } from './login-queue.ts';
+import { writeRecorder } from '../activity/activity-methods.ts';
+import { endSessionsAtPanels } from './panel-logout.ts';
+import type { CoreContext } from '../context/core-context.ts';
+import { attemptWrite, find } from './session-reader.ts';
+
+/** Logs in to one panel with credentials already checked against the contract; never returns the token. */
+export type PanelLogIn = (panelId: string, credentials: LogInCredentials) => Promise<Panel>;
+
+/** The two ways a panel is signed in, sharing one queue: one sign-in at a time per panel, whichever kind. */
+export interface PanelSignIns {
+  /** `credentials.rememberMe` undefined: the panel's remembered "Keep me signed in"; given: sent and remembered. */
+  withPassword: PanelLogIn;
+  /** A pasted API token, checked at the panel before it is kept. */
+  withApiToken(panelId: string, token: string): Promise<Panel>;
+}
+
+/**
+ * The one way Paneldeck logs in to a panel, for the log in of one panel and of several alike: one
+ * request at a time per panel (`login-queue.ts`), the API style found and remembered, the token
+ * kept only while the panel's address and sign-in are the ones the attempt started with.
+ */
+export function createPanelSignIns(context: CoreContext): PanelSignIns {
+  const { state, request, changes, presented } = context;
+  const logIns = new LogInQueue();
+
+  /**
+   * `generation` and `baseUrl` are the panel's as the operator asked to log in: a new address
+   * since then drops this log in before the password is sent, a log out drops its token.
+   * `chosen`: "Keep me signed in" as the form sent it, to remember (undefined: the panel's, unchanged).
+   */
+  async function logInOnce(id: string, credentials: LogInCredentials, signInFor: SignInFor, chosen: boolean | undefined) {
+    const current = await state();
+    const { registry, vault } = current;
+    const panel = find(current, id);
+    // The address decides where the password goes: one typed for the old address is not sent to
+    // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
+    if (panel.baseUrl !== signInFor.baseUrl) {
+      throw new PanelError(
+        'NOT_SIGNED_IN',
+        "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
+      );
+    }
+    const held = vault.token(id, panel.baseUrl);
+    let token: string;
+    try {
+      token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
+        // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
+        // speaks this style, and the next attempt goes straight to it.
+        if (registry.get(id)?.baseUrl !== signInFor.baseUrl) return;
+        await attemptWrite(() =>
+          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
+        );
+        changes.changed(id);
+      });
+    } catch (error) {
+      // Only while the panel is still at the address that presented it: a move meanwhile made it another server's.
+      if (error instanceof PanelError && error.certificate && registry.get(id)?.baseUrl === signInFor.baseUrl) {
+        presented.set(id, error.certificate);
+      }
+      throw error;
+    }
+    const change: PanelRecordChange = { lastEmail: credentials.email, tokenKind: 'session' };
+    // The operator's choice in the form is remembered for the panel's next log in.
+    if (chosen !== undefined) change.keepSignedIn = chosen;
+    try {
+      return await keepSignIn(context, current, id, token, signInFor, change);
+    } catch (error) {
+      // The panel opened a session for a token this log in does not keep (the panel was signed
+      // out, moved or removed meanwhile, or the sign-in could not be recorded): it is asked to end
+      // it, at the address the token came from, as a removal asks (nobody waits).
+      const latest = registry.get(id);
+      void endSessionsAtPanels(
+        request,
+        [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }],
+        writeRecorder(context, current.activity),
+      );
+      throw error;
+    }
+  }
+
+  return {
+    async withPassword(panelId, credentials) {
+      const { email, password, code, rememberMe } = credentials;
+      const current = await state();
+      const { baseUrl, loginPath, tokenField, keepSignedIn } = find(current, panelId);
+      // The generation is taken where the attempt starts: a log out from here on drops it.
+      const generation = current.vault.generation(panelId);
+      const keep = rememberMe ?? keepSignedIn;
+      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
+      return logIns.run(panelId, attempt, () =>
+        logInOnce(panelId, { email, password, code, rememberMe: keep }, { generation, baseUrl }, rememberMe),
+      );
+    },
+
+    async withApiToken(panelId, token) {
+      const current = await state();
+      const { baseUrl } = find(current, panelId);
+      const generation = current.vault.generation(panelId);
+      return logIns.run(panelId, [generation, baseUrl, 'api-token', token], () =>
+        signInWithApiToken(context, panelId, token, { generation, baseUrl }),
+      );
+    },
+  };
+}

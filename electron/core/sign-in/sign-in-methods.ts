@@ -1,0 +1,159 @@
+import { plural } from '../../../shared/counts.ts';
+import { parseArguments } from '../../../shared/contract/contract.ts';
+import { API_TOKEN_KEPT_MESSAGE, PanelError, type ErrorInfo } from '../../../shared/contract/errors.ts';
+import { storageReason } from '../storage/document-store.ts';
+import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
+import { writeRecorder } from '../activity/activity-methods.ts';
+import type { PanelSignIns } from './panel-log-in.ts';
+import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
+import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import { toPanel, type DataFolder } from '../storage/data-folder.ts';
+import { attemptWrite, find } from './session-reader.ts';
+
+/** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
+export function signInMethods(
+  context: CoreContext,
+  signIns: PanelSignIns,
+): CoreMethods<'logIn' | 'logInWithApiToken' | 'logOut' | 'logOutPanels'> {
+  const { state, request, changes } = context;
+
+  /**
+   * After the sign-ins ended here: asks each panel to end its session, and where one could not,
+   * says so on the panel (its session stays open at the panel until it expires).
+   */
+  async function endAtPanels(current: DataFolder, held: readonly EndedSignIn[]): Promise<ReadonlyMap<string, ErrorInfo>> {
+    const notes = await endSessionsAtPanels(request, held, writeRecorder(context, current.activity));
+    if (notes.size === 0) return notes;
+    // Only where no new sign-in began meanwhile: a note about the old session must not stand beside a new one.
+    const still = new Map(
+      [...notes].filter(([id]) => current.registry.get(id) && !current.vault.token(id, current.registry.get(id)!.baseUrl)),
+    );
+    await attemptWrite(() => current.registry.updateMany(new Map([...still].map(([id, note]) => [id, { signedOutReason: note }]))));
+    for (const id of still.keys()) changes.changed(id);
+    return still;
+  }
+
+  return {
+    async logIn(id, credentials) {
+      const [panelId, { email, password, code, rememberMe }] = parseArguments('logIn', [id, credentials]);
+      return signIns.withPassword(panelId, { email, password, code, rememberMe });
+    },
+
+    async logInWithApiToken(id, input) {
+      const [panelId, { token }] = parseArguments('logInWithApiToken', [id, input]);
+      return signIns.withApiToken(panelId, token);
+    },
+
+    async logOut(id) {
+      const [panelId] = parseArguments('logOut', [id]);
+      const current = await state();
+      const record = find(current, panelId);
+      const held = heldSignIns(current, [record]);
+      const ending = endSignIn(context, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
+      // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
+      const answer = toPanel(current.registry.get(panelId) ?? record, current);
+      await ending;
+      const note = (await endAtPanels(current, held)).get(panelId);
+      return note ? { ...answer, signedOutReason: note } : answer;
+    },
+
+    async logOutPanels(ids) {
+      const [requested] = parseArguments('logOutPanels', [ids]);
+      const current = await state();
+      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+      const held = heldSignIns(current, records);
+      const ending = endSignIns(
+        context,
+        current,
+        records,
+        (record) => loggedOutChange(current, record),
+        `signed out of ${plural(records.length, 'panel')}`,
+      );
+      const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+      await ending;
+      const notes = await endAtPanels(current, held);
+      return answer.map((panel) => {
+        const note = notes.get(panel.id);
+        return note ? { ...panel, signedOutReason: note } : panel;
+      });
+    },
+  };
+}
+
+/**
+ * What a log out says on a panel signed in with an API token: a log out does not end an API token
+ * (only revoking it in Easypanel does), so the panel is not asked to, and the operator is told.
+ */
+export const API_TOKEN_LOGGED_OUT: ErrorInfo = { code: 'NOT_SIGNED_IN', message: API_TOKEN_KEPT_MESSAGE };
+
+/** The change a log out makes to the panel's record, by what it was signed in with. */
+function loggedOutChange(current: DataFolder, record: PanelRecord): PanelRecordChange {
+  const signedIn = current.vault.token(record.id, record.baseUrl) !== undefined;
+  return { signedOutReason: signedIn && record.tokenKind === 'api-token' ? API_TOKEN_LOGGED_OUT : null };
+}
+
+/**
+ * The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their
+ * sessions. API tokens are not among them: a log out does not end one (../shared/EASYPANEL.md).
+ */
+export function heldSignIns(current: DataFolder, records: readonly PanelRecord[]): EndedSignIn[] {
+  return records.flatMap((record) => {
+    if (record.tokenKind === 'api-token') return [];
+    const token = current.vault.token(record.id, record.baseUrl);
+    return token ? [{ record, token, endsAt: current.history.get(record.id).sessionExpiresAt }] : [];
+  });
+}
+
+/**
+ * Ends a panel's sign-in for good: in memory at once, and on disk in both the token store and
+ * the panel list (with `change`), either of which is enough for the next start to leave the
+ * panel signed out. Throws `STORAGE` only when neither could be written; `listFailure` says
+ * whether the rest of `change` was saved.
+ */
+export async function endSignIn(
+  context: CoreContext,
+  current: DataFolder,
+  record: PanelRecord,
+  change: PanelRecordChange,
+  what: string,
+): Promise<{ record: PanelRecord; listFailure: PanelError | null }> {
+  const { listFailure } = await endSignIns(context, current, [record], change, what);
+  return { record: current.registry.get(record.id) ?? record, listFailure };
+}
+
+/** `endSignIn` for several panels, with one write of each file. */
+export async function endSignIns(
+  { cache, reader, changes }: CoreContext,
+  current: DataFolder,
+  records: readonly PanelRecord[],
+  /** The same for every panel, or each panel's own. */
+  change: PanelRecordChange | ((record: PanelRecord) => PanelRecordChange),
+  what: string,
+): Promise<{ listFailure: PanelError | null }> {
+  const ids = records.map((record) => record.id);
+  // Both files' changes are made in memory before either write is waited for: a call made
+  // meanwhile sees the sign-in ended and the list changed together.
+  const forgetting = attemptWrite(() => current.vault.forget(...ids));
+  for (const id of ids) {
+    cache.forget(id);
+    // Its requests under way stop, and what was read with it (its services) is gone from the window.
+    reader.ended(id);
+    current.history.record(id, { sessionExpiresAt: null });
+    changes.changed(id);
+  }
+  const ended = new Map(
+    records.map((record) => [record.id, { ...(typeof change === 'function' ? change(record) : change), tokenStorage: null }]),
+  );
+  const listFailure = await attemptWrite(() => current.registry.updateMany(ended));
+  const forgetFailure = await forgetting;
+  if (forgetFailure && listFailure) {
+    throw new PanelError(
+      'STORAGE',
+      `You are ${what} for now, but Paneldeck could not record it on disk (${storageReason(listFailure)}). ` +
+        'Until it can, a restart may bring the sign-in back; Paneldeck records it with its next save. ' +
+        "Check free disk space and the folder's permissions.",
+      { cause: listFailure },
+    );
+  }
+  return { listFailure };
+}

@@ -1,0 +1,45 @@
+import { PanelError } from '../../../shared/contract/errors.ts';
+import type { PanelRecord } from '../storage/panel-registry.ts';
+import type { CoreContext } from '../context/core-context.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+import { find, notSignedIn } from './session-reader.ts';
+
+/** The panel, its token now, and the state they were read from: what a call made with the token needs. */
+export interface SignedIn {
+  record: PanelRecord;
+  token: string;
+  state: DataFolder;
+}
+
+/** The panel and its token now, or NOT_SIGNED_IN (saying why the sign-in ended, when known). The token stays in main. */
+export function signedIn(state: DataFolder, panelId: string): SignedIn {
+  const record = find(state, panelId);
+  const token = state.vault.token(panelId, record.baseUrl);
+  if (!token) throw notSignedIn(record);
+  return { record, token, state };
+}
+
+/**
+ * What every call made with a panel's token does with its failure, whatever carried it (a read, a
+ * write, the log socket): the session reader hears it first, so that a 401/403 ends the sign-in as
+ * a session read's would (one signed-out state, the window told), and a refused certificate is
+ * noted for trustCertificate. Then the failure goes on to the caller.
+ */
+export async function failedWithToken(context: Pick<CoreContext, 'reader'>, held: SignedIn, error: unknown): Promise<void> {
+  if (error instanceof PanelError) await context.reader.failedWithToken(held.state, held.record, held.token, error);
+}
+
+/** Runs `use` with the panel's token (see `signedIn`), telling the session reader of its failure (`failedWithToken`). */
+export async function withToken<T>(
+  context: Pick<CoreContext, 'state' | 'reader'>,
+  panelId: string,
+  use: (held: SignedIn) => Promise<T>,
+): Promise<T> {
+  const held = signedIn(await context.state(), panelId);
+  try {
+    return await use(held);
+  } catch (error) {
+    await failedWithToken(context, held, error);
+    throw error;
+  }
+}

@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
+import type { CertificateInfo } from '../../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../../shared/contract/events.ts';
+import { createNodeFetch } from '../net/node-fetch.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import { ActivityLog } from '../storage/activity-log.ts';
+import { openJsonFiles } from '../storage/document-store.ts';
+import { activityMethods } from '../activity/activity-methods.ts';
+import { AlertCenter, alertMethods } from '../checks/alerts.ts';
+import { appMethods } from '../app/app-status.ts';
+import { certificateMethods } from '../panels/certificate-methods.ts';
+import { deploymentMethods } from '../services/deployments.ts';
+import { fleetSignInMethods } from '../sign-in/fleet-sign-in.ts';
+import { fleetServiceMethods } from '../services/all-services.ts';
+import { FleetStateReader } from '../checks/fleet-state.ts';
+import { KeptServices } from '../services/kept-services.ts';
+import { ChangeBatcher, PanelChangeBatcher } from '../context/change-batchers.ts';
+import { operationConsoleMethods } from '../console/operation-console.ts';
+import { createPanelSignIns } from '../sign-in/panel-log-in.ts';
+import { transferMethods } from '../transfer/transfer-methods.ts';
+import { textFileMethods } from '../app/text-files.ts';
+import { panelMethods } from '../panels/panel-methods.ts';
+import { ServiceActionsInFlight, serviceActionMethods } from '../services/service-actions.ts';
+import type { Core, CoreOptions, CoreContext } from '../context/core-context.ts';
+import { openDataFolder, toPanel, type DataFolder } from '../storage/data-folder.ts';
+import { SessionCache } from '../sign-in/session-cache.ts';
+import { SessionReader } from '../sign-in/session-reader.ts';
+import { serviceReadMethods } from '../services/service-reads.ts';
+import { serviceLogMethods } from '../services/service-logs.ts';
+import { sessionMethods } from '../checks/check-methods.ts';
+import { signInMethods } from '../sign-in/sign-in-methods.ts';
+
+export type { Core, CoreOptions } from '../context/core-context.ts';
+
+/** The activity log's file in the data folder. */
+export const ACTIVITY_FILE = 'activity.jsonl';
+
+/**
+ * The whole of Paneldeck's main-process logic behind the contract. Every method validates its
+ * arguments against the contract's schemas, so it can be called from IPC or a script alike.
+ * Each concern lives in its own module over one shared context; this is the wiring.
+ */
+export function createCore(options: CoreOptions): Core {
+  const now = options.now ?? (() => new Date());
+  const openStore = options.openStore ?? openJsonFiles(options.dataDir);
+  let opened: DataFolder | null = null;
+  const request: RequestSettings = {
+    fetch: options.fetch ?? createNodeFetch(),
+    // Read at each request: the operator's setting applies from the next request on.
+    get timeoutMs() {
+      return options.timeoutMs ?? (opened?.settings.get() ?? DEFAULT_SETTINGS).requestTimeoutSeconds * 1000;
+    },
+    maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
+    resolveProxy: options.resolveProxy,
+  };
+  const openActivity = () => ActivityLog.open(join(options.dataDir, ACTIVITY_FILE), { now, ...options.activity });
+  const ready = openDataFolder(openStore, openActivity, options.encryption, now());
+  // Keeps a failed start from being an unhandled rejection; each call still sees the failure.
+  ready.catch(() => undefined);
+  void ready.then(
+    (value) => (opened = value),
+    () => undefined,
+  );
+
+  const emit = (event: PanelEvent) => options.emit?.(event);
+  const cache = new SessionCache();
+  const changes = new PanelChangeBatcher(emit, (ids) => {
+    const current = opened;
+    if (!current) return [];
+    return ids.flatMap((id) => {
+      const record = current.registry.get(id);
+      return record ? [toPanel(record, current)] : [];
+    });
+  });
+  const presented = new Map<string, CertificateInfo>();
+  const keptServices = new KeptServices(emit);
+  const reader = new SessionReader({ request, now, cache, changes, presented, signInEnded: (id) => keptServices.gone(id) });
+  const inFlight = new ServiceActionsInFlight();
+  // Paneldeck's own deploy in flight shows as `deploying` in the services it lists and counts.
+  const deploys = {
+    has: (panelId: string, projectName: string, serviceName: string) =>
+      inFlight.running(panelId, { projectName, serviceName }) === 'deploy',
+  };
+  const fleetChanges = new ChangeBatcher((ids) => {
+    const current = opened;
+    const panels = current ? ids.flatMap((id) => fleet.health(current, id) ?? []) : [];
+    if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
+  });
+  const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
+  const context: CoreContext = {
+    state: () => ready,
+    opened: () => opened,
+    request,
+    now,
+    emit,
+    cache,
+    changes,
+    presented,
+    reader,
+    fleet,
+    fleetChanges,
+    keptServices,
+    inFlight,
+    alerts: new AlertCenter({ now, emit }),
+  };
+
+  // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
+  const signIns = createPanelSignIns(context);
+  return {
+    ...appMethods(context, options),
+    ...panelMethods(context),
+    ...signInMethods(context, signIns),
+    ...fleetSignInMethods(context, signIns.withPassword),
+    ...sessionMethods(context),
+    ...certificateMethods(context),
+    ...transferMethods(context, options),
+    ...textFileMethods(options),
+    ...activityMethods(context),
+    ...alertMethods(context),
+    ...serviceActionMethods(context),
+    ...serviceReadMethods(context, deploys),
+    ...serviceLogMethods(context),
+    ...deploymentMethods(context),
+    ...fleetServiceMethods(context),
+    ...operationConsoleMethods(context),
+  } satisfies Core;
+}

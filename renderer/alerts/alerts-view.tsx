@@ -1,0 +1,127 @@
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { type Alert, ALERTS_KEPT } from '../../shared/alerts.ts';
+import type { ErrorInfo } from '../../shared/contract/errors.ts';
+import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, filterAlerts } from './alert-rows.ts';
+import { useNow, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { failureInfo } from '../window/failure-info.ts';
+import { whenText } from '../activity/views.tsx';
+import { ReadStates } from '../ui/read-states.tsx';
+import { SearchField } from '../ui/search-field.tsx';
+import { type RowPlacement, VirtualRows } from '../ui/virtual-rows.tsx';
+
+/** Two lines a row, as the activity log's: the list draws only the rows in view. */
+const ROW_HEIGHT = 58;
+
+type Loaded = { alerts: Alert[]; error: null } | { alerts: null; error: ErrorInfo | null };
+
+/**
+ * The alerts main raised (a service down, a disk past the threshold, a panel not answering, a
+ * session ending), newest first; read when shown and again at each `alertRaised`. Each row opens
+ * its panel at the tab that shows the cause.
+ */
+export function AlertsView() {
+  const { api, windowStore } = useWindowContext();
+  const { alertsRevision } = useWindowState();
+  const [loaded, setLoaded] = useState<Loaded>({ alerts: null, error: null });
+  const [retries, setRetries] = useState(0);
+  const [query, setQuery] = useState('');
+  const search = useRef<HTMLInputElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again at each alert main raises and at each Try again
+  useEffect(() => {
+    const reading = { stale: false };
+    void api
+      .listAlerts()
+      .then((alerts): Loaded => ({ alerts, error: null }))
+      .catch((caught: unknown): Loaded => ({ alerts: null, error: failureInfo(caught) }))
+      // Only the newest answer is shown.
+      .then((next) => reading.stale || setLoaded(next));
+    return () => {
+      reading.stale = true;
+    };
+  }, [api, alertsRevision, retries]);
+  useEffect(() => search.current?.focus(), []);
+
+  const shownQuery = useDeferredValue(query);
+  const all = loaded.alerts;
+  const shown = useMemo(() => (all ? filterAlerts(all, shownQuery) : []), [all, shownQuery]);
+
+  return (
+    <section className="activity-view alerts-view" aria-labelledby="alerts-title">
+      <header className="activity-header">
+        <h1 id="alerts-title">Alerts</h1>
+        <button type="button" onClick={() => windowStore.showAlerts(false)}>
+          Back to the panel
+        </button>
+      </header>
+      <p className="muted">
+        What changed for the worse at a panel, newest first, once per change: a service down, a disk past the threshold, a panel not
+        answering, a session ending. The newest {ALERTS_KEPT} are kept. Preferences say which ones are also system notifications.
+      </p>
+      <div className="activity-filters">
+        <SearchField ref={search} label="Search the alerts" placeholder="Search panel, service, kind" value={query} onSearch={setQuery} />
+        {all && (
+          <span className="muted" role="status">
+            {shown.length === all.length ? `${all.length} alerts` : `${shown.length} of ${all.length} alerts`}
+          </span>
+        )}
+      </div>
+      <ReadStates
+        error={loaded.error}
+        onRetry={() => setRetries((count) => count + 1)}
+        reading={all === null && !loaded.error ? 'Reading the alerts…' : null}
+        empty={
+          all === null || shown.length > 0
+            ? null
+            : all.length === 0
+              ? 'No alert yet. The background checks raise one when a service goes down, a disk fills up, a panel stops answering or a session is about to end.'
+              : 'No alert matches. Esc in the search box clears it.'
+        }
+      >
+        <AlertRows alerts={shown} />
+      </ReadStates>
+    </section>
+  );
+}
+
+function AlertRows({ alerts }: { alerts: readonly Alert[] }) {
+  const now = useNow();
+  return (
+    <VirtualRows
+      items={alerts}
+      rowHeight={ROW_HEIGHT}
+      label="Alerts, newest first"
+      keyOf={(alert) => alert.id}
+      row={(alert, placement) => <AlertRow alert={alert} now={now} placement={placement} />}
+    />
+  );
+}
+
+function AlertRow({ alert, now, placement }: { alert: Alert; now: number; placement: RowPlacement }) {
+  const { panelStore, windowStore } = useWindowContext();
+  const at = new Date(Date.parse(alert.at));
+  // A panel removed since has nothing to open.
+  const present = panelStore.has(alert.panelId);
+  return (
+    <li className={`activity-row alert-row alert-${alert.kind}`} {...placement}>
+      <span className="activity-outcome">
+        <span className="outcome-mark" aria-hidden="true" />
+        {ALERT_KIND_NAMES[alert.kind]}
+      </span>
+      <span className="activity-what" title={alert.message}>
+        {alert.message}
+      </span>
+      <time className="activity-when muted" dateTime={alert.at} title={at.toString()}>
+        {whenText(at, new Date(now))}
+      </time>
+      <span className="alert-panel">
+        {alert.panelName}
+        {present && (
+          <button type="button" onClick={() => windowStore.showPanelAt(alert.panelId, alert.tab)}>
+            Open {alert.panelName} at {ALERT_TAB_NAMES[alert.tab]}
+          </button>
+        )}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,128 @@
+import { type CSSProperties, useEffect } from 'react';
+import type { PanelBridge } from '../../shared/contract/bridge.ts';
+import { useWindowContext, usePanels, useWindowState, WindowProvider } from '../window/app-context.tsx';
+import { useSelection } from '../panel-list/views.tsx';
+import { ConsoleStoreProvider } from '../console/views.tsx';
+import { warmFleetRows } from '../services/index.ts';
+import { ActivityView } from '../activity/views.tsx';
+import { AlertsView } from '../alerts/views.tsx';
+import { BulkView } from '../panel-list/views.tsx';
+import { FleetConsoleView } from '../console/views.tsx';
+import { EmptyState } from '../ui/empty-state.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
+import { FleetServicesView } from '../services/views.tsx';
+import { PanelView } from '../panel/views.tsx';
+import { Sidebar } from '../panel-list/views.tsx';
+import { StartupProblems } from './startup-problems.tsx';
+import { UpdateNotice } from './update-notice.tsx';
+import { WindowDialogs } from './window-dialogs.tsx';
+import { loadPanelList } from '../window/event-router.ts';
+import { useTheme } from '../window/theme.ts';
+import { useFocusAfterRemoval, useListViewSaving, useRowFocusRequest, useWindowCommands } from '../window/window-commands.ts';
+
+/** The window: the panel list on the left, the selected panel on the right. */
+export function App({ api }: { api: PanelBridge | null }) {
+  if (!api) {
+    return (
+      <main className="fatal" role="alert">
+        <h1>Paneldeck could not start</h1>
+        <p>The connection between this window and Paneldeck is missing. Quit Paneldeck and open it again.</p>
+      </main>
+    );
+  }
+  return (
+    <WindowProvider api={api}>
+      <ConsoleStoreProvider>
+        <Workspace />
+      </ConsoleStoreProvider>
+    </WindowProvider>
+  );
+}
+
+function Workspace() {
+  const context = useWindowContext();
+  useEffect(() => warmFleetRows(context.panelStore, context.fleetServicesStore), [context]);
+  const { windowStore } = context;
+  const { panels } = usePanels();
+  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, fleetConsoleOpen, servicesOpen, listView } =
+    useWindowState();
+  const { selected, marked, groups } = useSelection();
+  useTheme(status?.settings.theme ?? 'system');
+  useWindowCommands();
+  useListViewSaving();
+  useFocusAfterRemoval();
+  useRowFocusRequest();
+  return (
+    // The table's pane is as wide as the operator dragged it, never hiding the panel view (styles.css).
+    <div
+      className={listView.layout === 'table' ? 'workspace is-table' : 'workspace'}
+      style={
+        listView.layout === 'table' && listView.paneWidth !== undefined
+          ? ({ '--pane': `min(${listView.paneWidth}px, calc(100vw - 240px))` } as CSSProperties)
+          : undefined
+      }
+    >
+      <Sidebar />
+      <main className="content">
+        <UpdateNotice />
+        {notice && (
+          // Kept in view at the top of the content however far it is scrolled: an export from the
+          // palette while the settings are scrolled down must still be seen to have happened.
+          <div
+            className={`notice window-notice ${notice.failed ? 'notice-error' : 'notice-info'}`}
+            role={notice.failed ? 'alert' : 'status'}
+          >
+            <p>{notice.text}</p>
+            <button type="button" onClick={() => windowStore.showNotice(null)}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        {status && !startupProblemsDismissed && (
+          <StartupProblems problems={status.startupProblems} onDismiss={() => windowStore.dismissStartupProblems()} />
+        )}
+        {listError ? (
+          <div className="notice notice-error" role="alert">
+            <p>{listError.message}</p>
+            <button type="button" onClick={() => void loadPanelList(context.api, context)}>
+              Try again
+            </button>
+          </div>
+        ) : panels === null ? (
+          <p className="muted" role="status">
+            Loading panels…
+          </p>
+        ) : activityOpen ? (
+          <ErrorBoundary>
+            <ActivityView />
+          </ErrorBoundary>
+        ) : alertsOpen ? (
+          <ErrorBoundary>
+            <AlertsView />
+          </ErrorBoundary>
+        ) : fleetConsoleOpen ? (
+          <ErrorBoundary>
+            <FleetConsoleView />
+          </ErrorBoundary>
+        ) : servicesOpen ? (
+          <ErrorBoundary>
+            <FleetServicesView />
+          </ErrorBoundary>
+        ) : marked.length > 1 ? (
+          <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />
+        ) : selected ? (
+          // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
+          <ErrorBoundary key={selected.id}>
+            <PanelView panel={selected} groups={groups} />
+          </ErrorBoundary>
+        ) : (
+          <EmptyState
+            onAdd={() => windowStore.openDialog({ kind: 'addPanel' })}
+            onImport={() => windowStore.openDialog({ kind: 'importPanels' })}
+          />
+        )}
+      </main>
+      <WindowDialogs />
+    </div>
+  );
+}

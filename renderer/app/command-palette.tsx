@@ -1,0 +1,89 @@
+import { Command } from 'cmdk';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { COMMANDS, shortcutLabel, type CommandId } from '../../shared/contract/commands.ts';
+import type { Panel } from '../../shared/types.ts';
+import { fleetView, type SearchCache } from '../panel-list/index.ts';
+import { matchesWords, searchQuery } from '../panel-list/index.ts';
+import { ModalDialog } from '../ui/modal-dialog.tsx';
+
+/** At most this many panels are listed: the palette jumps to one, it is not the list. */
+const MAX_PANELS = 50;
+
+interface CommandPaletteProps {
+  panels: readonly Panel[];
+  /** The commands that make sense now (e.g. Log out only for a signed-in panel), in order. */
+  commands: readonly CommandId[];
+  mac: boolean;
+  onSelectPanel(id: string): void;
+  onRun(command: CommandId): void;
+  onClose(): void;
+}
+
+/**
+ * Ctrl/Cmd+K: type to jump to any panel by name, address, group or tag, or to run any command,
+ * each shown with its shortcut. The panels are matched and ranked as the list's search does it
+ * (panel-search.ts: the best match of the name first, so Enter opens it), and only the first few
+ * are put in the page, so it stays quick at ten thousand panels.
+ */
+export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, onClose }: CommandPaletteProps) {
+  const [query, setQuery] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  // After the dialog opened (its effect runs before this one): the cursor in the input.
+  useEffect(() => input.current?.focus(), []);
+  const searchText = useRef<SearchCache>(new WeakMap());
+  const { terms } = searchQuery(query);
+  const matches = useMemo(
+    () => (query.trim() === '' ? [] : fleetView(panels, { query, attentionOnly: false }, searchText.current).rows.slice(0, MAX_PANELS + 1)),
+    [panels, query],
+  );
+  const shownCommands = commands.filter((id) => matchesWords(COMMANDS[id].title, terms));
+  /** A panel was chosen: the keyboard goes to it, not back to where the palette was opened. */
+  const panelChosen = useRef(false);
+  const choose = (action: () => void) => {
+    onClose();
+    action();
+  };
+  return (
+    <ModalDialog title="Command palette" onClose={onClose} className="palette-dialog" shouldRestoreFocus={() => !panelChosen.current}>
+      {/* Our own matching (shouldFilter off): cmdk would score every panel on every key. */}
+      <Command label="Jump to a panel or run a command" shouldFilter={false} loop>
+        <Command.Input ref={input} value={query} onValueChange={setQuery} placeholder="Jump to a panel or run a command…" />
+        <Command.List>
+          <Command.Empty>Nothing matches “{query}”.</Command.Empty>
+          {matches.length > 0 && (
+            <Command.Group heading={matches.length > MAX_PANELS ? `Panels (first ${MAX_PANELS}; type more to narrow)` : 'Panels'}>
+              {matches.slice(0, MAX_PANELS).map(({ panel, label }) => (
+                <Command.Item
+                  key={panel.id}
+                  value={`panel:${panel.id}`}
+                  onSelect={() => {
+                    panelChosen.current = true;
+                    choose(() => onSelectPanel(panel.id));
+                  }}
+                >
+                  <span className="palette-name">{panel.name}</span>
+                  <span className="palette-detail">
+                    {panel.address} · {label}
+                  </span>
+                </Command.Item>
+              ))}
+            </Command.Group>
+          )}
+          {shownCommands.length > 0 && (
+            <Command.Group heading="Commands">
+              {shownCommands.map((id) => {
+                const accelerator = COMMANDS[id].accelerator;
+                return (
+                  <Command.Item key={id} value={`command:${id}`} onSelect={() => choose(() => onRun(id))}>
+                    <span className="palette-name">{COMMANDS[id].title}</span>
+                    {accelerator && <kbd className="palette-shortcut">{shortcutLabel(accelerator, mac)}</kbd>}
+                  </Command.Item>
+                );
+              })}
+            </Command.Group>
+          )}
+        </Command.List>
+      </Command>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,75 @@
+import { useWindowContext, usePanels, useWindowState } from '../window/app-context.tsx';
+import { useSelection } from '../panel-list/views.tsx';
+import { isMac } from '../window/shortcuts.ts';
+import { availableCommands, importedText, rowMenuItems } from '../panel-list/views.tsx';
+import { AddPanelDialog } from '../panel/views.tsx';
+import { CommandPalette } from './command-palette.tsx';
+import { FleetLoginDialog } from '../sign-in/views.tsx';
+import { ImportDialog } from '../transfer/views.tsx';
+import { PreferencesDialog } from '../preferences/views.tsx';
+import { RowMenu } from '../ui/row-menu.tsx';
+
+/** The one dialog (or the row menu) open over the window, as the window store says. */
+export function WindowDialogs() {
+  const { windowStore, commands, panelStore } = useWindowContext();
+  const { panels } = usePanels();
+  const { dialog, status } = useWindowState();
+  const { selected, marked } = useSelection();
+  const close = () => windowStore.closeDialog();
+  const run = (command: Parameters<typeof commands.run>[0]) => void commands.run(command);
+  switch (dialog?.kind) {
+    case undefined:
+      return null;
+    case 'palette':
+      return (
+        <CommandPalette
+          panels={panels ?? []}
+          commands={availableCommands(selected, marked, panels ?? [], status !== null)}
+          mac={isMac()}
+          // The keyboard follows: to the panel's row, or to its log in form when it is signed out.
+          onSelectPanel={(id) => windowStore.focusPanel(id, panels?.find((panel) => panel.id === id)?.signedIn ? 'row' : 'logIn')}
+          onRun={run}
+          onClose={close}
+        />
+      );
+    case 'rowMenu':
+      if (!selected) return null;
+      return (
+        <RowMenu
+          at={dialog.at}
+          label={marked.length > 1 ? `${marked.length} panels` : selected.name}
+          items={rowMenuItems(selected, marked)}
+          onRun={run}
+          onClose={close}
+        />
+      );
+    case 'addPanel':
+    case 'duplicatePanel':
+      return (
+        <AddPanelDialog
+          copyOf={dialog.kind === 'duplicatePanel' ? dialog.of : undefined}
+          onAdded={(panel) => {
+            close();
+            panelStore.upsert(panel);
+            windowStore.selectOne(panel.id);
+          }}
+          onClose={close}
+        />
+      );
+    case 'importPanels':
+      return (
+        <ImportDialog
+          onImported={(result) => {
+            close();
+            windowStore.showNotice({ text: importedText(result), failed: false });
+          }}
+          onClose={close}
+        />
+      );
+    case 'fleetLogIn':
+      return <FleetLoginDialog panelIds={dialog.panelIds} onClose={close} />;
+    case 'preferences':
+      // The panels whose token storage a setting moved come back as events.
+      return <PreferencesDialog onClose={close} />;
+  }
+}

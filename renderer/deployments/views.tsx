@@ -1,0 +1,2 @@
+/** The deployments feature's React parts (views and hooks) that the rest of the window uses; its other files are its own. */
+export { DeploymentsView } from './deployments-view.tsx';

@@ -1,0 +1,64 @@
+import type { PanelHealth } from '../../shared/fleet-state.ts';
+import type { Panel } from '../../shared/types.ts';
+import { panelAttention, type PanelAttention } from './panel-attention.ts';
+import { panelStatus, type PanelStatusKind } from '../ui/panel-status.ts';
+
+/**
+ * One panel as the board shows it, in the list and in the table alike: its state, and whether and
+ * why it needs attention (panel-attention.ts, the one definition both views count). Built once per
+ * panel and state read (both immutable, so identity says when either changed), never per render
+ * or keystroke: over ten thousand panels a keystroke only reads these back.
+ */
+export interface BoardRow {
+  readonly panel: Panel;
+  /** What the last check read of the panel's state, if anything. */
+  readonly health: PanelHealth | undefined;
+  /** The list's dot and label: signed in, failing, expired, signed out. */
+  readonly kind: PanelStatusKind;
+  readonly label: string;
+  readonly attention: PanelAttention;
+}
+
+/** The rows built so far, by panel: one panel's row is built again only when it or its state changes. */
+export type BoardRowCache = WeakMap<Panel, BoardRow>;
+
+/** `panel`'s row with `health`, from `cache` when neither changed since. */
+export function boardRow(cache: BoardRowCache, panel: Panel, health: PanelHealth | undefined): BoardRow {
+  const known = cache.get(panel);
+  if (known !== undefined && known.health === health) return known;
+  // A new state read of the same panel: its label stays.
+  const status = known ?? panelStatus(panel);
+  const row: BoardRow = { panel, health, kind: status.kind, label: status.label, attention: panelAttention(panel, health) };
+  cache.set(panel, row);
+  return row;
+}
+
+/** Every panel's row, in the order given. */
+export function boardRows(panels: readonly Panel[], health: ReadonlyMap<string, PanelHealth>, cache: BoardRowCache): BoardRow[] {
+  return panels.map((panel) => boardRow(cache, panel, health.get(panel.id)));
+}
+
+/**
+ * Whether a row is in "Needs attention": a fact (unreachable, expired, a failed log in, services
+ * down, a full disk, a failed check) on a panel not muted. The list and the table both ask this,
+ * for their counts, their filter and their headings, so the same panels need attention in both.
+ */
+export function needsAttention(row: Pick<BoardRow, 'attention'>): boolean {
+  return row.attention.attention;
+}
+
+/** Panels per state, and how many need attention: over the whole fleet, whatever the search shows. */
+export interface FleetCounts {
+  counts: Record<PanelStatusKind, number>;
+  attention: number;
+}
+
+export function fleetCounts<R extends BoardRow>(rows: readonly R[], attends: (row: R) => boolean = needsAttention): FleetCounts {
+  const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
+  let attention = 0;
+  for (const row of rows) {
+    counts[row.kind]++;
+    if (attends(row)) attention++;
+  }
+  return { counts, attention };
+}

@@ -1,0 +1,308 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BOARD_SORTS, type BoardSort, type BoardTable } from '../../shared/types.ts';
+import {
+  useCommandHandlers,
+  useHealth,
+  useNow,
+  usePanelChanges,
+  usePanels,
+  useWindowContext,
+  useWindowState,
+} from '../window/app-context.tsx';
+import { useBusyAction } from '../window/busy-action.ts';
+import { boardItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from './fleet-view.ts';
+import { failureInfo } from '../window/failure-info.ts';
+import { selectedPanel, type ListView } from '../window/window-store.ts';
+import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './board-table.tsx';
+import { FleetTable } from './fleet-table.tsx';
+import { ColumnMenu } from './table-header.tsx';
+import { PanelList } from './panel-list.tsx';
+import { SearchField } from '../ui/search-field.tsx';
+import { useBoardRows } from './use-board-rows.ts';
+
+const NO_PANELS: readonly never[] = [];
+
+/**
+ * The fleet at a glance: find, counts per state, the attention filter, Check all, and the list.
+ * Sort, Needs attention and folded groups are the window's (kept across restarts); the check pass
+ * under way (the operator's or the background's) is main's.
+ */
+export function Sidebar() {
+  const { api, windowStore } = useWindowContext();
+  const { panels: known, byId, progress } = usePanels();
+  const panels = known ?? NO_PANELS;
+  const {
+    listView: board,
+    marked,
+    status,
+    selectedId: chosenId,
+    activityOpen,
+    alertsOpen,
+    fleetConsoleOpen,
+    servicesOpen,
+  } = useWindowState();
+  const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
+  const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
+  const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
+  const [query, setQuery] = useState('');
+  const { attentionOnly, sort, collapsedGroups } = board;
+  const tabled = board.layout === 'table';
+  const table = tableOf(board.table);
+  const health = useHealth();
+  const changes = usePanelChanges();
+  const nav = useRef<HTMLElement>(null);
+  const { error: checkError, setError: setCheckError, run } = useBusyAction();
+  const search = useRef<HTMLInputElement>(null);
+  const now = useNow();
+  const [listFocused, setListFocused] = useState(false);
+  const { listed, listedQuery, settling, fleet, listRows, tableItems, shown } = useBoardRows({
+    panels,
+    health,
+    query,
+    attentionOnly,
+    sort,
+    table: tabled ? table : null,
+    listFocused,
+  });
+  const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
+  const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
+  const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
+  const items = useMemo(() => boardItems(listRows, collapsed), [listRows, collapsed]);
+  const toggleSection = (key: string) =>
+    onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
+  const filtered = listedQuery.trim() !== '' || attentionOnly;
+  const changeTable = (change: Partial<BoardTable>) => onViewChange({ table: { ...table, ...change } });
+  // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
+  const open = (id: string) => {
+    if (byId.get(id)?.signedIn === false) windowStore.focusPanel(id, 'logIn');
+  };
+  const emptyText = settling
+    ? 'Listing the panels…'
+    : attentionOnly && listedQuery.trim() === ''
+      ? 'No panel needs attention.'
+      : 'No panel matches. Esc in the search box clears it.';
+
+  const focusSearch = useCallback(() => {
+    search.current?.focus();
+    search.current?.select();
+  }, []);
+  // "/" goes to the search box too, as in many list tools (Ctrl+F is the window's Find command).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const typing =
+        event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [contenteditable="true"], dialog') !== null;
+      if (event.defaultPrevented || event.isComposing) return;
+      if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        focusSearch();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [focusSearch]);
+
+  const checkAll = () => run(async () => void (await api.checkPanels()));
+  useCommandHandlers({
+    find: focusSearch,
+    checkAll: () => {
+      if (!progress) void checkAll();
+    },
+  });
+  const cancel = () => void api.cancelChecks().catch((caught: unknown) => setCheckError(failureInfo(caught)));
+  const signedIn = fleet.counts['signed-in'] + fleet.counts['check-failed'] > 0;
+
+  const addPanel = (
+    <button type="button" className="button-primary" onClick={() => windowStore.openDialog({ kind: 'addPanel' })}>
+      Add panel
+    </button>
+  );
+  const searchBox = (
+    <div className="fleet-search">
+      <SearchField
+        ref={search}
+        label="Find panels"
+        placeholder="Find panels  (Ctrl+F)"
+        title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out), a colour (red, production) or a fact (down, disk>90, cpu>80, version:2.30); best matches of the name first"
+        value={query}
+        onSearch={setQuery}
+      />
+    </div>
+  );
+  const stateCounts = (
+    <ul className="fleet-counts" aria-label="Panels by state">
+      {STATUS_ORDER.filter((kind) => fleet.counts[kind] > 0).map((kind) => (
+        <li key={kind} className="fleet-count">
+          <span className={`status-dot status-${kind}`} aria-hidden="true" />
+          {fleet.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
+        </li>
+      ))}
+    </ul>
+  );
+  const actions = (
+    <div className="fleet-actions">
+      <button
+        type="button"
+        className="button-small"
+        aria-pressed={attentionOnly}
+        onClick={() => onViewChange({ attentionOnly: !attentionOnly })}
+      >
+        Needs attention ({fleet.attention})
+      </button>
+      {progress ? (
+        <span className="fleet-progress">
+          <progress max={progress.total} value={progress.done} aria-label="Checking panels" />
+          <span role="status">
+            Checking {progress.done} / {progress.total}
+          </span>
+          <button type="button" className="button-small" onClick={cancel}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          className="button-small"
+          disabled={!signedIn}
+          onClick={() => void checkAll()}
+          title={signedIn ? undefined : 'No panel is signed in'}
+        >
+          Check all
+        </button>
+      )}
+    </div>
+  );
+  const viewTools = (
+    <div className="fleet-sort">
+      <fieldset className="layout-toggle">
+        <legend>View</legend>
+        <button type="button" className="button-small" aria-pressed={!tabled} onClick={() => onViewChange({ layout: 'list' })}>
+          List
+        </button>
+        <button type="button" className="button-small" aria-pressed={tabled} onClick={() => onViewChange({ layout: 'table' })}>
+          Table
+        </button>
+      </fieldset>
+      {tabled ? (
+        <ColumnMenu table={table} onChange={changeTable} />
+      ) : (
+        <>
+          <label htmlFor="fleet-sort">Sort</label>
+          <select id="fleet-sort" value={sort} onChange={(event) => onViewChange({ sort: event.target.value as BoardSort })}>
+            {BOARD_SORTS.map((key) => (
+              <option key={key} value={key}>
+                {SORT_NAMES[key]}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+    </div>
+  );
+  const notes = (
+    <>
+      {checkError && <p className="field-error">{checkError.message}</p>}
+      <p className="fleet-matches muted" role="status">
+        {filtered ? `${tabled ? shown : listRows.length} of ${listed.length} panels` : ''}
+      </p>
+    </>
+  );
+  const footer = (
+    <div className="sidebar-footer">
+      <button type="button" onClick={onPreferences} disabled={!onPreferences}>
+        Preferences
+      </button>
+      <button type="button" aria-pressed={activityOpen} onClick={() => windowStore.showActivity(!activityOpen)}>
+        Activity
+      </button>
+      <button type="button" aria-pressed={alertsOpen} onClick={() => windowStore.showAlerts(!alertsOpen)}>
+        Alerts
+      </button>
+      <button type="button" aria-pressed={servicesOpen} onClick={() => windowStore.showServices(!servicesOpen)}>
+        All services
+      </button>
+      <button
+        type="button"
+        aria-pressed={fleetConsoleOpen}
+        title="Run one operation of the panels' API on many panels, into a table"
+        onClick={() => windowStore.showFleetConsole(!fleetConsoleOpen)}
+      >
+        Fleet console
+      </button>
+    </div>
+  );
+
+  // The table keeps the screen for rows: its tools are two lines (the bar, then the counts and the footer's buttons).
+  return (
+    <nav ref={nav} className={tabled ? 'sidebar is-table' : 'sidebar'} aria-label="Panels">
+      {tabled && panels.length > 0 ? (
+        <>
+          <div className="board-bar">
+            <span className="brand">Paneldeck</span>
+            {searchBox}
+            {actions}
+            {viewTools}
+            {addPanel}
+          </div>
+          <div className="board-facts">
+            {stateCounts}
+            <HealthCounts counts={counts} onSearch={setQuery} />
+            {notes}
+            {footer}
+          </div>
+          <FleetTable
+            items={tableItems}
+            table={table}
+            onTableChange={changeTable}
+            selectedId={selectedId}
+            onSelect={(id) => windowStore.selectOne(id)}
+            onOpen={open}
+            onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
+            onMute={(id, muted) => void mute(id, muted)}
+            onFocusChange={setListFocused}
+            now={now}
+            emptyText={emptyText}
+          />
+          <PaneHandle
+            width={() => board.paneWidth ?? nav.current?.getBoundingClientRect().width ?? 600}
+            onWidth={(paneWidth) => onViewChange({ paneWidth: clampPaneWidth(paneWidth, window.innerWidth) })}
+          />
+        </>
+      ) : (
+        <>
+          <div className="sidebar-header">
+            <span className="brand">Paneldeck</span>
+            {addPanel}
+          </div>
+          {panels.length > 0 && (
+            <div className="fleet-tools">
+              {searchBox}
+              {stateCounts}
+              <HealthCounts counts={counts} onSearch={setQuery} />
+              {actions}
+              {viewTools}
+              {notes}
+            </div>
+          )}
+          {panels.length > 0 && (
+            <PanelList
+              onFocusChange={setListFocused}
+              items={items}
+              selectedId={selectedId}
+              marked={marked}
+              onSelect={(id) => windowStore.selectOne(id)}
+              onMark={(ids, focusId) => windowStore.selectMany(ids, focusId)}
+              // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
+              onOpen={open}
+              onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
+              onToggleSection={toggleSection}
+              now={now}
+              showVersion={sort === 'version'}
+              emptyText={emptyText}
+            />
+          )}
+          {footer}
+        </>
+      )}
+    </nav>
+  );
+}

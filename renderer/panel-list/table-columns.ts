@@ -1,0 +1,202 @@
+import { agoText } from '../../shared/durations.ts';
+import type { PanelHealth } from '../../shared/fleet-state.ts';
+import { versionSortKey } from '../../shared/panel-version.ts';
+import { TABLE_COLUMNS, type BoardTable, type Panel, type TableColumn } from '../../shared/types.ts';
+import { needsAttention } from './board-rows.ts';
+import { expiryText, nameKey } from './fleet-view.ts';
+import { fold } from './panel-search.ts';
+import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
+import { isApiTokenSignIn } from '../ui/panel-status.ts';
+
+/**
+ * The fleet table's columns: what each says of a panel, how wide it starts, and how it sorts.
+ * Pure: the table component only lays the texts out. An unknown figure sorts last whichever the
+ * direction, so the panels that said nothing never crowd the top.
+ */
+
+export interface TableRow {
+  panel: Panel;
+  attention: PanelAttention;
+  health: PanelHealth | undefined;
+}
+
+export interface ColumnSpec {
+  title: string;
+  /** Width before the operator drags it (pixels). */
+  width: number;
+  /** Figures are right-aligned, to compare them down the column. */
+  numeric: boolean;
+  text(row: TableRow, now: number): string;
+  /** A number or a string to sort by; null (unknown) sorts last. */
+  sortValue(row: TableRow): number | string | null;
+}
+
+const percent = (value: number | null) => (value === null ? '' : `${value}%`);
+const timeOf = (value: string | null | undefined) => {
+  const time = value ? Date.parse(value) : NaN;
+  return Number.isFinite(time) ? time : null;
+};
+
+export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
+  state: { title: 'State', width: 100, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
+  name: { title: 'Name', width: 150, numeric: false, text: (row) => row.panel.name, sortValue: (row) => nameKey(row.panel) },
+  group: {
+    title: 'Group',
+    width: 84,
+    numeric: false,
+    text: (row) => row.panel.group ?? '',
+    sortValue: (row) => row.panel.group && fold(row.panel.group),
+  },
+  reason: {
+    title: 'Reason',
+    width: 300,
+    numeric: false,
+    text: (row) => row.attention.reason ?? '',
+    sortValue: (row) => row.attention.reason,
+  },
+  version: {
+    title: 'Version',
+    width: 64,
+    numeric: false,
+    // The number alone: the column says what it is, and "Easypanel" on every row hides the figure.
+    text: (row) => row.panel.panelVersion ?? '',
+    sortValue: (row) => (row.panel.panelVersion === null ? null : versionSortKey(row.panel.panelVersion)),
+  },
+  disk: {
+    title: 'Disk',
+    width: 48,
+    numeric: true,
+    text: (row) => percent(diskPercent(row.health)),
+    sortValue: (row) => diskPercent(row.health),
+  },
+  memory: {
+    title: 'Mem',
+    width: 48,
+    numeric: true,
+    text: (row) => percent(memoryPercent(row.health)),
+    sortValue: (row) => memoryPercent(row.health),
+  },
+  cpu: {
+    title: 'CPU',
+    width: 48,
+    numeric: true,
+    text: (row) => percent(cpuOf(row)),
+    sortValue: cpuOf,
+  },
+  down: {
+    title: 'Down',
+    width: 50,
+    numeric: true,
+    text: (row) => (row.health?.servicesDown == null ? '' : String(row.health.servicesDown)),
+    sortValue: (row) => row.health?.servicesDown ?? null,
+  },
+  session: {
+    title: 'Session end',
+    width: 100,
+    numeric: false,
+    text: (row, now) => sessionText(row.panel, now),
+    sortValue: (row) => (row.panel.signedIn ? timeOf(row.panel.sessionExpiresAt) : null),
+  },
+  checked: {
+    title: 'Last check',
+    width: 90,
+    numeric: false,
+    text: (row, now) => {
+      const at = timeOf(row.panel.lastCheck?.at);
+      return at === null ? 'never' : agoText(at, now);
+    },
+    sortValue: (row) => timeOf(row.panel.lastCheck?.at),
+  },
+};
+
+function cpuOf(row: TableRow): number | null {
+  const cpu = row.health?.cpuPercent ?? null;
+  return cpu === null ? null : Math.round(cpu);
+}
+
+function sessionText(panel: Panel, now: number): string {
+  if (!panel.signedIn) return '';
+  if (isApiTokenSignIn(panel)) return 'API token';
+  // "in 6 days": the column's name says what ends.
+  return expiryText(panel.sessionExpiresAt, now)?.text.replace(/^expires /, '') ?? '';
+}
+
+/** The table as it first shows: every column, attention first, flat across groups. */
+export const DEFAULT_TABLE: BoardTable = { columns: [...TABLE_COLUMNS], widths: {}, sortBy: 'state', descending: false, grouped: false };
+
+/** The reason gives way down to this (pixels) before the table scrolls sideways; it takes any room to spare. */
+export const REASON_MIN_WIDTH = 120;
+
+/** A column's width: the operator's, else its default. */
+export function columnWidth(table: BoardTable, column: TableColumn): number {
+  return table.widths[column] ?? COLUMNS[column].width;
+}
+
+/** -1, 0 or 1 for two sort values, unknown last. */
+function compareValues(a: number | string | null, b: number | string | null, descending: boolean): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  const order = a < b ? -1 : a > b ? 1 : 0;
+  return descending ? -order : order;
+}
+
+/** A row of the table, or a group's heading when the table is grouped. */
+export type TableItem =
+  | { kind: 'group'; key: string; name: string; count: number; attention: number }
+  | { kind: 'row'; key: string; row: TableRow };
+
+/**
+ * The rows in the table's order: by its column (ties by name, then address), flat, or grouped
+ * under a heading per group (groups by name, no group last) when `grouped`. A new array.
+ */
+export function tableItems(rows: readonly TableRow[], table: Pick<BoardTable, 'sortBy' | 'descending' | 'grouped'>): TableItem[] {
+  return groupTableRows(sortTableRows(rows, table), table.grouped);
+}
+
+/** The rows by the table's column, ties by name, then address: a new array. */
+export function sortTableRows<R extends TableRow>(rows: readonly R[], table: Pick<BoardTable, 'sortBy' | 'descending'>): R[] {
+  const column = COLUMNS[table.sortBy];
+  const name = COLUMNS.name;
+  const keyed = rows.map((row) => ({ row, value: column.sortValue(row), name: name.sortValue(row) as string }));
+  keyed.sort(
+    (a, b) =>
+      compareValues(a.value, b.value, table.descending) ||
+      compareValues(a.name, b.name, false) ||
+      compareValues(a.row.panel.address, b.row.panel.address, false),
+  );
+  return keyed.map(({ row }) => row);
+}
+
+/** A row's item, the same object while the row is: the table's memoised rows skip what did not change. */
+const items = new WeakMap<TableRow, TableItem>();
+function itemOf(row: TableRow): TableItem {
+  let item = items.get(row);
+  if (item === undefined) {
+    item = { kind: 'row', key: row.panel.id, row };
+    items.set(row, item);
+  }
+  return item;
+}
+
+/** Sorted rows as the table shows them: flat, or under a heading per group (by name, no group last), the order kept within. */
+export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): TableItem[] {
+  if (!grouped) return sorted.map(itemOf);
+  const groups = new Map<string, TableRow[]>();
+  for (const row of sorted) {
+    const group = row.panel.group ?? '';
+    const members = groups.get(group);
+    if (members) members.push(row);
+    else groups.set(group, [row]);
+  }
+  const names = [...groups.keys()].sort((a, b) => (a === '' ? 1 : b === '' ? -1 : compareValues(fold(a), fold(b), false)));
+  return names.flatMap((group): TableItem[] => {
+    const members = groups.get(group)!;
+    const heading: TableItem = {
+      kind: 'group',
+      key: `group:${group}`,
+      name: group === '' ? 'No group' : group,
+      count: members.length,
+      attention: members.filter(needsAttention).length,
+    };
+    return [heading, ...members.map(itemOf)];
+  });
+}

@@ -1,0 +1,2 @@
+/** The preferences feature's React parts (views and hooks) that the rest of the window uses; its other files are its own. */
+export { PreferencesDialog } from './preferences-dialog.tsx';

@@ -1,0 +1,171 @@
+import { plural } from '../../shared/counts.ts';
+import {
+  actionsOfType,
+  missingActionReason,
+  SERVICE_ACTION_LABELS,
+  SERVICE_ACTIONS,
+  type ServiceAction,
+} from '../../shared/service-actions.ts';
+import type { ServiceSummary } from '../../shared/services.ts';
+import type { Panel } from '../../shared/types.ts';
+import type { ServiceActionState } from '../window/window-store.ts';
+
+/**
+ * What an action on one service or a selection will do, worked out before it is asked: the
+ * services it acts on, those it leaves out and why, the menu's and the bar's words. Pure.
+ */
+
+/** A service left out of an action, and why, in a few words. */
+export interface SkippedService<T extends ServiceSummary = ServiceSummary> {
+  service: T;
+  why: string;
+}
+
+export interface ServiceActionPlan<T extends ServiceSummary = ServiceSummary> {
+  action: ServiceAction;
+  /** The services it is sent to, in the table's order. */
+  acting: readonly T[];
+  skipped: readonly SkippedService<T>[];
+}
+
+/** Whether a service's last action is still queued or under way: another would be refused. */
+export const isBusy = (state: ServiceActionState | undefined): boolean => state?.phase === 'queued' || state?.phase === 'sent';
+
+/** `action` on `services`: those whose type lacks it, or with an action under way, are skipped. */
+export function planServiceAction<T extends ServiceSummary>(
+  services: readonly T[],
+  action: ServiceAction,
+  stateOf: (service: T) => ServiceActionState | undefined,
+): ServiceActionPlan<T> {
+  const acting: T[] = [];
+  const skipped: SkippedService<T>[] = [];
+  for (const service of services) {
+    const missing = missingActionReason(service.type, action);
+    const why = missing ?? (isBusy(stateOf(service)) ? 'an action is already under way on it' : null);
+    if (why === null) acting.push(service);
+    else skipped.push({ service, why });
+  }
+  return { action, acting, skipped };
+}
+
+/**
+ * The name to type before a production (red) panel's service is stopped or deployed: the
+ * service's own for one, the panel's for several. Null when nothing is typed.
+ */
+export function typedNameFor(panel: Panel, plan: ServiceActionPlan): string | null {
+  if (panel.colour !== 'red' || (plan.action !== 'stop' && plan.action !== 'deploy')) return null;
+  return plan.acting.length === 1 ? plan.acting[0]!.name : panel.name;
+}
+
+const isDatabase = (type: string) => actionsOfType(type).length === 2;
+
+/** What happens to one service of a selection, in a few words (its type decides). */
+export function effectOn(service: ServiceSummary, action: ServiceAction): string {
+  const database = isDatabase(service.type);
+  switch (action) {
+    case 'deploy':
+      return 'built from its source and rolled out anew, in minutes';
+    case 'start':
+      return database ? 'enabled: the database runs again' : 'its containers run again';
+    case 'stop':
+      return database ? 'disabled: the database stops until started again' : 'its containers stop; it serves nothing until started again';
+    case 'restart':
+      return 'its containers start again; it may not answer for a moment';
+  }
+}
+
+/** A row menu's or the bar's item: an action and its words, or a line saying there is none. */
+export interface ServiceMenuItem {
+  action: ServiceAction | null;
+  label: string;
+  disabled: boolean;
+  danger: boolean;
+}
+
+/** The row menu of one service: the actions its type has (a database's start and stop said as enable and disable). */
+export function oneServiceItems(service: ServiceSummary, state: ServiceActionState | undefined): ServiceMenuItem[] {
+  const actions = actionsOfType(service.type);
+  if (actions.length === 0) {
+    return [{ action: null, label: `No actions for a ${service.type.slice(0, 40)} service`, disabled: true, danger: false }];
+  }
+  const busy = isBusy(state);
+  const database = isDatabase(service.type);
+  return actions.map((action) => ({
+    action,
+    label: `${SERVICE_ACTION_LABELS[action]}${database ? (action === 'start' ? ' (enable)' : ' (disable)') : ''}…`,
+    disabled: busy,
+    danger: action === 'stop',
+  }));
+}
+
+/** The menu of a selection of several: each action with how many it acts on ("Deploy 2 of 3 services…"). */
+export function severalServicesItems(plans: readonly ServiceActionPlan[]): ServiceMenuItem[] {
+  return plans.map(({ action, acting, skipped }) => {
+    const all = acting.length + skipped.length;
+    const many = skipped.length === 0 ? plural(all, 'service') : `${acting.length} of ${plural(all, 'service')}`;
+    return { action, label: `${SERVICE_ACTION_LABELS[action]} ${many}…`, disabled: acting.length === 0, danger: action === 'stop' };
+  });
+}
+
+/** Each action planned on `services`, in the buttons' order. */
+export function planEveryAction<T extends ServiceSummary>(
+  services: readonly T[],
+  stateOf: (service: T) => ServiceActionState | undefined,
+): ServiceActionPlan<T>[] {
+  return SERVICE_ACTIONS.map((action) => planServiceAction(services, action, stateOf));
+}
+
+const PHASE_ORDER = ['sent', 'queued', 'done', 'failed', 'unknown', 'cancelled'] as const;
+const PHASE_WORDS = {
+  sent: 'under way',
+  queued: 'waiting',
+  done: 'done',
+  failed: 'failed',
+  unknown: 'outcome unknown',
+  cancelled: 'not sent',
+} as const;
+
+/** How a service's last action stands, in its row: "Stop done", "Deploying", "Restart waiting". */
+export function phaseText({ action, phase }: ServiceActionState): string {
+  return phase === 'sent' && action === 'deploy' ? 'Deploying' : `${SERVICE_ACTION_LABELS[action]} ${PHASE_WORDS[phase]}`;
+}
+
+/**
+ * The panel's service actions in this window, in one line: "1 deploying, 2 waiting, 3 done,
+ * 1 failed". One live region for the table, so that each row's change is not read out on its own.
+ */
+export function actionSummary(panelId: string, actions: ReadonlyMap<string, ServiceActionState>): string {
+  const prefix = `${panelId}/`;
+  const counts = new Map<string, number>();
+  for (const [key, { action, phase }] of actions) {
+    if (!key.startsWith(prefix)) continue;
+    const word = phase === 'sent' && action === 'deploy' ? 'deploying' : PHASE_WORDS[phase];
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const words = ['deploying', ...PHASE_ORDER.map((phase) => PHASE_WORDS[phase])];
+  const parts = words.filter((word) => counts.has(word)).map((word) => `${counts.get(word)} ${word}`);
+  return parts.length === 0 ? '' : `Service actions: ${parts.join(', ')}`;
+}
+
+/** Services that fare alike in a confirmation: what happens to them (or why they are left out), and who they are. */
+export interface PlanGroup<T extends ServiceSummary = ServiceSummary> {
+  heading: string;
+  skipped: boolean;
+  services: readonly T[];
+}
+
+/** The plan's services grouped by what happens to them, then those left out grouped by why: in the table's order within each. */
+export function planGroups<T extends ServiceSummary>({ action, acting, skipped }: ServiceActionPlan<T>): PlanGroup<T>[] {
+  const groups = new Map<string, { heading: string; skipped: boolean; services: T[] }>();
+  const add = (heading: string, isSkipped: boolean, service: T) => {
+    const key = `${isSkipped}:${heading}`;
+    const group = groups.get(key) ?? { heading, skipped: isSkipped, services: [] };
+    group.services.push(service);
+    groups.set(key, group);
+  };
+  for (const service of acting) add(capitalised(effectOn(service, action)), false, service);
+  for (const { service, why } of skipped) add(`Left out, sent nothing: ${why}`, true, service);
+  return [...groups.values()];
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

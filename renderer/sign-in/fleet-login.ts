@@ -1,0 +1,68 @@
+import { plural } from '../../shared/counts.ts';
+import { CODE_REFUSED_MESSAGE, type ErrorInfo } from '../../shared/contract/errors.ts';
+import {
+  FLEET_OUTCOMES,
+  OUTCOME_WORDS,
+  TO_FINISH,
+  countOutcomes,
+  outcomeOfError,
+  type FleetLogInResult,
+} from '../../shared/fleet-login.ts';
+import type { Panel } from '../../shared/types.ts';
+import { isUnencrypted } from '../../shared/plain-http.ts';
+
+/** The email the form starts with: the panels' own when they all agree, else the default from Preferences. */
+export function sharedEmail(panels: readonly Pick<Panel, 'lastEmail'>[], defaultEmail: string | null): string {
+  const emails = new Set(panels.flatMap((panel) => (panel.lastEmail ? [panel.lastEmail] : [])));
+  if (emails.size === 1) return [...emails][0]!;
+  return defaultEmail ?? '';
+}
+
+/** Who the log in goes to: the signed-out panels, and the signed-in ones only when the operator asked. */
+export function fleetTargets<P extends Pick<Panel, 'signedIn'>>(panels: readonly P[], alsoSignedIn: boolean): P[] {
+  return alsoSignedIn ? [...panels] : panels.filter((panel) => !panel.signedIn);
+}
+
+/** Of the targets, those the password would reach unencrypted (named in the form before anything is sent). */
+export function unencryptedTargets<P extends Pick<Panel, 'allowPlainHttp' | 'baseUrl'>>(panels: readonly P[]): P[] {
+  return panels.filter(isUnencrypted);
+}
+
+/** "Log in to 5 panels…"; "Log in again to 3 panels…" when all are signed in already. */
+export function fleetLogInLabel(panels: readonly Pick<Panel, 'signedIn'>[]): string {
+  const signedOut = panels.filter((panel) => !panel.signedIn).length;
+  return signedOut === 0 ? `Log in again to ${plural(panels.length, 'panel')}…` : `Log in to ${plural(signedOut, 'panel')}…`;
+}
+
+/** One line per outcome that happened, most hopeful first: "100 signed in", "10 need a two-factor code". */
+export function outcomeLines(results: readonly FleetLogInResult[]): { outcome: FleetLogInResult['outcome']; text: string }[] {
+  const counts = countOutcomes(results);
+  return FLEET_OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => ({
+    outcome,
+    text: `${counts[outcome].toLocaleString('en')} ${OUTCOME_WORDS[outcome]}`,
+  }));
+}
+
+/** The panels that need the operator once more (a code, a certificate, another password), in the order asked. */
+export function resultsToFinish(results: readonly FleetLogInResult[]): FleetLogInResult[] {
+  return results.filter((result) => TO_FINISH.has(result.outcome));
+}
+
+/** The other failures: told, not finished here (unreachable, refused over plain http, cancelled...). */
+export function otherFailures(results: readonly FleetLogInResult[]): FleetLogInResult[] {
+  return results.filter((result) => result.outcome !== 'signedIn' && !TO_FINISH.has(result.outcome));
+}
+
+/** The results with one panel's outcome replaced (after it was finished from the list). */
+export function withOutcome(results: readonly FleetLogInResult[], next: FleetLogInResult): FleetLogInResult[] {
+  return results.map((result) => (result.panelId === next.panelId ? next : result));
+}
+
+/**
+ * A panel's result after the operator tried to finish it again from the list: a refused code
+ * still needs a code (not another password), anything else reads as any log in's failure.
+ */
+export function retriedResult(previous: FleetLogInResult, error: ErrorInfo): FleetLogInResult {
+  const codeRefused = previous.outcome === 'needsCode' && error.code === 'INVALID_CREDENTIALS' && error.message === CODE_REFUSED_MESSAGE;
+  return { panelId: previous.panelId, outcome: codeRefused ? 'needsCode' : outcomeOfError(error), error };
+}

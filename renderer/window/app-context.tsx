@@ -1,0 +1,152 @@
+import { createContext, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { PanelBridge } from '../../shared/contract/bridge.ts';
+import type { CommandId } from '../../shared/contract/commands.ts';
+import type { PanelServices } from '../../shared/fleet-services.ts';
+import type { PanelHealth } from '../../shared/fleet-state.ts';
+import type { Panel } from '../../shared/types.ts';
+import { CommandRegistry, type CommandHandler } from './command-registry.ts';
+import { connectWindow } from './event-router.ts';
+import { FleetServicesStore, HealthStore } from './health-store.ts';
+import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
+import { PanelStore, type PanelSnapshot } from './panel-store.ts';
+import { useClock, WindowClock } from './use-now.ts';
+import type { SessionMemory } from './window-memory.ts';
+import { WindowStore, type WindowSnapshot } from './window-store.ts';
+
+/** What every part of the window reaches without props: main's API, the two stores, the commands. */
+export interface WindowContext {
+  api: PanelBridge;
+  panelStore: PanelStore;
+  windowStore: WindowStore;
+  commands: CommandRegistry;
+  /** The one clock of every countdown and "ago" text in the window. */
+  clock: WindowClock;
+  /** What was read of each panel through main (services, server load), for its tabs. */
+  reads: PanelReads;
+  /** Each panel's state as the last check read it, for the fleet table. */
+  healthStore: HealthStore;
+  /** Each signed-in panel's services as main last read them, for the fleet's Services view. */
+  fleetServicesStore: FleetServicesStore;
+}
+
+const Context = createContext<WindowContext | null>(null);
+
+/** Whether a modal <dialog> is open: the page's shortcuts and main's menu commands wait while one is. */
+export function modalOpen(): boolean {
+  return document.querySelector('dialog[open]') !== null;
+}
+
+/** The page's sessionStorage, or null where the page has none it may use (an opaque origin throws). */
+function pageSessionMemory(): SessionMemory | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** One window's stores and commands, connected to main while mounted. */
+export function WindowProvider({ api, children }: { api: PanelBridge; children: ReactNode }) {
+  const [context] = useState<WindowContext>(() => {
+    const panelStore = new PanelStore();
+    const clock = new WindowClock();
+    // Subscribed before any component: a change of the panels (a check just ended) reads the
+    // time first, and the list renders once with both.
+    panelStore.subscribe(clock.catchUp);
+    const reads = createPanelReads(api);
+    // A sign-in that ended (or a panel removed) takes what was read with it.
+    panelStore.subscribe(() => forgetSignedOut(reads, (id) => panelStore.getSnapshot().byId.get(id)?.signedIn === true));
+    const windowStore = new WindowStore(pageSessionMemory());
+    const healthStore = new HealthStore();
+    return {
+      api,
+      panelStore,
+      windowStore,
+      commands: new CommandRegistry(),
+      clock,
+      reads,
+      healthStore,
+      fleetServicesStore: new FleetServicesStore(),
+    };
+  });
+  useEffect(() => connectWindow(context.api, { ...context, modalOpen }), [context]);
+  return <Context value={context}>{children}</Context>;
+}
+
+export function useWindowContext(): WindowContext {
+  const context = use(Context);
+  if (!context) throw new Error('A part of the window was rendered outside WindowProvider.');
+  return context;
+}
+
+/** Main's API (the preload bridge). */
+export function useApi(): PanelBridge {
+  return useWindowContext().api;
+}
+
+/** Main's panels as the window knows them; renders again when they change. */
+export function usePanels(): PanelSnapshot {
+  const { panelStore } = useWindowContext();
+  return useSyncExternalStore(panelStore.subscribe, panelStore.getSnapshot);
+}
+
+/** Each panel's state as the last check read it; renders again when a check reads some. */
+export function useHealth(): ReadonlyMap<string, PanelHealth> {
+  const { healthStore } = useWindowContext();
+  return useSyncExternalStore(healthStore.subscribe, healthStore.getSnapshot);
+}
+
+/** Each signed-in panel's services as main last read them; renders again when a check reads some. */
+export function useFleetServices(): ReadonlyMap<string, PanelServices> {
+  const { fleetServicesStore } = useWindowContext();
+  return useSyncExternalStore(fleetServicesStore.subscribe, fleetServicesStore.getSnapshot);
+}
+
+/** The time now, from the window's one clock: every relative time on screen is measured against the same instant. */
+export function useNow(): number {
+  return useClock(useWindowContext().clock);
+}
+
+/** The window's own state; renders again when it changes. */
+export function useWindowState(): WindowSnapshot {
+  const { windowStore } = useWindowContext();
+  return useSyncExternalStore(windowStore.subscribe, windowStore.getSnapshot);
+}
+
+/** What the window's actions report back: panels main returned, or removed. */
+export function usePanelChanges(): { changed(panels: readonly Panel[]): void; removed(ids: readonly string[]): void } {
+  const { panelStore, windowStore } = useWindowContext();
+  return useMemo(
+    () => ({
+      changed: (changed) => {
+        for (const panel of changed) panelStore.upsert(panel);
+      },
+      removed: (ids) => {
+        for (const id of ids) panelStore.remove(id);
+        // The view that had the focus went with them: the list takes it (see Workspace).
+        windowStore.removedHere();
+      },
+    }),
+    [panelStore, windowStore],
+  );
+}
+
+/**
+ * Registers the commands this part of the window carries out, while it is mounted. The handlers
+ * may change on every render: the newest ones run.
+ */
+export function useCommandHandlers(handlers: Partial<Record<CommandId, CommandHandler>>): void {
+  const { commands } = useWindowContext();
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  const ids = Object.keys(handlers).sort().join(' ');
+  useEffect(() => {
+    const wrapped = Object.fromEntries(
+      ids
+        .split(' ')
+        .filter(Boolean)
+        .map((id) => [id, () => latest.current[id as CommandId]?.()] as const),
+    ) as Partial<Record<CommandId, CommandHandler>>;
+    return commands.registerAll(wrapped);
+  }, [commands, ids]);
+}

@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { plural } from '../../shared/counts.ts';
+import { MAX_COLLAPSED_GROUPS } from '../../shared/settings.ts';
+import { modalOpen, useCommandHandlers, usePanels, useWindowContext, useWindowState } from './app-context.tsx';
+import { useBusyAction } from './busy-action.ts';
+import { commandForKey, isMac } from './shortcuts.ts';
+import { groupsInUse, selectedPanel } from './window-store.ts';
+
+/** How long after the last change of the list's view it is saved: walking the list with the arrow keys writes once. */
+const VIEW_SAVE_DELAY_MS = 1000;
+
+/** Export panels (all, or `ids`) through main's save dialog; what it did is the window's notice. One at a time. */
+export function useExportPanels(): (ids?: readonly string[]) => void {
+  const { api, windowStore } = useWindowContext();
+  const { run } = useBusyAction();
+  return useCallback(
+    (ids?: readonly string[]) =>
+      void run(
+        async () => {
+          const { path, count } = await api.exportPanels(ids ? [...ids] : undefined);
+          if (path !== null)
+            windowStore.showNotice({
+              text: `Exported ${plural(count, 'panel')} to ${path}. The file holds no token, password or email.`,
+              failed: false,
+            });
+        },
+        (failure) => {
+          windowStore.showNotice({ text: failure.message, failed: true });
+          return null;
+        },
+      ),
+    [api, windowStore, run],
+  );
+}
+
+/**
+ * The commands the window itself carries out (its dialogs, export), and the shortcuts the menu
+ * shows, for the page itself; none while a dialog is open over it.
+ */
+export function useWindowCommands(): void {
+  const { panelStore, windowStore, commands } = useWindowContext();
+  const exportPanels = useExportPanels();
+  useCommandHandlers({
+    addPanel: () => windowStore.openDialog({ kind: 'addPanel' }),
+    importPanels: () => windowStore.openDialog({ kind: 'importPanels' }),
+    duplicatePanel: () => {
+      const { panels, byId } = panelStore.getSnapshot();
+      const of = selectedPanel(panels, byId, windowStore.getSnapshot().selectedId);
+      if (of) windowStore.openDialog({ kind: 'duplicatePanel', of });
+    },
+    preferences: () => {
+      if (windowStore.getSnapshot().status) windowStore.openDialog({ kind: 'preferences' });
+    },
+    palette: () => windowStore.openDialog({ kind: 'palette' }),
+    activity: () => windowStore.showActivity(true),
+    alerts: () => windowStore.showAlerts(true),
+    exportPanels: () => exportPanels(),
+  });
+  useEffect(() => {
+    const mac = isMac();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || modalOpen()) return;
+      const command = commandForKey(event, mac);
+      if (!command) return;
+      event.preventDefault();
+      commands.run(command);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [commands]);
+}
+
+/** Saves the list's view (sort, filter, folded groups, the panel shown) a moment after it last changed. */
+export function useListViewSaving(): void {
+  const { api } = useWindowContext();
+  const { listView, listViewAdopted, selectedId } = useWindowState();
+  const { panels, byId } = usePanels();
+  const selected = selectedPanel(panels, byId, selectedId);
+  const groups = groupsInUse(panels);
+  const selectedPanelId = selected?.id ?? null;
+  // Read when the view is saved; a change of the groups alone is no reason to save it.
+  const groupsRef = useRef(groups);
+  groupsRef.current = groups;
+  useEffect(() => {
+    if (!listViewAdopted) return;
+    const timer = setTimeout(() => {
+      // Only how the list looked is lost if this fails; nothing to tell the operator.
+      // Folded groups that no longer exist (renamed, emptied) are not kept, so the list stays small.
+      const known = new Set(groupsRef.current);
+      const collapsedGroups = listView.collapsedGroups
+        .filter((key) => key.startsWith('\u0000') || known.has(key))
+        .slice(0, MAX_COLLAPSED_GROUPS);
+      api.updateSettings({ boardView: { ...listView, collapsedGroups, selectedPanelId } }).catch(() => undefined);
+    }, VIEW_SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [api, listView, listViewAdopted, selectedPanelId]);
+}
+
+/** After this window removed panels, the view that had the focus is gone: the list (or Add panel) takes it. */
+export function useFocusAfterRemoval(): void {
+  const { removals } = useWindowState();
+  const handled = useRef(removals);
+  // The removal and the store's change are one render (both follow main's answer at once).
+  useEffect(() => {
+    if (handled.current === removals) return;
+    handled.current = removals;
+    const next = panelListElement() ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    next?.focus();
+  }, [removals]);
+}
+
+/** The panel list (one Tab stop; the row it is on is its active item); null when the list is not shown. */
+export function panelListElement(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('.panel-list[role="tree"]');
+}
+
+/** A panel chosen by keyboard to be shown at its row (the palette): the list takes the focus, on that row. */
+export function useRowFocusRequest(): void {
+  const { windowStore } = useWindowContext();
+  const { focusRequest } = useWindowState();
+  useEffect(() => {
+    if (focusRequest?.to !== 'row') return;
+    windowStore.focusRequestDone(focusRequest);
+    panelListElement()?.focus();
+  }, [focusRequest, windowStore]);
+}

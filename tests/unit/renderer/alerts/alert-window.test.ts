@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Alert } from '../../../../shared/alerts.ts';
+import { filterAlerts } from '../../../../renderer/alerts/alert-rows.ts';
+import { CommandRegistry } from '../../../../renderer/window/command-registry.ts';
+import { routePanelEvent } from '../../../../renderer/window/event-router.ts';
+import { PanelStore } from '../../../../renderer/window/panel-store.ts';
+import { WindowStore } from '../../../../renderer/window/window-store.ts';
+import { samplePanel as panel } from '../../../support/panel-fixture.ts';
+
+/** The window's side of the alerts: the view's place among the others, main's events, the search. */
+
+function targets() {
+  return { panelStore: new PanelStore(), windowStore: new WindowStore(), commands: new CommandRegistry(), modalOpen: () => false };
+}
+
+test('a notification naming a tab shows its panel at that tab, once; the Alerts or Activity view gives way', () => {
+  const to = targets();
+  to.panelStore.load([panel(1), panel(2)]);
+  to.windowStore.showAlerts(true);
+  routePanelEvent({ type: 'focusPanel', panelId: panel(2).id, tab: 'services' }, to);
+  const snapshot = to.windowStore.getSnapshot();
+  assert.equal(snapshot.selectedId, panel(2).id);
+  assert.deepEqual(snapshot.tabRequest, { panelId: panel(2).id, tab: 'services' });
+  assert.equal(snapshot.alertsOpen, false);
+  to.windowStore.tabRequestDone();
+  assert.equal(to.windowStore.getSnapshot().tabRequest, null);
+  // Without a tab (an older notification): the panel, as before, at the tab it shows.
+  routePanelEvent({ type: 'focusPanel', panelId: panel(1).id }, to);
+  assert.equal(to.windowStore.getSnapshot().tabRequest, null);
+  assert.equal(to.windowStore.getSnapshot().selectedId, panel(1).id);
+});
+
+test('Alerts and Activity take the same place: opening one closes the other; choosing a panel closes both', () => {
+  const store = new WindowStore();
+  store.showActivity(true);
+  store.showAlerts(true);
+  assert.deepEqual([store.getSnapshot().activityOpen, store.getSnapshot().alertsOpen], [false, true]);
+  store.showActivity(true);
+  assert.deepEqual([store.getSnapshot().activityOpen, store.getSnapshot().alertsOpen], [true, false]);
+  store.showAlerts(true);
+  store.selectOne(panel(1).id);
+  assert.deepEqual([store.getSnapshot().activityOpen, store.getSnapshot().alertsOpen], [false, false]);
+});
+
+test('each alertRaised makes the Alerts view read the list again', () => {
+  const to = targets();
+  const alert: Alert = {
+    id: '1',
+    at: '2030-01-01T00:00:00.000Z',
+    panelId: 'p',
+    panelName: 'P',
+    kind: 'diskFull',
+    message: 'm',
+    tab: 'overview',
+  };
+  routePanelEvent({ type: 'alertRaised', alert }, to);
+  routePanelEvent({ type: 'alertRaised', alert }, to);
+  assert.equal(to.windowStore.getSnapshot().alertsRevision, 2);
+});
+
+test('the search finds every word in the kind, the message and the panel', () => {
+  const base = { at: '2030-01-01T00:00:00.000Z', panelId: 'p', tab: 'services' } as const;
+  const alerts: Alert[] = [
+    { ...base, id: '1', panelName: 'Shop EU', kind: 'serviceDown', message: 'The service shop/web is down on Shop EU.' },
+    { ...base, id: '2', panelName: 'Blog', kind: 'diskFull', message: 'The disk of Blog is 93% full.', tab: 'overview' },
+  ];
+  assert.deepEqual(
+    filterAlerts(alerts, 'service down eu').map((alert) => alert.id),
+    ['1'],
+  );
+  assert.deepEqual(
+    filterAlerts(alerts, 'NEARLY blog').map((alert) => alert.id),
+    ['2'],
+  );
+  assert.equal(filterAlerts(alerts, '  ').length, 2);
+});

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Panel } from '../../../../shared/types.ts';
+import { availableCommands, importedText, rowMenuItems, signedInWords } from '../../../../renderer/panel-list/selection-commands.ts';
+
+/** What the palette and the row menu offer for one panel, and for several selected together. */
+
+const panel = (id: string, signedIn: boolean) => ({ id, name: id, signedIn }) as Panel;
+
+test('one panel: its own commands; several: the commands for the selection instead', () => {
+  const one = panel('a', true);
+  const several = [panel('a', true), panel('b', false)];
+  const single = availableCommands(one, [], several, true);
+  assert.ok(single.includes('refresh') && single.includes('duplicatePanel') && !single.includes('checkSelected'));
+  // The window's views are offered whatever is selected.
+  assert.ok(single.includes('activity') && single.includes('alerts'));
+  const bulk = availableCommands(one, several, several, true);
+  assert.deepEqual(
+    bulk.filter((id) => id.endsWith('Selected')),
+    ['logInSelected', 'checkSelected', 'logOutSelected', 'organiseSelected', 'exportSelected', 'removeSelected'],
+  );
+  assert.ok(!bulk.includes('refresh') && !bulk.includes('removePanel') && !bulk.includes('duplicatePanel'));
+  // None signed in: nothing to check or log out of.
+  const signedOut = availableCommands(null, [panel('a', false), panel('b', false)], several, false);
+  assert.ok(!signedOut.includes('checkSelected') && !signedOut.includes('logOutSelected') && !signedOut.includes('preferences'));
+  // Logging in is offered whatever is signed in: the dialog asks before logging in again.
+  assert.ok(signedOut.includes('logInSelected'));
+});
+
+test('the row menu names how many it acts on', () => {
+  assert.deepEqual(
+    rowMenuItems(panel('a', false), []).map((item) => item.command),
+    ['logIn', 'settings', 'openDashboard', 'copyAddress', 'copyCurl', 'duplicatePanel', 'removePanel'],
+  );
+  const items = rowMenuItems(panel('a', true), [panel('a', true), panel('b', false), panel('c', true)]);
+  assert.deepEqual(
+    items.map((item) => item.label),
+    [
+      'Log in to 1 panel…',
+      'Check the 2 signed in',
+      'Log out of the 2 signed in…',
+      'Group, tag or colour 3 panels…',
+      'Export 3 panels…',
+      'Remove 3 panels…',
+    ],
+  );
+  const allSignedIn = rowMenuItems(panel('a', true), [panel('a', true), panel('b', true)]);
+  assert.equal(allSignedIn[0]?.label, 'Log in again to 2 panels…');
+  assert.equal(signedInWords('Log out of', 0, 4), 'Log out (none signed in)');
+  assert.equal(signedInWords('Check', 1, 1), 'Check 1 panel');
+});
+
+test("an import's outcome in one sentence", () => {
+  assert.equal(
+    importedText({ added: 1, updated: 0, unchanged: 0, invalid: 0 }),
+    'Import done: added 1 panel. Imported panels are signed out: log in to each to use it.',
+  );
+  assert.equal(
+    importedText({ added: 1200, updated: 3, unchanged: 1, invalid: 2 }),
+    'Import done: added 1,200 panels, updated 3, left 1 already in the list as it was, skipped 2 invalid lines. Imported panels are signed out: log in to each to use it.',
+  );
+});

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { actionsOfType, missingActionReason } from '../../../../shared/service-actions.ts';
+import type { ServiceSummary } from '../../../../shared/services.ts';
+import {
+  actionSummary,
+  oneServiceItems,
+  phaseText,
+  planServiceAction,
+  severalServicesItems,
+  planEveryAction,
+  planGroups,
+  typedNameFor,
+} from '../../../../renderer/services/service-action-plan.ts';
+import {
+  selectedServices,
+  serviceKey,
+  shownSelection,
+  toggled,
+  withRange,
+  withShown,
+} from '../../../../renderer/services/service-selection.ts';
+import { serviceActionKey, type ServiceActionState } from '../../../../renderer/window/window-store.ts';
+import { samplePanel } from '../../../support/panel-fixture.ts';
+
+/** What an action on one service or a selection will do before it is asked, and the selection itself. */
+
+const service = (name: string, type: string): ServiceSummary => ({
+  projectName: 'shop',
+  name,
+  type,
+  state: 'running',
+  replicas: { actual: 1, desired: 1 },
+});
+const web = service('web', 'app');
+const stack = service('stack', 'compose');
+const db = service('db', 'postgres');
+const tools = service('tools', 'box');
+const none = () => undefined;
+
+test('each type has its own actions: apps and compose all four, databases start and stop, box and wordpress none, each said why', () => {
+  assert.deepEqual(actionsOfType('app'), ['deploy', 'start', 'stop', 'restart']);
+  assert.deepEqual(actionsOfType('compose'), ['deploy', 'start', 'stop', 'restart']);
+  assert.deepEqual(actionsOfType('redis'), ['start', 'stop']);
+  assert.deepEqual(actionsOfType('wordpress'), []);
+  assert.equal(missingActionReason('app', 'restart'), null);
+  assert.equal(missingActionReason('postgres', 'deploy'), 'a postgres database is not deployed, only started and stopped');
+  assert.equal(missingActionReason('mongo', 'restart'), 'Easypanel has no restart for a mongo database: stop it, then start it');
+  assert.equal(missingActionReason('box', 'stop'), 'Paneldeck has no actions for a box service');
+});
+
+test('a plan acts on the services that have the action and leaves out, with the reason, those that lack it or are busy', () => {
+  const busy: ServiceActionState = { action: 'restart', phase: 'sent', message: null };
+  const plan = planServiceAction([web, stack, db, tools], 'deploy', (one) => (one === stack ? busy : undefined));
+  assert.deepEqual(plan.acting, [web]);
+  assert.deepEqual(
+    plan.skipped.map(({ service: one, why }) => `${one.name}: ${why}`),
+    [
+      'stack: an action is already under way on it',
+      'db: a postgres database is not deployed, only started and stopped',
+      'tools: Paneldeck has no actions for a box service',
+    ],
+  );
+  assert.deepEqual(planServiceAction([web, db], 'stop', none).acting, [web, db]);
+  // The confirmation's groups: what happens to each, then why the others are left out.
+  assert.deepEqual(
+    planGroups(planServiceAction([web, db, stack, tools], 'stop', none)).map(
+      ({ heading, services }) => `${heading}: ${services.map((one) => one.name)}`,
+    ),
+    [
+      'Its containers stop; it serves nothing until started again: web,stack',
+      'Disabled: the database stops until started again: db',
+      'Left out, sent nothing: Paneldeck has no actions for a box service: tools',
+    ],
+  );
+});
+
+test('a red panel asks for the service name for one, the panel name for several, for stop and deploy only', () => {
+  const red = samplePanel(1, { name: 'Shop production', colour: 'red' });
+  const green = samplePanel(2, { colour: 'green' });
+  assert.equal(typedNameFor(red, planServiceAction([web], 'stop', none)), 'web');
+  assert.equal(typedNameFor(red, planServiceAction([web, stack, tools], 'deploy', none)), 'Shop production');
+  assert.equal(typedNameFor(red, planServiceAction([web, stack], 'restart', none)), null);
+  assert.equal(typedNameFor(green, planServiceAction([web], 'stop', none)), null);
+});
+
+test('the row menu offers the type\u2019s actions (busy: greyed out), a box says it has none; a selection says how many each acts on', () => {
+  assert.deepEqual(
+    oneServiceItems(db, undefined).map(({ label, disabled }) => `${label}${disabled ? ' (disabled)' : ''}`),
+    ['Start (enable)…', 'Stop (disable)…'],
+  );
+  assert.deepEqual(oneServiceItems(tools, undefined), [
+    { action: null, label: 'No actions for a box service', disabled: true, danger: false },
+  ]);
+  assert.ok(oneServiceItems(web, { action: 'deploy', phase: 'queued', message: null }).every((item) => item.disabled));
+  assert.deepEqual(
+    severalServicesItems(planEveryAction([web, db, tools], none)).map(({ label, disabled }) => `${label}${disabled ? ' (disabled)' : ''}`),
+    ['Deploy 1 of 3 services…', 'Start 2 of 3 services…', 'Stop 2 of 3 services…', 'Restart 1 of 3 services…'],
+  );
+  assert.deepEqual(
+    severalServicesItems(planEveryAction([tools, service('site', 'wordpress')], none)).map(({ disabled }) => disabled),
+    [true, true, true, true],
+  );
+});
+
+test('each phase in a row and the panel\u2019s actions in one line', () => {
+  assert.equal(phaseText({ action: 'deploy', phase: 'sent', message: null }), 'Deploying');
+  assert.equal(phaseText({ action: 'stop', phase: 'sent', message: null }), 'Stop under way');
+  assert.equal(phaseText({ action: 'stop', phase: 'queued', message: null }), 'Stop waiting');
+  assert.equal(phaseText({ action: 'restart', phase: 'unknown', message: 'no answer' }), 'Restart outcome unknown');
+  const actions = new Map<string, ServiceActionState>([
+    [serviceActionKey('p1', 'shop', 'web'), { action: 'deploy', phase: 'sent', message: null }],
+    [serviceActionKey('p1', 'shop', 'api'), { action: 'deploy', phase: 'failed', message: 'npm ERR!' }],
+    [serviceActionKey('p1', 'shop', 'db'), { action: 'stop', phase: 'done', message: null }],
+    [serviceActionKey('p2', 'shop', 'web'), { action: 'stop', phase: 'done', message: null }],
+  ]);
+  assert.equal(actionSummary('p1', actions), 'Service actions: 1 deploying, 1 done, 1 failed');
+  assert.equal(actionSummary('p3', actions), '');
+});
+
+test('the selection: toggle, a range either way, every row shown in or out, and those gone since a refresh drop out', () => {
+  const rows = [db, stack, tools, web];
+  const one = toggled(new Set(), serviceKey(web));
+  assert.deepEqual([...one], ['shop/web']);
+  assert.deepEqual([...toggled(one, 'shop/web')], []);
+  assert.deepEqual([...withRange(new Set(), rows, 2, 0)].sort(), ['shop/db', 'shop/stack', 'shop/tools']);
+  assert.equal(shownSelection(one, rows), 'some');
+  assert.equal(shownSelection(withShown(one, rows, true), rows), 'all');
+  assert.equal(shownSelection(withShown(withShown(one, rows, true), rows, false), rows), 'none');
+  assert.deepEqual(selectedServices([db, web], new Set(['shop/web', 'shop/gone'])), [web]);
+});

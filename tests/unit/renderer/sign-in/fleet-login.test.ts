@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CODE_REFUSED_MESSAGE } from '../../../../shared/contract/errors.ts';
+import { countOutcomes, outcomeOfError, type FleetLogInResult } from '../../../../shared/fleet-login.ts';
+import {
+  fleetLogInLabel,
+  fleetTargets,
+  otherFailures,
+  outcomeLines,
+  resultsToFinish,
+  retriedResult,
+  sharedEmail,
+  unencryptedTargets,
+  withOutcome,
+} from '../../../../renderer/sign-in/fleet-login.ts';
+
+const result = (panelId: string, outcome: FleetLogInResult['outcome']): FleetLogInResult =>
+  outcome === 'signedIn' ? { panelId, outcome } : { panelId, outcome, error: { code: 'INTERNAL', message: outcome } };
+
+test('the email is the panels’ own when they agree, else the default', () => {
+  assert.equal(sharedEmail([{ lastEmail: 'a@x' }, { lastEmail: null }, { lastEmail: 'a@x' }], 'd@x'), 'a@x');
+  assert.equal(sharedEmail([{ lastEmail: 'a@x' }, { lastEmail: 'b@x' }], 'd@x'), 'd@x');
+  assert.equal(sharedEmail([{ lastEmail: null }], null), '');
+});
+
+test('signed-in panels only when asked; plain http named; the label counts who it goes to', () => {
+  const panels = [
+    { signedIn: true, allowPlainHttp: false, baseUrl: 'https://a/api' },
+    { signedIn: false, allowPlainHttp: true, baseUrl: 'http://b/api' },
+    { signedIn: false, allowPlainHttp: true, baseUrl: 'https://c/api' },
+  ];
+  assert.equal(fleetTargets(panels, false).length, 2);
+  assert.equal(fleetTargets(panels, true).length, 3);
+  assert.deepEqual(unencryptedTargets(panels), [panels[1]]);
+  assert.equal(fleetLogInLabel(panels), 'Log in to 2 panels…');
+  assert.equal(fleetLogInLabel([panels[0]!, panels[0]!]), 'Log in again to 2 panels…');
+});
+
+test('outcomes: counted, those to finish apart from the other failures, a row finished replaced', () => {
+  const results = [result('a', 'signedIn'), result('b', 'needsCode'), result('c', 'unreachable'), result('d', 'needsCode')];
+  assert.deepEqual(
+    outcomeLines(results).map((line) => line.text),
+    ['1 signed in', '2 need a two-factor code', '1 could not be reached'],
+  );
+  assert.deepEqual(
+    resultsToFinish(results).map((one) => one.panelId),
+    ['b', 'd'],
+  );
+  assert.deepEqual(
+    otherFailures(results).map((one) => one.panelId),
+    ['c'],
+  );
+  const finished = withOutcome(results, { panelId: 'b', outcome: 'signedIn' });
+  assert.equal(countOutcomes(finished).signedIn, 2);
+  assert.equal(
+    Object.values(countOutcomes(finished)).reduce((sum, n) => sum + n, 0),
+    results.length,
+  );
+});
+
+test('error codes map to outcomes; a refused code still needs a code', () => {
+  assert.equal(outcomeOfError({ code: 'TWO_FACTOR_REQUIRED', message: '' }), 'needsCode');
+  assert.equal(outcomeOfError({ code: 'CERTIFICATE_CHANGED', message: '' }), 'needsCertificate');
+  assert.equal(outcomeOfError({ code: 'INVALID_CREDENTIALS', message: '' }), 'wrongPassword');
+  assert.equal(outcomeOfError({ code: 'TIMEOUT', message: '' }), 'unreachable');
+  assert.equal(outcomeOfError({ code: 'SERVER_ERROR', message: '' }), 'failed');
+  const refused = { code: 'INVALID_CREDENTIALS' as const, message: CODE_REFUSED_MESSAGE };
+  assert.equal(retriedResult(result('b', 'needsCode'), refused).outcome, 'needsCode');
+  assert.equal(retriedResult(result('b', 'wrongPassword'), refused).outcome, 'wrongPassword');
+});
