@@ -2,7 +2,7 @@ import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Catalogue, OperationAnswer, OperationCall } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
-import { checkInput } from '../common/input-check.ts';
+import { checkInput } from '../../../shared/input-check.ts';
 import { hasOpaqueRun, secretMatcher } from '../secrets/secret-match.ts';
 import { createHash } from 'node:crypto';
 import { type CatalogueEntry, type ReadCatalogue, readCatalogue } from '../easypanel/operation-catalogue.ts';
