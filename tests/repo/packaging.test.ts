@@ -94,3 +94,46 @@ test('only the built app goes in: package.json and dist/ without source maps; no
     'package.json',
   ]);
 });
+
+/**
+ * Main's bundle leaves npm packages to node_modules (vite.config.ts), so each one it imports must
+ * be in the app: electron-builder copies in only what its collector of production dependencies
+ * returns. Both read here as packaging runs them: vite's build of main (not written), and the
+ * collector over `npm ls`. `ws`'s optional native add-ons (bufferutil, utf-8-validate) are
+ * neither installed nor needed: it falls back to JavaScript without them.
+ */
+test('every package the main bundle imports is one electron-builder packs; ws is among them, without native add-ons', async () => {
+  const { build } = await import('vite');
+  const built = await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'main', logLevel: 'silent', build: { write: false } });
+  const chunks = (Array.isArray(built) ? built : [built]).flatMap((result) => ('output' in result ? result.output : []));
+  const imported = new Set(chunks.flatMap((chunk) => (chunk.type === 'chunk' ? [...chunk.imports, ...chunk.dynamicImports] : [])));
+  // Electron itself and Node's own modules come with the runtime.
+  const packages = [...imported].filter((name) => name !== 'electron' && !name.startsWith('node:')).sort();
+  assert.ok(packages.includes('ws') && packages.includes('zod'), `the bundle leaves its packages external: ${packages.join(', ')}`);
+
+  const { getCollectorByPackageManager } = require('app-builder-lib/out/node-module-collector/index.js') as {
+    getCollectorByPackageManager(
+      pm: string,
+      dir: string,
+      temp: unknown,
+    ): {
+      getNodeModules(options: { packageName: string }): Promise<{ nodeModules: { name: string; dependencies?: { name: string }[] }[] }>;
+    };
+  };
+  const { TmpDir } = require('temp-file') as { TmpDir: new () => { cleanup(): Promise<void> } };
+  const temp = new TmpDir();
+  try {
+    const { nodeModules } = await getCollectorByPackageManager('npm', root, temp).getNodeModules({ packageName: 'paneldeck' });
+    const packed = new Set(nodeModules.map((module) => module.name));
+    assert.deepEqual(
+      packages.filter((name) => !packed.has(name)),
+      [],
+      'imported by main but left out of the app',
+    );
+    const ws = nodeModules.find((module) => module.name === 'ws');
+    assert.deepEqual(ws?.dependencies ?? [], []);
+    assert.ok(!packed.has('bufferutil') && !packed.has('utf-8-validate'));
+  } finally {
+    await temp.cleanup();
+  }
+});

@@ -1,21 +1,21 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import WebSocket, { type RawData } from 'ws';
 import { PanelError } from '../../../shared/contract/errors.ts';
+import { formatBytes } from '../../../shared/sizes.ts';
 import { describeConnectionFailure } from './connection-errors.ts';
-import { clientFrame, FrameReader, OP } from './log-frames.ts';
 import { JudgingAgent } from './node-fetch.ts';
 import { findProxyRoute, openTunnel, type ProxyResolver } from './proxy-tunnel.ts';
 
 /**
- * A WebSocket client for the panel's log socket, over Node's http and https: the TLS connection is
- * the one the core's fetch makes (`JudgingAgent`: the system's verdict, or exactly the certificate
- * the operator trusted for the panel), judged before the upgrade request (which carries the token
- * in its URL) is written. Through the system's proxy when it names one (proxy-tunnel.ts: a CONNECT
- * tunnel, then the same TLS to the panel inside it). Not a general client: it reads messages (bounded in size, checked from
- * the frame's header, so an oversized one is refused unread), answers pings and closes. The URL
- * holds the token, so no message here quotes it: errors name the host and path only.
+ * The panel's log socket: a `ws` client over the connection the core makes itself. Over TLS that
+ * is the connection the core's fetch makes (`JudgingAgent`: the system's verdict, or exactly the
+ * certificate the operator trusted for the panel), judged before the upgrade request (which
+ * carries the token in its URL) is written. Through the system's proxy when it names one
+ * (proxy-tunnel.ts: a CONNECT tunnel, then the same TLS to the panel inside it). It only reads:
+ * messages (bounded in size, checked by `ws` from the frame's header, so an oversized one is
+ * refused unread), pings answered, closes. The URL holds the token, so no message here quotes it:
+ * errors name the host and path only.
  */
 
 export interface LogSocketOptions {
@@ -41,18 +41,15 @@ export interface LogSocket {
   resume(): void;
 }
 
-const ACCEPT_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+/** How far the socket got: an error means something else at each stage. */
+type Stage = 'connecting' | 'upgraded' | 'open';
 
 export function openLogSocket(options: LogSocketOptions): LogSocket {
   const secure = options.url.protocol === 'wss:';
-  const target = new URL(options.url);
-  target.protocol = secure ? 'https:' : 'http:';
-  // What messages may name: never the query, which holds the token.
-  const shown = new URL(`${target.origin}${target.pathname}`);
-  const key = randomBytes(16).toString('base64');
-  const headers = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-key': key, 'sec-websocket-version': '13' };
-  let request: ClientRequest | null = null;
-  let socket: Socket | null = null;
+  // What messages and the proxy resolver may name: never the query, which holds the token.
+  const shown = new URL(`${secure ? 'https' : 'http'}://${options.url.host}${options.url.pathname}`);
+  let socket: WebSocket | null = null;
+  let stage: Stage = 'connecting';
   let ended = false;
   // Stops a proxy's tunnel still being opened when the socket ends first.
   const opening = new AbortController();
@@ -61,77 +58,109 @@ export function openLogSocket(options: LogSocketOptions): LogSocket {
     ended = true;
     clearTimeout(timer);
     opening.abort();
-    request?.destroy();
-    socket?.destroy();
+    // At once: the log is only read, so nothing waits on the panel's answer to a close (which a
+    // paused socket would not even read).
+    socket?.terminate();
     options.onEnd(error);
   };
   const timer = setTimeout(
     () => end(new PanelError('TIMEOUT', `The panel at ${shown.host} did not open its log within ${options.connectTimeoutMs / 1000} s.`)),
     options.connectTimeoutMs,
   );
-  const send = (tunnel: Socket | null) => {
+  const connect = (tunnel: Socket | null) => {
     if (ended) return void tunnel?.destroy();
-    const agent = secure ? new JudgingAgent(options.trustedCertificate, { keepAlive: false }, tunnel) : undefined;
-    const made = agent
-      ? httpsRequest(target, { headers, agent })
+    // wss: the judging agent hands the TLS connection over only once its certificate passed.
+    const connection = secure
+      ? { agent: new JudgingAgent(options.trustedCertificate, { keepAlive: false }, tunnel) }
       : tunnel
-        ? httpRequest(target, { headers, createConnection: () => tunnel })
-        : httpRequest(target, { headers, agent: false });
-    request = made;
+        ? { createConnection: () => tunnel }
+        : {};
+    const made = new WebSocket(options.url, {
+      ...connection,
+      maxPayload: options.maxMessageBytes,
+      // No compression offered (a message's size is its frames'), no redirect followed (the token
+      // goes to the panel's host only), bytes that are not UTF-8 shown as U+FFFD, not an end.
+      perMessageDeflate: false,
+      followRedirects: false,
+      skipUTF8Validation: true,
+    });
+    socket = made;
     listen(made);
-    made.end();
   };
   findProxyRoute(options.resolveProxy, shown)
     .then((route) => {
-      if (route.kind === 'direct' || ended) return send(null);
-      const authority = `${target.hostname}:${target.port || (secure ? '443' : '80')}`;
-      return openTunnel(route, authority, opening.signal).then(send);
+      if (route.kind === 'direct' || ended) return connect(null);
+      const authority = `${shown.hostname}:${shown.port || (secure ? '443' : '80')}`;
+      return openTunnel(route, authority, opening.signal).then(connect);
     })
     .catch((error: unknown) => end(error instanceof PanelError ? error : describeConnectionFailure(error, shown)));
-  /** The upgrade's answer: a refusal, or the socket whose frames are read. */
-  function listen(request: ClientRequest): void {
-    request.once('error', (error) => end(describeConnectionFailure(error, shown)));
-    request.once('response', (response: IncomingMessage) => {
+
+  function listen(made: WebSocket): void {
+    // Never removed: `ws` may report an error after the end (a handshake aborted by `terminate`).
+    made.on('error', (error) => end(failure(error, stage, shown, options.maxMessageBytes)));
+    made.once('unexpected-response', (_request, response: IncomingMessage) => {
       response.resume();
       end(refusal(response.statusCode ?? 0, shown));
     });
-    request.once('upgrade', (response: IncomingMessage, upgraded: Socket, head: Buffer) => {
+    made.once('upgrade', (response: IncomingMessage) => {
       clearTimeout(timer);
-      socket = upgraded;
-      if (ended) return void upgraded.destroy();
-      const expected = createHash('sha1').update(`${key}${ACCEPT_GUID}`).digest('base64');
-      if (response.headers['sec-websocket-accept'] !== expected) {
-        end(new PanelError('BAD_RESPONSE', `The panel at ${shown.host} answered the log request with something that is not a WebSocket.`));
-        return;
-      }
-      const frames = new FrameReader(options.maxMessageBytes, {
-        message: (text) => options.onMessage(text),
-        control: (opcode, payload) => {
-          if (opcode === OP.ping) upgraded.write(clientFrame(OP.pong, payload));
-          if (opcode === OP.close) {
-            upgraded.end(clientFrame(OP.close, Buffer.alloc(0)));
-            end(null);
-          }
-        },
-        fail: (error) => end(error),
-        host: shown.host,
+      stage = 'upgraded';
+      // Once open, `ws` reports a broken connection only as a close: the operator is told why.
+      // Before that, an error here is `ws` refusing the answer: its own 'error' says so.
+      response.socket.on('error', (error) => {
+        if (stage === 'open') end(describeConnectionFailure(error, shown));
       });
-      upgraded.on('data', (chunk: Buffer) => {
-        if (!ended) frames.push(chunk);
-      });
-      upgraded.once('error', (error) => end(describeConnectionFailure(error, shown)));
-      upgraded.once('close', () => end(null));
-      if (head.length > 0) frames.push(head);
     });
+    made.once('open', () => {
+      stage = 'open';
+    });
+    made.on('message', (data: RawData) => {
+      if (!ended) options.onMessage(messageText(data));
+    });
+    made.once('close', () => end(null));
   }
+
   return {
     close: () => {
-      if (socket && !ended) socket.write(clientFrame(OP.close, Buffer.alloc(0)));
+      // A close frame without a code (the panel sees 1005), then the connection goes.
+      if (!ended && socket?.readyState === WebSocket.OPEN) socket.close();
       end(null);
     },
     pause: () => socket?.pause(),
     resume: () => socket?.resume(),
   };
+}
+
+/** A message as text, binary or not: the log's frames are JSON, which is text. */
+function messageText(data: RawData): string {
+  const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+  return bytes.toString('utf8');
+}
+
+/** `ws`'s codes for a frame or message longer than the client takes. */
+const TOO_LONG = new Set(['WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', 'WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH']);
+
+/** What a `ws` error means, by how far the socket got when it came. */
+function failure(error: Error, stage: Stage, shown: URL, maxMessageBytes: number): PanelError {
+  if (stage === 'connecting') return describeConnectionFailure(error, shown);
+  if (stage === 'upgraded') {
+    // The upgrade came, but its answer failed `ws`'s checks (the accept key, the upgrade header).
+    return new PanelError('BAD_RESPONSE', `The panel at ${shown.host} answered the log request with something that is not a WebSocket.`, {
+      cause: error,
+    });
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TOO_LONG.has(code)) {
+    return new PanelError(
+      'RESPONSE_TOO_LARGE',
+      `The panel at ${shown.host} sent a log message larger than ${formatBytes(maxMessageBytes)}, so Paneldeck stopped reading it.`,
+      { cause: error },
+    );
+  }
+  if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+    return new PanelError('BAD_RESPONSE', `The panel at ${shown.host} sent a log frame that is not WebSocket.`, { cause: error });
+  }
+  return describeConnectionFailure(error, shown);
 }
 
 /** The error for an upgrade the panel answered with an ordinary HTTP status. */
