@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { ServiceActionItemResult } from '../../shared/fleet-services.ts';
 import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-actions.ts';
-import { usePanels, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { failureInfo } from '../window/failure-info.ts';
 import { formatCount } from '../ui/json-rows.ts';
 import { actionItems, endedCount, type FleetPlan, fleetOutcomes, resultStates } from './all-services-actions.ts';
@@ -24,30 +24,30 @@ interface FleetRun {
  * The panels acted on are checked again at the end, so their rows say what the panels say now.
  */
 export function useFleetRun() {
-  const { api, windowStore } = useWindowContext();
+  const { api, serviceActionStore } = useWindowContext();
   const [run, setRun] = useState<FleetRun | null>(null);
   const start = useCallback(
     (plan: FleetPlan) => {
       const { action, acting } = plan;
       const keys = acting.map((row) => row.key);
-      windowStore.setServiceActionStates(keys.map((key) => [key, { action, phase: 'queued', message: null }] as const));
+      serviceActionStore.setStates(keys.map((key) => [key, { action, phase: 'queued', message: null }] as const));
       setRun({ action, keys, results: null, refused: null, cancelling: false });
       const panelIds = [...new Set(acting.map((row) => row.panelId))];
       api.runServiceActions(actionItems(acting), action).then(
         (results) => {
-          windowStore.setServiceActionStates(resultStates(results));
+          serviceActionStore.setStates(resultStates(results));
           setRun((current) => current && { ...current, results });
           // Only the rows' states are late if this fails: the next background check reads them.
           api.checkPanels(panelIds).catch(() => undefined);
         },
         (caught: unknown) => {
           const { message } = failureInfo(caught);
-          windowStore.setServiceActionStates(keys.map((key) => [key, { action, phase: 'cancelled', message }] as const));
+          serviceActionStore.setStates(keys.map((key) => [key, { action, phase: 'cancelled', message }] as const));
           setRun((current) => current && { ...current, refused: message });
         },
       );
     },
-    [api, windowStore],
+    [api, serviceActionStore],
   );
   const cancel = useCallback(() => {
     setRun((current) => current && { ...current, cancelling: true });
@@ -66,7 +66,7 @@ interface FleetRunBarProps {
 
 /** The run under way (n of N ended, Cancel), then its summary with the panels' words for failures. */
 export function FleetRunBar({ run, onCancel, onDismiss }: FleetRunBarProps) {
-  const { serviceActions } = useWindowState();
+  const { states: serviceActions } = useServiceActions();
   const { byId } = usePanels();
   const label = SERVICE_ACTION_LABELS[run.action];
   const total = run.keys.length;

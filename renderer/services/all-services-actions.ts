@@ -4,7 +4,7 @@ import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-
 import type { FleetServiceRow } from './all-services-rows.ts';
 import { effectOn, type PlanGroup, type ServiceActionPlan } from './service-action-plan.ts';
 import { outcomesText } from './service-action-run.ts';
-import { serviceActionKey, type ServiceActionState } from '../window/window-store.ts';
+import { serviceActionKey, type ServiceActionState } from '../window/service-action-store.ts';
 
 /**
  * An action across panels (the fleet's Services view), worked out before it is asked and told

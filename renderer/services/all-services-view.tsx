@@ -2,7 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { plural } from '../../shared/counts.ts';
 import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
-import { useFleetServices, useNow, usePanels, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useFleetServices, useListView, useNow, usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { formatCount } from '../ui/json-rows.ts';
 import type { FleetPlan } from './all-services-actions.ts';
@@ -40,10 +40,11 @@ const rowKey = (row: FleetServiceRow) => row.key;
  * the board's view). Rows selected across panels take one action after one confirmation.
  */
 export function FleetServicesView() {
-  const { api, windowStore } = useWindowContext();
+  const { api, locationStore, listViewStore } = useWindowContext();
   const { panels } = usePanels();
   const services = useFleetServices();
-  const { listView, serviceActions } = useWindowState();
+  const { listView } = useListView();
+  const { states: serviceActions } = useServiceActions();
   const grouping = listView.servicesGroupBy ?? 'panel';
   const now = useNow();
   const [query, setQuery] = useState('');
@@ -88,7 +89,7 @@ export function FleetServicesView() {
     <section className="activity-view fleet-services-view" aria-labelledby="fleet-services-title">
       <header className="activity-header">
         <h1 id="fleet-services-title">All services</h1>
-        <button type="button" onClick={() => windowStore.showServices(false)}>
+        <button type="button" onClick={() => locationStore.show('panels')}>
           Back to the panel
         </button>
       </header>
@@ -121,7 +122,7 @@ export function FleetServicesView() {
               type="button"
               className="button-small"
               aria-pressed={grouping === key}
-              onClick={() => windowStore.changeListView({ servicesGroupBy: key })}
+              onClick={() => listViewStore.change({ servicesGroupBy: key })}
             >
               {name}
             </button>

@@ -3,7 +3,13 @@ import { plural } from '../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import type { ServiceActionState, ServiceActionTarget, WindowStore } from '../window/window-store.ts';
+import {
+  serviceActionKey,
+  type ServiceActionState,
+  type ServiceActionStore,
+  type ServiceActionTarget,
+} from '../window/service-action-store.ts';
+import type { StatusStore } from '../window/status-store.ts';
 
 /** A service action the operator chose, before and while it runs. */
 export interface ServiceActionRequest extends ServiceActionTarget {
@@ -54,14 +60,18 @@ async function sendOnce(api: Pick<PanelBridge, 'runServiceAction'>, panel: Panel
  */
 export async function runServiceActions(
   api: Pick<PanelBridge, 'runServiceAction'>,
-  windowStore: Pick<WindowStore, 'showNotice' | 'setServiceActions'>,
+  {
+    statusStore,
+    serviceActionStore,
+  }: { statusStore: Pick<StatusStore, 'showNotice'>; serviceActionStore: Pick<ServiceActionStore, 'setStates'> },
   panel: Panel,
   action: ServiceAction,
   targets: readonly ServiceActionTarget[],
 ): Promise<void> {
   // The last outcome said is no longer the news: this run's will be.
-  windowStore.showNotice(null);
-  windowStore.setServiceActions(panel.id, targets, { action, phase: 'queued', message: null });
+  statusStore.showNotice(null);
+  const keyOf = ({ projectName, serviceName }: ServiceActionTarget) => serviceActionKey(panel.id, projectName, serviceName);
+  serviceActionStore.setStates(targets.map((target) => [keyOf(target), { action, phase: 'queued', message: null }] as const));
   const ended: { target: ServiceActionTarget; state: Ended }[] = [];
   let next = 0;
   const worker = async () => {
@@ -69,13 +79,13 @@ export async function runServiceActions(
       const target = targets[index]!;
       const state = await sendOnce(api, panel, { ...target, action });
       // Main's events said the same when it sent the action; a refusal before sending has no event.
-      windowStore.setServiceActions(panel.id, [target], state);
+      serviceActionStore.setStates([[keyOf(target), state]]);
       ended.push({ target, state });
     }
   };
   await Promise.all(Array.from({ length: Math.min(ACTIONS_AT_ONCE, targets.length) }, worker));
   const [only] = ended;
-  windowStore.showNotice(ended.length === 1 && only ? oneOutcome(panel, only.target, only.state) : severalOutcomes(panel, action, ended));
+  statusStore.showNotice(ended.length === 1 && only ? oneOutcome(panel, only.target, only.state) : severalOutcomes(panel, action, ended));
 }
 
 /** One service's outcome: "Stopped shop/web on Billing.", or the panel's words. */

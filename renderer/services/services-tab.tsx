@@ -2,13 +2,13 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServiceList, ServiceSummary } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { formatCount } from '../ui/json-rows.ts';
 import { actionSummary, planEveryAction, planServiceAction, type ServiceActionPlan } from './service-action-plan.ts';
 import { runServiceActions } from './service-action-run.ts';
 import { filterServices, sortServices, stateCounts } from './service-rows.ts';
 import { NO_SERVICES, selectedServices, serviceKey } from './service-selection.ts';
-import { serviceActionKey } from '../window/window-store.ts';
+import { serviceActionKey } from '../window/service-action-store.ts';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
 import { ServiceRowMenu } from './service-row-menu.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
@@ -29,8 +29,8 @@ interface OpenMenu {
  * thousands of services keeps only the rows in view in the page.
  */
 export function ServicesTab({ panel }: { panel: Panel }) {
-  const { reads, api, windowStore, panelStore } = useWindowContext();
-  const { serviceActions } = useWindowState();
+  const { reads, api, statusStore, serviceActionStore, panelStore } = useWindowContext();
+  const { states: serviceActions } = useServiceActions();
   const state = usePanelRead(reads.services, panel.id);
   const list = state.value;
   const [query, setQuery] = useState('');
@@ -62,7 +62,7 @@ export function ServicesTab({ panel }: { panel: Panel }) {
     setAsking(null);
     const targets = plan.acting.map(({ projectName, name }) => ({ projectName, serviceName: name }));
     // The states change with the actions: read again once they all ended (unless signed out meanwhile).
-    void runServiceActions(api, windowStore, panel, plan.action, targets).then(() => {
+    void runServiceActions(api, { statusStore, serviceActionStore }, panel, plan.action, targets).then(() => {
       if (panelStore.getSnapshot().byId.get(panel.id)?.signedIn) void reads.services.load(panel.id);
     });
   };

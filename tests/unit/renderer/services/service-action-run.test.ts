@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { panelApiFailure, type PanelApiFailure } from '../../../../shared/contract/bridge.ts';
 import type { ServiceActionInput, ServiceActionResult } from '../../../../shared/service-actions.ts';
 import { ACTIONS_AT_ONCE, runServiceActions } from '../../../../renderer/services/service-action-run.ts';
-import { serviceActionKey, WindowStore } from '../../../../renderer/window/window-store.ts';
+import { serviceActionKey } from '../../../../renderer/window/service-action-store.ts';
+import { createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
 
 /** A run over a selection: a small bound, each sent once, a failure stops nothing, the outcome said once. */
@@ -43,10 +44,10 @@ test('several: at most two at a time, each sent once, a failure in the middle do
   const main = fakeMain(({ serviceName }) =>
     serviceName === 'b' ? panelApiFailure('BAD_RESPONSE', 'npm ERR! missing script: build') : serviceName === 'd' ? 'unknown' : 'done',
   );
-  const store = new WindowStore();
+  const store = createWindowStores();
   const seen = new Set<string>();
-  store.subscribe(() => {
-    const state = store.getSnapshot().serviceActions.get(serviceActionKey(panel.id, 'shop', 'e'));
+  store.serviceActionStore.subscribe(() => {
+    const state = store.serviceActionStore.getSnapshot().states.get(serviceActionKey(panel.id, 'shop', 'e'));
     if (state) seen.add(state.phase);
   });
   await runServiceActions(main.api, store, panel, 'deploy', targets);
@@ -54,10 +55,10 @@ test('several: at most two at a time, each sent once, a failure in the middle do
   assert.equal(main.most(), ACTIONS_AT_ONCE);
   assert.ok(seen.has('queued') && seen.has('done'), 'the last service waited its turn, then ended');
   const phases = targets.map(
-    ({ serviceName }) => store.getSnapshot().serviceActions.get(serviceActionKey(panel.id, 'shop', serviceName))?.phase,
+    ({ serviceName }) => store.serviceActionStore.getSnapshot().states.get(serviceActionKey(panel.id, 'shop', serviceName))?.phase,
   );
   assert.deepEqual(phases, ['done', 'failed', 'done', 'unknown', 'done']);
-  const notice = store.getSnapshot().notice;
+  const notice = store.statusStore.getSnapshot().notice;
   assert.equal(notice?.failed, true);
   assert.match(notice?.text ?? '', /^Deploy of 5 services on Billing: 3 done, 1 failed, 1 with the outcome unknown\./);
   assert.match(notice?.text ?? '', /shop\/b failed: npm ERR! missing script: build/);
@@ -65,9 +66,9 @@ test('several: at most two at a time, each sent once, a failure in the middle do
 });
 
 test('one: the notice of one service, done or in the panel\u2019s words', async () => {
-  const store = new WindowStore();
+  const store = createWindowStores();
   await runServiceActions(fakeMain(() => 'done').api, store, panel, 'stop', targets.slice(0, 1));
-  assert.deepEqual(store.getSnapshot().notice, { text: 'Stopped shop/a on Billing.', failed: false });
+  assert.deepEqual(store.statusStore.getSnapshot().notice, { text: 'Stopped shop/a on Billing.', failed: false });
   await runServiceActions(
     fakeMain(() => panelApiFailure('NOT_FOUND', 'Billing has no service shop/a.')).api,
     store,
@@ -75,7 +76,7 @@ test('one: the notice of one service, done or in the panel\u2019s words', async 
     'restart',
     targets.slice(0, 1),
   );
-  assert.deepEqual(store.getSnapshot().notice, {
+  assert.deepEqual(store.statusStore.getSnapshot().notice, {
     text: 'Restart of shop/a on Billing failed: Billing has no service shop/a.',
     failed: true,
   });
