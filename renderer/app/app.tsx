@@ -1,7 +1,7 @@
 import { type CSSProperties, type FunctionComponent, useEffect } from 'react';
 import type { PanelBridge } from '../../shared/contract/bridge.ts';
 import { useListView, useLocation, usePanels, useStatus, useWindowContext, WindowProvider } from '../window/app-context.tsx';
-import type { WindowView } from '../window/location-store.ts';
+import type { FleetView } from '../window/location-store.ts';
 import { useSelection } from '../panel-list/views.tsx';
 import { ConsoleStoreProvider } from '../console/views.tsx';
 import { warmFleetRows } from '../services/index.ts';
@@ -22,7 +22,7 @@ import { useTheme } from '../window/theme.ts';
 import { useFocusAfterRemoval, useListViewSaving, useRowFocusRequest, useWindowCommands } from '../window/window-commands.ts';
 
 /** The views of the whole fleet, each shown in place of the panels when the location says so. */
-const FLEET_VIEWS: Readonly<Record<Exclude<WindowView, 'panels'>, FunctionComponent>> = {
+const FLEET_VIEW_PARTS: Readonly<Record<FleetView, FunctionComponent>> = {
   activity: ActivityView,
   alerts: AlertsView,
   allServices: FleetServicesView,
@@ -56,7 +56,7 @@ function Workspace() {
   const { status, notice, listError, startupProblemsDismissed } = useStatus();
   const { listView } = useListView();
   const { view } = useLocation();
-  const FleetView = view === 'panels' ? null : FLEET_VIEWS[view];
+  const FleetViewShown = view === 'panels' ? null : FLEET_VIEW_PARTS[view];
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -103,10 +103,10 @@ function Workspace() {
           <p className="muted" role="status">
             Loading panels…
           </p>
-        ) : FleetView ? (
+        ) : FleetViewShown ? (
           // Keyed by the view: one that failed to render is tried afresh when another is opened.
           <ErrorBoundary key={view}>
-            <FleetView />
+            <FleetViewShown />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && locationStore.selectOne(selected.id)} />

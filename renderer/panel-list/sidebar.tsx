@@ -15,7 +15,7 @@ import { useBusyAction } from '../window/busy-action.ts';
 import { boardItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from './fleet-view.ts';
 import { failureInfo } from '../window/failure-info.ts';
 import type { ListView } from '../window/list-view-store.ts';
-import type { WindowView } from '../window/location-store.ts';
+import type { FleetView } from '../window/location-store.ts';
 import { selectedPanel } from '../window/panel-selection.ts';
 import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './board-table.tsx';
 import { FleetTable } from './fleet-table.tsx';
@@ -27,7 +27,7 @@ import { useBoardRows } from './use-board-rows.ts';
 const NO_PANELS: readonly never[] = [];
 
 /** The footer's buttons of the fleet's views, in order: each shows its view, or the panels again when it is shown. */
-const FLEET_VIEW_BUTTONS: readonly { view: WindowView; label: string; title?: string }[] = [
+const FLEET_VIEW_BUTTONS: readonly { view: FleetView; label: string; title?: string }[] = [
   { view: 'activity', label: 'Activity' },
   { view: 'alerts', label: 'Alerts' },
   { view: 'allServices', label: 'All services' },

@@ -1,14 +1,19 @@
 import type { AlertTab } from '../../shared/alerts.ts';
+import type { CommandId } from '../../shared/contract/commands.ts';
 import { SnapshotStore } from './snapshot-store.ts';
+
+/** The views of the whole fleet: each is also the command that shows it (shared/contract/commands.ts). */
+export const FLEET_VIEWS = ['activity', 'alerts', 'allServices', 'fleetConsole'] as const satisfies readonly CommandId[];
+export type FleetView = (typeof FLEET_VIEWS)[number];
 
 /**
  * What the window shows beside the list, one at a time: `panels` is the list's selection (one
  * panel's view, the several selected together, or the welcome of an empty list); the others are
- * views of the whole fleet, each also a command of the same name (shared/contract/commands.ts).
+ * the fleet's views, shown in its place.
  */
-export type WindowView = 'panels' | 'activity' | 'alerts' | 'allServices' | 'fleetConsole';
+export type WindowView = 'panels' | FleetView;
 
-export const WINDOW_VIEWS: readonly WindowView[] = ['panels', 'activity', 'alerts', 'allServices', 'fleetConsole'];
+export const WINDOW_VIEWS: readonly WindowView[] = ['panels', ...FLEET_VIEWS];
 
 /**
  * Where the keyboard goes once a panel chosen by keyboard is shown: its row in the list, or its

@@ -3,6 +3,7 @@ import { plural } from '../../shared/counts.ts';
 import { MAX_COLLAPSED_GROUPS } from '../../shared/settings.ts';
 import { modalOpen, useCommandHandlers, useListView, useLocation, usePanels, useWindowContext } from './app-context.tsx';
 import { useBusyAction } from './busy-action.ts';
+import { viewCommands } from './view-commands.ts';
 import { commandForKey, isMac } from './shortcuts.ts';
 import { groupsInUse, selectedPanel } from './panel-selection.ts';
 
@@ -52,8 +53,7 @@ export function useWindowCommands(): void {
       if (statusStore.getSnapshot().status) dialogStore.openDialog({ kind: 'preferences' });
     },
     palette: () => dialogStore.openDialog({ kind: 'palette' }),
-    activity: () => locationStore.show('activity'),
-    alerts: () => locationStore.show('alerts'),
+    ...viewCommands(locationStore),
     exportPanels: () => exportPanels(),
   });
   useEffect(() => {
