@@ -4,7 +4,7 @@ import { useListView, useLocation, usePanels, useStatus, useWindowContext, Windo
 import type { FleetView } from '../window/location-store.ts';
 import { useSelection } from '../panel-list/views.tsx';
 import { ConsoleStoreProvider } from '../console/views.tsx';
-import { warmFleetRows } from '../services/index.ts';
+import { followServiceRuns, warmFleetRows } from '../services/index.ts';
 import { ActivityView } from '../activity/views.tsx';
 import { AlertsView } from '../alerts/views.tsx';
 import { BulkView } from '../panel-list/views.tsx';
@@ -51,6 +51,7 @@ export function App({ api }: { api: PanelBridge | null }) {
 function Workspace() {
   const context = useWindowContext();
   useEffect(() => warmFleetRows(context.panelStore, context.fleetServicesStore), [context]);
+  useEffect(() => followServiceRuns({ ...context, services: context.reads.services }), [context]);
   const { statusStore, dialogStore, locationStore } = context;
   const { panels } = usePanels();
   const { status, notice, listError, startupProblemsDismissed } = useStatus();

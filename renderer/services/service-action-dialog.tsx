@@ -3,7 +3,8 @@ import { plural } from '../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
 import { planGroups, type ServiceActionPlan, typedNameFor } from './service-action-plan.ts';
-import { ACTIONS_AT_ONCE, serviceActionEffect } from './service-action-run.ts';
+import { SERVICE_ACTIONS_PER_PANEL } from '../../shared/fleet-services.ts';
+import { serviceActionEffect } from './service-action-run.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ServicePlanList } from './service-plan-list.tsx';
 import { TypedConfirmation } from '../ui/typed-confirmation.tsx';
@@ -56,7 +57,7 @@ export function ServiceActionDialog({ panel, plan, onConfirm, onCancel }: Servic
         <p className="muted">
           {only
             ? 'Paneldeck sends it once and records it in the activity log.'
-            : `Each is sent once, ${ACTIONS_AT_ONCE} at a time, and recorded in the activity log; a failure stops none of the others.`}
+            : `Each is sent once, ${SERVICE_ACTIONS_PER_PANEL} at a time, and recorded in the activity log; a failure stops none of the others.`}
         </p>
       </div>
       {expected !== null && (

@@ -43,6 +43,8 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.revisionStore.activityChanged();
     case 'serviceActionChanged':
       return targets.serviceActionStore.serviceActionChanged(event);
+    case 'serviceActionsEnded':
+      return targets.serviceActionStore.endRun(event.results);
     case 'fleetStateChanged':
       return targets.healthStore?.apply(event.panels);
     case 'fleetServicesChanged':
@@ -78,7 +80,8 @@ export async function loadPanelList(
  * function returned stops the events.
  */
 export function connectWindow(
-  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> & Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices'>>,
+  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> &
+    Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices' | 'getServiceActionRun'>>,
   targets: EventTargets,
 ): () => void {
   // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
@@ -97,6 +100,11 @@ export function connectWindow(
   // The services only fill the fleet's Services view: without them the panels still work.
   api.getFleetServices?.().then(
     (all) => targets.fleetServicesStore?.load(all),
+    () => undefined,
+  );
+  // A run of service actions main holds from before this page (a reload): its progress and Cancel.
+  api.getServiceActionRun?.().then(
+    (run) => run && targets.serviceActionStore.adoptRun(run),
     () => undefined,
   );
   return stop;
