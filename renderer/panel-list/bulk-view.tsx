@@ -222,11 +222,10 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
           title={question.asked.title}
           confirmLabel={question.asked.confirmLabel}
           busy={busy}
+          effect={question.asked.effect}
           onCancel={() => question.answer(false)}
           onConfirm={() => question.answer(true)}
-        >
-          {question.asked.body}
-        </ConfirmDialog>
+        />
       )}
     </section>
   );
