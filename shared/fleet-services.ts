@@ -44,3 +44,30 @@ export interface ServiceActionItemResult extends ServiceActionItem {
 
 /** Most items one `runServiceActions` takes. */
 export const MAX_SERVICE_ACTION_ITEMS = 10_000;
+
+/**
+ * Most service actions in flight over a run, and on one panel. A deploy can hold its request for
+ * minutes and an Easypanel server is often small: 8 keeps a run's load on the fleet and on main's
+ * sockets modest while a restart of hundreds still takes a few rounds of the panels' answers; 2
+ * per panel never makes one panel do more than two of its services' rollouts at once. Main keeps
+ * them; the window says them in its confirmations.
+ */
+export const SERVICE_ACTIONS_AT_ONCE = 8;
+export const SERVICE_ACTIONS_PER_PANEL = 2;
+
+/** An item of the run under way, as main holds it: how far it went. */
+export interface ServiceActionRunItem extends ServiceActionItem {
+  /** `queued`: not started yet; `sent`: recorded and on its way; then its outcome (`cancelled`: never sent). */
+  phase: 'queued' | 'sent' | ServiceActionItemResult['outcome'];
+  /** As in the item's result; null while it is queued or on its way. */
+  message: string | null;
+}
+
+/** The run of `runServiceActions` under way (`getServiceActionRun`): what a window loaded meanwhile takes up. */
+export interface ServiceActionRun {
+  action: ServiceAction;
+  /** Every item, in the order asked. */
+  items: ServiceActionRunItem[];
+  /** Cancel was asked: nothing more starts, and what is left answers `cancelled`. */
+  cancelling: boolean;
+}

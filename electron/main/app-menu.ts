@@ -73,8 +73,11 @@ export function appMenuTemplate(
       submenu: [
         command('palette'),
         command('find'),
+        separator,
         command('activity'),
         command('alerts'),
+        command('allServices'),
+        command('fleetConsole'),
         separator,
         ...(isPackaged
           ? []

@@ -96,6 +96,18 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       const { panelId, projectName, serviceName, action, phase, message } = event;
       return { type: event.type, panelId, projectName, serviceName, action, phase, message };
     }
+    case 'serviceActionsEnded':
+      return {
+        type: event.type,
+        results: event.results.map(({ panelId, projectName, serviceName, action, outcome, message }) => ({
+          panelId,
+          projectName,
+          serviceName,
+          action,
+          outcome,
+          message,
+        })),
+      };
     case 'updateReady':
       return { type: event.type, version: event.version };
     case 'serviceLogLines':

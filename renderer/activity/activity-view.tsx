@@ -3,7 +3,7 @@ import { agoText } from '../../shared/durations.ts';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import type { ActivityEntry, ActivityList } from '../../shared/types.ts';
 import { filterActivity, OUTCOME_NAMES, whatText } from './activity-rows.ts';
-import { useNow, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useNow, useRevisions, useWindowContext } from '../window/app-context.tsx';
 import { useSelection } from '../panel-list/views.tsx';
 import { failureInfo } from '../window/failure-info.ts';
 import { ReadStates } from '../ui/read-states.tsx';
@@ -31,8 +31,8 @@ export function whenText(at: Date, now: Date): string {
  * from main when shown and again at each `activityChanged`; filtered by the panel shown and a search.
  */
 export function ActivityView() {
-  const { api, windowStore } = useWindowContext();
-  const { activityRevision } = useWindowState();
+  const { api, locationStore } = useWindowContext();
+  const { activity: activityRevision } = useRevisions();
   const { selected } = useSelection();
   const [log, setLog] = useState<ActivityList | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
@@ -68,7 +68,7 @@ export function ActivityView() {
     <section className="activity-view" aria-labelledby="activity-title">
       <header className="activity-header">
         <h1 id="activity-title">Activity</h1>
-        <button type="button" onClick={() => windowStore.showActivity(false)}>
+        <button type="button" onClick={() => locationStore.show('panels')}>
           Back to the panel
         </button>
       </header>

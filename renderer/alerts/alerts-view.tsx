@@ -2,7 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { type Alert, ALERTS_KEPT } from '../../shared/alerts.ts';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, filterAlerts } from './alert-rows.ts';
-import { useNow, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useNow, useRevisions, useWindowContext } from '../window/app-context.tsx';
 import { failureInfo } from '../window/failure-info.ts';
 import { whenText } from '../activity/views.tsx';
 import { ReadStates } from '../ui/read-states.tsx';
@@ -20,8 +20,8 @@ type Loaded = { alerts: Alert[]; error: null } | { alerts: null; error: ErrorInf
  * its panel at the tab that shows the cause.
  */
 export function AlertsView() {
-  const { api, windowStore } = useWindowContext();
-  const { alertsRevision } = useWindowState();
+  const { api, locationStore } = useWindowContext();
+  const { alerts: alertsRevision } = useRevisions();
   const [loaded, setLoaded] = useState<Loaded>({ alerts: null, error: null });
   const [retries, setRetries] = useState(0);
   const [query, setQuery] = useState('');
@@ -50,7 +50,7 @@ export function AlertsView() {
     <section className="activity-view alerts-view" aria-labelledby="alerts-title">
       <header className="activity-header">
         <h1 id="alerts-title">Alerts</h1>
-        <button type="button" onClick={() => windowStore.showAlerts(false)}>
+        <button type="button" onClick={() => locationStore.show('panels')}>
           Back to the panel
         </button>
       </header>
@@ -98,7 +98,7 @@ function AlertRows({ alerts }: { alerts: readonly Alert[] }) {
 }
 
 function AlertRow({ alert, now, placement }: { alert: Alert; now: number; placement: RowPlacement }) {
-  const { panelStore, windowStore } = useWindowContext();
+  const { panelStore, locationStore } = useWindowContext();
   const at = new Date(Date.parse(alert.at));
   // A panel removed since has nothing to open.
   const present = panelStore.has(alert.panelId);
@@ -117,7 +117,7 @@ function AlertRow({ alert, now, placement }: { alert: Alert; now: number; placem
       <span className="alert-panel">
         {alert.panelName}
         {present && (
-          <button type="button" onClick={() => windowStore.showPanelAt(alert.panelId, alert.tab)}>
+          <button type="button" onClick={() => locationStore.showPanelAt(alert.panelId, alert.tab)}>
             Open {alert.panelName} at {ALERT_TAB_NAMES[alert.tab]}
           </button>
         )}

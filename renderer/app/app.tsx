@@ -1,9 +1,10 @@
-import { type CSSProperties, useEffect } from 'react';
+import { type CSSProperties, type FunctionComponent, useEffect } from 'react';
 import type { PanelBridge } from '../../shared/contract/bridge.ts';
-import { useWindowContext, usePanels, useWindowState, WindowProvider } from '../window/app-context.tsx';
+import { useListView, useLocation, usePanels, useStatus, useWindowContext, WindowProvider } from '../window/app-context.tsx';
+import type { FleetView } from '../window/location-store.ts';
 import { useSelection } from '../panel-list/views.tsx';
 import { ConsoleStoreProvider } from '../console/views.tsx';
-import { warmFleetRows } from '../services/index.ts';
+import { followServiceRuns, warmFleetRows } from '../services/index.ts';
 import { ActivityView } from '../activity/views.tsx';
 import { AlertsView } from '../alerts/views.tsx';
 import { BulkView } from '../panel-list/views.tsx';
@@ -19,6 +20,14 @@ import { WindowDialogs } from './window-dialogs.tsx';
 import { loadPanelList } from '../window/event-router.ts';
 import { useTheme } from '../window/theme.ts';
 import { useFocusAfterRemoval, useListViewSaving, useRowFocusRequest, useWindowCommands } from '../window/window-commands.ts';
+
+/** The views of the whole fleet, each shown in place of the panels when the location says so. */
+const FLEET_VIEW_PARTS: Readonly<Record<FleetView, FunctionComponent>> = {
+  activity: ActivityView,
+  alerts: AlertsView,
+  allServices: FleetServicesView,
+  fleetConsole: FleetConsoleView,
+};
 
 /** The window: the panel list on the left, the selected panel on the right. */
 export function App({ api }: { api: PanelBridge | null }) {
@@ -42,10 +51,13 @@ export function App({ api }: { api: PanelBridge | null }) {
 function Workspace() {
   const context = useWindowContext();
   useEffect(() => warmFleetRows(context.panelStore, context.fleetServicesStore), [context]);
-  const { windowStore } = context;
+  useEffect(() => followServiceRuns({ ...context, services: context.reads.services }), [context]);
+  const { statusStore, dialogStore, locationStore } = context;
   const { panels } = usePanels();
-  const { status, notice, listError, startupProblemsDismissed, activityOpen, alertsOpen, fleetConsoleOpen, servicesOpen, listView } =
-    useWindowState();
+  const { status, notice, listError, startupProblemsDismissed } = useStatus();
+  const { listView } = useListView();
+  const { view } = useLocation();
+  const FleetViewShown = view === 'panels' ? null : FLEET_VIEW_PARTS[view];
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
@@ -73,13 +85,13 @@ function Workspace() {
             role={notice.failed ? 'alert' : 'status'}
           >
             <p>{notice.text}</p>
-            <button type="button" onClick={() => windowStore.showNotice(null)}>
+            <button type="button" onClick={() => statusStore.showNotice(null)}>
               Dismiss
             </button>
           </div>
         )}
         {status && !startupProblemsDismissed && (
-          <StartupProblems problems={status.startupProblems} onDismiss={() => windowStore.dismissStartupProblems()} />
+          <StartupProblems problems={status.startupProblems} onDismiss={() => statusStore.dismissStartupProblems()} />
         )}
         {listError ? (
           <div className="notice notice-error" role="alert">
@@ -92,24 +104,13 @@ function Workspace() {
           <p className="muted" role="status">
             Loading panels…
           </p>
-        ) : activityOpen ? (
-          <ErrorBoundary>
-            <ActivityView />
-          </ErrorBoundary>
-        ) : alertsOpen ? (
-          <ErrorBoundary>
-            <AlertsView />
-          </ErrorBoundary>
-        ) : fleetConsoleOpen ? (
-          <ErrorBoundary>
-            <FleetConsoleView />
-          </ErrorBoundary>
-        ) : servicesOpen ? (
-          <ErrorBoundary>
-            <FleetServicesView />
+        ) : FleetViewShown ? (
+          // Keyed by the view: one that failed to render is tried afresh when another is opened.
+          <ErrorBoundary key={view}>
+            <FleetViewShown />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
-          <BulkView panels={marked} groups={groups} onClear={() => selected && windowStore.selectOne(selected.id)} />
+          <BulkView panels={marked} groups={groups} onClear={() => selected && locationStore.selectOne(selected.id)} />
         ) : selected ? (
           // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
@@ -117,8 +118,8 @@ function Workspace() {
           </ErrorBoundary>
         ) : (
           <EmptyState
-            onAdd={() => windowStore.openDialog({ kind: 'addPanel' })}
-            onImport={() => windowStore.openDialog({ kind: 'importPanels' })}
+            onAdd={() => dialogStore.openDialog({ kind: 'addPanel' })}
+            onImport={() => dialogStore.openDialog({ kind: 'importPanels' })}
           />
         )}
       </main>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useApi, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 
 /**
@@ -9,8 +9,8 @@ import { useBusyAction } from '../window/busy-action.ts';
  */
 export function UpdateNotice() {
   const api = useApi();
-  const { windowStore } = useWindowContext();
-  const { update } = useWindowState();
+  const { statusStore } = useWindowContext();
+  const { update } = useStatus();
   const [restarting, setRestarting] = useState(false);
   const { busy, error, run } = useBusyAction();
   if (update === null || update.dismissed) return null;
@@ -25,7 +25,7 @@ export function UpdateNotice() {
         <button type="button" className="button-primary" disabled={busy || restarting} onClick={() => void restart()}>
           {restarting ? 'Restarting…' : 'Restart now'}
         </button>
-        <button type="button" disabled={busy || restarting} onClick={() => windowStore.dismissUpdate()}>
+        <button type="button" disabled={busy || restarting} onClick={() => statusStore.dismissUpdate()}>
           Later
         </button>
       </div>

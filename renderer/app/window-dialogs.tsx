@@ -1,4 +1,4 @@
-import { useWindowContext, usePanels, useWindowState } from '../window/app-context.tsx';
+import { useDialog, usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useSelection } from '../panel-list/views.tsx';
 import { isMac } from '../window/shortcuts.ts';
 import { availableCommands, importedText, rowMenuItems } from '../panel-list/views.tsx';
@@ -11,11 +11,12 @@ import { RowMenu } from '../ui/row-menu.tsx';
 
 /** The one dialog (or the row menu) open over the window, as the window store says. */
 export function WindowDialogs() {
-  const { windowStore, commands, panelStore } = useWindowContext();
+  const { dialogStore, locationStore, statusStore, commands, panelStore } = useWindowContext();
   const { panels } = usePanels();
-  const { dialog, status } = useWindowState();
+  const { dialog } = useDialog();
+  const { status } = useStatus();
   const { selected, marked } = useSelection();
-  const close = () => windowStore.closeDialog();
+  const close = () => dialogStore.closeDialog();
   const run = (command: Parameters<typeof commands.run>[0]) => void commands.run(command);
   switch (dialog?.kind) {
     case undefined:
@@ -27,7 +28,7 @@ export function WindowDialogs() {
           commands={availableCommands(selected, marked, panels ?? [], status !== null)}
           mac={isMac()}
           // The keyboard follows: to the panel's row, or to its log in form when it is signed out.
-          onSelectPanel={(id) => windowStore.focusPanel(id, panels?.find((panel) => panel.id === id)?.signedIn ? 'row' : 'logIn')}
+          onSelectPanel={(id) => locationStore.focusPanel(id, panels?.find((panel) => panel.id === id)?.signedIn ? 'row' : 'logIn')}
           onRun={run}
           onClose={close}
         />
@@ -51,7 +52,7 @@ export function WindowDialogs() {
           onAdded={(panel) => {
             close();
             panelStore.upsert(panel);
-            windowStore.selectOne(panel.id);
+            locationStore.selectOne(panel.id);
           }}
           onClose={close}
         />
@@ -61,7 +62,7 @@ export function WindowDialogs() {
         <ImportDialog
           onImported={(result) => {
             close();
-            windowStore.showNotice({ text: importedText(result), failed: false });
+            statusStore.showNotice({ text: importedText(result), failed: false });
           }}
           onClose={close}
         />

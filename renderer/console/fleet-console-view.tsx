@@ -23,7 +23,7 @@ const NO_PANELS: readonly Panel[] = [];
  * listing every panel, typed when a red panel is among them.
  */
 export function FleetConsoleView() {
-  const { api, windowStore } = useWindowContext();
+  const { api, locationStore } = useWindowContext();
   const { panels } = usePanels();
   const { marked } = useSelection();
   const signedIn = useMemo(() => (panels ?? NO_PANELS).filter((panel) => panel.signedIn), [panels]);
@@ -113,7 +113,7 @@ export function FleetConsoleView() {
     <section className="fleet-console" aria-labelledby="fleet-console-title">
       <header className="activity-header">
         <h1 id="fleet-console-title">Console across panels</h1>
-        <button type="button" onClick={() => windowStore.showFleetConsole(false)}>
+        <button type="button" onClick={() => locationStore.show('panels')}>
           Back to the panel
         </button>
       </header>

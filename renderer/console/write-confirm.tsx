@@ -1,10 +1,8 @@
-import { useState } from 'react';
 import { plural } from '../../shared/counts.ts';
 import type { Panel } from '../../shared/types.ts';
 import { typedConfirmation } from './console-writes.ts';
 import { maskInput } from './secret-mask.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { TypedConfirmation } from '../ui/typed-confirmation.tsx';
 
 interface WriteConfirmProps {
   /** The panels the write goes to: one from a panel's console, several from a read across panels. */
@@ -23,9 +21,7 @@ const INPUT_LINES = 40;
  * input (secret values masked here too). Typed when a red panel is among them.
  */
 export function WriteConfirm({ panels, operation, input, onConfirm, onCancel }: WriteConfirmProps) {
-  const [typed, setTyped] = useState('');
   const expected = typedConfirmation(panels);
-  const matches = expected === null || typed.trim() === expected;
   const only = panels.length === 1 ? panels[0]! : null;
   const lines = input === undefined ? [] : (JSON.stringify(maskInput(input), null, 2) ?? '').split('\n');
   const red = panels.filter((panel) => panel.colour === 'red');
@@ -34,17 +30,15 @@ export function WriteConfirm({ panels, operation, input, onConfirm, onCancel }: 
       className="service-action-dialog console-write-dialog"
       title={only ? `Run ${operation} on ${only.name}?` : `Run ${operation} on ${plural(panels.length, 'panel')}?`}
       confirmLabel={only ? `Run ${operation}` : `Run on ${plural(panels.length, 'panel')}`}
-      confirmDisabled={!matches}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
-    >
-      <div className="dialog-body">
+      effect={
         <p>
           <strong>{operation}</strong> is a write: it changes{' '}
           {only ? `the panel ${only.name} (${only.address})` : `each of these ${panels.length} panels`}. Paneldeck sends it once
           {only ? '' : ' to each, a few at a time'}, never again on its own, and records it in the activity log.
         </p>
-        {!only && (
+      }
+      targets={
+        !only && (
           <ul className="console-write-panels" aria-label="The panels written to">
             {panels.map((panel) => (
               <li key={panel.id}>
@@ -53,8 +47,10 @@ export function WriteConfirm({ panels, operation, input, onConfirm, onCancel }: 
               </li>
             ))}
           </ul>
-        )}
-        {lines.length === 0 ? (
+        )
+      }
+      details={
+        lines.length === 0 ? (
           <p className="muted">With no input.</p>
         ) : (
           <>
@@ -64,28 +60,29 @@ export function WriteConfirm({ panels, operation, input, onConfirm, onCancel }: 
               {lines.length > INPUT_LINES && `\n… and ${lines.length - INPUT_LINES} more lines`}
             </pre>
           </>
-        )}
-      </div>
-      {expected !== null && (
-        <TypedConfirmation
-          notice={
-            <>
-              {red.length === 1
-                ? `${red[0]!.name} is marked red: production.`
-                : `${red.length} of these panels are marked red: production.`}{' '}
-              {red.length === 1
-                ? `Type its name, ${expected}, to run ${operation}.`
-                : `Type the number of panels, ${expected}, to run ${operation} on them.`}
-            </>
-          }
-          label={red.length === 1 ? 'Panel name' : 'Number of panels'}
-          name="confirm-write"
-          typed={typed}
-          onTyped={setTyped}
-          matches={matches}
-          onConfirm={onConfirm}
-        />
-      )}
-    </ConfirmDialog>
+        )
+      }
+      typedName={
+        expected === null
+          ? null
+          : {
+              expected,
+              notice: (
+                <>
+                  {red.length === 1
+                    ? `${red[0]!.name} is marked red: production.`
+                    : `${red.length} of these panels are marked red: production.`}{' '}
+                  {red.length === 1
+                    ? `Type its name, ${expected}, to run ${operation}.`
+                    : `Type the number of panels, ${expected}, to run ${operation} on them.`}
+                </>
+              ),
+              label: red.length === 1 ? 'Panel name' : 'Number of panels',
+              name: 'confirm-write',
+            }
+      }
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }

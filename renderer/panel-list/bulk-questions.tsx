@@ -13,7 +13,8 @@ export interface BulkQuestion {
   title: string;
   /** The danger button's words, which name the action and how many it acts on. */
   confirmLabel: string;
-  body: ReactNode;
+  /** What it does, naming the panels that lose something (the confirmation's `effect`). */
+  effect: ReactNode;
 }
 
 const NAMES_SHOWN = 8;
@@ -33,7 +34,7 @@ export function removeQuestion(panels: readonly Panel[]): BulkQuestion {
   return {
     title: `Remove ${many}?`,
     confirmLabel: `Remove ${many}`,
-    body: (
+    effect: (
       <p>
         Paneldeck forgets these {many} and their saved sign-ins: {panelNames(panels)}. The panels themselves are not changed; you can add or
         import them again at any time.
@@ -51,7 +52,7 @@ export function logOutQuestion(panels: readonly Panel[]): BulkQuestion {
   return {
     title: `Log out of ${many}?`,
     confirmLabel: `Log out of ${many}`,
-    body: (
+    effect: (
       <>
         <p>
           Paneldeck forgets the sign-ins of these {many} and ends their sessions at the panels: {panelNames(signedIn)}. To use them again,
@@ -82,7 +83,7 @@ export function groupQuestion(panels: readonly Panel[], group: string | null): B
   return {
     title: group === null ? `Take ${many} out of their groups?` : `Move ${many} to ${group}?`,
     confirmLabel: group === null ? `Take ${many} out` : `Move ${many}`,
-    body: (
+    effect: (
       <p>
         {leavingWords(leaving.length, 'their group', 'its group')}: {panelNames(leaving, (panel) => panel.group ?? '')}.
       </p>
@@ -99,7 +100,7 @@ export function removeTagsQuestion(panels: readonly Panel[], tags: readonly stri
   return {
     title: `Remove ${named} from ${count(losing.length)}?`,
     confirmLabel: `Remove ${tags.length === 1 ? 'the tag' : 'the tags'}`,
-    body: (
+    effect: (
       <p>
         {losing.length === 1 ? 'It loses' : 'They lose'} {named}: {panelNames(losing, (panel) => panel.tags.join(', '))}.
       </p>
@@ -115,7 +116,7 @@ export function colourQuestion(panels: readonly Panel[], colour: PanelColour | n
   return {
     title: colour === null ? `Take the colour off ${many}?` : `Colour ${many} ${colour}?`,
     confirmLabel: colour === null ? `Take the colour off ${many}` : `Colour ${many}`,
-    body: (
+    effect: (
       <p>
         {leavingWords(losing.length, 'their colour', 'its colour')}: {panelNames(losing, (panel) => panel.colour ?? '')}.
       </p>
@@ -130,7 +131,7 @@ export function unmarkQuestion(panels: readonly Panel[]): BulkQuestion | null {
   return {
     title: `Unmark ${plural(losing.length, 'favourite')}?`,
     confirmLabel: `Unmark ${count(losing.length)}`,
-    body: (
+    effect: (
       <p>
         {losing.length === 1 ? 'It is' : 'They are'} no longer marked as a favourite: {panelNames(losing)}.
       </p>

@@ -46,8 +46,8 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const api = useApi();
   const { changed, removed } = usePanelChanges();
   const exportPanels = useExportPanels();
-  const { windowStore } = useWindowContext();
-  const logIn = () => windowStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
+  const { dialogStore } = useWindowContext();
+  const logIn = () => dialogStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
   /** The question an action that loses something asks before it runs, and its answer; null when none is open. */
@@ -222,11 +222,10 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
           title={question.asked.title}
           confirmLabel={question.asked.confirmLabel}
           busy={busy}
+          effect={question.asked.effect}
           onCancel={() => question.answer(false)}
           onConfirm={() => question.answer(true)}
-        >
-          {question.asked.body}
-        </ConfirmDialog>
+        />
       )}
     </section>
   );

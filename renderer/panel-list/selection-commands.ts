@@ -34,6 +34,8 @@ export function availableCommands(
     ...(several ? severalCommands(marked) : selected ? onePanelCommands(selected) : []),
     'activity',
     'alerts',
+    'allServices',
+    'fleetConsole',
     hasStatus && 'preferences',
   ];
   return commands.filter((command): command is CommandId => command !== false);

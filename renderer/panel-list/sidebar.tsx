@@ -6,13 +6,17 @@ import {
   useNow,
   usePanelChanges,
   usePanels,
+  useListView,
+  useLocation,
+  useStatus,
   useWindowContext,
-  useWindowState,
 } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { boardItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from './fleet-view.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import { selectedPanel, type ListView } from '../window/window-store.ts';
+import type { ListView } from '../window/list-view-store.ts';
+import type { FleetView } from '../window/location-store.ts';
+import { selectedPanel } from '../window/panel-selection.ts';
 import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './board-table.tsx';
 import { FleetTable } from './fleet-table.tsx';
 import { ColumnMenu } from './table-header.tsx';
@@ -22,28 +26,29 @@ import { useBoardRows } from './use-board-rows.ts';
 
 const NO_PANELS: readonly never[] = [];
 
+/** The footer's buttons of the fleet's views, in order: each shows its view, or the panels again when it is shown. */
+const FLEET_VIEW_BUTTONS: readonly { view: FleetView; label: string; title?: string }[] = [
+  { view: 'activity', label: 'Activity' },
+  { view: 'alerts', label: 'Alerts' },
+  { view: 'allServices', label: 'All services' },
+  { view: 'fleetConsole', label: 'Fleet console', title: "Run one operation of the panels' API on many panels, into a table" },
+];
+
 /**
  * The fleet at a glance: find, counts per state, the attention filter, Check all, and the list.
  * Sort, Needs attention and folded groups are the window's (kept across restarts); the check pass
  * under way (the operator's or the background's) is main's.
  */
 export function Sidebar() {
-  const { api, windowStore } = useWindowContext();
+  const { api, dialogStore, listViewStore, locationStore } = useWindowContext();
   const { panels: known, byId, progress } = usePanels();
   const panels = known ?? NO_PANELS;
-  const {
-    listView: board,
-    marked,
-    status,
-    selectedId: chosenId,
-    activityOpen,
-    alertsOpen,
-    fleetConsoleOpen,
-    servicesOpen,
-  } = useWindowState();
+  const { listView: board } = useListView();
+  const { marked, selectedId: chosenId, view } = useLocation();
+  const { status } = useStatus();
   const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
-  const onViewChange = (change: Partial<ListView>) => windowStore.changeListView(change);
-  const onPreferences = status ? () => windowStore.openDialog({ kind: 'preferences' }) : undefined;
+  const onViewChange = (change: Partial<ListView>) => listViewStore.change(change);
+  const onPreferences = status ? () => dialogStore.openDialog({ kind: 'preferences' }) : undefined;
   const [query, setQuery] = useState('');
   const { attentionOnly, sort, collapsedGroups } = board;
   const tabled = board.layout === 'table';
@@ -74,7 +79,7 @@ export function Sidebar() {
   const changeTable = (change: Partial<BoardTable>) => onViewChange({ table: { ...table, ...change } });
   // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
   const open = (id: string) => {
-    if (byId.get(id)?.signedIn === false) windowStore.focusPanel(id, 'logIn');
+    if (byId.get(id)?.signedIn === false) locationStore.focusPanel(id, 'logIn');
   };
   const emptyText = settling
     ? 'Listing the panels…'
@@ -112,7 +117,7 @@ export function Sidebar() {
   const signedIn = fleet.counts['signed-in'] + fleet.counts['check-failed'] > 0;
 
   const addPanel = (
-    <button type="button" className="button-primary" onClick={() => windowStore.openDialog({ kind: 'addPanel' })}>
+    <button type="button" className="button-primary" onClick={() => dialogStore.openDialog({ kind: 'addPanel' })}>
       Add panel
     </button>
   );
@@ -211,23 +216,11 @@ export function Sidebar() {
       <button type="button" onClick={onPreferences} disabled={!onPreferences}>
         Preferences
       </button>
-      <button type="button" aria-pressed={activityOpen} onClick={() => windowStore.showActivity(!activityOpen)}>
-        Activity
-      </button>
-      <button type="button" aria-pressed={alertsOpen} onClick={() => windowStore.showAlerts(!alertsOpen)}>
-        Alerts
-      </button>
-      <button type="button" aria-pressed={servicesOpen} onClick={() => windowStore.showServices(!servicesOpen)}>
-        All services
-      </button>
-      <button
-        type="button"
-        aria-pressed={fleetConsoleOpen}
-        title="Run one operation of the panels' API on many panels, into a table"
-        onClick={() => windowStore.showFleetConsole(!fleetConsoleOpen)}
-      >
-        Fleet console
-      </button>
+      {FLEET_VIEW_BUTTONS.map(({ view: shows, label, title }) => (
+        <button key={shows} type="button" aria-pressed={view === shows} title={title} onClick={() => locationStore.toggle(shows)}>
+          {label}
+        </button>
+      ))}
     </div>
   );
 
@@ -254,9 +247,9 @@ export function Sidebar() {
             table={table}
             onTableChange={changeTable}
             selectedId={selectedId}
-            onSelect={(id) => windowStore.selectOne(id)}
+            onSelect={(id) => locationStore.selectOne(id)}
             onOpen={open}
-            onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
+            onOpenMenu={(at) => dialogStore.openDialog({ kind: 'rowMenu', at })}
             onMute={(id, muted) => void mute(id, muted)}
             onFocusChange={setListFocused}
             now={now}
@@ -289,11 +282,11 @@ export function Sidebar() {
               items={items}
               selectedId={selectedId}
               marked={marked}
-              onSelect={(id) => windowStore.selectOne(id)}
-              onMark={(ids, focusId) => windowStore.selectMany(ids, focusId)}
+              onSelect={(id) => locationStore.selectOne(id)}
+              onMark={(ids, focusId) => locationStore.selectMany(ids, focusId)}
               // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
               onOpen={open}
-              onOpenMenu={(at) => windowStore.openDialog({ kind: 'rowMenu', at })}
+              onOpenMenu={(at) => dialogStore.openDialog({ kind: 'rowMenu', at })}
               onToggleSection={toggleSection}
               now={now}
               showVersion={sort === 'version'}

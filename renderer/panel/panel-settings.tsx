@@ -292,6 +292,9 @@ export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, grou
           confirmLabel="Remove panel"
           busy={busy}
           onCancel={() => setConfirmingRemove(false)}
+          effect={
+            <p>Paneldeck forgets this panel and its saved sign-in. The panel itself is not changed; you can add it again at any time.</p>
+          }
           onConfirm={() =>
             void run(async () => {
               // Close first: a failure is then shown on the settings page, not behind the dialog.
@@ -300,9 +303,7 @@ export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, grou
               changes.removed([panel.id]);
             })
           }
-        >
-          <p>Paneldeck forgets this panel and its saved sign-in. The panel itself is not changed; you can add it again at any time.</p>
-        </ConfirmDialog>
+        />
       )}
     </div>
   );

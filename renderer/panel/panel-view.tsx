@@ -3,7 +3,7 @@ import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
-import { useCommandHandlers, usePanelChanges, usePanels, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useCommandHandlers, useLocation, usePanelChanges, usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { copyText } from '../ui/copy-text.ts';
 import { failureInfo } from '../window/failure-info.ts';
 import { lastCheckFailed, panelStatus, signedOutNotice } from '../ui/panel-status.ts';
@@ -40,9 +40,10 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const onPanelChanged = (updated: Panel) => changed([updated]);
   // When the session ends, if main warned that it ends soon; Preferences' email for panels never logged in to.
   const expiresSoonAt = usePanels().expiring.get(panel.id) ?? null;
-  const { status: appStatus, focusRequest } = useWindowState();
+  const { status: appStatus } = useStatus();
+  const { focusRequest } = useLocation();
   const defaultEmail = appStatus?.settings.defaultEmail ?? null;
-  const { windowStore, reads } = useWindowContext();
+  const { locationStore, reads } = useWindowContext();
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);
   const [session, setSession] = useState<SessionState>(noSession);
@@ -166,7 +167,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   // After every render (cheap: nothing to do unless a request names this panel), so the newest form and email are used.
   useEffect(() => {
     if (focusRequest?.to !== 'logIn' || focusRequest.panelId !== panel.id) return;
-    windowStore.focusRequestDone(focusRequest);
+    locationStore.focusRequestDone(focusRequest);
     backToList.current = true;
     openLogIn();
   });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AppStatus } from '../../shared/types.ts';
-import { useApi, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useApi, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import {
   changedSettingsText,
@@ -25,7 +25,7 @@ import { ModalDialog } from '../ui/modal-dialog.tsx';
  * The buttons stay at the dialog's foot, in view however small the window.
  */
 export function PreferencesDialog({ onClose }: { onClose(): void }) {
-  const status = useWindowState().status;
+  const status = useStatus().status;
   if (!status) return null;
   return <Preferences status={status} onClose={onClose} />;
 }
@@ -115,7 +115,7 @@ function Preferences({ status, onClose }: { status: AppStatus; onClose(): void }
 /** Saved sign-ins without a keyring: a choice that takes effect when clicked, apart from the form's Save. */
 function TokenStorage({ status }: { status: AppStatus }) {
   const api = useApi();
-  const { windowStore } = useWindowContext();
+  const { statusStore } = useWindowContext();
   const { busy, error, run } = useBusyAction();
   const { level, backend } = status.tokenProtection;
   // Shown at once when clicked; main's answer confirms it, a failure puts it back.
@@ -126,7 +126,7 @@ function TokenStorage({ status }: { status: AppStatus }) {
     run(async () => {
       setRequested(allowed);
       try {
-        windowStore.setStatus(await api.updateSettings({ storeTokensWithWeakProtection: allowed }));
+        statusStore.setStatus(await api.updateSettings({ storeTokensWithWeakProtection: allowed }));
       } finally {
         setRequested(null);
       }

@@ -11,7 +11,7 @@ import { useBusyAction } from '../window/busy-action.ts';
  */
 export function useSettingsSave() {
   const api = useApi();
-  const { windowStore } = useWindowContext();
+  const { statusStore } = useWindowContext();
   const { busy, error, setError, run } = useBusyAction();
   const [saved, setSaved] = useState(false);
   /** Whether the settings are saved: true too when there was nothing to save. */
@@ -19,7 +19,7 @@ export function useSettingsSave() {
     if (Object.keys(patch).length === 0) return true;
     return run(async () => {
       const next = await api.updateSettings(patch);
-      windowStore.setStatus(next);
+      statusStore.setStatus(next);
       after(next);
       setSaved(true);
     });

@@ -1,10 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { plural } from '../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import { type FleetPlan, fleetEffects, fleetPlanGroups, fleetTypedPhrase, panelCount } from './all-services-actions.ts';
 import type { FleetServiceRow } from './all-services-rows.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { TypedConfirmation } from '../ui/typed-confirmation.tsx';
 import { ServicePlanList } from './service-plan-list.tsx';
 
 interface FleetActionDialogProps {
@@ -23,11 +22,9 @@ const nameOf = (row: FleetServiceRow, skipped: boolean) => `${skipped ? `${row.p
  * services" when several are red).
  */
 export function FleetActionDialog({ plan, onConfirm, onCancel }: FleetActionDialogProps) {
-  const [typed, setTyped] = useState('');
   const { action, acting, skipped } = plan;
   const label = SERVICE_ACTION_LABELS[action];
   const expected = fleetTypedPhrase(plan);
-  const matches = expected === null || typed.trim() === expected;
   const panels = panelCount(acting);
   const groups = useMemo(() => fleetPlanGroups(plan), [plan]);
   const effects = useMemo(() => fleetEffects(plan), [plan]);
@@ -38,41 +35,43 @@ export function FleetActionDialog({ plan, onConfirm, onCancel }: FleetActionDial
       className="service-action-dialog"
       title={`${label} ${what}?`}
       confirmLabel={`${label} ${plural(acting.length, 'service')}`}
-      confirmDisabled={!matches}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
-    >
-      <div className="dialog-body">
-        <p>
-          Each panel acts on its services below
-          {skipped.length > 0 && `; ${plural(skipped.length, 'selected service is', 'selected services are')} left out and sent nothing`}.
-        </p>
-        <ul className="fleet-effects">
-          {effects.map((effect) => (
-            <li key={effect}>{effect}.</li>
-          ))}
-        </ul>
+      effect={
+        <>
+          <p>
+            Each panel acts on its services below
+            {skipped.length > 0 && `; ${plural(skipped.length, 'selected service is', 'selected services are')} left out and sent nothing`}.
+          </p>
+          <ul className="fleet-effects">
+            {effects.map((effect) => (
+              <li key={effect}>{effect}.</li>
+            ))}
+          </ul>
+        </>
+      }
+      targets={
         <ServicePlanList label={`The services the ${action} acts on, by panel, and those left out`} groups={groups} nameOf={nameOf} />
+      }
+      details={
         <p className="muted">
           Each is sent once, a few at a time across the panels, and recorded in the activity log; a failure stops none of the others.
           Cancel, while it runs, stops those not started yet.
         </p>
-      </div>
-      {expected !== null && (
-        <TypedConfirmation
-          notice={
-            reds === 1
-              ? `${expected} is marked red: production. Type its name, ${expected}, to ${action} these services.`
-              : `${reds} of these panels are marked red: production. Type “${expected}” to go on.`
-          }
-          label={reds === 1 ? 'Panel name' : 'Confirmation'}
-          name="confirm-fleet-action"
-          typed={typed}
-          onTyped={setTyped}
-          matches={matches}
-          onConfirm={onConfirm}
-        />
-      )}
-    </ConfirmDialog>
+      }
+      typedName={
+        expected === null
+          ? null
+          : {
+              expected,
+              notice:
+                reds === 1
+                  ? `${expected} is marked red: production. Type its name, ${expected}, to ${action} these services.`
+                  : `${reds} of these panels are marked red: production. Type “${expected}” to go on.`,
+              label: reds === 1 ? 'Panel name' : 'Confirmation',
+              name: 'confirm-fleet-action',
+            }
+      }
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }

@@ -4,7 +4,7 @@ import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-
 import type { FleetServiceRow } from './all-services-rows.ts';
 import { effectOn, type PlanGroup, type ServiceActionPlan } from './service-action-plan.ts';
 import { outcomesText } from './service-action-run.ts';
-import { serviceActionKey, type ServiceActionState } from '../window/window-store.ts';
+import type { ServiceActionState } from '../window/service-action-store.ts';
 
 /**
  * An action across panels (the fleet's Services view), worked out before it is asked and told
@@ -63,14 +63,6 @@ export function fleetEffects({ action, acting }: FleetPlan): string[] {
 /** The items `runServiceActions` is asked for, in the table's order. */
 export function actionItems(rows: readonly FleetServiceRow[]): ServiceActionItem[] {
   return rows.map(({ panelId, projectName, name }) => ({ panelId, projectName, serviceName: name }));
-}
-
-/** Each result as the window's service action state, by `serviceActionKey`: one change for them all. */
-export function resultStates(results: readonly ServiceActionItemResult[]): [string, ServiceActionState][] {
-  return results.map((result) => [
-    serviceActionKey(result.panelId, result.projectName, result.serviceName),
-    { action: result.action, phase: result.outcome, message: result.message },
-  ]);
 }
 
 const ENDED: ReadonlySet<ServiceActionState['phase']> = new Set(['done', 'failed', 'unknown', 'cancelled']);

@@ -7,7 +7,7 @@ import { shownSelection, withShown } from './service-selection.ts';
 import { useSelectableRows } from './use-selectable-rows.ts';
 import { ServiceRow } from './service-row.tsx';
 import { ServiceTableHead } from './service-table.tsx';
-import type { ServiceActionState } from '../window/window-store.ts';
+import type { ServiceActionState } from '../window/service-action-store.ts';
 
 /** Every row's height in pixels: fixed, so ten thousand rows cost no measuring and only those in view are drawn. */
 export const FLEET_SERVICE_ROW_HEIGHT = 28;

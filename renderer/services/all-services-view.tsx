@@ -2,10 +2,10 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { plural } from '../../shared/counts.ts';
 import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
-import { useFleetServices, useNow, usePanels, useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useFleetServices, useListView, useNow, usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { formatCount } from '../ui/json-rows.ts';
-import type { FleetPlan } from './all-services-actions.ts';
+import { actionItems, type FleetPlan } from './all-services-actions.ts';
 import {
   FLEET_ROWS,
   type FleetServiceRow,
@@ -21,7 +21,8 @@ import { countStates as fleetStateCounts } from './service-rows.ts';
 import { planEveryAction, planServiceAction } from './service-action-plan.ts';
 import { NO_SERVICES, selectedServices } from './service-selection.ts';
 import { FleetActionDialog } from './all-services-action-dialog.tsx';
-import { FleetRunBar, useFleetRun } from './action-run-bar.tsx';
+import { FleetRunBar } from './action-run-bar.tsx';
+import { cancelServiceRun, startServiceRun } from './service-action-run.ts';
 import { FleetServicesTable } from './all-services-table.tsx';
 import { ServiceRowMenu } from './service-row-menu.tsx';
 import { SearchField } from '../ui/search-field.tsx';
@@ -40,10 +41,12 @@ const rowKey = (row: FleetServiceRow) => row.key;
  * the board's view). Rows selected across panels take one action after one confirmation.
  */
 export function FleetServicesView() {
-  const { api, windowStore } = useWindowContext();
+  const context = useWindowContext();
+  const { api, locationStore, listViewStore, serviceActionStore } = context;
   const { panels } = usePanels();
   const services = useFleetServices();
-  const { listView, serviceActions } = useWindowState();
+  const { listView } = useListView();
+  const { states: serviceActions, run } = useServiceActions();
   const grouping = listView.servicesGroupBy ?? 'panel';
   const now = useNow();
   const [query, setQuery] = useState('');
@@ -63,7 +66,6 @@ export function FleetServicesView() {
   const plans = useMemo(() => planEveryAction(chosen, stateOf), [chosen, stateOf]);
   const [menu, setMenu] = useState<{ rows: readonly FleetServiceRow[]; at: { x: number; y: number } } | null>(null);
   const [asking, setAsking] = useState<FleetPlan | null>(null);
-  const { run, start, cancel, dismiss } = useFleetRun();
   const search = useRef<HTMLInputElement>(null);
   const { run: check, error: checkError } = useBusyAction();
   useEffect(() => search.current?.focus(), []);
@@ -88,7 +90,7 @@ export function FleetServicesView() {
     <section className="activity-view fleet-services-view" aria-labelledby="fleet-services-title">
       <header className="activity-header">
         <h1 id="fleet-services-title">All services</h1>
-        <button type="button" onClick={() => windowStore.showServices(false)}>
+        <button type="button" onClick={() => locationStore.show('panels')}>
           Back to the panel
         </button>
       </header>
@@ -121,7 +123,7 @@ export function FleetServicesView() {
               type="button"
               className="button-small"
               aria-pressed={grouping === key}
-              onClick={() => windowStore.changeListView({ servicesGroupBy: key })}
+              onClick={() => listViewStore.change({ servicesGroupBy: key })}
             >
               {name}
             </button>
@@ -166,7 +168,10 @@ export function FleetServicesView() {
         </p>
       )}
       {checkError && <p className="field-error">{checkError.message}</p>}
-      {run && <FleetRunBar run={run} onCancel={cancel} onDismiss={dismiss} />}
+      {/* Any run under way (a panel's tab may have started it: main holds one at a time), and the summary of this view's own. */}
+      {run && (run.results === null || run.from === 'fleet') && (
+        <FleetRunBar run={run} onCancel={() => cancelServiceRun(context)} onDismiss={() => serviceActionStore.dismissRun()} />
+      )}
       {chosen.length > 0 && (
         <ServiceActionBar
           count={chosen.length}
@@ -223,7 +228,7 @@ export function FleetServicesView() {
           onCancel={() => setAsking(null)}
           onConfirm={() => {
             setAsking(null);
-            start(asking);
+            startServiceRun(context, 'fleet', asking.action, actionItems(asking.acting));
           }}
         />
       )}

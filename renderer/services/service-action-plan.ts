@@ -8,7 +8,7 @@ import {
 } from '../../shared/service-actions.ts';
 import type { ServiceSummary } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
-import type { ServiceActionState } from '../window/window-store.ts';
+import type { ServiceActionState } from '../window/service-action-store.ts';
 
 /**
  * What an action on one service or a selection will do, worked out before it is asked: the

@@ -1,17 +1,25 @@
 import type { PanelBridge } from '../../shared/contract/bridge.ts';
 import { plural } from '../../shared/counts.ts';
+import type { ServiceActionItem, ServiceActionItemResult } from '../../shared/fleet-services.ts';
+import type { ServiceList } from '../../shared/services.ts';
 import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import type { ServiceActionState, ServiceActionTarget, WindowStore } from '../window/window-store.ts';
+import type { ReadStore } from '../window/panel-reads.ts';
+import type { PanelStore } from '../window/panel-store.ts';
+import type {
+  ServiceActionState,
+  ServiceActionStore,
+  ServiceActionTarget,
+  ServiceRun,
+  ServiceRunOrigin,
+} from '../window/service-action-store.ts';
+import type { StatusStore, WindowNotice } from '../window/status-store.ts';
 
 /** A service action the operator chose, before and while it runs. */
 export interface ServiceActionRequest extends ServiceActionTarget {
   action: ServiceAction;
 }
-
-/** How many actions of a selection are on their way to the panel at once: a small bound, kind to the panel. */
-export const ACTIONS_AT_ONCE = 2;
 
 const DONE: Readonly<Record<ServiceAction, string>> = { deploy: 'Deployed', start: 'Started', stop: 'Stopped', restart: 'Restarted' };
 
@@ -33,53 +41,102 @@ export function serviceActionEffect({ action, projectName, serviceName }: Servic
   }
 }
 
-type Ended = ServiceActionState & { phase: 'done' | 'failed' | 'unknown' };
-
-/** Sends one action, once; its outcome, a refusal in the panel's words, no answer said as unknown. */
-async function sendOnce(api: Pick<PanelBridge, 'runServiceAction'>, panel: Panel, request: ServiceActionRequest): Promise<Ended> {
-  const { action } = request;
-  try {
-    const result = await api.runServiceAction(panel.id, request);
-    return result.outcome === 'done' ? { action, phase: 'done', message: null } : { action, phase: 'unknown', message: result.message };
-  } catch (caught) {
-    return { action, phase: 'failed', message: failureInfo(caught).message };
-  }
+/** What a run of service actions uses of the window. */
+export interface ServiceRunDeps {
+  api: Pick<PanelBridge, 'runServiceActions' | 'cancelServiceActions'>;
+  serviceActionStore: ServiceActionStore;
+  statusStore: Pick<StatusStore, 'showNotice'>;
 }
 
 /**
- * Sends `action` to each service once, `ACTIONS_AT_ONCE` at a time, never retried: a failure does
- * not stop the others. Each row shows its phase (the window store's, so leaving the tab loses
- * nothing); the outcome is the window's notice, in the panel's words for a failure, and no answer
- * is said as such, never as a failure. Main records each in the activity log.
+ * Asks main to run `action` on the items: the one path of service actions, from a panel's Services
+ * tab (its one panel's items) or from All services. Main sends each once, never retried, a bounded
+ * number at a time (and fewer per panel), records each, tells each step, and holds the run, so
+ * that Cancel works and a reload of the window finds it again. A refusal of the whole run (another
+ * one runs, a panel gone) is the window's notice: nothing was sent.
  */
-export async function runServiceActions(
-  api: Pick<PanelBridge, 'runServiceAction'>,
-  windowStore: Pick<WindowStore, 'showNotice' | 'setServiceActions'>,
-  panel: Panel,
+export function startServiceRun(
+  { api, serviceActionStore, statusStore }: ServiceRunDeps,
+  from: ServiceRunOrigin,
   action: ServiceAction,
-  targets: readonly ServiceActionTarget[],
-): Promise<void> {
+  items: readonly ServiceActionItem[],
+): void {
   // The last outcome said is no longer the news: this run's will be.
-  windowStore.showNotice(null);
-  windowStore.setServiceActions(panel.id, targets, { action, phase: 'queued', message: null });
-  const ended: { target: ServiceActionTarget; state: Ended }[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < targets.length; index = next++) {
-      const target = targets[index]!;
-      const state = await sendOnce(api, panel, { ...target, action });
-      // Main's events said the same when it sent the action; a refusal before sending has no event.
-      windowStore.setServiceActions(panel.id, [target], state);
-      ended.push({ target, state });
+  statusStore.showNotice(null);
+  const run = serviceActionStore.startRun(from, action, items);
+  api.runServiceActions([...items], action).then(
+    (results) => serviceActionStore.endRun(results, run),
+    (caught: unknown) => {
+      const { message } = failureInfo(caught);
+      serviceActionStore.refuseRun(run, message);
+      statusStore.showNotice({ text: `${SERVICE_ACTION_LABELS[action]} not started, nothing was sent: ${message}`, failed: true });
+    },
+  );
+}
+
+/** Cancel: main starts nothing more of the run (those items end as not sent); what was sent finishes. */
+export function cancelServiceRun({ api, serviceActionStore }: Pick<ServiceRunDeps, 'api' | 'serviceActionStore'>): void {
+  serviceActionStore.cancelling();
+  // A refusal here leaves the run as it was: its own results still arrive.
+  api.cancelServiceActions().catch(() => undefined);
+}
+
+/** What the end of a run uses of the window: the panels, their services' reads, main's checks. */
+export interface RunEndDeps extends Pick<ServiceRunDeps, 'serviceActionStore' | 'statusStore'> {
+  api: Pick<PanelBridge, 'checkPanels'>;
+  panelStore: Pick<PanelStore, 'getSnapshot'>;
+  services: Pick<ReadStore<ServiceList>, 'load'>;
+}
+
+/**
+ * What follows the end of every run, however the window heard of it (main's answer, or its event
+ * after a reload): a panel's run is told in the window's notice and its services read again (their
+ * states changed); a run across panels keeps its summary in All services and checks its panels
+ * again, so that their rows say what the panels say now. Returns the stop.
+ */
+export function followServiceRuns({ serviceActionStore, statusStore, api, panelStore, services }: RunEndDeps): () => void {
+  let seen = serviceActionStore.getSnapshot().run;
+  return serviceActionStore.subscribe(() => {
+    const { run } = serviceActionStore.getSnapshot();
+    const ended = run !== seen && run?.results != null && seen?.results === null ? run : null;
+    seen = run;
+    if (!ended?.results) return;
+    const panelIds = [...new Set(ended.items.map((item) => item.panelId))];
+    if (ended.from === 'fleet') {
+      // Only the rows' states are late if this fails: the next background check reads them.
+      api.checkPanels(panelIds).catch(() => undefined);
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(ACTIONS_AT_ONCE, targets.length) }, worker));
-  const [only] = ended;
-  windowStore.showNotice(ended.length === 1 && only ? oneOutcome(panel, only.target, only.state) : severalOutcomes(panel, action, ended));
+    const { panelId } = ended.from;
+    const panel = panelStore.getSnapshot().byId.get(panelId);
+    if (panel) statusStore.showNotice(panelRunOutcome(panel, ended.action, ended.results));
+    serviceActionStore.dismissRun();
+    // Unless signed out meanwhile.
+    if (panel?.signedIn) void services.load(panelId);
+  });
+}
+
+/** Whether `run` is under way and the Services tab of `panelId` shows it (its progress and Cancel). */
+export function isPanelRun(run: ServiceRun | null, panelId: string): run is ServiceRun {
+  return run !== null && run.results === null && run.from !== 'fleet' && run.from.panelId === panelId;
+}
+
+type Ended = Pick<ServiceActionState, 'phase' | 'message'>;
+
+/** A run on one panel's services, in one notice: one service's outcome in a sentence, several counted. */
+export function panelRunOutcome(panel: Panel, action: ServiceAction, results: readonly ServiceActionItemResult[]): WindowNotice {
+  const [only] = results;
+  if (results.length === 1 && only && only.outcome !== 'cancelled')
+    return oneOutcome(panel, only, action, { phase: only.outcome, message: only.message });
+  return severalOutcomes(
+    panel,
+    action,
+    results.map((result) => ({ target: result, state: { phase: result.outcome, message: result.message } })),
+  );
 }
 
 /** One service's outcome: "Stopped shop/web on Billing.", or the panel's words. */
-function oneOutcome(panel: Panel, { projectName, serviceName }: ServiceActionTarget, { action, phase, message }: Ended) {
+function oneOutcome(panel: Panel, { projectName, serviceName }: ServiceActionTarget, action: ServiceAction, { phase, message }: Ended) {
   const target = `${projectName}/${serviceName} on ${panel.name}`;
   const label = SERVICE_ACTION_LABELS[action];
   if (phase === 'done') return { text: `${DONE[action]} ${target}.`, failed: false };
@@ -106,7 +163,7 @@ export function severalOutcomes(
 /** An ended item of a run as its summary names it ("shop/web", or "Billing: shop/web" across panels). */
 export interface NamedOutcome {
   name: string;
-  state: Pick<ServiceActionState, 'phase' | 'message'>;
+  state: Ended;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServiceSummary } from '../../shared/services.ts';
 import { oneServiceItems, planEveryAction, severalServicesItems } from './service-action-plan.ts';
-import type { ServiceActionState } from '../window/window-store.ts';
+import type { ServiceActionState } from '../window/service-action-store.ts';
 import { RowMenu } from '../ui/row-menu.tsx';
 
 interface ServiceRowMenuProps<T extends ServiceSummary> {

@@ -4,7 +4,7 @@ import type { FleetServiceRow } from './all-services-rows.ts';
 import { phaseText } from './service-action-plan.ts';
 import { replicasText, STATE_WORDS } from './service-rows.ts';
 import type { RowHandlers } from './use-selectable-rows.ts';
-import type { ServiceActionState } from '../window/window-store.ts';
+import type { ServiceActionState } from '../window/service-action-store.ts';
 
 interface ServiceRowProps {
   /** A panel's service, or one of the fleet's (its panel, load and read time get cells of their own). */

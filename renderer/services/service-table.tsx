@@ -1,7 +1,7 @@
 import type { ServiceSummary } from '../../shared/services.ts';
 import { serviceKey } from './service-selection.ts';
 import { useSelectableRows } from './use-selectable-rows.ts';
-import { serviceActionKey, type ServiceActionState } from '../window/window-store.ts';
+import { serviceActionKey, type ServiceActionState } from '../window/service-action-store.ts';
 import { ServiceRow } from './service-row.tsx';
 
 /** Each row's height in pixels: fixed, so the table needs no measuring and holds only the rows in view. */

@@ -1,14 +1,15 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import type { ServiceAction } from '../../shared/service-actions.ts';
+import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-actions.ts';
 import type { ServiceList, ServiceSummary } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useWindowContext, useWindowState } from '../window/app-context.tsx';
+import { useServiceActions, useWindowContext } from '../window/app-context.tsx';
+import { RunProgress } from './action-run-bar.tsx';
 import { formatCount } from '../ui/json-rows.ts';
 import { actionSummary, planEveryAction, planServiceAction, type ServiceActionPlan } from './service-action-plan.ts';
-import { runServiceActions } from './service-action-run.ts';
+import { cancelServiceRun, isPanelRun, startServiceRun } from './service-action-run.ts';
 import { filterServices, sortServices, stateCounts } from './service-rows.ts';
 import { NO_SERVICES, selectedServices, serviceKey } from './service-selection.ts';
-import { serviceActionKey } from '../window/window-store.ts';
+import { serviceActionKey } from '../window/service-action-store.ts';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
 import { ServiceRowMenu } from './service-row-menu.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
@@ -29,8 +30,9 @@ interface OpenMenu {
  * thousands of services keeps only the rows in view in the page.
  */
 export function ServicesTab({ panel }: { panel: Panel }) {
-  const { reads, api, windowStore, panelStore } = useWindowContext();
-  const { serviceActions } = useWindowState();
+  const context = useWindowContext();
+  const { reads } = context;
+  const { states: serviceActions, run: serviceRun } = useServiceActions();
   const state = usePanelRead(reads.services, panel.id);
   const list = state.value;
   const [query, setQuery] = useState('');
@@ -60,11 +62,9 @@ export function ServicesTab({ panel }: { panel: Panel }) {
   const ask = (services: readonly ServiceSummary[], action: ServiceAction) => setAsking(planServiceAction(services, action, stateOf));
   const run = (plan: ServiceActionPlan) => {
     setAsking(null);
-    const targets = plan.acting.map(({ projectName, name }) => ({ projectName, serviceName: name }));
-    // The states change with the actions: read again once they all ended (unless signed out meanwhile).
-    void runServiceActions(api, windowStore, panel, plan.action, targets).then(() => {
-      if (panelStore.getSnapshot().byId.get(panel.id)?.signedIn) void reads.services.load(panel.id);
-    });
+    // Main runs it (followServiceRuns tells the outcome and reads the services again once it ended).
+    const items = plan.acting.map(({ projectName, name }) => ({ panelId: panel.id, projectName, serviceName: name }));
+    startServiceRun(context, { panelId: panel.id }, plan.action, items);
   };
 
   return (
@@ -86,6 +86,13 @@ export function ServicesTab({ panel }: { panel: Panel }) {
             onQuery={setQuery}
             actions={actionSummary(panel.id, serviceActions)}
           />
+          {isPanelRun(serviceRun, panel.id) && (
+            <RunProgress
+              run={serviceRun}
+              label={`${SERVICE_ACTION_LABELS[serviceRun.action]} on ${panel.name}`}
+              onCancel={() => cancelServiceRun(context)}
+            />
+          )}
           {chosen.length > 0 && (
             <ServiceActionBar
               count={chosen.length}

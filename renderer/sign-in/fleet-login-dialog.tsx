@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { plural } from '../../shared/counts.ts';
 import type { FleetLogInResult } from '../../shared/fleet-login.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useApi, useWindowState, usePanels } from '../window/app-context.tsx';
+import { useApi, usePanels, useStatus } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { fleetTargets, sharedEmail, unencryptedTargets } from './fleet-login.ts';
 
@@ -32,7 +32,7 @@ const names = (panels: readonly Panel[]) => {
 export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const api = useApi();
   const { byId } = usePanels();
-  const { status, fleetProgress } = useWindowState();
+  const { status, fleetProgress } = useStatus();
   // The selection as it was opened: panels removed meanwhile drop out.
   const panels = useMemo(() => panelIds.flatMap((id) => byId.get(id) ?? []), [panelIds, byId]);
   const signedIn = panels.filter((panel) => panel.signedIn);

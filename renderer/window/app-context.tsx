@@ -10,14 +10,19 @@ import { FleetServicesStore, HealthStore } from './health-store.ts';
 import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-reads.ts';
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
 import { useClock, WindowClock } from './use-now.ts';
+import type { DialogSnapshot } from './dialog-store.ts';
+import type { ListViewSnapshot } from './list-view-store.ts';
+import type { LocationSnapshot } from './location-store.ts';
+import type { RevisionSnapshot } from './revision-store.ts';
+import type { ServiceActionSnapshot } from './service-action-store.ts';
+import type { StatusSnapshot } from './status-store.ts';
 import type { SessionMemory } from './window-memory.ts';
-import { WindowStore, type WindowSnapshot } from './window-store.ts';
+import { createWindowStores, type WindowStores } from './window-stores.ts';
 
-/** What every part of the window reaches without props: main's API, the two stores, the commands. */
-export interface WindowContext {
+/** What every part of the window reaches without props: main's API, the stores, the commands. */
+export interface WindowContext extends WindowStores {
   api: PanelBridge;
   panelStore: PanelStore;
-  windowStore: WindowStore;
   commands: CommandRegistry;
   /** The one clock of every countdown and "ago" text in the window. */
   clock: WindowClock;
@@ -56,12 +61,11 @@ export function WindowProvider({ api, children }: { api: PanelBridge; children: 
     const reads = createPanelReads(api);
     // A sign-in that ended (or a panel removed) takes what was read with it.
     panelStore.subscribe(() => forgetSignedOut(reads, (id) => panelStore.getSnapshot().byId.get(id)?.signedIn === true));
-    const windowStore = new WindowStore(pageSessionMemory());
     const healthStore = new HealthStore();
     return {
       api,
       panelStore,
-      windowStore,
+      ...createWindowStores(pageSessionMemory()),
       commands: new CommandRegistry(),
       clock,
       reads,
@@ -107,15 +111,45 @@ export function useNow(): number {
   return useClock(useWindowContext().clock);
 }
 
-/** The window's own state; renders again when it changes. */
-export function useWindowState(): WindowSnapshot {
-  const { windowStore } = useWindowContext();
-  return useSyncExternalStore(windowStore.subscribe, windowStore.getSnapshot);
+/** The view shown and the list's selection; renders again when they change. */
+export function useLocation(): LocationSnapshot {
+  const { locationStore } = useWindowContext();
+  return useSyncExternalStore(locationStore.subscribe, locationStore.getSnapshot);
+}
+
+/** How the list looks; renders again when it changes. */
+export function useListView(): ListViewSnapshot {
+  const { listViewStore } = useWindowContext();
+  return useSyncExternalStore(listViewStore.subscribe, listViewStore.getSnapshot);
+}
+
+/** Main's status and the window's notices; renders again when they change. */
+export function useStatus(): StatusSnapshot {
+  const { statusStore } = useWindowContext();
+  return useSyncExternalStore(statusStore.subscribe, statusStore.getSnapshot);
+}
+
+/** The dialog open over the window; renders again when another opens or it closes. */
+export function useDialog(): DialogSnapshot {
+  const { dialogStore } = useWindowContext();
+  return useSyncExternalStore(dialogStore.subscribe, dialogStore.getSnapshot);
+}
+
+/** How each service's last action stands; renders again when one moves on. */
+export function useServiceActions(): ServiceActionSnapshot {
+  const { serviceActionStore } = useWindowContext();
+  return useSyncExternalStore(serviceActionStore.subscribe, serviceActionStore.getSnapshot);
+}
+
+/** When main's activity log and alerts last changed; renders again when they do. */
+export function useRevisions(): RevisionSnapshot {
+  const { revisionStore } = useWindowContext();
+  return useSyncExternalStore(revisionStore.subscribe, revisionStore.getSnapshot);
 }
 
 /** What the window's actions report back: panels main returned, or removed. */
 export function usePanelChanges(): { changed(panels: readonly Panel[]): void; removed(ids: readonly string[]): void } {
-  const { panelStore, windowStore } = useWindowContext();
+  const { panelStore, locationStore } = useWindowContext();
   return useMemo(
     () => ({
       changed: (changed) => {
@@ -124,10 +158,10 @@ export function usePanelChanges(): { changed(panels: readonly Panel[]): void; re
       removed: (ids) => {
         for (const id of ids) panelStore.remove(id);
         // The view that had the focus went with them: the list takes it (see Workspace).
-        windowStore.removedHere();
+        locationStore.removedHere();
       },
     }),
-    [panelStore, windowStore],
+    [panelStore, locationStore],
   );
 }
 

@@ -4,12 +4,11 @@ import type { CommandRegistry } from './command-registry.ts';
 import { failureInfo } from './failure-info.ts';
 import type { FleetServicesStore, HealthStore } from './health-store.ts';
 import type { PanelStore } from './panel-store.ts';
-import type { WindowStore } from './window-store.ts';
+import { applyStatus, type WindowStores } from './window-stores.ts';
 
-/** Where main's events go: the window's two stores and its commands. */
-export interface EventTargets {
+/** Where main's events go: the window's stores and its commands. */
+export interface EventTargets extends WindowStores {
   panelStore: PanelStore;
-  windowStore: WindowStore;
   commands: CommandRegistry;
   /** Each panel's state as the last check read it; absent where nothing shows it. */
   healthStore?: HealthStore;
@@ -29,21 +28,23 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       return targets.panelStore.apply(event);
     case 'focusPanel':
       // A notification about a panel removed since has nothing to show.
-      if (targets.panelStore.has(event.panelId)) targets.windowStore.showPanelAt(event.panelId, event.tab ?? null);
+      if (targets.panelStore.has(event.panelId)) targets.locationStore.showPanelAt(event.panelId, event.tab ?? null);
       return;
     case 'alertRaised':
-      return targets.windowStore.alertRaised();
+      return targets.revisionStore.alertRaised();
     case 'runCommand':
       if (!targets.modalOpen()) targets.commands.run(event.command);
       return;
     case 'updateReady':
-      return targets.windowStore.updateReady(event.version);
+      return targets.statusStore.updateReady(event.version);
     case 'logInProgress':
-      return targets.windowStore.logInProgress(event.done, event.total);
+      return targets.statusStore.logInProgress(event.done, event.total);
     case 'activityChanged':
-      return targets.windowStore.activityChanged();
+      return targets.revisionStore.activityChanged();
     case 'serviceActionChanged':
-      return targets.windowStore.serviceActionChanged(event);
+      return targets.serviceActionStore.serviceActionChanged(event);
+    case 'serviceActionsEnded':
+      return targets.serviceActionStore.endRun(event.results);
     case 'fleetStateChanged':
       return targets.healthStore?.apply(event.panels);
     case 'fleetServicesChanged':
@@ -64,13 +65,13 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
 /** Reads main's panel list into the store; a failure is the window's to show, with Try again. */
 export async function loadPanelList(
   api: Pick<PanelBridge, 'listPanels'>,
-  targets: Pick<EventTargets, 'panelStore' | 'windowStore'>,
+  targets: Pick<EventTargets, 'panelStore' | 'statusStore'>,
 ): Promise<void> {
   try {
     targets.panelStore.load(await api.listPanels());
-    targets.windowStore.setListError(null);
+    targets.statusStore.setListError(null);
   } catch (caught) {
-    targets.windowStore.setListError(failureInfo(caught));
+    targets.statusStore.setListError(failureInfo(caught));
   }
 }
 
@@ -79,7 +80,8 @@ export async function loadPanelList(
  * function returned stops the events.
  */
 export function connectWindow(
-  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> & Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices'>>,
+  api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> &
+    Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices' | 'getServiceActionRun'>>,
   targets: EventTargets,
 ): () => void {
   // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
@@ -87,8 +89,8 @@ export function connectWindow(
   void loadPanelList(api, targets);
   // The status only adds notices and preferences: without it the panels still work.
   api.getAppStatus().then(
-    (status) => targets.windowStore.setStatus(status),
-    () => targets.windowStore.setStatus(null),
+    (status) => applyStatus(targets, status),
+    () => applyStatus(targets, null),
   );
   // The state only fills the table's columns: without it the panels still work.
   api.getFleetState?.().then(
@@ -98,6 +100,11 @@ export function connectWindow(
   // The services only fill the fleet's Services view: without them the panels still work.
   api.getFleetServices?.().then(
     (all) => targets.fleetServicesStore?.load(all),
+    () => undefined,
+  );
+  // A run of service actions main holds from before this page (a reload): its progress and Cancel.
+  api.getServiceActionRun?.().then(
+    (run) => run && targets.serviceActionStore.adoptRun(run),
     () => undefined,
   );
   return stop;

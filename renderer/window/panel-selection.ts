@@ -1,6 +1,6 @@
 import type { Panel } from '../../shared/types.ts';
 
-/* The window's selection read against the panel list (kept beside window-store.ts, which re-exports them). */
+/* The window's selection (location-store.ts) read against the panel list. */
 
 /** The panel shown: the one selected, or the first when none is or it is gone (removed here or elsewhere). */
 export function selectedPanel(panels: readonly Panel[] | null, byId: ReadonlyMap<string, Panel>, selectedId: string | null): Panel | null {

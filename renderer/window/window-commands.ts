@@ -1,17 +1,18 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { plural } from '../../shared/counts.ts';
 import { MAX_COLLAPSED_GROUPS } from '../../shared/settings.ts';
-import { modalOpen, useCommandHandlers, usePanels, useWindowContext, useWindowState } from './app-context.tsx';
+import { modalOpen, useCommandHandlers, useListView, useLocation, usePanels, useWindowContext } from './app-context.tsx';
 import { useBusyAction } from './busy-action.ts';
+import { viewCommands } from './view-commands.ts';
 import { commandForKey, isMac } from './shortcuts.ts';
-import { groupsInUse, selectedPanel } from './window-store.ts';
+import { groupsInUse, selectedPanel } from './panel-selection.ts';
 
 /** How long after the last change of the list's view it is saved: walking the list with the arrow keys writes once. */
 const VIEW_SAVE_DELAY_MS = 1000;
 
 /** Export panels (all, or `ids`) through main's save dialog; what it did is the window's notice. One at a time. */
 export function useExportPanels(): (ids?: readonly string[]) => void {
-  const { api, windowStore } = useWindowContext();
+  const { api, statusStore } = useWindowContext();
   const { run } = useBusyAction();
   return useCallback(
     (ids?: readonly string[]) =>
@@ -19,17 +20,17 @@ export function useExportPanels(): (ids?: readonly string[]) => void {
         async () => {
           const { path, count } = await api.exportPanels(ids ? [...ids] : undefined);
           if (path !== null)
-            windowStore.showNotice({
+            statusStore.showNotice({
               text: `Exported ${plural(count, 'panel')} to ${path}. The file holds no token, password or email.`,
               failed: false,
             });
         },
         (failure) => {
-          windowStore.showNotice({ text: failure.message, failed: true });
+          statusStore.showNotice({ text: failure.message, failed: true });
           return null;
         },
       ),
-    [api, windowStore, run],
+    [api, statusStore, run],
   );
 }
 
@@ -38,22 +39,21 @@ export function useExportPanels(): (ids?: readonly string[]) => void {
  * shows, for the page itself; none while a dialog is open over it.
  */
 export function useWindowCommands(): void {
-  const { panelStore, windowStore, commands } = useWindowContext();
+  const { panelStore, dialogStore, locationStore, statusStore, commands } = useWindowContext();
   const exportPanels = useExportPanels();
   useCommandHandlers({
-    addPanel: () => windowStore.openDialog({ kind: 'addPanel' }),
-    importPanels: () => windowStore.openDialog({ kind: 'importPanels' }),
+    addPanel: () => dialogStore.openDialog({ kind: 'addPanel' }),
+    importPanels: () => dialogStore.openDialog({ kind: 'importPanels' }),
     duplicatePanel: () => {
       const { panels, byId } = panelStore.getSnapshot();
-      const of = selectedPanel(panels, byId, windowStore.getSnapshot().selectedId);
-      if (of) windowStore.openDialog({ kind: 'duplicatePanel', of });
+      const of = selectedPanel(panels, byId, locationStore.getSnapshot().selectedId);
+      if (of) dialogStore.openDialog({ kind: 'duplicatePanel', of });
     },
     preferences: () => {
-      if (windowStore.getSnapshot().status) windowStore.openDialog({ kind: 'preferences' });
+      if (statusStore.getSnapshot().status) dialogStore.openDialog({ kind: 'preferences' });
     },
-    palette: () => windowStore.openDialog({ kind: 'palette' }),
-    activity: () => windowStore.showActivity(true),
-    alerts: () => windowStore.showAlerts(true),
+    palette: () => dialogStore.openDialog({ kind: 'palette' }),
+    ...viewCommands(locationStore),
     exportPanels: () => exportPanels(),
   });
   useEffect(() => {
@@ -73,7 +73,8 @@ export function useWindowCommands(): void {
 /** Saves the list's view (sort, filter, folded groups, the panel shown) a moment after it last changed. */
 export function useListViewSaving(): void {
   const { api } = useWindowContext();
-  const { listView, listViewAdopted, selectedId } = useWindowState();
+  const { listView, listViewAdopted } = useListView();
+  const { selectedId } = useLocation();
   const { panels, byId } = usePanels();
   const selected = selectedPanel(panels, byId, selectedId);
   const groups = groupsInUse(panels);
@@ -98,7 +99,7 @@ export function useListViewSaving(): void {
 
 /** After this window removed panels, the view that had the focus is gone: the list (or Add panel) takes it. */
 export function useFocusAfterRemoval(): void {
-  const { removals } = useWindowState();
+  const { removals } = useLocation();
   const handled = useRef(removals);
   // The removal and the store's change are one render (both follow main's answer at once).
   useEffect(() => {
@@ -116,11 +117,11 @@ export function panelListElement(): HTMLElement | null {
 
 /** A panel chosen by keyboard to be shown at its row (the palette): the list takes the focus, on that row. */
 export function useRowFocusRequest(): void {
-  const { windowStore } = useWindowContext();
-  const { focusRequest } = useWindowState();
+  const { locationStore } = useWindowContext();
+  const { focusRequest } = useLocation();
   useEffect(() => {
     if (focusRequest?.to !== 'row') return;
-    windowStore.focusRequestDone(focusRequest);
+    locationStore.focusRequestDone(focusRequest);
     panelListElement()?.focus();
-  }, [focusRequest, windowStore]);
+  }, [focusRequest, locationStore]);
 }

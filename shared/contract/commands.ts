@@ -11,8 +11,13 @@ export const COMMANDS = {
   refresh: { title: 'Refresh the session', accelerator: 'CmdOrCtrl+R' },
   checkAll: { title: 'Check all panels', accelerator: 'CmdOrCtrl+Shift+R' },
   preferences: { title: 'Preferences…', accelerator: 'CmdOrCtrl+,' },
-  activity: { title: 'Activity log', accelerator: null },
-  alerts: { title: 'Alerts', accelerator: null },
+  // The views of the whole fleet, each in place of the panel (the window's location): Ctrl+Shift and
+  // a letter of its name that no menu role, text field or list takes (not A: the lists' select all
+  // ignores Shift; not E: Linux input methods take Ctrl+Shift+E for emoji).
+  activity: { title: 'Activity log', accelerator: 'CmdOrCtrl+Shift+L' },
+  alerts: { title: 'Alerts', accelerator: 'CmdOrCtrl+Shift+T' },
+  allServices: { title: 'All services', accelerator: 'CmdOrCtrl+Shift+S' },
+  fleetConsole: { title: 'Fleet console', accelerator: 'CmdOrCtrl+Shift+O' },
   logIn: { title: 'Log in', accelerator: null },
   logOut: { title: 'Log out', accelerator: null },
   settings: { title: 'Panel settings', accelerator: null },

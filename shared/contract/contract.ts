@@ -41,7 +41,7 @@ import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentList, DeploymentLog } from '../deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert } from '../alerts.ts';
-import type { PanelServices, ServiceActionItem, ServiceActionItemResult } from '../fleet-services.ts';
+import type { PanelServices, ServiceActionItem, ServiceActionItemResult, ServiceActionRun } from '../fleet-services.ts';
 import type { ServiceAction } from '../service-actions.ts';
 import type { Catalogue, OperationAnswer, OperationCall, OperationRunOptions, PanelOperationResult } from '../operations-console.ts';
 import { operationCallSchema, operationRunOptionsSchema } from '../schemas/console-schemas.ts';
@@ -215,6 +215,12 @@ export interface PanelApi {
   /** Starts nothing more of the run under way (those items answer `cancelled`); what is sent finishes. */
   cancelServiceActions(): Promise<void>;
   /**
+   * The run of `runServiceActions` under way, each item with how far it went, or null when none
+   * runs: a window reloaded during a run takes it up (its progress, Cancel), then hears its steps as
+   * `serviceActionChanged` and its end as `serviceActionsEnded`.
+   */
+  getServiceActionRun(): Promise<ServiceActionRun | null>;
+  /**
    * The panel's catalogue of operations from its own `/api/openapi.json` (read with the token),
    * cached per panel and version: a new version, address or sign-in reads it again. Operations
    * whose shape is unsound or whose path leaves the panel's `/api` are listed in `skipped`, with why.
@@ -288,6 +294,7 @@ export const argumentSchemas = {
   getFleetServices: z.tuple([]),
   runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),
   cancelServiceActions: z.tuple([]),
+  getServiceActionRun: z.tuple([]),
   getOperations: z.tuple([panelIdSchema]),
   callOperation: z.tuple([panelIdSchema, operationCallSchema]),
   callOperationOnPanels: z.tuple([chosenPanelIdsSchema, operationCallSchema, operationRunOptionsSchema]),

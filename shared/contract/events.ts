@@ -2,7 +2,7 @@ import { isCommandId, type CommandId } from './commands.ts';
 import type { ErrorInfo } from './errors.ts';
 import { isRecord } from '../guards.ts';
 import type { PanelHealth } from '../fleet-state.ts';
-import type { PanelServices } from '../fleet-services.ts';
+import type { PanelServices, ServiceActionItemResult } from '../fleet-services.ts';
 import { type Alert, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from '../alerts.ts';
 import type { ServiceAction, ServiceActionPhase } from '../service-actions.ts';
 import type { Panel } from '../types.ts';
@@ -52,6 +52,11 @@ export type PanelEvent =
       phase: ServiceActionPhase;
       message: string | null;
     }
+  /**
+   * The run of `runServiceActions` ended: each item's result in the order asked, as its answer
+   * gives them (a window reloaded during the run has only this).
+   */
+  | { type: 'serviceActionsEnded'; results: ServiceActionItemResult[] }
   /** New lines of a followed service log (`followServiceLogs`), oldest first, at most a batch's worth. */
   | { type: 'serviceLogLines'; followId: string; lines: string[] }
   /** The follow ended: stopped (`error` null), or why not (the sign-in ended, the panel closed it or failed). */
@@ -79,6 +84,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   updateReady: true,
   activityChanged: true,
   serviceActionChanged: true,
+  serviceActionsEnded: true,
   serviceLogLines: true,
   serviceLogEnded: true,
   operationProgress: true,
@@ -96,6 +102,7 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   // Shown in the window as it is: text, and short.
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
   if (type === 'serviceActionChanged') return isServiceActionChange(value);
+  if (type === 'serviceActionsEnded') return isRunEnd(value);
   if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
   if (type === 'fleetStateChanged') return Array.isArray((value as { panels?: unknown }).panels);
   if (type === 'fleetServicesChanged') return isFleetServicesChange(value);
@@ -158,16 +165,33 @@ function isFleetServicesChange(value: Record<string, unknown>): boolean {
 
 const PHASES: ReadonlySet<unknown> = new Set(['sent', 'done', 'failed', 'unknown']);
 const ACTIONS: ReadonlySet<unknown> = new Set(['deploy', 'start', 'stop', 'restart']);
+const ITEM_OUTCOMES: ReadonlySet<unknown> = new Set(['done', 'failed', 'unknown', 'cancelled']);
+
+/** A run's results: each names a service of the window's state, with its action, outcome and a text message. */
+function isRunEnd(value: Record<string, unknown>): boolean {
+  const { results } = value;
+  return (
+    Array.isArray(results) &&
+    results.every(
+      (result) =>
+        isRecord(result) &&
+        isServiceNaming(result) &&
+        ACTIONS.has(result.action) &&
+        ITEM_OUTCOMES.has(result.outcome) &&
+        isShortMessage(result.message),
+    )
+  );
+}
+
+/** A panel's service by its names, each a key of the window's state. */
+function isServiceNaming(value: Record<string, unknown>): boolean {
+  const text = (field: unknown) => typeof field === 'string' && field.length <= 200;
+  return text(value.panelId) && text(value.projectName) && text(value.serviceName);
+}
+
+const isShortMessage = (message: unknown) => message === null || (typeof message === 'string' && message.length <= 2000);
 
 /** A service action's step: its names are keys of the window's state, its message text. */
 function isServiceActionChange(value: Record<string, unknown>): boolean {
-  const text = (field: unknown) => typeof field === 'string' && field.length <= 200;
-  return (
-    text(value.panelId) &&
-    text(value.projectName) &&
-    text(value.serviceName) &&
-    ACTIONS.has(value.action) &&
-    PHASES.has(value.phase) &&
-    (value.message === null || (typeof value.message === 'string' && value.message.length <= 2000))
-  );
+  return isServiceNaming(value) && ACTIONS.has(value.action) && PHASES.has(value.phase) && isShortMessage(value.message);
 }

@@ -49,6 +49,7 @@ export const methodNames = [
   'getFleetServices',
   'runServiceActions',
   'cancelServiceActions',
+  'getServiceActionRun',
   'getOperations',
   'callOperation',
   'callOperationOnPanels',

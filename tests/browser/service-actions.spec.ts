@@ -252,3 +252,50 @@ test('select all shown keeps to the search; a long confirmation scrolls inside w
     panel.requests.filter((request) => /\/api\/(deploy|start|stop|restart|enable|disable)\w+Service$/.test(request.path)),
   ).toHaveLength(0);
 });
+
+test('a deploy of several runs in main: Cancel stops those not started, and the run is still there after a reload of the window', async ({
+  page,
+  launch,
+}) => {
+  for (const name of ['api', 'worker', 'admin']) panel.services.addService({ projectName: 'shop', name, type: 'app' });
+  const app = await launch(page);
+  const { id } = await app.service.addPanel({ address: panel.url, name: 'Billing' });
+  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  let table = await openServices(page, 'Billing');
+  // Every deploy is held by the panel until the test lets them end: what is under way stays so.
+  panel.serviceActions.setDeployTime(0);
+  const release = panel.serviceActions.holdDeploys();
+  const deploys = () => panel.requests.filter((request) => request.path === '/api/deployAppService').length;
+
+  await table.getByRole('checkbox', { name: /^Select all \d+ shown$/ }).check();
+  await page.getByRole('group', { name: 'Actions on the services selected' }).getByRole('button', { name: 'Deploy' }).click();
+  await page.getByRole('dialog', { name: 'Deploy 4 services on Billing?' }).getByRole('button', { name: 'Deploy 4 services' }).click();
+  const progress = page.locator('.services-tab .fleet-run');
+  await expect(progress.getByRole('progressbar', { name: 'Deploy on Billing' })).toBeVisible();
+  await expect(progress).toContainText('of 4 ended. Cancel stops the services not started yet');
+  // Main's bound on one panel: two at a time.
+  await expect.poll(deploys).toBe(2);
+  await expect(table.getByRole('row').filter({ hasText: 'Deploying' })).toHaveCount(2);
+  await expect(table.getByRole('row').filter({ hasText: 'Deploy waiting' })).toHaveCount(2);
+  await checkScreenBothSizes(page, 'service-actions-12-run-under-way');
+
+  // The window is loaded again: main still holds the run, and the window takes it up.
+  await page.reload();
+  table = await openServices(page, 'Billing');
+  await expect(progress).toContainText('Deploy: 0 of 4 ended.');
+  await expect(table.getByRole('row').filter({ hasText: 'Deploying' })).toHaveCount(2);
+  await expect(table.getByRole('row').filter({ hasText: 'Deploy waiting' })).toHaveCount(2);
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await expect(progress).toContainText('Cancelling: the services not started yet are not sent');
+  await checkScreenBothSizes(page, 'service-actions-13-cancelling-after-reload');
+  release();
+
+  await expect(page.locator('.window-notice')).toHaveText(/Deploy of 4 services on Billing: 2 done, 2 cancelled before being sent\./);
+  await expect(progress).toBeHidden();
+  expect(deploys()).toBe(2);
+  await expect(table.getByRole('row').filter({ hasText: 'Deploy done' })).toHaveCount(2);
+  await expect(table.getByRole('row').filter({ hasText: 'Deploy not sent' })).toHaveCount(2);
+  await checkScreenBothSizes(page, 'service-actions-14-cancelled-outcome');
+  const { entries } = await app.service.listActivity({ panelId: id });
+  expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy ok']);
+});

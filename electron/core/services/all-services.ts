@@ -1,7 +1,14 @@
 import { parseArguments } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ServiceActionItem, ServiceActionItemResult } from '../../../shared/fleet-services.ts';
+import {
+  SERVICE_ACTIONS_AT_ONCE,
+  SERVICE_ACTIONS_PER_PANEL,
+  type ServiceActionItem,
+  type ServiceActionItemResult,
+  type ServiceActionRun,
+  type ServiceActionRunItem,
+} from '../../../shared/fleet-services.ts';
 import type { ServiceAction } from '../../../shared/service-actions.ts';
 import { KeyedPass } from '../schedule/keyed-pass.ts';
 import { callPanel } from '../easypanel/panel-calls.ts';
@@ -15,25 +22,41 @@ import { signedIn, withToken } from '../sign-in/with-token.ts';
  * no request), and one action on services of many panels (`runServiceActions`).
  */
 
-/**
- * Most service actions in flight over a run, and on one panel. A deploy can hold its request for
- * minutes and an Easypanel server is often small: 8 keeps a run's load on the fleet and on main's
- * sockets modest while a restart of hundreds still takes a few rounds of the panels' answers; 2
- * per panel never makes one panel do more than two of its services' rollouts at once.
- */
-export const SERVICE_ACTIONS_AT_ONCE = 8;
-export const SERVICE_ACTIONS_PER_PANEL = 2;
+// The bounds live in shared/, where the window's confirmations read them too.
+export { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL };
 
 const ALREADY_RUNNING =
   'Paneldeck is already running an action on several services. Wait for it to finish, or cancel it, before starting another.';
 const CANCELLED_MESSAGE = 'Not sent: the action was cancelled before this service was reached.';
 
+/** The run's end, for the window: one reloaded during the run has no answer to wait for. */
+function tellRunEnded(context: Pick<CoreContext, 'emit'>, results: ServiceActionItemResult[]): void {
+  try {
+    context.emit({ type: 'serviceActionsEnded', results });
+  } catch {
+    // Nothing to do: the answer still carries the results.
+  }
+}
+
 /** A panel's services as read once for a run: each service's type, or why they could not be read. */
 type PanelTypes = { ok: true; types: ReadonlyMap<string, string> } | { ok: false; error: PanelError };
 
-export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleetServices' | 'runServiceActions' | 'cancelServiceActions'> {
+/** The run under way as main holds it: its pass, and each item's step for `getServiceActionRun`. */
+interface HeldRun {
+  pass: KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult>;
+  action: ServiceAction;
+  /** Each item asked (by identity: the contract refuses duplicates) with how far it went. */
+  steps: Map<ServiceActionItem, ServiceActionRunItem>;
+  cancelling: boolean;
+  /** Its items were accepted and the pass started: a run refused before that was never under way. */
+  started: boolean;
+}
+
+export function fleetServiceMethods(
+  context: CoreContext,
+): CoreMethods<'getFleetServices' | 'runServiceActions' | 'cancelServiceActions' | 'getServiceActionRun'> {
   const { state, keptServices } = context;
-  let running: KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult> | null = null;
+  let running: HeldRun | null = null;
 
   /** The panel's services read once for the run, with the token it has now; a 401 ends its sign-in. */
   async function readTypes(panelId: string): Promise<PanelTypes> {
@@ -53,7 +76,12 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
    * One item, through the one service action path (fresh type, activity log, once, events). One
    * that fails before it is sent is told as `failed` too, so that the window's progress counts it.
    */
-  async function runItem(item: ServiceActionItem, action: ServiceAction, panel: PanelTypes): Promise<ServiceActionItemResult> {
+  async function runItem(
+    item: ServiceActionItem,
+    action: ServiceAction,
+    panel: PanelTypes,
+    onSent: () => void,
+  ): Promise<ServiceActionItemResult> {
     const { panelId, projectName, serviceName } = item;
     const target = { projectName, serviceName };
     let sent = false;
@@ -64,7 +92,10 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
       return withToken(context, panelId, ({ record, token, state: current }) =>
         runOnce(context, { record, token, activity: current.activity }, target, action, {
           typeOf: async () => typeIn(panel.types, record, target),
-          onSent: () => (sent = true),
+          onSent: () => {
+            sent = true;
+            onSent();
+          },
         }),
       );
     });
@@ -84,17 +115,32 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
     async runServiceActions(items, chosen) {
       const [asked, action] = parseArguments('runServiceActions', [items, chosen]);
       if (running) throw new PanelError('INVALID_INPUT', ALREADY_RUNNING);
+      const steps = new Map(
+        asked.map((item): [ServiceActionItem, ServiceActionRunItem] => [item, { ...item, phase: 'queued', message: null }]),
+      );
+      const step = (item: ServiceActionItem, phase: ServiceActionRunItem['phase'], message: string | null = null) => {
+        const held = steps.get(item);
+        if (held) Object.assign(held, { phase, message });
+      };
       const pass = new KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult>({
         limit: SERVICE_ACTIONS_AT_ONCE,
         perKey: SERVICE_ACTIONS_PER_PANEL,
         keyOf: (item) => item.panelId,
         prepare: readTypes,
-        runOne: (item, panel) => runItem(item, action, panel),
+        runOne: async (item, panel) => {
+          const result = await runItem(item, action, panel, () => step(item, 'sent'));
+          step(item, result.outcome, result.message);
+          return result;
+        },
         // Never sent, so not in the activity log: it holds what was sent to a panel.
-        cancelled: (item) => ({ ...item, action, outcome: 'cancelled', message: CANCELLED_MESSAGE }),
+        cancelled: (item) => {
+          step(item, 'cancelled', CANCELLED_MESSAGE);
+          return { ...item, action, outcome: 'cancelled', message: CANCELLED_MESSAGE };
+        },
       });
       // Held before the first wait: a second call meanwhile is refused, a cancel meanwhile counts.
-      running = pass;
+      const held: HeldRun = { pass, action, steps, cancelling: false, started: false };
+      running = held;
       try {
         const { registry } = await state();
         const unknown = new Set(asked.flatMap(({ panelId }) => (registry.get(panelId) ? [] : [panelId])));
@@ -102,7 +148,10 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
           const which = unknown.size === 1 ? 'a panel of the services chosen is' : `${unknown.size} panels of the services chosen are`;
           throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
         }
-        return await pass.run(asked);
+        held.started = true;
+        const results = await pass.run(asked);
+        tellRunEnded(context, results);
+        return results;
       } finally {
         running = null;
       }
@@ -110,7 +159,16 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
 
     async cancelServiceActions() {
       parseArguments('cancelServiceActions', []);
-      running?.cancel();
+      if (!running) return;
+      running.cancelling = true;
+      running.pass.cancel();
+    },
+
+    async getServiceActionRun() {
+      parseArguments('getServiceActionRun', []);
+      if (!running?.started) return null;
+      const { action, steps, cancelling } = running;
+      return { action, items: [...steps.values()].map((item) => ({ ...item })), cancelling } satisfies ServiceActionRun;
     },
   };
 }

@@ -101,3 +101,21 @@ test('View and Window hold zoom, full screen and minimize', () => {
     assert.ok(roles(submenuOf(template, 'Window')).includes('minimize'), platform);
   }
 });
+
+test("every view of the fleet is in View with its shortcut; no two commands share keys, and none takes a role's or the lists' keys", () => {
+  for (const platform of platforms) {
+    const view = allItems(submenuOf(appMenuTemplate(platform, 'Paneldeck', true), 'View'));
+    for (const id of ['activity', 'alerts', 'allServices', 'fleetConsole'] as const) {
+      const item = view.find((candidate) => candidate.label === COMMANDS[id].title);
+      assert.ok(item, `${platform}: ${id} in View`);
+      assert.ok(COMMANDS[id].accelerator, `${id} has a shortcut`);
+      assert.equal(item.accelerator, COMMANDS[id].accelerator, `${platform}: ${id}'s shortcut`);
+    }
+  }
+  const accelerators: string[] = COMMAND_IDS.flatMap((id) => COMMANDS[id].accelerator ?? []);
+  assert.equal(new Set(accelerators).size, accelerators.length, 'each shortcut runs one command');
+  // Electron's roles' own keys (undo, redo, cut, copy, paste, select all, zoom, minimize, close,
+  // quit, hide, developer tools), and Ctrl+Shift+A, which the lists read as select all.
+  const taken = ['Z', 'Shift+Z', 'Y', 'X', 'C', 'V', 'A', 'Shift+A', '0', 'Plus', '-', '=', 'M', 'W', 'Q', 'H', 'Shift+I', 'Alt+I'];
+  for (const keys of taken) assert.ok(!accelerators.includes(`CmdOrCtrl+${keys}`), `CmdOrCtrl+${keys} is left to its role`);
+});

@@ -167,3 +167,13 @@ test('fleetServicesChanged crosses as its declared fields only: a field the core
   assert.deepEqual(plain.gone, event.gone);
   assert.notEqual(plain.gone, event.gone, 'a copy');
 });
+
+test('serviceActionsEnded crosses as each result’s declared fields only', () => {
+  const result = { panelId: panel.id, projectName: 'shop', serviceName: 'web', action: 'restart', outcome: 'done', message: null } as const;
+  // A field the core might add to a result is not sent unseen.
+  const results = [{ ...result, token: 'tok', cause: new Error('x') }];
+  const event: PanelEvent = { type: 'serviceActionsEnded', results };
+  const plain = plainEvent(event);
+  assert.deepEqual(structuredClone(plain), plain);
+  assert.deepEqual(plain, { type: 'serviceActionsEnded', results: [result] });
+});

@@ -32,6 +32,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getFleetState',
     'getOperations',
     'getServerStats',
+    'getServiceActionRun',
     'getSession',
     'installUpdate',
     'listActivity',
@@ -78,6 +79,20 @@ test('listAlerts takes no argument, and the alertRaised event passes only a well
   assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, message: 'x'.repeat(100_000) } }), false);
   assert.equal(isPanelEvent({ type: 'focusPanel', panelId: id, tab: 'services' }), true);
   assert.equal(isPanelEvent({ type: 'focusPanel', panelId: id, tab: 'settings' }), false);
+});
+
+test('the end of a run of service actions passes only with results in shape', () => {
+  const result = { panelId: id, projectName: 'shop', serviceName: 'web', action: 'restart', outcome: 'cancelled', message: null };
+  assert.equal(
+    isPanelEvent({ type: 'serviceActionsEnded', results: [result, { ...result, outcome: 'failed', message: 'Refused.' }] }),
+    true,
+  );
+  assert.equal(isPanelEvent({ type: 'serviceActionsEnded', results: [] }), true);
+  assert.equal(isPanelEvent({ type: 'serviceActionsEnded', results: [{ ...result, outcome: 'sent' }] }), false);
+  assert.equal(isPanelEvent({ type: 'serviceActionsEnded', results: [{ ...result, action: 'destroy' }] }), false);
+  assert.equal(isPanelEvent({ type: 'serviceActionsEnded', results: [{ ...result, message: 'x'.repeat(100_000) }] }), false);
+  assert.equal(isPanelEvent({ type: 'serviceActionsEnded', results: [{ ...result, serviceName: 7 }] }), false);
+  assert.equal(isPanelEvent({ type: 'serviceActionsEnded', results: 'all done' }), false);
 });
 
 test('arguments are parsed and normalised', () => {
@@ -244,6 +259,7 @@ test('runServiceActions takes 1 to 10,000 distinct services of panels by id and 
   assert.deepEqual(parseArguments('runServiceActions', [[item, other], 'restart']), [[item, other], 'restart']);
   assert.deepEqual(parseArguments('getFleetServices', []), []);
   assert.deepEqual(parseArguments('cancelServiceActions', []), []);
+  assert.deepEqual(parseArguments('getServiceActionRun', []), []);
   const wrongItems: unknown[] = [
     [],
     [item, { ...item }],

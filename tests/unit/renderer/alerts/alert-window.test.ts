@@ -5,42 +5,43 @@ import { filterAlerts } from '../../../../renderer/alerts/alert-rows.ts';
 import { CommandRegistry } from '../../../../renderer/window/command-registry.ts';
 import { routePanelEvent } from '../../../../renderer/window/event-router.ts';
 import { PanelStore } from '../../../../renderer/window/panel-store.ts';
-import { WindowStore } from '../../../../renderer/window/window-store.ts';
+import { createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { samplePanel as panel } from '../../../support/panel-fixture.ts';
 
 /** The window's side of the alerts: the view's place among the others, main's events, the search. */
 
 function targets() {
-  return { panelStore: new PanelStore(), windowStore: new WindowStore(), commands: new CommandRegistry(), modalOpen: () => false };
+  return { panelStore: new PanelStore(), ...createWindowStores(), commands: new CommandRegistry(), modalOpen: () => false };
 }
 
 test('a notification naming a tab shows its panel at that tab, once; the Alerts or Activity view gives way', () => {
   const to = targets();
   to.panelStore.load([panel(1), panel(2)]);
-  to.windowStore.showAlerts(true);
+  to.locationStore.show('alerts');
   routePanelEvent({ type: 'focusPanel', panelId: panel(2).id, tab: 'services' }, to);
-  const snapshot = to.windowStore.getSnapshot();
+  const snapshot = to.locationStore.getSnapshot();
   assert.equal(snapshot.selectedId, panel(2).id);
   assert.deepEqual(snapshot.tabRequest, { panelId: panel(2).id, tab: 'services' });
-  assert.equal(snapshot.alertsOpen, false);
-  to.windowStore.tabRequestDone();
-  assert.equal(to.windowStore.getSnapshot().tabRequest, null);
+  assert.equal(snapshot.view, 'panels', 'the Alerts view gave way');
+  to.locationStore.tabRequestDone();
+  assert.equal(to.locationStore.getSnapshot().tabRequest, null);
   // Without a tab (an older notification): the panel, as before, at the tab it shows.
   routePanelEvent({ type: 'focusPanel', panelId: panel(1).id }, to);
-  assert.equal(to.windowStore.getSnapshot().tabRequest, null);
-  assert.equal(to.windowStore.getSnapshot().selectedId, panel(1).id);
+  assert.equal(to.locationStore.getSnapshot().tabRequest, null);
+  assert.equal(to.locationStore.getSnapshot().selectedId, panel(1).id);
 });
 
 test('Alerts and Activity take the same place: opening one closes the other; choosing a panel closes both', () => {
-  const store = new WindowStore();
-  store.showActivity(true);
-  store.showAlerts(true);
-  assert.deepEqual([store.getSnapshot().activityOpen, store.getSnapshot().alertsOpen], [false, true]);
-  store.showActivity(true);
-  assert.deepEqual([store.getSnapshot().activityOpen, store.getSnapshot().alertsOpen], [true, false]);
-  store.showAlerts(true);
+  const store = createWindowStores().locationStore;
+  const open = () => [store.getSnapshot().view === 'activity', store.getSnapshot().view === 'alerts'];
+  store.show('activity');
+  store.show('alerts');
+  assert.deepEqual(open(), [false, true]);
+  store.show('activity');
+  assert.deepEqual(open(), [true, false]);
+  store.show('alerts');
   store.selectOne(panel(1).id);
-  assert.deepEqual([store.getSnapshot().activityOpen, store.getSnapshot().alertsOpen], [false, false]);
+  assert.deepEqual(open(), [false, false]);
 });
 
 test('each alertRaised makes the Alerts view read the list again', () => {
@@ -56,7 +57,7 @@ test('each alertRaised makes the Alerts view read the list again', () => {
   };
   routePanelEvent({ type: 'alertRaised', alert }, to);
   routePanelEvent({ type: 'alertRaised', alert }, to);
-  assert.equal(to.windowStore.getSnapshot().alertsRevision, 2);
+  assert.equal(to.revisionStore.getSnapshot().alerts, 2);
 });
 
 test('the search finds every word in the kind, the message and the panel', () => {

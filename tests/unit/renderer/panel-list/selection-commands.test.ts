@@ -14,6 +14,7 @@ test('one panel: its own commands; several: the commands for the selection inste
   assert.ok(single.includes('refresh') && single.includes('duplicatePanel') && !single.includes('checkSelected'));
   // The window's views are offered whatever is selected.
   assert.ok(single.includes('activity') && single.includes('alerts'));
+  assert.ok(single.includes('allServices') && single.includes('fleetConsole'), 'every view of the fleet is a command of the palette');
   const bulk = availableCommands(one, several, several, true);
   assert.deepEqual(
     bulk.filter((id) => id.endsWith('Selected')),

@@ -9,11 +9,10 @@ import {
   fleetPlanGroups,
   fleetTypedPhrase,
   panelCount,
-  resultStates,
 } from '../../../../renderer/services/all-services-actions.ts';
 import type { FleetServiceRow } from '../../../../renderer/services/all-services-rows.ts';
 import { planServiceAction } from '../../../../renderer/services/service-action-plan.ts';
-import type { ServiceActionState } from '../../../../renderer/window/window-store.ts';
+import { resultStates, type ServiceActionState } from '../../../../renderer/window/service-action-store.ts';
 
 /** An action across panels: the plan per panel, the phrase typed for red panels, progress and the summary. */
 

@@ -4,7 +4,7 @@ import type { FleetServiceSummary, PanelServices } from '../../../../shared/flee
 import type { Panel } from '../../../../shared/types.ts';
 import { warmFleetRows } from '../../../../renderer/services/all-services-warmup.ts';
 import type { PanelStore } from '../../../../renderer/window/panel-store.ts';
-import { WindowStore } from '../../../../renderer/window/window-store.ts';
+import { applyStatus, createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.ts';
 import {
   FLEET_ROWS,
@@ -177,16 +177,17 @@ test('the rows are made ahead, a slice per task, once the services arrive: openi
 });
 
 test('the view is one of the window views; its grouping comes back with the board view saved in the settings', () => {
-  const store = new WindowStore();
-  store.showAlerts(true);
-  store.showServices(true);
-  assert.equal(store.getSnapshot().alertsOpen, false);
-  assert.equal(store.getSnapshot().servicesOpen, true);
-  store.selectOne(web9.id);
-  assert.equal(store.getSnapshot().servicesOpen, false, 'choosing a panel shows it again');
+  const stores = createWindowStores();
+  const { locationStore, listViewStore } = stores;
+  locationStore.show('alerts');
+  locationStore.show('allServices');
+  assert.equal(locationStore.getSnapshot().view === 'alerts', false);
+  assert.equal(locationStore.getSnapshot().view, 'allServices');
+  locationStore.selectOne(web9.id);
+  assert.equal(locationStore.getSnapshot().view === 'allServices', false, 'choosing a panel shows it again');
   const settings = { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, servicesGroupBy: 'state' as const } };
-  store.setStatus({ settings, tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' }, startupProblems: [] });
-  assert.equal(store.getSnapshot().listView.servicesGroupBy, 'state');
-  store.changeListView({ servicesGroupBy: 'project' });
-  assert.equal(store.getSnapshot().listView.servicesGroupBy, 'project');
+  applyStatus(stores, { settings, tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' }, startupProblems: [] });
+  assert.equal(listViewStore.getSnapshot().listView.servicesGroupBy, 'state');
+  listViewStore.change({ servicesGroupBy: 'project' });
+  assert.equal(listViewStore.getSnapshot().listView.servicesGroupBy, 'project');
 });

@@ -20,7 +20,7 @@ import {
   withRange,
   withShown,
 } from '../../../../renderer/services/service-selection.ts';
-import { serviceActionKey, type ServiceActionState } from '../../../../renderer/window/window-store.ts';
+import { serviceActionKey, type ServiceActionState } from '../../../../renderer/window/service-action-store.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
 
 /** What an action on one service or a selection will do before it is asked, and the selection itself. */

@@ -7,7 +7,7 @@ import type { AppStatus, Panel } from '../../../../shared/types.ts';
 import { CommandRegistry } from '../../../../renderer/window/command-registry.ts';
 import { connectWindow, loadPanelList, routePanelEvent, type EventTargets } from '../../../../renderer/window/event-router.ts';
 import { PanelStore } from '../../../../renderer/window/panel-store.ts';
-import { WindowStore } from '../../../../renderer/window/window-store.ts';
+import { createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
 
 /** Main's events, taken apart in one place: each goes to the store or the command it concerns. */
@@ -18,7 +18,7 @@ function targets(modal = false): EventTargets & { ran: string[] } {
   const ran: string[] = [];
   const commands = new CommandRegistry();
   commands.register('refresh', () => ran.push('refresh'));
-  return { panelStore: new PanelStore(), windowStore: new WindowStore(), commands, modalOpen: () => modal, ran };
+  return { panelStore: new PanelStore(), ...createWindowStores(), commands, modalOpen: () => modal, ran };
 }
 
 const status: AppStatus = {
@@ -44,12 +44,12 @@ test('data events go to the panel store', () => {
 test('a notification clicked shows its panel, when the panel is still there', () => {
   const to = targets();
   to.panelStore.load([panel(1), panel(2)]);
-  to.windowStore.selectMany([panel(1).id, panel(2).id], panel(1).id);
+  to.locationStore.selectMany([panel(1).id, panel(2).id], panel(1).id);
   routePanelEvent({ type: 'focusPanel', panelId: panel(2).id }, to);
-  assert.equal(to.windowStore.getSnapshot().selectedId, panel(2).id);
-  assert.equal(to.windowStore.getSnapshot().marked.size, 0);
+  assert.equal(to.locationStore.getSnapshot().selectedId, panel(2).id);
+  assert.equal(to.locationStore.getSnapshot().marked.size, 0);
   routePanelEvent({ type: 'focusPanel', panelId: 'removed meanwhile' }, to);
-  assert.equal(to.windowStore.getSnapshot().selectedId, panel(2).id);
+  assert.equal(to.locationStore.getSnapshot().selectedId, panel(2).id);
 });
 
 test('a menu command runs through the registry, unless a dialog is open over the window', () => {
@@ -62,10 +62,10 @@ test('a menu command runs through the registry, unless a dialog is open over the
   assert.deepEqual(behindDialog.ran, []);
 });
 
-test('a downloaded update goes to the window store', () => {
+test('a downloaded update goes to the status store', () => {
   const to = targets();
   routePanelEvent({ type: 'updateReady', version: '0.2.0' }, to);
-  assert.deepEqual(to.windowStore.getSnapshot().update, { version: '0.2.0', dismissed: false });
+  assert.deepEqual(to.statusStore.getSnapshot().update, { version: '0.2.0', dismissed: false });
 });
 
 /** A bridge that answers from `answers`, records what was asked, and hands out the event listener. */
@@ -103,9 +103,9 @@ test('connecting: listening first, then the list and the status; an event sent m
   answerList([panel(1), panel(2)]);
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(to.panelStore.getSnapshot().panels?.length, 2);
-  assert.equal(to.windowStore.getSnapshot().update?.version, '0.2.0');
-  assert.equal(to.windowStore.getSnapshot().status, status);
-  assert.equal(to.windowStore.getSnapshot().selectedId, panel(2).id, 'the panel shown when the window last closed');
+  assert.equal(to.statusStore.getSnapshot().update?.version, '0.2.0');
+  assert.equal(to.statusStore.getSnapshot().status, status);
+  assert.equal(to.locationStore.getSnapshot().selectedId, panel(2).id, 'the panel shown when the window last closed');
   stop();
   assert.deepEqual(main.asked.at(-1), 'stop');
 });
@@ -122,11 +122,11 @@ test('a list that cannot be read is the window\u2019s error until a retry reads 
   const to = targets();
   connectWindow(main.api, to);
   await new Promise((resolve) => setImmediate(resolve));
-  assert.deepEqual(to.windowStore.getSnapshot().listError, { code: 'STORAGE', message: 'The panel list could not be read.' });
-  assert.equal(to.windowStore.getSnapshot().status, null);
+  assert.deepEqual(to.statusStore.getSnapshot().listError, { code: 'STORAGE', message: 'The panel list could not be read.' });
+  assert.equal(to.statusStore.getSnapshot().status, null);
   assert.equal(to.panelStore.getSnapshot().panels, null);
   fail = false;
   await loadPanelList(main.api, to);
-  assert.equal(to.windowStore.getSnapshot().listError, null);
+  assert.equal(to.statusStore.getSnapshot().listError, null);
   assert.equal(to.panelStore.getSnapshot().panels?.length, 1);
 });

@@ -3,10 +3,12 @@ import { test } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.ts';
 import type { AppStatus, BoardView } from '../../../../shared/types.ts';
 import { readWindowMemory, type SessionMemory } from '../../../../renderer/window/window-memory.ts';
-import { groupsInUse, markedPanels, selectedPanel, WindowStore } from '../../../../renderer/window/window-store.ts';
+import { groupsInUse, markedPanels, selectedPanel } from '../../../../renderer/window/panel-selection.ts';
+import { WINDOW_VIEWS } from '../../../../renderer/window/location-store.ts';
+import { applyStatus, createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
 
-/** The window's own state (selection, dialog, notices, status, list view, update), as the window uses it. */
+/** The window's own state (location, dialog, notices, status, list view, update), one store per subject, as the window uses it. */
 
 const panel = samplePanel;
 
@@ -25,7 +27,7 @@ function memory(initial: Record<string, string> = {}): SessionMemory & { items: 
 }
 
 test('selection: one panel, then several; one of "several" is just that panel; a removal here ends the several', () => {
-  const store = new WindowStore();
+  const store = createWindowStores().locationStore;
   store.selectOne('a');
   assert.equal(store.getSnapshot().selectedId, 'a');
   assert.equal(store.getSnapshot().marked.size, 0);
@@ -41,7 +43,7 @@ test('selection: one panel, then several; one of "several" is just that panel; a
 });
 
 test('one dialog at a time: opening one replaces the other; closing twice notifies once', () => {
-  const store = new WindowStore();
+  const store = createWindowStores().dialogStore;
   let notified = 0;
   store.subscribe(() => notified++);
   store.openDialog({ kind: 'palette' });
@@ -54,82 +56,90 @@ test('one dialog at a time: opening one replaces the other; closing twice notifi
 });
 
 test('the snapshot changes only when something in it did', () => {
-  const store = new WindowStore();
+  const { locationStore: store, statusStore } = createWindowStores();
   store.selectOne('a');
   const before = store.getSnapshot();
+  const statusBefore = statusStore.getSnapshot();
   let notified = 0;
   const stop = store.subscribe(() => notified++);
+  const stopStatus = statusStore.subscribe(() => notified++);
   store.selectOne('a');
-  store.setListError(null);
-  store.showNotice(null);
+  statusStore.setListError(null);
+  statusStore.showNotice(null);
   assert.equal(store.getSnapshot(), before);
+  assert.equal(statusStore.getSnapshot(), statusBefore);
   assert.equal(notified, 0);
   stop();
+  stopStatus();
   store.selectOne('b');
   assert.equal(notified, 0, 'unsubscribed');
 });
 
 test('the list view as the operator left it arrives with the first status, with the panel shown', () => {
-  const store = new WindowStore();
-  assert.equal(store.getSnapshot().listViewAdopted, false);
-  assert.equal(store.getSnapshot().listView.sort, 'name');
-  store.setStatus(status({ sort: 'status', attentionOnly: true, selectedPanelId: 'b' }));
-  const snapshot = store.getSnapshot();
+  const stores = createWindowStores();
+  const { listViewStore, locationStore } = stores;
+  assert.equal(listViewStore.getSnapshot().listViewAdopted, false);
+  assert.equal(listViewStore.getSnapshot().listView.sort, 'name');
+  applyStatus(stores, status({ sort: 'status', attentionOnly: true, selectedPanelId: 'b' }));
+  const snapshot = listViewStore.getSnapshot();
   assert.equal(snapshot.listViewAdopted, true);
   assert.deepEqual(snapshot.listView, { sort: 'status', attentionOnly: true, collapsedGroups: [] });
-  assert.equal(snapshot.selectedId, 'b');
+  assert.equal(locationStore.getSnapshot().selectedId, 'b');
   // A later status (a setting saved) does not move the list back.
-  store.changeListView({ sort: 'name' });
-  store.setStatus(status({ sort: 'expiry', selectedPanelId: 'c' }));
-  assert.equal(store.getSnapshot().listView.sort, 'name');
-  assert.equal(store.getSnapshot().selectedId, 'b');
+  listViewStore.change({ sort: 'name' });
+  applyStatus(stores, status({ sort: 'expiry', selectedPanelId: 'c' }));
+  assert.equal(listViewStore.getSnapshot().listView.sort, 'name');
+  assert.equal(locationStore.getSnapshot().selectedId, 'b');
 });
 
 test('a change made before the settings arrived wins over them; a panel chosen meanwhile stays chosen', () => {
-  const store = new WindowStore();
-  store.changeListView({ attentionOnly: true });
-  store.selectOne('a');
-  store.setStatus(status({ sort: 'status', selectedPanelId: 'b' }));
-  assert.deepEqual(store.getSnapshot().listView, { sort: 'name', attentionOnly: true, collapsedGroups: [] });
-  assert.equal(store.getSnapshot().selectedId, 'a');
-  assert.equal(store.getSnapshot().listViewAdopted, true);
+  const stores = createWindowStores();
+  const { listViewStore, locationStore } = stores;
+  listViewStore.change({ attentionOnly: true });
+  locationStore.selectOne('a');
+  applyStatus(stores, status({ sort: 'status', selectedPanelId: 'b' }));
+  assert.deepEqual(listViewStore.getSnapshot().listView, { sort: 'name', attentionOnly: true, collapsedGroups: [] });
+  assert.equal(locationStore.getSnapshot().selectedId, 'a');
+  assert.equal(listViewStore.getSnapshot().listViewAdopted, true);
 });
 
 test('no status (main could not say) adopts nothing: the list keeps its defaults and is not saved', () => {
-  const store = new WindowStore();
-  store.setStatus(null);
-  assert.equal(store.getSnapshot().listViewAdopted, false);
-  assert.equal(store.getSnapshot().status, null);
+  const stores = createWindowStores();
+  applyStatus(stores, null);
+  assert.equal(stores.listViewStore.getSnapshot().listViewAdopted, false);
+  assert.equal(stores.statusStore.getSnapshot().status, null);
 });
 
 test('a downloaded update and notices put away survive a reload of the page, and nothing else is kept', () => {
   const kept = memory();
-  const first = new WindowStore(kept);
-  first.selectOne(panel(1).id);
-  first.showNotice({ text: 'Exported 2 panels to /home/op/panels.json.', failed: false });
-  first.updateReady('0.2.0');
-  first.dismissStartupProblems();
+  const first = createWindowStores(kept);
+  first.locationStore.selectOne(panel(1).id);
+  first.locationStore.show('activity');
+  first.statusStore.showNotice({ text: 'Exported 2 panels to /home/op/panels.json.', failed: false });
+  first.statusStore.updateReady('0.2.0');
+  first.statusStore.dismissStartupProblems();
   assert.deepEqual(readWindowMemory(kept), { update: { version: '0.2.0', dismissed: false }, startupProblemsDismissed: true });
   assert.deepEqual([...kept.items.keys()], ['paneldeck.window']);
   assert.doesNotMatch([...kept.items.values()].join(), /panels\.json|p1\.example|00000000/);
 
-  const reloaded = new WindowStore(kept);
-  assert.deepEqual(reloaded.getSnapshot().update, { version: '0.2.0', dismissed: false });
-  assert.equal(reloaded.getSnapshot().startupProblemsDismissed, true);
-  assert.equal(reloaded.getSnapshot().selectedId, null);
-  assert.equal(reloaded.getSnapshot().notice, null);
+  const reloaded = createWindowStores(kept);
+  assert.deepEqual(reloaded.statusStore.getSnapshot().update, { version: '0.2.0', dismissed: false });
+  assert.equal(reloaded.statusStore.getSnapshot().startupProblemsDismissed, true);
+  assert.equal(reloaded.locationStore.getSnapshot().selectedId, null);
+  assert.equal(reloaded.locationStore.getSnapshot().view, 'panels', 'a reload opens on the panels');
+  assert.equal(reloaded.statusStore.getSnapshot().notice, null);
 });
 
 test('"Later" keeps the update notice away for the window\u2019s life, a newer version included', () => {
   const kept = memory();
-  const store = new WindowStore(kept);
+  const store = createWindowStores(kept).statusStore;
   store.dismissUpdate();
   assert.equal(store.getSnapshot().update, null, 'nothing to dismiss yet');
   store.updateReady('0.2.0');
   store.dismissUpdate();
   store.updateReady('0.3.0');
   assert.deepEqual(store.getSnapshot().update, { version: '0.3.0', dismissed: true });
-  assert.deepEqual(new WindowStore(kept).getSnapshot().update, { version: '0.3.0', dismissed: true });
+  assert.deepEqual(createWindowStores(kept).statusStore.getSnapshot().update, { version: '0.3.0', dismissed: true });
 });
 
 test('what is read back from sessionStorage is checked; anything odd, or no storage at all, is nothing', () => {
@@ -152,7 +162,7 @@ test('what is read back from sessionStorage is checked; anything odd, or no stor
       throw new Error('QuotaExceededError');
     },
   };
-  const store = new WindowStore(throwing);
+  const store = createWindowStores(throwing).statusStore;
   store.updateReady('0.2.0');
   assert.deepEqual(store.getSnapshot().update, { version: '0.2.0', dismissed: false }, 'storage failing loses only the reload');
 });
@@ -173,7 +183,7 @@ test('derived: the panel shown falls back to the first; several in the list\u201
 });
 
 test('a focus request selects its panel on its own and is carried out once; a stale one does not clear a newer', () => {
-  const store = new WindowStore();
+  const store = createWindowStores().locationStore;
   store.selectMany(['a', 'b'], 'a');
   store.focusPanel('b', 'logIn');
   const first = store.getSnapshot().focusRequest!;
@@ -185,4 +195,27 @@ test('a focus request selects its panel on its own and is carried out once; a st
   assert.deepEqual(store.getSnapshot().focusRequest, { panelId: 'c', to: 'row' });
   store.focusRequestDone(store.getSnapshot().focusRequest!);
   assert.equal(store.getSnapshot().focusRequest, null);
+});
+
+test('the window shows one view at a time: each replaces the other, its button toggles it, and the selection waits behind it', () => {
+  const store = createWindowStores().locationStore;
+  store.selectMany(['a', 'b'], 'b');
+  for (const view of WINDOW_VIEWS) {
+    store.show(view);
+    assert.equal(store.getSnapshot().view, view);
+    assert.equal(store.getSnapshot().selectedId, 'b', `${view}: the panel shown before is still the selection`);
+    assert.deepEqual([...store.getSnapshot().marked], ['a', 'b'], `${view}: so are the panels selected together`);
+  }
+  store.toggle('allServices');
+  assert.equal(store.getSnapshot().view, 'allServices');
+  store.toggle('allServices');
+  assert.equal(store.getSnapshot().view, 'panels', 'its button again: back to the panels');
+  store.toggle('fleetConsole');
+  store.toggle('activity');
+  assert.equal(store.getSnapshot().view, 'activity', 'another view’s button shows that view');
+  store.showPanelAt('a', null);
+  assert.equal(store.getSnapshot().view, 'panels', 'a notification clicked shows its panel');
+  store.show('alerts');
+  store.focusPanel('b', 'row');
+  assert.equal(store.getSnapshot().view, 'panels', 'a panel chosen in the palette is shown');
 });

@@ -1,0 +1,51 @@
+import type { AppStatus } from '../../shared/types.ts';
+import { DialogStore } from './dialog-store.ts';
+import { ListViewStore } from './list-view-store.ts';
+import { LocationStore } from './location-store.ts';
+import { RevisionStore } from './revision-store.ts';
+import { ServiceActionStore } from './service-action-store.ts';
+import { StatusStore } from './status-store.ts';
+import type { SessionMemory } from './window-memory.ts';
+
+/**
+ * The window's own state (main's data is the panel store's), one small store per subject, each read
+ * with `useSyncExternalStore`: a change of one renders only the parts that read it.
+ */
+export interface WindowStores {
+  /** The view shown (the panels, Activity, Alerts, All services, Fleet console) and the list's selection. */
+  locationStore: LocationStore;
+  /** How the list looks: sort, filter, folded groups, layout. */
+  listViewStore: ListViewStore;
+  /** Main's status and the window's notices (an export's outcome, an update ready, start-up problems). */
+  statusStore: StatusStore;
+  /** The one dialog open over the window. */
+  dialogStore: DialogStore;
+  /** How each service's last action stands. */
+  serviceActionStore: ServiceActionStore;
+  /** When main's activity log and alerts changed. */
+  revisionStore: RevisionStore;
+}
+
+/** The stores of one window; `memory` is the page's sessionStorage, where what a reload keeps is kept. */
+export function createWindowStores(memory: SessionMemory | null = null): WindowStores {
+  return {
+    locationStore: new LocationStore(),
+    listViewStore: new ListViewStore(),
+    statusStore: new StatusStore(memory),
+    dialogStore: new DialogStore(),
+    serviceActionStore: new ServiceActionStore(),
+    revisionStore: new RevisionStore(),
+  };
+}
+
+/**
+ * Main's status, first or changed. The first one brings the list's view as the operator left it
+ * and the panel shown then, unless the operator changed the view (or chose a panel) meanwhile.
+ */
+export function applyStatus(
+  { statusStore, listViewStore, locationStore }: Pick<WindowStores, 'statusStore' | 'listViewStore' | 'locationStore'>,
+  status: AppStatus | null,
+): void {
+  statusStore.setStatus(status);
+  if (status && listViewStore.adopt(status.settings.boardView)) locationStore.adoptSelection(status.settings.boardView.selectedPanelId);
+}

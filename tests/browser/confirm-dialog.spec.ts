@@ -1,0 +1,80 @@
+import type { Locator, Page } from '@playwright/test';
+import { DEMO_USER, startReferencePanel } from '../support/reference-panel/server.ts';
+import { expect, test } from './fixtures.ts';
+import { checkScreenBothSizes } from './screens.ts';
+
+/**
+ * The window's one confirmation (renderer/ui/confirm-dialog.tsx), as each of its callers asks it:
+ * it opens on Cancel, Esc goes back with nothing done, and where a name must be typed the action
+ * waits for it (the button, and Enter in the field) and then Enter confirms.
+ */
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+
+/** Opens on its safe choice, and Esc closes it without doing anything. */
+async function opensOnCancelAndEscapes(page: Page, dialog: Locator): Promise<void> {
+  await expect(dialog.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+}
+
+test('one confirmation for a panel, several panels and a service: focus, Esc and the typed name behave alike', async ({ page, launch }) => {
+  const server = await startReferencePanel({ style: 'easypanel' });
+  try {
+    server.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    const app = await launch(page);
+    const { id } = await app.service.addPanel({ address: server.url, name: 'Shop production' });
+    await app.service.updatePanel(id, { colour: 'red' });
+    await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await app.service.addPanel({ address: 'staging.example.com', name: 'Staging' });
+    await expect(nav(page).getByRole('treeitem')).toHaveCount(2);
+
+    // A panel's Remove (its settings): plain.
+    await nav(page)
+      .getByRole('treeitem', { name: /Staging/ })
+      .click();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove panel…' }).click();
+    await opensOnCancelAndEscapes(page, page.getByRole('dialog', { name: 'Remove Staging?' }));
+    expect((await app.service.listPanels()).length).toBe(2);
+
+    // Several panels' Remove (the bulk view): plain, naming them.
+    await nav(page).getByRole('tree').focus();
+    await page.keyboard.press('Control+a');
+    await page.getByRole('region', { name: '2 panels selected' }).getByRole('button', { name: 'Remove 2 panels…' }).click();
+    const removeBoth = page.getByRole('dialog', { name: 'Remove 2 panels?' });
+    await expect(removeBoth).toContainText('Shop production, Staging');
+    await checkScreenBothSizes(page, 'confirm-01-bulk-remove');
+    await opensOnCancelAndEscapes(page, removeBoth);
+    expect((await app.service.listPanels()).length).toBe(2);
+
+    // A stop on the red panel (the Services tab): the service's name is typed first.
+    await nav(page)
+      .getByRole('treeitem', { name: /Shop production/ })
+      .click();
+    await page.getByRole('button', { name: 'Services', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Services' });
+    await table.getByRole('button', { name: 'Actions for shop/web' }).click();
+    await page.getByRole('menuitem', { name: 'Stop…' }).click();
+    const stop = page.getByRole('dialog', { name: 'Stop shop/web?' });
+    await opensOnCancelAndEscapes(page, stop);
+    await table.getByRole('button', { name: 'Actions for shop/web' }).click();
+    await page.getByRole('menuitem', { name: 'Stop…' }).click();
+    const name = stop.getByRole('textbox', { name: 'Service name' });
+    await name.fill('we');
+    await name.press('Enter');
+    await expect(stop).toBeVisible();
+    await expect(stop.getByRole('button', { name: 'Stop web' })).toBeDisabled();
+    expect(server.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(0);
+    // Spaces around the name do not count, as in every typed confirmation.
+    await name.fill(' web ');
+    await expect(stop.getByRole('button', { name: 'Stop web' })).toBeEnabled();
+    await checkScreenBothSizes(page, 'confirm-02-typed-name');
+    await name.press('Enter');
+    await expect(stop).toHaveCount(0);
+    await expect(page.locator('.window-notice')).toHaveText(/Stopped shop\/web on Shop production\./);
+    expect(server.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(1);
+  } finally {
+    await server.close();
+  }
+});
