@@ -21,10 +21,11 @@ function contentSecurityPolicyMeta(): Plugin {
 }
 
 /**
- * The app's three bundles, one mode each (`npm run build` runs all three):
+ * The app's bundles, one mode each (`npm run build` runs them all):
  * - default: the renderer, `renderer/` to `dist/renderer/`, relative paths for the app:// protocol;
  * - `main`: the main process, ESM for Node, npm dependencies left to node_modules;
- * - `preload`: one CommonJS file with everything inlined, as a sandboxed preload must be.
+ * - `preload` and `confirm-preload`: one CommonJS file each with everything inlined, as a sandboxed
+ *   preload must be.
  */
 const renderer: UserConfig = {
   root: 'renderer',
@@ -38,6 +39,8 @@ const renderer: UserConfig = {
     // The CSP forbids inline scripts: keep Vite from inlining anything into index.html.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    // Two pages: the panel window's, and main's own confirmation of a write (renderer/confirm/).
+    rollupOptions: { input: { index: 'renderer/index.html', confirm: 'renderer/confirm/confirm.html' } },
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
 };
@@ -56,17 +59,26 @@ const main: UserConfig = {
   },
 };
 
-const preload: UserConfig = {
-  root: '.',
-  ssr: { noExternal: true },
-  build: {
-    ssr: 'electron/preload/preload.ts',
-    outDir: 'dist/preload',
-    emptyOutDir: true,
-    target: 'node22',
-    sourcemap: 'hidden', // as for main
-    rollupOptions: { external: ['electron'], output: { format: 'cjs', entryFileNames: 'preload.cjs' } },
-  },
-};
+/** A sandboxed preload is one CommonJS file with everything inlined: one build per preload, so none shares a chunk. */
+function preloadBuild(entry: string, fileName: string, emptyOutDir: boolean): UserConfig {
+  return {
+    root: '.',
+    ssr: { noExternal: true },
+    build: {
+      ssr: entry,
+      outDir: 'dist/preload',
+      emptyOutDir,
+      target: 'node22',
+      sourcemap: 'hidden', // as for main
+      rollupOptions: { external: ['electron'], output: { format: 'cjs', entryFileNames: fileName } },
+    },
+  };
+}
 
-export default defineConfig(({ mode }) => (mode === 'main' ? main : mode === 'preload' ? preload : renderer));
+const preload = preloadBuild('electron/preload/preload.ts', 'preload.cjs', true);
+// The confirmation window's own preload (electron/main/write-confirmation.ts), built after the panel window's.
+const confirmPreload = preloadBuild('electron/preload/confirm-preload.ts', 'confirm-preload.cjs', false);
+
+const modes: Readonly<Record<string, UserConfig>> = { main, preload, 'confirm-preload': confirmPreload };
+
+export default defineConfig(({ mode }) => modes[mode] ?? renderer);

@@ -57,6 +57,8 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
  */
 export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   window: [],
+  // Main's own confirmation of a write: a page of its own, reaching no other folder of the window.
+  confirm: [],
   ui: ['window'],
   'sign-in': ['ui', 'window'],
   session: ['ui', 'window', 'sign-in'],
