@@ -15,7 +15,7 @@ export function sessionMethods(
   const reads = new Map<string, Set<AbortController>>();
   const checker = new PanelChecker({
     concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
-    checkOne: async (panelId, signal) => {
+    runOne: async (panelId, signal) => {
       const current = await state();
       const before = current.registry.get(panelId);
       // Taken before the check, which may end the sign-in: the alerts keep it out of their text.
@@ -71,7 +71,7 @@ export function sessionMethods(
           .filter((record) => current.vault.token(record.id, record.baseUrl))
           .map((record) => record.id);
       // An unknown id answers NOT_FOUND in its own result rather than failing the whole call.
-      return checker.check(targets);
+      return checker.run(targets);
     },
 
     async cancelChecks() {

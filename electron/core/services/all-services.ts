@@ -3,7 +3,8 @@ import { settle } from '../../../shared/contract/envelope.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ServiceActionItem, ServiceActionItemResult } from '../../../shared/fleet-services.ts';
 import type { ServiceAction } from '../../../shared/service-actions.ts';
-import { KeyedPass } from '../schedule/keyed-pass.ts';
+import { RunHolder } from '../schedule/run-holder.ts';
+import { WorkPool } from '../schedule/work-pool.ts';
 import { callPanel } from '../easypanel/panel-calls.ts';
 import type { CoreContext, CoreMethods } from '../context/core-context.ts';
 import { runOnce, tellServiceAction } from './service-actions.ts';
@@ -33,7 +34,7 @@ type PanelTypes = { ok: true; types: ReadonlyMap<string, string> } | { ok: false
 
 export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleetServices' | 'runServiceActions' | 'cancelServiceActions'> {
   const { state, keptServices } = context;
-  let running: KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult> | null = null;
+  const runs = new RunHolder<WorkPool<ServiceActionItem, PanelTypes, ServiceActionItemResult>>(ALREADY_RUNNING);
 
   /** The panel's services read once for the run, with the token it has now; a 401 ends its sign-in. */
   async function readTypes(panelId: string): Promise<PanelTypes> {
@@ -83,34 +84,32 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
 
     async runServiceActions(items, chosen) {
       const [asked, action] = parseArguments('runServiceActions', [items, chosen]);
-      if (running) throw new PanelError('INVALID_INPUT', ALREADY_RUNNING);
-      const pass = new KeyedPass<ServiceActionItem, PanelTypes, ServiceActionItemResult>({
-        limit: SERVICE_ACTIONS_AT_ONCE,
-        perKey: SERVICE_ACTIONS_PER_PANEL,
-        keyOf: (item) => item.panelId,
-        prepare: readTypes,
-        runOne: (item, panel) => runItem(item, action, panel),
-        // Never sent, so not in the activity log: it holds what was sent to a panel.
-        cancelled: (item) => ({ ...item, action, outcome: 'cancelled', message: CANCELLED_MESSAGE }),
-      });
+      const start = () =>
+        new WorkPool<ServiceActionItem, PanelTypes, ServiceActionItemResult>({
+          limit: SERVICE_ACTIONS_AT_ONCE,
+          perKey: SERVICE_ACTIONS_PER_PANEL,
+          keyOf: (item) => item.panelId,
+          prepare: readTypes,
+          // The signal is left unread: a write already sent finishes, so its outcome is known.
+          runOne: (item, panel) => runItem(item, action, panel),
+          // Never sent, so not in the activity log: it holds what was sent to a panel.
+          cancelled: (item) => ({ ...item, action, outcome: 'cancelled', message: CANCELLED_MESSAGE }),
+        });
       // Held before the first wait: a second call meanwhile is refused, a cancel meanwhile counts.
-      running = pass;
-      try {
+      return runs.hold(start, async (pool) => {
         const { registry } = await state();
         const unknown = new Set(asked.flatMap(({ panelId }) => (registry.get(panelId) ? [] : [panelId])));
         if (unknown.size > 0) {
           const which = unknown.size === 1 ? 'a panel of the services chosen is' : `${unknown.size} panels of the services chosen are`;
           throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
         }
-        return await pass.run(asked);
-      } finally {
-        running = null;
-      }
+        return pool.run(asked);
+      });
     },
 
     async cancelServiceActions() {
       parseArguments('cancelServiceActions', []);
-      running?.cancel();
+      runs.cancel();
     },
   };
 }
