@@ -129,7 +129,8 @@ export function operationConsoleMethods(context: CoreContext): CoreMethods<Conso
           generation: catalogue.generation,
           operation,
           input: call.input,
-          signal: operation.kind === 'read' ? signal : undefined,
+          // A read's only: the one caller never aborts a write's request (a cancelled run leaves it to finish).
+          signal,
         })),
       });
       if (operation.kind === 'read') return send();
