@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ActivityWhat } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
@@ -10,8 +9,7 @@ import type { CoreContext, CoreMethods } from '../context/core-context.ts';
 /** The activity log as the contract lists it. */
 export function activityMethods({ state }: CoreContext): CoreMethods<'listActivity'> {
   return {
-    async listActivity(query) {
-      const [{ panelId, limit } = {}] = parseArguments('listActivity', [query]);
+    async listActivity({ panelId, limit } = {}) {
       const { activity } = await state();
       return { entries: activity.list({ panelId, limit }), bound: activity.bound };
     },

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { CoreOptions, CoreContext, CoreMethods } from '../context/core-context.ts';
 import { attemptWrite } from '../sign-in/session-reader.ts';
@@ -10,13 +9,11 @@ export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'ins
   const { state, now, changes } = context;
   return {
     async getAppStatus() {
-      parseArguments('getAppStatus', []);
       const { settings, vault, startupProblems } = await state();
       return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
     },
 
-    async updateSettings(patch) {
-      const [change] = parseArguments('updateSettings', [patch]);
+    async updateSettings(change) {
       const current = await state();
       const { registry, settings, vault, startupProblems } = current;
       const weak = change.storeTokensWithWeakProtection;
@@ -49,7 +46,6 @@ export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'ins
     },
 
     async installUpdate() {
-      parseArguments('installUpdate', []);
       if (!options.installUpdate?.())
         throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
     },

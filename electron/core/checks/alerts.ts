@@ -1,5 +1,4 @@
 import { ALERT_MESSAGE_MAX, ALERT_TABS, type Alert, type AlertKind } from '../../../shared/alerts.ts';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { untilText } from '../../../shared/durations.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
@@ -97,7 +96,6 @@ function messageOf(alert: DetectedAlert, name: string, threshold: number, reason
 export function alertMethods(context: CoreContext): CoreMethods<'listAlerts' | 'sessionEnding'> {
   return {
     async listAlerts() {
-      parseArguments('listAlerts', []);
       return (await context.state()).alerts.list();
     },
     async sessionEnding(panelId, expiresAt) {

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { PanelChecker } from '../schedule/panel-checker.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
@@ -39,8 +38,7 @@ export function sessionMethods(
   }
 
   return {
-    async getSession(id) {
-      const [panelId] = parseArguments('getSession', [id]);
+    async getSession(panelId) {
       const current = await state();
       const controller = new AbortController();
       const panelReads = reads.get(panelId) ?? new Set();
@@ -53,16 +51,14 @@ export function sessionMethods(
       }
     },
 
-    async getCachedSession(id) {
-      const [panelId] = parseArguments('getCachedSession', [id]);
+    async getCachedSession(panelId) {
       const current = await state();
       const record = find(current, panelId);
       // Only while the sign-in that read it lasts: the cache is emptied when it ends.
       return current.vault.token(panelId, record.baseUrl) ? cache.get(panelId) : null;
     },
 
-    async checkPanels(ids) {
-      const [requested] = parseArguments('checkPanels', [ids]);
+    async checkPanels(requested) {
       const current = await state();
       const targets =
         requested ??
@@ -75,19 +71,16 @@ export function sessionMethods(
     },
 
     async cancelChecks() {
-      parseArguments('cancelChecks', []);
       checker.cancel();
       for (const panelReads of reads.values()) for (const controller of panelReads) controller.abort();
     },
 
     async getFleetState() {
-      parseArguments('getFleetState', []);
       const current = await state();
       return current.registry.list().flatMap((record) => fleet.health(current, record.id) ?? []);
     },
 
-    async cancelSessionRead(id) {
-      const [panelId] = parseArguments('cancelSessionRead', [id]);
+    async cancelSessionRead(panelId) {
       // The panel's own reads only: a check of many panels under way (Check all) goes on.
       for (const controller of reads.get(panelId) ?? []) controller.abort();
     },

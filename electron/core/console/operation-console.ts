@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Catalogue, OperationAnswer, OperationCall } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
@@ -138,12 +137,10 @@ export function operationConsoleMethods(context: CoreContext): CoreMethods<Conso
     });
 
   return {
-    async getOperations(id) {
-      const [panelId] = parseArguments('getOperations', [id]);
+    async getOperations(panelId) {
       return withToken(context, panelId, async (held) => (await catalogueOf(held)).catalogue);
     },
-    async callOperation(id, given) {
-      const [panelId, call] = parseArguments('callOperation', [id, given]);
+    async callOperation(panelId, call) {
       return callOne(panelId, call, { allowWrite: true });
     },
     ...operationRunMethods(context, callOne),

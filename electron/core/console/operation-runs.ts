@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
 import { type FieldPathSegment, parseFieldPath, valueAtPath } from '../../../shared/field-path.ts';
 import { CELL_VALUE_MAX_CHARS, type PanelOperationResult } from '../../../shared/operations-console.ts';
@@ -27,8 +26,7 @@ const MASKED = '•••';
 export function operationRunMethods(context: CoreContext, callOne: CallOne): CoreMethods<'callOperationOnPanels' | 'cancelOperationRun'> {
   const runs = new RunHolder<PanelPass<PanelOperationResult>>(ALREADY_RUNNING);
   return {
-    async callOperationOnPanels(ids, given, options) {
-      const [requested, call, { field, allowWrite = false }] = parseArguments('callOperationOnPanels', [ids, given, options]);
+    async callOperationOnPanels(requested, call, { field, allowWrite = false }) {
       const path = field === null ? null : parseFieldPath(field);
       let done = 0;
       const total = new Set(requested).size;
@@ -66,7 +64,6 @@ export function operationRunMethods(context: CoreContext, callOne: CallOne): Cor
     },
 
     async cancelOperationRun() {
-      parseArguments('cancelOperationRun', []);
       runs.cancel();
     },
   };

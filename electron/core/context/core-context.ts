@@ -1,4 +1,4 @@
-import type { PanelApi } from '../../../shared/contract/contract.ts';
+import type { MethodResult, PanelApi, ParsedArgs } from '../../../shared/contract/contract.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { AppSettings } from '../../../shared/types.ts';
@@ -57,7 +57,12 @@ export interface CoreOptions {
   installUpdate?: () => boolean;
 }
 
+/** Set on the core, whose every contract method checks its arguments (`wiring/checked-arguments.ts`): the registrar then does not parse them again. */
+export const ARGUMENTS_CHECKED: unique symbol = Symbol('paneldeck.argumentsChecked');
+
 export interface Core extends PanelApi {
+  /** Every contract method checks its arguments against the contract's schemas itself. */
+  readonly [ARGUMENTS_CHECKED]: true;
   /** What was wrong with the panel list on disk when it was loaded, if anything. */
   loadProblem(): Promise<RegistryLoadProblem | null>;
   /** The format the panel list was upgraded from at start, and where the old file was kept. */
@@ -72,8 +77,14 @@ export interface Core extends PanelApi {
   sessionEnding(panelId: string, expiresAt: string): Promise<void>;
 }
 
-/** The methods of the service one concern module serves. */
-export type CoreMethods<M extends keyof Core> = Pick<Core, M>;
+/**
+ * The methods of the core one feature module serves. A contract method takes its arguments parsed
+ * (trimmed, defaults filled in, typed by the schema's output): `wiring/checked-arguments.ts`
+ * checks them once, at the core's edge, for every caller.
+ */
+export type CoreMethods<M extends keyof Core> = {
+  [K in M]: K extends keyof PanelApi ? (...args: ParsedArgs<K>) => Promise<MethodResult<K>> : Core[K];
+};
 
 /** What every concern of the service shares: one of these per service, built by `createCore`. */
 export interface CoreContext {

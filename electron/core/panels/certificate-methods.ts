@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { CoreContext, CoreMethods } from '../context/core-context.ts';
 import { toPanel } from '../storage/data-folder.ts';
@@ -8,8 +7,7 @@ import { find } from '../sign-in/session-reader.ts';
 export function certificateMethods(context: CoreContext): CoreMethods<'trustCertificate' | 'forgetCertificate'> {
   const { state, changes, presented } = context;
   return {
-    async trustCertificate(id, certificate) {
-      const [panelId, { sha256 }] = parseArguments('trustCertificate', [id, certificate]);
+    async trustCertificate(panelId, { sha256 }) {
       const current = await state();
       find(current, panelId);
       const seen = presented.get(panelId);
@@ -28,8 +26,7 @@ export function certificateMethods(context: CoreContext): CoreMethods<'trustCert
       return answer;
     },
 
-    async forgetCertificate(id) {
-      const [panelId] = parseArguments('forgetCertificate', [id]);
+    async forgetCertificate(panelId) {
       const current = await state();
       const record = find(current, panelId);
       const saving = record.trustedCertificate === null ? undefined : current.registry.update(panelId, { trustedCertificate: null });

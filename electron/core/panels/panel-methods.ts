@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { cleanTags, copyName, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
@@ -44,13 +43,11 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
 
   return {
     async listPanels() {
-      parseArguments('listPanels', []);
       const current = await state();
       return current.registry.list().map((record) => toPanel(record, current));
     },
 
-    async addPanel(input) {
-      const [added] = parseArguments('addPanel', [input]);
+    async addPanel(added) {
       const current = await state();
       const { baseUrl, display } = normaliseAddress(added.address, { allowPlainHttp: added.allowPlainHttp ?? false });
       failIfDuplicate(current.registry, baseUrl, display);
@@ -60,8 +57,7 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       return toPanel(record, current);
     },
 
-    async updatePanel(id, patch) {
-      const [panelId, change] = parseArguments('updatePanel', [id, patch]);
+    async updatePanel(panelId, change) {
       const current = await state();
       const record = find(current, panelId);
       const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
@@ -109,8 +105,7 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       return answer;
     },
 
-    async removePanel(id) {
-      const [panelId] = parseArguments('removePanel', [id]);
+    async removePanel(panelId) {
       const current = await state();
       find(current, panelId);
       // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
@@ -123,8 +118,7 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       changes.removed(panelId);
     },
 
-    async removePanels(ids) {
-      const [requested] = parseArguments('removePanels', [ids]);
+    async removePanels(requested) {
       const current = await state();
       const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
       const forgetting = forgetPanels(current, panelIds);
@@ -136,8 +130,7 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       for (const id of panelIds) changes.removed(id);
     },
 
-    async updatePanels(ids, change) {
-      const [requested, { group, addTags, removeTags, colour, favourite, muted }] = parseArguments('updatePanels', [ids, change]);
+    async updatePanels(requested, { group, addTags, removeTags, colour, favourite, muted }) {
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const removing = new Set((removeTags ?? []).map((tag) => tag.toLowerCase()));
@@ -167,8 +160,7 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       return answer;
     },
 
-    async duplicatePanel(id, input) {
-      const [panelId, { address, name, allowPlainHttp = false }] = parseArguments('duplicatePanel', [id, input]);
+    async duplicatePanel(panelId, { address, name, allowPlainHttp = false }) {
       const current = await state();
       const source = find(current, panelId);
       // Plain http is the operator's choice for the new address, as in Add panel: never the source's.

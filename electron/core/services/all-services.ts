@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ServiceActionItem, ServiceActionItemResult } from '../../../shared/fleet-services.ts';
@@ -76,14 +75,12 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
 
   return {
     async getFleetServices() {
-      parseArguments('getFleetServices', []);
       const { registry, vault } = await state();
       const signedInIds = registry.list().flatMap((record) => (vault.token(record.id, record.baseUrl) ? [record.id] : []));
       return keptServices.list(signedInIds);
     },
 
-    async runServiceActions(items, chosen) {
-      const [asked, action] = parseArguments('runServiceActions', [items, chosen]);
+    async runServiceActions(asked, action) {
       const start = () =>
         new WorkPool<ServiceActionItem, PanelTypes, ServiceActionItemResult>({
           limit: SERVICE_ACTIONS_AT_ONCE,
@@ -108,7 +105,6 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
     },
 
     async cancelServiceActions() {
-      parseArguments('cancelServiceActions', []);
       runs.cancel();
     },
   };

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { LISTED_DEPLOYMENTS, type DeploymentList, type DeploymentLog } from '../../../shared/deployments.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { readBuildLog, readDeployments, readStatus } from '../easypanel/deployment-answers.ts';
@@ -16,16 +15,14 @@ import { withToken } from '../sign-in/with-token.ts';
 export function deploymentMethods(context: CoreContext): CoreMethods<'listDeployments' | 'getDeploymentLog'> {
   const { request, now } = context;
   return {
-    async listDeployments(id, service) {
-      const [panelId, { projectName, serviceName }] = parseArguments('listDeployments', [id, service]);
+    async listDeployments(panelId, { projectName, serviceName }) {
       return withToken(context, panelId, async ({ record, token }): Promise<DeploymentList> => {
         const answer = await callPanel(request, record, token, 'listActions', { projectName, serviceName, limit: LISTED_DEPLOYMENTS });
         return { panelId, projectName, serviceName, readAt: now().toISOString(), ...readDeployments(answer, secretMatcher([token])) };
       });
     },
 
-    async getDeploymentLog(id, deployment) {
-      const [panelId, deploymentId] = parseArguments('getDeploymentLog', [id, deployment]);
+    async getDeploymentLog(panelId, deploymentId) {
       return withToken(context, panelId, async ({ record, token }): Promise<DeploymentLog> => {
         const answer = await callPanel(request, record, token, 'getAction', { id: deploymentId }).catch((error: unknown) => {
           throw error instanceof MissingRouteError ? notFound(deploymentId, error) : error;

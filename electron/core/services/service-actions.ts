@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import {
   missingActionReason,
@@ -79,8 +78,7 @@ const DATABASE_VERBS: Readonly<Record<ServiceAction, ServiceVerb | null>> = {
 
 export function serviceActionMethods(context: CoreContext): CoreMethods<'runServiceAction'> {
   return {
-    async runServiceAction(id, input) {
-      const [panelId, { projectName, serviceName, action }] = parseArguments('runServiceAction', [id, input]);
+    async runServiceAction(panelId, { projectName, serviceName, action }) {
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
       const target = { projectName, serviceName };
       return withToken(context, panelId, ({ record, token, state }) =>

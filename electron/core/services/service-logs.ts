@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { SERVICE_LOG_LINES, type ServiceRef } from '../../../shared/service-logs.ts';
 import { MissingRouteError } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
@@ -43,8 +42,7 @@ async function logService(request: RequestSettings, record: PanelRecord, token: 
 export function serviceLogMethods(context: CoreContext, follows = new LogFollows(context.emit)): ServiceLogMethods {
   const { request, now } = context;
   return {
-    async readServiceLogs(panelId, input) {
-      const [id, { projectName, serviceName, lines = SERVICE_LOG_LINES.default }] = parseArguments('readServiceLogs', [panelId, input]);
+    async readServiceLogs(id, { projectName, serviceName, lines = SERVICE_LOG_LINES.default }) {
       return withToken(context, id, async ({ record, token }) => {
         const service = await logService(request, record, token, { projectName, serviceName });
         const read = await readBacklog(record, token, service, {
@@ -57,8 +55,7 @@ export function serviceLogMethods(context: CoreContext, follows = new LogFollows
       });
     },
 
-    async followServiceLogs(panelId, input) {
-      const [id, { projectName, serviceName }] = parseArguments('followServiceLogs', [panelId, input]);
+    async followServiceLogs(id, { projectName, serviceName }) {
       return withToken(context, id, async (held) => {
         const { record, token, state } = held;
         const service = await logService(request, record, token, { projectName, serviceName });
@@ -84,8 +81,7 @@ export function serviceLogMethods(context: CoreContext, follows = new LogFollows
       });
     },
 
-    async stopFollowingServiceLogs(followId) {
-      const [id] = parseArguments('stopFollowingServiceLogs', [followId]);
+    async stopFollowingServiceLogs(id) {
       follows.stop(id);
     },
 

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import type { ServiceRef } from '../../../shared/service-logs.ts';
@@ -41,8 +40,7 @@ export function serviceReadMethods(
   const { request, now } = context;
 
   return {
-    async listServices(id) {
-      const [panelId] = parseArguments('listServices', [id]);
+    async listServices(panelId) {
       return withToken(context, panelId, async ({ record, token, state }): Promise<ServiceList> => {
         // One actions read of the whole panel, beside the list: its unfinished builds are `deploying`.
         const [list, stats, actions] = await Promise.allSettled([
@@ -68,8 +66,7 @@ export function serviceReadMethods(
       });
     },
 
-    async getServerStats(id) {
-      const [panelId] = parseArguments('getServerStats', [id]);
+    async getServerStats(panelId) {
       return withToken(context, panelId, async ({ record, token, state }): Promise<ServerStats> => {
         const [load, version] = await Promise.allSettled([
           callPanel(request, record, token, 'getSystemStats'),

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
 import { outcomeOfError, type FleetLogInResult } from '../../../shared/fleet-login.ts';
 import { isUnencrypted } from '../../../shared/plain-http.ts';
@@ -43,8 +42,7 @@ export function fleetSignInMethods(context: CoreContext, logInPanel: PanelLogIn)
   }
 
   return {
-    async logInPanels(ids, input) {
-      const [requested, { email, password, rememberMe, sendOverPlainHttp }] = parseArguments('logInPanels', [ids, input]);
+    async logInPanels(requested, { email, password, rememberMe, sendOverPlainHttp }) {
       const credentials: LogInCredentials = { email, password, rememberMe };
       const plainHttpAllowed = new Set(sendOverPlainHttp ?? []);
       const start = () =>
@@ -60,7 +58,6 @@ export function fleetSignInMethods(context: CoreContext, logInPanel: PanelLogIn)
     },
 
     async cancelLogIns() {
-      parseArguments('cancelLogIns', []);
       runs.cancel();
     },
   };

@@ -1,5 +1,4 @@
 import { plural } from '../../../shared/counts.ts';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { API_TOKEN_KEPT_MESSAGE, PanelError, type ErrorInfo } from '../../../shared/contract/errors.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
@@ -34,18 +33,15 @@ export function signInMethods(
   }
 
   return {
-    async logIn(id, credentials) {
-      const [panelId, { email, password, code, rememberMe }] = parseArguments('logIn', [id, credentials]);
+    async logIn(panelId, { email, password, code, rememberMe }) {
       return signIns.withPassword(panelId, { email, password, code, rememberMe });
     },
 
-    async logInWithApiToken(id, input) {
-      const [panelId, { token }] = parseArguments('logInWithApiToken', [id, input]);
+    async logInWithApiToken(panelId, { token }) {
       return signIns.withApiToken(panelId, token);
     },
 
-    async logOut(id) {
-      const [panelId] = parseArguments('logOut', [id]);
+    async logOut(panelId) {
       const current = await state();
       const record = find(current, panelId);
       const held = heldSignIns(current, [record]);
@@ -57,8 +53,7 @@ export function signInMethods(
       return note ? { ...answer, signedOutReason: note } : answer;
     },
 
-    async logOutPanels(ids) {
-      const [requested] = parseArguments('logOutPanels', [ids]);
+    async logOutPanels(requested) {
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const held = heldSignIns(current, records);

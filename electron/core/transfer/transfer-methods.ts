@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mapInSlices, nextTurn } from '../common/time-slices.ts';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
 import { jsonFileStore, storageError } from '../storage/document-store.ts';
@@ -33,8 +32,7 @@ export function transferMethods(
   let pending: PendingImport | null = null;
 
   return {
-    async exportPanels(ids) {
-      const [requested] = parseArguments('exportPanels', [ids]);
+    async exportPanels(requested) {
       const current = await state();
       const records = requested ? requested.map((panelId) => find(current, panelId)) : current.registry.list();
       const at = now();
@@ -53,8 +51,7 @@ export function transferMethods(
       return { path, count: records.length };
     },
 
-    async previewImport(source) {
-      const [from] = parseArguments('previewImport', [source]);
+    async previewImport(from) {
       const current = await state();
       let read: { name: string; text: string };
       if (from.from === 'file') {
@@ -78,8 +75,7 @@ export function transferMethods(
       return { id: pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };
     },
 
-    async applyImport(previewId, choice) {
-      const [id, { duplicates, plainHttpRows = [] }] = parseArguments('applyImport', [previewId, choice]);
+    async applyImport(id, { duplicates, plainHttpRows = [] }) {
       const current = await state();
       const applying = pending;
       if (applying?.id !== id) {

@@ -30,6 +30,7 @@ import { serviceReadMethods } from '../services/service-reads.ts';
 import { serviceLogMethods } from '../services/service-logs.ts';
 import { sessionMethods } from '../checks/check-methods.ts';
 import { signInMethods } from '../sign-in/sign-in-methods.ts';
+import { checkingArguments } from './checked-arguments.ts';
 
 export type { Core, CoreOptions } from '../context/core-context.ts';
 
@@ -107,7 +108,7 @@ export function createCore(options: CoreOptions): Core {
 
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
   const signIns = createPanelSignIns(context);
-  return {
+  return checkingArguments({
     ...appMethods(context, options),
     ...panelMethods(context),
     ...signInMethods(context, signIns),
@@ -124,5 +125,5 @@ export function createCore(options: CoreOptions): Core {
     ...deploymentMethods(context),
     ...fleetServiceMethods(context),
     ...operationConsoleMethods(context),
-  } satisfies Core;
+  });
 }
