@@ -1,12 +1,21 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { CoreOptions, CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import type { CoreMethods, CoreOptions, FolderAccess } from '../context/core-context.ts';
 import { attemptWrite } from '../sign-in/session-reader.ts';
 
 type AppMethods = 'getAppStatus' | 'updateSettings' | 'installUpdate' | 'currentSettings' | 'loadProblem' | 'migration' | 'flush';
 
+/** What the app's methods use: the folder, the clock, the window's changes, and what holds events back until `flush`. */
+export interface AppParts extends FolderAccess {
+  now(): Date;
+  changes: PanelChanges;
+  /** Each batcher of events (changed panels, fleet state, kept services), sent at once by `flush`, in this order. */
+  batched: readonly { flush(): void }[];
+}
+
 /** The app as a whole: its settings, how tokens are protected, what was repaired at start, the update. */
-export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'installUpdate'>): CoreMethods<AppMethods> {
-  const { state, now, changes } = context;
+export function appMethods(parts: AppParts, options: Pick<CoreOptions, 'installUpdate'>): CoreMethods<AppMethods> {
+  const { state, now, changes, batched } = parts;
   return {
     async getAppStatus() {
       const { settings, vault, startupProblems } = await state();
@@ -63,9 +72,7 @@ export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'ins
     },
 
     async flush() {
-      changes.flush();
-      context.fleetChanges.flush();
-      context.keptServices.flush();
+      for (const batcher of batched) batcher.flush();
       const { registry, vault, history, alerts } = await state();
       await Promise.all([history.flush(), alerts.flush()]);
       // The journals folded into their files: each file alone is complete after a quit.

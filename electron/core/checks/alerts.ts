@@ -5,7 +5,7 @@ import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { type DetectedAlert, detectAlerts, diskPercent, type PanelObservation, UNANSWERED } from './alert-detection.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 
 /** How a panel that stopped answering failed, in the operator's words (never the panel's, which could hold anything). */
@@ -93,15 +93,18 @@ function messageOf(alert: DetectedAlert, name: string, threshold: number, reason
 }
 
 /** The alert list (`listAlerts`), and the session ends main's expiry watcher warns of (`sessionEnding`). */
-export function alertMethods(context: CoreContext): CoreMethods<'listAlerts' | 'sessionEnding'> {
+export function alertMethods(
+  { state }: FolderAccess,
+  alerts: Pick<AlertCenter, 'sessionEnding'>,
+): CoreMethods<'listAlerts' | 'sessionEnding'> {
   return {
     async listAlerts() {
-      return (await context.state()).alerts.list();
+      return (await state()).alerts.list();
     },
     async sessionEnding(panelId, expiresAt) {
       // From main's own watcher, not the window; still checked, as everything reaching the core is.
       if (typeof panelId !== 'string' || !Number.isFinite(Date.parse(expiresAt))) return;
-      context.alerts.sessionEnding(await context.state(), panelId, expiresAt);
+      alerts.sessionEnding(await state(), panelId, expiresAt);
     },
   };
 }

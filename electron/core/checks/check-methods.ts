@@ -1,15 +1,28 @@
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { PanelChecker } from '../schedule/panel-checker.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit, OpenedFolder } from '../context/core-context.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
-import { find } from '../sign-in/session-reader.ts';
+import type { SessionCache } from '../sign-in/session-cache.ts';
+import { find, type SessionReader } from '../sign-in/session-reader.ts';
+import type { AlertCenter } from './alerts.ts';
+import type { FleetStateReader } from './fleet-state.ts';
+
+/** What reading sessions uses: the folder, the session reader and its cache, the state read beside each check, the alerts judged after it. */
+export interface SessionReadParts extends OpenedFolder {
+  now(): Date;
+  emit: Emit;
+  reader: Pick<SessionReader, 'read' | 'check'>;
+  cache: Pick<SessionCache, 'get'>;
+  fleet: Pick<FleetStateReader, 'read' | 'takeDown' | 'health'>;
+  alerts: Pick<AlertCenter, 'checked'>;
+}
 
 /** Reading sessions: one panel's on request, many in a bounded check (with each panel's state), and stopping either. */
 export function sessionMethods(
-  context: CoreContext,
+  parts: SessionReadParts,
 ): CoreMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks' | 'cancelSessionRead' | 'getFleetState'> {
-  const { state, opened, reader, cache, fleet } = context;
+  const { state, opened, now, emit, reader, cache, fleet, alerts } = parts;
   /** Reads started by getSession, by panel: cancelSessionRead stops one panel's, cancelChecks all. */
   const reads = new Map<string, Set<AbortController>>();
   const checker = new PanelChecker({
@@ -20,11 +33,11 @@ export function sessionMethods(
       // Taken before the check, which may end the sign-in: the alerts keep it out of their text.
       const checkedWith = before && current.vault.token(panelId, before.baseUrl);
       const outcome = await checkWithState(current, panelId, signal);
-      context.alerts.checked(current, outcome, fleet.takeDown(panelId), checkedWith);
+      alerts.checked(current, outcome, fleet.takeDown(panelId), checkedWith);
       return outcome;
     },
-    onProgress: (done, total) => context.emit({ type: 'checkProgress', done, total }),
-    now: context.now,
+    onProgress: (done, total) => emit({ type: 'checkProgress', done, total }),
+    now,
   });
 
   /** The session read, then the panel's state in the same slot of the pass: its requests never add to the bound. */
@@ -34,7 +47,7 @@ export function sessionMethods(
     const token = record && current.vault.token(panelId, record.baseUrl);
     if (!record || !token) return check;
     const refused = await fleet.read(current, record, token, signal);
-    return refused ? { panelId, checkedAt: context.now().toISOString(), ok: false, error: refused } : check;
+    return refused ? { panelId, checkedAt: now().toISOString(), ok: false, error: refused } : check;
   }
 
   return {

@@ -1,14 +1,33 @@
 import { settle } from '../../../shared/contract/envelope.ts';
 import { type FieldPathSegment, parseFieldPath, valueAtPath } from '../../../shared/field-path.ts';
-import { CELL_VALUE_MAX_CHARS, type PanelOperationResult } from '../../../shared/operations-console.ts';
+import {
+  CELL_VALUE_MAX_CHARS,
+  type OperationAnswer,
+  type OperationCall,
+  type PanelOperationResult,
+} from '../../../shared/operations-console.ts';
 import { secretFieldPaths } from '../../../shared/secret-fields.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { copyJson } from '../../../shared/json-copy.ts';
 import { PanelPass } from '../schedule/panel-pass.ts';
 import { RunHolder } from '../schedule/run-holder.ts';
 import { describeStatus } from '../easypanel/panel-responses.ts';
-import type { CallOne } from './operation-console.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit, OpenedFolder } from '../context/core-context.ts';
+
+/** What a call needs to be sent: signal for a read a run cancels (a write's request never gets it); whether a write may go. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  allowWrite: boolean;
+}
+
+/** Calls one operation on one panel with its token (operation-console.ts): the run and the single call share it. */
+export type CallOne = (panelId: string, call: OperationCall, options: CallOptions) => Promise<OperationAnswer>;
+
+/** What a run across panels uses: the folder (the concurrency setting), the clock, the window's progress events. */
+export interface OperationRunParts extends OpenedFolder {
+  now(): Date;
+  emit: Emit;
+}
 
 const ALREADY_RUNNING =
   'Paneldeck is already calling an operation on several panels. Wait for that to finish, or cancel it, before starting another.';
@@ -23,7 +42,10 @@ const MASKED = '•••';
  * results in the order asked, `operationProgress` as each panel ends. Cancel starts no more and
  * aborts the reads in flight; a write already sent is left to finish.
  */
-export function operationRunMethods(context: CoreContext, callOne: CallOne): CoreMethods<'callOperationOnPanels' | 'cancelOperationRun'> {
+export function operationRunMethods(
+  { opened, now, emit }: OperationRunParts,
+  callOne: CallOne,
+): CoreMethods<'callOperationOnPanels' | 'cancelOperationRun'> {
   const runs = new RunHolder<PanelPass<PanelOperationResult>>(ALREADY_RUNNING);
   return {
     async callOperationOnPanels(requested, call, { field, allowWrite = false }) {
@@ -33,14 +55,14 @@ export function operationRunMethods(context: CoreContext, callOne: CallOne): Cor
       const progress = (result: PanelOperationResult) => {
         done++;
         try {
-          context.emit({ type: 'operationProgress', result, done, total });
+          emit({ type: 'operationProgress', result, done, total });
         } catch {
           // A window that is gone must not stop the run.
         }
       };
       const start = () =>
         new PanelPass<PanelOperationResult>({
-          concurrency: () => context.opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
+          concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
           runOne: async (panelId, signal) => {
             const result = await callOn(callOne, panelId, call, path, { signal, allowWrite });
             progress(result);
@@ -58,7 +80,7 @@ export function operationRunMethods(context: CoreContext, callOne: CallOne): Cor
             progress(result);
             return result;
           },
-          now: context.now,
+          now,
         });
       return runs.hold(start, (pass) => pass.run(requested));
     },

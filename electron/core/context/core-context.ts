@@ -4,20 +4,12 @@ import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { AppSettings } from '../../../shared/types.ts';
 import type { TextFileKind } from '../../../shared/text-files.ts';
 import type { FetchLike } from '../net/http-client.ts';
-import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import type { ProxyResolver } from '../net/proxy-tunnel.ts';
 import type { ActivityLogOptions } from '../storage/activity-log.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
 import type { Encryption } from '../storage/token-vault.ts';
-import type { AlertCenter } from '../checks/alerts.ts';
-import type { FleetStateReader } from '../checks/fleet-state.ts';
-import type { KeptServices } from '../services/kept-services.ts';
-import type { ChangeBatcher, PanelChangeBatcher } from './change-batchers.ts';
-import type { ServiceActionsInFlight } from '../services/service-actions.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
-import type { SessionCache } from '../sign-in/session-cache.ts';
-import type { SessionReader } from '../sign-in/session-reader.ts';
 
 export interface CoreOptions {
   /** The folder the panel list, the token store, the settings and the check history are kept in. */
@@ -86,27 +78,24 @@ export type CoreMethods<M extends keyof Core> = {
   [K in M]: K extends keyof PanelApi ? (...args: ParsedArgs<K>) => Promise<MethodResult<K>> : Core[K];
 };
 
-/** What every concern of the service shares: one of these per service, built by `createCore`. */
-export interface CoreContext {
-  /** The files, opened once; a call waits for them, and every call fails when they could not be opened. */
+/*
+ * The few parts the feature modules share, each a small interface: a module takes those it uses
+ * (and its own feature's objects), never the whole of what the wiring built.
+ */
+
+/** The data folder, opened once: a call waits for it, and every call fails when it could not be opened. */
+export interface FolderAccess {
   state(): Promise<DataFolder>;
-  /** The files once open, else null: for what must answer at once (Chromium's certificate check, events). */
-  opened(): DataFolder | null;
-  request: RequestSettings;
-  now(): Date;
-  emit(event: PanelEvent): void;
-  cache: SessionCache;
-  changes: PanelChangeBatcher;
-  /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
-  presented: Map<string, CertificateInfo>;
-  reader: SessionReader;
-  /** The state a check reads beside the session (services, load), and its `fleetStateChanged` events. */
-  fleet: FleetStateReader;
-  fleetChanges: ChangeBatcher;
-  /** Each signed-in panel's services as last read (`getFleetServices`), and their `fleetServicesChanged` events. */
-  keptServices: KeptServices;
-  /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
-  inFlight: ServiceActionsInFlight;
-  /** Judges each check against the one before and raises the alerts. */
-  alerts: AlertCenter;
 }
+
+/** The data folder, and once open the files themselves: for what must answer at once (the concurrency setting, events). */
+export interface OpenedFolder extends FolderAccess {
+  /** The files once open, else null. */
+  opened(): DataFolder | null;
+}
+
+/** Sends an event to the window (the app sends it to its own window only). */
+export type Emit = (event: PanelEvent) => void;
+
+/** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
+export type PresentedCertificates = Map<string, CertificateInfo>;

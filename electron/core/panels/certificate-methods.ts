@@ -1,11 +1,17 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import type { CoreMethods, FolderAccess, PresentedCertificates } from '../context/core-context.ts';
 import { toPanel } from '../storage/data-folder.ts';
 import { find } from '../sign-in/session-reader.ts';
 
+/** What the certificate methods use: the folder, the window's changes, the certificates panels presented. */
+export interface CertificateParts extends FolderAccess {
+  changes: PanelChanges;
+  presented: PresentedCertificates;
+}
+
 /** Certificates trusted on first use: pinning the one a panel presented, forgetting it, and the pins by host. */
-export function certificateMethods(context: CoreContext): CoreMethods<'trustCertificate' | 'forgetCertificate'> {
-  const { state, changes, presented } = context;
+export function certificateMethods({ state, changes, presented }: CertificateParts): CoreMethods<'trustCertificate' | 'forgetCertificate'> {
   return {
     async trustCertificate(panelId, { sha256 }) {
       const current = await state();

@@ -7,17 +7,36 @@ import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry
 import { newPanelRecord } from './new-panel.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from '../sign-in/panel-logout.ts';
-import { heldSignIns } from '../sign-in/sign-in-methods.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import type { CoreMethods, Emit, FolderAccess, PresentedCertificates } from '../context/core-context.ts';
 import { toPanel, type DataFolder } from '../storage/data-folder.ts';
 import { attemptWrite, find } from '../sign-in/session-reader.ts';
-import { endSignIn } from '../sign-in/sign-in-methods.ts';
+import { endSignIn, heldSignIns, type SignInEnding } from '../sign-in/sign-in-methods.ts';
 
 type PanelMethods = 'listPanels' | 'addPanel' | 'updatePanel' | 'removePanel' | 'removePanels' | 'duplicatePanel' | 'updatePanels';
 
+/** Something that keeps what it read of a panel, and forgets it when the panel goes or moves. */
+export interface ForgetsPanels {
+  forget(panelId: string): void;
+}
+
+/**
+ * What the panel list uses beside the folder: the clock, the sign-ins' ending, the certificates
+ * presented, the requests and events that ask removed panels to end their sessions (recorded
+ * writes), and what the checks keep of each panel (its state read beside the session, its alerts).
+ */
+export interface PanelListParts extends FolderAccess, SignInEnding {
+  now(): Date;
+  presented: PresentedCertificates;
+  request: RequestSettings;
+  emit: Emit;
+  fleet: ForgetsPanels;
+  alerts: ForgetsPanels;
+}
+
 /** The panel list: adding, changing, labelling, duplicating and removing panels, one or many. */
-export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
-  const { state, now, changes, presented } = context;
+export function panelMethods(parts: PanelListParts): CoreMethods<PanelMethods> {
+  const { state, now, changes, presented, cache, reader, fleet, alerts } = parts;
 
   /** Forgets everything this run holds for panels that are being removed. */
   async function forgetPanels(current: DataFolder, ids: readonly string[]) {
@@ -29,15 +48,15 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
     // the next start, because the panel is no longer in the list.
     const forgetting = attemptWrite(() => current.vault.forget(...ids));
     for (const id of ids) {
-      context.cache.forget(id);
-      context.reader.ended(id);
-      context.fleet.forget(id);
-      context.alerts.forget(id);
+      cache.forget(id);
+      reader.ended(id);
+      fleet.forget(id);
+      alerts.forget(id);
       current.history.forget(id);
       presented.delete(id);
     }
     // The panels are asked to end their sessions too; nobody waits for them: the panel is gone from the list.
-    void endSessionsAtPanels(context.request, held, writeRecorder(context, current.activity));
+    void endSessionsAtPanels(parts.request, held, writeRecorder(parts, current.activity));
     await forgetting;
   }
 
@@ -87,9 +106,9 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       }
       // The token belongs to the old address; it must never be sent to the new one.
       if (next.baseUrl !== undefined) {
-        const ending = endSignIn(context, current, record, next, `signed out of ${record.name} at its old address`);
+        const ending = endSignIn(parts, current, record, next, `signed out of ${record.name} at its old address`);
         current.history.forget(panelId);
-        context.fleet.forget(panelId);
+        fleet.forget(panelId);
         presented.delete(panelId);
         // As this call leaves the panel, answered once on disk (see logInOnce).
         const answer = toPanel(current.registry.get(panelId) ?? record, current);

@@ -5,10 +5,11 @@ import type { ServiceAction } from '../../../shared/service-actions.ts';
 import { RunHolder } from '../schedule/run-holder.ts';
 import { WorkPool } from '../schedule/work-pool.ts';
 import { callPanel } from '../easypanel/panel-calls.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
-import { runOnce, tellServiceAction } from './service-actions.ts';
+import type { CoreMethods } from '../context/core-context.ts';
+import type { KeptServices } from './kept-services.ts';
+import { runOnce, type ServiceWrites, tellServiceAction } from './service-actions.ts';
 import { serviceTypes, typeIn } from './service-reads.ts';
-import { signedIn, withToken } from '../sign-in/with-token.ts';
+import { signedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
 /**
  * The fleet's Services view: every signed-in panel's services as last read (`getFleetServices`,
@@ -31,15 +32,22 @@ const CANCELLED_MESSAGE = 'Not sent: the action was cancelled before this servic
 /** A panel's services as read once for a run: each service's type, or why they could not be read. */
 type PanelTypes = { ok: true; types: ReadonlyMap<string, string> } | { ok: false; error: PanelError };
 
-export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleetServices' | 'runServiceActions' | 'cancelServiceActions'> {
-  const { state, keptServices } = context;
+/** What the fleet's Services view uses: the calls with each panel's token, one service action's path, the services kept. */
+export interface FleetServiceParts extends TokenCalls, ServiceWrites {
+  keptServices: Pick<KeptServices, 'list'>;
+}
+
+export function fleetServiceMethods(
+  parts: FleetServiceParts,
+): CoreMethods<'getFleetServices' | 'runServiceActions' | 'cancelServiceActions'> {
+  const { state, keptServices, request } = parts;
   const runs = new RunHolder<WorkPool<ServiceActionItem, PanelTypes, ServiceActionItemResult>>(ALREADY_RUNNING);
 
   /** The panel's services read once for the run, with the token it has now; a 401 ends its sign-in. */
   async function readTypes(panelId: string): Promise<PanelTypes> {
     const answer = await settle(() =>
-      withToken(context, panelId, async ({ record, token }) =>
-        serviceTypes(await callPanel(context.request, record, token, 'listProjectsAndServices')),
+      withToken(parts, panelId, async ({ record, token }) =>
+        serviceTypes(await callPanel(request, record, token, 'listProjectsAndServices')),
       ),
     );
     if (answer.ok) return { ok: true, types: answer.value };
@@ -61,15 +69,15 @@ export function fleetServiceMethods(context: CoreContext): CoreMethods<'getFleet
       // Taken at the item's start: once a 401 ended the sign-in, the panel's items left are not sent.
       signedIn(await state(), panelId);
       if (!panel.ok) throw panel.error;
-      return withToken(context, panelId, ({ record, token, state: current }) =>
-        runOnce(context, { record, token, activity: current.activity }, target, action, {
+      return withToken(parts, panelId, ({ record, token, state: current }) =>
+        runOnce(parts, { record, token, activity: current.activity }, target, action, {
           typeOf: async () => typeIn(panel.types, record, target),
           onSent: () => (sent = true),
         }),
       );
     });
     if (answer.ok) return { ...item, action, outcome: answer.value.outcome, message: answer.value.message };
-    if (!sent) tellServiceAction(context, panelId, target, action, 'failed', answer.error.message);
+    if (!sent) tellServiceAction(parts, panelId, target, action, 'failed', answer.error.message);
     return { ...item, action, outcome: 'failed', message: answer.error.message };
   }
 

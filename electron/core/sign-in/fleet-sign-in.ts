@@ -6,7 +6,13 @@ import { PanelPass } from '../schedule/panel-pass.ts';
 import { RunHolder } from '../schedule/run-holder.ts';
 import type { LogInCredentials } from '../easypanel/panel-endpoints.ts';
 import type { PanelLogIn } from './panel-log-in.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit, OpenedFolder } from '../context/core-context.ts';
+
+/** What the log in to several panels uses: the folder (the panels, the concurrency setting), the clock, the window's progress events. */
+export interface FleetSignInParts extends OpenedFolder {
+  now(): Date;
+  emit: Emit;
+}
 
 const ALREADY_RUNNING =
   'Paneldeck is already logging in to several panels. Wait for that to finish, or cancel it, before starting another.';
@@ -20,8 +26,8 @@ const PLAIN_HTTP_MESSAGE =
  * through the one log in of a panel (`panel-log-in.ts`), so API styles, pinned certificates,
  * redirects and two-factor answers are handled as when the operator logs in to it alone.
  */
-export function fleetSignInMethods(context: CoreContext, logInPanel: PanelLogIn): CoreMethods<'logInPanels' | 'cancelLogIns'> {
-  const { state, opened, now } = context;
+export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLogIn): CoreMethods<'logInPanels' | 'cancelLogIns'> {
+  const { state, opened, now, emit } = parts;
   const runs = new RunHolder<PanelPass<FleetLogInResult>>(ALREADY_RUNNING);
 
   async function logInOne(
@@ -51,7 +57,7 @@ export function fleetSignInMethods(context: CoreContext, logInPanel: PanelLogIn)
           // The signal is left unread: a log in already sent finishes, so its outcome is known.
           runOne: (panelId) => logInOne(panelId, credentials, plainHttpAllowed),
           cancelled: (panelId) => ({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: CANCELLED_MESSAGE } }),
-          onProgress: (done, total) => context.emit({ type: 'logInProgress', done, total }),
+          onProgress: (done, total) => emit({ type: 'logInProgress', done, total }),
           now,
         });
       return runs.hold(start, (pass) => pass.run(requested));

@@ -7,7 +7,8 @@ import { plainHttpVariant, validateEntry, type ValidatedEntry } from './import-e
 import { planImport, planPreview, withPlainHttp } from './import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from './import-reader.ts';
 import { newPanelRecord } from '../panels/new-panel.ts';
-import type { CoreOptions, CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import type { CoreMethods, CoreOptions, FolderAccess } from '../context/core-context.ts';
 import { toPanel } from '../storage/data-folder.ts';
 import { find } from '../sign-in/session-reader.ts';
 
@@ -18,6 +19,12 @@ interface PendingImport {
   plainHttpVariants: Map<number, ValidatedEntry>;
 }
 
+/** What export and import use: the folder, the clock, the window's changes. */
+export interface TransferParts extends FolderAccess {
+  now(): Date;
+  changes: PanelChanges;
+}
+
 /**
  * Panels out to a file, and in from a file or pasted text. Import goes in two steps: a preview of
  * what each entry would do, then, once the operator confirms, the change, in one write of the
@@ -25,10 +32,10 @@ interface PendingImport {
  * it is then: a panel added meanwhile is a duplicate, not a twin.
  */
 export function transferMethods(
-  context: CoreContext,
+  parts: TransferParts,
   options: Pick<CoreOptions, 'chooseExportFile' | 'chooseImportFile'>,
 ): CoreMethods<'exportPanels' | 'previewImport' | 'applyImport'> {
-  const { state, now, changes } = context;
+  const { state, now, changes } = parts;
   let pending: PendingImport | null = null;
 
   return {

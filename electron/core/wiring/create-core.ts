@@ -21,8 +21,8 @@ import { createPanelSignIns } from '../sign-in/panel-log-in.ts';
 import { transferMethods } from '../transfer/transfer-methods.ts';
 import { textFileMethods } from '../app/text-files.ts';
 import { panelMethods } from '../panels/panel-methods.ts';
-import { ServiceActionsInFlight, serviceActionMethods } from '../services/service-actions.ts';
-import type { Core, CoreOptions, CoreContext } from '../context/core-context.ts';
+import { ServiceActionsInFlight, serviceActionMethods, type ServiceWrites } from '../services/service-actions.ts';
+import type { Core, CoreOptions, OpenedFolder } from '../context/core-context.ts';
 import { openDataFolder, toPanel, type DataFolder } from '../storage/data-folder.ts';
 import { SessionCache } from '../sign-in/session-cache.ts';
 import { SessionReader } from '../sign-in/session-reader.ts';
@@ -30,6 +30,8 @@ import { serviceReadMethods } from '../services/service-reads.ts';
 import { serviceLogMethods } from '../services/service-logs.ts';
 import { sessionMethods } from '../checks/check-methods.ts';
 import { signInMethods } from '../sign-in/sign-in-methods.ts';
+import type { SignInParts } from '../sign-in/keep-sign-in.ts';
+import type { TokenCalls } from '../sign-in/with-token.ts';
 import { checkingArguments } from './checked-arguments.ts';
 
 export type { Core, CoreOptions } from '../context/core-context.ts';
@@ -40,7 +42,7 @@ export const ACTIVITY_FILE = 'activity.jsonl';
 /**
  * The whole of Paneldeck's main-process logic behind the contract. Every method validates its
  * arguments against the contract's schemas, so it can be called from IPC or a script alike.
- * Each concern lives in its own module over one shared context; this is the wiring.
+ * Each concern lives in its own module, given the few parts it uses; this is the wiring.
  */
 export function createCore(options: CoreOptions): Core {
   const now = options.now ?? (() => new Date());
@@ -89,41 +91,31 @@ export function createCore(options: CoreOptions): Core {
     if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
   });
   const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
-  const context: CoreContext = {
-    state: () => ready,
-    opened: () => opened,
-    request,
-    now,
-    emit,
-    cache,
-    changes,
-    presented,
-    reader,
-    fleet,
-    fleetChanges,
-    keptServices,
-    inFlight,
-    alerts: new AlertCenter({ now, emit }),
-  };
+  const alerts = new AlertCenter({ now, emit });
 
+  // Each feature gets the few parts it uses, nothing more.
+  const folder: OpenedFolder = { state: () => ready, opened: () => opened };
+  const tokenCalls: TokenCalls = { state: folder.state, reader };
+  const writes: ServiceWrites = { request, inFlight, emit };
+  const signInParts: SignInParts = { state: folder.state, now, cache, reader, changes, request, emit, presented };
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
-  const signIns = createPanelSignIns(context);
+  const signIns = createPanelSignIns(signInParts);
   return checkingArguments({
-    ...appMethods(context, options),
-    ...panelMethods(context),
-    ...signInMethods(context, signIns),
-    ...fleetSignInMethods(context, signIns.withPassword),
-    ...sessionMethods(context),
-    ...certificateMethods(context),
-    ...transferMethods(context, options),
+    ...appMethods({ state: folder.state, now, changes, batched: [changes, fleetChanges, keptServices] }, options),
+    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet, alerts }),
+    ...signInMethods({ state: folder.state, cache, reader, changes, request, emit }, signIns),
+    ...fleetSignInMethods({ ...folder, now, emit }, signIns.withPassword),
+    ...sessionMethods({ ...folder, now, emit, reader, cache, fleet, alerts }),
+    ...certificateMethods({ state: folder.state, changes, presented }),
+    ...transferMethods({ state: folder.state, now, changes }, options),
     ...textFileMethods(options),
-    ...activityMethods(context),
-    ...alertMethods(context),
-    ...serviceActionMethods(context),
-    ...serviceReadMethods(context, deploys),
-    ...serviceLogMethods(context),
-    ...deploymentMethods(context),
-    ...fleetServiceMethods(context),
-    ...operationConsoleMethods(context),
+    ...activityMethods(folder),
+    ...alertMethods(folder, alerts),
+    ...serviceActionMethods({ ...tokenCalls, ...writes }),
+    ...serviceReadMethods({ ...tokenCalls, request, now, fleet }, deploys),
+    ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
+    ...deploymentMethods({ ...tokenCalls, request, now }),
+    ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
+    ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit }),
   });
 }
