@@ -1,21 +1,28 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
+import type { AppSettings } from '../../../shared/types.ts';
 import type { PanelChanges } from '../context/change-batchers.ts';
 import type { CoreMethods, CoreOptions, FolderAccess } from '../context/core-context.ts';
 import { attemptWrite } from '../sign-in/session-reader.ts';
 
 type AppMethods = 'getAppStatus' | 'updateSettings' | 'installUpdate' | 'currentSettings' | 'loadProblem' | 'migration' | 'flush';
 
-/** What the app's methods use: the folder, the clock, the window's changes, and what holds events back until `flush`. */
+/** Where a change of the settings is told (`Core.onSettingsChanged`), with the settings as they are after it. */
+export interface SettingsChanges {
+  changed(settings: AppSettings): void;
+}
+
+/** What the app's methods use: the folder, the clock, the window's changes, where a settings change is told, and what holds events back until `flush`. */
 export interface AppParts extends FolderAccess {
   now(): Date;
   changes: PanelChanges;
+  settingsChanges: SettingsChanges;
   /** Each batcher of events (changed panels, fleet state, kept services), sent at once by `flush`, in this order. */
   batched: readonly { flush(): void }[];
 }
 
 /** The app as a whole: its settings, how tokens are protected, what was repaired at start, the update. */
 export function appMethods(parts: AppParts, options: Pick<CoreOptions, 'installUpdate'>): CoreMethods<AppMethods> {
-  const { state, now, changes, batched } = parts;
+  const { state, now, changes, settingsChanges, batched } = parts;
   return {
     async getAppStatus() {
       const { settings, vault, startupProblems } = await state();
@@ -51,7 +58,10 @@ export function appMethods(parts: AppParts, options: Pick<CoreOptions, 'installU
           });
         }
       }
-      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+      const status = { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+      // Told once the change was made and answered; a refused one is never told.
+      settingsChanges.changed(status.settings);
+      return status;
     },
 
     async installUpdate() {

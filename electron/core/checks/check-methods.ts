@@ -8,7 +8,15 @@ import { find, type SessionReader } from '../sign-in/session-reader.ts';
 import type { AlertCenter } from './alerts.ts';
 import type { FleetStateReader } from './fleet-state.ts';
 
-/** What reading sessions uses: the folder, the session reader and its cache, the state read beside each check, the alerts judged after it. */
+/** Where the results of each `checkPanels` call are told (`Core.onPanelsChecked`). */
+export interface ChecksDone {
+  done(checks: readonly PanelCheck[]): void;
+}
+
+/**
+ * What reading sessions uses: the folder, the session reader and its cache, the state read beside
+ * each check, the alerts judged after it, where the results of a check of many panels are told.
+ */
 export interface SessionReadParts extends OpenedFolder {
   now(): Date;
   emit: Emit;
@@ -16,13 +24,14 @@ export interface SessionReadParts extends OpenedFolder {
   cache: Pick<SessionCache, 'get'>;
   fleet: Pick<FleetStateReader, 'read' | 'takeDown' | 'health'>;
   alerts: Pick<AlertCenter, 'checked'>;
+  checksDone: ChecksDone;
 }
 
 /** Reading sessions: one panel's on request, many in a bounded check (with each panel's state), and stopping either. */
 export function sessionMethods(
   parts: SessionReadParts,
 ): CoreMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks' | 'cancelSessionRead' | 'getFleetState'> {
-  const { state, opened, now, emit, reader, cache, fleet, alerts } = parts;
+  const { state, opened, now, emit, reader, cache, fleet, alerts, checksDone } = parts;
   /** Reads started by getSession, by panel: cancelSessionRead stops one panel's, cancelChecks all. */
   const reads = new Map<string, Set<AbortController>>();
   const checker = new PanelChecker({
@@ -80,7 +89,9 @@ export function sessionMethods(
           .filter((record) => current.vault.token(record.id, record.baseUrl))
           .map((record) => record.id);
       // An unknown id answers NOT_FOUND in its own result rather than failing the whole call.
-      return checker.run(targets);
+      const checks = await checker.run(targets);
+      checksDone.done(checks);
+      return checks;
     },
 
     async cancelChecks() {

@@ -1,7 +1,7 @@
 import type { MethodResult, PanelApi, ParsedArgs } from '../../../shared/contract/contract.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
-import type { AppSettings } from '../../../shared/types.ts';
+import type { AppSettings, PanelCheck } from '../../../shared/types.ts';
 import type { TextFileKind } from '../../../shared/text-files.ts';
 import type { FetchLike } from '../net/http-client.ts';
 import type { ProxyResolver } from '../net/proxy-tunnel.ts';
@@ -67,6 +67,20 @@ export interface Core extends PanelApi {
   stopAllLogFollows(): void;
   /** Main's expiry watcher warned that the panel's session ends at `expiresAt`: recorded as an alert. */
   sessionEnding(panelId: string, expiresAt: string): Promise<void>;
+  /**
+   * Main's notifications (VS Code's `onDidUpdateConfiguration`): each subscribes a listener and
+   * returns the unsubscribe. The settings as they are after each change that was made
+   * (`updateSettings`; a refused one tells nothing).
+   */
+  onSettingsChanged(listener: (settings: AppSettings) => void): () => void;
+  /**
+   * After each call that can change which certificate a panel accepts (trusting or forgetting
+   * one, a panel's change or removal, an import), failed ones too, which may have changed part of
+   * it: connections made under the old trust are to be closed.
+   */
+  onTrustChanged(listener: () => void): () => void;
+  /** The results of each `checkPanels` call, the moment it answers: checks someone started count as the panels' last. */
+  onPanelsChecked(listener: (checks: readonly PanelCheck[]) => void): () => void;
 }
 
 /**
@@ -99,3 +113,17 @@ export type Emit = (event: PanelEvent) => void;
 
 /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
 export type PresentedCertificates = Map<string, CertificateInfo>;
+
+/** Where a call that can change which certificate a panel accepts says it ended (`Core.onTrustChanged`). */
+export interface TrustChanges {
+  changed(): void;
+}
+
+/** Runs a call that can change which certificate a panel accepts, and says so as it ends, however it ends. */
+export async function changingTrust<T>(trust: TrustChanges, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    trust.changed();
+  }
+}

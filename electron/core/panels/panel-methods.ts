@@ -8,7 +8,14 @@ import { newPanelRecord } from './new-panel.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from '../sign-in/panel-logout.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
-import type { CoreMethods, Emit, FolderAccess, PresentedCertificates } from '../context/core-context.ts';
+import {
+  changingTrust,
+  type CoreMethods,
+  type Emit,
+  type FolderAccess,
+  type PresentedCertificates,
+  type TrustChanges,
+} from '../context/core-context.ts';
 import { toPanel, type DataFolder } from '../storage/data-folder.ts';
 import { attemptWrite, find } from '../sign-in/session-reader.ts';
 import { endSignIn, heldSignIns, type SignInEnding } from '../sign-in/sign-in-methods.ts';
@@ -23,7 +30,8 @@ export interface ForgetsPanels {
 /**
  * What the panel list uses beside the folder: the clock, the sign-ins' ending, the certificates
  * presented, the requests and events that ask removed panels to end their sessions (recorded
- * writes), and what the checks keep of each panel (its state read beside the session, its alerts).
+ * writes), what the checks keep of each panel (its state read beside the session, its alerts), and
+ * where a change of trust is told (a panel's change or removal can change which certificate it accepts).
  */
 export interface PanelListParts extends FolderAccess, SignInEnding {
   now(): Date;
@@ -32,11 +40,12 @@ export interface PanelListParts extends FolderAccess, SignInEnding {
   emit: Emit;
   fleet: ForgetsPanels;
   alerts: ForgetsPanels;
+  trust: TrustChanges;
 }
 
 /** The panel list: adding, changing, labelling, duplicating and removing panels, one or many. */
 export function panelMethods(parts: PanelListParts): CoreMethods<PanelMethods> {
-  const { state, now, changes, presented, cache, reader, fleet, alerts } = parts;
+  const { state, now, changes, presented, cache, reader, fleet, alerts, trust } = parts;
 
   /** Forgets everything this run holds for panels that are being removed. */
   async function forgetPanels(current: DataFolder, ids: readonly string[]) {
@@ -76,77 +85,83 @@ export function panelMethods(parts: PanelListParts): CoreMethods<PanelMethods> {
       return toPanel(record, current);
     },
 
-    async updatePanel(panelId, change) {
-      const current = await state();
-      const record = find(current, panelId);
-      const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
-      // Settings the schema's validation is enough for are taken as given; the address, plain http and
-      // the API style with its paths are worked out below.
-      const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
-      const next: PanelRecordChange = withoutUndefined(asGiven);
-      const style = apiStyle ?? record.apiStyle;
-      if (style !== record.apiStyle) Object.assign(next, { apiStyle: style }, pathsFollowingStyle(record, style));
-      if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, STYLE_PATHS[style].login);
-      if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', STYLE_PATHS[style].session);
-      const allowPlainHttp = plainHttpChoice ?? record.allowPlainHttp;
-      if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
-      // Taking the choice back needs an address that works without it: normalised again below.
-      const address = typedAddress ?? (plainHttpChoice === false ? record.baseUrl : undefined);
-      if (address !== undefined) {
-        const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
-        if (baseUrl !== record.baseUrl) {
-          failIfDuplicate(current.registry, baseUrl, display);
-          next.baseUrl = baseUrl;
-          // The trusted certificate was the old address's server's.
-          next.trustedCertificate = null;
-          next.signedOutReason = signedIn
-            ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
-            : record.signedOutReason;
+    updatePanel(panelId, change) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        const record = find(current, panelId);
+        const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
+        // Settings the schema's validation is enough for are taken as given; the address, plain http and
+        // the API style with its paths are worked out below.
+        const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
+        const next: PanelRecordChange = withoutUndefined(asGiven);
+        const style = apiStyle ?? record.apiStyle;
+        if (style !== record.apiStyle) Object.assign(next, { apiStyle: style }, pathsFollowingStyle(record, style));
+        if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, STYLE_PATHS[style].login);
+        if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', STYLE_PATHS[style].session);
+        const allowPlainHttp = plainHttpChoice ?? record.allowPlainHttp;
+        if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
+        // Taking the choice back needs an address that works without it: normalised again below.
+        const address = typedAddress ?? (plainHttpChoice === false ? record.baseUrl : undefined);
+        if (address !== undefined) {
+          const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
+          if (baseUrl !== record.baseUrl) {
+            failIfDuplicate(current.registry, baseUrl, display);
+            next.baseUrl = baseUrl;
+            // The trusted certificate was the old address's server's.
+            next.trustedCertificate = null;
+            next.signedOutReason = signedIn
+              ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
+              : record.signedOutReason;
+          }
         }
-      }
-      // The token belongs to the old address; it must never be sent to the new one.
-      if (next.baseUrl !== undefined) {
-        const ending = endSignIn(parts, current, record, next, `signed out of ${record.name} at its old address`);
-        current.history.forget(panelId);
-        fleet.forget(panelId);
-        presented.delete(panelId);
-        // As this call leaves the panel, answered once on disk (see logInOnce).
+        // The token belongs to the old address; it must never be sent to the new one.
+        if (next.baseUrl !== undefined) {
+          const ending = endSignIn(parts, current, record, next, `signed out of ${record.name} at its old address`);
+          current.history.forget(panelId);
+          fleet.forget(panelId);
+          presented.delete(panelId);
+          // As this call leaves the panel, answered once on disk (see logInOnce).
+          const answer = toPanel(current.registry.get(panelId) ?? record, current);
+          const { listFailure } = await ending;
+          // Signed out either way; the new address itself was not saved.
+          if (listFailure) throw listFailure;
+          return answer;
+        }
+        const saving = current.registry.update(panelId, next);
         const answer = toPanel(current.registry.get(panelId) ?? record, current);
-        const { listFailure } = await ending;
-        // Signed out either way; the new address itself was not saved.
-        if (listFailure) throw listFailure;
+        await saving;
+        changes.changed(panelId);
         return answer;
-      }
-      const saving = current.registry.update(panelId, next);
-      const answer = toPanel(current.registry.get(panelId) ?? record, current);
-      await saving;
-      changes.changed(panelId);
-      return answer;
+      });
     },
 
-    async removePanel(panelId) {
-      const current = await state();
-      find(current, panelId);
-      // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
-      const forgetting = forgetPanels(current, [panelId]);
-      try {
-        await current.registry.remove(panelId);
-      } finally {
-        await forgetting;
-      }
-      changes.removed(panelId);
+    removePanel(panelId) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        find(current, panelId);
+        // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
+        const forgetting = forgetPanels(current, [panelId]);
+        try {
+          await current.registry.remove(panelId);
+        } finally {
+          await forgetting;
+        }
+        changes.removed(panelId);
+      });
     },
 
-    async removePanels(requested) {
-      const current = await state();
-      const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
-      const forgetting = forgetPanels(current, panelIds);
-      try {
-        await current.registry.removeMany(new Set(panelIds));
-      } finally {
-        await forgetting;
-      }
-      for (const id of panelIds) changes.removed(id);
+    removePanels(requested) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
+        const forgetting = forgetPanels(current, panelIds);
+        try {
+          await current.registry.removeMany(new Set(panelIds));
+        } finally {
+          await forgetting;
+        }
+        for (const id of panelIds) changes.removed(id);
+      });
     },
 
     async updatePanels(requested, { group, addTags, removeTags, colour, favourite, muted }) {

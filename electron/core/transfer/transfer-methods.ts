@@ -8,7 +8,7 @@ import { planImport, planPreview, withPlainHttp } from './import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from './import-reader.ts';
 import { newPanelRecord } from '../panels/new-panel.ts';
 import type { PanelChanges } from '../context/change-batchers.ts';
-import type { CoreMethods, CoreOptions, FolderAccess } from '../context/core-context.ts';
+import { changingTrust, type CoreMethods, type CoreOptions, type FolderAccess, type TrustChanges } from '../context/core-context.ts';
 import { toPanel } from '../storage/data-folder.ts';
 import { find } from '../sign-in/session-reader.ts';
 
@@ -19,10 +19,11 @@ interface PendingImport {
   plainHttpVariants: Map<number, ValidatedEntry>;
 }
 
-/** What export and import use: the folder, the clock, the window's changes. */
+/** What export and import use: the folder, the clock, the window's changes, where a change of trust is told (an import can change certificates). */
 export interface TransferParts extends FolderAccess {
   now(): Date;
   changes: PanelChanges;
+  trust: TrustChanges;
 }
 
 /**
@@ -35,7 +36,7 @@ export function transferMethods(
   parts: TransferParts,
   options: Pick<CoreOptions, 'chooseExportFile' | 'chooseImportFile'>,
 ): CoreMethods<'exportPanels' | 'previewImport' | 'applyImport'> {
-  const { state, now, changes } = parts;
+  const { state, now, changes, trust } = parts;
   let pending: PendingImport | null = null;
 
   return {
@@ -82,30 +83,32 @@ export function transferMethods(
       return { id: pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };
     },
 
-    async applyImport(id, { duplicates, plainHttpRows = [] }) {
-      const current = await state();
-      const applying = pending;
-      if (applying?.id !== id) {
-        throw new PanelError(
-          'INVALID_INPUT',
-          'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
-        );
-      }
-      const entries = withPlainHttp(applying.entries, applying.plainHttpVariants, plainHttpRows);
-      const plan = await planImport(entries, current.registry.list());
-      const createdAt = now().toISOString();
-      const additions = await mapInSlices(plan.additions, (settings) => newPanelRecord(settings, createdAt));
-      const updates = duplicates === 'update' ? plan.updates : new Map();
-      // One write: the whole import lands, or (the write failing) none of it does.
-      await current.registry.insertAndUpdate(additions, updates);
-      pending = null;
-      for (const panelId of [...additions.map((record) => record.id), ...updates.keys()]) changes.changed(panelId);
-      return {
-        added: additions.length,
-        updated: updates.size,
-        unchanged: plan.counts.same + (duplicates === 'update' ? 0 : plan.counts.duplicate),
-        invalid: plan.counts.invalid,
-      };
+    applyImport(id, { duplicates, plainHttpRows = [] }) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        const applying = pending;
+        if (applying?.id !== id) {
+          throw new PanelError(
+            'INVALID_INPUT',
+            'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
+          );
+        }
+        const entries = withPlainHttp(applying.entries, applying.plainHttpVariants, plainHttpRows);
+        const plan = await planImport(entries, current.registry.list());
+        const createdAt = now().toISOString();
+        const additions = await mapInSlices(plan.additions, (settings) => newPanelRecord(settings, createdAt));
+        const updates = duplicates === 'update' ? plan.updates : new Map();
+        // One write: the whole import lands, or (the write failing) none of it does.
+        await current.registry.insertAndUpdate(additions, updates);
+        pending = null;
+        for (const panelId of [...additions.map((record) => record.id), ...updates.keys()]) changes.changed(panelId);
+        return {
+          added: additions.length,
+          updated: updates.size,
+          unchanged: plan.counts.same + (duplicates === 'update' ? 0 : plan.counts.duplicate),
+          invalid: plan.counts.invalid,
+        };
+      });
     },
   };
 }

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
+import type { AppSettings, PanelCheck } from '../../../shared/types.ts';
+import { Listeners } from '../common/listeners.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import { createNodeFetch } from '../net/node-fetch.ts';
@@ -92,6 +94,11 @@ export function createCore(options: CoreOptions): Core {
   });
   const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
   const alerts = new AlertCenter({ now, emit });
+  // Main's notifications (Core.onSettingsChanged and the others): the features tell, main listens.
+  const settingsListeners = new Listeners<AppSettings>();
+  const trustListeners = new Listeners<void>();
+  const checkListeners = new Listeners<readonly PanelCheck[]>();
+  const trust = { changed: () => trustListeners.tell() };
 
   // Each feature gets the few parts it uses, nothing more.
   const folder: OpenedFolder = { state: () => ready, opened: () => opened };
@@ -101,13 +108,31 @@ export function createCore(options: CoreOptions): Core {
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
   const signIns = createPanelSignIns(signInParts);
   return checkingArguments({
-    ...appMethods({ state: folder.state, now, changes, batched: [changes, fleetChanges, keptServices] }, options),
-    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet, alerts }),
+    ...appMethods(
+      {
+        state: folder.state,
+        now,
+        changes,
+        settingsChanges: { changed: (settings) => settingsListeners.tell(settings) },
+        batched: [changes, fleetChanges, keptServices],
+      },
+      options,
+    ),
+    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet, alerts, trust }),
     ...signInMethods({ state: folder.state, cache, reader, changes, request, emit }, signIns),
     ...fleetSignInMethods({ ...folder, now, emit }, signIns.withPassword),
-    ...sessionMethods({ ...folder, now, emit, reader, cache, fleet, alerts }),
-    ...certificateMethods({ state: folder.state, changes, presented }),
-    ...transferMethods({ state: folder.state, now, changes }, options),
+    ...sessionMethods({
+      ...folder,
+      now,
+      emit,
+      reader,
+      cache,
+      fleet,
+      alerts,
+      checksDone: { done: (checks) => checkListeners.tell(checks) },
+    }),
+    ...certificateMethods({ state: folder.state, changes, presented, trust }),
+    ...transferMethods({ state: folder.state, now, changes, trust }, options),
     ...textFileMethods(options),
     ...activityMethods(folder),
     ...alertMethods(folder, alerts),
@@ -117,5 +142,8 @@ export function createCore(options: CoreOptions): Core {
     ...deploymentMethods({ ...tokenCalls, request, now }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
     ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit }),
+    onSettingsChanged: settingsListeners.add,
+    onTrustChanged: trustListeners.add,
+    onPanelsChecked: checkListeners.add,
   });
 }
