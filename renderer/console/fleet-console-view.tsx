@@ -4,7 +4,7 @@ import type { Catalogue, PanelOperationResult } from '../../shared/operations-co
 import type { Panel } from '../../shared/types.ts';
 import { usePanels, useWindowContext } from '../window/app-context.tsx';
 import { useSelection } from '../panel-list/views.tsx';
-import { checkInput } from './input-check.ts';
+import { checkInput } from '../../shared/input-check.ts';
 import { formFields, initialInput } from './schema-form.ts';
 import { isSecretKey } from './secret-keys.ts';
 import { parseFieldPath } from '../../shared/field-path.ts';

@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
-import { checkInput, type InputError, type Schema } from './input-check.ts';
+import { checkInput, type InputIssue } from '../../shared/input-check.ts';
+import type { InputSchema } from '../../shared/operations-console.ts';
 import {
   type ChoiceValue,
   errorsByField,
@@ -13,12 +14,12 @@ import {
 import { MASKED_VALUE } from '../../shared/secret-fields.ts';
 
 interface InputFormProps {
-  schema: Schema | null;
+  schema: InputSchema | null;
   fields: readonly FormField[];
   input: unknown;
   onInput(input: unknown): void;
   /** Errors to show now (after a Run was refused); as the operator types, the fields check themselves. */
-  errors: readonly InputError[];
+  errors: readonly InputIssue[];
 }
 
 /**
@@ -311,7 +312,7 @@ function parseJson(text: string): { value: unknown; problem: string | null } {
 }
 
 /** The whole input as JSON, with the schema's errors listed as the operator types. */
-function JsonEditor({ schema, input, onInput }: { schema: Schema; input: unknown; onInput(input: unknown): void }) {
+function JsonEditor({ schema, input, onInput }: { schema: InputSchema; input: unknown; onInput(input: unknown): void }) {
   const [text, setText] = useState(() => (input === undefined ? '' : JSON.stringify(input, null, 2)));
   const parsed = parseJson(text);
   const errors = parsed.problem === null ? checkInput(schema, parsed.value) : [];

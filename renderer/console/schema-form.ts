@@ -1,5 +1,6 @@
 import { isRecord } from '../../shared/guards.ts';
-import { type InputError, type Schema, schemaTypes } from './input-check.ts';
+import { type InputIssue, schemaTypes } from '../../shared/input-check.ts';
+import type { InputSchema } from '../../shared/operations-console.ts';
 
 /**
  * A form made from an operation's input schema: one field per property, of the kind its schema
@@ -36,7 +37,7 @@ export const MAX_FORM_DEPTH = 3;
 export const MAX_FORM_FIELDS = 200;
 
 /** The schema without a `null` choice (`anyOf: [X, {type: "null"}]`), and whether null was one. */
-export function withoutNull(schema: Schema): { schema: Schema; nullable: boolean } {
+export function withoutNull(schema: InputSchema): { schema: InputSchema; nullable: boolean } {
   const choices = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
   const nullable = schema.nullable === true || schemaTypes(schema).includes('null');
   if (choices) {
@@ -53,13 +54,13 @@ export function withoutNull(schema: Schema): { schema: Schema; nullable: boolean
 const isChoiceValue = (value: unknown): value is ChoiceValue =>
   value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-function choicesOf(schema: Schema): ChoiceValue[] | null {
+function choicesOf(schema: InputSchema): ChoiceValue[] | null {
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isChoiceValue)) return schema.enum;
   if ('const' in schema && isChoiceValue(schema.const)) return [schema.const];
   return null;
 }
 
-function simpleKind(schema: Schema): SimpleKind | null {
+function simpleKind(schema: InputSchema): SimpleKind | null {
   if (choicesOf(schema)) return 'choice';
   const [type, ...more] = schemaTypes(schema);
   if (more.length > 0) return null;
@@ -67,7 +68,7 @@ function simpleKind(schema: Schema): SimpleKind | null {
 }
 
 /** The fields of an input schema; none for an operation without input. */
-export function formFields(schema: Schema | null, isSecret: (key: string) => boolean): FormField[] {
+export function formFields(schema: InputSchema | null, isSecret: (key: string) => boolean): FormField[] {
   if (schema === null) return [];
   const root = withoutNull(schema).schema;
   if (schemaTypes(root)[0] === 'object' && isRecord(root.properties))
@@ -75,7 +76,7 @@ export function formFields(schema: Schema | null, isSecret: (key: string) => boo
   return [fieldOf(schema, [], true, 0, isSecret)];
 }
 
-function objectFields(schema: Schema, path: readonly string[], depth: number, isSecret: (key: string) => boolean): FormField[] | null {
+function objectFields(schema: InputSchema, path: readonly string[], depth: number, isSecret: (key: string) => boolean): FormField[] | null {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const keys = Object.keys(properties);
   if (keys.length > MAX_FORM_FIELDS) return null;
@@ -87,7 +88,7 @@ function objectFields(schema: Schema, path: readonly string[], depth: number, is
 }
 
 function base(
-  schema: Schema,
+  schema: InputSchema,
   path: readonly string[],
   required: boolean,
   nullable: boolean,
@@ -98,11 +99,17 @@ function base(
   return { path, id: path.join('.'), label, description: text, required, nullable, secret: path.some(isSecret) };
 }
 
-function jsonField(schema: Schema, path: readonly string[], required: boolean): FormField {
+function jsonField(schema: InputSchema, path: readonly string[], required: boolean): FormField {
   return { ...base(schema, path, required, false, () => false), kind: 'json' };
 }
 
-function fieldOf(full: Schema, path: readonly string[], required: boolean, depth: number, isSecret: (key: string) => boolean): FormField {
+function fieldOf(
+  full: InputSchema,
+  path: readonly string[],
+  required: boolean,
+  depth: number,
+  isSecret: (key: string) => boolean,
+): FormField {
   const { schema, nullable } = withoutNull(full);
   const common = base(schema, path, required, nullable, isSecret);
   const options = choicesOf(schema);
@@ -168,10 +175,10 @@ export function listText(value: unknown): string {
 }
 
 /** A new input: an object for an object schema, with the schema's defaults and required switches set to false. */
-export function initialInput(schema: Schema | null, fields: readonly FormField[]): unknown {
+export function initialInput(schema: InputSchema | null, fields: readonly FormField[]): unknown {
   if (schema === null) return undefined;
   let input: unknown = fields.length === 1 && fields[0]!.path.length === 0 ? undefined : {};
-  const visit = (list: readonly FormField[], schemaOf: (field: FormField) => Schema | undefined) => {
+  const visit = (list: readonly FormField[], schemaOf: (field: FormField) => InputSchema | undefined) => {
     for (const field of list) {
       if (field.kind === 'group') visit(field.fields, schemaOf);
       const fieldSchema = schemaOf(field);
@@ -184,8 +191,8 @@ export function initialInput(schema: Schema | null, fields: readonly FormField[]
 }
 
 /** The schema of the property at `path` (through `properties`, nulls unwrapped). */
-export function schemaAt(schema: Schema, path: readonly string[]): Schema | undefined {
-  let current: Schema | undefined = withoutNull(schema).schema;
+export function schemaAt(schema: InputSchema, path: readonly string[]): InputSchema | undefined {
+  let current: InputSchema | undefined = withoutNull(schema).schema;
   for (const key of path) {
     const properties: unknown = current?.properties;
     const next = isRecord(properties) ? properties[key] : undefined;
@@ -198,7 +205,7 @@ export function schemaAt(schema: Schema, path: readonly string[]): Schema | unde
  * The errors by the field that shows them: each error goes to the deepest field whose path starts
  * its own ("ports.2" to the list "ports"); what no field holds is under "" (said above the form).
  */
-export function errorsByField(fields: readonly FormField[], errors: readonly InputError[]): Map<string, string[]> {
+export function errorsByField(fields: readonly FormField[], errors: readonly InputIssue[]): Map<string, string[]> {
   const ids: string[] = [];
   const collect = (list: readonly FormField[]) => {
     for (const field of list) {

@@ -2,15 +2,15 @@ import type { FleetServiceSummary, PanelServices } from '../../shared/fleet-serv
 import type { ServiceState } from '../../shared/services.ts';
 import type { PanelColour } from '../../shared/labels.ts';
 import type { Panel, ServicesGrouping } from '../../shared/types.ts';
+import { fold } from '../../shared/text-fold.ts';
 import { padNumbers } from '../panel-list/index.ts';
-import { formatCount } from '../ui/json-rows.ts';
-import { fold } from '../panel-list/index.ts';
-import { sortServices, STATE_WORDS } from './service-rows.ts';
+import { containsEvery, STATE_ATTENTION_ORDER, STATE_WORDS, searchWords, serviceSearchText, sortServices } from './service-rows.ts';
 import { serviceActionKey } from '../window/window-store.ts';
 
 /**
  * The fleet's Services view: every service of every signed-in panel as one row, searched, filtered
- * by state and grouped by panel, project or state. Pure, and built for ten thousand rows: each
+ * by state and grouped by panel, project or state; the search, order and counts are the Services
+ * tab's (service-rows.ts), with the panel's name added. Pure, and built for ten thousand rows: each
  * panel's rows (and their search text) are made once per read of its services, kept by identity;
  * a keystroke only compares strings.
  */
@@ -33,16 +33,6 @@ export type FleetRowCache = WeakMap<PanelServices, { panel: Panel; rows: FleetSe
 /** The window's one cache of rows: filled ahead by `warmFleetRows`, so opening the view finds them made. */
 export const FLEET_ROWS: FleetRowCache = new WeakMap();
 
-/** Words typed for a state beside its own ("down" finds down, "failing" too). */
-const STATE_SEARCH: Readonly<Record<ServiceState, string>> = {
-  running: 'running up ok',
-  stopped: 'stopped',
-  down: 'down crashed failing',
-  deploying: 'deploying',
-  disabled: 'disabled',
-  unknown: 'unknown',
-};
-
 function panelRows(panel: Panel, read: PanelServices): FleetServiceRow[] {
   const panelText = fold(panel.name);
   return sortServices(read.services).map((service) => ({
@@ -52,9 +42,8 @@ function panelRows(panel: Panel, read: PanelServices): FleetServiceRow[] {
     panelName: panel.name,
     panelColour: panel.colour,
     readAt: read.readAt,
-    // Joined, not a template: join makes one flat string, where a template makes a rope that the
-    // first search of each row would flatten (over ten thousand rows, a first keystroke twice as slow).
-    search: [panelText, fold(service.projectName), fold(service.name), fold(service.type), STATE_SEARCH[service.state]].join(' '),
+    // Joined, not a template: one flat string (see serviceSearchText).
+    search: [panelText, serviceSearchText(service)].join(' '),
   }));
 }
 
@@ -102,7 +91,7 @@ export const STATE_FILTER_NAMES: Readonly<Record<StateFilter, string>> = {
 
 /** The rows whose search text holds every word of `query` (case and accents aside), in `filter`'s states; the order kept. */
 export function filterFleetServices(rows: readonly FleetServiceRow[], query: string, filter: StateFilter): readonly FleetServiceRow[] {
-  const words = fold(query).split(/\s+/).filter(Boolean);
+  const words = searchWords(query);
   if (words.length === 0 && filter === 'all') return rows;
   // One plain loop, no closure per row: this runs over ten thousand rows at each keystroke.
   const kept: FleetServiceRow[] = [];
@@ -113,29 +102,13 @@ export function filterFleetServices(rows: readonly FleetServiceRow[], query: str
   return kept;
 }
 
-function containsEvery(text: string, words: readonly string[]): boolean {
-  for (const word of words) if (!text.includes(word)) return false;
-  return true;
-}
-
-/** States in the order a group by state shows them and the counts say them: what needs the operator first. */
-export const STATE_ATTENTION_ORDER: readonly ServiceState[] = ['down', 'deploying', 'unknown', 'stopped', 'disabled', 'running'];
-
-/** How many rows are in each state, attention first, leaving out states with none. */
-export function fleetStateCounts(rows: readonly FleetServiceRow[]): { state: ServiceState; count: number }[] {
-  // A counter per state in a plain record: no map lookups over ten thousand rows.
-  const counts: Record<ServiceState, number> = { down: 0, deploying: 0, unknown: 0, stopped: 0, disabled: 0, running: 0 };
-  for (const row of rows) counts[row.state]++;
-  return STATE_ATTENTION_ORDER.filter((state) => counts[state] > 0).map((state) => ({ state, count: counts[state] }));
-}
-
 /** A group's heading, or a service's row. */
 export type FleetServiceItem =
   | {
       kind: 'group';
       key: string;
       name: string;
-      /** Its rows shown, for the heading's checkbox and its counts (`countsText`, worked out only for the headings drawn). */
+      /** Its rows shown, for the heading's checkbox and its counts (`stateCounts`, worked out only for the headings drawn). */
       rows: readonly FleetServiceRow[];
       /** Why the panel's last read failed (grouped by panel only); null when it worked. */
       problem: string | null;
@@ -167,13 +140,6 @@ function bucket(rows: readonly FleetServiceRow[], keyOf: (row: FleetServiceRow) 
     else groups.set(key, [row]);
   }
   return groups;
-}
-
-/** A group's rows per state: "2 down, 10 running". */
-export function countsText(rows: readonly FleetServiceRow[]): string {
-  return fleetStateCounts(rows)
-    .map(({ state, count }) => `${formatCount(count)} ${state}`)
-    .join(', ');
 }
 
 /**

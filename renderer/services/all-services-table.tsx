@@ -1,7 +1,8 @@
 import { type RefObject, useCallback, useLayoutEffect, useState } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
-import { countsText, type FleetServiceItem, type FleetServiceRow } from './all-services-rows.ts';
+import type { FleetServiceItem, FleetServiceRow } from './all-services-rows.ts';
+import { stateCounts as countsText } from './service-rows.ts';
 import { shownSelection, withShown } from './service-selection.ts';
 import { useSelectableRows } from './use-selectable-rows.ts';
 import { ServiceRow } from './service-row.tsx';

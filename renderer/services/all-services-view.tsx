@@ -11,13 +11,13 @@ import {
   type FleetServiceRow,
   filterFleetServices,
   fleetServiceRows,
-  fleetStateCounts,
   groupFleetServices,
   readPanels,
   readProblems,
   STATE_FILTER_NAMES,
   type StateFilter,
 } from './all-services-rows.ts';
+import { countStates as fleetStateCounts } from './service-rows.ts';
 import { planEveryAction, planServiceAction } from './service-action-plan.ts';
 import { NO_SERVICES, selectedServices } from './service-selection.ts';
 import { FleetActionDialog } from './all-services-action-dialog.tsx';

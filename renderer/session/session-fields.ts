@@ -1,10 +1,10 @@
 /**
  * Reading a session whose shape the panel decides: the well-known fields wherever panels
- * usually put them, dates for people, and which keys hold secrets.
+ * usually put them, dates for people, and the session with its secrets masked.
  */
 
 import { copyJson } from '../../shared/json-copy.ts';
-import { MASKED_VALUE } from '../../shared/secret-fields.ts';
+import { holdsSecret, isSecretValue, MASKED_VALUE } from '../../shared/secret-fields.ts';
 
 export interface KnownSessionFields {
   user?: string;
@@ -96,39 +96,14 @@ export function toDate(value: unknown): Date | undefined {
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 
-const secretWords = new Set([
-  'token',
-  'secret',
-  'password',
-  'passwd',
-  'pwd',
-  'key',
-  'apikey',
-  'authorization',
-  'auth',
-  'cookie',
-  'credential',
-  'credentials',
-  'jwt',
-  'bearer',
-  'signature',
-  'otp',
-  'pin',
-]);
-
-/** `accessToken`, `api_key`, `X-Auth-Token` look secret; `keyboard` or `monkey` do not. */
-export function isSecretKey(key: string): boolean {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
-  return words.some((word) => secretWords.has(word));
-}
-
 /**
- * A copy with every value under a secret-looking key masked: what the tree shows and Copy copies.
+ * A copy with every secret masked by the window's one rule (shared/secret-fields.ts: secret keys,
+ * and values shaped like a password hash under any key): what the tree shows and Copy copies.
  * Any depth: copyJson walks with a stack.
  */
 export function maskSecrets(value: unknown): unknown {
-  return copyJson(value, { entry: (key) => (isSecretKey(key) ? { key, value: MASKED_VALUE } : { key }) });
+  return copyJson(value, {
+    value: (item) => (isSecretValue(item) ? MASKED_VALUE : item),
+    entry: (key, item) => (holdsSecret(key, item) ? { key, value: MASKED_VALUE } : { key }),
+  });
 }

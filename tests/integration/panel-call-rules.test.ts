@@ -107,7 +107,7 @@ describe('reads are retried once at most, writes never', () => {
       panel.setFault('getDockerTaskStats', { kind: 'drop-connection' });
       const from = panel.requests.length;
       await rejectsWith(callPanel(settings, at, token, 'getDockerTaskStats'), 'NETWORK');
-      assert.equal(count(panel, from, '/api/rpc/monitor/getDockerTaskStats'), 2);
+      assert.equal(count(panel, from, '/api/rpc/monitorOld/getDockerTaskStats'), 2);
     });
   });
 

@@ -203,7 +203,7 @@ describe('a panel upgraded to a newer generation', () => {
       'POST /api/rpc/update/getStatus', // 2.31.0
       'POST /api/rpc/auth/getSession',
       // The panel's state, read beside the session, in the generation it was found to speak.
-      'POST /api/rpc/monitor/getDockerTaskStats',
+      'POST /api/rpc/monitorOld/getDockerTaskStats', // a real 2.32.2 has only monitorOld: asked first
       'POST /api/rpc/metrics/getSystemStats',
     ]);
     // The password went to no route at all: no log in since the upgrade.
@@ -213,7 +213,7 @@ describe('a panel upgraded to a newer generation', () => {
     await app.checkPanels([id]);
     assert.deepEqual(sentSince(server, next), [
       'POST /api/rpc/auth/getSession',
-      'POST /api/rpc/monitor/getDockerTaskStats',
+      'POST /api/rpc/monitorOld/getDockerTaskStats', // a real 2.32.2 has only monitorOld: asked first
       'POST /api/rpc/metrics/getSystemStats',
     ]);
     assert.equal(server.logouts.length, 0);

@@ -1,7 +1,7 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Catalogue, OperationAnswer } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
-import { checkInput } from '../common/input-check.ts';
+import { checkInput } from '../../../shared/input-check.ts';
 import { hasOpaqueRun, secretMatcher } from '../secrets/secret-match.ts';
 import { createHash } from 'node:crypto';
 import { type CatalogueEntry, type ReadCatalogue, readCatalogue } from '../easypanel/operation-catalogue.ts';

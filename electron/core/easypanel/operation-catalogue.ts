@@ -190,7 +190,8 @@ function readOperation(
         ? context.clean(value.description, 500)
         : null;
   try {
-    const input = method === 'post' ? bodySchema(value, context) : queryInput(value, generation, context);
+    const body = method === 'post' ? bodySchema(value, context) : queryInput(value, generation, context);
+    const input = generation === 'rpc' ? inputInsideJson(body) : body;
     return { name, kind, summary, input };
   } catch (error) {
     if (error instanceof UnsoundSchema) return { reason: error.message };
@@ -218,6 +219,18 @@ function bodySchema(operation: Record<string, unknown>, context: ResolveContext)
   if (!isRecord(body)) throw new UnsoundSchema('its request body is not an object');
   const schema = jsonSchemaOf(body.content);
   return schema === undefined ? null : resolveSchema(schema, context);
+}
+
+/**
+ * The RPC layer's catalogue describes a request body whole, `{json: <input>}` with `json` required
+ * (a real 2.32.2's does: docs/easypanel-api.md, "The catalogue"): the operator's input is what
+ * `json` holds, checked against that and wrapped once when sent. A body not wrapped so is the input.
+ */
+function inputInsideJson(body: InputSchema | null): InputSchema | null {
+  const properties = body?.properties;
+  if (!isRecord(properties) || !Object.hasOwn(properties, 'json')) return body;
+  const inside = properties.json;
+  return isRecord(inside) ? inside : null;
 }
 
 /** A read's input: tRPC's `input` parameter (JSON), or 2.33's query parameters as one object. */

@@ -65,10 +65,11 @@ export const OPERATIONS = {
     effect: 'read',
     retry: true,
     doing: 'reading which services run',
-    // `monitorOld.` on 2.30–2.32 only, kept as a fallback should a build lack `monitor.`.
+    // A real 2.32.2 has only `monitorOld.` (docs/easypanel-api.md): asked first on 2.31–2.32, with
+    // `monitor.` kept as the fallback of a build that lacks it.
     routes: {
       plain: '/getDockerTaskStats',
-      rpc: ['/rpc/monitor/getDockerTaskStats', '/rpc/monitorOld/getDockerTaskStats'],
+      rpc: ['/rpc/monitorOld/getDockerTaskStats', '/rpc/monitor/getDockerTaskStats'],
       trpc: ['/trpc/monitor.getDockerTaskStats', '/trpc/monitorOld.getDockerTaskStats'],
     },
     deadlineMs: null,

@@ -14,9 +14,9 @@ const TYPE_LABELS = {
   compose: 'Compose',
   postgres: 'Postgres',
   mysql: 'MySQL',
-  // 2.33's spelling of MariaDB is a guess: no source shows it.
+  // As a real 2.33.1 catalogue spells them (`enableMariaDBService`, `disableMongoDBService`).
   mariadb: 'MariaDB',
-  mongo: 'Mongo',
+  mongo: 'MongoDB',
   redis: 'Redis',
 } as const;
 

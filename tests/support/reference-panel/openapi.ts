@@ -99,7 +99,21 @@ type PathItem = Record<string, unknown>;
 function pathItem(transport: Transport, operation: Operation, name: string, input: unknown): PathItem {
   const summary = summaryOf(operation, name);
   const body = input === null ? {} : { requestBody: { required: true, content: { 'application/json': { schema: input } } } };
-  if (transport === 'rpc') return { post: { operationId: name.replaceAll('/', '.'), summary, ...body } };
+  if (transport === 'rpc') {
+    // As a real 2.32.2 catalogue has it: the request body described whole, the input inside `json`.
+    const wrapped =
+      input === null
+        ? {}
+        : {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: { type: 'object', properties: { json: input }, required: ['json'] } },
+              },
+            },
+          };
+    return { post: { operationId: name.replaceAll('/', '.'), summary, ...wrapped } };
+  }
   if (transport === 'trpc') {
     if (operation.kind === 'mutation') return { post: { operationId: name, summary, ...body } };
     const parameters =

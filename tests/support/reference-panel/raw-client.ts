@@ -1,4 +1,5 @@
 import { OPERATIONS, type Operation } from './operations.ts';
+import { servedAtVersion } from './outcomes.ts';
 import { startReferencePanel } from './server.ts';
 import type { PanelStyle, ReferencePanel, ReferencePanelOptions, Route, Transport } from './types.ts';
 import { DEMO_USER, TWO_FACTOR_USER } from './users.ts';
@@ -43,9 +44,9 @@ export async function call(panel: ReferencePanel, method: string, path: string, 
   return { status: response.status, contentType: response.headers.get('content-type'), body: parsed };
 }
 
-/** The first entry of the route that has a name on `via`. */
-function operation(route: Route, via: Transport): Operation {
-  const found = OPERATIONS.find((candidate) => candidate.route === route && candidate[via] !== null);
+/** The first entry of the route that has a name on `via` at the panel's version. */
+function operation(route: Route, via: Transport, version: string | null): Operation {
+  const found = OPERATIONS.find((candidate) => candidate.route === route && candidate[via] !== null && servedAtVersion(candidate, version));
   if (!found) throw new Error(`no operation ${route} by ${via}`);
   return found;
 }
@@ -63,7 +64,7 @@ export function operate(
   input?: unknown,
   token?: string,
 ): Promise<RawAnswer> {
-  const { kind, trpc, rpc, public: flat } = typeof route === 'string' ? operation(route, via) : route;
+  const { kind, trpc, rpc, public: flat } = typeof route === 'string' ? operation(route, via, panel.version()) : route;
   const auth = token === undefined ? {} : { token };
   switch (via) {
     case 'trpc':

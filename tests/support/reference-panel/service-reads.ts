@@ -16,12 +16,22 @@ export const SERVICE_READ_OPERATIONS: readonly Operation[] = [
     rpc: 'projects/listProjectsAndServices',
     public: 'listProjectsAndServices',
   },
+  // `monitor.` until 2.31: a real 2.32.2 has only `monitorOld.` (its catalogue); 2.33 has the flat name.
   {
     route: 'getDockerTaskStats',
     kind: 'query',
     trpc: 'monitor.getDockerTaskStats',
     rpc: 'monitor/getDockerTaskStats',
+    public: null,
+    versions: { until: '2.31' },
+  },
+  {
+    route: 'getDockerTaskStats',
+    kind: 'query',
+    trpc: null,
+    rpc: 'monitor/getDockerTaskStats',
     public: 'getDockerTaskStats',
+    versions: { from: '2.33' },
   },
   {
     route: 'getDockerTaskStats',

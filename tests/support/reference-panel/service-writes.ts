@@ -15,14 +15,14 @@ type AppVerb = 'deploy' | 'start' | 'stop' | 'restart';
 type DatabaseVerb = 'enable' | 'disable';
 type Verb = AppVerb | DatabaseVerb;
 
-/** How 2.33 writes each type in a flat name (`disableMySQLService`); MariaDB's spelling is a guess. */
+/** How 2.33 writes each type in a flat name (`disableMySQLService`), as a real 2.33.1 catalogue spells them. */
 const TYPE_LABELS = {
   app: 'App',
   compose: 'Compose',
   postgres: 'Postgres',
   mysql: 'MySQL',
   mariadb: 'MariaDB',
-  mongo: 'Mongo',
+  mongo: 'MongoDB',
   redis: 'Redis',
 } as const;
 type WritableType = keyof typeof TYPE_LABELS;

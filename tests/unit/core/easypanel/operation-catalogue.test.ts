@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { readCatalogue, routeOf } from '../../../../electron/core/easypanel/operation-catalogue.ts';
 import { CUT_SCHEMA_MARK, SCHEMA_DEPTH_MAX } from '../../../../shared/operations-console.ts';
@@ -96,4 +98,33 @@ test('paths outside the generation form, other methods and parameters Paneldeck 
     ['ok'],
   );
   assert.equal(catalogue.skipped.length, 4);
+});
+
+test('a real 2.32.2 catalogue describes each body whole, {json: input}: the input is what json holds, every procedure read', async () => {
+  const fixture = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', '..', 'support', 'fixtures', 'easypanel-2.32.2-procedures.json'), 'utf8'),
+  ) as { procedures: Record<string, { operationId: string; inputs?: string[] }> };
+  // The document in the real one's shape, from its procedures and their input names.
+  const paths = Object.fromEntries(
+    Object.entries(fixture.procedures).map(([path, { operationId, inputs }]) => {
+      // Two middleware procedures list no inputs (a union of twelve variants): any object.
+      const json = { type: 'object', properties: Object.fromEntries((inputs ?? []).map((input) => [input, { type: 'string' }])) };
+      const body = {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', properties: { json }, required: ['json'] } } },
+      };
+      return [path, { post: { operationId, ...(inputs?.length === 0 ? {} : { requestBody: body }) } }];
+    }),
+  );
+  const catalogue = await read({ openapi: '3.0.3', info: { version: '2.32.2' }, servers: [{ url: '/api/rpc' }], paths });
+  assert.equal(catalogue.generation, 'rpc');
+  assert.deepEqual(catalogue.skipped, []);
+  assert.equal(catalogue.operations.length, 374);
+  const byName = new Map(catalogue.operations.map((operation) => [operation.name, operation]));
+  const deploy = byName.get('services.app.deployService');
+  assert.deepEqual(Object.keys((deploy?.input?.properties ?? {}) as object).sort(), ['forceRebuild', 'projectName', 'serviceName']);
+  assert.equal(JSON.stringify(deploy?.input).includes('"json"'), false, 'the wrapper is not part of the input');
+  assert.equal(byName.get('monitorOld.getDockerTaskStats')?.input, null);
+  assert.equal(byName.get('actions.listActions')?.kind, 'read');
+  assert.equal(byName.get('update.update')?.kind, 'write');
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkInput } from '../../../../renderer/console/input-check.ts';
+import { checkInput } from '../../../../shared/input-check.ts';
 import {
   errorsByField,
   formFields,

@@ -7,16 +7,15 @@ import type { PanelStore } from '../../../../renderer/window/panel-store.ts';
 import { WindowStore } from '../../../../renderer/window/window-store.ts';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.ts';
 import {
-  countsText,
   FLEET_ROWS,
   type FleetRowCache,
   filterFleetServices,
   fleetServiceRows,
-  fleetStateCounts,
   groupFleetServices,
   readPanels,
   readProblems,
 } from '../../../../renderer/services/all-services-rows.ts';
+import { countStates, stateCounts } from '../../../../renderer/services/service-rows.ts';
 import { FleetServicesStore } from '../../../../renderer/window/health-store.ts';
 import { routePanelEvent, type EventTargets } from '../../../../renderer/window/event-router.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
@@ -70,7 +69,7 @@ test('rows: signed-in panels by name (numbers as numbers), project then service 
   const first = fleetServiceRows(panels, cache);
   assert.equal(fleetServiceRows(panels, cache)[0], first[0]);
   assert.deepEqual(
-    fleetStateCounts(rows).map(({ state, count }) => `${count} ${state}`),
+    countStates(rows).map(({ state, count }) => `${count} ${state}`),
     ['2 down', '1 stopped', '1 running'],
   );
   assert.deepEqual(
@@ -109,7 +108,7 @@ test('grouping: by panel (a failed read says why on its heading), by project nam
   const rows = fleetServiceRows(panels);
   const outline = (items: ReturnType<typeof groupFleetServices>) =>
     items.map((item) =>
-      item.kind === 'group' ? `# ${item.name} (${countsText(item.rows)})${item.problem ? ` ! ${item.problem}` : ''}` : item.row.name,
+      item.kind === 'group' ? `# ${item.name} (${stateCounts(item.rows)})${item.problem ? ` ! ${item.problem}` : ''}` : item.row.name,
     );
   assert.deepEqual(outline(groupFleetServices(rows, 'panel', panels, false)), [
     '# Broken () ! The panel did not answer within 15 seconds.',

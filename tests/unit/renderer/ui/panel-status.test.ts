@@ -4,8 +4,8 @@ import type { Panel } from '../../../../shared/types.ts';
 import { fieldForError } from '../../../../renderer/ui/field-errors.ts';
 import { isApiTokenSignIn, panelStatus, signedOutNotice } from '../../../../renderer/ui/panel-status.ts';
 import { API_TOKEN_KEPT_MESSAGE } from '../../../../shared/contract/errors.ts';
-import { isSecretKey, knownSessionFields, maskSecrets, toDate } from '../../../../renderer/session/session-fields.ts';
-import { MASKED_VALUE } from '../../../../shared/secret-fields.ts';
+import { knownSessionFields, maskSecrets, toDate } from '../../../../renderer/session/session-fields.ts';
+import { isSecretKey, MASKED_VALUE } from '../../../../shared/secret-fields.ts';
 import {
   carryView,
   EXPAND_ROW_BUDGET,
@@ -112,8 +112,18 @@ test('secret-looking keys are masked at any depth, other keys are not', () => {
   ])
     assert.ok(isSecretKey(key), key);
   for (const key of ['keyboard', 'monkey', 'tokens_used_total', 'email', 'author', 'passage', 'name']) assert.ok(!isSecretKey(key), key);
-  const masked = maskSecrets({ user: { email: 'a@b.c', apiKey: { id: 1 } }, list: [{ password: 'p' }], token: null });
-  assert.deepEqual(masked, { user: { email: 'a@b.c', apiKey: MASKED_VALUE }, list: [{ password: MASKED_VALUE }], token: MASKED_VALUE });
+  // A null or empty secret hides nothing and is shown as it is (the console's rule, now the session's too).
+  const masked = maskSecrets({ user: { email: 'a@b.c', apiKey: { id: 1 } }, list: [{ password: 'p' }], token: null, jwt: '' });
+  assert.deepEqual(masked, { user: { email: 'a@b.c', apiKey: MASKED_VALUE }, list: [{ password: MASKED_VALUE }], token: null, jwt: '' });
+  // The console's keys and hash-shaped values are masked in the session too.
+  const hashed = '$2b$10$abcdefghijklmnopqrstuu9wCgqJvLnh1uS6w5ahcHMA9fdA2JqK2';
+  assert.deepEqual(maskSecrets({ env: { A: 'B' }, salt: 's', note: hashed, list: [hashed, 'plain'], tokenExpiresAt: 1 }), {
+    env: MASKED_VALUE,
+    salt: MASKED_VALUE,
+    note: MASKED_VALUE,
+    list: [MASKED_VALUE, 'plain'],
+    tokenExpiresAt: MASKED_VALUE,
+  });
 });
 
 const service = suiteService();

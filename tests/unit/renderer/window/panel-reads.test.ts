@@ -101,7 +101,17 @@ test('rows: by project then name (numbers in order), searched by every word, cou
     ['db'],
   );
   assert.equal(filterServices(sorted, ''), sorted);
-  assert.equal(stateCounts(sorted), '1 running, 1 stopped, 1 down, 1 unknown');
+  // Counted in All services' order, what needs the operator first (was the states' own order: running first).
+  assert.equal(stateCounts(sorted), '1 down, 1 unknown, 1 stopped, 1 running');
+  // The search of All services: accents aside, and a state's other words ("failing" finds down).
+  assert.deepEqual(
+    filterServices(sorted, 'failing').map((one) => one.name),
+    ['site'],
+  );
+  assert.deepEqual(
+    filterServices(sortServices([service('Zürich', 'wëb', 'running')]), 'zurich web ok').map((one) => one.name),
+    ['wëb'],
+  );
   assert.equal(replicasText(sorted[0]!), '–');
   assert.equal(replicasText(sorted[1]!), '0/1');
 });
