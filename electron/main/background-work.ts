@@ -1,4 +1,3 @@
-import type { PanelApi } from '../../shared/contract/contract.ts';
 import type { Alert } from '../../shared/alerts.ts';
 import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { AppSettings, Panel, PanelCheck } from '../../shared/types.ts';
@@ -14,8 +13,11 @@ import {
 } from '../core/index.ts';
 import { holdQuitFor, type QuitEvent } from './quit-hold.ts';
 
-/** What the background needs of the service. */
-export type BackgroundService = Pick<Core, 'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush'> &
+/** What the background needs of the service: its checks and settings, and its notifications of a settings change and of checks someone started. */
+export type BackgroundService = Pick<
+  Core,
+  'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush' | 'onSettingsChanged' | 'onPanelsChecked'
+> &
   /** Where the session ends the watcher warns of are recorded as alerts; without it they are not. */
   Partial<Pick<Core, 'sessionEnding'>>;
 
@@ -75,6 +77,11 @@ export class BackgroundWork {
   /** Events reach the scheduler and the watcher only once they have the whole list. */
   #started = false;
   #stopping: Promise<void> | null = null;
+  #unsubscribe: (() => void)[] = [];
+  /** The scheduler's own pass under way, once its results are marked as its own (`#ownResults`). */
+  #ownPass: Promise<void> | null = null;
+  /** The results of the scheduler's own passes: it applies them itself, by its rules for a pass. */
+  readonly #ownResults = new WeakSet<PanelCheck>();
 
   constructor(options: BackgroundWorkOptions) {
     this.#options = options;
@@ -83,7 +90,7 @@ export class BackgroundWork {
     this.#scheduler = new CheckScheduler({
       clock,
       random: options.random ?? Math.random,
-      check: (ids) => this.#requireService().checkPanels(ids),
+      check: (ids) => this.#passCheck(ids),
       cancel: () => void this.#requireService().cancelChecks().catch(onError),
       system: options.system,
       settings: () => this.#settings,
@@ -102,7 +109,8 @@ export class BackgroundWork {
       focusPanel: (panelId) => this.#focus(panelId, 'session'),
       recheck: (panelIds) => {
         const due = this.#scheduler.takeEarlyChecks(panelIds);
-        if (due.length > 0) void this.#checkAndRecord(this.#requireService(), due).catch(onError);
+        // Its results come back through the service's notice of checks (`#checked`), as the operator's do.
+        if (due.length > 0) void this.#requireService().checkPanels(due).catch(onError);
       },
       onError,
     });
@@ -130,10 +138,18 @@ export class BackgroundWork {
     }
   };
 
-  /** Reads the settings and the panel list, then starts the checks. Failures go to `onError`. */
+  /**
+   * Reads the settings and the panel list, then starts the checks. From then on it hears of each
+   * settings change (the schedule and the warnings follow at once) and of checks someone else
+   * started ("Check all": they count as the panels' last checks). Failures go to `onError`.
+   */
   async start(service: BackgroundService): Promise<void> {
     if (this.#service) return;
     this.#service = service;
+    this.#unsubscribe = [
+      service.onSettingsChanged((settings) => this.settingsChanged(settings)),
+      service.onPanelsChecked((checks) => this.#checked(checks)),
+    ];
     try {
       this.#settings = await service.currentSettings();
       const panels = await service.listPanels();
@@ -145,22 +161,6 @@ export class BackgroundWork {
     } catch (error) {
       this.#report(error);
     }
-  }
-
-  /**
-   * The service as IPC serves it: the same methods, but a settings change re-plans the background
-   * at once, and checks the operator starts count as the panels' last checks for the scheduler.
-   */
-  observe<S extends Pick<PanelApi, 'updateSettings' | 'checkPanels'>>(service: S): S {
-    return {
-      ...service,
-      updateSettings: async (patch) => {
-        const status = await service.updateSettings(patch);
-        this.settingsChanged(status.settings);
-        return status;
-      },
-      checkPanels: (ids) => this.#checkAndRecord(service, ids),
-    };
   }
 
   settingsChanged(settings: Settings): void {
@@ -182,6 +182,7 @@ export class BackgroundWork {
   /** At quit: no more checks or warnings, and what the service holds back (check history) is written. */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
+      for (const unsubscribe of this.#unsubscribe) unsubscribe();
       this.#scheduler.stop();
       this.#watcher.stop();
       try {
@@ -201,18 +202,40 @@ export class BackgroundWork {
     return holdQuitFor(() => this.stop(), quit, this.#options.quitTimeoutMs ?? 3000);
   }
 
-  async #checkAndRecord(service: Pick<PanelApi, 'checkPanels'>, ids?: string[]): Promise<PanelCheck[]> {
-    const results = await service.checkPanels(ids);
-    // A cancelled read says nothing about the panel.
-    const outcomes = results.filter((result) => result.ok || result.error.code !== 'CANCELLED');
-    if (this.#started && !this.#stopping) {
+  /** The scheduler's own pass: its results are marked as its own before anything else hears of them. */
+  #passCheck(ids: string[]): Promise<PanelCheck[]> {
+    const call = this.#requireService().checkPanels(ids);
+    const marked = call.then(
+      (results) => {
+        for (const result of results) this.#ownResults.add(result);
+      },
+      () => undefined,
+    );
+    this.#ownPass = marked;
+    void marked.then(() => {
+      if (this.#ownPass === marked) this.#ownPass = null;
+    });
+    return call;
+  }
+
+  /**
+   * The service's notice of a `checkPanels` call: checks someone else started count as the panels'
+   * last checks. Heard while the scheduler's own pass is under way, it waits until that pass is
+   * marked, so that the pass's own results (a call that joined it shares them) are left to the pass.
+   */
+  #checked(checks: readonly PanelCheck[]): void {
+    const record = () => {
+      // A cancelled read says nothing about the panel.
+      const outcomes = checks.filter((result) => !this.#ownResults.has(result) && (result.ok || result.error.code !== 'CANCELLED'));
+      if (!this.#started || this.#stopping) return;
       try {
         this.#scheduler.recordResults(outcomes);
       } catch (error) {
         this.#report(error);
       }
-    }
-    return results;
+    };
+    if (this.#ownPass) void this.#ownPass.then(record);
+    else record();
   }
 
   /** A system notification for the alert, unless the operator turned its kind off; a click opens the panel at the alert's tab. */

@@ -20,10 +20,11 @@ import { followTheme } from './native-theme.ts';
 import { BackgroundWork, realClock } from './background-work.ts';
 import { loadAppUpdater } from './app-updater.ts';
 import { createMainWindow } from './create-main-window.ts';
+import { fileDialogs, showStartFailure } from './dialogs.ts';
 import { registerPanelApi } from './ipc-registrar.ts';
 import { hardenContents, restrictPermissions } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
-import { PanelCertificates, panelPartition, withConnectionsReset } from './panel-certificates.ts';
+import { closeConnectionsOnTrustChange, PanelCertificates, panelPartition } from './panel-certificates.ts';
 import { holdQuitFor } from './quit-hold.ts';
 import { systemNotifier } from './notifier.ts';
 import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
@@ -142,52 +143,17 @@ function start(): void {
     // The log socket is the core's own (Node's net and tls): it asks Chromium for the system proxy, as net.request finds it.
     resolveProxy: (url) => session.defaultSession.resolveProxy(url),
     emit: background.emit,
-    // The system's save dialog, over the window: the renderer never touches the file system.
-    chooseExportFile: async (suggestedName) => {
-      const csv = suggestedName.endsWith('.csv');
-      const options = {
-        defaultPath: join(app.getPath('documents'), suggestedName),
-        filters: [csv ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON', extensions: ['json'] }],
-      };
-      const chosen = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
-      return chosen.canceled || !chosen.filePath ? null : chosen.filePath;
-    },
-    chooseImportFile: async () => {
-      const options = {
-        defaultPath: app.getPath('documents'),
-        properties: ['openFile' as const],
-        filters: [
-          { name: 'Panels (JSON export, CSV, text)', extensions: ['json', 'csv', 'txt'] },
-          { name: 'All files', extensions: ['*'] },
-        ],
-      };
-      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
-      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
-    },
-    chooseTextFile: async (kind) => {
-      const options = {
-        defaultPath: app.getPath('documents'),
-        properties: ['openFile' as const],
-        filters: [
-          kind === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON', extensions: ['json'] },
-          { name: 'All files', extensions: ['*'] },
-        ],
-      };
-      const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
-      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
-    },
+    // The system's save and open dialogs, over the window: the renderer never touches the file system.
+    ...fileDialogs(dialog, { documents: () => app.getPath('documents'), window: () => mainWindow }),
     // Only from the window's "Restart now": Paneldeck never restarts by itself.
     installUpdate: () => updates.install(),
   });
-  // A changed trust must be judged again: connections made under the old one are closed.
-  const service = followTheme(
-    withConnectionsReset(background.observe(core), () => {
-      for (const panelSession of panelSessions.values()) void panelSession.closeAllConnections();
-    }),
-    (theme) => (nativeTheme.themeSource = theme),
-  );
-  // IPC calls go through `observe`, so a settings change re-plans the checks and warnings at once.
-  registerPanelApi({ ipc: ipcMain, service, appOrigins: entry.appOrigins, log });
+  // What main does after a change, it learns from the core's notifications: a changed trust closes
+  // the connections made under the old one, the theme setting moves nativeTheme, and the background
+  // (from its start) re-plans the checks and warnings after a settings change.
+  closeConnectionsOnTrustChange(core, () => panelSessions.values());
+  followTheme(core, (theme) => (nativeTheme.themeSource = theme));
+  registerPanelApi({ ipc: ipcMain, service: core, appOrigins: entry.appOrigins, log });
   void background.start(core);
   app.on(
     'before-quit',
@@ -271,6 +237,6 @@ function fail(error: unknown): void {
   log.error('app.start-failed', { error: describeError(error) });
   const message = error instanceof Error ? error.message : String(error);
   console.error(`Paneldeck could not start: ${message}`);
-  dialog.showErrorBox('Paneldeck could not start', message);
+  showStartFailure(dialog, message);
   void (fileLog?.flush() ?? Promise.resolve()).finally(() => app.exit(1));
 }

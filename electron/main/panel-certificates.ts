@@ -1,5 +1,4 @@
-import { type CertificateRejection, describeCertificate, judgeCertificate, type FetchLike } from '../core/index.ts';
-import type { PanelApi } from '../../shared/contract/contract.ts';
+import { type CertificateRejection, type Core, describeCertificate, judgeCertificate, type FetchLike } from '../core/index.ts';
 
 /** The part of Electron's certificate verify request read here. */
 export interface CertificateVerifyRequestLike {
@@ -116,25 +115,18 @@ function hostOf(url: string): string | null {
   }
 }
 
-/** `service` with `reset` called after each call that changes which certificate a panel accepts. */
-export function withConnectionsReset<S extends PanelApi>(service: S, reset: () => void): S {
-  const after =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        return await call(...args);
-      } finally {
-        reset();
-      }
-    };
-  return {
-    ...service,
-    trustCertificate: after(service.trustCertificate.bind(service)),
-    forgetCertificate: after(service.forgetCertificate.bind(service)),
-    updatePanel: after(service.updatePanel.bind(service)),
-    // An import may trust or change certificates; a removal takes a panel's trust away.
-    applyImport: after(service.applyImport.bind(service)),
-    removePanel: after(service.removePanel.bind(service)),
-    removePanels: after(service.removePanels.bind(service)),
-  };
+/** The part of Electron's `Session` closed here. */
+export interface ConnectionsHolder {
+  closeAllConnections(): Promise<void>;
+}
+
+/**
+ * A changed trust must be judged again: after each call that can change which certificate a panel
+ * accepts (the core tells of it, `onTrustChanged`), the connections of the panels' sessions made
+ * under the old trust are closed. Returns the unsubscribe.
+ */
+export function closeConnectionsOnTrustChange(core: Pick<Core, 'onTrustChanged'>, sessions: () => Iterable<ConnectionsHolder>): () => void {
+  return core.onTrustChanged(() => {
+    for (const panelSession of sessions()) void panelSession.closeAllConnections();
+  });
 }

@@ -48,16 +48,27 @@ export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
     errors: [] as unknown[],
   };
   let failWith: PanelCheck['ok'] | 'UNAUTHORIZED' = true;
+  // The service's notifications, as the core gives them: after a settings change made, after each checkPanels call.
+  const settingsListeners = new Set<(settings: AppSettings) => void>();
+  const checkListeners = new Set<(checks: readonly PanelCheck[]) => void>();
+  const subscribe =
+    <T>(listeners: Set<(value: T) => void>) =>
+    (listener: (value: T) => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    };
   const service = {
     listPanels: async () => panels,
     currentSettings: async () => ({ ...current }),
     checkPanels: async (ids?: string[]): Promise<PanelCheck[]> => {
       log.checks.push({ ids, at: clock.now() });
-      return (ids ?? panels.map((one) => one.id)).map((panelId) =>
+      const checks: PanelCheck[] = (ids ?? panels.map((one) => one.id)).map((panelId) =>
         failWith === true
           ? { panelId, checkedAt: iso(clock.now()), ok: true }
           : { panelId, checkedAt: iso(clock.now()), ok: false, error: { code: 'UNAUTHORIZED', message: 'expired' } },
       );
+      for (const listener of checkListeners) listener(checks);
+      return checks;
     },
     cancelChecks: async () => {
       log.cancels++;
@@ -67,8 +78,12 @@ export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
     },
     updateSettings: async (patch: AppSettingsPatch): Promise<AppStatus> => {
       Object.assign(current, patch);
-      return { settings: { ...current }, tokenProtection: { level: 'keyring', backend: 'test' }, startupProblems: [] };
+      const status: AppStatus = { settings: { ...current }, tokenProtection: { level: 'keyring', backend: 'test' }, startupProblems: [] };
+      for (const listener of settingsListeners) listener(status.settings);
+      return status;
     },
+    onSettingsChanged: subscribe(settingsListeners),
+    onPanelsChecked: subscribe(checkListeners),
   };
   const system = fakeSystem();
   const work = new BackgroundWork({

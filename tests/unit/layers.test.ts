@@ -19,8 +19,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   easypanel: ['common', 'secrets', 'log', 'net'],
   storage: ['common', 'secrets', 'log'],
   schedule: ['common', 'log'],
-  // FIXME(rooms): the whole context still names the features' objects; narrow dependencies removes sign-in, services and checks here.
-  context: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'sign-in', 'services', 'checks'],
+  context: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage'],
   activity: ['common', 'log', 'storage', 'context'],
   'sign-in': ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity'],
   panels: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'context', 'activity', 'sign-in'],

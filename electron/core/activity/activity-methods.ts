@@ -1,17 +1,15 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ActivityWhat } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
 import type { ActivityLog, FinishedOutcome } from '../storage/activity-log.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit, FolderAccess } from '../context/core-context.ts';
 
 /** The activity log as the contract lists it. */
-export function activityMethods({ state }: CoreContext): CoreMethods<'listActivity'> {
+export function activityMethods({ state }: FolderAccess): CoreMethods<'listActivity'> {
   return {
-    async listActivity(query) {
-      const [{ panelId, limit } = {}] = parseArguments('listActivity', [query]);
+    async listActivity({ panelId, limit } = {}) {
       const { activity } = await state();
       return { entries: activity.list({ panelId, limit }), bound: activity.bound };
     },
@@ -45,7 +43,7 @@ export type WriteRecorder = <T>(record: PanelRecord, what: ActivityWhat, send: (
  * failure to record the outcome is not the write's failure: the entry then reads `unknown` at the
  * next start, which is true of what the log knows.
  */
-export function writeRecorder({ emit }: Pick<CoreContext, 'emit'>, activity: ActivityLog): WriteRecorder {
+export function writeRecorder({ emit }: { emit: Emit }, activity: ActivityLog): WriteRecorder {
   const changed = (panelId: string) => {
     try {
       emit({ type: 'activityChanged', panelId });

@@ -1,22 +1,35 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { CoreOptions, CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { AppSettings } from '../../../shared/types.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import type { CoreMethods, CoreOptions, FolderAccess } from '../context/core-context.ts';
 import { attemptWrite } from '../sign-in/session-reader.ts';
 
 type AppMethods = 'getAppStatus' | 'updateSettings' | 'installUpdate' | 'currentSettings' | 'loadProblem' | 'migration' | 'flush';
 
+/** Where a change of the settings is told (`Core.onSettingsChanged`), with the settings as they are after it. */
+export interface SettingsChanges {
+  changed(settings: AppSettings): void;
+}
+
+/** What the app's methods use: the folder, the clock, the window's changes, where a settings change is told, and what holds events back until `flush`. */
+export interface AppParts extends FolderAccess {
+  now(): Date;
+  changes: PanelChanges;
+  settingsChanges: SettingsChanges;
+  /** Each batcher of events (changed panels, fleet state, kept services), sent at once by `flush`, in this order. */
+  batched: readonly { flush(): void }[];
+}
+
 /** The app as a whole: its settings, how tokens are protected, what was repaired at start, the update. */
-export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'installUpdate'>): CoreMethods<AppMethods> {
-  const { state, now, changes } = context;
+export function appMethods(parts: AppParts, options: Pick<CoreOptions, 'installUpdate'>): CoreMethods<AppMethods> {
+  const { state, now, changes, settingsChanges, batched } = parts;
   return {
     async getAppStatus() {
-      parseArguments('getAppStatus', []);
       const { settings, vault, startupProblems } = await state();
       return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
     },
 
-    async updateSettings(patch) {
-      const [change] = parseArguments('updateSettings', [patch]);
+    async updateSettings(change) {
       const current = await state();
       const { registry, settings, vault, startupProblems } = current;
       const weak = change.storeTokensWithWeakProtection;
@@ -45,11 +58,13 @@ export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'ins
           });
         }
       }
-      return { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+      const status = { settings: settings.get(), tokenProtection: await vault.protection(), startupProblems };
+      // Told once the change was made and answered; a refused one is never told.
+      settingsChanges.changed(status.settings);
+      return status;
     },
 
     async installUpdate() {
-      parseArguments('installUpdate', []);
       if (!options.installUpdate?.())
         throw new PanelError('NOT_FOUND', 'No update is ready to install. Paneldeck looks for one every day.');
     },
@@ -67,9 +82,7 @@ export function appMethods(context: CoreContext, options: Pick<CoreOptions, 'ins
     },
 
     async flush() {
-      changes.flush();
-      context.fleetChanges.flush();
-      context.keptServices.flush();
+      for (const batcher of batched) batcher.flush();
       const { registry, vault, history, alerts } = await state();
       await Promise.all([history.flush(), alerts.flush()]);
       // The journals folded into their files: each file alone is complete after a quit.

@@ -1,5 +1,4 @@
 import { dirname } from 'node:path';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import type { TextFileKind } from '../../../shared/text-files.ts';
 import { storageError } from '../storage/document-store.ts';
 import { diskFiles, writeAtomically } from '../storage/store-files.ts';
@@ -21,8 +20,7 @@ export function textFileMethods(
   options: Pick<CoreOptions, 'chooseExportFile' | 'chooseTextFile'>,
 ): CoreMethods<'saveTextFile' | 'openTextFile'> {
   return {
-    async saveTextFile(file) {
-      const [{ name, text }] = parseArguments('saveTextFile', [file]);
+    async saveTextFile({ name, text }) {
       const path = await (options.chooseExportFile ?? (async () => null))(name);
       if (path === null) return { path: null, bytes: 0 };
       try {
@@ -33,8 +31,7 @@ export function textFileMethods(
       }
     },
 
-    async openTextFile(kind) {
-      const [chosen] = parseArguments('openTextFile', [kind]);
+    async openTextFile(chosen) {
       const path = await (options.chooseTextFile ?? (async () => null))(chosen);
       if (path === null) return null;
       return readTextFile(path, { whatIsRead: WORDS[chosen], tooBigHint: 'Split the file.', verb: 'open' });

@@ -1,12 +1,11 @@
 import { ALERT_MESSAGE_MAX, ALERT_TABS, type Alert, type AlertKind } from '../../../shared/alerts.ts';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { untilText } from '../../../shared/durations.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { type DetectedAlert, detectAlerts, diskPercent, type PanelObservation, UNANSWERED } from './alert-detection.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 
 /** How a panel that stopped answering failed, in the operator's words (never the panel's, which could hold anything). */
@@ -94,16 +93,18 @@ function messageOf(alert: DetectedAlert, name: string, threshold: number, reason
 }
 
 /** The alert list (`listAlerts`), and the session ends main's expiry watcher warns of (`sessionEnding`). */
-export function alertMethods(context: CoreContext): CoreMethods<'listAlerts' | 'sessionEnding'> {
+export function alertMethods(
+  { state }: FolderAccess,
+  alerts: Pick<AlertCenter, 'sessionEnding'>,
+): CoreMethods<'listAlerts' | 'sessionEnding'> {
   return {
     async listAlerts() {
-      parseArguments('listAlerts', []);
-      return (await context.state()).alerts.list();
+      return (await state()).alerts.list();
     },
     async sessionEnding(panelId, expiresAt) {
       // From main's own watcher, not the window; still checked, as everything reaching the core is.
       if (typeof panelId !== 'string' || !Number.isFinite(Date.parse(expiresAt))) return;
-      context.alerts.sessionEnding(await context.state(), panelId, expiresAt);
+      alerts.sessionEnding(await state(), panelId, expiresAt);
     },
   };
 }

@@ -1,6 +1,5 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { Catalogue, OperationAnswer, OperationCall } from '../../../shared/operations-console.ts';
+import type { Catalogue, OperationAnswer } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
 import { checkInput } from '../../../shared/input-check.ts';
 import { hasOpaqueRun, secretMatcher } from '../secrets/secret-match.ts';
@@ -11,9 +10,10 @@ import { callCatalogueOperation, fetchCatalogueText } from '../easypanel/operati
 import { describeStatus } from '../easypanel/panel-responses.ts';
 import { findVersion } from '../easypanel/panel-calls.ts';
 import { failureOutcome, type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';
-import { operationRunMethods } from './operation-runs.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
-import { type SignedIn, withToken } from '../sign-in/with-token.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import { type CallOne, operationRunMethods, type OperationRunParts } from './operation-runs.ts';
+import type { CoreMethods, Emit } from '../context/core-context.ts';
+import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
 /**
  * The API console (issue 25): a panel's catalogue (`getOperations`), cached per panel, address and
@@ -32,14 +32,11 @@ interface CachedCatalogue {
   byName: Map<string, CatalogueEntry>;
 }
 
-/** What a call needs to be sent: signal for a read a run cancels; whether a write may go. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  allowWrite: boolean;
+/** What the console uses: the calls with each panel's token, the requests' settings, and what a run across panels uses. */
+export interface ConsoleParts extends TokenCalls, OperationRunParts {
+  request: RequestSettings;
+  emit: Emit;
 }
-
-/** Calls one operation on one panel with its token: the run and the single call share it. */
-export type CallOne = (panelId: string, call: OperationCall, options: CallOptions) => Promise<OperationAnswer>;
 
 /** A write the panel answered with an error status: recorded as failed, returned to the window as the panel's answer. */
 class RefusedWrite extends Error {
@@ -50,7 +47,8 @@ class RefusedWrite extends Error {
   }
 }
 
-export function operationConsoleMethods(context: CoreContext): CoreMethods<ConsoleMethod> {
+export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<ConsoleMethod> {
+  const { request, now } = parts;
   const cache = new Map<string, CachedCatalogue>();
   const reading = new Map<string, Promise<CachedCatalogue>>();
   const parsed = new ParsedCatalogues();
@@ -78,17 +76,17 @@ export function operationConsoleMethods(context: CoreContext): CoreMethods<Conso
       const short = text.length > max ? `${text.slice(0, max - 1)}…` : text;
       return holdsToken(short) || (short.length > 40 && hasOpaqueRun(short, 64)) ? HIDDEN_SECRET : short;
     };
-    const text = await fetchCatalogueText(context.request, record, token);
+    const text = await fetchCatalogueText(request, record, token);
     // JSON's \u escapes could spell the token unseen in the text: such a catalogue is read for its panel alone.
     const shareable = !holdsToken(text) && !text.includes('\\u');
     const read = await parsed.read(text, shareable ? clean : null, clean);
     // Not checked yet: the catalogue's own word, else the version is read now, so the catalogue says which Easypanel it is of.
-    const version = knownVersion ?? read.version ?? (await findVersion(context.request, record, token).catch(() => null))?.version ?? null;
+    const version = knownVersion ?? read.version ?? (await findVersion(request, record, token).catch(() => null))?.version ?? null;
     const catalogue: Catalogue = {
       panelId: record.id,
       version,
       generation: read.generation,
-      readAt: context.now().toISOString(),
+      readAt: now().toISOString(),
       operations: read.operations.map(({ name, kind, summary, input }) => ({ name, kind, summary, input })),
       skipped: read.skipped,
     };
@@ -103,7 +101,7 @@ export function operationConsoleMethods(context: CoreContext): CoreMethods<Conso
   }
 
   const callOne: CallOne = (panelId, call, { signal, allowWrite }) =>
-    withToken(context, panelId, async (held) => {
+    withToken(parts, panelId, async (held) => {
       const { byName, catalogue } = await catalogueOf(held);
       const operation = findOperation(byName, call.operation);
       if (!operation) {
@@ -123,29 +121,28 @@ export function operationConsoleMethods(context: CoreContext): CoreMethods<Conso
       const send = async (): Promise<OperationAnswer> => ({
         panelId,
         ...(await callCatalogueOperation({
-          settings: context.request,
+          settings: request,
           panel: held.record,
           token: held.token,
           generation: catalogue.generation,
           operation,
           input: call.input,
-          signal: operation.kind === 'read' ? signal : undefined,
+          // A read's only: the one caller never aborts a write's request (a cancelled run leaves it to finish).
+          signal,
         })),
       });
       if (operation.kind === 'read') return send();
-      return recordedWrite(context, held, operation.name, send);
+      return recordedWrite(parts, held, operation.name, send);
     });
 
   return {
-    async getOperations(id) {
-      const [panelId] = parseArguments('getOperations', [id]);
-      return withToken(context, panelId, async (held) => (await catalogueOf(held)).catalogue);
+    async getOperations(panelId) {
+      return withToken(parts, panelId, async (held) => (await catalogueOf(held)).catalogue);
     },
-    async callOperation(id, given) {
-      const [panelId, call] = parseArguments('callOperation', [id, given]);
+    async callOperation(panelId, call) {
       return callOne(panelId, call, { allowWrite: true });
     },
-    ...operationRunMethods(context, callOne),
+    ...operationRunMethods(parts, callOne),
   };
 }
 
@@ -194,7 +191,7 @@ class ParsedCatalogues {
 
 /** A console write: on disk in the activity log before it is sent (its name, never its input), and again with its outcome. */
 async function recordedWrite(
-  context: CoreContext,
+  events: { emit: Emit },
   { record, token, state }: SignedIn,
   name: string,
   send: () => Promise<OperationAnswer>,
@@ -204,7 +201,7 @@ async function recordedWrite(
       ? { outcome: 'failed', message: `The panel answered ${describeStatus(error.answer)}.` }
       : failureOutcome(error);
   try {
-    return await writeRecorder(context, state.activity)(
+    return await writeRecorder(events, state.activity)(
       record,
       { action: 'operation', operation: name },
       async () => {

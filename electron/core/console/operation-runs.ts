@@ -1,15 +1,33 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
-import { PanelError } from '../../../shared/contract/errors.ts';
 import { type FieldPathSegment, parseFieldPath, valueAtPath } from '../../../shared/field-path.ts';
-import { CELL_VALUE_MAX_CHARS, type PanelOperationResult } from '../../../shared/operations-console.ts';
+import {
+  CELL_VALUE_MAX_CHARS,
+  type OperationAnswer,
+  type OperationCall,
+  type PanelOperationResult,
+} from '../../../shared/operations-console.ts';
 import { secretFieldPaths } from '../../../shared/secret-fields.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { copyJson } from '../../../shared/json-copy.ts';
-import { BoundedPass } from '../schedule/bounded-pass.ts';
+import { PanelPass } from '../schedule/panel-pass.ts';
+import { RunHolder } from '../schedule/run-holder.ts';
 import { describeStatus } from '../easypanel/panel-responses.ts';
-import type { CallOne } from './operation-console.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit, OpenedFolder } from '../context/core-context.ts';
+
+/** What a call needs to be sent: signal for a read a run cancels (a write's request never gets it); whether a write may go. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  allowWrite: boolean;
+}
+
+/** Calls one operation on one panel with its token (operation-console.ts): the run and the single call share it. */
+export type CallOne = (panelId: string, call: OperationCall, options: CallOptions) => Promise<OperationAnswer>;
+
+/** What a run across panels uses: the folder (the concurrency setting), the clock, the window's progress events. */
+export interface OperationRunParts extends OpenedFolder {
+  now(): Date;
+  emit: Emit;
+}
 
 const ALREADY_RUNNING =
   'Paneldeck is already calling an operation on several panels. Wait for that to finish, or cancel it, before starting another.';
@@ -18,61 +36,57 @@ const CANCELLED_MESSAGE = 'Not sent: the run was cancelled before this panel was
 const MASKED = '•••';
 
 /**
- * The same operation on many panels (`callOperationOnPanels`): a bounded pass of its own (the
+ * The same operation on many panels (`callOperationOnPanels`): a panel pass of its own (the
  * check concurrency setting), one at a time, each panel through the one call (`CallOne`: its own
  * catalogue, the input checked against its schema, a write only when allowed and then recorded),
  * results in the order asked, `operationProgress` as each panel ends. Cancel starts no more and
  * aborts the reads in flight; a write already sent is left to finish.
  */
-export function operationRunMethods(context: CoreContext, callOne: CallOne): CoreMethods<'callOperationOnPanels' | 'cancelOperationRun'> {
-  let running: BoundedPass<PanelOperationResult> | null = null;
+export function operationRunMethods(
+  { opened, now, emit }: OperationRunParts,
+  callOne: CallOne,
+): CoreMethods<'callOperationOnPanels' | 'cancelOperationRun'> {
+  const runs = new RunHolder<PanelPass<PanelOperationResult>>(ALREADY_RUNNING);
   return {
-    async callOperationOnPanels(ids, given, options) {
-      const [requested, call, { field, allowWrite = false }] = parseArguments('callOperationOnPanels', [ids, given, options]);
-      if (running) throw new PanelError('INVALID_INPUT', ALREADY_RUNNING);
+    async callOperationOnPanels(requested, call, { field, allowWrite = false }) {
       const path = field === null ? null : parseFieldPath(field);
       let done = 0;
       const total = new Set(requested).size;
-      const pass = new BoundedPass<PanelOperationResult>({
-        concurrency: () => context.opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
-        checkOne: async (panelId, signal) => {
-          const result = await callOn(callOne, panelId, call, path, { signal, allowWrite });
-          progress(result);
-          return result;
-        },
-        cancelled: (panelId) => {
-          const result: PanelOperationResult = {
-            panelId,
-            outcome: 'cancelled',
-            status: null,
-            ms: null,
-            value: null,
-            message: CANCELLED_MESSAGE,
-          };
-          progress(result);
-          return result;
-        },
-        now: context.now,
-      });
       const progress = (result: PanelOperationResult) => {
         done++;
         try {
-          context.emit({ type: 'operationProgress', result, done, total });
+          emit({ type: 'operationProgress', result, done, total });
         } catch {
           // A window that is gone must not stop the run.
         }
       };
-      running = pass;
-      try {
-        return await pass.check(requested);
-      } finally {
-        running = null;
-      }
+      const start = () =>
+        new PanelPass<PanelOperationResult>({
+          concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
+          runOne: async (panelId, signal) => {
+            const result = await callOn(callOne, panelId, call, path, { signal, allowWrite });
+            progress(result);
+            return result;
+          },
+          cancelled: (panelId) => {
+            const result: PanelOperationResult = {
+              panelId,
+              outcome: 'cancelled',
+              status: null,
+              ms: null,
+              value: null,
+              message: CANCELLED_MESSAGE,
+            };
+            progress(result);
+            return result;
+          },
+          now,
+        });
+      return runs.hold(start, (pass) => pass.run(requested));
     },
 
     async cancelOperationRun() {
-      parseArguments('cancelOperationRun', []);
-      running?.cancel();
+      runs.cancel();
     },
   };
 }

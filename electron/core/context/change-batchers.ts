@@ -67,6 +67,9 @@ export class ChangeBatcher {
   }
 }
 
+/** What a feature tells of a panel that changed or was removed: the window hears of it, batched. */
+export type PanelChanges = Pick<ChangeBatcher, 'changed' | 'removed'>;
+
 /** The panels that changed, whole, as `panelsChanged` events (and `panelsRemoved`). */
 export class PanelChangeBatcher extends ChangeBatcher {
   constructor(emit: (event: PanelEvent) => void, panelsOf: (ids: readonly string[]) => Panel[], delayMs = 50) {

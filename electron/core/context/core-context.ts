@@ -1,23 +1,15 @@
-import type { PanelApi } from '../../../shared/contract/contract.ts';
+import type { MethodResult, PanelApi, ParsedArgs } from '../../../shared/contract/contract.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
-import type { AppSettings } from '../../../shared/types.ts';
+import type { AppSettings, PanelCheck } from '../../../shared/types.ts';
 import type { TextFileKind } from '../../../shared/text-files.ts';
 import type { FetchLike } from '../net/http-client.ts';
-import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import type { ProxyResolver } from '../net/proxy-tunnel.ts';
 import type { ActivityLogOptions } from '../storage/activity-log.ts';
 import type { OpenStore } from '../storage/document-store.ts';
 import type { RegistryLoadProblem, RegistryMigration } from '../storage/panel-registry.ts';
 import type { Encryption } from '../storage/token-vault.ts';
-import type { AlertCenter } from '../checks/alerts.ts';
-import type { FleetStateReader } from '../checks/fleet-state.ts';
-import type { KeptServices } from '../services/kept-services.ts';
-import type { ChangeBatcher, PanelChangeBatcher } from './change-batchers.ts';
-import type { ServiceActionsInFlight } from '../services/service-actions.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
-import type { SessionCache } from '../sign-in/session-cache.ts';
-import type { SessionReader } from '../sign-in/session-reader.ts';
 
 export interface CoreOptions {
   /** The folder the panel list, the token store, the settings and the check history are kept in. */
@@ -57,7 +49,12 @@ export interface CoreOptions {
   installUpdate?: () => boolean;
 }
 
+/** Set on the core, whose every contract method checks its arguments (`wiring/checked-arguments.ts`): the registrar then does not parse them again. */
+export const ARGUMENTS_CHECKED: unique symbol = Symbol('paneldeck.argumentsChecked');
+
 export interface Core extends PanelApi {
+  /** Every contract method checks its arguments against the contract's schemas itself. */
+  readonly [ARGUMENTS_CHECKED]: true;
   /** What was wrong with the panel list on disk when it was loaded, if anything. */
   loadProblem(): Promise<RegistryLoadProblem | null>;
   /** The format the panel list was upgraded from at start, and where the old file was kept. */
@@ -70,32 +67,63 @@ export interface Core extends PanelApi {
   stopAllLogFollows(): void;
   /** Main's expiry watcher warned that the panel's session ends at `expiresAt`: recorded as an alert. */
   sessionEnding(panelId: string, expiresAt: string): Promise<void>;
+  /**
+   * Main's notifications (VS Code's `onDidUpdateConfiguration`): each subscribes a listener and
+   * returns the unsubscribe. The settings as they are after each change that was made
+   * (`updateSettings`; a refused one tells nothing).
+   */
+  onSettingsChanged(listener: (settings: AppSettings) => void): () => void;
+  /**
+   * After each call that can change which certificate a panel accepts (trusting or forgetting
+   * one, a panel's change or removal, an import), failed ones too, which may have changed part of
+   * it: connections made under the old trust are to be closed.
+   */
+  onTrustChanged(listener: () => void): () => void;
+  /** The results of each `checkPanels` call, the moment it answers: checks someone started count as the panels' last. */
+  onPanelsChecked(listener: (checks: readonly PanelCheck[]) => void): () => void;
 }
 
-/** The methods of the service one concern module serves. */
-export type CoreMethods<M extends keyof Core> = Pick<Core, M>;
+/**
+ * The methods of the core one feature module serves. A contract method takes its arguments parsed
+ * (trimmed, defaults filled in, typed by the schema's output): `wiring/checked-arguments.ts`
+ * checks them once, at the core's edge, for every caller.
+ */
+export type CoreMethods<M extends keyof Core> = {
+  [K in M]: K extends keyof PanelApi ? (...args: ParsedArgs<K>) => Promise<MethodResult<K>> : Core[K];
+};
 
-/** What every concern of the service shares: one of these per service, built by `createCore`. */
-export interface CoreContext {
-  /** The files, opened once; a call waits for them, and every call fails when they could not be opened. */
+/*
+ * The few parts the feature modules share, each a small interface: a module takes those it uses
+ * (and its own feature's objects), never the whole of what the wiring built.
+ */
+
+/** The data folder, opened once: a call waits for it, and every call fails when it could not be opened. */
+export interface FolderAccess {
   state(): Promise<DataFolder>;
-  /** The files once open, else null: for what must answer at once (Chromium's certificate check, events). */
+}
+
+/** The data folder, and once open the files themselves: for what must answer at once (the concurrency setting, events). */
+export interface OpenedFolder extends FolderAccess {
+  /** The files once open, else null. */
   opened(): DataFolder | null;
-  request: RequestSettings;
-  now(): Date;
-  emit(event: PanelEvent): void;
-  cache: SessionCache;
-  changes: PanelChangeBatcher;
-  /** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
-  presented: Map<string, CertificateInfo>;
-  reader: SessionReader;
-  /** The state a check reads beside the session (services, load), and its `fleetStateChanged` events. */
-  fleet: FleetStateReader;
-  fleetChanges: ChangeBatcher;
-  /** Each signed-in panel's services as last read (`getFleetServices`), and their `fleetServicesChanged` events. */
-  keptServices: KeptServices;
-  /** The service actions under way (`runServiceAction`): a deploy in flight reads as deploying. */
-  inFlight: ServiceActionsInFlight;
-  /** Judges each check against the one before and raises the alerts. */
-  alerts: AlertCenter;
+}
+
+/** Sends an event to the window (the app sends it to its own window only). */
+export type Emit = (event: PanelEvent) => void;
+
+/** The certificate each panel last presented and was refused for: what trustCertificate may pin. */
+export type PresentedCertificates = Map<string, CertificateInfo>;
+
+/** Where a call that can change which certificate a panel accepts says it ended (`Core.onTrustChanged`). */
+export interface TrustChanges {
+  changed(): void;
+}
+
+/** Runs a call that can change which certificate a panel accepts, and says so as it ends, however it ends. */
+export async function changingTrust<T>(trust: TrustChanges, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    trust.changed();
+  }
 }

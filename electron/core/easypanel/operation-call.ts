@@ -15,17 +15,18 @@ import { hideSecrets } from '../secrets/session-redaction.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { callShape, readEnvelope } from './api-style.ts';
 import type { HttpResponse } from '../net/http-client.ts';
-import { RETRY_PAUSE_MS } from './panel-calls.ts';
-import { type PanelEndpoint, type RequestSettings, sendToPanel } from './panel-endpoints.ts';
+import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess } from './panel-responses.ts';
+import { callWithToken, tokenRefused } from './token-call.ts';
 import { DEPLOY_DEADLINE_MS } from './service-operations.ts';
 import type { CatalogueEntry } from './operation-catalogue.ts';
 
 /**
- * The console's two requests with a panel's token: the catalogue (`GET /api/openapi.json`) and one
- * operation of it, sent in its generation's form to the route Paneldeck built (`routeOf`), under
- * the panel's API base only (apiUrl, and the client's redirect rule). The answer is the panel's,
- * whatever its status (a 4xx is an answer to show), but for a 401/403, which is UNAUTHORIZED.
+ * The console's two requests with a panel's token, through the one caller (`callWithToken`: its
+ * retry and abort rules): the catalogue (`GET /api/openapi.json`) and one operation of it, sent in
+ * its generation's form to the route Paneldeck built (`routeOf`), under the panel's API base only
+ * (apiUrl, and the client's redirect rule). The answer is the panel's, whatever its status (a 4xx
+ * is an answer to show), but for a 401/403, which is UNAUTHORIZED.
  */
 
 /** What an answer may be, parsed: deep as the window can draw (structured clone's limit) and a 4 MiB answer of small values. */
@@ -34,10 +35,7 @@ const ANSWER_LIMITS: Readonly<JsonShapeLimits> = Object.freeze({ maxDepth: 2000,
 /** Past this many characters, reading an answer yields between its steps. */
 const SLICED_ANSWER_CHARS = 256 * 1024;
 
-const unauthorized = (response: HttpResponse, doing: string) =>
-  new PanelError('UNAUTHORIZED', `The panel rejected the saved token (${describeStatus(response)}) while ${doing}. Log in again.`);
-
-/** The catalogue's text, read with the token within `CATALOGUE_MAX_BYTES`. */
+/** The catalogue's text, read with the token within `CATALOGUE_MAX_BYTES`, once (a console read asked for again by hand costs nothing). */
 export async function fetchCatalogueText(
   settings: RequestSettings,
   panel: PanelEndpoint,
@@ -46,23 +44,19 @@ export async function fetchCatalogueText(
 ): Promise<string> {
   const doing = 'reading its catalogue of operations';
   const url = apiUrl(panel.baseUrl, '/openapi.json', 'route');
-  const response = await sendToPanel(settings, [token], panel, {
-    method: 'GET',
-    url,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    signal,
-    maxBytes: CATALOGUE_MAX_BYTES,
+  const request = { effect: 'read', retry: false, method: 'GET', url, signal, maxBytes: CATALOGUE_MAX_BYTES } as const;
+  return callWithToken(settings, panel, token, request, (response) => {
+    if (response.status === 401 || response.status === 403) throw tokenRefused(response, doing);
+    if (response.status === 404) {
+      throw new PanelError(
+        'NOT_FOUND',
+        `The panel serves no catalogue at ${url} (${describeStatus(response)}): this Easypanel may not offer one.`,
+      );
+    }
+    failOnSharedStatus(response, doing);
+    failUnlessSuccess(response, doing, [token]);
+    return response.text;
   });
-  if (response.status === 401 || response.status === 403) throw unauthorized(response, doing);
-  if (response.status === 404) {
-    throw new PanelError(
-      'NOT_FOUND',
-      `The panel serves no catalogue at ${url} (${describeStatus(response)}): this Easypanel may not offer one.`,
-    );
-  }
-  failOnSharedStatus(response, doing);
-  failUnlessSuccess(response, doing, [token]);
-  return response.text;
 }
 
 const STYLE_OF: Readonly<Record<CatalogueGeneration, 'trpc' | 'rpc' | 'plain'>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' };
@@ -89,22 +83,12 @@ export interface CallRequest {
   signal?: AbortSignal;
 }
 
-/** One call, and for a read one more after a network failure or a 5xx (never for a write). */
-export async function callCatalogueOperation(call: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
-  const attempts = call.operation.kind === 'read' ? 2 : 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const answer = await sendOnce(call);
-      if (answer.status < 500 || attempt >= attempts || call.signal?.aborted) return answer;
-    } catch (error) {
-      const worth = error instanceof PanelError && error.code === 'NETWORK';
-      if (attempt >= attempts || !worth || call.signal?.aborted) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-  }
-}
-
-async function sendOnce({
+/**
+ * One call of the operation through the one caller: a read is sent once more after a network
+ * failure or a 5xx, a write exactly once (its request never aborted: a cancelled run leaves it to
+ * finish, so its outcome is known). A write may take as long as a deploy.
+ */
+export function callCatalogueOperation({
   settings,
   panel,
   token,
@@ -118,23 +102,22 @@ async function sendOnce({
   const kind = operation.kind === 'read' ? 'query' : 'mutation';
   const shape =
     style === 'plain' && kind === 'query' ? { method: 'GET' as const, query: publicQuery(input) } : callShape(style, kind, input);
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  if (shape.body !== undefined) headers['content-type'] = 'application/json';
-  const started = performance.now();
-  const response = await sendToPanel(settings, [token], panel, {
+  const request = {
+    effect: operation.kind,
+    retry: true,
     method: shape.method,
     url: `${url}${shape.query}`,
-    headers,
     body: shape.body,
     signal,
     maxBytes: ANSWER_MAX_BYTES,
     keepStartOfLarger: true,
     ...(operation.kind === 'write' ? { timeoutMs: Math.max(settings.timeoutMs, DEPLOY_DEADLINE_MS) } : {}),
+  };
+  return callWithToken(settings, panel, token, request, async (response, ms) => {
+    if (response.status === 401 || response.status === 403) throw tokenRefused(response, `calling ${operation.name}`);
+    const bytes = Buffer.byteLength(response.text);
+    return { operation: operation.name, status: response.status, ms, bytes, ...(await readAnswer(response, generation, token)) };
   });
-  const ms = Math.round(performance.now() - started);
-  if (response.status === 401 || response.status === 403) throw unauthorized(response, `calling ${operation.name}`);
-  const bytes = Buffer.byteLength(response.text);
-  return { operation: operation.name, status: response.status, ms, bytes, ...(await readAnswer(response, generation, token)) };
 }
 
 /** The answer's body without the generation's envelope and with the token hidden; its text when it is not JSON or was cut. */

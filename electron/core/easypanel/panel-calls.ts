@@ -4,8 +4,8 @@ import { apiUrl } from '../common/address.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
 import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
+import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
-import { sendToPanel } from './panel-endpoints.ts';
 import { OPERATIONS, type Operation, type OperationName, routesOf } from './panel-operations.ts';
 import {
   describeStatus,
@@ -15,26 +15,26 @@ import {
   parseJsonBody,
   serverMessage,
 } from './panel-responses.ts';
+import { callWithToken, type TokenRequest, tokenRefused, unreadableIfWrite } from './token-call.ts';
 
 export { OPERATIONS, type Operation, type OperationName } from './panel-operations.ts';
 export { MissingRouteError };
-
-/** How long a read waits before it is sent again: a moment for a panel that just failed. */
-export const RETRY_PAUSE_MS = 250;
+export { RETRY_PAUSE_MS, UnreadableAnswerError } from './token-call.ts';
 
 export interface CallOptions {
   /** The generation to speak; default the panel's. */
   style?: ApiStyle;
+  /** Ends a read's wait (see `TokenRequest.signal`); a write's request never gets it. */
   signal?: AbortSignal;
 }
 
 /**
  * Calls `name` on the panel with its token, in the style `options.style` (default the panel's),
  * and returns the answer's payload unwrapped from its envelope. Where the operation has several
- * routes in that style, a route the panel lacks (404, 405) moves on to the next. A read is sent
- * once more after a network failure or a 5xx; a write never is. Fails only with `PanelError`:
- * UNAUTHORIZED for a 401/403, BAD_RESPONSE (naming the route) for a 404/405 on every route, and
- * the shared statuses' codes.
+ * routes in that style, a route the panel lacks (404, 405) moves on to the next. A read with
+ * `retry` is sent once more after a network failure or a 5xx; a write never is (`callWithToken`).
+ * Fails only with `PanelError`: UNAUTHORIZED for a 401/403, BAD_RESPONSE (naming the route) for a
+ * 404/405 on every route, and the shared statuses' codes.
  */
 export function callPanel(
   settings: RequestSettings,
@@ -82,73 +82,38 @@ interface Call {
   signal: AbortSignal | undefined;
 }
 
-/** Whether a failed read is worth sending again: the connection failed, or the server did (5xx); never a refusal (4xx). */
-function worthRetrying(error: unknown): boolean {
-  return error instanceof PanelError && (error.code === 'NETWORK' || error.code === 'SERVER_ERROR');
-}
-
-/** One route: one request, and for a read one more after a failure worth retrying. */
-async function callRoute(call: Call, route: string): Promise<unknown> {
-  const attempts = call.operation.effect === 'read' && call.operation.retry ? 2 : 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await sendOnce(call, route);
-    } catch (error) {
-      if (attempt >= attempts || !worthRetrying(error) || call.signal?.aborted) throw error;
-      await pause(RETRY_PAUSE_MS, call.signal);
-    }
-  }
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    // Cancelled while waiting: the next attempt finds the signal aborted and fails as CANCELLED, unsent.
-    const stop = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-}
-
-async function sendOnce({ settings, panel, token, operation, input, style, signal }: Call, route: string): Promise<unknown> {
+/** One route, through the one caller: one request, and for a read with `retry` one more after a failure worth it. */
+function callRoute({ settings, panel, token, operation, input, style, signal }: Call, route: string): Promise<unknown> {
   const url = apiUrl(panel.baseUrl, route, 'route');
   const shape = callShape(style, operation.kind, input);
+  const request: TokenRequest = {
+    effect: operation.effect,
+    retry: operation.effect === 'read' && operation.retry,
+    method: shape.method,
+    url: `${url}${shape.query}`,
+    body: shape.body,
+    signal,
+    ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
+    ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
+  };
+  return callWithToken(settings, panel, token, request, (sent) => readAnswer(operation, style, token, `${shape.method} ${url}`, sent));
+}
+
+/** The payload of an operation's answer, out of its generation's envelope; or what its status means. */
+async function readAnswer(operation: Operation, style: ApiStyle, token: string, where: string, sent: HttpResponse): Promise<unknown> {
   const secrets = [token];
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  if (shape.body !== undefined) headers['content-type'] = 'application/json';
-  const sent = await unreadableIfWrite(operation, () =>
-    sendToPanel(settings, secrets, panel, {
-      method: shape.method,
-      url: `${url}${shape.query}`,
-      headers,
-      body: shape.body,
-      signal,
-      ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
-      ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
-    }),
-  );
   const enveloped = style !== 'plain';
   const failed = sent.status < 200 || sent.status >= 300;
   const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(style, sent.text)) : sent;
   const fail = (answer: typeof response) => {
-    if (answer.status === 401 || answer.status === 403) {
-      throw new PanelError(
-        'UNAUTHORIZED',
-        `The panel rejected the saved token (${describeStatus(answer)}) while ${operation.doing}. Log in again.`,
-      );
-    }
+    if (answer.status === 401 || answer.status === 403) throw tokenRefused(answer, operation.doing);
     // A write the panel says failed (a deploy whose build broke): its own words are the outcome.
     const said = operation.effect === 'write' && answer.status >= 500 ? serverMessage(answer, secrets) : null;
     if (said) throw new PanelError('SERVER_ERROR', `The panel failed while ${operation.doing} (${describeStatus(answer)}): "${said}".`);
     failOnSharedStatus(answer, operation.doing);
     if (answer.status === 404 || answer.status === 405) {
       throw new MissingRouteError(
-        `The panel has no ${shape.method} ${url} (${describeStatus(answer)}): it may be another Easypanel version.`,
+        `The panel has no ${where} (${describeStatus(answer)}): it may be another Easypanel version.`,
         serverMessage(answer, secrets),
       );
     }
@@ -157,31 +122,12 @@ async function sendOnce({ settings, panel, token, operation, input, style, signa
   fail(response);
   // A call that returns nothing may answer 200 with an empty body (2.33).
   if (response.text.trim() === '') return null;
-  const body = await unreadableIfWrite(operation, async () =>
-    parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape),
-  );
+  const readable = <T>(step: () => Promise<T>) => (operation.effect === 'write' ? unreadableIfWrite(step) : step());
+  const body = await readable(async () => parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape));
   if (!enveloped) return body;
   const answer = readEnvelope(style, body);
   if (answer.kind === 'error') fail(withEnvelopeStatus(response, answer));
-  return unreadableIfWrite(operation, async () => envelopePayload(style, answer, operation.doing));
-}
-
-/**
- * A write's answer that came but could not be read: too large, not JSON (a proxy's HTML page with
- * 200), not the generation's envelope. The write reached something that answered, so whether the
- * panel did it is not known (never a failure: see `serviceActionOutcome`).
- */
-export class UnreadableAnswerError extends PanelError {}
-
-/** `read`, its BAD_RESPONSE or RESPONSE_TOO_LARGE turned into `UnreadableAnswerError` for a write. */
-async function unreadableIfWrite<T>(operation: Operation, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    const unreadable = error instanceof PanelError && (error.code === 'BAD_RESPONSE' || error.code === 'RESPONSE_TOO_LARGE');
-    if (operation.effect !== 'write' || !unreadable || error instanceof MissingRouteError) throw error;
-    throw new UnreadableAnswerError(error.code, error.message, { cause: error });
-  }
+  return readable(async () => envelopePayload(style, answer, operation.doing));
 }
 
 /** The version an answer of `getVersion` names (`"2.32.2"`), or null when it names none. */

@@ -1,46 +1,8 @@
 import type { ApiStyle } from '../../../shared/types.ts';
-import type { JsonShapeLimits } from '../common/json-shape.ts';
-import type { CallKind } from './api-style.ts';
+import type { Operation } from './operation.ts';
 import { SERVICE_WRITE_OPERATIONS } from './service-operations.ts';
 
-/**
- * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
- * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
- * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
- * (panel-calls.ts) sends one in the panel's own style.
- */
-export type Operation = OperationRoute & OperationEffect;
-
-/**
- * What it does to the panel. A read may be sent once more after a network failure or a 5xx
- * (`retry`); a write never is: the first may have been carried out, and a second deploy or stop is
- * not the operator's wish. A lost answer to a write leaves its outcome unknown.
- */
-export type OperationEffect =
-  /** `retry` false: a read whose failure costs nothing, not worth a second request (the version read beside a check). */
-  { effect: 'read'; retry: boolean } | { effect: 'write' };
-
-export interface OperationRoute {
-  /** How the wire carries it: tRPC sends a query as a GET, a mutation as a POST. */
-  kind: CallKind;
-  /** What the operation does, as messages say it ("reading the version"). */
-  doing: string;
-  /**
-   * Its route in each generation. Several: the names it had across the generation's versions,
-   * tried in order while the panel has none of them (404, 405); the first that answers is used.
-   */
-  routes: Readonly<Record<ApiStyle, string | readonly string[]>>;
-  /**
-   * The generation whose envelope a style's route speaks, where it is not the style's own: 2.33's
-   * GET cannot carry a number (`limit`), so such a read goes through the RPC layer a 2.33 panel
-   * still answers (EASYPANEL.md).
-   */
-  via?: Partial<Readonly<Record<ApiStyle, ApiStyle>>>;
-  /** How long each request may take, headers and body; null: the request timeout of the settings. */
-  deadlineMs: number | null;
-  /** Larger limits than a panel's usual answer (`RequestSettings.maxResponseBytes`, `PANEL_ANSWER_LIMITS`). */
-  answerLimits?: { maxBytes: number; shape: JsonShapeLimits };
-}
+export type { Operation, OperationEffect, OperationRoute } from './operation.ts';
 
 /**
  * A project list holds every service with its whole settings on real panels (several KiB each):
@@ -62,6 +24,12 @@ const ACTION_LIST_LIMITS = { maxBytes: 16 * 1024 * 1024, shape: { maxDepth: 64, 
 export const ACTION_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
 const ACTION_LIMITS = { maxBytes: ACTION_ANSWER_MAX_BYTES, shape: { maxDepth: 64, maxValues: 20_000 } } as const;
 
+/**
+ * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
+ * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
+ * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
+ * (panel-calls.ts) sends one in the panel's own style.
+ */
 export const OPERATIONS = {
   getVersion: {
     kind: 'query',

@@ -1,4 +1,4 @@
-import type { Operation } from './panel-operations.ts';
+import type { Operation } from './operation.ts';
 
 /**
  * The writes to a service, as the operation table holds them (EASYPANEL.md, "What operators do

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { cleanTags, copyName, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
@@ -8,17 +7,45 @@ import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry
 import { newPanelRecord } from './new-panel.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from '../sign-in/panel-logout.ts';
-import { heldSignIns } from '../sign-in/sign-in-methods.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import {
+  changingTrust,
+  type CoreMethods,
+  type Emit,
+  type FolderAccess,
+  type PresentedCertificates,
+  type TrustChanges,
+} from '../context/core-context.ts';
 import { toPanel, type DataFolder } from '../storage/data-folder.ts';
 import { attemptWrite, find } from '../sign-in/session-reader.ts';
-import { endSignIn } from '../sign-in/sign-in-methods.ts';
+import { endSignIn, heldSignIns, type SignInEnding } from '../sign-in/sign-in-methods.ts';
 
 type PanelMethods = 'listPanels' | 'addPanel' | 'updatePanel' | 'removePanel' | 'removePanels' | 'duplicatePanel' | 'updatePanels';
 
+/** Something that keeps what it read of a panel, and forgets it when the panel goes or moves. */
+export interface ForgetsPanels {
+  forget(panelId: string): void;
+}
+
+/**
+ * What the panel list uses beside the folder: the clock, the sign-ins' ending, the certificates
+ * presented, the requests and events that ask removed panels to end their sessions (recorded
+ * writes), what the checks keep of each panel (its state read beside the session, its alerts), and
+ * where a change of trust is told (a panel's change or removal can change which certificate it accepts).
+ */
+export interface PanelListParts extends FolderAccess, SignInEnding {
+  now(): Date;
+  presented: PresentedCertificates;
+  request: RequestSettings;
+  emit: Emit;
+  fleet: ForgetsPanels;
+  alerts: ForgetsPanels;
+  trust: TrustChanges;
+}
+
 /** The panel list: adding, changing, labelling, duplicating and removing panels, one or many. */
-export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
-  const { state, now, changes, presented } = context;
+export function panelMethods(parts: PanelListParts): CoreMethods<PanelMethods> {
+  const { state, now, changes, presented, cache, reader, fleet, alerts, trust } = parts;
 
   /** Forgets everything this run holds for panels that are being removed. */
   async function forgetPanels(current: DataFolder, ids: readonly string[]) {
@@ -30,27 +57,25 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
     // the next start, because the panel is no longer in the list.
     const forgetting = attemptWrite(() => current.vault.forget(...ids));
     for (const id of ids) {
-      context.cache.forget(id);
-      context.reader.ended(id);
-      context.fleet.forget(id);
-      context.alerts.forget(id);
+      cache.forget(id);
+      reader.ended(id);
+      fleet.forget(id);
+      alerts.forget(id);
       current.history.forget(id);
       presented.delete(id);
     }
     // The panels are asked to end their sessions too; nobody waits for them: the panel is gone from the list.
-    void endSessionsAtPanels(context.request, held, writeRecorder(context, current.activity));
+    void endSessionsAtPanels(parts.request, held, writeRecorder(parts, current.activity));
     await forgetting;
   }
 
   return {
     async listPanels() {
-      parseArguments('listPanels', []);
       const current = await state();
       return current.registry.list().map((record) => toPanel(record, current));
     },
 
-    async addPanel(input) {
-      const [added] = parseArguments('addPanel', [input]);
+    async addPanel(added) {
       const current = await state();
       const { baseUrl, display } = normaliseAddress(added.address, { allowPlainHttp: added.allowPlainHttp ?? false });
       failIfDuplicate(current.registry, baseUrl, display);
@@ -60,84 +85,86 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       return toPanel(record, current);
     },
 
-    async updatePanel(id, patch) {
-      const [panelId, change] = parseArguments('updatePanel', [id, patch]);
-      const current = await state();
-      const record = find(current, panelId);
-      const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
-      // Settings the schema's validation is enough for are taken as given; the address, plain http and
-      // the API style with its paths are worked out below.
-      const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
-      const next: PanelRecordChange = withoutUndefined(asGiven);
-      const style = apiStyle ?? record.apiStyle;
-      if (style !== record.apiStyle) Object.assign(next, { apiStyle: style }, pathsFollowingStyle(record, style));
-      if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, STYLE_PATHS[style].login);
-      if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', STYLE_PATHS[style].session);
-      const allowPlainHttp = plainHttpChoice ?? record.allowPlainHttp;
-      if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
-      // Taking the choice back needs an address that works without it: normalised again below.
-      const address = typedAddress ?? (plainHttpChoice === false ? record.baseUrl : undefined);
-      if (address !== undefined) {
-        const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
-        if (baseUrl !== record.baseUrl) {
-          failIfDuplicate(current.registry, baseUrl, display);
-          next.baseUrl = baseUrl;
-          // The trusted certificate was the old address's server's.
-          next.trustedCertificate = null;
-          next.signedOutReason = signedIn
-            ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
-            : record.signedOutReason;
+    updatePanel(panelId, change) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        const record = find(current, panelId);
+        const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
+        // Settings the schema's validation is enough for are taken as given; the address, plain http and
+        // the API style with its paths are worked out below.
+        const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
+        const next: PanelRecordChange = withoutUndefined(asGiven);
+        const style = apiStyle ?? record.apiStyle;
+        if (style !== record.apiStyle) Object.assign(next, { apiStyle: style }, pathsFollowingStyle(record, style));
+        if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, STYLE_PATHS[style].login);
+        if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', STYLE_PATHS[style].session);
+        const allowPlainHttp = plainHttpChoice ?? record.allowPlainHttp;
+        if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
+        // Taking the choice back needs an address that works without it: normalised again below.
+        const address = typedAddress ?? (plainHttpChoice === false ? record.baseUrl : undefined);
+        if (address !== undefined) {
+          const { baseUrl, display } = normaliseAddress(address, { allowPlainHttp });
+          if (baseUrl !== record.baseUrl) {
+            failIfDuplicate(current.registry, baseUrl, display);
+            next.baseUrl = baseUrl;
+            // The trusted certificate was the old address's server's.
+            next.trustedCertificate = null;
+            next.signedOutReason = signedIn
+              ? { code: 'NOT_SIGNED_IN', message: 'The address changed, so the sign-in for the old address was forgotten. Log in again.' }
+              : record.signedOutReason;
+          }
         }
-      }
-      // The token belongs to the old address; it must never be sent to the new one.
-      if (next.baseUrl !== undefined) {
-        const ending = endSignIn(context, current, record, next, `signed out of ${record.name} at its old address`);
-        current.history.forget(panelId);
-        context.fleet.forget(panelId);
-        presented.delete(panelId);
-        // As this call leaves the panel, answered once on disk (see logInOnce).
+        // The token belongs to the old address; it must never be sent to the new one.
+        if (next.baseUrl !== undefined) {
+          const ending = endSignIn(parts, current, record, next, `signed out of ${record.name} at its old address`);
+          current.history.forget(panelId);
+          fleet.forget(panelId);
+          presented.delete(panelId);
+          // As this call leaves the panel, answered once on disk (see logInOnce).
+          const answer = toPanel(current.registry.get(panelId) ?? record, current);
+          const { listFailure } = await ending;
+          // Signed out either way; the new address itself was not saved.
+          if (listFailure) throw listFailure;
+          return answer;
+        }
+        const saving = current.registry.update(panelId, next);
         const answer = toPanel(current.registry.get(panelId) ?? record, current);
-        const { listFailure } = await ending;
-        // Signed out either way; the new address itself was not saved.
-        if (listFailure) throw listFailure;
+        await saving;
+        changes.changed(panelId);
         return answer;
-      }
-      const saving = current.registry.update(panelId, next);
-      const answer = toPanel(current.registry.get(panelId) ?? record, current);
-      await saving;
-      changes.changed(panelId);
-      return answer;
+      });
     },
 
-    async removePanel(id) {
-      const [panelId] = parseArguments('removePanel', [id]);
-      const current = await state();
-      find(current, panelId);
-      // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
-      const forgetting = forgetPanels(current, [panelId]);
-      try {
-        await current.registry.remove(panelId);
-      } finally {
-        await forgetting;
-      }
-      changes.removed(panelId);
+    removePanel(panelId) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        find(current, panelId);
+        // Gone from the list as the sign-in ends, before either write is waited for (see endSignIns).
+        const forgetting = forgetPanels(current, [panelId]);
+        try {
+          await current.registry.remove(panelId);
+        } finally {
+          await forgetting;
+        }
+        changes.removed(panelId);
+      });
     },
 
-    async removePanels(ids) {
-      const [requested] = parseArguments('removePanels', [ids]);
-      const current = await state();
-      const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
-      const forgetting = forgetPanels(current, panelIds);
-      try {
-        await current.registry.removeMany(new Set(panelIds));
-      } finally {
-        await forgetting;
-      }
-      for (const id of panelIds) changes.removed(id);
+    removePanels(requested) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        const panelIds = [...new Set(requested)].filter((id) => current.registry.get(id));
+        const forgetting = forgetPanels(current, panelIds);
+        try {
+          await current.registry.removeMany(new Set(panelIds));
+        } finally {
+          await forgetting;
+        }
+        for (const id of panelIds) changes.removed(id);
+      });
     },
 
-    async updatePanels(ids, change) {
-      const [requested, { group, addTags, removeTags, colour, favourite, muted }] = parseArguments('updatePanels', [ids, change]);
+    async updatePanels(requested, { group, addTags, removeTags, colour, favourite, muted }) {
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const removing = new Set((removeTags ?? []).map((tag) => tag.toLowerCase()));
@@ -167,8 +194,7 @@ export function panelMethods(context: CoreContext): CoreMethods<PanelMethods> {
       return answer;
     },
 
-    async duplicatePanel(id, input) {
-      const [panelId, { address, name, allowPlainHttp = false }] = parseArguments('duplicatePanel', [id, input]);
+    async duplicatePanel(panelId, { address, name, allowPlainHttp = false }) {
       const current = await state();
       const source = find(current, panelId);
       // Plain http is the operator's choice for the new address, as in Add panel: never the source's.

@@ -1,10 +1,10 @@
 import type { PanelCheck } from '../../../shared/types.ts';
-import { BoundedPass, type BoundedPassOptions } from './bounded-pass.ts';
+import { PanelPass, type PanelPassOptions } from './panel-pass.ts';
 
-export type PanelCheckerOptions = Omit<BoundedPassOptions<PanelCheck>, 'cancelled'>;
+export type PanelCheckerOptions = Omit<PanelPassOptions<PanelCheck>, 'cancelled'>;
 
-/** Session checks of many panels: a bounded pass whose panels not read before a cancel answer CANCELLED. */
-export class PanelChecker extends BoundedPass<PanelCheck> {
+/** Session checks of many panels: a panel pass whose panels not read before a cancel answer CANCELLED. */
+export class PanelChecker extends PanelPass<PanelCheck> {
   constructor(options: PanelCheckerOptions) {
     super({
       ...options,

@@ -1,32 +1,36 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { LISTED_DEPLOYMENTS, type DeploymentList, type DeploymentLog } from '../../../shared/deployments.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { readBuildLog, readDeployments, readStatus } from '../easypanel/deployment-answers.ts';
 import { callPanel, MissingRouteError } from '../easypanel/panel-calls.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
-import { withToken } from '../sign-in/with-token.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import type { CoreMethods } from '../context/core-context.ts';
+import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
+
+/** What the deployments' reads use: the calls with the panel's token, the requests' settings, the clock. */
+export interface DeploymentParts extends TokenCalls {
+  request: RequestSettings;
+  now(): Date;
+}
 
 /**
  * A service's deployments (the panel's actions history) and the build log of one, read in main
  * with the panel's token through the operation table (`listActions`, `getAction`: reads, retried
  * once). The answers are read in `http/deployment-answers.ts`; a log is cut to its end there.
  */
-export function deploymentMethods(context: CoreContext): CoreMethods<'listDeployments' | 'getDeploymentLog'> {
-  const { request, now } = context;
+export function deploymentMethods(parts: DeploymentParts): CoreMethods<'listDeployments' | 'getDeploymentLog'> {
+  const { request, now } = parts;
   return {
-    async listDeployments(id, service) {
-      const [panelId, { projectName, serviceName }] = parseArguments('listDeployments', [id, service]);
-      return withToken(context, panelId, async ({ record, token }): Promise<DeploymentList> => {
+    async listDeployments(panelId, { projectName, serviceName }) {
+      return withToken(parts, panelId, async ({ record, token }): Promise<DeploymentList> => {
         const answer = await callPanel(request, record, token, 'listActions', { projectName, serviceName, limit: LISTED_DEPLOYMENTS });
         return { panelId, projectName, serviceName, readAt: now().toISOString(), ...readDeployments(answer, secretMatcher([token])) };
       });
     },
 
-    async getDeploymentLog(id, deployment) {
-      const [panelId, deploymentId] = parseArguments('getDeploymentLog', [id, deployment]);
-      return withToken(context, panelId, async ({ record, token }): Promise<DeploymentLog> => {
+    async getDeploymentLog(panelId, deploymentId) {
+      return withToken(parts, panelId, async ({ record, token }): Promise<DeploymentLog> => {
         const answer = await callPanel(request, record, token, 'getAction', { id: deploymentId }).catch((error: unknown) => {
           throw error instanceof MissingRouteError ? notFound(deploymentId, error) : error;
         });

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import {
   missingActionReason,
@@ -11,9 +10,10 @@ import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, service
 import type { ActivityLog } from '../storage/activity-log.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import type { CoreMethods, Emit } from '../context/core-context.ts';
 import { readServiceType } from './service-reads.ts';
-import { withToken } from '../sign-in/with-token.ts';
+import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
 /**
  * Deploy, start, stop, restart a service (`runServiceAction`). The rules for writes: the window
@@ -69,6 +69,13 @@ export class ServiceActionsInFlight {
   }
 }
 
+/** What one service action uses: the requests' settings, the actions under way, the window's events (the activity log's too). */
+export interface ServiceWrites {
+  request: RequestSettings;
+  inFlight: ServiceActionsInFlight;
+  emit: Emit;
+}
+
 /** What each action is for a database, which Easypanel only enables and disables. */
 const DATABASE_VERBS: Readonly<Record<ServiceAction, ServiceVerb | null>> = {
   deploy: null,
@@ -77,15 +84,14 @@ const DATABASE_VERBS: Readonly<Record<ServiceAction, ServiceVerb | null>> = {
   restart: null,
 };
 
-export function serviceActionMethods(context: CoreContext): CoreMethods<'runServiceAction'> {
+export function serviceActionMethods(parts: ServiceWrites & TokenCalls): CoreMethods<'runServiceAction'> {
   return {
-    async runServiceAction(id, input) {
-      const [panelId, { projectName, serviceName, action }] = parseArguments('runServiceAction', [id, input]);
+    async runServiceAction(panelId, { projectName, serviceName, action }) {
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
       const target = { projectName, serviceName };
-      return withToken(context, panelId, ({ record, token, state }) =>
-        runOnce(context, { record, token, activity: state.activity }, target, action, {
-          typeOf: () => readServiceType(context.request, record, token, target),
+      return withToken(parts, panelId, ({ record, token, state }) =>
+        runOnce(parts, { record, token, activity: state.activity }, target, action, {
+          typeOf: () => readServiceType(parts.request, record, token, target),
         }),
       );
     },
@@ -94,7 +100,7 @@ export function serviceActionMethods(context: CoreContext): CoreMethods<'runServ
 
 /** Tells the window a service action's step; a window that is gone must not fail a write. */
 export function tellServiceAction(
-  context: Pick<CoreContext, 'emit'>,
+  { emit }: Pick<ServiceWrites, 'emit'>,
   panelId: string,
   { projectName, serviceName }: ServiceTarget,
   action: ServiceAction,
@@ -102,7 +108,7 @@ export function tellServiceAction(
   message: string | null = null,
 ): void {
   try {
-    context.emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
+    emit({ type: 'serviceActionChanged', panelId, projectName, serviceName, action, phase, message });
   } catch {
     // Nothing to do: the write goes on.
   }
@@ -120,13 +126,13 @@ export interface RunOnceSteps {
  * steps told to the window. An action the type lacks is never sent.
  */
 export async function runOnce(
-  context: CoreContext,
+  writes: ServiceWrites,
   { record, token, activity }: { record: PanelRecord; token: string; activity: ActivityLog },
   target: ServiceTarget,
   action: ServiceAction,
   { typeOf, onSent }: RunOnceSteps,
 ): Promise<ServiceActionResult> {
-  const { inFlight } = context;
+  const { inFlight, request } = writes;
   const panelId = record.id;
   const { projectName, serviceName } = target;
   const running = inFlight.running(panelId, target);
@@ -137,18 +143,18 @@ export async function runOnce(
     );
   }
   const changed = (phase: ServiceActionPhase, message: string | null = null) =>
-    tellServiceAction(context, panelId, target, action, phase, message);
+    tellServiceAction(writes, panelId, target, action, phase, message);
   let sent = false;
   try {
     const name = writeFor(record, target, action, await typeOf());
-    await writeRecorder(context, activity)(
+    await writeRecorder(writes, activity)(
       record,
       { action, projectName, serviceName },
       () => {
         sent = true;
         onSent?.();
         changed('sent');
-        return callPanel(context.request, record, token, name, { projectName, serviceName });
+        return callPanel(request, record, token, name, { projectName, serviceName });
       },
       { secrets: [token], judge: (error) => serviceActionOutcome(action, error) },
     );

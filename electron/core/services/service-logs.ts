@@ -1,13 +1,19 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { SERVICE_LOG_LINES, type ServiceRef } from '../../../shared/service-logs.ts';
 import { MissingRouteError } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { type LogService, readBacklog } from '../easypanel/service-log-socket.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { LogFollows } from './log-follows.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit } from '../context/core-context.ts';
 import { readServiceType } from './service-reads.ts';
-import { failedWithToken, withToken } from '../sign-in/with-token.ts';
+import { failedWithToken, type TokenCalls, withToken } from '../sign-in/with-token.ts';
+
+/** What the runtime logs use: the calls with the panel's token, the requests' settings (and proxy), the clock, the window's events. */
+export interface ServiceLogParts extends TokenCalls {
+  request: RequestSettings;
+  now(): Date;
+  emit: Emit;
+}
 
 /** The largest backlog read: 10,000 lines of 800 bytes. A larger one is refused unread (RESPONSE_TOO_LARGE). */
 export const MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
@@ -40,12 +46,11 @@ async function logService(request: RequestSettings, record: PanelRecord, token: 
  * Runtime logs: the last lines, and live follows (log-follows.ts). A 401/403, whether to the type's
  * read or to the log socket's handshake, ends the panel's sign-in as a read's does (with-token.ts).
  */
-export function serviceLogMethods(context: CoreContext, follows = new LogFollows(context.emit)): ServiceLogMethods {
-  const { request, now } = context;
+export function serviceLogMethods(parts: ServiceLogParts, follows = new LogFollows(parts.emit)): ServiceLogMethods {
+  const { request, now } = parts;
   return {
-    async readServiceLogs(panelId, input) {
-      const [id, { projectName, serviceName, lines = SERVICE_LOG_LINES.default }] = parseArguments('readServiceLogs', [panelId, input]);
-      return withToken(context, id, async ({ record, token }) => {
+    async readServiceLogs(id, { projectName, serviceName, lines = SERVICE_LOG_LINES.default }) {
+      return withToken(parts, id, async ({ record, token }) => {
         const service = await logService(request, record, token, { projectName, serviceName });
         const read = await readBacklog(record, token, service, {
           lines,
@@ -57,9 +62,8 @@ export function serviceLogMethods(context: CoreContext, follows = new LogFollows
       });
     },
 
-    async followServiceLogs(panelId, input) {
-      const [id, { projectName, serviceName }] = parseArguments('followServiceLogs', [panelId, input]);
-      return withToken(context, id, async (held) => {
+    async followServiceLogs(id, { projectName, serviceName }) {
+      return withToken(parts, id, async (held) => {
         const { record, token, state } = held;
         const service = await logService(request, record, token, { projectName, serviceName });
         // The sign-in it was opened with: a log out, an expiry or a new token ends it.
@@ -73,7 +77,7 @@ export function serviceLogMethods(context: CoreContext, follows = new LogFollows
           // The socket's own end (a refused handshake): a 401/403 ends the sign-in, and with it the panel's other follows.
           failed: (error) => {
             if (!stillSignedIn()) return;
-            void failedWithToken(context, held, error).then(
+            void failedWithToken(parts, held, error).then(
               () => {
                 if (!stillSignedIn()) follows.signInEnded(id);
               },
@@ -84,8 +88,7 @@ export function serviceLogMethods(context: CoreContext, follows = new LogFollows
       });
     },
 
-    async stopFollowingServiceLogs(followId) {
-      const [id] = parseArguments('stopFollowingServiceLogs', [followId]);
+    async stopFollowingServiceLogs(id) {
       follows.stop(id);
     },
 

@@ -1,4 +1,3 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import type { ServiceRef } from '../../../shared/service-logs.ts';
@@ -6,10 +5,10 @@ import type { ServerStats, ServiceList } from '../../../shared/services.ts';
 import { callPanel, versionOf } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { deployKey, runningDeploys } from '../easypanel/deployment-answers.ts';
-import { readServerLoad, readServiceList } from '../easypanel/service-answers.ts';
+import { type ReadList, readServerLoad, readServiceList } from '../easypanel/service-answers.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
-import { withToken } from '../sign-in/with-token.ts';
+import type { CoreMethods } from '../context/core-context.ts';
+import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
 /**
  * What a panel runs: its projects and services with their state, and the server's load, read in
@@ -28,6 +27,18 @@ export interface DeploysUnderWay {
 
 const NO_DEPLOYS: DeploysUnderWay = { has: () => false };
 
+/** Where a list read here is kept too: the fleet's Services view shows it (the checks' state of the panel). */
+export interface ListedServices {
+  listed(panelId: string, read: ReadList, taskStats: unknown, readAt: string, statsFailure: PanelError | null): void;
+}
+
+/** What the reads of a panel's services and load use: the calls with its token, the requests' settings, the clock. */
+export interface ServiceReadParts extends TokenCalls {
+  request: RequestSettings;
+  now(): Date;
+  fleet: ListedServices;
+}
+
 /**
  * How many of the panel's newest actions are looked at for unfinished builds: a running build is
  * among the newest, since each later action of any service comes after it.
@@ -35,15 +46,14 @@ const NO_DEPLOYS: DeploysUnderWay = { has: () => false };
 const RECENT_ACTIONS = 50;
 
 export function serviceReadMethods(
-  context: CoreContext,
+  parts: ServiceReadParts,
   deploys: DeploysUnderWay = NO_DEPLOYS,
 ): CoreMethods<'listServices' | 'getServerStats'> {
-  const { request, now } = context;
+  const { request, now, fleet } = parts;
 
   return {
-    async listServices(id) {
-      const [panelId] = parseArguments('listServices', [id]);
-      return withToken(context, panelId, async ({ record, token, state }): Promise<ServiceList> => {
+    async listServices(panelId) {
+      return withToken(parts, panelId, async ({ record, token, state }): Promise<ServiceList> => {
         // One actions read of the whole panel, beside the list: its unfinished builds are `deploying`.
         const [list, stats, actions] = await Promise.allSettled([
           callPanel(request, record, token, 'listProjectsAndServices'),
@@ -63,14 +73,13 @@ export function serviceReadMethods(
         const readAt = now().toISOString();
         // The fleet's Services view shows this read too, while the sign-in it was read with lasts.
         if (state.vault.token(panelId, state.registry.get(panelId)?.baseUrl ?? '') === token)
-          context.fleet.listed(panelId, read, stats.status === 'fulfilled' ? stats.value : null, readAt, statsFailure);
+          fleet.listed(panelId, read, stats.status === 'fulfilled' ? stats.value : null, readAt, statsFailure);
         return { panelId, readAt, ...read, taskStatsProblem: statsFailure?.message ?? null };
       });
     },
 
-    async getServerStats(id) {
-      const [panelId] = parseArguments('getServerStats', [id]);
-      return withToken(context, panelId, async ({ record, token, state }): Promise<ServerStats> => {
+    async getServerStats(panelId) {
+      return withToken(parts, panelId, async ({ record, token, state }): Promise<ServerStats> => {
         const [load, version] = await Promise.allSettled([
           callPanel(request, record, token, 'getSystemStats'),
           callPanel(request, record, token, 'getVersion'),

@@ -3,16 +3,15 @@ import type { Panel } from '../../../shared/types.ts';
 import { pathsFollowingStyle, STYLE_PATHS } from '../common/style-paths.ts';
 import { checkApiToken } from '../easypanel/api-token-check.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
-import { keepSignIn, type SignInFor } from './keep-sign-in.ts';
-import type { CoreContext } from '../context/core-context.ts';
+import { keepSignIn, type SignInFor, type SignInParts } from './keep-sign-in.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /**
  * Signs a panel in with a long-lived API token the operator pasted: sent to that panel only, to
  * check it, then kept exactly like a log in's token (the vault, encrypted), marked `api-token`.
  */
-export async function signInWithApiToken(context: CoreContext, id: string, token: string, signInFor: SignInFor): Promise<Panel> {
-  const { state, request, presented, changes } = context;
+export async function signInWithApiToken(parts: SignInParts, id: string, token: string, signInFor: SignInFor): Promise<Panel> {
+  const { state, request, presented, changes } = parts;
   const current = await state();
   const panel = find(current, id);
   if (panel.baseUrl !== signInFor.baseUrl) {
@@ -33,7 +32,7 @@ export async function signInWithApiToken(context: CoreContext, id: string, token
       changes.changed(id);
     }
   }
-  return keepSignIn(context, current, id, token, signInFor, { tokenKind: 'api-token' });
+  return keepSignIn(parts, current, id, token, signInFor, { tokenKind: 'api-token' });
 }
 
 /** The style the version read answered in, when the panel's paths are the defaults (paths the operator set are theirs). */

@@ -1,13 +1,18 @@
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
-import { PanelError } from '../../../shared/contract/errors.ts';
 import { outcomeOfError, type FleetLogInResult } from '../../../shared/fleet-login.ts';
 import { isUnencrypted } from '../../../shared/plain-http.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
-import { BoundedPass } from '../schedule/bounded-pass.ts';
+import { PanelPass } from '../schedule/panel-pass.ts';
+import { RunHolder } from '../schedule/run-holder.ts';
 import type { LogInCredentials } from '../easypanel/panel-endpoints.ts';
 import type { PanelLogIn } from './panel-log-in.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { CoreMethods, Emit, OpenedFolder } from '../context/core-context.ts';
+
+/** What the log in to several panels uses: the folder (the panels, the concurrency setting), the clock, the window's progress events. */
+export interface FleetSignInParts extends OpenedFolder {
+  now(): Date;
+  emit: Emit;
+}
 
 const ALREADY_RUNNING =
   'Paneldeck is already logging in to several panels. Wait for that to finish, or cancel it, before starting another.';
@@ -16,14 +21,14 @@ const PLAIN_HTTP_MESSAGE =
   'Not sent: this panel is on plain http:// and was not named in the form as one to send the password to unencrypted. Log in to it on its own.';
 
 /**
- * Logs in to several panels with one email and password. Each run is a bounded pass of its own
+ * Logs in to several panels with one email and password. Each run is a panel pass of its own
  * that holds the credentials: they are gone with it when the last log in ends. Each panel goes
  * through the one log in of a panel (`panel-log-in.ts`), so API styles, pinned certificates,
  * redirects and two-factor answers are handled as when the operator logs in to it alone.
  */
-export function fleetSignInMethods(context: CoreContext, logInPanel: PanelLogIn): CoreMethods<'logInPanels' | 'cancelLogIns'> {
-  const { state, opened, now } = context;
-  let running: BoundedPass<FleetLogInResult> | null = null;
+export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLogIn): CoreMethods<'logInPanels' | 'cancelLogIns'> {
+  const { state, opened, now, emit } = parts;
+  const runs = new RunHolder<PanelPass<FleetLogInResult>>(ALREADY_RUNNING);
 
   async function logInOne(
     panelId: string,
@@ -43,30 +48,23 @@ export function fleetSignInMethods(context: CoreContext, logInPanel: PanelLogIn)
   }
 
   return {
-    async logInPanels(ids, input) {
-      const [requested, { email, password, rememberMe, sendOverPlainHttp }] = parseArguments('logInPanels', [ids, input]);
-      if (running) throw new PanelError('INVALID_INPUT', ALREADY_RUNNING);
+    async logInPanels(requested, { email, password, rememberMe, sendOverPlainHttp }) {
       const credentials: LogInCredentials = { email, password, rememberMe };
       const plainHttpAllowed = new Set(sendOverPlainHttp ?? []);
-      const pass = new BoundedPass<FleetLogInResult>({
-        concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
-        // The signal is left unread: a log in already sent finishes, so its outcome is known.
-        checkOne: (panelId) => logInOne(panelId, credentials, plainHttpAllowed),
-        cancelled: (panelId) => ({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: CANCELLED_MESSAGE } }),
-        onProgress: (done, total) => context.emit({ type: 'logInProgress', done, total }),
-        now,
-      });
-      running = pass;
-      try {
-        return await pass.check(requested);
-      } finally {
-        running = null;
-      }
+      const start = () =>
+        new PanelPass<FleetLogInResult>({
+          concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
+          // The signal is left unread: a log in already sent finishes, so its outcome is known.
+          runOne: (panelId) => logInOne(panelId, credentials, plainHttpAllowed),
+          cancelled: (panelId) => ({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: CANCELLED_MESSAGE } }),
+          onProgress: (done, total) => emit({ type: 'logInProgress', done, total }),
+          now,
+        });
+      return runs.hold(start, (pass) => pass.run(requested));
     },
 
     async cancelLogIns() {
-      parseArguments('cancelLogIns', []);
-      running?.cancel();
+      runs.cancel();
     },
   };
 }

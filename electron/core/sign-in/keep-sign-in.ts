@@ -3,14 +3,32 @@ import type { Panel } from '../../../shared/types.ts';
 import type { PanelRecordChange } from '../storage/panel-registry.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
-import type { CoreContext } from '../context/core-context.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import type { Emit, FolderAccess, PresentedCertificates } from '../context/core-context.ts';
 import { toPanel, type DataFolder } from '../storage/data-folder.ts';
-import { attemptWrite, find } from './session-reader.ts';
+import type { SessionCache } from './session-cache.ts';
+import { attemptWrite, find, type SessionReader } from './session-reader.ts';
 
 /** The panel as the operator asked to sign in: a log out or a new address since then drops the sign-in. */
 export interface SignInFor {
   generation: number;
   baseUrl: string;
+}
+
+/** What keeping a sign-in touches: what was read with the old token is forgotten, the window told, the replaced session ended at the panel (a write, recorded). */
+export interface SignInKeeping {
+  now(): Date;
+  cache: Pick<SessionCache, 'forget'>;
+  reader: Pick<SessionReader, 'forget'>;
+  changes: PanelChanges;
+  request: RequestSettings;
+  emit: Emit;
+}
+
+/** What a sign-in uses (a log in, an API token): the folder, where a refused certificate is noted, and what keeping it touches. */
+export interface SignInParts extends FolderAccess, SignInKeeping {
+  presented: PresentedCertificates;
 }
 
 /**
@@ -21,14 +39,14 @@ export interface SignInFor {
  * not: a log out does not end one).
  */
 export async function keepSignIn(
-  context: CoreContext,
+  keeping: SignInKeeping,
   current: DataFolder,
   id: string,
   token: string,
   signInFor: SignInFor,
   change: PanelRecordChange,
 ): Promise<Panel> {
-  const { now, cache, reader, changes, request } = context;
+  const { now, cache, reader, changes, request } = keeping;
   const { registry, vault } = current;
   const before = find(current, id);
   const replaced = vault.token(id, before.baseUrl);
@@ -57,7 +75,7 @@ export async function keepSignIn(
       void endSessionsAtPanels(
         request,
         [{ record, token: replaced, endsAt: replacedEndsAt }],
-        writeRecorder(context, current.activity),
+        writeRecorder(keeping, current.activity),
       ).catch(() => undefined);
     }
     return answer;

@@ -3,11 +3,10 @@ import type { Panel } from '../../../shared/types.ts';
 import { logInFindingStyle, type LogInCredentials } from '../easypanel/panel-endpoints.ts';
 import type { PanelRecordChange } from '../storage/panel-registry.ts';
 import { signInWithApiToken } from './api-token-sign-in.ts';
-import { keepSignIn, type SignInFor } from './keep-sign-in.ts';
+import { keepSignIn, type SignInFor, type SignInParts } from './keep-sign-in.ts';
 import { LogInQueue } from './login-queue.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
-import type { CoreContext } from '../context/core-context.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /** Logs in to one panel with credentials already checked against the contract; never returns the token. */
@@ -26,8 +25,8 @@ export interface PanelSignIns {
  * request at a time per panel (`login-queue.ts`), the API style found and remembered, the token
  * kept only while the panel's address and sign-in are the ones the attempt started with.
  */
-export function createPanelSignIns(context: CoreContext): PanelSignIns {
-  const { state, request, changes, presented } = context;
+export function createPanelSignIns(parts: SignInParts): PanelSignIns {
+  const { state, request, changes, presented } = parts;
   const logIns = new LogInQueue();
 
   /**
@@ -70,7 +69,7 @@ export function createPanelSignIns(context: CoreContext): PanelSignIns {
     // The operator's choice in the form is remembered for the panel's next log in.
     if (chosen !== undefined) change.keepSignedIn = chosen;
     try {
-      return await keepSignIn(context, current, id, token, signInFor, change);
+      return await keepSignIn(parts, current, id, token, signInFor, change);
     } catch (error) {
       // The panel opened a session for a token this log in does not keep (the panel was signed
       // out, moved or removed meanwhile, or the sign-in could not be recorded): it is asked to end
@@ -79,7 +78,7 @@ export function createPanelSignIns(context: CoreContext): PanelSignIns {
       void endSessionsAtPanels(
         request,
         [{ record: latest?.baseUrl === panel.baseUrl ? latest : panel, token, endsAt: null }],
-        writeRecorder(context, current.activity),
+        writeRecorder(parts, current.activity),
       );
       throw error;
     }
@@ -104,7 +103,7 @@ export function createPanelSignIns(context: CoreContext): PanelSignIns {
       const { baseUrl } = find(current, panelId);
       const generation = current.vault.generation(panelId);
       return logIns.run(panelId, [generation, baseUrl, 'api-token', token], () =>
-        signInWithApiToken(context, panelId, token, { generation, baseUrl }),
+        signInWithApiToken(parts, panelId, token, { generation, baseUrl }),
       );
     },
   };

@@ -1,28 +1,43 @@
 import { plural } from '../../../shared/counts.ts';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { API_TOKEN_KEPT_MESSAGE, PanelError, type ErrorInfo } from '../../../shared/contract/errors.ts';
 import { storageReason } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
 import type { PanelSignIns } from './panel-log-in.ts';
 import { endSessionsAtPanels, type EndedSignIn } from './panel-logout.ts';
-import type { CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import type { CoreMethods, Emit, FolderAccess } from '../context/core-context.ts';
 import { toPanel, type DataFolder } from '../storage/data-folder.ts';
-import { attemptWrite, find } from './session-reader.ts';
+import type { SessionCache } from './session-cache.ts';
+import { attemptWrite, find, type SessionReader } from './session-reader.ts';
+
+/** What ending a sign-in here touches: what was read with it is forgotten, its requests under way stop, the window is told. */
+export interface SignInEnding {
+  cache: Pick<SessionCache, 'forget'>;
+  reader: Pick<SessionReader, 'ended'>;
+  changes: PanelChanges;
+}
+
+/** What log in and log out use: the folder, the sign-ins' ending, and the panels' requests (a log out at the panel is a write, recorded). */
+export interface SignOutParts extends FolderAccess, SignInEnding {
+  request: RequestSettings;
+  emit: Emit;
+}
 
 /** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
 export function signInMethods(
-  context: CoreContext,
+  parts: SignOutParts,
   signIns: PanelSignIns,
 ): CoreMethods<'logIn' | 'logInWithApiToken' | 'logOut' | 'logOutPanels'> {
-  const { state, request, changes } = context;
+  const { state, request, changes } = parts;
 
   /**
    * After the sign-ins ended here: asks each panel to end its session, and where one could not,
    * says so on the panel (its session stays open at the panel until it expires).
    */
   async function endAtPanels(current: DataFolder, held: readonly EndedSignIn[]): Promise<ReadonlyMap<string, ErrorInfo>> {
-    const notes = await endSessionsAtPanels(request, held, writeRecorder(context, current.activity));
+    const notes = await endSessionsAtPanels(request, held, writeRecorder(parts, current.activity));
     if (notes.size === 0) return notes;
     // Only where no new sign-in began meanwhile: a note about the old session must not stand beside a new one.
     const still = new Map(
@@ -34,22 +49,19 @@ export function signInMethods(
   }
 
   return {
-    async logIn(id, credentials) {
-      const [panelId, { email, password, code, rememberMe }] = parseArguments('logIn', [id, credentials]);
+    async logIn(panelId, { email, password, code, rememberMe }) {
       return signIns.withPassword(panelId, { email, password, code, rememberMe });
     },
 
-    async logInWithApiToken(id, input) {
-      const [panelId, { token }] = parseArguments('logInWithApiToken', [id, input]);
+    async logInWithApiToken(panelId, { token }) {
       return signIns.withApiToken(panelId, token);
     },
 
-    async logOut(id) {
-      const [panelId] = parseArguments('logOut', [id]);
+    async logOut(panelId) {
       const current = await state();
       const record = find(current, panelId);
       const held = heldSignIns(current, [record]);
-      const ending = endSignIn(context, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
+      const ending = endSignIn(parts, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
       // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
       const answer = toPanel(current.registry.get(panelId) ?? record, current);
       await ending;
@@ -57,13 +69,12 @@ export function signInMethods(
       return note ? { ...answer, signedOutReason: note } : answer;
     },
 
-    async logOutPanels(ids) {
-      const [requested] = parseArguments('logOutPanels', [ids]);
+    async logOutPanels(requested) {
       const current = await state();
       const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
       const held = heldSignIns(current, records);
       const ending = endSignIns(
-        context,
+        parts,
         current,
         records,
         (record) => loggedOutChange(current, record),
@@ -111,19 +122,19 @@ export function heldSignIns(current: DataFolder, records: readonly PanelRecord[]
  * whether the rest of `change` was saved.
  */
 export async function endSignIn(
-  context: CoreContext,
+  ending: SignInEnding,
   current: DataFolder,
   record: PanelRecord,
   change: PanelRecordChange,
   what: string,
 ): Promise<{ record: PanelRecord; listFailure: PanelError | null }> {
-  const { listFailure } = await endSignIns(context, current, [record], change, what);
+  const { listFailure } = await endSignIns(ending, current, [record], change, what);
   return { record: current.registry.get(record.id) ?? record, listFailure };
 }
 
 /** `endSignIn` for several panels, with one write of each file. */
 export async function endSignIns(
-  { cache, reader, changes }: CoreContext,
+  { cache, reader, changes }: SignInEnding,
   current: DataFolder,
   records: readonly PanelRecord[],
   /** The same for every panel, or each panel's own. */

@@ -1,14 +1,19 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
-import type { CoreContext } from '../context/core-context.ts';
+import type { FolderAccess } from '../context/core-context.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
-import { find, notSignedIn } from './session-reader.ts';
+import { find, notSignedIn, type SessionReader } from './session-reader.ts';
 
 /** The panel, its token now, and the state they were read from: what a call made with the token needs. */
 export interface SignedIn {
   record: PanelRecord;
   token: string;
   state: DataFolder;
+}
+
+/** What a call made with a panel's token needs: the data folder, and the session reader to hear first of its failure. */
+export interface TokenCalls extends FolderAccess {
+  reader: Pick<SessionReader, 'failedWithToken'>;
 }
 
 /** The panel and its token now, or NOT_SIGNED_IN (saying why the sign-in ended, when known). The token stays in main. */
@@ -25,21 +30,17 @@ export function signedIn(state: DataFolder, panelId: string): SignedIn {
  * a session read's would (one signed-out state, the window told), and a refused certificate is
  * noted for trustCertificate. Then the failure goes on to the caller.
  */
-export async function failedWithToken(context: Pick<CoreContext, 'reader'>, held: SignedIn, error: unknown): Promise<void> {
-  if (error instanceof PanelError) await context.reader.failedWithToken(held.state, held.record, held.token, error);
+export async function failedWithToken({ reader }: Pick<TokenCalls, 'reader'>, held: SignedIn, error: unknown): Promise<void> {
+  if (error instanceof PanelError) await reader.failedWithToken(held.state, held.record, held.token, error);
 }
 
 /** Runs `use` with the panel's token (see `signedIn`), telling the session reader of its failure (`failedWithToken`). */
-export async function withToken<T>(
-  context: Pick<CoreContext, 'state' | 'reader'>,
-  panelId: string,
-  use: (held: SignedIn) => Promise<T>,
-): Promise<T> {
-  const held = signedIn(await context.state(), panelId);
+export async function withToken<T>(calls: TokenCalls, panelId: string, use: (held: SignedIn) => Promise<T>): Promise<T> {
+  const held = signedIn(await calls.state(), panelId);
   try {
     return await use(held);
   } catch (error) {
-    await failedWithToken(context, held, error);
+    await failedWithToken(calls, held, error);
     throw error;
   }
 }

@@ -1,6 +1,5 @@
 import { chmodSync, constants, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { DocumentStore } from './document-store.ts';
 
 /** Owner only, for every document: even the panel list names accounts and the check history. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -16,11 +15,17 @@ export function restrictMode(path: string, mode: number): void {
 
 export type DocumentRead = { ok: true; document: unknown } | { ok: false; movedTo: string };
 
+/** What is read of a document store here (a `DocumentStore`): its path and its document. */
+export interface ReadableDocument {
+  readonly path: string;
+  read(): unknown;
+}
+
 /**
  * Reads a document; one that is not JSON is renamed to `<name>.corrupt-<timestamp>.json` so that
  * nothing is lost and the app can start without it.
  */
-export function readOrMoveAside(store: DocumentStore, now: Date): DocumentRead {
+export function readOrMoveAside(store: ReadableDocument, now: Date): DocumentRead {
   try {
     return { ok: true, document: store.read() };
   } catch (error) {

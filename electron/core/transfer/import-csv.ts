@@ -1,7 +1,22 @@
-import { CSV_COLUMNS, HEADERLESS_CSV_COLUMNS, type CsvColumn } from '../../../shared/transfer.ts';
-import type { ImportText, RawEntry } from './import-reader.ts';
+import { CSV_COLUMNS, HEADERLESS_CSV_COLUMNS, type CsvColumn, type ImportFormat } from '../../../shared/transfer.ts';
 
 /** A CSV import: its rows (RFC 4180) and their cells, read under the columns of shared/transfer.ts. */
+
+/** One panel's fields as the text gives them (JSON values, or CSV cells turned into them). */
+export interface RawEntry {
+  line: number;
+  fields: Record<string, unknown>;
+  /** What is wrong with the row as a whole (a CSV row with too many cells), before its fields. */
+  problem?: string;
+}
+
+/** An import's text read, whatever its format (import-reader.ts). */
+export interface ImportText {
+  format: ImportFormat;
+  entries: RawEntry[];
+  /** What the reader noticed about the whole text, such as a column it ignored. */
+  notes: string[];
+}
 
 /** Each name a header may give a column, lower-cased, to the column. */
 const COLUMN_BY_NAME = new Map<string, CsvColumn>(

@@ -3,38 +3,18 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { formatBytes } from '../../../shared/sizes.ts';
-import {
-  CSV_HEADER,
-  EXPORT_FORMAT,
-  EXPORT_VERSION,
-  IMPORT_MAX_BYTES,
-  IMPORT_MAX_ENTRIES,
-  type ImportFormat,
-} from '../../../shared/transfer.ts';
+import { CSV_HEADER, EXPORT_FORMAT, EXPORT_VERSION, IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from '../../../shared/transfer.ts';
 import { checkJsonShape, closingQuote } from '../common/json-shape.ts';
 import { isRecord } from '../common/guards.ts';
-import { csvColumnNamed, readCsv } from './import-csv.ts';
+import { csvColumnNamed, type ImportText, type RawEntry, readCsv } from './import-csv.ts';
+
+export type { ImportText, RawEntry } from './import-csv.ts';
 
 /**
  * Turns an import's bytes or text into entries (CSV in import-csv.ts): one object of fields per panel, with the line it
  * starts on. What the fields mean is checked later, entry by entry (import-entry.ts); here only the
  * whole text can be refused, with a message that says what it is and what Paneldeck reads.
  */
-
-/** One panel's fields as the text gives them (JSON values, or CSV cells turned into them). */
-export interface RawEntry {
-  line: number;
-  fields: Record<string, unknown>;
-  /** What is wrong with the row as a whole (a CSV row with too many cells), before its fields. */
-  problem?: string;
-}
-
-export interface ImportText {
-  format: ImportFormat;
-  entries: RawEntry[];
-  /** What the reader noticed about the whole text, such as a column it ignored. */
-  notes: string[];
-}
 
 const WHAT_IS_READ = `Paneldeck imports its own JSON export, a CSV with the columns ${CSV_HEADER}, or text with one address per line.`;
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mapInSlices, nextTurn } from '../common/time-slices.ts';
-import { parseArguments } from '../../../shared/contract/contract.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { exportDocument } from '../../../shared/transfer.ts';
 import { jsonFileStore, storageError } from '../storage/document-store.ts';
@@ -8,7 +7,8 @@ import { plainHttpVariant, validateEntry, type ValidatedEntry } from './import-e
 import { planImport, planPreview, withPlainHttp } from './import-plan.ts';
 import { readImportFile, readImportText, type ImportText } from './import-reader.ts';
 import { newPanelRecord } from '../panels/new-panel.ts';
-import type { CoreOptions, CoreContext, CoreMethods } from '../context/core-context.ts';
+import type { PanelChanges } from '../context/change-batchers.ts';
+import { changingTrust, type CoreMethods, type CoreOptions, type FolderAccess, type TrustChanges } from '../context/core-context.ts';
 import { toPanel } from '../storage/data-folder.ts';
 import { find } from '../sign-in/session-reader.ts';
 
@@ -19,6 +19,13 @@ interface PendingImport {
   plainHttpVariants: Map<number, ValidatedEntry>;
 }
 
+/** What export and import use: the folder, the clock, the window's changes, where a change of trust is told (an import can change certificates). */
+export interface TransferParts extends FolderAccess {
+  now(): Date;
+  changes: PanelChanges;
+  trust: TrustChanges;
+}
+
 /**
  * Panels out to a file, and in from a file or pasted text. Import goes in two steps: a preview of
  * what each entry would do, then, once the operator confirms, the change, in one write of the
@@ -26,15 +33,14 @@ interface PendingImport {
  * it is then: a panel added meanwhile is a duplicate, not a twin.
  */
 export function transferMethods(
-  context: CoreContext,
+  parts: TransferParts,
   options: Pick<CoreOptions, 'chooseExportFile' | 'chooseImportFile'>,
 ): CoreMethods<'exportPanels' | 'previewImport' | 'applyImport'> {
-  const { state, now, changes } = context;
+  const { state, now, changes, trust } = parts;
   let pending: PendingImport | null = null;
 
   return {
-    async exportPanels(ids) {
-      const [requested] = parseArguments('exportPanels', [ids]);
+    async exportPanels(requested) {
       const current = await state();
       const records = requested ? requested.map((panelId) => find(current, panelId)) : current.registry.list();
       const at = now();
@@ -53,8 +59,7 @@ export function transferMethods(
       return { path, count: records.length };
     },
 
-    async previewImport(source) {
-      const [from] = parseArguments('previewImport', [source]);
+    async previewImport(from) {
       const current = await state();
       let read: { name: string; text: string };
       if (from.from === 'file') {
@@ -78,31 +83,32 @@ export function transferMethods(
       return { id: pending.id, source: read.name, format: parsed.format, rows: plan.rows, counts: plan.counts, notes: parsed.notes };
     },
 
-    async applyImport(previewId, choice) {
-      const [id, { duplicates, plainHttpRows = [] }] = parseArguments('applyImport', [previewId, choice]);
-      const current = await state();
-      const applying = pending;
-      if (applying?.id !== id) {
-        throw new PanelError(
-          'INVALID_INPUT',
-          'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
-        );
-      }
-      const entries = withPlainHttp(applying.entries, applying.plainHttpVariants, plainHttpRows);
-      const plan = await planImport(entries, current.registry.list());
-      const createdAt = now().toISOString();
-      const additions = await mapInSlices(plan.additions, (settings) => newPanelRecord(settings, createdAt));
-      const updates = duplicates === 'update' ? plan.updates : new Map();
-      // One write: the whole import lands, or (the write failing) none of it does.
-      await current.registry.insertAndUpdate(additions, updates);
-      pending = null;
-      for (const panelId of [...additions.map((record) => record.id), ...updates.keys()]) changes.changed(panelId);
-      return {
-        added: additions.length,
-        updated: updates.size,
-        unchanged: plan.counts.same + (duplicates === 'update' ? 0 : plan.counts.duplicate),
-        invalid: plan.counts.invalid,
-      };
+    applyImport(id, { duplicates, plainHttpRows = [] }) {
+      return changingTrust(trust, async () => {
+        const current = await state();
+        const applying = pending;
+        if (applying?.id !== id) {
+          throw new PanelError(
+            'INVALID_INPUT',
+            'This import preview is no longer current (another import was previewed or done since). Import the file or text again.',
+          );
+        }
+        const entries = withPlainHttp(applying.entries, applying.plainHttpVariants, plainHttpRows);
+        const plan = await planImport(entries, current.registry.list());
+        const createdAt = now().toISOString();
+        const additions = await mapInSlices(plan.additions, (settings) => newPanelRecord(settings, createdAt));
+        const updates = duplicates === 'update' ? plan.updates : new Map();
+        // One write: the whole import lands, or (the write failing) none of it does.
+        await current.registry.insertAndUpdate(additions, updates);
+        pending = null;
+        for (const panelId of [...additions.map((record) => record.id), ...updates.keys()]) changes.changed(panelId);
+        return {
+          added: additions.length,
+          updated: updates.size,
+          unchanged: plan.counts.same + (duplicates === 'update' ? 0 : plan.counts.duplicate),
+          invalid: plan.counts.invalid,
+        };
+      });
     },
   };
 }

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
+import type { AppSettings, PanelCheck } from '../../../shared/types.ts';
+import { Listeners } from '../common/listeners.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import { createNodeFetch } from '../net/node-fetch.ts';
@@ -21,8 +23,8 @@ import { createPanelSignIns } from '../sign-in/panel-log-in.ts';
 import { transferMethods } from '../transfer/transfer-methods.ts';
 import { textFileMethods } from '../app/text-files.ts';
 import { panelMethods } from '../panels/panel-methods.ts';
-import { ServiceActionsInFlight, serviceActionMethods } from '../services/service-actions.ts';
-import type { Core, CoreOptions, CoreContext } from '../context/core-context.ts';
+import { ServiceActionsInFlight, serviceActionMethods, type ServiceWrites } from '../services/service-actions.ts';
+import type { Core, CoreOptions, OpenedFolder } from '../context/core-context.ts';
 import { openDataFolder, toPanel, type DataFolder } from '../storage/data-folder.ts';
 import { SessionCache } from '../sign-in/session-cache.ts';
 import { SessionReader } from '../sign-in/session-reader.ts';
@@ -30,6 +32,9 @@ import { serviceReadMethods } from '../services/service-reads.ts';
 import { serviceLogMethods } from '../services/service-logs.ts';
 import { sessionMethods } from '../checks/check-methods.ts';
 import { signInMethods } from '../sign-in/sign-in-methods.ts';
+import type { SignInParts } from '../sign-in/keep-sign-in.ts';
+import type { TokenCalls } from '../sign-in/with-token.ts';
+import { checkingArguments } from './checked-arguments.ts';
 
 export type { Core, CoreOptions } from '../context/core-context.ts';
 
@@ -39,7 +44,7 @@ export const ACTIVITY_FILE = 'activity.jsonl';
 /**
  * The whole of Paneldeck's main-process logic behind the contract. Every method validates its
  * arguments against the contract's schemas, so it can be called from IPC or a script alike.
- * Each concern lives in its own module over one shared context; this is the wiring.
+ * Each concern lives in its own module, given the few parts it uses; this is the wiring.
  */
 export function createCore(options: CoreOptions): Core {
   const now = options.now ?? (() => new Date());
@@ -88,41 +93,57 @@ export function createCore(options: CoreOptions): Core {
     if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
   });
   const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
-  const context: CoreContext = {
-    state: () => ready,
-    opened: () => opened,
-    request,
-    now,
-    emit,
-    cache,
-    changes,
-    presented,
-    reader,
-    fleet,
-    fleetChanges,
-    keptServices,
-    inFlight,
-    alerts: new AlertCenter({ now, emit }),
-  };
+  const alerts = new AlertCenter({ now, emit });
+  // Main's notifications (Core.onSettingsChanged and the others): the features tell, main listens.
+  const settingsListeners = new Listeners<AppSettings>();
+  const trustListeners = new Listeners<void>();
+  const checkListeners = new Listeners<readonly PanelCheck[]>();
+  const trust = { changed: () => trustListeners.tell() };
 
+  // Each feature gets the few parts it uses, nothing more.
+  const folder: OpenedFolder = { state: () => ready, opened: () => opened };
+  const tokenCalls: TokenCalls = { state: folder.state, reader };
+  const writes: ServiceWrites = { request, inFlight, emit };
+  const signInParts: SignInParts = { state: folder.state, now, cache, reader, changes, request, emit, presented };
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
-  const signIns = createPanelSignIns(context);
-  return {
-    ...appMethods(context, options),
-    ...panelMethods(context),
-    ...signInMethods(context, signIns),
-    ...fleetSignInMethods(context, signIns.withPassword),
-    ...sessionMethods(context),
-    ...certificateMethods(context),
-    ...transferMethods(context, options),
+  const signIns = createPanelSignIns(signInParts);
+  return checkingArguments({
+    ...appMethods(
+      {
+        state: folder.state,
+        now,
+        changes,
+        settingsChanges: { changed: (settings) => settingsListeners.tell(settings) },
+        batched: [changes, fleetChanges, keptServices],
+      },
+      options,
+    ),
+    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet, alerts, trust }),
+    ...signInMethods({ state: folder.state, cache, reader, changes, request, emit }, signIns),
+    ...fleetSignInMethods({ ...folder, now, emit }, signIns.withPassword),
+    ...sessionMethods({
+      ...folder,
+      now,
+      emit,
+      reader,
+      cache,
+      fleet,
+      alerts,
+      checksDone: { done: (checks) => checkListeners.tell(checks) },
+    }),
+    ...certificateMethods({ state: folder.state, changes, presented, trust }),
+    ...transferMethods({ state: folder.state, now, changes, trust }, options),
     ...textFileMethods(options),
-    ...activityMethods(context),
-    ...alertMethods(context),
-    ...serviceActionMethods(context),
-    ...serviceReadMethods(context, deploys),
-    ...serviceLogMethods(context),
-    ...deploymentMethods(context),
-    ...fleetServiceMethods(context),
-    ...operationConsoleMethods(context),
-  } satisfies Core;
+    ...activityMethods(folder),
+    ...alertMethods(folder, alerts),
+    ...serviceActionMethods({ ...tokenCalls, ...writes }),
+    ...serviceReadMethods({ ...tokenCalls, request, now, fleet }, deploys),
+    ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
+    ...deploymentMethods({ ...tokenCalls, request, now }),
+    ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
+    ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit }),
+    onSettingsChanged: settingsListeners.add,
+    onTrustChanged: trustListeners.add,
+    onPanelsChecked: checkListeners.add,
+  });
 }

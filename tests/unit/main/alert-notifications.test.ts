@@ -55,7 +55,7 @@ test('Preferences: a kind turned off notifies no more (the window still hears of
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-2', kind: 'diskFull', tab: 'overview' }) });
   assert.equal(log.notices.length, 1);
   assert.equal(log.window.filter((event) => event.type === 'alertRaised').length, 2);
-  const status = await work.observe(service).updateSettings({ notifyServiceDown: true, notifyDiskFull: false });
+  const status = await service.updateSettings({ notifyServiceDown: true, notifyDiskFull: false });
   assert.equal(status.settings.notifyDiskFull, false);
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-3' }) });
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-4', kind: 'diskFull', tab: 'overview' }) });

@@ -95,7 +95,6 @@ test('with a real service and panel: the first pass checks, the window hears it,
     timing: { firstPassDelayMs: 0, firstPassSpreadMs: 0 },
   });
   const core = createCore({ dataDir: dir.path, encryption: testEncryption(), emit: work.emit });
-  const service = work.observe(core);
   try {
     const added = await core.addPanel({ address: server.url, name: 'Production' });
     await core.logIn(added.id, { email: DEMO_USER.email, password: DEMO_USER.password });
@@ -107,7 +106,7 @@ test('with a real service and panel: the first pass checks, the window hears it,
     await waitFor(() => window.some((event) => event.type === 'checkProgress' && event.total > 0 && event.done === event.total));
 
     server.expireAllTokens();
-    const [result] = await service.checkPanels(undefined);
+    const [result] = await core.checkPanels(undefined);
     assert.equal(result?.ok, false);
     await waitFor(() => changedPanels().at(-1)?.signedIn === false);
     assert.equal(changedPanels().at(-1)?.signedOutReason?.code, 'UNAUTHORIZED');

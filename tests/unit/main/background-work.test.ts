@@ -98,14 +98,13 @@ describe('background work', () => {
     assert.deepEqual(log.notices, []);
   });
 
-  test('a settings change through the observed service re-plans at once: interval and warning time', async () => {
+  test('a settings change the service tells of re-plans at once: interval and warning time', async () => {
     const a = panel(1, { lastCheck: { at: iso(T0), ok: true }, sessionExpiresAt: iso(T0 + 60 * MINUTE) });
     const { clock, work, service, log } = setUp([a]);
     await work.start(service);
-    const observed = work.observe(service);
     await clock.advanceBy(10 * SECOND);
     assert.equal(log.checks.length, 1);
-    const status = await observed.updateSettings({ checkIntervalMinutes: 0, expiryWarningMinutes: 58 });
+    const status = await service.updateSettings({ checkIntervalMinutes: 0, expiryWarningMinutes: 58 });
     assert.equal(status.settings.checkIntervalMinutes, 0);
     // The warning moves to 58 minutes before the end: now plus two minutes, not 50 minutes away.
     await clock.advanceTo(T0 + 2 * MINUTE);
@@ -116,7 +115,7 @@ describe('background work', () => {
     // Checks are off: nothing for an hour (but the recheck at the session's end).
     await clock.advanceTo(T0 + 59 * MINUTE);
     assert.equal(log.checks.length, 1);
-    await observed.updateSettings({ checkIntervalMinutes: 1 });
+    await service.updateSettings({ checkIntervalMinutes: 1 });
     await clock.advanceBy(10 * SECOND);
     assert.equal(log.checks.length, 2, 'checks back on: the panel is checked soon');
   });
@@ -125,9 +124,8 @@ describe('background work', () => {
     const a = panel(1);
     const { clock, work, service, log } = setUp([a]);
     await work.start(service);
-    const observed = work.observe(service);
     await clock.advanceBy(2 * SECOND);
-    const results = await observed.checkPanels(undefined);
+    const results = await service.checkPanels(undefined);
     assert.deepEqual(
       results.map((result) => result.panelId),
       [a.id],

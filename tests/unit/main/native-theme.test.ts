@@ -9,10 +9,11 @@ const service = suiteService();
 test('the native theme follows the setting at start and after each change, and not after a refused one', async () => {
   const set: Theme[] = [];
   await service().updateSettings({ theme: 'light' });
-  const followed = followTheme(service(), (theme) => set.push(theme));
+  const unfollow = followTheme(service(), (theme) => set.push(theme));
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(set, ['light'], 'at start');
-  await followed.updateSettings({ theme: 'dark' });
-  await assert.rejects(followed.updateSettings({ theme: 'pink' as never }));
+  await service().updateSettings({ theme: 'dark' });
+  await assert.rejects(service().updateSettings({ theme: 'pink' as never }));
   assert.deepEqual(set, ['light', 'dark']);
+  unfollow();
 });

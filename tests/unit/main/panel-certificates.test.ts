@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { findCertificateRejection } from '../../../electron/core/net/certificate-trust.ts';
 import { describeConnectionFailure } from '../../../electron/core/net/connection-errors.ts';
-import { PanelCertificates, panelPartition, withConnectionsReset } from '../../../electron/main/panel-certificates.ts';
-import type { PanelApi } from '../../../shared/contract/contract.ts';
+import { closeConnectionsOnTrustChange, PanelCertificates, panelPartition } from '../../../electron/main/panel-certificates.ts';
+import { suiteService } from '../../support/helpers.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../../support/tls-certificate.ts';
 
 /**
@@ -13,6 +13,7 @@ import { certificateFingerprint, selfSignedCertificate } from '../../support/tls
  */
 
 describe("PanelCertificates (the app's verify proc)", () => {
+  const service = suiteService();
   let pem: string;
   let sha256: string;
   let otherPem: string;
@@ -123,26 +124,29 @@ describe("PanelCertificates (the app's verify proc)", () => {
   test("connections are reset after each call that changes a panel's trust, also a failed one", async () => {
     let resets = 0;
     const calls: string[] = [];
-    const service = {
-      trustCertificate: async () => {
-        calls.push('trust');
-        throw new Error('refused');
-      },
-      forgetCertificate: async () => calls.push('forget'),
-      updatePanel: async () => calls.push('update'),
-      applyImport: async () => calls.push('import'),
-      removePanel: async () => calls.push('remove'),
-      removePanels: async () => calls.push('remove many'),
-      listPanels: async () => calls.push('list'),
-    } as unknown as PanelApi;
-    const wrapped = withConnectionsReset(service, () => resets++);
-    await assert.rejects(wrapped.trustCertificate('id', { sha256 }));
-    await wrapped.forgetCertificate('id');
-    await wrapped.updatePanel('id', {});
-    await wrapped.applyImport('id', { duplicates: 'update' });
-    await wrapped.removePanel('id');
-    await wrapped.removePanels(['id']);
-    await wrapped.listPanels();
+    const core = service();
+    // The panels' sessions as main holds them: each reset closes their connections.
+    const stop = closeConnectionsOnTrustChange(core, () => [{ closeAllConnections: async () => void resets++ }]);
+    const one = await core.addPanel({ address: 'trust-one.example.com' });
+    const two = await core.addPanel({ address: 'trust-two.example.com' });
+    const preview = await core.previewImport({ from: 'text', text: 'trust-three.example.com' });
+    assert.ok(preview);
+    const call = async (name: string, run: () => Promise<unknown>) => {
+      try {
+        await run();
+      } finally {
+        calls.push(name);
+      }
+    };
+    // Refused: this panel presented no certificate. Told all the same, as every such call is.
+    await assert.rejects(call('trust', () => core.trustCertificate(one.id, { sha256 })));
+    await call('forget', () => core.forgetCertificate(one.id));
+    await call('update', () => core.updatePanel(one.id, {}));
+    await call('import', () => core.applyImport(preview.id, { duplicates: 'update' }));
+    await call('remove', () => core.removePanel(one.id));
+    await call('remove many', () => core.removePanels([two.id]));
+    await call('list', () => core.listPanels());
+    stop();
     assert.deepEqual(calls, ['trust', 'forget', 'update', 'import', 'remove', 'remove many', 'list']);
     assert.equal(resets, 6);
   });

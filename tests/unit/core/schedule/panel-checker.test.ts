@@ -9,7 +9,7 @@ function checkerWithHeldReads(options: { onProgress?: () => void } = {}) {
   let reads = 0;
   const checker = new PanelChecker({
     concurrency: () => 4,
-    checkOne: (panelId) => {
+    runOne: (panelId) => {
       reads++;
       return new Promise((answer) => held.push({ panelId, answer }));
     },
@@ -28,10 +28,10 @@ function checkerWithHeldReads(options: { onProgress?: () => void } = {}) {
 
 test('a panel asked for again after it was read in the running pass is read again; each call gets its own answers', async () => {
   const { checker, answer, reads } = checkerWithHeldReads();
-  const first = checker.check(['a', 'b']);
+  const first = checker.run(['a', 'b']);
   await answer('a', '2030-01-01T00:00:01.000Z');
   // Its session may have ended since (an expiry recheck asks exactly this): not the old answer.
-  const again = checker.check(['a']);
+  const again = checker.run(['a']);
   await answer('a', '2030-01-01T00:00:02.000Z');
   assert.deepEqual(
     (await again).map((check) => check.checkedAt),
@@ -47,8 +47,8 @@ test('a panel asked for again after it was read in the running pass is read agai
 
 test('a panel asked for while its read is under way joins that read', async () => {
   const { checker, answer, reads } = checkerWithHeldReads();
-  const first = checker.check(['a']);
-  const joined = checker.check(['a']);
+  const first = checker.run(['a']);
+  const joined = checker.run(['a']);
   await answer('a', '2030-01-01T00:00:01.000Z');
   assert.deepEqual(await joined, await first);
   assert.equal(reads(), 1);
@@ -60,7 +60,7 @@ test('a progress listener that throws does not stall the pass', async () => {
       throw new Error('the window is gone');
     },
   });
-  const checks = checker.check(['a', 'b', 'c', 'd', 'e']);
+  const checks = checker.run(['a', 'b', 'c', 'd', 'e']);
   for (const panelId of ['a', 'b', 'c', 'd']) await answer(panelId, '2030-01-01T00:00:01.000Z');
   await answer('e', '2030-01-01T00:00:01.000Z');
   assert.equal((await checks).length, 5);

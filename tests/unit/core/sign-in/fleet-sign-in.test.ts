@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fleetSignInMethods } from '../../../../electron/core/sign-in/fleet-sign-in.ts';
+import { type FleetSignInParts, fleetSignInMethods } from '../../../../electron/core/sign-in/fleet-sign-in.ts';
 import type { PanelLogIn } from '../../../../electron/core/sign-in/panel-log-in.ts';
-import type { CoreContext } from '../../../../electron/core/context/core-context.ts';
 import { PanelError } from '../../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../../shared/contract/events.ts';
 import { countOutcomes } from '../../../../shared/fleet-login.ts';
@@ -18,17 +17,17 @@ import type { Panel } from '../../../../shared/types.ts';
 
 const ids = Array.from({ length: 12 }, (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`);
 
-/** Only what the fleet log in reads of the context: the panels (none on plain http), the concurrency, the events. */
-function fakeContext(concurrency: number, events: PanelEvent[]): CoreContext {
+/** Only what the fleet log in reads of its parts: the panels (none on plain http), the concurrency, the events. */
+function fakeContext(concurrency: number, events: PanelEvent[]): FleetSignInParts {
   const registry = { get: (id: string) => ({ id, allowPlainHttp: false, baseUrl: 'https://panel.test/api' }) };
   const state = { registry, settings: { get: () => ({ checkConcurrency: concurrency }) } };
-  // The fleet log in reads these few fields; the rest of the context is not reached.
+  // The fleet log in reads these few fields of the folder; the rest of it is not reached.
   return {
     state: async () => state,
     opened: () => state,
     now: () => new Date('2030-01-01T00:00:00Z'),
     emit: (event: PanelEvent) => events.push(event),
-  } as unknown as CoreContext;
+  } as unknown as FleetSignInParts;
 }
 
 test('Cancel racing completions: no log in starts after Cancel is acknowledged; bounded; counts add up', async () => {

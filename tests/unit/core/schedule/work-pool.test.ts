@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { KeyedPass } from '../../../../electron/core/schedule/keyed-pass.ts';
+import { WorkPool } from '../../../../electron/core/schedule/work-pool.ts';
 
 /**
  * The pass of an action across panels: items grouped by panel, each panel prepared once before its
@@ -38,7 +38,7 @@ function heldPass(limit: number, perKey: number) {
       }),
     );
   };
-  const pass = new KeyedPass<Item, string, string>({
+  const pass = new WorkPool<Item, string, string>({
     limit,
     perKey,
     keyOf: (item) => item.key,
@@ -65,7 +65,7 @@ function heldPass(limit: number, perKey: number) {
 
 const items = (spec: string): Item[] => spec.split(' ').map((word) => ({ key: word[0]!, n: Number(word.slice(1)) }));
 
-describe('keyed pass', () => {
+describe('work pool, keyed', () => {
   test('prepares each key once in one of its slots, then runs its items, within both bounds; results in the order asked', async () => {
     const { pass, started, release } = heldPass(3, 2);
     const run = pass.run(items('a1 b1 a2 c1 a3 b2'));

@@ -1,0 +1,37 @@
+import type { ApiStyle } from '../../../shared/types.ts';
+import type { JsonShapeLimits } from '../common/json-shape.ts';
+import type { CallKind } from './api-style.ts';
+
+/** One operation of the table (panel-operations.ts): how it travels in each generation, and what it does to the panel. */
+export type Operation = OperationRoute & OperationEffect;
+
+/**
+ * What it does to the panel. A read may be sent once more after a network failure or a 5xx
+ * (`retry`); a write never is: the first may have been carried out, and a second deploy or stop is
+ * not the operator's wish. A lost answer to a write leaves its outcome unknown.
+ */
+export type OperationEffect =
+  /** `retry` false: a read whose failure costs nothing, not worth a second request (the version read beside a check). */
+  { effect: 'read'; retry: boolean } | { effect: 'write' };
+
+export interface OperationRoute {
+  /** How the wire carries it: tRPC sends a query as a GET, a mutation as a POST. */
+  kind: CallKind;
+  /** What the operation does, as messages say it ("reading the version"). */
+  doing: string;
+  /**
+   * Its route in each generation. Several: the names it had across the generation's versions,
+   * tried in order while the panel has none of them (404, 405); the first that answers is used.
+   */
+  routes: Readonly<Record<ApiStyle, string | readonly string[]>>;
+  /**
+   * The generation whose envelope a style's route speaks, where it is not the style's own: 2.33's
+   * GET cannot carry a number (`limit`), so such a read goes through the RPC layer a 2.33 panel
+   * still answers (EASYPANEL.md).
+   */
+  via?: Partial<Readonly<Record<ApiStyle, ApiStyle>>>;
+  /** How long each request may take, headers and body; null: the request timeout of the settings. */
+  deadlineMs: number | null;
+  /** Larger limits than a panel's usual answer (`RequestSettings.maxResponseBytes`, `PANEL_ANSWER_LIMITS`). */
+  answerLimits?: { maxBytes: number; shape: JsonShapeLimits };
+}
