@@ -81,7 +81,7 @@ if (state) {
     network: { inputMb: 1234.5, outputMb: 987.6 },
   };
   answers.set('/api/getDockerTaskStats', JSON.stringify(stats));
-  answers.set('/api/getMetricsSystemStats', JSON.stringify(load));
+  answers.set('/api/getLegacyMonitorSystemStats', JSON.stringify(load));
   answers.set(
     '/api/listProjectsAndServices',
     JSON.stringify({ projects: [0, 1, 2, 3, 4].map((n) => ({ name: `project-${n}` })), services }),

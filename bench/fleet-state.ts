@@ -74,7 +74,7 @@ async function barePool(
     Array.from({ length: concurrency }, async () => {
       while (next < panels.length) {
         const { baseUrl, token } = panels[next++]!;
-        for (const route of ['getSession', 'getDockerTaskStats', 'getMetricsSystemStats']) {
+        for (const route of ['getSession', 'getDockerTaskStats', 'getLegacyMonitorSystemStats']) {
           const response = await fetch(`${baseUrl}/${route}`, {
             headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
           });

@@ -148,3 +148,35 @@ test('the catalogue is cached per panel and version, and read again when the ver
     await dir.cleanup();
   }
 });
+
+test('2.33: a console read with a number goes through the RPC layer (a GET of limit=5 is refused there), a text-only read stays a GET', async () => {
+  const panel = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  const dir = await tempDir();
+  try {
+    const { service, id, token }: { service: Core; id: string; token: string } = await openSignedIn(dir.path, panel);
+    // What a real 2.33 does with the number as text in a GET, which the console sent before.
+    const raw = await fetch(`${panel.url}/api/listActions?limit=5`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(raw.status, 400);
+    const from = panel.requests.length;
+    const answer = await service.callOperation(id, { operation: 'listActions', input: { limit: 5 } });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body ?? answer.text));
+    assert.ok(Array.isArray(answer.body), 'the RPC envelope is taken off the answer');
+    // After the catalogue's read, which tells the parameter's type.
+    const sent = panel.requests.slice(from).filter((request) => request.path !== '/api/openapi.json');
+    assert.deepEqual(
+      sent.map((request) => `${request.method} ${request.path}`),
+      ['POST /api/rpc/actions/listActions'],
+    );
+    assert.deepEqual(JSON.parse(sent[0]!.body), { json: { limit: 5 } });
+    const before = panel.requests.length;
+    const text = await service.callOperation(id, { operation: 'getAction', input: { id: 'none' } });
+    assert.notEqual(text.status, 401);
+    assert.deepEqual(
+      panel.requests.slice(before).map((request) => `${request.method} ${request.path.split('?')[0]}`),
+      ['GET /api/getAction'],
+    );
+  } finally {
+    await panel.close();
+    await dir.cleanup();
+  }
+});

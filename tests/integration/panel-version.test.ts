@@ -204,7 +204,7 @@ describe('a panel upgraded to a newer generation', () => {
       'POST /api/rpc/auth/getSession',
       // The panel's state, read beside the session, in the generation it was found to speak.
       'POST /api/rpc/monitorOld/getDockerTaskStats', // a real 2.32.2 has only monitorOld: asked first
-      'POST /api/rpc/metrics/getSystemStats',
+      'POST /api/rpc/monitorOld/getSystemStats', // the legacy monitor first: metrics need the paid stack
     ]);
     // The password went to no route at all: no log in since the upgrade.
     for (const request of server.requests.slice(from)) assert.ok(!request.body.includes(DEMO_USER.password));
@@ -214,7 +214,7 @@ describe('a panel upgraded to a newer generation', () => {
     assert.deepEqual(sentSince(server, next), [
       'POST /api/rpc/auth/getSession',
       'POST /api/rpc/monitorOld/getDockerTaskStats', // a real 2.32.2 has only monitorOld: asked first
-      'POST /api/rpc/metrics/getSystemStats',
+      'POST /api/rpc/monitorOld/getSystemStats',
     ]);
     assert.equal(server.logouts.length, 0);
   });
@@ -252,11 +252,15 @@ describe('a panel upgraded to a newer generation', () => {
       'GET /api/getSession',
       // The panel's state, read beside the session, in the generation it was found to speak.
       'GET /api/getDockerTaskStats',
-      'GET /api/getMetricsSystemStats',
+      'GET /api/getLegacyMonitorSystemStats',
     ]);
     const next = server.requests.length;
     await app.checkPanels([id]);
-    assert.deepEqual(sentSince(server, next), ['GET /api/getSession', 'GET /api/getDockerTaskStats', 'GET /api/getMetricsSystemStats']);
+    assert.deepEqual(sentSince(server, next), [
+      'GET /api/getSession',
+      'GET /api/getDockerTaskStats',
+      'GET /api/getLegacyMonitorSystemStats',
+    ]);
   });
 
   test('an upgrade whose token no longer works: UNAUTHORIZED and signed out; after a new log in the next check follows it', async () => {

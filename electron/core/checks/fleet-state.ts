@@ -2,14 +2,8 @@ import { type ErrorInfo, PanelError } from '../../../shared/contract/errors.ts';
 import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
 import { callPanel, MissingRouteError, type OperationName } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
-import {
-  countStates,
-  type ReadList,
-  readServerLoad,
-  readServiceList,
-  rosterStates,
-  type RosterEntry,
-} from '../easypanel/service-answers.ts';
+import { readLoad, type ServerLoad } from '../easypanel/server-load.ts';
+import { countStates, type ReadList, readServiceList, rosterStates, type RosterEntry } from '../easypanel/service-answers.ts';
 import type { StoredHealth } from '../storage/health-record.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { KeptServices } from '../services/kept-services.ts';
@@ -42,7 +36,7 @@ interface Roster {
   readsSince: number;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: PanelError };
+type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: PanelError };
 
 /** A panel whose connection failed or timed out is not asked for more in this check. */
 const UNREACHABLE: ReadonlySet<string> = new Set(['NETWORK', 'TIMEOUT', 'CANCELLED']);
@@ -88,10 +82,10 @@ export class FleetStateReader {
   async #readWith(state: DataFolder, record: PanelRecord, token: string, signal: AbortSignal, nowMs: number): Promise<ErrorInfo | null> {
     const problems: PanelError[] = [];
     let reachable = true;
-    const call = async (name: OperationName): Promise<Outcome | null> => {
+    const attempt = async <T>(read: () => Promise<T>): Promise<Outcome<T> | null> => {
       if (!reachable) return null;
       try {
-        return { ok: true, value: await callPanel(this.#options.request, record, token, name, undefined, { signal }) };
+        return { ok: true, value: await read() };
       } catch (error) {
         const failure = error instanceof PanelError ? error : new PanelError('INTERNAL', 'Reading the state failed unexpectedly.');
         problems.push(failure);
@@ -99,9 +93,10 @@ export class FleetStateReader {
         return { ok: false, error: failure };
       }
     };
+    const call = (name: OperationName) => attempt(() => callPanel(this.#options.request, record, token, name, undefined, { signal }));
     const stats = await call('getDockerTaskStats');
     const { roster, listFailure } = stats?.ok ? await this.#rosterFor(record.id, stats.value, call) : { roster: null, listFailure: null };
-    const load = await call('getSystemStats');
+    const load = await attempt(() => readLoad(this.#options.request, record, token, { signal }));
     const refused = problems.find((problem) => problem.code === 'UNAUTHORIZED');
     if (refused) {
       // The sign-in may have ended while the state was read (a log out, a removal, a new log in):
@@ -119,7 +114,7 @@ export class FleetStateReader {
     const deploying = (projectName: string, name: string) => this.#options.deploys.has(record.id, projectName, name);
     const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying) : null;
     this.#down.set(record.id, counted?.down ?? null);
-    const at = this.#record(state, record.id, counted?.counts ?? null, load?.ok ? readServerLoad(load.value) : null, problems[0] ?? null);
+    const at = this.#record(state, record.id, counted?.counts ?? null, load?.ok ? load.value : null, problems[0] ?? null);
     if (at === null || state.vault.token(record.id, state.registry.get(record.id)?.baseUrl ?? '') !== token) return null;
     if (stats?.ok === false) this.#options.services.failed(record.id, at, stats.error);
     else if (stats?.ok && roster === null && listFailure) this.#options.services.failed(record.id, at, listFailure);
@@ -205,7 +200,7 @@ export class FleetStateReader {
     state: DataFolder,
     panelId: string,
     counts: ReturnType<typeof countStates>['counts'] | null,
-    load: ReturnType<typeof readServerLoad> | null,
+    load: ServerLoad | null,
     failure: PanelError | null,
   ): string | null {
     // Removed while it was read: nothing is kept of it.

@@ -97,8 +97,11 @@ export function callCatalogueOperation({
   input,
   signal,
 }: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
-  const url = apiUrl(panel.baseUrl, operation.route, 'route');
-  const style = STYLE_OF[generation];
+  // A 2.33 read with a number or a list in it goes through the RPC layer 2.33 still answers, as the views' reads do.
+  const viaRpc = generation === 'easypanel' && operation.rpcRoute !== null;
+  const url = apiUrl(panel.baseUrl, viaRpc ? operation.rpcRoute! : operation.route, 'route');
+  const style = viaRpc ? 'rpc' : STYLE_OF[generation];
+  const answered = viaRpc ? 'rpc' : generation;
   const kind = operation.kind === 'read' ? 'query' : 'mutation';
   const shape =
     style === 'plain' && kind === 'query' ? { method: 'GET' as const, query: publicQuery(input) } : callShape(style, kind, input);
@@ -116,7 +119,7 @@ export function callCatalogueOperation({
   return callWithToken(settings, panel, token, request, async (response, ms) => {
     if (response.status === 401 || response.status === 403) throw tokenRefused(response, `calling ${operation.name}`);
     const bytes = Buffer.byteLength(response.text);
-    return { operation: operation.name, status: response.status, ms, bytes, ...(await readAnswer(response, generation, token)) };
+    return { operation: operation.name, status: response.status, ms, bytes, ...(await readAnswer(response, answered, token)) };
   });
 }
 

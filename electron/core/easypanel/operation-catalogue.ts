@@ -28,6 +28,12 @@ import { type ResolveContext, resolvePointer, resolveSchema, type TextCleaner, U
 /** An operation with the route Paneldeck built for it (under the panel's API base). */
 export interface CatalogueEntry extends CatalogueOperation {
   route: string;
+  /**
+   * A 2.33 read whose parameters are not all text goes through the RPC layer there instead
+   * (2.33 does not coerce a GET's parameters: `limit=5` is refused as not a number): its
+   * procedure's route. Null: the read is a GET as the catalogue lists it.
+   */
+  rpcRoute: string | null;
 }
 
 export interface ReadCatalogue {
@@ -162,12 +168,47 @@ async function readPaths(
         skip(name, `the catalogue has more than ${CATALOGUE_MAX_OPERATIONS.toLocaleString('en')} operations`);
       else {
         names.add(name);
-        operations.push({ ...read, route: routeOf(generation, name) });
+        operations.push({ ...read, route: routeOf(generation, name), rpcRoute: rpcRouteOf(generation, read) });
       }
     }
   }
   if (unlisted > 0) skipped.push({ name: `${unlisted.toLocaleString('en')} more`, reason: 'not listed one by one' });
   return { generation, operations, skipped };
+}
+
+/**
+ * The 2.31–2.32 procedure of a 2.33 read with parameters that are not text, as the real
+ * catalogues name them (docs/easypanel-api.md, "Generations"): a 2.33.1 panel has these five, and
+ * its RPC layer the procedures beside them. A read not listed here stays a GET.
+ */
+const RPC_PROCEDURE_OF_READ: Readonly<Record<string, string>> = {
+  listActions: 'actions/listActions',
+  queryServiceLogs: 'logs/queryServiceLogs',
+  queryComposeServiceLogs: 'logs/queryComposeServiceLogs',
+  getMetricsServiceStats: 'metrics/getServiceStats',
+  getMetricsSystemStats: 'metrics/getSystemStats',
+};
+
+/** Whether a JSON schema's value is anything but text (a number, a flag, a list, an object): 2.33's GET cannot carry it. */
+function notText(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.some((type) => typeof type === 'string' && type !== 'string' && type !== 'null')) return true;
+  // An enum of numbers, or a union with a number in it, is not text either.
+  if (Array.isArray(schema.enum) && schema.enum.some((value) => typeof value !== 'string' && value !== null)) return true;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = schema[key];
+    if (Array.isArray(options) && options.some(notText)) return true;
+  }
+  return false;
+}
+
+function rpcRouteOf(generation: CatalogueGeneration, read: CatalogueOperation): string | null {
+  if (generation !== 'easypanel' || read.kind !== 'read') return null;
+  const properties = read.input?.properties;
+  if (!isRecord(properties) || !Object.values(properties).some(notText)) return null;
+  const procedure = Object.hasOwn(RPC_PROCEDURE_OF_READ, read.name) ? RPC_PROCEDURE_OF_READ[read.name] : undefined;
+  return procedure === undefined ? null : `/rpc/${procedure}`;
 }
 
 /** One method of a path: the operation, or why it is skipped. */

@@ -30,6 +30,11 @@ export interface OperationRoute {
    * still answers (EASYPANEL.md).
    */
   via?: Partial<Readonly<Record<ApiStyle, ApiStyle>>>;
+  /**
+   * The fields its input may have, as the real catalogues list them (docs/easypanel-api.md): the
+   * caller refuses to send any other, and a test checks these against the real lists. None: no input.
+   */
+  input?: readonly string[];
   /** How long each request may take, headers and body; null: the request timeout of the settings. */
   deadlineMs: number | null;
   /** Larger limits than a panel's usual answer (`RequestSettings.maxResponseBytes`, `PANEL_ANSWER_LIMITS`). */

@@ -58,17 +58,26 @@ export async function callOperation(
 ): Promise<unknown> {
   const style = options.style ?? panel.apiStyle;
   const call: Call = { settings, panel, token, operation, input, style: operation.via?.[style] ?? style, signal: options.signal };
-  let firstMissing: MissingRouteError | null = null;
-  for (const route of routesOf(operation, style)) {
+  const routes = routesOf(operation, style);
+  const memory = settings.routes;
+  const missing = new Map<string, MissingRouteError>();
+  for (const route of memory ? memory.ordered(panel.baseUrl, style, operation, routes) : routes) {
     try {
-      return await callRoute(call, route);
+      const answer = await callRoute(call, route);
+      if (routes.length > 1) memory?.answered(panel.baseUrl, style, operation, route);
+      return answer;
     } catch (error) {
       if (!(error instanceof MissingRouteError)) throw error;
-      firstMissing ??= error;
+      memory?.missing(panel.baseUrl, style, operation, route);
+      missing.set(route, error);
     }
   }
-  // The first route's words: the one the generation is known by.
-  throw firstMissing ?? new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this API style.`);
+  // The first route's words (the one the generation is known by), whatever order they were tried in.
+  throw (
+    missing.get(routes[0] ?? '') ??
+    [...missing.values()][0] ??
+    new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this API style.`)
+  );
 }
 
 /** One call of an operation, as `callPanel` was given it. */
@@ -85,6 +94,7 @@ interface Call {
 /** One route, through the one caller: one request, and for a read with `retry` one more after a failure worth it. */
 function callRoute({ settings, panel, token, operation, input, style, signal }: Call, route: string): Promise<unknown> {
   const url = apiUrl(panel.baseUrl, route, 'route');
+  refuseUndeclaredInput(operation, input);
   const shape = callShape(style, operation.kind, input);
   const request: TokenRequest = {
     effect: operation.effect,
@@ -97,6 +107,18 @@ function callRoute({ settings, panel, token, operation, input, style, signal }: 
     ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
   };
   return callWithToken(settings, panel, token, request, (sent) => readAnswer(operation, style, token, `${shape.method} ${url}`, sent));
+}
+
+/**
+ * A field the request table does not list for the request is a bug of ours, never sent: a real
+ * panel would refuse it, or worse take it (docs/easypanel-api.md lists each request's inputs).
+ */
+function refuseUndeclaredInput(operation: Operation, input: unknown): void {
+  if (input === undefined || input === null) return;
+  const allowed = operation.input ?? [];
+  const extra = isRecord(input) ? Object.keys(input).filter((key) => !allowed.includes(key)) : ['(not an object)'];
+  if (extra.length > 0)
+    throw new Error(`Refused to send ${operation.doing} with input the request table does not list: ${extra.join(', ')}`);
 }
 
 /** The payload of an operation's answer, out of its generation's envelope; or what its status means. */

@@ -5,6 +5,7 @@ import type { ApiStyle } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { callShape, envelopePayload, logInBody, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from '../net/http-client.ts';
+import type { RouteMemory } from './route-memory.ts';
 import type { ProxyResolver } from '../net/proxy-tunnel.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
 import { secondFactorRefusal, twoFactorRequired } from './second-factor.ts';
@@ -17,6 +18,8 @@ export interface RequestSettings {
   maxResponseBytes: number;
   /** The system's proxy, for connections the core makes itself (the log socket); `fetch` finds its own. */
   resolveProxy?: ProxyResolver | undefined;
+  /** Which route of a request each panel answered (route-memory.ts); without it every call tries its routes in order. */
+  routes?: RouteMemory | undefined;
 }
 
 export interface PanelEndpoint {

@@ -80,12 +80,32 @@ export const OPERATIONS = {
     effect: 'read',
     retry: true,
     doing: "reading the server's load",
-    // `monitor.` up to 2.30, `monitorOld.` 2.30–2.32, `metrics.` from 2.31 (2.33: both, renamed).
+    // The legacy monitor: `monitor.` up to 2.30, `monitorOld.` 2.30–2.32, renamed on 2.33. Asked
+    // first everywhere: the metrics routes need Easypanel's paid metrics stack (server-load.ts).
     routes: {
-      plain: ['/getMetricsSystemStats', '/getLegacyMonitorSystemStats'],
-      rpc: ['/rpc/metrics/getSystemStats', '/rpc/monitorOld/getSystemStats'],
+      plain: '/getLegacyMonitorSystemStats',
+      rpc: '/rpc/monitorOld/getSystemStats',
       trpc: ['/trpc/monitor.getSystemStats', '/trpc/monitorOld.getSystemStats'],
     },
+    deadlineMs: null,
+  },
+  getMetricsSettings: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: 'reading whether the metrics are on',
+    routes: { plain: '/getMetricsSettings', rpc: '/rpc/metrics/getSettings', trpc: '/trpc/metrics.getSettings' },
+    deadlineMs: null,
+  },
+  getMetricsSystemStats: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: "reading the server's load from its metrics",
+    // `range` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
+    routes: { plain: '/rpc/metrics/getSystemStats', rpc: '/rpc/metrics/getSystemStats', trpc: '/trpc/metrics.getSystemStats' },
+    via: { plain: 'rpc' },
+    input: ['range', 'step'],
     deadlineMs: null,
   },
   listActions: {
@@ -96,6 +116,7 @@ export const OPERATIONS = {
     // `limit` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
     routes: { plain: '/rpc/actions/listActions', rpc: '/rpc/actions/listActions', trpc: '/trpc/actions.listActions' },
     via: { plain: 'rpc' },
+    input: ['projectName', 'serviceName', 'type', 'limit'],
     deadlineMs: null,
     answerLimits: ACTION_LIST_LIMITS,
   },
@@ -105,6 +126,7 @@ export const OPERATIONS = {
     retry: true,
     doing: 'reading the build log',
     routes: { plain: '/getAction', rpc: '/rpc/actions/getAction', trpc: '/trpc/actions.getAction' },
+    input: ['id'],
     deadlineMs: null,
     answerLimits: ACTION_LIMITS,
   },

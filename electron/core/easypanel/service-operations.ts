@@ -72,6 +72,7 @@ function writeOperation(type: WritableServiceType, verb: ServiceVerb): Operation
       rpc: `/rpc/services/${type}/${verb}Service`,
       trpc: `/trpc/services.${type}.${verb}Service`,
     },
+    input: verb === 'deploy' ? ['projectName', 'serviceName', 'forceRebuild'] : ['projectName', 'serviceName'],
     deadlineMs: verb === 'deploy' ? DEPLOY_DEADLINE_MS : SERVICE_ACTION_DEADLINE_MS,
   };
 }

@@ -5,7 +5,8 @@ import type { ServerStats, ServiceList } from '../../../shared/services.ts';
 import { callPanel, versionOf } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { deployKey, runningDeploys } from '../easypanel/deployment-answers.ts';
-import { type ReadList, readServerLoad, readServiceList } from '../easypanel/service-answers.ts';
+import { type ReadList, readServiceList } from '../easypanel/service-answers.ts';
+import { readLoad } from '../easypanel/server-load.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { CoreMethods } from '../context/core-context.ts';
 import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
@@ -81,7 +82,7 @@ export function serviceReadMethods(
     async getServerStats(panelId) {
       return withToken(parts, panelId, async ({ record, token, state }): Promise<ServerStats> => {
         const [load, version] = await Promise.allSettled([
-          callPanel(request, record, token, 'getSystemStats'),
+          readLoad(request, record, token),
           callPanel(request, record, token, 'getVersion'),
         ]);
         if (load.status === 'rejected') throw load.reason;
@@ -90,7 +91,7 @@ export function serviceReadMethods(
           panelId,
           readAt: now().toISOString(),
           version: named ?? state.history.get(panelId).panelVersion,
-          ...readServerLoad(load.value),
+          ...load.value,
         };
       });
     },

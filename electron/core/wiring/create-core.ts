@@ -5,6 +5,7 @@ import { Listeners } from '../common/listeners.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import { createNodeFetch } from '../net/node-fetch.ts';
+import { RouteMemory } from '../easypanel/route-memory.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { ActivityLog } from '../storage/activity-log.ts';
 import { openJsonFiles } from '../storage/document-store.ts';
@@ -58,6 +59,7 @@ export function createCore(options: CoreOptions): Core {
     },
     maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
     resolveProxy: options.resolveProxy,
+    routes: new RouteMemory(),
   };
   const openActivity = () => ActivityLog.open(join(options.dataDir, ACTIVITY_FILE), { now, ...options.activity });
   const ready = openDataFolder(openStore, openActivity, options.encryption, now());

@@ -60,6 +60,15 @@ export const SERVICE_READ_OPERATIONS: readonly Operation[] = [
     versions: { from: '2.31' },
   },
   { route: 'getSystemStats', kind: 'query', trpc: null, rpc: null, public: 'getLegacyMonitorSystemStats' },
+  // Whether the paid metrics stack is on (`metrics.getSettings`, 2.33's `getMetricsSettings`).
+  {
+    route: 'getMetricsSettings',
+    kind: 'query',
+    trpc: 'metrics.getSettings',
+    rpc: 'metrics/getSettings',
+    public: 'getMetricsSettings',
+    versions: { from: '2.31' },
+  },
 ];
 
 const READS = new Set<Route>(SERVICE_READ_OPERATIONS.map((operation) => operation.route));

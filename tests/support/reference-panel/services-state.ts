@@ -54,7 +54,7 @@ export interface SystemLoad {
 }
 
 /** The reads whose whole answer a test may replace (`setRawAnswer`) with anything, hostile or not. */
-export type ServiceReadRoute = 'listProjectsAndServices' | 'getDockerTaskStats' | 'getSystemStats';
+export type ServiceReadRoute = 'listProjectsAndServices' | 'getDockerTaskStats' | 'getSystemStats' | 'getMetricsSettings';
 
 const DEFAULT_LOAD: SystemLoad = {
   uptimeSeconds: 1_209_600 + 3 * 3600 + 25 * 60,
@@ -85,6 +85,8 @@ export function createServicesState(clock: () => number = Date.now) {
   const services = new Map<string, ServiceRecord>();
   let load: SystemLoad = structuredClone(DEFAULT_LOAD);
   const rawAnswers = new Map<ServiceReadRoute, unknown>();
+  // Easypanel's paid metrics stack: off, as on most panels.
+  let metricsOn = false;
   const id = (projectName: string, name: string) => `${projectName}/${name}`;
 
   const service = (projectName: string, name: string): ServiceRecord | undefined => services.get(id(projectName, name));
@@ -151,6 +153,10 @@ export function createServicesState(clock: () => number = Date.now) {
     setSystemLoad: (change: Partial<SystemLoad>) => {
       load = { ...load, ...structuredClone(change) };
     },
+    /** Turns the panel's metrics stack on or off (`getMetricsSettings` says which). */
+    setMetrics: (on: boolean) => {
+      metricsOn = on;
+    },
     /** Answers the read with this body (inside the route's envelope) instead of the state; undefined restores it. */
     setRawAnswer: (route: ServiceReadRoute, body: unknown) => {
       if (body === undefined) rawAnswers.delete(route);
@@ -172,6 +178,9 @@ export function createServicesState(clock: () => number = Date.now) {
               record.replicas === null ? [] : [[taskKey(record.projectName, record.name), { ...record.replicas }]],
             ),
           );
+        case 'getMetricsSettings':
+          // The fields `updateMetricsSettings` takes, in a real 2.32.2 catalogue.
+          return { enabled: metricsOn, retentionType: 'days', retentionValue: 7, scrapeInterval: 15 };
         case 'getSystemStats':
           return {
             uptime: load.uptimeSeconds,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { OPERATIONS, routesOf } from '../../../../electron/core/easypanel/panel-operations.ts';
+import { OPERATIONS, type Operation, routesOf } from '../../../../electron/core/easypanel/panel-operations.ts';
 import { OPERATIONS as REFERENCE_OPERATIONS } from '../../../support/reference-panel/operations.ts';
 import { servedAtVersion } from '../../../support/reference-panel/outcomes.ts';
 import { DEFAULT_VERSIONS } from '../../../support/reference-panel/state.ts';
@@ -96,4 +96,27 @@ test('the reference panel serves only real names: its 2.33 style as 2.33.1 lists
       wrong.push(`2.32: ${operation.rpc} is no 2.32.2 procedure`);
   }
   assert.deepEqual(wrong, []);
+});
+
+test('the fields each request may send are its own in the real catalogues: a 2.33 GET’s parameters, a 2.32.2 procedure’s inputs', () => {
+  const wrong: string[] = [];
+  for (const [name, operation] of Object.entries(OPERATIONS) as [string, Operation][]) {
+    const fields = operation.input ?? [];
+    for (const route of routesOf(operation, 'plain')) {
+      const flat = route.startsWith('/rpc/') ? null : real233[route.slice(1)];
+      // A 2.33 GET lists its parameters; its POSTs list none, so a write is judged by its RPC twin below.
+      if (flat?.method === 'get') {
+        for (const field of fields)
+          if (!Object.hasOwn(flat.params ?? {}, field)) wrong.push(`${name}: ${field} is no parameter of ${route} on 2.33.1`);
+      }
+    }
+    const procedure = real232[routesOf(operation, 'rpc')[0]!.slice('/rpc'.length)];
+    for (const field of fields)
+      if (procedure && !procedure.inputs.includes(field)) wrong.push(`${name}: ${field} is no input of its 2.32.2 procedure`);
+  }
+  assert.deepEqual(wrong, []);
+  // And the table says what each of these takes: a read of a service's actions, one action, a write to a service.
+  assert.deepEqual(OPERATIONS.listActions.input, ['projectName', 'serviceName', 'type', 'limit']);
+  assert.deepEqual(OPERATIONS.deployAppService.input, ['projectName', 'serviceName', 'forceRebuild']);
+  assert.equal(real233.getMetricsSystemStats?.params?.range, 'number', 'why the metrics read goes through RPC on 2.33');
 });
