@@ -159,7 +159,7 @@ export function fleetServiceMethods(
         return held;
       };
       // Held before the first wait: a second call meanwhile is refused, a cancel meanwhile counts.
-      return runs.hold(start, async (held) => {
+      const results = await runs.hold(start, async (held) => {
         current = held;
         try {
           const { registry } = await state();
@@ -169,13 +169,14 @@ export function fleetServiceMethods(
             throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
           }
           held.started = true;
-          const results = await held.pool.run(asked);
-          tellRunEnded(results);
-          return results;
+          return await held.pool.run(asked);
         } finally {
           if (current === held) current = null;
         }
       });
+      // Told once the run is let go: a window that starts the next one on hearing it is not refused.
+      tellRunEnded(results);
+      return results;
     },
 
     async cancelServiceActions() {

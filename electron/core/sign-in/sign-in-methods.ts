@@ -48,6 +48,28 @@ export function signInMethods(
     return still;
   }
 
+  /**
+   * The log outs under way, by panel: a log out returns only once every earlier log out of its
+   * panels has ended its session at the panel too, so that no request with an ended sign-in's
+   * token leaves after a log out of that panel returned (two log outs at once: the second found
+   * nothing left to end here, and used to return while the first was still asking the panel).
+   */
+  const underWay = new Map<string, Promise<unknown>>();
+  async function afterEarlierLogOuts<T>(ids: readonly string[], logOut: () => Promise<T>): Promise<T> {
+    const earlier = ids.flatMap((id) => underWay.get(id) ?? []);
+    const mine = logOut();
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const id of ids) underWay.set(id, settled);
+    void settled.then(() => {
+      for (const id of ids) if (underWay.get(id) === settled) underWay.delete(id);
+    });
+    await Promise.all(earlier);
+    return mine;
+  }
+
   return {
     async logIn(panelId, { email, password, code, rememberMe }) {
       return signIns.withPassword(panelId, { email, password, code, rememberMe });
@@ -57,38 +79,46 @@ export function signInMethods(
       return signIns.withApiToken(panelId, token);
     },
 
-    async logOut(panelId) {
-      const current = await state();
-      const record = find(current, panelId);
-      const held = heldSignIns(current, [record]);
-      const ending = endSignIn(parts, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
-      // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
-      const answer = toPanel(current.registry.get(panelId) ?? record, current);
-      await ending;
-      const note = (await endAtPanels(current, held)).get(panelId);
-      return note ? { ...answer, signedOutReason: note } : answer;
+    logOut(panelId) {
+      return afterEarlierLogOuts([panelId], () => logOutOne(panelId));
     },
 
     async logOutPanels(requested) {
-      const current = await state();
-      const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
-      const held = heldSignIns(current, records);
-      const ending = endSignIns(
-        parts,
-        current,
-        records,
-        (record) => loggedOutChange(current, record),
-        `signed out of ${plural(records.length, 'panel')}`,
-      );
-      const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
-      await ending;
-      const notes = await endAtPanels(current, held);
-      return answer.map((panel) => {
-        const note = notes.get(panel.id);
-        return note ? { ...panel, signedOutReason: note } : panel;
-      });
+      return afterEarlierLogOuts([...new Set(requested)], () => logOutMany(requested));
     },
   };
+
+  async function logOutOne(panelId: string) {
+    const current = await state();
+    const record = find(current, panelId);
+    const held = heldSignIns(current, [record]);
+    const ending = endSignIn(parts, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
+    // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
+    const answer = toPanel(current.registry.get(panelId) ?? record, current);
+    await ending;
+    const note = (await endAtPanels(current, held)).get(panelId);
+    return note ? { ...answer, signedOutReason: note } : answer;
+  }
+
+  async function logOutMany(requested: readonly string[]) {
+    const current = await state();
+    const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+    const held = heldSignIns(current, records);
+    const ending = endSignIns(
+      parts,
+      current,
+      records,
+      (record) => loggedOutChange(current, record),
+      `signed out of ${plural(records.length, 'panel')}`,
+    );
+    const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
+    await ending;
+    const notes = await endAtPanels(current, held);
+    return answer.map((panel) => {
+      const note = notes.get(panel.id);
+      return note ? { ...panel, signedOutReason: note } : panel;
+    });
+  }
 }
 
 /**
