@@ -4,6 +4,7 @@ import type { ServerStats } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useWindowContext } from '../window/app-context.tsx';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
+import { FeaturesNotice } from './features-notice.tsx';
 
 /** From here a bar turns amber ("nearly full"), and from the next red ("full"). */
 export const AMBER_FROM_PERCENT = 80;
@@ -34,6 +35,7 @@ export function OverviewTab({ panel }: { panel: Panel }) {
         onRefresh={() => void reads.stats.load(panel.id)}
       />
       {stats && <ServerFigures stats={stats} />}
+      <FeaturesNotice panel={panel} />
     </section>
   );
 }

@@ -30,6 +30,7 @@ import {
   type TrustCertificateInput,
   type UpdatePanelInput,
 } from '../schemas/schemas.ts';
+import type { PanelFeatures } from '../panel-features.ts';
 import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from '../types.ts';
 import type { ExportResult, ImportChoice, ImportPreview, ImportResult, ImportSource } from '../transfer.ts';
 import type { OpenedTextFile, SavedTextFile, TextFileKind, TextFileToSave } from '../text-files.ts';
@@ -227,6 +228,13 @@ export interface PanelApi {
    */
   getOperations(panelId: string): Promise<Catalogue>;
   /**
+   * The features Paneldeck builds on, as the panel's own catalogue has them (read as `getOperations`
+   * reads it, cached per version): each found by its candidate names, or missing ("this panel's
+   * Easypanel has no …"), and the requests Paneldeck sends that the catalogue lacks or lists the
+   * other way (drift between Easypanel versions).
+   */
+  getPanelFeatures(panelId: string): Promise<PanelFeatures>;
+  /**
    * Calls one operation of the panel's catalogue: the input checked against its schema first
    * (INVALID_INPUT with the schema's errors, nothing sent), sent in the generation's form only to
    * the panel's own /api. A write is recorded in the activity log before it is sent and with its
@@ -296,6 +304,7 @@ export const argumentSchemas = {
   cancelServiceActions: z.tuple([]),
   getServiceActionRun: z.tuple([]),
   getOperations: z.tuple([panelIdSchema]),
+  getPanelFeatures: z.tuple([panelIdSchema]),
   callOperation: z.tuple([panelIdSchema, operationCallSchema]),
   callOperationOnPanels: z.tuple([chosenPanelIdsSchema, operationCallSchema, operationRunOptionsSchema]),
   cancelOperationRun: z.tuple([]),

@@ -51,6 +51,7 @@ export const methodNames = [
   'cancelServiceActions',
   'getServiceActionRun',
   'getOperations',
+  'getPanelFeatures',
   'callOperation',
   'callOperationOnPanels',
   'cancelOperationRun',

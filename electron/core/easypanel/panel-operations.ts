@@ -94,7 +94,8 @@ export const OPERATIONS = {
     effect: 'read',
     retry: true,
     doing: 'reading whether the metrics are on',
-    routes: { plain: '/getMetricsSettings', rpc: '/rpc/metrics/getSettings', trpc: '/trpc/metrics.getSettings' },
+    // No metrics before 2.31: a tRPC panel has no route for them.
+    routes: { plain: '/getMetricsSettings', rpc: '/rpc/metrics/getSettings', trpc: [] },
     deadlineMs: null,
   },
   getMetricsSystemStats: {
@@ -103,7 +104,7 @@ export const OPERATIONS = {
     retry: true,
     doing: "reading the server's load from its metrics",
     // `range` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
-    routes: { plain: '/rpc/metrics/getSystemStats', rpc: '/rpc/metrics/getSystemStats', trpc: '/trpc/metrics.getSystemStats' },
+    routes: { plain: '/rpc/metrics/getSystemStats', rpc: '/rpc/metrics/getSystemStats', trpc: [] },
     via: { plain: 'rpc' },
     input: ['range', 'step'],
     deadlineMs: null,

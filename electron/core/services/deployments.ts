@@ -6,12 +6,15 @@ import { PanelError } from '../../../shared/contract/errors.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import type { CoreMethods } from '../context/core-context.ts';
-import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
+import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
+import { type KnownCatalogue, refuseMissingFeature } from '../easypanel/panel-features.ts';
 
-/** What the deployments' reads use: the calls with the panel's token, the requests' settings, the clock. */
+/** What the deployments' reads use: the calls with the panel's token, the requests' settings, the clock, the panels' catalogues read. */
 export interface DeploymentParts extends TokenCalls {
   request: RequestSettings;
   now(): Date;
+  /** The panel's catalogue when it was read already (console/catalogue-cache.ts), to say a missing feature without a request. */
+  catalogues?: { known(held: SignedIn): { catalogue: KnownCatalogue } | null };
 }
 
 /**
@@ -23,7 +26,9 @@ export function deploymentMethods(parts: DeploymentParts): CoreMethods<'listDepl
   const { request, now } = parts;
   return {
     async listDeployments(panelId, { projectName, serviceName }) {
-      return withToken(parts, panelId, async ({ record, token }): Promise<DeploymentList> => {
+      return withToken(parts, panelId, async (held): Promise<DeploymentList> => {
+        const { record, token } = held;
+        refuseMissingFeature(parts.catalogues?.known(held)?.catalogue ?? null, 'deployments');
         const answer = await callPanel(request, record, token, 'listActions', { projectName, serviceName, limit: LISTED_DEPLOYMENTS });
         return { panelId, projectName, serviceName, readAt: now().toISOString(), ...readDeployments(answer, secretMatcher([token])) };
       });

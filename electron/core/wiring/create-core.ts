@@ -20,6 +20,8 @@ import { FleetStateReader } from '../checks/fleet-state.ts';
 import { KeptServices } from '../services/kept-services.ts';
 import { ChangeBatcher, PanelChangeBatcher } from '../context/change-batchers.ts';
 import { operationConsoleMethods } from '../console/operation-console.ts';
+import { PanelCatalogues } from '../console/catalogue-cache.ts';
+import { featureMethods } from '../console/feature-methods.ts';
 import { createPanelSignIns } from '../sign-in/panel-log-in.ts';
 import { transferMethods } from '../transfer/transfer-methods.ts';
 import { textFileMethods } from '../app/text-files.ts';
@@ -105,6 +107,8 @@ export function createCore(options: CoreOptions): Core {
   // Each feature gets the few parts it uses, nothing more.
   const folder: OpenedFolder = { state: () => ready, opened: () => opened };
   const tokenCalls: TokenCalls = { state: folder.state, reader };
+  // Each panel's own catalogue: what the console calls, and where the features Paneldeck relies on are found.
+  const catalogues = new PanelCatalogues(request, now);
   const writes: ServiceWrites = { request, inFlight, emit };
   const signInParts: SignInParts = { state: folder.state, now, cache, reader, changes, request, emit, presented };
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
@@ -141,9 +145,10 @@ export function createCore(options: CoreOptions): Core {
     ...serviceActionMethods({ ...tokenCalls, ...writes }),
     ...serviceReadMethods({ ...tokenCalls, request, now, fleet }, deploys),
     ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
-    ...deploymentMethods({ ...tokenCalls, request, now }),
+    ...deploymentMethods({ ...tokenCalls, request, now, catalogues }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
-    ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit }),
+    ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues }),
+    ...featureMethods({ ...tokenCalls, catalogues }),
     onSettingsChanged: settingsListeners.add,
     onTrustChanged: trustListeners.add,
     onPanelsChecked: checkListeners.add,

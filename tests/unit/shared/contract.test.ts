@@ -31,6 +31,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getFleetServices',
     'getFleetState',
     'getOperations',
+    'getPanelFeatures',
     'getServerStats',
     'getServiceActionRun',
     'getSession',

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { missingFeatureText } from '../../shared/panel-features.ts';
+import { tempDir } from '../support/helpers.ts';
+import { startReferencePanel } from '../support/reference-panel/server.ts';
+import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-service.ts';
+
+/**
+ * The features Paneldeck builds on, found in each panel's own catalogue (the reference panel lists
+ * what it serves: services, deployments, its writes, but no backups), and drift: what Paneldeck
+ * sends that a catalogue does not list.
+ */
+describe("features found in a panel's own catalogue", () => {
+  for (const style of EASYPANEL_GENERATIONS) {
+    test(`${style}: what the reference panel serves is found, what it lacks is said, and nothing Paneldeck sends is missing`, async () => {
+      const panel = await startReferencePanel({ style });
+      const dir = await tempDir();
+      try {
+        const { service, id } = await openSignedIn(dir.path, panel);
+        const features = await service.getPanelFeatures(id);
+        const available = (name: string) => features.features.find((feature) => feature.id === name)?.available;
+        assert.equal(available('serviceActions'), true);
+        assert.equal(available('deployments'), true);
+        assert.equal(available('databaseBackups'), false);
+        const backups = features.features.find((feature) => feature.id === 'databaseBackups')!;
+        assert.equal(missingFeatureText(backups), "This panel's Easypanel has no database backups.");
+        assert.deepEqual(features.drift, []);
+        assert.equal(features.version, panel.version());
+        // Read from the catalogue the console keeps: asked again, nothing is sent.
+        const reads = () => panel.requests.filter((request) => request.path === '/api/openapi.json').length;
+        await service.getPanelFeatures(id);
+        await service.getOperations(id);
+        assert.equal(reads(), 1);
+      } finally {
+        await panel.close();
+        await dir.cleanup();
+      }
+    });
+  }
+
+  test('drift: a panel whose catalogue does not list a request Paneldeck sends says so', async () => {
+    const panel = await startReferencePanel({ style: 'easypanel', withoutOperations: ['getDockerTaskStats'] });
+    const dir = await tempDir();
+    try {
+      const { service, id } = await openSignedIn(dir.path, panel);
+      const { drift } = await service.getPanelFeatures(id);
+      assert.deepEqual(drift, [{ doing: 'reading which services run', names: ['getDockerTaskStats'], problem: 'missing' }]);
+    } finally {
+      await panel.close();
+      await dir.cleanup();
+    }
+  });
+});
+
+test("a view's request for a feature the panel's known catalogue lacks says so, and sends nothing", async () => {
+  const panel = await startReferencePanel({ style: 'easypanel', withoutOperations: ['listActions', 'actions/listActions'] });
+  const dir = await tempDir();
+  try {
+    const { service, id } = await openSignedIn(dir.path, panel);
+    await service.getPanelFeatures(id);
+    const from = panel.requests.length;
+    await assert.rejects(
+      service.listDeployments(id, { projectName: 'shop', serviceName: 'web' }),
+      (error: { code?: string; message?: string }) => {
+        assert.equal(error.code, 'NOT_FOUND');
+        assert.equal(error.message, "This panel's Easypanel has no actions history (deployments and build logs).");
+        return true;
+      },
+    );
+    assert.equal(panel.requests.length, from, 'nothing sent');
+  } finally {
+    await panel.close();
+    await dir.cleanup();
+  }
+});
