@@ -89,6 +89,26 @@ describe('service actions', () => {
     });
   }
 
+  test('a MongoDB stops and starts by its real names in each generation (2.33: disableMongoDBService, enableMongoDBService)', async () => {
+    const paths = {
+      trpc: (verb: string) => `/api/trpc/services.mongo.${verb}Service`,
+      rpc: (verb: string) => `/api/rpc/services/mongo/${verb}Service`,
+      easypanel: (verb: string) => `/api/${verb}MongoDBService`,
+    };
+    for (const style of GENERATIONS) {
+      const panel = panels.get(style)!;
+      panel.services.addService({ projectName: 'shop', name: 'mongo', type: 'mongo', replicas: { actual: 1, desired: 1 } });
+      const { id } = await signedIn(panel);
+      const stopped = await service.runServiceAction(id, { projectName: 'shop', serviceName: 'mongo', action: 'stop' });
+      assert.equal(stopped.outcome, 'done', `${style}: ${stopped.message}`);
+      assert.equal(panel.services.service('shop', 'mongo')?.enabled, false);
+      const started = await service.runServiceAction(id, { projectName: 'shop', serviceName: 'mongo', action: 'start' });
+      assert.equal(started.outcome, 'done', `${style}: ${started.message}`);
+      assert.equal(panel.services.service('shop', 'mongo')?.enabled, true);
+      assert.deepEqual([writesTo(panel, paths[style]('disable')), writesTo(panel, paths[style]('enable'))], [1, 1], style);
+    }
+  });
+
   test('a lost answer to a deploy: unknown (not failed), recorded so, the panel saw exactly one request, and the deploy ran on', async () => {
     const panel = panels.get('easypanel')!;
     const { id } = await signedIn(panel);
