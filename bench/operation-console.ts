@@ -29,6 +29,7 @@ import { median, ms } from './figures.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, inTempDir, letClosesArrive, ratio, stallProbe, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
+import { confirmations } from '../tests/support/confirmations.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const FLEET = 1000;
@@ -70,7 +71,7 @@ async function figureRun(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
-        const service = createCore({ dataDir: dir, encryption });
+        const service = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite });
         const ids = (await service.listPanels()).map((panel) => panel.id);
         concurrency = (await service.currentSettings()).checkConcurrency;
         await servers.ask({ reset: true });
@@ -155,7 +156,7 @@ async function figureAnswer(): Promise<void> {
       settings: false,
       checks: false,
     });
-    const service = createCore({ dataDir: dir, encryption });
+    const service = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite });
     const [id] = (await service.listPanels()).map((panel) => panel.id);
     const stalls: number[] = [];
     const clones: number[] = [];

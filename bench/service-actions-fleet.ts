@@ -30,6 +30,7 @@ import { median, ms, printTable, spread } from './figures.ts';
 import { type FleetPanel, newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, takeFigures, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
+import { confirmations } from '../tests/support/confirmations.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const PANELS = Number(process.env.BENCH_PANELS ?? 20);
@@ -115,7 +116,7 @@ async function figureRun(): Promise<void> {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const sink = eventSink();
-        const service = createCore({ dataDir: dir, encryption, emit: sink.emit });
+        const service = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite, emit: sink.emit });
         await service.listPanels();
         await servers.ask({ reset: true });
         await letClosesArrive();
@@ -206,7 +207,7 @@ async function figureAnswer(): Promise<void> {
       const encryption = testEncryption();
       const entries = ports.map((port, index) => ({ address: `http://127.0.0.1:${port}`, token: tokens[index]! }));
       await writeFleetFolder(dir, entries, encryption, { settings: false, checks: false });
-      const service = createCore({ dataDir: dir, encryption, emit: eventSink().emit });
+      const service = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite, emit: eventSink().emit });
       await withLimit(service.checkPanels(), RUN_LIMIT_MS, 'checkPanels()');
       for (let run = 0; run < RUNS * 5; run++) {
         const started = performance.now();

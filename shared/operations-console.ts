@@ -35,6 +35,12 @@ export interface OperationCall {
   operation: string;
   /** Checked in main against the operation's input schema before anything is sent. */
   input: unknown;
+  /**
+   * What the window showed the operation as. Main refuses a call shown as a read that its own
+   * catalogue has as a write (an upgrade changed it): nothing is sent. A write is asked about in
+   * main's own confirmation whatever the window says.
+   */
+  shownAs?: 'read' | 'write';
 }
 
 export interface OperationAnswer {

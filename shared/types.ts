@@ -270,7 +270,8 @@ export interface AppStatus {
 export const ACTIVITY_KEPT = 10_000;
 
 /** What a write did to a panel, in the activity log: `pending` until the panel answered. */
-export type ActivityOutcome = 'pending' | 'ok' | 'failed' | 'unknown';
+/** `not-sent`: recorded before it was sent, and then not sent (the sign-in changed, or Paneldeck stopped first). */
+export type ActivityOutcome = 'pending' | 'ok' | 'failed' | 'unknown' | 'not-sent';
 
 /**
  * The writes Paneldeck makes to a panel: a log out ends the session at the panel; deploy to restart

@@ -6,6 +6,7 @@ export const OUTCOME_NAMES: Readonly<Record<ActivityOutcome, string>> = {
   ok: 'Done',
   failed: 'Failed',
   unknown: 'Outcome unknown',
+  'not-sent': 'Not sent',
 };
 
 const ACTION_NAMES: Readonly<Record<ActivityWhat['action'], string>> = {

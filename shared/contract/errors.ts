@@ -28,6 +28,10 @@ export const errorCodes = [
   'FORBIDDEN',
   /** A check or read stopped by the operator (Cancel) or by the system going to sleep. */
   'CANCELLED',
+  /** A write main did not send: the operator did not confirm it in main's own confirmation, or main could not ask. */
+  'NOT_CONFIRMED',
+  /** A write main did not send: between its confirmation and its request the panel's address, sign-in, generation or catalogue changed. */
+  'CHANGED_BEFORE_SENDING',
   'INTERNAL',
 ] as const;
 

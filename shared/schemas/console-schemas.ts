@@ -33,7 +33,11 @@ export const operationInputSchema = z.unknown().superRefine((value, context) => 
 });
 
 export const operationCallSchema = z
-  .object({ operation: operationNameSchema, input: operationInputSchema })
+  .object({
+    operation: operationNameSchema,
+    input: operationInputSchema,
+    shownAs: z.enum(['read', 'write'], { error: 'shownAs must be read or write.' }).optional(),
+  })
   .strict() satisfies z.ZodType<OperationCall>;
 
 export const fieldPathSchema = z

@@ -5,6 +5,7 @@ import { DEPLOYMENT_LOG_MAX_CHARS, MAX_LISTED_DEPLOYMENTS } from '../../shared/d
 import { longestHold, rejectsWith, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { BUILD_LOG_LINES } from '../support/reference-panel/service-actions-state.ts';
+import { confirmations } from '../support/confirmations.ts';
 
 /**
  * listDeployments and getDeploymentLog over real HTTP against the reference panel in each
@@ -28,7 +29,7 @@ afterEach(() => dir.cleanup());
 beforeEach(async () => {
   // A service of its own per test: each signs in afresh.
   dir = await tempDir();
-  service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
+  service = createCore({ dataDir: dir.path, encryption: testEncryption(), confirmWrite: confirmations().confirmWrite, timeoutMs: 5000 });
   for (const panel of panels.values()) {
     for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });

@@ -194,8 +194,11 @@ describe('actions across panels', () => {
     assert.ok(sentToRefusing >= 1 && sentToRefusing <= SERVICE_ACTIONS_PER_PANEL, `sent ${sentToRefusing} before the 401 ended it`);
     const refused = results.slice(0, APPS.length);
     assert.ok(refused.every(({ outcome }) => outcome === 'failed'));
-    // The ones sent say the panel's refusal; the ones left were never sent.
-    assert.equal(refused.filter(({ message }) => /You are not signed in/.test(message ?? '')).length, APPS.length - sentToRefusing);
+    // The ones sent say the panel's refusal; the ones left were never sent: the sign-in they were confirmed under ended.
+    assert.equal(
+      refused.filter(({ message }) => /Not sent: .* was signed out after you confirmed/.test(message ?? '')).length,
+      APPS.length - sentToRefusing,
+    );
     const told = (name: string, phase: string) => phases().filter((one) => one.startsWith(`${name} `) && one.endsWith(` ${phase}`)).length;
     assert.equal(told(refusing.name, 'sent'), sentToRefusing);
     assert.equal(told(refusing.name, 'failed'), APPS.length, 'each item told as failed, sent or not: the progress counts it');

@@ -7,6 +7,7 @@ import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts'
 import { activityLineOutcomes, readAllFiles, tempDir, testEncryption, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { echoForms, secretFormsIn } from '../support/secret-forms.ts';
+import { confirmations } from '../support/confirmations.ts';
 
 /**
  * A panel that echoes the token (or, while logging in, the password) encoded: URL-encoded,
@@ -32,7 +33,7 @@ describe('encoded echoes of the token and the password', () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    service = createCore({ dataDir: dir.path, encryption: testEncryption(), confirmWrite: confirmations().confirmWrite, timeoutMs: 3000 });
     panel.setFault('login', null);
     panel.setFault('getSession', null);
     panel.setFault('logout', null);
@@ -157,7 +158,13 @@ describe('encoded echoes of the token and the password', () => {
 
   test('the runtime log: a panel that writes the token into a log line, and refuses it afterwards; in no line, event or message', async () => {
     const events: unknown[] = [];
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    service = createCore({
+      dataDir: dir.path,
+      encryption: testEncryption(),
+      confirmWrite: confirmations().confirmWrite,
+      timeoutMs: 3000,
+      emit: (event) => events.push(event),
+    });
     const { id, token } = await signedIn();
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     for (const form of echoForms(token, user.email)) panel.logs.write('shop', 'web', `echo ${form.text} end`);
@@ -244,7 +251,12 @@ describe('a log in while signed in, whose error echoes the current token', () =>
 
   for (const form of echoForms('{token}', user.email).map((entry) => entry.name)) {
     test(`${form}: not quoted`, async () => {
-      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+      const service = createCore({
+        dataDir: dir.path,
+        encryption: testEncryption(),
+        confirmWrite: confirmations().confirmWrite,
+        timeoutMs: 3000,
+      });
       panel.setFault('login', null);
       const { id } = await service.addPanel({ address: panel.url, name: form });
       await service.logIn(id, credentials);

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createCore, type Core } from '../../electron/core/index.ts';
 import { longestHold, rejectsWith, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
+import { confirmations } from '../support/confirmations.ts';
 
 /**
  * listServices and getServerStats through the panel service, against the reference panel in each
@@ -16,7 +17,7 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let service: Core;
 before(async () => {
   dir = await tempDir();
-  service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+  service = createCore({ dataDir: dir.path, encryption: testEncryption(), confirmWrite: confirmations().confirmWrite, timeoutMs: 3000 });
 });
 after(() => dir.cleanup());
 

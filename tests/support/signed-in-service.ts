@@ -1,5 +1,7 @@
 import { createCore, type Core, type CoreOptions } from '../../electron/core/index.ts';
 import type { PanelEvent } from '../../shared/contract/events.ts';
+import type { WritePlan } from '../../shared/write-plan.ts';
+import { confirmations } from './confirmations.ts';
 import { testEncryption } from './helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, type ServiceType, startReferencePanel } from './reference-panel/server.ts';
 
@@ -19,6 +21,8 @@ export function closeAll(panels: Map<string, ReferencePanel>): Promise<unknown> 
 
 export interface SignedInService {
   service: Core;
+  /** Every write plan main asked about (all confirmed unless the options said otherwise). */
+  plans: WritePlan[];
   /** Every event the service sent the window, in order. */
   events: PanelEvent[];
   id: string;
@@ -30,17 +34,26 @@ export interface SignedInService {
 
 type ServiceOptions = Partial<Omit<CoreOptions, 'dataDir' | 'emit'>>;
 
-/** A panel service in `dataDir` (requests time out after 3 s unless `options` say) whose events are kept. */
-export function serviceWithEvents(dataDir: string, options: ServiceOptions = {}): { service: Core; events: PanelEvent[] } {
+/**
+ * A panel service in `dataDir` (requests time out after 3 s unless `options` say) whose events are
+ * kept; its writes are confirmed (`confirmations()`, yes to every plan) unless `options` give
+ * their own `confirmWrite`.
+ */
+export function serviceWithEvents(
+  dataDir: string,
+  options: ServiceOptions = {},
+): { service: Core; events: PanelEvent[]; plans: WritePlan[] } {
   const events: PanelEvent[] = [];
+  const confirming = confirmations();
   const service = createCore({
     dataDir,
     encryption: testEncryption(),
     timeoutMs: 3000,
+    confirmWrite: confirming.confirmWrite,
     ...options,
     emit: (event) => events.push(event),
   });
-  return { service, events };
+  return { service, events, plans: confirming.plans };
 }
 
 /** Leaves the panel with exactly these services (and no request recorded). */
@@ -52,8 +65,8 @@ export function onlyServices(panel: ReferencePanel, ...services: { projectName: 
 
 /** `serviceWithEvents`, with `panel` added and signed in as the demo user. */
 export async function openSignedIn(dataDir: string, panel: ReferencePanel, options: ServiceOptions = {}): Promise<SignedInService> {
-  const { service, events } = serviceWithEvents(dataDir, options);
+  const { service, events, plans } = serviceWithEvents(dataDir, options);
   const { id } = await service.addPanel({ address: panel.url });
   const loggedIn = await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-  return { service, events, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
+  return { service, events, plans, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
 }

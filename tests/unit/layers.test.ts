@@ -22,10 +22,11 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   context: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage'],
   activity: ['common', 'log', 'storage', 'context'],
   'sign-in': ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity'],
+  writes: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'context', 'activity', 'sign-in'],
   panels: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'context', 'activity', 'sign-in'],
-  services: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
+  services: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   checks: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'services'],
-  console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
+  console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   transfer: ['common', 'net', 'easypanel', 'storage', 'context', 'sign-in', 'panels'],
   app: ['common', 'log', 'storage', 'context', 'sign-in', 'transfer'],
   wiring: [
@@ -45,6 +46,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'console',
     'transfer',
     'app',
+    'writes',
   ],
 };
 

@@ -4,9 +4,19 @@ import { checkInput } from '../../../shared/input-check.ts';
 import { callCatalogueOperation } from '../easypanel/operation-call.ts';
 import type { PanelCatalogues } from './catalogue-cache.ts';
 import { describeStatus } from '../easypanel/panel-responses.ts';
-import { failureOutcome, type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';
+import { type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
-import { type CallOne, operationRunMethods, type OperationRunParts } from './operation-runs.ts';
+import { operationRunMethods, type OperationRunParts } from './operation-runs.ts';
+import type { ConsoleCalls, PreparedCall } from './console-calls.ts';
+import { randomUUID } from 'node:crypto';
+import { plural } from '../../../shared/counts.ts';
+import type { CatalogueGeneration, OperationCall } from '../../../shared/operations-console.ts';
+import type { WritePlan } from '../../../shared/write-plan.ts';
+import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
+import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
+import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
+import { writeOutcome } from '../writes/write-outcomes.ts';
+import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { CoreMethods, Emit } from '../context/core-context.ts';
 import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
@@ -23,7 +33,31 @@ type ConsoleMethod = 'getOperations' | 'callOperation' | 'callOperationOnPanels'
 export interface ConsoleParts extends TokenCalls, OperationRunParts {
   request: RequestSettings;
   emit: Emit;
-  catalogues: Pick<PanelCatalogues, 'of'>;
+  catalogues: Pick<PanelCatalogues, 'of' | 'known'>;
+  /** Main's own confirmation of a write; without it no console write is sent (NOT_CONFIRMED). */
+  confirmWrite?: ConfirmWrite | undefined;
+}
+
+/** A console write's plan: each panel with the request it gets. `several` is the phrase typed when several production panels are among them. */
+export function consolePlan(prepared: readonly PreparedCall[], several: string): WritePlan {
+  const name = prepared[0]?.operation.name ?? 'the operation';
+  return writePlan({
+    id: randomUUID(),
+    title:
+      prepared.length === 1 ? `Call ${name} on ${prepared[0]!.held.record.name}` : `Call ${name} on ${plural(prepared.length, 'panel')}`,
+    detail: `${name} changes the panel, with the input shown in the console. It is sent once to each panel; if an answer does not come, the outcome is unknown: look at the panel.`,
+    confirmLabel: 'Send',
+    panels: prepared.map((one) => plannedPanel(one.held.record, [{ label: `${name} with the input given`, request: one.request }])),
+    leftOut: [],
+    several,
+  });
+}
+
+/** "POST /api/createProject", "GET /api/trpc/users.listUsers": what a call of the operation sends, as a plan shows it. */
+function requestOfCall(generation: CatalogueGeneration, operation: CatalogueEntry): string {
+  if (generation === 'easypanel' && operation.rpcRoute !== null) return requestLine('POST', operation.rpcRoute);
+  if (generation === 'rpc') return requestLine('POST', operation.route);
+  return requestLine(operation.kind === 'read' ? 'GET' : 'POST', operation.route);
 }
 
 /** A write the panel answered with an error status: recorded as failed, returned to the window as the panel's answer. */
@@ -38,49 +72,98 @@ class RefusedWrite extends Error {
 export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<ConsoleMethod> {
   const { request, catalogues } = parts;
   const catalogueOf = (held: SignedIn) => catalogues.of(held);
-  const callOne: CallOne = (panelId, call, { signal, allowWrite }) =>
-    withToken(parts, panelId, async (held) => {
-      const { byName, catalogue } = await catalogueOf(held);
-      const operation = findOperation(byName, call.operation);
-      if (!operation) {
+
+  /** The operation found in the panel's catalogue with its input validated; what the window saw it as must be what it is. */
+  const prepare = async (held: SignedIn, call: OperationCall): Promise<PreparedCall> => {
+    const { byName, catalogue } = await catalogueOf(held);
+    const operation = findOperation(byName, call.operation);
+    if (!operation) {
+      throw new PanelError(
+        'NOT_FOUND',
+        `${held.record.name} has no operation ${call.operation} in its catalogue (Easypanel ${catalogue.version ?? 'of unknown version'}).`,
+      );
+    }
+    const issues = checkInput(operation.input, call.input);
+    if (issues.length > 0) {
+      const listed = issues.map(({ path, message }) => `${path === '' ? 'the input' : path}: ${message}`).join('; ');
+      throw new PanelError('INVALID_INPUT', `Not sent: the input does not fit ${operation.name} (${listed})`);
+    }
+    // The window decided whether to ask from the catalogue it read; main's may be newer (an upgrade).
+    if (call.shownAs === 'read' && operation.kind === 'write') {
+      throw new PanelError(
+        'CHANGED_BEFORE_SENDING',
+        `Not sent: ${held.record.name} now lists ${operation.name} as a write (it changes the panel), not the read it was shown as. Open the console again to see it as it is.`,
+      );
+    }
+    return {
+      panelId: held.record.id,
+      held,
+      generation: catalogue.generation,
+      operation,
+      input: call.input,
+      request: requestOfCall(catalogue.generation, operation),
+    };
+  };
+
+  /**
+   * Sends a prepared call: a read as it is (a run's signal ends its wait), a write once, recorded,
+   * and only while the panel is signed in as planned and its catalogue still has the operation as
+   * planned (checked right before the request leaves).
+   */
+  const send = async (prepared: PreparedCall, signal?: AbortSignal): Promise<OperationAnswer> => {
+    const { held, operation, generation, input, panelId } = prepared;
+    const planned: PlannedSignIn = {
+      panelId,
+      panelName: held.record.name,
+      baseUrl: held.record.baseUrl,
+      token: held.token,
+      style: held.record.apiStyle,
+    };
+    const stillAsPlanned = () => {
+      checkAsPlanned(held.state, planned);
+      const now = catalogues.known(held)?.byName.get(operation.name);
+      if (now && (now.kind !== operation.kind || now.route !== operation.route || now.rpcRoute !== operation.rpcRoute))
         throw new PanelError(
-          'NOT_FOUND',
-          `${held.record.name} has no operation ${call.operation} in its catalogue (Easypanel ${catalogue.version ?? 'of unknown version'}).`,
+          'CHANGED_BEFORE_SENDING',
+          `Not sent: ${held.record.name}'s catalogue changed ${operation.name} after you confirmed.`,
         );
-      }
-      const issues = checkInput(operation.input, call.input);
-      if (issues.length > 0) {
-        const listed = issues.map(({ path, message }) => `${path === '' ? 'the input' : path}: ${message}`).join('; ');
-        throw new PanelError('INVALID_INPUT', `Not sent: the input does not fit ${operation.name} (${listed})`);
-      }
-      if (operation.kind === 'write' && !allowWrite) {
-        throw new PanelError('FORBIDDEN', `Not sent: ${operation.name} changes the panel, and this run was asked for reads only.`);
-      }
-      const send = async (): Promise<OperationAnswer> => ({
-        panelId,
-        ...(await callCatalogueOperation({
-          settings: request,
-          panel: held.record,
-          token: held.token,
-          generation: catalogue.generation,
-          operation,
-          input: call.input,
-          // A read's only: the one caller never aborts a write's request (a cancelled run leaves it to finish).
-          signal,
-        })),
-      });
-      if (operation.kind === 'read') return send();
-      return recordedWrite(parts, held, operation.name, send);
+    };
+    const call = async (): Promise<OperationAnswer> => ({
+      panelId,
+      ...(await callCatalogueOperation({
+        settings: request,
+        panel: held.record,
+        token: held.token,
+        generation,
+        operation,
+        input,
+        // A read's only: the one caller never aborts a write's request (a cancelled run leaves it to finish).
+        signal,
+        ...(operation.kind === 'write' ? { beforeSend: stillAsPlanned } : {}),
+      })),
     });
+    if (operation.kind === 'read') return call();
+    stillAsPlanned();
+    return recordedWrite(parts, held, operation.name, call);
+  };
+
+  const console: ConsoleCalls = {
+    prepare: (panelId, call) => withToken(parts, panelId, (held) => prepare(held, call)),
+    // With the token it was prepared under (stillAsPlanned checks it is still the panel's); a 401 ends the sign-in.
+    send: (prepared, signal) => withToken(parts, prepared.panelId, () => send(prepared, signal)),
+    plan: (prepared, several) => consolePlan(prepared, several),
+  };
 
   return {
     async getOperations(panelId) {
       return withToken(parts, panelId, async (held) => (await catalogueOf(held)).catalogue);
     },
     async callOperation(panelId, call) {
-      return callOne(panelId, call, { allowWrite: true });
+      const prepared = await console.prepare(panelId, call);
+      if (prepared.operation.kind === 'write') await askToConfirm(parts.confirmWrite, consolePlan([prepared], prepared.operation.name));
+      return console.send(prepared);
     },
-    ...operationRunMethods(parts, callOne),
+    ...operationRunMethods(parts, console),
   };
 }
 
@@ -113,7 +196,7 @@ async function recordedWrite(
   const judge = (error: unknown): WriteOutcome =>
     error instanceof RefusedWrite
       ? { outcome: 'failed', message: `The panel answered ${describeStatus(error.answer)}.` }
-      : failureOutcome(error);
+      : writeOutcome(error, 'check the panel.');
   try {
     return await writeRecorder(events, state.activity)(
       record,

@@ -1,32 +1,25 @@
+import type { Envelope } from '../../../shared/contract/contract.ts';
 import { settle } from '../../../shared/contract/envelope.ts';
+import type { ErrorInfo } from '../../../shared/contract/errors.ts';
 import { type FieldPathSegment, parseFieldPath, valueAtPath } from '../../../shared/field-path.ts';
-import {
-  CELL_VALUE_MAX_CHARS,
-  type OperationAnswer,
-  type OperationCall,
-  type PanelOperationResult,
-} from '../../../shared/operations-console.ts';
+import { CELL_VALUE_MAX_CHARS, type PanelOperationResult } from '../../../shared/operations-console.ts';
 import { secretFieldPaths } from '../../../shared/secret-fields.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { copyJson } from '../../../shared/json-copy.ts';
 import { PanelPass } from '../schedule/panel-pass.ts';
-import { RunHolder } from '../schedule/run-holder.ts';
+import { type Cancellable, RunHolder } from '../schedule/run-holder.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
+import { plural } from '../../../shared/counts.ts';
+import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
+import type { ConsoleCalls, PreparedCall as Prepared } from './console-calls.ts';
 import { describeStatus } from '../easypanel/panel-responses.ts';
 import type { CoreMethods, Emit, OpenedFolder } from '../context/core-context.ts';
 
-/** What a call needs to be sent: signal for a read a run cancels (a write's request never gets it); whether a write may go. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  allowWrite: boolean;
-}
-
-/** Calls one operation on one panel with its token (operation-console.ts): the run and the single call share it. */
-export type CallOne = (panelId: string, call: OperationCall, options: CallOptions) => Promise<OperationAnswer>;
-
-/** What a run across panels uses: the folder (the concurrency setting), the clock, the window's progress events. */
+/** What a run across panels uses: the folder (the concurrency setting), the clock, the window's progress events, main's confirmation. */
 export interface OperationRunParts extends OpenedFolder {
   now(): Date;
   emit: Emit;
+  confirmWrite?: ConfirmWrite | undefined;
 }
 
 const ALREADY_RUNNING =
@@ -36,53 +29,88 @@ const CANCELLED_MESSAGE = 'Not sent: the run was cancelled before this panel was
 const MASKED = '•••';
 
 /**
- * The same operation on many panels (`callOperationOnPanels`): a panel pass of its own (the
- * check concurrency setting), one at a time, each panel through the one call (`CallOne`: its own
- * catalogue, the input checked against its schema, a write only when allowed and then recorded),
- * results in the order asked, `operationProgress` as each panel ends. Cancel starts no more and
- * aborts the reads in flight; a write already sent is left to finish.
+ * The same operation on many panels (`callOperationOnPanels`), in a panel pass of its own (the
+ * check concurrency setting): each panel's call prepared first (its own catalogue, the input
+ * validated against its schema); where it is a write on some panel, those panels' writes are one
+ * plan, asked once in main's own confirmation (and refused unsent when the run was asked for
+ * reads only); then each call sent, results in the order asked, `operationProgress` as each panel
+ * ends. Cancel starts no more and aborts the reads in flight; a write already sent is left to finish.
  */
 export function operationRunMethods(
-  { opened, now, emit }: OperationRunParts,
-  callOne: CallOne,
+  { opened, now, emit, confirmWrite }: OperationRunParts,
+  calls: ConsoleCalls,
 ): CoreMethods<'callOperationOnPanels' | 'cancelOperationRun'> {
-  const runs = new RunHolder<PanelPass<PanelOperationResult>>(ALREADY_RUNNING);
+  const runs = new RunHolder<Cancellable>(ALREADY_RUNNING);
   return {
     async callOperationOnPanels(requested, call, { field, allowWrite = false }) {
       const path = field === null ? null : parseFieldPath(field);
+      const ids = [...new Set(requested)];
       let done = 0;
-      const total = new Set(requested).size;
       const progress = (result: PanelOperationResult) => {
         done++;
         try {
-          emit({ type: 'operationProgress', result, done, total });
+          emit({ type: 'operationProgress', result, done, total: ids.length });
         } catch {
           // A window that is gone must not stop the run.
         }
+        return result;
       };
-      const start = () =>
-        new PanelPass<PanelOperationResult>({
-          concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
-          runOne: async (panelId, signal) => {
-            const result = await callOn(callOne, panelId, call, path, { signal, allowWrite });
-            progress(result);
-            return result;
-          },
-          cancelled: (panelId) => {
-            const result: PanelOperationResult = {
-              panelId,
-              outcome: 'cancelled',
-              status: null,
-              ms: null,
-              value: null,
-              message: CANCELLED_MESSAGE,
-            };
-            progress(result);
-            return result;
-          },
-          now,
-        });
-      return runs.hold(start, (pass) => pass.run(requested));
+      const cancelledResult = (panelId: string): PanelOperationResult =>
+        progress({ panelId, outcome: 'cancelled', status: null, ms: null, value: null, message: CANCELLED_MESSAGE });
+      const concurrency = () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency;
+      let pass: PanelPass<PanelAnswerOf<Prepared>> | PanelPass<PanelOperationResult> | null = null;
+      let cancelling = false;
+      const held: Cancellable = {
+        cancel: () => {
+          cancelling = true;
+          pass?.cancel();
+        },
+      };
+      return runs.hold(
+        () => held,
+        async () => {
+          // Each panel's call prepared: a catalogue read, nothing sent to the operation yet.
+          const preparing = new PanelPass<PanelAnswerOf<Prepared>>({
+            concurrency,
+            runOne: async (panelId) => ({ panelId, prepared: await settle(() => calls.prepare(panelId, call)) }),
+            cancelled: (panelId) => ({ panelId, prepared: null }),
+            now,
+          });
+          pass = preparing;
+          const prepared = await preparing.run(ids);
+          const writes = prepared.flatMap(({ prepared: one }) => (one?.ok && one.value.operation.kind === 'write' ? [one.value] : []));
+          const refused = new Set<string>();
+          if (writes.length > 0 && !allowWrite) for (const one of writes) refused.add(one.panelId);
+          if (writes.length > 0 && allowWrite && !cancelling) {
+            const name = writes[0]!.operation.name;
+            await askToConfirm(confirmWrite, calls.plan(writes, `send ${name} to ${plural(writes.length, 'panel')}`));
+          }
+          const sending = new PanelPass<PanelOperationResult>({
+            concurrency,
+            runOne: async (panelId, signal) => {
+              const one = prepared.find((entry) => entry.panelId === panelId)!.prepared;
+              if (one === null) return cancelledResult(panelId);
+              if (!one.ok) return progress(failedResult(panelId, one.error));
+              if (refused.has(panelId))
+                return progress(
+                  failedResult(
+                    panelId,
+                    new PanelError(
+                      'FORBIDDEN',
+                      `Not sent: ${one.value.operation.name} changes the panel, and this run was asked for reads only.`,
+                    ),
+                  ),
+                );
+              return progress(await callOn(calls, one.value, path, signal));
+            },
+            cancelled: (panelId) => cancelledResult(panelId),
+            now,
+          });
+          pass = sending;
+          if (cancelling) sending.cancel();
+          return sending.run(ids);
+        },
+      );
     },
 
     async cancelOperationRun() {
@@ -91,18 +119,26 @@ export function operationRunMethods(
   };
 }
 
+/** A panel's prepared call, or why it could not be prepared; null when the run was cancelled first. */
+interface PanelAnswerOf<T> {
+  panelId: string;
+  prepared: Envelope<T> | null;
+}
+
+function failedResult(panelId: string, error: Pick<ErrorInfo, 'code' | 'message'>): PanelOperationResult {
+  const outcome = error.code === 'CANCELLED' ? 'cancelled' : 'failed';
+  return { panelId, outcome, status: null, ms: null, value: null, message: error.message };
+}
+
 async function callOn(
-  callOne: CallOne,
-  panelId: string,
-  call: Parameters<CallOne>[1],
+  calls: ConsoleCalls,
+  prepared: Prepared,
   path: FieldPathSegment[] | null,
-  options: Parameters<CallOne>[2],
+  signal: AbortSignal,
 ): Promise<PanelOperationResult> {
-  const answer = await settle(() => callOne(panelId, call, options));
-  if (!answer.ok) {
-    const outcome = answer.error.code === 'CANCELLED' ? 'cancelled' : 'failed';
-    return { panelId, outcome, status: null, ms: null, value: null, message: answer.error.message };
-  }
+  const { panelId } = prepared;
+  const answer = await settle(() => calls.send(prepared, signal));
+  if (!answer.ok) return failedResult(panelId, answer.error);
   const { status, ms, body, truncated } = answer.value;
   const value = path === null || truncated ? null : cellOf(valueAtPath(body, path));
   const message =

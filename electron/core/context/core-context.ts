@@ -1,3 +1,4 @@
+import type { WritePlan } from '../../../shared/write-plan.ts';
 import type { MethodResult, PanelApi, ParsedArgs } from '../../../shared/contract/contract.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
@@ -20,6 +21,18 @@ export interface CoreOptions {
    * the app passes a fetch over Chromium's network stack (system proxy, OS certificates).
    */
   fetch?: FetchLike;
+  /**
+   * What writes to panels go through: a fresh connection for each, never a reused one (a network
+   * stack may resend a request after a reset on a reused connection: Chromium's does, a POST too).
+   * Default: a Node fetch opening a connection per write; with `fetch` given and this not, `fetch`.
+   */
+  writeFetch?: FetchLike;
+  /**
+   * Main's own confirmation of a write (the app: a window of its own, electron/main/
+   * write-confirmation.ts). The core awaits it with the plan before sending any write, and sends
+   * only what it confirmed; without it no write is sent at all (NOT_CONFIRMED).
+   */
+  confirmWrite?: (plan: WritePlan) => Promise<boolean>;
   /**
    * The system's proxy for the connections the core opens itself (the log socket), as a PAC answer
    * ("DIRECT", "PROXY host:port"); the app passes Electron's `session.resolveProxy`. Without it they connect directly.

@@ -81,6 +81,8 @@ export interface CallRequest {
   operation: CatalogueEntry;
   input: unknown;
   signal?: AbortSignal;
+  /** Run right before each request leaves; throws to send nothing (a write's plan checked again). */
+  beforeSend?: () => void;
 }
 
 /**
@@ -96,6 +98,7 @@ export function callCatalogueOperation({
   operation,
   input,
   signal,
+  beforeSend,
 }: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
   // A 2.33 read with a number or a list in it goes through the RPC layer 2.33 still answers, as the views' reads do.
   const viaRpc = generation === 'easypanel' && operation.rpcRoute !== null;
@@ -112,6 +115,8 @@ export function callCatalogueOperation({
     url: `${url}${shape.query}`,
     body: shape.body,
     signal,
+    beforeSend,
+    doing: `calling ${operation.name}`,
     maxBytes: ANSWER_MAX_BYTES,
     keepStartOfLarger: true,
     ...(operation.kind === 'write' ? { timeoutMs: Math.max(settings.timeoutMs, DEPLOY_DEADLINE_MS) } : {}),

@@ -19,13 +19,15 @@ import { callWithToken, type TokenRequest, tokenRefused, unreadableIfWrite } fro
 
 export { OPERATIONS, type Operation, type OperationName } from './panel-operations.ts';
 export { MissingRouteError };
-export { RETRY_PAUSE_MS, UnreadableAnswerError } from './token-call.ts';
+export { NoAnswerError, RETRY_PAUSE_MS, UnreadableAnswerError } from './token-call.ts';
 
 export interface CallOptions {
   /** The generation to speak; default the panel's. */
   style?: ApiStyle;
   /** Ends a read's wait (see `TokenRequest.signal`); a write's request never gets it. */
   signal?: AbortSignal;
+  /** Run right before each request leaves; throws to send nothing (see `TokenRequest.beforeSend`). */
+  beforeSend?: () => void;
 }
 
 /**
@@ -57,7 +59,16 @@ export async function callOperation(
   options: CallOptions = {},
 ): Promise<unknown> {
   const style = options.style ?? panel.apiStyle;
-  const call: Call = { settings, panel, token, operation, input, style: operation.via?.[style] ?? style, signal: options.signal };
+  const call: Call = {
+    settings,
+    panel,
+    token,
+    operation,
+    input,
+    style: operation.via?.[style] ?? style,
+    signal: options.signal,
+    beforeSend: options.beforeSend,
+  };
   const routes = routesOf(operation, style);
   const memory = settings.routes;
   const missing = new Map<string, MissingRouteError>();
@@ -89,10 +100,11 @@ interface Call {
   input: unknown;
   style: ApiStyle;
   signal: AbortSignal | undefined;
+  beforeSend: (() => void) | undefined;
 }
 
 /** One route, through the one caller: one request, and for a read with `retry` one more after a failure worth it. */
-function callRoute({ settings, panel, token, operation, input, style, signal }: Call, route: string): Promise<unknown> {
+function callRoute({ settings, panel, token, operation, input, style, signal, beforeSend }: Call, route: string): Promise<unknown> {
   const url = apiUrl(panel.baseUrl, route, 'route');
   refuseUndeclaredInput(operation, input);
   const shape = callShape(style, operation.kind, input);
@@ -103,6 +115,8 @@ function callRoute({ settings, panel, token, operation, input, style, signal }: 
     url: `${url}${shape.query}`,
     body: shape.body,
     signal,
+    beforeSend,
+    doing: operation.doing,
     ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
     ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
   };

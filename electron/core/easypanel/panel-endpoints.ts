@@ -14,6 +14,12 @@ import { asksForSecondFactor, describeTopLevelKeys, findToken } from './token-fi
 /** How requests to panels are sent: the same for every panel of a service. */
 export interface RequestSettings {
   fetch: FetchLike;
+  /**
+   * The fetch writes go through: a fresh connection for each, never one kept alive, since a network
+   * stack may send a request again by itself after a reset on a reused connection (Chromium's
+   * does, a POST too: tests/browser/connection-resend.spec.ts). Default `fetch`.
+   */
+  writeFetch?: FetchLike | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
   /** The system's proxy, for connections the core makes itself (the log socket); `fetch` finds its own. */

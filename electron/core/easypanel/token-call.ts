@@ -32,7 +32,24 @@ export interface TokenRequest {
    * its deadline, and its outcome is known, or at worst unknown, never "cancelled".
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Run right before each request leaves (each try of a read): throws to send nothing. A write's
+   * plan checks here that the panel is still signed in as it was confirmed (writes/held-sign-in.ts).
+   */
+  beforeSend?: (() => void) | undefined;
+  /** What it does, as a message says it ("restarting the service"). */
+  doing?: string | undefined;
 }
+
+/**
+ * What a proxy or gateway in front of a panel answers while the panel itself said nothing (bad
+ * gateway, unavailable, gateway timeout, Cloudflare's 524): after a write was sent, whether the
+ * panel did it is not known.
+ */
+export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504, 524]);
+
+/** A write sent that got no answer from the panel itself: its outcome is unknown, never a failure to repeat. */
+export class NoAnswerError extends PanelError {}
 
 /** How long the answer that was read took to come, in whole milliseconds (its attempt only). */
 export type ReadAnswer<T> = (response: HttpResponse, ms: number) => Promise<T> | T;
@@ -56,8 +73,11 @@ export async function callWithToken<T>(
   const attempts = effect === 'read' && request.retry ? 2 : 1;
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const send = () =>
-    sendToPanel(settings, [token], panel, {
+  // A write never goes over a connection that could send it again (writeFetch: a fresh one each).
+  const over = effect === 'write' && settings.writeFetch ? { ...settings, fetch: settings.writeFetch } : settings;
+  const send = () => {
+    request.beforeSend?.();
+    return sendToPanel(over, [token], panel, {
       method,
       url,
       headers,
@@ -67,6 +87,7 @@ export async function callWithToken<T>(
       ...(maxBytes === undefined ? {} : { maxBytes }),
       ...(keepStartOfLarger === undefined ? {} : { keepStartOfLarger }),
     });
+  };
   for (let attempt = 1; ; attempt++) {
     const again = attempt < attempts;
     const started = performance.now();
@@ -77,6 +98,12 @@ export async function callWithToken<T>(
       if (!again || !hasCode(error, 'NETWORK') || signal?.aborted) throw error;
       await pause(RETRY_PAUSE_MS, signal);
       continue;
+    }
+    if (effect === 'write' && GATEWAY_STATUSES.has(response.status)) {
+      throw new NoAnswerError(
+        'SERVER_ERROR',
+        `No answer from the panel itself (${describeStatus(response)}) while ${request.doing ?? 'writing'}: whether it was done is not known.`,
+      );
     }
     if (again && response.status >= 500 && !signal?.aborted) {
       await pause(RETRY_PAUSE_MS, signal);

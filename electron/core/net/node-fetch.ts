@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest, type AgentOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
@@ -30,16 +30,34 @@ export function createNodeFetch(): FetchLike {
   };
 }
 
+/**
+ * The fetch writes go through under Node: the same judged connections, but a fresh one for each
+ * request, closed after its answer, never one kept alive: no connection is ever reused for a write,
+ * so nothing can send it again after a reset (`RequestSettings.writeFetch`).
+ */
+export function createNodeWriteFetch(): FetchLike {
+  return (url, init, tls) => {
+    if (!url.startsWith('https:')) return nodeFetch(url, init, false);
+    return httpsFetch(url, init, new JudgingAgent(tls?.trustedCertificate ?? null, { keepAlive: false, maxSockets: 1 }));
+  };
+}
+
 function httpsFetch(url: string, init: RequestInit, agent: Agent): Promise<Response> {
+  return nodeFetch(url, init, agent);
+}
+
+/** One request through `node:http` or `node:https`; `agent` false: a connection of its own, closed after. */
+function nodeFetch(url: string, init: RequestInit, agent: Agent | false): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let request: ClientRequest;
     try {
-      request = httpsRequest(url, {
+      const options = {
         method: init.method ?? 'GET',
-        headers: plainHeaders(init.headers),
+        headers: { ...plainHeaders(init.headers), ...(agent === false ? { connection: 'close' } : {}) },
         agent,
         ...(init.signal ? { signal: init.signal } : {}),
-      });
+      };
+      request = url.startsWith('https:') ? httpsRequest(url, options) : httpRequest(url, options);
     } catch (error) {
       reject(error);
       return;

@@ -1,13 +1,21 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import {
   missingActionReason,
+  SERVICE_ACTION_LABELS,
   type ServiceAction,
   type ServiceActionPhase,
   type ServiceActionResult,
 } from '../../../shared/service-actions.ts';
-import { callPanel, UnreadableAnswerError } from '../easypanel/panel-calls.ts';
+import { randomUUID } from 'node:crypto';
+import { callPanel } from '../easypanel/panel-calls.ts';
+import { OPERATIONS, routesOf } from '../easypanel/panel-operations.ts';
 import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../easypanel/service-operations.ts';
-import type { ActivityLog } from '../storage/activity-log.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+import type { PlannedRequest } from '../../../shared/write-plan.ts';
+import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
+import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
+import { writeOutcome } from '../writes/write-outcomes.ts';
+import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
@@ -16,10 +24,11 @@ import { readServiceType } from './service-reads.ts';
 import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
 /**
- * Deploy, start, stop, restart a service (`runServiceAction`). The rules for writes: the window
- * asked the operator once, beforehand; main reads the panel's services afresh to learn the
- * service's type and sends that type's own write, once (never retried: a lost answer is an unknown
- * outcome, not a failure); the activity log has the write on disk before it is sent and its outcome
+ * Deploy, start, stop, restart a service (`runServiceAction`). The rules for writes: main reads
+ * the panel's services afresh to learn the service's type, makes the plan of that type's own write
+ * and asks the operator in its own confirmation (writes/); only a yes sends it, once (never
+ * retried: a lost answer is an unknown outcome, not a failure), and only while the panel is still
+ * signed in as planned; the activity log has the write on disk before it is sent and its outcome
  * after; the window hears each step as `serviceActionChanged`.
  */
 
@@ -69,11 +78,13 @@ export class ServiceActionsInFlight {
   }
 }
 
-/** What one service action uses: the requests' settings, the actions under way, the window's events (the activity log's too). */
+/** What one service action uses: the requests' settings, the actions under way, the window's events (the activity log's too), main's confirmation. */
 export interface ServiceWrites {
   request: RequestSettings;
   inFlight: ServiceActionsInFlight;
   emit: Emit;
+  /** Main's own confirmation of a plan; without it no write is sent (NOT_CONFIRMED). */
+  confirmWrite?: ConfirmWrite | undefined;
 }
 
 /** What each action is for a database, which Easypanel only enables and disables. */
@@ -89,14 +100,58 @@ export function serviceActionMethods(parts: ServiceWrites & TokenCalls): CoreMet
     async runServiceAction(panelId, { projectName, serviceName, action }) {
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
       const target = { projectName, serviceName };
-      return withToken(parts, panelId, ({ record, token, state }) =>
-        runOnce(parts, { record, token, activity: state.activity }, target, action, {
-          typeOf: () => readServiceType(parts.request, record, token, target),
-        }),
-      );
+      return withToken(parts, panelId, async ({ record, token, state }) => {
+        const write = plannedWrite(record, token, target, action, await readServiceType(parts.request, record, token, target));
+        const service = `${projectName}/${serviceName}`;
+        const plan = writePlan({
+          id: randomUUID(),
+          title: `${SERVICE_ACTION_LABELS[action]} ${service} on ${record.name}`,
+          detail: ACTION_DETAILS[action],
+          confirmLabel: SERVICE_ACTION_LABELS[action],
+          panels: [plannedPanel(record, [write.request])],
+          leftOut: [],
+          several: `${action} ${service}`,
+        });
+        await askToConfirm(parts.confirmWrite, plan);
+        return runOnce(parts, state, write, target, action);
+      });
     },
   };
 }
+
+/** What the operator weighs for each action, beside the list: what it does, and how an unknown outcome is found out. */
+export const ACTION_DETAILS: Readonly<Record<ServiceAction, string>> = {
+  deploy:
+    'A deploy builds each service from its source and rolls it out; it can take minutes. If an answer does not come, the outcome is unknown: look at the service\u2019s deployments.',
+  start:
+    'Each service is started (a database enabled). If an answer does not come, the outcome is unknown: look at the service\u2019s state.',
+  stop: 'Each service stops (a database is disabled) until it is started again. If an answer does not come, the outcome is unknown: look at the service\u2019s state.',
+  restart:
+    'Each service is stopped and started again. If an answer does not come, the outcome is unknown: look at the service\u2019s state.',
+};
+
+/** One service's write as planned: the write's name, the request as it will be sent, and the sign-in it is sent under. */
+export interface PlannedWrite {
+  name: ServiceWriteName;
+  request: PlannedRequest;
+  signIn: PlannedSignIn;
+  record: PanelRecord;
+}
+
+/** The write for `action` on a service of `type`, planned on the panel as it is now (INVALID_INPUT when the type lacks it). */
+export function plannedWrite(record: PanelRecord, token: string, target: ServiceTarget, action: ServiceAction, type: string): PlannedWrite {
+  const name = writeFor(record, target, action, type);
+  const route = routesOf(OPERATIONS[name], record.apiStyle)[0]!;
+  const verb = action === 'start' && !isDeployable(type) ? 'enable' : action === 'stop' && !isDeployable(type) ? 'disable' : action;
+  return {
+    name,
+    record,
+    request: { label: `${verb} ${target.serviceName} in ${target.projectName}`, request: requestLine('POST', route) },
+    signIn: { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, style: record.apiStyle },
+  };
+}
+
+const isDeployable = (type: string) => type === 'app' || type === 'compose';
 
 /** Tells the window a service action's step; a window that is gone must not fail a write. */
 export function tellServiceAction(
@@ -115,26 +170,28 @@ export function tellServiceAction(
 }
 
 export interface RunOnceSteps {
-  /** Reads the service's type afresh: a list read of the panel's own, or the one list read of a run across panels. */
-  typeOf(): Promise<string>;
   /** Told as the write leaves, recorded: from then on, its failure is told as the `failed` step. */
   onSent?(): void;
 }
 
 /**
- * One service action with the panel's token: held for the service while it runs, recorded, its
- * steps told to the window. An action the type lacks is never sent.
+ * One confirmed service action: held for the service while it runs, recorded, its steps told to
+ * the window, and sent only while the panel is still signed in as planned (checked before it is
+ * recorded and again right before the request leaves).
  */
 export async function runOnce(
   writes: ServiceWrites,
-  { record, token, activity }: { record: PanelRecord; token: string; activity: ActivityLog },
+  state: DataFolder,
+  write: PlannedWrite,
   target: ServiceTarget,
   action: ServiceAction,
-  { typeOf, onSent }: RunOnceSteps,
+  { onSent }: RunOnceSteps = {},
 ): Promise<ServiceActionResult> {
   const { inFlight, request } = writes;
+  const { record, signIn } = write;
   const panelId = record.id;
   const { projectName, serviceName } = target;
+  checkAsPlanned(state, signIn);
   const running = inFlight.running(panelId, target);
   if (running !== null || !inFlight.hold(panelId, target, action)) {
     throw new PanelError(
@@ -146,17 +203,24 @@ export async function runOnce(
     tellServiceAction(writes, panelId, target, action, phase, message);
   let sent = false;
   try {
-    const name = writeFor(record, target, action, await typeOf());
-    await writeRecorder(writes, activity)(
+    await writeRecorder(writes, state.activity)(
       record,
       { action, projectName, serviceName },
       () => {
         sent = true;
         onSent?.();
         changed('sent');
-        return callPanel(request, record, token, name, { projectName, serviceName });
+        return callPanel(
+          request,
+          record,
+          signIn.token,
+          write.name,
+          { projectName, serviceName },
+          // Right before the request leaves: the sign-in it was confirmed under, still.
+          { style: signIn.style, beforeSend: () => checkAsPlanned(state, signIn) },
+        );
       },
-      { secrets: [token], judge: (error) => serviceActionOutcome(action, error) },
+      { secrets: [signIn.token], judge: (error) => serviceActionOutcome(action, error) },
     );
     changed('done');
     return { panelId, projectName, serviceName, action, outcome: 'done', message: null };
@@ -168,7 +232,7 @@ export async function runOnce(
       return { panelId, projectName, serviceName, action, outcome: 'unknown', message };
     }
     changed('failed', message);
-    throw error;
+    throw error instanceof PanelError && message !== null ? new PanelError(error.code, message, { cause: error }) : error;
   } finally {
     inFlight.release(panelId, target);
   }
@@ -204,28 +268,12 @@ export function writeFor(
   );
 }
 
-/** Connection failures that happen before anything is sent: the panel never heard of the write. */
-const NEVER_SENT = /refused the connection|Could not find|cannot be reached|secure connection/;
-
 /**
- * What a failed write came to. No answer (a timeout, a connection closed after the request went)
- * is unknown: the panel may have done it, and a deploy may still be running. A refusal or a
- * failure the panel reported is failed, in its words.
+ * What a failed write came to (writes/write-outcomes.ts): no answer from the panel itself is
+ * unknown, with how to find out; a refusal or the panel's own failure is failed, in its words.
  */
 export function serviceActionOutcome(action: ServiceAction, error: unknown): WriteOutcome {
   const check =
     action === 'deploy' ? 'the deploy may still be running: check the service.' : `the ${action} may have been done: check the service.`;
-  if (error instanceof PanelError) {
-    // The panel turned the token away before doing anything: said so, never as an unknown outcome.
-    if (error.code === 'UNAUTHORIZED') return { outcome: 'failed', message: `Refused, not done: ${error.message}` };
-    if (error instanceof UnreadableAnswerError) {
-      return { outcome: 'unknown', message: `The panel's answer could not be read (${error.message}); ${check}` };
-    }
-    if (error.code === 'TIMEOUT') return { outcome: 'unknown', message: `The panel did not answer in time; ${check}` };
-    if (error.code === 'NETWORK' && !NEVER_SENT.test(error.message)) {
-      return { outcome: 'unknown', message: `The connection closed before the panel answered; ${check}` };
-    }
-    return { outcome: 'failed', message: error.message };
-  }
-  return { outcome: 'failed', message: 'Paneldeck failed before the panel answered.' };
+  return writeOutcome(error, check);
 }

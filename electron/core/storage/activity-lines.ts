@@ -25,7 +25,7 @@ export const UNKNOWN_OUTCOME = {
 /** Said in place of words that may hold a secret. */
 export const MESSAGE_LEFT_OUT = "The panel's words were left out: they may hold a secret.";
 
-const OUTCOMES: readonly ActivityOutcome[] = ['pending', 'ok', 'failed', 'unknown'];
+const OUTCOMES: readonly ActivityOutcome[] = ['pending', 'ok', 'failed', 'unknown', 'not-sent'];
 
 /**
  * `text` as the log keeps it: on one line, at most MESSAGE_CHARS characters, and left out whole

@@ -19,7 +19,7 @@ export interface ActivityStart {
   what: ActivityWhat;
 }
 
-export type FinishedOutcome = 'ok' | 'failed' | 'unknown';
+export type FinishedOutcome = 'ok' | 'failed' | 'unknown' | 'not-sent';
 
 export interface ActivityLogOptions {
   /** Entries kept; past it the oldest are dropped. Default `ACTIVITY_KEPT`. */

@@ -4,7 +4,7 @@ import type { AppSettings, PanelCheck } from '../../../shared/types.ts';
 import { Listeners } from '../common/listeners.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
-import { createNodeFetch } from '../net/node-fetch.ts';
+import { createNodeFetch, createNodeWriteFetch } from '../net/node-fetch.ts';
 import { RouteMemory } from '../easypanel/route-memory.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { ActivityLog } from '../storage/activity-log.ts';
@@ -62,6 +62,7 @@ export function createCore(options: CoreOptions): Core {
     maxResponseBytes: options.maxResponseBytes ?? 4 * 1024 * 1024,
     resolveProxy: options.resolveProxy,
     routes: new RouteMemory(),
+    writeFetch: options.writeFetch ?? (options.fetch ? undefined : createNodeWriteFetch()),
   };
   const openActivity = () => ActivityLog.open(join(options.dataDir, ACTIVITY_FILE), { now, ...options.activity });
   const ready = openDataFolder(openStore, openActivity, options.encryption, now());
@@ -109,7 +110,7 @@ export function createCore(options: CoreOptions): Core {
   const tokenCalls: TokenCalls = { state: folder.state, reader };
   // Each panel's own catalogue: what the console calls, and where the features Paneldeck relies on are found.
   const catalogues = new PanelCatalogues(request, now);
-  const writes: ServiceWrites = { request, inFlight, emit };
+  const writes: ServiceWrites = { request, inFlight, emit, confirmWrite: options.confirmWrite };
   const signInParts: SignInParts = { state: folder.state, now, cache, reader, changes, request, emit, presented };
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
   const signIns = createPanelSignIns(signInParts);
@@ -147,7 +148,7 @@ export function createCore(options: CoreOptions): Core {
     ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
     ...deploymentMethods({ ...tokenCalls, request, now, catalogues }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
-    ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues }),
+    ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues, confirmWrite: options.confirmWrite }),
     ...featureMethods({ ...tokenCalls, catalogues }),
     onSettingsChanged: settingsListeners.add,
     onTrustChanged: trustListeners.add,

@@ -16,6 +16,7 @@ import { createWindowStores } from '../../../../renderer/window/window-stores.ts
 import { tempDir, testEncryption } from '../../../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type RequestEvent, startReferencePanel } from '../../../support/reference-panel/server.ts';
 import { onlyServices } from '../../../support/signed-in-service.ts';
+import { confirmations } from '../../../support/confirmations.ts';
 
 /**
  * A panel's Services tab runs its actions through main's one path (`runServiceActions`): main's
@@ -49,7 +50,13 @@ beforeEach(async () => {
   page = null;
   panel = await startReferencePanel({ style: 'easypanel', observer: observe });
   // Events as main sends them: copied plain, to the page loaded now, if any.
-  core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => page?.(plainEvent(event)) });
+  core = createCore({
+    dataDir: dir.path,
+    encryption: testEncryption(),
+    confirmWrite: confirmations().confirmWrite,
+    timeoutMs: 3000,
+    emit: (event) => page?.(plainEvent(event)),
+  });
   ({ id: panelId } = await core.addPanel({ address: panel.url, name: 'Billing' }));
   await core.logIn(panelId, { email: DEMO_USER.email, password: DEMO_USER.password });
   onlyServices(panel, ...SERVICES.map((name) => ({ projectName: 'shop', name, type: 'app' as const })));

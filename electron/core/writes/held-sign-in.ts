@@ -1,0 +1,28 @@
+import { PanelError } from '../../../shared/contract/errors.ts';
+import type { ApiStyle } from '../../../shared/types.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+
+/** A panel as a plan was made for it: what must still hold right before each of its requests leaves. */
+export interface PlannedSignIn {
+  panelId: string;
+  panelName: string;
+  baseUrl: string;
+  token: string;
+  style: ApiStyle;
+}
+
+/**
+ * Throws CHANGED_BEFORE_SENDING, saying what changed, unless the panel is still in the list at the
+ * planned address, signed in with the planned token, and speaks the planned generation: a log out,
+ * a removal, a new address, a new log in or an upgrade after the confirmation sends nothing.
+ */
+export function checkAsPlanned(state: Pick<DataFolder, 'registry' | 'vault'>, planned: PlannedSignIn): void {
+  const record = state.registry.get(planned.panelId);
+  const notSent = (why: string) => new PanelError('CHANGED_BEFORE_SENDING', `Not sent: ${why} after you confirmed.`);
+  if (!record) throw notSent(`${planned.panelName} was removed from the list`);
+  if (record.baseUrl !== planned.baseUrl) throw notSent(`${planned.panelName}'s address changed`);
+  const token = state.vault.token(record.id, record.baseUrl);
+  if (token === undefined) throw notSent(`${planned.panelName} was signed out`);
+  if (token !== planned.token) throw notSent(`${planned.panelName} was signed in again`);
+  if (record.apiStyle !== planned.style) throw notSent(`${planned.panelName} was found to speak another Easypanel generation`);
+}

@@ -1,0 +1,50 @@
+import { plural } from '../../../shared/counts.ts';
+import type { ApiStyle } from '../../../shared/types.ts';
+import type { PlannedPanel, PlannedRequest, PlanLeftOut, TypedConfirmation, WritePlan } from '../../../shared/write-plan.ts';
+import { normaliseAddress } from '../common/address.ts';
+import type { PanelRecord } from '../storage/panel-registry.ts';
+
+/** The generations as a plan names them. */
+const GENERATION_LABELS: Readonly<Record<ApiStyle, string>> = {
+  plain: 'Easypanel 2.33+',
+  rpc: 'Easypanel 2.31–2.32',
+  trpc: 'Easypanel 2.30 or older',
+};
+
+/** A panel of a plan, with the requests it will get. */
+export function plannedPanel(record: PanelRecord, requests: PlannedRequest[], style: ApiStyle = record.apiStyle): PlannedPanel {
+  return {
+    panelId: record.id,
+    name: record.name,
+    address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
+    production: record.colour === 'red',
+    generation: GENERATION_LABELS[style],
+    requests,
+  };
+}
+
+/** "POST /api/restartAppService": a request as it is sent, under the panel's API. */
+export function requestLine(method: 'GET' | 'POST', route: string): string {
+  return `${method} /api${route}`;
+}
+
+/**
+ * The one rule for every write: when a production (red) panel is among those written to, a phrase
+ * is typed in main's confirmation: with one red panel, its name; with several, what is done and
+ * how much ("restart 12 services", "send createProject to 3 panels").
+ */
+export function typedConfirmationFor(panels: readonly PlannedPanel[], several: string): TypedConfirmation | null {
+  const red = panels.filter((panel) => panel.production && panel.requests.length > 0);
+  if (red.length === 0) return null;
+  if (red.length === 1) return { text: red[0]!.name, why: `${red[0]!.name} is a production panel: type its name to confirm.` };
+  return { text: several, why: `${plural(red.length, 'production panel')} are among these: type "${several}" to confirm.` };
+}
+
+/** A plan, its typed phrase worked out by the one rule; panels with no request are left out of its list. */
+export function writePlan(
+  fields: Omit<WritePlan, 'typedConfirmation' | 'panels'> & { panels: PlannedPanel[]; leftOut: PlanLeftOut[]; several: string },
+): WritePlan {
+  const { several, ...plan } = fields;
+  const panels = plan.panels.filter((panel) => panel.requests.length > 0);
+  return { ...plan, panels, typedConfirmation: typedConfirmationFor(panels, several) };
+}
