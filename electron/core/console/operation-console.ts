@@ -121,8 +121,12 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
     };
     const stillAsPlanned = () => {
       checkAsPlanned(held.state, planned);
-      const now = catalogues.known(held)?.byName.get(operation.name);
-      if (now && (now.kind !== operation.kind || now.route !== operation.route || now.rpcRoute !== operation.rpcRoute))
+      // The catalogue the plan was made from, for the version the panel has now: an upgrade since sends nothing.
+      const known = catalogues.known(held);
+      if (!known)
+        throw new PanelError('CHANGED_BEFORE_SENDING', `Not sent: ${held.record.name}'s Easypanel version changed after you confirmed.`);
+      const now = known.byName.get(operation.name);
+      if (!now || now.kind !== operation.kind || now.route !== operation.route || now.rpcRoute !== operation.rpcRoute)
         throw new PanelError(
           'CHANGED_BEFORE_SENDING',
           `Not sent: ${held.record.name}'s catalogue changed ${operation.name} after you confirmed.`,

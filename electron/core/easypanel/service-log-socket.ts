@@ -117,6 +117,8 @@ export interface BacklogOptions {
   signal?: AbortSignal;
   /** The system's proxy; without it the socket connects directly. */
   resolveProxy?: ProxyResolver | undefined;
+  /** Run right before the socket (its URL holds the token) is made; throws to open nothing. */
+  beforeConnect?: (() => void) | undefined;
 }
 
 /** Opens the log socket, takes its first frame (the backlog) and closes it. Fails only with `PanelError`. */
@@ -151,6 +153,7 @@ export function readBacklog(
       connectTimeoutMs: options.deadlineMs,
       maxMessageBytes: options.maxBytes,
       resolveProxy: options.resolveProxy,
+      beforeConnect: options.beforeConnect,
       onMessage: (text) => settle(() => backlogLines(text, options.lines, host, secretMatcher([token]))),
       onEnd: (error) => fail(error ?? new PanelError('BAD_RESPONSE', `The panel at ${host} closed its log before sending it.`)),
     });
@@ -185,7 +188,12 @@ export function followLog(
   panel: LogPanel,
   token: string,
   service: LogService,
-  options: { connectTimeoutMs: number; maxMessageBytes: number; resolveProxy?: ProxyResolver | undefined },
+  options: {
+    connectTimeoutMs: number;
+    maxMessageBytes: number;
+    resolveProxy?: ProxyResolver | undefined;
+    beforeConnect?: (() => void) | undefined;
+  },
   on: FollowHandlers,
 ): LogSocket {
   let backlogSeen = false;

@@ -32,6 +32,11 @@ export interface LogSocketOptions {
   onEnd(error: PanelError | null): void;
   /** The system's proxy (proxy-tunnel.ts); without it the socket connects directly. */
   resolveProxy?: ProxyResolver | undefined;
+  /**
+   * Run right before the socket is made (its URL carries the token): throws to open nothing, the
+   * error ending the socket. The sign-in it was asked under is checked there.
+   */
+  beforeConnect?: (() => void) | undefined;
 }
 
 export interface LogSocket {
@@ -69,6 +74,13 @@ export function openLogSocket(options: LogSocketOptions): LogSocket {
   );
   const connect = (tunnel: Socket | null) => {
     if (ended) return void tunnel?.destroy();
+    try {
+      options.beforeConnect?.();
+    } catch (error) {
+      tunnel?.destroy();
+      end(error instanceof PanelError ? error : new PanelError('NOT_SIGNED_IN', 'The log was not opened: the sign-in ended.'));
+      return;
+    }
     // wss: the judging agent hands the TLS connection over only once its certificate passed.
     const connection = secure
       ? { agent: new JudgingAgent(options.trustedCertificate, { keepAlive: false }, tunnel) }

@@ -74,7 +74,15 @@ export class LogFollows {
       panel,
       token,
       service,
-      { connectTimeoutMs, maxMessageBytes, resolveProxy: how.resolveProxy },
+      {
+        connectTimeoutMs,
+        maxMessageBytes,
+        resolveProxy: how.resolveProxy,
+        // The token goes only in the socket's URL: made only while the sign-in it was asked under lasts.
+        beforeConnect: () => {
+          if (!stillSignedIn()) throw new PanelError('NOT_SIGNED_IN', 'The log was not opened: the sign-in it was asked under ended.');
+        },
+      },
       {
         lines: (lines) => this.#take(info.followId, lines),
         end: (error) => {

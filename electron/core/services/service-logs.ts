@@ -1,3 +1,4 @@
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { SERVICE_LOG_LINES, type ServiceRef } from '../../../shared/service-logs.ts';
 import { MissingRouteError } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
@@ -50,13 +51,19 @@ export function serviceLogMethods(parts: ServiceLogParts, follows = new LogFollo
   const { request, now } = parts;
   return {
     async readServiceLogs(id, { projectName, serviceName, lines = SERVICE_LOG_LINES.default }) {
-      return withToken(parts, id, async ({ record, token }) => {
+      return withToken(parts, id, async ({ record, token, state }) => {
         const service = await logService(request, record, token, { projectName, serviceName });
         const read = await readBacklog(record, token, service, {
           lines,
           deadlineMs: request.timeoutMs,
           maxBytes: MAX_BACKLOG_BYTES,
           resolveProxy: request.resolveProxy,
+          // The token goes only in the socket's URL: made only while the sign-in it was read under lasts.
+          beforeConnect: () => {
+            const latest = state.registry.get(id);
+            if (!latest || latest.baseUrl !== record.baseUrl || state.vault.token(id, latest.baseUrl) !== token)
+              throw new PanelError('NOT_SIGNED_IN', 'The log was not opened: the sign-in it was asked under ended.');
+          },
         });
         return { panelId: id, projectName, serviceName, readAt: now().toISOString(), ...read };
       });

@@ -42,6 +42,8 @@ export function createServiceLogs(services: ServicesState, accepts: (token: stri
   const logs = new Map<string, string[]>();
   const open = new Map<WebSocket, string>();
   const seen: LogSocketRecord[] = [];
+  // Every upgrade asked of the log route, refused or not: the token it carried in its URL.
+  const asked: string[] = [];
   const server = new WebSocketServer({ noServer: true });
   let fault: LogSocketFault | null = null;
 
@@ -101,6 +103,7 @@ export function createServiceLogs(services: ServicesState, accepts: (token: stri
       const url = new URL(request.url ?? '/', 'http://placeholder');
       if (url.pathname !== SERVICE_LOGS_PATH) return false;
       socket.on('error', () => socket.destroy());
+      asked.push(url.searchParams.get('token') ?? '');
       const service = url.searchParams.get('service') ?? '';
       if (fault?.kind === 'refuse') {
         refuse(socket, fault.status, fault.status === 403 ? 'Forbidden' : 'Refused');
@@ -135,6 +138,8 @@ export function createServiceLogs(services: ServicesState, accepts: (token: stri
       [...open.values()].filter((service) => projectName === undefined || service === `${projectName}_${serviceName}`).length,
     /** Every log socket that was let in, oldest first. */
     accepted: (): readonly LogSocketRecord[] => seen,
+    /** The token of every upgrade asked of the log route, in order, refused ones too. */
+    askedWithTokens: (): readonly string[] => asked,
     /** Closes every log socket at once (the panel's end). */
     close: () => {
       for (const socket of open.keys()) socket.terminate();
