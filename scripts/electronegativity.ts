@@ -15,8 +15,14 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
  * (through the bundle's source map), where Electronegativity reads it. A reason is required.
  */
 
-/** What the packaged app runs: the main bundle, the preload bundle and the renderer's page. */
-const DEFAULT_TARGETS = ['dist/main/main.js', 'dist/preload/preload.cjs', 'dist/renderer/index.html'];
+/** What the packaged app runs: the main bundle, the two preload bundles and the two pages (the window's, main's confirmation). */
+const DEFAULT_TARGETS = [
+  'dist/main/main.js',
+  'dist/preload/preload.cjs',
+  'dist/preload/confirm-preload.cjs',
+  'dist/renderer/index.html',
+  'dist/renderer/confirm/confirm.html',
+];
 const projectRoot = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 

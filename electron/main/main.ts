@@ -25,6 +25,7 @@ import { registerPanelApi } from './ipc-registrar.ts';
 import { hardenContents, restrictPermissions } from './navigation-policy.ts';
 import { netRequestFetch } from './net-request-fetch.ts';
 import { closeConnectionsOnTrustChange, PanelCertificates, panelPartition } from './panel-certificates.ts';
+import { panelWrites } from './panel-writes.ts';
 import { holdQuitFor } from './quit-hold.ts';
 import { systemNotifier } from './notifier.ts';
 import { rendererEntry, serveAppRequest } from './renderer-entry.ts';
@@ -38,6 +39,7 @@ import { windowStateFile } from './window-state.ts';
 // The bundles sit side by side: dist/main/main.js, dist/preload/preload.cjs, dist/renderer/.
 const rendererDir = join(import.meta.dirname, '../renderer');
 const preloadPath = join(import.meta.dirname, '../preload/preload.cjs');
+const confirmPreloadPath = join(import.meta.dirname, '../preload/confirm-preload.cjs');
 
 // Before ready: app:// must be standard and secure for the page to have an origin, 'self' in its CSP, and fetch.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
@@ -134,12 +136,23 @@ function start(): void {
     }
     return fetch;
   };
+  // Main's own confirmation of every write, and the connections writes go over (panel-writes.ts).
+  const writes = panelWrites({
+    certificates,
+    rendererDir,
+    confirmPreloadPath,
+    confirmUrl: new URL('confirm/confirm.html', entry.url).href,
+    isPackaged: app.isPackaged,
+    mainWindow: () => mainWindow,
+  });
   const core = createCore({
     // The core writes its own JSON files there (document-store.ts). Not electron-store: its constructor
     // adds an IPC listener ('electron-store-get-data') that checks no sender, and the registrar's channels must be all.
     dataDir: app.getPath('userData'),
     encryption,
     fetch: certificates.wrap(fetchFor),
+    writeFetch: writes.writeFetch,
+    confirmWrite: writes.confirmWrite,
     // The log socket is the core's own (Node's net and tls): it asks Chromium for the system proxy, as net.request finds it.
     resolveProxy: (url) => session.defaultSession.resolveProxy(url),
     emit: background.emit,
@@ -151,7 +164,7 @@ function start(): void {
   // What main does after a change, it learns from the core's notifications: a changed trust closes
   // the connections made under the old one, the theme setting moves nativeTheme, and the background
   // (from its start) re-plans the checks and warnings after a settings change.
-  closeConnectionsOnTrustChange(core, () => panelSessions.values());
+  closeConnectionsOnTrustChange(core, () => [...panelSessions.values(), ...writes.writeSessions]);
   followTheme(core, (theme) => (nativeTheme.themeSource = theme));
   registerPanelApi({ ipc: ipcMain, service: core, appOrigins: entry.appOrigins, log });
   void background.start(core);

@@ -80,16 +80,21 @@ test('only the built app goes in: package.json and dist/ without source maps; no
     'dist/main/main.js.map',
     'dist/preload/preload.cjs',
     'dist/preload/preload.cjs.map',
+    'dist/preload/confirm-preload.cjs',
+    'dist/preload/confirm-preload.cjs.map',
     'dist/renderer/index.html',
+    'dist/renderer/confirm/confirm.html',
     'dist/renderer/assets/index-abc123.js',
     'dist/renderer/assets/index-abc123.css',
   ];
   const inApp = [...tracked, ...built].filter(included).sort();
   assert.deepEqual(inApp, [
     'dist/main/main.js',
+    'dist/preload/confirm-preload.cjs',
     'dist/preload/preload.cjs',
     'dist/renderer/assets/index-abc123.css',
     'dist/renderer/assets/index-abc123.js',
+    'dist/renderer/confirm/confirm.html',
     'dist/renderer/index.html',
     'package.json',
   ]);
