@@ -10,6 +10,7 @@ export const FLEET_OUTCOMES = [
   'needsCertificate',
   'wrongPassword',
   'plainHttpRefused',
+  'addressChanged',
   'unreachable',
   'rateLimited',
   'cancelled',
@@ -31,6 +32,7 @@ export const OUTCOME_WORDS: Readonly<Record<FleetOutcome, string>> = {
   needsCertificate: 'need a certificate trusted',
   wrongPassword: 'refused the email or password',
   plainHttpRefused: 'not sent: plain http not allowed',
+  addressChanged: 'not sent: the address changed after the log in was asked',
   unreachable: 'could not be reached',
   rateLimited: 'asked to wait (too many log ins)',
   cancelled: 'cancelled before they started',
@@ -47,6 +49,7 @@ const BY_CODE: Partial<Record<ErrorCode, FleetOutcome>> = {
   TLS: 'unreachable',
   RATE_LIMITED: 'rateLimited',
   CANCELLED: 'cancelled',
+  CHANGED_BEFORE_SENDING: 'addressChanged',
 };
 
 /** The outcome a log in's failure stands for (plain http refusals are named where they are made). */

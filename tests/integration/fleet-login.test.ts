@@ -221,3 +221,46 @@ describe('panels on plain http', () => {
     }
   });
 });
+
+describe('a panel whose address changes while the run is under way', () => {
+  test('is sent no password, neither at the old address nor the new, and is listed as moved', async () => {
+    const dir = await scratchDir();
+    const [first, moved, elsewhere] = servers.filter(({ group }) => group === 'signedIn').slice(0, 3);
+    // The first log in is held at its panel until the second panel has moved.
+    let letGo: () => void = () => undefined;
+    let heldAtFirst = false;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const service = createCore({
+      dataDir: dir.path,
+      encryption: testEncryption(),
+      fetch: async (url, init) => {
+        if (url.startsWith(first!.panel.url) && url.endsWith('/login')) {
+          heldAtFirst = true;
+          await held;
+        }
+        return fetch(url, init);
+      },
+    });
+    try {
+      await service.updateSettings({ checkConcurrency: 1 });
+      const firstId = (await service.addPanel({ address: first!.panel.url, allowPlainHttp: true })).id;
+      const movedId = (await service.addPanel({ address: moved!.panel.url, allowPlainHttp: true })).id;
+      const allowed = [firstId, movedId];
+      const before = [moved!.panel.requests.length, elsewhere!.panel.requests.length];
+      const running = service.logInPanels([firstId, movedId], { ...input, sendOverPlainHttp: allowed });
+      while (!heldAtFirst) await new Promise((resolve) => setImmediate(resolve));
+      await service.updatePanel(movedId, { address: elsewhere!.panel.url });
+      letGo();
+      const results = await running;
+      assert.deepEqual(
+        results.map((result) => result.outcome),
+        ['signedIn', 'addressChanged'],
+      );
+      assert.match(results[1] && 'error' in results[1] ? results[1].error.message : '', /address changed after the log in was asked/);
+      assert.deepEqual([moved!.panel.requests.length, elsewhere!.panel.requests.length], before, 'no password to either address');
+    } finally {
+      await service.flush();
+      await dir.cleanup();
+    }
+  });
+});

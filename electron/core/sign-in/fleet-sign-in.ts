@@ -34,12 +34,14 @@ export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLog
     panelId: string,
     credentials: LogInCredentials,
     plainHttpAllowed: ReadonlySet<string>,
+    asked: ReadonlyMap<string, string>,
   ): Promise<FleetLogInResult> {
     const answer = await settle(async () => {
       const record = (await state()).registry.get(panelId);
       // Checked as the log in starts: a panel moved to plain http after the form was filled is not sent to.
       if (record && isUnencrypted(record) && !plainHttpAllowed.has(panelId)) return 'plainHttpRefused' as const;
-      await logInPanel(panelId, credentials);
+      const baseUrl = asked.get(panelId);
+      await logInPanel(panelId, credentials, baseUrl === undefined ? undefined : { baseUrl });
       return 'signedIn' as const;
     });
     if (!answer.ok) return { panelId, outcome: outcomeOfError(answer.error), error: answer.error };
@@ -51,11 +53,19 @@ export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLog
     async logInPanels(requested, { email, password, rememberMe, sendOverPlainHttp }) {
       const credentials: LogInCredentials = { email, password, rememberMe };
       const plainHttpAllowed = new Set(sendOverPlainHttp ?? []);
+      // Each panel's address as the run was asked: a panel moved since gets no password, and is listed so.
+      const { registry } = await state();
+      const asked = new Map(
+        requested.flatMap((panelId) => {
+          const record = registry.get(panelId);
+          return record ? [[panelId, record.baseUrl] as const] : [];
+        }),
+      );
       const start = () =>
         new PanelPass<FleetLogInResult>({
           concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
           // The signal is left unread: a log in already sent finishes, so its outcome is known.
-          runOne: (panelId) => logInOne(panelId, credentials, plainHttpAllowed),
+          runOne: (panelId) => logInOne(panelId, credentials, plainHttpAllowed, asked),
           cancelled: (panelId) => ({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: CANCELLED_MESSAGE } }),
           onProgress: (done, total) => emit({ type: 'logInProgress', done, total }),
           now,

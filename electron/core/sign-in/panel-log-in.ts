@@ -10,7 +10,8 @@ import { endSessionsAtPanels } from './panel-logout.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
 /** Logs in to one panel with credentials already checked against the contract; never returns the token. */
-export type PanelLogIn = (panelId: string, credentials: LogInCredentials) => Promise<Panel>;
+/** `asked`: the address the log in was asked for; one changed since is sent nothing (CHANGED_BEFORE_SENDING). */
+export type PanelLogIn = (panelId: string, credentials: LogInCredentials, asked?: { baseUrl: string }) => Promise<Panel>;
 
 /** The two ways a panel is signed in, sharing one queue: one sign-in at a time per panel, whichever kind. */
 export interface PanelSignIns {
@@ -85,10 +86,13 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
   }
 
   return {
-    async withPassword(panelId, credentials) {
+    async withPassword(panelId, credentials, asked) {
       const { email, password, code, rememberMe } = credentials;
       const current = await state();
-      const { baseUrl, loginPath, tokenField, keepSignedIn } = find(current, panelId);
+      const { baseUrl, loginPath, tokenField, keepSignedIn, name } = find(current, panelId);
+      // The password goes only to the address the operator asked to log in to.
+      if (asked && asked.baseUrl !== baseUrl)
+        throw new PanelError('CHANGED_BEFORE_SENDING', `Not sent: ${name}'s address changed after the log in was asked.`);
       // The generation is taken where the attempt starts: a log out from here on drops it.
       const generation = current.vault.generation(panelId);
       const keep = rememberMe ?? keepSignedIn;
