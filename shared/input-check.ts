@@ -1,3 +1,4 @@
+import { type CompiledPattern, compilePattern } from './linear-pattern.ts';
 import { isRecord } from './guards.ts';
 import { CUT_SCHEMA_MARK, type InputSchema } from './operations-console.ts';
 
@@ -22,11 +23,22 @@ export interface InputIssue {
 export const MAX_INPUT_ISSUES = 10;
 /** Input nested deeper than this (counted along the schema) is refused there: no form makes it, and the check stays bounded. */
 export const MAX_INPUT_DEPTH = 64;
-/** A pattern longer than this, or shaped like catastrophic backtracking (a quantified group quantified again), is not run. */
+/** A pattern longer than this is not run. Patterns run in linear time (linear-pattern.ts), never backtracking. */
 const MAX_PATTERN = 500;
-const RISKY_PATTERN = /\([^)]*[+*][^)]*\)[+*{]/;
-/** Texts longer than this are not matched against a pattern: one that backtracks polynomially must not hold up main. */
+/** Texts longer than this are not matched against a pattern: linear, but a large automaton over a long text still costs. */
 const MAX_PATTERN_TEXT = 10_000;
+/** Patterns compiled lately: a form checks the same few at every keystroke. */
+const compiled = new Map<string, CompiledPattern>();
+
+function compiledPattern(pattern: string): CompiledPattern {
+  let one = compiled.get(pattern);
+  if (!one) {
+    one = compilePattern(pattern);
+    if (compiled.size >= 256) compiled.delete(compiled.keys().next().value!);
+    compiled.set(pattern, one);
+  }
+  return one;
+}
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 /** Every issue of `input` against `schema` (null: the operation takes no input), at most MAX_INPUT_ISSUES and a line saying more were left out. */
@@ -135,14 +147,10 @@ function checkString(schema: InputSchema, value: string, add: (message: string) 
   if (min !== null && length < min) add(min === 1 ? 'Must not be empty.' : `At least ${min} characters.`);
   if (max !== null && length > max) add(`At most ${max} characters.`);
   const pattern = schema.pattern;
-  if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN && !RISKY_PATTERN.test(pattern) && value.length <= MAX_PATTERN_TEXT) {
-    let expression: RegExp | null = null;
-    try {
-      expression = new RegExp(pattern, 'u');
-    } catch {
-      // A pattern JavaScript cannot read is left to the panel to check.
-    }
-    if (expression && !expression.test(value)) add(`Must match ${pattern.slice(0, 100)}.`);
+  if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN && value.length <= MAX_PATTERN_TEXT) {
+    // Outside the linear subset (a back-reference, a look-ahead): left to the panel to check, never run here.
+    const expression = compiledPattern(pattern);
+    if (expression.ok && !expression.test(value)) add(`Must match ${pattern.slice(0, 100)}.`);
   }
   if (schema.format === 'email' && !EMAIL.test(value)) add('Must be an email address.');
 }
