@@ -19,8 +19,31 @@ export interface ResolveContext {
   /** The whole catalogue: `$ref`s are JSON pointers into it. */
   document: Record<string, unknown>;
   clean: TextCleaner;
-  /** Nodes made so far across the catalogue; past `catalogueNodes` every operation is unsound. */
-  budget: { used: number; catalogueNodes: number };
+  /**
+   * What the catalogue's schemas made so far, across all its operations: nodes (an enum's values
+   * each count as one) and characters of text kept. Past either budget every further operation is
+   * unsound: a shared component referred to from thousands of operations is made again at each.
+   */
+  budget: { used: number; catalogueNodes: number; textChars?: number; catalogueTextChars?: number };
+}
+
+/**
+ * `clean` done once per distinct text and length: a hostile catalogue repeats one long text
+ * thousands of times through shared components, and cleaning searches each for the token.
+ * Bounded: past `kept` texts the oldest is forgotten.
+ */
+export function cleaningOnce(clean: TextCleaner, kept = 50_000): TextCleaner {
+  const done = new Map<string, string>();
+  return (text, max) => {
+    const key = `${max}\u0000${text}`;
+    let cleaned = done.get(key);
+    if (cleaned === undefined) {
+      cleaned = clean(text, max);
+      if (done.size >= kept) done.delete(done.keys().next().value!);
+      done.set(key, cleaned);
+    }
+    return cleaned;
+  };
 }
 
 const TEXT_KEYWORDS = { title: 200, description: 2000, format: 100, pattern: 1000 } as const;
@@ -66,6 +89,15 @@ function cut(why: 'cycle' | 'depth', clean: TextCleaner, ref: string | null): In
   return { [CUT_SCHEMA_MARK]: why, description };
 }
 
+/** Counts `text` against the catalogue's text budget and hands it back cleaned. */
+function keptText(text: string, max: number, context: ResolveContext): string {
+  const { budget } = context;
+  budget.textChars = (budget.textChars ?? 0) + Math.min(text.length, max);
+  if (budget.catalogueTextChars !== undefined && budget.textChars > budget.catalogueTextChars)
+    throw new UnsoundSchema('the catalogue’s schemas together hold too much text');
+  return context.clean(text, max);
+}
+
 function resolveNode(schema: unknown, context: ResolveContext, nodes: { used: number }, depth: number, refs: string[]): InputSchema {
   if (++nodes.used > SCHEMA_NODES_MAX)
     throw new UnsoundSchema(
@@ -94,23 +126,30 @@ function resolveNode(schema: unknown, context: ResolveContext, nodes: { used: nu
   if (schema.nullable === true) out.nullable = true;
   for (const [keyword, max] of Object.entries(TEXT_KEYWORDS)) {
     const value = schema[keyword];
-    if (typeof value === 'string') out[keyword] = context.clean(value, max);
+    if (typeof value === 'string') out[keyword] = keptText(value, max, context);
   }
   for (const keyword of NUMBER_KEYWORDS) {
     const value = schema[keyword];
     if (typeof value === 'number' && Number.isFinite(value)) out[keyword] = value;
   }
-  if (Array.isArray(schema.enum)) out.enum = schema.enum.slice(0, MAX_ENUM).map((value) => scalar(value, context.clean));
-  if (Object.hasOwn(schema, 'const')) out.const = scalar(schema.const, context.clean);
+  if (Array.isArray(schema.enum)) {
+    const values = schema.enum.slice(0, MAX_ENUM);
+    // Each value counts as a node: an enum is what a shared component multiplies most.
+    nodes.used += values.length;
+    if (nodes.used > SCHEMA_NODES_MAX || context.budget.used + nodes.used > context.budget.catalogueNodes)
+      throw new UnsoundSchema('the catalogue’s schemas together are too large');
+    out.enum = values.map((value) => scalar(value, context));
+  }
+  if (Object.hasOwn(schema, 'const')) out.const = scalar(schema.const, context);
   const fallback = schema.default;
   if (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean')
-    out.default = scalar(fallback, context.clean);
+    out.default = scalar(fallback, context);
   if (isRecord(schema.properties)) {
     const properties: Record<string, InputSchema> = {};
     const keys = Object.keys(schema.properties);
     if (keys.length > MAX_PROPERTIES) throw new UnsoundSchema(`an object of its input has more than ${MAX_PROPERTIES} fields`);
     for (const key of keys) {
-      const name = context.clean(key, 200);
+      const name = keptText(key, 200, context);
       // defineProperty: "__proto__" stays an ordinary key.
       Object.defineProperty(properties, name, {
         value: next(schema.properties[key]),
@@ -137,8 +176,8 @@ function resolveNode(schema: unknown, context: ResolveContext, nodes: { used: nu
 }
 
 /** An enum, const or default value: scalars as they are (texts cleaned), anything else as null. */
-function scalar(value: unknown, clean: TextCleaner): unknown {
-  if (typeof value === 'string') return clean(value, 1000);
+function scalar(value: unknown, context: ResolveContext): unknown {
+  if (typeof value === 'string') return keptText(value, 1000, context);
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   return null;
 }

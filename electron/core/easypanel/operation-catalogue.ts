@@ -10,7 +10,7 @@ import {
 } from '../../../shared/operations-console.ts';
 import { checkJsonShape, type JsonShapeLimits } from '../common/json-shape.ts';
 import { TimeSlicer } from '../common/time-slices.ts';
-import { type ResolveContext, resolvePointer, resolveSchema, type TextCleaner, UnsoundSchema } from './catalogue-schemas.ts';
+import { cleaningOnce, type ResolveContext, resolvePointer, resolveSchema, type TextCleaner, UnsoundSchema } from './catalogue-schemas.ts';
 
 /**
  * A panel's `/api/openapi.json` read into the console's operations, for each generation's shape
@@ -52,6 +52,8 @@ export interface ReadCatalogue {
 export const CATALOGUE_SHAPE_LIMITS: Readonly<JsonShapeLimits> = Object.freeze({ maxDepth: 256, maxValues: 500_000 });
 /** Schema nodes kept across a whole catalogue, once `$ref`s are inlined. */
 export const CATALOGUE_SCHEMA_NODES = 400_000;
+/** Characters of text the schemas of a catalogue may keep in all (descriptions, enum values, names): about 16 MiB. */
+export const CATALOGUE_TEXT_CHARS = 8_000_000;
 /** Skipped operations listed one by one; past this, one line says how many more. */
 const SKIPPED_LISTED = 500;
 
@@ -135,7 +137,11 @@ async function readPaths(
     else unlisted++;
   };
   const names = new Set<string>();
-  const context: ResolveContext = { document, clean, budget: { used: 0, catalogueNodes: CATALOGUE_SCHEMA_NODES } };
+  const context: ResolveContext = {
+    document,
+    clean: cleaningOnce(clean),
+    budget: { used: 0, catalogueNodes: CATALOGUE_SCHEMA_NODES, textChars: 0, catalogueTextChars: CATALOGUE_TEXT_CHARS },
+  };
   const slicer = new TimeSlicer();
   for (const path of Object.keys(paths)) {
     if (slicer.due) await slicer.nextSlice();
