@@ -1,3 +1,4 @@
+import { SERVICE_LOG_LINES } from '../../../shared/service-logs.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ServiceRef } from '../../../shared/service-logs.ts';
 import { isRecord } from '../../../shared/guards.ts';
@@ -68,28 +69,60 @@ export function cleanLine(raw: string): { line: string; cut: boolean } {
 /** What stands in for a line that holds the panel's token in any form: the window never gets it. */
 export const HIDDEN_LINE = '[Paneldeck hid a line that holds the panel’s token]';
 
+/** What stands before the lines kept of a frame that held more than are kept: how many were left out. */
+export function leftOutLine(count: number): string {
+  return `[Paneldeck left out ${count.toLocaleString('en')} earlier lines of one part of the log too long to show whole]`;
+}
+
 /**
  * Splits the frames' text into lines; a line whose end has not come yet waits for the next frame.
  * A line holding the token (`holdsToken`: in any form, encoded too) is replaced by `HIDDEN_LINE`.
+ * Of a frame with more than `maxLines` lines only the last `maxLines` are made, found from the end
+ * (the ones before are counted, never split out): one frame of millions of short lines costs a
+ * scan, not millions of strings (`leftOutLine` says how many went).
  */
 export class LineSplitter {
   readonly #holdsToken: SecretMatcher;
+  readonly #maxLines: number;
   #carry = '';
   cut = false;
 
-  constructor(holdsToken: SecretMatcher = () => false) {
+  constructor(holdsToken: SecretMatcher = () => false, maxLines = Number.POSITIVE_INFINITY) {
     this.#holdsToken = holdsToken;
+    this.#maxLines = maxLines;
   }
 
   push(output: string): string[] {
-    const parts = `${this.#carry}${output}`.split('\n');
-    this.#carry = parts.pop() ?? '';
-    // A "line" that never ends is cut, not kept growing.
-    if (this.#carry.length > MAX_LINE_CHARS * 2) {
-      parts.push(this.#carry);
-      this.#carry = '';
+    const text = `${this.#carry}${output}`;
+    const lastBreak = text.lastIndexOf('\n');
+    if (lastBreak < 0) {
+      this.#carry = text;
+      return this.#carryTooLong();
     }
-    return parts.map((part) => this.#line(part));
+    this.#carry = text.slice(lastBreak + 1);
+    // The start of the last `maxLines` lines, found from the end.
+    let start = lastBreak + 1;
+    for (let found = 0; found < this.#maxLines && start > 0; found++) {
+      // The line ending at `start - 1` begins after the break before it, or at the text's start.
+      start = start - 1 === 0 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+    }
+    const kept = text.slice(start, lastBreak).split('\n');
+    const lines = kept.map((part) => this.#line(part));
+    if (start > 0) {
+      let dropped = 0;
+      for (let at = text.indexOf('\n'); at >= 0 && at < start; at = text.indexOf('\n', at + 1)) dropped++;
+      this.cut = true;
+      lines.unshift(leftOutLine(dropped));
+    }
+    return [...lines, ...this.#carryTooLong()];
+  }
+
+  /** A "line" that never ends is cut, not kept growing. */
+  #carryTooLong(): string[] {
+    if (this.#carry.length <= MAX_LINE_CHARS * 2) return [];
+    const line = this.#line(this.#carry);
+    this.#carry = '';
+    return [line];
   }
 
   /** The last line, ended or not. */
@@ -170,8 +203,9 @@ export function readBacklog(
 function backlogLines(text: string, count: number, host: string, holdsToken: SecretMatcher): { lines: string[]; truncated: boolean } {
   const output = frameOutput(text);
   if (output === null) throw new PanelError('BAD_RESPONSE', `The panel at ${host} sent a log that is not {"output": text}.`);
-  const splitter = new LineSplitter(holdsToken);
-  const all = [...splitter.push(output), ...splitter.rest()];
+  // Only the lines asked for are made, from the end of the backlog.
+  const splitter = new LineSplitter(holdsToken, count);
+  const all = [...splitter.push(output), ...splitter.rest()].filter((line) => !line.startsWith('[Paneldeck left out '));
   return { lines: all.slice(-count), truncated: all.length > count || splitter.cut };
 }
 
@@ -197,7 +231,8 @@ export function followLog(
   on: FollowHandlers,
 ): LogSocket {
   let backlogSeen = false;
-  const splitter = new LineSplitter(secretMatcher([token]));
+  // A frame's lines past what a log view keeps are counted, not made (SERVICE_LOG_LINES.max).
+  const splitter = new LineSplitter(secretMatcher([token]), SERVICE_LOG_LINES.max);
   return openLogSocket({
     url: serviceLogUrl(panel, token, service),
     trustedCertificate: panel.trustedCertificate?.sha256 ?? null,

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   cleanLine,
   frameOutput,
+  leftOutLine,
   LineSplitter,
   MAX_LINE_CHARS,
   serviceLogUrl,
@@ -52,4 +53,21 @@ test('a line split across frames waits for its end; a line that never ends is cu
   const out = endless.push('y'.repeat(MAX_LINE_CHARS + 1));
   assert.equal(out.length, 1);
   assert.equal(endless.cut, true);
+});
+
+test('one frame of millions of short lines: only the last lines kept are made, the rest counted', () => {
+  const lines = 2_800_000;
+  const frame = Array.from({ length: lines }, (_, index) => `l${index}`).join('\n') + '\n';
+  const splitter = new LineSplitter(() => false, 10_000);
+  const out = splitter.push(frame);
+  assert.equal(out.length, 10_001);
+  assert.equal(out[0], leftOutLine(lines - 10_000));
+  assert.equal(out[1], `l${lines - 10_000}`);
+  assert.equal(out.at(-1), `l${lines - 1}`);
+  assert.equal(splitter.cut, true);
+  // A frame within the bound is kept whole, its unended last line carried to the next.
+  const small = new LineSplitter(() => false, 10_000);
+  assert.deepEqual(small.push('a\nb\nc'), ['a', 'b']);
+  assert.deepEqual(small.push('d\n'), ['cd']);
+  assert.equal(small.cut, false);
 });
