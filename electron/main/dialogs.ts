@@ -24,7 +24,9 @@ const FILTER_OF: Readonly<Record<TextFileKind, FileFilter>> = {
 
 /** Main's save and open dialogs (Electron Fiddle's `src/main/dialogs.ts`: every dialog in one module), over the main window. */
 export function fileDialogs(dialog: DialogApi, { documents, window }: DialogPlaces): FileChoices {
-  const save = async (options: SaveDialogOptions): Promise<string | null> => {
+  const save = async (given: SaveDialogOptions): Promise<string | null> => {
+    // Linux's dialog replaces a file without asking unless told to ask; the others always ask.
+    const options: SaveDialogOptions = { ...given, properties: ['showOverwriteConfirmation', 'createDirectory'] };
     const parent = window();
     const chosen = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
     return chosen.canceled || !chosen.filePath ? null : chosen.filePath;

@@ -63,8 +63,15 @@ const PATH_FORMS: Readonly<Record<CatalogueGeneration, RegExp>> = {
   easypanel: /^\/([A-Za-z0-9_]+)$/,
 };
 
-/** 2.31–2.32 list every operation as a POST: a read is told by its name's verb; anything else is a write (asked for, never retried). */
-const READ_VERB = /^(?:get|list|inspect|check|find|search|count|read|describe|is|has|can|validate|preview)(?:[A-Z0-9_]|$)/;
+/**
+ * 2.31–2.32 list every operation as a POST: a read is told by its name's verb, by a conservative
+ * rule, and anything else is a write (asked for in main's confirmation, never retried). Only get,
+ * list, inspect and query name reads: `check` runs a check (checkForUpdates), `search` may replace
+ * (WordPress's searchReplace), and validate, preview, is and the like are not trusted to be reads.
+ * A name a real 2.33.1 catalogue lists as a POST despite a read's verb is a write too.
+ */
+const READ_VERB = /^(?:get|list|inspect|query)(?:[A-Z0-9_]|$)/;
+const WRITES_DESPITE_NAME: ReadonlySet<string> = new Set(['getDashboard']);
 
 /** The route under the panel's API base a call of `name` goes to: built from the name alone, never from the catalogue. */
 export function routeOf(generation: CatalogueGeneration, name: string): string {
@@ -229,7 +236,14 @@ function readOperation(
   if (generation === 'rpc' && method !== 'post') return { reason: 'the RPC layer takes only POST' };
   if (!isRecord(value)) return { reason: `its ${method.toUpperCase()} is not an operation (not an object)` };
   const last = name.split('.').at(-1) ?? name;
-  const kind = generation === 'rpc' ? (READ_VERB.test(last) ? 'read' : 'write') : method === 'get' ? 'read' : 'write';
+  const kind =
+    generation === 'rpc'
+      ? READ_VERB.test(last) && !WRITES_DESPITE_NAME.has(last)
+        ? 'read'
+        : 'write'
+      : method === 'get'
+        ? 'read'
+        : 'write';
   const summary =
     typeof value.summary === 'string'
       ? context.clean(value.summary, 500)

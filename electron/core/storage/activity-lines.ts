@@ -44,11 +44,29 @@ export function activityMessage(text: string | null, secrets: readonly string[])
   return flat.length > MESSAGE_CHARS ? `${flat.slice(0, MESSAGE_CHARS - 1)}…` : flat;
 }
 
-/** The entry's line, newline included; the fields in a fixed order so lines read alike. */
-export function entryLine(entry: ActivityEntry): string {
+/**
+ * The entry's line, newline included; the fields in a fixed order so lines read alike. `group`:
+ * the lines appended together behind one flush say so (`<id>/<count>`), so that a group a crash
+ * tore (fewer of its lines on disk than it had) is known: none of its writes was sent.
+ */
+export function entryLine(entry: ActivityEntry, group?: string): string {
   const { id, at, panelId, panelName, panelAddress, what, outcome, message, finishedAt } = entry;
-  return `${JSON.stringify({ id, at, panelId, panelName, panelAddress, what, outcome, message, finishedAt })}\n`;
+  const line = { id, at, panelId, panelName, panelAddress, what, outcome, message, finishedAt, ...(group ? { group } : {}) };
+  return `${JSON.stringify(line)}\n`;
 }
+
+/** The group a line was appended in (`entryLine`), or null. */
+export function lineGroup(line: string): { id: string; count: number } | null {
+  const match = /"group":"([0-9a-f-]{36})\/(\d{1,6})"}$/.exec(line);
+  return match ? { id: match[1]!, count: Number(match[2]) } : null;
+}
+
+/** What an entry left pending in a group a crash tore says at the next start: its begin never resolved, so it was not sent. */
+export const NOT_SENT_OUTCOME = {
+  outcome: 'not-sent',
+  message: 'Not sent: Paneldeck stopped before it was recorded, and so before it was sent.',
+  finishedAt: null,
+} as const satisfies Pick<ActivityEntry, 'outcome' | 'message' | 'finishedAt'>;
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length <= TEXT_CHARS;
 

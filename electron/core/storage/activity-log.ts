@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { plural } from '../../../shared/counts.ts';
 import { ACTIVITY_KEPT, type ActivityEntry, type ActivityWhat, type StartupProblem } from '../../../shared/types.ts';
 import { removeStaleTempFiles } from './document-store.ts';
-import { activityMessage, entryLine, readActivityLine, UNKNOWN_OUTCOME } from './activity-lines.ts';
+import { activityMessage, entryLine, lineGroup, NOT_SENT_OUTCOME, readActivityLine, UNKNOWN_OUTCOME } from './activity-lines.ts';
 import { copyAside, PRIVATE_FILE_MODE, restrictMode } from './store-problems.ts';
 import { appendDurably, diskFiles, PRIVATE_FOLDER_MODE, writeAtomically, type StoreFile, type StoreFiles } from './store-files.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -81,7 +81,7 @@ export class ActivityLog {
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
     }
-    const read = bytes ? readLines(bytes) : { entries: [], damaged: 0, cut: false, lines: 0 };
+    const read = bytes ? readLines(bytes) : { entries: [], damaged: 0, cut: false, lines: 0, notSent: new Set<string>() };
     let problem: StartupProblem | null = null;
     if (read.damaged > 0) {
       problem = {
@@ -91,7 +91,10 @@ export class ActivityLog {
       };
     }
     const log = new ActivityLog(path, options, problem);
-    for (const entry of read.entries) log.#keep(entry.outcome === 'pending' ? { ...entry, ...UNKNOWN_OUTCOME } : entry);
+    for (const entry of read.entries) {
+      if (entry.outcome !== 'pending') log.#keep(entry);
+      else log.#keep({ ...entry, ...(read.notSent.has(entry.id) ? NOT_SENT_OUTCOME : UNKNOWN_OUTCOME) });
+    }
     log.#lines = read.lines;
     log.#bytes = bytes?.length ?? 0;
     log.#rewrite =
@@ -193,7 +196,10 @@ export class ActivityLog {
         return this.#files.open(this.path, 'w', PRIVATE_FILE_MODE);
       });
     }
-    this.#bytes += await appendDurably(this.#handle, this.#bytes, entries.map(entryLine), () => (this.#rewrite = true));
+    // Lines that go together carry their group: a crash that tears it leaves fewer on disk, and none of them was sent.
+    const group = entries.length > 1 ? `${randomUUID()}/${entries.length}` : undefined;
+    const lines = entries.map((entry) => entryLine(entry, group));
+    this.#bytes += await appendDurably(this.#handle, this.#bytes, lines, () => (this.#rewrite = true));
     this.#lines += entries.length;
   }
 
@@ -217,10 +223,14 @@ interface LinesRead {
   cut: boolean;
   /** Whole lines read, entries or not. */
   lines: number;
+  /** Entries pending in a group a crash tore: never sent. */
+  notSent: Set<string>;
 }
 
 function readLines(bytes: Buffer): LinesRead {
-  const read: LinesRead = { entries: [], damaged: 0, cut: false, lines: 0 };
+  const read: LinesRead = { entries: [], damaged: 0, cut: false, lines: 0, notSent: new Set() };
+  /** Each group's size, and the ids of the pending entries seen in it. */
+  const groups = new Map<string, { count: number; seen: number; pending: string[] }>();
   for (let start = 0; start < bytes.length; ) {
     const end = bytes.indexOf(0x0a, start);
     if (end < 0) {
@@ -228,10 +238,20 @@ function readLines(bytes: Buffer): LinesRead {
       break;
     }
     read.lines++;
-    const entry = readActivityLine(bytes.subarray(start, end).toString('utf8'));
+    const text = bytes.subarray(start, end).toString('utf8');
+    const entry = readActivityLine(text);
     if (entry) read.entries.push(entry);
     else if (end > start) read.damaged++;
+    const group = entry ? lineGroup(text) : null;
+    if (group && entry) {
+      const kept = groups.get(group.id) ?? { count: group.count, seen: 0, pending: [] };
+      kept.seen++;
+      if (entry.outcome === 'pending') kept.pending.push(entry.id);
+      groups.set(group.id, kept);
+    }
     start = end + 1;
   }
+  // A group with fewer lines on disk than it had was torn by a crash during its append: its begins never resolved.
+  for (const group of groups.values()) if (group.seen < group.count) for (const id of group.pending) read.notSent.add(id);
   return read;
 }

@@ -36,12 +36,21 @@ test('export: the save dialog over the window, in Documents, filtered by the sug
       {
         kind: 'save',
         parent: window,
-        options: { defaultPath: join(documents, 'paneldeck-panels-2030-01-01.json'), filters: [{ name: 'JSON', extensions: ['json'] }] },
+        options: {
+          defaultPath: join(documents, 'paneldeck-panels-2030-01-01.json'),
+          filters: [{ name: 'JSON', extensions: ['json'] }],
+          // A file there is never replaced without asking (Linux's dialog asks only when told to).
+          properties: ['showOverwriteConfirmation', 'createDirectory'],
+        },
       },
       {
         kind: 'save',
         parent: window,
-        options: { defaultPath: join(documents, 'services.csv'), filters: [{ name: 'CSV', extensions: ['csv'] }] },
+        options: {
+          defaultPath: join(documents, 'services.csv'),
+          filters: [{ name: 'CSV', extensions: ['csv'] }],
+          properties: ['showOverwriteConfirmation', 'createDirectory'],
+        },
       },
     ],
   );

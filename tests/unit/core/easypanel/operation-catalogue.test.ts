@@ -159,3 +159,32 @@ test('a shared component with a large enum, referred to from thousands of operat
     'each distinct text cleaned once (for each length it is cut to)',
   );
 });
+
+test('2.31–2.32: only get, list, inspect and query name reads; every one of them a GET where the real 2.33.1 has the name', async () => {
+  const procedures = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', '..', 'support', 'fixtures', 'easypanel-2.32.2-procedures.json'), 'utf8'),
+  ).procedures as Record<string, { operationId: string }>;
+  const real233 = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', '..', 'support', 'fixtures', 'easypanel-2.33.1-operations.json'), 'utf8'),
+  ).operations as Record<string, { method: string }>;
+  const paths = Object.fromEntries(Object.keys(procedures).map((path) => [path, { post: { operationId: procedures[path]!.operationId } }]));
+  const catalogue = await read({ servers: [{ url: '/api/rpc' }], paths });
+  const kindOf = new Map(catalogue.operations.map((operation) => [operation.name, operation.kind]));
+  for (const [name, expected] of [
+    ['update.checkForUpdates', 'write'],
+    ['services.wordpress.searchReplace', 'write'],
+    ['projects.listProjectsAndServices', 'read'],
+    ['logs.queryServiceLogs', 'read'],
+    ['traefik.getDashboard', 'write'],
+  ] as const)
+    if (kindOf.has(name)) assert.equal(kindOf.get(name), expected, name);
+  const readButPost = catalogue.operations.filter((operation) => {
+    const flat = operation.name.split('.').at(-1)!;
+    return operation.kind === 'read' && real233[flat] !== undefined && real233[flat]!.method !== 'get';
+  });
+  assert.deepEqual(
+    readButPost.map((operation) => operation.name),
+    [],
+  );
+  assert.ok(catalogue.operations.filter((operation) => operation.kind === 'read').length > 80);
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { ActivityLog, UNKNOWN_OUTCOME, type ActivityStart } from '../../../../electron/core/storage/activity-log.ts';
 import { diskFiles, type StoreFiles } from '../../../../electron/core/storage/store-files.ts';
-import { MESSAGE_LEFT_OUT } from '../../../../electron/core/storage/activity-lines.ts';
+import { entryLine, MESSAGE_LEFT_OUT } from '../../../../electron/core/storage/activity-lines.ts';
 import { tempDir } from '../../../support/helpers.ts';
 
 const start = (n = 1): ActivityStart => ({
@@ -237,4 +237,46 @@ describe('the activity log (activity.jsonl)', () => {
     await log.close();
     assert.equal((await ActivityLog.open(path)).list().length, 8);
   });
+});
+
+test('a group of lines a crash tore: its writes were never sent, and read as not sent; a whole group left pending is unknown', async () => {
+  const dir = await tempDir('paneldeck-activity-');
+  try {
+    const path = join(dir.path, 'activity.jsonl');
+    const entry = (id: string) => ({
+      id,
+      at: '2026-12-01T10:00:00.000Z',
+      panelId: 'p1',
+      panelName: 'Billing',
+      panelAddress: 'https://billing.example',
+      what: { action: 'restart' as const, projectName: 'shop', serviceName: id.slice(0, 8) },
+      outcome: 'pending' as const,
+      message: null,
+      finishedAt: null,
+    });
+    const ids = Array.from({ length: 5 }, (_, index) => `0000000${index}-0000-4000-8000-000000000000`);
+    const torn = '11111111-1111-4111-8111-111111111111';
+    const whole = '22222222-2222-4222-8222-222222222222';
+    // A group of three whose third line never reached the disk, then (written before it) a whole group of two.
+    writeFileSync(
+      path,
+      [
+        entryLine(entry(ids[0]!), `${whole}/2`),
+        entryLine(entry(ids[1]!), `${whole}/2`),
+        entryLine(entry(ids[2]!), `${torn}/3`),
+        entryLine(entry(ids[3]!), `${torn}/3`),
+      ].join(''),
+    );
+    const log = await ActivityLog.open(path);
+    const outcomes = new Map(log.list().map((one) => [one.id, one.outcome]));
+    assert.deepEqual(
+      ids.slice(0, 4).map((id) => outcomes.get(id)),
+      ['unknown', 'unknown', 'not-sent', 'not-sent'],
+    );
+    assert.match(log.list().find((one) => one.id === ids[2])?.message ?? '', /^Not sent/);
+    assert.equal(UNKNOWN_OUTCOME.outcome, 'unknown');
+    await log.close();
+  } finally {
+    await dir.cleanup();
+  }
 });
