@@ -63,9 +63,7 @@ export class AlertCenter {
     const record = state.registry.get(panelId);
     if (!record) return;
     const panelName = record.name.trim() || panelId;
-    let message = text(panelName).slice(0, ALERT_MESSAGE_MAX);
-    // A service name comes from the panel: one that echoes the token is not repeated.
-    if (token && secretMatcher([token])(message)) message = `Something changed for the worse on ${panelName}.`;
+    const message = keptAlertMessage(text(panelName), panelName, token);
     const at = this.#now();
     const alert: Alert = {
       id: `${at.getTime()}-${++this.#sequence}`,
@@ -79,6 +77,16 @@ export class AlertCenter {
     state.alerts.add(alert);
     this.#emit({ type: 'alertRaised', alert });
   }
+}
+
+/**
+ * An alert's message as kept: what the panel said in it (a service's name, a failure's words) may
+ * echo the token, and then is not repeated. Searched whole, before the message is cut to its
+ * length: a cut could keep part of the token in a form the matcher no longer knows.
+ */
+export function keptAlertMessage(whole: string, panelName: string, token: string | undefined): string {
+  if (token && secretMatcher([token])(whole)) return `Something changed for the worse on ${panelName}.`;
+  return whole.slice(0, ALERT_MESSAGE_MAX);
 }
 
 function messageOf(alert: DetectedAlert, name: string, threshold: number, reason: string): string {
