@@ -92,7 +92,8 @@ test(`model: ${runs} random sequences of interleaved calls keep every sign-in th
       `${stats.imports} imports (${stats.pinsIgnored} with a pin for a panel in the list); ` +
       `${stats.endedSignIns} sign-ins ended by log out or removal (${stats.endedAtPanelChecked} checked at the reachable panel), ` +
       `${stats.droppedLogInsChecked} log ins ending signed out checked at the reachable panel, ` +
-      `tokens dropped or ended here whose session the panel still accepted: ${JSON.stringify(stats.sessionsLeftOpen)}; ${seconds} s`;
+      `tokens dropped or ended here whose session the panel still accepted: ${JSON.stringify(stats.sessionsLeftOpen)}; ` +
+      `restarts through main's confirmation, by answer: ${JSON.stringify(stats.writeOutcomes)}; ${seconds} s`;
     t.diagnostic(line);
     console.log(line);
     await world.close();

@@ -16,7 +16,7 @@ import type { CoreMethods } from '../context/core-context.ts';
 import type { KeptServices } from './kept-services.ts';
 import { ACTION_DETAILS, type PlannedWrite, plannedWrite, runOnce, type ServiceWrites, tellServiceAction } from './service-actions.ts';
 import { serviceTypes, typeIn } from './service-reads.ts';
-import { failedWithToken, type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
+import { failedWithToken, type SignedIn, stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import { randomUUID } from 'node:crypto';
 import { plural } from '../../../shared/counts.ts';
 import { SERVICE_ACTION_LABELS } from '../../../shared/service-actions.ts';
@@ -107,10 +107,20 @@ export function fleetServiceMethods(
   /** The panel's services read once for the plan, with the token it has now; a 401 ends its sign-in. */
   async function readTypes(panelId: string, signal: AbortSignal): Promise<PanelTypes> {
     const answer = await settle(() =>
-      withToken(parts, panelId, async (held) => ({
-        held,
-        types: serviceTypes(await callPanel(request, held.record, held.token, 'listProjectsAndServices', undefined, { signal })),
-      })),
+      withToken(
+        parts,
+        panelId,
+        async (held, whileSignedIn) => ({
+          held,
+          types: serviceTypes(
+            await callPanel(request, held.record, held.token, 'listProjectsAndServices', undefined, {
+              signal: whileSignedIn,
+              beforeSend: stillHeld(held),
+            }),
+          ),
+        }),
+        signal,
+      ),
     );
     if (answer.ok) return { ok: true, ...answer.value };
     return {

@@ -21,7 +21,7 @@ import { type WriteOutcome, writeRecorder } from '../activity/activity-methods.t
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import type { CoreMethods, Emit } from '../context/core-context.ts';
 import { readServiceType } from './service-reads.ts';
-import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
+import { stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
 /**
  * Deploy, start, stop, restart a service (`runServiceAction`). The rules for writes: main reads
@@ -100,8 +100,11 @@ export function serviceActionMethods(parts: ServiceWrites & TokenCalls): CoreMet
     async runServiceAction(panelId, { projectName, serviceName, action }) {
       // A 401/403 to the type's read or to the write itself ends the sign-in, as a read's does.
       const target = { projectName, serviceName };
-      return withToken(parts, panelId, async ({ record, token, state }) => {
-        const write = plannedWrite(record, token, target, action, await readServiceType(parts.request, record, token, target));
+      return withToken(parts, panelId, async (held, signal) => {
+        const { record, token, state } = held;
+        // The type's read goes only while the sign-in lasts, as the write after it does.
+        const type = await readServiceType(parts.request, record, token, target, { signal, beforeSend: stillHeld(held) });
+        const write = plannedWrite(record, token, target, action, type);
         const service = `${projectName}/${serviceName}`;
         const plan = writePlan({
           id: randomUUID(),

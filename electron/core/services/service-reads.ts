@@ -2,7 +2,7 @@ import { PanelError } from '../../../shared/contract/errors.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import type { ServiceRef } from '../../../shared/service-logs.ts';
 import type { ServerStats, ServiceList } from '../../../shared/services.ts';
-import { callPanel, versionOf } from '../easypanel/panel-calls.ts';
+import { type CallOptions, callPanel, versionOf } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { deployKey, runningDeploys } from '../easypanel/deployment-answers.ts';
 import { type ReadList, readServiceList } from '../easypanel/service-answers.ts';
@@ -112,8 +112,9 @@ export async function readServiceType(
   record: PanelRecord,
   token: string,
   { projectName, serviceName }: ServiceRef,
+  options: CallOptions = {},
 ): Promise<string> {
-  const types = serviceTypes(await callPanel(request, record, token, 'listProjectsAndServices'));
+  const types = serviceTypes(await callPanel(request, record, token, 'listProjectsAndServices', undefined, options));
   return typeIn(types, record, { projectName, serviceName });
 }
 

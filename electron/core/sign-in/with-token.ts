@@ -13,7 +13,7 @@ export interface SignedIn {
 
 /** What a call made with a panel's token needs: the data folder, and the session reader to hear first of its failure. */
 export interface TokenCalls extends FolderAccess {
-  reader: Pick<SessionReader, 'failedWithToken'>;
+  reader: Pick<SessionReader, 'failedWithToken' | 'whileSignedIn'>;
 }
 
 /** The panel and its token now, or NOT_SIGNED_IN (saying why the sign-in ended, when known). The token stays in main. */
@@ -22,6 +22,19 @@ export function signedIn(state: DataFolder, panelId: string): SignedIn {
   const token = state.vault.token(panelId, record.baseUrl);
   if (!token) throw notSignedIn(record);
   return { record, token, state };
+}
+
+/**
+ * A check for right before a request made with `held` leaves (`beforeSend`): the panel still in the
+ * list at the same address, signed in with the same token; otherwise NOT_SIGNED_IN and nothing is
+ * sent. A log out, a removal or a new address that came while the call was under way stops it.
+ */
+export function stillHeld(held: SignedIn): () => void {
+  return () => {
+    const latest = held.state.registry.get(held.record.id);
+    if (!latest || latest.baseUrl !== held.record.baseUrl || held.state.vault.token(latest.id, latest.baseUrl) !== held.token)
+      throw new PanelError('NOT_SIGNED_IN', `Not sent: the sign-in of ${held.record.name} ended while this was under way.`);
+  };
 }
 
 /**
@@ -34,13 +47,28 @@ export async function failedWithToken({ reader }: Pick<TokenCalls, 'reader'>, he
   if (error instanceof PanelError) await reader.failedWithToken(held.state, held.record, held.token, error);
 }
 
-/** Runs `use` with the panel's token (see `signedIn`), telling the session reader of its failure (`failedWithToken`). */
-export async function withToken<T>(calls: TokenCalls, panelId: string, use: (held: SignedIn) => Promise<T>): Promise<T> {
+/**
+ * Runs `use` with the panel's token (see `signedIn`), telling the session reader of its failure
+ * (`failedWithToken`). `signal` is aborted by `outer` and when the sign-in ends (a log out, a
+ * removal, a new address): a read given it stops before it reaches the panel, and the call says
+ * NOT_SIGNED_IN. A write's own request takes `stillHeld` instead: once sent, it is not given up.
+ */
+export async function withToken<T>(
+  calls: TokenCalls,
+  panelId: string,
+  use: (held: SignedIn, signal: AbortSignal) => Promise<T>,
+  outer?: AbortSignal,
+): Promise<T> {
   const held = signedIn(await calls.state(), panelId);
+  const whileSignedIn = calls.reader.whileSignedIn(panelId, outer);
   try {
-    return await use(held);
+    return await use(held, whileSignedIn.signal);
   } catch (error) {
+    if (whileSignedIn.signal.aborted && !outer?.aborted)
+      throw new PanelError('NOT_SIGNED_IN', `The sign-in of ${held.record.name} ended while this was under way; nothing more was sent.`);
     await failedWithToken(calls, held, error);
     throw error;
+  } finally {
+    whileSignedIn.done();
   }
 }

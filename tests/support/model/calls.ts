@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../shared/contract/errors.ts';
+import { type ErrorCode, PanelError } from '../../../shared/contract/errors.ts';
 import type { AppStatus, Panel, PanelCheck, SessionResult } from '../../../shared/types.ts';
 import type { Outcome, Run } from './harness.ts';
 import type { Model, PanelModel } from './model.ts';
@@ -18,7 +18,7 @@ import {
 /** A call as generated: panels and addresses are picked among those there are when it runs. */
 export type CallSpec =
   | { kind: 'logIn'; pick: number; right: boolean }
-  | { kind: 'logOut' | 'remove' | 'rename' | 'getSession' | 'cached'; pick: number }
+  | { kind: 'logOut' | 'remove' | 'rename' | 'getSession' | 'cached' | 'write'; pick: number }
   | { kind: 'readdress'; pick: number; to: number }
   | { kind: 'weak'; on: boolean }
   | { kind: 'add'; to: number }
@@ -29,7 +29,8 @@ export type CallSpec =
 
 export type Call =
   | { kind: 'logIn'; panel: PanelModel; credentials: { email: string; password: string }; right: boolean }
-  | { kind: 'logOut' | 'remove' | 'rename' | 'getSession' | 'cached'; panel: PanelModel }
+  /** `write`: a restart of the panel's app, through main's plan and confirmation (which the scheduler holds). */
+  | { kind: 'logOut' | 'remove' | 'rename' | 'getSession' | 'cached' | 'write'; panel: PanelModel }
   | { kind: 'readdress'; panel: PanelModel; target: Target }
   | { kind: 'weak'; on: boolean }
   | { kind: 'add'; target: Target; label: string }
@@ -58,6 +59,8 @@ export function describeSpec(spec: CallSpec): string {
       return 'cancelChecks()';
     case 'cached':
       return `getCachedSession(#${spec.pick})`;
+    case 'write':
+      return `restart(#${spec.pick})`;
     case 'trust':
     case 'import':
     case 'swap':
@@ -83,6 +86,8 @@ export function describeCall(run: Run, call: Call): string {
       return 'cancelChecks()';
     case 'cached':
       return `getCachedSession(${call.panel.label})`;
+    case 'write':
+      return `restart(${call.panel.label})`;
     case 'trust':
     case 'import':
     case 'swap':
@@ -173,6 +178,18 @@ export function invoke(run: Run, call: Call): Promise<Result> {
       return service.cancelChecks();
     case 'cached':
       return service.getCachedSession(call.panel.id);
+    case 'write':
+      return service.runServiceAction(call.panel.id, { projectName: 'shop', serviceName: 'web', action: 'restart' }).then(
+        () => {
+          run.stats.writeOutcomes.OK = (run.stats.writeOutcomes.OK ?? 0) + 1;
+          return null;
+        },
+        (error: unknown) => {
+          const code = error instanceof PanelError ? error.code : 'thrown';
+          run.stats.writeOutcomes[code] = (run.stats.writeOutcomes[code] ?? 0) + 1;
+          throw error;
+        },
+      );
     case 'trust':
     case 'import':
     case 'swap':

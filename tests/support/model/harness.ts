@@ -114,6 +114,9 @@ export class Run {
       openStore: stores.openStore,
       activity: { files: this.#activityFiles },
       timeoutMs: 10_000,
+      // Main's confirmation, answered yes once the scheduler lets it: other calls (a log out, a
+      // removal, a move) may come between the plan and the write's request.
+      confirmWrite: () => this.hold(Promise.resolve(true), 'confirm the write'),
     });
   }
 

@@ -9,6 +9,20 @@ import { TlsJudge, type Presenting } from './tls-judge.ts';
 import { sameTarget, targetAddress, targetOfBaseUrl } from './world.ts';
 
 /** Holds one group's answers and the service's state after it to the model, then updates the model. */
+/**
+ * What a restart may answer besides what a read may: not sent (its sign-in changed after the
+ * confirmation, another action under way on the service), or the panel's own answers to a write.
+ */
+const WRITE_ANSWERS: readonly Code[] = [
+  'CHANGED_BEFORE_SENDING',
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'NETWORK',
+  'TIMEOUT',
+  'SERVER_ERROR',
+  'BAD_RESPONSE',
+];
+
 export class GroupJudge {
   readonly #run: Run;
   readonly #model: Model;
@@ -55,17 +69,22 @@ export class GroupJudge {
 
   /** Whether the group reads the panel's session (which may end its sign-in with a 401). */
   #reads(panel: PanelModel): boolean {
+    // A write reads the service's type with the token first: its 401 ends the sign-in as a read's does.
     return (
-      this.#has(panel, 'getSession') || this.#calls.some((call) => call.kind === 'check' && (call.panel === null || call.panel === panel))
+      this.#has(panel, 'getSession') ||
+      this.#has(panel, 'write') ||
+      this.#calls.some((call) => call.kind === 'check' && (call.panel === null || call.panel === panel))
     );
   }
 
-  /** What the group's session reads of the panel answered: getSession calls and checkPanels entries. */
+  /** What the group's session reads of the panel answered: getSession calls, checkPanels entries, and writes (their type read). */
   #readOutcomes(panel: PanelModel): Code[] {
     const codes: Code[] = [];
     for (const call of this.#calls) {
       const outcome = this.#outcome(call);
       if (call.kind === 'getSession' && call.panel === panel) codes.push(codeOf(outcome));
+      // A write reads no session; only its refusals tell of the sign-in.
+      if (call.kind === 'write' && call.panel === panel && !outcome.ok) codes.push(codeOf(outcome));
       if (call.kind !== 'check' || !outcome.ok) continue;
       for (const entry of outcome.value as PanelCheck[]) if (entry.panelId === panel.id) codes.push(entry.ok ? 'OK' : entry.error.code);
     }
@@ -147,8 +166,20 @@ export class GroupJudge {
       case 'getSession':
         for (const code of this.#readAllowed(call.panel)) allowed.add(code);
         break;
+      case 'write':
+        // Whatever its answer: what is checked of a write is that nothing of it leaves once the
+        // sign-in it was confirmed under ended (token-checks.ts), as of every request.
+        for (const code of this.#readAllowed(call.panel)) allowed.add(code);
+        for (const code of WRITE_ANSWERS) allowed.add(code);
+        break;
       case 'trust':
         for (const code of this.tls.trustAllowed(call, this.#calls.length === 1 && !this.#faultFired)) allowed.add(code);
+        break;
+      case 'import':
+        allowed.add('OK');
+        // A list changing under it (an address moved away, then back after its save failed) can make
+        // its plan collide with a panel: the import is then refused whole, nothing changed, and says so.
+        if (this.#calls.some((other) => other.kind === 'readdress' || other.kind === 'add')) allowed.add('DUPLICATE_PANEL');
         break;
       default:
         allowed.add('OK');

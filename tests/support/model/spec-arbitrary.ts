@@ -33,6 +33,7 @@ export function callSpecArbitrary(without: ReadonlySet<string>): fc.Arbitrary<Ca
     ['add', 3, fc.record({ kind: fc.constant('add' as const), to: fc.nat({ max: 5 }) })],
     ['check', 2, fc.record({ kind: fc.constant('check' as const), pick, all: fc.boolean() })],
     ['cached', 2, fc.record({ kind: fc.constant('cached' as const), pick })],
+    ['write', 3, fc.record({ kind: fc.constant('write' as const), pick })],
     ['cancel', 1, fc.record({ kind: fc.constant('cancel' as const) })],
     [
       'trust',

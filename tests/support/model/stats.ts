@@ -31,6 +31,8 @@ export interface Stats {
   droppedLogInsChecked: number;
   /** Tokens the service dropped or ended whose session the panel still accepted afterwards (see the report). */
   sessionsLeftOpen: Record<string, number>;
+  /** The restarts' answers by code (OK: the panel took it), so that a run shows its writes got through as well as refused. */
+  writeOutcomes: Record<string, number>;
 }
 
 export function emptyStats(): Stats {
@@ -55,5 +57,6 @@ export function emptyStats(): Stats {
     endedAtPanelChecked: 0,
     droppedLogInsChecked: 0,
     sessionsLeftOpen: {},
+    writeOutcomes: {},
   };
 }

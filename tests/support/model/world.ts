@@ -112,6 +112,9 @@ export async function startWorld(serverCount: number, freePortCount: number, opt
     const overTls = index % 2 === 1 && Math.floor(index / 2) < tlsCount;
     const own = overTls ? await certificate(`panel-${index}.paneldeck.test`, systemTrusted && index === lastTls) : null;
     const panel = await startReferencePanel({ users: [user], style: options.style ?? 'simple', ...(own ? { tls: own.pem } : {}) });
+    // One app to restart: the model's writes act on it (an Easypanel style only; the simple style has no services).
+    if ((options.style ?? 'simple') !== 'simple')
+      panel.services.addService({ projectName: 'shop', name: 'web', type: 'app', replicas: { actual: 1, desired: 1 } });
     servers.push({ index, panel, user, known: new Set(), seen: 0, tls: own ? { own, presenting: own } : null });
   }
   const sinks = await Promise.all(Array.from({ length: freePortCount }, () => holdFreePort()));
