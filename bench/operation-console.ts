@@ -71,9 +71,9 @@ async function figureRun(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
-        const service = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite });
-        const ids = (await service.listPanels()).map((panel) => panel.id);
-        concurrency = (await service.currentSettings()).checkConcurrency;
+        const core = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite });
+        const ids = (await core.listPanels()).map((panel) => panel.id);
+        concurrency = (await core.currentSettings()).checkConcurrency;
         await servers.ask({ reset: true });
         await letClosesArrive();
         for (const [times, label] of [
@@ -83,7 +83,7 @@ async function figureRun(): Promise<void> {
           const probe = stallProbe();
           const started = performance.now();
           const results = await withLimit(
-            service.callOperationOnPanels(ids, { operation: 'listUsers', input: null }, { field: '[0].email' }),
+            core.callOperationOnPanels(ids, { operation: 'listUsers', input: null }, { field: '[0].email' }),
             120_000,
             `the ${label} run`,
           );
@@ -92,7 +92,7 @@ async function figureRun(): Promise<void> {
           const done = results.filter((result) => result.outcome === 'done' && result.value === 'demo@paneldeck.test').length;
           if (done !== FLEET) console.log(`   run ${run + 1} ${label}: only ${done} of ${FLEET} panels answered as expected`);
         }
-        await service.flush();
+        await core.flush();
       });
     }
     const ideal = Math.ceil(FLEET / concurrency) * LATENCY_MS;
@@ -109,7 +109,7 @@ async function figureRun(): Promise<void> {
 async function figureCatalogue(): Promise<void> {
   console.log('\n2. Reading a catalogue (the parse is one block; operations are read in 6 ms slices)');
   for (const total of [375, 4000]) {
-    const panel = await startReferencePanel({ style: 'easypanel', catalogue: { extraOperations: total - 30 } });
+    const panel = await startReferencePanel({ style: 'public', catalogue: { extraOperations: total - 30 } });
     const text = await (await fetch(`${panel.url}/api/openapi.json`)).text();
     await panel.close();
     const times: number[] = [];
@@ -156,14 +156,14 @@ async function figureAnswer(): Promise<void> {
       settings: false,
       checks: false,
     });
-    const service = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite });
-    const [id] = (await service.listPanels()).map((panel) => panel.id);
+    const core = createCore({ dataDir: dir, encryption, confirmWrite: confirmations().confirmWrite });
+    const [id] = (await core.listPanels()).map((panel) => panel.id);
     const stalls: number[] = [];
     const clones: number[] = [];
     let bytes = 0;
     for (let run = 0; run < RUNS + 1; run++) {
       const probe = stallProbe();
-      const read = await service.callOperation(id!, { operation: 'listProjectsAndServices', input: {} });
+      const read = await core.callOperation(id!, { operation: 'listProjectsAndServices', input: {} });
       const stall = probe.stop();
       const started = performance.now();
       serialize(read);
@@ -176,7 +176,7 @@ async function figureAnswer(): Promise<void> {
     console.log(
       `   ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${services.length} services: longest stall ${stalls.map(ms).join(', ')}; v8.serialize ${clones.map(ms).join(', ')}`,
     );
-    await service.flush();
+    await core.flush();
   });
   await servers.ask({ close: true });
 }

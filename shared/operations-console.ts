@@ -1,3 +1,5 @@
+import type { Generation } from './types.ts';
+
 /**
  * The API console (issue 25): a panel's own catalogue of operations (its `/api/openapi.json`), one
  * operation called with the token filled in by main, and the same read across many panels. Types
@@ -8,7 +10,7 @@
 export type InputSchema = Record<string, unknown>;
 
 /** Which of Easypanel's generations the catalogue was read in (EASYPANEL.md): tRPC up to 2.30, the RPC layer 2.31–2.32, the public API from 2.33. */
-export type CatalogueGeneration = 'trpc' | 'rpc' | 'easypanel';
+export type { Generation };
 
 export interface CatalogueOperation {
   /** The name the operator searches and calls by: tRPC/RPC `ns.proc` (e.g. "projects.listProjectsAndServices"), the public API its flat name ("listProjectsAndServices"). */
@@ -24,7 +26,7 @@ export interface Catalogue {
   panelId: string;
   /** The panel's version the catalogue was read for (cache key with the panel), null when unknown. */
   version: string | null;
-  generation: CatalogueGeneration;
+  generation: Generation;
   readAt: string;
   operations: CatalogueOperation[];
   /** Operations left out as unsound (wrong shapes, paths outside /api, cycles too deep), with why: shown, never silently dropped. */
@@ -33,7 +35,7 @@ export interface Catalogue {
 
 export interface OperationCall {
   operation: string;
-  /** Checked in main against the operation's input schema before anything is sent. */
+  /** Validated in main against the operation's input schema before anything is sent. */
   input: unknown;
   /**
    * What the window showed the operation as. Main refuses a call shown as a read that its own

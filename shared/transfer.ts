@@ -8,7 +8,7 @@ import type { Panel, PanelSettings } from './types.ts';
  * { "format": "paneldeck.panels", "version": 1, "exportedAt": "2026-11-25T10:00:00.000Z",
  *   "panels": [{ "name": "Production", "address": "panel.example.com", "allowPlainHttp": false,
  *                "group": "Acme", "tags": ["eu"], "colour": "red", "favourite": true,
- *                "apiStyle": "plain", "loginPath": "/login", "sessionPath": "/getSession",
+ *                "generation": "public", "loginPath": "/login", "sessionPath": "/getSession",
  *                "tokenField": null, "trustedCertificate": null }] }
  * ```
  */
@@ -46,7 +46,7 @@ export function exportDocument(panels: readonly Panel[], exportedAt: Date): Expo
       tags: [...panel.tags],
       colour: panel.colour,
       favourite: panel.favourite,
-      apiStyle: panel.apiStyle,
+      generation: panel.generation,
       loginPath: panel.loginPath,
       sessionPath: panel.sessionPath,
       tokenField: panel.tokenField,

@@ -14,7 +14,7 @@ import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
 const GENERATIONS: readonly { style: Exclude<PanelStyle, 'simple'>; stop: string }[] = [
   { style: 'trpc', stop: '/api/trpc/services.app.stopService' },
   { style: 'rpc', stop: '/api/rpc/services/app/stopService' },
-  { style: 'easypanel', stop: '/api/stopAppService' },
+  { style: 'public', stop: '/api/stopAppService' },
 ];
 
 /** Chooses `item` in the row menu of shop/web, confirms it, and waits for the window's notice. */
@@ -44,7 +44,7 @@ for (const { style, stop } of GENERATIONS) {
       server.logs.write('shop', 'web', 'GET /health 200\nGET /cart 500 upstream timed out');
       const app = await launch(page);
       await page.setViewportSize({ width: 900, height: 600 });
-      await openSignedInTab(page, app.service, server.url, 'Overview', `Shop ${style}`);
+      await openSignedInTab(page, app.core, server.url, 'Overview', `Shop ${style}`);
       const token = server.issuedTokens().at(-1)!;
 
       const overview = page.locator('.overview-tab');

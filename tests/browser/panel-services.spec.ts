@@ -9,15 +9,15 @@ import { seedDemoServices, startReferencePanel } from '../support/reference-pane
  * with only those in view in the page), each read in the background.
  */
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 
 test('Overview: version, uptime, CPU, memory and disk; a disk nearly full is amber then red, and said', async ({ page, launch }) => {
   const app = await launch(page);
-  const server = await startReferencePanel({ style: 'easypanel', demoProjects: 3 });
+  const server = await startReferencePanel({ style: 'public', demoProjects: 3 });
   try {
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Acme production' });
-    await app.service.logIn(id, demo);
-    await board(page)
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Acme production' });
+    await app.core.logIn(id, demo);
+    await panelList(page)
       .getByRole('treeitem', { name: /Acme production/ })
       .click();
     await page.getByRole('button', { name: 'Overview', exact: true }).click();
@@ -46,10 +46,10 @@ test('Services: each state as colour, shape and word, replicas, type; search; a 
   const app = await launch(page);
   const server = await startReferencePanel({ style: 'rpc', demoProjects: 5 });
   try {
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Acme staging' });
-    await app.service.logIn(id, demo);
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Acme staging' });
+    await app.core.logIn(id, demo);
     server.services.setReplicas('wiki', 'cache', null);
-    await board(page)
+    await panelList(page)
       .getByRole('treeitem', { name: /Acme staging/ })
       .click();
     await page.getByRole('button', { name: 'Services', exact: true }).click();
@@ -88,12 +88,12 @@ test('Services: each state as colour, shape and word, replicas, type; search; a 
 
 test('Services: 2,000 services keep only the rows in view in the page, and scroll', async ({ page, launch }) => {
   const app = await launch(page);
-  const server = await startReferencePanel({ style: 'easypanel' });
+  const server = await startReferencePanel({ style: 'public' });
   try {
     seedDemoServices(server.services, { projects: 200, servicesPerProject: 10 });
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Big fleet' });
-    await app.service.logIn(id, demo);
-    await board(page)
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Big fleet' });
+    await app.core.logIn(id, demo);
+    await panelList(page)
       .getByRole('treeitem', { name: /Big fleet/ })
       .click();
     await page.getByRole('button', { name: 'Services', exact: true }).click();

@@ -11,42 +11,42 @@ import type { Core } from '../../electron/core/index.ts';
  * whose address happens to hold the digit typed.
  */
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const matches = (page: Page) => board(page).locator('.fleet-matches');
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const matches = (page: Page) => panelList(page).locator('.fleet-matches');
 
 /** Listed first, so list order alone puts eu-1 first; both addresses hold a "2" ("127"). */
-async function addAbstergo(service: Core): Promise<void> {
-  await service.addPanel({ address: 'https://127.0.0.1:8441', name: 'abstergo-prod-eu-1', group: 'Abstergo' });
-  await service.addPanel({ address: 'https://127.0.0.1:8442', name: 'abstergo-prod-eu-2', group: 'Abstergo' });
+async function addAbstergo(core: Core): Promise<void> {
+  await core.addPanel({ address: 'https://127.0.0.1:8441', name: 'abstergo-prod-eu-1', group: 'Abstergo' });
+  await core.addPanel({ address: 'https://127.0.0.1:8442', name: 'abstergo-prod-eu-2', group: 'Abstergo' });
 }
 
 test('the list\u2019s search: "red" finds the red panels, not the expired ones; "log" a name, not "logged out"', async ({
   page,
   launch,
 }) => {
-  const { service } = await launch(page);
-  await addAbstergo(service);
+  const { core } = await launch(page);
+  await addAbstergo(core);
   for (const name of ['globex-shop', 'globex-billing', 'initech-api'])
-    await service.addPanel({ address: `https://${name}.example.com`, name, colour: 'red' });
-  await service.addPanel({ address: 'https://logs.example.com', name: 'log-collector', colour: 'blue' });
+    await core.addPanel({ address: `https://${name}.example.com`, name, colour: 'red' });
+  await core.addPanel({ address: 'https://logs.example.com', name: 'log-collector', colour: 'blue' });
   // Two panels whose sessions the panel ended: their state is "Session expired".
   const servers = await Promise.all([startReferencePanel(), startReferencePanel()]);
   try {
     for (const [index, server] of servers.entries()) {
-      const { id } = await service.addPanel({ address: server.url, name: `umbrella-${index + 1}` });
-      await service.logIn(id, demo);
+      const { id } = await core.addPanel({ address: server.url, name: `umbrella-${index + 1}` });
+      await core.logIn(id, demo);
       server.expireAllTokens();
-      await service.getSession(id).catch(() => undefined);
+      await core.getSession(id).catch(() => undefined);
     }
     const total = 8;
-    await expect(board(page).getByLabel('Panels by state')).toContainText('2 expired');
+    await expect(panelList(page).getByLabel('Panels by state')).toContainText('2 expired');
 
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     await search.fill('red');
     await expect(matches(page)).toHaveText(`3 of ${total} panels`);
     for (const name of ['globex-shop', 'globex-billing', 'initech-api'])
-      await expect(board(page).getByRole('treeitem', { name: new RegExp(name) })).toBeVisible();
-    await expect(board(page).getByRole('treeitem', { name: /umbrella/ })).toHaveCount(0);
+      await expect(panelList(page).getByRole('treeitem', { name: new RegExp(name) })).toBeVisible();
+    await expect(panelList(page).getByRole('treeitem', { name: /umbrella/ })).toHaveCount(0);
     await checkScreen(page, '47-search-red');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await checkScreen(page, '47-search-red-full-hd');
@@ -55,21 +55,21 @@ test('the list\u2019s search: "red" finds the red panels, not the expired ones; 
     // A name's prefix, never the "logged out" of the signed-out panels.
     await search.fill('log');
     await expect(matches(page)).toHaveText(`1 of ${total} panels`);
-    await expect(board(page).getByRole('treeitem', { name: /log-collector/ })).toBeVisible();
+    await expect(panelList(page).getByRole('treeitem', { name: /log-collector/ })).toBeVisible();
     await search.fill('expired');
     await expect(matches(page)).toHaveText(`2 of ${total} panels`);
     // The list ranks as the palette does: the panel named comes first in its section.
     await search.fill('abstergo prod eu 2');
-    await expect(board(page).locator('.panel-item .panel-item-name').first()).toHaveText('abstergo-prod-eu-2');
+    await expect(panelList(page).locator('.panel-item .panel-item-name').first()).toHaveText('abstergo-prod-eu-2');
   } finally {
     await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
   }
 });
 
 test('the palette: "abstergo prod eu 2" + Enter opens abstergo-prod-eu-2, not eu-1 whose address holds a 2', async ({ page, launch }) => {
-  const { service } = await launch(page);
-  await addAbstergo(service);
-  await expect(board(page).getByRole('treeitem', { name: /abstergo-prod-eu-2/ })).toBeVisible();
+  const { core } = await launch(page);
+  await addAbstergo(core);
+  await expect(panelList(page).getByRole('treeitem', { name: /abstergo-prod-eu-2/ })).toBeVisible();
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await page.keyboard.type('abstergo prod eu 2');

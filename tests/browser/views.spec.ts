@@ -20,11 +20,11 @@ const VIEWS = [
 const heading = (page: Page, name: string) => page.getByRole('main').getByRole('heading', { level: 1, name, exact: true });
 
 test('each view of the fleet opens from the palette, from the menu and from its shortcut, one at a time', async ({ page, launch }) => {
-  const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  const server = await startReferencePanel({ style: 'public', demoProjects: 1 });
   try {
     const app = await launch(page);
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Billing' });
-    await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Billing' });
+    await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     const panelHeading = page.getByRole('main').getByRole('heading', { name: 'Billing' });
     await expect(panelHeading).toBeVisible();
 
@@ -70,7 +70,7 @@ test('each view of the fleet opens from the palette, from the menu and from its 
       await expect(heading(page, name)).toBeVisible();
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveCount(1);
     }
-    // The sidebar's button of the view shown says so, and takes the window back to the panel.
+    // The panel list's button of the view shown says so, and takes the window back to the panel.
     const button = page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Fleet console', exact: true });
     await expect(button).toHaveAttribute('aria-pressed', 'true');
     await button.click();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { rejectsWith, suiteService } from '../support/helpers.ts';
+import { rejectsWith, suiteCore } from '../support/helpers.ts';
 
 /**
  * Every Easypanel generation with default settings: the first log in finds which one the panel
@@ -12,18 +12,18 @@ import { rejectsWith, suiteService } from '../support/helpers.ts';
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 
 describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () => {
-  let panels: Record<'trpc' | 'rpc' | 'easypanel', ReferencePanel>;
+  let panels: Record<'trpc' | 'rpc' | 'public', ReferencePanel>;
   before(async () => {
     const [trpc, rpc, easypanel] = await Promise.all(
-      (['trpc', 'rpc', 'easypanel'] as const).map((style) => startReferencePanel({ style, users: [DEMO_USER, TWO_FACTOR_USER] })),
+      (['trpc', 'rpc', 'public'] as const).map((style) => startReferencePanel({ style, users: [DEMO_USER, TWO_FACTOR_USER] })),
     );
-    panels = { trpc: trpc!, rpc: rpc!, easypanel: easypanel! };
+    panels = { trpc: trpc!, rpc: rpc!, public: easypanel! };
   });
   after(() => Promise.all(Object.values(panels).map((panel) => panel.close())));
-  const service = suiteService();
+  const core = suiteCore();
 
   test('each logs in, its generation is remembered, and every check reads all three', async () => {
-    const app = service();
+    const app = core();
     const ids: Record<string, string> = {};
     for (const [style, panel] of Object.entries(panels)) {
       const { id } = await app.addPanel({ address: panel.url, name: style });
@@ -31,11 +31,11 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
       await app.logIn(id, credentials);
     }
     const byName = new Map((await app.listPanels()).map((panel) => [panel.name, panel]));
-    assert.equal(byName.get('trpc')!.apiStyle, 'trpc');
-    assert.equal(byName.get('rpc')!.apiStyle, 'rpc');
+    assert.equal(byName.get('trpc')!.generation, 'trpc');
+    assert.equal(byName.get('rpc')!.generation, 'rpc');
     assert.equal(byName.get('rpc')!.loginPath, '/rpc/auth/login');
     assert.equal(byName.get('rpc')!.sessionPath, '/rpc/auth/getSession');
-    assert.equal(byName.get('easypanel')!.apiStyle, 'plain');
+    assert.equal(byName.get('public')!.generation, 'public');
     const results = await app.checkPanels();
     assert.deepEqual(
       results.map((result) => result.ok),
@@ -56,7 +56,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
   });
 
   test('an expired token on the 2.32 panel: UNAUTHORIZED, and the panel is signed out', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await app.logIn(id, credentials);
     panels.rpc.expireAllTokens();
@@ -67,7 +67,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
   });
 
   test('a 2.32 two-factor account asks for the code and signs in with it', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await rejectsWith(app.logIn(id, { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password }), 'TWO_FACTOR_REQUIRED');
     const panel = await app.logIn(id, {
@@ -76,17 +76,17 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
       code: TWO_FACTOR_USER.twoFactorCode!,
     });
     assert.equal(panel.signedIn, true);
-    assert.equal(panel.apiStyle, 'rpc');
+    assert.equal(panel.generation, 'rpc');
     const { session } = await app.getSession(id);
     assert.ok(session && typeof session === 'object');
     await app.removePanel(id);
   });
 
   test('a wrong password on the 2.32 panel: the panel’s own words, INVALID_CREDENTIALS', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'not the password' }), 'INVALID_CREDENTIALS');
-    assert.equal((await app.listPanels()).find((one) => one.id === id)!.apiStyle, 'rpc');
+    assert.equal((await app.listPanels()).find((one) => one.id === id)!.generation, 'rpc');
     await app.removePanel(id);
   });
 });
@@ -97,10 +97,10 @@ describe('the RPC layer’s refusals in the panel’s own words', () => {
     panel = await startReferencePanel({ style: 'rpc', logInLimit: { attempts: 1, windowMs: 60_000 } });
   });
   after(() => panel.close());
-  const service = suiteService();
+  const core = suiteCore();
 
   test('429 with json.data.reset: RATE_LIMITED saying how long to wait', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panel.url });
     await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'wrong one' }), 'INVALID_CREDENTIALS');
     const limited = await rejectsWith(app.logIn(id, credentials), 'RATE_LIMITED');

@@ -1,26 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { callOperation, callPanel, OPERATIONS, type Operation } from '../../electron/core/easypanel/panel-calls.ts';
+import { callRequest, callPanel, REQUESTS, type PanelRequest } from '../../electron/core/easypanel/panel-calls.ts';
 import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
 import { type PanelEndpoint, requestLogIn } from '../../electron/core/easypanel/panel-endpoints.ts';
-import { STYLE_PATHS } from '../../shared/api-styles.ts';
-import type { ApiStyle } from '../../shared/types.ts';
+import { GENERATION_PATHS } from '../../shared/generations.ts';
+import type { Generation } from '../../shared/types.ts';
 import { rejectsWith, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type ReferencePanelOptions, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
- * The operation table's reads against each generation of the reference panel (with the names the
+ * The request table's reads against each generation of the reference panel (with the names the
  * server load moved through), and the caller's rules: a read is sent at most twice (after a lost
  * connection or a 5xx, never after a 4xx), a write exactly once, each within its own deadline.
  */
 
 const settings = { fetch: createNodeFetch(), timeoutMs: 5000, maxResponseBytes: 1024 * 1024 };
-const STYLES = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' } as const satisfies Record<string, ApiStyle>;
-type Generation = keyof typeof STYLES;
+const STYLES = { trpc: 'trpc', rpc: 'rpc', public: 'public' } as const satisfies Record<string, Generation>;
 
-function endpoint(panel: ReferencePanel, apiStyle: ApiStyle): PanelEndpoint {
-  const { login: loginPath, session: sessionPath } = STYLE_PATHS[apiStyle];
-  return { baseUrl: panel.baseUrl, apiStyle, loginPath, sessionPath, tokenField: null, trustedCertificate: null };
+function endpoint(panel: ReferencePanel, generation: Generation): PanelEndpoint {
+  const { login: loginPath, session: sessionPath } = GENERATION_PATHS[generation];
+  return { baseUrl: panel.baseUrl, generation, loginPath, sessionPath, tokenField: null, trustedCertificate: null };
 }
 
 /** Runs `run` with a signed-in panel of the generation, then closes it. */
@@ -63,7 +62,7 @@ describe("the server load: the legacy monitor's names, the older where the newer
   // The legacy monitor is asked first in every generation (metrics need the paid stack: server-load.ts).
   const cases: { generation: Generation; options: ReferencePanelOptions; paths: string[] }[] = [
     { generation: 'rpc', options: {}, paths: ['/api/rpc/monitorOld/getSystemStats'] },
-    { generation: 'easypanel', options: {}, paths: ['/api/getLegacyMonitorSystemStats'] },
+    { generation: 'public', options: {}, paths: ['/api/getLegacyMonitorSystemStats'] },
     // 2.30 answers both of its names; a build without `monitor.` still has `monitorOld.`.
     {
       generation: 'trpc',
@@ -105,7 +104,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a dropped connection once: the second try answers', async () => {
-    await withSignedIn('easypanel', { demoProjects: 1 }, async (panel, at, token) => {
+    await withSignedIn('public', { demoProjects: 1 }, async (panel, at, token) => {
       panel.setFault('listProjectsAndServices', { kind: 'drop-connection' });
       const from = panel.requests.length;
       const reading = callPanel(settings, at, token, 'listProjectsAndServices');
@@ -128,7 +127,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a 5xx: a read twice, a write once', async () => {
-    await withSignedIn('easypanel', {}, async (panel, at, token) => {
+    await withSignedIn('public', {}, async (panel, at, token) => {
       panel.setFault('getSystemStats', { kind: 'server-error' });
       panel.setFault('logout', { kind: 'server-error' });
       const from = panel.requests.length;
@@ -140,7 +139,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a 4xx is never retried: 400, 429, 401', async () => {
-    await withSignedIn('easypanel', {}, async (panel, at, token) => {
+    await withSignedIn('public', {}, async (panel, at, token) => {
       const faults = [
         { fault: { kind: 'status', status: 400 }, code: 'BAD_RESPONSE' },
         { fault: { kind: 'rate-limited', retryAfterSeconds: 1 }, code: 'RATE_LIMITED' },
@@ -159,7 +158,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a cancelled read is not sent again', async () => {
-    await withSignedIn('easypanel', {}, async (panel, at, token) => {
+    await withSignedIn('public', {}, async (panel, at, token) => {
       panel.setFault('getDockerTaskStats', { kind: 'drop-connection' });
       const controller = new AbortController();
       const from = panel.requests.length;
@@ -174,10 +173,10 @@ describe('reads are retried once at most, writes never', () => {
 });
 
 test("an operation's deadline holds over the settings' timeout", async () => {
-  await withSignedIn('easypanel', {}, async (panel, at, token) => {
+  await withSignedIn('public', {}, async (panel, at, token) => {
     panel.setFault('getDockerTaskStats', { kind: 'latency', ms: 3000 });
-    const quick: Operation = { ...OPERATIONS.getDockerTaskStats, effect: 'write', deadlineMs: 300 };
+    const quick: PanelRequest = { ...REQUESTS.getDockerTaskStats, effect: 'write', deadlineMs: 300 };
     // Under the settings' 5 s timeout the answer, 3 s late, would arrive: a TIMEOUT naming 0.3 s shows the deadline held.
-    await rejectsWith(callOperation(settings, at, token, quick), 'TIMEOUT', /within 0\.3 s/);
+    await rejectsWith(callRequest(settings, at, token, quick), 'TIMEOUT', /within 0\.3 s/);
   });
 });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { missingFeatureText } from '../../shared/panel-features.ts';
 import { tempDir } from '../support/helpers.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-core.ts';
 
 /**
  * The features Paneldeck builds on, found in each panel's own catalogue (the reference panel lists
@@ -16,8 +16,8 @@ describe("features found in a panel's own catalogue", () => {
       const panel = await startReferencePanel({ style });
       const dir = await tempDir();
       try {
-        const { service, id } = await openSignedIn(dir.path, panel);
-        const features = await service.getPanelFeatures(id);
+        const { core, id } = await openSignedIn(dir.path, panel);
+        const features = await core.getPanelFeatures(id);
         const available = (name: string) => features.features.find((feature) => feature.id === name)?.available;
         assert.equal(available('serviceActions'), true);
         assert.equal(available('deployments'), true);
@@ -28,8 +28,8 @@ describe("features found in a panel's own catalogue", () => {
         assert.equal(features.version, panel.version());
         // Read from the catalogue the console keeps: asked again, nothing is sent.
         const reads = () => panel.requests.filter((request) => request.path === '/api/openapi.json').length;
-        await service.getPanelFeatures(id);
-        await service.getOperations(id);
+        await core.getPanelFeatures(id);
+        await core.getOperations(id);
         assert.equal(reads(), 1);
       } finally {
         await panel.close();
@@ -39,11 +39,11 @@ describe("features found in a panel's own catalogue", () => {
   }
 
   test('drift: a panel whose catalogue does not list a request Paneldeck sends says so', async () => {
-    const panel = await startReferencePanel({ style: 'easypanel', withoutOperations: ['getDockerTaskStats'] });
+    const panel = await startReferencePanel({ style: 'public', withoutOperations: ['getDockerTaskStats'] });
     const dir = await tempDir();
     try {
-      const { service, id } = await openSignedIn(dir.path, panel);
-      const { drift } = await service.getPanelFeatures(id);
+      const { core, id } = await openSignedIn(dir.path, panel);
+      const { drift } = await core.getPanelFeatures(id);
       assert.deepEqual(drift, [{ doing: 'reading which services run', names: ['getDockerTaskStats'], problem: 'missing' }]);
     } finally {
       await panel.close();
@@ -53,14 +53,14 @@ describe("features found in a panel's own catalogue", () => {
 });
 
 test("a view's request for a feature the panel's known catalogue lacks says so, and sends nothing", async () => {
-  const panel = await startReferencePanel({ style: 'easypanel', withoutOperations: ['listActions', 'actions/listActions'] });
+  const panel = await startReferencePanel({ style: 'public', withoutOperations: ['listActions', 'actions/listActions'] });
   const dir = await tempDir();
   try {
-    const { service, id } = await openSignedIn(dir.path, panel);
-    await service.getPanelFeatures(id);
+    const { core, id } = await openSignedIn(dir.path, panel);
+    await core.getPanelFeatures(id);
     const from = panel.requests.length;
     await assert.rejects(
-      service.listDeployments(id, { projectName: 'shop', serviceName: 'web' }),
+      core.listDeployments(id, { projectName: 'shop', serviceName: 'web' }),
       (error: { code?: string; message?: string }) => {
         assert.equal(error.code, 'NOT_FOUND');
         assert.equal(error.message, "This panel's Easypanel has no actions history (deployments and build logs).");

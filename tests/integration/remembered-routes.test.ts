@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tempDir } from '../support/helpers.ts';
 import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { openSignedIn } from '../support/signed-in-service.ts';
+import { openSignedIn } from '../support/signed-in-core.ts';
 
 /**
  * A request with several names in a generation costs its fallback once: the route a panel
@@ -24,10 +24,10 @@ describe('a route that answered is remembered', () => {
     const dir = await tempDir();
     const panel = await startReferencePanel({ style: 'rpc', demoProjects: 2 });
     try {
-      const { service, id } = await openSignedIn(dir.path, panel);
+      const { core, id } = await openSignedIn(dir.path, panel);
       for (let pass = 0; pass < 2; pass++) {
         const from = panel.requests.length;
-        const [check] = await service.checkPanels([id]);
+        const [check] = await core.checkPanels([id]);
         assert.equal(check?.ok, true, JSON.stringify(check));
         const sent = sentSince(panel, from);
         assert.ok(sent.includes('POST /api/rpc/monitorOld/getDockerTaskStats'), sent.join(', '));
@@ -44,15 +44,15 @@ describe('a route that answered is remembered', () => {
     const dir = await tempDir();
     const panel = await startReferencePanel({ style: 'rpc', version: '2.31.0', withoutOperations: ['monitorOld/getDockerTaskStats'] });
     try {
-      const { service, id } = await openSignedIn(dir.path, panel);
+      const { core, id } = await openSignedIn(dir.path, panel);
       let from = panel.requests.length;
-      await service.checkPanels([id]);
+      await core.checkPanels([id]);
       const first = sentSince(panel, from).filter((line) => line.includes('getDockerTaskStats'));
       assert.deepEqual(first, ['POST /api/rpc/monitorOld/getDockerTaskStats', 'POST /api/rpc/monitor/getDockerTaskStats']);
       for (let pass = 0; pass < 2; pass++) {
         from = panel.requests.length;
-        await service.checkPanels([id]);
-        await service.listServices(id);
+        await core.checkPanels([id]);
+        await core.listServices(id);
         const again = sentSince(panel, from).filter((line) => line.includes('getDockerTaskStats'));
         assert.deepEqual(again, ['POST /api/rpc/monitor/getDockerTaskStats', 'POST /api/rpc/monitor/getDockerTaskStats']);
       }
@@ -66,11 +66,11 @@ describe('a route that answered is remembered', () => {
 describe("the server's load", () => {
   test('2.33 with the legacy monitor: read there, no metrics route asked', async () => {
     const dir = await tempDir();
-    const panel = await startReferencePanel({ style: 'easypanel' });
+    const panel = await startReferencePanel({ style: 'public' });
     try {
-      const { service, id } = await openSignedIn(dir.path, panel);
+      const { core, id } = await openSignedIn(dir.path, panel);
       const from = panel.requests.length;
-      const stats = await service.getServerStats(id);
+      const stats = await core.getServerStats(id);
       assert.equal(typeof stats.cpuPercent, 'number');
       const sent = sentSince(panel, from);
       assert.ok(sent.includes('GET /api/getLegacyMonitorSystemStats'), sent.join(', '));
@@ -86,11 +86,11 @@ describe("the server's load", () => {
 
   test('no legacy monitor: the metrics read only when the metrics stack is on, with its range through RPC; off, it says so', async () => {
     const dir = await tempDir();
-    const panel = await startReferencePanel({ style: 'easypanel', withoutOperations: ['getLegacyMonitorSystemStats'] });
+    const panel = await startReferencePanel({ style: 'public', withoutOperations: ['getLegacyMonitorSystemStats'] });
     try {
-      const { service, id } = await openSignedIn(dir.path, panel);
+      const { core, id } = await openSignedIn(dir.path, panel);
       let from = panel.requests.length;
-      await assert.rejects(service.getServerStats(id), (error: { code?: string; message?: string }) => {
+      await assert.rejects(core.getServerStats(id), (error: { code?: string; message?: string }) => {
         assert.equal(error.code, 'BAD_RESPONSE');
         assert.match(error.message ?? '', /no legacy monitor, and its metrics are off/);
         return true;
@@ -101,7 +101,7 @@ describe("the server's load", () => {
       );
       panel.services.setMetrics(true);
       from = panel.requests.length;
-      const stats = await service.getServerStats(id);
+      const stats = await core.getServerStats(id);
       assert.equal(typeof stats.cpuPercent, 'number');
       const metricsRead = panel.requests.slice(from).find((request) => request.path === '/api/rpc/metrics/getSystemStats');
       assert.ok(metricsRead, 'the metrics read went through the RPC layer (range is a number)');

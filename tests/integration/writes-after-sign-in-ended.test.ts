@@ -4,7 +4,7 @@ import type { Core, FetchLike } from '../../electron/core/index.ts';
 import type { WritePlan } from '../../shared/write-plan.ts';
 import { tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, onlyServices, coreWithEvents } from '../support/signed-in-core.ts';
 
 /**
  * Every request of a write, and every log socket's token, is tied to the sign-in it was asked
@@ -48,14 +48,14 @@ describe('a write confirmed, then its sign-in ended: nothing is sent', () => {
           return true;
         };
         try {
-          core = serviceWithEvents(dir.path, { confirmWrite }).service;
+          core = coreWithEvents(dir.path, { confirmWrite }).core;
           ({ id } = await core.addPanel({ address: panel.url }));
           await core.logIn(id, credentials);
           const refused = (error: { code?: string }) => ['CHANGED_BEFORE_SENDING', 'NOT_SIGNED_IN', 'NOT_FOUND'].includes(error.code ?? '');
           await assert.rejects(core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'restart' }), refused);
           if (how !== 'remove') {
             if (how !== 'new log in') await core.logIn(id, credentials).catch(() => undefined);
-            const operation = style === 'easypanel' ? 'createProject' : 'projects.createProject';
+            const operation = style === 'public' ? 'createProject' : 'projects.createProject';
             await assert.rejects(core.callOperation(id, { operation, input: { name: 'after-the-change' } }), refused);
           }
           assert.equal(writesTo(panel), 0, 'nothing reached the address the write was confirmed for');
@@ -82,12 +82,12 @@ describe('a write confirmed, then its sign-in ended: nothing is sent', () => {
     const ids: string[] = [];
     let core: Core | null = null;
     try {
-      core = serviceWithEvents(dir.path, {
+      core = coreWithEvents(dir.path, {
         confirmWrite: async () => {
           await core!.removePanel(ids[0]!);
           return true;
         },
-      }).service;
+      }).core;
       for (const panel of panels) {
         const { id } = await core.addPanel({ address: panel.url });
         await core.logIn(id, credentials);
@@ -113,7 +113,7 @@ describe('a write confirmed, then its sign-in ended: nothing is sent', () => {
 describe("a log socket's token goes only under the sign-in it was asked with", () => {
   for (const method of ['readServiceLogs', 'followServiceLogs'] as const) {
     test(`${method}: a log out while the type is read opens no socket`, async () => {
-      const panel = await startReferencePanel({ style: 'easypanel' });
+      const panel = await startReferencePanel({ style: 'public' });
       onlyServices(panel, { projectName: 'shop', name: 'web', type: 'app' });
       const dir = await tempDir();
       let release: () => void = () => undefined;
@@ -128,7 +128,7 @@ describe("a log socket's token goes only under the sign-in it was asked with", (
         return fetch(url, init);
       };
       try {
-        const { service: core } = serviceWithEvents(dir.path, { fetch: slowTypeRead, timeoutMs: 60_000 });
+        const { core } = coreWithEvents(dir.path, { fetch: slowTypeRead, timeoutMs: 60_000 });
         const { id } = await core.addPanel({ address: panel.url });
         await core.logIn(id, credentials);
         const token = panel.issuedTokens().at(-1)!;

@@ -6,7 +6,7 @@ import { confirmations } from '../support/confirmations.ts';
 import { registeredIpc } from '../support/fake-ipc.ts';
 import { tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, onlyServices, coreWithEvents } from '../support/signed-in-core.ts';
 
 /**
  * The window's code is not trusted (it renders what panels chose): every write method called over
@@ -25,7 +25,7 @@ function writesAt(panel: ReferencePanel, from = 0): string[] {
 }
 
 /** A write of the panel's own catalogue, by generation: the console's write every generation lists. */
-const CREATE_PROJECT = { trpc: 'projects.createProject', rpc: 'projects.createProject', easypanel: 'createProject' } as const;
+const CREATE_PROJECT = { trpc: 'projects.createProject', rpc: 'projects.createProject', public: 'createProject' } as const;
 
 interface Setup {
   panel: ReferencePanel;
@@ -42,11 +42,8 @@ async function setUp(style: (typeof EASYPANEL_GENERATIONS)[number], answer: bool
   const dir = await tempDir();
   const confirming = confirmations(answer ?? true);
   // null: a core with no confirmation at all (as a core built without one would be).
-  const { service: core } = serviceWithEvents(
-    dir.path,
-    answer === null ? { confirmWrite: undefined } : { confirmWrite: confirming.confirmWrite },
-  );
-  const ipc = registeredIpc({ service: core });
+  const { core } = coreWithEvents(dir.path, answer === null ? { confirmWrite: undefined } : { confirmWrite: confirming.confirmWrite });
+  const ipc = registeredIpc({ core });
   const call = async (method: string, ...args: unknown[]) => {
     const answer = (await ipc.call(`panelApi:${method}`, ...args)) as { ok: boolean; value?: unknown; error?: { code: string } };
     if (!answer.ok) throw Object.assign(new Error(answer.error?.code), answer.error);

@@ -1,6 +1,6 @@
 import { type ErrorInfo, PanelError } from '../../../shared/contract/errors.ts';
 import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
-import { callPanel, MissingRouteError, type OperationName } from '../easypanel/panel-calls.ts';
+import { callPanel, MissingRouteError, type RequestName } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { readLoad, type ServerLoad } from '../easypanel/server-load.ts';
 import { countStates, type ReadList, readServiceList, rosterStates, type RosterEntry } from '../easypanel/service-answers.ts';
@@ -93,7 +93,7 @@ export class FleetStateReader {
         return { ok: false, error: failure };
       }
     };
-    const call = (name: OperationName) => attempt(() => callPanel(this.#options.request, record, token, name, undefined, { signal }));
+    const call = (name: RequestName) => attempt(() => callPanel(this.#options.request, record, token, name, undefined, { signal }));
     const stats = await call('getDockerTaskStats');
     const { roster, listFailure } = stats?.ok ? await this.#rosterFor(record.id, stats.value, call) : { roster: null, listFailure: null };
     const load = await attempt(() => readLoad(this.#options.request, record, token, { signal }));
@@ -173,7 +173,7 @@ export class FleetStateReader {
   async #rosterFor(
     panelId: string,
     taskStats: unknown,
-    call: (name: OperationName) => Promise<Outcome | null>,
+    call: (name: RequestName) => Promise<Outcome | null>,
   ): Promise<{ roster: Roster | null; listFailure: PanelError | null }> {
     const kept = this.#rosters.get(panelId) ?? null;
     const due = kept === null || kept.readsSince + 1 >= LIST_EVERY_READS || hasUnknownKey(taskStats, kept);

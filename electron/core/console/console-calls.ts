@@ -1,4 +1,4 @@
-import type { CatalogueGeneration, OperationAnswer, OperationCall } from '../../../shared/operations-console.ts';
+import type { Generation, OperationAnswer, OperationCall } from '../../../shared/operations-console.ts';
 import type { WritePlan } from '../../../shared/write-plan.ts';
 import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
 import type { SignedIn } from '../sign-in/with-token.ts';
@@ -7,7 +7,7 @@ import type { SignedIn } from '../sign-in/with-token.ts';
 export interface PreparedCall {
   panelId: string;
   held: SignedIn;
-  generation: CatalogueGeneration;
+  generation: Generation;
   operation: CatalogueEntry;
   input: unknown;
   /** Exactly what is sent, as a plan shows it ("POST /api/createProject"). */

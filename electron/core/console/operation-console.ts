@@ -1,6 +1,6 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { OperationAnswer } from '../../../shared/operations-console.ts';
-import { checkInput } from '../../../shared/input-check.ts';
+import { validateInput } from '../../../shared/input-validation.ts';
 import { callCatalogueOperation } from '../easypanel/operation-call.ts';
 import type { PanelCatalogues } from './catalogue-cache.ts';
 import { describeStatus } from '../easypanel/panel-responses.ts';
@@ -10,7 +10,7 @@ import { operationRunMethods, type OperationRunParts } from './operation-runs.ts
 import type { ConsoleCalls, PreparedCall } from './console-calls.ts';
 import { randomUUID } from 'node:crypto';
 import { plural } from '../../../shared/counts.ts';
-import type { CatalogueGeneration, OperationCall } from '../../../shared/operations-console.ts';
+import type { Generation, OperationCall } from '../../../shared/operations-console.ts';
 import type { WritePlan } from '../../../shared/write-plan.ts';
 import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
@@ -22,7 +22,7 @@ import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token
 
 /**
  * The API console (issue 25): a panel's catalogue (`getOperations`), cached per panel, address and
- * version, and one call of an operation in it (`callOperation`), its input checked in main
+ * version, and one call of an operation in it (`callOperation`), its input validated in main
  * against the catalogue's schema before anything is sent. The same call across panels is
  * operation-runs.ts.
  */
@@ -54,8 +54,8 @@ export function consolePlan(prepared: readonly PreparedCall[], several: string):
 }
 
 /** "POST /api/createProject", "GET /api/trpc/users.listUsers": what a call of the operation sends, as a plan shows it. */
-function requestOfCall(generation: CatalogueGeneration, operation: CatalogueEntry): string {
-  if (generation === 'easypanel' && operation.rpcRoute !== null) return requestLine('POST', operation.rpcRoute);
+function requestOfCall(generation: Generation, operation: CatalogueEntry): string {
+  if (generation === 'public' && operation.rpcRoute !== null) return requestLine('POST', operation.rpcRoute);
   if (generation === 'rpc') return requestLine('POST', operation.route);
   return requestLine(operation.kind === 'read' ? 'GET' : 'POST', operation.route);
 }
@@ -83,7 +83,7 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
         `${held.record.name} has no operation ${call.operation} in its catalogue (Easypanel ${catalogue.version ?? 'of unknown version'}).`,
       );
     }
-    const issues = checkInput(operation.input, call.input);
+    const issues = validateInput(operation.input, call.input);
     if (issues.length > 0) {
       const listed = issues.map(({ path, message }) => `${path === '' ? 'the input' : path}: ${message}`).join('; ');
       throw new PanelError('INVALID_INPUT', `Not sent: the input does not fit ${operation.name} (${listed})`);
@@ -117,7 +117,7 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
       panelName: held.record.name,
       baseUrl: held.record.baseUrl,
       token: held.token,
-      style: held.record.apiStyle,
+      generation: held.record.generation,
     };
     const stillAsPlanned = () => {
       checkAsPlanned(held.state, planned);

@@ -3,7 +3,7 @@ import {
   ANSWER_MAX_BYTES,
   ANSWER_TEXT_MAX_CHARS,
   CATALOGUE_MAX_BYTES,
-  type CatalogueGeneration,
+  type Generation,
   type OperationAnswer,
 } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
@@ -13,12 +13,12 @@ import { checkJsonShape, type JsonShapeLimits } from '../common/json-shape.ts';
 import { nextTurn } from '../common/time-slices.ts';
 import { hideSecrets } from '../secrets/session-redaction.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
-import { callShape, readEnvelope } from './api-style.ts';
+import { callShape, readEnvelope } from './generation-wire.ts';
 import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess } from './panel-responses.ts';
 import { callWithToken, tokenRefused } from './token-call.ts';
-import { DEPLOY_DEADLINE_MS } from './service-operations.ts';
+import { DEPLOY_DEADLINE_MS } from './service-requests.ts';
 import type { CatalogueEntry } from './operation-catalogue.ts';
 
 /**
@@ -59,8 +59,6 @@ export async function fetchCatalogueText(
   });
 }
 
-const STYLE_OF: Readonly<Record<CatalogueGeneration, 'trpc' | 'rpc' | 'plain'>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' };
-
 /** A 2.33 read's input as query parameters: text as it is, numbers and booleans as text, anything else as JSON. */
 function publicQuery(input: unknown): string {
   if (!isRecord(input)) return '';
@@ -77,7 +75,7 @@ export interface CallRequest {
   settings: RequestSettings;
   panel: PanelEndpoint;
   token: string;
-  generation: CatalogueGeneration;
+  generation: Generation;
   operation: CatalogueEntry;
   input: unknown;
   signal?: AbortSignal;
@@ -101,13 +99,13 @@ export function callCatalogueOperation({
   beforeSend,
 }: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
   // A 2.33 read with a number or a list in it goes through the RPC layer 2.33 still answers, as the views' reads do.
-  const viaRpc = generation === 'easypanel' && operation.rpcRoute !== null;
+  const viaRpc = generation === 'public' && operation.rpcRoute !== null;
   const url = apiUrl(panel.baseUrl, viaRpc ? operation.rpcRoute! : operation.route, 'route');
-  const style = viaRpc ? 'rpc' : STYLE_OF[generation];
+  const spoken = viaRpc ? 'rpc' : generation;
   const answered = viaRpc ? 'rpc' : generation;
   const kind = operation.kind === 'read' ? 'query' : 'mutation';
   const shape =
-    style === 'plain' && kind === 'query' ? { method: 'GET' as const, query: publicQuery(input) } : callShape(style, kind, input);
+    spoken === 'public' && kind === 'query' ? { method: 'GET' as const, query: publicQuery(input) } : callShape(spoken, kind, input);
   const request = {
     effect: operation.kind,
     retry: true,
@@ -131,7 +129,7 @@ export function callCatalogueOperation({
 /** The answer's body without the generation's envelope and with the token hidden; its text when it is not JSON or was cut. */
 export async function readAnswer(
   response: HttpResponse,
-  generation: CatalogueGeneration,
+  generation: Generation,
   token: string,
 ): Promise<Pick<OperationAnswer, 'body' | 'text' | 'truncated'>> {
   const holdsToken = secretMatcher([token]);
@@ -148,7 +146,7 @@ export async function readAnswer(
     return asText(false);
   }
   const success = response.status >= 200 && response.status < 300;
-  const envelope = generation === 'easypanel' || !success ? null : readEnvelope(STYLE_OF[generation], parsed);
+  const envelope = generation === 'public' || !success ? null : readEnvelope(generation, parsed);
   const body = envelope?.kind === 'result' ? envelope.value : parsed;
   // One scan of the raw text tells whether the token is anywhere; JSON's \u escapes could spell it unseen, so those are walked.
   if (response.text.length > SLICED_ANSWER_CHARS) await nextTurn();

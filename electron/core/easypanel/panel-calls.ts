@@ -1,12 +1,12 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
-import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
+import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './generation-wire.ts';
 import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
-import { OPERATIONS, type Operation, type OperationName, routesOf } from './panel-operations.ts';
+import { REQUESTS, type PanelRequest, type RequestName, routesOf } from './panel-requests.ts';
 import {
   describeStatus,
   failOnSharedStatus,
@@ -17,13 +17,13 @@ import {
 } from './panel-responses.ts';
 import { callWithToken, type TokenRequest, tokenRefused, unreadableIfWrite } from './token-call.ts';
 
-export { OPERATIONS, type Operation, type OperationName } from './panel-operations.ts';
+export { REQUESTS, type PanelRequest, type RequestName } from './panel-requests.ts';
 export { MissingRouteError };
 export { NoAnswerError, RETRY_PAUSE_MS, UnreadableAnswerError } from './token-call.ts';
 
 export interface CallOptions {
   /** The generation to speak; default the panel's. */
-  style?: ApiStyle;
+  generation?: Generation;
   /** Ends a read's wait (see `TokenRequest.signal`); a write's request never gets it. */
   signal?: AbortSignal;
   /** Run right before each request leaves; throws to send nothing (see `TokenRequest.beforeSend`). */
@@ -31,9 +31,9 @@ export interface CallOptions {
 }
 
 /**
- * Calls `name` on the panel with its token, in the style `options.style` (default the panel's),
+ * Calls `name` on the panel with its token, in the generation `options.generation` (default the panel's),
  * and returns the answer's payload unwrapped from its envelope. Where the operation has several
- * routes in that style, a route the panel lacks (404, 405) moves on to the next. A read with
+ * routes in that generation, a route the panel lacks (404, 405) moves on to the next. A read with
  * `retry` is sent once more after a network failure or a 5xx; a write never is (`callWithToken`).
  * Fails only with `PanelError`: UNAUTHORIZED for a 401/403, BAD_RESPONSE (naming the route) for a
  * 404/405 on every route, and the shared statuses' codes.
@@ -42,44 +42,44 @@ export function callPanel(
   settings: RequestSettings,
   panel: PanelEndpoint,
   token: string,
-  name: OperationName,
+  name: RequestName,
   input?: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  return callOperation(settings, panel, token, OPERATIONS[name], input, options);
+  return callRequest(settings, panel, token, REQUESTS[name], input, options);
 }
 
 /** `callPanel` with the operation itself rather than its name in the table: for tests of the caller's rules. */
-export async function callOperation(
+export async function callRequest(
   settings: RequestSettings,
   panel: PanelEndpoint,
   token: string,
-  operation: Operation,
+  request: PanelRequest,
   input?: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const style = options.style ?? panel.apiStyle;
+  const generation = options.generation ?? panel.generation;
   const call: Call = {
     settings,
     panel,
     token,
-    operation,
+    request,
     input,
-    style: operation.via?.[style] ?? style,
+    generation: request.via?.[generation] ?? generation,
     signal: options.signal,
     beforeSend: options.beforeSend,
   };
-  const routes = routesOf(operation, style);
+  const routes = routesOf(request, generation);
   const memory = settings.routes;
   const missing = new Map<string, MissingRouteError>();
-  for (const route of memory ? memory.ordered(panel.baseUrl, style, operation, routes) : routes) {
+  for (const route of memory ? memory.ordered(panel.baseUrl, generation, request, routes) : routes) {
     try {
       const answer = await callRoute(call, route);
-      if (routes.length > 1) memory?.answered(panel.baseUrl, style, operation, route);
+      if (routes.length > 1) memory?.answered(panel.baseUrl, generation, request, route);
       return answer;
     } catch (error) {
       if (!(error instanceof MissingRouteError)) throw error;
-      memory?.missing(panel.baseUrl, style, operation, route);
+      memory?.missing(panel.baseUrl, generation, request, route);
       missing.set(route, error);
     }
   }
@@ -87,7 +87,7 @@ export async function callOperation(
   throw (
     missing.get(routes[0] ?? '') ??
     [...missing.values()][0] ??
-    new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this API style.`)
+    new MissingRouteError(`Paneldeck has no route for ${request.doing} in this generation.`)
   );
 }
 
@@ -96,74 +96,81 @@ interface Call {
   settings: RequestSettings;
   panel: PanelEndpoint;
   token: string;
-  operation: Operation;
+  request: PanelRequest;
   input: unknown;
-  style: ApiStyle;
+  generation: Generation;
   signal: AbortSignal | undefined;
   beforeSend: (() => void) | undefined;
 }
 
 /** One route, through the one caller: one request, and for a read with `retry` one more after a failure worth it. */
-function callRoute({ settings, panel, token, operation, input, style, signal, beforeSend }: Call, route: string): Promise<unknown> {
+function callRoute({ settings, panel, token, request, input, generation, signal, beforeSend }: Call, route: string): Promise<unknown> {
   const url = apiUrl(panel.baseUrl, route, 'route');
-  refuseUndeclaredInput(operation, input);
-  const shape = callShape(style, operation.kind, input);
-  const request: TokenRequest = {
-    effect: operation.effect,
-    retry: operation.effect === 'read' && operation.retry,
+  refuseUndeclaredInput(request, input);
+  const shape = callShape(generation, request.kind, input);
+  const tokenRequest: TokenRequest = {
+    effect: request.effect,
+    retry: request.effect === 'read' && request.retry,
     method: shape.method,
     url: `${url}${shape.query}`,
     body: shape.body,
     signal,
     beforeSend,
-    doing: operation.doing,
-    ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
-    ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
+    doing: request.doing,
+    ...(request.deadlineMs === null ? {} : { timeoutMs: request.deadlineMs }),
+    ...(request.answerLimits ? { maxBytes: request.answerLimits.maxBytes } : {}),
   };
-  return callWithToken(settings, panel, token, request, (sent) => readAnswer(operation, style, token, `${shape.method} ${url}`, sent));
+  return callWithToken(settings, panel, token, tokenRequest, (sent) =>
+    readAnswer(request, generation, token, `${shape.method} ${url}`, sent),
+  );
 }
 
 /**
  * A field the request table does not list for the request is a bug of ours, never sent: a real
  * panel would refuse it, or worse take it (docs/easypanel-api.md lists each request's inputs).
  */
-function refuseUndeclaredInput(operation: Operation, input: unknown): void {
+function refuseUndeclaredInput(request: PanelRequest, input: unknown): void {
   if (input === undefined || input === null) return;
-  const allowed = operation.input ?? [];
+  const allowed = request.input ?? [];
   const extra = isRecord(input) ? Object.keys(input).filter((key) => !allowed.includes(key)) : ['(not an object)'];
-  if (extra.length > 0)
-    throw new Error(`Refused to send ${operation.doing} with input the request table does not list: ${extra.join(', ')}`);
+  if (extra.length > 0) throw new Error(`Refused to send ${request.doing} with input the request table does not list: ${extra.join(', ')}`);
 }
 
 /** The payload of an operation's answer, out of its generation's envelope; or what its status means. */
-async function readAnswer(operation: Operation, style: ApiStyle, token: string, where: string, sent: HttpResponse): Promise<unknown> {
+async function readAnswer(
+  request: PanelRequest,
+  generation: Generation,
+  token: string,
+  where: string,
+  sent: HttpResponse,
+): Promise<unknown> {
   const secrets = [token];
-  const enveloped = style !== 'plain';
+  const enveloped = generation !== 'public';
   const failed = sent.status < 200 || sent.status >= 300;
-  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(style, sent.text)) : sent;
+  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(generation, sent.text)) : sent;
   const fail = (answer: typeof response) => {
-    if (answer.status === 401 || answer.status === 403) throw tokenRefused(answer, operation.doing);
+    if (answer.status === 401 || answer.status === 403) throw tokenRefused(answer, request.doing);
     // A write the panel says failed (a deploy whose build broke): its own words are the outcome.
-    const said = operation.effect === 'write' && answer.status >= 500 ? serverMessage(answer, secrets) : null;
-    if (said) throw new PanelError('SERVER_ERROR', `The panel failed while ${operation.doing} (${describeStatus(answer)}): "${said}".`);
-    failOnSharedStatus(answer, operation.doing);
+    const said = request.effect === 'write' && answer.status >= 500 ? serverMessage(answer, secrets) : null;
+    if (said) throw new PanelError('SERVER_ERROR', `The panel failed while ${request.doing} (${describeStatus(answer)}): "${said}".`);
+    failOnSharedStatus(answer, request.doing);
     if (answer.status === 404 || answer.status === 405) {
       throw new MissingRouteError(
         `The panel has no ${where} (${describeStatus(answer)}): it may be another Easypanel version.`,
         serverMessage(answer, secrets),
       );
     }
-    failUnlessSuccess(answer, operation.doing, secrets);
+    failUnlessSuccess(answer, request.doing, secrets);
   };
   fail(response);
   // A call that returns nothing may answer 200 with an empty body (2.33).
   if (response.text.trim() === '') return null;
-  const readable = <T>(step: () => Promise<T>) => (operation.effect === 'write' ? unreadableIfWrite(step) : step());
-  const body = await readable(async () => parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape));
+  const readable = <T>(step: () => Promise<T>) => (request.effect === 'write' ? unreadableIfWrite(step) : step());
+  const body = await readable(async () => parseJsonBody(response, request.doing, secrets, request.answerLimits?.shape));
   if (!enveloped) return body;
-  const answer = readEnvelope(style, body);
+  const answer = readEnvelope(generation, body);
   if (answer.kind === 'error') fail(withEnvelopeStatus(response, answer));
-  return readable(async () => envelopePayload(style, answer, operation.doing));
+  return readable(async () => envelopePayload(generation, answer, request.doing));
 }
 
 /** The version an answer of `getVersion` names (`"2.32.2"`), or null when it names none. */
@@ -173,22 +180,22 @@ export function versionOf(answer: unknown): string | null {
 }
 
 /** The generation a version speaks (2.33+ the public API, 2.31–2.32 the RPC layer, before: tRPC); null for no version. */
-export function styleOfVersion(version: string | null): ApiStyle | null {
+export function generationOfVersion(version: string | null): Generation | null {
   const match = version === null ? null : /^(\d+)\.(\d+)/.exec(version);
   if (!match) return null;
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  if (major > 2 || (major === 2 && minor >= 33)) return 'plain';
+  if (major > 2 || (major === 2 && minor >= 33)) return 'public';
   if (major === 2 && minor >= 31) return 'rpc';
   return 'trpc';
 }
 
 /** The order generations are probed in with a token: the newest first, since newer panels answer the older routes too. */
-const VERSION_PROBES: readonly ApiStyle[] = ['plain', 'trpc', 'rpc'];
+const VERSION_PROBES: readonly Generation[] = ['public', 'trpc', 'rpc'];
 
 /**
- * Reads the panel's version with its token in its own style; when that style has no version route
+ * Reads the panel's version with its token in its own generation; when that generation has no version route
  * (an upgraded or misjudged panel), probes the generations in EASYPANEL.md's order. Returns the
- * version and the style that answered, or null when no generation answered one. An UNAUTHORIZED is
+ * version and the generation that answered, or null when no generation answered one. An UNAUTHORIZED is
  * thrown (the token is the problem, not the generation); other failures count as "no version".
  */
 export async function findVersion(
@@ -196,11 +203,11 @@ export async function findVersion(
   panel: PanelEndpoint,
   token: string,
   signal?: AbortSignal,
-): Promise<{ version: string; style: ApiStyle } | null> {
-  for (const style of [panel.apiStyle, ...VERSION_PROBES.filter((other) => other !== panel.apiStyle)]) {
+): Promise<{ version: string; generation: Generation } | null> {
+  for (const generation of [panel.generation, ...VERSION_PROBES.filter((other) => other !== panel.generation)]) {
     try {
-      const version = versionOf(await callPanel(settings, panel, token, 'getVersion', undefined, { style, signal }));
-      if (version !== null) return { version, style };
+      const version = versionOf(await callPanel(settings, panel, token, 'getVersion', undefined, { generation, signal }));
+      if (version !== null) return { version, generation };
     } catch (error) {
       if (error instanceof PanelError && (error.code === 'UNAUTHORIZED' || error.code === 'CANCELLED')) throw error;
     }

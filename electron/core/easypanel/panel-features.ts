@@ -1,8 +1,7 @@
-import type { CatalogueGeneration } from '../../../shared/operations-console.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { type DriftLine, type FeatureId, type FeatureState, missingFeatureText } from '../../../shared/panel-features.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
-import { OPERATIONS, type Operation, routesOf } from './panel-operations.ts';
+import type { Generation } from '../../../shared/types.ts';
+import { REQUESTS, type PanelRequest, routesOf } from './panel-requests.ts';
 
 /**
  * The features Paneldeck builds on, each found in a panel's own catalogue by a short list of
@@ -77,10 +76,10 @@ export const FEATURES: readonly Feature[] = [
 /** What a catalogue lists, as the features are judged on: each operation's name and kind. */
 export type Listed = ReadonlyMap<string, 'read' | 'write'>;
 
-const isFlat = (generation: CatalogueGeneration) => generation === 'easypanel';
+const isFlat = (generation: Generation) => generation === 'public';
 
 /** Each feature as the catalogue has it. */
-export function resolveFeatures(generation: CatalogueGeneration, listed: Listed): FeatureState[] {
+export function resolveFeatures(generation: Generation, listed: Listed): FeatureState[] {
   return FEATURES.map(({ id, label, parts }) => {
     const operations: string[] = [];
     const missing: string[] = [];
@@ -94,11 +93,9 @@ export function resolveFeatures(generation: CatalogueGeneration, listed: Listed)
   });
 }
 
-const STYLE_OF: Readonly<Record<CatalogueGeneration, ApiStyle>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' };
-
 /** A route of the request table as the generation's catalogue names it; null for one it does not list (2.33's reads through RPC). */
-function catalogueName(generation: CatalogueGeneration, route: string): string | null {
-  if (generation === 'easypanel') return route.startsWith('/rpc/') ? null : route.slice(1);
+function catalogueName(generation: Generation, route: string): string | null {
+  if (generation === 'public') return route.startsWith('/rpc/') ? null : route.slice(1);
   if (generation === 'rpc') return route.startsWith('/rpc/') ? route.slice('/rpc/'.length).replaceAll('/', '.') : null;
   return route.startsWith('/trpc/') ? route.slice('/trpc/'.length) : null;
 }
@@ -114,8 +111,7 @@ const SIGN_IN: readonly { doing: string; kind: 'read' | 'write'; flat: string; d
  * with several names is drift only when none of them is listed. On 2.31–2.32 a kind is a guess from
  * the name (docs/easypanel-api.md), so only a missing name counts there.
  */
-export function driftOf(generation: CatalogueGeneration, listed: Listed): DriftLine[] {
-  const style = STYLE_OF[generation];
+export function driftOf(generation: Generation, listed: Listed): DriftLine[] {
   const lines: DriftLine[] = [];
   const judge = (doing: string, kind: 'read' | 'write', names: readonly string[]) => {
     if (names.length === 0) return;
@@ -124,10 +120,10 @@ export function driftOf(generation: CatalogueGeneration, listed: Listed): DriftL
     else if (generation !== 'rpc' && !kinds.includes(kind)) lines.push({ doing, names: [...names], problem: 'kind' });
   };
   for (const { doing, kind, flat, dotted } of SIGN_IN) judge(doing, kind, [isFlat(generation) ? flat : dotted]);
-  for (const operation of Object.values(OPERATIONS) as Operation[]) {
+  for (const operation of Object.values(REQUESTS) as PanelRequest[]) {
     // Through RPC on 2.33: the 2.33 catalogue lists the flat name only, which Paneldeck does not send.
-    if (operation.via?.[style]) continue;
-    const names = routesOf(operation, style).flatMap((route) => catalogueName(generation, route) ?? []);
+    if (operation.via?.[generation]) continue;
+    const names = routesOf(operation, generation).flatMap((route) => catalogueName(generation, route) ?? []);
     judge(operation.doing, operation.kind === 'query' ? 'read' : 'write', names);
   }
   return lines;
@@ -135,7 +131,7 @@ export function driftOf(generation: CatalogueGeneration, listed: Listed): DriftL
 
 /** A catalogue read already, as a view's request consults it: its generation and what it lists. */
 export interface KnownCatalogue {
-  generation: CatalogueGeneration;
+  generation: Generation;
   operations: readonly { name: string; kind: 'read' | 'write' }[];
 }
 

@@ -8,8 +8,8 @@ import {
 } from '../../../shared/service-actions.ts';
 import { randomUUID } from 'node:crypto';
 import { callPanel } from '../easypanel/panel-calls.ts';
-import { OPERATIONS, routesOf } from '../easypanel/panel-operations.ts';
-import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../easypanel/service-operations.ts';
+import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
+import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../easypanel/service-requests.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 import type { PlannedRequest } from '../../../shared/write-plan.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
@@ -144,13 +144,13 @@ export interface PlannedWrite {
 /** The write for `action` on a service of `type`, planned on the panel as it is now (INVALID_INPUT when the type lacks it). */
 export function plannedWrite(record: PanelRecord, token: string, target: ServiceTarget, action: ServiceAction, type: string): PlannedWrite {
   const name = writeFor(record, target, action, type);
-  const route = routesOf(OPERATIONS[name], record.apiStyle)[0]!;
+  const route = routesOf(REQUESTS[name], record.generation)[0]!;
   const verb = action === 'start' && !isDeployable(type) ? 'enable' : action === 'stop' && !isDeployable(type) ? 'disable' : action;
   return {
     name,
     record,
     request: { label: `${verb} ${target.serviceName} in ${target.projectName}`, request: requestLine('POST', route) },
-    signIn: { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, style: record.apiStyle },
+    signIn: { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation },
   };
 }
 
@@ -220,7 +220,7 @@ export async function runOnce(
           write.name,
           { projectName, serviceName },
           // Right before the request leaves: the sign-in it was confirmed under, still.
-          { style: signIn.style, beforeSend: () => checkAsPlanned(state, signIn) },
+          { generation: signIn.generation, beforeSend: () => checkAsPlanned(state, signIn) },
         );
       },
       { secrets: [signIn.token], judge: (error) => serviceActionOutcome(action, error) },

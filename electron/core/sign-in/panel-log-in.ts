@@ -9,7 +9,7 @@ import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
-/** Logs in to one panel with credentials already checked against the contract; never returns the token. */
+/** Logs in to one panel with credentials already validated against the contract; never returns the token. */
 /** `asked`: the address the log in was asked for; one changed since is sent nothing (CHANGED_BEFORE_SENDING). */
 export type PanelLogIn = (panelId: string, credentials: LogInCredentials, asked?: { baseUrl: string }) => Promise<Panel>;
 
@@ -23,7 +23,7 @@ export interface PanelSignIns {
 
 /**
  * The one way Paneldeck logs in to a panel, for the log in of one panel and of several alike: one
- * request at a time per panel (`login-queue.ts`), the API style found and remembered, the token
+ * request at a time per panel (`login-queue.ts`), the generation found and remembered, the token
  * kept only while the panel's address and sign-in are the ones the attempt started with.
  */
 export function createPanelSignIns(parts: SignInParts): PanelSignIns {
@@ -52,10 +52,10 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
     try {
       token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
         // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
-        // speaks this style, and the next attempt goes straight to it.
+        // speaks this generation, and the next attempt goes straight to it.
         if (registry.get(id)?.baseUrl !== signInFor.baseUrl) return;
         await attemptWrite(() =>
-          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
+          registry.update(id, { generation: endpoint.generation, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
         );
         changes.changed(id);
       });
@@ -94,21 +94,19 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
       if (asked && asked.baseUrl !== baseUrl)
         throw new PanelError('CHANGED_BEFORE_SENDING', `Not sent: ${name}'s address changed after the log in was asked.`);
       // The generation is taken where the attempt starts: a log out from here on drops it.
-      const generation = current.vault.generation(panelId);
+      const epoch = current.vault.epoch(panelId);
       const keep = rememberMe ?? keepSignedIn;
-      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
+      const attempt = [epoch, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
       return logIns.run(panelId, attempt, () =>
-        logInOnce(panelId, { email, password, code, rememberMe: keep }, { generation, baseUrl }, rememberMe),
+        logInOnce(panelId, { email, password, code, rememberMe: keep }, { epoch, baseUrl }, rememberMe),
       );
     },
 
     async withApiToken(panelId, token) {
       const current = await state();
       const { baseUrl } = find(current, panelId);
-      const generation = current.vault.generation(panelId);
-      return logIns.run(panelId, [generation, baseUrl, 'api-token', token], () =>
-        signInWithApiToken(parts, panelId, token, { generation, baseUrl }),
-      );
+      const epoch = current.vault.epoch(panelId);
+      return logIns.run(panelId, [epoch, baseUrl, 'api-token', token], () => signInWithApiToken(parts, panelId, token, { epoch, baseUrl }));
     },
   };
 }

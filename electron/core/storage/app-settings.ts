@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../../shared/settings.ts';
-import { storedBoardTableFields } from '../../../shared/schemas/panel-list-schemas.ts';
-import { BOARD_SORTS, THEMES } from '../../../shared/types.ts';
+import { storedTableLayoutFields } from '../../../shared/schemas/panel-list-schemas.ts';
+import { LIST_SORTS, THEMES } from '../../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError } from './store-problems.ts';
@@ -27,16 +27,16 @@ const settingsSchema = z.object({
   notifyDiskFull: z.boolean().default(DEFAULT_SETTINGS.notifyDiskFull),
   notifyUnreachable: z.boolean().default(DEFAULT_SETTINGS.notifyUnreachable),
   // How the list looked: a damaged view costs only the view, never the other settings.
-  boardView: z
+  panelList: z
     .object({
       selectedPanelId: z.string().max(64).nullable(),
-      sort: z.enum(BOARD_SORTS),
+      sort: z.enum(LIST_SORTS),
       attentionOnly: z.boolean(),
       collapsedGroups: z.array(z.string().max(240)).max(MAX_COLLAPSED_GROUPS),
-      ...storedBoardTableFields,
+      ...storedTableLayoutFields,
     })
-    .catch(() => ({ ...DEFAULT_SETTINGS.boardView }))
-    .default(() => ({ ...DEFAULT_SETTINGS.boardView })),
+    .catch(() => ({ ...DEFAULT_SETTINGS.panelList }))
+    .default(() => ({ ...DEFAULT_SETTINGS.panelList })),
   requestTimeoutSeconds: stored('requestTimeoutSeconds'),
   theme: z.enum(THEMES).catch(DEFAULT_SETTINGS.theme).default(DEFAULT_SETTINGS.theme),
   defaultEmail: z.string().max(320).nullable().catch(null).default(null),

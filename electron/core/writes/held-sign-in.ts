@@ -1,5 +1,5 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 
 /** A panel as a plan was made for it: what must still hold right before each of its requests leaves. */
@@ -8,7 +8,7 @@ export interface PlannedSignIn {
   panelName: string;
   baseUrl: string;
   token: string;
-  style: ApiStyle;
+  generation: Generation;
 }
 
 /**
@@ -24,5 +24,5 @@ export function checkAsPlanned(state: Pick<DataFolder, 'registry' | 'vault'>, pl
   const token = state.vault.token(record.id, record.baseUrl);
   if (token === undefined) throw notSent(`${planned.panelName} was signed out`);
   if (token !== planned.token) throw notSent(`${planned.panelName} was signed in again`);
-  if (record.apiStyle !== planned.style) throw notSent(`${planned.panelName} was found to speak another Easypanel generation`);
+  if (record.generation !== planned.generation) throw notSent(`${planned.panelName} was found to speak another Easypanel generation`);
 }

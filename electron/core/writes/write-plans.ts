@@ -1,24 +1,24 @@
 import { plural } from '../../../shared/counts.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import type { PlannedPanel, PlannedRequest, PlanLeftOut, TypedConfirmation, WritePlan } from '../../../shared/write-plan.ts';
 import { normaliseAddress } from '../common/address.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 
 /** The generations as a plan names them. */
-const GENERATION_LABELS: Readonly<Record<ApiStyle, string>> = {
-  plain: 'Easypanel 2.33+',
+const GENERATION_LABELS: Readonly<Record<Generation, string>> = {
+  public: 'Easypanel 2.33+',
   rpc: 'Easypanel 2.31–2.32',
   trpc: 'Easypanel 2.30 or older',
 };
 
 /** A panel of a plan, with the requests it will get. */
-export function plannedPanel(record: PanelRecord, requests: PlannedRequest[], style: ApiStyle = record.apiStyle): PlannedPanel {
+export function plannedPanel(record: PanelRecord, requests: PlannedRequest[], generation: Generation = record.generation): PlannedPanel {
   return {
     panelId: record.id,
     name: record.name,
     address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
     production: record.colour === 'red',
-    generation: GENERATION_LABELS[style],
+    generation: GENERATION_LABELS[generation],
     requests,
   };
 }

@@ -8,7 +8,7 @@ import { checkSequentialPolicy, checkSessionOwner, checkStorage } from './storag
 import { TlsJudge, type Presenting } from './tls-judge.ts';
 import { sameTarget, targetAddress, targetOfBaseUrl } from './world.ts';
 
-/** Holds one group's answers and the service's state after it to the model, then updates the model. */
+/** Holds one group's answers and the core's state after it to the model, then updates the model. */
 /**
  * What a restart may answer besides what a read may: not sent (its sign-in changed after the
  * confirmation, another action under way on the service), or the panel's own answers to a write.
@@ -271,7 +271,7 @@ export class GroupJudge {
     return weak;
   }
 
-  /** The panel after the group, or `null` when it is gone. Where a write failed, what the service shows is adopted once it is safe. */
+  /** The panel after the group, or `null` when it is gone. Where a write failed, what the core shows is adopted once it is safe. */
   #panelAfter(panel: PanelModel, entry: Panel | undefined, stored: StoredEntry | undefined): PanelModel | null {
     const fail = (message: string) => this.#run.fail(`${message} (${panel.label})`);
     const removal = this.#on(panel).find((call) => call.kind === 'remove');

@@ -4,7 +4,7 @@ import type { Target } from './world.ts';
 
 /**
  * What the operator should see, as the model keeps it. Where a call fails with STORAGE the
- * outcome is uncertain: the commands then adopt what the service reports, once it passes the
+ * outcome is uncertain: the commands then adopt what the core reports, once it passes the
  * safety rules, and what is on disk (`copy`) is always read from tokens.json.
  */
 
@@ -14,7 +14,7 @@ export type Ending = 'logOut' | 'remove' | 'address' | 'expired';
 /** A saved token in tokens.json: which backend and which key of it encrypted it. */
 export interface Copy {
   backend: string;
-  /** The keyring's generation (`Keyrings.generation`) when it was saved; 0 under the built-in key. */
+  /** The keyring's epoch (`Keyrings.epoch`) when it was saved; 0 under the built-in key. */
   keyring: number;
   ciphertext: string;
 }
@@ -36,11 +36,11 @@ export interface PanelModel {
   /** The fingerprint of the certificate trusted for the panel (its pin), or null. */
   pin: string | null;
   /**
-   * The certificate the service last saw the panel present and refused, which trustCertificate
+   * The certificate the core last saw the panel present and refused, which trustCertificate
    * accepts: null when none, 'unknown' when calls racing each other leave it unsure.
    */
   presented: string | null | 'unknown';
-  /** The tokens the service may hold for the current sign-in: one, or several when log ins raced; none when signed out. */
+  /** The tokens the core may hold for the current sign-in: one, or several when log ins raced; none when signed out. */
   held: string[];
 }
 
@@ -77,7 +77,7 @@ export function storageFor(backend: Backend, weak: boolean): ProtectionLevel {
 export function readable(copy: Copy, backend: Backend, weak: boolean, keyrings: Keyrings): boolean {
   if (backend === 'unavailable') return false;
   if (copy.backend === 'basic_text') return isStrong(backend) || weak;
-  return copy.backend === backend && keyrings.generation(backend) === copy.keyring;
+  return copy.backend === backend && keyrings.epoch(backend) === copy.keyring;
 }
 
 /** Whether a start of the app now must sign the panel in (invariant 4). */
@@ -107,7 +107,7 @@ export function newPanelModel(label: string, id: string, target: Target, pin: st
 export function adoptCopy(known: Copy | null, entry: { backend: string; ciphertext: string } | undefined, keyrings: Keyrings): Copy | null {
   if (!entry) return null;
   if (known && known.ciphertext === entry.ciphertext) return known;
-  return { backend: entry.backend, keyring: keyrings.generation(entry.backend), ciphertext: entry.ciphertext };
+  return { backend: entry.backend, keyring: keyrings.epoch(entry.backend), ciphertext: entry.ciphertext };
 }
 
 export function describePanel(panel: PanelModel): string {

@@ -38,13 +38,13 @@ function document232(): unknown {
 test('the real 2.33.1 catalogue: every feature is found, and every request Paneldeck sends is listed with its kind', async () => {
   const listed = await listedOf(document233());
   assert.equal(listed.size, 375);
-  const features = resolveFeatures('easypanel', listed);
+  const features = resolveFeatures('public', listed);
   assert.deepEqual(
     features.filter((feature) => !feature.available).map(({ id, missing }) => `${id}: ${missing.join(', ')}`),
     [],
   );
   assert.deepEqual(features.find((feature) => feature.id === 'databaseBackups')?.operations, ['listDatabaseBackups', 'runDatabaseBackup']);
-  assert.deepEqual(driftOf('easypanel', listed), []);
+  assert.deepEqual(driftOf('public', listed), []);
 });
 
 test('the real 2.32.2 catalogue: every feature is found by its RPC names, and no request Paneldeck sends is missing', async () => {
@@ -65,10 +65,10 @@ test('a catalogue lacking a feature, or listing a request with the other kind: s
   changed.delete('runVolumeBackup');
   changed.delete('getDockerTaskStats');
   changed.set('restartAppService', 'read');
-  const volumes = resolveFeatures('easypanel', changed).find((feature) => feature.id === 'volumeBackups');
+  const volumes = resolveFeatures('public', changed).find((feature) => feature.id === 'volumeBackups');
   assert.deepEqual([volumes?.available, volumes?.missing], [false, ['run']]);
   assert.deepEqual(
-    driftOf('easypanel', changed).map(({ doing, problem }) => `${problem}: ${doing}`),
+    driftOf('public', changed).map(({ doing, problem }) => `${problem}: ${doing}`),
     ['missing: reading which services run', 'kind: restarting the service'],
   );
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { OPERATIONS, type Operation, routesOf } from '../../../../electron/core/easypanel/panel-operations.ts';
+import { REQUESTS, type PanelRequest, routesOf } from '../../../../electron/core/easypanel/panel-requests.ts';
 import { OPERATIONS as REFERENCE_OPERATIONS } from '../../../support/reference-panel/operations.ts';
 import { servedAtVersion } from '../../../support/reference-panel/outcomes.ts';
 import { DEFAULT_VERSIONS } from '../../../support/reference-panel/state.ts';
@@ -40,9 +40,9 @@ test('the fixtures are the real catalogues: 375 operations of 2.33.1, 374 proced
 
 test('every 2.33 route of the request table is a real 2.33.1 operation with its real method, or a real RPC procedure', () => {
   const wrong: string[] = [];
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
+  for (const [name, operation] of Object.entries(REQUESTS)) {
     const method = operation.kind === 'query' ? 'get' : 'post';
-    for (const route of routesOf(operation, 'plain')) {
+    for (const route of routesOf(operation, 'public')) {
       if (route.startsWith('/rpc/')) {
         // 2.33 still answers the RPC layer: a read with a number goes there (`via`).
         if (!real232[route.slice('/rpc'.length)]) wrong.push(`${name}: ${route} is no RPC procedure`);
@@ -59,7 +59,7 @@ test('every 2.33 route of the request table is a real 2.33.1 operation with its 
 
 test('every 2.31–2.32 route of the request table is a real 2.32.2 procedure, the first one tried above all', () => {
   const wrong: string[] = [];
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
+  for (const [name, operation] of Object.entries(REQUESTS)) {
     const routes = routesOf(operation, 'rpc');
     routes.forEach((route, index) => {
       const procedure = route.slice('/rpc'.length);
@@ -72,16 +72,16 @@ test('every 2.31–2.32 route of the request table is a real 2.32.2 procedure, t
 });
 
 test('MongoDB and MariaDB are written by their real 2.33 names', () => {
-  assert.deepEqual(routesOf(OPERATIONS.enableMongoDBService, 'plain'), ['/enableMongoDBService']);
-  assert.deepEqual(routesOf(OPERATIONS.disableMongoDBService, 'plain'), ['/disableMongoDBService']);
-  assert.deepEqual(routesOf(OPERATIONS.enableMariaDBService, 'plain'), ['/enableMariaDBService']);
+  assert.deepEqual(routesOf(REQUESTS.enableMongoDBService, 'public'), ['/enableMongoDBService']);
+  assert.deepEqual(routesOf(REQUESTS.disableMongoDBService, 'public'), ['/disableMongoDBService']);
+  assert.deepEqual(routesOf(REQUESTS.enableMariaDBService, 'public'), ['/enableMariaDBService']);
   assert.equal(real233.enableMongoDBService?.method, 'post');
   assert.equal(real233.enableMongoService, undefined);
 });
 
 test('the reference panel serves only real names: its 2.33 style as 2.33.1 lists them, its 2.32 style as 2.32.2 does', () => {
   const wrong: string[] = [];
-  const version233 = DEFAULT_VERSIONS.easypanel!;
+  const version233 = DEFAULT_VERSIONS.public!;
   const version232 = DEFAULT_VERSIONS.rpc!;
   assert.match(version233, /^2\.3[3-9]\./);
   assert.match(version232, /^2\.32\./);
@@ -100,9 +100,9 @@ test('the reference panel serves only real names: its 2.33 style as 2.33.1 lists
 
 test('the fields each request may send are its own in the real catalogues: a 2.33 GET’s parameters, a 2.32.2 procedure’s inputs', () => {
   const wrong: string[] = [];
-  for (const [name, operation] of Object.entries(OPERATIONS) as [string, Operation][]) {
+  for (const [name, operation] of Object.entries(REQUESTS) as [string, PanelRequest][]) {
     const fields = operation.input ?? [];
-    for (const route of routesOf(operation, 'plain')) {
+    for (const route of routesOf(operation, 'public')) {
       const flat = route.startsWith('/rpc/') ? null : real233[route.slice(1)];
       // A 2.33 GET lists its parameters; its POSTs list none, so a write is judged by its RPC twin below.
       if (flat?.method === 'get') {
@@ -116,7 +116,7 @@ test('the fields each request may send are its own in the real catalogues: a 2.3
   }
   assert.deepEqual(wrong, []);
   // And the table says what each of these takes: a read of a service's actions, one action, a write to a service.
-  assert.deepEqual(OPERATIONS.listActions.input, ['projectName', 'serviceName', 'type', 'limit']);
-  assert.deepEqual(OPERATIONS.deployAppService.input, ['projectName', 'serviceName', 'forceRebuild']);
+  assert.deepEqual(REQUESTS.listActions.input, ['projectName', 'serviceName', 'type', 'limit']);
+  assert.deepEqual(REQUESTS.deployAppService.input, ['projectName', 'serviceName', 'forceRebuild']);
   assert.equal(real233.getMetricsSystemStats?.params?.range, 'number', 'why the metrics read goes through RPC on 2.33');
 });

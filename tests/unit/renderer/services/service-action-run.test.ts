@@ -15,7 +15,7 @@ import { serviceActionKey } from '../../../../renderer/window/service-action-sto
 import { createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { tempDir, testEncryption } from '../../../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type RequestEvent, startReferencePanel } from '../../../support/reference-panel/server.ts';
-import { onlyServices } from '../../../support/signed-in-service.ts';
+import { onlyServices } from '../../../support/signed-in-core.ts';
 import { confirmations } from '../../../support/confirmations.ts';
 
 /**
@@ -48,7 +48,7 @@ beforeEach(async () => {
   dir = await tempDir();
   deploys = { arrived: 0, inFlight: 0, peak: 0, onArrival: () => undefined };
   page = null;
-  panel = await startReferencePanel({ style: 'easypanel', observer: observe });
+  panel = await startReferencePanel({ style: 'public', observer: observe });
   // Events as main sends them: copied plain, to the page loaded now, if any.
   core = createCore({
     dataDir: dir.path,

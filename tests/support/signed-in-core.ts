@@ -6,7 +6,7 @@ import { testEncryption } from './helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, type ServiceType, startReferencePanel } from './reference-panel/server.ts';
 
 /** Easypanel's three generations, as the reference panel speaks them. */
-export const EASYPANEL_GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+export const EASYPANEL_GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'public'];
 
 /** A reference panel of each generation, by style; close them with `closeAll`. */
 export async function startGenerations(): Promise<Map<string, ReferencePanel>> {
@@ -19,11 +19,11 @@ export function closeAll(panels: Map<string, ReferencePanel>): Promise<unknown> 
   return Promise.all([...panels.values()].map((panel) => panel.close()));
 }
 
-export interface SignedInService {
-  service: Core;
+export interface SignedInCore {
+  core: Core;
   /** Every write plan main asked about (all confirmed unless the options said otherwise). */
   plans: WritePlan[];
-  /** Every event the service sent the window, in order. */
+  /** Every event the core sent the window, in order. */
   events: PanelEvent[];
   id: string;
   /** The token the panel issued for the log in. */
@@ -32,20 +32,17 @@ export interface SignedInService {
   loggedIn: unknown;
 }
 
-type ServiceOptions = Partial<Omit<CoreOptions, 'dataDir' | 'emit'>>;
+type CoreTestOptions = Partial<Omit<CoreOptions, 'dataDir' | 'emit'>>;
 
 /**
- * A panel service in `dataDir` (requests time out after 3 s unless `options` say) whose events are
+ * A core in `dataDir` (requests time out after 3 s unless `options` say) whose events are
  * kept; its writes are confirmed (`confirmations()`, yes to every plan) unless `options` give
  * their own `confirmWrite`.
  */
-export function serviceWithEvents(
-  dataDir: string,
-  options: ServiceOptions = {},
-): { service: Core; events: PanelEvent[]; plans: WritePlan[] } {
+export function coreWithEvents(dataDir: string, options: CoreTestOptions = {}): { core: Core; events: PanelEvent[]; plans: WritePlan[] } {
   const events: PanelEvent[] = [];
   const confirming = confirmations();
-  const service = createCore({
+  const core = createCore({
     dataDir,
     encryption: testEncryption(),
     timeoutMs: 3000,
@@ -53,7 +50,7 @@ export function serviceWithEvents(
     ...options,
     emit: (event) => events.push(event),
   });
-  return { service, events, plans: confirming.plans };
+  return { core, events, plans: confirming.plans };
 }
 
 /** Leaves the panel with exactly these services (and no request recorded). */
@@ -63,10 +60,10 @@ export function onlyServices(panel: ReferencePanel, ...services: { projectName: 
   panel.requests.splice(0);
 }
 
-/** `serviceWithEvents`, with `panel` added and signed in as the demo user. */
-export async function openSignedIn(dataDir: string, panel: ReferencePanel, options: ServiceOptions = {}): Promise<SignedInService> {
-  const { service, events, plans } = serviceWithEvents(dataDir, options);
-  const { id } = await service.addPanel({ address: panel.url });
-  const loggedIn = await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-  return { service, events, plans, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
+/** `coreWithEvents`, with `panel` added and signed in as the demo user. */
+export async function openSignedIn(dataDir: string, panel: ReferencePanel, options: CoreTestOptions = {}): Promise<SignedInCore> {
+  const { core, events, plans } = coreWithEvents(dataDir, options);
+  const { id } = await core.addPanel({ address: panel.url });
+  const loggedIn = await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  return { core, events, plans, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
 }

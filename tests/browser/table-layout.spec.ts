@@ -18,7 +18,7 @@ const TOTAL = 36;
 const roleOf = (index: number) => ROLES[index] ?? 'ok';
 
 /** Panel i is "Client NN <role>" in group i mod 3. */
-async function buildFleet(service: Core): Promise<ReferencePanel[]> {
+async function buildFleet(core: Core): Promise<ReferencePanel[]> {
   const servers: ReferencePanel[] = [];
   for (let index = 0; index < TOTAL; index++) {
     const role = roleOf(index);
@@ -26,21 +26,21 @@ async function buildFleet(service: Core): Promise<ReferencePanel[]> {
     const server = await startReferencePanel({ style: 'trpc', ...(role === 'down' && { demoProjects: 3 }) });
     servers.push(server);
     const name = `Client ${String(index + 1).padStart(2, '0')} ${role === 'ok' ? 'prod' : role}`;
-    const { id } = await service.addPanel({ address: server.url, name });
-    await service.updatePanels([id], { group: GROUPS[index % GROUPS.length]! });
+    const { id } = await core.addPanel({ address: server.url, name });
+    await core.updatePanels([id], { group: GROUPS[index % GROUPS.length]! });
     if (role === 'out') continue;
-    await service.logIn(id, demo);
+    await core.logIn(id, demo);
     if (role === 'disk') server.services.setSystemLoad({ disk: { usedGb: 95, totalGb: 100 } });
     if (role === 'expired') server.expireAllTokens();
     if (role === 'unreachable') await server.close();
   }
   // One pass reads every session and state, as the background check does.
-  await service.checkPanels();
+  await core.checkPanels();
   return servers;
 }
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const table = (page: Page) => board(page).getByRole('grid', { name: 'Panel table' });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const table = (page: Page) => panelList(page).getByRole('grid', { name: 'Panel table' });
 const rows = (page: Page) => table(page).locator('.fleet-row');
 
 /** The rows wholly inside the table's visible box: what one screen shows. */
@@ -59,12 +59,12 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
   test.setTimeout(300_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   const app = await launch(page);
-  const servers = await buildFleet(app.service);
+  const servers = await buildFleet(app.core);
   try {
-    await board(page).getByRole('button', { name: 'Table', exact: true }).click();
+    await panelList(page).getByRole('button', { name: 'Table', exact: true }).click();
     await expect(table(page)).toBeVisible();
-    await expect(board(page).getByLabel('Fleet health')).toContainText('4 services down');
-    await expect(board(page).getByLabel('Fleet health')).toContainText('2 disks over 90%');
+    await expect(panelList(page).getByLabel('Fleet health')).toContainText('4 services down');
+    await expect(panelList(page).getByLabel('Fleet health')).toContainText('2 disks over 90%');
     expect(await rowsOnScreen(page)).toBeGreaterThanOrEqual(25);
     // Virtualised: never every row of a long fleet, but here a screen holds most of them.
     expect(await rows(page).count()).toBeLessThanOrEqual(TOTAL);
@@ -87,9 +87,9 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     // Never logged in is told apart, and needs nothing.
     await expect(rows(page).filter({ hasText: 'Client 14 out' }).locator('.col-state')).toHaveText('New');
     await expect(rows(page).nth(6).locator('.col-reason')).toHaveText('');
-    const attention = board(page).getByRole('button', { name: /Needs attention/ });
+    const attention = panelList(page).getByRole('button', { name: /Needs attention/ });
     await expect(attention).toHaveText('Needs attention (6)');
-    await checkScreen(page, '70-fleet-table-1280');
+    await checkScreen(page, '70-table-layout-1280');
 
     // Muted from the table: marked, out of Needs attention, kept in the panel's record.
     const disk = rows(page).filter({ hasText: 'Client 06 disk' });
@@ -97,14 +97,14 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await disk.getByRole('button', { name: 'Mute', exact: true }).click();
     await expect(disk.locator('.col-state')).toHaveText('Muted');
     await expect(attention).toHaveText('Needs attention (5)');
-    await expect.poll(async () => (await app.service.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
+    await expect.poll(async () => (await app.core.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
     await attention.click();
     await expect(rows(page)).toHaveCount(5);
     await expect(rows(page).filter({ hasText: 'Client 06 disk' })).toHaveCount(0);
     await attention.click();
 
     // The fact terms.
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     await search.fill('down');
     await expect(rows(page)).toHaveCount(2);
     await search.fill('disk>90');
@@ -127,23 +127,23 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await expect(page.getByRole('main')).toContainText('Client 08 expired');
 
     // Grouped within the groups; the choice is remembered.
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
-    await board(page).getByRole('checkbox', { name: 'Group rows by group' }).check();
-    await board(page).getByRole('checkbox', { name: 'CPU' }).uncheck();
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).getByRole('checkbox', { name: 'Group rows by group' }).check();
+    await panelList(page).getByRole('checkbox', { name: 'CPU' }).uncheck();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
     await expect(table(page).locator('.fleet-group').first()).toContainText('Acme');
     await expect(table(page).getByRole('columnheader', { name: 'CPU' })).toHaveCount(0);
-    await expect.poll(async () => (await app.service.getAppStatus()).settings.boardView.table?.grouped, { timeout: 5000 }).toBe(true);
-    await checkScreen(page, '71-fleet-table-grouped');
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
-    await board(page).getByRole('checkbox', { name: 'Group rows by group' }).uncheck();
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
-    expect((await app.service.getAppStatus()).settings.boardView.layout).toBe('table');
+    await expect.poll(async () => (await app.core.getAppStatus()).settings.panelList.table?.grouped, { timeout: 5000 }).toBe(true);
+    await checkScreen(page, '71-table-layout-grouped');
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).getByRole('checkbox', { name: 'Group rows by group' }).uncheck();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    expect((await app.core.getAppStatus()).settings.panelList.layout).toBe('table');
 
     await page.setViewportSize({ width: 900, height: 600 });
-    await checkScreen(page, '72-fleet-table-900');
+    await checkScreen(page, '72-table-layout-900');
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await checkScreen(page, '73-fleet-table-1920');
+    await checkScreen(page, '73-table-layout-1920');
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }

@@ -1,8 +1,8 @@
-import type { ApiStyle } from '../../../shared/types.ts';
-import type { Operation } from './operation.ts';
-import { SERVICE_WRITE_OPERATIONS } from './service-operations.ts';
+import type { Generation } from '../../../shared/types.ts';
+import type { PanelRequest } from './panel-request.ts';
+import { SERVICE_WRITE_REQUESTS } from './service-requests.ts';
 
-export type { Operation, OperationEffect, OperationRoute } from './operation.ts';
+export type { PanelRequest, RequestEffect, RequestRoute } from './panel-request.ts';
 
 /**
  * A project list holds every service with its whole settings on real panels (several KiB each):
@@ -25,26 +25,26 @@ export const ACTION_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
 const ACTION_LIMITS = { maxBytes: ACTION_ANSWER_MAX_BYTES, shape: { maxDepth: 64, maxValues: 20_000 } } as const;
 
 /**
- * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
+ * The requests Paneldeck sends with a panel's token, beyond the log in and the session read:
  * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
  * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
- * (panel-calls.ts) sends one in the panel's own style.
+ * (panel-calls.ts) sends one in the panel's own generation.
  */
-export const OPERATIONS = {
+export const REQUESTS = {
   getVersion: {
     kind: 'query',
     effect: 'read',
     // Read beside a session check, whose outcome it never changes: one request is enough.
     retry: false,
     doing: 'reading the version',
-    routes: { plain: '/getUpdateStatus', rpc: '/rpc/update/getStatus', trpc: '/trpc/update.getStatus' },
+    routes: { public: '/getUpdateStatus', rpc: '/rpc/update/getStatus', trpc: '/trpc/update.getStatus' },
     deadlineMs: null,
   },
   logOut: {
     kind: 'mutation',
     effect: 'write',
     doing: 'logging out at the panel',
-    routes: { plain: '/logout', rpc: '/rpc/auth/logout', trpc: '/trpc/auth.logout' },
+    routes: { public: '/logout', rpc: '/rpc/auth/logout', trpc: '/trpc/auth.logout' },
     deadlineMs: null,
   },
   listProjectsAndServices: {
@@ -53,7 +53,7 @@ export const OPERATIONS = {
     retry: true,
     doing: 'listing the projects and services',
     routes: {
-      plain: '/listProjectsAndServices',
+      public: '/listProjectsAndServices',
       rpc: '/rpc/projects/listProjectsAndServices',
       trpc: '/trpc/projects.listProjectsAndServices',
     },
@@ -68,7 +68,7 @@ export const OPERATIONS = {
     // A real 2.32.2 has only `monitorOld.` (docs/easypanel-api.md): asked first on 2.31–2.32, with
     // `monitor.` kept as the fallback of a build that lacks it.
     routes: {
-      plain: '/getDockerTaskStats',
+      public: '/getDockerTaskStats',
       rpc: ['/rpc/monitorOld/getDockerTaskStats', '/rpc/monitor/getDockerTaskStats'],
       trpc: ['/trpc/monitor.getDockerTaskStats', '/trpc/monitorOld.getDockerTaskStats'],
     },
@@ -83,7 +83,7 @@ export const OPERATIONS = {
     // The legacy monitor: `monitor.` up to 2.30, `monitorOld.` 2.30–2.32, renamed on 2.33. Asked
     // first everywhere: the metrics routes need Easypanel's paid metrics stack (server-load.ts).
     routes: {
-      plain: '/getLegacyMonitorSystemStats',
+      public: '/getLegacyMonitorSystemStats',
       rpc: '/rpc/monitorOld/getSystemStats',
       trpc: ['/trpc/monitor.getSystemStats', '/trpc/monitorOld.getSystemStats'],
     },
@@ -95,7 +95,7 @@ export const OPERATIONS = {
     retry: true,
     doing: 'reading whether the metrics are on',
     // No metrics before 2.31: a tRPC panel has no route for them.
-    routes: { plain: '/getMetricsSettings', rpc: '/rpc/metrics/getSettings', trpc: [] },
+    routes: { public: '/getMetricsSettings', rpc: '/rpc/metrics/getSettings', trpc: [] },
     deadlineMs: null,
   },
   getMetricsSystemStats: {
@@ -104,8 +104,8 @@ export const OPERATIONS = {
     retry: true,
     doing: "reading the server's load from its metrics",
     // `range` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
-    routes: { plain: '/rpc/metrics/getSystemStats', rpc: '/rpc/metrics/getSystemStats', trpc: [] },
-    via: { plain: 'rpc' },
+    routes: { public: '/rpc/metrics/getSystemStats', rpc: '/rpc/metrics/getSystemStats', trpc: [] },
+    via: { public: 'rpc' },
     input: ['range', 'step'],
     deadlineMs: null,
   },
@@ -115,8 +115,8 @@ export const OPERATIONS = {
     retry: true,
     doing: 'listing the deployments',
     // `limit` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
-    routes: { plain: '/rpc/actions/listActions', rpc: '/rpc/actions/listActions', trpc: '/trpc/actions.listActions' },
-    via: { plain: 'rpc' },
+    routes: { public: '/rpc/actions/listActions', rpc: '/rpc/actions/listActions', trpc: '/trpc/actions.listActions' },
+    via: { public: 'rpc' },
     input: ['projectName', 'serviceName', 'type', 'limit'],
     deadlineMs: null,
     answerLimits: ACTION_LIST_LIMITS,
@@ -126,19 +126,19 @@ export const OPERATIONS = {
     effect: 'read',
     retry: true,
     doing: 'reading the build log',
-    routes: { plain: '/getAction', rpc: '/rpc/actions/getAction', trpc: '/trpc/actions.getAction' },
+    routes: { public: '/getAction', rpc: '/rpc/actions/getAction', trpc: '/trpc/actions.getAction' },
     input: ['id'],
     deadlineMs: null,
     answerLimits: ACTION_LIMITS,
   },
-  // Deploy, start, stop, restart; a database's enable and disable (service-operations.ts).
-  ...SERVICE_WRITE_OPERATIONS,
-} as const satisfies Record<string, Operation>;
+  // Deploy, start, stop, restart; a database's enable and disable (service-requests.ts).
+  ...SERVICE_WRITE_REQUESTS,
+} as const satisfies Record<string, PanelRequest>;
 
-export type OperationName = keyof typeof OPERATIONS;
+export type RequestName = keyof typeof REQUESTS;
 
-/** The operation's routes in `style`, in the order they are tried. */
-export function routesOf(operation: Operation, style: ApiStyle): readonly string[] {
-  const routes = operation.routes[style];
+/** The request's routes in `generation`, in the order they are tried. */
+export function routesOf(request: PanelRequest, generation: Generation): readonly string[] {
+  const routes = request.routes[generation];
   return typeof routes === 'string' ? [routes] : routes;
 }
