@@ -1,6 +1,6 @@
 /**
  * Data folders of many signed-in panels for bench/fleet.ts, written straight to disk: signing in a
- * thousand panels through the service would rewrite the whole panel list and token store once per
+ * thousand panels through the core would rewrite the whole panel list and token store once per
  * panel, minutes of set-up that measure nothing the bench asks about.
  *
  * The formats are the ones the service reads (and the code before the fleet work read too):
@@ -27,7 +27,7 @@ export interface FleetFolder {
   sizes: Record<string, number>;
 }
 
-/** Owner only, as the service keeps its files (PRIVATE_FILE_MODE in document-store.ts). */
+/** Owner only, as the core keeps its files (PRIVATE_FILE_MODE in document-store.ts). */
 const FILE_MODE = 0o600;
 
 function text(document: unknown): string {

@@ -88,7 +88,7 @@ export class WriteCounter {
 }
 
 /**
- * The service's own JSON files (as openJsonFiles makes them), counting each save by what it left
+ * The core's own JSON files (as openJsonFiles makes them), counting each save by what it left
  * on disk: the file's size when it was written whole (a new file, renamed over the old one), or
  * what its journal grew by. A stat after the save costs microseconds, where measuring the text
  * would mean serialising every document a second time inside the figures.
@@ -173,10 +173,10 @@ export async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T
   }
 }
 
-/** Writes what the service holds back (check history, events), where the service can. */
-export async function flush(service: Core): Promise<void> {
+/** Writes what the core holds back (check history, events), where the core can. */
+export async function flush(core: Core): Promise<void> {
   // Code before the fleet work wrote everything at once and had no flush.
-  if (typeof service.flush === 'function') await service.flush();
+  if (typeof core.flush === 'function') await core.flush();
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * One run of figure 3 of bench/fleet.ts on a fresh worker thread: the first listPanels of a new
- * service on a folder of many signed-in panels, against reading and parsing the same files.
+ * core on a folder of many signed-in panels, against reading and parsing the same files.
  *
  * A fresh thread per run, because an app starts in a fresh process: in bench/fleet.ts's own thread
- * the second service would find the core's code compiled and its module-level caches (the display
- * address of each base URL, service-state.ts) filled by the first, and time a start no operator
- * sees. The same thread then opens a second service on the folder: the "warm" figure.
+ * the second core would find the core's code compiled and its module-level caches (the display
+ * address of each base URL, data-folder.ts) filled by the first, and time a start no operator
+ * sees. The same thread then opens a second core on the folder: the "warm" figure.
  *
  * The folder is written here, with this thread's test encryption, since its key cannot leave it.
  */
@@ -26,7 +26,7 @@ export interface OpenWorkerReply {
   baselineMs: number;
   /** From createCore to the first listPanels' answer, in ms. */
   coldMs: number;
-  /** The same again with a second service in the same thread. */
+  /** The same again with a second core in the same thread. */
   warmMs: number;
   panels: number;
   signedIn: number;

@@ -1,6 +1,6 @@
 /**
  * A fleet of small panels on a worker thread, for bench/fleet.ts: one node:http server per panel,
- * each on its own port of 127.0.0.1 (the service refuses two panels at one address), answering
+ * each on its own port of 127.0.0.1 (the core refuses two panels at one address), answering
  * `/api/getSession` after a set latency. Serving a thousand panels from main would put the
  * servers' own work into the event-loop figures measured there, so they live here.
  *
@@ -54,7 +54,7 @@ let inFlight = 0;
 let maxInFlight = 0;
 let byPath: Record<string, number> = {};
 // The same answer for every panel, in the shape of the reference panel's session (with an expiry,
-// so that the service's expiry reading runs as it does for real panels).
+// so that the core's expiry reading runs as it does for real panels).
 const session = JSON.stringify({
   user: { id: 'usr_1001', email: 'demo@paneldeck.test', name: 'Demo Operator', role: 'admin' },
   issuedAt: new Date().toISOString(),

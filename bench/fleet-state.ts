@@ -4,7 +4,7 @@
  *   node --experimental-strip-types bench/fleet-state.ts [figure numbers]     (npm run bench:fleet-state)
  *
  *   1. checkPanels() over 1,000 signed-in panels with 50 ms of server latency, reading each
- *      panel's session and state in the pass's one bound: the first pass of a service (session,
+ *      panel's session and state in the pass's one bound: the first pass of a core (session,
  *      version, service list, task stats, system stats: five requests a panel) and the next
  *      (session, task stats, system stats: three). Wall time against the ideal for the requests
  *      the servers counted, ceil(requests / checkConcurrency) x latency; the most requests in flight
@@ -111,9 +111,9 @@ async function figurePass(): Promise<void> {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const counter = new WriteCounter();
         const sink = eventSink();
-        const service = createCore({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: sink.emit });
-        await service.listPanels();
-        concurrency = (await service.currentSettings()).checkConcurrency;
+        const core = createCore({ dataDir: dir, encryption, openStore: countingStore(dir, counter), emit: sink.emit });
+        await core.listPanels();
+        concurrency = (await core.currentSettings()).checkConcurrency;
         await servers.ask({ reset: true });
         await letClosesArrive();
         bare.push(await barePool(folder.panels, concurrency));
@@ -123,10 +123,10 @@ async function figurePass(): Promise<void> {
           counter.reset();
           const probe = stallProbe();
           const started = performance.now();
-          const checks = await withLimit(service.checkPanels(), PASS_LIMIT_MS, 'checkPanels()');
+          const checks = await withLimit(core.checkPanels(), PASS_LIMIT_MS, 'checkPanels()');
           const elapsed = performance.now() - started;
           const stallMs = probe.stop();
-          await service.flush();
+          await core.flush();
           const stats = await servers.ask({ stats: true });
           paths = Object.entries(stats.byPath)
             .map(([path, count]) => `${path.replace('/api/', '')} ${count}`)
@@ -143,7 +143,7 @@ async function figurePass(): Promise<void> {
         };
         first.push(await pass());
         next.push(await pass());
-        const state = await service.getFleetState();
+        const state = await core.getFleetState();
         if (state.length !== FLEET || state.some((health) => health.servicesDown !== 2 || health.problem !== null))
           throw new Error(`the state of ${state.length} panels was read, not as served`);
       });

@@ -3,18 +3,18 @@
  *
  *   node --experimental-strip-types bench/fleet.ts [figure numbers]      (npm run bench:fleet)
  *
- *   1. getSession through the service vs a bare fetch of the same GET, same bearer header.
+ *   1. getSession through the core vs a bare fetch of the same GET, same bearer header.
  *   2. checkPanels() over 1,000 signed-in panels with 50 ms of server latency vs the ideal
  *      ceil(1000 / checkConcurrency) x 50 ms; with the most requests in flight at the servers,
  *      the longest event-loop stall during the pass, and bytes written to the data folder
  *      against the size of panels.json. A bare pool of fetches with the same concurrency is
- *      timed too, as the floor this machine reaches, and the next pass on the same service (the
+ *      timed too, as the floor this machine reaches, and the next pass on the same core (the
  *      first pass also reads each panel's version, which the next leaves for about an hour).
- *   3. The first listPanels of a new service on a 10,000-panel folder vs readFile + JSON.parse
+ *   3. The first listPanels of a new core on a 10,000-panel folder vs readFile + JSON.parse
  *      of the same files, on a fresh worker thread per run (an app starts in a fresh process).
  *   4. Adding 1,000 panels one by one, against the per-panel time of the first 10.
  *
- * Everything is real: the service from electron/core with the tests' encryption, files in a
+ * Everything is real: the core from electron/core with the tests' encryption, files in a
  * temporary folder, panels served on 127.0.0.1 from worker threads (so that serving does not
  * count against main's event loop). Medians of BENCH_RUNS runs (default 5); the spread of the
  * runs is printed beside them, since the machine may be shared. Code without checkPanels (before
@@ -82,22 +82,22 @@ const summary: Summary[] = [];
 // 1. getSession vs a bare fetch
 
 async function figureSession(): Promise<void> {
-  console.log(`\n1. getSession through the service vs a bare fetch of the same GET (${SESSION_CALLS} calls one after another per run)`);
+  console.log(`\n1. getSession through the core vs a bare fetch of the same GET (${SESSION_CALLS} calls one after another per run)`);
   const worker = new Worker(new URL('./hostile-panel-worker.ts', import.meta.url));
   const panel = asking<PanelWorkerRequest, PanelWorkerReply>(worker);
   const { url } = await panel.started;
   try {
     await inTempDir(async (dir) => {
-      const service = createCore({ dataDir: dir, encryption: testEncryption() });
-      const { id } = await service.addPanel({ address: url, name: 'Bench' });
-      await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+      const core = createCore({ dataDir: dir, encryption: testEncryption() });
+      const { id } = await core.addPanel({ address: url, name: 'Bench' });
+      await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
       const token = (await panel.ask({ tokens: true })).tokens.at(-1) ?? '';
-      const [record] = await service.listPanels();
+      const [record] = await core.listPanels();
       const sessionUrl = `${record?.baseUrl ?? ''}/getSession`;
       const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
 
       const through = async () => {
-        await service.getSession(id);
+        await core.getSession(id);
       };
       const bare = async () => {
         const response = await fetch(sessionUrl, { headers });
@@ -106,7 +106,7 @@ async function figureSession(): Promise<void> {
       };
       // Also the time main's event loop was busy per call (event-loop utilisation): on two cores
       // shared with other work, wall time swings with scheduling; main's own work swings less.
-      const serviceBusy: number[] = [];
+      const coreBusy: number[] = [];
       const fetchBusy: number[] = [];
       const perCall = async (call: () => Promise<void>, busy: number[]) => {
         const utilisation = performance.eventLoopUtilization();
@@ -120,40 +120,40 @@ async function figureSession(): Promise<void> {
         await through();
         await bare();
       }
-      const serviceRuns: number[] = [];
+      const coreRuns: number[] = [];
       const fetchRuns: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         // Alternating which goes first, so that a burst of load elsewhere does not favour one.
         if (run % 2) {
           fetchRuns.push(await perCall(bare, fetchBusy));
-          serviceRuns.push(await perCall(through, serviceBusy));
+          coreRuns.push(await perCall(through, coreBusy));
         } else {
-          serviceRuns.push(await perCall(through, serviceBusy));
+          coreRuns.push(await perCall(through, coreBusy));
           fetchRuns.push(await perCall(bare, fetchBusy));
         }
       }
-      await flush(service);
-      const serviceMs = median(serviceRuns);
+      await flush(core);
+      const coreMs = median(coreRuns);
       const fetchMs = median(fetchRuns);
       // Each run's pair ran back to back: their ratio is steadier than the ratio of the medians
       // when the load from elsewhere drifts between runs.
-      const paired = serviceRuns.map((value, run) => value / fetchRuns[run]!);
-      const busyRatio = median(serviceBusy) / median(fetchBusy);
+      const paired = coreRuns.map((value, run) => value / fetchRuns[run]!);
+      const busyRatio = median(coreBusy) / median(fetchBusy);
       printTable([
         ['per call', 'median', `runs (${RUNS})`, 'main busy', 'runs'],
-        ['service getSession', ms(serviceMs, 3), spread(serviceRuns, 3), ms(median(serviceBusy), 3), spread(serviceBusy, 3)],
+        ['core getSession', ms(coreMs, 3), spread(coreRuns, 3), ms(median(coreBusy), 3), spread(coreBusy, 3)],
         ['bare fetch + text()', ms(fetchMs, 3), spread(fetchRuns, 3), ms(median(fetchBusy), 3), spread(fetchBusy, 3)],
         ['ratio within each run', ratio(median(paired)), spread(paired, 2), ratio(busyRatio), ''],
       ]);
       summary.push({
         figure: '1. getSession per call',
-        value: serviceMs,
+        value: coreMs,
         baselineName: 'bare fetch',
         baseline: fetchMs,
         goal: 1.25,
         unit: 'ms',
         ratio: median(paired),
-        note: `ratio: within runs; of medians ${ratio(serviceMs / fetchMs)}, main busy ${ratio(busyRatio)}`,
+        note: `ratio: within runs; of medians ${ratio(coreMs / fetchMs)}, main busy ${ratio(busyRatio)}`,
       });
     });
   } finally {
@@ -166,7 +166,7 @@ async function figureSession(): Promise<void> {
 
 interface PassRun {
   ms: number;
-  /** The pass right after, on the same service (NaN for code without checkPanels). */
+  /** The pass right after, on the same core (NaN for code without checkPanels). */
   nextMs: number;
   nextRequests: number;
   bareMs: number;
@@ -212,18 +212,18 @@ async function figureFleet(): Promise<void> {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const counter = new WriteCounter();
         const sink = eventSink();
-        const service = createCore({
+        const core = createCore({
           dataDir: dir,
           encryption,
           openStore: countingStore(dir, counter),
           emit: (event) => sink.emit(event),
         });
-        const panels = await service.listPanels();
+        const panels = await core.listPanels();
         const signedIn = panels.filter((panel) => panel.signedIn).length;
         if (signedIn !== FLEET)
           throw new Error(`only ${signedIn} of ${FLEET} panels read as signed in: has a file format changed? (see bench/fleet-data.ts)`);
-        const hasChecks = typeof service.checkPanels === 'function';
-        if (hasChecks && typeof service.currentSettings === 'function') concurrency = (await service.currentSettings()).checkConcurrency;
+        const hasChecks = typeof core.checkPanels === 'function';
+        if (hasChecks && typeof core.currentSettings === 'function') concurrency = (await core.currentSettings()).checkConcurrency;
         mode = hasChecks ? 'checkPanels()' : 'Promise.all(getSession)';
         limited = hasChecks;
 
@@ -262,11 +262,11 @@ async function figureFleet(): Promise<void> {
         let error: string | null = null;
         try {
           if (hasChecks) {
-            checks = await withLimit(service.checkPanels(), PASS_LIMIT_MS, 'checkPanels()');
+            checks = await withLimit(core.checkPanels(), PASS_LIMIT_MS, 'checkPanels()');
           } else {
             // What the issue measured on the code before: every session read at once.
             const settled = await withLimit(
-              Promise.allSettled(ids.map((id) => service.getSession(id))),
+              Promise.allSettled(ids.map((id) => core.getSession(id))),
               PASS_LIMIT_MS,
               'Promise.all(getSession)',
             );
@@ -288,12 +288,12 @@ async function figureFleet(): Promise<void> {
           }
         } catch (failure) {
           error = describeError(failure);
-          if (hasChecks) await service.cancelChecks().catch(() => undefined);
+          if (hasChecks) await core.cancelChecks().catch(() => undefined);
         }
         const elapsed = performance.now() - started;
         const stallMs = probe.stop();
         const passBytes = counter.bytes;
-        await flush(service);
+        await flush(core);
         const flushBytes = counter.bytes;
         const writes = counter.describe();
         const stats = await servers.ask({ stats: true });
@@ -305,10 +305,10 @@ async function figureFleet(): Promise<void> {
           await servers.ask({ reset: true });
           await letClosesArrive();
           const nextStarted = performance.now();
-          await withLimit(service.checkPanels(), PASS_LIMIT_MS, 'the next checkPanels()').catch(() => undefined);
+          await withLimit(core.checkPanels(), PASS_LIMIT_MS, 'the next checkPanels()').catch(() => undefined);
           nextMs = performance.now() - nextStarted;
           nextRequests = (await servers.ask({ stats: true })).requests;
-          await flush(service);
+          await flush(core);
         }
         const failures = new Map<string, number>();
         for (const check of checks) {
@@ -357,7 +357,7 @@ async function figureFleet(): Promise<void> {
       ['', 'median', `runs (${RUNS})`, 'ratio'],
       [`pass (${mode})`, ms(passMs, 0), spread(runs.map((run) => run.ms)), `${ratio(passMs / ideal)} ideal`],
       [
-        'next pass on the same service',
+        'next pass on the same core',
         ms(median(runs.map((run) => run.nextMs)), 0),
         spread(runs.map((run) => run.nextMs)),
         `${ratio(median(runs.map((run) => run.nextMs)) / ideal)} ideal, ${median(runs.map((run) => run.nextRequests))} requests`,
@@ -446,7 +446,7 @@ async function figureFleet(): Promise<void> {
 
 async function figureOpen(): Promise<void> {
   console.log(
-    `\n3. First listPanels of a new service on a ${BIG_FOLDER.toLocaleString('en-US')}-panel folder (all signed in), a fresh worker thread per run`,
+    `\n3. First listPanels of a new core on a ${BIG_FOLDER.toLocaleString('en-US')}-panel folder (all signed in), a fresh worker thread per run`,
   );
   const replies: OpenWorkerReply[] = [];
   for (let run = 0; run < RUNS; run++) {
@@ -476,7 +476,7 @@ async function figureOpen(): Promise<void> {
   printTable([
     ['', 'median', `runs (${RUNS})`, 'ratio'],
     ['first listPanels, new thread', ms(coldMs, 0), spread(replies.map((reply) => reply.coldMs)), ratio(coldMs / baselineMs)],
-    ['second service, same thread', ms(warmMs, 0), spread(replies.map((reply) => reply.warmMs)), ratio(warmMs / baselineMs)],
+    ['second core, same thread', ms(warmMs, 0), spread(replies.map((reply) => reply.warmMs)), ratio(warmMs / baselineMs)],
     ['readFile + JSON.parse', ms(baselineMs, 0), spread(replies.map((reply) => reply.baselineMs)), '1.00x'],
   ]);
   summary.push({
@@ -500,22 +500,22 @@ async function figureAdds(): Promise<void> {
   const bytes: number[] = [];
   // Warm-up in a folder of its own, so that "the first 10" time adding, not compiling the code.
   await inTempDir(async (dir) => {
-    const service = createCore({ dataDir: dir, encryption: testEncryption() });
-    for (let index = 0; index < 2 * FIRST_ADDS; index++) await service.addPanel({ address: `http://127.0.0.1:${29_000 + index}` });
+    const core = createCore({ dataDir: dir, encryption: testEncryption() });
+    for (let index = 0; index < 2 * FIRST_ADDS; index++) await core.addPanel({ address: `http://127.0.0.1:${29_000 + index}` });
   });
   for (let run = 0; run < RUNS; run++) {
     await inTempDir(async (dir) => {
       const counter = new WriteCounter();
-      const service = createCore({ dataDir: dir, encryption: testEncryption(), openStore: countingStore(dir, counter) });
-      await service.listPanels(); // opened before the clock starts: the first add is an add, not a start
+      const core = createCore({ dataDir: dir, encryption: testEncryption(), openStore: countingStore(dir, counter) });
+      await core.listPanels(); // opened before the clock starts: the first add is an add, not a start
       const durations: number[] = [];
       for (let index = 0; index < ADDS; index++) {
         const started = performance.now();
         // Distinct ports make distinct addresses; nothing is sent to them.
-        await service.addPanel({ address: `http://127.0.0.1:${30_000 + index}`, name: `Added ${index} ${randomUUID().slice(0, 8)}` });
+        await core.addPanel({ address: `http://127.0.0.1:${30_000 + index}`, name: `Added ${index} ${randomUUID().slice(0, 8)}` });
         durations.push(performance.now() - started);
       }
-      await flush(service);
+      await flush(core);
       const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
       totals.push(sum(durations));
       firsts.push(sum(durations.slice(0, FIRST_ADDS)) / FIRST_ADDS);

@@ -4,7 +4,7 @@
  *
  *   node --experimental-strip-types bench/hostile-answers.ts [--guarded-only]
  *
- * Each getSession goes through a real panel service to the reference panel on loopback (served
+ * Each getSession goes through a real core to the reference panel on loopback (served
  * from a worker thread, so that serving 4 MiB does not count), and ends with V8's serializer, which
  * is what Electron's IPC runs on main to send the result to the window. A 1 ms timer samples the
  * event loop meanwhile; the longest gap between its ticks is how long main could not answer.
@@ -184,14 +184,14 @@ async function main(): Promise<void> {
   const panel = await startPanelWorker();
   const data = await tempDir('paneldeck-bench-');
   try {
-    const service = createCore({ dataDir: data.path, encryption: testEncryption() });
-    const { id } = await service.addPanel({ address: panel.url, name: 'Bench' });
-    await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const core = createCore({ dataDir: data.path, encryption: testEncryption() });
+    const { id } = await core.addPanel({ address: panel.url, name: 'Bench' });
+    await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     const token = (await panel.ask({ tokens: true })).tokens[0] ?? '';
-    const [record] = await service.listPanels();
+    const [record] = await core.listPanels();
     const sessionUrl = `${record?.baseUrl ?? ''}/getSession`;
 
-    const guarded = async () => serialize({ ok: true, value: await service.getSession(id) });
+    const guarded = async () => serialize({ ok: true, value: await core.getSession(id) });
     const unguarded = async () => {
       const response = await sendRequest((url, init) => fetch(url, init), {
         method: 'GET',

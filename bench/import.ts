@@ -12,7 +12,7 @@
  *   4. 20,000 entries (the most one import takes) into an empty list: how long main is busy
  *      reading them, since main does it in one go.
  *
- * Everything is real: the service from electron/core, files in a temporary folder. Medians of
+ * Everything is real: the core from electron/core, files in a temporary folder. Medians of
  * BENCH_RUNS runs (default 5), with the spread. It asserts nothing; the goal (500 within 2 s) is
  * printed beside the figure.
  */

@@ -70,9 +70,9 @@ async function figureRun(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
-        const service = createCore({ dataDir: dir, encryption });
-        const ids = (await service.listPanels()).map((panel) => panel.id);
-        concurrency = (await service.currentSettings()).checkConcurrency;
+        const core = createCore({ dataDir: dir, encryption });
+        const ids = (await core.listPanels()).map((panel) => panel.id);
+        concurrency = (await core.currentSettings()).checkConcurrency;
         await servers.ask({ reset: true });
         await letClosesArrive();
         for (const [times, label] of [
@@ -82,7 +82,7 @@ async function figureRun(): Promise<void> {
           const probe = stallProbe();
           const started = performance.now();
           const results = await withLimit(
-            service.callOperationOnPanels(ids, { operation: 'listUsers', input: null }, { field: '[0].email' }),
+            core.callOperationOnPanels(ids, { operation: 'listUsers', input: null }, { field: '[0].email' }),
             120_000,
             `the ${label} run`,
           );
@@ -91,7 +91,7 @@ async function figureRun(): Promise<void> {
           const done = results.filter((result) => result.outcome === 'done' && result.value === 'demo@paneldeck.test').length;
           if (done !== FLEET) console.log(`   run ${run + 1} ${label}: only ${done} of ${FLEET} panels answered as expected`);
         }
-        await service.flush();
+        await core.flush();
       });
     }
     const ideal = Math.ceil(FLEET / concurrency) * LATENCY_MS;
@@ -155,14 +155,14 @@ async function figureAnswer(): Promise<void> {
       settings: false,
       checks: false,
     });
-    const service = createCore({ dataDir: dir, encryption });
-    const [id] = (await service.listPanels()).map((panel) => panel.id);
+    const core = createCore({ dataDir: dir, encryption });
+    const [id] = (await core.listPanels()).map((panel) => panel.id);
     const stalls: number[] = [];
     const clones: number[] = [];
     let bytes = 0;
     for (let run = 0; run < RUNS + 1; run++) {
       const probe = stallProbe();
-      const read = await service.callOperation(id!, { operation: 'listProjectsAndServices', input: {} });
+      const read = await core.callOperation(id!, { operation: 'listProjectsAndServices', input: {} });
       const stall = probe.stop();
       const started = performance.now();
       serialize(read);
@@ -175,7 +175,7 @@ async function figureAnswer(): Promise<void> {
     console.log(
       `   ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${services.length} services: longest stall ${stalls.map(ms).join(', ')}; v8.serialize ${clones.map(ms).join(', ')}`,
     );
-    await service.flush();
+    await core.flush();
   });
   await servers.ask({ close: true });
 }

@@ -115,8 +115,8 @@ async function figureRun(): Promise<void> {
       await inTempDir(async (dir) => {
         for (const name of Object.keys(folder.sizes)) await copyFile(join(pristine, name), join(dir, name));
         const sink = eventSink();
-        const service = createCore({ dataDir: dir, encryption, emit: sink.emit });
-        await service.listPanels();
+        const core = createCore({ dataDir: dir, encryption, emit: sink.emit });
+        await core.listPanels();
         await servers.ask({ reset: true });
         await letClosesArrive();
         bare.push(await barePool(folder.panels, items));
@@ -124,11 +124,11 @@ async function figureRun(): Promise<void> {
         await letClosesArrive();
         const probe = stallProbe();
         const started = performance.now();
-        const results = await withLimit(service.runServiceActions(items, 'restart'), RUN_LIMIT_MS, 'runServiceActions()');
+        const results = await withLimit(core.runServiceActions(items, 'restart'), RUN_LIMIT_MS, 'runServiceActions()');
         const elapsed = performance.now() - started;
         const stallMs = probe.stop();
         const stats = await servers.ask({ stats: true });
-        const logged = (await service.listActivity()).entries.filter((entry) => entry.outcome === 'ok').length;
+        const logged = (await core.listActivity()).entries.filter((entry) => entry.outcome === 'ok').length;
         const done = results.filter((result) => result.outcome === 'done').length;
         if (done !== total || logged !== total || stats.refused > 0)
           throw new Error(`${done} of ${total} done, ${logged} logged, ${stats.refused} refused: not as served`);
@@ -206,11 +206,11 @@ async function figureAnswer(): Promise<void> {
       const encryption = testEncryption();
       const entries = ports.map((port, index) => ({ address: `http://127.0.0.1:${port}`, token: tokens[index]! }));
       await writeFleetFolder(dir, entries, encryption, { settings: false, checks: false });
-      const service = createCore({ dataDir: dir, encryption, emit: eventSink().emit });
-      await withLimit(service.checkPanels(), RUN_LIMIT_MS, 'checkPanels()');
+      const core = createCore({ dataDir: dir, encryption, emit: eventSink().emit });
+      await withLimit(core.checkPanels(), RUN_LIMIT_MS, 'checkPanels()');
       for (let run = 0; run < RUNS * 5; run++) {
         const started = performance.now();
-        const answer = await service.getFleetServices();
+        const answer = await core.getFleetServices();
         const ms = performance.now() - started;
         const serializing = performance.now();
         const bytes = serialize(answer).length;

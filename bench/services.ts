@@ -1,18 +1,18 @@
 /**
- * listServices of a panel of 1,000 services through the panel service, against a bare fetch and
+ * listServices of a panel of 1,000 services through the core, against a bare fetch and
  * JSON.parse of the same three answers, in the same run:
  *
  *   node --experimental-strip-types bench/services.ts      (npm run bench:services)
  *
  * The reference panel (Easypanel 2.33's public API, 100 projects of 10 services of every type,
  * a few down, stopped or disabled) serves from a worker thread, so its own work is in neither
- * figure. "service" is `listServices` as the window calls it: arguments checked, the token from the
+ * figure. "core" is `listServices` as the window calls it: arguments checked, the token from the
  * vault, `listProjectsAndServices`, `getDockerTaskStats` and `listActions` (its unfinished builds) sent
  * together through the operation table (headers, deadline, the size and shape checks before
  * parsing, the envelope), then every service's state derived. "bare" is `fetch` of the same three routes with the same token and
  * `JSON.parse` of each, in parallel, nothing else. "+ IPC copy" adds V8's serializer on the
  * result, which Electron's IPC runs on main to send it to the window. Medians of BENCH_RUNS
- * (default 40) after 5 warm-up calls of each, the two alternating. The goal: service ≤ 1.5x bare.
+ * (default 40) after 5 warm-up calls of each, the two alternating. The goal: core ≤ 1.5x bare.
  * Times vary with the machine: compare the ratios.
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -35,9 +35,9 @@ const ready = await new Promise<ServicesWorkerReady>((resolve, reject) => {
 });
 const dir = await tempDir('paneldeck-bench-services-');
 try {
-  const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
-  const { id } = await service.addPanel({ address: ready.url, name: 'Bench' });
-  await service.logInWithApiToken(id, { token: ready.apiToken });
+  const core = createCore({ dataDir: dir.path, encryption: testEncryption() });
+  const { id } = await core.addPanel({ address: ready.url, name: 'Bench' });
+  await core.logInWithApiToken(id, { token: ready.apiToken });
 
   const headers = { authorization: `Bearer ${ready.apiToken}`, accept: 'application/json' };
   const bare = async () => {
@@ -62,7 +62,7 @@ try {
     return performance.now() - started;
   };
 
-  const first = await service.listServices(id);
+  const first = await core.listServices(id);
   const answers = await bare();
   const listBytes = JSON.stringify(answers.list).length;
   const statsBytes = JSON.stringify(answers.stats).length;
@@ -72,19 +72,19 @@ try {
   );
 
   for (let round = 0; round < WARM_UP; round++) {
-    await service.listServices(id);
+    await core.listServices(id);
     await bare();
   }
-  const figures = { service: [] as number[], withCopy: [] as number[], bare: [] as number[] };
+  const figures = { core: [] as number[], withCopy: [] as number[], bare: [] as number[] };
   for (let round = 0; round < RUNS; round++) {
     // Alternating which goes first, so that neither always finds the connection just used.
-    const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
+    const order = round % 2 === 0 ? (['core', 'bare'] as const) : (['bare', 'core'] as const);
     for (const which of order) {
       if (which === 'bare') figures.bare.push(await timed(bare));
       else {
         const started = performance.now();
-        const list = await service.listServices(id);
-        figures.service.push(performance.now() - started);
+        const list = await core.listServices(id);
+        figures.core.push(performance.now() - started);
         serialize(list);
         figures.withCopy.push(performance.now() - started);
       }
@@ -105,10 +105,10 @@ try {
   printTable([
     ['', 'median', 'runs (min–max)', 'vs bare (medians)', 'fastest vs fastest', 'pairs (median ratio)'],
     row('bare fetch + JSON.parse', figures.bare),
-    row('listServices', figures.service),
+    row('listServices', figures.core),
     row('listServices + IPC copy', figures.withCopy),
   ]);
-  const ratio = pairRatio(figures.service);
+  const ratio = pairRatio(figures.core);
   console.log(
     `Goal: listServices ≤ ${GOAL}x the bare reads: ${ratio <= GOAL ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x, median of ${RUNS} pairs; ` +
       `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores).`,

@@ -119,8 +119,8 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
     const app = await openApp(page, { dataDir: data.path, rendererUrl: renderer.url, rendererOrigin: renderer.origin });
-    const added = await app.service.addPanel({ address: panel.url, name: 'Bench' });
-    await app.service.logIn(added.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const added = await app.core.addPanel({ address: panel.url, name: 'Bench' });
+    await app.core.logIn(added.id, { email: DEMO_USER.email, password: DEMO_USER.password });
     // Notes when main's answer reaches the page, so the render part can be told from the rest.
     await page.addInitScript(() => {
       const holder = window as unknown as { __paneldeckIpc: (...args: unknown[]) => Promise<unknown>; __answerAt?: number };

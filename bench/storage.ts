@@ -16,7 +16,7 @@
  *      100 renames sent at once (what a burst of window actions costs).
  *
  * BEFORE is what the start commit of the item measured on this machine, kept below; AFTER is
- * measured now. Everything is real: the service from electron/core, files in a temporary folder.
+ * measured now. Everything is real: the core from electron/core, files in a temporary folder.
  * Medians of BENCH_RUNS runs (default 5), with the spread. It asserts nothing.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
@@ -105,17 +105,17 @@ async function fleetTemplate(): Promise<string> {
   return dir;
 }
 
-/** A service on a fresh copy of the 10,000-panel folder, opened. */
-async function openCopy(template: string): Promise<{ service: Core; dir: string }> {
+/** A core on a fresh copy of the 10,000-panel folder, opened. */
+async function openCopy(template: string): Promise<{ core: Core; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'paneldeck-bench-storage-run-'));
   await cp(template, dir, { recursive: true });
-  const service = createCore({ dataDir: dir, encryption: testEncryption() });
-  await service.listPanels();
-  return { service, dir };
+  const core = createCore({ dataDir: dir, encryption: testEncryption() });
+  await core.listPanels();
+  return { core, dir };
 }
 
-async function close(run: { service: Core; dir: string }): Promise<void> {
-  await run.service.flush();
+async function close(run: { core: Core; dir: string }): Promise<void> {
+  await run.core.flush();
   await rm(run.dir, { recursive: true, force: true });
 }
 
@@ -148,28 +148,28 @@ async function main() {
 
     for (let run = 0; run < RUNS; run++) {
       const opened = await openCopy(template);
-      const { service } = opened;
+      const { core } = opened;
       try {
         baseline.push(plainWrite(opened.dir, panelsText));
         // The same watch with nothing to do: what the machine itself (other processes, the GC) holds main up.
         blocks.idle.push(await longestBlock(async () => undefined));
-        const added = await longestBlock(() => service.addPanel({ address: `added-${run}.example.com` }));
+        const added = await longestBlock(() => core.addPanel({ address: `added-${run}.example.com` }));
         blocks.add.push(added);
         latency.add.push(added.elapsedMs);
-        const renamed = await longestBlock(() => service.updatePanel(added.value.id, { name: `Renamed ${run}` }));
+        const renamed = await longestBlock(() => core.updatePanel(added.value.id, { name: `Renamed ${run}` }));
         blocks.rename.push(renamed);
         latency.rename.push(renamed.elapsedMs);
         const target = added.value.id;
         const burst = await longestBlock(() =>
-          Promise.all(Array.from({ length: BURST }, (_, index) => service.updatePanel(target, { name: `Burst ${run}.${index}` }))),
+          Promise.all(Array.from({ length: BURST }, (_, index) => core.updatePanel(target, { name: `Burst ${run}.${index}` }))),
         );
         latency.burst.push(burst.elapsedMs);
         blocks.import.push(
           await longestBlock(async () => {
             const start = performance.now();
-            const preview = (await service.previewImport({ from: 'text', text: pasted })) as ImportPreview;
+            const preview = (await core.previewImport({ from: 'text', text: pasted })) as ImportPreview;
             const previewed = performance.now();
-            await service.applyImport(preview.id, { duplicates: 'skip' });
+            await core.applyImport(preview.id, { duplicates: 'skip' });
             importParts.preview.push(previewed - start);
             importParts.apply.push(performance.now() - previewed);
           }),

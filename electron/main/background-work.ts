@@ -13,8 +13,8 @@ import {
 } from '../core/index.ts';
 import { holdQuitFor, type QuitEvent } from './quit-hold.ts';
 
-/** What the background needs of the service: its checks and settings, and its notifications of a settings change and of checks someone started. */
-export type BackgroundService = Pick<
+/** What the background needs of the core: its checks and settings, and its notifications of a settings change and of checks someone started. */
+export type BackgroundCore = Pick<
   Core,
   'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush' | 'onSettingsChanged' | 'onPanelsChecked'
 > &
@@ -63,9 +63,9 @@ const ALERT_TITLES: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, str
 };
 
 /**
- * Main's background work around the service: the check scheduler and the expiry watcher, fed by
- * the service's own events, and those events passed on to the window. The service is created with
- * `emit` as its event sink; `start(service)` then reads the settings and the list and starts.
+ * Main's background work around the core: the check scheduler and the expiry watcher, fed by
+ * the core's own events, and those events passed on to the window. The core is created with
+ * `emit` as its event sink; `start(core)` then reads the settings and the list and starts.
  */
 export class BackgroundWork {
   readonly #options: BackgroundWorkOptions;
@@ -73,7 +73,7 @@ export class BackgroundWork {
   readonly #watcher: ExpiryWatcher;
   /** Read synchronously by the scheduler and the watcher; kept current by `settingsChanged`. */
   #settings: Settings = DEFAULT_SETTINGS;
-  #service: BackgroundService | null = null;
+  #core: BackgroundCore | null = null;
   /** Events reach the scheduler and the watcher only once they have the whole list. */
   #started = false;
   #stopping: Promise<void> | null = null;
@@ -91,7 +91,7 @@ export class BackgroundWork {
       clock,
       random: options.random ?? Math.random,
       check: (ids) => this.#passCheck(ids),
-      cancel: () => void this.#requireService().cancelChecks().catch(onError),
+      cancel: () => void this.#requireCore().cancelChecks().catch(onError),
       system: options.system,
       settings: () => this.#settings,
       onError,
@@ -104,19 +104,19 @@ export class BackgroundWork {
       emitExpiring: (panelId, expiresAt) => {
         this.#toWindow({ type: 'sessionExpiring', panelId, expiresAt });
         // The alert list records it too; its notification is the watcher's own.
-        void this.#service?.sessionEnding?.(panelId, expiresAt).catch(onError);
+        void this.#core?.sessionEnding?.(panelId, expiresAt).catch(onError);
       },
       focusPanel: (panelId) => this.#focus(panelId, 'session'),
       recheck: (panelIds) => {
         const due = this.#scheduler.takeEarlyChecks(panelIds);
-        // Its results come back through the service's notice of checks (`#checked`), as the operator's do.
-        if (due.length > 0) void this.#requireService().checkPanels(due).catch(onError);
+        // Its results come back through the core's notice of checks (`#checked`), as the operator's do.
+        if (due.length > 0) void this.#requireCore().checkPanels(due).catch(onError);
       },
       onError,
     });
   }
 
-  /** The service's event sink: every event goes to the window, and what concerns them to the scheduler and the watcher. */
+  /** The core's event sink: every event goes to the window, and what concerns them to the scheduler and the watcher. */
   readonly emit = (event: PanelEvent): void => {
     this.#toWindow(event);
     if (!this.#started || this.#stopping) return;
@@ -143,16 +143,16 @@ export class BackgroundWork {
    * settings change (the schedule and the warnings follow at once) and of checks someone else
    * started ("Check all": they count as the panels' last checks). Failures go to `onError`.
    */
-  async start(service: BackgroundService): Promise<void> {
-    if (this.#service) return;
-    this.#service = service;
+  async start(core: BackgroundCore): Promise<void> {
+    if (this.#core) return;
+    this.#core = core;
     this.#unsubscribe = [
-      service.onSettingsChanged((settings) => this.settingsChanged(settings)),
-      service.onPanelsChecked((checks) => this.#checked(checks)),
+      core.onSettingsChanged((settings) => this.settingsChanged(settings)),
+      core.onPanelsChecked((checks) => this.#checked(checks)),
     ];
     try {
-      this.#settings = await service.currentSettings();
-      const panels = await service.listPanels();
+      this.#settings = await core.currentSettings();
+      const panels = await core.listPanels();
       if (this.#stopping) return;
       this.#scheduler.setPanels(panels.map(scheduled));
       this.#watcher.setPanels(panels);
@@ -179,14 +179,14 @@ export class BackgroundWork {
     this.#watcher.settingsChanged();
   }
 
-  /** At quit: no more checks or warnings, and what the service holds back (check history) is written. */
+  /** At quit: no more checks or warnings, and what the core holds back (check history) is written. */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       for (const unsubscribe of this.#unsubscribe) unsubscribe();
       this.#scheduler.stop();
       this.#watcher.stop();
       try {
-        await this.#service?.flush();
+        await this.#core?.flush();
       } catch (error) {
         this.#report(error);
       }
@@ -204,7 +204,7 @@ export class BackgroundWork {
 
   /** The scheduler's own pass: its results are marked as its own before anything else hears of them. */
   #passCheck(ids: string[]): Promise<PanelCheck[]> {
-    const call = this.#requireService().checkPanels(ids);
+    const call = this.#requireCore().checkPanels(ids);
     const marked = call.then(
       (results) => {
         for (const result of results) this.#ownResults.add(result);
@@ -219,7 +219,7 @@ export class BackgroundWork {
   }
 
   /**
-   * The service's notice of a `checkPanels` call: checks someone else started count as the panels'
+   * The core's notice of a `checkPanels` call: checks someone else started count as the panels'
    * last checks. Heard while the scheduler's own pass is under way, it waits until that pass is
    * marked, so that the pass's own results (a call that joined it shares them) are left to the pass.
    */
@@ -259,9 +259,9 @@ export class BackgroundWork {
     this.#toWindow({ type: 'focusPanel', panelId, tab });
   }
 
-  #requireService(): BackgroundService {
-    if (!this.#service) throw new Error('The background work was used before it was started.');
-    return this.#service;
+  #requireCore(): BackgroundCore {
+    if (!this.#core) throw new Error('The background work was used before it was started.');
+    return this.#core;
   }
 
   #toWindow(event: PanelEvent): void {

@@ -23,8 +23,8 @@ export interface IpcHandlerRegistry {
 
 export interface RegistrarOptions {
   ipc: IpcHandlerRegistry;
-  /** The core (which checks its own arguments, `ARGUMENTS_CHECKED`), or any other service, whose arguments the registrar checks. */
-  service: PanelApi & { readonly [ARGUMENTS_CHECKED]?: true };
+  /** The core (which checks its own arguments, `ARGUMENTS_CHECKED`), or any other implementation of the contract (a test's), whose arguments the registrar checks. */
+  core: PanelApi & { readonly [ARGUMENTS_CHECKED]?: true };
   /** Origins (`scheme://host[:port]`) the app's own page is served from. */
   appOrigins: readonly string[];
   /** Gets one `ipc.call` entry per call (method, time taken, outcome), never arguments or results. */
@@ -35,20 +35,20 @@ const FOREIGN_SENDER = 'Refused: this request did not come from Paneldeck\u2019s
 
 /**
  * Registers every method of the contract, and nothing else. Each call is checked before the
- * service runs: the sender must be the top frame of the app's own page, the arguments must fit
+ * core runs: the sender must be the top frame of the app's own page, the arguments must fit
  * the contract's schemas. The core checks its arguments itself, at its edge, for every caller
  * (`ARGUMENTS_CHECKED`): they are then parsed once, there, not here a second time; any other
- * service's are parsed here. Every answer is an envelope, failures included. Returns an unregister.
+ * implementation's are parsed here. Every answer is an envelope, failures included. Returns an unregister.
  */
-export function registerPanelApi({ ipc, service, appOrigins, log = silentLog }: RegistrarOptions): () => void {
-  const checksItsArguments = service[ARGUMENTS_CHECKED] === true;
+export function registerPanelApi({ ipc, core, appOrigins, log = silentLog }: RegistrarOptions): () => void {
+  const checksItsArguments = core[ARGUMENTS_CHECKED] === true;
   for (const method of methodNames) {
     ipc.handle(channelOf(method), async (event, ...args) => {
       const started = performance.now();
       const answer = await settle(async () => {
         if (!isAppMainFrame(event.senderFrame, appOrigins)) throw new PanelError('FORBIDDEN', FOREIGN_SENDER);
         try {
-          return await callService(service, method, checksItsArguments ? args : parseArguments(method, args));
+          return await callCore(core, method, checksItsArguments ? args : parseArguments(method, args));
         } catch (error) {
           if (!(error instanceof PanelError)) reportBug(log, method, error);
           throw error;
@@ -90,8 +90,8 @@ function reportBug(log: Log, method: MethodName, error: unknown): void {
   log.error('ipc.bug', { method, type, stack });
 }
 
-function callService<M extends MethodName>(service: PanelApi, method: M, args: ParsedArgs<M> | unknown[]): Promise<MethodResult<M>> {
+function callCore<M extends MethodName>(core: PanelApi, method: M, args: ParsedArgs<M> | unknown[]): Promise<MethodResult<M>> {
   // The tuple is the method's parameter list (parsed here, or checked by the core); TypeScript cannot see through the index.
-  const handler = service[method] as unknown as (...values: unknown[]) => Promise<MethodResult<M>>;
-  return handler.apply(service, args as unknown as unknown[]);
+  const handler = core[method] as unknown as (...values: unknown[]) => Promise<MethodResult<M>>;
+  return handler.apply(core, args as unknown as unknown[]);
 }

@@ -153,7 +153,7 @@ function start(): void {
   // (from its start) re-plans the checks and warnings after a settings change.
   closeConnectionsOnTrustChange(core, () => panelSessions.values());
   followTheme(core, (theme) => (nativeTheme.themeSource = theme));
-  registerPanelApi({ ipc: ipcMain, service: core, appOrigins: entry.appOrigins, log });
+  registerPanelApi({ ipc: ipcMain, core, appOrigins: entry.appOrigins, log });
   void background.start(core);
   app.on(
     'before-quit',
@@ -218,7 +218,7 @@ function showMainWindow(): void {
 }
 
 /** After the availability check: Linux names its keyring backend only once encryption started. */
-async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, service: Core): Promise<void> {
+async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, core: Core): Promise<void> {
   const encryptionAvailable = await encryption.isAvailable().catch(() => false);
   log.info('app.start', {
     appVersion: app.getVersion(),
@@ -227,7 +227,7 @@ async function logStart(encryption: ReturnType<typeof safeStorageEncryption>, se
     storageBackend: encryption.backend(),
     encryptionAvailable,
   });
-  const problem = await service
+  const problem = await core
     .loadProblem()
     .catch((error: unknown) => ({ message: 'The panel list could not be read.', movedTo: null, error: describeError(error) }));
   if (problem) log.warn('panels.load-problem', { ...problem });

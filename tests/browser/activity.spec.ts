@@ -49,8 +49,8 @@ test('the Activity view lists 10,000 entries drawing only the rows in view, hear
 }) => {
   seedActivity(dataDir);
   const app = await launch(page);
-  const panel = await app.service.addPanel({ address: panelServer.url, name: 'Billing' });
-  await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const panel = await app.core.addPanel({ address: panelServer.url, name: 'Billing' });
+  await app.core.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
   await page.getByRole('button', { name: 'Activity' }).click();
   const view = page.getByRole('region', { name: 'Activity' });
   await expect(view.getByRole('status')).toHaveText('10,000 entries');
@@ -58,7 +58,7 @@ test('the Activity view lists 10,000 entries drawing only the rows in view, hear
   expect(await rows.count()).toBeLessThan(60);
 
   // A log out at the panel while the view is open: main's event brings it in, on top.
-  await app.service.logOut(panel.id);
+  await app.core.logOut(panel.id);
   await expect(rows.first()).toContainText('Log out');
   // At the bound: the oldest entry made room for it.
   await expect(view.getByRole('status')).toHaveText('10,000 entries');

@@ -45,10 +45,10 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
   const panelServer = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
   try {
     const app = await launch(page);
-    const panel = await app.service.addPanel({ address: panelServer.url, name: 'Billing' });
-    await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const panel = await app.core.addPanel({ address: panelServer.url, name: 'Billing' });
+    await app.core.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
     // The first check is the baseline: what is down already raises nothing.
-    await app.service.checkPanels([panel.id]);
+    await app.core.checkPanels([panel.id]);
 
     // The View menu's Alerts.
     await app.sendEvent({ type: 'runCommand', command: 'alerts' });
@@ -60,8 +60,8 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
     // A service crashes: the next check raises one alert, on top, while the view is open.
     const [running] = panelServer.services.services().filter((service) => service.enabled && service.replicas?.actual);
     panelServer.services.crashService(running!.projectName, running!.name);
-    await app.service.checkPanels([panel.id]);
-    await app.service.checkPanels([panel.id]);
+    await app.core.checkPanels([panel.id]);
+    await app.core.checkPanels([panel.id]);
     await expect(view.getByRole('status')).toHaveText('500 alerts');
     await expect(rows.first()).toContainText('Service down');
     await expect(rows.first()).toContainText(`${running!.projectName}/${running!.name}`);
@@ -123,7 +123,7 @@ test('Preferences: the disk threshold and which alerts notify, saved; a threshol
   await checkScreen(page, 'alerts-04-preferences');
   await preferences.getByRole('button', { name: 'Done' }).click();
   await expect(preferences).toBeHidden();
-  const { settings } = await app.service.getAppStatus();
+  const { settings } = await app.core.getAppStatus();
   expect([settings.diskAlertPercent, settings.notifyServiceDown, settings.notifyDiskFull, settings.notifyUnreachable]).toEqual([
     95,
     false,

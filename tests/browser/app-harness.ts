@@ -33,7 +33,7 @@ export async function startRendererServer(): Promise<{ url: string; origin: stri
 }
 
 export interface AppUnderTest {
-  service: Core;
+  core: Core;
   encryption: TestEncryption;
   /** Every answer main sent to the renderer, as sent. */
   answers: unknown[];
@@ -43,14 +43,14 @@ export interface AppUnderTest {
   pageErrors: string[];
   /** Every event main sent to the page, as sent. */
   events: PanelEvent[];
-  /** Sends an event to the page the way main does (the service's own events go there already). */
+  /** Sends an event to the page the way main does (the core's own events go there already). */
   sendEvent(event: PanelEvent): Promise<void>;
 }
 
 /**
  * Loads the built renderer the way the app does: the real preload bundle runs first (given a
  * stand-in for `electron` whose `invoke` is a Playwright binding), and the binding hands each
- * call to the real IPC registrar in front of a real panel service. The service's events go
+ * call to the real IPC registrar in front of a real core. The core's events go
  * through the app's own WindowEvents to the listeners the preload set with `ipcRenderer.on`.
  */
 export interface OpenAppOptions {
@@ -60,8 +60,8 @@ export interface OpenAppOptions {
   encryption?: TestEncryption;
   /** Where main's file log goes, as the app's logs folder would; no log without it. */
   logDir?: string;
-  /** Overrides for the service (a shorter timeout for fault tests, for example). */
-  service?: Partial<Omit<CoreOptions, 'dataDir' | 'encryption'>>;
+  /** Overrides for the core (a shorter timeout for fault tests, for example). */
+  core?: Partial<Omit<CoreOptions, 'dataDir' | 'encryption'>>;
   /** Changes what main answers on `channel` before the renderer sees it: answers main would never send. */
   tamperAnswer?: (channel: string, answer: unknown) => unknown;
 }
@@ -71,11 +71,11 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
   const { events, send, delivered } = pageEvents(page, options.rendererOrigin);
   const emit = (event: PanelEvent) => {
     send(event);
-    options.service?.emit?.(event);
+    options.core?.emit?.(event);
   };
-  const service = createCore({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.service, emit });
+  const core = createCore({ dataDir: options.dataDir, encryption, timeoutMs: 4000, ...options.core, emit });
   const log = options.logDir ? createFileLog({ dir: options.logDir }) : undefined;
-  const ipc = registeredIpc({ service, appOrigins: [options.rendererOrigin], log });
+  const ipc = registeredIpc({ core, appOrigins: [options.rendererOrigin], log });
   const answers: unknown[] = [];
   const calls: string[] = [];
   await page.exposeBinding('__paneldeckIpc', async ({ frame }, channel: string, args: unknown[]) => {
@@ -97,7 +97,7 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<AppU
   await page.addInitScript({ content: await preloadInPage() });
   await page.goto(options.rendererUrl);
   return {
-    service,
+    core,
     encryption,
     answers,
     calls,

@@ -167,7 +167,7 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production EU/ })).toContainText(
     'Signed out',
   );
-  expect((await app.service.listPanels()).find((panel) => panel.name === 'Production EU')?.signedIn).toBe(false);
+  expect((await app.core.listPanels()).find((panel) => panel.name === 'Production EU')?.signedIn).toBe(false);
 
   // Logged in again, but the first session read fails: the old session must not come back.
   panelServer.setFault('getSession', { kind: 'server-error' });
@@ -195,10 +195,10 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   // The list keeps the focus (one Tab stop) with the panel now shown as its selected row.
   await expect(page.getByRole('tree', { name: 'Panel list' })).toBeFocused();
   await expect(page.getByRole('treeitem', { name: /Staging/ })).toHaveAttribute('aria-selected', 'true');
-  expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['Staging']);
+  expect((await app.core.listPanels()).map((panel) => panel.name)).toEqual(['Staging']);
 });
 
-test('a restart (a second service on the same data directory) shows the same panels, still signed in', async ({
+test('a restart (a second core on the same data directory) shows the same panels, still signed in', async ({
   browser,
   page,
   launch,

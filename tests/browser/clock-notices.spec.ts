@@ -41,7 +41,7 @@ test('one clock: the row, the header badge and the session summary count the sam
   await expect
     .poll(async () => {
       await page.clock.runFor(250);
-      production = (await app.service.listPanels()).find((panel) => panel.name === 'Production');
+      production = (await app.core.listPanels()).find((panel) => panel.name === 'Production');
       return production?.sessionExpiresAt ?? null;
     })
     .not.toBeNull();
@@ -53,7 +53,7 @@ test('one clock: the row, the header badge and the session summary count the sam
   // The view's read and the row's last check are the same read before time moves (on a loaded
   // machine the view's own read can land after the row's): two reads a second apart may rightly
   // round apart at a minute's edge, which is not what this test is about.
-  const lastCheckAt = async () => (await app.service.listPanels()).find((panel) => panel.name === 'Production')?.lastCheck?.at;
+  const lastCheckAt = async () => (await app.core.listPanels()).find((panel) => panel.name === 'Production')?.lastCheck?.at;
   await expect
     .poll(async () => (await page.locator('.session-view .section-bar time').getAttribute('datetime')) === (await lastCheckAt()))
     .toBe(true);
@@ -98,8 +98,8 @@ test('a panel whose last check failed: its row, badge and summary give the sessi
 
   // The panel stops answering; a background check finds out.
   panelServer.setFault('getSession', { kind: 'server-error' });
-  const [production] = await app.service.listPanels();
-  expect((await app.service.checkPanels()).map((result) => result.ok)).toEqual([false]);
+  const [production] = await app.core.listPanels();
+  expect((await app.core.checkPanels()).map((result) => result.ok)).toEqual([false]);
   await expect(row(page, /Production/)).toContainText('last check failed');
   await expect(expiry).toHaveText('last known: expires in 6 days');
   await app.sendEvent({ type: 'sessionExpiring', panelId: production!.id, expiresAt: production!.sessionExpiresAt! });
@@ -109,7 +109,7 @@ test('a panel whose last check failed: its row, badge and summary give the sessi
 
   // A check that works again makes it current.
   panelServer.setFault('getSession', null);
-  expect((await app.service.checkPanels()).map((result) => result.ok)).toEqual([true]);
+  expect((await app.core.checkPanels()).map((result) => result.ok)).toEqual([true]);
   await expect(expiry).toHaveText('expires in 6 days');
   await expect(page.locator('.expiry-badge')).toHaveText('Session ends in 6 days');
 });
@@ -117,8 +117,7 @@ test('a panel whose last check failed: its row, badge and summary give the sessi
 test('the bulk view names the selected panels in the order the list shows them', async ({ page, launch }) => {
   const app = await launch(page);
   // Imported in this order; the list sorts by name.
-  for (const name of ['Charlie', 'Alpha', 'Echo', 'Bravo'])
-    await app.service.addPanel({ address: `${name.toLowerCase()}.example.com`, name });
+  for (const name of ['Charlie', 'Alpha', 'Echo', 'Bravo']) await app.core.addPanel({ address: `${name.toLowerCase()}.example.com`, name });
   await expect(nav(page).getByRole('treeitem')).toHaveCount(4);
   await expect(nav(page).getByRole('treeitem')).toHaveText([/^Alpha/, /^Bravo/, /^Charlie/, /^Echo/]);
   await nav(page).getByRole('tree').focus();
@@ -134,9 +133,9 @@ test('export from the palette while the settings are scrolled down: the notice s
 }, testInfo) => {
   await page.setViewportSize({ width: 900, height: 600 });
   const target = testInfo.outputPath('exported-panels.json');
-  const app = await launch(page, { service: { chooseExportFile: async () => target } });
-  await app.service.addPanel({ address: 'one.example.com', name: 'One' });
-  await app.service.addPanel({ address: 'two.example.com', name: 'Two' });
+  const app = await launch(page, { core: { chooseExportFile: async () => target } });
+  await app.core.addPanel({ address: 'one.example.com', name: 'One' });
+  await app.core.addPanel({ address: 'two.example.com', name: 'Two' });
   await row(page, /^One/).click();
   await page.getByRole('button', { name: 'Settings' }).click();
   const content = page.locator('main.content');

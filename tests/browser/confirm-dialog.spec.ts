@@ -23,10 +23,10 @@ test('one confirmation for a panel, several panels and a service: focus, Esc and
   try {
     server.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     const app = await launch(page);
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Shop production' });
-    await app.service.updatePanel(id, { colour: 'red' });
-    await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-    await app.service.addPanel({ address: 'staging.example.com', name: 'Staging' });
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Shop production' });
+    await app.core.updatePanel(id, { colour: 'red' });
+    await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await app.core.addPanel({ address: 'staging.example.com', name: 'Staging' });
     await expect(nav(page).getByRole('treeitem')).toHaveCount(2);
 
     // A panel's Remove (its settings): plain.
@@ -36,7 +36,7 @@ test('one confirmation for a panel, several panels and a service: focus, Esc and
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByRole('button', { name: 'Remove panel…' }).click();
     await opensOnCancelAndEscapes(page, page.getByRole('dialog', { name: 'Remove Staging?' }));
-    expect((await app.service.listPanels()).length).toBe(2);
+    expect((await app.core.listPanels()).length).toBe(2);
 
     // Several panels' Remove (the bulk view): plain, naming them.
     await nav(page).getByRole('tree').focus();
@@ -46,7 +46,7 @@ test('one confirmation for a panel, several panels and a service: focus, Esc and
     await expect(removeBoth).toContainText('Shop production, Staging');
     await checkScreenBothSizes(page, 'confirm-01-bulk-remove');
     await opensOnCancelAndEscapes(page, removeBoth);
-    expect((await app.service.listPanels()).length).toBe(2);
+    expect((await app.core.listPanels()).length).toBe(2);
 
     // A stop on the red panel (the Services tab): the service's name is typed first.
     await nav(page)

@@ -33,11 +33,11 @@ async function threePanels(app: AppUnderTest): Promise<string[]> {
     // About as many operations as a real panel's catalogue offers (~375).
     const server = await startReferencePanel({ style: generation.style, catalogue: { extraOperations: 340 } });
     servers.push(server);
-    const panel = await app.service.addPanel({ address: server.url, name: generation.name });
-    await app.service.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const panel = await app.core.addPanel({ address: server.url, name: generation.name });
+    await app.core.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
     ids.push(panel.id);
   }
-  await app.service.updatePanel(ids[2]!, { colour: 'red' });
+  await app.core.updatePanel(ids[2]!, { colour: 'red' });
   return ids;
 }
 
@@ -149,7 +149,7 @@ test('the same read across three panels: progress, a sortable table and its CSV;
 }) => {
   // Main's save dialog, answered with a file beside the data folder.
   const csvFile = join(dataDir, '..', `results-${Date.now()}.csv`);
-  const app = await launch(page, { service: { chooseExportFile: async () => csvFile } });
+  const app = await launch(page, { core: { chooseExportFile: async () => csvFile } });
   await threePanels(app);
   await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Fleet console' }).click();
   const view = page.getByRole('region', { name: 'Console across panels' });

@@ -26,10 +26,10 @@ async function withMorePanels(count: number, body: (servers: ReferencePanel[]) =
 test("Cancel in a panel's session view stops that panel's read; the Check all under way goes on", async ({ page, launch, panelServer }) => {
   await withMorePanels(1, async ([other]) => {
     const app = await launch(page);
-    const production = await app.service.addPanel({ address: panelServer.url, name: 'Production' });
-    const staging = await app.service.addPanel({ address: other.url, name: 'Staging' });
-    await app.service.logIn(production.id, demo);
-    await app.service.logIn(staging.id, demo);
+    const production = await app.core.addPanel({ address: panelServer.url, name: 'Production' });
+    const staging = await app.core.addPanel({ address: other.url, name: 'Staging' });
+    await app.core.logIn(production.id, demo);
+    await app.core.logIn(staging.id, demo);
     await expect(page.locator('dl.summary')).toContainText(demo.email);
 
     // Both slow: the check of all panels is still under way when the operator opens Staging (its
@@ -55,7 +55,7 @@ test("Cancel in a panel's session view stops that panel's read; the Check all un
 
     // The pass ends on its own and reads both panels: nothing of it was cancelled.
     await expect(nav(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
-    for (const panel of await app.service.listPanels()) {
+    for (const panel of await app.core.listPanels()) {
       expect(panel.lastCheck?.ok, `${panel.name} checked`).toBe(true);
       expect(panel.lastCheck!.at > startedAt, `${panel.name} checked by the pass`).toBe(true);
     }
@@ -74,10 +74,10 @@ test('Log out of several panels asks first, naming them, from the bulk view and 
       ['Bravo', others[0]!],
       ['Charlie', others[1]!],
     ] as const) {
-      const { id } = await app.service.addPanel({ address: server.url, name });
-      if (name !== 'Charlie') await app.service.logIn(id, demo);
+      const { id } = await app.core.addPanel({ address: server.url, name });
+      if (name !== 'Charlie') await app.core.logIn(id, demo);
     }
-    const signedIn = async () => (await app.service.listPanels()).filter((panel) => panel.signedIn).map((panel) => panel.name);
+    const signedIn = async () => (await app.core.listPanels()).filter((panel) => panel.signedIn).map((panel) => panel.name);
     await row(page, /^Alpha/).click();
     await page.keyboard.press('Control+a');
     const bulk = page.getByRole('region', { name: '3 panels selected' });
@@ -119,15 +119,15 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
     await preferences.getByLabel('Default email').fill(demo.email);
     await preferences.getByRole('button', { name: 'Done' }).click();
     await expect(preferences).toBeHidden();
-    expect((await app.service.getAppStatus()).settings.defaultEmail).toBe(demo.email);
-    const alpha = await app.service.addPanel({ address: panelServer.url, name: 'Alpha' });
-    const bravo = await app.service.addPanel({ address: bravoServer!.url, name: 'Bravo' });
-    await app.service.addPanel({ address: charlieServer!.url, name: 'Charlie' });
-    await app.service.logIn(alpha.id, demo);
+    expect((await app.core.getAppStatus()).settings.defaultEmail).toBe(demo.email);
+    const alpha = await app.core.addPanel({ address: panelServer.url, name: 'Alpha' });
+    const bravo = await app.core.addPanel({ address: bravoServer!.url, name: 'Bravo' });
+    await app.core.addPanel({ address: charlieServer!.url, name: 'Charlie' });
+    await app.core.logIn(alpha.id, demo);
     // Bravo's session expired at the panel: the next read ends the sign-in ("Session expired").
-    await app.service.logIn(bravo.id, demo);
+    await app.core.logIn(bravo.id, demo);
     bravoServer!.expireAllTokens();
-    await app.service.getSession(bravo.id).catch(() => undefined);
+    await app.core.getSession(bravo.id).catch(() => undefined);
     const tree = nav(page).getByRole('tree', { name: 'Panel list' });
     await expect(row(page, /^Bravo.*Session expired/)).toBeVisible();
     const focusedRow = async (name: RegExp) => {
@@ -171,7 +171,7 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: 'Alpha', level: 1 })).toBeVisible();
     await focusedRow(/^Alpha/);
-    await app.service.logOut(alpha.id);
+    await app.core.logOut(alpha.id);
     await page.getByRole('heading', { name: 'Alpha', level: 1 }).click();
     await page.keyboard.press('Control+k');
     await page.keyboard.type('alpha');
@@ -186,10 +186,10 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
 
 test('organising several panels asks first only when it takes away labels some of them have, naming those', async ({ page, launch }) => {
   const app = await launch(page);
-  const alpha = await app.service.addPanel({ address: 'alpha.example.com', name: 'Alpha', group: 'Beta', tags: ['eu'], colour: 'red' });
-  await app.service.updatePanel(alpha.id, { favourite: true });
-  await app.service.addPanel({ address: 'bravo.example.com', name: 'Bravo' });
-  await app.service.addPanel({ address: 'charlie.example.com', name: 'Charlie', group: 'Acme' });
+  const alpha = await app.core.addPanel({ address: 'alpha.example.com', name: 'Alpha', group: 'Beta', tags: ['eu'], colour: 'red' });
+  await app.core.updatePanel(alpha.id, { favourite: true });
+  await app.core.addPanel({ address: 'bravo.example.com', name: 'Bravo' });
+  await app.core.addPanel({ address: 'charlie.example.com', name: 'Charlie', group: 'Acme' });
   await row(page, /^Alpha/).click();
   await page.keyboard.press('Control+a');
   const bulk = page.getByRole('region', { name: '3 panels selected' });
@@ -207,7 +207,7 @@ test('organising several panels asks first only when it takes away labels some o
   await checkBothSizes(page, 'daily-05-bulk-move-confirm');
   await answer('Move 3 panels to Acme?', null, 'Alpha (Beta)');
   await expect(bulk.getByLabel('Move to group')).toHaveValue('Acme');
-  expect((await app.service.listPanels()).map((panel) => panel.group)).toEqual(['Beta', null, 'Acme']);
+  expect((await app.core.listPanels()).map((panel) => panel.group)).toEqual(['Beta', null, 'Acme']);
   await bulk.getByRole('button', { name: 'Move', exact: true }).click();
   await answer('Move 3 panels to Acme?', 'Move 3 panels', 'Alpha (Beta)');
   await expect(bulk.getByRole('status')).toHaveText('Moved 3 panels to Acme.');
@@ -228,7 +228,7 @@ test('organising several panels asks first only when it takes away labels some o
   await expect(bulk.getByRole('status')).toHaveText('Unmarked 3 panels.');
   await bulk.getByRole('button', { name: 'Mark as favourites' }).click();
   await expect(bulk.getByRole('status')).toHaveText('Marked 3 panels as favourites.');
-  expect((await app.service.listPanels()).map((panel) => [panel.group, panel.tags, panel.colour, panel.favourite])).toEqual([
+  expect((await app.core.listPanels()).map((panel) => [panel.group, panel.tags, panel.colour, panel.favourite])).toEqual([
     ['Acme', ['db'], 'blue', true],
     ['Acme', ['db'], 'blue', true],
     ['Acme', ['db'], 'blue', true],

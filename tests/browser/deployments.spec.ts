@@ -39,7 +39,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
 
   const app = await launch(page);
   await page.setViewportSize({ width: 900, height: 600 });
-  const panel = { id: (await openSignedInTab(page, app.service, panelServer.url, 'Deployments')).panelId };
+  const panel = { id: (await openSignedInTab(page, app.core, panelServer.url, 'Deployments')).panelId };
   const token = panelServer.issuedTokens().at(-1)!;
   const view = page.getByRole('region', { name: 'Deployments' });
   // The panel's services, read for the picker, are offered as the operator types.
@@ -67,7 +67,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   // would otherwise end it before the test has looked).
   actions.setDeployTime(0);
   const endBuild = actions.holdDeploys();
-  const deploying = app.service.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+  const deploying = app.core.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   const build = actions.actions()[0]!;
   build.log += `${Array.from({ length: 3000 }, (_, n) => entry(n + 1)).join('\n')}\n`;
@@ -109,7 +109,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
 
   // Leaving the tab while a build runs stops the reads.
   const endSecond = actions.holdDeploys();
-  const second = app.service.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+  const second = app.core.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   await view.getByRole('button', { name: 'Refresh' }).first().click();
   await table.getByRole('row').nth(1).getByRole('button', { name: 'build' }).click();
@@ -132,7 +132,7 @@ test.describe('over the RPC layer (2.31–2.32)', () => {
     panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     const app = await launch(page);
     await page.setViewportSize({ width: 900, height: 600 });
-    await openSignedInTab(page, app.service, panelServer.url, 'Deployments');
+    await openSignedInTab(page, app.core, panelServer.url, 'Deployments');
     const view = page.getByRole('region', { name: 'Deployments' });
     await fillServicePicker(view, 'Show deployments', 'Shop!', '');
     await view.getByRole('button', { name: 'Show deployments' }).click();

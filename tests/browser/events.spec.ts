@@ -17,7 +17,7 @@ test('a check in main signs the panel out on the page, without a click or a relo
 
   // A check in main that reads a new session: the page shows it from main's cache.
   panelServer.setSessionBody({ user: { id: 'usr_1001', email: demo.email, name: 'Renamed Operator' } });
-  expect((await app.service.checkPanels()).map((result) => result.ok)).toEqual([true]);
+  expect((await app.core.checkPanels()).map((result) => result.ok)).toEqual([true]);
   await expect(page.locator('dl.summary')).toContainText('Renamed Operator');
   panelServer.setSessionBody(undefined);
   const callsBefore = app.calls.length;
@@ -25,7 +25,7 @@ test('a check in main signs the panel out on the page, without a click or a relo
   const asked = () => app.calls.slice(callsBefore).filter((channel) => channel !== 'panelApi:updateSettings');
 
   panelServer.expireAllTokens();
-  const results = await app.service.checkPanels();
+  const results = await app.core.checkPanels();
   expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['UNAUTHORIZED']);
 
   await expect(page.getByRole('alert').filter({ hasText: 'Session expired or revoked' })).toBeVisible();
@@ -38,10 +38,10 @@ test('a check in main signs the panel out on the page, without a click or a relo
   await checkScreen(page, 'events-01-signed-out-by-a-check');
 
   // Changes from main to a panel that is not on screen show in the sidebar too.
-  const staging = (await app.service.listPanels()).find((panel) => panel.name === 'Staging');
-  await app.service.updatePanel(staging!.id, { name: 'Staging EU' });
+  const staging = (await app.core.listPanels()).find((panel) => panel.name === 'Staging');
+  await app.core.updatePanel(staging!.id, { name: 'Staging EU' });
   await expect(nav(page)).toContainText('Staging EU');
-  await app.service.removePanel(staging!.id);
+  await app.core.removePanel(staging!.id);
   await expect(nav(page).getByRole('treeitem')).toHaveCount(1);
   await expect(page.getByRole('heading', { name: 'Production', level: 1 })).toBeVisible();
   expect(asked()).toEqual([]);
@@ -53,7 +53,7 @@ test('a panel added in main appears; the cached session shows at once while a fr
   await logIn(page);
   await expect(page.locator('dl.summary')).toContainText(demo.email);
 
-  await app.service.addPanel({ address: 'added-in-main.example.com', name: 'Added in main' });
+  await app.core.addPanel({ address: 'added-in-main.example.com', name: 'Added in main' });
   await expect(nav(page).getByRole('treeitem')).toHaveCount(2);
   await nav(page)
     .getByRole('treeitem', { name: /Added in main/ })
@@ -92,7 +92,7 @@ test('a warning that the session ends soon shows in the header; a click on the n
   // A session of ten minutes: the watcher would warn at once with the default warning time.
   panelServer.setTokenTtl(10 * 60_000);
   await addProductionSignedInAndStaging(page, panelServer.url);
-  const [production, staging] = await app.service.listPanels();
+  const [production, staging] = await app.core.listPanels();
   expect(production?.sessionExpiresAt).toBeTruthy();
 
   await app.sendEvent({ type: 'focusPanel', panelId: staging!.id });
@@ -142,7 +142,7 @@ test('Preferences: background checks save, and a value main refuses is shown at 
   await expect(interval).toHaveAccessibleDescription(/Check interval must be a number/);
   await expect(interval).toHaveAttribute('aria-invalid', 'true');
   await expect(atOnce).not.toHaveAttribute('aria-invalid', 'true');
-  expect((await app.service.getAppStatus()).settings.checkConcurrency).toBe(16);
+  expect((await app.core.getAppStatus()).settings.checkConcurrency).toBe(16);
 
   await interval.fill('0');
   await warning.fill('30');
@@ -150,7 +150,7 @@ test('Preferences: background checks save, and a value main refuses is shown at 
   await save.click();
   await expect(preferences.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   await expect(atOnce).not.toHaveAttribute('aria-invalid', 'true');
-  expect((await app.service.getAppStatus()).settings).toMatchObject({
+  expect((await app.core.getAppStatus()).settings).toMatchObject({
     checkIntervalMinutes: 0,
     checkConcurrency: 8,
     expiryWarningMinutes: 30,
@@ -169,14 +169,14 @@ test('Preferences: background checks save, and a value main refuses is shown at 
 test("an update main downloaded: the window says so, restarts only on the operator's word, or later", async ({ page, launch }) => {
   let installs = 0;
   const app = await launch(page, {
-    service: {
+    core: {
       installUpdate: () => {
         installs++;
         return true;
       },
     },
   });
-  await app.service.addPanel({ address: 'one.example.com', name: 'One' });
+  await app.core.addPanel({ address: 'one.example.com', name: 'One' });
   await expect(nav(page).getByRole('treeitem', { name: /One/ })).toBeVisible();
   await app.sendEvent({ type: 'updateReady', version: '0.2.0' });
   const notice = page.getByRole('status').filter({ hasText: 'Update ready: restart to install' });

@@ -52,7 +52,7 @@ const faultCases: FaultCase[] = [
     code: 'TIMEOUT',
     says: [/started to answer but did not finish within 1\.5 s/, /try again/i],
   },
-  // The fault's default body (5 MiB) is over the service's default cap (4 MiB).
+  // The fault's default body (5 MiB) is over the core's default cap (4 MiB).
   {
     name: 'huge-body',
     fault: { kind: 'huge-body' },
@@ -86,9 +86,9 @@ function expectOperatorMessage(message: string, secrets: readonly string[]): voi
 
 type Launch = (page: Page, options?: Partial<OpenAppOptions>) => Promise<AppUnderTest>;
 
-/** The app with a short service timeout, and the reference panel added as "Production". */
+/** The app with a short core timeout, and the reference panel added as "Production". */
 async function setUpPanel(page: Page, launch: Launch, panelServer: ReferencePanel): Promise<AppUnderTest> {
-  const app = await launch(page, { service: { timeoutMs } });
+  const app = await launch(page, { core: { timeoutMs } });
   await addPanel(page, panelServer.url, 'Production');
   return app;
 }

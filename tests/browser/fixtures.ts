@@ -48,7 +48,7 @@ export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof 
     });
     // Each service writes its coalesced check history now, while its data directory still
     // exists: a write due later raced the directory's removal (ENOTEMPTY in CI).
-    await Promise.all(opened.map((app) => app.service.flush()));
+    await Promise.all(opened.map((app) => app.core.flush()));
     // Under the app's CSP, nothing the page did may have been blocked or have thrown.
     expect(opened.flatMap((app) => app.pageErrors)).toEqual([]);
   },

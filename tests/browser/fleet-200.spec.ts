@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Core } from '../../electron/core/index.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-core.ts';
 import { expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 
@@ -22,7 +22,7 @@ const VERSION = { trpc: '2.28.1', rpc: '2.32.2', easypanel: '2.33.4' } as const;
 const nameOf = (index: number) =>
   index < CLIENT ? `Acme ${String(index + 1).padStart(2, '0')}` : `Panel ${String(index + 1).padStart(3, '0')}`;
 
-async function buildFleet(service: Core): Promise<{ servers: ReferencePanel[]; ids: string[] }> {
+async function buildFleet(core: Core): Promise<{ servers: ReferencePanel[]; ids: string[] }> {
   const servers = await Promise.all(
     Array.from({ length: FLEET }, (_, index) => startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3]! })),
   );
@@ -35,9 +35,9 @@ async function buildFleet(service: Core): Promise<{ servers: ReferencePanel[]; i
       { projectName: 'blog', name: 'files', type: 'box' },
     );
     server.serviceActions.setDeployTime(0);
-    ids.push((await service.addPanel({ address: server.url, name: nameOf(index) })).id);
+    ids.push((await core.addPanel({ address: server.url, name: nameOf(index) })).id);
   }
-  const results = await service.logInPanels(ids, {
+  const results = await core.logInPanels(ids, {
     email: DEMO_USER.email,
     password: DEMO_USER.password,
     rememberMe: true,
@@ -45,7 +45,7 @@ async function buildFleet(service: Core): Promise<{ servers: ReferencePanel[]; i
   });
   expect(results.filter((result) => result.outcome === 'signedIn')).toHaveLength(FLEET);
   // One pass, as the background check makes: sessions, versions, the state and the services.
-  await service.checkPanels();
+  await core.checkPanels();
   return { servers, ids };
 }
 
@@ -59,7 +59,7 @@ test('200 panels in three generations: versions and load on the board, every ser
   test.setTimeout(600_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   const app = await launch(page);
-  const { servers, ids } = await buildFleet(app.service);
+  const { servers, ids } = await buildFleet(app.core);
   try {
     // The board's table: each panel's version (its generation's) and its load, read by the check.
     await board(page).getByRole('button', { name: 'Table', exact: true }).click();
@@ -87,9 +87,9 @@ test('200 panels in three generations: versions and load on the board, every ser
 
     // A crash: one alert at the next check, and no second one at the check after.
     servers[7]!.services.crashService('shop', 'web');
-    await app.service.checkPanels();
-    await app.service.checkPanels();
-    const down = (await app.service.listAlerts()).filter((alert) => alert.kind === 'serviceDown');
+    await app.core.checkPanels();
+    await app.core.checkPanels();
+    const down = (await app.core.listAlerts()).filter((alert) => alert.kind === 'serviceDown');
     expect(down.map((alert) => [alert.panelId, alert.message])).toEqual([[ids[7], expect.stringContaining('shop/web')]]);
     await expect(services(page).getByRole('list', { name: 'Services by state' })).toContainText('1 down');
 
@@ -115,7 +115,7 @@ test('200 panels in three generations: versions and load on the board, every ser
     const restarts = servers.map((server) => server.requests.filter((request) => /restart/i.test(request.path)).length);
     expect(restarts.slice(0, CLIENT)).toEqual(Array.from({ length: CLIENT }, () => 1));
     expect(restarts.slice(CLIENT).every((count) => count === 0)).toBe(true);
-    const activity = await app.service.listActivity();
+    const activity = await app.core.listActivity();
     expect(activity.entries.filter((entry) => entry.what.action === 'restart' && entry.outcome === 'ok')).toHaveLength(CLIENT);
   } finally {
     await Promise.all(servers.map((server) => server.close()));

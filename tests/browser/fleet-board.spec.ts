@@ -24,7 +24,7 @@ interface Fleet {
 }
 
 /** Panel i is "Client NN" with a role that says which state it was put in. */
-async function buildFleet(service: Core): Promise<Fleet> {
+async function buildFleet(core: Core): Promise<Fleet> {
   const servers = await Promise.all(Array.from({ length: TOTAL }, () => startReferencePanel()));
   const roles = [
     ...Array<string>(SIGNED_IN).fill('ok'),
@@ -38,17 +38,17 @@ async function buildFleet(service: Core): Promise<Fleet> {
   for (const [index, server] of servers.entries()) {
     const role = roles[index]!;
     const name = `Client ${String(index + 1).padStart(2, '0')} ${role === 'ok' ? 'prod' : role}`;
-    const { id } = await service.addPanel({ address: server.url, name });
+    const { id } = await core.addPanel({ address: server.url, name });
     ids.push(id);
     if (role === 'out') continue;
-    await service.logIn(id, demo);
+    await core.logIn(id, demo);
     if (role === 'expired') server.expireAllTokens();
     if (role === 'failing') {
       server.setFault('getSession', { kind: 'server-error' });
       failing.push(server);
     }
     if (role === 'unreachable') await server.close();
-    if (role !== 'ok') await service.getSession(id).catch(() => undefined);
+    if (role !== 'ok') await core.getSession(id).catch(() => undefined);
   }
   return { servers, ids, failing };
 }
@@ -61,7 +61,7 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
   launch,
 }) => {
   const app = await launch(page);
-  const fleet = await buildFleet(app.service);
+  const fleet = await buildFleet(app.core);
   try {
     const counts = board(page).getByLabel('Panels by state');
     await expect(counts).toContainText(`${SIGNED_IN} signed in`);
@@ -176,7 +176,7 @@ test('groups, tags, colours and favourites from the settings form; folded groups
   const servers = await Promise.all(Array.from({ length: 4 }, () => startReferencePanel()));
   try {
     const names = ['Acme web', 'Acme db', 'Globex api', 'Scratch'];
-    for (const [index, server] of servers.entries()) await first.service.addPanel({ address: server.url, name: names[index]! });
+    for (const [index, server] of servers.entries()) await first.core.addPanel({ address: server.url, name: names[index]! });
     const organise = async (name: string, values: { group?: string; tags?: string; colour?: string; favourite?: boolean }) => {
       await board(page)
         .getByRole('treeitem', { name: new RegExp(name) })
@@ -223,10 +223,8 @@ test('groups, tags, colours and favourites from the settings form; folded groups
       .click();
     await checkScreen(page, '49-board-groups-folded');
     // The view is saved a second after the last change.
-    await expect.poll(async () => (await first.service.getAppStatus()).settings.boardView.sort, { timeout: 5000 }).toBe('status');
-    await expect
-      .poll(async () => (await first.service.getAppStatus()).settings.boardView.selectedPanelId, { timeout: 5000 })
-      .not.toBeNull();
+    await expect.poll(async () => (await first.core.getAppStatus()).settings.boardView.sort, { timeout: 5000 }).toBe('status');
+    await expect.poll(async () => (await first.core.getAppStatus()).settings.boardView.selectedPanelId, { timeout: 5000 }).not.toBeNull();
 
     const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
     const again = await context.newPage();

@@ -36,12 +36,12 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
       const server = await startReferencePanel({ users: [user], ...(role === 'certificate' ? { tls } : {}) });
       servers.push(server);
       const name = `Client ${String(index + 1).padStart(2, '0')}`;
-      const { id } = await app.service.addPanel({ address: server.url, name });
-      if (role === 'signed in') await app.service.logIn(id, demo);
+      const { id } = await app.core.addPanel({ address: server.url, name });
+      if (role === 'signed in') await app.core.logIn(id, demo);
     }
     // Slow panels and two at a time: the progress stays on screen long enough to be seen.
     for (const server of servers) server.setFault('login', { kind: 'latency', ms: 400 });
-    await app.service.updateSettings({ checkConcurrency: 2 });
+    await app.core.updateSettings({ checkConcurrency: 2 });
 
     await row(page, /^Client 01/).click();
     // The list draws only the rows near its view: scrolled down, the last one is there to click.
@@ -100,7 +100,7 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
 
     await done.getByRole('button', { name: 'Done' }).click();
     await expect(done).toBeHidden();
-    const signedIn = (await app.service.listPanels()).filter((panel) => panel.signedIn).length;
+    const signedIn = (await app.core.listPanels()).filter((panel) => panel.signedIn).length;
     expect(signedIn).toBe(9);
   } finally {
     await Promise.all(servers.map((server) => server.close()));

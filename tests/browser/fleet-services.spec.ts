@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { Core } from '../../electron/core/index.ts';
 import type { ReferencePanel } from '../support/reference-panel/server.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-core.ts';
 import { demo, expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 
@@ -32,13 +32,13 @@ interface Member {
   server: ReferencePanel;
 }
 
-async function buildFleet(service: Core): Promise<Member[]> {
+async function buildFleet(core: Core): Promise<Member[]> {
   const members: Member[] = [];
   for (const [index, { name, colour }] of FLEET.entries()) {
     const server = await startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3]! });
-    const { id } = await service.addPanel({ address: server.url, name });
-    if (colour) await service.updatePanels([id], { colour });
-    await service.logIn(id, demo);
+    const { id } = await core.addPanel({ address: server.url, name });
+    if (colour) await core.updatePanels([id], { colour });
+    await core.logIn(id, demo);
     onlyServices(
       server,
       ...APPS.map((app) => ({ projectName: 'shop', name: app, type: 'app' as const })),
@@ -52,9 +52,9 @@ async function buildFleet(service: Core): Promise<Member[]> {
   members[3]!.server.services.crashService('shop', 'worker');
   members[4]!.server.services.setEnabled('shop', 'db', false);
   // One pass reads every panel's services, as the background check does; then Hooli stops answering.
-  await service.checkPanels();
+  await core.checkPanels();
   await members[5]!.server.close();
-  await service.checkPanels();
+  await core.checkPanels();
   return members;
 }
 
@@ -73,7 +73,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
   // Six reference panels, three runs and a dozen axe scans: slow on a busy machine, never stuck.
   test.setTimeout(300_000);
   const app = await launch(page);
-  const members = await buildFleet(app.service);
+  const members = await buildFleet(app.core);
   try {
     await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
     const counts = view(page).getByRole('list', { name: 'Services by state' });
@@ -177,10 +177,10 @@ test('the empty states say what to do: no panel signed in, then not read since s
   const app = await launch(page);
   const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
   try {
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Billing' });
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Billing' });
     await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
     await expect(view(page)).toContainText('No panel is signed in.');
-    await app.service.logIn(id, demo);
+    await app.core.logIn(id, demo);
     await expect(view(page)).toContainText('have not been read since Paneldeck started. Check all reads them');
     await view(page).getByRole('button', { name: 'Check all' }).click();
     await expect(table(page)).toBeVisible();

@@ -18,7 +18,7 @@ const TOTAL = 36;
 const roleOf = (index: number) => ROLES[index] ?? 'ok';
 
 /** Panel i is "Client NN <role>" in group i mod 3. */
-async function buildFleet(service: Core): Promise<ReferencePanel[]> {
+async function buildFleet(core: Core): Promise<ReferencePanel[]> {
   const servers: ReferencePanel[] = [];
   for (let index = 0; index < TOTAL; index++) {
     const role = roleOf(index);
@@ -26,16 +26,16 @@ async function buildFleet(service: Core): Promise<ReferencePanel[]> {
     const server = await startReferencePanel({ style: 'trpc', ...(role === 'down' && { demoProjects: 3 }) });
     servers.push(server);
     const name = `Client ${String(index + 1).padStart(2, '0')} ${role === 'ok' ? 'prod' : role}`;
-    const { id } = await service.addPanel({ address: server.url, name });
-    await service.updatePanels([id], { group: GROUPS[index % GROUPS.length]! });
+    const { id } = await core.addPanel({ address: server.url, name });
+    await core.updatePanels([id], { group: GROUPS[index % GROUPS.length]! });
     if (role === 'out') continue;
-    await service.logIn(id, demo);
+    await core.logIn(id, demo);
     if (role === 'disk') server.services.setSystemLoad({ disk: { usedGb: 95, totalGb: 100 } });
     if (role === 'expired') server.expireAllTokens();
     if (role === 'unreachable') await server.close();
   }
   // One pass reads every session and state, as the background check does.
-  await service.checkPanels();
+  await core.checkPanels();
   return servers;
 }
 
@@ -59,7 +59,7 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
   test.setTimeout(300_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   const app = await launch(page);
-  const servers = await buildFleet(app.service);
+  const servers = await buildFleet(app.core);
   try {
     await board(page).getByRole('button', { name: 'Table', exact: true }).click();
     await expect(table(page)).toBeVisible();
@@ -97,7 +97,7 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await disk.getByRole('button', { name: 'Mute', exact: true }).click();
     await expect(disk.locator('.col-state')).toHaveText('Muted');
     await expect(attention).toHaveText('Needs attention (5)');
-    await expect.poll(async () => (await app.service.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
+    await expect.poll(async () => (await app.core.listPanels()).find((panel) => panel.name === 'Client 06 disk')?.muted).toBe(true);
     await attention.click();
     await expect(rows(page)).toHaveCount(5);
     await expect(rows(page).filter({ hasText: 'Client 06 disk' })).toHaveCount(0);
@@ -133,12 +133,12 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await board(page).locator('summary', { hasText: 'Columns' }).click();
     await expect(table(page).locator('.fleet-group').first()).toContainText('Acme');
     await expect(table(page).getByRole('columnheader', { name: 'CPU' })).toHaveCount(0);
-    await expect.poll(async () => (await app.service.getAppStatus()).settings.boardView.table?.grouped, { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await app.core.getAppStatus()).settings.boardView.table?.grouped, { timeout: 5000 }).toBe(true);
     await checkScreen(page, '71-fleet-table-grouped');
     await board(page).locator('summary', { hasText: 'Columns' }).click();
     await board(page).getByRole('checkbox', { name: 'Group rows by group' }).uncheck();
     await board(page).locator('summary', { hasText: 'Columns' }).click();
-    expect((await app.service.getAppStatus()).settings.boardView.layout).toBe('table');
+    expect((await app.core.getAppStatus()).settings.boardView.layout).toBe('table');
 
     await page.setViewportSize({ width: 900, height: 600 });
     await checkScreen(page, '72-fleet-table-900');

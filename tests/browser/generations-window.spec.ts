@@ -44,7 +44,7 @@ for (const { style, stop } of GENERATIONS) {
       server.logs.write('shop', 'web', 'GET /health 200\nGET /cart 500 upstream timed out');
       const app = await launch(page);
       await page.setViewportSize({ width: 900, height: 600 });
-      await openSignedInTab(page, app.service, server.url, 'Overview', `Shop ${style}`);
+      await openSignedInTab(page, app.core, server.url, 'Overview', `Shop ${style}`);
       const token = server.issuedTokens().at(-1)!;
 
       const overview = page.locator('.overview-tab');

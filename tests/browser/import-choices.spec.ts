@@ -34,7 +34,7 @@ test('a pasted list of addresses with one "name,https://host" line: read as CSV,
   await checkScreen(page, 'import-01-mixed-list');
   await preview.getByRole('button', { name: 'Add 3 panels' }).click();
   await expect(preview).toBeHidden();
-  expect((await app.service.listPanels()).map((panel) => panel.name).sort()).toEqual([
+  expect((await app.core.listPanels()).map((panel) => panel.name).sort()).toEqual([
     'Acme prod',
     'panel-1.example.com',
     'panel-2.example.com',
@@ -104,7 +104,7 @@ test("http://<ip>:3000 lines: allowed import-wide or line by line with Add panel
   await page.setViewportSize({ width: 900, height: 600 });
   await preview.getByRole('button', { name: 'Add 4 panels' }).click();
   await expect(preview).toBeHidden();
-  const panels = await app.service.listPanels();
+  const panels = await app.core.listPanels();
   expect(panels.map((panel) => [panel.name, panel.allowPlainHttp]).sort()).toEqual([
     ['Fresh one', true],
     ['Fresh two', true],

@@ -70,7 +70,7 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   await page.keyboard.press('Escape');
 
   // Ctrl+K: jump to another panel by name.
-  await app.service.addPanel({ address: 'staging.example.com', name: 'Staging EU' });
+  await app.core.addPanel({ address: 'staging.example.com', name: 'Staging EU' });
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   const input = palette.getByRole('combobox', { name: 'Jump to a panel or run a command' });
@@ -92,7 +92,7 @@ test('keyboard only: add, log in, the session heading, refresh, check all, find,
   await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
-  expect((await app.service.listPanels()).map((panel) => panel.name).sort()).toEqual(['Staging EU', panelServer.url]);
+  expect((await app.core.listPanels()).map((panel) => panel.name).sort()).toEqual(['Staging EU', panelServer.url]);
 });
 
 test('Preferences (Ctrl+,): theme, request timeout and a default email for new panels', async ({ page, launch }) => {
@@ -115,9 +115,9 @@ test('Preferences (Ctrl+,): theme, request timeout and a default email for new p
   await checkScreen(page, '53-preferences-dark');
   await preferences.getByRole('button', { name: 'Done' }).click();
 
-  const settings = (await app.service.getAppStatus()).settings;
+  const settings = (await app.core.getAppStatus()).settings;
   expect([settings.requestTimeoutSeconds, settings.theme, settings.defaultEmail]).toEqual([30, 'dark', 'ops@example.com']);
-  await app.service.addPanel({ address: 'new.example.com', name: 'New' });
+  await app.core.addPanel({ address: 'new.example.com', name: 'New' });
   await page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /New/ }).click();
   await expect(page.getByRole('form', { name: 'Log in to New' }).getByLabel('Email')).toHaveValue('ops@example.com');
   await checkScreen(page, '54-dark-by-choice');
@@ -130,15 +130,15 @@ test("Export panels from the palette: the save dialog is main's, and the window 
   const target = testInfo.outputPath('exported-panels.json');
   const offered: string[] = [];
   const app = await launch(page, {
-    service: {
+    core: {
       chooseExportFile: async (name: string) => {
         offered.push(name);
         return target;
       },
     },
   });
-  await app.service.addPanel({ address: 'one.example.com', name: 'One', group: 'Acme' });
-  await app.service.addPanel({ address: 'two.example.com', name: 'Two' });
+  await app.core.addPanel({ address: 'one.example.com', name: 'One', group: 'Acme' });
+  await app.core.addPanel({ address: 'two.example.com', name: 'Two' });
   await expect(page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Two/ })).toBeVisible();
   await page.keyboard.press('Control+k');
   await page.keyboard.type('export');

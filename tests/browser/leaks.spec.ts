@@ -177,7 +177,7 @@ test('no token in the answers, events, log lines or activity entries of the serv
     await expect(page.locator('dl.summary')).toContainText(demo.email);
     const token = server.issuedTokens().at(-1)!;
     server.logs.write('shop', 'stack', `worker up\nan echo of ${token} in a log line`);
-    const panelId = (await app.service.listPanels())[0]!.id;
+    const panelId = (await app.core.listPanels())[0]!.id;
 
     // Through the window's own bridge: the calls and their answers go the app's way (preload, IPC registrar).
     const outcomes = await page.evaluate(async (id) => {
@@ -216,7 +216,7 @@ test('no token in the answers, events, log lines or activity entries of the serv
     expect(activity.entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['restart failed', 'deploy ok', 'stop ok']);
     expect(activity.entries[0]?.message).toMatch(/^Refused, not done/);
     const dom = await rendererContents(page);
-    await app.service.flush();
+    await app.core.flush();
     dropProbeNoise([app]);
 
     const places = [

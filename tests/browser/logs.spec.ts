@@ -20,7 +20,7 @@ test('the Logs tab reads the last lines, follows to 100,000 lines drawing only t
   panelServer.logs.write('shop', 'web', Array.from({ length: 10_000 }, (_, n) => entry(n + 1)).join('\n'));
   const app = await launch(page);
   await page.setViewportSize({ width: 900, height: 600 });
-  await openSignedInTab(page, app.service, panelServer.url, 'Logs');
+  await openSignedInTab(page, app.core, panelServer.url, 'Logs');
   const token = panelServer.issuedTokens().at(-1)!;
   const view = page.getByRole('region', { name: 'Logs' });
 
@@ -77,7 +77,7 @@ test('the Logs tab reads the last lines, follows to 100,000 lines drawing only t
 test('the Logs tab says why a read failed, in the panel’s words without the token', async ({ page, launch, panelServer }) => {
   panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
   const app = await launch(page);
-  await openSignedInTab(page, app.service, panelServer.url, 'Logs');
+  await openSignedInTab(page, app.core, panelServer.url, 'Logs');
   const view = page.getByRole('region', { name: 'Logs' });
   await fillServicePicker(view, 'Show log', 'shop', 'api');
   await view.getByRole('button', { name: 'Show log' }).click();

@@ -15,8 +15,8 @@ test('Overview: version, uptime, CPU, memory and disk; a disk nearly full is amb
   const app = await launch(page);
   const server = await startReferencePanel({ style: 'easypanel', demoProjects: 3 });
   try {
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Acme production' });
-    await app.service.logIn(id, demo);
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Acme production' });
+    await app.core.logIn(id, demo);
     await board(page)
       .getByRole('treeitem', { name: /Acme production/ })
       .click();
@@ -46,8 +46,8 @@ test('Services: each state as colour, shape and word, replicas, type; search; a 
   const app = await launch(page);
   const server = await startReferencePanel({ style: 'rpc', demoProjects: 5 });
   try {
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Acme staging' });
-    await app.service.logIn(id, demo);
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Acme staging' });
+    await app.core.logIn(id, demo);
     server.services.setReplicas('wiki', 'cache', null);
     await board(page)
       .getByRole('treeitem', { name: /Acme staging/ })
@@ -91,8 +91,8 @@ test('Services: 2,000 services keep only the rows in view in the page, and scrol
   const server = await startReferencePanel({ style: 'easypanel' });
   try {
     seedDemoServices(server.services, { projects: 200, servicesPerProject: 10 });
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Big fleet' });
-    await app.service.logIn(id, demo);
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Big fleet' });
+    await app.core.logIn(id, demo);
     await board(page)
       .getByRole('treeitem', { name: /Big fleet/ })
       .click();

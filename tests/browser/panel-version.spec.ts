@@ -32,9 +32,9 @@ test('the version in the header and the rows, searched, sorted oldest first; an 
     for (const { name, style, version } of FLEET) {
       const server = await startReferencePanel({ style, ...(version ? { version } : {}) });
       servers.push(server);
-      const { id } = await app.service.addPanel({ address: server.url, name });
+      const { id } = await app.core.addPanel({ address: server.url, name });
       ids.set(name, id);
-      await app.service.logIn(id, demo);
+      await app.core.logIn(id, demo);
     }
     // A check reads each version (the first after a log in).
     await board(page).getByRole('button', { name: 'Check all' }).click();

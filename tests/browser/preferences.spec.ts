@@ -18,7 +18,7 @@ test('Done saves what was typed; Esc with changes asks; one Save button, always 
   await checkScreen(page, 'preferences-01-typed');
   await preferences.getByRole('button', { name: 'Done' }).click();
   await expect(preferences).toBeHidden();
-  let settings = (await app.service.getAppStatus()).settings;
+  let settings = (await app.core.getAppStatus()).settings;
   expect([settings.defaultEmail, settings.requestTimeoutSeconds]).toEqual(['ops@example.com', 30]);
 
   // One Save button for the whole dialog, in view with Done at both window sizes.
@@ -52,7 +52,7 @@ test('Done saves what was typed; Esc with changes asks; one Save button, always 
   await page.keyboard.press('Escape');
   await question.getByRole('button', { name: 'Save' }).click();
   await expect(preferences).toBeHidden();
-  expect((await app.service.getAppStatus()).settings.defaultEmail).toBe('night@example.com');
+  expect((await app.core.getAppStatus()).settings.defaultEmail).toBe('night@example.com');
 
   // A value main refuses: Done keeps the dialog open at that field and saves nothing.
   await opener.click();
@@ -64,14 +64,14 @@ test('Done saves what was typed; Esc with changes asks; one Save button, always 
   await expect(preferences.getByLabel('Default email'), 'the cursor goes where the fix goes, in view').toBeFocused();
   await expect(preferences.getByLabel('Default email')).toBeInViewport();
   await checkScreen(page, 'preferences-04-done-refused');
-  settings = (await app.service.getAppStatus()).settings;
+  settings = (await app.core.getAppStatus()).settings;
   expect([settings.defaultEmail, settings.checkIntervalMinutes]).toEqual(['night@example.com', 5]);
   // Esc, Discard: closed, nothing saved; nothing typed is asked about when nothing changed.
   await page.keyboard.press('Escape');
   await page.getByRole('dialog', { name: 'Save your changes to Preferences?' }).getByRole('button', { name: 'Discard changes' }).click();
   await expect(preferences).toBeHidden();
   await expect(opener).toBeFocused();
-  expect((await app.service.getAppStatus()).settings.checkIntervalMinutes).toBe(5);
+  expect((await app.core.getAppStatus()).settings.checkIntervalMinutes).toBe(5);
   await opener.click();
   await expect(preferences.getByLabel('Check interval')).toHaveValue('5');
   await page.keyboard.press('Escape');

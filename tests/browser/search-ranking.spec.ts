@@ -15,28 +15,28 @@ const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 const matches = (page: Page) => board(page).locator('.fleet-matches');
 
 /** Listed first, so list order alone puts eu-1 first; both addresses hold a "2" ("127"). */
-async function addAbstergo(service: Core): Promise<void> {
-  await service.addPanel({ address: 'https://127.0.0.1:8441', name: 'abstergo-prod-eu-1', group: 'Abstergo' });
-  await service.addPanel({ address: 'https://127.0.0.1:8442', name: 'abstergo-prod-eu-2', group: 'Abstergo' });
+async function addAbstergo(core: Core): Promise<void> {
+  await core.addPanel({ address: 'https://127.0.0.1:8441', name: 'abstergo-prod-eu-1', group: 'Abstergo' });
+  await core.addPanel({ address: 'https://127.0.0.1:8442', name: 'abstergo-prod-eu-2', group: 'Abstergo' });
 }
 
 test('the list\u2019s search: "red" finds the red panels, not the expired ones; "log" a name, not "logged out"', async ({
   page,
   launch,
 }) => {
-  const { service } = await launch(page);
-  await addAbstergo(service);
+  const { core } = await launch(page);
+  await addAbstergo(core);
   for (const name of ['globex-shop', 'globex-billing', 'initech-api'])
-    await service.addPanel({ address: `https://${name}.example.com`, name, colour: 'red' });
-  await service.addPanel({ address: 'https://logs.example.com', name: 'log-collector', colour: 'blue' });
+    await core.addPanel({ address: `https://${name}.example.com`, name, colour: 'red' });
+  await core.addPanel({ address: 'https://logs.example.com', name: 'log-collector', colour: 'blue' });
   // Two panels whose sessions the panel ended: their state is "Session expired".
   const servers = await Promise.all([startReferencePanel(), startReferencePanel()]);
   try {
     for (const [index, server] of servers.entries()) {
-      const { id } = await service.addPanel({ address: server.url, name: `umbrella-${index + 1}` });
-      await service.logIn(id, demo);
+      const { id } = await core.addPanel({ address: server.url, name: `umbrella-${index + 1}` });
+      await core.logIn(id, demo);
       server.expireAllTokens();
-      await service.getSession(id).catch(() => undefined);
+      await core.getSession(id).catch(() => undefined);
     }
     const total = 8;
     await expect(board(page).getByLabel('Panels by state')).toContainText('2 expired');
@@ -67,8 +67,8 @@ test('the list\u2019s search: "red" finds the red panels, not the expired ones; 
 });
 
 test('the palette: "abstergo prod eu 2" + Enter opens abstergo-prod-eu-2, not eu-1 whose address holds a 2', async ({ page, launch }) => {
-  const { service } = await launch(page);
-  await addAbstergo(service);
+  const { core } = await launch(page);
+  await addAbstergo(core);
   await expect(board(page).getByRole('treeitem', { name: /abstergo-prod-eu-2/ })).toBeVisible();
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });

@@ -51,8 +51,8 @@ test('a stop from the row menu asks once, saying what happens to which service o
 }) => {
   panel.services.addService({ projectName: 'shop', name: 'files', type: 'box' });
   const app = await launch(page);
-  const { id } = await app.service.addPanel({ address: panel.url, name: 'Billing' });
-  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const { id } = await app.core.addPanel({ address: panel.url, name: 'Billing' });
+  await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
   const table = await openServices(page, 'Billing');
 
   // Each type offers only what it has: a database starts and stops (enable, disable), a box has none.
@@ -97,9 +97,9 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   launch,
 }) => {
   const app = await launch(page);
-  const { id } = await app.service.addPanel({ address: panel.url, name: 'Shop production' });
-  await app.service.updatePanel(id, { colour: 'red' });
-  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const { id } = await app.core.addPanel({ address: panel.url, name: 'Shop production' });
+  await app.core.updatePanel(id, { colour: 'red' });
+  await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
   const table = await openServices(page, 'Shop production');
 
   panel.serviceActions.setDeployTime(1500);
@@ -146,7 +146,7 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   await fromRowMenu(page, table, 'shop/web', 'Restart…');
   await expect(page.getByRole('dialog', { name: 'Restart shop/web?' }).getByRole('textbox')).toHaveCount(0);
 
-  const { entries } = await app.service.listActivity({ panelId: id });
+  const { entries } = await app.core.listActivity({ panelId: id });
   expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy unknown']);
 });
 
@@ -158,9 +158,9 @@ test('a selection of three on a red panel: one confirmation lists each and the o
   panel.services.addService({ projectName: 'shop', name: 'worker', type: 'compose' });
   panel.serviceActions.failDeploys('shop', 'api', { message: 'npm ERR! missing script: build' });
   const app = await launch(page);
-  const { id } = await app.service.addPanel({ address: panel.url, name: 'Shop production' });
-  await app.service.updatePanel(id, { colour: 'red' });
-  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const { id } = await app.core.addPanel({ address: panel.url, name: 'Shop production' });
+  await app.core.updatePanel(id, { colour: 'red' });
+  await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
   const table = await openServices(page, 'Shop production');
 
   // In the table's order: api, db, web, worker. A click, then Shift+Down twice: api, db, web.
@@ -211,7 +211,7 @@ test('a selection of three on a red panel: one confirmation lists each and the o
   await table.scrollIntoViewIfNeeded();
   await checkScreenBothSizes(page, 'service-actions-10-selection-phases');
 
-  const { entries } = await app.service.listActivity({ panelId: id });
+  const { entries } = await app.core.listActivity({ panelId: id });
   expect(entries.map((entry) => `${entry.what.serviceName} ${entry.outcome}`).sort()).toEqual(['api failed', 'web ok']);
 });
 
@@ -219,8 +219,8 @@ test('select all shown keeps to the search; a long confirmation scrolls inside w
   panel.services.removeProject('shop');
   seedDemoServices(panel.services, { projects: 8, servicesPerProject: 9 });
   const app = await launch(page);
-  const { id } = await app.service.addPanel({ address: panel.url, name: 'Acme staging' });
-  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const { id } = await app.core.addPanel({ address: panel.url, name: 'Acme staging' });
+  await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
   const table = await openServices(page, 'Acme staging');
 
   await page.getByRole('searchbox', { name: /Search services/ }).fill('app');
@@ -259,8 +259,8 @@ test('a deploy of several runs in main: Cancel stops those not started, and the 
 }) => {
   for (const name of ['api', 'worker', 'admin']) panel.services.addService({ projectName: 'shop', name, type: 'app' });
   const app = await launch(page);
-  const { id } = await app.service.addPanel({ address: panel.url, name: 'Billing' });
-  await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const { id } = await app.core.addPanel({ address: panel.url, name: 'Billing' });
+  await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
   let table = await openServices(page, 'Billing');
   // Every deploy is held by the panel until the test lets them end: what is under way stays so.
   panel.serviceActions.setDeployTime(0);
@@ -296,6 +296,6 @@ test('a deploy of several runs in main: Cancel stops those not started, and the 
   await expect(table.getByRole('row').filter({ hasText: 'Deploy done' })).toHaveCount(2);
   await expect(table.getByRole('row').filter({ hasText: 'Deploy not sent' })).toHaveCount(2);
   await checkScreenBothSizes(page, 'service-actions-14-cancelled-outcome');
-  const { entries } = await app.service.listActivity({ panelId: id });
+  const { entries } = await app.core.listActivity({ panelId: id });
   expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy ok']);
 });

@@ -21,7 +21,7 @@ test('Import pasted CSV: a preview with invalid lines, duplicates and what would
   launch,
 }) => {
   const app = await launch(page);
-  await app.service.addPanel({ address: 'known.example.com', name: 'Known', group: 'Old' });
+  await app.core.addPanel({ address: 'known.example.com', name: 'Known', group: 'Old' });
   await expect(row(page, /Known/)).toBeVisible();
   await palette(page, 'import');
   const dialog = page.getByRole('dialog', { name: 'Import panels' });
@@ -49,7 +49,7 @@ test('Import pasted CSV: a preview with invalid lines, duplicates and what would
   await expect(lines.nth(0)).toContainText('http://plain.example.com');
   await expect(lines.nth(1)).toContainText('The same address as line 2; only line 2 is imported.');
   await checkScreen(page, '56-import-preview-invalid');
-  expect((await app.service.listPanels()).length, 'a preview writes nothing').toBe(1);
+  expect((await app.core.listPanels()).length, 'a preview writes nothing').toBe(1);
 
   await preview.getByLabel('Show').selectOption('all');
   await expect(lines).toHaveCount(6);
@@ -64,7 +64,7 @@ test('Import pasted CSV: a preview with invalid lines, duplicates and what would
     /Import done: added 3 panels, updated 1, skipped 2 invalid lines\. Imported panels are signed out/,
   );
   await expect(row(page, /Alpha/)).toBeVisible();
-  const known = (await app.service.listPanels()).find((panel) => panel.address === 'known.example.com')!;
+  const known = (await app.core.listPanels()).find((panel) => panel.address === 'known.example.com')!;
   expect([known.name, known.group]).toEqual(['Known again', 'New']);
   await checkScreen(page, '58-imported');
 });
@@ -74,7 +74,7 @@ test('Import from a file: main opens it; a huge file and a foreign JSON are refu
   launch,
 }, testInfo) => {
   const file = testInfo.outputPath('panels.txt');
-  const app = await launch(page, { service: { chooseImportFile: async () => file } });
+  const app = await launch(page, { core: { chooseImportFile: async () => file } });
   await writeFile(file, '');
   await truncate(file, 40 * 1024 * 1024);
   await page.getByRole('button', { name: 'Import panels…' }).click();
@@ -95,7 +95,7 @@ test('Import from a file: main opens it; a huge file and a foreign JSON are refu
   await expect(preview.getByRole('status')).toContainText('Read as one address per line: 2 new panels to add.');
   await preview.getByRole('button', { name: 'Add 2 panels' }).click();
   await expect(row(page, /two\.example\.com/)).toBeVisible();
-  expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['one.example.com', 'two.example.com']);
+  expect((await app.core.listPanels()).map((panel) => panel.name)).toEqual(['one.example.com', 'two.example.com']);
 });
 
 test('Row menu by right click and by the context-menu key; Duplicate makes a signed-out copy at another address', async ({
@@ -104,9 +104,9 @@ test('Row menu by right click and by the context-menu key; Duplicate makes a sig
   panelServer,
 }) => {
   const app = await launch(page);
-  const source = await app.service.addPanel({ address: panelServer.url, name: 'Production', group: 'Acme', tags: ['eu'], colour: 'red' });
-  await app.service.logIn(source.id, demo);
-  await app.service.addPanel({ address: 'staging.example.com', name: 'Staging' });
+  const source = await app.core.addPanel({ address: panelServer.url, name: 'Production', group: 'Acme', tags: ['eu'], colour: 'red' });
+  await app.core.logIn(source.id, demo);
+  await app.core.addPanel({ address: 'staging.example.com', name: 'Staging' });
   await row(page, /Staging/).click({ button: 'right' });
   const menu = page.getByRole('menu', { name: 'Staging' });
   await expect(menu.getByRole('menuitem')).toHaveText([
@@ -148,7 +148,7 @@ test('Row menu by right click and by the context-menu key; Duplicate makes a sig
   await dialog.getByRole('button', { name: 'Duplicate panel' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: 'Production (copy)' })).toBeVisible();
-  const copy = (await app.service.listPanels()).find((panel) => panel.name === 'Production (copy)')!;
+  const copy = (await app.core.listPanels()).find((panel) => panel.name === 'Production (copy)')!;
   expect([copy.address, copy.group, copy.tags, copy.colour, copy.signedIn]).toEqual([
     'production-2.example.com',
     'Acme',
@@ -164,13 +164,13 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   panelServer,
 }, testInfo) => {
   const exported = testInfo.outputPath('selection.json');
-  const app = await launch(page, { service: { chooseExportFile: async () => exported } });
+  const app = await launch(page, { core: { chooseExportFile: async () => exported } });
   const ids: string[] = [];
   // Listed by name, in this order.
   for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'])
-    ids.push((await app.service.addPanel({ address: `${name.toLowerCase()}.example.com`, name })).id);
-  const signedIn = await app.service.addPanel({ address: panelServer.url, name: 'Foxtrot' });
-  await app.service.logIn(signedIn.id, demo);
+    ids.push((await app.core.addPanel({ address: `${name.toLowerCase()}.example.com`, name })).id);
+  const signedIn = await app.core.addPanel({ address: panelServer.url, name: 'Foxtrot' });
+  await app.core.logIn(signedIn.id, demo);
   await expect(row(page, /Foxtrot/)).toBeVisible();
 
   await row(page, /^Alpha/).click();
@@ -196,7 +196,7 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   await bulk.getByRole('button', { name: 'Set colour' }).click();
   await expect(bulk.getByRole('status')).toHaveText('Coloured 3 panels red (production).');
   await checkScreen(page, '61-bulk-view');
-  const after = await app.service.listPanels();
+  const after = await app.core.listPanels();
   expect(after.filter((panel) => panel.group === 'Acme').map((panel) => [panel.name, panel.tags, panel.colour])).toEqual([
     ['Bravo', ['eu', 'db'], 'red'],
     ['Charlie', ['eu', 'db'], 'red'],
@@ -223,7 +223,7 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   await expect(logOutConfirm).toContainText('Foxtrot');
   await logOutConfirm.getByRole('button', { name: 'Log out of 1 panel' }).click();
   await expect(page.getByRole('region', { name: '6 panels selected' }).getByRole('status')).toHaveText('Logged out of 1 panel.');
-  expect((await app.service.listPanels()).some((panel) => panel.signedIn)).toBe(false);
+  expect((await app.core.listPanels()).some((panel) => panel.signedIn)).toBe(false);
 
   // Export the selection: two panels, through main's save dialog.
   await row(page, /^Alpha/).click();
@@ -240,6 +240,6 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   await checkScreen(page, '62-bulk-remove-confirm');
   await confirm.getByRole('button', { name: 'Remove 2 panels' }).click();
   await expect(row(page, /^Alpha/)).toBeHidden();
-  expect((await app.service.listPanels()).map((panel) => panel.name)).toEqual(['Bravo', 'Charlie', 'Delta', 'Foxtrot']);
+  expect((await app.core.listPanels()).map((panel) => panel.name)).toEqual(['Bravo', 'Charlie', 'Delta', 'Foxtrot']);
   await expect(page.getByRole('heading', { level: 1, name: /selected/ })).toBeHidden();
 });

@@ -26,18 +26,18 @@ export async function logIn(page: Page, password = demo.password, email = demo.e
 }
 
 /**
- * A panel named `name` at `address`, added and signed in through the service (not the window),
+ * A panel named `name` at `address`, added and signed in through the core (not the window),
  * chosen in the list and shown on its `tab`: where a spec of one tab starts.
  */
 export async function openSignedInTab(
   page: Page,
-  service: Pick<Core, 'addPanel' | 'logIn'>,
+  core: Pick<Core, 'addPanel' | 'logIn'>,
   address: string,
   tab: string,
   name = 'Shop',
 ): Promise<{ panelId: string }> {
-  const panel = await service.addPanel({ address, name });
-  await service.logIn(panel.id, demo);
+  const panel = await core.addPanel({ address, name });
+  await core.logIn(panel.id, demo);
   await page
     .getByRole('navigation', { name: 'Panels' })
     .getByRole('treeitem', { name: new RegExp(name) })

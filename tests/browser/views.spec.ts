@@ -23,8 +23,8 @@ test('each view of the fleet opens from the palette, from the menu and from its 
   const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
   try {
     const app = await launch(page);
-    const { id } = await app.service.addPanel({ address: server.url, name: 'Billing' });
-    await app.service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const { id } = await app.core.addPanel({ address: server.url, name: 'Billing' });
+    await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     const panelHeading = page.getByRole('main').getByRole('heading', { name: 'Billing' });
     await expect(panelHeading).toBeVisible();
 

@@ -48,9 +48,9 @@ describe('a kill with SIGKILL between a write’s begin and its finish', () => {
       const inFlight = begun.at(-1)!;
       assert.deepEqual(finished, begun.slice(0, -1));
 
-      const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
-      assert.deepEqual((await service.getAppStatus()).startupProblems, [], 'a kill is no damage');
-      const { entries } = await service.listActivity();
+      const core = createCore({ dataDir: dir.path, encryption: testEncryption() });
+      assert.deepEqual((await core.getAppStatus()).startupProblems, [], 'a kill is no damage');
+      const { entries } = await core.listActivity();
       const [newest] = entries;
       assert.equal(newest?.id, inFlight);
       assert.equal(newest?.outcome, 'unknown');

@@ -10,9 +10,9 @@ import {
   EASYPANEL_GENERATIONS,
   onlyServices,
   openSignedIn,
-  serviceWithEvents,
+  coreWithEvents,
   startGenerations,
-} from '../support/signed-in-service.ts';
+} from '../support/signed-in-core.ts';
 
 /**
  * Alerts from real checks of reference panels of each Easypanel generation, over loopback, with
@@ -29,7 +29,7 @@ beforeEach(async () => (dir = await tempDir()));
 afterEach(() => dir.cleanup());
 
 interface Opened {
-  service: Core;
+  core: Core;
   events: PanelEvent[];
   id: string;
   token: string;
@@ -48,7 +48,7 @@ async function open(style: string): Promise<Opened> {
 /** Checks the panel `times` times, one after the other, and returns the alerts raised meanwhile (oldest first). */
 async function checks(opened: Opened, times = 1): Promise<Alert[]> {
   const before = opened.events.length;
-  for (let i = 0; i < times; i++) await opened.service.checkPanels([opened.id]);
+  for (let i = 0; i < times; i++) await opened.core.checkPanels([opened.id]);
   return opened.events.slice(before).flatMap((event) => (event.type === 'alertRaised' ? [event.alert] : []));
 }
 
@@ -69,7 +69,7 @@ for (const style of EASYPANEL_GENERATIONS) {
       assert.deepEqual(await checks(opened), []);
       opened.panel.services.crashService('shop', 'web');
       assert.deepEqual(kinds(await checks(opened, 2)), ['serviceDown']);
-      const listed = await opened.service.listAlerts();
+      const listed = await opened.core.listAlerts();
       assert.equal(listed.length, 2);
       assert.ok(Date.parse(listed[0]!.at) >= Date.parse(listed[1]!.at), 'newest first');
       assert.ok(!JSON.stringify(listed).includes(opened.token), 'no token in an alert');
@@ -91,12 +91,12 @@ describe('alerts (one generation)', () => {
     // Back under, then a threshold of 97: 96% stays quiet, 98% alerts.
     opened.panel.services.setSystemLoad({ disk: { usedGb: 50, totalGb: 100 } });
     await checks(opened);
-    await opened.service.updateSettings({ diskAlertPercent: 97 });
+    await opened.core.updateSettings({ diskAlertPercent: 97 });
     opened.panel.services.setSystemLoad({ disk: { usedGb: 96, totalGb: 100 } });
     assert.deepEqual(await checks(opened, 2), []);
     opened.panel.services.setSystemLoad({ disk: { usedGb: 98, totalGb: 100 } });
     assert.deepEqual(kinds(await checks(opened, 2)), ['diskFull']);
-    await assert.rejects(opened.service.updateSettings({ diskAlertPercent: 100 }), /Disk alert threshold must be at most 99/);
+    await assert.rejects(opened.core.updateSettings({ diskAlertPercent: 100 }), /Disk alert threshold must be at most 99/);
   });
 
   test('a panel that stops answering raises one alert, again only after it answered in between; none holds the token', async () => {
@@ -112,7 +112,7 @@ describe('alerts (one generation)', () => {
     opened.panel.setFault('getSession', { kind: 'server-error' });
     assert.deepEqual(kinds(await checks(opened)), ['unreachable']);
     opened.panel.setFault('getSession', null);
-    assert.ok(!JSON.stringify(await opened.service.listAlerts()).includes(opened.token));
+    assert.ok(!JSON.stringify(await opened.core.listAlerts()).includes(opened.token));
   });
 
   test('the list is kept across a restart', async () => {
@@ -120,10 +120,10 @@ describe('alerts (one generation)', () => {
     await checks(opened);
     opened.panel.services.crashService('shop', 'db');
     await checks(opened);
-    await opened.service.flush();
-    const kept = await opened.service.listAlerts();
+    await opened.core.flush();
+    const kept = await opened.core.listAlerts();
     assert.deepEqual(kinds(kept), ['serviceDown']);
-    const { service } = serviceWithEvents(dir.path);
-    assert.deepEqual(await service.listAlerts(), kept);
+    const { core } = coreWithEvents(dir.path);
+    assert.deepEqual(await core.listAlerts(), kept);
   });
 });

@@ -14,50 +14,50 @@ import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 const TRPC_NULL_INPUT = '?input=%7B%22json%22%3Anull%7D';
 
-function serviceSuite() {
+function coreSuite() {
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   beforeEach(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
   });
   afterEach(async () => {
-    await service.flush();
+    await core.flush();
     await dir.cleanup();
   });
-  return () => service;
+  return () => core;
 }
 
 describe('an Easypanel 2.33+ panel (plain API)', () => {
   const panel = suiteReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
-  const service = serviceSuite();
+  const core = coreSuite();
 
   test('logs in and reads its session as it is, staying plain', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
-    const signedIn = await service().logIn(id, credentials);
+    const { id } = await core().addPanel({ address: panel().url });
+    const signedIn = await core().logIn(id, credentials);
     assert.equal(signedIn.apiStyle, 'plain');
-    const { session } = await service().getSession(id);
+    const { session } = await core().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001');
     assert.ok(!('result' in (session as object)));
     assert.ok(panel().requests.every((request) => !request.path.includes('trpc')));
   });
 
   test('its errors in its own words; a wrong password is INVALID_CREDENTIALS without a tRPC attempt', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
+    const { id } = await core().addPanel({ address: panel().url });
     const before = panel().requests.length;
-    await rejectsWith(service().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
+    await rejectsWith(core().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
     assert.equal(panel().requests.length - before, 1);
   });
 });
 
 describe('an Easypanel 2.30 panel (tRPC)', () => {
   const panel = suiteReferencePanel({ style: 'trpc', users: [DEMO_USER, TWO_FACTOR_USER] });
-  const service = serviceSuite();
+  const core = coreSuite();
 
   test('a plain log in finds nothing, nor the RPC form, the tRPC form works and is remembered; the session is unwrapped', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
+    const { id } = await core().addPanel({ address: panel().url });
     const start = panel().requests.length;
-    const signedIn = await service().logIn(id, credentials);
+    const signedIn = await core().logIn(id, credentials);
     assert.equal(signedIn.apiStyle, 'trpc');
     assert.equal(signedIn.loginPath, '/trpc/auth.login');
     assert.equal(signedIn.sessionPath, '/trpc/auth.getSession');
@@ -69,7 +69,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     // "Keep me signed in" is on by default: rememberMe goes with every log in.
     assert.deepEqual(JSON.parse(sent[2]!.body), { json: { ...credentials, rememberMe: true } });
 
-    const { session } = await service().getSession(id);
+    const { session } = await core().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001', JSON.stringify(session));
     const read = lastNonVersionRequest(panel())!;
     assert.equal(read.path, `/api/trpc/auth.getSession${TRPC_NULL_INPUT}`);
@@ -77,8 +77,8 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
 
     // The log out ends the session at the panel in its style; the next log in goes straight to tRPC.
     const again = panel().requests.length;
-    await service().logOut(id);
-    await service().logIn(id, credentials);
+    await core().logOut(id);
+    await core().logIn(id, credentials);
     assert.deepEqual(
       panel()
         .requests.slice(again)
@@ -88,20 +88,20 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
   });
 
   test('a refused password and a code asked for are tRPC answers too: the style is remembered with the error', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
-    await rejectsWith(service().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
-    assert.equal((await service().listPanels())[0]?.apiStyle, 'trpc');
+    const { id } = await core().addPanel({ address: panel().url });
+    await rejectsWith(core().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
+    assert.equal((await core().listPanels())[0]?.apiStyle, 'trpc');
 
-    const guarded = await service().addPanel({ address: `http://localhost:${panel().port}`, name: 'Guarded' });
+    const guarded = await core().addPanel({ address: `http://localhost:${panel().port}`, name: 'Guarded' });
     const twoFactor = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
-    await rejectsWith(service().logIn(guarded.id, twoFactor), 'TWO_FACTOR_REQUIRED');
-    await rejectsWith(service().logIn(guarded.id, { ...twoFactor, code: '135791' }), 'INVALID_CREDENTIALS', /refused the code/);
-    assert.equal((await service().logIn(guarded.id, { ...twoFactor, code: TWO_FACTOR_USER.twoFactorCode })).signedIn, true);
+    await rejectsWith(core().logIn(guarded.id, twoFactor), 'TWO_FACTOR_REQUIRED');
+    await rejectsWith(core().logIn(guarded.id, { ...twoFactor, code: '135791' }), 'INVALID_CREDENTIALS', /refused the code/);
+    assert.equal((await core().logIn(guarded.id, { ...twoFactor, code: TWO_FACTOR_USER.twoFactorCode })).signedIn, true);
   });
 
   test('an expired token is UNAUTHORIZED and signs the panel out; a 429 says when to try again', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
-    await service().logIn(id, credentials);
+    const { id } = await core().addPanel({ address: panel().url });
+    await core().logIn(id, credentials);
     const reset = Date.now() + 42_000;
     panel().setFault('getSession', {
       kind: 'status',
@@ -110,29 +110,29 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
         error: { json: { message: 'Too many requests', code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, reset } } },
       },
     });
-    await rejectsWith(service().getSession(id), 'RATE_LIMITED', /Wait (4[0-3]) s/);
+    await rejectsWith(core().getSession(id), 'RATE_LIMITED', /Wait (4[0-3]) s/);
     panel().setFault('getSession', null);
     panel().expireAllTokens();
-    await rejectsWith(service().getSession(id), 'UNAUTHORIZED');
-    assert.equal((await service().listPanels())[0]?.signedIn, false);
+    await rejectsWith(core().getSession(id), 'UNAUTHORIZED');
+    assert.equal((await core().listPanels())[0]?.signedIn, false);
   });
 
   test('a tRPC error sent with status 200 means what its code says', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
-    await service().logIn(id, credentials);
+    const { id } = await core().addPanel({ address: panel().url });
+    await core().logIn(id, credentials);
     panel().setFault('getSession', {
       kind: 'status',
       status: 200,
       body: { error: { json: { message: 'UNAUTHORIZED', code: -32001, data: { code: 'UNAUTHORIZED' } } } },
     });
-    await rejectsWith(service().getSession(id), 'UNAUTHORIZED');
+    await rejectsWith(core().getSession(id), 'UNAUTHORIZED');
   });
 
   test('an answer that is JSON but no tRPC envelope is BAD_RESPONSE pointing at the API style', async () => {
-    const { id } = await service().addPanel({ address: panel().url });
-    await service().logIn(id, credentials);
+    const { id } = await core().addPanel({ address: panel().url });
+    await core().logIn(id, credentials);
     panel().setFault('getSession', { kind: 'status', status: 200, body: { id: 'bare' } });
-    await rejectsWith(service().getSession(id), 'BAD_RESPONSE', /not a tRPC answer.*API style/s);
+    await rejectsWith(core().getSession(id), 'BAD_RESPONSE', /not a tRPC answer.*API style/s);
   });
 });
 
@@ -142,48 +142,48 @@ describe('API style and paths set by the operator', () => {
     panel = await startReferencePanel();
   });
   after(() => panel.close());
-  const service = serviceSuite();
+  const core = coreSuite();
 
   test('a login path the operator set that the panel lacks: LOGIN_ENDPOINT_NOT_FOUND naming it, and no other route tried', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
-    await service().updatePanel(id, { loginPath: '/nowhere' });
+    const { id } = await core().addPanel({ address: panel.url });
+    await core().updatePanel(id, { loginPath: '/nowhere' });
     const before = panel.requests.length;
-    const error = await rejectsWith(service().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/nowhere/);
+    const error = await rejectsWith(core().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/nowhere/);
     assert.doesNotMatch(error.message, /tRPC/);
     assert.deepEqual(
       panel.requests.slice(before).map((request) => request.path),
       ['/api/nowhere'],
     );
-    assert.equal((await service().listPanels())[0]?.apiStyle, 'plain');
+    assert.equal((await core().listPanels())[0]?.apiStyle, 'plain');
   });
 
   test('a panel with neither login at the default paths: LOGIN_ENDPOINT_NOT_FOUND naming both tries', async () => {
     const other = await startReferencePanel();
     try {
       other.setFault('login', { kind: 'status', status: 404 });
-      const { id } = await service().addPanel({ address: other.url });
-      await rejectsWith(service().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/login.*older tRPC form \(\/trpc\/auth\.login\)/s);
-      await service().removePanel(id);
+      const { id } = await core().addPanel({ address: other.url });
+      await rejectsWith(core().logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /\/login.*older tRPC form \(\/trpc\/auth\.login\)/s);
+      await core().removePanel(id);
     } finally {
       await other.close();
     }
   });
 
   test('the style moves default paths with it and keeps chosen ones; the session path is checked and used', async () => {
-    const { id } = await service().addPanel({ address: panel.url });
-    const trpc = await service().updatePanel(id, { apiStyle: 'trpc' });
+    const { id } = await core().addPanel({ address: panel.url });
+    const trpc = await core().updatePanel(id, { apiStyle: 'trpc' });
     assert.deepEqual([trpc.loginPath, trpc.sessionPath], ['/trpc/auth.login', '/trpc/auth.getSession']);
-    const custom = await service().updatePanel(id, { apiStyle: 'plain', sessionPath: 'v2/getSession' });
+    const custom = await core().updatePanel(id, { apiStyle: 'plain', sessionPath: 'v2/getSession' });
     assert.deepEqual([custom.apiStyle, custom.loginPath, custom.sessionPath], ['plain', '/login', '/v2/getSession']);
     for (const bad of ['/../other/collect', '/%2e%2e/x', '/a?b', '//evil.example/x']) {
-      await rejectsWith(service().updatePanel(id, { sessionPath: bad }), 'INVALID_INPUT', /session path/);
+      await rejectsWith(core().updatePanel(id, { sessionPath: bad }), 'INVALID_INPUT', /session path/);
     }
-    await rejectsWith(service().updatePanel(id, { apiStyle: 'graphql' as 'plain' }), 'INVALID_INPUT', /API style/);
+    await rejectsWith(core().updatePanel(id, { apiStyle: 'graphql' as 'plain' }), 'INVALID_INPUT', /API style/);
 
-    await service().logIn(id, credentials);
-    await service().getSession(id);
+    await core().logIn(id, credentials);
+    await core().getSession(id);
     assert.equal(lastNonVersionRequest(panel)?.path, '/api/v2/getSession');
-    const reset = await service().updatePanel(id, { sessionPath: null });
+    const reset = await core().updatePanel(id, { sessionPath: null });
     assert.equal(reset.sessionPath, '/getSession');
   });
 });

@@ -21,7 +21,7 @@ const SESSION_ROUTES = ['accept', 'refuse'] as const;
 describe('API tokens', () => {
   const panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   /** Everything that crossed to the window, as the window would get it. */
   let toWindow: unknown[];
 
@@ -34,7 +34,7 @@ describe('API tokens', () => {
   beforeEach(async () => {
     dir = await tempDir();
     toWindow = [];
-    service = createCore({
+    core = createCore({
       dataDir: dir.path,
       encryption: testEncryption(),
       timeoutMs: 3000,
@@ -42,7 +42,7 @@ describe('API tokens', () => {
     });
   });
   afterEach(async () => {
-    await service.flush();
+    await core.flush();
     await dir.cleanup();
   });
 
@@ -59,7 +59,7 @@ describe('API tokens', () => {
   }
 
   async function assertNowhere(secret: string): Promise<void> {
-    await service.flush();
+    await core.flush();
     const files = await readAllFiles(dir.path);
     const places = {
       window: JSON.stringify(toWindow),
@@ -74,9 +74,9 @@ describe('API tokens', () => {
       test(`${style}, session route that ${sessionRoute}s API tokens: accepted, kept, read, logged out here only`, async () => {
         const panel = panels.get(`${style}/${sessionRoute}`)!;
         const token = panel.createApiToken();
-        const { id } = await sent(service.addPanel({ address: panel.url }));
+        const { id } = await sent(core.addPanel({ address: panel.url }));
         const requestsBefore = panel.requests.length;
-        const signedIn = await sent(service.logInWithApiToken(id, { token }));
+        const signedIn = await sent(core.logInWithApiToken(id, { token }));
         assert.equal(signedIn.signedIn, true);
         assert.equal(signedIn.tokenKind, 'api-token');
         assert.equal(signedIn.tokenStorage, 'keyring');
@@ -87,20 +87,20 @@ describe('API tokens', () => {
         const acceptedBy = sessionRoute === 'accept' && style === 'easypanel' ? /getSession$/ : /getUpdateStatus$|update.getStatus$/;
         assert.match(asked.at(-1)!, acceptedBy, asked.join(', '));
         // A later read never signs it out, and shows no end: the session, or the version where the session route refuses.
-        const session = await sent(service.getSession(id));
+        const session = await sent(core.getSession(id));
         assert.deepEqual(
           Object.keys(session.session as object).sort(),
           sessionRoute === 'accept' ? ['createdAt', 'demoMode', 'expiresAt', 'id', 'userId'] : ['version'],
         );
-        const [check] = await sent(service.checkPanels([id]));
+        const [check] = await sent(core.checkPanels([id]));
         assert.equal(check?.ok, true, JSON.stringify(check));
-        const [listed] = await sent(service.listPanels());
+        const [listed] = await sent(core.listPanels());
         assert.equal(listed?.signedIn, true);
         assert.equal(listed?.tokenKind, 'api-token');
         assert.equal(listed?.sessionExpiresAt, null);
 
         const logoutsBefore = panel.logouts.length;
-        const loggedOut = await sent(service.logOut(id));
+        const loggedOut = await sent(core.logOut(id));
         assert.equal(loggedOut.signedIn, false);
         assert.equal(loggedOut.tokenKind, null);
         assert.match(loggedOut.signedOutReason?.message ?? '', /stays valid until it is revoked in Easypanel/);
@@ -121,15 +121,15 @@ describe('API tokens', () => {
 
     test(`${style}: a wrong or revoked token is refused with a clear message, and nothing is kept`, async () => {
       const panel = panels.get(`${style}/accept`)!;
-      const { id } = await service.addPanel({ address: panel.url });
+      const { id } = await core.addPanel({ address: panel.url });
       const wrong = 'f'.repeat(64);
       const refused = await rejectsWith(
-        sent(service.logInWithApiToken(id, { token: wrong })),
+        sent(core.logInWithApiToken(id, { token: wrong })),
         'UNAUTHORIZED',
         /^The panel refused this API token/,
       );
       assert.doesNotMatch(refused.message, /f{16}/);
-      const [listed] = await service.listPanels();
+      const [listed] = await core.listPanels();
       assert.equal(listed?.signedIn, false);
       assert.equal(listed?.tokenKind, null);
       await assertNowhere(wrong);
@@ -139,11 +139,11 @@ describe('API tokens', () => {
   test('a token revoked in Easypanel signs the panel out at the next read, saying so', async () => {
     const panel = panels.get('easypanel/refuse')!;
     const token = panel.createApiToken();
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logInWithApiToken(id, { token });
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logInWithApiToken(id, { token });
     panel.revokeApiToken();
-    await rejectsWith(service.getSession(id), 'UNAUTHORIZED', /no longer accepts the saved API token/);
-    const [listed] = await service.listPanels();
+    await rejectsWith(core.getSession(id), 'UNAUTHORIZED', /no longer accepts the saved API token/);
+    const [listed] = await core.listPanels();
     assert.equal(listed?.signedIn, false);
     assert.equal(listed?.signedOutReason?.code, 'UNAUTHORIZED');
     panel.createApiToken();
@@ -152,21 +152,21 @@ describe('API tokens', () => {
   test('a panel whose generation was not known yet is found by the version read and remembered', async () => {
     const panel = panels.get('rpc/accept')!;
     const token = panel.createApiToken();
-    const { id, apiStyle } = await service.addPanel({ address: panel.url });
+    const { id, apiStyle } = await core.addPanel({ address: panel.url });
     assert.equal(apiStyle, 'plain');
-    const signedIn = await service.logInWithApiToken(id, { token });
+    const signedIn = await core.logInWithApiToken(id, { token });
     assert.equal(signedIn.apiStyle, 'rpc');
     assert.equal(signedIn.sessionPath, '/rpc/auth/getSession');
-    await service.getSession(id);
+    await core.getSession(id);
   });
 
   test('a password log in after an API token replaces it, and the API token is not logged out at the panel', async () => {
     const panel = panels.get('easypanel/accept')!;
     const token = panel.createApiToken();
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logInWithApiToken(id, { token });
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logInWithApiToken(id, { token });
     const logoutsBefore = panel.logouts.length;
-    const signedIn = await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const signedIn = await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     assert.equal(signedIn.tokenKind, 'session');
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(panel.logouts.length, logoutsBefore);

@@ -11,7 +11,7 @@ import { DEMO_USER, startReferencePanel } from '../support/reference-panel/serve
 
 /** Changes to several panels at once, each in one write, and Duplicate. */
 
-async function withService<T>(run: (app: ReturnType<typeof createCore>, dataDir: string) => Promise<T>, chooseFile?: string): Promise<T> {
+async function withCore<T>(run: (app: ReturnType<typeof createCore>, dataDir: string) => Promise<T>, chooseFile?: string): Promise<T> {
   const dir = await tempDir();
   try {
     const app = createCore({
@@ -27,7 +27,7 @@ async function withService<T>(run: (app: ReturnType<typeof createCore>, dataDir:
 }
 
 test('group, tags, colour and favourite of several panels at once; the others untouched', async () => {
-  await withService(async (app, dataDir) => {
+  await withCore(async (app, dataDir) => {
     const a = await app.addPanel({ address: 'a.example.com', tags: ['old', 'keep'] });
     const b = await app.addPanel({ address: 'b.example.com', tags: ['Old'] });
     const c = await app.addPanel({ address: 'c.example.com', group: 'C', tags: ['old'] });
@@ -60,7 +60,7 @@ test('group, tags, colour and favourite of several panels at once; the others un
 });
 
 test('mute: set on several panels or one (updatePanels, updatePanel), kept on disk, never exported, not copied by Duplicate', async () => {
-  await withService(async (app, dataDir) => {
+  await withCore(async (app, dataDir) => {
     const a = await app.addPanel({ address: 'a.example.com' });
     const b = await app.addPanel({ address: 'b.example.com' });
     assert.deepEqual([a.muted, b.muted], [false, false]);
@@ -82,7 +82,7 @@ test('mute: set on several panels or one (updatePanels, updatePanel), kept on di
 });
 
 test('a tag change that would give a panel too many tags changes nothing, and says which panel', async () => {
-  await withService(async (app) => {
+  await withCore(async (app) => {
     const full = await app.addPanel({
       address: 'full.example.com',
       name: 'Full',
@@ -101,7 +101,7 @@ test('a tag change that would give a panel too many tags changes nothing, and sa
 test('log out of several panels: all signed out, the token store written once without their tokens', async () => {
   const reference = await startReferencePanel();
   try {
-    await withService(async (app, dataDir) => {
+    await withCore(async (app, dataDir) => {
       const first = await app.addPanel({ address: reference.url });
       await app.logIn(first.id, { email: DEMO_USER.email, password: DEMO_USER.password });
       const signedOut = await app.addPanel({ address: 'signed-out.example.com' });
@@ -120,7 +120,7 @@ test('log out of several panels: all signed out, the token store written once wi
 });
 
 test('remove several panels in one go; unknown ids are ignored, an empty list is refused', async () => {
-  await withService(async (app) => {
+  await withCore(async (app) => {
     const ids = [];
     for (let index = 0; index < 5; index++) ids.push((await app.addPanel({ address: `p${index}.example.com` })).id);
     await app.removePanels([ids[1]!, ids[3]!, '00000000-0000-4000-8000-000000000000']);
@@ -135,7 +135,7 @@ test('remove several panels in one go; unknown ids are ignored, an empty list is
 test('Duplicate: the settings and labels at another address, signed out, named "(copy)"; the same address is refused', async () => {
   const reference = await startReferencePanel();
   try {
-    await withService(async (app) => {
+    await withCore(async (app) => {
       const source = await app.addPanel({
         address: reference.url,
         name: 'Prod',

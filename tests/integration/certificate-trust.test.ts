@@ -28,7 +28,7 @@ describe('trust on first use against a self-signed panel', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: TestEncryption;
-  let service: Core;
+  let core: Core;
   const start = () => createCore({ dataDir: dir.path, encryption, timeoutMs: 4000 });
 
   before(async () => {
@@ -39,18 +39,18 @@ describe('trust on first use against a self-signed panel', () => {
     panel = await startReferencePanel({ tls: first });
     dir = await tempDir();
     encryption = testEncryption();
-    service = start();
+    core = start();
   });
   afterEach(async () => {
-    await service.flush();
+    await core.flush();
     await panel.close();
     await dir.cleanup();
   });
 
   test('an untrusted certificate: CERTIFICATE_UNTRUSTED with its fingerprint, subject, issuer and validity; nothing sent', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     const error = await rejectsWith(
-      service.logIn(id, credentials),
+      core.logIn(id, credentials),
       'CERTIFICATE_UNTRUSTED',
       /self-signed.*did not send your password or token/s,
     );
@@ -65,45 +65,45 @@ describe('trust on first use against a self-signed panel', () => {
   });
 
   test('only the fingerprint the panel presented can be trusted; then log in and reads work, also after a restart', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) }), 'INVALID_INPUT', /has not presented/);
-    await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
-    await rejectsWith(service.trustCertificate(id, { sha256: certificateFingerprint(second.cert) }), 'INVALID_INPUT', /has not presented/);
-    await rejectsWith(service.trustCertificate(id, { sha256: 'not a fingerprint' }), 'INVALID_INPUT', /SHA-256 fingerprint/);
-    assert.equal((await service.listPanels())[0]?.trustedCertificate, null);
+    const { id } = await core.addPanel({ address: panel.url });
+    await rejectsWith(core.trustCertificate(id, { sha256: certificateFingerprint(first.cert) }), 'INVALID_INPUT', /has not presented/);
+    await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+    await rejectsWith(core.trustCertificate(id, { sha256: certificateFingerprint(second.cert) }), 'INVALID_INPUT', /has not presented/);
+    await rejectsWith(core.trustCertificate(id, { sha256: 'not a fingerprint' }), 'INVALID_INPUT', /SHA-256 fingerprint/);
+    assert.equal((await core.listPanels())[0]?.trustedCertificate, null);
 
-    const trusted = await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
+    const trusted = await core.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
     assert.equal(trusted.trustedCertificate?.sha256, certificateFingerprint(first.cert));
-    assert.equal((await service.logIn(id, credentials)).signedIn, true);
-    assert.ok((await service.getSession(id)).session);
+    assert.equal((await core.logIn(id, credentials)).signedIn, true);
+    assert.ok((await core.getSession(id)).session);
 
     // The trust is in the panel list on disk (it is not a secret) and holds after a restart.
     const onDisk = JSON.parse(await readFile(join(dir.path, 'panels.json'), 'utf8')) as {
       panels: { trustedCertificate: CertificateInfo }[];
     };
     assert.equal(onDisk.panels[0]?.trustedCertificate.sha256, certificateFingerprint(first.cert));
-    await service.flush();
-    service = start();
-    assert.equal((await service.getSession(id)).panelId, id);
+    await core.flush();
+    core = start();
+    assert.equal((await core.getSession(id)).panelId, id);
   });
 
   test('a different certificate later: CERTIFICATE_CHANGED naming both fingerprints, the token not sent, the sign-in kept; trusting the new one or forgetting works', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
-    await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
-    await service.logIn(id, credentials);
-    await service.getSession(id);
+    const { id } = await core.addPanel({ address: panel.url });
+    await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+    await core.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
+    await core.logIn(id, credentials);
+    await core.getSession(id);
     const before = panel.requests.length;
 
     await panel.setCertificate(second);
-    const error = await rejectsWith(service.getSession(id), 'CERTIFICATE_CHANGED');
+    const error = await rejectsWith(core.getSession(id), 'CERTIFICATE_CHANGED');
     assert.ok(
       error.message.includes(certificateFingerprint(first.cert)) && error.message.includes(certificateFingerprint(second.cert)),
       error.message,
     );
     assert.equal(error.certificate?.sha256, certificateFingerprint(second.cert));
     assert.equal(panel.requests.length, before, 'the panel with the new certificate received nothing');
-    const afterChange = (await service.listPanels())[0];
+    const afterChange = (await core.listPanels())[0];
     assert.equal(afterChange?.signedIn, true, 'a changed certificate is not a rejected token');
     assert.equal(afterChange?.lastCheck?.ok === false && afterChange.lastCheck.error.code, 'CERTIFICATE_CHANGED');
     assert.equal(
@@ -111,21 +111,21 @@ describe('trust on first use against a self-signed panel', () => {
       certificateFingerprint(second.cert),
     );
 
-    const renewed = await service.trustCertificate(id, { sha256: certificateFingerprint(second.cert) });
+    const renewed = await core.trustCertificate(id, { sha256: certificateFingerprint(second.cert) });
     assert.equal(renewed.trustedCertificate?.sha256, certificateFingerprint(second.cert));
-    assert.ok((await service.getSession(id)).session);
+    assert.ok((await core.getSession(id)).session);
 
-    const forgotten = await service.forgetCertificate(id);
+    const forgotten = await core.forgetCertificate(id);
     assert.equal(forgotten.trustedCertificate, null);
-    await rejectsWith(service.getSession(id), 'CERTIFICATE_UNTRUSTED');
+    await rejectsWith(core.getSession(id), 'CERTIFICATE_UNTRUSTED');
   });
 
   test('over a trusted https connection, faults mean what they mean over http', async () => {
-    service = createCore({ dataDir: dir.path, encryption, timeoutMs: 1500 });
-    const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
-    await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
-    await service.logIn(id, credentials);
+    core = createCore({ dataDir: dir.path, encryption, timeoutMs: 1500 });
+    const { id } = await core.addPanel({ address: panel.url });
+    await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+    await core.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
+    await core.logIn(id, credentials);
     const cases = [
       [{ kind: 'never-ending-body' }, 'TIMEOUT'],
       [{ kind: 'huge-body' }, 'RESPONSE_TOO_LARGE'],
@@ -136,22 +136,22 @@ describe('trust on first use against a self-signed panel', () => {
     ] as const;
     for (const [fault, code] of cases) {
       panel.setFault('getSession', fault);
-      await rejectsWith(service.getSession(id), code);
+      await rejectsWith(core.getSession(id), code);
     }
     panel.setFault('getSession', { kind: 'redirect', to: '/api/v2/getSession', status: 307 });
-    assert.ok((await service.getSession(id)).session, 'a same-origin redirect is followed over the trusted connection');
+    assert.ok((await core.getSession(id)).session, 'a same-origin redirect is followed over the trusted connection');
     panel.setFault('getSession', null);
   });
 
   test("a new address drops the trusted certificate, which was the old server's", async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
-    await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
+    const { id } = await core.addPanel({ address: panel.url });
+    await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+    await core.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
     const other = await startReferencePanel({ tls: first });
     try {
-      const moved = await service.updatePanel(id, { address: other.url });
+      const moved = await core.updatePanel(id, { address: other.url });
       assert.equal(moved.trustedCertificate, null);
-      await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+      await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
       assert.equal(other.requests.length, 0);
     } finally {
       await other.close();

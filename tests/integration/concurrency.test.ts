@@ -60,14 +60,14 @@ describe('overlapping calls', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: TestEncryption;
-  let service: Core;
+  let core: Core;
 
   // A panel of its own for each test, so that request counts and issued tokens are the test's own.
   beforeEach(async () => {
     panel = await startReferencePanel();
     dir = await tempDir();
     encryption = testEncryption();
-    service = createCore({ dataDir: dir.path, encryption, timeoutMs: 5000 });
+    core = createCore({ dataDir: dir.path, encryption, timeoutMs: 5000 });
   });
   afterEach(async () => {
     await panel.close();
@@ -79,10 +79,10 @@ describe('overlapping calls', () => {
 
   /** Nothing of a sign-in is left: not in this run, not on disk, not after a restart. */
   async function assertSignedOutEverywhere(id: string): Promise<void> {
-    const listed = (await service.listPanels()).find((candidate) => candidate.id === id);
+    const listed = (await core.listPanels()).find((candidate) => candidate.id === id);
     assert.equal(listed?.signedIn, false);
     assert.equal(listed?.tokenStorage, null);
-    assert.equal((await outcome(service.getSession(id))).ok, false);
+    assert.equal((await outcome(core.getSession(id))).ok, false);
     assert.deepEqual(await storedTokenIds(dir.path), [], 'tokens.json still holds a token');
     const again = restarted();
     const relisted = (await again.listPanels()).find((candidate) => candidate.id === id);
@@ -92,23 +92,23 @@ describe('overlapping calls', () => {
   }
 
   async function signedInPanel(): Promise<string> {
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
     return id;
   }
 
   test('log out while a session read is in flight: the token does not come back, the read is not counted as a check', async () => {
     const id = await signedInPanel();
     panel.setFault('getSession', { kind: 'latency', ms: HOLD_MS });
-    const reading = outcome(service.getSession(id));
+    const reading = outcome(core.getSession(id));
     await arrived(panel, 'getSession', 1);
 
-    assert.equal((await service.logOut(id)).signedIn, false);
+    assert.equal((await core.logOut(id)).signedIn, false);
     const read = await reading;
     // The panel answered for a sign-in that no longer exists: that answer is not shown as its session.
     assert.equal(read.ok ? 'ok' : read.code, 'NOT_SIGNED_IN');
     assert.match(read.ok ? '' : read.message, /logged out .*while the session was being read/);
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.equal(listed?.lastCheck, null, 'the dropped read marked the panel as checked');
     await assertSignedOutEverywhere(id);
   });
@@ -116,41 +116,41 @@ describe('overlapping calls', () => {
   test('log out while a session read that fails is in flight: its failure is not recorded either', async () => {
     const id = await signedInPanel();
     panel.setFault('getSession', { kind: 'latency', ms: HOLD_MS });
-    const reading = outcome(service.getSession(id));
+    const reading = outcome(core.getSession(id));
     await arrived(panel, 'getSession', 1);
     panel.expireAllTokens();
-    await service.logOut(id);
+    await core.logOut(id);
     const read = await reading;
     assert.equal(read.ok ? 'ok' : read.code, 'NOT_SIGNED_IN');
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.equal(listed?.lastCheck, null);
     assert.equal(listed?.signedOutReason, null, 'a log out by the operator is not a lost session');
     await assertSignedOutEverywhere(id);
   });
 
   test('remove a panel while its log in is in flight: nothing is stored for it', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'latency', ms: HOLD_MS });
-    const loggingIn = outcome(service.logIn(id, credentials));
+    const loggingIn = outcome(core.logIn(id, credentials));
     await arrived(panel, 'login', 1);
 
-    await service.removePanel(id);
+    await core.removePanel(id);
     const logIn = await loggingIn;
     assert.equal(logIn.ok ? 'ok' : logIn.code, 'NOT_FOUND');
     assert.equal(panel.issuedTokens().length, 1, 'the panel did issue a token, which must be dropped');
-    assert.deepEqual(await service.listPanels(), []);
-    assert.equal((await outcome(service.getSession(id))).ok, false);
+    assert.deepEqual(await core.listPanels(), []);
+    assert.equal((await outcome(core.getSession(id))).ok, false);
     assert.deepEqual(await storedTokenIds(dir.path), []);
     assert.deepEqual(await restarted().listPanels(), []);
   });
 
   for (const when of ['before the request leaves', 'while the panel holds the request'] as const) {
     test(`a log in racing a log out (${when}): no token survives`, async () => {
-      const { id } = await service.addPanel({ address: panel.url });
+      const { id } = await core.addPanel({ address: panel.url });
       panel.setFault('login', { kind: 'latency', ms: HOLD_MS });
-      const loggingIn = outcome(service.logIn(id, credentials));
+      const loggingIn = outcome(core.logIn(id, credentials));
       if (when === 'while the panel holds the request') await arrived(panel, 'login', 1);
-      await service.logOut(id);
+      await core.logOut(id);
       const logIn = await loggingIn;
       assert.equal(logIn.ok ? 'ok' : logIn.code, 'NOT_SIGNED_IN');
       await assertSignedOutEverywhere(id);
@@ -160,10 +160,10 @@ describe('overlapping calls', () => {
   test('two session reads of one panel racing a log out: neither brings the token back', async () => {
     const id = await signedInPanel();
     panel.setFault('getSession', { kind: 'latency', ms: HOLD_MS });
-    const first = outcome(service.getSession(id));
-    const second = outcome(service.getSession(id));
+    const first = outcome(core.getSession(id));
+    const second = outcome(core.getSession(id));
     await arrived(panel, 'getSession', 2);
-    await service.logOut(id);
+    await core.logOut(id);
     for (const read of await Promise.all([first, second])) assert.equal(read.ok ? 'ok' : read.code, 'NOT_SIGNED_IN');
     await assertSignedOutEverywhere(id);
   });
@@ -171,15 +171,15 @@ describe('overlapping calls', () => {
   test('a read that ends before the log out counts; one still in flight at the log out does not', async () => {
     const id = await signedInPanel();
     panel.setFault('getSession', { kind: 'latency', ms: HOLD_MS });
-    const slow = outcome(service.getSession(id));
+    const slow = outcome(core.getSession(id));
     await arrived(panel, 'getSession', 1);
     panel.setFault('getSession', null);
-    const fast = await outcome(service.getSession(id));
+    const fast = await outcome(core.getSession(id));
     assert.ok(fast.ok, 'the read that ended first is an ordinary answer');
-    await service.logOut(id);
+    await core.logOut(id);
     const late = await slow;
     assert.equal(late.ok ? 'ok' : late.code, 'NOT_SIGNED_IN');
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.deepEqual(listed?.lastCheck, { at: fast.value.checkedAt, ok: true }, 'the last check is the read that ended before the log out');
     await assertSignedOutEverywhere(id);
   });
@@ -187,21 +187,21 @@ describe('overlapping calls', () => {
   test('a log out stops a read of its sign-in under way; a new log in after it reads with the new token', async () => {
     const id = await signedInPanel();
     panel.setFault('getSession', { kind: 'latency', ms: HOLD_MS });
-    const reading = outcome(service.getSession(id));
+    const reading = outcome(core.getSession(id));
     await arrived(panel, 'getSession', 1);
-    await service.logOut(id);
+    await core.logOut(id);
     // Stopped by the log out, not left to answer later for a sign-in that has ended.
     const read = await reading;
     assert.ok(!read.ok && read.code === 'NOT_SIGNED_IN', `the read ended as ${JSON.stringify(read)}`);
     assert.match(read.message, /logged out of .* while the session was being read/);
-    await service.logIn(id, credentials);
+    await core.logIn(id, credentials);
     const newToken = panel.issuedTokens().at(-1);
     panel.setFault('getSession', null);
-    const again = await service.getSession(id);
+    const again = await core.getSession(id);
     assert.ok(again.session, 'a session came back');
     assert.equal(requestsTo(panel, 'getSession'), 2, 'one read per sign-in, none repeated with the ended token');
     assert.equal(panel.requests.at(-1)?.headers.authorization, `Bearer ${newToken}`);
-    assert.equal((await service.listPanels())[0]?.signedIn, true);
+    assert.equal((await core.listPanels())[0]?.signedIn, true);
   });
 });
 
@@ -216,19 +216,19 @@ describe('twenty panels reading their sessions at once', () => {
   }));
   let servers: ReferencePanel[];
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   /** Panel ids, in the order of `users` and `servers`. */
   let ids: string[];
 
   before(async () => {
     servers = await Promise.all(users.map((user) => startReferencePanel({ users: [user] })));
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
     ids = [];
-    for (const [index, server] of servers.entries()) ids.push((await service.addPanel({ address: server.url, name: `Panel ${index}` })).id);
+    for (const [index, server] of servers.entries()) ids.push((await core.addPanel({ address: server.url, name: `Panel ${index}` })).id);
     // The log ins overlap too, each held a different time.
     for (const server of servers) server.setFault('login', { kind: 'latency', ms: Math.floor(Math.random() * 100) });
-    await Promise.all(ids.map((id, index) => service.logIn(id, { email: users[index]!.email, password: users[index]!.password })));
+    await Promise.all(ids.map((id, index) => core.logIn(id, { email: users[index]!.email, password: users[index]!.password })));
   });
   after(async () => {
     await Promise.all(servers.map((server) => server.close()));
@@ -255,12 +255,12 @@ describe('twenty panels reading their sessions at once', () => {
     assert.equal(user?.id, users[index]!.id);
   }
 
-  test('through the service: every result lands on the right panel', async () => {
+  test('through the core: every result lands on the right panel', async () => {
     const delays = scrambleLatencies();
     const finished: number[] = [];
     const results = await Promise.all(
       ids.map((id, index) =>
-        service.getSession(id).then((result) => {
+        core.getSession(id).then((result) => {
           finished.push(index);
           return result;
         }),
@@ -273,7 +273,7 @@ describe('twenty panels reading their sessions at once', () => {
       'the answers arrived in the order of the calls',
     );
     assert.ok(delays.length === COUNT);
-    for (const [index, listed] of (await service.listPanels()).entries()) {
+    for (const [index, listed] of (await core.listPanels()).entries()) {
       assert.equal(listed.id, ids[index]);
       assert.equal(listed.lastCheck?.ok, true, `panel ${index} was not marked as checked`);
     }
@@ -281,7 +281,7 @@ describe('twenty panels reading their sessions at once', () => {
 
   test('through the registrar: the same twenty at once, each envelope for its own panel', async () => {
     scrambleLatencies();
-    const ipc = registeredIpc({ service });
+    const ipc = registeredIpc({ core });
     const answers = (await Promise.all(ids.map((id) => ipc.call(channelOf('getSession'), id)))) as {
       ok: boolean;
       value?: { panelId: string; session: unknown };

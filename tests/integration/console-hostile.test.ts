@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { CUT_SCHEMA_MARK } from '../../shared/operations-console.ts';
 import { keeping, rejectsWith, tempDir } from '../support/helpers.ts';
 import { type CatalogueOptions, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-core.ts';
 
 /**
  * Hostile catalogues: too large, too many values, too deep, recursive `$ref`s, wrong shapes, paths
@@ -19,7 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => dir.cleanup());
 
-/** A panel of `style` serving `catalogue`, with a signed-in service. */
+/** A panel of `style` serving `catalogue`, with a signed-in core. */
 async function hostile(style: (typeof EASYPANEL_GENERATIONS)[number], catalogue: CatalogueOptions) {
   const panel = await startReferencePanel({ style, catalogue });
   const signed = await openSignedIn(dir.path, panel);
@@ -51,9 +51,9 @@ describe('catalogues refused whole', () => {
     ['escaping-server', 'BAD_RESPONSE', /elsewhere\.invalid.*not to the panel’s own \/api/],
   ] as const) {
     test(`${kind}: ${code}, and nothing else is asked of the panel`, async () => {
-      const { panel, service, id, token } = await hostile('easypanel', { hostile: kind });
+      const { panel, core, id, token } = await hostile('easypanel', { hostile: kind });
       try {
-        const error = await rejectsWith(service.getOperations(id), code, words);
+        const error = await rejectsWith(core.getOperations(id), code, words);
         assert.ok(!error.message.includes(token));
         assert.deepEqual(
           panel.requests.map((request) => request.path),
@@ -77,10 +77,10 @@ describe('catalogues refused whole', () => {
         'api',
         '/',
       ]) {
-        const { panel, service, id } = await hostile('rpc', { hostile: 'escaping-server', serverUrl });
+        const { panel, core, id } = await hostile('rpc', { hostile: 'escaping-server', serverUrl });
         try {
-          await rejectsWith(service.getOperations(id), 'BAD_RESPONSE', /refused the panel's catalogue/);
-          await rejectsWith(service.callOperation(id, { operation: 'update.getStatus', input: null }), 'BAD_RESPONSE');
+          await rejectsWith(core.getOperations(id), 'BAD_RESPONSE', /refused the panel's catalogue/);
+          await rejectsWith(core.callOperation(id, { operation: 'update.getStatus', input: null }), 'BAD_RESPONSE');
           assert.ok(
             panel.requests.every((request) => request.path === '/api/openapi.json'),
             serverUrl,
@@ -99,10 +99,10 @@ describe('catalogues refused whole', () => {
 describe('catalogues read as far as they are sound', () => {
   for (const style of EASYPANEL_GENERATIONS) {
     test(`${style}: paths out of /api (absolute, other hosts, .., encoded dots) are skipped; only the sound operation is offered and sent`, async () => {
-      const { panel, service, id, token } = await hostile(style, { hostile: 'escaping-paths' });
+      const { panel, core, id, token } = await hostile(style, { hostile: 'escaping-paths' });
       const seen: unknown[] = [];
       try {
-        const catalogue = await keeping(seen, service.getOperations(id));
+        const catalogue = await keeping(seen, core.getOperations(id));
         // Under /api/rpc, `/admin/steal` is the RPC layer's own `admin.steal`: inside the panel's API, so offered.
         const inside = style === 'rpc' ? ['admin.steal'] : [];
         assert.deepEqual(
@@ -112,10 +112,10 @@ describe('catalogues read as far as they are sound', () => {
         assert.equal(catalogue.skipped.length, 14 - inside.length, JSON.stringify(catalogue.skipped));
         for (const skipped of catalogue.skipped)
           assert.match(skipped.reason, /leads outside the panel’s \/api|not in the form|may be a secret/);
-        await keeping(seen, service.callOperation(id, { operation: catalogue.operations[0]!.name, input: null }));
+        await keeping(seen, core.callOperation(id, { operation: catalogue.operations[0]!.name, input: null }));
         // Names a catalogue could not offer: refused by the arguments' schema or not found, never sent.
         for (const name of ['../admin', 'elsewhere.invalid', '%2e%2e', 'https://elsewhere.invalid/api', 'a b']) {
-          await assert.rejects(service.callOperation(id, { operation: name, input: null }), (error: { code?: string }) =>
+          await assert.rejects(core.callOperation(id, { operation: name, input: null }), (error: { code?: string }) =>
             ['INVALID_INPUT', 'NOT_FOUND'].includes(error.code ?? ''),
           );
         }
@@ -135,9 +135,9 @@ describe('catalogues read as far as they are sound', () => {
   }
 
   test('recursive $refs are cut and marked, a missing or external one skips its operation, a fan-out past the bound is skipped', async () => {
-    const { panel, service, id } = await hostile('easypanel', { hostile: 'recursive' });
+    const { panel, core, id } = await hostile('easypanel', { hostile: 'recursive' });
     try {
-      const { value: catalogue, turns } = await countingTurns(() => service.getOperations(id));
+      const { value: catalogue, turns } = await countingTurns(() => core.getOperations(id));
       assert.ok(turns > 0);
       const byName = new Map(catalogue.operations.map((operation) => [operation.name, operation]));
       assert.deepEqual([...byName.keys()].sort(), ['getUpdateStatus', 'writeA', 'writeSelf']);
@@ -148,7 +148,7 @@ describe('catalogues read as far as they are sound', () => {
       assert.match(reasons.writeExternal!, /outside the catalogue/);
       assert.match(reasons.writeFan0!, /more than 5,000 parts/);
       // A cut part takes any JSON: the call goes, the panel says what it thinks.
-      const answer = await service.callOperation(id, { operation: 'writeSelf', input: { child: { child: { anything: [1, 2] } } } });
+      const answer = await core.callOperation(id, { operation: 'writeSelf', input: { child: { child: { anything: [1, 2] } } } });
       assert.equal(answer.status, 404);
     } finally {
       await panel.close();
@@ -156,9 +156,9 @@ describe('catalogues read as far as they are sound', () => {
   });
 
   test('wrong shapes skip their operations with a reason; the rest is offered', async () => {
-    const { panel, service, id } = await hostile('trpc', { hostile: 'wrong-shapes' });
+    const { panel, core, id } = await hostile('trpc', { hostile: 'wrong-shapes' });
     try {
-      const catalogue = await service.getOperations(id);
+      const catalogue = await core.getOperations(id);
       const names = catalogue.operations.map((operation) => operation.name).sort();
       assert.ok(names.includes('update.getStatus'));
       assert.ok(!names.some((name) => /notAnObject|listNotObject|methodNotObject|paramsNotList|bodyNotSchema/.test(name)), names.join());
@@ -170,9 +170,9 @@ describe('catalogues read as far as they are sound', () => {
   });
 
   test('a catalogue of 3,000 operations is read in slices: the event loop turns many times meanwhile', async () => {
-    const { panel, service, id } = await hostile('easypanel', { extraOperations: 3000 });
+    const { panel, core, id } = await hostile('easypanel', { extraOperations: 3000 });
     try {
-      const { value: catalogue, turns } = await countingTurns(() => service.getOperations(id));
+      const { value: catalogue, turns } = await countingTurns(() => core.getOperations(id));
       assert.ok(catalogue.operations.length > 3000);
       assert.ok(turns >= 5, `${turns} turns`);
     } finally {

@@ -5,7 +5,7 @@ import type { PanelEvent } from '../../shared/contract/events.ts';
 import { ANSWER_MAX_BYTES, CELL_VALUE_MAX_CHARS } from '../../shared/operations-console.ts';
 import { longestHold, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { serviceWithEvents } from '../support/signed-in-service.ts';
+import { coreWithEvents } from '../support/signed-in-core.ts';
 
 /**
  * The same operation across panels (`callOperationOnPanels`) over real panels of every generation:
@@ -16,11 +16,11 @@ import { serviceWithEvents } from '../support/signed-in-service.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let panels: ReferencePanel[] = [];
-let service: Core;
+let core: Core;
 let events: PanelEvent[];
 beforeEach(async () => {
   dir = await tempDir();
-  ({ service, events } = serviceWithEvents(dir.path, { timeoutMs: 5000 }));
+  ({ core, events } = coreWithEvents(dir.path, { timeoutMs: 5000 }));
 });
 afterEach(async () => {
   await Promise.all(panels.map((panel) => panel.close()));
@@ -33,8 +33,8 @@ async function signedInPanels(styles: Exclude<PanelStyle, 'simple'>[]): Promise<
   for (const style of styles) {
     const panel = await startReferencePanel({ style });
     panels.push(panel);
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
     ids.push(id);
   }
   return { ids, tokens: panels.flatMap((panel) => panel.issuedTokens()) };
@@ -44,7 +44,7 @@ const listUsers = { operation: 'users.listUsers', input: null };
 
 test('a read across panels of every generation: results in the order asked, the field value, progress for each, no token', async () => {
   const { ids, tokens } = await signedInPanels(['easypanel', 'trpc', 'rpc']);
-  const results = await service.callOperationOnPanels(ids, listUsers, { field: '[0].email' });
+  const results = await core.callOperationOnPanels(ids, listUsers, { field: '[0].email' });
   assert.deepEqual(
     results.map((result) => [result.panelId, result.outcome, result.status, result.value]),
     ids.map((id) => [id, 'done', 200, DEMO_USER.email]),
@@ -53,7 +53,7 @@ test('a read across panels of every generation: results in the order asked, the 
   assert.equal(progress.length, 3);
   assert.deepEqual(progress.at(-1)?.type === 'operationProgress' && [progress.at(-1)!.done, progress.at(-1)!.total], [3, 3]);
   // A container as a cell: its JSON, secret fields masked, shortened.
-  const whole = await service.callOperationOnPanels(ids.slice(0, 1), listUsers, { field: '[0]' });
+  const whole = await core.callOperationOnPanels(ids.slice(0, 1), listUsers, { field: '[0]' });
   const cell = whole[0]!.value as string;
   assert.ok(cell.length <= CELL_VALUE_MAX_CHARS);
   assert.doesNotMatch(cell, /demo-api-token|\$2b\$/);
@@ -66,8 +66,8 @@ test('one slow and one failing panel: each row says its own, the others are not 
   const [fast, slow, failing, signedOut] = ids as [string, string, string, string];
   panels[1]!.setFault('listUsers', { kind: 'latency', ms: 400 });
   panels[2]!.setFault('listUsers', { kind: 'drop-connection' });
-  await service.logOut(signedOut);
-  const results = await service.callOperationOnPanels(ids, listUsers, { field: 'length' });
+  await core.logOut(signedOut);
+  const results = await core.callOperationOnPanels(ids, listUsers, { field: 'length' });
   const byId = new Map(results.map((result) => [result.panelId, result]));
   assert.equal(byId.get(fast)?.value, 1);
   assert.equal(byId.get(slow)?.outcome, 'done');
@@ -78,14 +78,14 @@ test('one slow and one failing panel: each row says its own, the others are not 
   assert.equal(panels[2]!.requests.filter((request) => request.path === '/api/listUsers').length, 2);
 
   // Cancel: one at a time, the first slow; the rest are answered without a request.
-  await service.updateSettings({ checkConcurrency: 1 });
+  await core.updateSettings({ checkConcurrency: 1 });
   panels[1]!.setFault('listUsers', { kind: 'latency', ms: 2000 });
   for (const panel of panels) panel.requests.splice(0);
   const order = [slow, fast, fast, failing];
-  const running = service.callOperationOnPanels([slow, fast, failing], listUsers, { field: null });
-  await rejectsWith(service.callOperationOnPanels(order, listUsers, { field: null }), 'INVALID_INPUT', /already calling/);
+  const running = core.callOperationOnPanels([slow, fast, failing], listUsers, { field: null });
+  await rejectsWith(core.callOperationOnPanels(order, listUsers, { field: null }), 'INVALID_INPUT', /already calling/);
   await waitUntil(() => panels[1]!.requests.some((request) => request.path === '/api/listUsers'));
-  await service.cancelOperationRun();
+  await core.cancelOperationRun();
   const cancelled = await running;
   assert.deepEqual(
     cancelled.map((result) => result.outcome),
@@ -98,14 +98,14 @@ test('one slow and one failing panel: each row says its own, the others are not 
 test('a write across panels goes only with allowWrite, and each panel’s write is recorded', async () => {
   const { ids } = await signedInPanels(['easypanel', 'rpc']);
   const create = { operation: 'projects.createProject', input: { name: 'fleet-made' } };
-  const refused = await service.callOperationOnPanels(ids, create, { field: null });
+  const refused = await core.callOperationOnPanels(ids, create, { field: null });
   assert.deepEqual(
     refused.map((result) => result.outcome),
     ['failed', 'failed'],
   );
   assert.match(refused[0]!.message!, /Not sent/);
   assert.ok(panels.every((panel) => !panel.requests.some((request) => /createProject/.test(request.path))));
-  const done = await service.callOperationOnPanels(ids, create, { field: 'name', allowWrite: true });
+  const done = await core.callOperationOnPanels(ids, create, { field: 'name', allowWrite: true });
   assert.deepEqual(
     done.map((result) => [result.outcome, result.status, result.value]),
     [
@@ -113,7 +113,7 @@ test('a write across panels goes only with allowWrite, and each panel’s write 
       ['done', 200, 'fleet-made'],
     ],
   );
-  const { entries } = await service.listActivity();
+  const { entries } = await core.listActivity();
   assert.deepEqual(entries.map((entry) => [entry.what.operation, entry.outcome]).sort(), [
     ['createProject', 'ok'],
     ['projects.createProject', 'ok'],
@@ -127,7 +127,7 @@ test('an answer over 4 MiB is cut to the start of its text; a 4 MiB one is read 
   const rows = (count: number) => ({ projects: [], services: Array.from({ length: count }, (_, index) => row(index)) });
   const perRow = JSON.stringify(row(10_000)).length + 1;
   panels[0]!.services.setRawAnswer('listProjectsAndServices', rows(Math.floor((ANSWER_MAX_BYTES - 100) / perRow)));
-  const { value: whole, heldMs } = await longestHold(() => service.callOperation(id, { operation: 'listProjectsAndServices', input: {} }));
+  const { value: whole, heldMs } = await longestHold(() => core.callOperation(id, { operation: 'listProjectsAndServices', input: {} }));
   assert.equal(whole.truncated, false);
   assert.ok(whole.bytes > 3.9 * 1024 * 1024, `${whole.bytes}`);
   assert.ok(Array.isArray((whole.body as { services: unknown[] }).services));
@@ -135,7 +135,7 @@ test('an answer over 4 MiB is cut to the start of its text; a 4 MiB one is read 
   assert.ok(heldMs < 1000, `main held ${heldMs} ms`);
 
   panels[0]!.services.setRawAnswer('listProjectsAndServices', { ...rows(70_000), leak: tokens.at(-1) });
-  const cut = await service.callOperation(id, { operation: 'listProjectsAndServices', input: {} });
+  const cut = await core.callOperation(id, { operation: 'listProjectsAndServices', input: {} });
   assert.equal(cut.truncated, true);
   assert.equal(cut.body, null);
   assert.equal(cut.text?.length, 64 * 1024);
@@ -143,7 +143,7 @@ test('an answer over 4 MiB is cut to the start of its text; a 4 MiB one is read 
 
   // The token in an answer is replaced, in JSON and in text.
   panels[0]!.services.setRawAnswer('listProjectsAndServices', { echoed: tokens.at(-1), nested: [{ [tokens.at(-1)!]: 1 }] });
-  const echoed = await service.callOperation(id, { operation: 'listProjectsAndServices', input: {} });
+  const echoed = await core.callOperation(id, { operation: 'listProjectsAndServices', input: {} });
   assert.ok(!JSON.stringify(echoed).includes(tokens.at(-1)!));
   assert.match(JSON.stringify(echoed.body), /hidden by Paneldeck/);
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { readAllFiles, tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { echoForms, secretFormsIn } from '../support/secret-forms.ts';
-import { openSignedIn } from '../support/signed-in-service.ts';
+import { openSignedIn } from '../support/signed-in-core.ts';
 
 /**
  * The console and the panel's token: a panel that echoes it, in every encoding the leak tests know,
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 test('a token echoed in any encoding is in no answer, error, event or file', async () => {
   panel = await startReferencePanel({ style: 'easypanel', issueToken: sanctumToken });
-  const { service, events, id, token } = await openSignedIn(dir.path, panel);
+  const { core, events, id, token } = await openSignedIn(dir.path, panel);
   const forms = echoForms(token, DEMO_USER.email);
   const seen: unknown[] = [];
   const settle = async (work: Promise<unknown>) => {
@@ -39,13 +39,13 @@ test('a token echoed in any encoding is in no answer, error, event or file', asy
       seen.push({ message: (error as Error).message, stack: (error as Error).stack });
     }
   };
-  seen.push(await service.getOperations(id));
+  seen.push(await core.getOperations(id));
   // A read answering every form, as values and as keys.
   panel.services.setRawAnswer('listProjectsAndServices', {
     forms: forms.map((form) => ({ [form.name]: form.text, [form.text]: form.name })),
   });
-  await settle(service.callOperation(id, { operation: 'listProjectsAndServices', input: {} }));
-  await settle(service.callOperationOnPanels([id], { operation: 'listProjectsAndServices', input: {} }, { field: 'forms' }));
+  await settle(core.callOperation(id, { operation: 'listProjectsAndServices', input: {} }));
+  await settle(core.callOperationOnPanels([id], { operation: 'listProjectsAndServices', input: {} }, { field: 'forms' }));
   // A write the panel refuses with the token in its words: the answer, and the log's message.
   for (const form of forms) {
     panel.setFault('createProject', {
@@ -53,14 +53,14 @@ test('a token echoed in any encoding is in no answer, error, event or file', asy
       status: 500,
       body: { code: 'INTERNAL_SERVER_ERROR', message: `failed for ${form.text}` },
     });
-    await settle(service.callOperation(id, { operation: 'createProject', input: { name: 'leaky' } }));
+    await settle(core.callOperation(id, { operation: 'createProject', input: { name: 'leaky' } }));
   }
   // Text answers (not JSON) with the token.
   for (const form of forms) {
     panel.setFault('listUsers', { kind: 'status', status: 200, body: `token ${form.text}`, contentType: 'text/plain' });
-    await settle(service.callOperation(id, { operation: 'listUsers', input: null }));
+    await settle(core.callOperation(id, { operation: 'listUsers', input: null }));
   }
-  const { entries } = await service.listActivity({ panelId: id });
+  const { entries } = await core.listActivity({ panelId: id });
   assert.equal(entries.length, forms.length);
   assert.ok(entries.every((entry) => entry.outcome === 'failed'));
   const files = await readAllFiles(dir.path);
@@ -76,7 +76,7 @@ test('a token echoed in any encoding is in no answer, error, event or file', asy
 
 test('a catalogue echoing the token in names and summaries shows it nowhere', async () => {
   panel = await startReferencePanel({ style: 'rpc', issueToken: sanctumToken, catalogue: { hostile: 'escaping-paths' } });
-  const { service, id, token } = await openSignedIn(dir.path, panel);
-  const catalogue = await service.getOperations(id);
+  const { core, id, token } = await openSignedIn(dir.path, panel);
+  const catalogue = await core.getOperations(id);
   assert.deepEqual(secretFormsIn(JSON.stringify(catalogue), token), []);
 });

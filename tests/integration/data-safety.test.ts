@@ -19,8 +19,8 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
   describe('the panel list format', () => {
     test('a format-1 file is backed up byte for byte, then upgraded to the current format (account renamed lastEmail, no group, tags, colour or favourite), once', async () => {
       copyFileSync(v1Fixture, file('panels.json'));
-      const service = start();
-      const panels = await service.listPanels();
+      const core = start();
+      const panels = await core.listPanels();
       assert.deepEqual(
         panels.map((p) => [p.name, p.lastEmail, p.loginPath, p.tokenField]),
         [
@@ -30,9 +30,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       );
       assert.equal(panels[1]?.signedOutReason?.code, 'UNAUTHORIZED');
       assert.deepEqual(panels[0]?.lastCheck, { at: '2026-11-21T08:00:00.000Z', ok: true });
-      assert.equal(await service.loadProblem(), null);
+      assert.equal(await core.loadProblem(), null);
 
-      const migration = await service.migration();
+      const migration = await core.migration();
       assert.equal(migration?.fromVersion, 1);
       assert.match(migration?.backupPath ?? '', /panels\.v1-backup-.*\.json$/);
       assert.equal(readFileSync(migration!.backupPath, 'utf8'), readFileSync(v1Fixture, 'utf8'));
@@ -56,9 +56,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     });
 
     test('a format-2 file is backed up byte for byte and upgraded to format 3; the panels keep their sign-ins and take new labels', async () => {
-      const service = start();
-      const { id } = await service.addPanel({ address: services.panel().url, name: 'Signed in' });
-      await service.logIn(id, credentials);
+      const core = start();
+      const { id } = await core.addPanel({ address: services.panel().url, name: 'Signed in' });
+      await core.logIn(id, credentials);
       const current = read('panels.json');
       const asVersion2 = JSON.stringify({
         version: 2,
@@ -88,9 +88,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     });
 
     test('panels signed in under format 1 stay signed in after the upgrade', async () => {
-      const service = start();
-      const { id } = await service.addPanel({ address: services.panel().url, name: 'Signed in' });
-      await service.logIn(id, credentials);
+      const core = start();
+      const { id } = await core.addPanel({ address: services.panel().url, name: 'Signed in' });
+      await core.logIn(id, credentials);
       const current = read('panels.json');
       const asVersion1 = {
         version: 1,
@@ -105,9 +105,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     });
 
     test('a panel list from a version that called keyring protection "encrypted" loads signed in, read as keyring; the next save writes the new word', async () => {
-      const service = start();
-      const { id } = await service.addPanel({ address: services.panel().url, name: 'Signed in' });
-      await service.logIn(id, credentials);
+      const core = start();
+      const { id } = await core.addPanel({ address: services.panel().url, name: 'Signed in' });
+      await core.logIn(id, credentials);
       const current = read('panels.json');
       assert.equal(current.panels[0].tokenStorage, 'keyring');
       const asOlder = {
@@ -128,9 +128,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     test('a format from a newer Paneldeck: the file is copied aside untouched, the window is told, the app starts', async () => {
       const newer = JSON.stringify({ version: 4, panels: [{ id: 'x', somethingNew: true }] });
       writeFileSync(file('panels.json'), newer);
-      const service = start();
-      assert.deepEqual(await service.listPanels(), []);
-      const [problem] = (await service.getAppStatus()).startupProblems;
+      const core = start();
+      assert.deepEqual(await core.listPanels(), []);
+      const [problem] = (await core.getAppStatus()).startupProblems;
       assert.equal(problem?.file, 'panels');
       assert.match(problem?.message ?? '', /newer Paneldeck \(format 4; this one reads up to 3\)/);
       assert.equal(readFileSync(problem!.copyPath!, 'utf8'), newer);
@@ -196,9 +196,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
   });
 
   describe('the keyring changes between runs', () => {
-    async function signedInPanel(service: Core): Promise<string> {
-      const { id } = await service.addPanel({ address: services.panel().url });
-      await service.logIn(id, credentials);
+    async function signedInPanel(core: Core): Promise<string> {
+      const { id } = await core.addPanel({ address: services.panel().url });
+      await core.logIn(id, credentials);
       return id;
     }
 
@@ -234,15 +234,15 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
 
     test('weak protection allowed by the operator: saved under basic_text, kept across restarts; turned off, deleted from disk but kept in memory', async () => {
       services.encryption().backendName = 'basic_text';
-      const service = start();
-      const { id } = await service.addPanel({ address: services.panel().url });
-      assert.equal((await service.logIn(id, credentials)).tokenStorage, 'memory');
+      const core = start();
+      const { id } = await core.addPanel({ address: services.panel().url });
+      assert.equal((await core.logIn(id, credentials)).tokenStorage, 'memory');
       assert.deepEqual(filesMatching(/^tokens/), [], 'nothing on disk while weak protection is off');
 
       // Turning it on saves the token that is in memory now.
-      const on = await service.updateSettings({ storeTokensWithWeakProtection: true });
+      const on = await core.updateSettings({ storeTokensWithWeakProtection: true });
       assert.equal(on.settings.storeTokensWithWeakProtection, true);
-      assert.equal((await service.listPanels())[0]?.tokenStorage, 'weak');
+      assert.equal((await core.listPanels())[0]?.tokenStorage, 'weak');
       assert.equal(read('tokens.json').tokens[id].backend, 'basic_text');
       assert.equal(read('settings.json').storeTokensWithWeakProtection, true);
 
@@ -266,9 +266,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
 
     test('a keyring that appears later: tokens saved under basic_text are re-encrypted under it', async () => {
       services.encryption().backendName = 'basic_text';
-      const service = start();
-      await service.updateSettings({ storeTokensWithWeakProtection: true });
-      const id = await signedInPanel(service);
+      const core = start();
+      await core.updateSettings({ storeTokensWithWeakProtection: true });
+      const id = await signedInPanel(core);
       assert.equal(read('tokens.json').tokens[id].backend, 'basic_text');
 
       services.encryption().backendName = 'gnome_libsecret';
@@ -279,9 +279,9 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
 
     test('with weak protection off, a basic_text copy found on disk is not read (the setting decides, not the file)', async () => {
       services.encryption().backendName = 'basic_text';
-      const service = start();
-      await service.updateSettings({ storeTokensWithWeakProtection: true });
-      const id = await signedInPanel(service);
+      const core = start();
+      await core.updateSettings({ storeTokensWithWeakProtection: true });
+      const id = await signedInPanel(core);
       writeFileSync(file('settings.json'), JSON.stringify({ version: 1, storeTokensWithWeakProtection: false }));
       const [signedOut] = await start().listPanels();
       assert.equal(signedOut?.signedIn, false);
@@ -290,13 +290,13 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     });
 
     test('the setting is refused with INVALID_INPUT when it is not a boolean, and nothing is written', async () => {
-      const service = start();
+      const core = start();
       await rejectsWith(
-        service.updateSettings({ storeTokensWithWeakProtection: 'yes' as unknown as boolean }),
+        core.updateSettings({ storeTokensWithWeakProtection: 'yes' as unknown as boolean }),
         'INVALID_INPUT',
         /true or false/,
       );
-      await rejectsWith(service.updateSettings({ other: true } as never), 'INVALID_INPUT', /Unexpected field/);
+      await rejectsWith(core.updateSettings({ other: true } as never), 'INVALID_INPUT', /Unexpected field/);
       assert.deepEqual(filesMatching(/^settings/), []);
     });
   });

@@ -19,16 +19,16 @@ const web = { projectName: 'shop', serviceName: 'web' };
 
 const panels = new Map<string, ReferencePanel>();
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: Core;
+let core: Core;
 before(async () => {
   for (const style of GENERATIONS) panels.set(style, await startReferencePanel({ style }));
 });
 after(() => Promise.all([...panels.values()].map((panel) => panel.close())));
 afterEach(() => dir.cleanup());
 beforeEach(async () => {
-  // A service of its own per test: each signs in afresh.
+  // A core of its own per test: each signs in afresh.
   dir = await tempDir();
-  service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
+  core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
   for (const panel of panels.values()) {
     for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
@@ -48,8 +48,8 @@ const panelOf = (style: string) => {
 };
 
 async function signedIn(panel: ReferencePanel): Promise<{ id: string; token: string }> {
-  const { id } = await service.addPanel({ address: panel.url, name: `Shop ${panel.style}` });
-  await service.logIn(id, credentials);
+  const { id } = await core.addPanel({ address: panel.url, name: `Shop ${panel.style}` });
+  await core.logIn(id, credentials);
   const token = panel.issuedTokens().at(-1);
   assert.ok(token);
   return { id, token };
@@ -61,9 +61,9 @@ for (const style of GENERATIONS) {
       const panel = panelOf(style);
       const { id, token } = await signedIn(panel);
       panel.serviceActions.beginAction('shop', 'db', 'enable');
-      await service.runServiceAction(id, { ...web, action: 'deploy' });
-      await service.runServiceAction(id, { ...web, action: 'restart' });
-      const list = await service.listDeployments(id, web);
+      await core.runServiceAction(id, { ...web, action: 'deploy' });
+      await core.runServiceAction(id, { ...web, action: 'restart' });
+      const list = await core.listDeployments(id, web);
       assert.deepEqual(
         list.deployments.map((one) => [one.type, one.status]),
         [
@@ -74,7 +74,7 @@ for (const style of GENERATIONS) {
       const build = list.deployments[1];
       assert.ok(build?.startedAt && build.finishedAt && build.finishedAt >= build.startedAt);
       assert.deepEqual([list.panelId, list.projectName, list.serviceName, list.truncated], [id, 'shop', 'web', false]);
-      const log = await service.getDeploymentLog(id, build.id);
+      const log = await core.getDeploymentLog(id, build.id);
       assert.deepEqual(
         { ...log, readAt: 'x' },
         { panelId: id, deploymentId: build.id, readAt: 'x', status: 'done', log: BUILD_LOG_LINES.join('\n'), truncated: false },
@@ -92,16 +92,16 @@ for (const style of GENERATIONS) {
       const panel = panelOf(style);
       const { id } = await signedIn(panel);
       panel.serviceActions.setDeployTime(1600);
-      const deploying = service.runServiceAction(id, { ...web, action: 'deploy' });
+      const deploying = core.runServiceAction(id, { ...web, action: 'deploy' });
       await waitUntil(() => (panel.serviceActions.actions()[0]?.log.split('\n').length ?? 0) > 2);
-      const [running] = (await service.listDeployments(id, web)).deployments;
+      const [running] = (await core.listDeployments(id, web)).deployments;
       assert.ok(running);
       assert.deepEqual([running.type, running.status, running.finishedAt], ['build', 'running', null]);
-      const first = await service.getDeploymentLog(id, running.id);
+      const first = await core.getDeploymentLog(id, running.id);
       assert.equal(first.status, 'running');
       await waitUntil(() => panel.serviceActions.actions()[0]?.status === 'done', 5000);
       await deploying;
-      const last = await service.getDeploymentLog(id, running.id);
+      const last = await core.getDeploymentLog(id, running.id);
       assert.equal(last.status, 'done');
       assert.ok(last.log.startsWith(first.log) && last.log.length > first.log.length);
       assert.equal(last.log.split('\n').length, BUILD_LOG_LINES.length);
@@ -116,7 +116,7 @@ describe('deploying from the panel’s unfinished builds', () => {
     const build = panel.serviceActions.beginAction('shop', 'web', 'build');
     panel.serviceActions.beginAction('shop', 'db', 'restart');
     panel.requests.splice(0);
-    const state = async (name: string) => (await service.listServices(id)).services.find((one) => one.name === name)?.state;
+    const state = async (name: string) => (await core.listServices(id)).services.find((one) => one.name === name)?.state;
     assert.equal(await state('web'), 'deploying');
     assert.equal(panel.requests.filter((request) => request.path === '/api/rpc/actions/listActions').length, 1);
     // A running restart is no build: db stays as its task stats say.
@@ -131,7 +131,7 @@ describe('deploying from the panel’s unfinished builds', () => {
     panel.serviceActions.beginAction('shop', 'web', 'build');
     for (const fault of [{ kind: 'server-error' }, { kind: 'invalid-json' }, { kind: 'status', status: 404 }] as const) {
       panel.setFault('listActions', fault);
-      const list = await service.listServices(id);
+      const list = await core.listServices(id);
       assert.deepEqual(
         list.services.map((one) => one.state),
         ['running', 'running'],
@@ -148,9 +148,9 @@ describe('answers the contract does not expect', () => {
     const action = panel.serviceActions.beginAction('shop', 'web', 'build');
     (action as { status: string }).status = 'queued-for-later';
     action.log = 'waiting\n';
-    const [listed] = (await service.listDeployments(id, web)).deployments;
+    const [listed] = (await core.listDeployments(id, web)).deployments;
     assert.equal(listed?.status, 'unknown');
-    const log = await service.getDeploymentLog(id, action.id);
+    const log = await core.getDeploymentLog(id, action.id);
     assert.deepEqual([log.status, log.log], ['unknown', 'waiting']);
   });
 
@@ -160,7 +160,7 @@ describe('answers the contract does not expect', () => {
     const action = panel.serviceActions.beginAction('shop', 'web', 'build');
     const lines = Array.from({ length: 120_000 }, (_, index) => `#${index} step ${'x'.repeat(40)}`);
     action.log = `${lines.join('\n')}\n`;
-    const { value: log, heldMs } = await longestHold(() => service.getDeploymentLog(id, action.id));
+    const { value: log, heldMs } = await longestHold(() => core.getDeploymentLog(id, action.id));
     assert.equal(log.truncated, true);
     assert.ok(log.log.length <= DEPLOYMENT_LOG_MAX_CHARS);
     assert.ok(log.log.endsWith('#119999 step xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'));
@@ -174,7 +174,7 @@ describe('answers the contract does not expect', () => {
     const { id } = await signedIn(panel);
     const action = panel.serviceActions.beginAction('shop', 'web', 'build');
     action.log = 'y'.repeat(40 * 1024 * 1024);
-    await rejectsWith(service.getDeploymentLog(id, action.id), 'RESPONSE_TOO_LARGE');
+    await rejectsWith(core.getDeploymentLog(id, action.id), 'RESPONSE_TOO_LARGE');
     action.log = '';
   });
 
@@ -189,7 +189,7 @@ describe('answers the contract does not expect', () => {
       finishedAt: '2026-11-25T10:00:00Z',
     }));
     panel.serviceActions.setRawAnswer('listActions', items);
-    const { value: list, heldMs } = await longestHold(() => service.listDeployments(id, web));
+    const { value: list, heldMs } = await longestHold(() => core.listDeployments(id, web));
     assert.equal(list.deployments.length, MAX_LISTED_DEPLOYMENTS);
     assert.equal(list.truncated, true);
     assert.deepEqual(list.deployments[0], {
@@ -203,7 +203,7 @@ describe('answers the contract does not expect', () => {
     // A figure, not a verdict: tests assert no time; `npm run bench:hostile-answers` holds the goal.
     console.log(`main was held ${heldMs.toFixed(0)} ms at most`);
     // And listServices, which reads the same list, is not slowed into failure by it.
-    assert.equal((await service.listServices(id)).services.length, 2);
+    assert.equal((await core.listServices(id)).services.length, 2);
   });
 
   test('deep nesting and non-JSON are refused in words; an answer of another shape is an empty list', async () => {
@@ -212,15 +212,15 @@ describe('answers the contract does not expect', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 1000; level++) deep = [deep];
     panel.serviceActions.setRawAnswer('listActions', [{ id: 'a', deep }]);
-    await rejectsWith(service.listDeployments(id, web), 'BAD_RESPONSE', /nested more than 64 levels/);
+    await rejectsWith(core.listDeployments(id, web), 'BAD_RESPONSE', /nested more than 64 levels/);
     panel.serviceActions.setRawAnswer('getAction', { status: 'done', log: deep });
-    await rejectsWith(service.getDeploymentLog(id, 'abc'), 'BAD_RESPONSE', /nested more than 64 levels/);
+    await rejectsWith(core.getDeploymentLog(id, 'abc'), 'BAD_RESPONSE', /nested more than 64 levels/);
     panel.serviceActions.setRawAnswer('listActions', { something: 'else' });
-    assert.deepEqual((await service.listDeployments(id, web)).deployments, []);
+    assert.deepEqual((await core.listDeployments(id, web)).deployments, []);
     panel.serviceActions.setRawAnswer('getAction', { status: 'done', log: 42 });
-    assert.deepEqual([(await service.getDeploymentLog(id, 'abc')).log], ['']);
+    assert.deepEqual([(await core.getDeploymentLog(id, 'abc')).log], ['']);
     panel.setFault('listActions', { kind: 'invalid-json' });
-    await rejectsWith(service.listDeployments(id, web), 'BAD_RESPONSE');
+    await rejectsWith(core.listDeployments(id, web), 'BAD_RESPONSE');
   });
 
   test('a log line holding the token is replaced; colour codes go', async () => {
@@ -228,7 +228,7 @@ describe('answers the contract does not expect', () => {
     const { id, token } = await signedIn(panel);
     const action = panel.serviceActions.beginAction('shop', 'web', 'build');
     action.log = `\u001b[32mok\u001b[0m\ncurl -H "Authorization: Bearer ${token}"\nTOKEN=${Buffer.from(token).toString('base64')}\ndone\n`;
-    const log = await service.getDeploymentLog(id, action.id);
+    const log = await core.getDeploymentLog(id, action.id);
     assert.equal(log.log.split('\n')[0], 'ok');
     assert.equal(log.log.split('\n')[3], 'done');
     assert.ok(!log.log.includes(token) && !log.log.includes(Buffer.from(token).toString('base64')));
@@ -240,16 +240,16 @@ describe('arguments and sign-in', () => {
     const panel = panelOf('easypanel');
     const { id } = await signedIn(panel);
     panel.requests.splice(0);
-    await rejectsWith(service.listDeployments(id, { projectName: 'Shop', serviceName: 'web' }), 'INVALID_INPUT');
-    await rejectsWith(service.listDeployments(id, { projectName: 'shop', serviceName: 'web\u0000' }), 'INVALID_INPUT');
-    await rejectsWith(service.getDeploymentLog(id, '../../getSession'), 'INVALID_INPUT');
-    await rejectsWith(service.getDeploymentLog(id, 'a'.repeat(129)), 'INVALID_INPUT');
-    await rejectsWith(service.getDeploymentLog('nope', 'abc'), 'INVALID_INPUT');
+    await rejectsWith(core.listDeployments(id, { projectName: 'Shop', serviceName: 'web' }), 'INVALID_INPUT');
+    await rejectsWith(core.listDeployments(id, { projectName: 'shop', serviceName: 'web\u0000' }), 'INVALID_INPUT');
+    await rejectsWith(core.getDeploymentLog(id, '../../getSession'), 'INVALID_INPUT');
+    await rejectsWith(core.getDeploymentLog(id, 'a'.repeat(129)), 'INVALID_INPUT');
+    await rejectsWith(core.getDeploymentLog('nope', 'abc'), 'INVALID_INPUT');
     assert.equal(panel.requests.length, 0);
-    await service.logOut(id);
+    await core.logOut(id);
     const sent = panel.requests.length;
-    await rejectsWith(service.getDeploymentLog(id, 'abc'), 'NOT_SIGNED_IN');
-    await rejectsWith(service.listDeployments(id, web), 'NOT_SIGNED_IN');
+    await rejectsWith(core.getDeploymentLog(id, 'abc'), 'NOT_SIGNED_IN');
+    await rejectsWith(core.listDeployments(id, web), 'NOT_SIGNED_IN');
     assert.equal(panel.requests.length, sent);
   });
 
@@ -257,15 +257,15 @@ describe('arguments and sign-in', () => {
     const panel = panelOf('trpc');
     const { id } = await signedIn(panel);
     panel.expireAllTokens();
-    await rejectsWith(service.listDeployments(id, web), 'UNAUTHORIZED');
-    assert.equal((await service.listPanels()).find((one) => one.id === id)?.signedIn, false);
-    await rejectsWith(service.getDeploymentLog(id, 'abc'), 'NOT_SIGNED_IN');
+    await rejectsWith(core.listDeployments(id, web), 'UNAUTHORIZED');
+    assert.equal((await core.listPanels()).find((one) => one.id === id)?.signedIn, false);
+    await rejectsWith(core.getDeploymentLog(id, 'abc'), 'NOT_SIGNED_IN');
   });
 
   test('a deployment the panel does not have is NOT_FOUND in its own words, never the token', async () => {
     const panel = panelOf('rpc');
     const { id, token } = await signedIn(panel);
-    const error = await rejectsWith(service.getDeploymentLog(id, 'nothere'), 'NOT_FOUND', /no deployment nothere.*"Action not found"/);
+    const error = await rejectsWith(core.getDeploymentLog(id, 'nothere'), 'NOT_FOUND', /no deployment nothere.*"Action not found"/);
     assert.ok(!JSON.stringify(error).includes(token) && !error.message.includes(token));
   });
 });

@@ -28,7 +28,7 @@ import {
  * the session reads in flight at the servers themselves.
  *
  * No assertion is about wall-clock time (waits have deadlines only as guards against a hang).
- * Where a test needs a pass to be under way, a gate in the service's `fetch` holds the reads (or a
+ * Where a test needs a pass to be under way, a gate in the core's `fetch` holds the reads (or a
  * server holds them with a latency fault) until the test has done what it needs; races are
  * explored by fast-check's scheduler at the end of the file.
  */
@@ -44,14 +44,14 @@ const FLEET_SIGNED_OUT = 4;
 
 /**
  * A promise that notes whether its holder ever looked at it: `await`, `then`, `catch` and
- * `finally` all call `then` on a subclass. A fetch the service starts and never looks at is a
+ * `finally` all call `then` on a subclass. A fetch the core starts and never looks at is a
  * rejection nobody handles, which under Node ends the process (and in Electron's main process
  * shows a crash dialog).
  */
 class WatchedPromise<T> extends Promise<T> {
   looked = false;
 
-  // What `then` derives is a plain promise: only the one handed to the service is watched.
+  // What `then` derives is a plain promise: only the one handed to the core is watched.
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }
@@ -61,7 +61,7 @@ class WatchedPromise<T> extends Promise<T> {
       inner.then(resolve, reject);
     });
     // Through the base `then`, so it does not count as looking: the test reports what the
-    // service ignored instead of ending on an unhandled rejection itself.
+    // core ignored instead of ending on an unhandled rejection itself.
     Promise.prototype.then.call(watched, undefined, () => undefined);
     return watched;
   }
@@ -76,7 +76,7 @@ class WatchedPromise<T> extends Promise<T> {
   }
 }
 
-/** A fetch the service made, and whether its signal was already aborted when it was made. */
+/** A fetch the core made, and whether its signal was already aborted when it was made. */
 interface FetchMade {
   promise: WatchedPromise<Response>;
   what: string;
@@ -117,7 +117,7 @@ class ServerLoad {
 }
 
 /**
- * The service's `fetch`: the global fetch, counting the session reads the service has sent and not
+ * The core's `fetch`: the global fetch, counting the session reads the core has sent and not
  * had an answer to. A closed gate holds them before they leave, so a pass stays under way, with a
  * known number of reads started, for as long as a test needs.
  */
@@ -143,7 +143,7 @@ class ClientLoad {
 
   readonly #made: FetchMade[] = [];
 
-  /** Fetches whose outcome the service never looked at. */
+  /** Fetches whose outcome the core never looked at. */
   ignored(): string[] {
     return describeIgnored(this.#made);
   }
@@ -172,7 +172,7 @@ class ClientLoad {
 }
 
 interface Fleet {
-  service: Core;
+  core: Core;
   /** Panel ids, in the order of `servers`. */
   ids: string[];
   signedIn: string[];
@@ -204,19 +204,19 @@ async function startFleet(signedIn: number, options: { signedOut?: number; serve
   const dir = await mkdtemp(join(SCRATCH, 'paneldeck-fleet-'));
   const encryption = testEncryption();
   const events: PanelEvent[] = [];
-  const service = createCore({
+  const core = createCore({
     dataDir: dir,
     encryption,
     fetch: client.fetch,
     timeoutMs: 10_000,
     emit: (event) => events.push(event),
   });
-  /** Every service on the folder: flushed before it is deleted, or a pending history write would create it again. */
-  const services = [service];
+  /** Every core on the folder: flushed before it is deleted, or a pending history write would create it again. */
+  const cores = [core];
   const ids: string[] = [];
-  for (const [index, panel] of servers.entries()) ids.push((await service.addPanel({ address: panel.url, name: `Panel ${index}` })).id);
+  for (const [index, panel] of servers.entries()) ids.push((await core.addPanel({ address: panel.url, name: `Panel ${index}` })).id);
   const signedInIds = ids.slice(0, signedIn);
-  await Promise.all(signedInIds.map((id) => service.logIn(id, credentials)));
+  await Promise.all(signedInIds.map((id) => core.logIn(id, credentials)));
   const serverById = new Map(ids.map((id, index) => [id, servers[index]!]));
   const serverOf = (id: string) => {
     const found = serverById.get(id);
@@ -224,7 +224,7 @@ async function startFleet(signedIn: number, options: { signedOut?: number; serve
     return found;
   };
   return {
-    service,
+    core,
     ids,
     signedIn: signedInIds,
     signedOut: ids.slice(signedIn),
@@ -246,13 +246,13 @@ async function startFleet(signedIn: number, options: { signedOut?: number; serve
     },
     restart: () => {
       const again = createCore({ dataDir: dir, encryption, timeoutMs: 10_000 });
-      services.push(again);
+      cores.push(again);
       return again;
     },
     close: async () => {
       client.openGate();
       await Promise.all(servers.map((panel) => panel.close()));
-      await Promise.all(services.map((running) => running.flush()));
+      await Promise.all(cores.map((running) => running.flush()));
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -324,18 +324,18 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
   // Events of one test (batched for 50 ms) must not land in the next one's list.
   beforeEach(async () => {
     fleet.setLatency(0);
-    await fleet.service.flush();
+    await fleet.core.flush();
     fleet.events.length = 0;
     fleet.resetCounts();
   });
 
   for (const limit of [4, 16]) {
     test(`checkConcurrency ${limit}: the servers never see more than ${limit} session reads at once, and each signed-in panel is read exactly once`, async () => {
-      const { service } = fleet;
-      await service.updateSettings({ checkConcurrency: limit });
+      const { core } = fleet;
+      await core.updateSettings({ checkConcurrency: limit });
       fleet.setLatency(30);
       fleet.resetCounts();
-      const results = await service.checkPanels();
+      const results = await core.checkPanels();
 
       const checked = results.map((result) => result.panelId);
       assert.equal(new Set(checked).size, checked.length, 'a panel has two results');
@@ -345,7 +345,7 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
       for (const id of fleet.signedOut) assert.equal(fleet.readsOf(id), 0, 'a signed-out panel was sent a request');
       assert.ok(fleet.server.peak <= limit, `the servers had ${fleet.server.peak} session reads in flight at once (limit ${limit})`);
       // The bound was reached, so the line above tested it (counted where the reads start, which is deterministic).
-      assert.equal(fleet.client.peak, limit, `the service never had ${limit} reads under way`);
+      assert.equal(fleet.client.peak, limit, `the core never had ${limit} reads under way`);
       console.log(`fleet: concurrency ${limit}: ${results.length} panels, at most ${fleet.server.peak} reads in flight at the servers`);
     });
   }
@@ -353,7 +353,7 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
   test('signed-out panels answer NOT_SIGNED_IN without a request; an unknown id answers NOT_FOUND in its result', async () => {
     const unknown = randomUUID();
     const asked = [fleet.signedOut[0]!, unknown, fleet.signedIn[0]!, fleet.signedOut[1]!];
-    const results = await fleet.service.checkPanels(asked);
+    const results = await fleet.core.checkPanels(asked);
     assert.deepEqual(
       results.map((result) => result.panelId),
       asked,
@@ -363,22 +363,22 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
     for (const id of fleet.signedOut) assert.equal(fleet.readsOf(id), 0, 'a signed-out panel was sent a request');
     assert.equal(fleet.readsOf(fleet.signedIn[0]!), 1);
     assert.equal(fleet.server.arrived, 1, 'requests went out for panels that were not to be read');
-    const panels = await fleet.service.listPanels();
+    const panels = await fleet.core.listPanels();
     for (const id of fleet.signedOut) assert.equal(listed(panels, id).lastCheck, null, 'a check without a request was recorded');
   });
 
   test('a call while a pass runs joins it: no second request for a panel, each call its own results, extra ids added to the pass', async () => {
-    const { service, client } = fleet;
-    await service.updateSettings({ checkConcurrency: 4 });
+    const { core, client } = fleet;
+    await core.updateSettings({ checkConcurrency: 4 });
     client.closeGate();
     const firstIds = fleet.signedIn.slice(0, 10);
     const overlapping = fleet.signedIn.slice(5, 20);
-    const first = service.checkPanels(firstIds);
+    const first = core.checkPanels(firstIds);
     await until(() => client.inFlight === 4, 'the first pass never had its 4 reads under way');
     // Three callers while four reads are held: the same panels, some more, and "every signed-in one".
-    const second = service.checkPanels(overlapping);
-    const same = service.checkPanels(firstIds);
-    const everyone = service.checkPanels();
+    const second = core.checkPanels(overlapping);
+    const same = core.checkPanels(firstIds);
+    const everyone = core.checkPanels();
     // One turn of the event loop: the three calls are past their `await` and have joined.
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(client.inFlight, 4, 'the calls that joined started reads beyond the limit');
@@ -407,7 +407,7 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
       `${fleet.server.peak} reads in flight at the servers, ${client.peak} under way, with a limit of 4`,
     );
 
-    await service.flush();
+    await core.flush();
     const progress = progressOf(fleet.events);
     // One pass: its total grows as callers join, it never starts again from zero.
     assert.deepEqual(progress.at(-1), { done: fleet.signedIn.length, total: fleet.signedIn.length });
@@ -420,11 +420,11 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
   });
 
   test(`a pass of ${FLEET} panels: checkProgress from {0, total} to {total, total}, throttled; panelsChanged carries each checked panel whole`, async () => {
-    const { service } = fleet;
-    await service.updateSettings({ checkConcurrency: 16 });
+    const { core } = fleet;
+    await core.updateSettings({ checkConcurrency: 16 });
     fleet.setLatency(30);
-    const results = await service.checkPanels();
-    await service.flush();
+    const results = await core.checkPanels();
+    await core.flush();
 
     const progress = progressOf(fleet.events);
     const total = fleet.signedIn.length;
@@ -436,7 +436,7 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
     }
     assert.ok(progress.length < total, `${progress.length} progress events for ${total} panels: one per panel`);
 
-    const panels = byId(await service.listPanels());
+    const panels = byId(await core.listPanels());
     const changed = lastChanged(fleet.events);
     for (const result of results) {
       const sent = changed.get(result.panelId);
@@ -452,15 +452,15 @@ describe(`checking a fleet of ${FLEET} signed-in panels over HTTP`, () => {
   });
 
   test('getCachedSession gives the session last read, redacted as read; a panel carries the session end from it', async () => {
-    const { service } = fleet;
+    const { core } = fleet;
     const id = fleet.signedIn[1]!;
-    const read = await service.getSession(id);
-    assert.deepEqual(await service.getCachedSession(id), read);
-    assert.equal(listed(await service.listPanels(), id).sessionExpiresAt, expiresAtOf(read));
+    const read = await core.getSession(id);
+    assert.deepEqual(await core.getCachedSession(id), read);
+    assert.equal(listed(await core.listPanels(), id).sessionExpiresAt, expiresAtOf(read));
     // A check reads too, and replaces what is cached.
-    const [check] = await service.checkPanels([id]);
-    assert.equal((await service.getCachedSession(id))?.checkedAt, check?.checkedAt);
-    assert.equal(await service.getCachedSession(fleet.signedOut[0]!), null);
+    const [check] = await core.checkPanels([id]);
+    assert.equal((await core.getCachedSession(id))?.checkedAt, check?.checkedAt);
+    assert.equal(await core.getCachedSession(fleet.signedOut[0]!), null);
   });
 });
 
@@ -473,12 +473,12 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
   const start = async (signedIn: number, options?: Parameters<typeof startFleet>[1]) => (fleet = await startFleet(signedIn, options));
 
   test('a 401 during a pass signs that panel out, for good (also after a restart); the others are fine', async () => {
-    const { service, ids, serverOf, restart } = await start(4);
-    await service.updateSettings({ checkConcurrency: 2 });
-    await service.checkPanels();
+    const { core, ids, serverOf, restart } = await start(4);
+    await core.updateSettings({ checkConcurrency: 2 });
+    await core.checkPanels();
     const rejected = ids[1]!;
     serverOf(rejected).expireAllTokens();
-    const results = await service.checkPanels();
+    const results = await core.checkPanels();
     assert.deepEqual(
       results.map((result) => [result.panelId, outcomeOf(result)]),
       ids.map((id) => [id, id === rejected ? 'UNAUTHORIZED' : 'ok']),
@@ -496,20 +496,20 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
         }
       }
     };
-    await check(service, 'in this run');
-    assert.equal(await service.getCachedSession(rejected), null, 'the session of a rejected sign-in is still cached');
-    assert.notEqual(await service.getCachedSession(ids[0]!), null);
+    await check(core, 'in this run');
+    assert.equal(await core.getCachedSession(rejected), null, 'the session of a rejected sign-in is still cached');
+    assert.notEqual(await core.getCachedSession(ids[0]!), null);
     // Not flushed: the sign-out is written before the pass answers, unlike the check history.
     await check(restart(), 'after a restart');
   });
 
   test('a log in in flight when a check gets a 401 for the old token is kept (the 401 ends the old sign-in, not the new one)', async () => {
-    const { service, ids, serverOf } = await start(1);
+    const { core, ids, serverOf } = await start(1);
     const [id] = ids as [string];
     const panel = serverOf(id);
     panel.expireAllTokens();
     panel.setFault('login', { kind: 'latency', ms: 200 });
-    const loggingIn = service.logIn(id, credentials).then(
+    const loggingIn = core.logIn(id, credentials).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error: String(error) }),
     );
@@ -518,47 +518,47 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
       () => panel.requests.filter((request) => request.path === '/api/login').length === 2,
       'the second log in never reached the panel',
     );
-    const [check] = await service.checkPanels([id]);
+    const [check] = await core.checkPanels([id]);
     assert.equal(check && outcomeOf(check), 'UNAUTHORIZED');
     const logIn = await loggingIn;
     assert.ok(logIn.ok, `the operator's log in, accepted by the panel, was dropped: ${logIn.ok ? '' : logIn.error}`);
-    assert.equal(listed(await service.listPanels(), id).signedIn, true);
+    assert.equal(listed(await core.listPanels(), id).signedIn, true);
   });
 
   test('getCachedSession: null before a read, the read after it, null once the sign-in ends (log out, new log in, 401)', async () => {
-    const { service, ids, serverOf } = await start(1);
+    const { core, ids, serverOf } = await start(1);
     const [id] = ids as [string];
-    assert.equal(await service.getCachedSession(id), null);
-    const read = await service.getSession(id);
-    assert.deepEqual(await service.getCachedSession(id), read);
+    assert.equal(await core.getCachedSession(id), null);
+    const read = await core.getSession(id);
+    assert.deepEqual(await core.getCachedSession(id), read);
 
-    await service.logOut(id);
-    assert.equal(await service.getCachedSession(id), null, 'cached after log out');
-    await service.logIn(id, credentials);
-    assert.equal(await service.getCachedSession(id), null, "the old sign-in's session shown for the new one");
+    await core.logOut(id);
+    assert.equal(await core.getCachedSession(id), null, 'cached after log out');
+    await core.logIn(id, credentials);
+    assert.equal(await core.getCachedSession(id), null, "the old sign-in's session shown for the new one");
 
-    const [check] = await service.checkPanels([id]);
-    assert.equal((await service.getCachedSession(id))?.checkedAt, check?.checkedAt);
+    const [check] = await core.checkPanels([id]);
+    assert.equal((await core.getCachedSession(id))?.checkedAt, check?.checkedAt);
     serverOf(id).expireAllTokens();
-    const [rejected] = await service.checkPanels([id]);
+    const [rejected] = await core.checkPanels([id]);
     assert.equal(rejected && outcomeOf(rejected), 'UNAUTHORIZED');
-    assert.equal(await service.getCachedSession(id), null, 'cached after a 401');
+    assert.equal(await core.getCachedSession(id), null, 'cached after a 401');
   });
 
   test("sessionExpiresAt comes from the session's expiresAt after a read, and is cleared by a log out", async () => {
-    const { service, ids } = await start(1);
+    const { core, ids } = await start(1);
     const [id] = ids as [string];
-    assert.equal(listed(await service.listPanels(), id).sessionExpiresAt, null, 'a session end before any read');
-    const [check] = await service.checkPanels([id]);
+    assert.equal(listed(await core.listPanels(), id).sessionExpiresAt, null, 'a session end before any read');
+    const [check] = await core.checkPanels([id]);
     assert.equal(check && outcomeOf(check), 'ok');
-    const read = await service.getCachedSession(id);
+    const read = await core.getCachedSession(id);
     assert.ok(read);
-    assert.equal(listed(await service.listPanels(), id).sessionExpiresAt, expiresAtOf(read));
-    const out = await service.logOut(id);
+    assert.equal(listed(await core.listPanels(), id).sessionExpiresAt, expiresAtOf(read));
+    const out = await core.logOut(id);
     assert.equal(out.sessionExpiresAt, null);
-    assert.equal(listed(await service.listPanels(), id).sessionExpiresAt, null);
-    await service.logIn(id, credentials);
-    assert.equal(listed(await service.listPanels(), id).sessionExpiresAt, null, 'the old session end came back with a new log in');
+    assert.equal(listed(await core.listPanels(), id).sessionExpiresAt, null);
+    await core.logIn(id, credentials);
+    assert.equal(listed(await core.listPanels(), id).sessionExpiresAt, null, 'the old session end came back with a new log in');
   });
 
   test("sessionExpiresAt comes from the token's JWT exp when the session has no end of its own", async () => {
@@ -567,27 +567,27 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
       const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
       return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'usr_1001', exp, nonce: randomUUID() })}.c2lnbmF0dXJl`;
     };
-    const { service, ids, serverOf } = await start(1, { server: { issueToken: jwt } });
+    const { core, ids, serverOf } = await start(1, { server: { issueToken: jwt } });
     const [id] = ids as [string];
     serverOf(id).setSessionBody({ user: { id: 'usr_1001', email: DEMO_USER.email } });
-    await service.checkPanels([id]);
-    assert.equal(listed(await service.listPanels(), id).sessionExpiresAt, new Date(exp * 1000).toISOString());
+    await core.checkPanels([id]);
+    assert.equal(listed(await core.listPanels(), id).sessionExpiresAt, new Date(exp * 1000).toISOString());
   });
 
   test('cancelChecks mid-pass: reads in flight are aborted (the servers see the connection closed), the rest answer CANCELLED without a request, no lastCheck changes; a new pass works', async () => {
-    const { service, ids, server, readsOf, resetCounts, setLatency } = await start(12);
-    await service.updateSettings({ checkConcurrency: 4 });
-    await service.checkPanels();
-    const before = await service.listPanels();
+    const { core, ids, server, readsOf, resetCounts, setLatency } = await start(12);
+    await core.updateSettings({ checkConcurrency: 4 });
+    await core.checkPanels();
+    const before = await core.listPanels();
     assert.ok(before.every((panel) => panel.lastCheck?.ok === true));
 
     // The servers hold each read until its client hangs up.
     setLatency(60_000);
     resetCounts();
     const passIds = ids.slice(0, 8);
-    const pass = service.checkPanels(passIds);
+    const pass = core.checkPanels(passIds);
     await until(() => server.arrived === 4, 'four reads never reached the servers');
-    await service.cancelChecks();
+    await core.cancelChecks();
     const results = await pass;
     assert.deepEqual(
       results.map((result) => result.panelId),
@@ -600,38 +600,38 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     await until(() => server.hungUp === 4, `the servers saw ${server.hungUp} of the 4 cancelled reads closed`);
     assert.equal(server.arrived, 4, 'panels that had not started were sent a request after the cancel');
     for (const id of passIds.slice(4)) assert.equal(readsOf(id), 0);
-    assert.deepEqual(await service.listPanels(), before, 'a cancelled read changed a panel');
+    assert.deepEqual(await core.listPanels(), before, 'a cancelled read changed a panel');
 
     setLatency(0);
     resetCounts();
-    const again = await settles(service.checkPanels(), 'the pass after the cancelled one');
+    const again = await settles(core.checkPanels(), 'the pass after the cancelled one');
     assert.deepEqual(
       again.map(outcomeOf),
       ids.map(() => 'ok'),
     );
     for (const id of ids) assert.equal(readsOf(id), 1);
-    const after = byId(await service.listPanels());
+    const after = byId(await core.listPanels());
     for (const result of again) assert.deepEqual(after.get(result.panelId)?.lastCheck, { at: result.checkedAt, ok: true });
   });
 
   test('cancelChecks also aborts a getSession in flight, and records nothing for it', async () => {
-    const { service, ids, server, setLatency } = await start(1);
+    const { core, ids, server, setLatency } = await start(1);
     const [id] = ids as [string];
     setLatency(60_000);
-    const reading = service.getSession(id).then(
+    const reading = core.getSession(id).then(
       () => 'ok',
       (error: { code?: string }) => error.code,
     );
     await until(() => server.arrived === 1, 'the read never reached the server');
-    await service.cancelChecks();
+    await core.cancelChecks();
     assert.equal(await reading, 'CANCELLED');
     await until(() => server.hungUp === 1, 'the server never saw the read closed');
-    assert.equal(listed(await service.listPanels(), id).lastCheck, null);
-    assert.equal(await service.getCachedSession(id), null);
+    assert.equal(listed(await core.listPanels(), id).lastCheck, null);
+    assert.equal(await core.getCachedSession(id), null);
   });
 
   test("cancelSessionRead aborts that panel's getSession only: a pass under way and another panel's read go on", async () => {
-    const { service, ids, server, setLatency } = await start(3);
+    const { core, ids, server, setLatency } = await start(3);
     const [shown, other, checked] = ids as [string, string, string];
     setLatency(300);
     const outcome = (promise: Promise<unknown>) =>
@@ -639,30 +639,30 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
         () => 'ok',
         (error: { code?: string }) => error.code,
       );
-    const pass = service.checkPanels([checked]);
-    const reading = outcome(service.getSession(shown));
-    const otherReading = outcome(service.getSession(other));
+    const pass = core.checkPanels([checked]);
+    const reading = outcome(core.getSession(shown));
+    const otherReading = outcome(core.getSession(other));
     await until(() => server.arrived === 3, 'the reads never reached the servers');
-    await service.cancelSessionRead(shown);
+    await core.cancelSessionRead(shown);
     assert.equal(await reading, 'CANCELLED');
     assert.equal(await otherReading, 'ok');
     assert.deepEqual((await pass).map(outcomeOf), ['ok']);
-    const panels = await service.listPanels();
+    const panels = await core.listPanels();
     assert.equal(listed(panels, shown).lastCheck, null, 'the cancelled read was recorded');
     assert.equal(listed(panels, checked).lastCheck?.ok, true);
   });
 
   test('a cancelled read whose sign-in was renewed meanwhile leaves no fetch unhandled and records nothing', async () => {
-    const { service, ids, client } = await start(1);
+    const { core, ids, client } = await start(1);
     const [id] = ids as [string];
     client.closeGate();
-    const pass = service.checkPanels([id]);
+    const pass = core.checkPanels([id]);
     await until(() => client.inFlight === 1, 'the read never started');
     // The log out stops the held read at once (its token must not reach the panel afterwards): the
     // check says the sign-in ended; the new sign-in and the cancel after it find nothing to stop.
-    await service.logOut(id);
-    await service.logIn(id, credentials);
-    await service.cancelChecks();
+    await core.logOut(id);
+    await core.logIn(id, credentials);
+    await core.cancelChecks();
     const [result] = await pass;
     assert.equal(result && outcomeOf(result), 'NOT_SIGNED_IN');
     client.openGate();
@@ -672,7 +672,7 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
       [],
       'the service called fetch and never looked at the outcome: with a real fetch its rejection is unhandled, which under Node ends the process',
     );
-    const panel = listed(await service.listPanels(), id);
+    const panel = listed(await core.listPanels(), id);
     assert.equal(panel.lastCheck, null, 'the cancelled read was recorded');
     assert.equal(panel.signedIn, true);
   });
@@ -680,15 +680,15 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
   // "Check all" right after "Cancel": the cancelled pass is still winding down (its aborted reads
   // settle a few microtasks later) when the new call arrives.
   test('a pass asked right after cancelChecks reads the panels again: none of its answers is CANCELLED', async () => {
-    const { service, ids, server, readsOf, resetCounts, setLatency } = await start(6);
-    await service.updateSettings({ checkConcurrency: 2 });
+    const { core, ids, server, readsOf, resetCounts, setLatency } = await start(6);
+    await core.updateSettings({ checkConcurrency: 2 });
     setLatency(60_000);
-    const cancelled = service.checkPanels(ids);
+    const cancelled = core.checkPanels(ids);
     await until(() => server.arrived === 2, 'two reads never reached the servers');
     setLatency(0);
-    await service.cancelChecks();
+    await core.cancelChecks();
     resetCounts();
-    const again = await settles(service.checkPanels(ids), 'the pass asked after the cancel');
+    const again = await settles(core.checkPanels(ids), 'the pass asked after the cancel');
     await cancelled;
     assert.deepEqual(
       again.map((result) => [result.panelId, outcomeOf(result)]),
@@ -699,32 +699,32 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
   });
 
   test('a pass asked right after cancelChecks for panels the cancelled pass did not have resolves', async () => {
-    const { service, ids, server, setLatency } = await start(6);
-    await service.updateSettings({ checkConcurrency: 2 });
+    const { core, ids, server, setLatency } = await start(6);
+    await core.updateSettings({ checkConcurrency: 2 });
     setLatency(60_000);
-    const cancelled = service.checkPanels(ids.slice(0, 3));
+    const cancelled = core.checkPanels(ids.slice(0, 3));
     await until(() => server.arrived === 2, 'two reads never reached the servers');
     setLatency(0);
-    await service.cancelChecks();
-    const others = await settles(service.checkPanels(ids.slice(3)), 'a check of other panels asked right after cancelChecks');
+    await core.cancelChecks();
+    const others = await settles(core.checkPanels(ids.slice(3)), 'a check of other panels asked right after cancelChecks');
     await cancelled;
     assert.deepEqual(others.map(outcomeOf), ['ok', 'ok', 'ok']);
   });
 
   test('a pass leaves panels.json byte for byte as it was; checks.json holds the results after flush(), and a new run shows them', async () => {
-    const { service, ids, dir, restart } = await start(3);
+    const { core, ids, dir, restart } = await start(3);
     const panelsFile = join(dir, 'panels.json');
     const panelsBefore = await readFile(panelsFile);
-    const results = await service.checkPanels();
+    const results = await core.checkPanels();
     assert.deepEqual(results.map(outcomeOf), ['ok', 'ok', 'ok']);
     assert.ok((await readFile(panelsFile)).equals(panelsBefore), 'a check pass rewrote panels.json');
 
-    await service.flush();
+    await core.flush();
     const history = JSON.parse(await readFile(join(dir, 'checks.json'), 'utf8')) as {
       version: number;
       panels: Record<string, { lastCheck: unknown; sessionExpiresAt: unknown }>;
     };
-    const panels = byId(await service.listPanels());
+    const panels = byId(await core.listPanels());
     assert.equal(history.version, 1);
     for (const result of results) {
       assert.deepEqual(history.panels[result.panelId]?.lastCheck, { at: result.checkedAt, ok: true });
@@ -741,11 +741,11 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
   });
 
   test('panel edits, log ins and log outs are written before they answer: a new run sees them without a flush', async () => {
-    const { service, ids, restart } = await start(2, { signedOut: 1 });
+    const { core, ids, restart } = await start(2, { signedOut: 1 });
     const [renamed, loggedOut, loggedIn] = ids as [string, string, string];
-    await service.updatePanel(renamed, { name: 'Edited before the crash' });
-    await service.logOut(loggedOut);
-    await service.logIn(loggedIn, credentials);
+    await core.updatePanel(renamed, { name: 'Edited before the crash' });
+    await core.logOut(loggedOut);
+    await core.logIn(loggedIn, credentials);
     const panels = byId(await restart().listPanels());
     assert.equal(panels.get(renamed)?.name, 'Edited before the crash');
     assert.equal(panels.get(loggedOut)?.signedIn, false);
@@ -753,11 +753,11 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
   });
 
   test('add, log in, edit, log out emit panelsChanged with the panel whole; removePanel emits panelsRemoved', async () => {
-    const { service, events, servers } = await start(0);
+    const { core, events, servers } = await start(0);
     const extra = await startReferencePanel();
     servers.push(extra);
     const flushed = async () => {
-      await service.flush();
+      await core.flush();
       const sent = [...events];
       events.length = 0;
       return sent;
@@ -765,19 +765,19 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
     const lastOf = async (id: string) => {
       const sent = lastChanged(await flushed()).get(id);
       assert.ok(sent, 'no panelsChanged for the change');
-      assert.deepEqual(sent, listed(await service.listPanels(), id), 'the event does not carry the panel as listPanels gives it');
+      assert.deepEqual(sent, listed(await core.listPanels(), id), 'the event does not carry the panel as listPanels gives it');
       return sent;
     };
     await flushed();
-    const { id } = await service.addPanel({ address: extra.url, name: 'Events' });
+    const { id } = await core.addPanel({ address: extra.url, name: 'Events' });
     assert.equal((await lastOf(id)).name, 'Events');
-    assert.equal((await service.logIn(id, credentials)).signedIn, true);
+    assert.equal((await core.logIn(id, credentials)).signedIn, true);
     assert.equal((await lastOf(id)).signedIn, true);
-    await service.updatePanel(id, { name: 'Renamed' });
+    await core.updatePanel(id, { name: 'Renamed' });
     assert.equal((await lastOf(id)).name, 'Renamed');
-    await service.logOut(id);
+    await core.logOut(id);
     assert.equal((await lastOf(id)).signedIn, false);
-    await service.removePanel(id);
+    await core.removePanel(id);
     const sent = await flushed();
     assert.deepEqual(
       sent.filter((event) => event.type === 'panelsRemoved'),
@@ -788,7 +788,7 @@ describe('checks of a few panels: sign-outs, cancels, the cache and what is writ
 });
 
 // ---------------------------------------------------------------------------------------------
-// Races, explored by fast-check's scheduler against the real service and real reference panels.
+// Races, explored by fast-check's scheduler against the real core and real reference panels.
 
 /** A broken rule; its message carries what the run did. */
 class Violation extends Error {
@@ -839,13 +839,13 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.record({
   afterPrevious: fc.integer({ min: 0, max: 2 }).map((roll) => roll === 0),
 });
 
-// biome-ignore lint/suspicious/noConfusingVoidType: what the service's methods resolve to, Promise<void> among them
+// biome-ignore lint/suspicious/noConfusingVoidType: what the core's methods resolve to, Promise<void> among them
 type CallResult = PanelCheck[] | Panel | void;
 
 interface Call {
   op: Op;
   label: string;
-  /** Order in which the calls were made; the service runs their bodies in this order too. */
+  /** Order in which the calls were made; the core runs their bodies in this order too. */
   seq: number;
   outcome?: { ok: true; value: CallResult } | { ok: false; code: string };
 }
@@ -862,7 +862,7 @@ interface RaceStats {
 const NEVER_RECORDED: ReadonlySet<string> = new Set(['CANCELLED', 'NOT_SIGNED_IN', 'NOT_FOUND']);
 const CHECK_OUTCOMES: ReadonlySet<string> = new Set(['ok', 'CANCELLED', 'NOT_SIGNED_IN', 'NOT_FOUND', 'UNAUTHORIZED']);
 
-/** One interleaving: a service on a fresh folder, its panels signed in, then the ops, released by the scheduler. */
+/** One interleaving: a core on a fresh folder, its panels signed in, then the ops, released by the scheduler. */
 class RaceRun {
   readonly #s: fc.Scheduler;
   readonly #servers: readonly ReferencePanel[];
@@ -874,9 +874,9 @@ class RaceRun {
   readonly #real = new Set<Promise<void>>();
   readonly calls: Call[] = [];
   readonly #made: FetchMade[] = [];
-  readonly #services: Core[] = [];
+  readonly #cores: Core[] = [];
   #dir = '';
-  #service: Core | null = null;
+  #core: Core | null = null;
   #ids: string[] = [];
   #scheduling = false;
   #seq = 0;
@@ -892,34 +892,34 @@ class RaceRun {
     this.#stats = stats;
   }
 
-  get service(): Core {
-    assert.ok(this.#service, 'the run was not set up');
-    return this.#service;
+  get core(): Core {
+    assert.ok(this.#core, 'the run was not set up');
+    return this.#core;
   }
 
   /** Each panel on its own server, signed in; requests go straight out until the ops start. */
   async setUp(): Promise<void> {
     this.#dir = await mkdtemp(join(SCRATCH, 'paneldeck-race-'));
     for (const server of this.#servers) server.requests.length = 0;
-    this.#service = this.#create(this.#fetch);
+    this.#core = this.#create(this.#fetch);
     for (let index = 0; index < RACE_PANELS; index++) {
-      const { id } = await this.service.addPanel({ address: this.#servers[index]!.url });
-      await this.service.logIn(id, credentials);
+      const { id } = await this.core.addPanel({ address: this.#servers[index]!.url });
+      await this.core.logIn(id, credentials);
       this.#ids.push(id);
     }
-    await this.service.updateSettings({ checkConcurrency: this.#concurrency });
+    await this.core.updateSettings({ checkConcurrency: this.#concurrency });
     this.#scheduling = true;
   }
 
   async cleanup(): Promise<void> {
     // A pending history write would create the folder again after it is deleted.
-    await Promise.all(this.#services.map((service) => service.flush()));
+    await Promise.all(this.#cores.map((core) => core.flush()));
     await rm(this.#dir, { recursive: true, force: true });
   }
 
   // Every instant is a different millisecond, so a recorded check names the read it came from.
   #create(fetchImpl: FetchLike): Core {
-    const service = createCore({
+    const core = createCore({
       dataDir: this.#dir,
       encryption: this.#encryption,
       fetch: fetchImpl,
@@ -928,8 +928,8 @@ class RaceRun {
       timeoutMs: 10_000,
       now: () => new Date(this.#base + this.#tick++),
     });
-    this.#services.push(service);
-    return service;
+    this.#cores.push(core);
+    return core;
   }
 
   /** Real work under way (a save, a file operation) until it ends, like a request on the wire. */
@@ -960,7 +960,7 @@ class RaceRun {
     makeFolder: (path, mode) => this.#track(diskFiles.makeFolder(path, mode)),
   };
 
-  /** The service's own files; a save is real work under way, like a request on the wire, until it is on disk. */
+  /** The core's own files; a save is real work under way, like a request on the wire, until it is on disk. */
   readonly #openStore: OpenStore = (name, options) => {
     const store = openJsonFiles(this.#dir)(name, options);
     return {
@@ -973,7 +973,7 @@ class RaceRun {
   /**
    * Each request waits for the scheduler to let it leave, is then sent for real and read whole,
    * and its answer is handed back when the scheduler says. Counts the session reads under way:
-   * from leaving to their answer, or to their abort (the service stops waiting for them then).
+   * from leaving to their answer, or to their abort (the core stops waiting for them then).
    */
   readonly #fetch: FetchLike = (url, init) => {
     if (!this.#scheduling) return fetch(url, init);
@@ -1064,17 +1064,17 @@ class RaceRun {
     const id = (panel: number) => (panel === UNKNOWN ? this.#unknownId : this.#ids[panel]!);
     switch (op.kind) {
       case 'check':
-        return this.service.checkPanels(op.panels?.map(id));
+        return this.core.checkPanels(op.panels?.map(id));
       case 'cancel':
-        return this.service.cancelChecks();
+        return this.core.cancelChecks();
       case 'logOut':
-        return this.service.logOut(id(op.panel));
+        return this.core.logOut(id(op.panel));
       case 'remove':
-        return this.service.removePanel(id(op.panel));
+        return this.core.removePanel(id(op.panel));
       case 'logIn':
-        return this.service.logIn(id(op.panel), credentials);
+        return this.core.logIn(id(op.panel), credentials);
       case 'readdress':
-        return this.service.updatePanel(id(op.panel), { address: this.#servers[target]!.url });
+        return this.core.updatePanel(id(op.panel), { address: this.#servers[target]!.url });
       case 'expire':
         for (const server of this.#servers) server.expireAllTokens();
         return Promise.resolve();
@@ -1170,7 +1170,7 @@ class RaceRun {
 
     const ignored = describeIgnored(this.#made);
     if (ignored.length > 0)
-      fail(`the service started fetches and never looked at their outcome (an unhandled rejection when they fail): ${ignored.join('; ')}`);
+      fail(`the core started fetches and never looked at their outcome (an unhandled rejection when they fail): ${ignored.join('; ')}`);
     if (this.#peak > this.#concurrency)
       fail(`${this.#peak} session reads were under way at once, with checkConcurrency ${this.#concurrency}`);
     for (const [index, server] of this.#servers.entries()) {
@@ -1183,7 +1183,7 @@ class RaceRun {
       }
     }
 
-    const panels = byId(await this.service.listPanels());
+    const panels = byId(await this.core.listPanels());
     const expires = this.calls.filter((call) => call.op.kind === 'expire').map((call) => call.seq);
     for (const [index, id] of this.#ids.entries()) {
       const removed = successes('remove', index).length > 0;
@@ -1227,7 +1227,7 @@ class RaceRun {
           fail(`${call.label} was dropped (NOT_SIGNED_IN) though no log out or new address was asked for after it`);
         }
       }
-      const cached = await this.service.getCachedSession(id);
+      const cached = await this.core.getCachedSession(id);
       if (!panel.signedIn && cached !== null) fail(`panel ${index} is signed out but getCachedSession still gives a session`);
       if (!panel.signedIn && panel.sessionExpiresAt !== null) fail(`panel ${index} is signed out but shows a session end`);
       if (cached !== null && !okReads.get(id)?.has(cached.checkedAt))
@@ -1235,7 +1235,7 @@ class RaceRun {
     }
 
     // What was answered is what a new run finds, once the check history is flushed.
-    await this.service.flush();
+    await this.core.flush();
     const again = byId(await this.#create((url, init) => fetch(url, init)).listPanels());
     if (JSON.stringify([...again.keys()].sort()) !== JSON.stringify([...panels.keys()].sort())) fail('a new run lists other panels');
     for (const [id, panel] of panels) {

@@ -86,7 +86,7 @@ after(() => Promise.all(servers.map(({ panel }) => panel.close())));
 
 describe('log in to 200 panels from one call', () => {
   let dir: Awaited<ReturnType<typeof scratchDir>>;
-  let service: Core;
+  let core: Core;
   let ipc: FakeIpc;
   let events: PanelEvent[];
   let logged: { event: string; fields: LogFields | undefined }[];
@@ -96,16 +96,16 @@ describe('log in to 200 panels from one call', () => {
     dir = await scratchDir();
     events = [];
     logged = [];
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), emit: (event) => events.push(event) });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), emit: (event) => events.push(event) });
     const log = { info: (event: string, fields?: LogFields) => void logged.push({ event, fields }) };
-    ipc = registeredIpc({ service, log: { info: log.info, warn: log.info, error: log.info } });
+    ipc = registeredIpc({ core, log: { info: log.info, warn: log.info, error: log.info } });
     ids = [];
-    for (const { panel } of servers) ids.push((await service.addPanel({ address: panel.url })).id);
+    for (const { panel } of servers) ids.push((await core.addPanel({ address: panel.url })).id);
     for (const { panel } of servers) panel.setFault('login', null);
     load.reset();
   });
   afterEach(async () => {
-    await service.flush();
+    await core.flush();
     await dir.cleanup();
   });
 
@@ -136,7 +136,7 @@ describe('log in to 200 panels from one call', () => {
     assert.ok(load.peak > 1, 'log ins ran side by side');
     assert.equal(load.arrived, FLEET - 1, 'one log in per panel (the certificate refused before any request reached its server)');
 
-    const panels = await service.listPanels();
+    const panels = await core.listPanels();
     assert.equal(panels.filter((panel) => panel.signedIn).length, GROUPS.signedIn);
     const signedInServer = servers.find(({ group }) => group === 'signedIn')!.panel;
     assert.deepEqual(JSON.parse(signedInServer.requests.find((request) => request.path === '/api/login')!.body), {
@@ -150,7 +150,7 @@ describe('log in to 200 panels from one call', () => {
     assert.deepEqual(progress.at(-1), { type: 'logInProgress', done: FLEET, total: FLEET });
     assert.ok(progress.every((event, index) => index === 0 || event.done >= progress[index - 1]!.done));
 
-    await service.flush();
+    await core.flush();
     const files = await readAllFiles(dir.path);
     const places: Record<string, string> = {
       results: JSON.stringify(results),
@@ -169,7 +169,7 @@ describe('log in to 200 panels from one call', () => {
   });
 
   test('Cancel starts no more log ins; those sent finish with their outcome', async () => {
-    await service.updateSettings({ checkConcurrency: 4 });
+    await core.updateSettings({ checkConcurrency: 4 });
     for (const { panel } of servers) panel.setFault('login', { kind: 'latency', ms: 150 });
     const chosen = ids.slice(0, 40);
     const running = logInPanels(chosen);
@@ -183,7 +183,7 @@ describe('log in to 200 panels from one call', () => {
     assert.equal(load.arrived, sent.length, 'a log in request for every panel not cancelled, and none for the cancelled');
     assert.ok(sent.length >= 4 && sent.length <= 8, `${sent.length} log ins went ahead`);
     assert.ok(load.peak <= 4);
-    const signedIn = new Set((await service.listPanels()).filter((panel) => panel.signedIn).map((panel) => panel.id));
+    const signedIn = new Set((await core.listPanels()).filter((panel) => panel.signedIn).map((panel) => panel.id));
     assert.ok(cancelled.every((result) => !signedIn.has(result.panelId)));
     const last = events.filter((event) => event.type === 'logInProgress').at(-1);
     assert.deepEqual(last, { type: 'logInProgress', done: chosen.length, total: chosen.length });
@@ -203,20 +203,20 @@ describe('log in to 200 panels from one call', () => {
 describe('panels on plain http', () => {
   test('the password goes over plain http only to the panels the form named', async () => {
     const dir = await scratchDir();
-    const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
+    const core = createCore({ dataDir: dir.path, encryption: testEncryption() });
     try {
       const [named, unnamed] = servers.filter(({ group }) => group === 'signedIn').slice(0, 2);
-      const namedId = (await service.addPanel({ address: named!.panel.url, allowPlainHttp: true })).id;
-      const unnamedId = (await service.addPanel({ address: unnamed!.panel.url, allowPlainHttp: true })).id;
+      const namedId = (await core.addPanel({ address: named!.panel.url, allowPlainHttp: true })).id;
+      const unnamedId = (await core.addPanel({ address: unnamed!.panel.url, allowPlainHttp: true })).id;
       const before = unnamed!.panel.requests.length;
-      const results = await service.logInPanels([namedId, unnamedId], { ...input, sendOverPlainHttp: [namedId] });
+      const results = await core.logInPanels([namedId, unnamedId], { ...input, sendOverPlainHttp: [namedId] });
       assert.deepEqual(
         results.map((result) => result.outcome),
         ['signedIn', 'plainHttpRefused'],
       );
       assert.equal(unnamed!.panel.requests.length, before, 'nothing was sent to the panel not named');
     } finally {
-      await service.flush();
+      await core.flush();
       await dir.cleanup();
     }
   });

@@ -6,7 +6,7 @@ import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../../electr
 import type { ServiceActionItem, ServiceActionItemResult } from '../../shared/fleet-services.ts';
 import { tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { closeAll, EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents, startGenerations } from '../support/signed-in-service.ts';
+import { closeAll, EASYPANEL_GENERATIONS, onlyServices, coreWithEvents, startGenerations } from '../support/signed-in-core.ts';
 
 /**
  * `runServiceActions` racing Cancel and the removal or log out of a panel, against the real
@@ -58,14 +58,14 @@ test('actions across panels racing Cancel and a removal or log out: once each, n
         let gated = false;
         const fetchThroughScheduler: FetchLike = (url, init) =>
           gated ? s.schedule(Promise.resolve(), new URL(url).pathname).then(() => fetch(url, init)) : fetch(url, init);
-        const { service } = serviceWithEvents(dir.path, { fetch: fetchThroughScheduler });
+        const { core } = coreWithEvents(dir.path, { fetch: fetchThroughScheduler });
         try {
           const ids = new Map<string, string>();
           for (const style of styles) {
             const panel = panels.get(style)!;
             onlyServices(panel, ...APPS.map((name) => ({ projectName: 'shop', name, type: 'app' as const })));
-            const { id } = await service.addPanel({ address: panel.url, name: style });
-            await service.logIn(id, credentials);
+            const { id } = await core.addPanel({ address: panel.url, name: style });
+            await core.logIn(id, credentials);
             ids.set(style, id);
             panel.requests.splice(0);
           }
@@ -75,7 +75,7 @@ test('actions across panels racing Cancel and a removal or log out: once each, n
             serviceName: app,
           }));
           gated = true;
-          const run = service.runServiceActions(items, 'restart');
+          const run = core.runServiceActions(items, 'restart');
           let results: ServiceActionItemResult[] | null = null;
           let failure: unknown = null;
           run.then(
@@ -86,10 +86,10 @@ test('actions across panels racing Cancel and a removal or log out: once each, n
           let writesAtCancel: number[] | null = null;
           for (let step = 0; results === null && failure === null; step++) {
             if (step === cancelAt) {
-              await service.cancelServiceActions();
+              await core.cancelServiceActions();
               writesAtCancel = restartCounts(members);
             }
-            if (ending && step === ending.at) await endSignIn(service, ids.get(ending.style)!, ending.how);
+            if (ending && step === ending.at) await endSignIn(core, ids.get(ending.style)!, ending.how);
             if (s.count() > 0) await s.waitOne();
             else await new Promise((resolve) => setImmediate(resolve));
           }
@@ -99,7 +99,7 @@ test('actions across panels racing Cancel and a removal or log out: once each, n
             answered.map(({ panelId, serviceName }) => `${panelId}/${serviceName}`),
             items.map(({ panelId, serviceName }) => `${panelId}/${serviceName}`),
           );
-          await checkOutcomes(service, styles, ids, answered);
+          await checkOutcomes(core, styles, ids, answered);
           if (writesAtCancel !== null) {
             // Only items already started when Cancel came may still reach their panels: at most the bound's worth.
             const atCancel = writesAtCancel;
@@ -122,20 +122,20 @@ test('actions across panels racing Cancel and a removal or log out: once each, n
   );
 });
 
-async function endSignIn(service: Core, id: string, how: 'remove' | 'logOut'): Promise<void> {
+async function endSignIn(core: Core, id: string, how: 'remove' | 'logOut'): Promise<void> {
   // The log out at the panel goes through the scheduler too: not waited for here, or the loop would stop.
-  if (how === 'remove') await service.removePanel(id);
-  else void service.logOut(id).catch(() => undefined);
+  if (how === 'remove') await core.removePanel(id);
+  else void core.logOut(id).catch(() => undefined);
 }
 
 /** Each item's outcome against what its panel saw and what the activity log holds. */
 async function checkOutcomes(
-  service: Core,
+  core: Core,
   styles: readonly string[],
   ids: ReadonlyMap<string, string>,
   answered: readonly ServiceActionItemResult[],
 ): Promise<void> {
-  const logged = (await service.listActivity()).entries.filter((entry) => entry.what.action === 'restart');
+  const logged = (await core.listActivity()).entries.filter((entry) => entry.what.action === 'restart');
   for (const style of styles) {
     const panel = panels.get(style)!;
     const id = ids.get(style)!;

@@ -6,7 +6,7 @@ import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { ServiceActionItem } from '../../shared/fleet-services.ts';
 import { rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type RequestEvent, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, onlyServices, coreWithEvents } from '../support/signed-in-core.ts';
 
 /**
  * `runServiceActions` against reference panels of the three Easypanel generations over loopback,
@@ -43,13 +43,13 @@ interface Member {
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: Core;
+let core: Core;
 let events: PanelEvent[];
 let load: ServerLoad;
 let members: Member[];
 beforeEach(async () => {
   dir = await tempDir();
-  ({ service, events } = serviceWithEvents(dir.path));
+  ({ core, events } = coreWithEvents(dir.path));
   load = new ServerLoad();
   members = [];
 });
@@ -63,8 +63,8 @@ async function fleet(count: number): Promise<Member[]> {
   for (let index = 0; index < count; index++) {
     const name = `Panel ${index}`;
     const panel = await startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3], observer: load.observer(name) });
-    const { id } = await service.addPanel({ address: panel.url, name });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url, name });
+    await core.logIn(id, credentials);
     onlyServices(panel, ...APPS.map((app) => ({ projectName: 'shop', name: app, type: 'app' as const })), {
       projectName: 'shop',
       name: 'db',
@@ -96,7 +96,7 @@ describe('actions across panels', () => {
     const releases = members.map(({ panel }) => panel.serviceActions.holdDeploys());
     load.peak = load.inFlight;
     const asked = members.flatMap((member) => APPS.map((app) => item(member, app)));
-    const run = service.runServiceActions(asked, 'deploy');
+    const run = core.runServiceActions(asked, 'deploy');
     await waitUntil(() => deploysArrived() === SERVICE_ACTIONS_AT_ONCE, 10_000);
     assert.equal(load.inFlight, SERVICE_ACTIONS_AT_ONCE, 'every slot holds a deploy the panel has not answered');
     for (const release of releases) release();
@@ -117,12 +117,12 @@ describe('actions across panels', () => {
   test('a restart across twelve panels in three generations from one call: each reported, each in the activity log', async () => {
     await fleet(12);
     const asked = members.map((member) => item(member, 'web'));
-    const results = await service.runServiceActions(asked, 'restart');
+    const results = await core.runServiceActions(asked, 'restart');
     assert.deepEqual(
       results.map(({ outcome, message, action }) => [outcome, message, action]),
       members.map(() => ['done', null, 'restart']),
     );
-    const { entries } = await service.listActivity();
+    const { entries } = await core.listActivity();
     assert.equal(entries.length, 12);
     for (const member of members) {
       assert.equal(writes(member.panel, 'restart'), 1, member.name);
@@ -139,9 +139,9 @@ describe('actions across panels', () => {
     await fleet(6);
     const releases = members.map(({ panel }) => panel.serviceActions.holdDeploys());
     const asked = members.flatMap((member) => APPS.map((app) => item(member, app)));
-    const run = service.runServiceActions(asked, 'deploy');
+    const run = core.runServiceActions(asked, 'deploy');
     await waitUntil(() => deploysArrived() === SERVICE_ACTIONS_AT_ONCE, 10_000);
-    await service.cancelServiceActions();
+    await core.cancelServiceActions();
     for (const release of releases) release();
     const results = await run;
     assert.equal(deploysArrived(), SERVICE_ACTIONS_AT_ONCE, 'nothing was sent after the cancel');
@@ -150,14 +150,14 @@ describe('actions across panels', () => {
     assert.equal(done.length, SERVICE_ACTIONS_AT_ONCE);
     assert.equal(cancelled.length, asked.length - SERVICE_ACTIONS_AT_ONCE);
     for (const result of cancelled) assert.match(result.message ?? '', /cancelled before this service was reached/);
-    const { entries } = await service.listActivity();
+    const { entries } = await core.listActivity();
     assert.deepEqual(
       entries.map((entry) => `${entry.panelId} ${entry.what.serviceName} ${entry.outcome}`).sort(),
       done.map((result) => `${result.panelId} ${result.serviceName} ok`).sort(),
       'the activity log holds what ran, and only that',
     );
     // A new run may start once the cancelled one has answered.
-    assert.equal((await service.runServiceActions([item(members[0]!, 'web')], 'restart'))[0]?.outcome, 'done');
+    assert.equal((await core.runServiceActions([item(members[0]!, 'web')], 'restart'))[0]?.outcome, 'done');
   });
 
   test("one panel's slow or hostile answers hold back no other panel's items", async () => {
@@ -166,7 +166,7 @@ describe('actions across panels', () => {
     const releaseSlow = slow.panel.serviceActions.holdDeploys();
     hostile.panel.setFault('listProjectsAndServices', { kind: 'huge-body', bytes: 6 * 1024 * 1024 });
     const asked = [slow, hostile, ...others].flatMap((member) => APPS.slice(0, 3).map((app) => item(member, app)));
-    const run = service.runServiceActions(asked, 'deploy');
+    const run = core.runServiceActions(asked, 'deploy');
     // Every other panel's deploys end while the slow panel's first two are still held at the panel.
     await waitUntil(
       () => others.every(({ name }) => phases().filter((phase) => phase.startsWith(`${name} `) && phase.endsWith(' done')).length === 3),
@@ -189,7 +189,7 @@ describe('actions across panels', () => {
     assert.ok(refusing && other);
     refusing.panel.setFault('restartAppService', { kind: 'status', status: 401, body: { message: 'Unauthorized' } });
     const asked = [...APPS.map((app) => item(refusing, app)), item(other, 'db'), item(other, 'web')];
-    const results = await service.runServiceActions(asked, 'restart');
+    const results = await core.runServiceActions(asked, 'restart');
     const sentToRefusing = writes(refusing.panel, 'restart');
     assert.ok(sentToRefusing >= 1 && sentToRefusing <= SERVICE_ACTIONS_PER_PANEL, `sent ${sentToRefusing} before the 401 ended it`);
     const refused = results.slice(0, APPS.length);
@@ -199,7 +199,7 @@ describe('actions across panels', () => {
     const told = (name: string, phase: string) => phases().filter((one) => one.startsWith(`${name} `) && one.endsWith(` ${phase}`)).length;
     assert.equal(told(refusing.name, 'sent'), sentToRefusing);
     assert.equal(told(refusing.name, 'failed'), APPS.length, 'each item told as failed, sent or not: the progress counts it');
-    assert.equal((await service.listPanels()).find(({ id }) => id === refusing.id)?.signedIn, false);
+    assert.equal((await core.listPanels()).find(({ id }) => id === refusing.id)?.signedIn, false);
     const [db, web] = results.slice(APPS.length);
     assert.equal(db?.outcome, 'failed');
     assert.match(db?.message ?? '', /no restart for a postgres database/);
@@ -214,16 +214,16 @@ describe('actions across panels', () => {
     member.panel.requests.splice(0);
     const valid = item(member, 'web');
     const unknownPanel = { ...valid, panelId: '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b' };
-    await rejectsWith(service.runServiceActions([valid, unknownPanel], 'restart'), 'INVALID_INPUT', /no longer in the list/);
-    await rejectsWith(service.runServiceActions([{ ...valid, serviceName: '../web' }], 'restart'), 'INVALID_INPUT');
-    await rejectsWith(service.runServiceActions([valid, { ...valid }], 'restart'), 'INVALID_INPUT', /twice/);
+    await rejectsWith(core.runServiceActions([valid, unknownPanel], 'restart'), 'INVALID_INPUT', /no longer in the list/);
+    await rejectsWith(core.runServiceActions([{ ...valid, serviceName: '../web' }], 'restart'), 'INVALID_INPUT');
+    await rejectsWith(core.runServiceActions([valid, { ...valid }], 'restart'), 'INVALID_INPUT', /twice/);
     const many = Array.from({ length: 10_001 }, (_, index) => item(member, `s${index}`));
-    await rejectsWith(service.runServiceActions(many, 'restart'), 'INVALID_INPUT', /Too many/);
-    await rejectsWith(service.runServiceActions([valid], 'remove' as 'restart'), 'INVALID_INPUT');
+    await rejectsWith(core.runServiceActions(many, 'restart'), 'INVALID_INPUT', /Too many/);
+    await rejectsWith(core.runServiceActions([valid], 'remove' as 'restart'), 'INVALID_INPUT');
     assert.deepEqual(member.panel.requests, [], 'no request reached the panel');
     const release = member.panel.serviceActions.holdDeploys();
-    const first = service.runServiceActions([valid], 'deploy');
-    await rejectsWith(service.runServiceActions([item(member, 'api')], 'restart'), 'INVALID_INPUT', /already running/);
+    const first = core.runServiceActions([valid], 'deploy');
+    await rejectsWith(core.runServiceActions([item(member, 'api')], 'restart'), 'INVALID_INPUT', /already running/);
     await waitUntil(() => writes(member.panel, 'deploy') === 1);
     release();
     assert.equal((await first)[0]?.outcome, 'done');

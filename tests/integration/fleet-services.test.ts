@@ -5,7 +5,7 @@ import type { PanelEvent } from '../../shared/contract/events.ts';
 import type { PanelServices } from '../../shared/fleet-services.ts';
 import { tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, serviceWithEvents } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, coreWithEvents } from '../support/signed-in-core.ts';
 
 /**
  * `getFleetServices` and the `fleetServicesChanged` event against reference panels of the three
@@ -24,17 +24,17 @@ interface Member {
 }
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: Core;
+let core: Core;
 let events: PanelEvent[];
 let members: Member[];
 beforeEach(async () => {
   dir = await tempDir();
-  ({ service, events } = serviceWithEvents(dir.path));
+  ({ core, events } = coreWithEvents(dir.path));
   members = [];
   for (const style of EASYPANEL_GENERATIONS) {
     const panel = await startReferencePanel({ style, demoProjects: 3 });
-    const { id } = await service.addPanel({ address: panel.url, name: `Panel ${style}` });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url, name: `Panel ${style}` });
+    await core.logIn(id, credentials);
     members.push({ id, panel });
   }
 });
@@ -48,20 +48,20 @@ const statesOf = (panel: PanelServices | undefined) => {
   for (const { state } of panel?.services ?? []) counts[state] = (counts[state] ?? 0) + 1;
   return counts;
 };
-const kept = async (id: string) => (await service.getFleetServices()).find((panel) => panel.panelId === id);
+const kept = async (id: string) => (await core.getFleetServices()).find((panel) => panel.panelId === id);
 /** What the window heard, once the batches are out: the panels told anew, and those gone. */
 async function told(): Promise<{ panels: PanelServices[]; gone: string[] }> {
-  await service.flush();
+  await core.flush();
   const changes = events.flatMap((event) => (event.type === 'fleetServicesChanged' ? [event] : []));
   return { panels: changes.flatMap((change) => change.panels), gone: changes.flatMap((change) => change.gone) };
 }
 
 describe('the fleet services', () => {
   test('after a check in three generations: every service with its type, state and replicas, as the Services tab reads them; no request of its own', async () => {
-    assert.deepEqual(await service.getFleetServices(), [], 'nothing until the first check');
-    await service.checkPanels();
+    assert.deepEqual(await core.getFleetServices(), [], 'nothing until the first check');
+    await core.checkPanels();
     const requestsBefore = members.map(({ panel }) => panel.requests.length);
-    const fleet = await service.getFleetServices();
+    const fleet = await core.getFleetServices();
     assert.deepEqual(
       members.map(({ panel }) => panel.requests.length),
       requestsBefore,
@@ -78,7 +78,7 @@ describe('the fleet services', () => {
       assert.equal(panelServices?.problem, null);
       assert.equal(panelServices?.truncated, false);
       assert.ok(Date.parse(panelServices?.readAt ?? '') > 0);
-      const tab = await service.listServices(id);
+      const tab = await core.listServices(id);
       assert.deepEqual(
         panelServices?.services,
         tab.services.map((summary) => ({ ...summary, cpuPercent: null, memoryMb: null })),
@@ -91,12 +91,12 @@ describe('the fleet services', () => {
   test('a crashed service shows down at the next check; a service added shows from listServices without a check', async () => {
     const [, , member] = members;
     assert.ok(member);
-    await service.checkPanels([member.id]);
+    await core.checkPanels([member.id]);
     member.panel.services.crashService('shop', 'web');
     // What earlier reads sent is out before the events are looked at afresh.
-    await service.flush();
+    await core.flush();
     events.length = 0;
-    await service.checkPanels([member.id]);
+    await core.checkPanels([member.id]);
     const web = (await kept(member.id))?.services.find(({ projectName, name }) => projectName === 'shop' && name === 'web');
     assert.deepEqual([web?.type, web?.state, web?.replicas], ['app', 'down', { actual: 0, desired: 1 }]);
     assert.equal(
@@ -104,7 +104,7 @@ describe('the fleet services', () => {
       3,
     );
     member.panel.services.addService({ projectName: 'shop', name: 'worker', type: 'app' });
-    await service.listServices(member.id);
+    await core.listServices(member.id);
     const worker = (await kept(member.id))?.services.find(({ name }) => name === 'worker');
     assert.deepEqual([worker?.type, worker?.state], ['app', 'running']);
   });
@@ -112,10 +112,10 @@ describe('the fleet services', () => {
   test('a task stats read that fails keeps the services last read and says why', async () => {
     const [member] = members;
     assert.ok(member);
-    await service.checkPanels([member.id]);
+    await core.checkPanels([member.id]);
     const before = await kept(member.id);
     member.panel.setFault('getDockerTaskStats', { kind: 'server-error' });
-    await service.checkPanels([member.id]);
+    await core.checkPanels([member.id]);
     const after = await kept(member.id);
     assert.deepEqual(after?.services, before?.services);
     assert.equal(after?.readAt, before?.readAt);
@@ -124,26 +124,26 @@ describe('the fleet services', () => {
   });
 
   test('gone when the panel is removed, signed out, refused (401) or moved; never shown while signed out', async () => {
-    await service.checkPanels();
+    await core.checkPanels();
     const [removed, loggedOut, refused] = members;
     assert.ok(removed && loggedOut && refused);
-    await service.removePanel(removed.id);
-    await service.logOut(loggedOut.id);
+    await core.removePanel(removed.id);
+    await core.logOut(loggedOut.id);
     refused.panel.expireAllTokens();
-    await service.checkPanels([refused.id]);
-    assert.deepEqual(await service.getFleetServices(), []);
+    await core.checkPanels([refused.id]);
+    assert.deepEqual(await core.getFleetServices(), []);
     assert.deepEqual(new Set((await told()).gone), new Set([removed.id, loggedOut.id, refused.id]));
 
     // A new address forgets them too (the sign-in was the old address's).
-    await service.logIn(refused.id, credentials);
-    await service.checkPanels([refused.id]);
+    await core.logIn(refused.id, credentials);
+    await core.checkPanels([refused.id]);
     assert.ok(await kept(refused.id));
     // What earlier reads sent is out before the events are looked at afresh.
-    await service.flush();
+    await core.flush();
     events.length = 0;
     const other = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
     members.push({ id: refused.id, panel: other });
-    await service.updatePanel(refused.id, { address: other.url });
+    await core.updatePanel(refused.id, { address: other.url });
     assert.equal(await kept(refused.id), undefined);
     assert.deepEqual((await told()).gone, [refused.id]);
   });

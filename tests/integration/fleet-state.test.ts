@@ -58,7 +58,7 @@ function start(timeoutMs = 5000): Core {
 
 /** Reference panels, one of each generation in turn, added and signed in. */
 async function fleet(
-  service: Core,
+  core: Core,
   count: number,
   observer?: (event: RequestEvent) => void,
 ): Promise<{ id: string; panel: ReferencePanel }[]> {
@@ -66,46 +66,46 @@ async function fleet(
   for (let index = 0; index < count; index++) {
     const panel = await startReferencePanel({ style: STYLES[index % STYLES.length], demoProjects: 3, observer });
     panels.push(panel);
-    const { id } = await service.addPanel({ address: panel.url, name: `Panel ${index}` });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url, name: `Panel ${index}` });
+    await core.logIn(id, credentials);
     added.push({ id, panel });
   }
   return added;
 }
 
 /** The last of `count` panels of `fleet`: with 3, an Easypanel 2.33 one. */
-async function lastOf(service: Core, count: number): Promise<{ id: string; panel: ReferencePanel }> {
-  const members = await fleet(service, count);
+async function lastOf(core: Core, count: number): Promise<{ id: string; panel: ReferencePanel }> {
+  const members = await fleet(core, count);
   const last = members.at(-1);
   assert.ok(last);
   return last;
 }
 
-async function healthOf(service: Core, id: string): Promise<PanelHealth | undefined> {
-  return (await service.getFleetState()).find((health) => health.panelId === id);
+async function healthOf(core: Core, id: string): Promise<PanelHealth | undefined> {
+  return (await core.getFleetState()).find((health) => health.panelId === id);
 }
 
 const stateReads = (panel: ReferencePanel, route: string) => panel.requests.filter((request) => request.path.includes(route)).length;
 
 describe('the check reads the state', () => {
   test('in the same bounded pass: never more requests in flight at the servers than the bound, each panel read whole', async () => {
-    const service = start();
+    const core = start();
     const load = new ServerLoad();
-    const members = await fleet(service, 9, load.observe);
-    await service.updateSettings({ checkConcurrency: 3 });
+    const members = await fleet(core, 9, load.observe);
+    await core.updateSettings({ checkConcurrency: 3 });
     // Slow enough that the slots overlap: without the bound, all nine panels would be read at once.
     for (const { panel } of members)
       for (const route of ['getSession', 'getDockerTaskStats', 'getSystemStats', 'listProjectsAndServices'] as const)
         panel.setFault(route, { kind: 'latency', ms: 20 });
     load.peak = load.inFlight;
-    const checks = await service.checkPanels();
+    const checks = await core.checkPanels();
     assert.deepEqual(
       checks.map((check) => check.ok),
       members.map(() => true),
     );
     assert.ok(load.peak <= 3, `at most 3 requests in flight at the servers, saw ${load.peak}`);
     assert.ok(load.peak >= 2, `the pass ran panels side by side (saw ${load.peak})`);
-    const state = await service.getFleetState();
+    const state = await core.getFleetState();
     assert.equal(state.length, members.length);
     for (const { id, panel } of members) {
       const health = state.find((one) => one.panelId === id);
@@ -117,16 +117,16 @@ describe('the check reads the state', () => {
       assert.equal(health?.problem, null);
       assert.equal(stateReads(panel, 'listProjectsAndServices'), 1, 'the first check lists the services');
     }
-    await service.flush();
+    await core.flush();
     const told = events.flatMap((event) => (event.type === 'fleetStateChanged' ? event.panels : []));
     assert.deepEqual(new Set(told.map((health) => health.panelId)), new Set(members.map(({ id }) => id)));
   });
 
   test("a panel's slow or hostile state answer never holds back another panel's result", async () => {
-    const service = start(3000);
-    const [slow, hostile, ...others] = await fleet(service, 5);
+    const core = start(3000);
+    const [slow, hostile, ...others] = await fleet(core, 5);
     assert.ok(slow && hostile);
-    await service.updateSettings({ checkConcurrency: 2 });
+    await core.updateSettings({ checkConcurrency: 2 });
     slow.panel.setFault('getDockerTaskStats', { kind: 'never-ending-body' });
     hostile.panel.services.setRawAnswer(
       'getDockerTaskStats',
@@ -139,40 +139,40 @@ describe('the check reads the state', () => {
       order.push(name);
       return value;
     };
-    const slowCheck = noted('slow', service.checkPanels([slow.id]));
-    const otherChecks = noted('others', service.checkPanels([hostile.id, ...others.map(({ id }) => id)]));
+    const slowCheck = noted('slow', core.checkPanels([slow.id]));
+    const otherChecks = noted('others', core.checkPanels([hostile.id, ...others.map(({ id }) => id)]));
     const [[slowResult], rest] = await Promise.all([slowCheck, otherChecks]);
     // The slow panel held one slot until its deadline; the other four went through the other.
     assert.deepEqual(order, ['others', 'slow']);
     assert.ok(rest.every((check) => check.ok));
     assert.equal(slowResult?.ok, true, 'a state read that timed out leaves the check ok');
-    const slowHealth = await healthOf(service, slow.id);
+    const slowHealth = await healthOf(core, slow.id);
     assert.equal(slowHealth?.services, null);
     assert.match(slowHealth?.problem?.code ?? '', /TIMEOUT|NETWORK/);
     assert.equal(slowHealth?.cpuPercent, null, 'a panel that stopped answering is not asked for more');
-    const hostileHealth = await healthOf(service, hostile.id);
+    const hostileHealth = await healthOf(core, hostile.id);
     assert.equal(hostileHealth?.problem?.code, 'RESPONSE_TOO_LARGE');
     assert.equal(hostileHealth?.cpuPercent, null);
     assert.equal(hostileHealth?.servicesDown, 0);
-    for (const { id } of others) assert.equal((await healthOf(service, id))?.servicesDown, 2);
+    for (const { id } of others) assert.equal((await healthOf(core, id))?.servicesDown, 2);
   });
 
   test('a crash shows as servicesDown at the next check; a new service has the list read again', async () => {
-    const service = start();
-    const { id, panel } = await lastOf(service, 3);
+    const core = start();
+    const { id, panel } = await lastOf(core, 3);
     assert.equal(panel.style, 'easypanel');
-    await service.checkPanels([id]);
-    assert.equal((await healthOf(service, id))?.servicesDown, 2);
+    await core.checkPanels([id]);
+    assert.equal((await healthOf(core, id))?.servicesDown, 2);
     panel.services.crashService('shop', 'web');
-    await service.checkPanels([id]);
-    assert.equal((await healthOf(service, id))?.servicesDown, 3);
+    await core.checkPanels([id]);
+    assert.equal((await healthOf(core, id))?.servicesDown, 3);
     assert.equal(stateReads(panel, 'listProjectsAndServices'), 1, 'the kept list serves the next checks');
     panel.services.addService({ projectName: 'shop', name: 'worker', type: 'app', replicas: { actual: 0, desired: 2 } });
-    await service.checkPanels([id]);
+    await core.checkPanels([id]);
     assert.equal(stateReads(panel, 'listProjectsAndServices'), 2, 'a service the list lacks has it read again');
-    const health = await healthOf(service, id);
+    const health = await healthOf(core, id);
     assert.deepEqual(health?.services, { ...DEMO_COUNTS, down: 4, running: 7 });
-    for (let check = 0; check < LIST_EVERY_READS; check++) await service.checkPanels([id]);
+    for (let check = 0; check < LIST_EVERY_READS; check++) await core.checkPanels([id]);
     assert.equal(stateReads(panel, 'listProjectsAndServices'), 3, `and at every ${LIST_EVERY_READS}th read`);
   });
 
@@ -192,25 +192,25 @@ describe('the check reads the state', () => {
   });
 
   test('a state read that fails leaves the check ok, keeps the last figures and says why', async () => {
-    const service = start();
-    const { id, panel } = await lastOf(service, 1);
-    await service.checkPanels([id]);
-    const read = await healthOf(service, id);
+    const core = start();
+    const { id, panel } = await lastOf(core, 1);
+    await core.checkPanels([id]);
+    const read = await healthOf(core, id);
     panel.setFault('getDockerTaskStats', { kind: 'server-error' });
     panel.setFault('getSystemStats', { kind: 'status', status: 404 });
-    const [check] = await service.checkPanels([id]);
+    const [check] = await core.checkPanels([id]);
     assert.equal(check?.ok, true);
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.equal(listed?.lastCheck?.ok, true);
-    const failed = await healthOf(service, id);
+    const failed = await healthOf(core, id);
     assert.equal(failed?.readAt, read?.readAt, 'the figures are those of the last read that worked');
     assert.deepEqual(failed?.services, read?.services);
     assert.equal(failed?.problem?.code, 'SERVER_ERROR');
     assert.ok((failed?.problem?.message.length ?? 0) <= 300);
     // One part failing: the other part is read, the failed one unknown.
     panel.setFault('getSystemStats', null);
-    await service.checkPanels([id]);
-    const part = await healthOf(service, id);
+    await core.checkPanels([id]);
+    const part = await healthOf(core, id);
     assert.notEqual(part?.readAt, read?.readAt);
     assert.equal(part?.services, null);
     assert.equal(part?.cpuPercent, 12.5);
@@ -218,46 +218,46 @@ describe('the check reads the state', () => {
   });
 
   test('a panel without the state routes is not asked for its state again at every check', async () => {
-    const service = start();
+    const core = start();
     const panel = await startReferencePanel();
     panels.push(panel);
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
-    const [first] = await service.checkPanels([id]);
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
+    const [first] = await core.checkPanels([id]);
     assert.equal(first?.ok, true);
-    const health = await healthOf(service, id);
+    const health = await healthOf(core, id);
     assert.equal(health?.problem?.code, 'BAD_RESPONSE');
     const before = panel.requests.length;
-    const [second] = await service.checkPanels([id]);
+    const [second] = await core.checkPanels([id]);
     assert.equal(second?.ok, true);
     assert.deepEqual(
       panel.requests.slice(before).map((request) => request.path),
       ['/api/getSession'],
     );
-    assert.deepEqual(await healthOf(service, id), health);
+    assert.deepEqual(await healthOf(core, id), health);
   });
 
   test('Cancel stops a state read under way: the session read stands, nothing of the state is kept', async () => {
-    const service = start(60_000);
-    const { id, panel } = await lastOf(service, 1);
+    const core = start(60_000);
+    const { id, panel } = await lastOf(core, 1);
     panel.setFault('getDockerTaskStats', { kind: 'never-ending-body' });
-    const checking = service.checkPanels([id]);
+    const checking = core.checkPanels([id]);
     await waitUntil(() => panel.requests.some((request) => request.path.includes('getDockerTaskStats')), 10_000);
-    await service.cancelChecks();
+    await core.cancelChecks();
     const [check] = await checking;
     assert.equal(check?.ok, true);
-    assert.equal(await healthOf(service, id), undefined);
+    assert.equal(await healthOf(core, id), undefined);
     assert.equal(panel.requests.filter((request) => request.path.includes('SystemStats')).length, 0);
   });
 
   test('a 401 on a state read ends the sign-in, as a session read does', async () => {
-    const service = start();
-    const { id, panel } = await lastOf(service, 1);
+    const core = start();
+    const { id, panel } = await lastOf(core, 1);
     panel.setFault('getSystemStats', { kind: 'status', status: 401 });
-    const [check] = await service.checkPanels([id]);
+    const [check] = await core.checkPanels([id]);
     assert.equal(check?.ok, false);
     assert.equal(check?.ok === false && check.error.code, 'UNAUTHORIZED');
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.equal(listed?.signedIn, false);
     assert.equal(listed?.signedOutReason?.code, 'UNAUTHORIZED');
   });

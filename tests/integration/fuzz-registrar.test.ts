@@ -85,7 +85,7 @@ type Corruption = { kind: 'replace'; value: unknown } | { kind: 'delete' } | { k
 
 // ---- Arbitraries ------------------------------------------------------------------------------
 
-/** Panels the service holds now; refreshed after every case, read when an id is generated. */
+/** Panels the core holds now; refreshed after every case, read when an id is generated. */
 const live = { ids: [] as string[] };
 
 const HOSTILE_KEYS = [
@@ -340,7 +340,7 @@ function prototypeFingerprint(): string[] {
 describe('the registrar under fuzzed input', () => {
   let reference: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let ipc: FakeIpc;
   let gen: ReturnType<typeof arbitraries>;
   const prototypesBefore = prototypeFingerprint();
@@ -363,9 +363,9 @@ describe('the registrar under fuzzed input', () => {
         : Promise.reject(
             new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }),
           );
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), fetch: fetchOnlyReference, timeoutMs: 2000 });
-    ipc = registeredIpc({ service });
-    await service.addPanel({ address: 'panel.example.com', name: 'Not signed in' });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), fetch: fetchOnlyReference, timeoutMs: 2000 });
+    ipc = registeredIpc({ core });
+    await core.addPanel({ address: 'panel.example.com', name: 'Not signed in' });
     await restoreFixtures();
     gen = arbitraries({
       plausible: [
@@ -400,29 +400,29 @@ describe('the registrar under fuzzed input', () => {
 
   /** Two panels, one of them the reference panel, signed in: whatever the last case did to them. */
   async function restoreFixtures(): Promise<void> {
-    let panels = await service.listPanels();
+    let panels = await core.listPanels();
     let home = panels.find((panel) => panel.baseUrl === reference.baseUrl);
-    home ??= await service.addPanel({ address: reference.url, name: 'Reference' });
+    home ??= await core.addPanel({ address: reference.url, name: 'Reference' });
     if (home.loginPath !== '/login' || home.tokenField !== null)
-      home = await service.updatePanel(home.id, { loginPath: null, tokenField: null });
-    if (!home.signedIn) await service.logIn(home.id, { email: DEMO_USER.email, password: DEMO_USER.password });
-    panels = await service.listPanels();
-    if (panels.length < 2) await service.addPanel({ address: `spare-${panels.length}.example.com` });
-    panels = await service.listPanels();
+      home = await core.updatePanel(home.id, { loginPath: null, tokenField: null });
+    if (!home.signedIn) await core.logIn(home.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    panels = await core.listPanels();
+    if (panels.length < 2) await core.addPanel({ address: `spare-${panels.length}.example.com` });
+    panels = await core.listPanels();
     // The signed-in reference panel first, so that a known id is most often the interesting one.
     live.ids = [home.id, ...panels.filter((panel) => panel.id !== home.id).map((panel) => panel.id)];
   }
 
   async function snapshot() {
     // Check history is written coalesced, a while after the call that changed it: land it first.
-    await service.flush();
+    await core.flush();
     // An earlier log out's request to end the session at the panel is sent unwaited, and its outcome
     // lands in the activity log whenever the panel answers: the log is compared by its entries, so
     // that such a line is not taken for this call's, while an entry this call added still shows.
     const files = (await readAllFiles(dir.path))
       .map(({ path, content }) => `${path}\n${path.endsWith('activity.jsonl') ? activityEntryIds(content) : content}`)
       .sort();
-    return { files, panels: JSON.stringify(await service.listPanels()) };
+    return { files, panels: JSON.stringify(await core.listPanels()) };
   }
 
   /** One call through the registrar, and everything that must hold of its answer. */

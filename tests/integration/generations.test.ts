@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { rejectsWith, suiteService } from '../support/helpers.ts';
+import { rejectsWith, suiteCore } from '../support/helpers.ts';
 
 /**
  * Every Easypanel generation with default settings: the first log in finds which one the panel
@@ -20,10 +20,10 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
     panels = { trpc: trpc!, rpc: rpc!, easypanel: easypanel! };
   });
   after(() => Promise.all(Object.values(panels).map((panel) => panel.close())));
-  const service = suiteService();
+  const core = suiteCore();
 
   test('each logs in, its generation is remembered, and every check reads all three', async () => {
-    const app = service();
+    const app = core();
     const ids: Record<string, string> = {};
     for (const [style, panel] of Object.entries(panels)) {
       const { id } = await app.addPanel({ address: panel.url, name: style });
@@ -56,7 +56,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
   });
 
   test('an expired token on the 2.32 panel: UNAUTHORIZED, and the panel is signed out', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await app.logIn(id, credentials);
     panels.rpc.expireAllTokens();
@@ -67,7 +67,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
   });
 
   test('a 2.32 two-factor account asks for the code and signs in with it', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await rejectsWith(app.logIn(id, { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password }), 'TWO_FACTOR_REQUIRED');
     const panel = await app.logIn(id, {
@@ -83,7 +83,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
   });
 
   test('a wrong password on the 2.32 panel: the panel’s own words, INVALID_CREDENTIALS', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'not the password' }), 'INVALID_CREDENTIALS');
     assert.equal((await app.listPanels()).find((one) => one.id === id)!.apiStyle, 'rpc');
@@ -97,10 +97,10 @@ describe('the RPC layer’s refusals in the panel’s own words', () => {
     panel = await startReferencePanel({ style: 'rpc', logInLimit: { attempts: 1, windowMs: 60_000 } });
   });
   after(() => panel.close());
-  const service = suiteService();
+  const core = suiteCore();
 
   test('429 with json.data.reset: RATE_LIMITED saying how long to wait', async () => {
-    const app = service();
+    const app = core();
     const { id } = await app.addPanel({ address: panel.url });
     await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'wrong one' }), 'INVALID_CREDENTIALS');
     const limited = await rejectsWith(app.logIn(id, credentials), 'RATE_LIMITED');

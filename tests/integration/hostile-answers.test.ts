@@ -5,7 +5,7 @@ import type { PanelEvent } from '../../shared/contract/events.ts';
 import { keeping, longestHold, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
-import { openSignedIn } from '../support/signed-in-service.ts';
+import { openSignedIn } from '../support/signed-in-core.ts';
 
 /**
  * Answers no real panel sends, to the operations of issue 23 (the rest is in services-read and
@@ -22,7 +22,7 @@ const UNSAFE = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u;
 describe('hostile answers to the operations', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let events: PanelEvent[];
   let seen: unknown[];
   let id: string;
@@ -42,18 +42,18 @@ describe('hostile answers to the operations', () => {
     for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     const opened = await openSignedIn(dir.path, panel);
-    ({ service, events, id, token } = opened);
+    ({ core, events, id, token } = opened);
     seen.push(opened.loggedIn);
   });
   afterEach(async () => {
-    service.stopAllLogFollows();
+    core.stopAllLogFollows();
     panel.logs.setFault(null);
     for (const route of ['listProjectsAndServices', 'getSystemStats'] as const) panel.services.setRawAnswer(route, undefined);
     for (const route of ['listProjectsAndServices', 'stopAppService', 'restartAppService'] as const) panel.setFault(route, null);
     await waitUntil(() => panel.logs.openSockets() === 0);
-    const text = JSON.stringify([seen, events, await service.listActivity()]);
+    const text = JSON.stringify([seen, events, await core.listActivity()]);
     assert.deepEqual(secretFormsIn(text, token), [], 'the token is in no answer, event or activity entry');
-    await service.flush();
+    await core.flush();
     await dir.cleanup();
   });
 
@@ -65,11 +65,11 @@ describe('hostile answers to the operations', () => {
 
   test('a project list of 20 MB, or of more values than any real one: refused unread, main turning', async () => {
     panel.setFault('listProjectsAndServices', { kind: 'huge-body', bytes: 20 * 1024 * 1024 });
-    await measured('20 MB list', () => rejectsWith(keeping(seen, service.listServices(id)), 'RESPONSE_TOO_LARGE', /larger than 16/));
+    await measured('20 MB list', () => rejectsWith(keeping(seen, core.listServices(id)), 'RESPONSE_TOO_LARGE', /larger than 16/));
     panel.setFault('listProjectsAndServices', null);
     panel.services.setRawAnswer('listProjectsAndServices', { projects: [], services: Array.from({ length: 450_000 }, () => 0) });
     await measured('450,000 values', () =>
-      rejectsWith(keeping(seen, service.listServices(id)), 'RESPONSE_TOO_LARGE', /more than 400,000 values/),
+      rejectsWith(keeping(seen, core.listServices(id)), 'RESPONSE_TOO_LARGE', /more than 400,000 values/),
     );
   });
 
@@ -87,7 +87,7 @@ describe('hostile answers to the operations', () => {
       projects: [{ name: 'shop\u202e' }, { name: '\ufeff' }, { name: { deep: 1 } }],
       services: hostile,
     });
-    const list = await measured('hostile names', () => keeping(seen, service.listServices(id)));
+    const list = await measured('hostile names', () => keeping(seen, core.listServices(id)));
     assert.equal(list.services.length, 3, 'items without a usable name are left out');
     const names = [...list.projects.map((one) => one.name), ...list.services.flatMap((one) => [one.projectName, one.name, one.type])];
     assert.deepEqual(
@@ -107,13 +107,13 @@ describe('hostile answers to the operations', () => {
       memInfo: { usedMemMb: '1e400', totalMemMb: 5e12, usedMemPercentage: 'Infinity' },
       diskInfo: { usedGb: '31.2', totalGb: '-78' },
     });
-    const stats = await keeping(seen, service.getServerStats(id));
+    const stats = await keeping(seen, core.getServerStats(id));
     assert.deepEqual(
       [stats.uptimeSeconds, stats.cpuPercent, stats.memory, stats.disk],
       [null, null, { usedMb: null, totalMb: null }, { usedGb: 31.2, totalGb: null }],
     );
     panel.services.setRawAnswer('getSystemStats', { uptime: '12', cpuInfo: { usedPercentage: 250 }, memInfo: [], diskInfo: 'full' });
-    const again = await keeping(seen, service.getServerStats(id));
+    const again = await keeping(seen, core.getServerStats(id));
     assert.deepEqual([again.uptimeSeconds, again.cpuPercent], [12, null]);
   });
 
@@ -122,38 +122,32 @@ describe('hostile answers to the operations', () => {
     for (let level = 0; level < 1000; level++) deep = { deeper: deep };
     panel.services.setRawAnswer('getSystemStats', { uptime: 1, cpuInfo: deep });
     // Within the parser's bound (2,000 levels) and read without recursion: the nested part is simply not a figure.
-    const stats = await measured('load nested 1,000 deep', () => keeping(seen, service.getServerStats(id)));
+    const stats = await measured('load nested 1,000 deep', () => keeping(seen, core.getServerStats(id)));
     assert.deepEqual([stats.uptimeSeconds, stats.cpuPercent], [1, null]);
     panel.services.setRawAnswer('listProjectsAndServices', {
       projects: [],
       services: [{ projectName: 'shop', name: 'web', type: 'app', x: deep }],
     });
-    await rejectsWith(
-      keeping(seen, service.runServiceAction(id, { ...web, action: 'stop' })),
-      'BAD_RESPONSE',
-      /nested more than 64 levels/,
-    );
+    await rejectsWith(keeping(seen, core.runServiceAction(id, { ...web, action: 'stop' })), 'BAD_RESPONSE', /nested more than 64 levels/);
     assert.equal(panel.requests.filter((request) => request.path === '/api/stopAppService').length, 0);
-    assert.deepEqual((await service.listActivity({ panelId: id })).entries, [], 'nothing sent, nothing recorded');
+    assert.deepEqual((await core.listActivity({ panelId: id })).entries, [], 'nothing sent, nothing recorded');
   });
 
   test('a write answered with a web page, or with megabytes: its outcome unknown (it reached something), sent once', async () => {
     panel.setFault('stopAppService', { kind: 'html-page' });
-    const stopped = await measured('write answered with HTML', () =>
-      keeping(seen, service.runServiceAction(id, { ...web, action: 'stop' })),
-    );
+    const stopped = await measured('write answered with HTML', () => keeping(seen, core.runServiceAction(id, { ...web, action: 'stop' })));
     assert.equal(stopped.outcome, 'unknown');
     assert.match(stopped.message ?? '', /answer could not be read \(The panel answered with an HTML page \(HTTP 200/);
     assert.match(stopped.message ?? '', /the stop may have been done: check the service/);
     panel.setFault('restartAppService', { kind: 'huge-body', bytes: 64 * 1024 * 1024 });
     const restarted = await measured('write answered with 64 MB', () =>
-      keeping(seen, service.runServiceAction(id, { ...web, action: 'restart' })),
+      keeping(seen, core.runServiceAction(id, { ...web, action: 'restart' })),
     );
     assert.equal(restarted.outcome, 'unknown');
     assert.match(restarted.message ?? '', /larger than 4\.0 MiB/);
     const writes = panel.requests.filter((request) => /\/api\/(stop|restart)AppService$/.test(request.path));
     assert.equal(writes.length, 2, 'each sent once');
-    const { entries } = await service.listActivity({ panelId: id });
+    const { entries } = await core.listActivity({ panelId: id });
     assert.deepEqual(
       entries.map((entry) => `${entry.what.action} ${entry.outcome}`),
       ['restart unknown', 'stop unknown'],
@@ -165,18 +159,18 @@ describe('hostile answers to the operations', () => {
   test('a log socket that floods: a read takes the backlog and closes; main answers meanwhile', async () => {
     panel.logs.write('shop', 'web', 'before the flood');
     panel.logs.setFault({ kind: 'flood', linesPerFrame: 500 });
-    const read = await measured('read of a flooding socket', () => keeping(seen, service.readServiceLogs(id, web)));
+    const read = await measured('read of a flooding socket', () => keeping(seen, core.readServiceLogs(id, web)));
     assert.deepEqual(read.lines, ['before the flood']);
     await waitUntil(() => panel.logs.openSockets() === 0);
   });
 
   test('a log socket that never speaks nor closes: a follow waits without lines, main answers, a stop ends it at the panel', async () => {
     panel.logs.setFault({ kind: 'silent' });
-    const follow = await keeping(seen, service.followServiceLogs(id, web));
+    const follow = await keeping(seen, core.followServiceLogs(id, web));
     await waitUntil(() => panel.logs.openSockets() === 1);
     const answered = await measured('listPanels beside a silent follow', async () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
-      return service.listPanels();
+      return core.listPanels();
     });
     assert.equal(answered.length, 1);
     assert.deepEqual(
@@ -184,7 +178,7 @@ describe('hostile answers to the operations', () => {
       [],
       'no lines, and not ended by itself',
     );
-    await service.stopFollowingServiceLogs(follow.followId);
+    await core.stopFollowingServiceLogs(follow.followId);
     await waitUntil(() => panel.logs.openSockets() === 0);
     assert.ok(events.some((event) => event.type === 'serviceLogEnded' && event.followId === follow.followId && event.error === null));
   });

@@ -22,7 +22,7 @@ describe('an import never changes the certificate a panel trusts', () => {
   let attacker: { key: string; cert: string };
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
 
   before(async () => {
     own = await selfSignedCertificate();
@@ -31,20 +31,20 @@ describe('an import never changes the certificate a panel trusts', () => {
   beforeEach(async () => {
     panel = await startReferencePanel({ tls: own });
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
   });
   afterEach(async () => {
-    await service.flush();
+    await core.flush();
     await panel.close();
     await dir.cleanup();
   });
 
   /** A panel signed in with its own certificate trusted, as trust on first use leaves it. */
   async function signedInPinned() {
-    const { id } = await service.addPanel({ address: panel.url, name: 'Production' });
-    await service.logIn(id, credentials).catch(() => undefined);
-    await service.trustCertificate(id, { sha256: certificateFingerprint(own.cert) });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url, name: 'Production' });
+    await core.logIn(id, credentials).catch(() => undefined);
+    await core.trustCertificate(id, { sha256: certificateFingerprint(own.cert) });
+    await core.logIn(id, credentials);
     return id;
   }
 
@@ -52,16 +52,16 @@ describe('an import never changes the certificate a panel trusts', () => {
     const id = await signedInPinned();
     const attackerCertificate = describeCertificate(attacker.cert);
     const text = JSON.stringify([{ name: 'Production', address: panel.url, trustedCertificate: attackerCertificate }]);
-    const preview = await paste(service, text);
+    const preview = await paste(core, text);
     const row = preview.rows[0]!;
     assert.equal(row.status, 'same');
     assert.equal(row.trustsCertificate, false);
     assert.ok(!row.changes.includes('trusted certificate'));
     assert.ok(row.message?.includes(attackerCertificate.sha256), row.message ?? '');
     assert.ok(row.message?.includes(certificateFingerprint(own.cert)), row.message ?? '');
-    await service.applyImport(preview.id, { duplicates: 'update' });
+    await core.applyImport(preview.id, { duplicates: 'update' });
 
-    const after = (await service.listPanels()).find((one) => one.id === id)!;
+    const after = (await core.listPanels()).find((one) => one.id === id)!;
     assert.equal(after.trustedCertificate?.sha256, certificateFingerprint(own.cert));
     assert.equal(after.signedIn, true);
 
@@ -69,7 +69,7 @@ describe('an import never changes the certificate a panel trusts', () => {
     const tokens = panel.issuedTokens();
     await panel.setCertificate(attacker);
     const sent = panel.requests.length;
-    const check = await service.checkPanels([id]);
+    const check = await core.checkPanels([id]);
     assert.equal(check[0]!.ok, false);
     assert.equal(check[0]!.ok === false && check[0]!.error.code, 'CERTIFICATE_CHANGED');
     assert.equal(panel.requests.length, sent, 'no request reached the server presenting the imported certificate');
@@ -78,22 +78,22 @@ describe('an import never changes the certificate a panel trusts', () => {
 
   test('an entry that drops the pin is ignored too: forgetting a certificate is the operator’s act on the panel', async () => {
     const id = await signedInPinned();
-    const preview = await paste(service, JSON.stringify([{ address: panel.url, trustedCertificate: null, group: 'Clients' }]));
+    const preview = await paste(core, JSON.stringify([{ address: panel.url, trustedCertificate: null, group: 'Clients' }]));
     assert.equal(preview.rows[0]!.status, 'duplicate');
     assert.deepEqual(preview.rows[0]!.changes, ['group']);
     assert.match(preview.rows[0]!.message ?? '', /trusts no certificate for it; that was not imported/);
-    await service.applyImport(preview.id, { duplicates: 'update' });
-    const after = (await service.listPanels()).find((one) => one.id === id)!;
+    await core.applyImport(preview.id, { duplicates: 'update' });
+    const after = (await core.listPanels()).find((one) => one.id === id)!;
     assert.equal(after.trustedCertificate?.sha256, certificateFingerprint(own.cert));
     assert.equal(after.group, 'Clients');
   });
 
   test('a new panel from an import keeps the certificate the file trusts (flagged in the preview)', async () => {
-    const preview = await paste(service, JSON.stringify([{ address: panel.url, trustedCertificate: describeCertificate(own.cert) }]));
+    const preview = await paste(core, JSON.stringify([{ address: panel.url, trustedCertificate: describeCertificate(own.cert) }]));
     assert.equal(preview.rows[0]!.status, 'new');
     assert.equal(preview.rows[0]!.trustsCertificate, true);
-    await service.applyImport(preview.id, { duplicates: 'update' });
-    const [added] = await service.listPanels();
+    await core.applyImport(preview.id, { duplicates: 'update' });
+    const [added] = await core.listPanels();
     assert.equal(added!.trustedCertificate?.sha256, certificateFingerprint(own.cert));
   });
 });
@@ -111,22 +111,22 @@ describe('an import that changes only the API style', () => {
   });
 
   test('takes the style’s paths along, as the panel settings do; paths the operator set stay', async () => {
-    const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
-    const { id } = await service.addPanel({ address: trpc.url });
-    const styled = await paste(service, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
+    const core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    const { id } = await core.addPanel({ address: trpc.url });
+    const styled = await paste(core, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
     assert.deepEqual(styled.rows[0]!.changes, ['API style']);
-    await service.applyImport(styled.id, { duplicates: 'update' });
-    const panel = (await service.listPanels()).find((one) => one.id === id)!;
+    await core.applyImport(styled.id, { duplicates: 'update' });
+    const panel = (await core.listPanels()).find((one) => one.id === id)!;
     assert.equal(panel.apiStyle, 'trpc');
     assert.equal(panel.loginPath, '/trpc/auth.login');
     assert.equal(panel.sessionPath, '/trpc/auth.getSession');
     // Paths the operator set stay where they are.
-    await service.updatePanel(id, { apiStyle: 'plain', loginPath: '/custom/login' });
-    const back = await paste(service, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
-    await service.applyImport(back.id, { duplicates: 'update' });
-    const kept = (await service.listPanels()).find((one) => one.id === id)!;
+    await core.updatePanel(id, { apiStyle: 'plain', loginPath: '/custom/login' });
+    const back = await paste(core, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
+    await core.applyImport(back.id, { duplicates: 'update' });
+    const kept = (await core.listPanels()).find((one) => one.id === id)!;
     assert.equal(kept.loginPath, '/custom/login');
     assert.equal(kept.sessionPath, '/trpc/auth.getSession');
-    await service.flush();
+    await core.flush();
   });
 });

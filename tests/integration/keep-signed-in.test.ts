@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rejectsWith, suiteService } from '../support/helpers.ts';
+import { rejectsWith, suiteCore } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
@@ -37,10 +37,10 @@ describe('keep me signed in', () => {
       panels.push(await startReferencePanel({ style, tokenTtlMs: 3 * HOUR, rememberMeTtlMs: 45 * DAY }));
   });
   after(() => Promise.all(panels.map((panel) => panel.close())));
-  const service = suiteService();
+  const core = suiteCore();
 
   test('on by default: rememberMe is sent in every generation, and the panel’s longer session is the end shown', async () => {
-    const app = service();
+    const app = core();
     for (const panel of panels) {
       const added = await app.addPanel({ address: panel.url });
       assert.equal(added.keepSignedIn, true);
@@ -59,7 +59,7 @@ describe('keep me signed in', () => {
   });
 
   test('turned off: no rememberMe, the short session, and the choice is remembered for the next log in', async () => {
-    const app = service();
+    const app = core();
     for (const panel of panels) {
       const { id } = await app.addPanel({ address: panel.url });
       const signedIn = await app.logIn(id, { ...credentials, rememberMe: false });
@@ -82,7 +82,7 @@ describe('keep me signed in', () => {
   });
 
   test('log in again while signed in: the new token replaces the old once it worked, and the old session ends at the panel', async () => {
-    const app = service();
+    const app = core();
     for (const panel of panels) {
       const { id } = await app.addPanel({ address: panel.url });
       await app.logIn(id, credentials);

@@ -26,7 +26,7 @@ describe('the log socket through a CONNECT proxy', () => {
   let tlsPanel: ReferencePanel;
   let tls: { key: string; cert: string };
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let events: PanelEvent[];
   /** What the resolver was asked, and what it answers. */
   let asked: string[];
@@ -58,7 +58,7 @@ describe('the log socket through a CONNECT proxy', () => {
       asked.push(url);
       return answer;
     };
-    service = createCore({
+    core = createCore({
       dataDir: dir.path,
       encryption: testEncryption(),
       timeoutMs: 3000,
@@ -67,9 +67,9 @@ describe('the log socket through a CONNECT proxy', () => {
     });
   });
   afterEach(async () => {
-    service.stopAllLogFollows();
+    core.stopAllLogFollows();
     await waitUntil(() => proxy.open() === 0);
-    await service.flush();
+    await core.flush();
     const proxySaw = proxy.tunnels.map((tunnel) => `${tunnel.requestLine}\n${tunnel.headers.join('\n')}`).join('\n');
     const places = { proxy: proxySaw, resolver: asked.join('\n'), 'answers, errors': JSON.stringify(seen), events: JSON.stringify(events) };
     const leaks = tokens.flatMap((token) =>
@@ -80,12 +80,12 @@ describe('the log socket through a CONNECT proxy', () => {
   });
 
   async function signedIn(at: ReferencePanel): Promise<string> {
-    const { id } = await service.addPanel({ address: at.url });
+    const { id } = await core.addPanel({ address: at.url });
     if (at === tlsPanel) {
-      await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
-      await service.trustCertificate(id, { sha256: certificateFingerprint(tls.cert) });
+      await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+      await core.trustCertificate(id, { sha256: certificateFingerprint(tls.cert) });
     }
-    seen.push(await service.logIn(id, credentials));
+    seen.push(await core.logIn(id, credentials));
     tokens.push(at.issuedTokens().at(-1) ?? '');
     return id;
   }
@@ -94,7 +94,7 @@ describe('the log socket through a CONNECT proxy', () => {
 
   test('the backlog and live lines arrive through the tunnel; the proxy saw host:port only', async () => {
     const id = await signedIn(panel);
-    const read = await settle(service.readServiceLogs(id, web));
+    const read = await settle(core.readServiceLogs(id, web));
     assert.deepEqual(read.lines, ['booted', 'listening']);
     assert.equal(proxy.tunnels.length, 1);
     assert.equal(proxy.tunnels[0]?.requestLine, `CONNECT 127.0.0.1:${panel.port} HTTP/1.1`);
@@ -103,18 +103,18 @@ describe('the log socket through a CONNECT proxy', () => {
 
     // The read's socket closed first: the one open next is the follow's.
     await waitUntil(() => panel.logs.openSockets() === 0 && proxy.open() === 0);
-    const follow = await settle(service.followServiceLogs(id, web));
+    const follow = await settle(core.followServiceLogs(id, web));
     await waitUntil(() => panel.logs.openSockets() === 1 && proxy.open() === 1);
     panel.logs.write('shop', 'web', 'GET / 200');
     await waitUntil(() => events.some((event) => event.type === 'serviceLogLines' && event.followId === follow.followId));
     assert.equal(proxy.tunnels.length, 2);
-    await service.stopFollowingServiceLogs(follow.followId);
+    await core.stopFollowingServiceLogs(follow.followId);
     await waitUntil(() => proxy.open() === 0);
   });
 
   test('a panel over https: TLS to the panel inside the tunnel, with its pinned certificate', async () => {
     const id = await signedIn(tlsPanel);
-    const read = await settle(service.readServiceLogs(id, web));
+    const read = await settle(core.readServiceLogs(id, web));
     assert.deepEqual(read.lines, ['booted', 'listening']);
     assert.equal(tlsPanel.logs.accepted().at(-1)?.certificate, certificateFingerprint(tls.cert));
     assert.equal(proxy.tunnels.at(-1)?.requestLine, `CONNECT 127.0.0.1:${tlsPanel.port} HTTP/1.1`);
@@ -143,7 +143,7 @@ describe('the log socket through a CONNECT proxy', () => {
   test('DIRECT connects straight to the panel, the proxy unused', async () => {
     answer = 'DIRECT';
     const id = await signedIn(panel);
-    assert.deepEqual((await settle(service.readServiceLogs(id, web))).lines.slice(0, 2), ['booted', 'listening']);
+    assert.deepEqual((await settle(core.readServiceLogs(id, web))).lines.slice(0, 2), ['booted', 'listening']);
     assert.equal(proxy.tunnels.length, 0);
   });
 
@@ -152,29 +152,29 @@ describe('the log socket through a CONNECT proxy', () => {
       const id = await signedIn(panel);
       proxy.refuseWith(status);
       const accepted = panel.logs.accepted().length;
-      const error = await rejectsWith(settle(service.readServiceLogs(id, web)), 'NETWORK');
+      const error = await rejectsWith(settle(core.readServiceLogs(id, web)), 'NETWORK');
       assert.match(
         error.message,
         new RegExp(`^The proxy ${proxy.address} refused to connect to 127\\.0\\.0\\.1:${panel.port} \\(HTTP ${status}`),
       );
       if (status === 407) assert.match(error.message, /asks for a sign-in/);
-      const follow = await settle(service.followServiceLogs(id, web));
+      const follow = await settle(core.followServiceLogs(id, web));
       await waitUntil(() => events.some((event) => event.type === 'serviceLogEnded' && event.followId === follow.followId));
       const ended = events.find((event) => event.type === 'serviceLogEnded' && event.followId === follow.followId);
       assert.match(ended?.type === 'serviceLogEnded' ? (ended.error?.message ?? '') : '', /^The proxy .* refused to connect/);
       assert.equal(panel.logs.accepted().length, accepted, 'the panel never got the upgrade');
       // Not the token's fault: the sign-in stays.
-      assert.equal((await service.listPanels()).find((one) => one.id === id)?.signedIn, true);
+      assert.equal((await core.listPanels()).find((one) => one.id === id)?.signedIn, true);
     });
   }
 
   test('a proxy nobody listens on, and a PAC answer naming only proxies it cannot use: clear errors', async () => {
     const id = await signedIn(panel);
     answer = 'PROXY 127.0.0.1:1';
-    const unreachable = await rejectsWith(settle(service.readServiceLogs(id, web)), 'NETWORK');
+    const unreachable = await rejectsWith(settle(core.readServiceLogs(id, web)), 'NETWORK');
     assert.match(unreachable.message, /^The proxy 127\.0\.0\.1:1 could not be used: 127\.0\.0\.1:1 refused the connection/);
     answer = 'SOCKS5 127.0.0.1:1080';
-    const socks = await rejectsWith(settle(service.readServiceLogs(id, web)), 'NETWORK');
+    const socks = await rejectsWith(settle(core.readServiceLogs(id, web)), 'NETWORK');
     assert.match(socks.message, /through SOCKS5 127\.0\.0\.1:1080, which Paneldeck's log connection cannot use/);
   });
 });

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { createCore } from '../../electron/core/index.ts';
-import { suiteService, tempDir, testEncryption } from '../support/helpers.ts';
+import { suiteCore, tempDir, testEncryption } from '../support/helpers.ts';
 import { appStores, diskFullError } from '../support/model/stores.ts';
 
 /**
@@ -20,10 +20,10 @@ describe('log out at the panel', () => {
     for (const style of ['trpc', 'rpc', 'easypanel'] as const) panels.push(await startReferencePanel({ style }));
   });
   after(() => Promise.all(panels.map((panel) => panel.close())));
-  const service = suiteService();
+  const core = suiteCore();
 
   test('one panel of each generation: the panel is asked, and the token no longer works there', async () => {
-    const app = service();
+    const app = core();
     for (const panel of panels) {
       const { id } = await app.addPanel({ address: panel.url });
       await app.logIn(id, credentials);
@@ -42,7 +42,7 @@ describe('log out at the panel', () => {
   });
 
   test('several at once: each panel is asked once', async () => {
-    const app = service();
+    const app = core();
     const ids: string[] = [];
     for (const panel of panels) {
       const { id } = await app.addPanel({ address: panel.url });
@@ -68,7 +68,7 @@ describe('log out at the panel', () => {
   // Found by the model-based test (tests/integration/model-security.test.ts): a log in whose answer
   // came after a log out or a removal was dropped here, and the session it opened stayed open at the panel.
   test('a log in answered after a log out or a removal: its token is dropped here and its session ended at the panel', async () => {
-    const app = service();
+    const app = core();
     const panel = panels[2]!;
     const { id } = await app.addPanel({ address: panel.url });
     const ended = async (how: () => Promise<unknown>, code: string) => {
@@ -118,7 +118,7 @@ describe('log out at the panel', () => {
   });
 
   test('a panel that cannot be reached: signed out here, and told the session at the panel ends by itself', async () => {
-    const app = service();
+    const app = core();
     const gone = await startReferencePanel({ style: 'easypanel' });
     const { id } = await app.addPanel({ address: gone.url });
     await app.logIn(id, credentials);

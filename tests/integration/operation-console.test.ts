@@ -4,7 +4,7 @@ import type { Core } from '../../electron/core/index.ts';
 import type { CatalogueOperation, OperationAnswer } from '../../shared/operations-console.ts';
 import { keeping, rejectsWith, tempDir } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, SERVICE_TYPES, startReferencePanel } from '../support/reference-panel/server.ts';
-import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-service.ts';
+import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-core.ts';
 
 /**
  * The API console against real reference panels in each generation: the catalogue each serves,
@@ -52,9 +52,9 @@ describe('the catalogue and a call of each operation, in each generation', () =>
     afterEach(() => dir.cleanup());
 
     test(`${style}: every listed operation is read and can be called; nothing goes outside /api`, async () => {
-      const { service, id, token } = await openSignedIn(dir.path, panel);
+      const { core, id, token } = await openSignedIn(dir.path, panel);
       const seen: unknown[] = [];
-      const catalogue = await keeping(seen, service.getOperations(id));
+      const catalogue = await keeping(seen, core.getOperations(id));
       assert.equal(catalogue.generation, style);
       assert.equal(catalogue.version, panel.version());
       assert.deepEqual(catalogue.skipped, []);
@@ -75,12 +75,12 @@ describe('the catalogue and a call of each operation, in each generation', () =>
       for (const operation of callOrder(catalogue.operations)) {
         const answer: OperationAnswer = await keeping(
           seen,
-          service.callOperation(id, { operation: operation.name, input: inputFor(operation, actionId) }),
+          core.callOperation(id, { operation: operation.name, input: inputFor(operation, actionId) }),
         );
         assert.equal(answer.status, 200, `${operation.name}: ${answer.status} ${JSON.stringify(answer.body ?? answer.text)}`);
         assert.equal(answer.truncated, false);
         if (/listActions$/.test(operation.name) || /deploy/.test(operation.name)) {
-          const listed = await service.callOperation(id, {
+          const listed = await core.callOperation(id, {
             operation: catalogue.operations.find((one) => /listActions$/.test(one.name))!.name,
             input: {},
           });
@@ -94,28 +94,28 @@ describe('the catalogue and a call of each operation, in each generation', () =>
     });
 
     test(`${style}: an input that does not fit the schema is refused in main, and the panel hears nothing`, async () => {
-      const { service, id } = await openSignedIn(dir.path, panel);
-      const catalogue = await service.getOperations(id);
+      const { core, id } = await openSignedIn(dir.path, panel);
+      const catalogue = await core.getOperations(id);
       const create = catalogue.operations.find((operation) => /createProject$/.test(operation.name))!;
       panel.requests.splice(0);
       const bad = [{}, { name: 'Not Valid!' }, { name: 'ok', extra: 1 }, { name: 42 }, 'text'];
       for (const input of bad) {
-        const error = await rejectsWith(service.callOperation(id, { operation: create.name, input }), 'INVALID_INPUT');
+        const error = await rejectsWith(core.callOperation(id, { operation: create.name, input }), 'INVALID_INPUT');
         assert.match(error.message, /Not sent/);
       }
-      await rejectsWith(service.callOperation(id, { operation: 'no.such.operation', input: {} }), 'NOT_FOUND');
+      await rejectsWith(core.callOperation(id, { operation: 'no.such.operation', input: {} }), 'NOT_FOUND');
       assert.deepEqual(panel.requests, [], 'nothing reached the panel');
     });
 
     test(`${style}: a write is in the activity log before it is sent and with its outcome, by name, never its input`, async () => {
-      const { service, id, token } = await openSignedIn(dir.path, panel);
-      const catalogue = await service.getOperations(id);
+      const { core, id, token } = await openSignedIn(dir.path, panel);
+      const catalogue = await core.getOperations(id);
       const create = catalogue.operations.find((operation) => /createProject$/.test(operation.name))!;
-      const done = await service.callOperation(id, { operation: create.name, input: { name: 'secret-project-name' } });
+      const done = await core.callOperation(id, { operation: create.name, input: { name: 'secret-project-name' } });
       assert.equal(done.status, 200);
-      const refused = await service.callOperation(id, { operation: create.name, input: { name: 'secret-project-name' } });
+      const refused = await core.callOperation(id, { operation: create.name, input: { name: 'secret-project-name' } });
       assert.equal(refused.status, 400);
-      const { entries } = await service.listActivity({ panelId: id });
+      const { entries } = await core.listActivity({ panelId: id });
       assert.deepEqual(
         entries.map((entry) => [entry.what.action, entry.what.operation, entry.outcome]),
         [
@@ -133,14 +133,14 @@ test('the catalogue is cached per panel and version, and read again when the ver
   const panel = await startReferencePanel({ style: 'easypanel' });
   const dir = await tempDir();
   try {
-    const { service, id }: { service: Core; id: string } = await openSignedIn(dir.path, panel);
+    const { core, id }: { core: Core; id: string } = await openSignedIn(dir.path, panel);
     const reads = () => panel.requests.filter((request) => request.path === '/api/openapi.json').length;
-    await service.getOperations(id);
-    await service.getOperations(id);
+    await core.getOperations(id);
+    await core.getOperations(id);
     assert.equal(reads(), 1);
     panel.setVersion('2.34.0');
-    await service.checkPanels([id]);
-    const again = await service.getOperations(id);
+    await core.checkPanels([id]);
+    const again = await core.getOperations(id);
     assert.equal(again.version, '2.34.0');
     assert.equal(reads(), 2);
   } finally {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rejectsWith, suiteReferencePanel, suiteService } from '../support/helpers.ts';
+import { rejectsWith, suiteReferencePanel, suiteCore } from '../support/helpers.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
 
 /**
@@ -11,10 +11,10 @@ import { DEMO_USER } from '../support/reference-panel/server.ts';
  */
 
 const trpcPanel = suiteReferencePanel({ style: 'trpc' });
-const service = suiteService();
+const core = suiteCore();
 
 test('own paths and a 404: the error names them, no tRPC route is tried, the paths and style stay', async (t) => {
-  const app = service();
+  const app = core();
   const panel = trpcPanel();
   const { id } = await app.addPanel({ address: panel.url });
   t.after(() => app.removePanel(id));
@@ -32,7 +32,7 @@ test('own paths and a 404: the error names them, no tRPC route is tried, the pat
 });
 
 test('default paths and a 404: the tRPC form is found and remembered, even on a refusal', async (t) => {
-  const app = service();
+  const app = core();
   const panel = trpcPanel();
   const { id } = await app.addPanel({ address: panel.url });
   t.after(() => app.removePanel(id));

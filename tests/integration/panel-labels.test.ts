@@ -5,16 +5,16 @@ import { cleanTags, LABEL_LIMITS } from '../../shared/labels.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore } from '../../electron/core/index.ts';
-import { rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
+import { rejectsWith, suiteCore, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /** Group, tags, colour and favourite: what the operator may give a panel, and what is refused. */
 
-describe('panel labels through the service', () => {
-  const service = suiteService();
+describe('panel labels through the core', () => {
+  const core = suiteCore();
 
   test('given at add, changed one at a time, cleared with null and []', async () => {
-    const added = await service().addPanel({
+    const added = await core().addPanel({
       address: 'labels.example.com',
       group: 'Acme',
       tags: ['prod', 'eu'],
@@ -22,18 +22,18 @@ describe('panel labels through the service', () => {
       favourite: true,
     });
     assert.deepEqual([added.group, added.tags, added.colour, added.favourite], ['Acme', ['prod', 'eu'], 'red', true]);
-    const moved = await service().updatePanel(added.id, { group: 'Globex' });
+    const moved = await core().updatePanel(added.id, { group: 'Globex' });
     assert.deepEqual(
       [moved.group, moved.tags, moved.colour, moved.favourite],
       ['Globex', ['prod', 'eu'], 'red', true],
       'only the group changed',
     );
-    const cleared = await service().updatePanel(added.id, { group: '   ', tags: [], colour: null, favourite: false });
+    const cleared = await core().updatePanel(added.id, { group: '   ', tags: [], colour: null, favourite: false });
     assert.deepEqual([cleared.group, cleared.tags, cleared.colour, cleared.favourite], [null, [], null, false]);
   });
 
   test('refused with a message that says what is wrong, and nothing changes', async () => {
-    const { id } = await service().addPanel({ address: 'refused.example.com', group: 'Kept' });
+    const { id } = await core().addPanel({ address: 'refused.example.com', group: 'Kept' });
     const cases: [unknown, RegExp][] = [
       [{ colour: 'pink' }, /Colour must be one of red, orange/],
       [{ tags: ['a,b'] }, /commas separate tags/],
@@ -45,9 +45,9 @@ describe('panel labels through the service', () => {
       [{ tags: 'prod' }, /Tags must be a list of text/],
     ];
     for (const [patch, message] of cases) {
-      await rejectsWith(service().updatePanel(id, patch as never), 'INVALID_INPUT', message);
+      await rejectsWith(core().updatePanel(id, patch as never), 'INVALID_INPUT', message);
     }
-    const [panel] = (await service().listPanels()).filter((candidate) => candidate.id === id);
+    const [panel] = (await core().listPanels()).filter((candidate) => candidate.id === id);
     assert.deepEqual([panel?.group, panel?.tags, panel?.colour, panel?.favourite], ['Kept', [], null, false]);
   });
 });
@@ -64,7 +64,7 @@ test('cleanTags keeps the first spelling of each tag, in order, without empties'
 });
 
 describe('the panel list view kept in the settings', () => {
-  const service = suiteService();
+  const core = suiteCore();
 
   test('saved whole and read back; a bad one is refused with a message; a damaged file costs only the view', async () => {
     const view = {
@@ -73,16 +73,16 @@ describe('the panel list view kept in the settings', () => {
       attentionOnly: true,
       collapsedGroups: ['Acme'],
     };
-    const status = await service().updateSettings({ boardView: view });
+    const status = await core().updateSettings({ boardView: view });
     assert.deepEqual(status.settings.boardView, view);
     assert.equal(status.settings.checkConcurrency, 16, 'the other settings stay');
     await rejectsWith(
-      service().updateSettings({ boardView: { ...view, sort: 'colour' } as never }),
+      core().updateSettings({ boardView: { ...view, sort: 'colour' } as never }),
       'INVALID_INPUT',
       /Sort must be one of name, status, checked, expiry/,
     );
-    await rejectsWith(service().updateSettings({ boardView: { ...view, selectedPanelId: 'x' } }), 'INVALID_INPUT', /UUID/);
-    assert.deepEqual((await service().getAppStatus()).settings.boardView, view);
+    await rejectsWith(core().updateSettings({ boardView: { ...view, selectedPanelId: 'x' } }), 'INVALID_INPUT', /UUID/);
+    assert.deepEqual((await core().getAppStatus()).settings.boardView, view);
   });
 });
 
@@ -103,18 +103,18 @@ test('a damaged view in settings.json falls back to the default view and keeps t
 });
 
 describe('request timeout, theme and default email', () => {
-  const service = suiteService();
+  const core = suiteCore();
 
   test('saved and refused with the field named; an empty default email clears it', async () => {
-    const status = await service().updateSettings({ requestTimeoutSeconds: 30, theme: 'dark', defaultEmail: '  ops@example.com ' });
+    const status = await core().updateSettings({ requestTimeoutSeconds: 30, theme: 'dark', defaultEmail: '  ops@example.com ' });
     assert.deepEqual(
       [status.settings.requestTimeoutSeconds, status.settings.theme, status.settings.defaultEmail],
       [30, 'dark', 'ops@example.com'],
     );
-    await rejectsWith(service().updateSettings({ requestTimeoutSeconds: 1 }), 'INVALID_INPUT', /^Request timeout must be at least 3/);
-    await rejectsWith(service().updateSettings({ theme: 'blue' as never }), 'INVALID_INPUT', /^Theme must be one of system, light, dark/);
-    await rejectsWith(service().updateSettings({ defaultEmail: 'not an email' }), 'INVALID_INPUT', /^Default email must look like/);
-    assert.equal((await service().updateSettings({ defaultEmail: '' })).settings.defaultEmail, null);
+    await rejectsWith(core().updateSettings({ requestTimeoutSeconds: 1 }), 'INVALID_INPUT', /^Request timeout must be at least 3/);
+    await rejectsWith(core().updateSettings({ theme: 'blue' as never }), 'INVALID_INPUT', /^Theme must be one of system, light, dark/);
+    await rejectsWith(core().updateSettings({ defaultEmail: 'not an email' }), 'INVALID_INPUT', /^Default email must look like/);
+    assert.equal((await core().updateSettings({ defaultEmail: '' })).settings.defaultEmail, null);
   });
 });
 
@@ -122,15 +122,15 @@ test('the request timeout applies from the next request on: a slower panel answe
   const dir = await tempDir();
   const panel = await startReferencePanel();
   try {
-    const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-    await service.updateSettings({ requestTimeoutSeconds: 3 });
+    const core = createCore({ dataDir: dir.path, encryption: testEncryption() });
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await core.updateSettings({ requestTimeoutSeconds: 3 });
     panel.setFault('getSession', { kind: 'latency', ms: 3500 });
-    await rejectsWith(service.getSession(id), 'TIMEOUT', /3 s/);
-    await service.updateSettings({ requestTimeoutSeconds: 10 });
-    assert.ok((await service.getSession(id)).session, 'answers within the longer time');
-    await service.flush();
+    await rejectsWith(core.getSession(id), 'TIMEOUT', /3 s/);
+    await core.updateSettings({ requestTimeoutSeconds: 10 });
+    assert.ok((await core.getSession(id)).session, 'answers within the longer time');
+    await core.flush();
   } finally {
     await panel.close();
     await dir.cleanup();

@@ -19,17 +19,17 @@ const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 /** Past any panel's period between version reads (an hour to an hour and a half, its own). */
 const PAST_ANY_PERIOD = VERSION_READ_AT_MOST_MS;
 
-/** A service on a fresh folder whose clock the test moves, and the reference panels it started. */
+/** A core on a fresh folder whose clock the test moves, and the reference panels it started. */
 function versionSuite() {
   let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
   const servers: ReferencePanel[] = [];
   const clock = { now: Date.now() };
   const encryption = testEncryption();
-  let service: Core | undefined;
+  let core: Core | undefined;
   const open = () => createCore({ dataDir: dir!.path, encryption, now: () => new Date(clock.now) });
   before(async () => {
     dir = await tempDir();
-    service = open();
+    core = open();
   });
   after(async () => {
     await Promise.all(servers.map((server) => server.close()));
@@ -37,26 +37,26 @@ function versionSuite() {
   });
   return {
     clock,
-    service: () => service!,
+    core: () => core!,
     dir: () => dir!.path,
     /** A new run of the app on the same folder, once this one has written what it holds. */
     async restart(change?: (folder: string) => Promise<void>): Promise<Core> {
-      await service!.flush();
+      await core!.flush();
       await change?.(dir!.path);
-      service = open();
-      return service;
+      core = open();
+      return core;
     },
-    /** A reference panel added to the service and logged in to. */
+    /** A reference panel added to the core and logged in to. */
     async signedIn(options: ReferencePanelOptions, sessionPath?: string): Promise<{ server: ReferencePanel; id: string }> {
       const server = await startReferencePanel(options);
       servers.push(server);
-      const { id } = await service!.addPanel({ address: server.url, name: options.style ?? 'simple' });
-      await service!.logIn(id, credentials);
-      if (sessionPath !== undefined) await service!.updatePanel(id, { sessionPath });
+      const { id } = await core!.addPanel({ address: server.url, name: options.style ?? 'simple' });
+      await core!.logIn(id, credentials);
+      if (sessionPath !== undefined) await core!.updatePanel(id, { sessionPath });
       return { server, id };
     },
     async panel(id: string): Promise<Panel> {
-      return (await service!.listPanels()).find((panel) => panel.id === id)!;
+      return (await core!.listPanels()).find((panel) => panel.id === id)!;
     },
   };
 }
@@ -68,7 +68,7 @@ describe('the version, read with the session check', () => {
 
   test('read after the log in, kept and shown; not read again until an hour has passed; read again after a new log in', async () => {
     const { server, id } = await suite.signedIn({ style: 'rpc' });
-    const app = suite.service();
+    const app = suite.core();
     assert.equal((await suite.panel(id)).panelVersion, null);
     assert.deepEqual(
       (await app.checkPanels([id])).map((check) => check.ok),
@@ -101,7 +101,7 @@ describe('the version, read with the session check', () => {
 
   test('a panel without a version route: checks stay ok, the version unknown, the route tried once an hour', async () => {
     const { server, id } = await suite.signedIn({});
-    const app = suite.service();
+    const app = suite.core();
     for (let check = 0; check < 3; check++) {
       assert.deepEqual(
         (await app.checkPanels([id])).map((one) => one.ok),
@@ -116,7 +116,7 @@ describe('the version, read with the session check', () => {
 
   test('a version route that fails (405, 500, not JSON) never fails the check, and keeps the version last named', async () => {
     const { server, id } = await suite.signedIn({ style: 'easypanel' });
-    const app = suite.service();
+    const app = suite.core();
     await app.checkPanels([id]);
     assert.equal((await suite.panel(id)).panelVersion, '2.33.4');
     const faults = [{ kind: 'status', status: 405 }, { kind: 'server-error' }, { kind: 'html-page' }] as const;
@@ -139,7 +139,7 @@ describe('the version across restarts', () => {
   test('kept in checks.json (panels.json untouched), shown after a restart and not read again within the hour', async () => {
     const { server, id } = await suite.signedIn({ style: 'easypanel' });
     const panelsBefore = await readFile(join(suite.dir(), 'panels.json'));
-    await suite.service().checkPanels([id]);
+    await suite.core().checkPanels([id]);
     const app = await suite.restart();
     const history = JSON.parse(await readFile(join(suite.dir(), 'checks.json'), 'utf8')) as { panels: Record<string, unknown> };
     assert.deepEqual(
@@ -157,7 +157,7 @@ describe('the version across restarts', () => {
 
   test('a check history of an older version (no version fields) is read as it is; the version is read at the next check', async () => {
     const { server, id } = await suite.signedIn({ style: 'trpc' });
-    await suite.service().checkPanels([id]);
+    await suite.core().checkPanels([id]);
     const app = await suite.restart(async (folder) => {
       const file = join(folder, 'checks.json');
       const history = JSON.parse(await readFile(file, 'utf8')) as { panels: Record<string, Record<string, unknown>> };
@@ -184,7 +184,7 @@ describe('a panel upgraded to a newer generation', () => {
 
   test('2.30 (tRPC) → 2.31 (RPC): the next check finds it with the same token, saves the style, and is ok', async () => {
     const { server, id } = await suite.signedIn({ style: 'trpc' });
-    const app = suite.service();
+    const app = suite.core();
     await app.checkPanels([id]);
     assert.deepEqual([(await suite.panel(id)).apiStyle, (await suite.panel(id)).panelVersion], ['trpc', '2.28.1']);
     const from = server.requests.length;
@@ -221,7 +221,7 @@ describe('a panel upgraded to a newer generation', () => {
 
   test('2.30 (tRPC) → 2.33 (public API) in one step: followed to the public API', async () => {
     const { server, id } = await suite.signedIn({ style: 'trpc' });
-    const app = suite.service();
+    const app = suite.core();
     await app.getSession(id);
     server.setVersion('2.33.1', { upgrade: true });
     const { session } = await app.getSession(id);
@@ -232,7 +232,7 @@ describe('a panel upgraded to a newer generation', () => {
 
   test('2.32 (RPC) → 2.33: its RPC routes still answer, so the hourly version read moves it to the public API', async () => {
     const { server, id } = await suite.signedIn({ style: 'rpc' });
-    const app = suite.service();
+    const app = suite.core();
     await app.checkPanels([id]);
     server.setVersion('2.33.0', { upgrade: true });
     await app.checkPanels([id]);
@@ -261,7 +261,7 @@ describe('a panel upgraded to a newer generation', () => {
 
   test('an upgrade whose token no longer works: UNAUTHORIZED and signed out; after a new log in the next check follows it', async () => {
     const { server, id } = await suite.signedIn({ style: 'trpc' });
-    const app = suite.service();
+    const app = suite.core();
     server.setVersion('2.32.0', { upgrade: true });
     server.expireAllTokens();
     const [check] = await app.checkPanels([id]);
@@ -278,7 +278,7 @@ describe('a panel upgraded to a newer generation', () => {
   test('paths the operator set are theirs: not followed, the check fails as it did, no version probing', async () => {
     // `/api/v2/...` answers like `/api/...`: a custom session path that reads the tRPC session.
     const { server, id } = await suite.signedIn({ style: 'trpc' }, '/v2/trpc/auth.getSession');
-    const app = suite.service();
+    const app = suite.core();
     assert.equal((await app.checkPanels([id]))[0]?.ok, true);
     server.setVersion('2.31.0', { upgrade: true });
     const from = server.requests.length;
@@ -291,7 +291,7 @@ describe('a panel upgraded to a newer generation', () => {
 
   test('a downgrade (2.33 → 2.30) is not followed: the check fails as before and the style stays', async () => {
     const { server, id } = await suite.signedIn({ style: 'easypanel' });
-    const app = suite.service();
+    const app = suite.core();
     await app.checkPanels([id]);
     server.setVersion('2.30.0', { upgrade: true });
     const [check] = await app.checkPanels([id]);
@@ -303,7 +303,7 @@ describe('a panel upgraded to a newer generation', () => {
 
   test('a search that found no generation is not repeated by each check: one request a check until its period passed; opening the panel searches at once', async () => {
     const { server, id } = await suite.signedIn({ style: 'easypanel' });
-    const app = suite.service();
+    const app = suite.core();
     await app.checkPanels([id]);
     server.setVersion('2.30.0', { upgrade: true });
     const searched = server.requests.length;

@@ -10,7 +10,7 @@ const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 describe("the panel's own words", () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let id: string;
 
   before(async () => {
@@ -19,8 +19,8 @@ describe("the panel's own words", () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
-    id = (await service.addPanel({ address: panel.url })).id;
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    id = (await core.addPanel({ address: panel.url })).id;
     panel.setFault('login', null);
   });
   afterEach(() => dir.cleanup());
@@ -32,7 +32,7 @@ describe("the panel's own words", () => {
   ] as const) {
     test(`${shape}: the message is quoted`, async () => {
       panel.setFault('login', { kind: 'status', status: 400, body });
-      await rejectsWith(service.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in: "Email is not verified"/);
+      await rejectsWith(core.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in: "Email is not verified"/);
     });
   }
 
@@ -43,7 +43,7 @@ describe("the panel's own words", () => {
       status: 429,
       body: { code: 'TOO_MANY_REQUESTS', status: 429, message: 'Too many attempts', data: { reset } },
     });
-    await rejectsWith(service.logIn(id, credentials), 'RATE_LIMITED', /Wait 3 minutes and try again/);
+    await rejectsWith(core.logIn(id, credentials), 'RATE_LIMITED', /Wait 3 minutes and try again/);
   });
 
   test('a 429 inside a tRPC envelope, in seconds, says how long to wait', async () => {
@@ -53,13 +53,13 @@ describe("the panel's own words", () => {
       status: 429,
       body: { error: { json: { message: 'Slow down', data: { httpStatus: 429, reset } } } },
     });
-    await rejectsWith(service.logIn(id, credentials), 'RATE_LIMITED', /Wait (39|40|41) s and try again/);
+    await rejectsWith(core.logIn(id, credentials), 'RATE_LIMITED', /Wait (39|40|41) s and try again/);
   });
 
   test('a 429 with Retry-After in seconds says so; one without any hint says a minute', async () => {
     panel.setFault('login', { kind: 'rate-limited', retryAfterSeconds: 20 });
-    await rejectsWith(service.logIn(id, credentials), 'RATE_LIMITED', /Wait 20 s/);
+    await rejectsWith(core.logIn(id, credentials), 'RATE_LIMITED', /Wait 20 s/);
     panel.setFault('login', { kind: 'status', status: 429, body: { message: 'no hint' } });
-    await rejectsWith(service.logIn(id, credentials), 'RATE_LIMITED', /Wait a minute/);
+    await rejectsWith(core.logIn(id, credentials), 'RATE_LIMITED', /Wait a minute/);
   });
 });

@@ -25,9 +25,9 @@ describe('what is kept on disk, and what survives a restart', () => {
   afterEach(() => dir.cleanup());
 
   /** Panels A and B: the same reference panel under two addresses. */
-  async function addTwoPanels(service: Core) {
-    const a = await service.addPanel({ address: panel.url, name: 'A' });
-    const b = await service.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
+  async function addTwoPanels(core: Core) {
+    const a = await core.addPanel({ address: panel.url, name: 'A' });
+    const b = await core.addPanel({ address: `http://localhost:${panel.port}`, name: 'B' });
     return [a, b] as const;
   }
 
@@ -43,10 +43,10 @@ describe('what is kept on disk, and what survives a restart', () => {
   }
 
   test('no file under the data folder holds the token or the password in clear; the token file is owner-only', async () => {
-    const service = start();
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
-    await service.getSession(id);
+    const core = start();
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
+    await core.getSession(id);
     const token = panel.issuedTokens().at(-1)!;
     const files = await readAllFiles(dir.path);
     assert.deepEqual(files.map((file) => file.path.slice(dir.path.length + 1)).sort(), ['panels.json', 'tokens.json']);
@@ -60,7 +60,7 @@ describe('what is kept on disk, and what survives a restart', () => {
     assert.equal(stored.tokens[id].backend, 'gnome_libsecret');
   });
 
-  test('a new service on the same folder sees the same panels and stays signed in', async () => {
+  test('a new core on the same folder sees the same panels and stays signed in', async () => {
     const first = start();
     const a = await first.addPanel({ address: panel.url, name: 'A' });
     const b = await first.addPanel({ address: 'panel-b.example.com', name: 'B' });
@@ -84,16 +84,16 @@ describe('what is kept on disk, and what survives a restart', () => {
   });
 
   test('log out and remove delete the ciphertext from disk', async () => {
-    const service = start();
-    const a = await service.addPanel({ address: panel.url });
-    const b = await service.addPanel({ address: `http://localhost:${panel.port}` });
-    await service.logIn(a.id, credentials);
-    await service.logIn(b.id, credentials);
+    const core = start();
+    const a = await core.addPanel({ address: panel.url });
+    const b = await core.addPanel({ address: `http://localhost:${panel.port}` });
+    await core.logIn(a.id, credentials);
+    await core.logIn(b.id, credentials);
     const tokens = () => Object.keys(JSON.parse(readFileSync(join(dir.path, 'tokens.json'), 'utf8')).tokens).sort();
     assert.deepEqual(tokens(), [a.id, b.id].sort());
-    await service.logOut(a.id);
+    await core.logOut(a.id);
     assert.deepEqual(tokens(), [b.id]);
-    await service.removePanel(b.id);
+    await core.removePanel(b.id);
     assert.deepEqual(tokens(), []);
   });
 
@@ -103,11 +103,11 @@ describe('what is kept on disk, and what survives a restart', () => {
   ] as const) {
     test(`with ${label} the token is kept in memory only and says so`, async () => {
       encryption = testEncryption(init);
-      const service = start();
-      const { id } = await service.addPanel({ address: panel.url });
-      const signedIn = await service.logIn(id, credentials);
+      const core = start();
+      const { id } = await core.addPanel({ address: panel.url });
+      const signedIn = await core.logIn(id, credentials);
       assert.equal(signedIn.tokenStorage, 'memory');
-      assert.equal((await service.getSession(id)).panelId, id);
+      assert.equal((await core.getSession(id)).panelId, id);
       assert.equal(encryption.encryptCalls, 0, 'a weak key is never used');
       const onDisk = (await readAllFiles(dir.path)).map((file) => file.content).join('\n');
       assert.ok(!onDisk.includes(panel.issuedTokens().at(-1)!));
@@ -124,17 +124,17 @@ describe('what is kept on disk, and what survives a restart', () => {
     encryption.encrypt = async () => {
       throw new Error('keyring locked');
     };
-    const service = start();
-    const { id } = await service.addPanel({ address: panel.url });
-    assert.equal((await service.logIn(id, credentials)).tokenStorage, 'memory');
+    const core = start();
+    const { id } = await core.addPanel({ address: panel.url });
+    assert.equal((await core.logIn(id, credentials)).tokenStorage, 'memory');
   });
 
   test('a changed keyring leaves that panel signed out with TOKEN_UNREADABLE, keeps its ciphertext, and touches no other panel', async () => {
-    const service = start();
-    const [a, b] = await addTwoPanels(service);
-    await service.logIn(a.id, credentials);
+    const core = start();
+    const [a, b] = await addTwoPanels(core);
+    await core.logIn(a.id, credentials);
     encryption.changeKeyring();
-    await service.logIn(b.id, credentials);
+    await core.logIn(b.id, credentials);
 
     const restarted = await restartExpectingOnlyTheFirstSignedOut(/keyring/);
     assert.equal((await restarted.getSession(b.id)).panelId, b.id);
@@ -144,9 +144,9 @@ describe('what is kept on disk, and what survives a restart', () => {
   });
 
   test('secure storage gone at the next start (backend now basic_text): ENCRYPTION_UNAVAILABLE, ciphertext kept, back once it returns', async () => {
-    const service = start();
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
+    const core = start();
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
 
     encryption.backendName = 'basic_text';
     const degraded = await start().listPanels();
@@ -164,10 +164,10 @@ describe('what is kept on disk, and what survives a restart', () => {
   });
 
   test('one damaged token entry signs out only its own panel; a copy of the file is kept and the other ciphertext survives', async () => {
-    const service = start();
-    const [a, b] = await addTwoPanels(service);
-    await service.logIn(a.id, credentials);
-    await service.logIn(b.id, credentials);
+    const core = start();
+    const [a, b] = await addTwoPanels(core);
+    await core.logIn(a.id, credentials);
+    await core.logIn(b.id, credentials);
     const file = join(dir.path, 'tokens.json');
     const original = JSON.parse(readFileSync(file, 'utf8'));
     const intact = original.tokens[b.id];
@@ -195,9 +195,9 @@ describe('what is kept on disk, and what survives a restart', () => {
     ['of an unknown format', '{"version": 99, "tokens": []}', /format this version does not know\. It was kept at .*tokens\.corrupt-/],
   ] as const) {
     test(`a token store that is ${what}: signed-in panels say why and where the file went, and the panel list is kept`, async () => {
-      const service = start();
-      const { id } = await service.addPanel({ address: panel.url });
-      await service.logIn(id, credentials);
+      const core = start();
+      const { id } = await core.addPanel({ address: panel.url });
+      await core.logIn(id, credentials);
       writeFileSync(join(dir.path, 'tokens.json'), content);
       const [restarted] = await start().listPanels();
       assert.equal(restarted?.id, id);
@@ -213,32 +213,32 @@ describe('what is kept on disk, and what survives a restart', () => {
   }
 
   test('a log in whose panel list cannot be saved is STORAGE and leaves the panel signed out, with no ciphertext left', async () => {
-    const service = start();
-    const { id } = await service.addPanel({ address: panel.url });
+    const core = start();
+    const { id } = await core.addPanel({ address: panel.url });
     rmSync(join(dir.path, 'panels.json'));
     mkdirSync(join(dir.path, 'panels.json'));
-    await rejectsWith(service.logIn(id, credentials), 'STORAGE', /could not save the panel list/);
-    assert.equal((await service.listPanels())[0]?.signedIn, false);
-    await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN');
+    await rejectsWith(core.logIn(id, credentials), 'STORAGE', /could not save the panel list/);
+    assert.equal((await core.listPanels())[0]?.signedIn, false);
+    await rejectsWith(core.getSession(id), 'NOT_SIGNED_IN');
     const stored = JSON.parse(readFileSync(join(dir.path, 'tokens.json'), 'utf8'));
     assert.equal(stored.tokens[id], undefined);
   });
 
   test('a registry that is not JSON is moved aside, and the app carries on', async () => {
     writeFileSync(join(dir.path, 'panels.json'), '{"version": 1, "panels": [');
-    const service = start();
-    assert.deepEqual(await service.listPanels(), []);
-    const problem = await service.loadProblem();
+    const core = start();
+    assert.deepEqual(await core.listPanels(), []);
+    const problem = await core.loadProblem();
     assert.match(problem?.message ?? '', /not valid JSON/);
     assert.match(problem?.movedTo ?? '', /panels\.corrupt-.*\.json$/);
     assert.equal(readFileSync(problem!.movedTo!, 'utf8'), '{"version": 1, "panels": [');
-    await service.addPanel({ address: panel.url });
+    await core.addPanel({ address: panel.url });
     assert.equal((await start().listPanels()).length, 1);
   });
 
   test('damaged entries are skipped, a copy of the file is kept, and the readable panels stay', async () => {
-    const service = start();
-    const { id } = await service.addPanel({ address: panel.url, name: 'Good' });
+    const core = start();
+    const { id } = await core.addPanel({ address: panel.url, name: 'Good' });
     const file = join(dir.path, 'panels.json');
     const document = JSON.parse(readFileSync(file, 'utf8'));
     document.panels.push({ id: 'broken', name: 7 }, { ...document.panels[0], id: crypto.randomUUID(), baseUrl: 'http://evil.example/api' });
@@ -254,13 +254,13 @@ describe('what is kept on disk, and what survives a restart', () => {
   });
 
   test('a write that fails is STORAGE, and nothing changes in memory', async () => {
-    const service = start();
-    const { id } = await service.addPanel({ address: panel.url, name: 'Before' });
+    const core = start();
+    const { id } = await core.addPanel({ address: panel.url, name: 'Before' });
     // A directory where the atomic write renames its file makes the write fail, even as root.
     rmSync(join(dir.path, 'panels.json'));
     mkdirSync(join(dir.path, 'panels.json'));
-    await rejectsWith(service.updatePanel(id, { name: 'After' }), 'STORAGE', /could not save the panel list/);
-    assert.equal((await service.listPanels())[0]?.name, 'Before');
+    await rejectsWith(core.updatePanel(id, { name: 'After' }), 'STORAGE', /could not save the panel list/);
+    assert.equal((await core.listPanels())[0]?.name, 'Before');
     assert.ok(readdirSync(dir.path).includes('panels.json'));
   });
 });

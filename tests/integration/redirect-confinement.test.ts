@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { rejectsWith, suiteReferencePanel, suiteService } from '../support/helpers.ts';
+import { rejectsWith, suiteReferencePanel, suiteCore } from '../support/helpers.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
 
 /**
@@ -10,19 +10,19 @@ import { DEMO_USER } from '../support/reference-panel/server.ts';
  */
 
 const reference = suiteReferencePanel();
-const service = suiteService();
+const core = suiteCore();
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 let added: string | null = null;
 /** The one panel of the suite, added at its first use. */
 async function panelId(): Promise<string> {
-  added ??= (await service().addPanel({ address: reference().url })).id;
+  added ??= (await core().addPanel({ address: reference().url })).id;
   return added;
 }
 
 describe('redirects stay under the panel’s API', () => {
   test('a 307 from the log in to another path of the origin: refused, the password is not sent there', async () => {
     const panel = reference();
-    const app = service();
+    const app = core();
     const id = await panelId();
     panel.setFault('login', { kind: 'redirect', to: '/admin/login', status: 307 });
     try {
@@ -38,7 +38,7 @@ describe('redirects stay under the panel’s API', () => {
 
   test('a 308 from the session read to another path of the origin: refused, the token is not sent there', async () => {
     const panel = reference();
-    const app = service();
+    const app = core();
     const id = await panelId();
     await app.logIn(id, credentials);
     panel.setFault('getSession', { kind: 'redirect', to: '/../grafana/api/user', status: 308 });
@@ -55,7 +55,7 @@ describe('redirects stay under the panel’s API', () => {
 
   test('a redirect within the API is still followed (a panel that moved its routes under /api)', async () => {
     const panel = reference();
-    const app = service();
+    const app = core();
     const id = await panelId();
     panel.setFault('login', { kind: 'redirect', to: '/api/v2/login', status: 307 });
     try {

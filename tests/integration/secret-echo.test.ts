@@ -24,7 +24,7 @@ const credentials = { email: user.email, password: user.password };
 describe('encoded echoes of the token and the password', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
 
   before(async () => {
     panel = await startReferencePanel({ users: [user], issueToken: sanctumToken });
@@ -32,7 +32,7 @@ describe('encoded echoes of the token and the password', () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
     panel.setFault('login', null);
     panel.setFault('getSession', null);
     panel.setFault('logout', null);
@@ -41,9 +41,9 @@ describe('encoded echoes of the token and the password', () => {
   afterEach(() => dir.cleanup());
 
   async function signedIn(): Promise<{ id: string; token: string }> {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     const known = new Set(panel.issuedTokens());
-    await service.logIn(id, credentials);
+    await core.logIn(id, credentials);
     const token = panel.issuedTokens().find((candidate) => !known.has(candidate));
     assert.ok(token?.includes('|'), 'the panel issued a Sanctum-style token');
     return { id, token: token ?? '' };
@@ -85,7 +85,7 @@ describe('encoded echoes of the token and the password', () => {
         plain: 'sk-demo-not-a-real-key',
       });
 
-      const result = await service.getSession(id);
+      const result = await core.getSession(id);
       assert.deepEqual(result.session, {
         user: { email: user.email, name: user.name },
         request: { header: HIDDEN_SECRET },
@@ -94,7 +94,7 @@ describe('encoded echoes of the token and the password', () => {
       });
       await assertNowhere(token, {
         'the session result': JSON.stringify(result),
-        'the panel list': JSON.stringify(await service.listPanels()),
+        'the panel list': JSON.stringify(await core.listPanels()),
       });
     });
 
@@ -103,23 +103,23 @@ describe('encoded echoes of the token and the password', () => {
       const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
       panel.setFault('getSession', { kind: 'status', status: 422, body: { message: `Invalid ${echo}` } });
 
-      const message = await messageOf(service.getSession(id));
+      const message = await messageOf(core.getSession(id));
       assert.match(message, /^BAD_RESPONSE: The panel answered HTTP 422/);
-      const [listed] = await service.listPanels();
+      const [listed] = await core.listPanels();
       assert.equal(listed?.lastCheck?.ok, false);
-      await assertNowhere(token, { 'the error message': message, 'the panel list': JSON.stringify(await service.listPanels()) });
+      await assertNowhere(token, { 'the error message': message, 'the panel list': JSON.stringify(await core.listPanels()) });
     });
 
     test(`a 422 whose message holds the password ${form}, on log in: not quoted`, async () => {
-      const { id } = await service.addPanel({ address: panel.url });
+      const { id } = await core.addPanel({ address: panel.url });
       const echo = echoForms(credentials.password, user.email).find((entry) => entry.name === form)!.text;
       panel.setFault('login', { kind: 'status', status: 422, body: { message: `Rejected ${echo}` } });
 
-      const message = await messageOf(service.logIn(id, credentials));
+      const message = await messageOf(core.logIn(id, credentials));
       assert.match(message, /^BAD_RESPONSE: The panel answered HTTP 422/);
       await assertNowhere(credentials.password, {
         'the error message': message,
-        'the panel list': JSON.stringify(await service.listPanels()),
+        'the panel list': JSON.stringify(await core.listPanels()),
       });
     });
   }
@@ -130,8 +130,8 @@ describe('encoded echoes of the token and the password', () => {
       const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
       panel.setFault('logout', { kind: 'status', status: 422, body: { message: `Cannot end ${echo}` } });
 
-      const panelAfter = await service.logOut(id);
-      const activity = await service.listActivity();
+      const panelAfter = await core.logOut(id);
+      const activity = await core.listActivity();
       const [entry] = activity.entries;
       assert.equal(entry?.what.action, 'logOut');
       assert.equal(entry?.outcome, 'failed');
@@ -144,8 +144,8 @@ describe('encoded echoes of the token and the password', () => {
 
   test('a log out is recorded before it is sent and again with its outcome, and holds neither token nor password', async () => {
     const { id, token } = await signedIn();
-    await service.logOut(id);
-    const { entries } = await service.listActivity({ panelId: id });
+    await core.logOut(id);
+    const { entries } = await core.listActivity({ panelId: id });
     assert.deepEqual(
       entries.map((entry) => entry.what.action),
       ['logOut'],
@@ -157,51 +157,51 @@ describe('encoded echoes of the token and the password', () => {
 
   test('the runtime log: a panel that writes the token into a log line, and refuses it afterwards; in no line, event or message', async () => {
     const events: unknown[] = [];
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => events.push(event) });
     const { id, token } = await signedIn();
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     for (const form of echoForms(token, user.email)) panel.logs.write('shop', 'web', `echo ${form.text} end`);
     panel.logs.write('shop', 'web', 'an ordinary line');
-    const read = await service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
+    const read = await core.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
     assert.equal(read.lines.at(-1), 'an ordinary line');
     await waitUntil(() => panel.logs.openSockets() === 0);
-    const follow = await service.followServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
+    const follow = await core.followServiceLogs(id, { projectName: 'shop', serviceName: 'web' });
     await waitUntil(() => panel.logs.openSockets() === 1);
     panel.logs.write('shop', 'web', `live ${token}`);
     await waitUntil(() => JSON.stringify(events).includes('serviceLogLines'));
-    await service.stopFollowingServiceLogs(follow.followId);
+    await core.stopFollowingServiceLogs(follow.followId);
     panel.expireAllTokens();
-    const refused = await messageOf(service.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' }));
+    const refused = await messageOf(core.readServiceLogs(id, { projectName: 'shop', serviceName: 'web' }));
     await assertNowhere(token, { 'the log read': JSON.stringify(read), events: JSON.stringify(events), 'the refusal': refused });
   });
 
   test('a build log and a deployments list that hold the token in every form: in no line, type or message', async () => {
     const easypanel = await startReferencePanel({ style: 'easypanel', users: [user], issueToken: sanctumToken });
     after(() => easypanel.close());
-    const { id } = await service.addPanel({ address: easypanel.url });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: easypanel.url });
+    await core.logIn(id, credentials);
     const token = easypanel.issuedTokens().at(-1) ?? '';
     easypanel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     const action = easypanel.serviceActions.beginAction('shop', 'web', 'build');
     action.log = `${echoForms(token, user.email)
       .map((form) => `echo ${form.text} end`)
       .join('\n')}\nan ordinary line\n`;
-    const log = await service.getDeploymentLog(id, action.id);
+    const log = await core.getDeploymentLog(id, action.id);
     assert.equal(log.log.split('\n').at(-1), 'an ordinary line');
     easypanel.serviceActions.setRawAnswer('listActions', [
       { id: 'a1', type: token, status: 'done' },
       { id: token.replace(/[^A-Za-z0-9_-]/g, ''), type: 'build', status: 'done' },
       { id: Buffer.from(token).toString('hex').slice(0, 120), type: 'build', status: 'done' },
     ]);
-    const list = await service.listDeployments(id, { projectName: 'shop', serviceName: 'web' });
+    const list = await core.listDeployments(id, { projectName: 'shop', serviceName: 'web' });
     assert.deepEqual(
       list.deployments.map((one) => one.type),
       ['unknown', 'build'],
     );
     easypanel.serviceActions.setRawAnswer('getAction', { status: token, log: 1 });
-    const odd = await service.getDeploymentLog(id, action.id);
+    const odd = await core.getDeploymentLog(id, action.id);
     easypanel.expireAllTokens();
-    const refused = await messageOf(service.getDeploymentLog(id, action.id));
+    const refused = await messageOf(core.getDeploymentLog(id, action.id));
     await assertNowhere(token, {
       'the build log': JSON.stringify(log),
       'the list': JSON.stringify(list),
@@ -214,17 +214,17 @@ describe('encoded echoes of the token and the password', () => {
     const { id, token } = await signedIn();
     for (const host of [Buffer.from(token).toString('hex'), token.replace('|', '-')]) {
       panel.setFault('getSession', { kind: 'redirect', to: `http://${host}.invalid/next` });
-      const message = await messageOf(service.getSession(id));
+      const message = await messageOf(core.getSession(id));
       assert.match(message, /^REDIRECT_REFUSED: The panel redirected to an address not named here/);
       await assertNowhere(token.replace('|', '-'), { 'the error message': message });
-      await assertNowhere(token, { 'the error message': message, 'the panel list': JSON.stringify(await service.listPanels()) });
+      await assertNowhere(token, { 'the error message': message, 'the panel list': JSON.stringify(await core.listPanels()) });
     }
   });
 
   test('an ordinary 422 message is still quoted', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'status', status: 422, body: { message: 'The email field must be a valid email address.' } });
-    assert.match(await messageOf(service.logIn(id, credentials)), /HTTP 422.*"The email field must be a valid email address\."/);
+    assert.match(await messageOf(core.logIn(id, credentials)), /HTTP 422.*"The email field must be a valid email address\."/);
   });
 });
 
@@ -244,14 +244,14 @@ describe('a log in while signed in, whose error echoes the current token', () =>
 
   for (const form of echoForms('{token}', user.email).map((entry) => entry.name)) {
     test(`${form}: not quoted`, async () => {
-      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+      const core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
       panel.setFault('login', null);
-      const { id } = await service.addPanel({ address: panel.url, name: form });
-      await service.logIn(id, credentials);
+      const { id } = await core.addPanel({ address: panel.url, name: form });
+      await core.logIn(id, credentials);
       const token = panel.issuedTokens().at(-1)!;
       const echo = echoForms(token, user.email).find((entry) => entry.name === form)!.text;
       panel.setFault('login', { kind: 'status', status: 422, body: { message: `Already signed in as ${echo}` } });
-      const error = await service.logIn(id, credentials).then(
+      const error = await core.logIn(id, credentials).then(
         () => assert.fail('expected a failure'),
         (failure: unknown) => failure,
       );

@@ -98,9 +98,9 @@ function fresh(backend: Backend) {
   return setup;
 }
 
-async function addAt(service: Core, server: number, logIn: boolean): Promise<Panel> {
-  const panel = await service.addPanel({ address: targetAddress(world, { kind: 'server', index: server }), name: `P at S${server}` });
-  return logIn ? service.logIn(panel.id, credentials(server)) : panel;
+async function addAt(core: Core, server: number, logIn: boolean): Promise<Panel> {
+  const panel = await core.addPanel({ address: targetAddress(world, { kind: 'server', index: server }), name: `P at S${server}` });
+  return logIn ? core.logIn(panel.id, credentials(server)) : panel;
 }
 
 /** Resolves, or rejects with STORAGE: both are fine when the disk is full; nothing else is. */
@@ -119,14 +119,14 @@ describe('security regressions found by the model-based test', () => {
   // logOut(P1) → STORAGE; a restart now signed P1 in again, and so did one after a later save.
   test('a log out whose token-store write fails: signed out at once, and neither a restart nor a later save brings the sign-in back', async () => {
     const setup = fresh('gnome_libsecret');
-    const service = setup.start();
-    const p1 = await addAt(service, 0, true);
-    const p2 = await addAt(service, 1, false);
+    const core = setup.start();
+    const p1 = await addAt(core, 0, true);
+    const p2 = await addAt(core, 1, false);
     setup.failNextWrite('tokens');
-    await okOrStorage(service.logOut(p1.id));
-    assert.equal(signedIn(await service.listPanels(), p1.id), false, 'still signed in in memory');
+    await okOrStorage(core.logOut(p1.id));
+    assert.equal(signedIn(await core.listPanels(), p1.id), false, 'still signed in in memory');
     assert.equal(signedIn(await setup.restartNow(), p1.id), false, 'signed in again by a restart');
-    await service.logIn(p2.id, credentials(1));
+    await core.logIn(p2.id, credentials(1));
     assert.equal(signedIn(await setup.restartNow(), p1.id), false, 'signed in again by a restart after the next save');
   });
 
@@ -134,11 +134,11 @@ describe('security regressions found by the model-based test', () => {
   // remove(P1) → STORAGE (P1 still listed); a restart now signed P1 in again.
   test('a removal whose token-store write fails: the panel, if still listed, stays signed out after a restart', async () => {
     const setup = fresh('gnome_libsecret');
-    const service = setup.start();
-    const p1 = await addAt(service, 0, true);
+    const core = setup.start();
+    const p1 = await addAt(core, 0, true);
     setup.failNextWrite('tokens');
-    await okOrStorage(service.removePanel(p1.id));
-    assert.equal(signedIn(await service.listPanels(), p1.id), false);
+    await okOrStorage(core.removePanel(p1.id));
+    assert.equal(signedIn(await core.listPanels(), p1.id), false);
     assert.equal(signedIn(await setup.restartNow(), p1.id), false, 'signed in again by a restart');
   });
 
@@ -146,11 +146,11 @@ describe('security regressions found by the model-based test', () => {
   // readdress(P1 S0→S1) → STORAGE; a restart now signed P1 in again (at S0).
   test('an address change whose token-store write fails: signed out, and not signed in again by a restart', async () => {
     const setup = fresh('gnome_libsecret');
-    const service = setup.start();
-    const p1 = await addAt(service, 0, true);
+    const core = setup.start();
+    const p1 = await addAt(core, 0, true);
     setup.failNextWrite('tokens');
-    await okOrStorage(service.updatePanel(p1.id, { address: targetAddress(world, { kind: 'server', index: 1 }) }));
-    assert.equal(signedIn(await service.listPanels(), p1.id), false);
+    await okOrStorage(core.updatePanel(p1.id, { address: targetAddress(world, { kind: 'server', index: 1 }) }));
+    assert.equal(signedIn(await core.listPanels(), p1.id), false);
     const restarted = setup.start();
     assert.equal(signedIn(await restarted.listPanels(), p1.id), false, 'signed in again by a restart');
     await assert.rejects(restarted.getSession(p1.id), (error: unknown) => error instanceof PanelError && error.code === 'NOT_SIGNED_IN');
@@ -161,20 +161,20 @@ describe('security regressions found by the model-based test', () => {
   // isAvailable, start logOut(P2), encrypt, ...: P2 was saved, and signed in, again.
   test('weak protection turned on while a log out runs: the panel logged out is not signed in again', async () => {
     const setup = fresh('basic_text');
-    const service = setup.start();
-    await addAt(service, 0, true);
-    const p2 = await addAt(service, 1, true);
+    const core = setup.start();
+    await addAt(core, 0, true);
+    const p2 = await addAt(core, 1, true);
     setup.held.holding = true;
-    const turningOn = service.updateSettings({ storeTokensWithWeakProtection: true });
+    const turningOn = core.updateSettings({ storeTokensWithWeakProtection: true });
     // The first panel's token is being encrypted under the built-in key: log the second out now.
     await setup.held.advanceTo('encrypt');
-    const loggingOut = service.logOut(p2.id);
+    const loggingOut = core.logOut(p2.id);
     await setup.held.settle(loggingOut, 'encrypt');
     await setup.held.settle(turningOn);
     setup.held.holding = false;
     await loggingOut;
     await turningOn;
-    assert.equal(signedIn(await service.listPanels(), p2.id), false, 'signed in again in memory');
+    assert.equal(signedIn(await core.listPanels(), p2.id), false, 'signed in again in memory');
     assert.equal(setup.storedBackends()[p2.id], undefined, 'its token was saved to disk');
     assert.equal(signedIn(await setup.restartNow(), p2.id), false, 'signed in again by a restart');
   });
@@ -184,25 +184,25 @@ describe('security regressions found by the model-based test', () => {
   // with weak protection off.
   test('weak protection turned off while a log in encrypts its token: nothing is left under the built-in key', async () => {
     const setup = fresh('basic_text');
-    const service = setup.start();
-    await service.updateSettings({ storeTokensWithWeakProtection: true });
-    const p1 = await addAt(service, 0, false);
+    const core = setup.start();
+    await core.updateSettings({ storeTokensWithWeakProtection: true });
+    const p1 = await addAt(core, 0, false);
     setup.held.holding = true;
-    const loggingIn = service.logIn(p1.id, credentials(0));
+    const loggingIn = core.logIn(p1.id, credentials(0));
     await setup.held.advanceTo('encrypt');
-    const turningOff = service.updateSettings({ storeTokensWithWeakProtection: false });
+    const turningOff = core.updateSettings({ storeTokensWithWeakProtection: false });
     await setup.held.settle(turningOff, 'encrypt');
     await setup.held.settle(loggingIn);
     setup.held.holding = false;
     await turningOff;
     await loggingIn.catch(() => undefined);
-    assert.equal((await service.getAppStatus()).settings.storeTokensWithWeakProtection, false);
+    assert.equal((await core.getAppStatus()).settings.storeTokensWithWeakProtection, false);
     assert.deepEqual(
       Object.values(setup.storedBackends()).filter((backend) => backend === 'basic_text'),
       [],
       'a basic_text copy with the setting off',
     );
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.notEqual(listed?.tokenStorage, 'weak');
   });
 
@@ -210,15 +210,15 @@ describe('security regressions found by the model-based test', () => {
   // diskFull(tokens), weak(off) → STORAGE, weak(off) → OK: the basic_text copy stayed on disk.
   test('weak protection turned off, whose deletion fails, then retried: the retry deletes the basic_text copies', async () => {
     const setup = fresh('basic_text');
-    const service = setup.start();
-    await service.updateSettings({ storeTokensWithWeakProtection: true });
-    const p1 = await addAt(service, 0, true);
+    const core = setup.start();
+    await core.updateSettings({ storeTokensWithWeakProtection: true });
+    const p1 = await addAt(core, 0, true);
     assert.equal(setup.storedBackends()[p1.id], 'basic_text');
     setup.failNextWrite('tokens');
-    await okOrStorage(service.updateSettings({ storeTokensWithWeakProtection: false }));
-    await service.updateSettings({ storeTokensWithWeakProtection: false });
+    await okOrStorage(core.updateSettings({ storeTokensWithWeakProtection: false }));
+    await core.updateSettings({ storeTokensWithWeakProtection: false });
     assert.equal(setup.storedBackends()[p1.id], undefined, 'the basic_text copy is still on disk');
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.deepEqual([listed?.signedIn, listed?.tokenStorage], [true, 'memory']);
   });
 
@@ -227,13 +227,13 @@ describe('security regressions found by the model-based test', () => {
   // weak(on) → STORAGE, weak(on) → OK: P1 stayed in memory, lost at the next restart.
   test('weak protection turned on, whose save fails, then retried: the retry saves the token kept in memory', async () => {
     const setup = fresh('basic_text');
-    const service = setup.start();
-    const p1 = await addAt(service, 0, true);
+    const core = setup.start();
+    const p1 = await addAt(core, 0, true);
     assert.equal(p1.tokenStorage, 'memory');
     setup.failNextWrite('tokens');
-    await okOrStorage(service.updateSettings({ storeTokensWithWeakProtection: true }));
-    await service.updateSettings({ storeTokensWithWeakProtection: true });
-    const [listed] = await service.listPanels();
+    await okOrStorage(core.updateSettings({ storeTokensWithWeakProtection: true }));
+    await core.updateSettings({ storeTokensWithWeakProtection: true });
+    const [listed] = await core.listPanels();
     assert.equal(listed?.tokenStorage, 'weak');
     assert.equal(signedIn(await setup.restartNow(), p1.id), true, 'not kept across a restart');
   });
@@ -245,12 +245,12 @@ describe('security regressions found by the model-based test', () => {
   // only looks at the copies it knows.
   test('a removal whose token-store write fails: the next start drops the copy, so weak off leaves no basic_text copy', async () => {
     const setup = fresh('basic_text');
-    const service = setup.start();
-    await service.updateSettings({ storeTokensWithWeakProtection: true });
-    const p1 = await addAt(service, 0, true);
+    const core = setup.start();
+    await core.updateSettings({ storeTokensWithWeakProtection: true });
+    const p1 = await addAt(core, 0, true);
     assert.equal(setup.storedBackends()[p1.id], 'basic_text');
     setup.failNextWrite('tokens');
-    await okOrStorage(service.removePanel(p1.id));
+    await okOrStorage(core.removePanel(p1.id));
     const restarted = setup.start();
     const listed = await restarted.listPanels();
     // A removal that failed may leave the panel listed, signed out; one that worked leaves no token behind.
@@ -265,12 +265,12 @@ describe('security regressions found by the model-based test', () => {
   // getSession(P1) → UNAUTHORIZED; a restart signed P1 in again with the token the panel rejected.
   test('a token the panel rejected, whose deletion cannot be written: not signed in again by a restart', async () => {
     const setup = fresh('gnome_libsecret');
-    const service = setup.start();
-    const p1 = await addAt(service, 0, true);
+    const core = setup.start();
+    const p1 = await addAt(core, 0, true);
     world.servers[0]!.panel.expireAllTokens();
     setup.failNextWrite('tokens');
-    await assert.rejects(service.getSession(p1.id), (error: unknown) => error instanceof PanelError && error.code === 'UNAUTHORIZED');
-    assert.equal(signedIn(await service.listPanels(), p1.id), false);
+    await assert.rejects(core.getSession(p1.id), (error: unknown) => error instanceof PanelError && error.code === 'UNAUTHORIZED');
+    assert.equal(signedIn(await core.listPanels(), p1.id), false);
     assert.equal(signedIn(await setup.restartNow(), p1.id), false, 'signed in again by a restart');
   });
 });

@@ -5,7 +5,7 @@ import type { PanelEvent } from '../../shared/contract/events.ts';
 import { SERVICE_ACTIONS_PER_PANEL } from '../../shared/fleet-services.ts';
 import { tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
-import { onlyServices, serviceWithEvents } from '../support/signed-in-service.ts';
+import { onlyServices, coreWithEvents } from '../support/signed-in-core.ts';
 
 /**
  * Main holds the run of `runServiceActions`: `getServiceActionRun` gives each item's step while it
@@ -16,15 +16,15 @@ import { onlyServices, serviceWithEvents } from '../support/signed-in-service.ts
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let panel: ReferencePanel;
-let service: Core;
+let core: Core;
 let events: PanelEvent[];
 let panelId: string;
 beforeEach(async () => {
   dir = await tempDir();
-  ({ service, events } = serviceWithEvents(dir.path));
+  ({ core, events } = coreWithEvents(dir.path));
   panel = await startReferencePanel({ style: 'rpc' });
-  ({ id: panelId } = await service.addPanel({ address: panel.url, name: 'Billing' }));
-  await service.logIn(panelId, { email: DEMO_USER.email, password: DEMO_USER.password });
+  ({ id: panelId } = await core.addPanel({ address: panel.url, name: 'Billing' }));
+  await core.logIn(panelId, { email: DEMO_USER.email, password: DEMO_USER.password });
   onlyServices(panel, ...['web', 'api', 'worker'].map((name) => ({ projectName: 'shop', name, type: 'app' as const })));
   panel.serviceActions.setDeployTime(0);
 });
@@ -37,12 +37,12 @@ const items = ['web', 'api', 'worker'].map((serviceName) => ({ projectName: 'sho
 const deploysArrived = () => panel.requests.filter((request) => /deployService$/i.test(request.path)).length;
 
 test('while it runs, each item’s step; Cancel is said; after, nothing held, and the end is an event with the results', async () => {
-  assert.equal(await service.getServiceActionRun(), null, 'none before');
+  assert.equal(await core.getServiceActionRun(), null, 'none before');
   const release = panel.serviceActions.holdDeploys();
   const asked = items.map((item) => ({ ...item, panelId }));
-  const running = service.runServiceActions(asked, 'deploy');
+  const running = core.runServiceActions(asked, 'deploy');
   await waitUntil(() => deploysArrived() === SERVICE_ACTIONS_PER_PANEL);
-  const during = await service.getServiceActionRun();
+  const during = await core.getServiceActionRun();
   assert.equal(during?.action, 'deploy');
   assert.equal(during?.cancelling, false);
   assert.deepEqual(
@@ -54,8 +54,8 @@ test('while it runs, each item’s step; Cancel is said; after, nothing held, an
     asked.map(({ panelId: id, projectName }) => [id, projectName]),
   );
 
-  await service.cancelServiceActions();
-  const cancelling = await service.getServiceActionRun();
+  await core.cancelServiceActions();
+  const cancelling = await core.getServiceActionRun();
   assert.equal(cancelling?.cancelling, true);
   assert.deepEqual(
     cancelling?.items.map(({ serviceName, phase }) => `${serviceName} ${phase}`),
@@ -63,7 +63,7 @@ test('while it runs, each item’s step; Cancel is said; after, nothing held, an
   );
   release();
   const results = await running;
-  assert.equal(await service.getServiceActionRun(), null, 'none after');
+  assert.equal(await core.getServiceActionRun(), null, 'none after');
   const ends = events.filter((event) => event.type === 'serviceActionsEnded');
   assert.equal(ends.length, 1);
   assert.deepEqual(ends[0], { type: 'serviceActionsEnded', results });
@@ -80,8 +80,8 @@ test('while it runs, each item’s step; Cancel is said; after, nothing held, an
 
 test('a run refused whole was never under way: no run to take up, no end told', async () => {
   const gone = { panelId: '00000000-0000-4000-8000-00000000dead', projectName: 'shop', serviceName: 'web' };
-  await assert.rejects(service.runServiceActions([{ ...items[0]!, panelId }, gone], 'restart'), /no longer in the list/);
-  assert.equal(await service.getServiceActionRun(), null);
+  await assert.rejects(core.runServiceActions([{ ...items[0]!, panelId }, gone], 'restart'), /no longer in the list/);
+  assert.equal(await core.getServiceActionRun(), null);
   assert.equal(
     events.some((event) => event.type === 'serviceActionsEnded'),
     false,

@@ -6,7 +6,7 @@ import type { Core } from '../../electron/core/index.ts';
 import { activityLineOutcomes, readAllFiles, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
-import { closeAll, EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents, startGenerations } from '../support/signed-in-service.ts';
+import { closeAll, EASYPANEL_GENERATIONS, onlyServices, coreWithEvents, startGenerations } from '../support/signed-in-core.ts';
 
 /**
  * `runServiceAction` over real HTTP against the reference panel in each generation: the type's own
@@ -27,7 +27,7 @@ const WRITE_PATHS: Record<Exclude<PanelStyle, 'simple'>, (type: string, verb: st
 describe('service actions', () => {
   let panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let events: PanelEvent[];
 
   before(async () => {
@@ -36,7 +36,7 @@ describe('service actions', () => {
   after(() => closeAll(panels));
   beforeEach(async () => {
     dir = await tempDir();
-    ({ service, events } = serviceWithEvents(dir.path));
+    ({ core, events } = coreWithEvents(dir.path));
     for (const panel of panels.values()) {
       panel.serviceActions.setDeployTime(100);
       onlyServices(panel, { projectName: 'shop', name: 'web', type: 'app' }, { projectName: 'shop', name: 'db', type: 'postgres' });
@@ -45,8 +45,8 @@ describe('service actions', () => {
   afterEach(() => dir.cleanup());
 
   async function signedIn(panel: ReferencePanel): Promise<{ id: string; token: string }> {
-    const { id } = await service.addPanel({ address: panel.url, name: `Shop ${panel.style}` });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url, name: `Shop ${panel.style}` });
+    await core.logIn(id, credentials);
     return { id, token: panel.issuedTokens().at(-1) ?? '' };
   }
 
@@ -58,17 +58,17 @@ describe('service actions', () => {
     test(`${style}: stop and deploy an app, stop a database (its disable): one request each, recorded before and after`, async () => {
       const panel = panels.get(style)!;
       const { id } = await signedIn(panel);
-      const stopped = await service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'stop' });
+      const stopped = await core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'stop' });
       assert.deepEqual([stopped.outcome, stopped.message], ['done', null]);
       assert.deepEqual(panel.services.service('shop', 'web')?.replicas, { actual: 0, desired: 0 });
       assert.equal(writesTo(panel, WRITE_PATHS[style]('app', 'stop')), 1);
 
-      const deployed = await service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+      const deployed = await core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
       assert.equal(deployed.outcome, 'done');
       assert.deepEqual(panel.services.service('shop', 'web')?.replicas, { actual: 1, desired: 1 });
       assert.equal(panel.serviceActions.actions()[0]?.type, 'build');
 
-      await service.runServiceAction(id, { projectName: 'shop', serviceName: 'db', action: 'stop' });
+      await core.runServiceAction(id, { projectName: 'shop', serviceName: 'db', action: 'stop' });
       assert.equal(panel.services.service('shop', 'db')?.enabled, false);
       assert.equal(writesTo(panel, WRITE_PATHS[style]('postgres', 'disable')), 1);
 
@@ -80,7 +80,7 @@ describe('service actions', () => {
         'stop db sent',
         'stop db done',
       ]);
-      const { entries } = await service.listActivity({ panelId: id });
+      const { entries } = await core.listActivity({ panelId: id });
       assert.deepEqual(
         entries.map((entry) => `${entry.what.action} ${entry.what.serviceName} ${entry.outcome}`),
         ['stop db ok', 'deploy web ok', 'stop web ok'],
@@ -94,12 +94,12 @@ describe('service actions', () => {
     const { id } = await signedIn(panel);
     panel.serviceActions.setDeployTime(300);
     panel.serviceActions.loseNextAnswer('deployAppService');
-    const result = await service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+    const result = await core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
     assert.equal(result.outcome, 'unknown');
     assert.match(result.message ?? '', /the deploy may still be running: check the service/);
     assert.equal(writesTo(panel, '/api/deployAppService'), 1, 'never sent again');
     assert.deepEqual(actionEvents(), ['deploy web sent', 'deploy web unknown']);
-    const [entry] = (await service.listActivity({ panelId: id })).entries;
+    const [entry] = (await core.listActivity({ panelId: id })).entries;
     assert.deepEqual([entry?.what.action, entry?.outcome], ['deploy', 'unknown']);
     assert.match(entry?.message ?? '', /may still be running/);
     // The deploy goes on at the panel to its end (300 ms of build; a loaded machine may take longer).
@@ -111,7 +111,7 @@ describe('service actions', () => {
     const panel = panels.get('rpc')!;
     const { id, token } = await signedIn(panel);
     panel.serviceActions.failDeploys('shop', 'web', { message: 'npm ERR! missing script: build' });
-    const error = await service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' }).then(
+    const error = await core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' }).then(
       () => assert.fail('expected a failure'),
       (failure: unknown) => failure,
     );
@@ -121,19 +121,19 @@ describe('service actions', () => {
       'The panel failed while deploying the service (HTTP 500 Internal Server Error): "npm ERR! missing script: build".',
     );
     assert.equal(writesTo(panel, '/api/rpc/services/app/deployService'), 1);
-    const activity = await service.listActivity();
+    const activity = await core.listActivity();
     assert.equal(activity.entries[0]?.outcome, 'failed');
     assert.match(activity.entries[0]?.message ?? '', /npm ERR! missing script: build/);
     // A failure whose words hold the token: they are not quoted at all.
     panel.serviceActions.failDeploys('shop', 'web', { message: `npm ERR! 401 for Bearer ${token} at registry` });
-    const echoed = await service
+    const echoed = await core
       .runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' })
       .catch((failure: unknown) => failure);
     assert.ok(echoed instanceof PanelError);
     assert.doesNotMatch(echoed.message, /npm ERR! 401/);
     const files = await readAllFiles(dir.path);
     const places = {
-      'the activity after': JSON.stringify(await service.listActivity()),
+      'the activity after': JSON.stringify(await core.listActivity()),
       error: `${error.code} ${error.message} ${echoed.message}`,
       events: JSON.stringify(events),
       activity: JSON.stringify(activity),
@@ -149,7 +149,7 @@ describe('service actions', () => {
     const { id } = await signedIn(panel);
     const before = panel.requests.length;
     const refusal = (input: unknown) =>
-      service.runServiceAction(id, input as never).then(
+      core.runServiceAction(id, input as never).then(
         () => assert.fail('expected a refusal'),
         (error: unknown) => (error instanceof PanelError ? `${error.code}: ${error.message}` : String(error)),
       );
@@ -168,8 +168,8 @@ describe('service actions', () => {
       /no restart for a postgres database: stop it, then start it/,
     );
     assert.match(await refusal({ projectName: 'shop', serviceName: 'gone', action: 'stop' }), /^NOT_FOUND: .* has no service shop\/gone/);
-    assert.deepEqual((await service.listActivity({ panelId: id })).entries, [], 'nothing was written, nothing recorded');
-    await service.logOut(id);
+    assert.deepEqual((await core.listActivity({ panelId: id })).entries, [], 'nothing was written, nothing recorded');
+    await core.logOut(id);
     assert.match(await refusal({ projectName: 'shop', serviceName: 'web', action: 'stop' }), /^NOT_SIGNED_IN/);
   });
 
@@ -177,10 +177,10 @@ describe('service actions', () => {
     const panel = panels.get('easypanel')!;
     const { id } = await signedIn(panel);
     panel.serviceActions.setDeployTime(2000);
-    const deploying = service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+    const deploying = core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
     // Once the panel has the deploy, whatever the machine's speed.
     await waitUntil(() => writesTo(panel, '/api/deployAppService') === 1, 10_000);
-    await assert.rejects(service.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'stop' }), /deploy under way/);
+    await assert.rejects(core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'stop' }), /deploy under way/);
     assert.equal((await deploying).outcome, 'done');
     assert.equal(writesTo(panel, '/api/stopAppService'), 0);
   });

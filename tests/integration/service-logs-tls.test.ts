@@ -19,7 +19,7 @@ describe('the log socket of a self-signed panel', () => {
   let second: { key: string; cert: string };
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let id: string;
 
   before(async () => {
@@ -29,20 +29,20 @@ describe('the log socket of a self-signed panel', () => {
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     panel.logs.write('shop', 'web', 'booted over TLS');
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
-    ({ id } = await service.addPanel({ address: panel.url }));
-    await rejectsWith(service.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
-    await service.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
-    await service.logIn(id, credentials);
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
+    ({ id } = await core.addPanel({ address: panel.url }));
+    await rejectsWith(core.logIn(id, credentials), 'CERTIFICATE_UNTRUSTED');
+    await core.trustCertificate(id, { sha256: certificateFingerprint(first.cert) });
+    await core.logIn(id, credentials);
   });
   after(async () => {
-    await service.flush();
+    await core.flush();
     await panel.close();
     await dir.cleanup();
   });
 
   test('the pinned certificate: the log is read over wss, on a connection made with that certificate', async () => {
-    const read = await service.readServiceLogs(id, web);
+    const read = await core.readServiceLogs(id, web);
     assert.deepEqual(read.lines, ['booted over TLS']);
     assert.equal(panel.logs.accepted().at(-1)?.certificate, certificateFingerprint(first.cert));
   });
@@ -51,11 +51,11 @@ describe('the log socket of a self-signed panel', () => {
     const accepted = panel.logs.accepted().length;
     const requests = panel.requests.length;
     await panel.setCertificate(second);
-    const error = await rejectsWith(service.readServiceLogs(id, web), 'CERTIFICATE_CHANGED', /did not send your password or token/);
+    const error = await rejectsWith(core.readServiceLogs(id, web), 'CERTIFICATE_CHANGED', /did not send your password or token/);
     assert.equal(error.certificate?.sha256, certificateFingerprint(second.cert));
     assert.equal(panel.logs.accepted().length, accepted);
     assert.equal(panel.requests.length, requests);
     await panel.setCertificate(first);
-    assert.deepEqual((await service.readServiceLogs(id, web)).lines, ['booted over TLS']);
+    assert.deepEqual((await core.readServiceLogs(id, web)).lines, ['booted over TLS']);
   });
 });

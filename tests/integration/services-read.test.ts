@@ -13,10 +13,10 @@ import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let service: Core;
+let core: Core;
 before(async () => {
   dir = await tempDir();
-  service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+  core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
 });
 after(() => dir.cleanup());
 
@@ -27,8 +27,8 @@ async function signedIn(
 ): Promise<{ panel: ReferencePanel; id: string; token: string }> {
   const panel = await startReferencePanel({ style, demoProjects });
   after(() => panel.close());
-  const { id } = await service.addPanel({ address: panel.url, name: `${style} ${panel.port}` });
-  await service.logIn(id, credentials);
+  const { id } = await core.addPanel({ address: panel.url, name: `${style} ${panel.port}` });
+  await core.logIn(id, credentials);
   const token = panel.issuedTokens().at(-1);
   assert.ok(token);
   return { panel, id, token };
@@ -38,7 +38,7 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
   describe(`${style}`, () => {
     test('listServices: every service with its state and replicas, following the panel', async () => {
       const { panel, id, token } = await signedIn(style);
-      const list = await service.listServices(id);
+      const list = await core.listServices(id);
       assert.equal(list.panelId, id);
       assert.ok(Date.parse(list.readAt) > 0);
       assert.equal(list.projects.length, 5);
@@ -59,7 +59,7 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
 
       panel.services.crashService('shop', 'web');
       panel.services.setEnabled('wiki', 'cache', false);
-      const again = await service.listServices(id);
+      const again = await core.listServices(id);
       const state = (project: string, name: string) =>
         again.services.find((one) => one.projectName === project && one.name === name)?.state;
       assert.deepEqual([state('shop', 'web'), state('wiki', 'cache')], ['down', 'disabled']);
@@ -69,7 +69,7 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
     test('getServerStats: version and load, strings read as numbers', async () => {
       const { panel, id, token } = await signedIn(style, 0);
       panel.services.setSystemLoad({ memory: { usedMb: 7000, totalMb: 8000 }, disk: { usedGb: 95, totalGb: 100 }, cpuPercent: 55.5 });
-      const stats = await service.getServerStats(id);
+      const stats = await core.getServerStats(id);
       assert.deepEqual(
         { ...stats, readAt: 'x' },
         {
@@ -89,27 +89,27 @@ for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
 
 describe('failures', () => {
   test('a panel id that is no UUID is INVALID_INPUT, an unknown one NOT_FOUND, a signed-out one NOT_SIGNED_IN, without a request', async () => {
-    await rejectsWith(service.listServices('nope'), 'INVALID_INPUT');
-    await rejectsWith(service.getServerStats('00000000-0000-4000-8000-000000000000'), 'NOT_FOUND');
+    await rejectsWith(core.listServices('nope'), 'INVALID_INPUT');
+    await rejectsWith(core.getServerStats('00000000-0000-4000-8000-000000000000'), 'NOT_FOUND');
     const panel = await startReferencePanel({ style: 'easypanel' });
     after(() => panel.close());
-    const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.listServices(id), 'NOT_SIGNED_IN', /Log in first/);
+    const { id } = await core.addPanel({ address: panel.url });
+    await rejectsWith(core.listServices(id), 'NOT_SIGNED_IN', /Log in first/);
     assert.equal(panel.requests.length, 0);
   });
 
   test('a 401 on either read ends the sign-in, as a session read would', async () => {
     const { panel, id } = await signedIn('rpc', 1);
     panel.expireAllTokens();
-    await rejectsWith(service.getServerStats(id), 'UNAUTHORIZED');
-    assert.equal((await service.listPanels()).find((one) => one.id === id)?.signedIn, false);
-    await rejectsWith(service.listServices(id), 'NOT_SIGNED_IN');
+    await rejectsWith(core.getServerStats(id), 'UNAUTHORIZED');
+    assert.equal((await core.listPanels()).find((one) => one.id === id)?.signedIn, false);
+    await rejectsWith(core.listServices(id), 'NOT_SIGNED_IN');
   });
 
   test('task stats that fail leave the list readable, every state unknown, and say why', async () => {
     const { panel, id } = await signedIn('easypanel', 1);
     panel.setFault('getDockerTaskStats', { kind: 'server-error' });
-    const list = await service.listServices(id);
+    const list = await core.listServices(id);
     assert.equal(list.services.length, 4);
     assert.ok(list.services.every((one) => one.state === 'unknown' || one.state === 'disabled'));
     assert.match(list.taskStatsProblem ?? '', /server error/);
@@ -122,7 +122,7 @@ describe('failures', () => {
       status: 400,
       body: { code: 'BAD_REQUEST', message: 'No projects for you' },
     });
-    await rejectsWith(service.listServices(id), 'BAD_RESPONSE', /No projects for you/);
+    await rejectsWith(core.listServices(id), 'BAD_RESPONSE', /No projects for you/);
   });
 });
 
@@ -140,7 +140,7 @@ describe('hostile answers leave main responsive', () => {
       'getDockerTaskStats',
       Object.fromEntries(services.map((one) => [`${one.projectName}_${one.name}`, { actual: '1', desired: '1' }])),
     );
-    const { value: list, heldMs } = await longestHold(() => service.listServices(id));
+    const { value: list, heldMs } = await longestHold(() => core.listServices(id));
     assert.equal(list.services.length, 10_000);
     assert.equal(list.truncated, true);
     assert.equal(list.services[0]?.name, 's\uFFFD0');
@@ -154,7 +154,7 @@ describe('hostile answers leave main responsive', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 1000; level++) deep = [deep];
     panel.services.setRawAnswer('listProjectsAndServices', { projects: [], services: [{ projectName: 'a', name: 'b', deploy: deep }] });
-    const { heldMs } = await longestHold(() => rejectsWith(service.listServices(id), 'BAD_RESPONSE', /nested more than 64 levels/));
+    const { heldMs } = await longestHold(() => rejectsWith(core.listServices(id), 'BAD_RESPONSE', /nested more than 64 levels/));
     console.log(`main was held ${heldMs.toFixed(0)} ms at most`);
   });
 
@@ -166,7 +166,7 @@ describe('hostile answers leave main responsive', () => {
       diskInfo: null,
       cpuInfo: [1],
     });
-    const stats = await service.getServerStats(id);
+    const stats = await core.getServerStats(id);
     assert.deepEqual(
       [stats.uptimeSeconds, stats.cpuPercent, stats.memory, stats.disk],
       [null, null, { usedMb: null, totalMb: null }, { usedGb: null, totalGb: null }],

@@ -6,7 +6,7 @@ import type { PanelEvent } from '../../shared/contract/events.ts';
 import { keeping, readAllFiles, rejectsWith, tempDir, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
-import { closeAll, EASYPANEL_GENERATIONS, onlyServices, serviceWithEvents, startGenerations } from '../support/signed-in-service.ts';
+import { closeAll, EASYPANEL_GENERATIONS, onlyServices, coreWithEvents, startGenerations } from '../support/signed-in-core.ts';
 
 /**
  * A panel that turns the token away ends its sign-in whatever the call was: a read (as before), a
@@ -23,7 +23,7 @@ const web = { projectName: 'shop', serviceName: 'web' };
 describe('a token refused by a write or the log socket ends the sign-in as a read’s 401 does', () => {
   let panels = new Map<string, ReferencePanel>();
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let events: PanelEvent[];
   /** Every token issued in the test, and every answer and error it got: searched for them afterwards. */
   let tokens: string[];
@@ -37,7 +37,7 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
     dir = await tempDir();
     tokens = [];
     seen = [];
-    ({ service, events } = serviceWithEvents(dir.path));
+    ({ core, events } = coreWithEvents(dir.path));
     for (const panel of panels.values()) {
       panel.setFault('stopAppService', null);
       panel.logs.setFault(null);
@@ -45,13 +45,13 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
     }
   });
   afterEach(async () => {
-    service.stopAllLogFollows();
-    await service.flush();
+    core.stopAllLogFollows();
+    await core.flush();
     const files = await readAllFiles(dir.path);
     const places = {
       'answers and errors': JSON.stringify(seen),
       events: JSON.stringify(events),
-      activity: JSON.stringify(await service.listActivity()),
+      activity: JSON.stringify(await core.listActivity()),
       ...Object.fromEntries(files.map((file) => [file.path, file.content])),
     };
     const leaks = tokens.flatMap((token) =>
@@ -62,8 +62,8 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
   });
 
   async function signedIn(panel: ReferencePanel, id?: string): Promise<string> {
-    const panelId = id ?? (await service.addPanel({ address: panel.url, name: `Shop ${panel.style}` })).id;
-    seen.push(await service.logIn(panelId, credentials));
+    const panelId = id ?? (await core.addPanel({ address: panel.url, name: `Shop ${panel.style}` })).id;
+    seen.push(await core.logIn(panelId, credentials));
     tokens.push(panel.issuedTokens().at(-1) ?? '');
     return panelId;
   }
@@ -72,7 +72,7 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
 
   /** The panel is signed out because the panel refused its token, and the window heard so. */
   async function signedOutByRefusal(id: string): Promise<void> {
-    const panel = (await service.listPanels()).find((one) => one.id === id);
+    const panel = (await core.listPanels()).find((one) => one.id === id);
     assert.equal(panel?.signedIn, false);
     assert.equal(panel?.signedOutReason?.code, 'UNAUTHORIZED');
     assert.match(panel?.signedOutReason?.message ?? '', /(rejected|refused) the saved token/);
@@ -84,7 +84,7 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
       );
     await waitUntil(heard);
     // Nothing more is sent with the token: the next call is NOT_SIGNED_IN, saying why.
-    await rejectsWith(capture(service.listServices(id)), 'NOT_SIGNED_IN', /rejected|refused/);
+    await rejectsWith(capture(core.listServices(id)), 'NOT_SIGNED_IN', /rejected|refused/);
   }
 
   for (const style of GENERATIONS) {
@@ -92,10 +92,10 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
       const panel = panels.get(style)!;
       const id = await signedIn(panel);
       panel.setFault('stopAppService', { kind: 'status', status: 401 });
-      await rejectsWith(capture(service.runServiceAction(id, { ...web, action: 'stop' })), 'UNAUTHORIZED', /rejected the saved token/);
+      await rejectsWith(capture(core.runServiceAction(id, { ...web, action: 'stop' })), 'UNAUTHORIZED', /rejected the saved token/);
       const writes = panel.requests.filter((request) => /stop(App)?Service|app[./]stopService/.test(request.path));
       assert.equal(writes.length, 1, 'sent once, never again');
-      const [entry] = (await service.listActivity({ panelId: id })).entries;
+      const [entry] = (await core.listActivity({ panelId: id })).entries;
       assert.equal(entry?.outcome, 'failed');
       assert.match(entry?.message ?? '', /^Refused, not done: The panel rejected the saved token \(HTTP 401/);
       const phases = events.flatMap((event) => (event.type === 'serviceActionChanged' ? [event.phase] : []));
@@ -109,20 +109,20 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
     const id = await signedIn(panel);
     panel.setFault('deployAppService', { kind: 'status', status: 403, body: { code: 'FORBIDDEN', message: 'No' } });
     try {
-      await rejectsWith(capture(service.runServiceAction(id, { ...web, action: 'deploy' })), 'UNAUTHORIZED', /HTTP 403/);
+      await rejectsWith(capture(core.runServiceAction(id, { ...web, action: 'deploy' })), 'UNAUTHORIZED', /HTTP 403/);
     } finally {
       panel.setFault('deployAppService', null);
     }
-    assert.equal((await service.listActivity({ panelId: id })).entries[0]?.outcome, 'failed');
+    assert.equal((await core.listActivity({ panelId: id })).entries[0]?.outcome, 'failed');
     await signedOutByRefusal(id);
-    const writeReason = (await service.listPanels()).find((one) => one.id === id)?.signedOutReason;
+    const writeReason = (await core.listPanels()).find((one) => one.id === id)?.signedOutReason;
 
     // A read's 401, for comparison: the same path, the same kind of reason.
     await signedIn(panel, id);
     panel.expireAllTokens();
-    await rejectsWith(capture(service.listServices(id)), 'UNAUTHORIZED');
+    await rejectsWith(capture(core.listServices(id)), 'UNAUTHORIZED');
     await signedOutByRefusal(id);
-    const readReason = (await service.listPanels()).find((one) => one.id === id)?.signedOutReason;
+    const readReason = (await core.listPanels()).find((one) => one.id === id)?.signedOutReason;
     assert.equal(readReason?.code, writeReason?.code);
   });
 
@@ -130,17 +130,17 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
     const panel = panels.get('rpc')!;
     const id = await signedIn(panel);
     panel.logs.setFault({ kind: 'refuse', status: 401 });
-    await rejectsWith(capture(service.readServiceLogs(id, web)), 'UNAUTHORIZED', /refused the saved token for its log \(HTTP 401\)/);
+    await rejectsWith(capture(core.readServiceLogs(id, web)), 'UNAUTHORIZED', /refused the saved token for its log \(HTTP 401\)/);
     await signedOutByRefusal(id);
   });
 
   test('the log socket refusing a follow (403): the follow ends, the panel’s other follows too, the window hears all', async () => {
     const panel = panels.get('easypanel')!;
     const id = await signedIn(panel);
-    const running = await capture(service.followServiceLogs(id, web));
+    const running = await capture(core.followServiceLogs(id, web));
     await waitUntil(() => panel.logs.openSockets() === 1);
     panel.logs.setFault({ kind: 'refuse', status: 403 });
-    const refused = await capture(service.followServiceLogs(id, web));
+    const refused = await capture(core.followServiceLogs(id, web));
     const ended = (followId: string) =>
       events.find((event) => event.type === 'serviceLogEnded' && event.followId === followId) as
         | Extract<PanelEvent, { type: 'serviceLogEnded' }>
@@ -156,10 +156,10 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
   test('a read’s 401 ends a running follow within a batch', async () => {
     const panel = panels.get('trpc')!;
     const id = await signedIn(panel);
-    const follow = await capture(service.followServiceLogs(id, web));
+    const follow = await capture(core.followServiceLogs(id, web));
     await waitUntil(() => panel.logs.openSockets() === 1);
     panel.expireAllTokens();
-    await rejectsWith(capture(service.getServerStats(id)), 'UNAUTHORIZED');
+    await rejectsWith(capture(core.getServerStats(id)), 'UNAUTHORIZED');
     await waitUntil(() => events.some((event) => event.type === 'serviceLogEnded' && event.followId === follow.followId));
     await waitUntil(() => panel.logs.openSockets() === 0);
     await signedOutByRefusal(id);

@@ -27,7 +27,7 @@ const code = TWO_FACTOR_USER.twoFactorCode ?? '';
 const wrongCode = '135791';
 
 interface App {
-  service: Core;
+  core: Core;
   call<T>(method: MethodName, ...args: unknown[]): Promise<Envelope<T>>;
   /** Every file in the data folder and the log folder, for searching for secrets. */
   files(): Promise<{ path: string; content: string }[]>;
@@ -37,14 +37,14 @@ interface App {
 async function openApp(): Promise<App> {
   const data = await tempDir();
   const logs = await tempDir('paneldeck-logs-');
-  const service = createCore({ dataDir: data.path, encryption: testEncryption(), timeoutMs: 3000 });
-  const ipc = registeredIpc({ service, log: createFileLog({ dir: logs.path }) });
+  const core = createCore({ dataDir: data.path, encryption: testEncryption(), timeoutMs: 3000 });
+  const ipc = registeredIpc({ core, log: createFileLog({ dir: logs.path }) });
   return {
-    service,
+    core,
     call: async <T>(method: MethodName, ...args: unknown[]) => (await ipc.call(channelOf(method), ...args)) as Envelope<T>,
     files: async () => [...(await readAllFiles(data.path)), ...(await readAllFiles(logs.path))],
     close: async () => {
-      await service.flush();
+      await core.flush();
       await data.cleanup();
       await logs.cleanup();
     },
@@ -72,7 +72,7 @@ describe('two-factor log in', () => {
     panel.setFault('login', null);
     panel.requests.length = 0;
     app = await openApp();
-    panelId = (await app.service.addPanel({ address: panel.url, name: 'Guarded' })).id;
+    panelId = (await app.core.addPanel({ address: panel.url, name: 'Guarded' })).id;
   });
   afterEach(() => app.close());
 
@@ -82,7 +82,7 @@ describe('two-factor log in', () => {
     // "Keep me signed in" is on by default: rememberMe goes with every log in.
     assert.deepEqual(loginBodies(), [{ email, password, rememberMe: true }]);
     assert.deepEqual(panel.issuedTokens(), []);
-    const [listed] = await app.service.listPanels();
+    const [listed] = await app.core.listPanels();
     assert.equal(listed?.signedIn, false);
     assert.equal(listed?.tokenStorage, null);
     const tokens = (await app.files()).find((file) => file.path.endsWith('tokens.json'));
@@ -95,7 +95,7 @@ describe('two-factor log in', () => {
     assert.ok(answer.ok, JSON.stringify(answer));
     assert.equal(answer.value.signedIn, true);
     assert.deepEqual(loginBodies().at(-1), { email, password, rememberMe: true, code });
-    const session = await app.service.getSession(panelId);
+    const session = await app.core.getSession(panelId);
     assert.equal((session.session as { user: { email: string } }).user.email, email);
   });
 
@@ -137,7 +137,7 @@ describe('two-factor log in', () => {
     panel.setFault('login', null);
     messages.push(failure(await app.call('logIn', panelId, { email, password, code: wrongCode })).message);
     assert.ok((await app.call('logIn', panelId, { email, password, code })).ok);
-    await app.service.flush();
+    await app.core.flush();
 
     const files = await app.files();
     assert.ok(files.some((file) => file.path.endsWith('panels.json')));
@@ -153,15 +153,15 @@ describe('two-factor log in', () => {
   });
 });
 
-/** A service on a fresh folder, logged in to nothing, before a reference panel with `options`; both go after `work`. */
-async function withPanel(options: ReferencePanelOptions, work: (service: Core, id: string) => Promise<void>): Promise<void> {
+/** A core on a fresh folder, logged in to nothing, before a reference panel with `options`; both go after `work`. */
+async function withPanel(options: ReferencePanelOptions, work: (core: Core, id: string) => Promise<void>): Promise<void> {
   const panel = await startReferencePanel({ users: [TWO_FACTOR_USER], ...options });
   const dir = await tempDir();
   try {
-    const service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
-    const { id } = await service.addPanel({ address: panel.url });
-    await work(service, id);
-    await service.flush();
+    const core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000 });
+    const { id } = await core.addPanel({ address: panel.url });
+    await work(core, id);
+    await core.flush();
   } finally {
     await panel.close();
     await dir.cleanup();
@@ -177,15 +177,15 @@ describe('two-factor answers of other panels', () => {
   };
   for (const [name, twoFactorPrompt] of Object.entries(prompts)) {
     test(`${name}: TWO_FACTOR_REQUIRED, then the code signs in`, () =>
-      withPanel({ twoFactorPrompt }, async (service, id) => {
-        await assert.rejects(service.logIn(id, { email, password }), { code: 'TWO_FACTOR_REQUIRED' });
-        assert.equal((await service.logIn(id, { email, password, code })).signedIn, true);
+      withPanel({ twoFactorPrompt }, async (core, id) => {
+        await assert.rejects(core.logIn(id, { email, password }), { code: 'TWO_FACTOR_REQUIRED' });
+        assert.equal((await core.logIn(id, { email, password, code })).signedIn, true);
       }));
   }
 
   test('a flag that is not true, or an unknown key, is not a request for a code', () =>
-    withPanel({ twoFactorPrompt: { status: 200, body: { twoFactorEnabled: false, mfa: 'yes' } } }, async (service, id) => {
-      await assert.rejects(service.logIn(id, { email, password }), { code: 'NO_TOKEN_IN_RESPONSE' });
+    withPanel({ twoFactorPrompt: { status: 200, body: { twoFactorEnabled: false, mfa: 'yes' } } }, async (core, id) => {
+      await assert.rejects(core.logIn(id, { email, password }), { code: 'NO_TOKEN_IN_RESPONSE' });
     }));
 
   for (const [status, message] of [
@@ -194,8 +194,8 @@ describe('two-factor answers of other panels', () => {
     [422, 'The code is invalid'],
   ] as const) {
     test(`a ${status} "${message}" to a request with a code: the code was refused`, () =>
-      withPanel({ wrongCodeAnswer: { status, body: { message } } }, async (service, id) => {
-        await assert.rejects(service.logIn(id, { email, password, code: wrongCode }), {
+      withPanel({ wrongCodeAnswer: { status, body: { message } } }, async (core, id) => {
+        await assert.rejects(core.logIn(id, { email, password, code: wrongCode }), {
           code: 'INVALID_CREDENTIALS',
           message: CODE_REFUSED_MESSAGE,
         });

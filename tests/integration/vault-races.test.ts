@@ -95,7 +95,7 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
   let panels: ReferencePanel[];
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let encryption: GatedEncryption;
-  let service: Core;
+  let core: Core;
   let a: string;
   let b: string;
 
@@ -106,12 +106,12 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
   beforeEach(async () => {
     dir = await tempDir();
     encryption = gatedEncryption('basic_text');
-    service = createCore({ dataDir: dir.path, encryption });
-    a = (await service.addPanel({ address: panels[0]!.url, name: 'A' })).id;
-    b = (await service.addPanel({ address: panels[1]!.url, name: 'B' })).id;
+    core = createCore({ dataDir: dir.path, encryption });
+    a = (await core.addPanel({ address: panels[0]!.url, name: 'A' })).id;
+    b = (await core.addPanel({ address: panels[1]!.url, name: 'B' })).id;
     // Under basic_text with the setting off, both tokens stay in memory.
-    assert.equal((await service.logIn(a, credentials)).tokenStorage, 'memory');
-    assert.equal((await service.logIn(b, credentials)).tokenStorage, 'memory');
+    assert.equal((await core.logIn(a, credentials)).tokenStorage, 'memory');
+    assert.equal((await core.logIn(b, credentials)).tokenStorage, 'memory');
     encryption.close();
   });
   afterEach(() => dir.cleanup());
@@ -121,37 +121,37 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
    * call under way comes back in an object: an async function returning it would wait for it.
    */
   async function turnOnAndHold(): Promise<{ done: Promise<unknown> }> {
-    const done = service.updateSettings({ storeTokensWithWeakProtection: true }).catch((error: unknown) => error);
+    const done = core.updateSettings({ storeTokensWithWeakProtection: true }).catch((error: unknown) => error);
     await encryption.waiting(1);
     return { done };
   }
 
   test('log out during it: B is not signed in again, in memory, on disk or after a restart', async () => {
     const { done: turning } = await turnOnAndHold();
-    assert.equal((await service.logOut(b)).signedIn, false);
+    assert.equal((await core.logOut(b)).signedIn, false);
     encryption.open();
     await turning;
-    const listed = (await service.listPanels()).find((panel) => panel.id === b);
+    const listed = (await core.listPanels()).find((panel) => panel.id === b);
     assert.equal(listed?.signedIn, false);
     assert.equal(Object.hasOwn(storedTokens(dir.path), b), false, 'tokens.json holds B');
-    await rejectsWith(service.getSession(b), 'NOT_SIGNED_IN');
+    await rejectsWith(core.getSession(b), 'NOT_SIGNED_IN');
     const restarted = createCore({ dataDir: dir.path, encryption });
     assert.equal((await restarted.listPanels()).find((panel) => panel.id === b)?.signedIn, false);
   });
 
   test('new address during it: the old token is never sent to the new host', async () => {
     const { done: turning } = await turnOnAndHold();
-    assert.equal((await service.updatePanel(b, { address: panels[2]!.url })).signedIn, false);
+    assert.equal((await core.updatePanel(b, { address: panels[2]!.url })).signedIn, false);
     encryption.open();
     await turning;
-    await rejectsWith(service.getSession(b), 'NOT_SIGNED_IN');
+    await rejectsWith(core.getSession(b), 'NOT_SIGNED_IN');
     const bearers = panels[2]!.requests.filter((request) => request.headers.authorization !== undefined);
     assert.deepEqual(bearers, [], 'the new host received a bearer token');
   });
 
   test('removal during it: the removed panel leaves no token in tokens.json', async () => {
     const { done: turning } = await turnOnAndHold();
-    await service.removePanel(b);
+    await core.removePanel(b);
     encryption.open();
     await turning;
     assert.equal(Object.hasOwn(storedTokens(dir.path), b), false, 'tokens.json holds the removed panel');
@@ -160,17 +160,17 @@ describe('a sign-in ended while weak protection is being turned on stays ended',
 
   test('a new log in during it: the older token does not replace the newer one', async () => {
     encryption.open();
-    await service.updateSettings({ storeTokensWithWeakProtection: false });
+    await core.updateSettings({ storeTokensWithWeakProtection: false });
     encryption.close();
     const { done: turning } = await turnOnAndHold();
     // A is being encrypted; B logs in again meanwhile and its new token waits at the gate too.
-    const relogging = service.logIn(b, credentials);
+    const relogging = core.logIn(b, credentials);
     await encryption.waiting(2);
     encryption.open();
     await turning;
     await relogging;
     const newest = panels[1]!.issuedTokens().at(-1);
-    await service.getSession(b);
+    await core.getSession(b);
     const sent = panels[1]!.requests.at(-1)?.headers.authorization;
     assert.equal(sent, `Bearer ${newest}`);
   });
@@ -182,13 +182,13 @@ describe('weak protection turned off while a log in is being encrypted', () => {
     const dir = await tempDir();
     try {
       const encryption = gatedEncryption('basic_text');
-      const service = createCore({ dataDir: dir.path, encryption });
-      await service.updateSettings({ storeTokensWithWeakProtection: true });
-      const { id } = await service.addPanel({ address: panel.url });
+      const core = createCore({ dataDir: dir.path, encryption });
+      await core.updateSettings({ storeTokensWithWeakProtection: true });
+      const { id } = await core.addPanel({ address: panel.url });
       encryption.close();
-      const loggingIn = service.logIn(id, credentials);
+      const loggingIn = core.logIn(id, credentials);
       await encryption.waiting(1);
-      await service.updateSettings({ storeTokensWithWeakProtection: false });
+      await core.updateSettings({ storeTokensWithWeakProtection: false });
       encryption.open();
       const loggedIn = await loggingIn;
       assert.equal(loggedIn.tokenStorage, 'memory');
@@ -219,50 +219,50 @@ describe('a failed write never brings an ended sign-in back', () => {
   afterEach(() => dir.cleanup());
 
   test('a log out whose token-store write fails is not undone by the next save, nor by a restart', async () => {
-    const service = start();
-    const a = (await service.addPanel({ address: panel.url, name: 'A' })).id;
-    const b = (await service.addPanel({ address: 'http://127.0.0.1:9/', name: 'B' })).id;
-    await service.logIn(a, credentials);
+    const core = start();
+    const a = (await core.addPanel({ address: panel.url, name: 'A' })).id;
+    const b = (await core.addPanel({ address: 'http://127.0.0.1:9/', name: 'B' })).id;
+    await core.logIn(a, credentials);
     files.failNextWrite('tokens');
-    const out = await service.logOut(a).catch((error: unknown) => error);
+    const out = await core.logOut(a).catch((error: unknown) => error);
     // Whatever the answer, A is signed out now.
-    assert.equal((await service.listPanels()).find((listed) => listed.id === a)?.signedIn, false, String(out));
-    await rejectsWith(service.getSession(a), 'NOT_SIGNED_IN');
+    assert.equal((await core.listPanels()).find((listed) => listed.id === a)?.signedIn, false, String(out));
+    await rejectsWith(core.getSession(a), 'NOT_SIGNED_IN');
     // B's log in is the next successful save of the token store.
-    await service.updatePanel(b, { address: `${panel.url.replace('127.0.0.1', 'localhost')}` });
-    await service.logIn(b, credentials);
+    await core.updatePanel(b, { address: `${panel.url.replace('127.0.0.1', 'localhost')}` });
+    await core.logIn(b, credentials);
     assert.deepEqual(Object.keys(storedTokens(dir.path)), [b], 'A is back in tokens.json');
     const restarted = start();
     assert.equal((await restarted.listPanels()).find((listed) => listed.id === a)?.signedIn, false, 'A is signed in after a restart');
   });
 
   test('a log out whose every write fails still signs out now, and says it could not be saved', async () => {
-    const service = start();
-    const a = (await service.addPanel({ address: panel.url })).id;
-    await service.logIn(a, credentials);
+    const core = start();
+    const a = (await core.addPanel({ address: panel.url })).id;
+    await core.logIn(a, credentials);
     files.failNextWrite('tokens');
     files.failNextWrite('panels');
-    await rejectsWith(service.logOut(a), 'STORAGE', /signed out .*for now/i);
-    assert.equal((await service.listPanels())[0]?.signedIn, false);
-    await rejectsWith(service.getSession(a), 'NOT_SIGNED_IN');
+    await rejectsWith(core.logOut(a), 'STORAGE', /signed out .*for now/i);
+    assert.equal((await core.listPanels())[0]?.signedIn, false);
+    await rejectsWith(core.getSession(a), 'NOT_SIGNED_IN');
     // The disk has room again: the next save of the token store leaves A out.
-    await service.updateSettings({ storeTokensWithWeakProtection: false });
-    const other = (await service.addPanel({ address: panel.url.replace('127.0.0.1', 'localhost') })).id;
-    await service.logIn(other, credentials);
+    await core.updateSettings({ storeTokensWithWeakProtection: false });
+    const other = (await core.addPanel({ address: panel.url.replace('127.0.0.1', 'localhost') })).id;
+    await core.logIn(other, credentials);
     assert.deepEqual(Object.keys(storedTokens(dir.path)), [other]);
   });
 
   test('the quiet forget of a failed log in is not undone by the next save', async () => {
-    const service = start();
-    const a = (await service.addPanel({ address: panel.url, name: 'A' })).id;
-    const b = (await service.addPanel({ address: panel.url.replace('127.0.0.1', 'localhost'), name: 'B' })).id;
+    const core = start();
+    const a = (await core.addPanel({ address: panel.url, name: 'A' })).id;
+    const b = (await core.addPanel({ address: panel.url.replace('127.0.0.1', 'localhost'), name: 'B' })).id;
     // The token is saved, the panel list refuses the sign-in, and the token store refuses the forget.
     files.failNextWrite('panels');
     files.failNextWrite('tokens', { skip: 1 });
-    const logIn = service.logIn(a, credentials);
+    const logIn = core.logIn(a, credentials);
     await rejectsWith(logIn, 'STORAGE');
-    assert.equal((await service.listPanels()).find((listed) => listed.id === a)?.signedIn, false);
-    await service.logIn(b, credentials);
+    assert.equal((await core.listPanels()).find((listed) => listed.id === a)?.signedIn, false);
+    await core.logIn(b, credentials);
     assert.deepEqual(Object.keys(storedTokens(dir.path)), [b], 'the failed log in left its token in tokens.json');
     const restarted = start();
     assert.equal((await restarted.listPanels()).find((listed) => listed.id === a)?.signedIn, false);
@@ -270,16 +270,16 @@ describe('a failed write never brings an ended sign-in back', () => {
 
   test('turning weak protection off can be retried after the token store refused the write', async () => {
     encryption = testEncryption({ backend: 'basic_text' });
-    const service = start();
-    await service.updateSettings({ storeTokensWithWeakProtection: true });
-    const a = (await service.addPanel({ address: panel.url })).id;
-    assert.equal((await service.logIn(a, credentials)).tokenStorage, 'weak');
+    const core = start();
+    await core.updateSettings({ storeTokensWithWeakProtection: true });
+    const a = (await core.addPanel({ address: panel.url })).id;
+    assert.equal((await core.logIn(a, credentials)).tokenStorage, 'weak');
     files.failNextWrite('tokens');
-    await rejectsWith(service.updateSettings({ storeTokensWithWeakProtection: false }), 'STORAGE');
-    const retried = await service.updateSettings({ storeTokensWithWeakProtection: false });
+    await rejectsWith(core.updateSettings({ storeTokensWithWeakProtection: false }), 'STORAGE');
+    const retried = await core.updateSettings({ storeTokensWithWeakProtection: false });
     assert.equal(retried.settings.storeTokensWithWeakProtection, false);
     assert.deepEqual(storedTokens(dir.path), {}, 'a basic_text copy is left on disk for good');
-    assert.equal((await service.listPanels())[0]?.tokenStorage, 'memory');
+    assert.equal((await core.listPanels())[0]?.tokenStorage, 'memory');
   });
 });
 
@@ -289,10 +289,10 @@ describe('file modes', () => {
     const dir = await tempDir();
     try {
       const data = join(dir.path, 'Paneldeck');
-      let service = createCore({ dataDir: data, encryption: testEncryption() });
-      const { id } = await service.addPanel({ address: panel.url });
-      await service.logIn(id, credentials);
-      await service.updateSettings({ storeTokensWithWeakProtection: false });
+      let core = createCore({ dataDir: data, encryption: testEncryption() });
+      const { id } = await core.addPanel({ address: panel.url });
+      await core.logIn(id, credentials);
+      await core.updateSettings({ storeTokensWithWeakProtection: false });
       for (const name of ['panels.json', 'settings.json', 'tokens.json']) {
         assertMode(join(data, name), 0o600, name);
       }
@@ -303,8 +303,8 @@ describe('file modes', () => {
       chmodSync(join(data, 'settings.json'), 0o644);
       chmodSync(join(data, 'panels.json'), 0o644);
       chmodSync(data, 0o755);
-      service = createCore({ dataDir: data, encryption: testEncryption() });
-      const status = await service.getAppStatus();
+      core = createCore({ dataDir: data, encryption: testEncryption() });
+      const status = await core.getAppStatus();
       const copy = status.startupProblems.find((problem) => problem.file === 'settings')?.copyPath;
       assert.ok(copy);
       assertMode(copy, 0o600, 'the damaged copy');
@@ -322,14 +322,14 @@ describe('a log in queued behind another while the address changes', () => {
     const [oldServer, newServer] = await Promise.all([startReferencePanel(), startReferencePanel()]);
     const dir = await tempDir();
     try {
-      const service = createCore({ dataDir: dir.path, encryption: testEncryption() });
-      const { id } = await service.addPanel({ address: oldServer.url });
+      const core = createCore({ dataDir: dir.path, encryption: testEncryption() });
+      const { id } = await core.addPanel({ address: oldServer.url });
       oldServer.setFault('login', { kind: 'latency', ms: 200 });
       // The first attempt holds the queue; the second, with another password, waits behind it.
-      const first = service.logIn(id, { ...credentials, password: 'first-try' }).catch((error: unknown) => error);
-      const second = service.logIn(id, credentials).catch((error: unknown) => error);
+      const first = core.logIn(id, { ...credentials, password: 'first-try' }).catch((error: unknown) => error);
+      const second = core.logIn(id, credentials).catch((error: unknown) => error);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      await service.updatePanel(id, { address: newServer.url });
+      await core.updatePanel(id, { address: newServer.url });
       await Promise.all([first, second]);
       const sentToNew = newServer.requests.filter((request) => request.path === '/api/login');
       assert.deepEqual(sentToNew, [], 'a password typed for the old address reached the new one');
@@ -346,12 +346,12 @@ describe('a log in queued behind one whose panel list write fails', () => {
     const dir = await tempDir();
     try {
       const files = failingFiles(dir.path);
-      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), openStore: files.openStore });
-      const { id } = await service.addPanel({ address: panel.url });
+      const core = createCore({ dataDir: dir.path, encryption: testEncryption(), openStore: files.openStore });
+      const { id } = await core.addPanel({ address: panel.url });
       files.failNextWrite('panels');
       const [first, second] = await Promise.all([
-        service.logIn(id, credentials).catch((error: unknown) => error),
-        service.logIn(id, { ...credentials, password: 'wrong-password' }).catch((error: unknown) => error),
+        core.logIn(id, credentials).catch((error: unknown) => error),
+        core.logIn(id, { ...credentials, password: 'wrong-password' }).catch((error: unknown) => error),
       ]);
       assert.equal((first as { code?: unknown }).code, 'STORAGE');
       // The first one's failure forgot its token; the second is the operator's own attempt, not a log in that ended.

@@ -7,7 +7,7 @@ import { BackgroundWork } from '../../electron/main/background-work.ts';
 import { FakeClock } from './fake-clock.ts';
 import { samplePanel } from './panel-fixture.ts';
 
-/** Fakes for the tests of main's background wiring: panels, sleep and network, a recording service. */
+/** Fakes for the tests of main's background wiring: panels, sleep and network, a recording core. */
 
 export const SECOND = 1_000;
 export const MINUTE = 60 * SECOND;
@@ -48,7 +48,7 @@ export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
     errors: [] as unknown[],
   };
   let failWith: PanelCheck['ok'] | 'UNAUTHORIZED' = true;
-  // The service's notifications, as the core gives them: after a settings change made, after each checkPanels call.
+  // The core's notifications, as the core gives them: after a settings change made, after each checkPanels call.
   const settingsListeners = new Set<(settings: AppSettings) => void>();
   const checkListeners = new Set<(checks: readonly PanelCheck[]) => void>();
   const subscribe =
@@ -57,7 +57,7 @@ export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     };
-  const service = {
+  const core = {
     listPanels: async () => panels,
     currentSettings: async () => ({ ...current }),
     checkPanels: async (ids?: string[]): Promise<PanelCheck[]> => {
@@ -96,7 +96,7 @@ export function setUp(panels: Panel[], settings: Partial<AppSettings> = {}) {
     random: () => 0.5,
     onError: (error) => log.errors.push(error),
   });
-  return { clock, work, service, log, system, setFailure: (value: typeof failWith) => (failWith = value) };
+  return { clock, work, core, log, system, setFailure: (value: typeof failWith) => (failWith = value) };
 }
 
 export const checkedIds = (log: { checks: { ids: string[] | undefined }[] }) => log.checks.map((check) => check.ids);

@@ -36,7 +36,7 @@ export function fakeIpc(): FakeIpc {
   };
 }
 
-/** The registrar in front of `options.service`, on a fake IPC; the app's own origin unless told. */
+/** The registrar in front of `options.core`, on a fake IPC; the app's own origin unless told. */
 export function registeredIpc(options: Omit<RegistrarOptions, 'ipc' | 'appOrigins'> & { appOrigins?: readonly string[] }): FakeIpc {
   const ipc = fakeIpc();
   registerPanelApi({ appOrigins: [APP_ORIGIN], ...options, ipc });

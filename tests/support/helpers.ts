@@ -75,18 +75,18 @@ export async function rejectsWith(promise: Promise<unknown>, code: ErrorCode, me
   assert.fail(`expected a rejection with ${code}, but it resolved`);
 }
 
-/** A panel service on a fresh temporary folder for the enclosing suite; read it inside tests. */
-export function suiteService(): () => Core {
+/** A core on a fresh temporary folder for the enclosing suite; read it inside tests. */
+export function suiteCore(): () => Core {
   let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
-  let service: Core | undefined;
+  let core: Core | undefined;
   before(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption() });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption() });
   });
   after(() => dir?.cleanup());
   return () => {
-    assert.ok(service, 'suiteService() is read before its suite started');
-    return service;
+    assert.ok(core, 'suiteCore() is read before its suite started');
+    return core;
   };
 }
 
@@ -109,7 +109,7 @@ export function suiteReferencePanel(options: ReferencePanelOptions = {}): () => 
 
 /**
  * For suites about what is kept on disk: one reference panel for the suite, and for each test a
- * fresh folder and keyring. `start()` opens a service on that folder, as a new run of the app would.
+ * fresh folder and keyring. `start()` opens a core on that folder, as a new run of the app would.
  */
 export function restartableServices(): {
   panel(): ReferencePanel;

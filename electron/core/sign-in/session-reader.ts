@@ -247,7 +247,7 @@ export class SessionReader {
     if (error.code !== 'UNAUTHORIZED') return;
     // A disk error must not hide the panel's answer, which is what the operator asked for; the
     // rejected token is forgotten in memory either way.
-    // All of it in memory before either write is waited for, as one change (see endSignIns in panel-service.ts).
+    // All of it in memory before either write is waited for, as one change (see endSignIns in sign-in-methods.ts).
     const dropping = attemptWrite(() => state.vault.dropRejected(record.id, token));
     const listing = attemptWrite(() => state.registry.update(record.id, { tokenStorage: null, signedOutReason: error.toInfo() }));
     this.#options.cache.forget(record.id);

@@ -43,13 +43,13 @@ function toReferencePanel(url: string): FetchLike {
 }
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const service = createCore({
+const core = createCore({
   dataDir,
   encryption: testEncryption(keyHex ? { key: Buffer.from(keyHex, 'hex') } : {}),
   ...(fleet ? { fetch: toReferencePanel(panelUrl) } : {}),
   ...(journal ? { openStore: openJsonFiles(dataDir, { journal }) } : {}),
 });
-const panels = await service.listPanels();
+const panels = await core.listPanels();
 say(`ready ${panels.length}`);
 
 let passRunning = false;
@@ -57,7 +57,7 @@ let passRunning = false;
 function startPass(): void {
   passRunning = true;
   say('pass-start');
-  void service.checkPanels().then((results) => {
+  void core.checkPanels().then((results) => {
     say(`pass ${results.map((result) => `${result.panelId}=${result.checkedAt}=${result.ok ? 'ok' : result.error.code}`).join(' ')}`);
     passRunning = false;
   });
@@ -66,7 +66,7 @@ function startPass(): void {
 const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(Math.random() * items.length)];
 
 for (let step = 0; Date.now() < deadline; step++) {
-  const current = await service.listPanels();
+  const current = await core.listPanels();
   const roll = Math.random();
   const target = pick(current);
   const tag = `${process.pid}-${step}`;
@@ -75,30 +75,30 @@ for (let step = 0; Date.now() < deadline; step++) {
   if (target && roll < 0.2) {
     const name = `Renamed ${tag}`;
     say(`try rename ${target.id} ${name}`);
-    await service.updatePanel(target.id, { name });
+    await core.updatePanel(target.id, { name });
     say(`rename ${target.id} ${name}`);
   } else if (target && roll < 0.26 && current.length > 5) {
     say(`try remove ${target.id}`);
-    await service.removePanel(target.id);
+    await core.removePanel(target.id);
     say(`remove ${target.id}`);
   } else if (fleet && signedOut && roll < 0.42) {
     say(`try login ${signedOut.id}`);
-    await service.logIn(signedOut.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await core.logIn(signedOut.id, { email: DEMO_USER.email, password: DEMO_USER.password });
     say(`login ${signedOut.id}`);
   } else if (fleet && signedIn && roll < 0.54) {
     say(`try logout ${signedIn.id}`);
-    await service.logOut(signedIn.id);
+    await core.logOut(signedIn.id);
     say(`logout ${signedIn.id}`);
   } else if (fleet && !passRunning && roll < 0.64) {
     startPass();
   } else if (fleet && roll < 0.69) {
     say('try flush');
-    await service.flush();
+    await core.flush();
     say('flushed');
   } else {
     const name = `Panel ${tag}`;
     say(`try add - ${name}`);
-    const added = await service.addPanel({ address: `p${tag}.crash.example`, name });
+    const added = await core.addPanel({ address: `p${tag}.crash.example`, name });
     say(`add ${added.id} ${name}`);
   }
 }

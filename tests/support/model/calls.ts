@@ -38,7 +38,7 @@ export type Call =
   | { kind: 'cancel' }
   | TrustCall;
 
-// biome-ignore lint/suspicious/noConfusingVoidType: what the service's methods resolve to, Promise<void> among them
+// biome-ignore lint/suspicious/noConfusingVoidType: what the core's methods resolve to, Promise<void> among them
 export type Result = Panel | SessionResult | SessionResult[] | PanelCheck[] | AppStatus | Imported | null | void;
 export type Code = ErrorCode | 'OK';
 
@@ -149,30 +149,30 @@ export function resolve(run: Run, model: Model, specs: readonly CallSpec[]): Cal
 }
 
 export function invoke(run: Run, call: Call): Promise<Result> {
-  const service = run.service;
+  const core = run.core;
   switch (call.kind) {
     case 'logIn':
-      return service.logIn(call.panel.id, call.credentials);
+      return core.logIn(call.panel.id, call.credentials);
     case 'logOut':
-      return service.logOut(call.panel.id);
+      return core.logOut(call.panel.id);
     case 'remove':
-      return service.removePanel(call.panel.id);
+      return core.removePanel(call.panel.id);
     case 'rename':
-      return service.updatePanel(call.panel.id, { name: `${call.panel.label} renamed` });
+      return core.updatePanel(call.panel.id, { name: `${call.panel.label} renamed` });
     case 'readdress':
-      return service.updatePanel(call.panel.id, { address: targetAddress(run.world, call.target) });
+      return core.updatePanel(call.panel.id, { address: targetAddress(run.world, call.target) });
     case 'getSession':
-      return service.getSession(call.panel.id);
+      return core.getSession(call.panel.id);
     case 'weak':
-      return service.updateSettings({ storeTokensWithWeakProtection: call.on });
+      return core.updateSettings({ storeTokensWithWeakProtection: call.on });
     case 'add':
-      return service.addPanel({ address: targetAddress(run.world, call.target), name: call.label });
+      return core.addPanel({ address: targetAddress(run.world, call.target), name: call.label });
     case 'check':
-      return service.checkPanels(call.panel ? [call.panel.id] : undefined);
+      return core.checkPanels(call.panel ? [call.panel.id] : undefined);
     case 'cancel':
-      return service.cancelChecks();
+      return core.cancelChecks();
     case 'cached':
-      return service.getCachedSession(call.panel.id);
+      return core.getCachedSession(call.panel.id);
     case 'trust':
     case 'import':
     case 'swap':

@@ -150,8 +150,8 @@ export class Restart extends Step {
       await run.restart(backend, false);
       await run.opened();
     }
-    const listing = await run.wait(run.service.listPanels());
-    const status = await run.wait(run.service.getAppStatus());
+    const listing = await run.wait(run.core.listPanels());
+    const status = await run.wait(run.core.getAppStatus());
     run.note(`restart(${backend}${this.resetKeyring && isStrong(backend) ? ', keyring reset' : ''})${failedStart}`);
     if (run.released.some((label) => label.startsWith('ENOSPC'))) run.trace.push(`     order: ${run.released.join(', ')}`);
     checkRestartListing(run, model, listing, backend, 'the restart', run.faultsFired > firedBefore);

@@ -7,8 +7,8 @@ import { presentingNow, type TlsJudge } from './tls-judge.ts';
 import { targetLabel } from './world.ts';
 
 /**
- * One to three service calls started at once, in an order the scheduler picks, their awaits
- * interleaved; then what each call answered and what the service shows are held to the model.
+ * One to three calls of the core started at once, in an order the scheduler picks, their awaits
+ * interleaved; then what each call answered and what the core shows are held to the model.
  */
 
 const DISTURBING = new Set<Call['kind']>(['readdress', 'trust']);
@@ -38,8 +38,8 @@ export async function runGroup(run: Run, model: Model, specs: readonly CallSpec[
     ),
   );
   const faultFired = run.faultsFired > firedBefore;
-  const listing = await run.wait(run.service.listPanels());
-  const status = await run.wait(run.service.getAppStatus());
+  const listing = await run.wait(run.core.listPanels());
+  const status = await run.wait(run.core.getAppStatus());
   const results = calls.map((call, index) => `${describeCall(run, call)} → ${describeOutcome(model, outcomes[index]!)}`);
   run.note(`${results.join(' ‖ ')}`);
   if (calls.length > 1 || faultFired) run.trace.push(`     order: ${run.released.join(', ')}`);

@@ -14,7 +14,7 @@ import type { Stats } from './stats.ts';
 import { TokenBook } from './token-book.ts';
 import { refreshIssued, type Server, type World } from './world.ts';
 
-/** One sequence's system under test: a real service on a fresh folder, with the shared panels. */
+/** One sequence's system under test: a real core on a fresh folder, with the shared panels. */
 
 export type DocumentName = 'panels' | 'tokens' | 'settings';
 export interface DiskFault {
@@ -56,7 +56,7 @@ export class Run {
   readonly keyrings = new Keyrings();
   readonly dir: string;
   backend: Backend;
-  service: Core;
+  core: Core;
   fault: DiskFault | null = null;
   faultsFired = 0;
   /** What happened so far, printed with a violation. */
@@ -66,7 +66,7 @@ export class Run {
   /** Tokens the servers issued during this run, and passwords typed that are nobody's. */
   readonly runTokens: string[] = [];
   readonly wrongPasswords: string[] = [];
-  /** Which panel each token of this run was issued to, and the tokens the service must never send again. */
+  /** Which panel each token of this run was issued to, and the tokens the core must never send again. */
   readonly tokens = new TokenBook();
   /** Stands for the current run of the app quitting: its stores write nothing more. */
   #retire: () => void = () => undefined;
@@ -88,12 +88,12 @@ export class Run {
     for (const free of world.freePorts) free.received.length = 0;
     this.#requestMarks = world.servers.map(() => 0);
     this.#freeMarks = world.freePorts.map(() => 0);
-    this.service = this.#create();
+    this.core = this.#create();
   }
 
-  /** Lets the service finish opening under the scheduler it started with, before a step brings its own. */
+  /** Lets the core finish opening under the scheduler it started with, before a step brings its own. */
   async opened(): Promise<void> {
-    await this.wait(this.service.listPanels());
+    await this.wait(this.core.listPanels());
   }
 
   cleanup(): void {
@@ -210,19 +210,19 @@ export class Run {
    * the settings persist; the backend may change; a disk fault still armed stays so.
    */
   async restart(backend: Backend, resetKeyring: boolean): Promise<void> {
-    // A start that failed has nothing to write (its calls all fail). `?.`: older services, which
+    // A start that failed has nothing to write (its calls all fail). `?.`: older cores, which
     // the test can be pointed at to replay a counterexample, have no flush.
-    await this.wait(this.service.flush?.() ?? Promise.resolve()).catch(() => undefined);
+    await this.wait(this.core.flush?.() ?? Promise.resolve()).catch(() => undefined);
     this.#retire();
     this.backend = backend;
     if (resetKeyring) this.keyrings.reset(backend);
-    this.service = this.#create();
+    this.core = this.#create();
     this.stats.restarts++;
   }
 
   /**
    * What a start of the app now, with the same keyring, would show: the folder's files copied
-   * and opened by a second service that the scheduler does not drive. The run's service is untouched.
+   * and opened by a second core that the scheduler does not drive. The run's core is untouched.
    */
   async shadowRestart(): Promise<Panel[]> {
     const scratch = mkdtempSync(join(SCRATCH, 'paneldeck-shadow-'));

@@ -50,7 +50,7 @@ export class HeldEncryption implements Encryption {
   async #loop(done: () => boolean, keep: string | null, what: string): Promise<void> {
     const deadline = Date.now() + 5000;
     for (;;) {
-      // A macrotask: the service's microtasks and any HTTP exchange under way get to run.
+      // A macrotask: the core's microtasks and any HTTP exchange under way get to run.
       await new Promise((resolve) => setImmediate(resolve));
       if (done()) return;
       const index = this.#waiting.findIndex((held) => held.label !== keep);

@@ -8,7 +8,7 @@ import { checkSequentialPolicy, checkSessionOwner, checkStorage } from './storag
 import { TlsJudge, type Presenting } from './tls-judge.ts';
 import { sameTarget, targetAddress, targetOfBaseUrl } from './world.ts';
 
-/** Holds one group's answers and the service's state after it to the model, then updates the model. */
+/** Holds one group's answers and the core's state after it to the model, then updates the model. */
 export class GroupJudge {
   readonly #run: Run;
   readonly #model: Model;
@@ -240,7 +240,7 @@ export class GroupJudge {
     return weak;
   }
 
-  /** The panel after the group, or `null` when it is gone. Where a write failed, what the service shows is adopted once it is safe. */
+  /** The panel after the group, or `null` when it is gone. Where a write failed, what the core shows is adopted once it is safe. */
   #panelAfter(panel: PanelModel, entry: Panel | undefined, stored: StoredEntry | undefined): PanelModel | null {
     const fail = (message: string) => this.#run.fail(`${message} (${panel.label})`);
     const removal = this.#on(panel).find((call) => call.kind === 'remove');

@@ -4,7 +4,7 @@ import type { Target } from './world.ts';
 
 /**
  * What the operator should see, as the model keeps it. Where a call fails with STORAGE the
- * outcome is uncertain: the commands then adopt what the service reports, once it passes the
+ * outcome is uncertain: the commands then adopt what the core reports, once it passes the
  * safety rules, and what is on disk (`copy`) is always read from tokens.json.
  */
 
@@ -36,11 +36,11 @@ export interface PanelModel {
   /** The fingerprint of the certificate trusted for the panel (its pin), or null. */
   pin: string | null;
   /**
-   * The certificate the service last saw the panel present and refused, which trustCertificate
+   * The certificate the core last saw the panel present and refused, which trustCertificate
    * accepts: null when none, 'unknown' when calls racing each other leave it unsure.
    */
   presented: string | null | 'unknown';
-  /** The tokens the service may hold for the current sign-in: one, or several when log ins raced; none when signed out. */
+  /** The tokens the core may hold for the current sign-in: one, or several when log ins raced; none when signed out. */
   held: string[];
 }
 

@@ -29,7 +29,7 @@ export interface Stats {
   endedAtPanelChecked: number;
   /** Steps in which a panel logged in and ended signed out, checked at its reachable panel. */
   droppedLogInsChecked: number;
-  /** Tokens the service dropped or ended whose session the panel still accepted afterwards (see the report). */
+  /** Tokens the core dropped or ended whose session the panel still accepted afterwards (see the report). */
   sessionsLeftOpen: Record<string, number>;
 }
 

@@ -10,7 +10,7 @@ import { systemTrusted, tlsServerAt, type Target, type World } from './world.ts'
 export interface EndedSignIn {
   panel: PanelModel;
   call: 'logOut' | 'remove';
-  /** The tokens the service held for the panel before the step. */
+  /** The tokens the core held for the panel before the step. */
   held: string[];
   /** How many requests each server and free port had received when the call returned. */
   after: { servers: number[]; free: number[] };

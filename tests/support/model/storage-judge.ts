@@ -6,7 +6,7 @@ import type { SessionResult } from '../../../shared/types.ts';
 import type { PanelModel } from './model.ts';
 import type { World } from './world.ts';
 
-/** Where the service keeps each signed-in panel's token, held to the backend and the setting; whose session it shows. */
+/** Where the core keeps each signed-in panel's token, held to the backend and the setting; whose session it shows. */
 
 /** Where a signed-in panel's token is kept must fit the backend and the setting. */
 export function checkStorage(

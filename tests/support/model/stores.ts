@@ -3,7 +3,7 @@ import { openJsonFiles, type OpenStore } from '../../../electron/core/storage/do
 /**
  * The app's JSON files in `dir`, as one run of the app opens them: `beforeWrite` may throw to
  * make a write fail (a full disk), and `retire()` stands for the app having quit. Some writes
- * come from timers (the check history is written coalesced), so a service the test has left
+ * come from timers (the check history is written coalesced), so a core the test has left
  * behind would otherwise write into the folder of a later run, or recreate a deleted folder.
  */
 export function appStores(

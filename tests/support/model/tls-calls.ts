@@ -159,10 +159,10 @@ export interface Imported {
 export async function invokeTrust(run: Run, call: TrustCall): Promise<Panel | Imported | undefined> {
   switch (call.kind) {
     case 'trust':
-      return run.service.trustCertificate(call.panel.id, { sha256: call.sha256 });
+      return run.core.trustCertificate(call.panel.id, { sha256: call.sha256 });
     case 'import': {
-      const preview = (await run.service.previewImport({ from: 'text', text: call.text })) as ImportPreview;
-      return { preview, result: await run.service.applyImport(preview.id, { duplicates: 'update' }) };
+      const preview = (await run.core.previewImport({ from: 'text', text: call.text })) as ImportPreview;
+      return { preview, result: await run.core.applyImport(preview.id, { duplicates: 'update' }) };
     }
     case 'swap': {
       const server = run.world.servers[call.server]!;

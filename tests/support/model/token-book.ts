@@ -1,4 +1,4 @@
-/** The tokens the service must never send again: those of sign-ins that ended, were replaced, or were dropped. */
+/** The tokens the core must never send again: those of sign-ins that ended, were replaced, or were dropped. */
 export class TokenBook {
   /** Token → why it is dead (`P2's sign-in ended in step 7`). */
   readonly dead = new Map<string, string>();

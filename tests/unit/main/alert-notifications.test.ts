@@ -17,8 +17,8 @@ const alert = (change: Partial<Alert> = {}): Alert => ({
 });
 
 test('each alert is a notification naming it; its click shows the window and the panel at the alert tab', async () => {
-  const { work, service, log } = setUp([panel(1)], { checkIntervalMinutes: 0 });
-  await work.start(service);
+  const { work, core, log } = setUp([panel(1)], { checkIntervalMinutes: 0 });
+  await work.start(core);
   work.emit({ type: 'alertRaised', alert: alert() });
   work.emit({
     type: 'alertRaised',
@@ -49,13 +49,13 @@ test('each alert is a notification naming it; its click shows the window and the
 });
 
 test('Preferences: a kind turned off notifies no more (the window still hears of it); a change applies at once', async () => {
-  const { work, service, log } = setUp([panel(1)], { checkIntervalMinutes: 0, notifyServiceDown: false });
-  await work.start(service);
+  const { work, core, log } = setUp([panel(1)], { checkIntervalMinutes: 0, notifyServiceDown: false });
+  await work.start(core);
   work.emit({ type: 'alertRaised', alert: alert() });
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-2', kind: 'diskFull', tab: 'overview' }) });
   assert.equal(log.notices.length, 1);
   assert.equal(log.window.filter((event) => event.type === 'alertRaised').length, 2);
-  const status = await service.updateSettings({ notifyServiceDown: true, notifyDiskFull: false });
+  const status = await core.updateSettings({ notifyServiceDown: true, notifyDiskFull: false });
   assert.equal(status.settings.notifyDiskFull, false);
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-3' }) });
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-4', kind: 'diskFull', tab: 'overview' }) });
@@ -63,14 +63,14 @@ test('Preferences: a kind turned off notifies no more (the window still hears of
   assert.match(log.notices[1]!.title, /^Service down/);
 });
 
-test('a session ending is recorded as an alert by the service, and notified once, by the expiry watcher alone', async () => {
+test('a session ending is recorded as an alert by the core, and notified once, by the expiry watcher alone', async () => {
   const a = panel(1, { sessionExpiresAt: iso(T0 + 15 * MINUTE) });
-  const { clock, work, service, log } = setUp([a], { checkIntervalMinutes: 0 });
+  const { clock, work, core, log } = setUp([a], { checkIntervalMinutes: 0 });
   const recorded: [string, string][] = [];
-  await work.start({ ...service, sessionEnding: async (panelId: string, expiresAt: string) => void recorded.push([panelId, expiresAt]) });
+  await work.start({ ...core, sessionEnding: async (panelId: string, expiresAt: string) => void recorded.push([panelId, expiresAt]) });
   await clock.advanceTo(T0 + 5 * MINUTE);
   assert.deepEqual(recorded, [[a.id, a.sessionExpiresAt]]);
-  // The service's alertRaised for it notifies nothing more.
+  // The core's alertRaised for it notifies nothing more.
   work.emit({ type: 'alertRaised', alert: alert({ kind: 'sessionEnding', tab: 'session' }) });
   assert.equal(log.notices.length, 1);
 });

@@ -10,13 +10,13 @@ import { settle } from '../../support/fake-clock.ts';
 import { tempDir, testEncryption } from '../../support/helpers.ts';
 import { fakeSystem, iso, MINUTE, panel, setUp, T0 } from '../../support/background-fakes.ts';
 
-/** Main's background at quit, and end to end with a real service and reference panel. */
+/** Main's background at quit, and end to end with a real core and reference panel. */
 
 describe('background work at quit', () => {
-  test('stop at quit: no more checks or warnings, and the service is flushed once', async () => {
+  test('stop at quit: no more checks or warnings, and the core is flushed once', async () => {
     const a = panel(1, { sessionExpiresAt: iso(T0 + 15 * MINUTE) });
-    const { clock, work, service, log } = setUp([a]);
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a]);
+    await work.start(core);
     await Promise.all([work.stop(), work.stop()]);
     assert.equal(log.flushes, 1);
     work.emit({ type: 'panelsChanged', panels: [panel(2)] });
@@ -27,8 +27,8 @@ describe('background work at quit', () => {
   });
 
   test('before-quit is held once until the flush is done, then the quit goes through', async () => {
-    const { work, service, log } = setUp([]);
-    await work.start(service);
+    const { work, core, log } = setUp([]);
+    await work.start(core);
     let quits = 0;
     const onBeforeQuit = work.beforeQuit(() => quits++);
     const prevented: boolean[] = [];
@@ -51,7 +51,7 @@ describe('background work at quit', () => {
   });
 
   test('a flush that never ends does not keep the app from quitting', async () => {
-    const { clock, service } = setUp([]);
+    const { clock, core } = setUp([]);
     const work = new BackgroundWork({
       toWindow: () => undefined,
       showWindow: () => undefined,
@@ -60,7 +60,7 @@ describe('background work at quit', () => {
       clock,
       quitTimeoutMs: 20,
     });
-    await work.start({ ...service, flush: () => new Promise<void>(() => undefined) });
+    await work.start({ ...core, flush: () => new Promise<void>(() => undefined) });
     const event = { prevented: false, preventDefault: () => (event.prevented = true) };
     let quits = 0;
     const quitted = new Promise<'quit'>((resolve) =>
@@ -83,7 +83,7 @@ describe('background work at quit', () => {
   });
 });
 
-test('with a real service and panel: the first pass checks, the window hears it, an expired session shows signed out', async () => {
+test('with a real core and panel: the first pass checks, the window hears it, an expired session shows signed out', async () => {
   const server = await startReferencePanel();
   const dir = await tempDir();
   const window: PanelEvent[] = [];

@@ -6,7 +6,7 @@ import { BackgroundWork } from '../../../electron/main/background-work.ts';
 import { checkedIds, fakeSystem, iso, MINUTE, panel, SECOND, setUp, T0 } from '../../support/background-fakes.ts';
 
 /**
- * Main's wiring of the background on a fake clock, around a fake service that records what it is
+ * Main's wiring of the background on a fake clock, around a fake core that records what it is
  * asked: events reach the window and the scheduler and watcher, and settings re-plan at once.
  */
 
@@ -14,8 +14,8 @@ describe('background work', () => {
   test('start reads the settings and the list; the first pass checks the signed-in panels only', async () => {
     const a = panel(1);
     const b = panel(2, { signedIn: false, tokenStorage: null });
-    const { clock, work, service, log } = setUp([a, b]);
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a, b]);
+    await work.start(core);
     await clock.advanceBy(10 * SECOND - 1);
     assert.deepEqual(log.checks, []);
     await clock.advanceBy(1);
@@ -26,15 +26,15 @@ describe('background work', () => {
     assert.deepEqual(log.errors, []);
   });
 
-  test('every service event goes to the window, before start too', async () => {
-    const { work, service, log } = setUp([]);
+  test('every event of the core goes to the window, before start too', async () => {
+    const { work, core, log } = setUp([]);
     const events: PanelEvent[] = [
       { type: 'panelsChanged', panels: [panel(1)] },
       { type: 'checkProgress', done: 1, total: 2 },
       { type: 'panelsRemoved', panelIds: [panel(1).id] },
     ];
     work.emit(events[0]!);
-    await work.start(service);
+    await work.start(core);
     work.emit(events[1]!);
     work.emit(events[2]!);
     assert.deepEqual(log.window, events);
@@ -43,8 +43,8 @@ describe('background work', () => {
   test('panelsChanged: a panel signed in now is checked soon; panelsRemoved: a removed one is not checked', async () => {
     const a = panel(1, { signedIn: false, tokenStorage: null });
     const b = panel(2);
-    const { clock, work, service, log } = setUp([a, b]);
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a, b]);
+    await work.start(core);
     work.emit({ type: 'panelsChanged', panels: [{ ...a, signedIn: true, tokenStorage: 'keyring' }] });
     work.emit({ type: 'panelsRemoved', panelIds: [b.id] });
     await clock.advanceBy(5 * SECOND);
@@ -54,7 +54,7 @@ describe('background work', () => {
   });
 
   test('a window that throws does not stop the background', async () => {
-    const { clock, service, log } = setUp([panel(1)]);
+    const { clock, core, log } = setUp([panel(1)]);
     const work = new BackgroundWork({
       toWindow: () => {
         throw new Error('window gone');
@@ -66,7 +66,7 @@ describe('background work', () => {
       random: () => 0.5,
       onError: (error) => log.errors.push(error),
     });
-    await work.start(service);
+    await work.start(core);
     work.emit({ type: 'checkProgress', done: 0, total: 1 });
     await clock.advanceBy(10 * SECOND);
     assert.equal(log.checks.length, 1);
@@ -75,8 +75,8 @@ describe('background work', () => {
 
   test('a session about to end: the window is told, a notification shows, and its click focuses the panel', async () => {
     const a = panel(1, { sessionExpiresAt: iso(T0 + 15 * MINUTE) });
-    const { clock, work, service, log } = setUp([a], { checkIntervalMinutes: 0 });
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a], { checkIntervalMinutes: 0 });
+    await work.start(core);
     await clock.advanceTo(T0 + 5 * MINUTE);
     assert.deepEqual(log.window, [{ type: 'sessionExpiring', panelId: a.id, expiresAt: a.sessionExpiresAt }]);
     assert.equal(log.notices.length, 1);
@@ -91,20 +91,20 @@ describe('background work', () => {
 
   test('no notification when the operator turned them off; the window is still told', async () => {
     const a = panel(1, { sessionExpiresAt: iso(T0 + 15 * MINUTE) });
-    const { clock, work, service, log } = setUp([a], { checkIntervalMinutes: 0, notifyBeforeExpiry: false });
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a], { checkIntervalMinutes: 0, notifyBeforeExpiry: false });
+    await work.start(core);
     await clock.advanceTo(T0 + 5 * MINUTE);
     assert.equal(log.window.length, 1);
     assert.deepEqual(log.notices, []);
   });
 
-  test('a settings change the service tells of re-plans at once: interval and warning time', async () => {
+  test('a settings change the core tells of re-plans at once: interval and warning time', async () => {
     const a = panel(1, { lastCheck: { at: iso(T0), ok: true }, sessionExpiresAt: iso(T0 + 60 * MINUTE) });
-    const { clock, work, service, log } = setUp([a]);
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a]);
+    await work.start(core);
     await clock.advanceBy(10 * SECOND);
     assert.equal(log.checks.length, 1);
-    const status = await service.updateSettings({ checkIntervalMinutes: 0, expiryWarningMinutes: 58 });
+    const status = await core.updateSettings({ checkIntervalMinutes: 0, expiryWarningMinutes: 58 });
     assert.equal(status.settings.checkIntervalMinutes, 0);
     // The warning moves to 58 minutes before the end: now plus two minutes, not 50 minutes away.
     await clock.advanceTo(T0 + 2 * MINUTE);
@@ -115,17 +115,17 @@ describe('background work', () => {
     // Checks are off: nothing for an hour (but the recheck at the session's end).
     await clock.advanceTo(T0 + 59 * MINUTE);
     assert.equal(log.checks.length, 1);
-    await service.updateSettings({ checkIntervalMinutes: 1 });
+    await core.updateSettings({ checkIntervalMinutes: 1 });
     await clock.advanceBy(10 * SECOND);
     assert.equal(log.checks.length, 2, 'checks back on: the panel is checked soon');
   });
 
   test('checks the operator starts count as the last checks: the first pass does not repeat them', async () => {
     const a = panel(1);
-    const { clock, work, service, log } = setUp([a]);
-    await work.start(service);
+    const { clock, work, core, log } = setUp([a]);
+    await work.start(core);
     await clock.advanceBy(2 * SECOND);
-    const results = await service.checkPanels(undefined);
+    const results = await core.checkPanels(undefined);
     assert.deepEqual(
       results.map((result) => result.panelId),
       [a.id],
@@ -138,9 +138,9 @@ describe('background work', () => {
 
   test('a check that says the panel is signed out stops its checks until it signs in again', async () => {
     const a = panel(1);
-    const { clock, work, service, log, setFailure } = setUp([a]);
+    const { clock, work, core, log, setFailure } = setUp([a]);
     setFailure('UNAUTHORIZED');
-    await work.start(service);
+    await work.start(core);
     await clock.advanceBy(10 * SECOND);
     assert.equal(log.checks.length, 1);
     work.emit({ type: 'panelsChanged', panels: [{ ...a, signedIn: false, tokenStorage: null }] });
@@ -150,14 +150,14 @@ describe('background work', () => {
 
   test('sleep cancels the pass under way and pauses the checks; offline too; both pick up again after', async () => {
     const a = panel(1);
-    const { clock, work, service, log, system } = setUp([a]);
+    const { clock, work, core, log, system } = setUp([a]);
     let started = 0;
     let release: (() => void) | undefined;
     const slow = {
-      ...service,
+      ...core,
       checkPanels: (ids?: string[]) => {
         started++;
-        return new Promise<PanelCheck[]>((resolve) => (release = () => resolve(service.checkPanels(ids))));
+        return new Promise<PanelCheck[]>((resolve) => (release = () => resolve(core.checkPanels(ids))));
       },
     };
     await work.start(slow);

@@ -12,14 +12,14 @@ import { iso, MINUTE, panel, SECOND, setUp, T0 } from '../../support/background-
  */
 const INTERVAL_MINUTES = 5;
 
-/** A background whose service answers each read with the session end `endFor(readAt)`, as the real service reports it. */
+/** A background whose core answers each read with the session end `endFor(readAt)`, as the real core reports it. */
 async function run(endFor: (readAt: number, read: number) => number, minutes: number) {
   const start = panel(1, { sessionExpiresAt: iso(endFor(T0, 0)), lastCheck: { at: iso(T0), ok: true } });
-  const { clock, work, service, log } = setUp([start], { checkIntervalMinutes: INTERVAL_MINUTES, expiryWarningMinutes: 10 });
+  const { clock, work, core, log } = setUp([start], { checkIntervalMinutes: INTERVAL_MINUTES, expiryWarningMinutes: 10 });
   let current: Panel = start;
   let reads = 0;
   const ends = [endFor(T0, 0)];
-  service.checkPanels = async (ids?: string[]): Promise<PanelCheck[]> => {
+  core.checkPanels = async (ids?: string[]): Promise<PanelCheck[]> => {
     const at = clock.now();
     log.checks.push({ ids, at });
     reads++;
@@ -28,7 +28,7 @@ async function run(endFor: (readAt: number, read: number) => number, minutes: nu
     work.emit({ type: 'panelsChanged', panels: [current] });
     return [{ panelId: current.id, checkedAt: iso(at), ok: true }];
   };
-  await work.start(service);
+  await work.start(core);
   await clock.advanceTo(T0 + minutes * MINUTE);
   await work.stop();
   const expiring = log.window.filter((event) => event.type === 'sessionExpiring').length;

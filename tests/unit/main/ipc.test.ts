@@ -7,18 +7,18 @@ import { channelOf, methodNames } from '../../../shared/contract/methods.ts';
 import { registerPanelApi, type IpcCallEvent } from '../../../electron/main/ipc-registrar.ts';
 import type { Log, LogFields } from '../../../electron/core/log/log.ts';
 import { APP_FRAME, APP_ORIGIN, fakeIpc, registeredIpc } from '../../support/fake-ipc.ts';
-import { suiteService } from '../../support/helpers.ts';
+import { suiteCore } from '../../support/helpers.ts';
 
-/** A service whose every method records that it ran and then fails with `error`. */
-function failingService(error: Error, calls: string[]): PanelApi {
-  const service: Partial<Record<string, () => Promise<never>>> = {};
+/** A core whose every method records that it ran and then fails with `error`. */
+function failingCore(error: Error, calls: string[]): PanelApi {
+  const core: Partial<Record<string, () => Promise<never>>> = {};
   for (const method of methodNames) {
-    service[method] = async () => {
+    core[method] = async () => {
       calls.push(method);
       throw error;
     };
   }
-  return service as unknown as PanelApi;
+  return core as unknown as PanelApi;
 }
 
 /** A `Log` that keeps its entries as given, before any redaction, so a test sees what was passed. */
@@ -41,18 +41,18 @@ async function failureOf(promise: Promise<unknown>): Promise<PanelApiFailure> {
 }
 
 describe('IPC registrar', () => {
-  const service = suiteService();
+  const core = suiteCore();
 
   test('registers one channel per contract method and nothing else; the unregister removes them all', () => {
     const ipc = fakeIpc();
-    const unregister = registerPanelApi({ ipc, service: service(), appOrigins: [APP_ORIGIN] });
+    const unregister = registerPanelApi({ ipc, core: core(), appOrigins: [APP_ORIGIN] });
     assert.deepEqual([...ipc.handlers.keys()].sort(), methodNames.map(channelOf).sort());
     unregister();
     assert.equal(ipc.handlers.size, 0);
   });
 
   test('answers the app main frame with a value envelope', async () => {
-    const ipc = registeredIpc({ service: service() });
+    const ipc = registeredIpc({ core: core() });
     const added = await ipc.call(channelOf('addPanel'), { address: 'panel.example.com' });
     assert.equal((added as { ok: boolean }).ok, true);
     const listed = (await ipc.call(channelOf('listPanels'))) as { ok: true; value: { address: string }[] };
@@ -62,9 +62,9 @@ describe('IPC registrar', () => {
     );
   });
 
-  test('refuses a foreign sender with FORBIDDEN before the service runs', async () => {
+  test('refuses a foreign sender with FORBIDDEN before the core runs', async () => {
     const calls: string[] = [];
-    const ipc = registeredIpc({ service: failingService(new Error('must not run'), calls) });
+    const ipc = registeredIpc({ core: failingCore(new Error('must not run'), calls) });
     const foreign: IpcCallEvent[] = [
       { senderFrame: null },
       { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: APP_FRAME.senderFrame } },
@@ -80,9 +80,9 @@ describe('IPC registrar', () => {
     assert.deepEqual(calls, []);
   });
 
-  test('refuses arguments that do not fit the contract with INVALID_INPUT, service untouched', async () => {
+  test('refuses arguments that do not fit the contract with INVALID_INPUT, core untouched', async () => {
     const calls: string[] = [];
-    const ipc = registeredIpc({ service: failingService(new Error('must not run'), calls) });
+    const ipc = registeredIpc({ core: failingCore(new Error('must not run'), calls) });
     const cases: [string, unknown[], RegExp][] = [
       ['addPanel', [], /Missing arguments/],
       ['addPanel', [{ address: 42 }], /Address must be text/],
@@ -105,11 +105,11 @@ describe('IPC registrar', () => {
 
   test('wraps the core\u2019s errors whole and a bug as a generic INTERNAL without its details', async (t) => {
     const logged = t.mock.method(console, 'error', () => undefined);
-    const ipc = registeredIpc({ service: service() });
+    const ipc = registeredIpc({ core: core() });
     const missing = (await ipc.call(channelOf('logOut'), crypto.randomUUID())) as { ok: false; error: { code: string } };
     assert.equal(missing.error.code, 'NOT_FOUND');
 
-    const buggy = registeredIpc({ service: failingService(new TypeError('secret-ish detail at /home/op'), []) });
+    const buggy = registeredIpc({ core: failingCore(new TypeError('secret-ish detail at /home/op'), []) });
     const answer = (await buggy.call(channelOf('listPanels'))) as { ok: false; error: { code: string; message: string } };
     assert.equal(answer.error.code, 'INTERNAL');
     assert.doesNotMatch(answer.error.message, /secret-ish|\/home/);
@@ -128,7 +128,7 @@ describe('IPC registrar log', () => {
   test('a logIn call is logged by method, time and outcome, never with its email or password', async () => {
     const log = capturingLog();
     const calls: string[] = [];
-    const ipc = registeredIpc({ service: failingService(new PanelError('INVALID_CREDENTIALS', 'Wrong email or password.'), calls), log });
+    const ipc = registeredIpc({ core: failingCore(new PanelError('INVALID_CREDENTIALS', 'Wrong email or password.'), calls), log });
     const panelId = crypto.randomUUID();
     await ipc.call(channelOf('logIn'), panelId, { email, password });
     await ipc.call(channelOf('logIn'), 'not-a-uuid', { email, password });
@@ -153,11 +153,11 @@ describe('IPC registrar log', () => {
 
   test('a successful call logs outcome ok and not its result', async () => {
     const log = capturingLog();
-    const service = {
-      ...failingService(new Error('unused'), []),
+    const core = {
+      ...failingCore(new Error('unused'), []),
       listPanels: async () => [{ name: 'Secret Project', token: 'tok_x' }],
     } as unknown as PanelApi;
-    const ipc = registeredIpc({ service, log });
+    const ipc = registeredIpc({ core, log });
     await ipc.call(channelOf('listPanels'));
     assert.equal(log.entries.length, 1);
     assert.deepEqual({ ...log.entries[0]?.fields, ms: 0 }, { method: 'listPanels', ms: 0, outcome: 'ok' });
@@ -166,7 +166,7 @@ describe('IPC registrar log', () => {
   test('a bug goes to log.error by type and stack frames, not its message', async (t) => {
     t.mock.method(console, 'error', () => undefined);
     const log = capturingLog();
-    const ipc = registeredIpc({ service: failingService(new TypeError(`leaked ${password}`), []), log });
+    const ipc = registeredIpc({ core: failingCore(new TypeError(`leaked ${password}`), []), log });
     await ipc.call(channelOf('listPanels'));
     const bug = log.entries.find((entry) => entry.level === 'error');
     assert.equal(bug?.event, 'ipc.bug');
@@ -178,7 +178,7 @@ describe('IPC registrar log', () => {
 });
 
 describe('bridge (createPanelApi)', () => {
-  const service = suiteService();
+  const core = suiteCore();
   const noEvents = () => () => undefined;
 
   test('onEvent passes on events main sends, never anything else, until unsubscribed', () => {
@@ -251,7 +251,7 @@ describe('bridge (createPanelApi)', () => {
   });
 
   test('end to end over the registrar: values and errors arrive as the core produced them', async () => {
-    const ipc = registeredIpc({ service: service() });
+    const ipc = registeredIpc({ core: core() });
     const api = createPanelApi(ipc.call, noEvents);
     const panel = await api.addPanel({ address: 'https://Panel.Example.com/api/', name: 'Main' });
     assert.equal(panel.baseUrl, 'https://panel.example.com/api');
@@ -262,7 +262,7 @@ describe('bridge (createPanelApi)', () => {
   });
 
   test('a PanelError thrown in main keeps code and message across', async () => {
-    const ipc = registeredIpc({ service: failingService(new PanelError('TIMEOUT', 'The panel took too long.'), []) });
+    const ipc = registeredIpc({ core: failingCore(new PanelError('TIMEOUT', 'The panel took too long.'), []) });
     const api = createPanelApi(ipc.call, noEvents);
     assert.deepEqual(
       { ...(await failureOf(api.listPanels())) },

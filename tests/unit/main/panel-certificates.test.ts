@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import { findCertificateRejection } from '../../../electron/core/net/certificate-trust.ts';
 import { describeConnectionFailure } from '../../../electron/core/net/connection-errors.ts';
 import { closeConnectionsOnTrustChange, PanelCertificates, panelPartition } from '../../../electron/main/panel-certificates.ts';
-import { suiteService } from '../../support/helpers.ts';
+import { suiteCore } from '../../support/helpers.ts';
 import { certificateFingerprint, selfSignedCertificate } from '../../support/tls-certificate.ts';
 
 /**
@@ -13,7 +13,7 @@ import { certificateFingerprint, selfSignedCertificate } from '../../support/tls
  */
 
 describe("PanelCertificates (the app's verify proc)", () => {
-  const service = suiteService();
+  const suite = suiteCore();
   let pem: string;
   let sha256: string;
   let otherPem: string;
@@ -124,7 +124,7 @@ describe("PanelCertificates (the app's verify proc)", () => {
   test("connections are reset after each call that changes a panel's trust, also a failed one", async () => {
     let resets = 0;
     const calls: string[] = [];
-    const core = service();
+    const core = suite();
     // The panels' sessions as main holds them: each reset closes their connections.
     const stop = closeConnectionsOnTrustChange(core, () => [{ closeAllConnections: async () => void resets++ }]);
     const one = await core.addPanel({ address: 'trust-one.example.com' });

@@ -290,11 +290,11 @@ describe('updateReady on its way to the window', () => {
     try {
       let ready = false;
       let installs = 0;
-      const service = createCore({ dataDir: dir.path, encryption: testEncryption(), installUpdate: () => ready && ++installs > 0 });
-      await rejectsWith(service.installUpdate(), 'NOT_FOUND', /No update is ready/);
+      const core = createCore({ dataDir: dir.path, encryption: testEncryption(), installUpdate: () => ready && ++installs > 0 });
+      await rejectsWith(core.installUpdate(), 'NOT_FOUND', /No update is ready/);
       assert.equal(installs, 0);
       ready = true;
-      await service.installUpdate();
+      await core.installUpdate();
       assert.equal(installs, 1);
       await rejectsWith(createCore({ dataDir: dir.path, encryption: testEncryption() }).installUpdate(), 'NOT_FOUND');
     } finally {

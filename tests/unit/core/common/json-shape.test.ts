@@ -82,10 +82,10 @@ describe('checkJsonShape', () => {
   });
 });
 
-describe('answers too deep or too big for main, through a real service over loopback', () => {
+describe('answers too deep or too big for main, through a real core over loopback', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
   let panelId: string;
   let token: string;
 
@@ -93,9 +93,9 @@ describe('answers too deep or too big for main, through a real service over loop
     panel = await startReferencePanel();
     dir = await tempDir();
     // The app's own size cap (4 MiB): the hostile answers are as large as it lets through.
-    service = createCore({ dataDir: dir.path, encryption: testEncryption() });
-    panelId = (await service.addPanel({ address: panel.url })).id;
-    await service.logIn(panelId, { email: DEMO_USER.email, password: DEMO_USER.password });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption() });
+    panelId = (await core.addPanel({ address: panel.url })).id;
+    await core.logIn(panelId, { email: DEMO_USER.email, password: DEMO_USER.password });
     const issued = panel.issuedTokens()[0];
     assert.ok(issued);
     token = issued;
@@ -125,9 +125,9 @@ describe('answers too deep or too big for main, through a real service over loop
   for (const [name, make] of hostile) {
     test(`a 4 MiB answer nested far too deep is refused with a clear message: ${name}`, async () => {
       answerWith(make());
-      const error = await rejectsWith(service.getSession(panelId), 'BAD_RESPONSE', deepMessage);
+      const error = await rejectsWith(core.getSession(panelId), 'BAD_RESPONSE', deepMessage);
       assert.match(error.message, /while reading the session/);
-      const [record] = await service.listPanels();
+      const [record] = await core.listPanels();
       assert.equal(record?.signedIn, true, 'a refused answer does not sign the panel out');
     });
   }
@@ -138,7 +138,7 @@ describe('answers too deep or too big for main, through a real service over loop
       ['{"next":', '}'],
     ] as const) {
       answerWith(`${open.repeat(MAX_ANSWER_DEPTH - 1)}{"bottom":${JSON.stringify(`echo ${token}`)}}${close.repeat(MAX_ANSWER_DEPTH - 1)}`);
-      const { session } = await service.getSession(panelId);
+      const { session } = await core.getSession(panelId);
       let node = session;
       for (let level = 1; level < MAX_ANSWER_DEPTH; level++)
         node = open === '[' ? (node as unknown[])[0] : (node as { next: unknown }).next;
@@ -150,7 +150,7 @@ describe('answers too deep or too big for main, through a real service over loop
 
   test('one level deeper is refused', async () => {
     answerWith(nested('[', ']', MAX_ANSWER_DEPTH + 1));
-    await rejectsWith(service.getSession(panelId), 'BAD_RESPONSE', deepMessage);
+    await rejectsWith(core.getSession(panelId), 'BAD_RESPONSE', deepMessage);
   });
 
   test('a 4 MiB answer of hundreds of thousands of tiny values is refused as too large', async () => {
@@ -159,7 +159,7 @@ describe('answers too deep or too big for main, through a real service over loop
       .join(',')}]`;
     answerWith(tiny.slice(0, 4 * MiB - 2).replace(/,[^,]*$/, ']'));
     await rejectsWith(
-      service.getSession(panelId),
+      core.getSession(panelId),
       'RESPONSE_TOO_LARGE',
       new RegExp(`holds more than ${MAX_ANSWER_VALUES.toLocaleString('en-US')} values.*no real .* does.*Check that the address`),
     );
@@ -168,11 +168,11 @@ describe('answers too deep or too big for main, through a real service over loop
   test('an answer with exactly as many values as the limit is read, and so is one 4 MiB string', async () => {
     const entries = Array.from({ length: MAX_ANSWER_VALUES - 1 }, (_, index) => `"key-${index}":${index}`);
     answerWith(`{${entries.join(',')}}`);
-    const { session } = await service.getSession(panelId);
+    const { session } = await core.getSession(panelId);
     assert.equal(Object.keys(session as object).length, MAX_ANSWER_VALUES - 1);
 
     answerWith(JSON.stringify({ blob: 'x'.repeat(4 * MiB - 20) }));
-    const long = await service.getSession(panelId);
+    const long = await core.getSession(panelId);
     assert.equal((long.session as { blob: string }).blob.length, 4 * MiB - 20);
   });
 });

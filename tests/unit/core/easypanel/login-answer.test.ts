@@ -14,7 +14,7 @@ const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 describe('log in answers and login paths', () => {
   let panel: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
 
   before(async () => {
     panel = await startReferencePanel();
@@ -22,14 +22,14 @@ describe('log in answers and login paths', () => {
   after(() => panel.close());
   beforeEach(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 5000 });
     panel.setFault('login', null);
     panel.requests.length = 0;
   });
   afterEach(() => dir.cleanup());
 
   test('NO_TOKEN_IN_RESPONSE names a few short keys: none with the password, none token-like, none huge', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     const body: Record<string, unknown> = {
       status: 'ok',
       [`echo:${credentials.password}`]: 1,
@@ -40,7 +40,7 @@ describe('log in answers and login paths', () => {
     for (let index = 0; index < 20; index++) body[`${index}-${'k'.repeat(150_000)}`] = index;
     panel.setFault('login', { kind: 'status', status: 200, body });
 
-    const error = await rejectsWith(service.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE');
+    const error = await rejectsWith(core.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE');
     assert.ok(error.message.length < 500, `${error.message.length} characters`);
     assert.ok(!error.message.includes(credentials.password));
     assert.ok(!error.message.includes(Buffer.from(credentials.password).toString('base64')));
@@ -51,9 +51,9 @@ describe('log in answers and login paths', () => {
   });
 
   test('an answer whose only keys hold secrets says how many there are without naming them', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'status', status: 200, body: { [credentials.password]: true } });
-    const error = await rejectsWith(service.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE', /top-level keys: 1 key, not shown/);
+    const error = await rejectsWith(core.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE', /top-level keys: 1 key, not shown/);
     assert.ok(!error.message.includes(credentials.password));
   });
 
@@ -81,7 +81,7 @@ describe('log in answers and login paths', () => {
     assert.deepEqual(panel.requests, []);
 
     // A record edited to such a path keeps its panel; the path goes back to the default, with a notice.
-    const { id } = await service.addPanel({ address: panel.url, name: 'Edited' });
+    const { id } = await core.addPanel({ address: panel.url, name: 'Edited' });
     const file = join(dir.path, 'panels.json');
     const document = JSON.parse(readFileSync(file, 'utf8')) as { panels: { loginPath: string }[] };
     document.panels[0]!.loginPath = '/%2e%2e/%2e%2e/other-app/collect';
@@ -101,12 +101,12 @@ describe('log in answers and login paths', () => {
   });
 
   test('setting an escaping login path is refused with a clear message', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     await rejectsWith(
-      service.updatePanel(id, { loginPath: '/%2e%2e/%2e%2e/other-app/collect' }),
+      core.updatePanel(id, { loginPath: '/%2e%2e/%2e%2e/other-app/collect' }),
       'INVALID_INPUT',
       /"\.\." segments, also not encoded/,
     );
-    assert.equal((await service.listPanels())[0]?.loginPath, '/login');
+    assert.equal((await core.listPanels())[0]?.loginPath, '/login');
   });
 });

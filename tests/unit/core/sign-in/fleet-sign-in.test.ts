@@ -61,8 +61,8 @@ test('Cancel racing completions: no log in starts after Cancel is acknowledged; 
           signedIn.add(panelId);
           return { id: panelId } as Panel;
         };
-        const service = fleetSignInMethods(fakeContext(concurrency, events), logInPanel);
-        const run = service.logInPanels(chosen, { email: 'ops@panel.test', password: 'fleet-password' });
+        const core = fleetSignInMethods(fakeContext(concurrency, events), logInPanel);
+        const run = core.logInPanels(chosen, { email: 'ops@panel.test', password: 'fleet-password' });
         let results: Awaited<typeof run> | null = null;
         void run.then((value) => (results = value));
 
@@ -80,7 +80,7 @@ test('Cancel racing completions: no log in starts after Cancel is acknowledged; 
         let answered = 0;
         while (results === null) {
           if (answered === answersBeforeCancel && startedAtAck === null) {
-            await service.cancelLogIns();
+            await core.cancelLogIns();
             // Those started as Cancel came reach the log in within a few turns, with no answer given meanwhile.
             for (let turn = 0; turn < 10; turn++) await Promise.resolve();
             startedAtAck = new Set(started);

@@ -15,7 +15,7 @@ import { serviceActionKey } from '../../../../renderer/window/service-action-sto
 import { createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { tempDir, testEncryption } from '../../../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type RequestEvent, startReferencePanel } from '../../../support/reference-panel/server.ts';
-import { onlyServices } from '../../../support/signed-in-service.ts';
+import { onlyServices } from '../../../support/signed-in-core.ts';
 
 /**
  * A panel's Services tab runs its actions through main's one path (`runServiceActions`): main's

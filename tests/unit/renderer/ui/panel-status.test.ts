@@ -20,7 +20,7 @@ import {
   type Branch,
 } from '../../../../renderer/ui/json-rows.ts';
 import { formatBytes } from '../../../../shared/sizes.ts';
-import { suiteService } from '../../../support/helpers.ts';
+import { suiteCore } from '../../../support/helpers.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
 
 const basePanel: Panel = samplePanel(0, { name: 'P', address: 'p.example.com', baseUrl: 'https://p.example.com/api' });
@@ -126,9 +126,9 @@ test('secret-looking keys are masked at any depth, other keys are not', () => {
   });
 });
 
-const service = suiteService();
+const core = suiteCore();
 
-/** The error the real service gives for `call`, placed by the form logic. */
+/** The error the real core gives for `call`, placed by the form logic. */
 async function placeOf(call: Promise<unknown>) {
   try {
     await call;
@@ -139,20 +139,20 @@ async function placeOf(call: Promise<unknown>) {
 }
 
 test('the core\u2019s input errors land under the field they are about', async () => {
-  assert.equal(await placeOf(service().addPanel({ address: 'http://panel.example.com' })), 'address');
-  assert.equal(await placeOf(service().addPanel({ address: 'panel.example.com/admin' })), 'address');
-  assert.equal(await placeOf(service().addPanel({ address: '' })), 'address');
-  assert.equal(await placeOf(service().addPanel({ address: 'ok.invalid', name: 'x'.repeat(101) })), 'name');
-  const { id } = await service().addPanel({ address: 'ok.invalid' });
-  assert.equal(await placeOf(service().addPanel({ address: 'OK.invalid' })), 'address');
-  assert.equal(await placeOf(service().updatePanel(id, { loginPath: '/a b' })), 'loginPath');
-  assert.equal(await placeOf(service().updatePanel(id, { loginPath: '../x' })), 'loginPath');
-  assert.equal(await placeOf(service().updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
-  assert.equal(await placeOf(service().updatePanel(id, { sessionPath: '/a?b' })), 'sessionPath');
-  assert.equal(await placeOf(service().updatePanel(id, { sessionPath: '/%2e%2e/x' })), 'sessionPath');
-  assert.equal(await placeOf(service().updatePanel(id, { apiStyle: 'soap' as 'plain' })), 'apiStyle');
-  assert.equal(await placeOf(service().updatePanel(id, { name: '   ' })), 'name');
-  assert.equal(await placeOf(service().logIn(id, { email: 'a@b.c', password: 'x' })), null);
+  assert.equal(await placeOf(core().addPanel({ address: 'http://panel.example.com' })), 'address');
+  assert.equal(await placeOf(core().addPanel({ address: 'panel.example.com/admin' })), 'address');
+  assert.equal(await placeOf(core().addPanel({ address: '' })), 'address');
+  assert.equal(await placeOf(core().addPanel({ address: 'ok.invalid', name: 'x'.repeat(101) })), 'name');
+  const { id } = await core().addPanel({ address: 'ok.invalid' });
+  assert.equal(await placeOf(core().addPanel({ address: 'OK.invalid' })), 'address');
+  assert.equal(await placeOf(core().updatePanel(id, { loginPath: '/a b' })), 'loginPath');
+  assert.equal(await placeOf(core().updatePanel(id, { loginPath: '../x' })), 'loginPath');
+  assert.equal(await placeOf(core().updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
+  assert.equal(await placeOf(core().updatePanel(id, { sessionPath: '/a?b' })), 'sessionPath');
+  assert.equal(await placeOf(core().updatePanel(id, { sessionPath: '/%2e%2e/x' })), 'sessionPath');
+  assert.equal(await placeOf(core().updatePanel(id, { apiStyle: 'soap' as 'plain' })), 'apiStyle');
+  assert.equal(await placeOf(core().updatePanel(id, { name: '   ' })), 'name');
+  assert.equal(await placeOf(core().logIn(id, { email: 'a@b.c', password: 'x' })), null);
 });
 
 /** `{ next: { next: … { bottom: true } } }`, `levels` deep: far past what recursion survives. */

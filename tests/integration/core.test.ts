@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createCore, type Core } from '../../electron/core/index.ts';
-import { lastNonVersionRequest, readAllFiles, rejectsWith, suiteService, tempDir, testEncryption } from '../support/helpers.ts';
+import { lastNonVersionRequest, readAllFiles, rejectsWith, suiteCore, tempDir, testEncryption } from '../support/helpers.ts';
 import { HIDDEN_SECRET } from '../../electron/core/secrets/session-redaction.ts';
 import { DEMO_USER, startReferencePanel, type Fault, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { selfSignedCertificate } from '../support/tls-certificate.ts';
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 
-describe('panel service against the reference panel', () => {
+describe('the core against the reference panel', () => {
   let panel: ReferencePanel;
   let other: ReferencePanel;
   let dir: Awaited<ReturnType<typeof tempDir>>;
-  let service: Core;
+  let core: Core;
 
   before(async () => {
     [panel, other] = await Promise.all([startReferencePanel(), startReferencePanel()]);
@@ -20,7 +20,7 @@ describe('panel service against the reference panel', () => {
   after(() => Promise.all([panel.close(), other.close()]));
   beforeEach(async () => {
     dir = await tempDir();
-    service = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, maxResponseBytes: 256 * 1024 });
+    core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 1500, maxResponseBytes: 256 * 1024 });
     panel.setFault('login', null);
     panel.setFault('getSession', null);
   });
@@ -29,7 +29,7 @@ describe('panel service against the reference panel', () => {
   /** Logs in to the panel and returns the token the reference panel issued for it. */
   async function logInAndGetToken(id: string): Promise<string> {
     const known = new Set(panel.issuedTokens());
-    await service.logIn(id, credentials);
+    await core.logIn(id, credentials);
     const token = panel.issuedTokens().find((issued) => !known.has(issued));
     assert.ok(token, 'the panel issued a new token');
     return token;
@@ -37,9 +37,9 @@ describe('panel service against the reference panel', () => {
 
   /** Adds a panel and starts a log in that the panel answers only after 150 ms. */
   async function startSlowLogIn(): Promise<{ id: string; loggingIn: Promise<unknown> }> {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'latency', ms: 150 });
-    const loggingIn = service.logIn(id, credentials);
+    const loggingIn = core.logIn(id, credentials);
     // The test looks at how it ended later: it may end while the test waits for a write (which no longer holds main up).
     loggingIn.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -47,21 +47,21 @@ describe('panel service against the reference panel', () => {
   }
 
   test('add, log in, read the session, log out: the whole path', async () => {
-    assert.deepEqual(await service.listPanels(), []);
-    const added = await service.addPanel({ address: panel.url, name: 'Demo' });
+    assert.deepEqual(await core.listPanels(), []);
+    const added = await core.addPanel({ address: panel.url, name: 'Demo' });
     assert.equal(added.name, 'Demo');
     assert.equal(added.baseUrl, panel.baseUrl);
     assert.equal(added.address, panel.url);
     assert.equal(added.signedIn, false);
     assert.equal(added.loginPath, '/login');
 
-    const signedIn = await service.logIn(added.id, credentials);
+    const signedIn = await core.logIn(added.id, credentials);
     assert.equal(signedIn.signedIn, true);
     assert.equal(signedIn.lastEmail, DEMO_USER.email);
     assert.equal(signedIn.tokenStorage, 'keyring');
     assert.ok(!JSON.stringify(signedIn).includes(panel.issuedTokens()[0]!), 'the token is not in the result');
 
-    const result = await service.getSession(added.id);
+    const result = await core.getSession(added.id);
     assert.equal(result.panelId, added.id);
     assert.equal((result.session as { user: { email: string } }).user.email, DEMO_USER.email);
     const sent = lastNonVersionRequest(panel)!;
@@ -69,85 +69,85 @@ describe('panel service against the reference panel', () => {
     assert.equal(sent.path, '/api/getSession');
     assert.equal(sent.body, '');
     assert.match(String(sent.headers.authorization), /^Bearer [\w-]+$/);
-    const [listed] = await service.listPanels();
+    const [listed] = await core.listPanels();
     assert.deepEqual(listed?.lastCheck, { at: result.checkedAt, ok: true });
 
-    const signedOut = await service.logOut(added.id);
+    const signedOut = await core.logOut(added.id);
     assert.equal(signedOut.signedIn, false);
     assert.equal(signedOut.tokenStorage, null);
     assert.equal(signedOut.signedOutReason, null);
-    await rejectsWith(service.getSession(added.id), 'NOT_SIGNED_IN', /not signed in/);
+    await rejectsWith(core.getSession(added.id), 'NOT_SIGNED_IN', /not signed in/);
   });
 
   test('the name defaults to the address; a second panel at the same base URL is DUPLICATE_PANEL', async () => {
-    const first = await service.addPanel({ address: `${panel.url}/api/` });
+    const first = await core.addPanel({ address: `${panel.url}/api/` });
     assert.equal(first.name, panel.url);
     await rejectsWith(
-      service.addPanel({ address: `${panel.url.replace('127.0.0.1', '127.0.0.1')}/` }),
+      core.addPanel({ address: `${panel.url.replace('127.0.0.1', '127.0.0.1')}/` }),
       'DUPLICATE_PANEL',
       /already in your list as/,
     );
-    await service.addPanel({ address: other.url, name: 'Other' });
-    assert.equal((await service.listPanels()).length, 2);
+    await core.addPanel({ address: other.url, name: 'Other' });
+    assert.equal((await core.listPanels()).length, 2);
   });
 
   test('bad arguments are INVALID_INPUT with a message naming the problem', async () => {
-    await rejectsWith(service.addPanel({ address: 'http://panel.example.com' }), 'INVALID_INPUT', /https/);
-    await rejectsWith(service.addPanel({ address: 42 } as never), 'INVALID_INPUT', /Address must be text/);
-    await rejectsWith(service.addPanel({ address: panel.url, admin: true } as never), 'INVALID_INPUT', /Unexpected field: "admin"/);
-    await rejectsWith(service.logIn('not-a-uuid', credentials), 'INVALID_INPUT', /UUID/);
-    const { id } = await service.addPanel({ address: panel.url });
-    await rejectsWith(service.logIn(id, { email: '', password: 'x' }), 'INVALID_INPUT', /Enter the email/);
-    await rejectsWith(service.updatePanel(id, { tokenField: 'a..b' }), 'INVALID_INPUT', /dot path/);
-    await rejectsWith(service.updatePanel(id, { loginPath: '/login?next=1' }), 'INVALID_INPUT', /"\?"/);
-    assert.equal((await service.listPanels()).length, 1, 'nothing was stored by the refused calls');
+    await rejectsWith(core.addPanel({ address: 'http://panel.example.com' }), 'INVALID_INPUT', /https/);
+    await rejectsWith(core.addPanel({ address: 42 } as never), 'INVALID_INPUT', /Address must be text/);
+    await rejectsWith(core.addPanel({ address: panel.url, admin: true } as never), 'INVALID_INPUT', /Unexpected field: "admin"/);
+    await rejectsWith(core.logIn('not-a-uuid', credentials), 'INVALID_INPUT', /UUID/);
+    const { id } = await core.addPanel({ address: panel.url });
+    await rejectsWith(core.logIn(id, { email: '', password: 'x' }), 'INVALID_INPUT', /Enter the email/);
+    await rejectsWith(core.updatePanel(id, { tokenField: 'a..b' }), 'INVALID_INPUT', /dot path/);
+    await rejectsWith(core.updatePanel(id, { loginPath: '/login?next=1' }), 'INVALID_INPUT', /"\?"/);
+    assert.equal((await core.listPanels()).length, 1, 'nothing was stored by the refused calls');
   });
 
   test('unknown panel ids are NOT_FOUND', async () => {
     const ghost = '00000000-0000-4000-8000-000000000000';
-    await rejectsWith(service.getSession(ghost), 'NOT_FOUND');
-    await rejectsWith(service.logIn(ghost, credentials), 'NOT_FOUND');
-    await rejectsWith(service.removePanel(ghost), 'NOT_FOUND');
-    await rejectsWith(service.updatePanel(ghost, { name: 'x' }), 'NOT_FOUND');
+    await rejectsWith(core.getSession(ghost), 'NOT_FOUND');
+    await rejectsWith(core.logIn(ghost, credentials), 'NOT_FOUND');
+    await rejectsWith(core.removePanel(ghost), 'NOT_FOUND');
+    await rejectsWith(core.updatePanel(ghost, { name: 'x' }), 'NOT_FOUND');
   });
 
   test('a wrong password is INVALID_CREDENTIALS, and the message never holds the password', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     const error = await rejectsWith(
-      service.logIn(id, { email: DEMO_USER.email, password: 'hunter2-wrong' }),
+      core.logIn(id, { email: DEMO_USER.email, password: 'hunter2-wrong' }),
       'INVALID_CREDENTIALS',
       /did not accept/,
     );
     assert.ok(!error.message.includes('hunter2-wrong'));
-    assert.equal((await service.listPanels())[0]?.signedIn, false);
+    assert.equal((await core.listPanels())[0]?.signedIn, false);
   });
 
   test('a login path the panel does not have is LOGIN_ENDPOINT_NOT_FOUND with a hint; setting it fixes it', async () => {
     const custom = await startReferencePanel({ loginPath: '/auth/sign-in' });
     try {
-      const { id } = await service.addPanel({ address: custom.url });
-      await rejectsWith(service.logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /Advanced/);
-      const updated = await service.updatePanel(id, { loginPath: 'auth/sign-in' });
+      const { id } = await core.addPanel({ address: custom.url });
+      await rejectsWith(core.logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND', /Advanced/);
+      const updated = await core.updatePanel(id, { loginPath: 'auth/sign-in' });
       assert.equal(updated.loginPath, '/auth/sign-in');
-      assert.equal((await service.logIn(id, credentials)).signedIn, true);
+      assert.equal((await core.logIn(id, credentials)).signedIn, true);
     } finally {
       await custom.close();
     }
   });
 
   test('a 405 on the login path is LOGIN_ENDPOINT_NOT_FOUND too', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'status', status: 405 });
-    await rejectsWith(service.logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND');
+    await rejectsWith(core.logIn(id, credentials), 'LOGIN_ENDPOINT_NOT_FOUND');
   });
 
   for (const tokenPath of ['accessToken', 'data.access_token', 'result.data.json.token', 'data.jwt', 'result.sessionToken']) {
     test(`the token is found automatically at ${tokenPath}`, async () => {
       const shaped = await startReferencePanel({ tokenPath });
       try {
-        const { id } = await service.addPanel({ address: shaped.url });
-        await service.logIn(id, credentials);
-        assert.equal(((await service.getSession(id)).session as { user: { id: string } }).user.id, DEMO_USER.id);
+        const { id } = await core.addPanel({ address: shaped.url });
+        await core.logIn(id, credentials);
+        assert.equal(((await core.getSession(id)).session as { user: { id: string } }).user.id, DEMO_USER.id);
       } finally {
         await shaped.close();
       }
@@ -157,11 +157,11 @@ describe('panel service against the reference panel', () => {
   test('a panel that echoes the token in its session answer: the session comes back without it', async () => {
     const echoing = await startReferencePanel({ echoTokenInSession: true });
     try {
-      const { id } = await service.addPanel({ address: echoing.url });
-      await service.logIn(id, credentials);
+      const { id } = await core.addPanel({ address: echoing.url });
+      await core.logIn(id, credentials);
       const [token] = echoing.issuedTokens();
       assert.ok(token);
-      const { session } = await service.getSession(id);
+      const { session } = await core.getSession(id);
       assert.equal((session as { user: { email: string } }).user.email, DEMO_USER.email);
       assert.deepEqual((session as { request: unknown }).request, {
         scheme: 'Bearer',
@@ -178,40 +178,40 @@ describe('panel service against the reference panel', () => {
   test('a token elsewhere is NO_TOKEN_IN_RESPONSE naming the keys; a token field fixes it', async () => {
     const shaped = await startReferencePanel({ tokenPath: 'auth.credentials.bearer' });
     try {
-      const { id } = await service.addPanel({ address: shaped.url });
-      await rejectsWith(service.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE', /top-level keys: auth\)/);
-      await service.updatePanel(id, { tokenField: 'auth.credentials.bearer' });
-      assert.equal((await service.logIn(id, credentials)).signedIn, true);
-      await service.updatePanel(id, { tokenField: 'auth.nothing' });
-      await rejectsWith(service.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE', /no text at "auth.nothing"/);
-      assert.equal((await service.updatePanel(id, { tokenField: '' })).tokenField, null);
+      const { id } = await core.addPanel({ address: shaped.url });
+      await rejectsWith(core.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE', /top-level keys: auth\)/);
+      await core.updatePanel(id, { tokenField: 'auth.credentials.bearer' });
+      assert.equal((await core.logIn(id, credentials)).signedIn, true);
+      await core.updatePanel(id, { tokenField: 'auth.nothing' });
+      await rejectsWith(core.logIn(id, credentials), 'NO_TOKEN_IN_RESPONSE', /no text at "auth.nothing"/);
+      assert.equal((await core.updatePanel(id, { tokenField: '' })).tokenField, null);
     } finally {
       await shaped.close();
     }
   });
 
   test('an expired token is UNAUTHORIZED: the panel is signed out with the reason, and logging in again works', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
     panel.expireAllTokens();
-    await rejectsWith(service.getSession(id), 'UNAUTHORIZED', /expired or was revoked. Log in again/);
-    const [expired] = await service.listPanels();
+    await rejectsWith(core.getSession(id), 'UNAUTHORIZED', /expired or was revoked. Log in again/);
+    const [expired] = await core.listPanels();
     assert.equal(expired?.signedIn, false);
     assert.equal(expired?.signedOutReason?.code, 'UNAUTHORIZED');
     assert.equal(expired?.lastCheck?.ok, false);
     assert.equal(expired?.lastEmail, DEMO_USER.email, 'the account stays for the login form');
-    await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN', /expired/);
-    await service.logIn(id, credentials);
-    assert.equal((await service.getSession(id)).panelId, id);
+    await rejectsWith(core.getSession(id), 'NOT_SIGNED_IN', /expired/);
+    await core.logIn(id, credentials);
+    assert.equal((await core.getSession(id)).panelId, id);
   });
 
   test('a token that expires between log in and the first session read is UNAUTHORIZED', async () => {
     panel.setTokenTtl(1);
     try {
-      const { id } = await service.addPanel({ address: panel.url });
-      await service.logIn(id, credentials);
+      const { id } = await core.addPanel({ address: panel.url });
+      await core.logIn(id, credentials);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      await rejectsWith(service.getSession(id), 'UNAUTHORIZED');
+      await rejectsWith(core.getSession(id), 'UNAUTHORIZED');
     } finally {
       panel.setTokenTtl(60 * 60 * 1000);
     }
@@ -242,36 +242,32 @@ describe('panel service against the reference panel', () => {
   ] as const;
   for (const { fault, code, message } of faultCases) {
     test(`session read with fault ${fault.kind}: ${code}, kept as the last check, still signed in`, async () => {
-      const { id } = await service.addPanel({ address: panel.url });
-      await service.logIn(id, credentials);
+      const { id } = await core.addPanel({ address: panel.url });
+      await core.logIn(id, credentials);
       panel.setFault('getSession', fault);
-      await rejectsWith(service.getSession(id), code, message);
-      const [after] = await service.listPanels();
+      await rejectsWith(core.getSession(id), code, message);
+      const [after] = await core.listPanels();
       assert.equal(after?.signedIn, true);
       assert.equal(after?.lastCheck?.ok === false && after.lastCheck.error.code, code);
     });
   }
 
   test('log in with fault server-error is SERVER_ERROR; a 400 names the panel message, unless it holds the password', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'server-error' });
-    await rejectsWith(service.logIn(id, credentials), 'SERVER_ERROR');
+    await rejectsWith(core.logIn(id, credentials), 'SERVER_ERROR');
     panel.setFault('login', { kind: 'status', status: 400, body: { message: 'Email address not verified' } });
-    await rejectsWith(
-      service.logIn(id, credentials),
-      'BAD_RESPONSE',
-      /HTTP 400 Bad Request while logging in: "Email address not verified"/,
-    );
+    await rejectsWith(core.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in: "Email address not verified"/);
     panel.setFault('login', { kind: 'status', status: 400, body: { message: `password ${DEMO_USER.password} is too weak` } });
-    const error = await rejectsWith(service.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in\. /);
+    const error = await rejectsWith(core.logIn(id, credentials), 'BAD_RESPONSE', /HTTP 400 Bad Request while logging in\. /);
     assert.ok(!error.message.includes(DEMO_USER.password));
     assert.ok(!error.message.includes('too weak'), 'a message that held the password is left out whole, not blanked');
   });
 
   test("the panel's reason phrase and content type never carry the password or token into a message or a file", async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'status', status: 401, reason: `Wrong password ${DEMO_USER.password}` });
-    const refused = await rejectsWith(service.logIn(id, credentials), 'INVALID_CREDENTIALS', /HTTP 401 Unauthorized/);
+    const refused = await rejectsWith(core.logIn(id, credentials), 'INVALID_CREDENTIALS', /HTTP 401 Unauthorized/);
     assert.ok(!refused.message.includes(DEMO_USER.password));
     panel.setFault('login', null);
 
@@ -287,10 +283,10 @@ describe('panel service against the reference panel', () => {
     const tokens: string[] = [];
     for (const { fault, code } of faults) {
       // The panel echoes the token of this very request back.
-      const token = (await service.listPanels())[0]?.signedIn ? tokens.at(-1)! : await logInAndGetToken(id);
+      const token = (await core.listPanels())[0]?.signedIn ? tokens.at(-1)! : await logInAndGetToken(id);
       if (tokens.at(-1) !== token) tokens.push(token);
       panel.setFault('getSession', fault(token));
-      const error = await rejectsWith(service.getSession(id), code);
+      const error = await rejectsWith(core.getSession(id), code);
       assert.ok(!error.message.toLowerCase().includes(token.toLowerCase()), `${code}: ${error.message}`);
     }
     for (const file of await readAllFiles(dir.path)) {
@@ -300,34 +296,34 @@ describe('panel service against the reference panel', () => {
   });
 
   test('a cross-origin redirect on log in is REDIRECT_REFUSED and the other origin never sees the password', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'redirect', to: `${other.baseUrl}/login`, status: 307 });
     const before = other.requests.length;
-    await rejectsWith(service.logIn(id, credentials), 'REDIRECT_REFUSED');
+    await rejectsWith(core.logIn(id, credentials), 'REDIRECT_REFUSED');
     assert.equal(other.requests.length, before);
   });
 
   test('a cross-origin redirect on the session read never delivers the Authorization header', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
     panel.setFault('getSession', { kind: 'redirect', to: `${other.baseUrl}/getSession` });
-    await rejectsWith(service.getSession(id), 'REDIRECT_REFUSED', /another address/);
+    await rejectsWith(core.getSession(id), 'REDIRECT_REFUSED', /another address/);
     assert.ok(other.requests.every((request) => request.headers.authorization === undefined));
     panel.setFault('getSession', { kind: 'redirect', to: '/api/v2/getSession' });
-    assert.equal((await service.getSession(id)).panelId, id, 'a same-origin redirect is followed');
+    assert.equal((await core.getSession(id)).panelId, id, 'a same-origin redirect is followed');
   });
 
   test('a panel that is not running is NETWORK; one with an untrusted certificate is CERTIFICATE_UNTRUSTED and never sees the password', async () => {
     const stopped = await startReferencePanel();
     await stopped.close();
-    const down = await service.addPanel({ address: stopped.url });
-    await rejectsWith(service.logIn(down.id, credentials), 'NETWORK', /refused the connection/);
+    const down = await core.addPanel({ address: stopped.url });
+    await rejectsWith(core.logIn(down.id, credentials), 'NETWORK', /refused the connection/);
 
     const untrusted = await startReferencePanel({ tls: await selfSignedCertificate() });
     try {
-      const tls = await service.addPanel({ address: untrusted.url });
+      const tls = await core.addPanel({ address: untrusted.url });
       assert.match(tls.baseUrl, /^https:\/\/127\.0\.0\.1:\d+\/api$/);
-      const error = await rejectsWith(service.logIn(tls.id, credentials), 'CERTIFICATE_UNTRUSTED', /self-signed/);
+      const error = await rejectsWith(core.logIn(tls.id, credentials), 'CERTIFICATE_UNTRUSTED', /self-signed/);
       assert.ok(!error.message.includes(DEMO_USER.password));
       assert.equal(untrusted.requests.length, 0);
     } finally {
@@ -336,76 +332,76 @@ describe('panel service against the reference panel', () => {
   });
 
   test('two log ins at once for one panel send one request', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'latency', ms: 150 });
     const before = panel.requests.filter((request) => request.path === '/api/login').length;
-    const [first, second] = await Promise.all([service.logIn(id, credentials), service.logIn(id, credentials)]);
+    const [first, second] = await Promise.all([core.logIn(id, credentials), core.logIn(id, credentials)]);
     assert.equal(panel.requests.filter((request) => request.path === '/api/login').length - before, 1);
     assert.deepEqual(first, second);
   });
 
   test('a different log in while one is under way waits for it, then runs', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
+    const { id } = await core.addPanel({ address: panel.url });
     panel.setFault('login', { kind: 'latency', ms: 100 });
-    const wrong = service.logIn(id, { email: DEMO_USER.email, password: 'wrong-one' });
-    const right = service.logIn(id, credentials);
+    const wrong = core.logIn(id, { email: DEMO_USER.email, password: 'wrong-one' });
+    const right = core.logIn(id, credentials);
     await rejectsWith(wrong, 'INVALID_CREDENTIALS');
     assert.equal((await right).signedIn, true);
   });
 
   test('changing the address forgets the token, so it is never sent to the new address', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
-    const moved = await service.updatePanel(id, { address: other.url, name: 'Moved' });
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
+    const moved = await core.updatePanel(id, { address: other.url, name: 'Moved' });
     assert.equal(moved.name, 'Moved');
     assert.equal(moved.baseUrl, other.baseUrl);
     assert.equal(moved.signedIn, false);
     assert.match(moved.signedOutReason?.message ?? '', /address changed/);
-    await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN');
+    await rejectsWith(core.getSession(id), 'NOT_SIGNED_IN');
     assert.equal(other.requests.length, 0);
-    await service.addPanel({ address: panel.url });
-    await rejectsWith(service.updatePanel(id, { address: `${panel.url}/api` }), 'DUPLICATE_PANEL');
+    await core.addPanel({ address: panel.url });
+    await rejectsWith(core.updatePanel(id, { address: `${panel.url}/api` }), 'DUPLICATE_PANEL');
   });
 
   test('remove forgets the panel and its token', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
-    await service.removePanel(id);
-    assert.deepEqual(await service.listPanels(), []);
-    await rejectsWith(service.getSession(id), 'NOT_FOUND');
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
+    await core.removePanel(id);
+    assert.deepEqual(await core.listPanels(), []);
+    await rejectsWith(core.getSession(id), 'NOT_FOUND');
   });
 
   test('removing a panel while its log in is in flight stores nothing for it', async () => {
     const { id, loggingIn } = await startSlowLogIn();
-    await service.removePanel(id);
+    await core.removePanel(id);
     await rejectsWith(loggingIn, 'NOT_FOUND');
-    assert.deepEqual(await service.listPanels(), []);
+    assert.deepEqual(await core.listPanels(), []);
   });
 
   test('changing the address while a log in is in flight: the old token is dropped, never sent to the new address', async () => {
     const { id, loggingIn } = await startSlowLogIn();
-    await service.updatePanel(id, { address: other.url });
+    await core.updatePanel(id, { address: other.url });
     await rejectsWith(loggingIn, 'NOT_SIGNED_IN', /address changed while logging in/);
-    assert.equal((await service.listPanels())[0]?.signedIn, false);
-    await rejectsWith(service.getSession(id), 'NOT_SIGNED_IN');
+    assert.equal((await core.listPanels())[0]?.signedIn, false);
+    await rejectsWith(core.getSession(id), 'NOT_SIGNED_IN');
     assert.equal(other.requests.length, 0);
   });
 
   test('a log in started before a log out or an address change is not reused: the next one sends its own request', async () => {
     const loginsAt = (server: ReferencePanel) => server.requests.filter((request) => request.path === '/api/login').length;
     const slow = await startSlowLogIn();
-    await service.logOut(slow.id);
+    await core.logOut(slow.id);
     const firstDropped = rejectsWith(slow.loggingIn, 'NOT_SIGNED_IN');
     const before = loginsAt(panel);
-    assert.equal((await service.logIn(slow.id, credentials)).signedIn, true);
+    assert.equal((await core.logIn(slow.id, credentials)).signedIn, true);
     await firstDropped;
     assert.equal(loginsAt(panel) - before, 1);
 
-    await service.logOut(slow.id);
-    const secondDropped = rejectsWith(service.logIn(slow.id, credentials), 'NOT_SIGNED_IN');
+    await core.logOut(slow.id);
+    const secondDropped = rejectsWith(core.logIn(slow.id, credentials), 'NOT_SIGNED_IN');
     await new Promise((resolve) => setTimeout(resolve, 30));
-    await service.updatePanel(slow.id, { address: other.url });
-    const moved = await service.logIn(slow.id, credentials);
+    await core.updatePanel(slow.id, { address: other.url });
+    const moved = await core.logIn(slow.id, credentials);
     await secondDropped;
     assert.equal(moved.signedIn, true);
     assert.equal(moved.baseUrl, other.baseUrl);
@@ -414,37 +410,37 @@ describe('panel service against the reference panel', () => {
 
   test('log out while a log in is in flight: the log in is dropped', async () => {
     const { id, loggingIn } = await startSlowLogIn();
-    await service.logOut(id);
+    await core.logOut(id);
     await rejectsWith(loggingIn, 'NOT_SIGNED_IN');
-    assert.equal((await service.listPanels())[0]?.signedIn, false);
+    assert.equal((await core.listPanels())[0]?.signedIn, false);
   });
 
   test('log out while a session read is in flight: the token does not come back', async () => {
-    const { id } = await service.addPanel({ address: panel.url });
-    await service.logIn(id, credentials);
+    const { id } = await core.addPanel({ address: panel.url });
+    await core.logIn(id, credentials);
     panel.setFault('getSession', { kind: 'latency', ms: 150 });
-    const reading = service.getSession(id);
+    const reading = core.getSession(id);
     // Looked at below: it may end while the log out's writes are under way.
     reading.catch(() => undefined);
-    await service.logOut(id);
+    await core.logOut(id);
     await rejectsWith(reading, 'NOT_SIGNED_IN', /while the session was being read/);
-    assert.equal((await service.listPanels())[0]?.signedIn, false);
+    assert.equal((await core.listPanels())[0]?.signedIn, false);
   });
 });
 
 describe('plain http:// to another computer, only by choice', () => {
-  const service = suiteService();
+  const core = suiteCore();
 
   test('refused without the choice, kept with it, and taking the choice back needs an https address', async () => {
-    await rejectsWith(service().addPanel({ address: 'http://203.0.113.7:3000' }), 'INVALID_INPUT', /Allow unencrypted HTTP/);
-    const added = await service().addPanel({ address: 'http://203.0.113.7:3000', allowPlainHttp: true });
+    await rejectsWith(core().addPanel({ address: 'http://203.0.113.7:3000' }), 'INVALID_INPUT', /Allow unencrypted HTTP/);
+    const added = await core().addPanel({ address: 'http://203.0.113.7:3000', allowPlainHttp: true });
     assert.equal(added.baseUrl, 'http://203.0.113.7:3000/api');
     assert.equal(added.allowPlainHttp, true);
-    await rejectsWith(service().updatePanel(added.id, { allowPlainHttp: false }), 'INVALID_INPUT', /Allow unencrypted HTTP/);
-    const secured = await service().updatePanel(added.id, { allowPlainHttp: false, address: 'https://203.0.113.7' });
+    await rejectsWith(core().updatePanel(added.id, { allowPlainHttp: false }), 'INVALID_INPUT', /Allow unencrypted HTTP/);
+    const secured = await core().updatePanel(added.id, { allowPlainHttp: false, address: 'https://203.0.113.7' });
     assert.equal(secured.baseUrl, 'https://203.0.113.7/api');
     assert.equal(secured.allowPlainHttp, false);
     // Loopback needs no choice, as before.
-    assert.equal((await service().addPanel({ address: 'http://127.0.0.1:4781' })).allowPlainHttp, false);
+    assert.equal((await core().addPanel({ address: 'http://127.0.0.1:4781' })).allowPlainHttp, false);
   });
 });

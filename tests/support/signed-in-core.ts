@@ -17,9 +17,9 @@ export function closeAll(panels: Map<string, ReferencePanel>): Promise<unknown> 
   return Promise.all([...panels.values()].map((panel) => panel.close()));
 }
 
-export interface SignedInService {
-  service: Core;
-  /** Every event the service sent the window, in order. */
+export interface SignedInCore {
+  core: Core;
+  /** Every event the core sent the window, in order. */
   events: PanelEvent[];
   id: string;
   /** The token the panel issued for the log in. */
@@ -28,19 +28,19 @@ export interface SignedInService {
   loggedIn: unknown;
 }
 
-type ServiceOptions = Partial<Omit<CoreOptions, 'dataDir' | 'emit'>>;
+type CoreTestOptions = Partial<Omit<CoreOptions, 'dataDir' | 'emit'>>;
 
-/** A panel service in `dataDir` (requests time out after 3 s unless `options` say) whose events are kept. */
-export function serviceWithEvents(dataDir: string, options: ServiceOptions = {}): { service: Core; events: PanelEvent[] } {
+/** A core in `dataDir` (requests time out after 3 s unless `options` say) whose events are kept. */
+export function coreWithEvents(dataDir: string, options: CoreTestOptions = {}): { core: Core; events: PanelEvent[] } {
   const events: PanelEvent[] = [];
-  const service = createCore({
+  const core = createCore({
     dataDir,
     encryption: testEncryption(),
     timeoutMs: 3000,
     ...options,
     emit: (event) => events.push(event),
   });
-  return { service, events };
+  return { core, events };
 }
 
 /** Leaves the panel with exactly these services (and no request recorded). */
@@ -50,10 +50,10 @@ export function onlyServices(panel: ReferencePanel, ...services: { projectName: 
   panel.requests.splice(0);
 }
 
-/** `serviceWithEvents`, with `panel` added and signed in as the demo user. */
-export async function openSignedIn(dataDir: string, panel: ReferencePanel, options: ServiceOptions = {}): Promise<SignedInService> {
-  const { service, events } = serviceWithEvents(dataDir, options);
-  const { id } = await service.addPanel({ address: panel.url });
-  const loggedIn = await service.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-  return { service, events, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
+/** `coreWithEvents`, with `panel` added and signed in as the demo user. */
+export async function openSignedIn(dataDir: string, panel: ReferencePanel, options: CoreTestOptions = {}): Promise<SignedInCore> {
+  const { core, events } = coreWithEvents(dataDir, options);
+  const { id } = await core.addPanel({ address: panel.url });
+  const loggedIn = await core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  return { core, events, id, token: panel.issuedTokens().at(-1) ?? '', loggedIn };
 }
