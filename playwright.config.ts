@@ -9,7 +9,7 @@ export default defineConfig({
   testDir: 'tests/browser',
   outputDir: 'test-results/browser',
   // Ceilings, not speeds: npm test runs the browser tests beside the unit tests on two cores, where
-  // a 30-panel board or a 1,000-level Expand all takes several times what it takes alone.
+  // a 30-panel list or a 1,000-level Expand all takes several times what it takes alone.
   timeout: 120_000,
   expect: { timeout: 15_000 },
   workers: 2,

@@ -1,5 +1,5 @@
 /**
- * What the benches that drive Chromium share (session-render.ts, fleet-board.ts): the system's
+ * What the benches that drive Chromium share (session-render.ts, panel-list.ts): the system's
  * Chromium launched as the browser tests launch it. Medians and tables: figures.ts.
  */
 import { readFile } from 'node:fs/promises';

@@ -1,22 +1,22 @@
 /**
- * The search of the panel list and the command palette (renderer/panel-list/fleet-view.ts) over 10,000
+ * The search of the panel list and the command palette (renderer/panel-list/panel-list-rows.ts) over 10,000
  * panels, against a baseline measured in the same run:
  *
  *   node --experimental-strip-types bench/fleet-search.ts                 (npm run bench:search)
  *
- * For each query, the time fleetView takes to answer it over the whole fleet, as the list and the
+ * For each query, the time panelListRows takes to answer it over the whole fleet, as the list and the
  * palette call it: "cold" with a fresh cache (the first search of a window builds each panel's
  * search text) and "warm" (every later keystroke). The baseline is the floor of any search: the
  * same 10,000 panels' texts, built beforehand, each scanned once with String.includes per word,
  * without ranking. The ratio (search / floor) is the figure to compare between versions; times
  * vary with the machine, ratios much less.
  *
- * The fleet is the fleet board bench's ("Client 00042 prod", one address each, 12 of every 20
+ * The fleet is the panel list bench's ("Client 00042 prod", one address each, 12 of every 20
  * signed in), with a colour on every third panel and a version on each. Medians of BENCH_RUNS
  * runs (default 15) after a warm-up. It asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { fleetView, type SearchCache } from '../renderer/panel-list/fleet-view.ts';
+import { panelListRows, type SearchCache } from '../renderer/panel-list/panel-list-rows.ts';
 import type { Panel } from '../shared/types.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { median, ms, printTable, spread } from './figures.ts';
@@ -91,12 +91,12 @@ for (const query of QUERIES) {
   const cold: number[] = [];
   let found = 0;
   const warmCache: SearchCache = new WeakMap();
-  fleetView(panels, { query, attentionOnly: false }, warmCache);
+  panelListRows(panels, { query, attentionOnly: false }, warmCache);
   for (let run = 0; run <= RUNS; run++) {
     // Interleaved, so a busy moment on a shared machine falls on all three alike; run 0 warms up.
     const floorMs = time(() => floorSearch(texts, query));
-    const warmMs = time(() => (found = fleetView(panels, { query, attentionOnly: false }, warmCache).rows.length));
-    const coldMs = time(() => fleetView(panels, { query, attentionOnly: false }, new WeakMap()));
+    const warmMs = time(() => (found = panelListRows(panels, { query, attentionOnly: false }, warmCache).rows.length));
+    const coldMs = time(() => panelListRows(panels, { query, attentionOnly: false }, new WeakMap()));
     if (run === 0) continue;
     floor.push(floorMs);
     warm.push(warmMs);

@@ -6,7 +6,7 @@ import type { BenchAnswers, BenchWindow } from './bench-page.ts';
  * The fake main of bench/fleet-services-view.ts, in the page: `count` signed-in panels (one in ten
  * red) with `perPanel` services each, answered by listPanels and getFleetServices after a copy
  * standing in for IPC's (left out of the longest tasks); and the probe of the first row painted
- * after the click on the sidebar's All services.
+ * after the click on the panel list's All services.
  */
 
 // In the page: serialised by Playwright, so it uses nothing from this module but types.

@@ -4,7 +4,7 @@
  *
  *   npm run build && node --experimental-strip-types bench/fleet-services-view.ts      (npm run bench:fleet-services)
  *
- *   1. From the click on the sidebar's All services until the first service row is painted (goal:
+ *   1. From the click on the panel list's All services until the first service row is painted (goal:
  *      ≤ 1.5x the time with 10). The services are in the window already (getFleetServices at
  *      start, as main keeps them): this is all the renderer's work, rows, grouping and table.
  *   2. DOM nodes once the view shows (goal ≤ 3,000).

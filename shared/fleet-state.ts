@@ -3,7 +3,7 @@ import type { ServiceState } from './services.ts';
 
 /**
  * What the last check read of a panel's state, beside its session: how its services run and the
- * server's load (`getFleetState`, the `fleetStateChanged` event). Kept between runs, so the board
+ * server's load (`getFleetState`, the `fleetStateChanged` event). Kept between runs, so the panel list
  * is full at start; each row says when it was read. Compact on purpose: a fleet of 10,000 panels
  * crosses to the window in one answer.
  */

@@ -17,7 +17,7 @@ export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
   notifyServiceDown: true,
   notifyDiskFull: true,
   notifyUnreachable: true,
-  boardView: Object.freeze({ selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] as string[] }),
+  panelList: Object.freeze({ selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] as string[] }),
   requestTimeoutSeconds: 15,
   theme: 'system',
   defaultEmail: null,

@@ -176,7 +176,7 @@ export interface AppSettings {
   notifyDiskFull: boolean;
   notifyUnreachable: boolean;
   /** How the panel list looked when the window last changed it, so a restart shows it the same. */
-  boardView: BoardView;
+  panelList: PanelListSettings;
   /** How long one request to a panel may take before it is given up (seconds). */
   requestTimeoutSeconds: number;
   /** The window's colours: the system's, or always light or dark. */
@@ -189,22 +189,22 @@ export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
 /** The orders the panel list can be in. */
-export const BOARD_SORTS = ['name', 'status', 'checked', 'expiry', 'version'] as const;
-export type BoardSort = (typeof BOARD_SORTS)[number];
+export const LIST_SORTS = ['name', 'status', 'checked', 'expiry', 'version'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
 
 /** The panel list's state worth keeping across restarts (not secrets). */
-export interface BoardView {
+export interface PanelListSettings {
   selectedPanelId: string | null;
-  sort: BoardSort;
+  sort: ListSort;
   attentionOnly: boolean;
   /** Groups shown folded, by name. */
   collapsedGroups: string[];
   /** The compact list or the dense table; absent is the list. */
-  layout?: BoardLayout;
+  layout?: PanelListLayout;
   /** The list pane's width in pixels as the operator dragged it (table only); absent is the window's default. */
   paneWidth?: number;
   /** How the table looks: its columns, their widths, its order; absent is the default. */
-  table?: BoardTable;
+  table?: TableSettings;
   /** How the fleet's Services view groups its rows; absent is by panel. */
   servicesGroupBy?: ServicesGrouping;
 }
@@ -213,10 +213,10 @@ export interface BoardView {
 export const SERVICES_GROUPINGS = ['panel', 'project', 'state'] as const;
 export type ServicesGrouping = (typeof SERVICES_GROUPINGS)[number];
 
-export const BOARD_LAYOUTS = ['list', 'table'] as const;
-export type BoardLayout = (typeof BOARD_LAYOUTS)[number];
+export const PANEL_LIST_LAYOUTS = ['list', 'table'] as const;
+export type PanelListLayout = (typeof PANEL_LIST_LAYOUTS)[number];
 
-/** The columns of the fleet table, in the order they are offered. */
+/** The columns of the table layout, in the order they are offered. */
 export const TABLE_COLUMNS = [
   'state',
   'name',
@@ -232,7 +232,7 @@ export const TABLE_COLUMNS = [
 ] as const;
 export type TableColumn = (typeof TABLE_COLUMNS)[number];
 
-export interface BoardTable {
+export interface TableSettings {
   /** The columns shown, in order. */
   columns: TableColumn[];
   /** Widths the operator dragged, in pixels; a column absent has its default width. */

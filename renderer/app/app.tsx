@@ -1,7 +1,7 @@
 import { type CSSProperties, type FunctionComponent, useEffect } from 'react';
 import type { PanelBridge } from '../../shared/contract/bridge.ts';
-import { useListView, useLocation, usePanels, useStatus, useWindowContext, WindowProvider } from '../window/app-context.tsx';
-import type { FleetView } from '../window/location-store.ts';
+import { usePanelListChoices, useLocation, usePanels, useStatus, useWindowContext, WindowProvider } from '../window/app-context.tsx';
+import type { FleetWideView } from '../window/location-store.ts';
 import { useSelection } from '../panel-list/views.tsx';
 import { ConsoleStoreProvider } from '../console/views.tsx';
 import { followServiceRuns, warmFleetRows } from '../services/index.ts';
@@ -13,16 +13,16 @@ import { EmptyState } from '../ui/empty-state.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { FleetServicesView } from '../services/views.tsx';
 import { PanelView } from '../panel/views.tsx';
-import { Sidebar } from '../panel-list/views.tsx';
+import { PanelListPane } from '../panel-list/views.tsx';
 import { StartupProblems } from './startup-problems.tsx';
 import { UpdateNotice } from './update-notice.tsx';
 import { WindowDialogs } from './window-dialogs.tsx';
 import { loadPanelList } from '../window/event-router.ts';
 import { useTheme } from '../window/theme.ts';
-import { useFocusAfterRemoval, useListViewSaving, useRowFocusRequest, useWindowCommands } from '../window/window-commands.ts';
+import { useFocusAfterRemoval, usePanelListChoicesSaving, useRowFocusRequest, useWindowCommands } from '../window/window-commands.ts';
 
 /** The views of the whole fleet, each shown in place of the panels when the location says so. */
-const FLEET_VIEW_PARTS: Readonly<Record<FleetView, FunctionComponent>> = {
+const FLEET_WIDE_PARTS: Readonly<Record<FleetWideView, FunctionComponent>> = {
   activity: ActivityView,
   alerts: AlertsView,
   allServices: FleetServicesView,
@@ -55,26 +55,26 @@ function Workspace() {
   const { statusStore, dialogStore, locationStore } = context;
   const { panels } = usePanels();
   const { status, notice, listError, startupProblemsDismissed } = useStatus();
-  const { listView } = useListView();
+  const { panelListChoices } = usePanelListChoices();
   const { view } = useLocation();
-  const FleetViewShown = view === 'panels' ? null : FLEET_VIEW_PARTS[view];
+  const FleetWideShown = view === 'panels' ? null : FLEET_WIDE_PARTS[view];
   const { selected, marked, groups } = useSelection();
   useTheme(status?.settings.theme ?? 'system');
   useWindowCommands();
-  useListViewSaving();
+  usePanelListChoicesSaving();
   useFocusAfterRemoval();
   useRowFocusRequest();
   return (
     // The table's pane is as wide as the operator dragged it, never hiding the panel view (styles.css).
     <div
-      className={listView.layout === 'table' ? 'workspace is-table' : 'workspace'}
+      className={panelListChoices.layout === 'table' ? 'workspace is-table' : 'workspace'}
       style={
-        listView.layout === 'table' && listView.paneWidth !== undefined
-          ? ({ '--pane': `min(${listView.paneWidth}px, calc(100vw - 240px))` } as CSSProperties)
+        panelListChoices.layout === 'table' && panelListChoices.paneWidth !== undefined
+          ? ({ '--pane': `min(${panelListChoices.paneWidth}px, calc(100vw - 240px))` } as CSSProperties)
           : undefined
       }
     >
-      <Sidebar />
+      <PanelListPane />
       <main className="content">
         <UpdateNotice />
         {notice && (
@@ -104,15 +104,15 @@ function Workspace() {
           <p className="muted" role="status">
             Loading panels…
           </p>
-        ) : FleetViewShown ? (
+        ) : FleetWideShown ? (
           // Keyed by the view: one that failed to render is tried afresh when another is opened.
           <ErrorBoundary key={view}>
-            <FleetViewShown />
+            <FleetWideShown />
           </ErrorBoundary>
         ) : marked.length > 1 ? (
           <BulkView panels={marked} groups={groups} onClear={() => selected && locationStore.selectOne(selected.id)} />
         ) : selected ? (
-          // A panel whose view fails to render must not take the sidebar with it; a new selection resets.
+          // A panel whose view fails to render must not take the panel list with it; a new selection resets.
           <ErrorBoundary key={selected.id}>
             <PanelView panel={selected} groups={groups} />
           </ErrorBoundary>

@@ -2,7 +2,7 @@ import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { COMMANDS, shortcutLabel, type CommandId } from '../../shared/contract/commands.ts';
 import type { Panel } from '../../shared/types.ts';
-import { fleetView, type SearchCache } from '../panel-list/index.ts';
+import { panelListRows, type SearchCache } from '../panel-list/index.ts';
 import { matchesWords, searchQuery } from '../panel-list/index.ts';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
 
@@ -33,7 +33,8 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
   const searchText = useRef<SearchCache>(new WeakMap());
   const { terms } = searchQuery(query);
   const matches = useMemo(
-    () => (query.trim() === '' ? [] : fleetView(panels, { query, attentionOnly: false }, searchText.current).rows.slice(0, MAX_PANELS + 1)),
+    () =>
+      query.trim() === '' ? [] : panelListRows(panels, { query, attentionOnly: false }, searchText.current).rows.slice(0, MAX_PANELS + 1),
     [panels, query],
   );
   const shownCommands = commands.filter((id) => matchesWords(COMMANDS[id].title, terms));

@@ -1,15 +1,15 @@
 import { agoText } from '../../shared/durations.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import { versionSortKey } from '../../shared/panel-version.ts';
-import { TABLE_COLUMNS, type BoardTable, type Panel, type TableColumn } from '../../shared/types.ts';
-import { needsAttention } from './board-rows.ts';
-import { expiryText, nameKey } from './fleet-view.ts';
+import { TABLE_COLUMNS, type TableSettings, type Panel, type TableColumn } from '../../shared/types.ts';
+import { needsAttention } from './panel-rows.ts';
+import { expiryText, nameKey } from './panel-list-rows.ts';
 import { fold } from './panel-search.ts';
 import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
 import { isApiTokenSignIn } from '../ui/panel-status.ts';
 
 /**
- * The fleet table's columns: what each says of a panel, how wide it starts, and how it sorts.
+ * The table layout's columns: what each says of a panel, how wide it starts, and how it sorts.
  * Pure: the table component only lays the texts out. An unknown figure sorts last whichever the
  * direction, so the panels that said nothing never crowd the top.
  */
@@ -122,13 +122,13 @@ function sessionText(panel: Panel, now: number): string {
 }
 
 /** The table as it first shows: every column, attention first, flat across groups. */
-export const DEFAULT_TABLE: BoardTable = { columns: [...TABLE_COLUMNS], widths: {}, sortBy: 'state', descending: false, grouped: false };
+export const DEFAULT_TABLE: TableSettings = { columns: [...TABLE_COLUMNS], widths: {}, sortBy: 'state', descending: false, grouped: false };
 
 /** The reason gives way down to this (pixels) before the table scrolls sideways; it takes any room to spare. */
 export const REASON_MIN_WIDTH = 120;
 
 /** A column's width: the operator's, else its default. */
-export function columnWidth(table: BoardTable, column: TableColumn): number {
+export function columnWidth(table: TableSettings, column: TableColumn): number {
   return table.widths[column] ?? COLUMNS[column].width;
 }
 
@@ -148,12 +148,12 @@ export type TableItem =
  * The rows in the table's order: by its column (ties by name, then address), flat, or grouped
  * under a heading per group (groups by name, no group last) when `grouped`. A new array.
  */
-export function tableItems(rows: readonly TableRow[], table: Pick<BoardTable, 'sortBy' | 'descending' | 'grouped'>): TableItem[] {
+export function tableItems(rows: readonly TableRow[], table: Pick<TableSettings, 'sortBy' | 'descending' | 'grouped'>): TableItem[] {
   return groupTableRows(sortTableRows(rows, table), table.grouped);
 }
 
 /** The rows by the table's column, ties by name, then address: a new array. */
-export function sortTableRows<R extends TableRow>(rows: readonly R[], table: Pick<BoardTable, 'sortBy' | 'descending'>): R[] {
+export function sortTableRows<R extends TableRow>(rows: readonly R[], table: Pick<TableSettings, 'sortBy' | 'descending'>): R[] {
   const column = COLUMNS[table.sortBy];
   const name = COLUMNS.name;
   const keyed = rows.map((row) => ({ row, value: column.sortValue(row), name: name.sortValue(row) as string }));

@@ -1,11 +1,11 @@
 import { type CSSProperties, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { COLUMN_WIDTH } from '../../shared/board-table.ts';
-import { TABLE_COLUMNS, type BoardTable, type TableColumn } from '../../shared/types.ts';
+import { COLUMN_WIDTH } from '../../shared/table-limits.ts';
+import { TABLE_COLUMNS, type TableSettings, type TableColumn } from '../../shared/types.ts';
 import { COLUMNS } from './table-columns.ts';
 
 interface TableHeaderProps {
-  table: BoardTable;
-  onChange(change: Partial<BoardTable>): void;
+  table: TableSettings;
+  onChange(change: Partial<TableSettings>): void;
   /** While a column is dragged: its width now, before the drag is kept. */
   onDragWidth(column: TableColumn, width: number | null): void;
   widthOf(column: TableColumn): number;
@@ -46,7 +46,7 @@ export function TableHeader({ table, onChange, onDragWidth, widthOf, cellStyle }
   };
   return (
     // biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive: the header row of the virtualised grid
-    <div role="row" className="fleet-table-head">
+    <div role="row" className="table-layout-head">
       {table.columns.map((column) => {
         const sorted = table.sortBy === column;
         return (
@@ -84,7 +84,7 @@ export function TableHeader({ table, onChange, onDragWidth, widthOf, cellStyle }
 }
 
 /** Which columns show, and whether rows are grouped: a menu of check boxes under a button. */
-export function ColumnMenu({ table, onChange }: { table: BoardTable; onChange(change: Partial<BoardTable>): void }) {
+export function ColumnMenu({ table, onChange }: { table: TableSettings; onChange(change: Partial<TableSettings>): void }) {
   const [open, setOpen] = useState(false);
   const shown = new Set(table.columns);
   const toggle = (column: TableColumn) => {

@@ -27,7 +27,7 @@ interface FleetServicesTableProps {
 }
 
 /**
- * A table narrower than this (its own width, not the window's: the board's table can leave the view
+ * A table narrower than this (its own width, not the window's: the table layout can leave the view
  * little room on a wide screen) leaves out type, replicas, memory, read and the grouping's own column
  * (fleet-services.css, `.is-narrow`), so the names stay readable.
  */

@@ -2,7 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { plural } from '../../shared/counts.ts';
 import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServicesGrouping } from '../../shared/types.ts';
-import { useFleetServices, useListView, useNow, usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
+import { useFleetServices, usePanelListChoices, useNow, usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { formatCount } from '../ui/json-rows.ts';
 import { actionItems, type FleetPlan } from './all-services-actions.ts';
@@ -38,16 +38,16 @@ const rowKey = (row: FleetServiceRow) => row.key;
 /**
  * Every service of every signed-in panel as main last read them (each check reads them), in one
  * table: searched, filtered by state, grouped by panel, project or state (the grouping is kept with
- * the board's view). Rows selected across panels take one action after one confirmation.
+ * the panel list's settings). Rows selected across panels take one action after one confirmation.
  */
 export function FleetServicesView() {
   const context = useWindowContext();
-  const { api, locationStore, listViewStore, serviceActionStore } = context;
+  const { api, locationStore, panelListChoicesStore, serviceActionStore } = context;
   const { panels } = usePanels();
   const services = useFleetServices();
-  const { listView } = useListView();
+  const { panelListChoices } = usePanelListChoices();
   const { states: serviceActions, run } = useServiceActions();
-  const grouping = listView.servicesGroupBy ?? 'panel';
+  const grouping = panelListChoices.servicesGroupBy ?? 'panel';
   const now = useNow();
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<StateFilter>('all');
@@ -123,7 +123,7 @@ export function FleetServicesView() {
               type="button"
               className="button-small"
               aria-pressed={grouping === key}
-              onClick={() => listViewStore.change({ servicesGroupBy: key })}
+              onClick={() => panelListChoicesStore.change({ servicesGroupBy: key })}
             >
               {name}
             </button>

@@ -9,7 +9,7 @@ export interface PanelStatus {
   label: string;
 }
 
-/** What the sidebar dot and the panel header say about a panel. */
+/** What the panel list's dot and the panel header say about a panel. */
 export function panelStatus(panel: Panel): PanelStatus {
   if (panel.signedIn) {
     if (panel.lastCheck && !panel.lastCheck.ok) {

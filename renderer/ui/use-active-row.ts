@@ -2,7 +2,7 @@ import { defaultRangeExtractor, type Range, type Virtualizer } from '@tanstack/r
 import { useCallback, useEffect, useRef } from 'react';
 
 /**
- * What the panel list and the fleet table share about the entry the keyboard is on: it is always
+ * What the list and table layouts share about the entry the keyboard is on: it is always
  * in the page (aria-activedescendant names it, even scrolled out of view), and it is brought into
  * view when it changes (a key, a notification, a new panel), not when other rows move around it:
  * the operator may be scrolling elsewhere.

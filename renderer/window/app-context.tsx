@@ -11,7 +11,7 @@ import { createPanelReads, forgetSignedOut, type PanelReads } from './panel-read
 import { PanelStore, type PanelSnapshot } from './panel-store.ts';
 import { useClock, WindowClock } from './use-now.ts';
 import type { DialogSnapshot } from './dialog-store.ts';
-import type { ListViewSnapshot } from './list-view-store.ts';
+import type { PanelListChoicesSnapshot } from './panel-list-choices-store.ts';
 import type { LocationSnapshot } from './location-store.ts';
 import type { RevisionSnapshot } from './revision-store.ts';
 import type { ServiceActionSnapshot } from './service-action-store.ts';
@@ -28,7 +28,7 @@ export interface WindowContext extends WindowStores {
   clock: WindowClock;
   /** What was read of each panel through main (services, server load), for its tabs. */
   reads: PanelReads;
-  /** Each panel's state as the last check read it, for the fleet table. */
+  /** Each panel's state as the last check read it, for the table layout. */
   healthStore: HealthStore;
   /** Each signed-in panel's services as main last read them, for the fleet's Services view. */
   fleetServicesStore: FleetServicesStore;
@@ -118,9 +118,9 @@ export function useLocation(): LocationSnapshot {
 }
 
 /** How the list looks; renders again when it changes. */
-export function useListView(): ListViewSnapshot {
-  const { listViewStore } = useWindowContext();
-  return useSyncExternalStore(listViewStore.subscribe, listViewStore.getSnapshot);
+export function usePanelListChoices(): PanelListChoicesSnapshot {
+  const { panelListChoicesStore } = useWindowContext();
+  return useSyncExternalStore(panelListChoicesStore.subscribe, panelListChoicesStore.getSnapshot);
 }
 
 /** Main's status and the window's notices; renders again when they change. */

@@ -3,17 +3,17 @@ import type { CommandId } from '../../shared/contract/commands.ts';
 import { SnapshotStore } from './snapshot-store.ts';
 
 /** The views of the whole fleet: each is also the command that shows it (shared/contract/commands.ts). */
-export const FLEET_VIEWS = ['activity', 'alerts', 'allServices', 'fleetConsole'] as const satisfies readonly CommandId[];
-export type FleetView = (typeof FLEET_VIEWS)[number];
+export const FLEET_WIDE_VIEWS = ['activity', 'alerts', 'allServices', 'fleetConsole'] as const satisfies readonly CommandId[];
+export type FleetWideView = (typeof FLEET_WIDE_VIEWS)[number];
 
 /**
  * What the window shows beside the list, one at a time: `panels` is the list's selection (one
  * panel's view, the several selected together, or the welcome of an empty list); the others are
  * the fleet's views, shown in its place.
  */
-export type WindowView = 'panels' | FleetView;
+export type WindowView = 'panels' | FleetWideView;
 
-export const WINDOW_VIEWS: readonly WindowView[] = ['panels', ...FLEET_VIEWS];
+export const WINDOW_VIEWS: readonly WindowView[] = ['panels', ...FLEET_WIDE_VIEWS];
 
 /**
  * Where the keyboard goes once a panel chosen by keyboard is shown: its row in the list, or its
@@ -26,7 +26,7 @@ export interface FocusRequest {
 
 /**
  * Where the window is: the view shown and the list's selection. The selection is kept while a
- * fleet view is shown, so that going back shows the panel that was shown before.
+ * fleet-wide view is shown, so that going back shows the panel that was shown before.
  */
 export interface LocationSnapshot {
   readonly view: WindowView;
@@ -55,7 +55,7 @@ export class LocationStore extends SnapshotStore<LocationSnapshot> {
     this.update({ view });
   }
 
-  /** A sidebar button: its view, or, when that is what is shown, the panels again. */
+  /** A button of the panel list: its view, or, when that is what is shown, the panels again. */
   toggle(view: WindowView): void {
     this.update({ view: this.getSnapshot().view === view ? 'panels' : view });
   }

@@ -43,7 +43,7 @@ export class StatusStore extends SnapshotStore<StatusSnapshot> {
     this.#memory = memory;
   }
 
-  /** Main's status, first or changed (the first one's list view is the list view store's to adopt). */
+  /** Main's status, first or changed (the first one's panel list settings are the panel list choices store's to adopt). */
   setStatus(status: AppStatus | null): void {
     this.update({ status });
   }

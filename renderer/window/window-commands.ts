@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { plural } from '../../shared/counts.ts';
 import { MAX_COLLAPSED_GROUPS } from '../../shared/settings.ts';
-import { modalOpen, useCommandHandlers, useListView, useLocation, usePanels, useWindowContext } from './app-context.tsx';
+import { modalOpen, useCommandHandlers, usePanelListChoices, useLocation, usePanels, useWindowContext } from './app-context.tsx';
 import { useBusyAction } from './busy-action.ts';
 import { viewCommands } from './view-commands.ts';
 import { commandForKey, isMac } from './shortcuts.ts';
@@ -71,9 +71,9 @@ export function useWindowCommands(): void {
 }
 
 /** Saves the list's view (sort, filter, folded groups, the panel shown) a moment after it last changed. */
-export function useListViewSaving(): void {
+export function usePanelListChoicesSaving(): void {
   const { api } = useWindowContext();
-  const { listView, listViewAdopted } = useListView();
+  const { panelListChoices, panelListChoicesAdopted } = usePanelListChoices();
   const { selectedId } = useLocation();
   const { panels, byId } = usePanels();
   const selected = selectedPanel(panels, byId, selectedId);
@@ -83,18 +83,18 @@ export function useListViewSaving(): void {
   const groupsRef = useRef(groups);
   groupsRef.current = groups;
   useEffect(() => {
-    if (!listViewAdopted) return;
+    if (!panelListChoicesAdopted) return;
     const timer = setTimeout(() => {
       // Only how the list looked is lost if this fails; nothing to tell the operator.
       // Folded groups that no longer exist (renamed, emptied) are not kept, so the list stays small.
       const known = new Set(groupsRef.current);
-      const collapsedGroups = listView.collapsedGroups
+      const collapsedGroups = panelListChoices.collapsedGroups
         .filter((key) => key.startsWith('\u0000') || known.has(key))
         .slice(0, MAX_COLLAPSED_GROUPS);
-      api.updateSettings({ boardView: { ...listView, collapsedGroups, selectedPanelId } }).catch(() => undefined);
+      api.updateSettings({ panelList: { ...panelListChoices, collapsedGroups, selectedPanelId } }).catch(() => undefined);
     }, VIEW_SAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [api, listView, listViewAdopted, selectedPanelId]);
+  }, [api, panelListChoices, panelListChoicesAdopted, selectedPanelId]);
 }
 
 /** After this window removed panels, the view that had the focus is gone: the list (or Add panel) takes it. */
@@ -105,14 +105,14 @@ export function useFocusAfterRemoval(): void {
   useEffect(() => {
     if (handled.current === removals) return;
     handled.current = removals;
-    const next = panelListElement() ?? document.querySelector<HTMLElement>('.sidebar-header button');
+    const next = panelListElement() ?? document.querySelector<HTMLElement>('.panel-list-header button');
     next?.focus();
   }, [removals]);
 }
 
 /** The panel list (one Tab stop; the row it is on is its active item); null when the list is not shown. */
 export function panelListElement(): HTMLElement | null {
-  return document.querySelector<HTMLElement>('.panel-list[role="tree"]');
+  return document.querySelector<HTMLElement>('.list-layout[role="tree"]');
 }
 
 /** A panel chosen by keyboard to be shown at its row (the palette): the list takes the focus, on that row. */

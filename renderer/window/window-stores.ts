@@ -1,6 +1,6 @@
 import type { AppStatus } from '../../shared/types.ts';
 import { DialogStore } from './dialog-store.ts';
-import { ListViewStore } from './list-view-store.ts';
+import { PanelListChoicesStore } from './panel-list-choices-store.ts';
 import { LocationStore } from './location-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { ServiceActionStore } from './service-action-store.ts';
@@ -15,7 +15,7 @@ export interface WindowStores {
   /** The view shown (the panels, Activity, Alerts, All services, Fleet console) and the list's selection. */
   locationStore: LocationStore;
   /** How the list looks: sort, filter, folded groups, layout. */
-  listViewStore: ListViewStore;
+  panelListChoicesStore: PanelListChoicesStore;
   /** Main's status and the window's notices (an export's outcome, an update ready, start-up problems). */
   statusStore: StatusStore;
   /** The one dialog open over the window. */
@@ -30,7 +30,7 @@ export interface WindowStores {
 export function createWindowStores(memory: SessionMemory | null = null): WindowStores {
   return {
     locationStore: new LocationStore(),
-    listViewStore: new ListViewStore(),
+    panelListChoicesStore: new PanelListChoicesStore(),
     statusStore: new StatusStore(memory),
     dialogStore: new DialogStore(),
     serviceActionStore: new ServiceActionStore(),
@@ -43,9 +43,10 @@ export function createWindowStores(memory: SessionMemory | null = null): WindowS
  * and the panel shown then, unless the operator changed the view (or chose a panel) meanwhile.
  */
 export function applyStatus(
-  { statusStore, listViewStore, locationStore }: Pick<WindowStores, 'statusStore' | 'listViewStore' | 'locationStore'>,
+  { statusStore, panelListChoicesStore, locationStore }: Pick<WindowStores, 'statusStore' | 'panelListChoicesStore' | 'locationStore'>,
   status: AppStatus | null,
 ): void {
   statusStore.setStatus(status);
-  if (status && listViewStore.adopt(status.settings.boardView)) locationStore.adoptSelection(status.settings.boardView.selectedPanelId);
+  if (status && panelListChoicesStore.adopt(status.settings.panelList))
+    locationStore.adoptSelection(status.settings.panelList.selectedPanelId);
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { COLUMN_WIDTH, PANE_WIDTH } from '../board-table.ts';
-import { BOARD_LAYOUTS, SERVICES_GROUPINGS, TABLE_COLUMNS } from '../types.ts';
+import { COLUMN_WIDTH, PANE_WIDTH } from '../table-limits.ts';
+import { PANEL_LIST_LAYOUTS, SERVICES_GROUPINGS, TABLE_COLUMNS } from '../types.ts';
 
 const tableColumn = z.enum(TABLE_COLUMNS, { error: `A table column must be one of ${TABLE_COLUMNS.join(', ')}.` });
 
-const boardTableSchema = z.strictObject(
+const tableSettingsSchema = z.strictObject(
   {
     columns: z.array(tableColumn).max(TABLE_COLUMNS.length, { error: 'Too many table columns.' }),
     widths: z.partialRecord(tableColumn, z.number().int().min(COLUMN_WIDTH.min).max(COLUMN_WIDTH.max)),
@@ -16,20 +16,20 @@ const boardTableSchema = z.strictObject(
 );
 
 /**
- * The board view's fields added with the table (all optional: a settings file of an older
+ * The panel list settings' fields added with the table (all optional: a settings file of an older
  * version, and a list never switched to the table, have none), as the contract checks them.
  */
-export const boardTableFields = {
-  layout: z.enum(BOARD_LAYOUTS, { error: `Layout must be one of ${BOARD_LAYOUTS.join(', ')}.` }).optional(),
+export const tableLayoutFields = {
+  layout: z.enum(PANEL_LIST_LAYOUTS, { error: `Layout must be one of ${PANEL_LIST_LAYOUTS.join(', ')}.` }).optional(),
   paneWidth: z.number().int().min(PANE_WIDTH.min).max(PANE_WIDTH.max).optional(),
-  table: boardTableSchema.optional(),
+  table: tableSettingsSchema.optional(),
   servicesGroupBy: z.enum(SERVICES_GROUPINGS, { error: `Services grouping must be one of ${SERVICES_GROUPINGS.join(', ')}.` }).optional(),
 };
 
 /** The same fields as the settings file reads them: a damaged one is dropped (its default), never the whole view. */
-export const storedBoardTableFields = {
-  layout: boardTableFields.layout.catch(undefined),
-  paneWidth: boardTableFields.paneWidth.catch(undefined),
-  table: boardTableFields.table.catch(undefined),
-  servicesGroupBy: boardTableFields.servicesGroupBy.catch(undefined),
+export const storedTableLayoutFields = {
+  layout: tableLayoutFields.layout.catch(undefined),
+  paneWidth: tableLayoutFields.paneWidth.catch(undefined),
+  table: tableLayoutFields.table.catch(undefined),
+  servicesGroupBy: tableLayoutFields.servicesGroupBy.catch(undefined),
 };

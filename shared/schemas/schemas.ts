@@ -4,8 +4,8 @@ import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../se
 import { formatBytes } from '../sizes.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from '../transfer.ts';
 import { TEXT_FILE_KINDS, TEXT_FILE_MAX_BYTES } from '../text-files.ts';
-import { boardTableFields } from './panel-list-schemas.ts';
-import { ACTIVITY_KEPT, API_STYLES, BOARD_SORTS, THEMES, type PanelSettings } from '../types.ts';
+import { tableLayoutFields } from './panel-list-schemas.ts';
+import { ACTIVITY_KEPT, API_STYLES, LIST_SORTS, THEMES, type PanelSettings } from '../types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -212,16 +212,16 @@ export const appSettingsPatchSchema = z.strictObject(
       .transform((value) => (value === '' ? null : value))
       .nullable()
       .optional(),
-    boardView: z
+    panelList: z
       .strictObject(
         {
           selectedPanelId: panelIdSchema.nullable(),
-          sort: z.enum(BOARD_SORTS, { error: `Sort must be one of ${BOARD_SORTS.join(', ')}.` }),
+          sort: z.enum(LIST_SORTS, { error: `Sort must be one of ${LIST_SORTS.join(', ')}.` }),
           attentionOnly: z.boolean({ error: 'Needs attention must be true or false.' }),
           collapsedGroups: z
             .array(z.string({ error: 'A folded group must be text.' }).max(240, { error: 'A folded group name is too long.' }))
             .max(MAX_COLLAPSED_GROUPS, { error: `At most ${MAX_COLLAPSED_GROUPS} folded groups are kept.` }),
-          ...boardTableFields,
+          ...tableLayoutFields,
         },
         { error: 'Expected { selectedPanelId, sort, attentionOnly, collapsedGroups, layout?, paneWidth?, table?, servicesGroupBy? }.' },
       )
@@ -229,7 +229,7 @@ export const appSettingsPatchSchema = z.strictObject(
   },
   {
     error:
-      'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, requestTimeoutSeconds?, theme?, defaultEmail?, boardView? }.',
+      'Expected { storeTokensWithWeakProtection?, checkConcurrency?, checkIntervalMinutes?, expiryWarningMinutes?, notifyBeforeExpiry?, requestTimeoutSeconds?, theme?, defaultEmail?, panelList? }.',
   },
 );
 

@@ -6,7 +6,7 @@ import { expect, test } from './fixtures.ts';
 import { checkScreen, checkScreenBothSizes } from './screens.ts';
 
 /**
- * The Alerts view: the alerts main raised, newest first, from the View menu, the palette and the sidebar; a
+ * The Alerts view: the alerts main raised, newest first, from the View menu, the palette and the panel list; a
  * crash seen by a real check arrives on top while the view is open; the search; a row and a
  * notification's click open the panel at the alert's tab.
  */
@@ -91,7 +91,7 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
     await expect(page.getByRole('button', { name: 'Overview', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await checkScreen(page, 'alerts-03-notification-opens-overview');
 
-    // The sidebar's Alerts button opens the view and closes it again, as Activity's does.
+    // The panel list's Alerts button opens the view and closes it again, as Activity's does.
     const button = page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Alerts', exact: true });
     await button.click();
     await expect(view).toBeVisible();

@@ -222,7 +222,7 @@ ${wrapPreload(bundle, 'electron')}
 
 /**
  * The built preload's text, run as CommonJS with `require('electron')` answered by the page's
- * expression `electron` (a fake of main), for the browser tests and the board benchmark alike.
+ * expression `electron` (a fake of main), for the browser tests and the panel list benchmark alike.
  */
 export function wrapPreload(bundle: string, electron: string): string {
   return `  const require = (name) => {

@@ -2,7 +2,7 @@ import { checkScreen, rendererContents } from './screens.ts';
 import { addPanel, addProductionSignedInAndStaging, demo, expect, logIn, test } from './fixtures.ts';
 import { testEncryption } from '../support/helpers.ts';
 
-test('empty state, a bad address refused under the field, then two panels in the sidebar', async ({ page, launch, panelServer }) => {
+test('empty state, a bad address refused under the field, then two panels in the panel list', async ({ page, launch, panelServer }) => {
   await launch(page);
   await expect(page.getByRole('heading', { name: 'Add your first panel' })).toBeVisible();
   await checkScreen(page, '01-empty-state');

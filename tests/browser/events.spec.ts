@@ -37,7 +37,7 @@ test('a check in main signs the panel out on the page, without a click or a relo
   expect(app.events.some((event) => event.type === 'checkProgress')).toBe(true);
   await checkScreen(page, 'events-01-signed-out-by-a-check');
 
-  // Changes from main to a panel that is not on screen show in the sidebar too.
+  // Changes from main to a panel that is not on screen show in the panel list too.
   const staging = (await app.core.listPanels()).find((panel) => panel.name === 'Staging');
   await app.core.updatePanel(staging!.id, { name: 'Staging EU' });
   await expect(nav(page)).toContainText('Staging EU');

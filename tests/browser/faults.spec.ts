@@ -95,7 +95,7 @@ async function setUpPanel(page: Page, launch: Launch, panelServer: ReferencePane
 
 const sessionAlert = (page: Page): Locator => page.locator('.session-view').getByRole('alert');
 const loginForm = (page: Page): Locator => page.getByRole('form', { name: 'Log in to Production' });
-const sidebar = (page: Page): Locator => page.getByRole('navigation', { name: 'Panels' });
+const panelList = (page: Page): Locator => page.getByRole('navigation', { name: 'Panels' });
 
 /** Signs in and waits for the first session read to show. */
 async function signIn(page: Page): Promise<void> {
@@ -124,14 +124,14 @@ test.describe('a fault while reading the session', () => {
       for (const pattern of says) expect(failure?.message).toMatch(pattern);
       for (const pattern of saysNot) expect(failure?.message).not.toMatch(pattern);
       expectOperatorMessage(failure?.message ?? '', [...panelServer.issuedTokens(), demo.password]);
-      await expect(sidebar(page)).toContainText('last check failed');
+      await expect(panelList(page)).toContainText('last check failed');
       await checkScreen(page, `fault-session-${name}`);
 
       panelServer.setFault('getSession', null);
       await refresh(page);
       await expect(sessionAlert(page)).toHaveCount(0);
       await expect(page.locator('dl.summary')).toContainText(demo.email);
-      await expect(sidebar(page)).not.toContainText('last check failed');
+      await expect(panelList(page)).not.toContainText('last check failed');
     });
   }
 
@@ -171,7 +171,7 @@ test.describe('a fault while reading the session', () => {
     expect(failures(app)).toEqual([]);
     await expect(sessionAlert(page)).toHaveCount(0);
     await expect(page.locator('dl.summary')).toContainText(demo.email);
-    await expect(sidebar(page)).toContainText('Signed in');
+    await expect(panelList(page)).toContainText('Signed in');
     await checkScreen(page, 'fault-session-same-origin-redirect');
   });
 
@@ -197,7 +197,7 @@ test.describe('a fault while reading the session', () => {
     expectOperatorMessage(failure?.message ?? '', [...panelServer.issuedTokens(), demo.password]);
     await expect(expired).toContainText(failure?.message ?? 'no failure was sent');
     await expect(loginForm(page).getByLabel('Email')).toHaveValue(demo.email);
-    await expect(sidebar(page)).toContainText('Session expired');
+    await expect(panelList(page)).toContainText('Session expired');
     await expect(page.locator('dl.summary')).toHaveCount(0);
     await checkScreen(page, 'fault-session-token-expired');
 
@@ -205,7 +205,7 @@ test.describe('a fault while reading the session', () => {
     panelServer.setFault('getSession', null);
     await signIn(page);
     await expect(expired).toHaveCount(0);
-    await expect(sidebar(page)).toContainText('Signed in');
+    await expect(panelList(page)).toContainText('Signed in');
   });
 });
 
@@ -226,7 +226,7 @@ test.describe('a fault while logging in', () => {
       for (const pattern of saysNot) expect(failure?.message).not.toMatch(pattern);
       expectOperatorMessage(failure?.message ?? '', [demo.password]);
       await expect(loginForm(page).getByLabel('Password')).toHaveValue('');
-      await expect(sidebar(page)).toContainText('Signed out');
+      await expect(panelList(page)).toContainText('Signed out');
       await checkScreen(page, `fault-login-${name}`);
 
       panelServer.setFault('login', null);
@@ -265,6 +265,6 @@ test.describe('a fault while logging in', () => {
     await signIn(page);
     expect(panelServer.requests.filter((request) => request.path === '/api/v2/login' && request.method === 'POST')).toHaveLength(1);
     expect(failures(app)).toEqual([]);
-    await expect(sidebar(page)).toContainText('Signed in');
+    await expect(panelList(page)).toContainText('Signed in');
   });
 });

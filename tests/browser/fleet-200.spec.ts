@@ -7,7 +7,7 @@ import { checkScreenBothSizes } from './screens.ts';
 
 /**
  * Issue 24's "done when", as an operator meets it: 200 reference panels of the three Easypanel
- * generations, logged in with one form's worth of credentials and checked once. The board's table
+ * generations, logged in with one form's worth of credentials and checked once. The table layout
  * shows each panel's version and load, All services shows all 600 services, a service made to
  * crash raises one alert (and not again at the next check), and a restart of one app on the
  * twelve panels of one client runs from one confirmation and reports each.
@@ -49,10 +49,10 @@ async function buildFleet(core: Core): Promise<{ servers: ReferencePanel[]; ids:
   return { servers, ids };
 }
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 const services = (page: Page) => page.getByRole('region', { name: 'All services', exact: true });
 
-test('200 panels in three generations: versions and load on the board, every service in one view, one alert for a crash, a restart on twelve panels', async ({
+test('200 panels in three generations: versions and load on the panel list, every service in one view, one alert for a crash, a restart on twelve panels', async ({
   page,
   launch,
 }) => {
@@ -61,10 +61,10 @@ test('200 panels in three generations: versions and load on the board, every ser
   const app = await launch(page);
   const { servers, ids } = await buildFleet(app.core);
   try {
-    // The board's table: each panel's version (its generation's) and its load, read by the check.
-    await board(page).getByRole('button', { name: 'Table', exact: true }).click();
-    const table = board(page).getByRole('grid', { name: 'Panel table' });
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    // The table layout: each panel's version (its generation's) and its load, read by the check.
+    await panelList(page).getByRole('button', { name: 'Table', exact: true }).click();
+    const table = panelList(page).getByRole('grid', { name: 'Panel table' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     for (const [index, style] of EASYPANEL_GENERATIONS.entries()) {
       await search.fill(nameOf(index));
       const row = table.locator('.fleet-row').filter({ hasText: nameOf(index) });
@@ -74,15 +74,15 @@ test('200 panels in three generations: versions and load on the board, every ser
     }
     await search.fill('version:2.32');
     await expect(
-      board(page)
+      panelList(page)
         .getByRole('status')
         .filter({ hasText: /of 200/ }),
     ).toHaveText('67 of 200 panels');
     await search.fill('');
-    await checkScreenBothSizes(page, 'fleet-200-01-board');
+    await checkScreenBothSizes(page, 'fleet-200-01-panel-list');
 
     // Every service of every panel, in one view.
-    await board(page).getByRole('button', { name: 'All services', exact: true }).click();
+    await panelList(page).getByRole('button', { name: 'All services', exact: true }).click();
     await expect(services(page).getByRole('list', { name: 'Services by state' })).toContainText('600 services on 200 panels');
 
     // A crash: one alert at the next check, and no second one at the check after.

@@ -12,8 +12,8 @@ import { demo, expect, test } from './fixtures.ts';
 const CODE = '864209';
 const ROLES = ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'code', 'code', 'certificate', 'wrong', 'wrong', 'signed in'] as const;
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const row = (page: Page, name: RegExp) => board(page).getByRole('treeitem', { name });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const row = (page: Page, name: RegExp) => panelList(page).getByRole('treeitem', { name });
 
 const shot = checkScreenBothSizes;
 

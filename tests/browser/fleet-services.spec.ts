@@ -89,7 +89,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
     expect(await table(page).locator('tbody tr').count()).toBeLessThan(42);
     await checkScreenBothSizes(page, 'fleet-services-01-by-panel');
 
-    // By project, then by state (attention first); the choice is kept with the board's view.
+    // By project, then by state (attention first); the choice is kept with the panel list's settings.
     const grouping = view(page).getByRole('group', { name: 'Group by' });
     await grouping.getByRole('button', { name: 'Project' }).click();
     await expect(headings(page).first()).toContainText('blog');

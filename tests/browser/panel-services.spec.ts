@@ -9,7 +9,7 @@ import { seedDemoServices, startReferencePanel } from '../support/reference-pane
  * with only those in view in the page), each read in the background.
  */
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
 
 test('Overview: version, uptime, CPU, memory and disk; a disk nearly full is amber then red, and said', async ({ page, launch }) => {
   const app = await launch(page);
@@ -17,7 +17,7 @@ test('Overview: version, uptime, CPU, memory and disk; a disk nearly full is amb
   try {
     const { id } = await app.core.addPanel({ address: server.url, name: 'Acme production' });
     await app.core.logIn(id, demo);
-    await board(page)
+    await panelList(page)
       .getByRole('treeitem', { name: /Acme production/ })
       .click();
     await page.getByRole('button', { name: 'Overview', exact: true }).click();
@@ -49,7 +49,7 @@ test('Services: each state as colour, shape and word, replicas, type; search; a 
     const { id } = await app.core.addPanel({ address: server.url, name: 'Acme staging' });
     await app.core.logIn(id, demo);
     server.services.setReplicas('wiki', 'cache', null);
-    await board(page)
+    await panelList(page)
       .getByRole('treeitem', { name: /Acme staging/ })
       .click();
     await page.getByRole('button', { name: 'Services', exact: true }).click();
@@ -93,7 +93,7 @@ test('Services: 2,000 services keep only the rows in view in the page, and scrol
     seedDemoServices(server.services, { projects: 200, servicesPerProject: 10 });
     const { id } = await app.core.addPanel({ address: server.url, name: 'Big fleet' });
     await app.core.logIn(id, demo);
-    await board(page)
+    await panelList(page)
       .getByRole('treeitem', { name: /Big fleet/ })
       .click();
     await page.getByRole('button', { name: 'Services', exact: true }).click();

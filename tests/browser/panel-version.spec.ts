@@ -18,8 +18,8 @@ const FLEET: readonly { name: string; style: PanelStyle; version?: string }[] = 
   { name: 'Umbrella', style: 'simple' },
 ];
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const rowNames = (page: Page) => board(page).getByRole('treeitem').locator('.panel-item-name');
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const rowNames = (page: Page) => panelList(page).getByRole('treeitem').locator('.panel-item-name');
 
 test('the version in the header and the rows, searched, sorted oldest first; an upgraded panel followed by Check all', async ({
   page,
@@ -37,9 +37,9 @@ test('the version in the header and the rows, searched, sorted oldest first; an 
       await app.core.logIn(id, demo);
     }
     // A check reads each version (the first after a log in).
-    await board(page).getByRole('button', { name: 'Check all' }).click();
-    await expect(board(page).getByLabel('Panels by state')).toContainText(`${FLEET.length} signed in`);
-    const staging = board(page).getByRole('treeitem', { name: /Acme staging/ });
+    await panelList(page).getByRole('button', { name: 'Check all' }).click();
+    await expect(panelList(page).getByLabel('Panels by state')).toContainText(`${FLEET.length} signed in`);
+    const staging = panelList(page).getByRole('treeitem', { name: /Acme staging/ });
     await staging.click();
     const header = page.locator('.panel-header');
     await expect(header).toContainText('Easypanel 2.32.2');
@@ -48,16 +48,16 @@ test('the version in the header and the rows, searched, sorted oldest first; an 
     await expect(page.locator('dl.summary')).toContainText('usr_1001');
     await checkScreen(page, '75-panel-version-header');
 
-    await board(page).getByLabel('Sort').selectOption('version');
+    await panelList(page).getByLabel('Sort').selectOption('version');
     await expect(rowNames(page)).toHaveText(['Initech legacy', 'Initech web', 'Globex', 'Acme staging', 'Acme production', 'Umbrella']);
     await expect(staging).toContainText('v2.32.2');
-    await expect(board(page).getByRole('treeitem', { name: /Umbrella/ })).toContainText('version unknown');
+    await expect(panelList(page).getByRole('treeitem', { name: /Umbrella/ })).toContainText('version unknown');
     await checkScreen(page, '76-fleet-sorted-by-version');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await checkScreen(page, '77-fleet-sorted-by-version-full-hd');
     await page.setViewportSize({ width: 900, height: 600 });
 
-    const search = board(page).getByRole('searchbox');
+    const search = panelList(page).getByRole('searchbox');
     await search.fill('2.30');
     await expect(rowNames(page)).toHaveText(['Initech web']);
     await search.fill('easypanel 2.3');
@@ -66,13 +66,13 @@ test('the version in the header and the rows, searched, sorted oldest first; an 
 
     // Initech web is upgraded to 2.31 in place: its tRPC session read is refused from now on.
     servers[FLEET.findIndex((panel) => panel.name === 'Initech web')]!.setVersion('2.31.0', { upgrade: true });
-    await board(page)
+    await panelList(page)
       .getByRole('treeitem', { name: /Initech web/ })
       .click();
     await expect(header).toContainText('Easypanel 2.30.2');
-    await board(page).getByRole('button', { name: 'Check all' }).click();
+    await panelList(page).getByRole('button', { name: 'Check all' }).click();
     await expect(header).toContainText('Easypanel 2.31.0');
-    await expect(board(page).getByLabel('Panels by state')).toContainText(`${FLEET.length} signed in`);
+    await expect(panelList(page).getByLabel('Panels by state')).toContainText(`${FLEET.length} signed in`);
     await expect(rowNames(page)).toHaveText(['Initech legacy', 'Globex', 'Initech web', 'Acme staging', 'Acme production', 'Umbrella']);
     await checkScreen(page, '78-upgraded-panel-followed');
     await page.getByRole('button', { name: 'Settings' }).click();

@@ -11,8 +11,8 @@ import type { Core } from '../../electron/core/index.ts';
  * whose address happens to hold the digit typed.
  */
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const matches = (page: Page) => board(page).locator('.fleet-matches');
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const matches = (page: Page) => panelList(page).locator('.fleet-matches');
 
 /** Listed first, so list order alone puts eu-1 first; both addresses hold a "2" ("127"). */
 async function addAbstergo(core: Core): Promise<void> {
@@ -39,14 +39,14 @@ test('the list\u2019s search: "red" finds the red panels, not the expired ones; 
       await core.getSession(id).catch(() => undefined);
     }
     const total = 8;
-    await expect(board(page).getByLabel('Panels by state')).toContainText('2 expired');
+    await expect(panelList(page).getByLabel('Panels by state')).toContainText('2 expired');
 
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     await search.fill('red');
     await expect(matches(page)).toHaveText(`3 of ${total} panels`);
     for (const name of ['globex-shop', 'globex-billing', 'initech-api'])
-      await expect(board(page).getByRole('treeitem', { name: new RegExp(name) })).toBeVisible();
-    await expect(board(page).getByRole('treeitem', { name: /umbrella/ })).toHaveCount(0);
+      await expect(panelList(page).getByRole('treeitem', { name: new RegExp(name) })).toBeVisible();
+    await expect(panelList(page).getByRole('treeitem', { name: /umbrella/ })).toHaveCount(0);
     await checkScreen(page, '47-search-red');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await checkScreen(page, '47-search-red-full-hd');
@@ -55,12 +55,12 @@ test('the list\u2019s search: "red" finds the red panels, not the expired ones; 
     // A name's prefix, never the "logged out" of the signed-out panels.
     await search.fill('log');
     await expect(matches(page)).toHaveText(`1 of ${total} panels`);
-    await expect(board(page).getByRole('treeitem', { name: /log-collector/ })).toBeVisible();
+    await expect(panelList(page).getByRole('treeitem', { name: /log-collector/ })).toBeVisible();
     await search.fill('expired');
     await expect(matches(page)).toHaveText(`2 of ${total} panels`);
     // The list ranks as the palette does: the panel named comes first in its section.
     await search.fill('abstergo prod eu 2');
-    await expect(board(page).locator('.panel-item .panel-item-name').first()).toHaveText('abstergo-prod-eu-2');
+    await expect(panelList(page).locator('.panel-item .panel-item-name').first()).toHaveText('abstergo-prod-eu-2');
   } finally {
     await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
   }
@@ -69,7 +69,7 @@ test('the list\u2019s search: "red" finds the red panels, not the expired ones; 
 test('the palette: "abstergo prod eu 2" + Enter opens abstergo-prod-eu-2, not eu-1 whose address holds a 2', async ({ page, launch }) => {
   const { core } = await launch(page);
   await addAbstergo(core);
-  await expect(board(page).getByRole('treeitem', { name: /abstergo-prod-eu-2/ })).toBeVisible();
+  await expect(panelList(page).getByRole('treeitem', { name: /abstergo-prod-eu-2/ })).toBeVisible();
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await page.keyboard.type('abstergo prod eu 2');

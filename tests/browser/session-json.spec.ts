@@ -234,7 +234,7 @@ test('numbers at the edges read as JSON writes them', async ({ page, launch, pan
   await checkScreen(page, 'session-json-numbers');
 });
 
-test('a view that fails to render says why and offers Try again; the sidebar and other panels keep working', async ({
+test('a view that fails to render says why and offers Try again; the panel list and other panels keep working', async ({
   page,
   launch,
   panelServer,
@@ -250,8 +250,8 @@ test('a view that fails to render says why and offers Try again; the sidebar and
   });
   await addPanel(page, panelServer.url, 'Production');
   await addPanel(page, 'panel.example.com', 'Staging');
-  const sidebar = page.getByRole('navigation', { name: 'Panels' });
-  await sidebar.getByRole('treeitem', { name: /Production/ }).click();
+  const panelList = page.getByRole('navigation', { name: 'Panels' });
+  await panelList.getByRole('treeitem', { name: /Production/ }).click();
   await logIn(page);
   const failure = page.getByRole('alert').filter({ hasText: 'This view could not be shown' });
   await expect(failure).toContainText('Reason: RangeError: Invalid time value');
@@ -259,10 +259,10 @@ test('a view that fails to render says why and offers Try again; the sidebar and
   await expect(page.getByRole('heading', { name: 'Production', level: 1 })).toBeVisible();
   await checkScreen(page, 'session-json-view-failed');
 
-  await sidebar.getByRole('treeitem', { name: /Staging/ }).click();
+  await panelList.getByRole('treeitem', { name: /Staging/ }).click();
   await expect(page.getByRole('form', { name: 'Log in to Staging' })).toBeVisible();
   await expect(failure).toHaveCount(0);
-  await sidebar.getByRole('treeitem', { name: /Production/ }).click();
+  await panelList.getByRole('treeitem', { name: /Production/ }).click();
   await expect(failure).toBeVisible();
 
   breakSession = false;

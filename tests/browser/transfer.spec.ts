@@ -8,8 +8,8 @@ import { demo, expect, test } from './fixtures.ts';
  * context-menu key), Duplicate, and several panels selected at once with their bulk actions.
  */
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const row = (page: Page, name: RegExp) => board(page).getByRole('treeitem', { name });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const row = (page: Page, name: RegExp) => panelList(page).getByRole('treeitem', { name });
 const palette = async (page: Page, command: string) => {
   await page.keyboard.press('Control+k');
   await page.keyboard.type(command);
@@ -122,7 +122,7 @@ test('Row menu by right click and by the context-menu key; Duplicate makes a sig
   await checkScreen(page, '60-row-menu');
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
-  await expect(board(page).getByRole('tree')).toBeFocused();
+  await expect(panelList(page).getByRole('tree')).toBeFocused();
 
   // The keyboard: Up over the "No group" heading to Production, then Shift+F10.
   await page.keyboard.press('ArrowUp');
@@ -178,12 +178,12 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   await expect(page.getByRole('heading', { level: 1, name: '3 panels selected' })).toBeVisible();
   await row(page, /^Bravo/).click({ modifiers: ['Control'] });
   await expect(page.getByRole('heading', { level: 1, name: '2 panels selected' })).toBeVisible();
-  await expect(board(page).getByRole('treeitem', { selected: true })).toHaveText([/Alpha/, /Charlie/]);
+  await expect(panelList(page).getByRole('treeitem', { selected: true })).toHaveText([/Alpha/, /Charlie/]);
   // The keyboard stays on Bravo (Ctrl click took it out); Shift+Down twice runs from Bravo to Delta.
   await page.keyboard.press('Shift+ArrowDown');
   await page.keyboard.press('Shift+ArrowDown');
   await expect(page.getByRole('heading', { level: 1, name: '3 panels selected' })).toBeVisible();
-  await expect(board(page).getByRole('treeitem', { selected: true })).toHaveText([/Bravo/, /Charlie/, /Delta/]);
+  await expect(panelList(page).getByRole('treeitem', { selected: true })).toHaveText([/Bravo/, /Charlie/, /Delta/]);
 
   const bulk = page.getByRole('region', { name: '3 panels selected' });
   await bulk.getByLabel('Move to group').fill('Acme');
@@ -204,7 +204,7 @@ test('Several panels: Shift and Ctrl click, Shift+arrows; move to a group, tag, 
   ]);
 
   // Ctrl+A selects every panel; the row menu then speaks of all of them.
-  await board(page).getByRole('tree').focus();
+  await panelList(page).getByRole('tree').focus();
   await page.keyboard.press('Control+a');
   await expect(page.getByRole('heading', { level: 1, name: '6 panels selected' })).toBeVisible();
   await row(page, /Foxtrot/).click({ button: 'right' });

@@ -70,7 +70,7 @@ test('each view of the fleet opens from the palette, from the menu and from its 
       await expect(heading(page, name)).toBeVisible();
       await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveCount(1);
     }
-    // The sidebar's button of the view shown says so, and takes the window back to the panel.
+    // The panel list's button of the view shown says so, and takes the window back to the panel.
     const button = page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Fleet console', exact: true });
     await expect(button).toHaveAttribute('aria-pressed', 'true');
     await button.click();

@@ -147,7 +147,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
           checkIntervalMinutes: 5,
           expiryWarningMinutes: 10,
           notifyBeforeExpiry: true,
-          boardView: { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] },
+          panelList: { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] },
           requestTimeoutSeconds: 15,
           theme: 'system',
           defaultEmail: null,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../../../shared/settings.ts';
-import { storedBoardTableFields } from '../../../shared/schemas/panel-list-schemas.ts';
-import { BOARD_SORTS, THEMES } from '../../../shared/types.ts';
+import { storedTableLayoutFields } from '../../../shared/schemas/panel-list-schemas.ts';
+import { LIST_SORTS, THEMES } from '../../../shared/types.ts';
 import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError } from './store-problems.ts';
 import { WriteQueue } from './write-queue.ts';
+import { isRecord } from '../../../shared/guards.ts';
 
 const SETTINGS_VERSION = 1;
 
@@ -26,17 +27,17 @@ const settingsSchema = z.object({
   notifyServiceDown: z.boolean().default(DEFAULT_SETTINGS.notifyServiceDown),
   notifyDiskFull: z.boolean().default(DEFAULT_SETTINGS.notifyDiskFull),
   notifyUnreachable: z.boolean().default(DEFAULT_SETTINGS.notifyUnreachable),
-  // How the list looked: a damaged view costs only the view, never the other settings.
-  boardView: z
+  // How the panel list looked: damaged, it costs only the panel list's look, never the other settings.
+  panelList: z
     .object({
       selectedPanelId: z.string().max(64).nullable(),
-      sort: z.enum(BOARD_SORTS),
+      sort: z.enum(LIST_SORTS),
       attentionOnly: z.boolean(),
       collapsedGroups: z.array(z.string().max(240)).max(MAX_COLLAPSED_GROUPS),
-      ...storedBoardTableFields,
+      ...storedTableLayoutFields,
     })
-    .catch(() => ({ ...DEFAULT_SETTINGS.boardView }))
-    .default(() => ({ ...DEFAULT_SETTINGS.boardView })),
+    .catch(() => ({ ...DEFAULT_SETTINGS.panelList }))
+    .default(() => ({ ...DEFAULT_SETTINGS.panelList })),
   requestTimeoutSeconds: stored('requestTimeoutSeconds'),
   theme: z.enum(THEMES).catch(DEFAULT_SETTINGS.theme).default(DEFAULT_SETTINGS.theme),
   defaultEmail: z.string().max(320).nullable().catch(null).default(null),
@@ -89,8 +90,21 @@ function load(store: DocumentStore, now: Date): { settings: AppSettings; problem
   });
   if (!read.ok) return reset(read.movedTo);
   if (isEmptyDocument(read.document)) return { settings: { ...DEFAULT_SETTINGS }, problem: null };
-  const parsed = settingsSchema.safeParse(read.document);
+  const parsed = settingsSchema.safeParse(withPanelListKey(read.document));
   if (!parsed.success) return reset(copyAside(store.path, now));
   const { version: _version, ...settings } = parsed.data;
   return { settings, problem: null };
+}
+
+/**
+ * The key the panel list's settings had until they were renamed `panelList`. An older file is read
+ * with it and written back with the new key at its next save; the format stays 1 (an older
+ * Paneldeck reading a newer file only finds its panel list at the defaults).
+ */
+const OLD_PANEL_LIST_KEY = 'boardView'; // retired-word: the key older settings.json files hold
+
+function withPanelListKey(document: unknown): unknown {
+  if (!isRecord(document) || !Object.hasOwn(document, OLD_PANEL_LIST_KEY) || Object.hasOwn(document, 'panelList')) return document;
+  const { [OLD_PANEL_LIST_KEY]: panelList, ...rest } = document;
+  return { ...rest, panelList };
 }

@@ -16,7 +16,7 @@ export interface CheckState {
   /** When the version was last asked for, whatever the answer: the next read waits about an hour from it. */
   versionReadAt: string | null;
   /**
-   * What the last check read of the panel's services and load (the board's row). Kept here, not in
+   * What the last check read of the panel's services and load (the panel list's row). Kept here, not in
    * a file of its own: every check rewrites the panel's entry anyway (`lastCheck.at`), so the state
    * rides on the same coalesced write.
    */

@@ -31,7 +31,7 @@ function readPair<A extends string, B extends string>(value: unknown, a: A, b: B
 
 /**
  * One panel's stored state, or null when it is not what this version writes (the entry's other
- * fields stay: a damaged state costs the board's figures of one panel until its next check).
+ * fields stay: a damaged state costs the panel list's figures of one panel until its next check).
  */
 export function readStoredHealth(candidate: unknown): StoredHealth | null {
   if (!isRecord(candidate) || !isTime(candidate.readAt)) return null;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { countStates, readServiceList, rosterStates } from '../../../../electron/core/easypanel/service-answers.ts';
 import { readStoredHealth } from '../../../../electron/core/storage/health-record.ts';
 
-/** Counting a panel's services by state for the fleet's board, and reading the state back from checks.json. */
+/** Counting a panel's services by state for the panel list, and reading the state back from checks.json. */
 
 const roster = [
   { projectName: 'shop', name: 'web', disabled: false },
@@ -49,7 +49,7 @@ describe('counting states', () => {
 });
 
 describe("each kept service's state", () => {
-  test('is what a list read with the same task stats derives, for any services and answer (the fleet view and the Services tab agree)', () => {
+  test('is what a list read with the same task stats derives, for any services and answer (the fleet state and the Services tab agree)', () => {
     const names = fc.constantFrom('shop', 'web', 'db', 'a_b', 'b');
     const listed = fc.array(
       fc.record({ projectName: names, name: names, type: fc.constantFrom('app', 'postgres'), enabled: fc.boolean() }),

@@ -12,7 +12,7 @@ import {
   searchQuery,
 } from '../../../../renderer/panel-list/panel-search.ts';
 
-/** The matcher and ranker the list and the palette share (the list's own cases are in fleet-view.test.ts). */
+/** The matcher and ranker the list and the palette share (the list's own cases are in panel-list-rows.test.ts). */
 
 const rank = (name: string, query: string, fields: string[] = [], whole = '') =>
   matchRank(searchEntry(name, fields.join('\n'), whole), searchQuery(query));

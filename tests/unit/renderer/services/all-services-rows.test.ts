@@ -176,18 +176,18 @@ test('the rows are made ahead, a slice per task, once the services arrive: openi
   stop();
 });
 
-test('the view is one of the window views; its grouping comes back with the board view saved in the settings', () => {
+test('the view is one of the window views; its grouping comes back with the panel list settings saved', () => {
   const stores = createWindowStores();
-  const { locationStore, listViewStore } = stores;
+  const { locationStore, panelListChoicesStore } = stores;
   locationStore.show('alerts');
   locationStore.show('allServices');
   assert.equal(locationStore.getSnapshot().view === 'alerts', false);
   assert.equal(locationStore.getSnapshot().view, 'allServices');
   locationStore.selectOne(web9.id);
   assert.equal(locationStore.getSnapshot().view === 'allServices', false, 'choosing a panel shows it again');
-  const settings = { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, servicesGroupBy: 'state' as const } };
+  const settings = { ...DEFAULT_SETTINGS, panelList: { ...DEFAULT_SETTINGS.panelList, servicesGroupBy: 'state' as const } };
   applyStatus(stores, { settings, tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' }, startupProblems: [] });
-  assert.equal(listViewStore.getSnapshot().listView.servicesGroupBy, 'state');
-  listViewStore.change({ servicesGroupBy: 'project' });
-  assert.equal(listViewStore.getSnapshot().listView.servicesGroupBy, 'project');
+  assert.equal(panelListChoicesStore.getSnapshot().panelListChoices.servicesGroupBy, 'state');
+  panelListChoicesStore.change({ servicesGroupBy: 'project' });
+  assert.equal(panelListChoicesStore.getSnapshot().panelListChoices.servicesGroupBy, 'project');
 });

@@ -22,7 +22,7 @@ function targets(modal = false): EventTargets & { ran: string[] } {
 }
 
 const status: AppStatus = {
-  settings: { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, selectedPanelId: panel(2).id } },
+  settings: { ...DEFAULT_SETTINGS, panelList: { ...DEFAULT_SETTINGS.panelList, selectedPanelId: panel(2).id } },
   tokenProtection: { level: 'keyring', backend: 'test' },
   startupProblems: [],
 };

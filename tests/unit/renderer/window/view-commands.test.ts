@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { COMMANDS, isCommandId } from '../../../../shared/contract/commands.ts';
 import { CommandRegistry } from '../../../../renderer/window/command-registry.ts';
 import { routePanelEvent } from '../../../../renderer/window/event-router.ts';
-import { FLEET_VIEWS } from '../../../../renderer/window/location-store.ts';
+import { FLEET_WIDE_VIEWS } from '../../../../renderer/window/location-store.ts';
 import { PanelStore } from '../../../../renderer/window/panel-store.ts';
 import { commandForKey } from '../../../../renderer/window/shortcuts.ts';
 import { viewCommands } from '../../../../renderer/window/view-commands.ts';
@@ -19,7 +19,7 @@ function windowWithViewCommands() {
 }
 
 test('each view of the fleet is a command with a title and a shortcut', () => {
-  for (const view of FLEET_VIEWS) {
+  for (const view of FLEET_WIDE_VIEWS) {
     assert.ok(isCommandId(view), view);
     assert.ok(COMMANDS[view].title.length > 0 && COMMANDS[view].accelerator, `${view} has a title and a shortcut`);
   }
@@ -28,7 +28,7 @@ test('each view of the fleet is a command with a title and a shortcut', () => {
 test("a view's command shows it, from any view, and again shows it rather than closing it", () => {
   const to = windowWithViewCommands();
   to.locationStore.selectOne('a');
-  for (const view of FLEET_VIEWS) {
+  for (const view of FLEET_WIDE_VIEWS) {
     // As the menu hands it over.
     routePanelEvent({ type: 'runCommand', command: view }, to);
     assert.equal(to.locationStore.getSnapshot().view, view, `the menu's ${view}`);
@@ -41,7 +41,7 @@ test("a view's command shows it, from any view, and again shows it rather than c
 
 test('the page reads each view’s shortcut as that view’s command, on every platform', () => {
   for (const mac of [false, true]) {
-    for (const view of FLEET_VIEWS) {
+    for (const view of FLEET_WIDE_VIEWS) {
       const letter = COMMANDS[view].accelerator!.split('+').at(-1)!;
       const press = { key: letter.toUpperCase(), ctrlKey: !mac, metaKey: mac, shiftKey: true, altKey: false };
       assert.equal(commandForKey(press, mac), view);

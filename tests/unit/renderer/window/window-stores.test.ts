@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.ts';
-import type { AppStatus, BoardView } from '../../../../shared/types.ts';
+import type { AppStatus, PanelListSettings } from '../../../../shared/types.ts';
 import { readWindowMemory, type SessionMemory } from '../../../../renderer/window/window-memory.ts';
 import { groupsInUse, markedPanels, selectedPanel } from '../../../../renderer/window/panel-selection.ts';
 import { WINDOW_VIEWS } from '../../../../renderer/window/location-store.ts';
 import { applyStatus, createWindowStores } from '../../../../renderer/window/window-stores.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
 
-/** The window's own state (location, dialog, notices, status, list view, update), one store per subject, as the window uses it. */
+/** The window's own state (location, dialog, notices, status, panel list choices, update), one store per subject, as the window uses it. */
 
 const panel = samplePanel;
 
-function status(boardView: Partial<BoardView> = {}): AppStatus {
+function status(panelList: Partial<PanelListSettings> = {}): AppStatus {
   return {
-    settings: { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, ...boardView } },
+    settings: { ...DEFAULT_SETTINGS, panelList: { ...DEFAULT_SETTINGS.panelList, ...panelList } },
     tokenProtection: { level: 'keyring', backend: 'test' },
     startupProblems: [],
   };
@@ -75,38 +75,38 @@ test('the snapshot changes only when something in it did', () => {
   assert.equal(notified, 0, 'unsubscribed');
 });
 
-test('the list view as the operator left it arrives with the first status, with the panel shown', () => {
+test('the panel list as the operator left it arrives with the first status, with the panel shown', () => {
   const stores = createWindowStores();
-  const { listViewStore, locationStore } = stores;
-  assert.equal(listViewStore.getSnapshot().listViewAdopted, false);
-  assert.equal(listViewStore.getSnapshot().listView.sort, 'name');
+  const { panelListChoicesStore, locationStore } = stores;
+  assert.equal(panelListChoicesStore.getSnapshot().panelListChoicesAdopted, false);
+  assert.equal(panelListChoicesStore.getSnapshot().panelListChoices.sort, 'name');
   applyStatus(stores, status({ sort: 'status', attentionOnly: true, selectedPanelId: 'b' }));
-  const snapshot = listViewStore.getSnapshot();
-  assert.equal(snapshot.listViewAdopted, true);
-  assert.deepEqual(snapshot.listView, { sort: 'status', attentionOnly: true, collapsedGroups: [] });
+  const snapshot = panelListChoicesStore.getSnapshot();
+  assert.equal(snapshot.panelListChoicesAdopted, true);
+  assert.deepEqual(snapshot.panelListChoices, { sort: 'status', attentionOnly: true, collapsedGroups: [] });
   assert.equal(locationStore.getSnapshot().selectedId, 'b');
   // A later status (a setting saved) does not move the list back.
-  listViewStore.change({ sort: 'name' });
+  panelListChoicesStore.change({ sort: 'name' });
   applyStatus(stores, status({ sort: 'expiry', selectedPanelId: 'c' }));
-  assert.equal(listViewStore.getSnapshot().listView.sort, 'name');
+  assert.equal(panelListChoicesStore.getSnapshot().panelListChoices.sort, 'name');
   assert.equal(locationStore.getSnapshot().selectedId, 'b');
 });
 
 test('a change made before the settings arrived wins over them; a panel chosen meanwhile stays chosen', () => {
   const stores = createWindowStores();
-  const { listViewStore, locationStore } = stores;
-  listViewStore.change({ attentionOnly: true });
+  const { panelListChoicesStore, locationStore } = stores;
+  panelListChoicesStore.change({ attentionOnly: true });
   locationStore.selectOne('a');
   applyStatus(stores, status({ sort: 'status', selectedPanelId: 'b' }));
-  assert.deepEqual(listViewStore.getSnapshot().listView, { sort: 'name', attentionOnly: true, collapsedGroups: [] });
+  assert.deepEqual(panelListChoicesStore.getSnapshot().panelListChoices, { sort: 'name', attentionOnly: true, collapsedGroups: [] });
   assert.equal(locationStore.getSnapshot().selectedId, 'a');
-  assert.equal(listViewStore.getSnapshot().listViewAdopted, true);
+  assert.equal(panelListChoicesStore.getSnapshot().panelListChoicesAdopted, true);
 });
 
 test('no status (main could not say) adopts nothing: the list keeps its defaults and is not saved', () => {
   const stores = createWindowStores();
   applyStatus(stores, null);
-  assert.equal(stores.listViewStore.getSnapshot().listViewAdopted, false);
+  assert.equal(stores.panelListChoicesStore.getSnapshot().panelListChoicesAdopted, false);
   assert.equal(stores.statusStore.getSnapshot().status, null);
 });
 

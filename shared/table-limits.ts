@@ -1,4 +1,4 @@
-/** The table's limits, which the window uses too: its schemas are main's (board-table-schemas.ts), so zod stays out of the renderer. */
+/** The table's limits, which the window uses too: its schemas are main's (panel-list-schemas.ts), so zod stays out of the renderer. */
 
 /** The narrowest and widest list pane kept, in pixels: a damaged width never hides the panel view. */
 export const PANE_WIDTH = { min: 280, max: 4000 } as const;

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
-import { expiryText, sectionKey, typeAheadIndex, type BoardItem } from './fleet-view.ts';
+import { expiryText, sectionKey, typeAheadIndex, type ListItem } from './panel-list-rows.ts';
 import { isApiTokenSignIn } from '../ui/panel-status.ts';
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
 import { isUnencrypted } from '../ui/plain-http.tsx';
@@ -14,7 +14,7 @@ export const SECTION_HEIGHT = 30;
 const TYPE_AHEAD_MS = 700;
 
 interface PanelListProps {
-  items: readonly BoardItem[];
+  items: readonly ListItem[];
   selectedId: string | null;
   /** The panels selected together (two or more), or empty when only `selectedId` is. */
   marked: ReadonlySet<string>;
@@ -58,8 +58,8 @@ function movedTo(key: string, current: number, count: number, pageRows: () => nu
 }
 
 /** An id per entry: every character but letters, digits and '-' escaped, '_' too, so two keys never share one. */
-const itemId = (key: string) => `board-item-${key.replace(/[^A-Za-z0-9-]/g, (char) => `_${char.codePointAt(0)}_`)}`;
-const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : item.row.panel.name);
+const itemId = (key: string) => `list-item-${key.replace(/[^A-Za-z0-9-]/g, (char) => `_${char.codePointAt(0)}_`)}`;
+const itemName = (item: ListItem) => (item.kind === 'section' ? item.name : item.row.panel.name);
 
 /**
  * The panels as one WAI-ARIA tree: one Tab stop; Up/Down, Page Up/Down, Home/End and type-ahead
@@ -69,7 +69,7 @@ const itemName = (item: BoardItem) => (item.kind === 'section' ? item.name : ite
  * Shift+Up/Down, Ctrl+A; Esc goes back to one. Right click or the context-menu key (Shift+F10)
  * opens the row menu. Only the rows in view (and a few beyond) are in the page.
  */
-export function PanelList({
+export function ListLayout({
   items,
   selectedId,
   marked,
@@ -231,13 +231,13 @@ export function PanelList({
   };
 
   if (items.length === 0) {
-    return <p className="panel-list-empty muted">{emptyText}</p>;
+    return <p className="list-layout-empty muted">{emptyText}</p>;
   }
   const activeItem = items[activeIndex];
   return (
     <div
       ref={scroller}
-      className="panel-list"
+      className="list-layout"
       role="tree"
       aria-label="Panel list"
       aria-multiselectable="true"
@@ -247,7 +247,7 @@ export function PanelList({
       onFocus={() => onFocusChange(true)}
       onBlur={() => onFocusChange(false)}
     >
-      <div className="panel-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="list-layout-inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((virtual) => {
           const item = items[virtual.index]!;
           const focusList = (target: HTMLElement) => target.closest<HTMLElement>('[role="tree"]')?.focus();

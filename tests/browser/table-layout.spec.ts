@@ -39,8 +39,8 @@ async function buildFleet(core: Core): Promise<ReferencePanel[]> {
   return servers;
 }
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const table = (page: Page) => board(page).getByRole('grid', { name: 'Panel table' });
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const table = (page: Page) => panelList(page).getByRole('grid', { name: 'Panel table' });
 const rows = (page: Page) => table(page).locator('.fleet-row');
 
 /** The rows wholly inside the table's visible box: what one screen shows. */
@@ -61,10 +61,10 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
   const app = await launch(page);
   const servers = await buildFleet(app.core);
   try {
-    await board(page).getByRole('button', { name: 'Table', exact: true }).click();
+    await panelList(page).getByRole('button', { name: 'Table', exact: true }).click();
     await expect(table(page)).toBeVisible();
-    await expect(board(page).getByLabel('Fleet health')).toContainText('4 services down');
-    await expect(board(page).getByLabel('Fleet health')).toContainText('2 disks over 90%');
+    await expect(panelList(page).getByLabel('Fleet health')).toContainText('4 services down');
+    await expect(panelList(page).getByLabel('Fleet health')).toContainText('2 disks over 90%');
     expect(await rowsOnScreen(page)).toBeGreaterThanOrEqual(25);
     // Virtualised: never every row of a long fleet, but here a screen holds most of them.
     expect(await rows(page).count()).toBeLessThanOrEqual(TOTAL);
@@ -87,7 +87,7 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     // Never logged in is told apart, and needs nothing.
     await expect(rows(page).filter({ hasText: 'Client 14 out' }).locator('.col-state')).toHaveText('New');
     await expect(rows(page).nth(6).locator('.col-reason')).toHaveText('');
-    const attention = board(page).getByRole('button', { name: /Needs attention/ });
+    const attention = panelList(page).getByRole('button', { name: /Needs attention/ });
     await expect(attention).toHaveText('Needs attention (6)');
     await checkScreen(page, '70-fleet-table-1280');
 
@@ -104,7 +104,7 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await attention.click();
 
     // The fact terms.
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     await search.fill('down');
     await expect(rows(page)).toHaveCount(2);
     await search.fill('disk>90');
@@ -127,18 +127,18 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await expect(page.getByRole('main')).toContainText('Client 08 expired');
 
     // Grouped within the groups; the choice is remembered.
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
-    await board(page).getByRole('checkbox', { name: 'Group rows by group' }).check();
-    await board(page).getByRole('checkbox', { name: 'CPU' }).uncheck();
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).getByRole('checkbox', { name: 'Group rows by group' }).check();
+    await panelList(page).getByRole('checkbox', { name: 'CPU' }).uncheck();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
     await expect(table(page).locator('.fleet-group').first()).toContainText('Acme');
     await expect(table(page).getByRole('columnheader', { name: 'CPU' })).toHaveCount(0);
-    await expect.poll(async () => (await app.core.getAppStatus()).settings.boardView.table?.grouped, { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await app.core.getAppStatus()).settings.panelList.table?.grouped, { timeout: 5000 }).toBe(true);
     await checkScreen(page, '71-fleet-table-grouped');
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
-    await board(page).getByRole('checkbox', { name: 'Group rows by group' }).uncheck();
-    await board(page).locator('summary', { hasText: 'Columns' }).click();
-    expect((await app.core.getAppStatus()).settings.boardView.layout).toBe('table');
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).getByRole('checkbox', { name: 'Group rows by group' }).uncheck();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    expect((await app.core.getAppStatus()).settings.panelList.layout).toBe('table');
 
     await page.setViewportSize({ width: 900, height: 600 });
     await checkScreen(page, '72-fleet-table-900');

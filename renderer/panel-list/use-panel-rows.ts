@@ -1,30 +1,30 @@
 import { useDeferredValue, useMemo, useRef } from 'react';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
-import type { BoardSort, BoardTable, Panel } from '../../shared/types.ts';
-import { type BoardRow, type BoardRowCache, boardRows, fleetCounts, type FleetCounts, needsAttention } from './board-rows.ts';
-import { matchingRows, rowMatcher, type SearchCache } from './board-search.ts';
-import { sortKey, sortRows } from './fleet-view.ts';
+import type { ListSort, TableSettings, Panel } from '../../shared/types.ts';
+import { type PanelRow, type PanelRowCache, panelRows, fleetCounts, type FleetCounts, needsAttention } from './panel-rows.ts';
+import { matchingRows, rowMatcher, type SearchCache } from './row-search.ts';
+import { sortKey, sortRows } from './panel-list-rows.ts';
 import { panelFacts } from './panel-attention.ts';
 import type { TableItem } from './table-columns.ts';
-import { tableOf, useSearchTextsWhenIdle, useTableItems } from './board-table.tsx';
+import { tableOf, useSearchTextsWhenIdle, useTableItems } from './table-layout-parts.tsx';
 
-const NO_ROWS: readonly BoardRow[] = [];
+const NO_ROWS: readonly PanelRow[] = [];
 
-interface BoardInput {
+interface PanelRowsInput {
   panels: readonly Panel[];
   health: ReadonlyMap<string, PanelHealth>;
   /** What is typed in the search box, and the attention filter. */
   query: string;
   attentionOnly: boolean;
   /** The list's order. */
-  sort: BoardSort;
-  /** The table's view when the board is a table; null for the list. */
-  table: BoardTable | null;
+  sort: ListSort;
+  /** The table's view when the panel list is a table; null for the list. */
+  table: TableSettings | null;
   /** The keyboard is in the list or the table: rows keep their places meanwhile. */
   listFocused: boolean;
 }
 
-interface BoardOutput {
+interface PanelRowsOutput {
   /** The panels and the query the rows are of (deferred: ten thousand are worked out in a render of their own). */
   listed: readonly Panel[];
   listedQuery: string;
@@ -32,19 +32,19 @@ interface BoardOutput {
   settling: boolean;
   fleet: FleetCounts;
   /** The list's rows, in its order, the search's best first. */
-  listRows: readonly BoardRow[];
+  listRows: readonly PanelRow[];
   /** The table's items and how many panels they show. */
   tableItems: readonly TableItem[];
   shown: number;
 }
 
 /**
- * The board's rows from the panels, their state and what the operator asked: each panel's row
+ * The panel list's rows from the panels, their state and what the operator asked: each panel's row
  * built once per panel and state, sorted once per order, and a keystroke only matching them.
  */
-export function useBoardRows({ panels, health, query, attentionOnly, sort, table, listFocused }: BoardInput): BoardOutput {
+export function usePanelRows({ panels, health, query, attentionOnly, sort, table, listFocused }: PanelRowsInput): PanelRowsOutput {
   // Per panel and state, across renders: a keystroke over ten thousand panels reads them back.
-  const rowCache = useRef<BoardRowCache>(new WeakMap()).current;
+  const rowCache = useRef<PanelRowCache>(new WeakMap()).current;
   const searchText = useRef<SearchCache>(new WeakMap()).current;
   // Ten thousand panels are sorted, filtered and grouped in a render of their own, which React
   // may interrupt: the rest of the window (the panel shown, what is typed) never waits behind it.
@@ -52,8 +52,8 @@ export function useBoardRows({ panels, health, query, attentionOnly, sort, table
   const listedQuery = useDeferredValue(query);
   // A check's state read comes from a store (a render that cannot wait): the rows follow it in a render of their own.
   const listedHealth = useDeferredValue(health);
-  const rows = useMemo(() => boardRows(listed, listedHealth, rowCache), [listed, listedHealth, rowCache]);
-  // "Needs attention" is the facts' (board-rows.ts), in the list as in the table: the same panels in both.
+  const rows = useMemo(() => panelRows(listed, listedHealth, rowCache), [listed, listedHealth, rowCache]);
+  // "Needs attention" is the facts' (panel-rows.ts), in the list as in the table: the same panels in both.
   const fleet = useMemo(() => fleetCounts(rows), [rows]);
   // While the operator works in the list, rows keep the places they had (a session read would
   // move the row just selected when sorted by last check, status or session end); new panels get
@@ -65,7 +65,7 @@ export function useBoardRows({ panels, health, query, attentionOnly, sort, table
   const sorted = useMemo(() => {
     if (!listFocused || frozenKeys.current.sort !== sort) frozenKeys.current = { sort, keys: new Map() };
     const { keys } = frozenKeys.current;
-    // The table sorts by its own column (board-table.tsx): the list's order would be work thrown away.
+    // The table sorts by its own column (table-layout-parts.tsx): the list's order would be work thrown away.
     if (tabled) return NO_ROWS;
     return sortRows(rows, (panel) => {
       let key = keys.get(panel.id);
@@ -79,7 +79,7 @@ export function useBoardRows({ panels, health, query, attentionOnly, sort, table
   // One matcher per keystroke, over rows built already: nothing is counted or sorted again.
   const matcher = useMemo(
     () =>
-      rowMatcher({ query: listedQuery, attentionOnly }, needsAttention, searchText, (row: BoardRow) => panelFacts(row.panel, row.health)),
+      rowMatcher({ query: listedQuery, attentionOnly }, needsAttention, searchText, (row: PanelRow) => panelFacts(row.panel, row.health)),
     [listedQuery, attentionOnly, searchText],
   );
   const listRows = useMemo(() => matchingRows(sorted, matcher), [sorted, matcher]);

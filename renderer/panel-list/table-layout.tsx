@@ -1,20 +1,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import type { BoardTable, TableColumn } from '../../shared/types.ts';
+import type { TableSettings, TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from './panel-attention.ts';
 import { columnWidth, REASON_MIN_WIDTH, type TableItem } from './table-columns.ts';
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
-import { type CellStyles, FleetGroupRow, FleetTableRow, type RowActions, rowId } from './fleet-table-row.tsx';
+import { type CellStyles, TableGroupRow, TableLayoutRow, type RowActions, rowId } from './table-layout-row.tsx';
 import { TableHeader } from './table-header.tsx';
 
 /** Every row has this height: ten thousand rows cost no measuring. */
 export const TABLE_ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 28;
 
-interface FleetTableProps {
+interface TableLayoutProps {
   items: readonly TableItem[];
-  table: BoardTable;
-  onTableChange(change: Partial<BoardTable>): void;
+  table: TableSettings;
+  onTableChange(change: Partial<TableSettings>): void;
   selectedId: string | null;
   onSelect(id: string): void;
   /** Enter on a row: the operator wants to work in the panel (a signed-out one: log in). */
@@ -34,7 +34,7 @@ interface FleetTableProps {
  * Up/Down, Page Up/Down, Home/End move the selection (the panel is shown), Enter opens it. Only
  * the rows in view (and a few beyond) are in the page. The header sorts and resizes.
  */
-export function FleetTable(props: FleetTableProps) {
+export function TableLayout(props: TableLayoutProps) {
   const { items, table, onTableChange, selectedId, onSelect, onOpen, onOpenMenu, onMute, now, emptyText, onFocusChange } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const [dragged, setDragged] = useState<{ column: TableColumn; width: number } | null>(null);
@@ -131,7 +131,7 @@ export function FleetTable(props: FleetTableProps) {
     [],
   );
 
-  if (items.length === 0) return <p className="panel-list-empty muted">{emptyText}</p>;
+  if (items.length === 0) return <p className="list-layout-empty muted">{emptyText}</p>;
   // The reason shrinks (to REASON_MIN_WIDTH) before the table scrolls sideways, and grows into room to spare.
   const reasonSlack = table.columns.includes('reason') ? Math.max(0, widthOf('reason') - REASON_MIN_WIDTH) : 0;
   const total = table.columns.reduce((sum, column) => sum + widthOf(column), 0) - reasonSlack;
@@ -152,7 +152,7 @@ export function FleetTable(props: FleetTableProps) {
     // biome-ignore lint/a11y/useSemanticElements: a virtualised grid of absolutely placed rows, which table layout cannot be
     <div
       ref={scroller}
-      className="fleet-table"
+      className="table-layout"
       role="grid"
       aria-label="Panel table"
       aria-rowcount={items.length + 1}
@@ -163,7 +163,7 @@ export function FleetTable(props: FleetTableProps) {
       onBlur={() => onFocusChange(false)}
     >
       {/* biome-ignore lint/a11y/useSemanticElements: part of the virtualised grid */}
-      <div role="rowgroup" className="fleet-table-header" style={{ minWidth: total }}>
+      <div role="rowgroup" className="table-layout-header" style={{ minWidth: total }}>
         <TableHeader
           table={table}
           onChange={onTableChange}
@@ -173,15 +173,15 @@ export function FleetTable(props: FleetTableProps) {
         />
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements: part of the virtualised grid */}
-      <div role="rowgroup" className="fleet-table-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth: total }}>
+      <div role="rowgroup" className="table-layout-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth: total }}>
         {rows.map((virtual) => {
           const item = items[virtual.index]!;
           const top = virtual.start - HEADER_HEIGHT;
           const key = keyOf(virtual.index, item.key);
           return item.kind === 'group' ? (
-            <FleetGroupRow key={key} item={item} top={top} rowIndex={virtual.index + 2} width={total} />
+            <TableGroupRow key={key} item={item} top={top} rowIndex={virtual.index + 2} width={total} />
           ) : (
-            <FleetTableRow
+            <TableLayoutRow
               key={key}
               item={item}
               top={top}

@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { PANE_WIDTH } from '../../shared/board-table.ts';
+import { PANE_WIDTH } from '../../shared/table-limits.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
-import type { BoardTable, Panel } from '../../shared/types.ts';
-import type { BoardRow } from './board-rows.ts';
-import { buildSearchTexts, type RowMatcher, type SearchCache } from './fleet-view.ts';
+import type { TableSettings, Panel } from '../../shared/types.ts';
+import type { PanelRow } from './panel-rows.ts';
+import { buildSearchTexts, type RowMatcher, type SearchCache } from './panel-list-rows.ts';
 import { DISK_FULL_PERCENT, diskPercent } from './panel-attention.ts';
 import { NO_MATCH } from './panel-search.ts';
 import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableItem } from './table-columns.ts';
 
 /**
- * The parts of the board the table adds: its rows in its order, the counts of services down and
+ * The parts of the panel list the table layout adds: its rows in its order, the counts of services down and
  * full disks, and the drag handle of the list pane.
  */
 
@@ -19,9 +19,9 @@ import { DEFAULT_TABLE, groupTableRows, sortTableRows, type TableItem } from './
  * filters the sorted rows; it never sorts ten thousand again.
  */
 export function useTableItems(
-  rows: readonly BoardRow[],
-  table: BoardTable,
-  matcher: RowMatcher<BoardRow> | null,
+  rows: readonly PanelRow[],
+  table: TableSettings,
+  matcher: RowMatcher<PanelRow> | null,
 ): { items: readonly TableItem[]; shown: number } {
   const { sortBy, descending, grouped } = table;
   const sorted = useMemo(() => sortTableRows(rows, { sortBy, descending }), [rows, sortBy, descending]);
@@ -34,7 +34,7 @@ export function useTableItems(
  * Builds every row's search text while the window is idle (a few milliseconds at a time), once per
  * change of the rows: the first keystroke then finds them built instead of building ten thousand.
  */
-export function useSearchTextsWhenIdle(rows: readonly BoardRow[], cache: SearchCache): void {
+export function useSearchTextsWhenIdle(rows: readonly PanelRow[], cache: SearchCache): void {
   useEffect(() => {
     let next = 0;
     let handle = 0;
@@ -48,7 +48,7 @@ export function useSearchTextsWhenIdle(rows: readonly BoardRow[], cache: SearchC
 }
 
 /** The table's view: the operator's, else the default. */
-export function tableOf(table: BoardTable | undefined): BoardTable {
+export function tableOf(table: TableSettings | undefined): TableSettings {
   return table ?? DEFAULT_TABLE;
 }
 

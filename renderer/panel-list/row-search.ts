@@ -1,12 +1,12 @@
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel } from '../../shared/types.ts';
-import type { FleetFilter, FleetRow } from './fleet-view.ts';
+import type { FleetFilter, FleetRow } from './panel-list-rows.ts';
 import { byRank, matchRank, NO_MATCH, type PanelFacts, RANK, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
 import type { PanelStatusKind } from '../ui/panel-status.ts';
 
 /**
- * The board's search over its rows (the list's and the table's alike): one matcher per keystroke,
+ * The panel list's search over its rows (the list's and the table's alike): one matcher per keystroke,
  * each row's search text built once per panel and kept.
  */
 

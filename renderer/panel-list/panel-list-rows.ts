@@ -1,8 +1,8 @@
-import type { BoardSort, Panel } from '../../shared/types.ts';
+import type { ListSort, Panel } from '../../shared/types.ts';
 import { versionSortKey } from '../../shared/panel-version.ts';
 import { panelStatus, type PanelStatusKind } from '../ui/panel-status.ts';
-import { type BoardRow, type BoardRowCache, boardRow, fleetCounts, needsAttention } from './board-rows.ts';
-import { matchingRows, rowMatcher, type SearchCache } from './board-search.ts';
+import { type PanelRow, type PanelRowCache, panelRow, fleetCounts, needsAttention } from './panel-rows.ts';
+import { matchingRows, rowMatcher, type SearchCache } from './row-search.ts';
 import { fold, type PanelFacts } from './panel-search.ts';
 
 /**
@@ -27,7 +27,7 @@ export interface FleetFilter {
   query: string;
   /** Only panels that need attention. */
   attentionOnly: boolean;
-  /** What needs attention, when not the facts known of the panel alone (board-rows.ts's needsAttention). */
+  /** What needs attention, when not the facts known of the panel alone (panel-rows.ts's needsAttention). */
   isAttention?: (panel: Panel) => boolean;
 }
 
@@ -37,9 +37,9 @@ export interface FleetRow {
   label: string;
 }
 
-export interface FleetView {
+export interface PanelListRows {
   /** The rows shown: in the list's order, or while searching by rank (best match first), the list's order within a rank. */
-  rows: readonly BoardRow[];
+  rows: readonly PanelRow[];
   /** Per state, over the whole fleet (not only the rows shown). */
   counts: Record<PanelStatusKind, number>;
   attention: number;
@@ -54,25 +54,25 @@ const versionOnly = (panel: Panel): PanelFacts => ({
   version: panel.panelVersion,
 });
 
-/** Rows of panels whose state is not known here (fleetView's callers have none), kept across calls. */
-const stateless: BoardRowCache = new WeakMap();
+/** Rows of panels whose state is not known here (panelListRows's callers have none), kept across calls. */
+const stateless: PanelRowCache = new WeakMap();
 
 /** The view of `panels` under `filter`; `factsOf` gives what the fact terms (`down`, `disk>90`) test. */
-export function fleetView(
+export function panelListRows(
   panels: readonly Panel[],
   filter: FleetFilter,
   cache: SearchCache = new WeakMap(),
   factsOf: (panel: Panel) => PanelFacts = versionOnly,
-): FleetView {
-  const rows = panels.map((panel) => boardRow(stateless, panel, undefined));
-  const attends = (row: BoardRow) => (filter.isAttention ? filter.isAttention(row.panel) : needsAttention(row));
+): PanelListRows {
+  const rows = panels.map((panel) => panelRow(stateless, panel, undefined));
+  const attends = (row: PanelRow) => (filter.isAttention ? filter.isAttention(row.panel) : needsAttention(row));
   const { counts, attention } = fleetCounts(rows, attends);
   const matcher = rowMatcher(filter, attends, cache, (row) => factsOf(row.panel));
   return { rows: matchingRows(rows, matcher), counts, attention };
 }
 
-// The search over rows, apart (board-search.ts); named here too, where fleetView uses it.
-export { buildSearchTexts, matchingRows, type RowMatcher, rowMatcher, type SearchCache } from './board-search.ts';
+// The search over rows, apart (row-search.ts); named here too, where panelListRows uses it.
+export { buildSearchTexts, matchingRows, type RowMatcher, rowMatcher, type SearchCache } from './row-search.ts';
 
 // The texts of a row, apart (row-texts.ts); named here too, where the list's other pure parts are.
 export { type ExpiryTone, expiryText, typeAheadIndex } from './row-texts.ts';
@@ -100,7 +100,7 @@ export function nameKey(panel: Panel): string {
 /** Attention first: a session the panel ended, then failing checks, then no sign-in, then healthy. */
 const STATUS_RANK: Readonly<Record<PanelStatusKind, number>> = { expired: 0, 'check-failed': 1, 'signed-out': 2, 'signed-in': 3 };
 
-export const SORT_NAMES: Readonly<Record<BoardSort, string>> = {
+export const SORT_NAMES: Readonly<Record<ListSort, string>> = {
   name: 'Name',
   status: 'Status (attention first)',
   checked: 'Last checked (longest ago first)',
@@ -115,7 +115,7 @@ function timeOrLast(value: string | null | undefined, last: number): number {
 }
 
 /** Where a panel goes in `sort` order before its name decides; 0 for every panel in name order. */
-export function sortKey(panel: Panel, sort: BoardSort): number {
+export function sortKey(panel: Panel, sort: ListSort): number {
   switch (sort) {
     case 'name':
       return 0;
@@ -139,7 +139,7 @@ export function sortKey(panel: Panel, sort: BoardSort): number {
  */
 export function sortPanels(
   panels: readonly Panel[],
-  sort: BoardSort,
+  sort: ListSort,
   keyOf: (panel: Panel) => number = (panel) => sortKey(panel, sort),
 ): Panel[] {
   return sortByKey(panels, (panel) => panel, keyOf);
@@ -201,12 +201,12 @@ export const FAVOURITES_KEY = '\u0000favourites';
 export const NO_GROUP_KEY = '\u0000none';
 
 /** `position` (from 1) of `setSize`: where an entry is among its siblings, for screen readers. */
-export type BoardItem =
+export type ListItem =
   | { kind: 'section'; key: string; name: string; count: number; attention: number; collapsed: boolean; position: number; setSize: number }
   | {
       kind: 'panel';
       key: string;
-      row: BoardRow /** The section's key, or null in a list without sections. */;
+      row: PanelRow /** The section's key, or null in a list without sections. */;
       section: string | null;
       position: number;
       setSize: number;
@@ -217,7 +217,7 @@ export type BoardItem =
  * panels of no group, each under a heading that folds. Without favourites and groups the list
  * has no headings at all. Rows keep the order they come in (already sorted).
  */
-export function boardItems(rows: readonly BoardRow[], collapsed: ReadonlySet<string>): BoardItem[] {
+export function listItems(rows: readonly PanelRow[], collapsed: ReadonlySet<string>): ListItem[] {
   const sections = listSections(rows, (row) => row.panel);
   if (sections === null) {
     return rows.map((row, index) => ({
@@ -229,7 +229,7 @@ export function boardItems(rows: readonly BoardRow[], collapsed: ReadonlySet<str
       setSize: rows.length,
     }));
   }
-  const items: BoardItem[] = [];
+  const items: ListItem[] = [];
   for (const [index, [key, name, members]] of sections.entries()) {
     const folded = collapsed.has(key);
     const attention = members.filter(needsAttention).length;
@@ -276,12 +276,12 @@ function listSections<T>(rows: readonly T[], panelOf: (row: T) => Panel): [strin
 }
 
 /** `panels` in the order the list shows them under `sort`, sections included (folded ones too): what the bulk view names. */
-export function inListOrder(panels: readonly Panel[], sort: BoardSort): Panel[] {
+export function inListOrder(panels: readonly Panel[], sort: ListSort): Panel[] {
   const sorted = sortPanels(panels, sort);
   return listSections(sorted, (panel) => panel)?.flatMap(([, , members]) => members) ?? sorted;
 }
 
 /** The key a section is folded under, from its item. */
-export function sectionKey(item: Extract<BoardItem, { kind: 'section' }>): string {
+export function sectionKey(item: Extract<ListItem, { kind: 'section' }>): string {
   return item.key.slice('section:'.length);
 }

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PanelHealth } from '../../../../shared/fleet-state.ts';
 import type { Panel } from '../../../../shared/types.ts';
-import { type BoardRow, boardRow, boardRows, fleetCounts, needsAttention } from '../../../../renderer/panel-list/board-rows.ts';
-import { boardItems, matchingRows, rowMatcher } from '../../../../renderer/panel-list/fleet-view.ts';
+import { type PanelRow, panelRow, panelRows, fleetCounts, needsAttention } from '../../../../renderer/panel-list/panel-rows.ts';
+import { listItems, matchingRows, rowMatcher } from '../../../../renderer/panel-list/panel-list-rows.ts';
 import { panelAttention, panelFacts } from '../../../../renderer/panel-list/panel-attention.ts';
 import { DEFAULT_TABLE, tableItems } from '../../../../renderer/panel-list/table-columns.ts';
 import { sampleHealth, samplePanel } from '../../../support/panel-fixture.ts';
 
-/** The board's rows: one definition of "Needs attention" for the list and the table, rows kept per panel and state. */
+/** The panel list's rows: one definition of "Needs attention" for the list and the table, rows kept per panel and state. */
 
 const at = '2030-01-01T00:05:00.000Z';
 const state = (panel: Panel, change: Partial<PanelHealth> = {}): PanelHealth => sampleHealth(panel, at, change);
@@ -34,14 +34,14 @@ const health = new Map<string, PanelHealth>([
 ]);
 
 test('the list and the table: the same panels need attention, counted alike overall and per group', () => {
-  const rows = boardRows(panels, health, new WeakMap());
+  const rows = panelRows(panels, health, new WeakMap());
   const facts = panels.filter((panel) => panelAttention(panel, health.get(panel.id)).attention).map((panel) => panel.name);
   assert.deepEqual(facts.sort(), ['disk full', 'expired', 'services down', 'unreachable']);
 
   // The count on the button, the same in both views.
   assert.equal(fleetCounts(rows).attention, facts.length);
   // The list's filter and its section headings.
-  const matcher = rowMatcher<BoardRow>({ query: '', attentionOnly: true }, needsAttention, new WeakMap(), (row) =>
+  const matcher = rowMatcher<PanelRow>({ query: '', attentionOnly: true }, needsAttention, new WeakMap(), (row) =>
     panelFacts(row.panel, row.health),
   );
   assert.deepEqual(
@@ -51,7 +51,7 @@ test('the list and the table: the same panels need attention, counted alike over
     facts,
   );
   const sections = new Map<string, number>();
-  for (const item of boardItems(rows, new Set())) if (item.kind === 'section') sections.set(item.name, item.attention);
+  for (const item of listItems(rows, new Set())) if (item.kind === 'section') sections.set(item.name, item.attention);
   // The table's group headings.
   const groups = new Map<string, number>();
   for (const item of tableItems(rows, { ...DEFAULT_TABLE, grouped: true }))
@@ -63,9 +63,9 @@ test('the list and the table: the same panels need attention, counted alike over
 test('a row is built again only when its panel or its state changes', () => {
   const cache = new WeakMap();
   const panel = panels[6]!;
-  const first = boardRow(cache, panel, health.get(panel.id));
-  assert.equal(boardRow(cache, panel, health.get(panel.id)), first, 'the same panel and state: the same row');
-  const healed = boardRow(cache, panel, state(panel));
+  const first = panelRow(cache, panel, health.get(panel.id));
+  assert.equal(panelRow(cache, panel, health.get(panel.id)), first, 'the same panel and state: the same row');
+  const healed = panelRow(cache, panel, state(panel));
   assert.notEqual(healed, first);
   assert.equal(healed.attention.attention, false);
   assert.equal(first.attention.reason, '2 services down');

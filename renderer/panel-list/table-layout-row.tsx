@@ -4,7 +4,7 @@ import { SEVERITY } from './panel-attention.ts';
 import { COLUMNS, type TableItem, type TableRow } from './table-columns.ts';
 
 /**
- * One row of the fleet table (fleet-table.tsx), memoised: while the operator scrolls, the rows
+ * One row of the table layout (table-layout.tsx), memoised: while the operator scrolls, the rows
  * that stay in view are not rendered again, and a row that leaves takes the place of the one that
  * comes in (the table keys rows by slot), so React changes its texts instead of building it anew.
  */
@@ -53,7 +53,7 @@ function StateCell({ row }: { row: TableRow }) {
   );
 }
 
-export const FleetTableRow = memo(function FleetTableRow({ item, top, rowIndex, selected, columns, styles, now, actions }: RowProps) {
+export const TableLayoutRow = memo(function TableLayoutRow({ item, top, rowIndex, selected, columns, styles, now, actions }: RowProps) {
   const { row } = item;
   const { panel } = row;
   return (
@@ -106,7 +106,7 @@ interface GroupProps {
 }
 
 /** A group's heading row, when the table is grouped. */
-export const FleetGroupRow = memo(function FleetGroupRow({ item, top, rowIndex, width }: GroupProps) {
+export const TableGroupRow = memo(function TableGroupRow({ item, top, rowIndex, width }: GroupProps) {
   return (
     // biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive: the grid takes the keyboard for all its rows (aria-activedescendant)
     <div role="row" className="fleet-group" style={{ transform: `translateY(${top}px)` }} aria-rowindex={rowIndex}>

@@ -1,8 +1,8 @@
 /**
- * The sidebar's fleet board (sidebar.tsx, panel-list.tsx, fleet-view.ts) at fleet scale, each
+ * The panel list (panel-list-pane.tsx, list-layout.tsx, panel-list-rows.ts) at fleet scale, each
  * figure against a baseline measured in the same run:
  *
- *   npm run build && node --experimental-strip-types bench/fleet-board.ts      (npm run bench:board)
+ *   npm run build && node --experimental-strip-types bench/panel-list.ts      (npm run bench:panel-list)
  *
  *   1. Time to the first row visible, 10,000 panels vs 10: from the moment listPanels' answer
  *      reaches the page (the renderer's share), and from the start of the page load.
@@ -30,8 +30,8 @@
  * Medians of BENCH_RUNS runs (default 5) after one warm-up run of each size, the order of the two
  * sizes alternating. Times vary with the machine: compare the ratios. It asserts nothing.
  *
- * BENCH_BOARD_LAYOUT=table (npm run bench:board-table) measures the same figures in the fleet
- * table (fleet-table.tsx) instead of the compact list: its rows, its grid, its name cells. Either
+ * BENCH_PANEL_LIST_LAYOUT=table (npm run bench:table-layout) measures the same figures in the fleet
+ * table (table-layout.tsx) instead of the compact list: its rows, its grid, its name cells. Either
  * way the fake main answers getFleetState with a state for every signed-in panel (services down
  * on one in fifty, disks from 20 to 99 %), as the app has it after a check.
  */
@@ -67,7 +67,7 @@ const SCROLL_FRAMES = 300;
  * The list and its panel rows: a listbox of options, or a tree of items where panels are grouped
  * (sections are tree items too, so rows are told by their class).
  */
-const LAYOUT = process.env.BENCH_BOARD_LAYOUT === 'table' ? 'table' : 'list';
+const LAYOUT = process.env.BENCH_PANEL_LIST_LAYOUT === 'table' ? 'table' : 'list';
 const LIST =
   LAYOUT === 'table' ? '[role="grid"][aria-label="Panel table"]' : '[aria-label="Panel list"]:is([role="listbox"], [role="tree"])';
 const ROW = LAYOUT === 'table' ? '.fleet-row[role="row"]' : '.panel-item:is([role="option"], [role="treeitem"])';
@@ -95,8 +95,8 @@ interface LongTask {
   duration: number;
 }
 
-/** What the page keeps for the bench, as `window.__board`. */
-interface BoardProbe {
+/** What the page keeps for the bench, as `window.__panelList`. */
+interface PanelListProbe {
   /** When listPanels' answer was handed to the page (performance.now()). */
   answeredAt: number | null;
   /** When the stand-in for IPC's copy of the list ran: its task is the harness's, not the renderer's. */
@@ -122,11 +122,11 @@ interface Timed {
   matches: string;
 }
 
-type BoardWindow = Window & { __board: BoardProbe };
+type PanelListWindow = Window & { __panelList: PanelListProbe };
 
 /** Runs first in the page: builds the fleet, the fake main and the probes. */
 function installFakeMain(setup: FakeMainSetup): void {
-  const page = window as unknown as BoardWindow;
+  const page = window as unknown as PanelListWindow;
   const now = Date.now();
   const minute = 60_000;
   const iso = (time: number) => new Date(time).toISOString();
@@ -184,7 +184,7 @@ function installFakeMain(setup: FakeMainSetup): void {
     }));
 
   let observer: PerformanceObserver | null = null;
-  const probe: BoardProbe = {
+  const probe: PanelListProbe = {
     answeredAt: null,
     copy: null,
     firstRowAt: null,
@@ -197,7 +197,7 @@ function installFakeMain(setup: FakeMainSetup): void {
     for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
   });
   observer.observe({ type: 'longtask', buffered: true });
-  Object.defineProperty(page, '__board', { value: probe });
+  Object.defineProperty(page, '__panelList', { value: probe });
 
   // The first row: committed (a mutation), then laid out and painted (a frame, then a task).
   const rows = new MutationObserver(() => {
@@ -240,7 +240,7 @@ function installFakeMain(setup: FakeMainSetup): void {
  * in the panel's heading (any change when `title` is null).
  */
 function arm({ trigger, watch, title, row }: { trigger: 'keydown' | 'click'; watch: string; title: string | null; row: string }): void {
-  const probe = (window as unknown as BoardWindow).__board;
+  const probe = (window as unknown as PanelListWindow).__panelList;
   const target = document.querySelector(watch);
   if (!target) throw new Error(`nothing matches ${watch}`);
   probe.pending = new Promise<Timed>((resolve) => {
@@ -326,7 +326,7 @@ async function scrollList({
  * the fake main's copy of the list is left out: it stands for IPC, not for the renderer's work.
  */
 function longestTask({ from, to }: { from: number; to: number }): number {
-  const probe = (window as unknown as BoardWindow).__board;
+  const probe = (window as unknown as PanelListWindow).__panelList;
   probe.flush();
   const copy = probe.copy;
   const overlaps = (task: LongTask, start: number, end: number) => task.start < end && task.start + task.duration > start;
@@ -376,7 +376,7 @@ async function timed(page: Page, armed: Parameters<typeof arm>[0], act: () => Pr
       30_000,
     );
   });
-  const result = await Promise.race([page.evaluate(() => (window as unknown as BoardWindow).__board.pending!), stuck]).catch(
+  const result = await Promise.race([page.evaluate(() => (window as unknown as PanelListWindow).__panelList.pending!), stuck]).catch(
     async (error: unknown) => {
       const shown = await page.evaluate(() => ({
         focus: `${document.activeElement?.tagName}.${document.activeElement?.className} ${document.activeElement?.getAttribute('aria-label')}`,
@@ -400,7 +400,7 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
   page.on('pageerror', (error) => errors.push(error.message));
   try {
     const status: AppStatus = {
-      settings: { ...DEFAULT_SETTINGS, boardView: { ...DEFAULT_SETTINGS.boardView, layout: LAYOUT } },
+      settings: { ...DEFAULT_SETTINGS, panelList: { ...DEFAULT_SETTINGS.panelList, layout: LAYOUT } },
       tokenProtection: { level: 'keyring', backend: 'gnome_libsecret' },
       startupProblems: [],
     };
@@ -414,11 +414,13 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
     await page.goto(rendererUrl);
 
     // 1-3. Loading.
-    await page.waitForFunction(() => (window as unknown as BoardWindow).__board.firstRowAt !== null, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as PanelListWindow).__panelList.firstRowAt !== null, undefined, {
+      timeout: 60_000,
+    });
     await profiler?.stop('load');
     await page.waitForTimeout(LOAD_SETTLE_MS);
     const load = await page.evaluate(() => {
-      const probe = (window as unknown as BoardWindow).__board;
+      const probe = (window as unknown as PanelListWindow).__panelList;
       const copyMs = probe.copy ? probe.copy.end - probe.copy.start : NaN;
       return {
         answeredAt: probe.answeredAt ?? NaN,
@@ -433,16 +435,16 @@ async function oneRun(browser: Browser, rendererUrl: string, preload: string, co
     // 3-4. Filtering: a key, Esc, the same key again (search texts built by then), Esc.
     await profiler?.start();
     await page.getByRole('searchbox', { name: 'Find panels' }).focus();
-    const filter = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+    const filter = await timed(page, { trigger: 'keydown', watch: 'nav.panel-list-pane', title: null, row: ROW }, () =>
       page.keyboard.press(FILTER_KEY),
     );
-    const clear = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+    const clear = await timed(page, { trigger: 'keydown', watch: 'nav.panel-list-pane', title: null, row: ROW }, () =>
       page.keyboard.press('Escape'),
     );
-    const again = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+    const again = await timed(page, { trigger: 'keydown', watch: 'nav.panel-list-pane', title: null, row: ROW }, () =>
       page.keyboard.press(FILTER_KEY),
     );
-    const cleared = await timed(page, { trigger: 'keydown', watch: 'nav.sidebar', title: null, row: ROW }, () =>
+    const cleared = await timed(page, { trigger: 'keydown', watch: 'nav.panel-list-pane', title: null, row: ROW }, () =>
       page.keyboard.press('Escape'),
     );
 
@@ -613,7 +615,7 @@ async function main(): Promise<void> {
   const mid = (list: Run[], pick: (run: Run) => number) => median(list.map(pick));
   const worst = (list: Run[], pick: (run: Run) => number) => Math.max(...list.map(pick));
 
-  console.log(`\nFleet board (${LAYOUT}), ${count(BIG)} panels vs ${count(SMALL)}, median of ${RUNS} runs (a fresh page each);`);
+  console.log(`\nPanel list (${LAYOUT}), ${count(BIG)} panels vs ${count(SMALL)}, median of ${RUNS} runs (a fresh page each);`);
   console.log(`load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${availableParallelism()} cores\n`);
   const detail: [string, (run: Run) => number, (value: number) => string][] = [
     ['listPanels answered → first row visible', (run) => run.firstRow, ms],

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
-  boardItems,
+  listItems,
   expiryText,
   FAVOURITES,
-  fleetView,
+  panelListRows,
   NO_GROUP,
   padNumbers,
   sortKey,
   sortPanels,
   typeAheadIndex,
-} from '../../../../renderer/panel-list/fleet-view.ts';
+} from '../../../../renderer/panel-list/panel-list-rows.ts';
 import { PanelStore } from '../../../../renderer/window/panel-store.ts';
 import type { Panel } from '../../../../shared/types.ts';
 import { samplePanel } from '../../../support/panel-fixture.ts';
@@ -29,9 +29,9 @@ const fleet: Panel[] = [
   samplePanel(3, { name: 'Paris dev' }),
 ];
 
-describe('fleetView', () => {
+describe('panelListRows', () => {
   test('counts every state over the whole fleet, whatever the filter shows', () => {
-    const view = fleetView(fleet, { query: 'berlin', attentionOnly: true });
+    const view = panelListRows(fleet, { query: 'berlin', attentionOnly: true });
     assert.deepEqual(view.counts, { 'signed-in': 1, 'check-failed': 1, expired: 1, 'signed-out': 1 });
     // The failing and the expired panel; Paris dev was never logged in, which is no fact to attend to.
     assert.equal(view.attention, 2);
@@ -42,7 +42,7 @@ describe('fleetView', () => {
   });
 
   test('finds by name (accents folded), address and state words; every word must match', () => {
-    const names = (query: string) => fleetView(fleet, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    const names = (query: string) => panelListRows(fleet, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
     assert.deepEqual(names('zurich'), ['Zürich prod']);
     assert.deepEqual(names('p3.example'), ['Paris dev']);
     assert.deepEqual(names('failing'), ['Berlin prod']);
@@ -66,7 +66,7 @@ describe('fleetView', () => {
               signedOutReason: !shape.signedIn && shape.expired ? { code: 'UNAUTHORIZED', message: 'x' } : null,
             }),
           );
-          const view = fleetView(panels, { query: '', attentionOnly: true });
+          const view = panelListRows(panels, { query: '', attentionOnly: true });
           const facts = shapes.filter((shape) => (shape.signedIn ? shape.fails : shape.expired)).length;
           assert.equal(view.rows.length, facts);
           assert.equal(view.attention, view.rows.length);
@@ -85,7 +85,7 @@ test('a row\u2019s session end: amber under an hour, red once over (its words ar
 });
 
 test('type-ahead: a prefix finds the next row; one letter repeated steps through its rows', () => {
-  const rows = fleetView(fleet, { query: '', attentionOnly: false }).rows.map((row) => row.panel.name);
+  const rows = panelListRows(fleet, { query: '', attentionOnly: false }).rows.map((row) => row.panel.name);
   assert.equal(typeAheadIndex(rows, 'b', 0), 1);
   assert.equal(typeAheadIndex(rows, 'b', 1), 2);
   assert.equal(typeAheadIndex(rows, 'bb', 2), 1, 'wraps around');
@@ -148,21 +148,21 @@ describe('order and sections', () => {
   });
 
   test('favourites first, then groups by name, then the panels of no group; a folded section keeps its heading and count', () => {
-    const rows = fleetView(sortPanels(panels, 'name'), { query: '', attentionOnly: false }).rows;
+    const rows = panelListRows(sortPanels(panels, 'name'), { query: '', attentionOnly: false }).rows;
     const shape = (collapsed: Set<string>) =>
-      boardItems(rows, collapsed).map((item) =>
+      listItems(rows, collapsed).map((item) =>
         item.kind === 'section' ? `[${item.name} ${item.count}${item.collapsed ? ' folded' : ''}]` : item.row.panel.name,
       );
     assert.deepEqual(shape(new Set()), [`[${FAVOURITES} 1]`, 'db', '[Acme 2]', 'web 9', 'web 10', `[${NO_GROUP} 1]`, 'loose']);
     assert.deepEqual(shape(new Set(['Acme'])), [`[${FAVOURITES} 1]`, 'db', '[Acme 2 folded]', `[${NO_GROUP} 1]`, 'loose']);
-    const places = boardItems(rows, new Set()).map((item) => `${item.position}/${item.setSize}`);
+    const places = listItems(rows, new Set()).map((item) => `${item.position}/${item.setSize}`);
     assert.deepEqual(places, ['1/3', '1/1', '2/3', '1/2', '2/2', '3/3', '1/1'], "each entry's place among its siblings");
-    const flat = fleetView(
+    const flat = panelListRows(
       panels.map((panel) => ({ ...panel, group: null, favourite: false })),
       { query: '', attentionOnly: false },
     ).rows;
     assert.ok(
-      boardItems(flat, new Set()).every((item) => item.kind === 'panel' && item.section === null),
+      listItems(flat, new Set()).every((item) => item.kind === 'panel' && item.section === null),
       'no headings without groups or favourites',
     );
   });
@@ -187,7 +187,7 @@ describe('order and sections', () => {
       samplePanel(1, { name: 'new', panelVersion: '2.33.1' }),
       samplePanel(2, { name: 'unknown', panelVersion: null }),
     ];
-    const found = (query: string) => fleetView(versioned, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    const found = (query: string) => panelListRows(versioned, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
     assert.deepEqual(found('2.30'), ['old']);
     assert.deepEqual(found('easypanel 2.33'), ['new']);
     assert.deepEqual(found('2.3'), ['old', 'new']);
@@ -196,7 +196,7 @@ describe('order and sections', () => {
 
   test('search finds by group and tag', () => {
     const tagged = [...panels, samplePanel(4, { name: 'cache', tags: ['billing', 'eu'] })];
-    const found = (query: string) => fleetView(tagged, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    const found = (query: string) => panelListRows(tagged, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
     assert.deepEqual(found('globex'), ['db']);
     assert.deepEqual(found('billing'), ['cache']);
   });
@@ -218,7 +218,7 @@ test('padNumbers pads every run of digits to twelve, as the regular expression w
 
 describe('search: whole words or prefixes, ranked (issue 22, items 3 and 4)', () => {
   const found = (panels: readonly Panel[], query: string) =>
-    fleetView(panels, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
+    panelListRows(panels, { query, attentionOnly: false }).rows.map((row) => row.panel.name);
 
   test('"red" finds the red panels, not the expired ones; "log" does not find "logged out"; a state word is a whole word', () => {
     const panels = [
@@ -288,7 +288,7 @@ test('the table: fact terms over the facts given, a colour name finds the panels
     version: panel.panelVersion,
   });
   const names = (query: string, attentionOnly = false, isAttention?: (panel: Panel) => boolean) =>
-    fleetView(panels, { query, attentionOnly, isAttention }, new WeakMap(), facts).rows.map((row) => row.panel.name);
+    panelListRows(panels, { query, attentionOnly, isAttention }, new WeakMap(), facts).rows.map((row) => row.panel.name);
   assert.deepEqual(names('red'), ['shop'], 'red is the colour, never the expired panel');
   assert.deepEqual(names('down'), ['api']);
   assert.deepEqual(names('disk>90'), ['shop']);
@@ -298,9 +298,9 @@ test('the table: fact terms over the facts given, a colour name finds the panels
     names('', true, (panel) => panel === down),
     ['api'],
   );
-  assert.equal(fleetView(panels, { query: '', attentionOnly: false, isAttention: (panel) => panel !== expired }).attention, 2);
+  assert.equal(panelListRows(panels, { query: '', attentionOnly: false, isAttention: (panel) => panel !== expired }).attention, 2);
   assert.equal(
-    fleetView(panels, { query: '', attentionOnly: false }).attention,
+    panelListRows(panels, { query: '', attentionOnly: false }).attention,
     1,
     'without a state read: the facts known (the ended session)',
   );

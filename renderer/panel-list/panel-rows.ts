@@ -4,12 +4,12 @@ import { panelAttention, type PanelAttention } from './panel-attention.ts';
 import { panelStatus, type PanelStatusKind } from '../ui/panel-status.ts';
 
 /**
- * One panel as the board shows it, in the list and in the table alike: its state, and whether and
+ * One panel as the panel list shows it, in the list and in the table alike: its state, and whether and
  * why it needs attention (panel-attention.ts, the one definition both views count). Built once per
  * panel and state read (both immutable, so identity says when either changed), never per render
  * or keystroke: over ten thousand panels a keystroke only reads these back.
  */
-export interface BoardRow {
+export interface PanelRow {
   readonly panel: Panel;
   /** What the last check read of the panel's state, if anything. */
   readonly health: PanelHealth | undefined;
@@ -20,22 +20,22 @@ export interface BoardRow {
 }
 
 /** The rows built so far, by panel: one panel's row is built again only when it or its state changes. */
-export type BoardRowCache = WeakMap<Panel, BoardRow>;
+export type PanelRowCache = WeakMap<Panel, PanelRow>;
 
 /** `panel`'s row with `health`, from `cache` when neither changed since. */
-export function boardRow(cache: BoardRowCache, panel: Panel, health: PanelHealth | undefined): BoardRow {
+export function panelRow(cache: PanelRowCache, panel: Panel, health: PanelHealth | undefined): PanelRow {
   const known = cache.get(panel);
   if (known !== undefined && known.health === health) return known;
   // A new state read of the same panel: its label stays.
   const status = known ?? panelStatus(panel);
-  const row: BoardRow = { panel, health, kind: status.kind, label: status.label, attention: panelAttention(panel, health) };
+  const row: PanelRow = { panel, health, kind: status.kind, label: status.label, attention: panelAttention(panel, health) };
   cache.set(panel, row);
   return row;
 }
 
 /** Every panel's row, in the order given. */
-export function boardRows(panels: readonly Panel[], health: ReadonlyMap<string, PanelHealth>, cache: BoardRowCache): BoardRow[] {
-  return panels.map((panel) => boardRow(cache, panel, health.get(panel.id)));
+export function panelRows(panels: readonly Panel[], health: ReadonlyMap<string, PanelHealth>, cache: PanelRowCache): PanelRow[] {
+  return panels.map((panel) => panelRow(cache, panel, health.get(panel.id)));
 }
 
 /**
@@ -43,7 +43,7 @@ export function boardRows(panels: readonly Panel[], health: ReadonlyMap<string, 
  * down, a full disk, a failed check) on a panel not muted. The list and the table both ask this,
  * for their counts, their filter and their headings, so the same panels need attention in both.
  */
-export function needsAttention(row: Pick<BoardRow, 'attention'>): boolean {
+export function needsAttention(row: Pick<PanelRow, 'attention'>): boolean {
   return row.attention.attention;
 }
 
@@ -53,7 +53,7 @@ export interface FleetCounts {
   attention: number;
 }
 
-export function fleetCounts<R extends BoardRow>(rows: readonly R[], attends: (row: R) => boolean = needsAttention): FleetCounts {
+export function fleetCounts<R extends PanelRow>(rows: readonly R[], attends: (row: R) => boolean = needsAttention): FleetCounts {
   const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
   let attention = 0;
   for (const row of rows) {

@@ -1,33 +1,33 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { BOARD_SORTS, type BoardSort, type BoardTable } from '../../shared/types.ts';
+import { LIST_SORTS, type ListSort, type TableSettings } from '../../shared/types.ts';
 import {
   useCommandHandlers,
   useHealth,
   useNow,
   usePanelChanges,
   usePanels,
-  useListView,
+  usePanelListChoices,
   useLocation,
   useStatus,
   useWindowContext,
 } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
-import { boardItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from './fleet-view.ts';
+import { listItems, SORT_NAMES, STATUS_NAMES, STATUS_ORDER } from './panel-list-rows.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import type { ListView } from '../window/list-view-store.ts';
-import type { FleetView } from '../window/location-store.ts';
+import type { PanelListChoices } from '../window/panel-list-choices-store.ts';
+import type { FleetWideView } from '../window/location-store.ts';
 import { selectedPanel } from '../window/panel-selection.ts';
-import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './board-table.tsx';
-import { FleetTable } from './fleet-table.tsx';
+import { clampPaneWidth, HealthCounts, healthCounts, PaneHandle, tableOf } from './table-layout-parts.tsx';
+import { TableLayout } from './table-layout.tsx';
 import { ColumnMenu } from './table-header.tsx';
-import { PanelList } from './panel-list.tsx';
+import { ListLayout } from './list-layout.tsx';
 import { SearchField } from '../ui/search-field.tsx';
-import { useBoardRows } from './use-board-rows.ts';
+import { usePanelRows } from './use-panel-rows.ts';
 
 const NO_PANELS: readonly never[] = [];
 
 /** The footer's buttons of the fleet's views, in order: each shows its view, or the panels again when it is shown. */
-const FLEET_VIEW_BUTTONS: readonly { view: FleetView; label: string; title?: string }[] = [
+const FLEET_WIDE_BUTTONS: readonly { view: FleetWideView; label: string; title?: string }[] = [
   { view: 'activity', label: 'Activity' },
   { view: 'alerts', label: 'Alerts' },
   { view: 'allServices', label: 'All services' },
@@ -39,20 +39,20 @@ const FLEET_VIEW_BUTTONS: readonly { view: FleetView; label: string; title?: str
  * Sort, Needs attention and folded groups are the window's (kept across restarts); the check pass
  * under way (the operator's or the background's) is main's.
  */
-export function Sidebar() {
-  const { api, dialogStore, listViewStore, locationStore } = useWindowContext();
+export function PanelListPane() {
+  const { api, dialogStore, panelListChoicesStore, locationStore } = useWindowContext();
   const { panels: known, byId, progress } = usePanels();
   const panels = known ?? NO_PANELS;
-  const { listView: board } = useListView();
+  const { panelListChoices: choices } = usePanelListChoices();
   const { marked, selectedId: chosenId, view } = useLocation();
   const { status } = useStatus();
   const selectedId = selectedPanel(known, byId, chosenId)?.id ?? null;
-  const onViewChange = (change: Partial<ListView>) => listViewStore.change(change);
+  const onViewChange = (change: Partial<PanelListChoices>) => panelListChoicesStore.change(change);
   const onPreferences = status ? () => dialogStore.openDialog({ kind: 'preferences' }) : undefined;
   const [query, setQuery] = useState('');
-  const { attentionOnly, sort, collapsedGroups } = board;
-  const tabled = board.layout === 'table';
-  const table = tableOf(board.table);
+  const { attentionOnly, sort, collapsedGroups } = choices;
+  const tabled = choices.layout === 'table';
+  const table = tableOf(choices.table);
   const health = useHealth();
   const changes = usePanelChanges();
   const nav = useRef<HTMLElement>(null);
@@ -60,7 +60,7 @@ export function Sidebar() {
   const search = useRef<HTMLInputElement>(null);
   const now = useNow();
   const [listFocused, setListFocused] = useState(false);
-  const { listed, listedQuery, settling, fleet, listRows, tableItems, shown } = useBoardRows({
+  const { listed, listedQuery, settling, fleet, listRows, tableItems, shown } = usePanelRows({
     panels,
     health,
     query,
@@ -72,11 +72,11 @@ export function Sidebar() {
   const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
   const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
-  const items = useMemo(() => boardItems(listRows, collapsed), [listRows, collapsed]);
+  const items = useMemo(() => listItems(listRows, collapsed), [listRows, collapsed]);
   const toggleSection = (key: string) =>
     onViewChange({ collapsedGroups: collapsed.has(key) ? collapsedGroups.filter((name) => name !== key) : [...collapsedGroups, key] });
   const filtered = listedQuery.trim() !== '' || attentionOnly;
-  const changeTable = (change: Partial<BoardTable>) => onViewChange({ table: { ...table, ...change } });
+  const changeTable = (change: Partial<TableSettings>) => onViewChange({ table: { ...table, ...change } });
   // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
   const open = (id: string) => {
     if (byId.get(id)?.signedIn === false) locationStore.focusPanel(id, 'logIn');
@@ -192,8 +192,8 @@ export function Sidebar() {
       ) : (
         <>
           <label htmlFor="fleet-sort">Sort</label>
-          <select id="fleet-sort" value={sort} onChange={(event) => onViewChange({ sort: event.target.value as BoardSort })}>
-            {BOARD_SORTS.map((key) => (
+          <select id="fleet-sort" value={sort} onChange={(event) => onViewChange({ sort: event.target.value as ListSort })}>
+            {LIST_SORTS.map((key) => (
               <option key={key} value={key}>
                 {SORT_NAMES[key]}
               </option>
@@ -212,11 +212,11 @@ export function Sidebar() {
     </>
   );
   const footer = (
-    <div className="sidebar-footer">
+    <div className="panel-list-footer">
       <button type="button" onClick={onPreferences} disabled={!onPreferences}>
         Preferences
       </button>
-      {FLEET_VIEW_BUTTONS.map(({ view: shows, label, title }) => (
+      {FLEET_WIDE_BUTTONS.map(({ view: shows, label, title }) => (
         <button key={shows} type="button" aria-pressed={view === shows} title={title} onClick={() => locationStore.toggle(shows)}>
           {label}
         </button>
@@ -226,23 +226,23 @@ export function Sidebar() {
 
   // The table keeps the screen for rows: its tools are two lines (the bar, then the counts and the footer's buttons).
   return (
-    <nav ref={nav} className={tabled ? 'sidebar is-table' : 'sidebar'} aria-label="Panels">
+    <nav ref={nav} className={tabled ? 'panel-list-pane is-table' : 'panel-list-pane'} aria-label="Panels">
       {tabled && panels.length > 0 ? (
         <>
-          <div className="board-bar">
+          <div className="table-layout-bar">
             <span className="brand">Paneldeck</span>
             {searchBox}
             {actions}
             {viewTools}
             {addPanel}
           </div>
-          <div className="board-facts">
+          <div className="table-layout-facts">
             {stateCounts}
             <HealthCounts counts={counts} onSearch={setQuery} />
             {notes}
             {footer}
           </div>
-          <FleetTable
+          <TableLayout
             items={tableItems}
             table={table}
             onTableChange={changeTable}
@@ -256,13 +256,13 @@ export function Sidebar() {
             emptyText={emptyText}
           />
           <PaneHandle
-            width={() => board.paneWidth ?? nav.current?.getBoundingClientRect().width ?? 600}
+            width={() => choices.paneWidth ?? nav.current?.getBoundingClientRect().width ?? 600}
             onWidth={(paneWidth) => onViewChange({ paneWidth: clampPaneWidth(paneWidth, window.innerWidth) })}
           />
         </>
       ) : (
         <>
-          <div className="sidebar-header">
+          <div className="panel-list-header">
             <span className="brand">Paneldeck</span>
             {addPanel}
           </div>
@@ -277,7 +277,7 @@ export function Sidebar() {
             </div>
           )}
           {panels.length > 0 && (
-            <PanelList
+            <ListLayout
               onFocusChange={setListFocused}
               items={items}
               selectedId={selectedId}

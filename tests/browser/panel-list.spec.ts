@@ -5,7 +5,7 @@ import { startReferencePanel, type ReferencePanel } from '../support/reference-p
 import type { Core } from '../../electron/core/index.ts';
 
 /**
- * The panel list as a fleet board: 30 reference panels in mixed states (signed in, expired,
+ * The panel list: 30 reference panels in mixed states (signed in, expired,
  * failing, unreachable, signed out), counted, filtered, searched, checked all at once and walked
  * with the keyboard.
  */
@@ -53,8 +53,8 @@ async function buildFleet(core: Core): Promise<Fleet> {
   return { servers, ids, failing };
 }
 
-const board = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
-const matches = (page: Page) => board(page).locator('.fleet-matches');
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+const matches = (page: Page) => panelList(page).locator('.fleet-matches');
 
 test('30 panels in mixed states: counts, needs attention, search by name and state, Check all with progress, keyboard', async ({
   page,
@@ -63,29 +63,29 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
   const app = await launch(page);
   const fleet = await buildFleet(app.core);
   try {
-    const counts = board(page).getByLabel('Panels by state');
+    const counts = panelList(page).getByLabel('Panels by state');
     await expect(counts).toContainText(`${SIGNED_IN} signed in`);
     await expect(counts).toContainText(`${FAILING + UNREACHABLE} failing`);
     await expect(counts).toContainText(`${EXPIRED} expired`);
     await expect(counts).toContainText(`${SIGNED_OUT} signed out`);
     // Only the rows in view are in the page.
-    expect(await board(page).getByRole('treeitem').count()).toBeLessThan(TOTAL);
-    await checkScreen(page, '40-fleet-board');
+    expect(await panelList(page).getByRole('treeitem').count()).toBeLessThan(TOTAL);
+    await checkScreen(page, '40-panel-list');
 
     // The facts, as in the table: the panels never logged in need nothing (they were never tried).
-    const attention = board(page).getByRole('button', { name: /Needs attention/ });
+    const attention = panelList(page).getByRole('button', { name: /Needs attention/ });
     await expect(attention).toHaveText(`Needs attention (${EXPIRED + FAILING + UNREACHABLE})`);
     await attention.click();
     await expect(attention).toHaveAttribute('aria-pressed', 'true');
     await expect(matches(page)).toHaveText(`${EXPIRED + FAILING + UNREACHABLE} of ${TOTAL} panels`);
-    await expect(board(page).getByRole('treeitem', { name: /prod/ })).toHaveCount(0);
-    await expect(board(page).getByRole('treeitem', { name: /Client \d+ out/ })).toHaveCount(0);
+    await expect(panelList(page).getByRole('treeitem', { name: /prod/ })).toHaveCount(0);
+    await expect(panelList(page).getByRole('treeitem', { name: /Client \d+ out/ })).toHaveCount(0);
     await checkScreen(page, '41-fleet-needs-attention');
     await attention.click();
 
     // Search: Ctrl+F goes to the box; a state word, a name, an address; Esc clears.
     await page.keyboard.press('Control+f');
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     await expect(search).toBeFocused();
     await search.fill('expired');
     await expect(matches(page)).toHaveText(`${EXPIRED} of ${TOTAL} panels`);
@@ -95,14 +95,14 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
     await expect(matches(page)).toHaveText(`${SIGNED_OUT} of ${TOTAL} panels`);
     // Every word must match, in the name or the address (a port may hold "07" too).
     await search.fill('client 07');
-    await expect(board(page).getByRole('treeitem', { name: /Client 07 prod/ })).toBeVisible();
+    await expect(panelList(page).getByRole('treeitem', { name: /Client 07 prod/ })).toBeVisible();
     await expect(matches(page)).toHaveText(/^\d+ of 30 panels$/);
     await expect(matches(page)).not.toHaveText('30 of 30 panels');
     await search.fill(new URL(fleet.servers[12]!.url).host);
-    await expect(board(page).getByRole('treeitem')).toHaveCount(1);
-    await expect(board(page).getByRole('treeitem')).toContainText('Client 13 prod');
+    await expect(panelList(page).getByRole('treeitem')).toHaveCount(1);
+    await expect(panelList(page).getByRole('treeitem')).toContainText('Client 13 prod');
     await search.fill('nothing like this');
-    await expect(board(page)).toContainText('No panel matches');
+    await expect(panelList(page)).toContainText('No panel matches');
     await checkScreen(page, '42-fleet-search-no-match');
     await search.press('Escape');
     await expect(search).toHaveValue('');
@@ -110,24 +110,27 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
 
     // Check all: the failing panels recover, the pass shows its progress, the counts follow.
     for (const server of fleet.failing) server.setFault('getSession', { kind: 'latency', ms: 1500 });
-    await board(page).getByRole('button', { name: 'Check all' }).click();
+    await panelList(page).getByRole('button', { name: 'Check all' }).click();
     await expect(
-      board(page)
+      panelList(page)
         .getByRole('status')
         .filter({ hasText: /Checking \d+ \/ \d+/ }),
     ).toBeVisible();
     await checkScreen(page, '43-fleet-check-all-progress');
-    await expect(board(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
+    await expect(panelList(page).getByRole('button', { name: 'Check all' })).toBeVisible({ timeout: 15_000 });
     await expect(counts).toContainText(`${SIGNED_IN + FAILING} signed in`);
     await expect(counts).toContainText(`${UNREACHABLE} failing`);
-    await expect(board(page).getByRole('treeitem').first()).toContainText(/checked (just now|1 min ago)/);
+    await expect(panelList(page).getByRole('treeitem').first()).toContainText(/checked (just now|1 min ago)/);
 
     // Keyboard: one Tab stop; End, Home and type-ahead move the selection and the panel shown.
-    const list = board(page).getByRole('tree', { name: 'Panel list' });
+    const list = panelList(page).getByRole('tree', { name: 'Panel list' });
     await list.focus();
     await page.keyboard.press('End');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Client ${TOTAL} out`);
-    await expect(board(page).getByRole('treeitem', { name: new RegExp(`Client ${TOTAL} out`) })).toHaveAttribute('aria-selected', 'true');
+    await expect(panelList(page).getByRole('treeitem', { name: new RegExp(`Client ${TOTAL} out`) })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await page.keyboard.press('Home');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client 01 prod');
     await page.keyboard.press('ArrowDown');
@@ -138,30 +141,30 @@ test('30 panels in mixed states: counts, needs attention, search by name and sta
 
     // Sorted by last check, each row walked onto is read (and so checked now): rows keep their
     // places while the list has the keyboard, so Down goes to the next row, not back to the top.
-    await board(page).getByLabel('Sort').selectOption('checked');
+    await panelList(page).getByLabel('Sort').selectOption('checked');
     await search.fill('prod');
     await expect(matches(page)).toHaveText(`${SIGNED_IN} of ${TOTAL} panels`);
     await list.focus();
     await page.keyboard.press('Home');
-    const firstNames = await board(page).locator('.panel-item .panel-item-name').allTextContents();
+    const firstNames = await panelList(page).locator('.panel-item .panel-item-name').allTextContents();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(firstNames[0]!);
     for (const name of firstNames.slice(1, 5)) {
       await page.keyboard.press('ArrowDown');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
-      await expect(board(page).getByRole('treeitem', { name: new RegExp(name) })).toHaveAttribute('aria-selected', 'true');
+      await expect(panelList(page).getByRole('treeitem', { name: new RegExp(name) })).toHaveAttribute('aria-selected', 'true');
     }
-    await expect(list).toHaveAttribute('aria-activedescendant', /^board-item-/);
+    await expect(list).toHaveAttribute('aria-activedescendant', /^list-item-/);
     const active = await list.getAttribute('aria-activedescendant');
     await expect(page.locator(`[id="${active}"]`)).toHaveCount(1);
-    await board(page).getByLabel('Sort').selectOption('name');
+    await panelList(page).getByLabel('Sort').selectOption('name');
     await search.fill('');
 
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await checkScreen(page, '44-fleet-board-full-hd');
+    await checkScreen(page, '44-panel-list-full-hd');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await checkScreen(page, '45-fleet-board-full-hd-dark');
+    await checkScreen(page, '45-panel-list-full-hd-dark');
     await page.setViewportSize({ width: 900, height: 600 });
-    await checkScreen(page, '46-fleet-board-dark');
+    await checkScreen(page, '46-panel-list-dark');
   } finally {
     await Promise.all(fleet.servers.map((server) => server.close().catch(() => undefined)));
   }
@@ -178,7 +181,7 @@ test('groups, tags, colours and favourites from the settings form; folded groups
     const names = ['Acme web', 'Acme db', 'Globex api', 'Scratch'];
     for (const [index, server] of servers.entries()) await first.core.addPanel({ address: server.url, name: names[index]! });
     const organise = async (name: string, values: { group?: string; tags?: string; colour?: string; favourite?: boolean }) => {
-      await board(page)
+      await panelList(page)
         .getByRole('treeitem', { name: new RegExp(name) })
         .click();
       await page.getByRole('button', { name: 'Settings' }).click();
@@ -195,11 +198,11 @@ test('groups, tags, colours and favourites from the settings form; folded groups
     await organise('Acme db', { group: 'Acme', colour: 'blue' });
     await organise('Globex api', { group: 'Globex', favourite: true });
 
-    const headings = board(page).locator('.panel-section .section-name');
+    const headings = panelList(page).locator('.panel-section .section-name');
     // Globex's only panel is a favourite: it is listed under Favourites, so Globex has no heading.
     await expect(headings).toHaveText(['Favourites', 'Acme', 'No group']);
     await expect(page.locator('.panel-header')).not.toHaveClass(/colour-/);
-    await board(page)
+    await panelList(page)
       .getByRole('treeitem', { name: /Acme web/ })
       .click();
     await expect(page.locator('.panel-header')).toHaveClass(/colour-red/);
@@ -208,31 +211,31 @@ test('groups, tags, colours and favourites from the settings form; folded groups
     await checkScreen(page, '48-production-panel-header');
 
     // Search by tag; fold a group with the keyboard; sort by status.
-    const search = board(page).getByRole('searchbox', { name: 'Find panels' });
+    const search = panelList(page).getByRole('searchbox', { name: 'Find panels' });
     await search.fill('billing');
-    await expect(board(page).getByRole('treeitem', { name: /Acme web/ })).toBeVisible();
-    await expect(board(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
+    await expect(panelList(page).getByRole('treeitem', { name: /Acme web/ })).toBeVisible();
+    await expect(panelList(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
     await search.press('Escape');
-    const acme = board(page).getByRole('treeitem', { name: /^Acme\b.*2 panels/ });
+    const acme = panelList(page).getByRole('treeitem', { name: /^Acme\b.*2 panels/ });
     await acme.click();
     await expect(acme).toHaveAttribute('aria-expanded', 'false');
-    await expect(board(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
-    await board(page).getByLabel('Sort').selectOption('status');
-    await board(page)
+    await expect(panelList(page).getByRole('treeitem', { name: /Acme db/ })).toHaveCount(0);
+    await panelList(page).getByLabel('Sort').selectOption('status');
+    await panelList(page)
       .getByRole('treeitem', { name: /Scratch/ })
       .click();
-    await checkScreen(page, '49-board-groups-folded');
+    await checkScreen(page, '49-panel-list-groups-folded');
     // The view is saved a second after the last change.
-    await expect.poll(async () => (await first.core.getAppStatus()).settings.boardView.sort, { timeout: 5000 }).toBe('status');
-    await expect.poll(async () => (await first.core.getAppStatus()).settings.boardView.selectedPanelId, { timeout: 5000 }).not.toBeNull();
+    await expect.poll(async () => (await first.core.getAppStatus()).settings.panelList.sort, { timeout: 5000 }).toBe('status');
+    await expect.poll(async () => (await first.core.getAppStatus()).settings.panelList.selectedPanelId, { timeout: 5000 }).not.toBeNull();
 
     const context = await browser.newContext({ viewport: { width: 900, height: 600 } });
     const again = await context.newPage();
     await launch(again, { encryption: first.encryption });
-    await expect(board(again).getByRole('treeitem', { name: /^Acme\b.*2 panels/ })).toHaveAttribute('aria-expanded', 'false');
-    await expect(board(again).getByLabel('Sort')).toHaveValue('status');
+    await expect(panelList(again).getByRole('treeitem', { name: /^Acme\b.*2 panels/ })).toHaveAttribute('aria-expanded', 'false');
+    await expect(panelList(again).getByLabel('Sort')).toHaveValue('status');
     await expect(again.getByRole('heading', { level: 1 })).toHaveText('Scratch');
-    await expect(board(again).getByRole('treeitem', { name: /Globex api/ })).toContainText('★');
+    await expect(panelList(again).getByRole('treeitem', { name: /Globex api/ })).toContainText('★');
     await context.close();
   } finally {
     await Promise.all(servers.map((server) => server.close()));
