@@ -41,7 +41,7 @@ async function folder<T>(run: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-const service = (dir: string) => createCore({ dataDir: dir, encryption: testEncryption() });
+const openCore = (dir: string) => createCore({ dataDir: dir, encryption: testEncryption() });
 const addresses = (count: number, prefix = 'panel') =>
   Array.from({ length: count }, (_, index) => `${prefix}-${index}.client-${index % 40}.example.com`);
 
@@ -82,12 +82,12 @@ async function main() {
   const lines = addresses(IMPORTED).join('\n');
 
   console.log(`\n1. ${IMPORTED} addresses, one per line, into an empty list (goal: within ${GOAL_MS} ms)`);
-  const text = await runs(() => folder((dir) => timeImport(service(dir), lines)));
+  const text = await runs(() => folder((dir) => timeImport(openCore(dir), lines)));
   const imported = report('import', text);
   const floor = await runs(() =>
     folder(async (dir) => {
       // The resulting list, written once as the registry writes it: the least any import can cost.
-      const app = service(dir);
+      const app = openCore(dir);
       await app.applyImport(((await app.previewImport({ from: 'text', text: lines })) as ImportPreview).id, { duplicates: 'skip' });
       const document = { version: 3, panels: JSON.parse(JSON.stringify(await app.listPanels())) as unknown[] };
       const start = performance.now();
@@ -97,7 +97,7 @@ async function main() {
   );
   const oneByOne = await runs(() =>
     folder(async (dir) => {
-      const app = service(dir);
+      const app = openCore(dir);
       await app.listPanels();
       const start = performance.now();
       for (const address of addresses(IMPORTED)) await app.addPanel({ address });
@@ -114,7 +114,7 @@ async function main() {
 
   console.log(`\n2. The same ${IMPORTED} as a Paneldeck JSON export and as a CSV, into an empty list`);
   const exported = await folder(async (dir) => {
-    const app = service(dir);
+    const app = openCore(dir);
     await app.applyImport(((await app.previewImport({ from: 'text', text: lines })) as ImportPreview).id, { duplicates: 'skip' });
     const panels = await app.listPanels();
     return JSON.stringify(
@@ -126,12 +126,12 @@ async function main() {
       '\t',
     );
   });
-  report('JSON export', await runs(() => folder((dir) => timeImport(service(dir), exported))));
+  report('JSON export', await runs(() => folder((dir) => timeImport(openCore(dir), exported))));
   const csv = [
     'name,address,group,tags',
     ...addresses(IMPORTED).map((address, index) => `Client ${index},${address},Group ${index % 40},"eu, prod"`),
   ].join('\n');
-  report('CSV', await runs(() => folder((dir) => timeImport(service(dir), csv))));
+  report('CSV', await runs(() => folder((dir) => timeImport(openCore(dir), csv))));
 
   console.log(`\n3. ${IMPORTED} addresses into a list of ${FLEET.toLocaleString('en')} panels (${IMPORTED / 2} of them already there)`);
   const fleetAddresses = addresses(FLEET, 'fleet');
@@ -144,7 +144,7 @@ async function main() {
         testEncryption(),
         { settings: false, checks: false },
       );
-      return timeImport(service(dir), mixed);
+      return timeImport(openCore(dir), mixed);
     }),
   );
   const scaled = report('import', atScale);
@@ -154,7 +154,7 @@ async function main() {
 
   console.log(`\n4. ${MOST.toLocaleString('en')} addresses (the most one import takes) into an empty list`);
   const most = addresses(MOST).join('\n');
-  const largest = await runs(() => folder((dir) => timeImport(service(dir), most)));
+  const largest = await runs(() => folder((dir) => timeImport(openCore(dir), most)));
   const total = report('import', largest);
   console.log(
     `  per entry: ${((total / MOST) * 1000).toFixed(1)} µs, against ${((imported / IMPORTED) * 1000).toFixed(1)} µs for ${IMPORTED}: main is busy ${ms(median(largest.map((time) => time.preview)))} reading them`,

@@ -21,8 +21,8 @@ after(async () => {
 });
 
 let folders = 0;
-/** A service on a folder of its own. */
-function service(choose: (name: string) => Promise<string | null>) {
+/** A core on a folder of its own. */
+function openCore(choose: (name: string) => Promise<string | null>) {
   folders++;
   return createCore({ dataDir: join(dir.path, `data-${folders}`), encryption: testEncryption(), chooseExportFile: choose });
 }
@@ -30,7 +30,7 @@ function service(choose: (name: string) => Promise<string | null>) {
 test('every panel, or the ones named, with their settings and labels; never a token, password, email or check', async () => {
   const offered: string[] = [];
   const target = join(dir.path, 'out', 'panels.json');
-  const app = service(async (name) => {
+  const app = openCore(async (name) => {
     offered.push(name);
     return target;
   });
@@ -82,14 +82,14 @@ test('every panel, or the ones named, with their settings and labels; never a to
 });
 
 test('cancelled: nothing written; an unknown panel: NOT_FOUND; a place that cannot be written: STORAGE', async () => {
-  const cancelled = service(async () => null);
+  const cancelled = openCore(async () => null);
   await cancelled.addPanel({ address: 'one.example.com' });
   assert.deepEqual(await cancelled.exportPanels(), { path: null, count: 1 });
   await rejectsWith(cancelled.exportPanels(['00000000-0000-4000-8000-000000000099']), 'NOT_FOUND');
 
   mkdirSync(join(dir.path, 'blocked'), { recursive: true });
   writeFileSync(join(dir.path, 'blocked', 'file'), 'a file, not a folder');
-  const blocked = service(async () => join(dir.path, 'blocked', 'file', 'panels.json'));
+  const blocked = openCore(async () => join(dir.path, 'blocked', 'file', 'panels.json'));
   await rejectsWith(blocked.exportPanels(), 'STORAGE', /write the exported panels/);
   await cancelled.flush();
   await blocked.flush();

@@ -21,8 +21,8 @@ before(async () => {
 after(() => dir.cleanup());
 
 let folders = 0;
-/** A service on a folder of its own that exports to, and imports from, `file`. */
-function service(file: string): Core {
+/** A core on a folder of its own that exports to, and imports from, `file`. */
+function openCore(file: string): Core {
   folders++;
   return createCore({
     dataDir: join(dir.path, `data-${folders}`),
@@ -32,10 +32,10 @@ function service(file: string): Core {
   });
 }
 
-/** Exports everything from `from`, imports it into a new service, and returns both lists' settings. */
+/** Exports everything from `from`, imports it into a new core, and returns both lists' settings. */
 async function roundTrip(from: Core, file: string) {
   await from.exportPanels();
-  const into = service(file);
+  const into = openCore(file);
   const preview = (await into.previewImport({ from: 'file' })) as ImportPreview;
   await into.applyImport(preview.id, { duplicates: 'update' });
   return { before: settingsOf(await from.listPanels()), after: settingsOf(await into.listPanels()), preview };
@@ -51,7 +51,7 @@ const longHost = (length: number, seed: string) => {
 describe('names Paneldeck makes itself fit the limit', () => {
   test('a panel added without a name at a 200-character address, and copies of copies of a 100-character name: all import back', async () => {
     const file = join(dir.path, 'names.json');
-    const app = service(file);
+    const app = openCore(file);
     const unnamed = await app.addPanel({ address: longHost(200, 'h') });
     assert.ok(unnamed.name.length <= PANEL_NAME_MAX, `${unnamed.name.length} characters`);
     assert.ok(unnamed.name.endsWith('…'));
@@ -68,7 +68,7 @@ describe('names Paneldeck makes itself fit the limit', () => {
 
   test('a name over the limit in a file (older versions wrote them): shortened, with a note, never refused', async () => {
     const file = join(dir.path, 'old.json');
-    const app = service(file);
+    const app = openCore(file);
     const text = JSON.stringify([{ name: `${'Old '.repeat(40)}panel`, address: 'old.example' }]);
     const preview = (await app.previewImport({ from: 'text', text })) as ImportPreview;
     assert.equal(preview.rows[0]!.status, 'new');
@@ -95,7 +95,7 @@ describe('names Paneldeck makes itself fit the limit', () => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
         run++;
         const file = join(dir.path, `property-${run}.json`);
-        const app = service(file);
+        const app = openCore(file);
         let n = 0;
         for (const one of steps) {
           n++;
@@ -118,7 +118,7 @@ describe('names Paneldeck makes itself fit the limit', () => {
 
 describe('Duplicate and plain http', () => {
   test('the copy of a panel allowed plain http to another host is not: the choice is asked again for the new address', async () => {
-    const app = service(join(dir.path, 'unused.json'));
+    const app = openCore(join(dir.path, 'unused.json'));
     const source = await app.addPanel({ address: 'http://203.0.113.7:3000', allowPlainHttp: true });
     await rejectsWith(app.duplicatePanel(source.id, { address: 'http://203.0.113.8:3000' }), 'INVALID_INPUT', /https/);
     const allowed = await app.duplicatePanel(source.id, { address: 'http://203.0.113.8:3000', allowPlainHttp: true });

@@ -21,8 +21,8 @@ before(async () => {
 after(() => dir.cleanup());
 
 let folders = 0;
-/** A service on a folder of its own; `file` is what the open dialog answers, `failPanelWrites` fills the disk for panels.json. */
-function service(dialogs: { file?: string | null; exportTo?: string } = {}, disk = { failPanelWrites: false }) {
+/** A core on a folder of its own; `file` is what the open dialog answers, `failPanelWrites` fills the disk for panels.json. */
+function openCore(dialogs: { file?: string | null; exportTo?: string } = {}, disk = { failPanelWrites: false }) {
   const dataDir = join(dir.path, `data-${++folders}`);
   const files = openJsonFiles(dataDir);
   return createCore({
@@ -55,7 +55,7 @@ const paste = (app: Core, text: string) => app.previewImport({ from: 'text', tex
 
 test('round trip: export, remove every panel, import the file: the same panels, signed out, and no secret in the file', async () => {
   const exported = join(dir.path, 'round-trip.json');
-  const app = service({ exportTo: exported, file: exported });
+  const app = openCore({ exportTo: exported, file: exported });
   const production = await app.addPanel({
     address: reference().url,
     name: 'Production',
@@ -98,7 +98,7 @@ test('round trip: export, remove every panel, import the file: the same panels, 
 
 test('a second import of the same file: everything is already there with the same settings', async () => {
   const exported = join(dir.path, 'again.json');
-  const app = service({ exportTo: exported, file: exported });
+  const app = openCore({ exportTo: exported, file: exported });
   await app.addPanel({ address: 'one.example.com', group: 'G' });
   await app.exportPanels();
   const preview = (await app.previewImport({ from: 'file' }))!;
@@ -108,7 +108,7 @@ test('a second import of the same file: everything is already there with the sam
 
 describe('previews of JSON, CSV and text', () => {
   test('JSON: line numbers, the messages Add panel gives, duplicates with what would change, repeats', async () => {
-    const app = service();
+    const app = openCore();
     await app.addPanel({ address: 'known.example.com', name: 'Known', group: 'Old' });
     const document = {
       format: 'paneldeck.panels',
@@ -149,7 +149,7 @@ describe('previews of JSON, CSV and text', () => {
   });
 
   test('CSV: a header in any order, quoted cells, tags split on commas or semicolons, an ignored column named', async () => {
-    const app = service();
+    const app = openCore();
     const csv = [
       'Address,Name,Tags,Notes,Group',
       'a.example.com,"Alpha, the first","eu; db",call Bob,Acme',
@@ -181,7 +181,7 @@ describe('previews of JSON, CSV and text', () => {
   });
 
   test('CSV without a header: name,address,group,tags; a row of one cell is an address; too many cells is an error', async () => {
-    const app = service();
+    const app = openCore();
     const preview = await paste(app, 'Alpha,a.example.com,Acme,eu\nb.example.com\nC,c.example.com,,,,extra\n');
     assert.deepEqual(
       preview.rows.map((row) => [row.line, row.status, row.name]),
@@ -199,7 +199,7 @@ describe('previews of JSON, CSV and text', () => {
   });
 
   test('text: one address per line; blank lines, comments and an "address" heading skipped; IPv6 is not JSON', async () => {
-    const app = service();
+    const app = openCore();
     const preview = await paste(
       app,
       'address\n\npanel-1.example.com\n  # staging below\nhttps://panel-2.example.com/api/\n[::1]:8443\nbad host name\n',
@@ -217,7 +217,7 @@ describe('previews of JSON, CSV and text', () => {
   });
 
   test('a list of addresses with one "name,https://host" line is a CSV: that line gives a name, the others are addresses', async () => {
-    const app = service();
+    const app = openCore();
     const preview = await paste(app, 'panel-1.example.com\n# prod below\nAcme prod,https://acme.example.com\npanel-2.example.com\n');
     assert.equal(preview.format, 'csv');
     assert.deepEqual(
@@ -231,7 +231,7 @@ describe('previews of JSON, CSV and text', () => {
   });
 
   test('plain http: the allowPlainHttp column; a line that needs it offers it, and the lines chosen are imported with it', async () => {
-    const app = service();
+    const app = openCore();
     const csv = [
       'name,address,allowPlainHttp',
       'Fresh,http://203.0.113.7:3000,',
@@ -263,7 +263,7 @@ describe('previews of JSON, CSV and text', () => {
   });
 
   test('the preview shows the labels an entry gives: group, tags, colour, favourite', async () => {
-    const app = service();
+    const app = openCore();
     const preview = await paste(
       app,
       'name,address,group,tags,colour,favourite\nA,a.example.com,Acme,"eu,db",red,yes\nB,b.example.com,,,,\n',
@@ -277,7 +277,7 @@ describe('previews of JSON, CSV and text', () => {
 
 describe('applying', () => {
   test('duplicates are skipped or updated; only the settings the entry gives change', async () => {
-    const app = service();
+    const app = openCore();
     const known = await app.addPanel({ address: 'known.example.com', name: 'Known', group: 'Old', tags: ['keep'], colour: 'blue' });
     const text = 'name,address,group\nRenamed,known.example.com,New\nFresh,fresh.example.com,\n';
     const skipped = await app.applyImport((await paste(app, text)).id, { duplicates: 'skip' });
@@ -291,7 +291,7 @@ describe('applying', () => {
   });
 
   test('an update keeps the sign-in: the address, and so the token, did not change', async () => {
-    const app = service();
+    const app = openCore();
     const known = await app.addPanel({ address: reference().url, name: 'Known' });
     await app.logIn(known.id, { email: DEMO_USER.email, password: DEMO_USER.password });
     await app.applyImport((await paste(app, `Renamed,${reference().url}\n`)).id, { duplicates: 'update' });
@@ -302,7 +302,7 @@ describe('applying', () => {
 
   test('one write: when it fails nothing is added, the message says why, and the same preview can be applied again', async () => {
     const disk = { failPanelWrites: false };
-    const app = service({}, disk);
+    const app = openCore({}, disk);
     const preview = await paste(app, Array.from({ length: 50 }, (_, index) => `panel-${index}.example.com`).join('\n'));
     disk.failPanelWrites = true;
     const error = await rejectsWith(app.applyImport(preview.id, { duplicates: 'skip' }), 'STORAGE', /no space left|disk/i);
@@ -314,7 +314,7 @@ describe('applying', () => {
   });
 
   test('only the newest preview applies, once; one planned again sees panels added since', async () => {
-    const app = service();
+    const app = openCore();
     const first = await paste(app, 'a.example.com\nb.example.com');
     const second = await paste(app, 'b.example.com\nc.example.com');
     await rejectsWith(app.applyImport(first.id, { duplicates: 'skip' }), 'INVALID_INPUT', /no longer current/);
@@ -327,7 +327,7 @@ describe('applying', () => {
 
 describe('files that are not what they claim', () => {
   const refused = async (content: string | Uint8Array, pattern: RegExp, name = 'panels.json') => {
-    const app = service({ file: fileWith(name, content) });
+    const app = openCore({ file: fileWith(name, content) });
     const error = await rejectsWith(app.previewImport({ from: 'file' }), 'INVALID_INPUT', pattern);
     assert.deepEqual(await app.listPanels(), []);
     return error;
@@ -336,7 +336,7 @@ describe('files that are not what they claim', () => {
   test('a huge file is refused with its size, before it is read', async () => {
     const path = fileWith('huge.json', '');
     truncateSync(path, IMPORT_MAX_BYTES + 5 * 1024 * 1024);
-    const app = service({ file: path });
+    const app = openCore({ file: path });
     await rejectsWith(
       app.previewImport({ from: 'file' }),
       'INVALID_INPUT',
@@ -349,7 +349,7 @@ describe('files that are not what they claim', () => {
   });
 
   test('__proto__ and constructor keys are just keys: nothing is polluted, the entry is read by its own fields', async () => {
-    const app = service();
+    const app = openCore();
     const text =
       '{"format":"paneldeck.panels","version":1,"__proto__":{"polluted":true},"panels":[{"__proto__":{"address":"evil.example.com"},"constructor":{"name":"x"},"address":"ok.example.com"},{"__proto__":{"address":"evil.example.com"}}]}';
     const preview = await paste(app, text);
@@ -384,12 +384,12 @@ describe('files that are not what they claim', () => {
     );
     await refused('{"servers":[]}', /is JSON but not a Paneldeck export/);
     await refused('{"format":"paneldeck.panels","version":1,"panels":[', /is not valid JSON/);
-    const app = service({ file: join(dir.path, 'files') });
+    const app = openCore({ file: join(dir.path, 'files') });
     await rejectsWith(app.previewImport({ from: 'file' }), 'INVALID_INPUT', /^files is not a file\./);
   });
 
   test('a cancelled dialog previews nothing; pasted text too long is refused by the contract', async () => {
-    const app = service({ file: null });
+    const app = openCore({ file: null });
     assert.equal(await app.previewImport({ from: 'file' }), null);
     await rejectsWith(
       app.previewImport({ from: 'text', text: 'a'.repeat(IMPORT_MAX_BYTES + 1) }),
@@ -400,7 +400,7 @@ describe('files that are not what they claim', () => {
   });
 
   test('every failure is a PanelError with a message for the operator, never a crash', async () => {
-    const app = service();
+    const app = openCore();
     for (const text of [
       '[',
       '{',

@@ -14,7 +14,7 @@ before(async () => {
 after(() => dir.cleanup());
 
 let folders = 0;
-function service(choices: Pick<CoreOptions, 'chooseExportFile' | 'chooseTextFile'>) {
+function openCore(choices: Pick<CoreOptions, 'chooseExportFile' | 'chooseTextFile'>) {
   folders++;
   return createCore({ dataDir: join(dir.path, `data-${folders}`), encryption: testEncryption(), ...choices });
 }
@@ -22,7 +22,7 @@ function service(choices: Pick<CoreOptions, 'chooseExportFile' | 'chooseTextFile
 test('saved whole where the operator chose, readable by them only; the dialog offers the name the window gave', async () => {
   const offered: string[] = [];
   const target = join(dir.path, 'out', 'results.csv');
-  const app = service({
+  const app = openCore({
     chooseExportFile: async (name) => {
       offered.push(name);
       return target;
@@ -41,14 +41,14 @@ test('saved whole where the operator chose, readable by them only; the dialog of
 });
 
 test('a cancelled dialog saves and opens nothing', async () => {
-  const app = service({ chooseExportFile: async () => null, chooseTextFile: async () => null });
+  const app = openCore({ chooseExportFile: async () => null, chooseTextFile: async () => null });
   assert.deepEqual(await app.saveTextFile({ name: 'a.json', text: '[]' }), { path: null, bytes: 0 });
   assert.equal(await app.openTextFile('json'), null);
 });
 
 test('a name with a folder, a control character or another extension is refused before any dialog', async () => {
   let asked = 0;
-  const app = service({
+  const app = openCore({
     chooseExportFile: async () => {
       asked++;
       return join(dir.path, 'never.csv');
@@ -70,7 +70,7 @@ test('opens UTF-8 text the operator chose; binary or UTF-16 is refused saying wh
   writeFileSync(utf16, Buffer.from([0xff, 0xfe, 0x7b, 0]));
   let next = text;
   const kinds: string[] = [];
-  const app = service({
+  const app = openCore({
     chooseTextFile: async (kind) => {
       kinds.push(kind);
       return next;
