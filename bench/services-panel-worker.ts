@@ -20,7 +20,7 @@ const port = parentPort;
 if (!port) throw new Error('services-panel-worker.ts runs as a worker of bench/services.ts');
 const { projects, perProject } = workerData as ServicesWorkerData;
 
-const panel = await startReferencePanel({ style: 'easypanel' });
+const panel = await startReferencePanel({ style: 'public' });
 seedDemoServices(panel.services, { projects, servicesPerProject: perProject });
 port.on('message', async (message: unknown) => {
   if (message !== 'close') return;

@@ -8,7 +8,7 @@
 export type InputSchema = Record<string, unknown>;
 
 /** Which of Easypanel's generations the catalogue was read in (EASYPANEL.md): tRPC up to 2.30, the RPC layer 2.31–2.32, the public API from 2.33. */
-export type CatalogueGeneration = 'trpc' | 'rpc' | 'easypanel';
+export type Generation = 'trpc' | 'rpc' | 'public';
 
 export interface CatalogueOperation {
   /** The name the operator searches and calls by: tRPC/RPC `ns.proc` (e.g. "projects.listProjectsAndServices"), the public API its flat name ("listProjectsAndServices"). */
@@ -24,7 +24,7 @@ export interface Catalogue {
   panelId: string;
   /** The panel's version the catalogue was read for (cache key with the panel), null when unknown. */
   version: string | null;
-  generation: CatalogueGeneration;
+  generation: Generation;
   readAt: string;
   operations: CatalogueOperation[];
   /** Operations left out as unsound (wrong shapes, paths outside /api, cycles too deep), with why: shown, never silently dropped. */

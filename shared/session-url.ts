@@ -1,4 +1,4 @@
-import type { ApiStyle, Panel } from './types.ts';
+import type { Generation, Panel } from './types.ts';
 
 /** tRPC queries take their input in the query string; getSession's is `{"json":null}`. */
 const TRPC_NULL_INPUT = `?input=${encodeURIComponent(JSON.stringify({ json: null }))}`;
@@ -6,13 +6,13 @@ const TRPC_NULL_INPUT = `?input=${encodeURIComponent(JSON.stringify({ json: null
 const RPC_NULL_BODY = '{"json":null}';
 
 /** What follows the session path in the URL of a session read. */
-export function sessionQuery(style: ApiStyle): string {
-  return style === 'trpc' ? TRPC_NULL_INPUT : '';
+export function sessionQuery(generation: Generation): string {
+  return generation === 'trpc' ? TRPC_NULL_INPUT : '';
 }
 
 /** The URL a session read of `panel` goes to. */
-export function sessionUrl(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiStyle'>): string {
-  return `${panel.baseUrl}${panel.sessionPath}${sessionQuery(panel.apiStyle)}`;
+export function sessionUrl(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'generation'>): string {
+  return `${panel.baseUrl}${panel.sessionPath}${sessionQuery(panel.generation)}`;
 }
 
 /** The shell a copied command is for: a POSIX shell (macOS, Linux), or PowerShell on Windows. */
@@ -34,10 +34,10 @@ const CMD_ACTIVE = /[&|<>^()!"'`]/g;
  * A shell command that reads the panel's session as Paneldeck does, for a terminal. The token is
  * never in it: the command reads `PANEL_TOKEN` from the shell's environment.
  */
-export function curlCommand(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'apiStyle'>, shell: CommandShell): string {
+export function curlCommand(panel: Pick<Panel, 'baseUrl' | 'sessionPath' | 'generation'>, shell: CommandShell): string {
   const url = sessionUrl(panel);
   // The body has no quote of either kind inside, so single quotes hold it in every shell here.
-  const post = panel.apiStyle === 'rpc' ? ` -H 'Content-Type: application/json' --data '${RPC_NULL_BODY}'` : '';
+  const post = panel.generation === 'rpc' ? ` -H 'Content-Type: application/json' --data '${RPC_NULL_BODY}'` : '';
   if (shell === 'powershell') {
     const safe = url.replace(CMD_ACTIVE, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
     return `curl.exe --fail-with-body -sS -H "Authorization: Bearer $env:PANEL_TOKEN" -H 'Accept: application/json'${post} '${safe}'`;

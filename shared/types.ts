@@ -2,13 +2,12 @@ import type { PanelColour } from './labels.ts';
 import type { CertificateInfo, ErrorInfo } from './contract/errors.ts';
 
 /**
- * How a panel's API is spoken: `plain` is the specified API (Easypanel 2.33+: JSON bodies,
- * `POST /login`, `GET /getSession`); `trpc` is Easypanel 2.30 and before (`/trpc/<procedure>`,
- * bodies and answers wrapped in `{ json }` envelopes).
+ * How a panel's API is spoken, one of Easypanel's generations: `public` 2.33+ (Easypanel's own
+ * "public API": JSON bodies, `POST /login`, `GET /getSession`), `rpc` 2.31–2.32 (`/rpc/<ns>/<proc>`),
+ * `trpc` 2.30 and before (`/trpc/<procedure>`, bodies and answers wrapped in `{ json }` envelopes).
  */
-/** Easypanel's API generations: `plain` 2.33+ (the public API), `rpc` 2.31–2.32, `trpc` 2.30 and before. */
-export type ApiStyle = 'plain' | 'rpc' | 'trpc';
-export const API_STYLES: readonly ApiStyle[] = ['plain', 'rpc', 'trpc'];
+export type Generation = 'public' | 'rpc' | 'trpc';
+export const GENERATIONS: readonly Generation[] = ['public', 'rpc', 'trpc'];
 
 /**
  * How a token is protected, in one set of words for what protects tokens saved on this system now
@@ -45,8 +44,8 @@ export interface Panel {
    * the address is http:// and this is set.
    */
   allowPlainHttp: boolean;
-  /** How the panel's API is spoken; found out at log in when a plain log in finds nothing. */
-  apiStyle: ApiStyle;
+  /** How the panel's API is spoken; found out at log in when one at the public API's paths finds nothing. */
+  generation: Generation;
   /** Path appended to `baseUrl` to log in, e.g. `/login`. */
   loginPath: string;
   /** Path appended to `baseUrl` to read the session, e.g. `/getSession`. */
@@ -106,7 +105,7 @@ export const PANEL_FIELDS = {
   address: 'shown',
   baseUrl: 'kept',
   allowPlainHttp: 'setting',
-  apiStyle: 'setting',
+  generation: 'setting',
   loginPath: 'setting',
   sessionPath: 'setting',
   trustedCertificate: 'setting',

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { UpdatePanelInput } from '../../shared/schemas/schemas.ts';
 import { cleanGroup, cleanTags, type PanelColour } from '../../shared/labels.ts';
-import { API_STYLES, type ApiStyle, type Panel } from '../../shared/types.ts';
-import { API_STYLE_LABELS, STYLE_PATHS } from '../../shared/api-styles.ts';
+import { GENERATIONS, type Generation, type Panel } from '../../shared/types.ts';
+import { GENERATION_LABELS, GENERATION_PATHS } from '../../shared/generations.ts';
 import { useApi, usePanelChanges } from '../window/app-context.tsx';
 import { CertificateDetails } from '../sign-in/views.tsx';
 import { fieldForError } from '../ui/field-errors.ts';
@@ -28,7 +28,7 @@ interface PanelSettingsProps {
 interface Draft {
   name: string;
   address: string;
-  apiStyle: ApiStyle;
+  generation: Generation;
   loginPath: string;
   sessionPath: string;
   tokenField: string;
@@ -43,7 +43,7 @@ interface Draft {
 const draftOf = (panel: Panel): Draft => ({
   name: panel.name,
   address: panel.address,
-  apiStyle: panel.apiStyle,
+  generation: panel.generation,
   loginPath: panel.loginPath,
   sessionPath: panel.sessionPath,
   tokenField: panel.tokenField ?? '',
@@ -56,8 +56,8 @@ const draftOf = (panel: Panel): Draft => ({
 
 const typedTags = (text: string) => cleanTags(text.split(','));
 
-/** Each API style's default paths, as main puts them back for an empty field. */
-const STYLE_DEFAULTS = STYLE_PATHS;
+/** Each generation's default paths, as main puts them back for an empty field. */
+const STYLE_DEFAULTS = GENERATION_PATHS;
 
 /** Only what the operator changed, so an untouched address never signs the panel out. */
 function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
@@ -65,7 +65,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   const patch: UpdatePanelInput = {};
   if (draft.name.trim() !== saved.name) patch.name = draft.name;
   if (draft.address.trim() !== saved.address) patch.address = draft.address;
-  if (draft.apiStyle !== saved.apiStyle) patch.apiStyle = draft.apiStyle;
+  if (draft.generation !== saved.generation) patch.generation = draft.generation;
   if (draft.loginPath.trim() !== saved.loginPath) patch.loginPath = draft.loginPath.trim() === '' ? null : draft.loginPath;
   if (draft.sessionPath.trim() !== saved.sessionPath) patch.sessionPath = draft.sessionPath.trim() === '' ? null : draft.sessionPath;
   if (draft.tokenField.trim() !== saved.tokenField) patch.tokenField = draft.tokenField.trim() === '' ? null : draft.tokenField;
@@ -78,7 +78,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   return patch;
 }
 
-const ADVANCED_FIELDS = new Set(['apiStyle', 'loginPath', 'sessionPath', 'tokenField']);
+const ADVANCED_FIELDS = new Set(['generation', 'loginPath', 'sessionPath', 'tokenField']);
 
 export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, groups, openAdvanced }: PanelSettingsProps) {
   const api = useApi();
@@ -186,45 +186,45 @@ export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, grou
             <span>Favourite: pinned at the top of the list</span>
           </label>
         </fieldset>
-        <details className="advanced" open={openAdvanced || panel.apiStyle === 'trpc' || (field !== null && ADVANCED_FIELDS.has(field))}>
+        <details className="advanced" open={openAdvanced || panel.generation === 'trpc' || (field !== null && ADVANCED_FIELDS.has(field))}>
           <summary>Advanced</summary>
           <div className="advanced-fields">
             <label className="field">
-              <span className="field-label">API style</span>
+              <span className="field-label">Generation</span>
               <select
-                name="apiStyle"
-                value={draft.apiStyle}
-                onChange={(event) => set('apiStyle', event.target.value as ApiStyle)}
-                aria-describedby="api-style-hint"
+                name="generation"
+                value={draft.generation}
+                onChange={(event) => set('generation', event.target.value as Generation)}
+                aria-describedby="generation-hint"
               >
-                {API_STYLES.map((style) => (
-                  <option key={style} value={style}>
-                    {API_STYLE_LABELS[style]}
+                {GENERATIONS.map((generation) => (
+                  <option key={generation} value={generation}>
+                    {GENERATION_LABELS[generation]}
                   </option>
                 ))}
               </select>
-              <span id="api-style-hint" className="field-hint">
-                {panel.apiStyle === 'plain'
+              <span id="generation-hint" className="field-hint">
+                {panel.generation === 'public'
                   ? 'Paneldeck switches to an older form by itself when a log in finds only that one.'
-                  : `This panel speaks the API of ${API_STYLE_LABELS[panel.apiStyle]}. Paneldeck switches by itself when a log in finds only that form.`}
+                  : `This panel speaks the API of ${GENERATION_LABELS[panel.generation]}. Paneldeck switches by itself when a log in finds only that form.`}
               </span>
             </label>
             <TextField
               label="Login path"
               name="loginPath"
-              placeholder={STYLE_DEFAULTS[draft.apiStyle].login}
+              placeholder={STYLE_DEFAULTS[draft.generation].login}
               value={draft.loginPath}
               onChange={edit('loginPath')}
-              hint={`Appended to ${panel.baseUrl}. Leave empty for ${STYLE_DEFAULTS[draft.apiStyle].login}.`}
+              hint={`Appended to ${panel.baseUrl}. Leave empty for ${STYLE_DEFAULTS[draft.generation].login}.`}
               error={field === 'loginPath' ? error?.message : null}
             />
             <TextField
               label="Session path"
               name="sessionPath"
-              placeholder={STYLE_DEFAULTS[draft.apiStyle].session}
+              placeholder={STYLE_DEFAULTS[draft.generation].session}
               value={draft.sessionPath}
               onChange={edit('sessionPath')}
-              hint={`Read with GET and the token. Leave empty for ${STYLE_DEFAULTS[draft.apiStyle].session}.`}
+              hint={`Read with GET and the token. Leave empty for ${STYLE_DEFAULTS[draft.generation].session}.`}
               error={field === 'sessionPath' ? error?.message : null}
             />
             <TextField

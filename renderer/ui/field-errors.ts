@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 
-export type FormField = 'name' | 'address' | 'loginPath' | 'sessionPath' | 'apiStyle' | 'tokenField' | 'group' | 'tags' | 'colour';
+export type FormField = 'name' | 'address' | 'loginPath' | 'sessionPath' | 'generation' | 'tokenField' | 'group' | 'tags' | 'colour';
 
 /**
  * The form field an error belongs under, so it is shown where the operator fixes it; `null`
@@ -13,7 +13,7 @@ export function fieldForError(error: ErrorInfo): FormField | null {
   if (/^name\b/i.test(error.message)) return 'name';
   if (/login path/i.test(error.message)) return 'loginPath';
   if (/session path/i.test(error.message)) return 'sessionPath';
-  if (/^API style/.test(error.message)) return 'apiStyle';
+  if (/^Generation/.test(error.message)) return 'generation';
   if (/^token field/i.test(error.message)) return 'tokenField';
   if (/^group/i.test(error.message)) return 'group';
   if (/\btags?\b/i.test(error.message)) return 'tags';

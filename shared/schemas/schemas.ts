@@ -5,7 +5,7 @@ import { formatBytes } from '../sizes.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from '../transfer.ts';
 import { TEXT_FILE_KINDS, TEXT_FILE_MAX_BYTES } from '../text-files.ts';
 import { tableLayoutFields } from './panel-list-schemas.ts';
-import { ACTIVITY_KEPT, API_STYLES, LIST_SORTS, THEMES, type PanelSettings } from '../types.ts';
+import { ACTIVITY_KEPT, GENERATIONS, LIST_SORTS, THEMES, type PanelSettings } from '../types.ts';
 
 /**
  * Runtime schemas for every argument of the contract. Main parses everything that arrives
@@ -37,13 +37,13 @@ export const loginPathSchema = z
   .max(512, { error: 'Login path is too long (512 characters at most).' })
   .nullable();
 
-/** `null` puts the API style's default back (`/getSession`, `/trpc/auth.getSession`). */
+/** `null` puts the generation's default back (`/getSession`, `/trpc/auth.getSession`). */
 export const sessionPathSchema = z
   .string({ error: 'Session path must be text.' })
   .max(512, { error: 'Session path is too long (512 characters at most).' })
   .nullable();
 
-export const apiStyleSchema = z.enum(API_STYLES, { error: 'API style must be "plain", "rpc" or "trpc".' });
+export const generationSchema = z.enum(GENERATIONS, { error: 'Generation must be "public", "rpc" or "trpc".' });
 
 /** A dot path such as `data.auth.token`; `null` or an empty string means automatic. */
 export const tokenFieldSchema = z
@@ -119,7 +119,7 @@ export const updatePanelInputSchema = z.strictObject(
     name: panelNameSchema.optional(),
     address: addressSchema.optional(),
     allowPlainHttp: allowPlainHttpSchema.optional(),
-    apiStyle: apiStyleSchema.optional(),
+    generation: generationSchema.optional(),
     loginPath: loginPathSchema.optional(),
     sessionPath: sessionPathSchema.optional(),
     tokenField: tokenFieldSchema.optional(),
@@ -132,7 +132,7 @@ export const updatePanelInputSchema = z.strictObject(
   } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address' | 'muted', z.ZodType>,
   {
     error:
-      'Expected { name?, address?, allowPlainHttp?, apiStyle?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted? }.',
+      'Expected { name?, address?, allowPlainHttp?, generation?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted? }.',
   },
 );
 

@@ -42,7 +42,7 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
   dataDir,
 }) => {
   seedAlerts(dataDir);
-  const panelServer = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  const panelServer = await startReferencePanel({ style: 'public', demoProjects: 1 });
   try {
     const app = await launch(page);
     const panel = await app.core.addPanel({ address: panelServer.url, name: 'Billing' });

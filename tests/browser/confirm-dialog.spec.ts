@@ -19,7 +19,7 @@ async function opensOnCancelAndEscapes(page: Page, dialog: Locator): Promise<voi
 }
 
 test('one confirmation for a panel, several panels and a service: focus, Esc and the typed name behave alike', async ({ page, launch }) => {
-  const server = await startReferencePanel({ style: 'easypanel' });
+  const server = await startReferencePanel({ style: 'public' });
   try {
     server.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     const app = await launch(page);

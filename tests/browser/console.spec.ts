@@ -17,7 +17,7 @@ import { checkScreenBothSizes } from './screens.ts';
 const GENERATIONS: { style: Exclude<PanelStyle, 'simple'>; name: string; listUsers: string; createProject: string }[] = [
   { style: 'trpc', name: 'Alpha tRPC', listUsers: 'users.listUsers', createProject: 'projects.createProject' },
   { style: 'rpc', name: 'Bravo RPC', listUsers: 'users.listUsers', createProject: 'projects.createProject' },
-  { style: 'easypanel', name: 'Charlie public', listUsers: 'listUsers', createProject: 'createProject' },
+  { style: 'public', name: 'Charlie public', listUsers: 'listUsers', createProject: 'createProject' },
 ];
 
 let servers: ReferencePanel[] = [];

@@ -12,7 +12,7 @@ import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
 
 /** The suite's panel speaks Easypanel (2.33's public API unless a test says otherwise), not the simple session API. */
 const test = base.extend<{ panelStyle: Exclude<PanelStyle, 'simple'>; panelServer: ReferencePanel }>({
-  panelStyle: ['easypanel', { option: true }],
+  panelStyle: ['public', { option: true }],
   panelServer: async ({ panelStyle }, use) => {
     const server = await startReferencePanel({ style: panelStyle });
     await use(server);

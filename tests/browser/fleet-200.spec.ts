@@ -16,7 +16,7 @@ import { checkScreenBothSizes } from './screens.ts';
 const FLEET = 200;
 const CLIENT = 12;
 /** Each generation's version, as the reference panel reports it by default. */
-const VERSION = { trpc: '2.28.1', rpc: '2.32.2', easypanel: '2.33.4' } as const;
+const VERSION = { trpc: '2.28.1', rpc: '2.32.2', public: '2.33.4' } as const;
 
 /** Panel i: "Acme 01".."Acme 12" (the client), then "Panel 013".."Panel 200"; generation i mod 3. */
 const nameOf = (index: number) =>

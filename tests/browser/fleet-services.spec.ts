@@ -175,7 +175,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
 
 test('the empty states say what to do: no panel signed in, then not read since start', async ({ page, launch }) => {
   const app = await launch(page);
-  const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  const server = await startReferencePanel({ style: 'public', demoProjects: 1 });
   try {
     const { id } = await app.core.addPanel({ address: server.url, name: 'Billing' });
     await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();

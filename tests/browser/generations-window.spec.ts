@@ -14,7 +14,7 @@ import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
 const GENERATIONS: readonly { style: Exclude<PanelStyle, 'simple'>; stop: string }[] = [
   { style: 'trpc', stop: '/api/trpc/services.app.stopService' },
   { style: 'rpc', stop: '/api/rpc/services/app/stopService' },
-  { style: 'easypanel', stop: '/api/stopAppService' },
+  { style: 'public', stop: '/api/stopAppService' },
 ];
 
 /** Chooses `item` in the row menu of shop/web, confirms it, and waits for the window's notice. */

@@ -166,7 +166,7 @@ test('no token in the answers, events, log lines or activity entries of the serv
   logDir,
   dataDir,
 }) => {
-  const server = await startReferencePanel({ style: 'easypanel' });
+  const server = await startReferencePanel({ style: 'public' });
   try {
     server.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     server.services.addService({ projectName: 'shop', name: 'stack', type: 'compose' });

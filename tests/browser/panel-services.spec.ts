@@ -13,7 +13,7 @@ const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' 
 
 test('Overview: version, uptime, CPU, memory and disk; a disk nearly full is amber then red, and said', async ({ page, launch }) => {
   const app = await launch(page);
-  const server = await startReferencePanel({ style: 'easypanel', demoProjects: 3 });
+  const server = await startReferencePanel({ style: 'public', demoProjects: 3 });
   try {
     const { id } = await app.core.addPanel({ address: server.url, name: 'Acme production' });
     await app.core.logIn(id, demo);
@@ -88,7 +88,7 @@ test('Services: each state as colour, shape and word, replicas, type; search; a 
 
 test('Services: 2,000 services keep only the rows in view in the page, and scroll', async ({ page, launch }) => {
   const app = await launch(page);
-  const server = await startReferencePanel({ style: 'easypanel' });
+  const server = await startReferencePanel({ style: 'public' });
   try {
     seedDemoServices(server.services, { projects: 200, servicesPerProject: 10 });
     const { id } = await app.core.addPanel({ address: server.url, name: 'Big fleet' });

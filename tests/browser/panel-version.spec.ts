@@ -10,7 +10,7 @@ import { startReferencePanel, type PanelStyle, type ReferencePanel } from '../su
 
 /** Panels of every generation, and one that names no version (the reference panel's own API). */
 const FLEET: readonly { name: string; style: PanelStyle; version?: string }[] = [
-  { name: 'Acme production', style: 'easypanel', version: '2.33.4' },
+  { name: 'Acme production', style: 'public', version: '2.33.4' },
   { name: 'Acme staging', style: 'rpc', version: '2.32.2' },
   { name: 'Globex', style: 'rpc', version: '2.31.0' },
   { name: 'Initech legacy', style: 'trpc', version: '2.28.1' },
@@ -76,7 +76,7 @@ test('the version in the header and the rows, searched, sorted oldest first; an 
     await expect(rowNames(page)).toHaveText(['Initech legacy', 'Globex', 'Initech web', 'Acme staging', 'Acme production', 'Umbrella']);
     await checkScreen(page, '78-upgraded-panel-followed');
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect(page.getByLabel('API style')).toHaveValue('rpc');
+    await expect(page.getByLabel('Generation')).toHaveValue('rpc');
     await expect(page.getByLabel('Session path')).toHaveValue('/rpc/auth/getSession');
   } finally {
     await Promise.all(servers.map((server) => server.close().catch(() => undefined)));

@@ -22,8 +22,8 @@ test('an Easypanel 2.30 (tRPC) panel: the log in finds the tRPC API by itself, t
     await checkScreen(page, '30-trpc-session');
 
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect(page.getByLabel('API style')).toHaveValue('trpc');
-    await expect(page.getByLabel('API style')).toHaveAccessibleDescription(/speaks the API of Easypanel 2\.30 and earlier \(tRPC\)/);
+    await expect(page.getByLabel('Generation')).toHaveValue('trpc');
+    await expect(page.getByLabel('Generation')).toHaveAccessibleDescription(/speaks the API of Easypanel 2\.30 and earlier \(tRPC\)/);
     await expect(page.getByLabel('Session path')).toHaveValue('/trpc/auth.getSession');
     await checkScreen(page, '31-trpc-settings');
   } finally {
@@ -37,7 +37,7 @@ test('a self-signed panel: the certificate to compare, trusted for this panel, t
 }) => {
   const first = await selfSignedCertificate();
   const second = await selfSignedCertificate({ commonName: 'renewed.paneldeck.test' });
-  const panelServer = await startReferencePanel({ tls: first, style: 'easypanel' });
+  const panelServer = await startReferencePanel({ tls: first, style: 'public' });
   try {
     await launch(page);
     await addPanel(page, panelServer.url, 'Internal');

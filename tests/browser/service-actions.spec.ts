@@ -14,7 +14,7 @@ import type { Locator, Page } from '@playwright/test';
 
 let panel: ReferencePanel;
 test.beforeEach(async () => {
-  panel = await startReferencePanel({ style: 'easypanel' });
+  panel = await startReferencePanel({ style: 'public' });
   panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
   panel.services.addService({ projectName: 'shop', name: 'db', type: 'postgres' });
 });

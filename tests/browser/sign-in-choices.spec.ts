@@ -12,7 +12,7 @@ import { startReferencePanel } from '../support/reference-panel/server.ts';
 const DAY = 24 * 60 * 60 * 1000;
 
 test('keep me signed in, log in again, and signing in with an API token', async ({ page, launch }) => {
-  const panelServer = await startReferencePanel({ style: 'easypanel', rememberMeTtlMs: 30 * DAY });
+  const panelServer = await startReferencePanel({ style: 'public', rememberMeTtlMs: 30 * DAY });
   try {
     const app = await launch(page);
     await addPanel(page, panelServer.url, 'Production');

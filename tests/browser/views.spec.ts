@@ -20,7 +20,7 @@ const VIEWS = [
 const heading = (page: Page, name: string) => page.getByRole('main').getByRole('heading', { level: 1, name, exact: true });
 
 test('each view of the fleet opens from the palette, from the menu and from its shortcut, one at a time', async ({ page, launch }) => {
-  const server = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+  const server = await startReferencePanel({ style: 'public', demoProjects: 1 });
   try {
     const app = await launch(page);
     const { id } = await app.core.addPanel({ address: server.url, name: 'Billing' });

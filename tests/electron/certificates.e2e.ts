@@ -25,8 +25,8 @@ let opened: ElectronApplication | null = null;
 test.beforeAll(async () => {
   own = await selfSignedCertificate();
   other = await selfSignedCertificate({ commonName: 'other.paneldeck.test' });
-  first = await startReferencePanel({ tls: own, style: 'easypanel' });
-  second = await startReferencePanel({ tls: other, style: 'easypanel' });
+  first = await startReferencePanel({ tls: own, style: 'public' });
+  second = await startReferencePanel({ tls: other, style: 'public' });
   folder = await mkdtemp(join(tmpdir(), 'paneldeck-electron-certificates-'));
 });
 test.afterAll(async () => {

@@ -78,7 +78,7 @@ for (const style of EASYPANEL_GENERATIONS) {
 }
 
 describe('alerts (one generation)', () => {
-  const style = 'easypanel';
+  const style = 'public';
 
   test('a disk past the threshold raises one alert; the threshold is the setting', async () => {
     const opened = await open(style);

@@ -15,7 +15,7 @@ import { secretFormsIn } from '../support/secret-forms.ts';
  * panel (a log out does not end an API token). The token never reaches the window.
  */
 
-const GENERATIONS: readonly PanelStyle[] = ['trpc', 'rpc', 'easypanel'];
+const GENERATIONS: readonly PanelStyle[] = ['trpc', 'rpc', 'public'];
 const SESSION_ROUTES = ['accept', 'refuse'] as const;
 
 describe('API tokens', () => {
@@ -84,7 +84,7 @@ describe('API tokens', () => {
         // Which read accepted it: the session read where the route takes API tokens (2.33's, read
         // first; older generations' panels are found by the version read), else the version read.
         const asked = panel.requests.slice(requestsBefore).map((request) => request.path.split('?')[0]);
-        const acceptedBy = sessionRoute === 'accept' && style === 'easypanel' ? /getSession$/ : /getUpdateStatus$|update.getStatus$/;
+        const acceptedBy = sessionRoute === 'accept' && style === 'public' ? /getSession$/ : /getUpdateStatus$|update.getStatus$/;
         assert.match(asked.at(-1)!, acceptedBy, asked.join(', '));
         // A later read never signs it out, and shows no end: the session, or the version where the session route refuses.
         const session = await sent(core.getSession(id));
@@ -137,7 +137,7 @@ describe('API tokens', () => {
   }
 
   test('a token revoked in Easypanel signs the panel out at the next read, saying so', async () => {
-    const panel = panels.get('easypanel/refuse')!;
+    const panel = panels.get('public/refuse')!;
     const token = panel.createApiToken();
     const { id } = await core.addPanel({ address: panel.url });
     await core.logInWithApiToken(id, { token });
@@ -152,16 +152,16 @@ describe('API tokens', () => {
   test('a panel whose generation was not known yet is found by the version read and remembered', async () => {
     const panel = panels.get('rpc/accept')!;
     const token = panel.createApiToken();
-    const { id, apiStyle } = await core.addPanel({ address: panel.url });
-    assert.equal(apiStyle, 'plain');
+    const { id, generation } = await core.addPanel({ address: panel.url });
+    assert.equal(generation, 'public');
     const signedIn = await core.logInWithApiToken(id, { token });
-    assert.equal(signedIn.apiStyle, 'rpc');
+    assert.equal(signedIn.generation, 'rpc');
     assert.equal(signedIn.sessionPath, '/rpc/auth/getSession');
     await core.getSession(id);
   });
 
   test('a password log in after an API token replaces it, and the API token is not logged out at the panel', async () => {
-    const panel = panels.get('easypanel/accept')!;
+    const panel = panels.get('public/accept')!;
     const token = panel.createApiToken();
     const { id } = await core.addPanel({ address: panel.url });
     await core.logInWithApiToken(id, { token });

@@ -144,7 +144,7 @@ test('Duplicate: the settings and labels at another address, signed out, named "
         colour: 'red',
         favourite: true,
       });
-      await app.updatePanel(source.id, { apiStyle: 'trpc', tokenField: 'result.data.token' });
+      await app.updatePanel(source.id, { generation: 'trpc', tokenField: 'result.data.token' });
       await app.logIn(source.id, { email: DEMO_USER.email, password: DEMO_USER.password }).catch(() => undefined);
       const copy = await app.duplicatePanel(source.id, { address: 'prod-2.example.com' });
       const original = (await app.listPanels()).find((panel) => panel.id === source.id)!;
@@ -156,7 +156,7 @@ test('Duplicate: the settings and labels at another address, signed out, named "
           copy.tags,
           copy.colour,
           copy.favourite,
-          copy.apiStyle,
+          copy.generation,
           copy.loginPath,
           copy.sessionPath,
           copy.tokenField,
@@ -222,7 +222,7 @@ test('property: export then import into an empty list gives the same panels', as
             colour: spec.colour,
             favourite: spec.favourite,
           });
-          if (spec.trpc) await source.updatePanel(added.id, { apiStyle: 'trpc' });
+          if (spec.trpc) await source.updatePanel(added.id, { generation: 'trpc' });
         }
         await source.exportPanels();
         const target = createCore({

@@ -51,7 +51,7 @@ describe('catalogues refused whole', () => {
     ['escaping-server', 'BAD_RESPONSE', /elsewhere\.invalid.*not to the panel’s own \/api/],
   ] as const) {
     test(`${kind}: ${code}, and nothing else is asked of the panel`, async () => {
-      const { panel, core, id, token } = await hostile('easypanel', { hostile: kind });
+      const { panel, core, id, token } = await hostile('public', { hostile: kind });
       try {
         const error = await rejectsWith(core.getOperations(id), code, words);
         assert.ok(!error.message.includes(token));
@@ -66,7 +66,7 @@ describe('catalogues refused whole', () => {
   }
 
   test('servers leading elsewhere in any spelling are refused, and "elsewhere" hears nothing', async () => {
-    const elsewhere = await startReferencePanel({ style: 'easypanel' });
+    const elsewhere = await startReferencePanel({ style: 'public' });
     try {
       for (const serverUrl of [
         `${elsewhere.url}/api`,
@@ -107,7 +107,7 @@ describe('catalogues read as far as they are sound', () => {
         const inside = style === 'rpc' ? ['admin.steal'] : [];
         assert.deepEqual(
           catalogue.operations.map((operation) => operation.name),
-          [style === 'easypanel' ? 'getUpdateStatus' : 'update.getStatus', ...inside],
+          [style === 'public' ? 'getUpdateStatus' : 'update.getStatus', ...inside],
         );
         assert.equal(catalogue.skipped.length, 14 - inside.length, JSON.stringify(catalogue.skipped));
         for (const skipped of catalogue.skipped)
@@ -135,7 +135,7 @@ describe('catalogues read as far as they are sound', () => {
   }
 
   test('recursive $refs are cut and marked, a missing or external one skips its operation, a fan-out past the bound is skipped', async () => {
-    const { panel, core, id } = await hostile('easypanel', { hostile: 'recursive' });
+    const { panel, core, id } = await hostile('public', { hostile: 'recursive' });
     try {
       const { value: catalogue, turns } = await countingTurns(() => core.getOperations(id));
       assert.ok(turns > 0);
@@ -170,7 +170,7 @@ describe('catalogues read as far as they are sound', () => {
   });
 
   test('a catalogue of 3,000 operations is read in slices: the event loop turns many times meanwhile', async () => {
-    const { panel, core, id } = await hostile('easypanel', { extraOperations: 3000 });
+    const { panel, core, id } = await hostile('public', { extraOperations: 3000 });
     try {
       const { value: catalogue, turns } = await countingTurns(() => core.getOperations(id));
       assert.ok(catalogue.operations.length > 3000);

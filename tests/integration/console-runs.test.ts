@@ -43,7 +43,7 @@ async function signedInPanels(styles: Exclude<PanelStyle, 'simple'>[]): Promise<
 const listUsers = { operation: 'users.listUsers', input: null };
 
 test('a read across panels of every generation: results in the order asked, the field value, progress for each, no token', async () => {
-  const { ids, tokens } = await signedInPanels(['easypanel', 'trpc', 'rpc']);
+  const { ids, tokens } = await signedInPanels(['public', 'trpc', 'rpc']);
   const results = await core.callOperationOnPanels(ids, listUsers, { field: '[0].email' });
   assert.deepEqual(
     results.map((result) => [result.panelId, result.outcome, result.status, result.value]),
@@ -62,7 +62,7 @@ test('a read across panels of every generation: results in the order asked, the 
 });
 
 test('one slow and one failing panel: each row says its own, the others are not held back; cancel starts no more', async () => {
-  const { ids } = await signedInPanels(['easypanel', 'easypanel', 'easypanel', 'easypanel']);
+  const { ids } = await signedInPanels(['public', 'public', 'public', 'public']);
   const [fast, slow, failing, signedOut] = ids as [string, string, string, string];
   panels[1]!.setFault('listUsers', { kind: 'latency', ms: 400 });
   panels[2]!.setFault('listUsers', { kind: 'drop-connection' });
@@ -96,7 +96,7 @@ test('one slow and one failing panel: each row says its own, the others are not 
 });
 
 test('a write across panels goes only with allowWrite, and each panel’s write is recorded', async () => {
-  const { ids } = await signedInPanels(['easypanel', 'rpc']);
+  const { ids } = await signedInPanels(['public', 'rpc']);
   const create = { operation: 'projects.createProject', input: { name: 'fleet-made' } };
   const refused = await core.callOperationOnPanels(ids, create, { field: null });
   assert.deepEqual(
@@ -121,7 +121,7 @@ test('a write across panels goes only with allowWrite, and each panel’s write 
 });
 
 test('an answer over 4 MiB is cut to the start of its text; a 4 MiB one is read whole without holding main long', async () => {
-  const { ids, tokens } = await signedInPanels(['easypanel']);
+  const { ids, tokens } = await signedInPanels(['public']);
   const [id] = ids as [string];
   const row = (index: number) => ({ projectName: `p${index}`, name: `service-${index}`, note: 'x'.repeat(60) });
   const rows = (count: number) => ({ projects: [], services: Array.from({ length: count }, (_, index) => row(index)) });

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 test('a token echoed in any encoding is in no answer, error, event or file', async () => {
-  panel = await startReferencePanel({ style: 'easypanel', issueToken: sanctumToken });
+  panel = await startReferencePanel({ style: 'public', issueToken: sanctumToken });
   const { core, events, id, token } = await openSignedIn(dir.path, panel);
   const forms = echoForms(token, DEMO_USER.email);
   const seen: unknown[] = [];

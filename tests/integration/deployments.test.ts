@@ -14,7 +14,7 @@ import { BUILD_LOG_LINES } from '../support/reference-panel/service-actions-stat
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+const GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'public'];
 const web = { projectName: 'shop', serviceName: 'web' };
 
 const panels = new Map<string, ReferencePanel>();
@@ -82,7 +82,7 @@ for (const style of GENERATIONS) {
       assert.ok(!JSON.stringify([list, log]).includes(token));
       // 2.33's GET cannot carry `limit`: the list goes through its RPC route; the log is a plain GET.
       const paths = panel.requests.map((request) => `${request.method} ${request.path}`);
-      if (style === 'easypanel') {
+      if (style === 'public') {
         assert.ok(paths.includes('POST /api/rpc/actions/listActions'));
         assert.ok(paths.includes(`GET /api/getAction?id=${build.id}`), paths.join(', '));
       }
@@ -126,7 +126,7 @@ describe('deploying from the panel’s unfinished builds', () => {
   });
 
   test('an actions read that fails leaves the list whole, without those marks', async () => {
-    const panel = panelOf('easypanel');
+    const panel = panelOf('public');
     const { id } = await signedIn(panel);
     panel.serviceActions.beginAction('shop', 'web', 'build');
     for (const fault of [{ kind: 'server-error' }, { kind: 'invalid-json' }, { kind: 'status', status: 404 }] as const) {
@@ -155,7 +155,7 @@ describe('answers the contract does not expect', () => {
   });
 
   test('a huge log is cut to its last 2 MiB from a line start, said as truncated, the longest hold of main printed', async () => {
-    const panel = panelOf('easypanel');
+    const panel = panelOf('public');
     const { id } = await signedIn(panel);
     const action = panel.serviceActions.beginAction('shop', 'web', 'build');
     const lines = Array.from({ length: 120_000 }, (_, index) => `#${index} step ${'x'.repeat(40)}`);
@@ -179,7 +179,7 @@ describe('answers the contract does not expect', () => {
   });
 
   test('a huge list is capped, ids that cannot come back are left out, control characters replaced', async () => {
-    const panel = panelOf('easypanel');
+    const panel = panelOf('public');
     const { id } = await signedIn(panel);
     const items = Array.from({ length: 20_000 }, (_, index) => ({
       id: index === 0 ? '../etc' : `a${index}`,
@@ -237,7 +237,7 @@ describe('answers the contract does not expect', () => {
 
 describe('arguments and sign-in', () => {
   test('wrong arguments are INVALID_INPUT and reach no panel; a signed-out panel is NOT_SIGNED_IN', async () => {
-    const panel = panelOf('easypanel');
+    const panel = panelOf('public');
     const { id } = await signedIn(panel);
     panel.requests.splice(0);
     await rejectsWith(core.listDeployments(id, { projectName: 'Shop', serviceName: 'web' }), 'INVALID_INPUT');

@@ -60,7 +60,7 @@ test('every panel, or the ones named, with their settings and labels; never a to
     tags: ['eu'],
     colour: 'red',
     favourite: true,
-    apiStyle: 'plain',
+    generation: 'public',
     loginPath: '/login',
     sessionPath: '/getSession',
     tokenField: null,

@@ -141,7 +141,7 @@ describe('the fleet services', () => {
     // What earlier reads sent is out before the events are looked at afresh.
     await core.flush();
     events.length = 0;
-    const other = await startReferencePanel({ style: 'easypanel', demoProjects: 1 });
+    const other = await startReferencePanel({ style: 'public', demoProjects: 1 });
     members.push({ id: refused.id, panel: other });
     await core.updatePanel(refused.id, { address: other.url });
     assert.equal(await kept(refused.id), undefined);

@@ -23,7 +23,7 @@ import {
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const STYLES: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+const STYLES: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'public'];
 /** The demo's three projects of four services: two down, one stopped, one disabled (demo-services.ts). */
 const DEMO_COUNTS = { running: 8, down: 2, stopped: 1, disabled: 1 };
 
@@ -160,7 +160,7 @@ describe('the check reads the state', () => {
   test('a crash shows as servicesDown at the next check; a new service has the list read again', async () => {
     const core = start();
     const { id, panel } = await lastOf(core, 3);
-    assert.equal(panel.style, 'easypanel');
+    assert.equal(panel.style, 'public');
     await core.checkPanels([id]);
     assert.equal((await healthOf(core, id))?.servicesDown, 2);
     panel.services.crashService('shop', 'web');

@@ -12,12 +12,12 @@ import { rejectsWith, suiteCore } from '../support/helpers.ts';
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 
 describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () => {
-  let panels: Record<'trpc' | 'rpc' | 'easypanel', ReferencePanel>;
+  let panels: Record<'trpc' | 'rpc' | 'public', ReferencePanel>;
   before(async () => {
     const [trpc, rpc, easypanel] = await Promise.all(
-      (['trpc', 'rpc', 'easypanel'] as const).map((style) => startReferencePanel({ style, users: [DEMO_USER, TWO_FACTOR_USER] })),
+      (['trpc', 'rpc', 'public'] as const).map((style) => startReferencePanel({ style, users: [DEMO_USER, TWO_FACTOR_USER] })),
     );
-    panels = { trpc: trpc!, rpc: rpc!, easypanel: easypanel! };
+    panels = { trpc: trpc!, rpc: rpc!, public: easypanel! };
   });
   after(() => Promise.all(Object.values(panels).map((panel) => panel.close())));
   const core = suiteCore();
@@ -31,11 +31,11 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
       await app.logIn(id, credentials);
     }
     const byName = new Map((await app.listPanels()).map((panel) => [panel.name, panel]));
-    assert.equal(byName.get('trpc')!.apiStyle, 'trpc');
-    assert.equal(byName.get('rpc')!.apiStyle, 'rpc');
+    assert.equal(byName.get('trpc')!.generation, 'trpc');
+    assert.equal(byName.get('rpc')!.generation, 'rpc');
     assert.equal(byName.get('rpc')!.loginPath, '/rpc/auth/login');
     assert.equal(byName.get('rpc')!.sessionPath, '/rpc/auth/getSession');
-    assert.equal(byName.get('easypanel')!.apiStyle, 'plain');
+    assert.equal(byName.get('public')!.generation, 'public');
     const results = await app.checkPanels();
     assert.deepEqual(
       results.map((result) => result.ok),
@@ -76,7 +76,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
       code: TWO_FACTOR_USER.twoFactorCode!,
     });
     assert.equal(panel.signedIn, true);
-    assert.equal(panel.apiStyle, 'rpc');
+    assert.equal(panel.generation, 'rpc');
     const { session } = await app.getSession(id);
     assert.ok(session && typeof session === 'object');
     await app.removePanel(id);
@@ -86,7 +86,7 @@ describe('a fleet of a 2.28, a 2.32 and a 2.33 panel with default settings', () 
     const app = core();
     const { id } = await app.addPanel({ address: panels.rpc.url });
     await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'not the password' }), 'INVALID_CREDENTIALS');
-    assert.equal((await app.listPanels()).find((one) => one.id === id)!.apiStyle, 'rpc');
+    assert.equal((await app.listPanels()).find((one) => one.id === id)!.generation, 'rpc');
     await app.removePanel(id);
   });
 });

@@ -30,7 +30,7 @@ describe('hostile answers to the operations', () => {
   const holds: string[] = [];
 
   before(async () => {
-    panel = await startReferencePanel({ style: 'easypanel' });
+    panel = await startReferencePanel({ style: 'public' });
   });
   after(async () => {
     console.log(`longest holds of the event loop: ${holds.join('; ')}`);

@@ -69,7 +69,7 @@ test('round trip: export, remove every panel, import the file: the same panels, 
   await app.updatePanel(production.id, { loginPath: '/auth/login', tokenField: 'data.token' });
   await app.addPanel({ address: 'staging.example.com:8443', name: 'Staging', tags: ['eu'] });
   const legacy = await app.addPanel({ address: 'legacy.example.com', name: 'Legacy' });
-  await app.updatePanel(legacy.id, { apiStyle: 'trpc' });
+  await app.updatePanel(legacy.id, { generation: 'trpc' });
   await app.addPanel({ address: 'http://10.0.0.5:3000', allowPlainHttp: true, name: 'Fresh install' });
   const before = await app.listPanels();
 
@@ -104,6 +104,31 @@ test('a second import of the same file: everything is already there with the sam
   const preview = (await app.previewImport({ from: 'file' }))!;
   assert.deepEqual(preview.counts, { new: 0, duplicate: 0, same: 1, invalid: 0 });
   assert.match(preview.rows[0]!.message!, /Already in your list as "one\.example\.com"\. Nothing to change\./);
+});
+
+test('an export of format 1 still imports: the generation under its old name and value', async () => {
+  // What Paneldeck wrote before format 2, field for field (a 2.33+ panel and a tRPC one).
+  const oldExport = {
+    format: 'paneldeck.panels',
+    version: 1,
+    exportedAt: '2026-11-25T10:00:00.000Z',
+    panels: [
+      { name: 'New', address: 'new.example.com', allowPlainHttp: false, apiStyle: 'plain', loginPath: '/login' }, // retired-word: format 1
+      { name: 'Old', address: 'old.example.com', allowPlainHttp: false, apiStyle: 'trpc', loginPath: '/trpc/auth.login' }, // retired-word
+    ],
+  };
+  const app = openCore({ file: fileWith('format-1.json', JSON.stringify(oldExport)) });
+  const preview = (await app.previewImport({ from: 'file' }))!;
+  assert.deepEqual(preview.counts, { new: 2, duplicate: 0, same: 0, invalid: 0 });
+  assert.deepEqual(await app.applyImport(preview.id, { duplicates: 'skip' }), { added: 2, updated: 0, unchanged: 0, invalid: 0 });
+  const panels = await app.listPanels();
+  assert.deepEqual(
+    panels.map((panel) => [panel.name, panel.generation, panel.loginPath, panel.sessionPath]),
+    [
+      ['New', 'public', '/login', '/getSession'],
+      ['Old', 'trpc', '/trpc/auth.login', '/trpc/auth.getSession'],
+    ],
+  );
 });
 
 describe('previews of JSON, CSV and text', () => {
@@ -380,7 +405,7 @@ describe('files that are not what they claim', () => {
     await refused('  \n\n', /is empty/);
     await refused(
       '{"format":"paneldeck.panels","version":7,"panels":[]}',
-      /exported by a newer Paneldeck \(format version 7; this one reads up to 1\)/,
+      /exported by a newer Paneldeck \(format version 7; this one reads up to 2\)/,
     );
     await refused('{"servers":[]}', /is JSON but not a Paneldeck export/);
     await refused('{"format":"paneldeck.panels","version":1,"panels":[', /is not valid JSON/);

@@ -11,7 +11,7 @@ import { certificateFingerprint, selfSignedCertificate } from '../support/tls-ce
  * An import never moves trust: a file (pasted, opened by mistake, or sent by a compromised window)
  * that names a panel already in the list with another certificate does not pin it, so a server
  * presenting that certificate never receives the panel's token. And an import that changes only
- * the API style takes the style's paths along, as the panel settings do.
+ * the generation takes the generation's paths along, as the panel settings do.
  */
 
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
@@ -98,7 +98,7 @@ describe('an import never changes the certificate a panel trusts', () => {
   });
 });
 
-describe('an import that changes only the API style', () => {
+describe('an import that changes only the generation', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let trpc: ReferencePanel;
   beforeEach(async () => {
@@ -110,19 +110,19 @@ describe('an import that changes only the API style', () => {
     await dir.cleanup();
   });
 
-  test('takes the style’s paths along, as the panel settings do; paths the operator set stay', async () => {
+  test('takes the generation’s paths along, as the panel settings do; paths the operator set stay', async () => {
     const core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 4000 });
     const { id } = await core.addPanel({ address: trpc.url });
-    const styled = await paste(core, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
-    assert.deepEqual(styled.rows[0]!.changes, ['API style']);
+    const styled = await paste(core, JSON.stringify([{ address: trpc.url, generation: 'trpc' }]));
+    assert.deepEqual(styled.rows[0]!.changes, ['Generation']);
     await core.applyImport(styled.id, { duplicates: 'update' });
     const panel = (await core.listPanels()).find((one) => one.id === id)!;
-    assert.equal(panel.apiStyle, 'trpc');
+    assert.equal(panel.generation, 'trpc');
     assert.equal(panel.loginPath, '/trpc/auth.login');
     assert.equal(panel.sessionPath, '/trpc/auth.getSession');
     // Paths the operator set stay where they are.
-    await core.updatePanel(id, { apiStyle: 'plain', loginPath: '/custom/login' });
-    const back = await paste(core, JSON.stringify([{ address: trpc.url, apiStyle: 'trpc' }]));
+    await core.updatePanel(id, { generation: 'public', loginPath: '/custom/login' });
+    const back = await paste(core, JSON.stringify([{ address: trpc.url, generation: 'trpc' }]));
     await core.applyImport(back.id, { duplicates: 'update' });
     const kept = (await core.listPanels()).find((one) => one.id === id)!;
     assert.equal(kept.loginPath, '/custom/login');

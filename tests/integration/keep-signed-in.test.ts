@@ -21,7 +21,7 @@ function logInInput(panel: ReferencePanel): Record<string, unknown> {
   const request = panel.requests.filter((one) => /\/(login|auth\.login|auth\/login)$/.test(one.path)).at(-1);
   assert.ok(request, 'a log in was sent');
   const body = JSON.parse(request.body) as Record<string, unknown>;
-  return panel.style === 'easypanel' && request.path === '/api/login' ? body : (body.json as Record<string, unknown>);
+  return panel.style === 'public' && request.path === '/api/login' ? body : (body.json as Record<string, unknown>);
 }
 
 /** Waits a little for what is done without being waited for (ending the old session at the panel). */
@@ -33,7 +33,7 @@ describe('keep me signed in', () => {
   const panels: ReferencePanel[] = [];
   before(async () => {
     // Lifetimes unlike any default, so that the end shown can only have come from the panel.
-    for (const style of ['trpc', 'rpc', 'easypanel'] as const)
+    for (const style of ['trpc', 'rpc', 'public'] as const)
       panels.push(await startReferencePanel({ style, tokenTtlMs: 3 * HOUR, rememberMeTtlMs: 45 * DAY }));
   });
   after(() => Promise.all(panels.map((panel) => panel.close())));

@@ -36,7 +36,7 @@ describe('the log socket through a CONNECT proxy', () => {
 
   before(async () => {
     proxy = await startConnectProxy();
-    panel = await startReferencePanel({ style: 'easypanel' });
+    panel = await startReferencePanel({ style: 'public' });
     tls = await selfSignedCertificate();
     tlsPanel = await startReferencePanel({ style: 'rpc', tls });
     for (const one of [panel, tlsPanel]) {

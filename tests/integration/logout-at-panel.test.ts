@@ -17,7 +17,7 @@ const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
 describe('log out at the panel', () => {
   const panels: ReferencePanel[] = [];
   before(async () => {
-    for (const style of ['trpc', 'rpc', 'easypanel'] as const) panels.push(await startReferencePanel({ style }));
+    for (const style of ['trpc', 'rpc', 'public'] as const) panels.push(await startReferencePanel({ style }));
   });
   after(() => Promise.all(panels.map((panel) => panel.close())));
   const core = suiteCore();
@@ -119,7 +119,7 @@ describe('log out at the panel', () => {
 
   test('a panel that cannot be reached: signed out here, and told the session at the panel ends by itself', async () => {
     const app = core();
-    const gone = await startReferencePanel({ style: 'easypanel' });
+    const gone = await startReferencePanel({ style: 'public' });
     const { id } = await app.addPanel({ address: gone.url });
     await app.logIn(id, credentials);
     await app.getSession(id);

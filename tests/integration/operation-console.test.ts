@@ -130,7 +130,7 @@ describe('the catalogue and a call of each operation, in each generation', () =>
 });
 
 test('the catalogue is cached per panel and version, and read again when the version changes', async () => {
-  const panel = await startReferencePanel({ style: 'easypanel' });
+  const panel = await startReferencePanel({ style: 'public' });
   const dir = await tempDir();
   try {
     const { core, id }: { core: Core; id: string } = await openSignedIn(dir.path, panel);

@@ -26,7 +26,7 @@ test('own paths and a 404: the error names them, no tRPC route is tried, the pat
     ['/api/custom/login'],
   );
   const after = (await app.listPanels()).find((one) => one.id === id)!;
-  assert.equal(after.apiStyle, 'plain');
+  assert.equal(after.generation, 'public');
   assert.equal(after.loginPath, '/custom/login');
   assert.equal(after.sessionPath, '/custom/session');
 });
@@ -38,6 +38,6 @@ test('default paths and a 404: the tRPC form is found and remembered, even on a 
   t.after(() => app.removePanel(id));
   await rejectsWith(app.logIn(id, { email: DEMO_USER.email, password: 'wrong password' }), 'INVALID_CREDENTIALS');
   const after = (await app.listPanels()).find((one) => one.id === id)!;
-  assert.equal(after.apiStyle, 'trpc');
+  assert.equal(after.generation, 'trpc');
   assert.equal(after.loginPath, '/trpc/auth.login');
 });

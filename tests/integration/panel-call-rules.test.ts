@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import { callOperation, callPanel, OPERATIONS, type Operation } from '../../electron/core/easypanel/panel-calls.ts';
 import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
 import { type PanelEndpoint, requestLogIn } from '../../electron/core/easypanel/panel-endpoints.ts';
-import { STYLE_PATHS } from '../../shared/api-styles.ts';
-import type { ApiStyle } from '../../shared/types.ts';
+import { GENERATION_PATHS } from '../../shared/generations.ts';
+import type { Generation } from '../../shared/types.ts';
 import { rejectsWith, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type ReferencePanelOptions, startReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -15,12 +15,11 @@ import { DEMO_USER, type ReferencePanel, type ReferencePanelOptions, startRefere
  */
 
 const settings = { fetch: createNodeFetch(), timeoutMs: 5000, maxResponseBytes: 1024 * 1024 };
-const STYLES = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' } as const satisfies Record<string, ApiStyle>;
-type Generation = keyof typeof STYLES;
+const STYLES = { trpc: 'trpc', rpc: 'rpc', public: 'public' } as const satisfies Record<string, Generation>;
 
-function endpoint(panel: ReferencePanel, apiStyle: ApiStyle): PanelEndpoint {
-  const { login: loginPath, session: sessionPath } = STYLE_PATHS[apiStyle];
-  return { baseUrl: panel.baseUrl, apiStyle, loginPath, sessionPath, tokenField: null, trustedCertificate: null };
+function endpoint(panel: ReferencePanel, generation: Generation): PanelEndpoint {
+  const { login: loginPath, session: sessionPath } = GENERATION_PATHS[generation];
+  return { baseUrl: panel.baseUrl, generation, loginPath, sessionPath, tokenField: null, trustedCertificate: null };
 }
 
 /** Runs `run` with a signed-in panel of the generation, then closes it. */
@@ -67,7 +66,7 @@ describe('the server load falls back to the older names where the newer is missi
       paths: ['/api/rpc/metrics/getSystemStats', '/api/rpc/monitorOld/getSystemStats'],
     },
     {
-      generation: 'easypanel',
+      generation: 'public',
       options: { withoutOperations: ['getMetricsSystemStats'] },
       paths: ['/api/getMetricsSystemStats', '/api/getLegacyMonitorSystemStats'],
     },
@@ -112,7 +111,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a dropped connection once: the second try answers', async () => {
-    await withSignedIn('easypanel', { demoProjects: 1 }, async (panel, at, token) => {
+    await withSignedIn('public', { demoProjects: 1 }, async (panel, at, token) => {
       panel.setFault('listProjectsAndServices', { kind: 'drop-connection' });
       const from = panel.requests.length;
       const reading = callPanel(settings, at, token, 'listProjectsAndServices');
@@ -135,7 +134,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a 5xx: a read twice, a write once', async () => {
-    await withSignedIn('easypanel', {}, async (panel, at, token) => {
+    await withSignedIn('public', {}, async (panel, at, token) => {
       panel.setFault('getSystemStats', { kind: 'server-error' });
       panel.setFault('logout', { kind: 'server-error' });
       const from = panel.requests.length;
@@ -147,7 +146,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a 4xx is never retried: 400, 429, 401', async () => {
-    await withSignedIn('easypanel', {}, async (panel, at, token) => {
+    await withSignedIn('public', {}, async (panel, at, token) => {
       const faults = [
         { fault: { kind: 'status', status: 400 }, code: 'BAD_RESPONSE' },
         { fault: { kind: 'rate-limited', retryAfterSeconds: 1 }, code: 'RATE_LIMITED' },
@@ -166,7 +165,7 @@ describe('reads are retried once at most, writes never', () => {
   });
 
   test('a cancelled read is not sent again', async () => {
-    await withSignedIn('easypanel', {}, async (panel, at, token) => {
+    await withSignedIn('public', {}, async (panel, at, token) => {
       panel.setFault('getDockerTaskStats', { kind: 'drop-connection' });
       const controller = new AbortController();
       const from = panel.requests.length;
@@ -181,7 +180,7 @@ describe('reads are retried once at most, writes never', () => {
 });
 
 test("an operation's deadline holds over the settings' timeout", async () => {
-  await withSignedIn('easypanel', {}, async (panel, at, token) => {
+  await withSignedIn('public', {}, async (panel, at, token) => {
     panel.setFault('getDockerTaskStats', { kind: 'latency', ms: 3000 });
     const quick: Operation = { ...OPERATIONS.getDockerTaskStats, effect: 'write', deadlineMs: 300 };
     // Under the settings' 5 s timeout the answer, 3 s late, would arrive: a TIMEOUT naming 0.3 s shows the deadline held.

@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { callPanel, findVersion, styleOfVersion, versionOf } from '../../electron/core/easypanel/panel-calls.ts';
+import { callPanel, findVersion, generationOfVersion, versionOf } from '../../electron/core/easypanel/panel-calls.ts';
 import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
 import { requestLogIn, type PanelEndpoint } from '../../electron/core/easypanel/panel-endpoints.ts';
-import { STYLE_PATHS } from '../../shared/api-styles.ts';
-import type { ApiStyle } from '../../shared/types.ts';
+import { GENERATION_PATHS } from '../../shared/generations.ts';
+import type { Generation } from '../../shared/types.ts';
 import { rejectsWith } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 
 /** The operation table's caller against each generation of the reference panel: the version read and the log out. */
 
 const settings = { fetch: createNodeFetch(), timeoutMs: 5000, maxResponseBytes: 1024 * 1024 };
-const STYLES = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' } as const satisfies Record<string, ApiStyle>;
+const STYLES = { trpc: 'trpc', rpc: 'rpc', public: 'public' } as const satisfies Record<string, Generation>;
 
-function endpoint(panel: ReferencePanel, apiStyle: ApiStyle): PanelEndpoint {
+function endpoint(panel: ReferencePanel, generation: Generation): PanelEndpoint {
   return {
     baseUrl: panel.baseUrl,
-    apiStyle,
-    ...{ loginPath: STYLE_PATHS[apiStyle].login, sessionPath: STYLE_PATHS[apiStyle].session },
+    generation,
+    ...{ loginPath: GENERATION_PATHS[generation].login, sessionPath: GENERATION_PATHS[generation].session },
     tokenField: null,
     trustedCertificate: null,
   };
@@ -35,12 +35,12 @@ for (const [generation, style] of Object.entries(STYLES)) {
       const token = await requestLogIn(settings, endpoint(panel, style), { email: DEMO_USER.email, password: DEMO_USER.password });
       const version = versionOf(await callPanel(settings, endpoint(panel, style), token, 'getVersion'));
       assert.equal(version, panel.version());
-      assert.equal(styleOfVersion(version), style);
+      assert.equal(generationOfVersion(version), style);
       // Found from a wrong guess too, by probing the generations newest first.
-      const other: ApiStyle = style === 'trpc' ? 'rpc' : 'trpc';
+      const other: Generation = style === 'trpc' ? 'rpc' : 'trpc';
       assert.deepEqual(await findVersion(settings, endpoint(panel, other), token), {
         version: panel.version(),
-        style: style === 'rpc' && other === 'trpc' ? 'rpc' : style,
+        generation: style === 'rpc' && other === 'trpc' ? 'rpc' : style,
       });
       await callPanel(settings, endpoint(panel, style), token, 'logOut');
       assert.equal(panel.logouts.length, 1);
@@ -53,11 +53,11 @@ test('versions and the generation each speaks', () => {
   assert.equal(versionOf({ version: '2.32.2', latest: '2.33.0' }), '2.32.2');
   assert.equal(versionOf({ version: '<script>' }), null);
   assert.equal(versionOf(null), null);
-  assert.equal(styleOfVersion('2.28.1'), 'trpc');
-  assert.equal(styleOfVersion('2.30.9'), 'trpc');
-  assert.equal(styleOfVersion('2.31.0'), 'rpc');
-  assert.equal(styleOfVersion('2.32.2'), 'rpc');
-  assert.equal(styleOfVersion('2.33.0'), 'plain');
-  assert.equal(styleOfVersion('3.0.1'), 'plain');
-  assert.equal(styleOfVersion(null), null);
+  assert.equal(generationOfVersion('2.28.1'), 'trpc');
+  assert.equal(generationOfVersion('2.30.9'), 'trpc');
+  assert.equal(generationOfVersion('2.31.0'), 'rpc');
+  assert.equal(generationOfVersion('2.32.2'), 'rpc');
+  assert.equal(generationOfVersion('2.33.0'), 'public');
+  assert.equal(generationOfVersion('3.0.1'), 'public');
+  assert.equal(generationOfVersion(null), null);
 });

@@ -115,7 +115,7 @@ describe('the version, read with the session check', () => {
   });
 
   test('a version route that fails (405, 500, not JSON) never fails the check, and keeps the version last named', async () => {
-    const { server, id } = await suite.signedIn({ style: 'easypanel' });
+    const { server, id } = await suite.signedIn({ style: 'public' });
     const app = suite.core();
     await app.checkPanels([id]);
     assert.equal((await suite.panel(id)).panelVersion, '2.33.4');
@@ -137,7 +137,7 @@ describe('the version across restarts', () => {
   const suite = versionSuite();
 
   test('kept in checks.json (panels.json untouched), shown after a restart and not read again within the hour', async () => {
-    const { server, id } = await suite.signedIn({ style: 'easypanel' });
+    const { server, id } = await suite.signedIn({ style: 'public' });
     const panelsBefore = await readFile(join(suite.dir(), 'panels.json'));
     await suite.core().checkPanels([id]);
     const app = await suite.restart();
@@ -186,14 +186,14 @@ describe('a panel upgraded to a newer generation', () => {
     const { server, id } = await suite.signedIn({ style: 'trpc' });
     const app = suite.core();
     await app.checkPanels([id]);
-    assert.deepEqual([(await suite.panel(id)).apiStyle, (await suite.panel(id)).panelVersion], ['trpc', '2.28.1']);
+    assert.deepEqual([(await suite.panel(id)).generation, (await suite.panel(id)).panelVersion], ['trpc', '2.28.1']);
     const from = server.requests.length;
     server.setVersion('2.31.0', { upgrade: true });
     const [check] = await app.checkPanels([id]);
     assert.equal(check?.ok, true, JSON.stringify(check));
     const panel = await suite.panel(id);
     assert.deepEqual(
-      [panel.apiStyle, panel.loginPath, panel.sessionPath, panel.panelVersion, panel.signedIn],
+      [panel.generation, panel.loginPath, panel.sessionPath, panel.panelVersion, panel.signedIn],
       ['rpc', '/rpc/auth/login', '/rpc/auth/getSession', '2.31.0', true],
     );
     assert.deepEqual(sentSince(server, from), [
@@ -227,7 +227,7 @@ describe('a panel upgraded to a newer generation', () => {
     const { session } = await app.getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001');
     const panel = await suite.panel(id);
-    assert.deepEqual([panel.apiStyle, panel.sessionPath, panel.panelVersion], ['plain', '/getSession', '2.33.1']);
+    assert.deepEqual([panel.generation, panel.sessionPath, panel.panelVersion], ['public', '/getSession', '2.33.1']);
   });
 
   test('2.32 (RPC) → 2.33: its RPC routes still answer, so the hourly version read moves it to the public API', async () => {
@@ -236,15 +236,15 @@ describe('a panel upgraded to a newer generation', () => {
     await app.checkPanels([id]);
     server.setVersion('2.33.0', { upgrade: true });
     await app.checkPanels([id]);
-    assert.equal((await suite.panel(id)).apiStyle, 'rpc', 'nothing says so before the next version read');
+    assert.equal((await suite.panel(id)).generation, 'rpc', 'nothing says so before the next version read');
     suite.clock.now += PAST_ANY_PERIOD;
     const from = server.requests.length;
     const [check] = await app.checkPanels([id]);
     assert.equal(check?.ok, true);
     const panel = await suite.panel(id);
     assert.deepEqual(
-      [panel.apiStyle, panel.loginPath, panel.sessionPath, panel.panelVersion],
-      ['plain', '/login', '/getSession', '2.33.0'],
+      [panel.generation, panel.loginPath, panel.sessionPath, panel.panelVersion],
+      ['public', '/login', '/getSession', '2.33.0'],
     );
     assert.deepEqual(sentSince(server, from), [
       'POST /api/rpc/auth/getSession',
@@ -269,10 +269,10 @@ describe('a panel upgraded to a newer generation', () => {
     assert.equal((await suite.panel(id)).signedIn, false);
     // 2.31–2.32 still log in through tRPC (a POST), so the log in keeps the style; the check moves it.
     const again = await app.logIn(id, credentials);
-    assert.deepEqual([again.apiStyle, again.signedIn], ['trpc', true]);
+    assert.deepEqual([again.generation, again.signedIn], ['trpc', true]);
     assert.equal((await app.checkPanels([id]))[0]?.ok, true);
     const panel = await suite.panel(id);
-    assert.deepEqual([panel.apiStyle, panel.panelVersion], ['rpc', '2.32.0']);
+    assert.deepEqual([panel.generation, panel.panelVersion], ['rpc', '2.32.0']);
   });
 
   test('paths the operator set are theirs: not followed, the check fails as it did, no version probing', async () => {
@@ -286,23 +286,23 @@ describe('a panel upgraded to a newer generation', () => {
     assert.equal(check?.ok === false && check.error.code, 'BAD_RESPONSE');
     assert.deepEqual(sentSince(server, from), ['GET /api/v2/trpc/auth.getSession']);
     const panel = await suite.panel(id);
-    assert.deepEqual([panel.apiStyle, panel.sessionPath, panel.signedIn], ['trpc', '/v2/trpc/auth.getSession', true]);
+    assert.deepEqual([panel.generation, panel.sessionPath, panel.signedIn], ['trpc', '/v2/trpc/auth.getSession', true]);
   });
 
   test('a downgrade (2.33 → 2.30) is not followed: the check fails as before and the style stays', async () => {
-    const { server, id } = await suite.signedIn({ style: 'easypanel' });
+    const { server, id } = await suite.signedIn({ style: 'public' });
     const app = suite.core();
     await app.checkPanels([id]);
     server.setVersion('2.30.0', { upgrade: true });
     const [check] = await app.checkPanels([id]);
     assert.equal(check?.ok === false && check.error.code, 'BAD_RESPONSE');
     const panel = await suite.panel(id);
-    assert.deepEqual([panel.apiStyle, panel.signedIn], ['plain', true]);
+    assert.deepEqual([panel.generation, panel.signedIn], ['public', true]);
     await rejectsWith(app.getSession(id), 'BAD_RESPONSE', /no session endpoint/);
   });
 
   test('a search that found no generation is not repeated by each check: one request a check until its period passed; opening the panel searches at once', async () => {
-    const { server, id } = await suite.signedIn({ style: 'easypanel' });
+    const { server, id } = await suite.signedIn({ style: 'public' });
     const app = suite.core();
     await app.checkPanels([id]);
     server.setVersion('2.30.0', { upgrade: true });

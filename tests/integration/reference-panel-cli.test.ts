@@ -14,7 +14,7 @@ test('--help names a style per generation and every option', async () => {
   for (const style of PANEL_STYLES) assert.match(stdout, new RegExp(`^ +${style} +\\S`, 'm'), style);
   assert.match(stdout, /trpc +Easypanel 2\.30 and before/);
   assert.match(stdout, /rpc +Easypanel 2\.31 and 2\.32/);
-  assert.match(stdout, /easypanel +Easypanel 2\.33 and later/);
+  assert.match(stdout, /public +Easypanel 2\.33 and later/);
   for (const option of [
     '--style',
     '--version',
@@ -76,8 +76,8 @@ test('--style rpc --version --api-token: it prints its address, routes and a tok
   }
 });
 
-test('--style easypanel --projects 5: it prints its projects and services with their state, and the load', async () => {
-  const child = spawn(process.execPath, ['--experimental-strip-types', cli, '--style', 'easypanel', '--projects', '5', '--port', '0']);
+test('--style public --projects 5: it prints its projects and services with their state, and the load', async () => {
+  const child = spawn(process.execPath, ['--experimental-strip-types', cli, '--style', 'public', '--projects', '5', '--port', '0']);
   try {
     const printed = await untilStarted(child);
     const projects = /Projects and services:\n((?: {4}\S.*\n)+)/.exec(printed)?.[1]?.trimEnd().split('\n') ?? [];

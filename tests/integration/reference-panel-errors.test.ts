@@ -19,7 +19,7 @@ import { DEMO_USER, type PanelStyle, type Transport } from '../support/reference
 const NATIVE: [Exclude<PanelStyle, 'simple'>, Transport][] = [
   ['trpc', 'trpc'],
   ['rpc', 'rpc'],
-  ['easypanel', 'public'],
+  ['public', 'public'],
 ];
 
 /** A failure as each generation's envelope carries it, written out as EASYPANEL.md gives them. */
@@ -103,7 +103,7 @@ describe('a wrong password and too many log ins', () => {
   });
 
   test('setLogInLimit sets a limit at run time and lifts it', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       panel.setLogInLimit({ attempts: 1, windowMs: 60_000 });
       tokenOf('public', await operate(panel, 'public', 'login', credentials));
       assert.equal((await operate(panel, 'rpc', 'login', credentials)).status, 429, 'one limit for every route');
@@ -144,7 +144,7 @@ describe("the RPC layer's rules", () => {
   });
 
   test('an unknown procedure is a 404, another method a 405, in the RPC envelope', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       const unknown = await call(panel, 'POST', '/api/rpc/auth/nothing', { json: { json: null } });
       assert.deepEqual(
         [unknown.status, unknown.body],

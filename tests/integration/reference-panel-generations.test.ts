@@ -26,14 +26,14 @@ type Generation = Exclude<PanelStyle, 'simple'>;
 const ANSWERS: Record<Generation, Record<Transport, 'all' | 'writes' | 'none'>> = {
   trpc: { trpc: 'all', rpc: 'none', public: 'none' },
   rpc: { trpc: 'writes', rpc: 'all', public: 'none' },
-  easypanel: { trpc: 'writes', rpc: 'all', public: 'all' },
+  public: { trpc: 'writes', rpc: 'all', public: 'all' },
 };
 
 /** How each generation says "not found" for a path it does not have. */
 const NOT_FOUND: Record<Generation, unknown> = {
   trpc: { error: { json: { message: 'Not found', code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404 } } } },
   rpc: { json: { defined: false, code: 'NOT_FOUND', status: 404, message: 'Not found' } },
-  easypanel: { code: 'NOT_FOUND', status: 404, message: 'Not found' },
+  public: { code: 'NOT_FOUND', status: 404, message: 'Not found' },
 };
 
 const TRPC_GET_REFUSED = (path: string) => ({
@@ -109,7 +109,7 @@ const WIRE: Record<
         : { json },
     unauthorized: () => ({ json: { defined: false, code: 'UNAUTHORIZED', status: 401, message: 'Unauthorized' } }),
   },
-  easypanel: {
+  public: {
     via: 'public',
     version: '2.33.4',
     success: (json) => json,
@@ -156,7 +156,7 @@ describe('a log-in cycle in each generation, envelope by envelope', () => {
   }
 
   test('after a log out the token gets 401 on every route the panel answers; other sessions live on', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       const token = tokenOf('public', await operate(panel, 'public', 'login', credentials));
       const other = tokenOf('rpc', await operate(panel, 'rpc', 'login', credentials));
       assert.equal((await call(panel, 'POST', '/api/logout', { token, rawBody: '' })).status, 200);
@@ -179,7 +179,7 @@ describe('a log-in cycle in each generation, envelope by envelope', () => {
 });
 
 describe('how long a session lasts', () => {
-  for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
+  for (const style of ['trpc', 'rpc', 'public'] as const) {
     test(`${style}: a day without rememberMe, 30 days with it`, async () => {
       await withReferencePanel({ style }, async (panel) => {
         const { via } = WIRE[style];

@@ -33,16 +33,16 @@ async function logInToken(panel: ReferencePanel): Promise<string> {
   return ((await answer.json()) as { token: string }).token;
 }
 
-for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
+for (const style of ['trpc', 'rpc', 'public'] as const) {
   describe(`the log WebSocket of a ${style} panel`, () => {
     let panel: ReferencePanel;
     let token: string;
     before(async () => {
-      panel = await startReferencePanel({ style: 'easypanel' });
+      panel = await startReferencePanel({ style: 'public' });
       panel.services.addService({ projectName: 'shop', name: 'web_1', type: 'app' });
       token = await logInToken(panel);
       // Logged in through 2.33's route (its token works on every route); then the style under test.
-      if (style !== 'easypanel') panel.setVersion(style === 'trpc' ? '2.28.1' : '2.32.2', { upgrade: true });
+      if (style !== 'public') panel.setVersion(style === 'trpc' ? '2.28.1' : '2.32.2', { upgrade: true });
     });
     after(() => panel.close());
 
@@ -99,7 +99,7 @@ describe('the log WebSocket in its hostile modes', () => {
   let panel: ReferencePanel;
   let token: string;
   before(async () => {
-    panel = await startReferencePanel({ style: 'easypanel' });
+    panel = await startReferencePanel({ style: 'public' });
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     token = await logInToken(panel);
   });

@@ -36,7 +36,7 @@ describe('each recorded request names the certificate its connection was made wi
   });
 
   test('over TLS: the certificate presented then, before and after a swap, also on a kept-alive connection', async () => {
-    const panel = await startReferencePanel({ tls: first, style: 'easypanel' });
+    const panel = await startReferencePanel({ tls: first, style: 'public' });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       await get(agent, panel, '/api/getSession', 'one');
@@ -67,7 +67,7 @@ describe('each recorded request names the certificate its connection was made wi
 describe('acceptsToken says whether the panel lets a token in now', () => {
   let panel: ReferencePanel;
   before(async () => {
-    panel = await startReferencePanel({ style: 'easypanel' });
+    panel = await startReferencePanel({ style: 'public' });
   });
   after(() => panel.close());
 

@@ -95,7 +95,7 @@ describe('projects, services and task stats in each generation', () => {
   });
 
   test('names Easypanel would refuse are refused by the test-facing setters, loudly', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       assert.throws(() => panel.services.addService({ projectName: 'Shop', name: 'web', type: 'app' }), /does not match/);
       assert.throws(() => panel.services.crashService('nope', 'web'), /no service nope\/web/);
     });
@@ -114,10 +114,10 @@ const STATS_NAMES: { style: Generation; version: string; via: Transport; name: s
   { style: 'rpc', version: '2.32.2', via: 'rpc', name: 'monitorOld/getSystemStats', answered: true },
   { style: 'rpc', version: '2.31.0', via: 'rpc', name: 'metrics/getSystemStats', answered: true },
   { style: 'rpc', version: '2.32.2', via: 'rpc', name: 'monitorOld/getDockerTaskStats', answered: true },
-  { style: 'easypanel', version: '2.33.4', via: 'public', name: 'getLegacyMonitorSystemStats', answered: true },
-  { style: 'easypanel', version: '2.33.4', via: 'public', name: 'getMetricsSystemStats', answered: true },
-  { style: 'easypanel', version: '2.33.4', via: 'rpc', name: 'metrics/getSystemStats', answered: true },
-  { style: 'easypanel', version: '2.33.4', via: 'rpc', name: 'monitorOld/getSystemStats', answered: false },
+  { style: 'public', version: '2.33.4', via: 'public', name: 'getLegacyMonitorSystemStats', answered: true },
+  { style: 'public', version: '2.33.4', via: 'public', name: 'getMetricsSystemStats', answered: true },
+  { style: 'public', version: '2.33.4', via: 'rpc', name: 'metrics/getSystemStats', answered: true },
+  { style: 'public', version: '2.33.4', via: 'rpc', name: 'monitorOld/getSystemStats', answered: false },
 ];
 
 /** A read by its name on the route, as that route's clients send it (also names no entry has). */
@@ -140,7 +140,7 @@ describe('the server load', () => {
   }
 
   test('the answer: uptime and CPU as numbers, memory and disk as strings; setSystemLoad changes it', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       const token = await logInVia(panel, 'public');
       panel.services.setSystemLoad({ memory: { usedMb: 1000, totalMb: 4000 }, disk: { usedGb: 95.5, totalGb: 100 }, cpuPercent: 87.25 });
       const answer = await call(panel, 'GET', '/api/getMetricsSystemStats', { token });

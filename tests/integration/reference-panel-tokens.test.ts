@@ -38,13 +38,13 @@ async function probe(panel: ReferencePanel, token: string): Promise<[string, unk
 const VERSION_ROUTES: Record<Exclude<PanelStyle, 'simple'>, Transport[]> = {
   trpc: ['trpc'],
   rpc: ['rpc'],
-  easypanel: ['public', 'rpc'],
+  public: ['public', 'rpc'],
 };
 
 describe('the version each generation reports', () => {
   test('probing in the documented order tells the three generations apart', async () => {
     const found: [string, unknown][] = [];
-    for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
+    for (const style of ['trpc', 'rpc', 'public'] as const) {
       await withReferencePanel({ style }, async (panel) => {
         found.push(await probe(panel, await logIn(panel)));
       });
@@ -88,11 +88,11 @@ describe('the version each generation reports', () => {
       assert.equal(panel.style, 'rpc');
       assert.deepEqual(await probe(panel, token), ['2.31-2.32', '2.31.0']);
       panel.setVersion('2.33.0', { upgrade: true });
-      assert.equal(panel.style, 'easypanel');
+      assert.equal(panel.style, 'public');
       assert.deepEqual(await probe(panel, token), ['2.33+', '2.33.0']);
       // Without `upgrade` only the version it names changes.
       panel.setVersion('2.28.0');
-      assert.equal(panel.style, 'easypanel');
+      assert.equal(panel.style, 'public');
     });
     await withReferencePanel({}, async (panel) => {
       assert.throws(() => panel.setVersion('2.33.0', { upgrade: true }), /cannot upgrade a simple panel/);
@@ -120,7 +120,7 @@ describe('long-lived API tokens', () => {
   };
 
   test('one never expires, works as Bearer (and bare) until revoked, and is no session token', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       const token = panel.createApiToken();
       assert.match(token, /^[0-9a-f]{64}$/);
       assert.deepEqual(panel.issuedTokens(), []);
@@ -143,7 +143,7 @@ describe('long-lived API tokens', () => {
   });
 
   test('a new one replaces the previous one of that user; each user has their own', async () => {
-    await withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    await withReferencePanel({ style: 'public' }, async (panel) => {
       const first = panel.createApiToken(DEMO_USER);
       const guarded = panel.createApiToken(TWO_FACTOR_USER);
       const second = panel.createApiToken(DEMO_USER);
@@ -160,7 +160,7 @@ describe('long-lived API tokens', () => {
   for (const [style, via] of [
     ['trpc', 'trpc'],
     ['rpc', 'rpc'],
-    ['easypanel', 'public'],
+    ['public', 'public'],
   ] as const) {
     test(`${style}: with apiTokenSession 'refuse', getSession is a 401 but the version is read`, async () => {
       await withReferencePanel({ style, apiTokenSession: 'refuse' }, async (panel) => {

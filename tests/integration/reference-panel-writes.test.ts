@@ -99,7 +99,7 @@ describe('writes to services in each generation', () => {
 
 describe('the actions history', () => {
   test('listActions (newest first, 8 by default, filtered) and getAction with its log, by RPC and by 2.33 GETs', () =>
-    withReferencePanel({ style: 'easypanel' }, async (panel) => {
+    withReferencePanel({ style: 'public' }, async (panel) => {
       const token = await setUp(panel, 'public');
       panel.serviceActions.setDeployTime(10);
       for (let n = 0; n < 5; n++) await operate(panel, 'public', 'restartAppService', shop, token);

@@ -17,7 +17,7 @@ import {
 } from '../support/reference-panel/server.ts';
 
 /**
- * The reference panel speaks each API style exactly as the real panels do on the wire, swaps its
+ * The reference panel speaks each generation exactly as the real panels do on the wire, swaps its
  * TLS certificate while running, and checks real TOTP codes.
  */
 
@@ -65,11 +65,11 @@ describe('the simple style (the default) is unchanged', () => {
 });
 
 describe('the easypanel style (Easypanel 2.33+)', () => {
-  const panel = suiteReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
+  const panel = suiteReferencePanel({ style: 'public', users: [DEMO_USER, TWO_FACTOR_USER] });
   const guarded = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
 
   test("log in answers { token }, with or without rememberMe; the session is Easypanel's, without the email", async () => {
-    assert.equal(panel().style, 'easypanel');
+    assert.equal(panel().style, 'public');
     const plain = await call(panel(), 'POST', '/api/login', { json: { email: DEMO_USER.email, password: DEMO_USER.password } });
     assert.equal(plain.status, 200);
     assert.deepEqual(Object.keys(plain.body as object), ['token']);
@@ -341,7 +341,7 @@ describe('real TOTP codes', () => {
     assert.match(totp.toString(), /^otpauth:\/\/totp\/.*secret=[A-Z2-7]{32}&algorithm=SHA1&digits=6&period=30$/);
   });
 
-  for (const style of ['simple', 'easypanel', 'rpc', 'trpc'] as const) {
+  for (const style of ['simple', 'public', 'rpc', 'trpc'] as const) {
     test(`${style}: the current code and the previous step's are accepted; an old or wrong one is refused`, async () => {
       const panel = await startReferencePanel({ style, users: [user] });
       try {
@@ -488,7 +488,7 @@ describe('swapping the TLS certificate of a running panel', () => {
   }
 
   test('new connections see the new certificate; idle and kept-alive ones are closed by the panel', async () => {
-    const panel = await startReferencePanel({ tls: first, style: 'easypanel' });
+    const panel = await startReferencePanel({ tls: first, style: 'public' });
     const idle = await openConnection(panel);
     const keptAlive = await openConnection(panel);
     try {

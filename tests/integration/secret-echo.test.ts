@@ -176,7 +176,7 @@ describe('encoded echoes of the token and the password', () => {
   });
 
   test('a build log and a deployments list that hold the token in every form: in no line, type or message', async () => {
-    const easypanel = await startReferencePanel({ style: 'easypanel', users: [user], issueToken: sanctumToken });
+    const easypanel = await startReferencePanel({ style: 'public', users: [user], issueToken: sanctumToken });
     after(() => easypanel.close());
     const { id } = await core.addPanel({ address: easypanel.url });
     await core.logIn(id, credentials);

@@ -21,7 +21,7 @@ const GENERATIONS = EASYPANEL_GENERATIONS;
 const WRITE_PATHS: Record<Exclude<PanelStyle, 'simple'>, (type: string, verb: string) => string> = {
   trpc: (type, verb) => `/api/trpc/services.${type}.${verb}Service`,
   rpc: (type, verb) => `/api/rpc/services/${type}/${verb}Service`,
-  easypanel: (type, verb) => `/api/${verb}${type === 'app' ? 'App' : 'Postgres'}Service`,
+  public: (type, verb) => `/api/${verb}${type === 'app' ? 'App' : 'Postgres'}Service`,
 };
 
 describe('service actions', () => {
@@ -90,7 +90,7 @@ describe('service actions', () => {
   }
 
   test('a lost answer to a deploy: unknown (not failed), recorded so, the panel saw exactly one request, and the deploy ran on', async () => {
-    const panel = panels.get('easypanel')!;
+    const panel = panels.get('public')!;
     const { id } = await signedIn(panel);
     panel.serviceActions.setDeployTime(300);
     panel.serviceActions.loseNextAnswer('deployAppService');
@@ -174,7 +174,7 @@ describe('service actions', () => {
   });
 
   test('one action at a time per service: a second while a deploy is in flight is refused, and the deploy shows in flight', async () => {
-    const panel = panels.get('easypanel')!;
+    const panel = panels.get('public')!;
     const { id } = await signedIn(panel);
     panel.serviceActions.setDeployTime(2000);
     const deploying = core.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });

@@ -25,7 +25,7 @@ describe('the log socket of a self-signed panel', () => {
   before(async () => {
     first = await selfSignedCertificate();
     second = await selfSignedCertificate({ commonName: 'renewed.paneldeck.test' });
-    panel = await startReferencePanel({ style: 'easypanel', tls: first });
+    panel = await startReferencePanel({ style: 'public', tls: first });
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
     panel.logs.write('shop', 'web', 'booted over TLS');
     dir = await tempDir();

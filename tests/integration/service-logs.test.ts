@@ -23,7 +23,7 @@ const endOf = (events: PanelEvent[], followId: string) =>
     (event): event is Extract<PanelEvent, { type: 'serviceLogEnded' }> => event.type === 'serviceLogEnded' && event.followId === followId,
   );
 
-for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
+for (const style of ['trpc', 'rpc', 'public'] as const) {
   test(`a ${style} panel: the last lines through the log socket, the same in every generation`, async () => {
     const panel = await startReferencePanel({ style });
     const dir = await tempDir();
@@ -56,7 +56,7 @@ describe('runtime logs of a 2.33 panel', () => {
   let seen: unknown[];
 
   before(async () => {
-    panel = await startReferencePanel({ style: 'easypanel' });
+    panel = await startReferencePanel({ style: 'public' });
     panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
   });
   after(() => panel.close());

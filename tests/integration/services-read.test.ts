@@ -34,7 +34,7 @@ async function signedIn(
   return { panel, id, token };
 }
 
-for (const style of ['trpc', 'rpc', 'easypanel'] as const) {
+for (const style of ['trpc', 'rpc', 'public'] as const) {
   describe(`${style}`, () => {
     test('listServices: every service with its state and replicas, following the panel', async () => {
       const { panel, id, token } = await signedIn(style);
@@ -91,7 +91,7 @@ describe('failures', () => {
   test('a panel id that is no UUID is INVALID_INPUT, an unknown one NOT_FOUND, a signed-out one NOT_SIGNED_IN, without a request', async () => {
     await rejectsWith(core.listServices('nope'), 'INVALID_INPUT');
     await rejectsWith(core.getServerStats('00000000-0000-4000-8000-000000000000'), 'NOT_FOUND');
-    const panel = await startReferencePanel({ style: 'easypanel' });
+    const panel = await startReferencePanel({ style: 'public' });
     after(() => panel.close());
     const { id } = await core.addPanel({ address: panel.url });
     await rejectsWith(core.listServices(id), 'NOT_SIGNED_IN', /Log in first/);
@@ -107,7 +107,7 @@ describe('failures', () => {
   });
 
   test('task stats that fail leave the list readable, every state unknown, and say why', async () => {
-    const { panel, id } = await signedIn('easypanel', 1);
+    const { panel, id } = await signedIn('public', 1);
     panel.setFault('getDockerTaskStats', { kind: 'server-error' });
     const list = await core.listServices(id);
     assert.equal(list.services.length, 4);
@@ -116,7 +116,7 @@ describe('failures', () => {
   });
 
   test('the list failing fails the call, in the panel’s words', async () => {
-    const { panel, id } = await signedIn('easypanel', 1);
+    const { panel, id } = await signedIn('public', 1);
     panel.setFault('listProjectsAndServices', {
       kind: 'status',
       status: 400,
@@ -128,7 +128,7 @@ describe('failures', () => {
 
 describe('hostile answers leave main responsive', () => {
   test('12,000 services with control characters and numbers as strings: read, capped at 10,000, the longest hold of main printed', async () => {
-    const { panel, id } = await signedIn('easypanel', 0);
+    const { panel, id } = await signedIn('public', 0);
     const services = Array.from({ length: 12_000 }, (_, index) => ({
       projectName: `p${index % 50}`,
       name: `s\u001b${index}`,

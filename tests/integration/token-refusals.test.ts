@@ -105,7 +105,7 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
   }
 
   test('a 403 to a deploy ends the sign-in too, with the same kind of reason as a read’s 401', async () => {
-    const panel = panels.get('easypanel')!;
+    const panel = panels.get('public')!;
     const id = await signedIn(panel);
     panel.setFault('deployAppService', { kind: 'status', status: 403, body: { code: 'FORBIDDEN', message: 'No' } });
     try {
@@ -135,7 +135,7 @@ describe('a token refused by a write or the log socket ends the sign-in as a rea
   });
 
   test('the log socket refusing a follow (403): the follow ends, the panel’s other follows too, the window hears all', async () => {
-    const panel = panels.get('easypanel')!;
+    const panel = panels.get('public')!;
     const id = await signedIn(panel);
     const running = await capture(core.followServiceLogs(id, web));
     await waitUntil(() => panel.logs.openSockets() === 1);

@@ -9,7 +9,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     address: `p${n}.example.com`,
     baseUrl: `https://p${n}.example.com/api`,
     allowPlainHttp: false,
-    apiStyle: 'plain',
+    generation: 'public',
     loginPath: '/login',
     sessionPath: '/getSession',
     trustedCertificate: null,

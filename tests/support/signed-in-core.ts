@@ -4,7 +4,7 @@ import { testEncryption } from './helpers.ts';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, type ServiceType, startReferencePanel } from './reference-panel/server.ts';
 
 /** Easypanel's three generations, as the reference panel speaks them. */
-export const EASYPANEL_GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'easypanel'];
+export const EASYPANEL_GENERATIONS: readonly Exclude<PanelStyle, 'simple'>[] = ['trpc', 'rpc', 'public'];
 
 /** A reference panel of each generation, by style; close them with `closeAll`. */
 export async function startGenerations(): Promise<Map<string, ReferencePanel>> {

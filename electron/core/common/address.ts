@@ -172,7 +172,7 @@ export type ApiPathKind = 'login' | 'session' | 'route';
 /**
  * Checks a path set by the operator (`login`, `/auth/login`, `/v1/users.login`, `/getSession`); it
  * is appended to the base URL and must stay a plain path under it. `null` or empty means
- * `fallback`, the API style's default.
+ * `fallback`, the generation's default.
  */
 export function normaliseApiPath(input: string | null, kind: ApiPathKind, fallback: string): string {
   return remembered(apiPaths, `${kind} ${fallback} ${input ?? ''}`, () => parseApiPath(input, kind, fallback));

@@ -1,5 +1,5 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import { callPanel, findVersion } from './panel-calls.ts';
 import { requestSession, type PanelEndpoint, type RequestSettings } from './panel-endpoints.ts';
 
@@ -9,8 +9,8 @@ import { requestSession, type PanelEndpoint, type RequestSettings } from './pane
  * the session read is tried first and the version read (which takes any valid token) second.
  */
 
-/** How the panel accepted an API token: by its session read, or (that route refusing it) by its version read, in `style`. */
-export type ApiTokenAcceptance = { by: 'session' } | { by: 'version'; style: ApiStyle; version: string };
+/** How the panel accepted an API token: by its session read, or (that route refusing it) by its version read, in `generation`. */
+export type ApiTokenAcceptance = { by: 'session' } | { by: 'version'; generation: Generation; version: string };
 
 /** The message of a refused API token, for the log in form. */
 export const API_TOKEN_REFUSED_MESSAGE =
@@ -19,7 +19,7 @@ export const API_TOKEN_REFUSED_MESSAGE =
 
 /**
  * Asks the panel whether it takes `token`: the session read, then the version read in the panel's
- * style and then the other generations'. Throws UNAUTHORIZED (`API_TOKEN_REFUSED_MESSAGE`) when
+ * generation and then the other generations'. Throws UNAUTHORIZED (`API_TOKEN_REFUSED_MESSAGE`) when
  * the panel refused it; a failure that says nothing of the token (network, certificate, timeout)
  * is thrown as it is.
  */

@@ -3,7 +3,7 @@ import {
   ANSWER_MAX_BYTES,
   ANSWER_TEXT_MAX_CHARS,
   CATALOGUE_MAX_BYTES,
-  type CatalogueGeneration,
+  type Generation,
   type OperationAnswer,
 } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
@@ -13,7 +13,7 @@ import { checkJsonShape, type JsonShapeLimits } from '../common/json-shape.ts';
 import { nextTurn } from '../common/time-slices.ts';
 import { hideSecrets } from '../secrets/session-redaction.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
-import { callShape, readEnvelope } from './api-style.ts';
+import { callShape, readEnvelope } from './generation-wire.ts';
 import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess } from './panel-responses.ts';
@@ -59,8 +59,6 @@ export async function fetchCatalogueText(
   });
 }
 
-const STYLE_OF: Readonly<Record<CatalogueGeneration, 'trpc' | 'rpc' | 'plain'>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'plain' };
-
 /** A 2.33 read's input as query parameters: text as it is, numbers and booleans as text, anything else as JSON. */
 function publicQuery(input: unknown): string {
   if (!isRecord(input)) return '';
@@ -77,7 +75,7 @@ export interface CallRequest {
   settings: RequestSettings;
   panel: PanelEndpoint;
   token: string;
-  generation: CatalogueGeneration;
+  generation: Generation;
   operation: CatalogueEntry;
   input: unknown;
   signal?: AbortSignal;
@@ -98,10 +96,11 @@ export function callCatalogueOperation({
   signal,
 }: CallRequest): Promise<Omit<OperationAnswer, 'panelId'>> {
   const url = apiUrl(panel.baseUrl, operation.route, 'route');
-  const style = STYLE_OF[generation];
   const kind = operation.kind === 'read' ? 'query' : 'mutation';
   const shape =
-    style === 'plain' && kind === 'query' ? { method: 'GET' as const, query: publicQuery(input) } : callShape(style, kind, input);
+    generation === 'public' && kind === 'query'
+      ? { method: 'GET' as const, query: publicQuery(input) }
+      : callShape(generation, kind, input);
   const request = {
     effect: operation.kind,
     retry: true,
@@ -123,7 +122,7 @@ export function callCatalogueOperation({
 /** The answer's body without the generation's envelope and with the token hidden; its text when it is not JSON or was cut. */
 export async function readAnswer(
   response: HttpResponse,
-  generation: CatalogueGeneration,
+  generation: Generation,
   token: string,
 ): Promise<Pick<OperationAnswer, 'body' | 'text' | 'truncated'>> {
   const holdsToken = secretMatcher([token]);
@@ -140,7 +139,7 @@ export async function readAnswer(
     return asText(false);
   }
   const success = response.status >= 200 && response.status < 300;
-  const envelope = generation === 'easypanel' || !success ? null : readEnvelope(STYLE_OF[generation], parsed);
+  const envelope = generation === 'public' || !success ? null : readEnvelope(generation, parsed);
   const body = envelope?.kind === 'result' ? envelope.value : parsed;
   // One scan of the raw text tells whether the token is anywhere; JSON's \u escapes could spell it unseen, so those are walked.
   if (response.text.length > SLICED_ANSWER_CHARS) await nextTurn();

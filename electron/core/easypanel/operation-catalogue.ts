@@ -3,7 +3,7 @@ import { isRecord } from '../../../shared/guards.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
 import {
   CATALOGUE_MAX_OPERATIONS,
-  type CatalogueGeneration,
+  type Generation,
   type CatalogueOperation,
   type InputSchema,
   OPERATION_NAME_MAX,
@@ -31,7 +31,7 @@ export interface CatalogueEntry extends CatalogueOperation {
 }
 
 export interface ReadCatalogue {
-  generation: CatalogueGeneration;
+  generation: Generation;
   /** `info.version` when it is a panel version ("2.33.4"): a generated catalogue names its application's. */
   version: string | null;
   operations: CatalogueEntry[];
@@ -49,17 +49,17 @@ export const CATALOGUE_SCHEMA_NODES = 400_000;
 /** Skipped operations listed one by one; past this, one line says how many more. */
 const SKIPPED_LISTED = 500;
 
-const PATH_FORMS: Readonly<Record<CatalogueGeneration, RegExp>> = {
+const PATH_FORMS: Readonly<Record<Generation, RegExp>> = {
   trpc: /^\/api\/trpc\/([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)$/,
   rpc: /^\/([A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*)$/,
-  easypanel: /^\/([A-Za-z0-9_]+)$/,
+  public: /^\/([A-Za-z0-9_]+)$/,
 };
 
 /** 2.31–2.32 list every operation as a POST: a read is told by its name's verb; anything else is a write (asked for, never retried). */
 const READ_VERB = /^(?:get|list|inspect|check|find|search|count|read|describe|is|has|can|validate|preview)(?:[A-Z0-9_]|$)/;
 
 /** The route under the panel's API base a call of `name` goes to: built from the name alone, never from the catalogue. */
-export function routeOf(generation: CatalogueGeneration, name: string): string {
+export function routeOf(generation: Generation, name: string): string {
   if (generation === 'trpc') return `/trpc/${name}`;
   if (generation === 'rpc') return `/rpc/${name.split('.').join('/')}`;
   return `/${name}`;
@@ -91,7 +91,7 @@ export async function readCatalogue(text: string, clean: TextCleaner): Promise<R
 }
 
 /** The generation the catalogue's servers and paths say; a server outside the panel's /api refuses it whole. */
-function generationOf(document: Record<string, unknown>, clean: TextCleaner): CatalogueGeneration {
+function generationOf(document: Record<string, unknown>, clean: TextCleaner): Generation {
   const servers = document.servers;
   const urls = Array.isArray(servers) ? servers.map((server) => (isRecord(server) ? server.url : undefined)) : [];
   if (servers !== undefined && !Array.isArray(servers)) throw refused('its `servers` is not a list');
@@ -99,7 +99,7 @@ function generationOf(document: Record<string, unknown>, clean: TextCleaner): Ca
   if (forms.size > 1) throw refused('it names several servers');
   const [server] = [...forms];
   if (server === '/api/rpc') return 'rpc';
-  if (server === '/api') return 'easypanel';
+  if (server === '/api') return 'public';
   if (server === undefined || server === '') {
     if (Object.keys(document.paths as object).some((path) => path.startsWith('/api/trpc/'))) return 'trpc';
     throw refused('its paths are in no Easypanel generation’s form');
@@ -118,7 +118,7 @@ function refused(why: string): PanelError {
 async function readPaths(
   document: Record<string, unknown>,
   paths: Record<string, unknown>,
-  generation: CatalogueGeneration,
+  generation: Generation,
   clean: TextCleaner,
 ): Promise<Omit<ReadCatalogue, 'version'>> {
   const operations: CatalogueEntry[] = [];
@@ -175,7 +175,7 @@ function readOperation(
   value: unknown,
   method: string,
   name: string,
-  generation: CatalogueGeneration,
+  generation: Generation,
   context: ResolveContext,
 ): CatalogueOperation | { reason: string } {
   if (method !== 'get' && method !== 'post') return { reason: `${method.toUpperCase()} is not a method Easypanel uses` };
@@ -234,7 +234,7 @@ function inputInsideJson(body: InputSchema | null): InputSchema | null {
 }
 
 /** A read's input: tRPC's `input` parameter (JSON), or 2.33's query parameters as one object. */
-function queryInput(operation: Record<string, unknown>, generation: CatalogueGeneration, context: ResolveContext): InputSchema | null {
+function queryInput(operation: Record<string, unknown>, generation: Generation, context: ResolveContext): InputSchema | null {
   const parameters = operation.parameters ?? [];
   if (!Array.isArray(parameters)) throw new UnsoundSchema('its parameters are not a list');
   if (parameters.length === 0) return null;

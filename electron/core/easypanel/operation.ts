@@ -1,6 +1,6 @@
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import type { JsonShapeLimits } from '../common/json-shape.ts';
-import type { CallKind } from './api-style.ts';
+import type { CallKind } from './generation-wire.ts';
 
 /** One operation of the table (panel-operations.ts): how it travels in each generation, and what it does to the panel. */
 export type Operation = OperationRoute & OperationEffect;
@@ -23,13 +23,13 @@ export interface OperationRoute {
    * Its route in each generation. Several: the names it had across the generation's versions,
    * tried in order while the panel has none of them (404, 405); the first that answers is used.
    */
-  routes: Readonly<Record<ApiStyle, string | readonly string[]>>;
+  routes: Readonly<Record<Generation, string | readonly string[]>>;
   /**
-   * The generation whose envelope a style's route speaks, where it is not the style's own: 2.33's
+   * The generation whose envelope a generation's route speaks, where it is not the generation's own: 2.33's
    * GET cannot carry a number (`limit`), so such a read goes through the RPC layer a 2.33 panel
    * still answers (EASYPANEL.md).
    */
-  via?: Partial<Readonly<Record<ApiStyle, ApiStyle>>>;
+  via?: Partial<Readonly<Record<Generation, Generation>>>;
   /** How long each request may take, headers and body; null: the request timeout of the settings. */
   deadlineMs: number | null;
   /** Larger limits than a panel's usual answer (`RequestSettings.maxResponseBytes`, `PANEL_ANSWER_LIMITS`). */

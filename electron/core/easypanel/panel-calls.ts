@@ -1,9 +1,9 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
-import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
+import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './generation-wire.ts';
 import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { OPERATIONS, type Operation, type OperationName, routesOf } from './panel-operations.ts';
@@ -23,15 +23,15 @@ export { RETRY_PAUSE_MS, UnreadableAnswerError } from './token-call.ts';
 
 export interface CallOptions {
   /** The generation to speak; default the panel's. */
-  style?: ApiStyle;
+  generation?: Generation;
   /** Ends a read's wait (see `TokenRequest.signal`); a write's request never gets it. */
   signal?: AbortSignal;
 }
 
 /**
- * Calls `name` on the panel with its token, in the style `options.style` (default the panel's),
+ * Calls `name` on the panel with its token, in the generation `options.generation` (default the panel's),
  * and returns the answer's payload unwrapped from its envelope. Where the operation has several
- * routes in that style, a route the panel lacks (404, 405) moves on to the next. A read with
+ * routes in that generation, a route the panel lacks (404, 405) moves on to the next. A read with
  * `retry` is sent once more after a network failure or a 5xx; a write never is (`callWithToken`).
  * Fails only with `PanelError`: UNAUTHORIZED for a 401/403, BAD_RESPONSE (naming the route) for a
  * 404/405 on every route, and the shared statuses' codes.
@@ -56,10 +56,18 @@ export async function callOperation(
   input?: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const style = options.style ?? panel.apiStyle;
-  const call: Call = { settings, panel, token, operation, input, style: operation.via?.[style] ?? style, signal: options.signal };
+  const generation = options.generation ?? panel.generation;
+  const call: Call = {
+    settings,
+    panel,
+    token,
+    operation,
+    input,
+    generation: operation.via?.[generation] ?? generation,
+    signal: options.signal,
+  };
   let firstMissing: MissingRouteError | null = null;
-  for (const route of routesOf(operation, style)) {
+  for (const route of routesOf(operation, generation)) {
     try {
       return await callRoute(call, route);
     } catch (error) {
@@ -68,7 +76,7 @@ export async function callOperation(
     }
   }
   // The first route's words: the one the generation is known by.
-  throw firstMissing ?? new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this API style.`);
+  throw firstMissing ?? new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this generation.`);
 }
 
 /** One call of an operation, as `callPanel` was given it. */
@@ -78,14 +86,14 @@ interface Call {
   token: string;
   operation: Operation;
   input: unknown;
-  style: ApiStyle;
+  generation: Generation;
   signal: AbortSignal | undefined;
 }
 
 /** One route, through the one caller: one request, and for a read with `retry` one more after a failure worth it. */
-function callRoute({ settings, panel, token, operation, input, style, signal }: Call, route: string): Promise<unknown> {
+function callRoute({ settings, panel, token, operation, input, generation, signal }: Call, route: string): Promise<unknown> {
   const url = apiUrl(panel.baseUrl, route, 'route');
-  const shape = callShape(style, operation.kind, input);
+  const shape = callShape(generation, operation.kind, input);
   const request: TokenRequest = {
     effect: operation.effect,
     retry: operation.effect === 'read' && operation.retry,
@@ -96,15 +104,21 @@ function callRoute({ settings, panel, token, operation, input, style, signal }: 
     ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
     ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
   };
-  return callWithToken(settings, panel, token, request, (sent) => readAnswer(operation, style, token, `${shape.method} ${url}`, sent));
+  return callWithToken(settings, panel, token, request, (sent) => readAnswer(operation, generation, token, `${shape.method} ${url}`, sent));
 }
 
 /** The payload of an operation's answer, out of its generation's envelope; or what its status means. */
-async function readAnswer(operation: Operation, style: ApiStyle, token: string, where: string, sent: HttpResponse): Promise<unknown> {
+async function readAnswer(
+  operation: Operation,
+  generation: Generation,
+  token: string,
+  where: string,
+  sent: HttpResponse,
+): Promise<unknown> {
   const secrets = [token];
-  const enveloped = style !== 'plain';
+  const enveloped = generation !== 'public';
   const failed = sent.status < 200 || sent.status >= 300;
-  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(style, sent.text)) : sent;
+  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(generation, sent.text)) : sent;
   const fail = (answer: typeof response) => {
     if (answer.status === 401 || answer.status === 403) throw tokenRefused(answer, operation.doing);
     // A write the panel says failed (a deploy whose build broke): its own words are the outcome.
@@ -125,9 +139,9 @@ async function readAnswer(operation: Operation, style: ApiStyle, token: string, 
   const readable = <T>(step: () => Promise<T>) => (operation.effect === 'write' ? unreadableIfWrite(step) : step());
   const body = await readable(async () => parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape));
   if (!enveloped) return body;
-  const answer = readEnvelope(style, body);
+  const answer = readEnvelope(generation, body);
   if (answer.kind === 'error') fail(withEnvelopeStatus(response, answer));
-  return readable(async () => envelopePayload(style, answer, operation.doing));
+  return readable(async () => envelopePayload(generation, answer, operation.doing));
 }
 
 /** The version an answer of `getVersion` names (`"2.32.2"`), or null when it names none. */
@@ -137,22 +151,22 @@ export function versionOf(answer: unknown): string | null {
 }
 
 /** The generation a version speaks (2.33+ the public API, 2.31–2.32 the RPC layer, before: tRPC); null for no version. */
-export function styleOfVersion(version: string | null): ApiStyle | null {
+export function generationOfVersion(version: string | null): Generation | null {
   const match = version === null ? null : /^(\d+)\.(\d+)/.exec(version);
   if (!match) return null;
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  if (major > 2 || (major === 2 && minor >= 33)) return 'plain';
+  if (major > 2 || (major === 2 && minor >= 33)) return 'public';
   if (major === 2 && minor >= 31) return 'rpc';
   return 'trpc';
 }
 
 /** The order generations are probed in with a token: the newest first, since newer panels answer the older routes too. */
-const VERSION_PROBES: readonly ApiStyle[] = ['plain', 'trpc', 'rpc'];
+const VERSION_PROBES: readonly Generation[] = ['public', 'trpc', 'rpc'];
 
 /**
- * Reads the panel's version with its token in its own style; when that style has no version route
+ * Reads the panel's version with its token in its own generation; when that generation has no version route
  * (an upgraded or misjudged panel), probes the generations in EASYPANEL.md's order. Returns the
- * version and the style that answered, or null when no generation answered one. An UNAUTHORIZED is
+ * version and the generation that answered, or null when no generation answered one. An UNAUTHORIZED is
  * thrown (the token is the problem, not the generation); other failures count as "no version".
  */
 export async function findVersion(
@@ -160,11 +174,11 @@ export async function findVersion(
   panel: PanelEndpoint,
   token: string,
   signal?: AbortSignal,
-): Promise<{ version: string; style: ApiStyle } | null> {
-  for (const style of [panel.apiStyle, ...VERSION_PROBES.filter((other) => other !== panel.apiStyle)]) {
+): Promise<{ version: string; generation: Generation } | null> {
+  for (const generation of [panel.generation, ...VERSION_PROBES.filter((other) => other !== panel.generation)]) {
     try {
-      const version = versionOf(await callPanel(settings, panel, token, 'getVersion', undefined, { style, signal }));
-      if (version !== null) return { version, style };
+      const version = versionOf(await callPanel(settings, panel, token, 'getVersion', undefined, { generation, signal }));
+      if (version !== null) return { version, generation };
     } catch (error) {
       if (error instanceof PanelError && (error.code === 'UNAUTHORIZED' || error.code === 'CANCELLED')) throw error;
     }

@@ -1,9 +1,9 @@
-import { STYLE_PATHS } from '../common/style-paths.ts';
+import { GENERATION_PATHS } from '../common/generation-paths.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import { apiUrl } from '../common/address.ts';
-import { callShape, envelopePayload, logInBody, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './api-style.ts';
+import { callShape, envelopePayload, logInBody, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './generation-wire.ts';
 import { sendRequest, type FetchLike, type HttpRequest, type HttpResponse } from '../net/http-client.ts';
 import type { ProxyResolver } from '../net/proxy-tunnel.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess, MissingRouteError, parseJsonBody } from './panel-responses.ts';
@@ -21,7 +21,7 @@ export interface RequestSettings {
 
 export interface PanelEndpoint {
   baseUrl: string;
-  apiStyle: ApiStyle;
+  generation: Generation;
   loginPath: string;
   sessionPath: string;
   tokenField: string | null;
@@ -29,20 +29,20 @@ export interface PanelEndpoint {
   trustedCertificate: CertificateInfo | null;
 }
 
-/** A log in's token, and the panel's endpoint when the log in found it speaks another API style. */
+/** A log in's token, and the panel's endpoint when the log in found it speaks another generation. */
 export interface LogInOutcome {
   token: string;
   foundStyle: PanelEndpoint | null;
 }
 
-/** The styles a log in at the default paths tries, newest first (a 2.33 panel answers the older routes too). */
-const FINDING_ORDER: readonly ApiStyle[] = ['plain', 'rpc', 'trpc'];
+/** The generations a log in at the default paths tries, newest first (a 2.33 panel answers the older routes too). */
+const FINDING_ORDER: readonly Generation[] = ['public', 'rpc', 'trpc'];
 
 /**
- * Logs in as the panel's API style says. A log in at the default paths that finds no login (404
+ * Logs in as the panel's generation says. A log in at the default paths that finds no login (404
  * or 405) tries the older generations' log-in routes in turn on the same origin (2.31–2.32's RPC
  * layer, then 2.30's tRPC), the password in the body of each, to no route but a log in: when an
- * answer in that style comes back (a token or an error alike), `found` is told the endpoint, to
+ * answer in that generation comes back (a token or an error alike), `found` is told the endpoint, to
  * be remembered on the panel, before the outcome is returned or thrown.
  */
 export async function logInFindingStyle(
@@ -59,11 +59,11 @@ export async function logInFindingStyle(
     // Paths the operator set are theirs: a 404 there says that path is wrong, and neither the
     // password goes to a route they did not name nor do their paths get replaced.
     if (!usesDefaultPaths(panel)) throw error;
-    const tried = [panel.apiStyle];
-    for (const style of FINDING_ORDER) {
-      if (tried.includes(style)) continue;
-      tried.push(style);
-      const other = endpointInStyle(panel, style);
+    const tried = [panel.generation];
+    for (const generation of FINDING_ORDER) {
+      if (tried.includes(generation)) continue;
+      tried.push(generation);
+      const other = endpointInGeneration(panel, generation);
       const seen = { styledAnswer: false };
       try {
         const token = await requestLogIn(settings, other, credentials, heldTokens, seen);
@@ -78,7 +78,7 @@ export async function logInFindingStyle(
       }
     }
     // No form: the first error names the login path the operator can correct.
-    const others = tried.slice(1).map((style) => `${STYLE_NAMES[style]} (${STYLE_PATHS[style].login})`);
+    const others = tried.slice(1).map((generation) => `${GENERATION_NAMES[generation]} (${GENERATION_PATHS[generation].login})`);
     throw new PanelError(
       'LOGIN_ENDPOINT_NOT_FOUND',
       `${error.message} Paneldeck also tried ${others.join(' and ')}, which the panel does not have either.`,
@@ -86,19 +86,19 @@ export async function logInFindingStyle(
   }
 }
 
-/** Whether the panel's log-in and session paths are its style's defaults (none the operator set). */
-export function usesDefaultPaths(panel: Pick<PanelEndpoint, 'apiStyle' | 'loginPath' | 'sessionPath'>): boolean {
-  return panel.loginPath === STYLE_PATHS[panel.apiStyle].login && panel.sessionPath === STYLE_PATHS[panel.apiStyle].session;
+/** Whether the panel's log-in and session paths are its generation's defaults (none the operator set). */
+export function usesDefaultPaths(panel: Pick<PanelEndpoint, 'generation' | 'loginPath' | 'sessionPath'>): boolean {
+  return panel.loginPath === GENERATION_PATHS[panel.generation].login && panel.sessionPath === GENERATION_PATHS[panel.generation].session;
 }
 
-/** The panel spoken to in `style`, at that style's default paths. */
-export function endpointInStyle(panel: PanelEndpoint, style: ApiStyle): PanelEndpoint {
-  return { ...panel, apiStyle: style, loginPath: STYLE_PATHS[style].login, sessionPath: STYLE_PATHS[style].session };
+/** The panel spoken to in `generation`, at that generation's default paths. */
+export function endpointInGeneration(panel: PanelEndpoint, generation: Generation): PanelEndpoint {
+  return { ...panel, generation, loginPath: GENERATION_PATHS[generation].login, sessionPath: GENERATION_PATHS[generation].session };
 }
 
 /** The generations as the messages name them. */
-const STYLE_NAMES: Readonly<Record<ApiStyle, string>> = {
-  plain: 'the public API of Easypanel 2.33+',
+const GENERATION_NAMES: Readonly<Record<Generation, string>> = {
+  public: 'the public API of Easypanel 2.33+',
   rpc: 'the RPC form of Easypanel 2.31–2.32',
   trpc: 'the older tRPC form',
 };
@@ -133,13 +133,13 @@ export async function requestLogIn(
   credentials: LogInCredentials,
   /** Tokens the panel may echo in its answer (its current sign-in), hidden like the password. */
   heldTokens: readonly string[] = [],
-  /** Set when the answer was in the panel's style's envelope (tRPC, RPC), whatever it said. */
+  /** Set when the answer was in the panel's generation's envelope (tRPC, RPC), whatever it said. */
   seen: { styledAnswer: boolean } = { styledAnswer: false },
 ): Promise<string> {
   // Before anything is sent: the email and password must go nowhere but under the panel's API.
   const url = apiUrl(panel.baseUrl, panel.loginPath, 'login');
-  const style = panel.apiStyle;
-  const enveloped = style !== 'plain';
+  const generation = panel.generation;
+  const enveloped = generation !== 'public';
   const action = 'logging in';
   const { password, code } = credentials;
   // The code is a secret of the request like the password: no message may quote it.
@@ -148,9 +148,9 @@ export async function requestLogIn(
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: logInBody(panel.apiStyle, logInFields(credentials)),
+    body: logInBody(panel.generation, logInFields(credentials)),
   });
-  const errorAnswer = enveloped && (sent.status < 200 || sent.status >= 300) ? readEnvelopeText(style, sent.text) : null;
+  const errorAnswer = enveloped && (sent.status < 200 || sent.status >= 300) ? readEnvelopeText(generation, sent.text) : null;
   if (errorAnswer && errorAnswer.kind !== 'other') seen.styledAnswer = true;
   const response = errorAnswer ? withEnvelopeStatus(sent, errorAnswer) : sent;
 
@@ -159,13 +159,13 @@ export async function requestLogIn(
   const parsed = parseJsonBody(response, action, secrets);
   let body = parsed;
   if (enveloped) {
-    const answer = readEnvelope(style, parsed);
+    const answer = readEnvelope(generation, parsed);
     if (answer.kind !== 'other') seen.styledAnswer = true;
     if (answer.kind === 'error') {
       // An error envelope with a 2xx status: read as the status it stands for.
       failOnLogInStatus(withEnvelopeStatus(response, answer), url, panel, secrets, code !== undefined);
     }
-    body = envelopePayload(style, answer, action);
+    body = envelopePayload(generation, answer, action);
   }
   const search = findToken(body, panel.tokenField);
   if (search.found) return search.token;
@@ -217,8 +217,8 @@ export async function requestSession(
   const secrets = [token];
   // Checked again here: the token must go nowhere but under the panel's API.
   const url = apiUrl(panel.baseUrl, panel.sessionPath, 'session');
-  const style = panel.apiStyle;
-  const shape = callShape(style, 'query', undefined);
+  const generation = panel.generation;
+  const shape = callShape(generation, 'query', undefined);
   const sent = await sendToPanel(settings, secrets, panel, {
     method: shape.method,
     url: `${url}${shape.query}`,
@@ -229,15 +229,15 @@ export async function requestSession(
     body: shape.body,
     signal,
   });
-  const enveloped = style !== 'plain';
+  const enveloped = generation !== 'public';
   const failed = sent.status < 200 || sent.status >= 300;
-  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(style, sent.text)) : sent;
+  const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(generation, sent.text)) : sent;
   failOnSessionStatus(response, url, panel, secrets);
   const body = parseJsonBody(response, action, secrets);
   if (!enveloped) return body;
-  const answer = readEnvelope(style, body);
+  const answer = readEnvelope(generation, body);
   if (answer.kind === 'error') failOnSessionStatus(withEnvelopeStatus(response, answer), url, panel, secrets);
-  return envelopePayload(style, answer, action);
+  return envelopePayload(generation, answer, action);
 }
 
 /** Fails with what a session answer's status means; returns for a 2xx. */
@@ -252,7 +252,7 @@ function failOnSessionStatus(response: HttpResponse, url: string, panel: PanelEn
   failOnSharedStatus(response, action);
   if (response.status === 404 || response.status === 405) {
     throw new MissingRouteError(
-      `The panel has no session endpoint at ${callShape(panel.apiStyle, 'query', undefined).method} ${url} (${describeStatus(response)}). ` +
+      `The panel has no session endpoint at ${callShape(panel.generation, 'query', undefined).method} ${url} (${describeStatus(response)}). ` +
         `Check that the address is the panel itself; if it reads the session at another path, set it under Advanced in the panel settings (now "${panel.sessionPath}").`,
     );
   }

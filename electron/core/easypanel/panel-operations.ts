@@ -1,4 +1,4 @@
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import type { Operation } from './operation.ts';
 import { SERVICE_WRITE_OPERATIONS } from './service-operations.ts';
 
@@ -28,7 +28,7 @@ const ACTION_LIMITS = { maxBytes: ACTION_ANSWER_MAX_BYTES, shape: { maxDepth: 64
  * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
  * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
  * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
- * (panel-calls.ts) sends one in the panel's own style.
+ * (panel-calls.ts) sends one in the panel's own generation.
  */
 export const OPERATIONS = {
   getVersion: {
@@ -37,14 +37,14 @@ export const OPERATIONS = {
     // Read beside a session check, whose outcome it never changes: one request is enough.
     retry: false,
     doing: 'reading the version',
-    routes: { plain: '/getUpdateStatus', rpc: '/rpc/update/getStatus', trpc: '/trpc/update.getStatus' },
+    routes: { public: '/getUpdateStatus', rpc: '/rpc/update/getStatus', trpc: '/trpc/update.getStatus' },
     deadlineMs: null,
   },
   logOut: {
     kind: 'mutation',
     effect: 'write',
     doing: 'logging out at the panel',
-    routes: { plain: '/logout', rpc: '/rpc/auth/logout', trpc: '/trpc/auth.logout' },
+    routes: { public: '/logout', rpc: '/rpc/auth/logout', trpc: '/trpc/auth.logout' },
     deadlineMs: null,
   },
   listProjectsAndServices: {
@@ -53,7 +53,7 @@ export const OPERATIONS = {
     retry: true,
     doing: 'listing the projects and services',
     routes: {
-      plain: '/listProjectsAndServices',
+      public: '/listProjectsAndServices',
       rpc: '/rpc/projects/listProjectsAndServices',
       trpc: '/trpc/projects.listProjectsAndServices',
     },
@@ -68,7 +68,7 @@ export const OPERATIONS = {
     // A real 2.32.2 has only `monitorOld.` (docs/easypanel-api.md): asked first on 2.31–2.32, with
     // `monitor.` kept as the fallback of a build that lacks it.
     routes: {
-      plain: '/getDockerTaskStats',
+      public: '/getDockerTaskStats',
       rpc: ['/rpc/monitorOld/getDockerTaskStats', '/rpc/monitor/getDockerTaskStats'],
       trpc: ['/trpc/monitor.getDockerTaskStats', '/trpc/monitorOld.getDockerTaskStats'],
     },
@@ -82,7 +82,7 @@ export const OPERATIONS = {
     doing: "reading the server's load",
     // `monitor.` up to 2.30, `monitorOld.` 2.30–2.32, `metrics.` from 2.31 (2.33: both, renamed).
     routes: {
-      plain: ['/getMetricsSystemStats', '/getLegacyMonitorSystemStats'],
+      public: ['/getMetricsSystemStats', '/getLegacyMonitorSystemStats'],
       rpc: ['/rpc/metrics/getSystemStats', '/rpc/monitorOld/getSystemStats'],
       trpc: ['/trpc/monitor.getSystemStats', '/trpc/monitorOld.getSystemStats'],
     },
@@ -94,8 +94,8 @@ export const OPERATIONS = {
     retry: true,
     doing: 'listing the deployments',
     // `limit` is a number: 2.33's GET refuses it, so 2.33 is asked through its RPC route.
-    routes: { plain: '/rpc/actions/listActions', rpc: '/rpc/actions/listActions', trpc: '/trpc/actions.listActions' },
-    via: { plain: 'rpc' },
+    routes: { public: '/rpc/actions/listActions', rpc: '/rpc/actions/listActions', trpc: '/trpc/actions.listActions' },
+    via: { public: 'rpc' },
     deadlineMs: null,
     answerLimits: ACTION_LIST_LIMITS,
   },
@@ -104,7 +104,7 @@ export const OPERATIONS = {
     effect: 'read',
     retry: true,
     doing: 'reading the build log',
-    routes: { plain: '/getAction', rpc: '/rpc/actions/getAction', trpc: '/trpc/actions.getAction' },
+    routes: { public: '/getAction', rpc: '/rpc/actions/getAction', trpc: '/trpc/actions.getAction' },
     deadlineMs: null,
     answerLimits: ACTION_LIMITS,
   },
@@ -114,8 +114,8 @@ export const OPERATIONS = {
 
 export type OperationName = keyof typeof OPERATIONS;
 
-/** The operation's routes in `style`, in the order they are tried. */
-export function routesOf(operation: Operation, style: ApiStyle): readonly string[] {
-  const routes = operation.routes[style];
+/** The operation's routes in `generation`, in the order they are tried. */
+export function routesOf(operation: Operation, generation: Generation): readonly string[] {
+  const routes = operation.routes[generation];
   return typeof routes === 'string' ? [routes] : routes;
 }

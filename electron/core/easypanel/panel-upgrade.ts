@@ -1,7 +1,7 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
-import { callPanel, findVersion, styleOfVersion, versionOf } from './panel-calls.ts';
-import { endpointInStyle, requestSession, usesDefaultPaths, type PanelEndpoint, type RequestSettings } from './panel-endpoints.ts';
+import type { Generation } from '../../../shared/types.ts';
+import { callPanel, findVersion, generationOfVersion, versionOf } from './panel-calls.ts';
+import { endpointInGeneration, requestSession, usesDefaultPaths, type PanelEndpoint, type RequestSettings } from './panel-endpoints.ts';
 import { MissingRouteError } from './panel-responses.ts';
 
 /**
@@ -13,11 +13,11 @@ import { MissingRouteError } from './panel-responses.ts';
  */
 
 /** The generations oldest first: an upgrade moves a panel up this list. */
-const GENERATION_AGE: Readonly<Record<ApiStyle, number>> = { trpc: 0, rpc: 1, plain: 2 };
+const GENERATION_AGE: Readonly<Record<Generation, number>> = { trpc: 0, rpc: 1, public: 2 };
 
-/** Whether `style` is a newer generation than `than`. */
-export function isNewerStyle(style: ApiStyle, than: ApiStyle): boolean {
-  return GENERATION_AGE[style] > GENERATION_AGE[than];
+/** Whether `generation` is a newer generation than `than`. */
+export function isNewerGeneration(generation: Generation, than: Generation): boolean {
+  return GENERATION_AGE[generation] > GENERATION_AGE[than];
 }
 
 /** A session read in a newer generation than the panel's remembered one: the session, and the panel's endpoint there. */
@@ -38,9 +38,9 @@ async function readInNewerStyle(
   version: string,
   signal: AbortSignal | undefined,
 ): Promise<MovedSession | null> {
-  const style = styleOfVersion(version);
-  if (style === null || !isNewerStyle(style, panel.apiStyle) || !usesDefaultPaths(panel)) return null;
-  const moved = endpointInStyle(panel, style);
+  const generation = generationOfVersion(version);
+  if (generation === null || !isNewerGeneration(generation, panel.generation) || !usesDefaultPaths(panel)) return null;
+  const moved = endpointInGeneration(panel, generation);
   return { session: await requestSession(settings, moved, token, signal), moved };
 }
 

@@ -68,7 +68,7 @@ function writeOperation(type: WritableServiceType, verb: ServiceVerb): Operation
     effect: 'write',
     doing: DOING[verb],
     routes: {
-      plain: `/${verb}${TYPE_LABELS[type]}Service`,
+      public: `/${verb}${TYPE_LABELS[type]}Service`,
       rpc: `/rpc/services/${type}/${verb}Service`,
       trpc: `/trpc/services.${type}.${verb}Service`,
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fitPanelName } from '../../../shared/labels.ts';
 import type { PanelSettings } from '../../../shared/types.ts';
-import { STYLE_PATHS } from '../common/style-paths.ts';
+import { GENERATION_PATHS } from '../common/generation-paths.ts';
 import type { PanelRecord } from '../storage/panel-record.ts';
 
 /** A new panel's address (as `normaliseAddress` gives it) and whichever of its settings are given. */
@@ -9,21 +9,21 @@ export type NewPanel = { baseUrl: string; display: string } & Partial<PanelSetti
 
 /**
  * The one place a panel is made, for Add panel, Duplicate and import alike: the settings given,
- * Add panel's defaults for the others (named after its address, cut to the name's limit, the plain API style and its
+ * Add panel's defaults for the others (named after its address, cut to the name's limit, the public generation and its
  * paths, no labels), signed out. Only settings are read from `panel`, so a panel's own record
  * may be passed to copy its settings.
  */
 export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord {
-  const apiStyle = panel.apiStyle ?? 'plain';
+  const generation = panel.generation ?? 'public';
   return {
     id: randomUUID(),
     // An empty name (Add panel's form left blank) means "name it after the address".
     name: panel.name || fitPanelName(panel.display),
     baseUrl: panel.baseUrl,
     allowPlainHttp: panel.allowPlainHttp ?? false,
-    apiStyle,
-    loginPath: panel.loginPath ?? STYLE_PATHS[apiStyle].login,
-    sessionPath: panel.sessionPath ?? STYLE_PATHS[apiStyle].session,
+    generation,
+    loginPath: panel.loginPath ?? GENERATION_PATHS[generation].login,
+    sessionPath: panel.sessionPath ?? GENERATION_PATHS[generation].session,
     trustedCertificate: panel.trustedCertificate ?? null,
     tokenField: panel.tokenField ?? null,
     createdAt,

@@ -2,7 +2,7 @@ import { PanelError } from '../../../shared/contract/errors.ts';
 import { cleanTags, copyName, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
 import { withoutUndefined } from '../common/given.ts';
-import { pathsFollowingStyle, STYLE_PATHS } from '../common/style-paths.ts';
+import { pathsFollowingGeneration, GENERATION_PATHS } from '../common/generation-paths.ts';
 import type { PanelRecordChange, PanelRegistry } from '../storage/panel-registry.ts';
 import { newPanelRecord } from './new-panel.ts';
 import { writeRecorder } from '../activity/activity-methods.ts';
@@ -91,13 +91,13 @@ export function panelMethods(parts: PanelListParts): CoreMethods<PanelMethods> {
         const record = find(current, panelId);
         const signedIn = current.vault.token(panelId, record.baseUrl) !== undefined;
         // Settings the schema's validation is enough for are taken as given; the address, plain http and
-        // the API style with its paths are worked out below.
-        const { address: typedAddress, allowPlainHttp: plainHttpChoice, apiStyle, loginPath, sessionPath, ...asGiven } = change;
+        // the API chosen with its paths are worked out below.
+        const { address: typedAddress, allowPlainHttp: plainHttpChoice, generation, loginPath, sessionPath, ...asGiven } = change;
         const next: PanelRecordChange = withoutUndefined(asGiven);
-        const style = apiStyle ?? record.apiStyle;
-        if (style !== record.apiStyle) Object.assign(next, { apiStyle: style }, pathsFollowingStyle(record, style));
-        if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, STYLE_PATHS[style].login);
-        if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', STYLE_PATHS[style].session);
+        const chosen = generation ?? record.generation;
+        if (chosen !== record.generation) Object.assign(next, { generation: chosen }, pathsFollowingGeneration(record, chosen));
+        if (loginPath !== undefined) next.loginPath = normaliseLoginPath(loginPath, GENERATION_PATHS[chosen].login);
+        if (sessionPath !== undefined) next.sessionPath = normaliseApiPath(sessionPath, 'session', GENERATION_PATHS[chosen].session);
         const allowPlainHttp = plainHttpChoice ?? record.allowPlainHttp;
         if (allowPlainHttp !== record.allowPlainHttp) next.allowPlainHttp = allowPlainHttp;
         // Taking the choice back needs an address that works without it: normalised again below.

@@ -90,7 +90,7 @@ interface PanelState {
   /** A check answered NOT_SIGNED_IN: the panel waits for a notice that it is signed in again. */
   awaitingSignIn: boolean;
   /** New on every sign-in, sign-out and (re)adding, so a pass begun before such a change does not apply. */
-  generation: number;
+  epoch: number;
   lastCheckAt: number | null;
   failures: number;
   jitterDraw: number;
@@ -103,7 +103,7 @@ interface PanelState {
 }
 
 interface Pass {
-  /** The panels in the call, with their generation when it began. */
+  /** The panels in the call, with their epoch when it began. */
   readonly ids: Map<string, number>;
   readonly startedAt: number;
   cancelled: boolean;
@@ -122,7 +122,7 @@ export class CheckScheduler {
   readonly #panels = new Map<string, PanelState>();
   /** Results already counted, by identity: the same result can arrive through a pass and through `recordResults`. */
   readonly #applied = new WeakSet<PanelCheck>();
-  #generations = 0;
+  #epochs = 0;
   #running = false;
   #unsubscribe: (() => void) | null = null;
   #suspended = false;
@@ -180,7 +180,7 @@ export class CheckScheduler {
         id: input.id,
         signedIn: input.signedIn,
         awaitingSignIn: false,
-        generation: ++this.#generations,
+        epoch: ++this.#epochs,
         lastCheckAt: this.#parseTime(input.lastCheckAt),
         failures: 0,
         jitterDraw: 0.5,
@@ -191,9 +191,9 @@ export class CheckScheduler {
       this.#panels.set(input.id, added);
       if (added.signedIn) this.#scheduleSoon(added);
     } else if (!input.signedIn && panel.signedIn) {
-      Object.assign(panel, { signedIn: false, awaitingSignIn: false, failures: 0, dueAt: null, generation: ++this.#generations });
+      Object.assign(panel, { signedIn: false, awaitingSignIn: false, failures: 0, dueAt: null, epoch: ++this.#epochs });
     } else if (input.signedIn && (!panel.signedIn || panel.awaitingSignIn)) {
-      Object.assign(panel, { signedIn: true, awaitingSignIn: false, failures: 0, generation: ++this.#generations });
+      Object.assign(panel, { signedIn: true, awaitingSignIn: false, failures: 0, epoch: ++this.#epochs });
       this.#scheduleSoon(panel);
     }
   }
@@ -274,7 +274,7 @@ export class CheckScheduler {
     const until = now + this.#timing.batchWindowMs;
     const due = new Map<string, number>();
     for (const panel of this.#panels.values()) {
-      if (panel.dueAt !== null && panel.dueAt <= until) due.set(panel.id, panel.generation);
+      if (panel.dueAt !== null && panel.dueAt <= until) due.set(panel.id, panel.epoch);
     }
     if (due.size === 0) return this.#arm();
     void this.#runPass({ ids: due, startedAt: now, cancelled: false });
@@ -295,9 +295,9 @@ export class CheckScheduler {
       for (const result of results) this.#applyPassResult(pass, result, now);
     } else {
       // Try again an interval later, not as a failure of the panels: the fault was not theirs.
-      for (const [id, generation] of pass.ids) {
+      for (const [id, epoch] of pass.ids) {
         const panel = this.#panels.get(id);
-        if (panel?.generation !== generation || panel.dueAt === null) continue;
+        if (panel?.epoch !== epoch || panel.dueAt === null) continue;
         if (panel.dueAt > pass.startedAt + this.#timing.batchWindowMs) continue; // rescheduled meanwhile
         panel.dueAt = now + checkDelayMs(this.#intervalMs, 0, this.#options.random(), this.#timing);
         panel.dueFixed = true;
@@ -308,7 +308,7 @@ export class CheckScheduler {
 
   #applyPassResult(pass: Pass, result: PanelCheck, now: number): void {
     const panel = this.#panels.get(result.panelId);
-    if (!panel || pass.ids.get(result.panelId) !== panel.generation) return;
+    if (!panel || pass.ids.get(result.panelId) !== panel.epoch) return;
     // Failures of a pass cut short by sleep, the network going or the operator's Cancel are not the panel's doing.
     if (!result.ok && result.error.code === 'CANCELLED') return;
     if (pass.cancelled && !result.ok && result.error.code !== 'NOT_SIGNED_IN') return;

@@ -1,6 +1,6 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
-import { pathsFollowingStyle, STYLE_PATHS } from '../common/style-paths.ts';
+import { pathsFollowingGeneration, GENERATION_PATHS } from '../common/generation-paths.ts';
 import { checkApiToken } from '../easypanel/api-token-check.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { keepSignIn, type SignInFor, type SignInParts } from './keep-sign-in.ts';
@@ -26,7 +26,7 @@ export async function signInWithApiToken(parts: SignInParts, id: string, token: 
   }
   // The version read found the panel speaking another generation: its session reads go there from now on.
   if (acceptance.by === 'version' && current.registry.get(id)?.baseUrl === signInFor.baseUrl) {
-    const moved = styleChange(panel, acceptance.style);
+    const moved = generationChange(panel, acceptance.generation);
     if (moved) {
       await attemptWrite(() => current.registry.update(id, moved));
       changes.changed(id);
@@ -35,9 +35,9 @@ export async function signInWithApiToken(parts: SignInParts, id: string, token: 
   return keepSignIn(parts, current, id, token, signInFor, { tokenKind: 'api-token' });
 }
 
-/** The style the version read answered in, when the panel's paths are the defaults (paths the operator set are theirs). */
-function styleChange(panel: PanelRecord, style: PanelRecord['apiStyle']): Partial<PanelRecord> | null {
-  const defaults = STYLE_PATHS[panel.apiStyle];
-  if (style === panel.apiStyle || panel.loginPath !== defaults.login || panel.sessionPath !== defaults.session) return null;
-  return { apiStyle: style, ...pathsFollowingStyle(panel, style) };
+/** The generation the version read answered in, when the panel's paths are the defaults (paths the operator set are theirs). */
+function generationChange(panel: PanelRecord, generation: PanelRecord['generation']): Partial<PanelRecord> | null {
+  const defaults = GENERATION_PATHS[panel.generation];
+  if (generation === panel.generation || panel.loginPath !== defaults.login || panel.sessionPath !== defaults.session) return null;
+  return { generation, ...pathsFollowingGeneration(panel, generation) };
 }

@@ -23,7 +23,7 @@ const PLAIN_HTTP_MESSAGE =
 /**
  * Logs in to several panels with one email and password. Each run is a panel pass of its own
  * that holds the credentials: they are gone with it when the last log in ends. Each panel goes
- * through the one log in of a panel (`panel-log-in.ts`), so API styles, pinned certificates,
+ * through the one log in of a panel (`panel-log-in.ts`), so generations, pinned certificates,
  * redirects and two-factor answers are handled as when the operator logs in to it alone.
  */
 export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLogIn): CoreMethods<'logInPanels' | 'cancelLogIns'> {

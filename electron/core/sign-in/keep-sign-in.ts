@@ -12,7 +12,7 @@ import { attemptWrite, find, type SessionReader } from './session-reader.ts';
 
 /** The panel as the operator asked to sign in: a log out or a new address since then drops the sign-in. */
 export interface SignInFor {
-  generation: number;
+  epoch: number;
   baseUrl: string;
 }
 

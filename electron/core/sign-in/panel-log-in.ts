@@ -22,7 +22,7 @@ export interface PanelSignIns {
 
 /**
  * The one way Paneldeck logs in to a panel, for the log in of one panel and of several alike: one
- * request at a time per panel (`login-queue.ts`), the API style found and remembered, the token
+ * request at a time per panel (`login-queue.ts`), the generation found and remembered, the token
  * kept only while the panel's address and sign-in are the ones the attempt started with.
  */
 export function createPanelSignIns(parts: SignInParts): PanelSignIns {
@@ -51,10 +51,10 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
     try {
       token = await logInFindingStyle(request, panel, credentials, held ? [held] : [], async (endpoint) => {
         // Remembered whatever the log in's outcome (a code asked for, a wrong password): the panel
-        // speaks this style, and the next attempt goes straight to it.
+        // speaks this generation, and the next attempt goes straight to it.
         if (registry.get(id)?.baseUrl !== signInFor.baseUrl) return;
         await attemptWrite(() =>
-          registry.update(id, { apiStyle: endpoint.apiStyle, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
+          registry.update(id, { generation: endpoint.generation, loginPath: endpoint.loginPath, sessionPath: endpoint.sessionPath }),
         );
         changes.changed(id);
       });
@@ -90,21 +90,19 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
       const current = await state();
       const { baseUrl, loginPath, tokenField, keepSignedIn } = find(current, panelId);
       // The generation is taken where the attempt starts: a log out from here on drops it.
-      const generation = current.vault.generation(panelId);
+      const epoch = current.vault.epoch(panelId);
       const keep = rememberMe ?? keepSignedIn;
-      const attempt = [generation, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
+      const attempt = [epoch, baseUrl, loginPath, tokenField, email, password, code ?? null, String(keep)];
       return logIns.run(panelId, attempt, () =>
-        logInOnce(panelId, { email, password, code, rememberMe: keep }, { generation, baseUrl }, rememberMe),
+        logInOnce(panelId, { email, password, code, rememberMe: keep }, { epoch, baseUrl }, rememberMe),
       );
     },
 
     async withApiToken(panelId, token) {
       const current = await state();
       const { baseUrl } = find(current, panelId);
-      const generation = current.vault.generation(panelId);
-      return logIns.run(panelId, [generation, baseUrl, 'api-token', token], () =>
-        signInWithApiToken(parts, panelId, token, { generation, baseUrl }),
-      );
+      const epoch = current.vault.epoch(panelId);
+      return logIns.run(panelId, [epoch, baseUrl, 'api-token', token], () => signInWithApiToken(parts, panelId, token, { epoch, baseUrl }));
     },
   };
 }

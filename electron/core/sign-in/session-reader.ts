@@ -50,7 +50,7 @@ export function versionPeriodMs(panelId: string): number {
  * found: the outcome and the session's end in the check history (coalesced), the redacted session
  * in the cache, and for a 401/403 the end of the sign-in (written at once, like a log out). When a
  * read is due (`#versionDue`) it reads the panel's version too, and it follows a panel upgraded to
- * a newer Easypanel generation (core/easypanel/panel-upgrade.ts), saving its new API style.
+ * a newer Easypanel generation (core/easypanel/panel-upgrade.ts), saving its new generation.
  */
 export class SessionReader {
   readonly #options: SessionReaderOptions;
@@ -79,7 +79,7 @@ export class SessionReader {
       const record = find(state, panelId);
       const token = vault.token(panelId, record.baseUrl);
       if (!token) throw notSignedIn(record);
-      const generation = vault.generation(panelId);
+      const epoch = vault.epoch(panelId);
       let read: { ok: true; session: unknown; version: VersionRead | null } | { ok: false; error: unknown };
       const signedIn = this.whileSignedIn(panelId, outer);
       const signal = signedIn.signal;
@@ -94,7 +94,7 @@ export class SessionReader {
         let version: VersionRead | null = answer.moved && { version: answer.version, moved: answer.moved };
         // Only while the sign-in lasts: a log out or a removal during the session read means the
         // token must go nowhere again, not even to the panel that issued it.
-        const stillSignedIn = () => vault.generation(panelId) === generation && state.registry.get(panelId) !== undefined;
+        const stillSignedIn = () => vault.epoch(panelId) === epoch && state.registry.get(panelId) !== undefined;
         if (version === null && this.#versionDue(state, panelId) && stillSignedIn())
           version = await readVersion(this.#options.request, record, token, signal);
         read = { ok: true, session: answer.session, version };
@@ -105,7 +105,7 @@ export class SessionReader {
         signedIn.done();
       }
       const latest = find(state, panelId);
-      if (vault.generation(panelId) !== generation || vault.token(panelId, latest.baseUrl) !== token) {
+      if (vault.epoch(panelId) !== epoch || vault.token(panelId, latest.baseUrl) !== token) {
         if (vault.token(panelId, latest.baseUrl)) continue;
         throw new PanelError(
           'NOT_SIGNED_IN',
@@ -196,16 +196,16 @@ export class SessionReader {
   }
 
   /**
-   * Remembers the newer generation a panel was found to speak, unless its style or paths were
+   * Remembers the newer generation a panel was found to speak, unless its generation or paths were
    * changed meanwhile (the operator's choice wins). A write that fails is not the check's failure:
    * the list holds the change in memory, and the next save writes it.
    */
   async #saveMove(state: DataFolder, readWith: PanelRecord, moved: PanelEndpoint): Promise<void> {
     const latest = state.registry.get(readWith.id);
-    if (!latest || latest.apiStyle !== readWith.apiStyle || latest.loginPath !== readWith.loginPath) return;
+    if (!latest || latest.generation !== readWith.generation || latest.loginPath !== readWith.loginPath) return;
     if (latest.sessionPath !== readWith.sessionPath) return;
-    const { apiStyle, loginPath, sessionPath } = moved;
-    await attemptWrite(() => state.registry.update(readWith.id, { apiStyle, loginPath, sessionPath }));
+    const { generation, loginPath, sessionPath } = moved;
+    await attemptWrite(() => state.registry.update(readWith.id, { generation, loginPath, sessionPath }));
   }
 
   #matcherFor(panelId: string, token: string): SecretMatcher {

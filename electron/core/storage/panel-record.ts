@@ -1,11 +1,11 @@
-import { STYLE_PATHS } from '../common/style-paths.ts';
+import { GENERATION_PATHS } from '../common/generation-paths.ts';
 import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/contract/errors.ts';
 import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem } from '../../../shared/labels.ts';
 import {
-  API_STYLES,
+  GENERATIONS,
   PROTECTION_LEVELS,
   TOKEN_KINDS,
-  type ApiStyle,
+  type Generation,
   type Panel,
   type PanelFieldOfKind,
   type ProtectionLevel,
@@ -37,10 +37,10 @@ const readAllowPlainHttp: FieldReader<boolean> = (entry) => {
   return typeof allowPlainHttp === 'boolean' ? allowPlainHttp : undefined;
 };
 
-/** Absent (plain) in older files. */
-const readApiStyle: FieldReader<ApiStyle> = (entry) => {
-  const apiStyle = entry.apiStyle ?? 'plain';
-  return (API_STYLES as readonly unknown[]).includes(apiStyle) ? (apiStyle as ApiStyle) : undefined;
+/** Absent (public) in older files. */
+const readGeneration: FieldReader<Generation> = (entry) => {
+  const generation = entry.generation ?? 'public';
+  return (GENERATIONS as readonly unknown[]).includes(generation) ? (generation as Generation) : undefined;
 };
 
 /**
@@ -58,15 +58,15 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
     return holds(() => normaliseAddress(baseUrl, { allowPlainHttp }).baseUrl === baseUrl) ? baseUrl : undefined;
   },
   allowPlainHttp: readAllowPlainHttp,
-  apiStyle: readApiStyle,
+  generation: readGeneration,
   /** As `normaliseLoginPath` gives it. */
   loginPath: ({ loginPath }) =>
     typeof loginPath === 'string' && holds(() => normaliseLoginPath(loginPath) === loginPath) ? loginPath : undefined,
-  /** As `normaliseApiPath` gives it; absent (the style's default) in older files. */
+  /** As `normaliseApiPath` gives it; absent (the generation's default) in older files. */
   sessionPath: (entry) => {
-    const apiStyle = readApiStyle(entry);
-    if (apiStyle === undefined) return undefined;
-    const fallback = STYLE_PATHS[apiStyle].session;
+    const generation = readGeneration(entry);
+    if (generation === undefined) return undefined;
+    const fallback = GENERATION_PATHS[generation].session;
     const sessionPath = entry.sessionPath ?? fallback;
     return typeof sessionPath === 'string' && holds(() => normaliseApiPath(sessionPath, 'session', fallback) === sessionPath)
       ? sessionPath

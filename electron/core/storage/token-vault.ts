@@ -36,8 +36,8 @@ export interface PanelListView {
 
 /** Whose sign-in a save belongs to: a save for a sign-in that ended meanwhile is dropped. */
 export interface SaveFor {
-  /** The panel's `generation` when the token was asked for. */
-  generation: number;
+  /** The panel's `epoch` when the token was asked for. */
+  epoch: number;
   /** The address that issued the token; `token()` hands it out for that address only. */
   baseUrl: string;
   /** Save only if the panel still holds this token (a later log in wins over an older token). */
@@ -56,7 +56,7 @@ export class TokenVault {
   readonly #policy: VaultPolicy;
   readonly #tokens = new Map<string, HeldToken>();
   /** Bumped by `forget`, so a save that was under way when the sign-in ended is dropped. */
-  readonly #generation = new Map<string, number>();
+  readonly #epoch = new Map<string, number>();
   /** "Weak off" under way (`removeWeakCopies` to `weakRemovalEnded`): no new weak copy, even before the setting reads off. */
   #weakRemovals = 0;
 
@@ -135,7 +135,7 @@ export class TokenVault {
     // A keyring appeared since these were saved under the built-in key: protect them properly now.
     for (const [panelId, held] of upgrades) {
       try {
-        await vault.save(panelId, held.token, now, { generation: vault.generation(panelId), baseUrl: held.baseUrl, replacing: held.token });
+        await vault.save(panelId, held.token, now, { epoch: vault.epoch(panelId), baseUrl: held.baseUrl, replacing: held.token });
       } catch {
         // Still readable as it was; the next log in tries again.
       }
@@ -165,8 +165,8 @@ export class TokenVault {
   }
 
   /** Changes whenever the panel's sign-in ends; `save` takes it to drop stale tokens. */
-  generation(panelId: string): number {
-    return this.#generation.get(panelId) ?? 0;
+  epoch(panelId: string): number {
+    return this.#epoch.get(panelId) ?? 0;
   }
 
   /**
@@ -186,7 +186,7 @@ export class TokenVault {
         ciphertext = null;
       }
     }
-    if (this.generation(panelId) !== saveFor.generation) return null;
+    if (this.epoch(panelId) !== saveFor.epoch) return null;
     if (saveFor.replacing !== undefined && this.#tokens.get(panelId)?.token !== saveFor.replacing) return null;
     // Weak protection may have been turned off while the token was being encrypted.
     if (ciphertext !== null && !this.#usable(level)) ciphertext = null;
@@ -214,7 +214,7 @@ export class TokenVault {
       throw error;
     }
     // The sign-in ended while the token was being written: the end's own write removes it.
-    if (this.generation(panelId) !== saveFor.generation) return null;
+    if (this.epoch(panelId) !== saveFor.epoch) return null;
     // Weak copies may have been removed meanwhile: where the token is now.
     return held.storage;
   }
@@ -230,7 +230,7 @@ export class TokenVault {
     for (const [panelId, held] of [...this.#tokens]) {
       if (held.storage !== 'memory' || this.#tokens.get(panelId) !== held) continue;
       const saved = await this.save(panelId, held.token, now, {
-        generation: this.generation(panelId),
+        epoch: this.epoch(panelId),
         baseUrl: held.baseUrl,
         replacing: held.token,
       });
@@ -261,7 +261,7 @@ export class TokenVault {
 
   /**
    * The panel rejected `token` (401/403): drops it, if it is still the panel's, at once in memory
-   * and then on disk. The generation stays: a log in under way is the operator's new sign-in, not
+   * and then on disk. The epoch stays: a log in under way is the operator's new sign-in, not
    * one that ended, so it still counts. A failed write throws `STORAGE` and stays due.
    */
   async dropRejected(panelId: string, token: string): Promise<boolean> {
@@ -279,7 +279,7 @@ export class TokenVault {
   forget(...panelIds: string[]): Promise<void> {
     // Many in one write: a log out of a thousand panels is one write of the token store.
     for (const panelId of panelIds) {
-      this.#generation.set(panelId, this.generation(panelId) + 1);
+      this.#epoch.set(panelId, this.epoch(panelId) + 1);
       this.#tokens.delete(panelId);
       this.#file.intend(panelId, undefined);
     }

@@ -1,4 +1,5 @@
-import { STYLE_PATHS } from '../common/style-paths.ts';
+import { GENERATION_PATHS } from '../common/generation-paths.ts';
+import { withGenerationField } from '../../../shared/generations.ts';
 import { parseInput } from '../../../shared/contract/contract.ts';
 import { isSha256Fingerprint, PanelError, readCertificateInfo, type CertificateInfo } from '../../../shared/contract/errors.ts';
 import { fitPanelName, PANEL_NAME_MAX } from '../../../shared/labels.ts';
@@ -23,7 +24,7 @@ export type ValidatedEntry =
   | { line: number; problem: string; written: { name: string | null; address: string } };
 
 const pathSchema = updatePanelInputSchema.pick({
-  apiStyle: true,
+  generation: true,
   loginPath: true,
   sessionPath: true,
   tokenField: true,
@@ -77,7 +78,9 @@ export function validateEntry({ line, fields, problem }: RawEntry): ValidatedEnt
   }
 }
 
-function importSettings(fields: Record<string, unknown>): ImportSettings {
+function importSettings(entry: Record<string, unknown>): ImportSettings {
+  // An export of format 1 (or a list written for one) names the generation the old way.
+  const fields = withGenerationField(entry);
   const add = given(fields, ADD_FIELDS);
   if (add.address === undefined) throw new PanelError('INVALID_INPUT', 'Enter the panel address, for example panel.example.com.');
   const input = parseInput(addPanelInputSchema, add);
@@ -85,10 +88,10 @@ function importSettings(fields: Record<string, unknown>): ImportSettings {
   const { baseUrl, display } = normaliseAddress(input.address, { allowPlainHttp });
 
   const paths = parseInput(pathSchema, given(fields, PATH_FIELDS));
-  const style = paths.apiStyle ?? 'plain';
-  const loginPath = paths.loginPath === undefined ? undefined : normaliseLoginPath(paths.loginPath, STYLE_PATHS[style].login);
+  const generation = paths.generation ?? 'public';
+  const loginPath = paths.loginPath === undefined ? undefined : normaliseLoginPath(paths.loginPath, GENERATION_PATHS[generation].login);
   const sessionPath =
-    paths.sessionPath === undefined ? undefined : normaliseApiPath(paths.sessionPath, 'session', STYLE_PATHS[style].session);
+    paths.sessionPath === undefined ? undefined : normaliseApiPath(paths.sessionPath, 'session', GENERATION_PATHS[generation].session);
   const certificate = trustedCertificate(given(fields, ['trustedCertificate', 'trustedCertificateSha256']));
 
   // Every setting, undefined where the entry gives none: a new setting makes the compiler ask how it is imported.
@@ -101,7 +104,7 @@ function importSettings(fields: Record<string, unknown>): ImportSettings {
     tags: input.tags,
     colour: input.colour,
     favourite: input.favourite,
-    apiStyle: paths.apiStyle,
+    generation: paths.generation,
     loginPath,
     sessionPath,
     tokenField: paths.tokenField,

@@ -3,7 +3,7 @@ import type { PanelSettings } from '../../../shared/types.ts';
 import type { ValidatedEntry, ImportSettings } from './import-entry.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-record.ts';
 import type { CertificateInfo } from '../../../shared/contract/errors.ts';
-import { pathsFollowingStyle } from '../common/style-paths.ts';
+import { pathsFollowingGeneration } from '../common/generation-paths.ts';
 import { TimeSlicer } from '../common/time-slices.ts';
 
 /** What an import does, entry by entry, against the panel list as it is now. */
@@ -29,7 +29,7 @@ const UPDATABLE: Record<keyof PanelSettings, string | null> = {
   tags: 'tags',
   colour: 'colour',
   favourite: 'favourite',
-  apiStyle: 'API style',
+  generation: 'Generation',
   loginPath: 'login path',
   sessionPath: 'session path',
   tokenField: 'token field',
@@ -149,9 +149,9 @@ function rowFor(
     (change as Record<string, unknown>)[key] = value;
     changes.push(words);
   }
-  // A new style takes its paths along, as in the panel settings, unless the entry gives them.
-  if (change.apiStyle !== undefined) {
-    const moved = pathsFollowingStyle(existing, change.apiStyle);
+  // A new generation takes its paths along, as in the panel settings, unless the entry gives them.
+  if (change.generation !== undefined) {
+    const moved = pathsFollowingGeneration(existing, change.generation);
     if (settings.loginPath === undefined && moved.loginPath !== undefined) change.loginPath = moved.loginPath;
     if (settings.sessionPath === undefined && moved.sessionPath !== undefined) change.sessionPath = moved.sessionPath;
   }

@@ -24,23 +24,23 @@ const KEYRING_PREFIX = Buffer.from('v11');
 const BUILT_IN_KEY = createHash('sha256').update('paneldeck model test: the key built into the app').digest();
 
 export class Keyrings {
-  readonly #keys = new Map<string, { generation: number; key: Buffer }>();
+  readonly #keys = new Map<string, { epoch: number; key: Buffer }>();
 
   /** Which key of `backend` a ciphertext made now would need; 0 for the built-in key. */
-  generation(backend: string): number {
-    return isStrong(backend) ? this.#key(backend).generation : 0;
+  epoch(backend: string): number {
+    return isStrong(backend) ? this.#key(backend).epoch : 0;
   }
 
   /** As a wiped or recreated keyring would: ciphertexts made before no longer decrypt. */
   reset(backend: string): void {
     if (!isStrong(backend)) return;
-    this.#keys.set(backend, { generation: this.generation(backend) + 1, key: randomBytes(32) });
+    this.#keys.set(backend, { epoch: this.epoch(backend) + 1, key: randomBytes(32) });
   }
 
-  #key(backend: string): { generation: number; key: Buffer } {
+  #key(backend: string): { epoch: number; key: Buffer } {
     let entry = this.#keys.get(backend);
     if (!entry) {
-      entry = { generation: 1, key: randomBytes(32) };
+      entry = { epoch: 1, key: randomBytes(32) };
       this.#keys.set(backend, entry);
     }
     return entry;

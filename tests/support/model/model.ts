@@ -14,7 +14,7 @@ export type Ending = 'logOut' | 'remove' | 'address' | 'expired';
 /** A saved token in tokens.json: which backend and which key of it encrypted it. */
 export interface Copy {
   backend: string;
-  /** The keyring's generation (`Keyrings.generation`) when it was saved; 0 under the built-in key. */
+  /** The keyring's epoch (`Keyrings.epoch`) when it was saved; 0 under the built-in key. */
   keyring: number;
   ciphertext: string;
 }
@@ -77,7 +77,7 @@ export function storageFor(backend: Backend, weak: boolean): ProtectionLevel {
 export function readable(copy: Copy, backend: Backend, weak: boolean, keyrings: Keyrings): boolean {
   if (backend === 'unavailable') return false;
   if (copy.backend === 'basic_text') return isStrong(backend) || weak;
-  return copy.backend === backend && keyrings.generation(backend) === copy.keyring;
+  return copy.backend === backend && keyrings.epoch(backend) === copy.keyring;
 }
 
 /** Whether a start of the app now must sign the panel in (invariant 4). */
@@ -107,7 +107,7 @@ export function newPanelModel(label: string, id: string, target: Target, pin: st
 export function adoptCopy(known: Copy | null, entry: { backend: string; ciphertext: string } | undefined, keyrings: Keyrings): Copy | null {
   if (!entry) return null;
   if (known && known.ciphertext === entry.ciphertext) return known;
-  return { backend: entry.backend, keyring: keyrings.generation(entry.backend), ciphertext: entry.ciphertext };
+  return { backend: entry.backend, keyring: keyrings.epoch(entry.backend), ciphertext: entry.ciphertext };
 }
 
 export function describePanel(panel: PanelModel): string {

@@ -11,7 +11,7 @@ const MIB = 1024 * 1024;
 
 function base(style: PanelStyle): { servers?: { url: string }[]; prefix: string } {
   if (style === 'rpc') return { servers: [{ url: '/api/rpc' }], prefix: '/' };
-  if (style === 'easypanel') return { servers: [{ url: '/api' }], prefix: '/' };
+  if (style === 'public') return { servers: [{ url: '/api' }], prefix: '/' };
   return { prefix: '/api/trpc/' };
 }
 

@@ -8,7 +8,7 @@ import {
   demoTotp,
   describeRoutes,
   describeServices,
-  GENERATIONS,
+  STYLE_SERVERS,
   newTotpSecret,
   PANEL_STYLES,
   type PanelStyle,
@@ -18,15 +18,16 @@ import {
 
 const USAGE = `Usage: npm run demo-panel -- [options]
 
-  --style <name>             the API it speaks (default simple), one name per Easypanel generation:
+  --style <name>             the API it speaks (default simple), one name per Easypanel generation,
+                             or simple, which is none:
                                simple     the demo panel's own minimal API (POST /api/login, GET /api/getSession)
                                trpc       Easypanel 2.30 and before: tRPC at /api/trpc/<ns>.<proc>
                                rpc        Easypanel 2.31 and 2.32: the RPC layer at /api/rpc/<ns>/<proc>,
                                           and tRPC for writes only (its GETs are refused with 405)
-                               easypanel  Easypanel 2.33 and later: /api/<name> (/api/login, /api/getSession),
+                               public     Easypanel 2.33 and later, its public API: /api/<name> (/api/login, /api/getSession),
                                           and the older RPC and tRPC routes as 2.31-2.32 answer them
   --version <x.y.z>          the version it reports (update.getStatus, /api/getUpdateStatus); default
-                             ${DEFAULT_VERSIONS.trpc} (trpc), ${DEFAULT_VERSIONS.rpc} (rpc), ${DEFAULT_VERSIONS.easypanel} (easypanel). It does not change the API.
+                             ${DEFAULT_VERSIONS.trpc} (trpc), ${DEFAULT_VERSIONS.rpc} (rpc), ${DEFAULT_VERSIONS.public} (public). It does not change the API.
   --token-ttl <seconds>      how long a log in lasts; default 3600 (simple), 86400 (Easypanel styles)
   --remember-me-ttl <seconds>  how long a log in with rememberMe lasts (Easypanel styles); default 2592000 (30 days)
   --api-token                also print a long-lived API token for ${DEMO_USER.email} (never expires)
@@ -96,7 +97,7 @@ const easypanelOnly = (['version', 'remember-me-ttl', 'api-token', 'log-in-limit
   (name) => values[name] !== undefined && values[name] !== false,
 );
 if (style === 'simple' && easypanelOnly.length > 0) {
-  refuse(`${easypanelOnly.map((name) => `--${name}`).join(', ')}: only for the Easypanel styles (--style trpc, rpc or easypanel).`);
+  refuse(`${easypanelOnly.map((name) => `--${name}`).join(', ')}: only for the Easypanel styles (--style trpc, rpc or public).`);
 }
 
 let tls: { key: string; cert: string } | undefined;
@@ -127,7 +128,7 @@ try {
   });
   const version = panel.version();
   const lines = [
-    `Demo panel: ${GENERATIONS[style].label}${version === null ? '' : `, reporting version ${version}`}`,
+    `Demo panel: ${STYLE_SERVERS[style].label}${version === null ? '' : `, reporting version ${version}`}`,
     `  Listening on ${panel.url} (API at ${panel.baseUrl})`,
     `  In Paneldeck, add a panel with the address: ${panel.url}`,
   ];

@@ -13,7 +13,7 @@ import type { PanelStyle } from './types.ts';
  * What each style answers: its routes, tried in order (newer Easypanels keep answering the older
  * routes), and its words for a path it does not have and for its own failure.
  */
-export interface Generation {
+export interface StyleServer {
   /** For people: which panel this is. */
   label: string;
   answerers: readonly Answerer[];
@@ -23,7 +23,7 @@ export interface Generation {
 
 const FAILED = 'Reference panel failed';
 
-export const GENERATIONS: Readonly<Record<PanelStyle, Generation>> = {
+export const STYLE_SERVERS: Readonly<Record<PanelStyle, StyleServer>> = {
   simple: {
     label: "the reference panel's own simple API",
     answerers: [answerSimple],
@@ -42,7 +42,7 @@ export const GENERATIONS: Readonly<Record<PanelStyle, Generation>> = {
     notFound: rpcNotFound,
     internalError: () => rpcError('INTERNAL_SERVER_ERROR', FAILED),
   },
-  easypanel: {
+  public: {
     label: 'Easypanel 2.33+ (public API; also the RPC layer, and tRPC for writes only)',
     answerers: [answerPublic, answerRpc, trpcAnswerer(true)],
     notFound: publicNotFound,
@@ -50,7 +50,7 @@ export const GENERATIONS: Readonly<Record<PanelStyle, Generation>> = {
   },
 };
 
-export const PANEL_STYLES = Object.keys(GENERATIONS) as PanelStyle[];
+export const PANEL_STYLES = Object.keys(STYLE_SERVERS) as PanelStyle[];
 
 /** The routes a style serves at a version (default its own), one `METHOD /path` a line, for people. */
 export function describeRoutes(style: PanelStyle, loginPath = '/login', version = DEFAULT_VERSIONS[style]): string[] {
@@ -72,7 +72,7 @@ export function describeRoutes(style: PanelStyle, loginPath = '/login', version 
       return trpc(false);
     case 'rpc':
       return [...rpc, ...trpc(true)];
-    case 'easypanel':
+    case 'public':
       return [...flat, ...rpc, ...trpc(true)];
   }
 }
@@ -85,6 +85,6 @@ export function easypanelStyleOf(style: PanelStyle, version: string): Exclude<Pa
   const match = /^(\d+)\.(\d+)\./.exec(version);
   if (style === 'simple' || !match) throw new Error(`setVersion: cannot upgrade a ${style} panel to "${version}"`);
   const [major, minor] = [Number(match[1]), Number(match[2])];
-  if (major > 2 || (major === 2 && minor >= 33)) return 'easypanel';
+  if (major > 2 || (major === 2 && minor >= 33)) return 'public';
   return major === 2 && minor >= 31 ? 'rpc' : 'trpc';
 }

@@ -132,7 +132,7 @@ function pathItem(transport: Transport, operation: Operation, name: string, inpu
   return { get: { operationId: name, summary, parameters } };
 }
 
-const TRANSPORT: Readonly<Record<Exclude<PanelStyle, 'simple'>, Transport>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'public' };
+const TRANSPORT: Readonly<Record<Exclude<PanelStyle, 'simple'>, Transport>> = { trpc: 'trpc', rpc: 'rpc', public: 'public' };
 
 /** The catalogue a panel of `style` serves now. */
 export function catalogueDocument(style: PanelStyle, options: ReferencePanelOptions, state: PanelState): Record<string, unknown> {

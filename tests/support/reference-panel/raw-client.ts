@@ -111,7 +111,7 @@ export const DEMO_CREDENTIALS = { email: DEMO_USER.email, password: DEMO_USER.pa
 export type Generation = Exclude<PanelStyle, 'simple'>;
 
 /** The route each generation's own clients call by. */
-export const GENERATION_ROUTES: Readonly<Record<Generation, Transport>> = { trpc: 'trpc', rpc: 'rpc', easypanel: 'public' };
+export const GENERATION_ROUTES: Readonly<Record<Generation, Transport>> = { trpc: 'trpc', rpc: 'rpc', public: 'public' };
 
 /** The demo account's token, logged in through `via` (2.31+ refuse tRPC reads, yet still log in through it). */
 export async function logInVia(panel: ReferencePanel, via: Transport): Promise<string> {

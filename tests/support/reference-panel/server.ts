@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingCall, PanelContext } from './call.ts';
 import type { Fault } from './faults.ts';
-import { easypanelStyleOf, GENERATIONS } from './generations.ts';
+import { easypanelStyleOf, STYLE_SERVERS } from './generations.ts';
 import { observed, readBody, sendAnswer } from './http.ts';
 import { seedDemoServices } from './demo-services.ts';
 import { createServiceLogs } from './service-logs.ts';
@@ -25,7 +25,7 @@ import { DEMO_USER } from './users.ts';
 
 export type { Fault } from './faults.ts';
 export type { CatalogueOptions, HostileCatalogue } from './openapi.ts';
-export { describeRoutes, GENERATIONS, PANEL_STYLES } from './generations.ts';
+export { describeRoutes, STYLE_SERVERS, PANEL_STYLES } from './generations.ts';
 export type { RequestEvent } from './http.ts';
 export { type DemoSeed, describeServices, seedDemoServices } from './demo-services.ts';
 export {
@@ -56,7 +56,7 @@ export { DEMO_USER, type DemoUser, demoTotp, newTotpSecret, TWO_FACTOR_USER } fr
 export async function startReferencePanel(options: ReferencePanelOptions = {}): Promise<ReferencePanel> {
   // An upgrade in place (`setVersion` with `upgrade`) moves the panel to another generation.
   let style = options.style ?? 'simple';
-  const generation = () => GENERATIONS[style];
+  const generation = () => STYLE_SERVERS[style];
   const state = createPanelState(options, style);
   if (options.demoProjects !== undefined) seedDemoServices(state.services, { projects: options.demoProjects });
   const faults = new Map<Route, Fault>();

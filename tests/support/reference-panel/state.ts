@@ -35,7 +35,7 @@ export const DEFAULT_VERSIONS: Readonly<Record<PanelStyle, string | null>> = {
   simple: null,
   trpc: '2.28.1',
   rpc: '2.32.2',
-  easypanel: '2.33.4',
+  public: '2.33.4',
 };
 
 /** A 25-character id of lowercase letters and digits, as Easypanel's session tokens look. */

@@ -10,18 +10,19 @@ import type { DemoUser } from './users.ts';
 
 /**
  * The API the reference panel speaks (see /work/shared/EASYPANEL.md for the three generations):
- * - `simple` (the default): its own minimal API. `POST /api/login` → `{ token }`,
- *   `GET /api/getSession` → `{ user, issuedAt, expiresAt }`, errors as `{ error: "…" }`.
+ * - `simple` (the default): not an Easypanel generation but the product's own minimal API, for
+ *   panels other than Easypanel. `POST /api/login` → `{ token }`, `GET /api/getSession` →
+ *   `{ user, issuedAt, expiresAt }`, errors as `{ error: "…" }`.
  * - `trpc`: Easypanel 2.30 and before. tRPC at `/api/trpc/<ns>.<proc>` only: reads are
  *   `GET ?input={"json":…}`, writes `POST {"json":…}`, answers and errors in tRPC envelopes.
  * - `rpc`: Easypanel 2.31 and 2.32. The RPC layer at `/api/rpc/<ns>/<proc>` (`POST {"json":…}`,
  *   `GET` only without input), answers `{"json":…,"meta":[…]}`; also tRPC, but every tRPC GET is
  *   refused with 405, so only its writes (log in, log out) work there.
- * - `easypanel`: Easypanel 2.33 and later. The public API at `/api/<name>` (`POST /api/login`,
+ * - `public`: Easypanel 2.33 and later. The public API at `/api/<name>` (`POST /api/login`,
  *   `GET /api/getSession`) with plain JSON and `{ code, status, message }` errors; also the RPC
  *   layer and tRPC as a 2.31–2.32 panel answers them.
  */
-export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'easypanel';
+export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'public';
 
 /**
  * An operation of the panel, by its 2.33 name where it has one: `login` is also `auth.login` (tRPC)

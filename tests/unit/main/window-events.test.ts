@@ -30,7 +30,7 @@ const panel: Panel = {
   address: 'panel.example.com',
   baseUrl: 'https://panel.example.com/api',
   allowPlainHttp: false,
-  apiStyle: 'plain',
+  generation: 'public',
   loginPath: '/login',
   sessionPath: '/getSession',
   trustedCertificate: null,

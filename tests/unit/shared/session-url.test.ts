@@ -4,26 +4,26 @@ import { commandShellFor, curlCommand, dashboardUrl, sessionUrl } from '../../..
 
 /** "Copy as curl": the session read as Paneldeck sends it, for a terminal, without the token. */
 
-test('the session URL per API style, and a curl command that reads the token from the shell', () => {
-  const plain = { baseUrl: 'https://panel.example.com/api', sessionPath: '/getSession', apiStyle: 'plain' as const };
+test('the session URL per generation, and a curl command that reads the token from the shell', () => {
+  const plain = { baseUrl: 'https://panel.example.com/api', sessionPath: '/getSession', generation: 'public' as const };
   assert.equal(sessionUrl(plain), 'https://panel.example.com/api/getSession');
   assert.equal(
     curlCommand(plain, 'posix'),
     `curl --fail-with-body -sS -H "Authorization: Bearer $PANEL_TOKEN" -H 'Accept: application/json' 'https://panel.example.com/api/getSession'`,
   );
-  const trpc = { baseUrl: 'https://old.example.com/api', sessionPath: '/trpc/auth.getSession', apiStyle: 'trpc' as const };
+  const trpc = { baseUrl: 'https://old.example.com/api', sessionPath: '/trpc/auth.getSession', generation: 'trpc' as const };
   assert.equal(sessionUrl(trpc), 'https://old.example.com/api/trpc/auth.getSession?input=%7B%22json%22%3Anull%7D');
 });
 
 test('a quote in the URL cannot end the shell word', () => {
-  const odd = { baseUrl: 'https://x.example.com/api', sessionPath: "/it's", apiStyle: 'plain' as const };
+  const odd = { baseUrl: 'https://x.example.com/api', sessionPath: "/it's", generation: 'public' as const };
   assert.ok(curlCommand(odd, 'posix').endsWith(`'https://x.example.com/api/it'\\''s'`));
 });
 
 test('Windows: a PowerShell command, and a session path made to start a program in cmd.exe starts nothing there either', () => {
   assert.equal(commandShellFor('Mozilla/5.0 (Windows NT 10.0; Win64; x64) Electron/45.4.1'), 'powershell');
   assert.equal(commandShellFor('Mozilla/5.0 (X11; Linux x86_64) Electron/45.4.1'), 'posix');
-  const hostile = { baseUrl: 'https://x.example.com/api', sessionPath: "/getSession&calc.exe&rem'|x", apiStyle: 'plain' as const };
+  const hostile = { baseUrl: 'https://x.example.com/api', sessionPath: "/getSession&calc.exe&rem'|x", generation: 'public' as const };
   const command = curlCommand(hostile, 'powershell');
   assert.equal(
     command,

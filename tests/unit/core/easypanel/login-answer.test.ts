@@ -71,7 +71,14 @@ describe('log in answers and login paths', () => {
       const error = await rejectsWith(
         requestLogIn(
           settings,
-          { baseUrl: panel.baseUrl, apiStyle: 'plain', loginPath, sessionPath: '/getSession', tokenField: null, trustedCertificate: null },
+          {
+            baseUrl: panel.baseUrl,
+            generation: 'public',
+            loginPath,
+            sessionPath: '/getSession',
+            tokenField: null,
+            trustedCertificate: null,
+          },
           credentials,
         ),
         'INVALID_INPUT',

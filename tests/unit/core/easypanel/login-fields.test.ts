@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { logInBody } from '../../../../electron/core/easypanel/api-style.ts';
+import { logInBody } from '../../../../electron/core/easypanel/generation-wire.ts';
 import { logInFields } from '../../../../electron/core/easypanel/panel-endpoints.ts';
 
 const email = 'ops@example.com';
@@ -20,7 +20,7 @@ test('a log in sends rememberMe only when asked for, and the code only once the 
 
 test('rememberMe goes in each generation’s wire format', () => {
   const fields = logInFields({ email, password, rememberMe: true });
-  assert.deepEqual(JSON.parse(logInBody('plain', fields)), { email, password, rememberMe: true });
+  assert.deepEqual(JSON.parse(logInBody('public', fields)), { email, password, rememberMe: true });
   assert.deepEqual(JSON.parse(logInBody('rpc', fields)), { json: { email, password, rememberMe: true } });
   assert.deepEqual(JSON.parse(logInBody('trpc', fields)), { json: { email, password, rememberMe: true } });
 });

@@ -39,7 +39,7 @@ test('each generation: names, kinds and the routes Paneldeck builds from the nam
     info: { version: '2.33.4' },
     paths: { '/getAction': { get: { parameters: [{ name: 'id', in: 'query', required: true, schema: { type: 'string' } }] } } },
   });
-  assert.equal(plain.generation, 'easypanel');
+  assert.equal(plain.generation, 'public');
   assert.equal(plain.version, '2.33.4');
   assert.deepEqual(plain.operations[0]!.input, {
     type: 'object',
@@ -47,7 +47,7 @@ test('each generation: names, kinds and the routes Paneldeck builds from the nam
     required: ['id'],
     additionalProperties: false,
   });
-  assert.equal(routeOf('easypanel', 'getAction'), '/getAction');
+  assert.equal(routeOf('public', 'getAction'), '/getAction');
 });
 
 test('$refs are inlined, a cycle and a nesting past the depth cut and marked, unknown keywords dropped', async () => {

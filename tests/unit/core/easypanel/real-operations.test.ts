@@ -42,7 +42,7 @@ test('every 2.33 route of the request table is a real 2.33.1 operation with its 
   const wrong: string[] = [];
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     const method = operation.kind === 'query' ? 'get' : 'post';
-    for (const route of routesOf(operation, 'plain')) {
+    for (const route of routesOf(operation, 'public')) {
       if (route.startsWith('/rpc/')) {
         // 2.33 still answers the RPC layer: a read with a number goes there (`via`).
         if (!real232[route.slice('/rpc'.length)]) wrong.push(`${name}: ${route} is no RPC procedure`);
@@ -72,16 +72,16 @@ test('every 2.31–2.32 route of the request table is a real 2.32.2 procedure, t
 });
 
 test('MongoDB and MariaDB are written by their real 2.33 names', () => {
-  assert.deepEqual(routesOf(OPERATIONS.enableMongoDBService, 'plain'), ['/enableMongoDBService']);
-  assert.deepEqual(routesOf(OPERATIONS.disableMongoDBService, 'plain'), ['/disableMongoDBService']);
-  assert.deepEqual(routesOf(OPERATIONS.enableMariaDBService, 'plain'), ['/enableMariaDBService']);
+  assert.deepEqual(routesOf(OPERATIONS.enableMongoDBService, 'public'), ['/enableMongoDBService']);
+  assert.deepEqual(routesOf(OPERATIONS.disableMongoDBService, 'public'), ['/disableMongoDBService']);
+  assert.deepEqual(routesOf(OPERATIONS.enableMariaDBService, 'public'), ['/enableMariaDBService']);
   assert.equal(real233.enableMongoDBService?.method, 'post');
   assert.equal(real233.enableMongoService, undefined);
 });
 
 test('the reference panel serves only real names: its 2.33 style as 2.33.1 lists them, its 2.32 style as 2.32.2 does', () => {
   const wrong: string[] = [];
-  const version233 = DEFAULT_VERSIONS.easypanel!;
+  const version233 = DEFAULT_VERSIONS.public!;
   const version232 = DEFAULT_VERSIONS.rpc!;
   assert.match(version233, /^2\.3[3-9]\./);
   assert.match(version232, /^2\.32\./);

@@ -12,7 +12,7 @@ import { rejectsWith } from '../../../support/helpers.ts';
 
 const panel: PanelEndpoint = {
   baseUrl: 'https://panel.test/api',
-  apiStyle: 'plain',
+  generation: 'public',
   loginPath: '/login',
   sessionPath: '/getSession',
   tokenField: null,

@@ -29,7 +29,7 @@ test('the write operations: writes (never retried), a deploy with its own long d
   assert.equal(deploy.effect, 'write');
   assert.equal(deploy.deadlineMs, DEPLOY_DEADLINE_MS);
   assert.deepEqual(deploy.routes, {
-    plain: '/deployAppService',
+    public: '/deployAppService',
     rpc: '/rpc/services/app/deployService',
     trpc: '/trpc/services.app.deployService',
   });

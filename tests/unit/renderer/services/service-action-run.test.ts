@@ -47,7 +47,7 @@ beforeEach(async () => {
   dir = await tempDir();
   deploys = { arrived: 0, inFlight: 0, peak: 0, onArrival: () => undefined };
   page = null;
-  panel = await startReferencePanel({ style: 'easypanel', observer: observe });
+  panel = await startReferencePanel({ style: 'public', observer: observe });
   // Events as main sends them: copied plain, to the page loaded now, if any.
   core = createCore({ dataDir: dir.path, encryption: testEncryption(), timeoutMs: 3000, emit: (event) => page?.(plainEvent(event)) });
   ({ id: panelId } = await core.addPanel({ address: panel.url, name: 'Billing' }));

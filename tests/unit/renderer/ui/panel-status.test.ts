@@ -117,11 +117,11 @@ test('secret-looking keys are masked at any depth, other keys are not', () => {
   assert.deepEqual(masked, { user: { email: 'a@b.c', apiKey: MASKED_VALUE }, list: [{ password: MASKED_VALUE }], token: null, jwt: '' });
   // The console's keys and hash-shaped values are masked in the session too.
   const hashed = '$2b$10$abcdefghijklmnopqrstuu9wCgqJvLnh1uS6w5ahcHMA9fdA2JqK2';
-  assert.deepEqual(maskSecrets({ env: { A: 'B' }, salt: 's', note: hashed, list: [hashed, 'plain'], tokenExpiresAt: 1 }), {
+  assert.deepEqual(maskSecrets({ env: { A: 'B' }, salt: 's', note: hashed, list: [hashed, 'public'], tokenExpiresAt: 1 }), {
     env: MASKED_VALUE,
     salt: MASKED_VALUE,
     note: MASKED_VALUE,
-    list: [MASKED_VALUE, 'plain'],
+    list: [MASKED_VALUE, 'public'],
     tokenExpiresAt: MASKED_VALUE,
   });
 });
@@ -150,7 +150,7 @@ test('the core\u2019s input errors land under the field they are about', async (
   assert.equal(await placeOf(core().updatePanel(id, { tokenField: 'a..b' })), 'tokenField');
   assert.equal(await placeOf(core().updatePanel(id, { sessionPath: '/a?b' })), 'sessionPath');
   assert.equal(await placeOf(core().updatePanel(id, { sessionPath: '/%2e%2e/x' })), 'sessionPath');
-  assert.equal(await placeOf(core().updatePanel(id, { apiStyle: 'soap' as 'plain' })), 'apiStyle');
+  assert.equal(await placeOf(core().updatePanel(id, { generation: 'soap' as 'public' })), 'generation');
   assert.equal(await placeOf(core().updatePanel(id, { name: '   ' })), 'name');
   assert.equal(await placeOf(core().logIn(id, { email: 'a@b.c', password: 'x' })), null);
 });

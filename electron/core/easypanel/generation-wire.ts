@@ -1,12 +1,12 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
-import type { ApiStyle } from '../../../shared/types.ts';
+import type { Generation } from '../../../shared/types.ts';
 import type { HttpResponse } from '../net/http-client.ts';
 import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
 import { isRecord } from '../../../shared/guards.ts';
 
 /**
  * The three ways an Easypanel speaks its API (../shared/EASYPANEL.md):
- * - `plain` (2.33+, the public API): plain JSON in and out, reads as GET, writes as POST;
+ * - `public` (2.33+, the public API): plain JSON in and out, reads as GET, writes as POST;
  * - `rpc` (2.31 and 2.32): `/rpc/<ns>/<proc>`, every call a POST of `{"json": input}`, answers
  *   `{"json": data, "meta": [...]}`, errors `{"json":{"defined":false,"code","status","message"}}`;
  * - `trpc` (2.30 and before): `/trpc/<ns>.<proc>`, reads as GET with `?input=`, writes as POST of
@@ -24,12 +24,12 @@ export interface CallShape {
   body?: string;
 }
 
-/** How a call with `input` (none: `undefined`) is sent in `style`. */
-export function callShape(style: ApiStyle, kind: CallKind, input: unknown): CallShape {
-  if (style === 'rpc') return { method: 'POST', query: '', body: JSON.stringify({ json: input ?? null }) };
+/** How a call with `input` (none: `undefined`) is sent in `generation`. */
+export function callShape(generation: Generation, kind: CallKind, input: unknown): CallShape {
+  if (generation === 'rpc') return { method: 'POST', query: '', body: JSON.stringify({ json: input ?? null }) };
   if (kind === 'mutation')
-    return { method: 'POST', query: '', body: JSON.stringify(style === 'trpc' ? { json: input ?? null } : (input ?? {})) };
-  if (style === 'trpc') return { method: 'GET', query: `?input=${encodeURIComponent(JSON.stringify({ json: input ?? null }))}` };
+    return { method: 'POST', query: '', body: JSON.stringify(generation === 'trpc' ? { json: input ?? null } : (input ?? {})) };
+  if (generation === 'trpc') return { method: 'GET', query: `?input=${encodeURIComponent(JSON.stringify({ json: input ?? null }))}` };
   return { method: 'GET', query: flatQuery(input) };
 }
 
@@ -45,8 +45,8 @@ function flatQuery(input: unknown): string {
 }
 
 /** The body of a log in. */
-export function logInBody(style: ApiStyle, fields: Record<string, unknown>): string {
-  return callShape(style, 'mutation', fields).body!;
+export function logInBody(generation: Generation, fields: Record<string, unknown>): string {
+  return callShape(generation, 'mutation', fields).body!;
 }
 
 /** The HTTP status each tRPC error code stands for, for servers that do not say `httpStatus`. */
@@ -71,23 +71,23 @@ const TRPC_CODE_STATUS: Readonly<Record<string, number>> = {
   GATEWAY_TIMEOUT: 504,
 };
 
-/** What an answer's envelope is: a result, an error (with the HTTP status it stands for), or not that style's shape at all. */
+/** What an answer's envelope is: a result, an error (with the HTTP status it stands for), or not that generation's shape at all. */
 export type EnvelopeAnswer = { kind: 'result'; value: unknown } | { kind: 'error'; status: number | null } | { kind: 'other' };
 /** The tRPC form of an envelope answer (kept as a name: tests and the reader use it). */
 export type TrpcAnswer = EnvelopeAnswer;
 
-/** Reads the envelope of a parsed answer in `style`; a plain answer is its own result. */
-export function readEnvelope(style: ApiStyle, parsed: unknown): EnvelopeAnswer {
-  if (style === 'trpc') return readTrpcAnswer(parsed);
-  if (style === 'rpc') return readRpcAnswer(parsed);
+/** Reads the envelope of a parsed answer in `generation`; a plain answer is its own result. */
+export function readEnvelope(generation: Generation, parsed: unknown): EnvelopeAnswer {
+  if (generation === 'trpc') return readTrpcAnswer(parsed);
+  if (generation === 'rpc') return readRpcAnswer(parsed);
   return { kind: 'result', value: parsed };
 }
 
-/** Reads the envelope of an error answer's text in `style`, checked for a hostile shape first. */
-export function readEnvelopeText(style: ApiStyle, text: string): EnvelopeAnswer {
-  if (style === 'plain' || !checkJsonShape(text, PANEL_ANSWER_LIMITS).ok) return { kind: 'other' };
+/** Reads the envelope of an error answer's text in `generation`, checked for a hostile shape first. */
+export function readEnvelopeText(generation: Generation, text: string): EnvelopeAnswer {
+  if (generation === 'public' || !checkJsonShape(text, PANEL_ANSWER_LIMITS).ok) return { kind: 'other' };
   try {
-    return readEnvelope(style, JSON.parse(text));
+    return readEnvelope(generation, JSON.parse(text));
   } catch {
     return { kind: 'other' };
   }
@@ -138,14 +138,14 @@ export function withEnvelopeStatus(response: HttpResponse, answer: EnvelopeAnswe
 /** The tRPC name of `withEnvelopeStatus`. */
 export const withTrpcStatus = withEnvelopeStatus;
 
-const STYLE_WORDS: Readonly<Record<ApiStyle, string>> = { plain: 'a plain', rpc: 'an RPC-layer', trpc: 'a tRPC' };
+const GENERATION_WORDS: Readonly<Record<Generation, string>> = { public: 'a plain', rpc: 'an RPC-layer', trpc: 'a tRPC' };
 
-/** The payload of a successful answer in `style`, or `BAD_RESPONSE` saying the panel did not answer in that style. */
-export function envelopePayload(style: ApiStyle, answer: EnvelopeAnswer, action: string): unknown {
+/** The payload of a successful answer in `generation`, or `BAD_RESPONSE` saying the panel did not answer in that generation. */
+export function envelopePayload(generation: Generation, answer: EnvelopeAnswer, action: string): unknown {
   if (answer.kind === 'result') return answer.value;
   throw new PanelError(
     'BAD_RESPONSE',
-    `The panel's answer while ${action} is JSON but not ${STYLE_WORDS[style]} answer. ` +
-      'This panel may speak another Easypanel API: choose its API style under Advanced in the panel settings.',
+    `The panel's answer while ${action} is JSON but not ${GENERATION_WORDS[generation]} answer. ` +
+      'This panel may speak another Easypanel API: choose its generation under Advanced in the panel settings.',
   );
 }

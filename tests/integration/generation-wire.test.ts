@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createCore, type Core } from '../../electron/core/index.ts';
-import { readTrpcAnswer, withTrpcStatus } from '../../electron/core/easypanel/api-style.ts';
+import { readTrpcAnswer, withTrpcStatus } from '../../electron/core/easypanel/generation-wire.ts';
 import { lastNonVersionRequest, rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, TWO_FACTOR_USER, type ReferencePanel } from '../support/reference-panel/server.ts';
 
@@ -29,13 +29,13 @@ function coreSuite() {
 }
 
 describe('an Easypanel 2.33+ panel (plain API)', () => {
-  const panel = suiteReferencePanel({ style: 'easypanel', users: [DEMO_USER, TWO_FACTOR_USER] });
+  const panel = suiteReferencePanel({ style: 'public', users: [DEMO_USER, TWO_FACTOR_USER] });
   const core = coreSuite();
 
   test('logs in and reads its session as it is, staying plain', async () => {
     const { id } = await core().addPanel({ address: panel().url });
     const signedIn = await core().logIn(id, credentials);
-    assert.equal(signedIn.apiStyle, 'plain');
+    assert.equal(signedIn.generation, 'public');
     const { session } = await core().getSession(id);
     assert.equal((session as { userId?: unknown }).userId, 'usr_1001');
     assert.ok(!('result' in (session as object)));
@@ -58,7 +58,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     const { id } = await core().addPanel({ address: panel().url });
     const start = panel().requests.length;
     const signedIn = await core().logIn(id, credentials);
-    assert.equal(signedIn.apiStyle, 'trpc');
+    assert.equal(signedIn.generation, 'trpc');
     assert.equal(signedIn.loginPath, '/trpc/auth.login');
     assert.equal(signedIn.sessionPath, '/trpc/auth.getSession');
     const sent = panel().requests.slice(start);
@@ -90,7 +90,7 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
   test('a refused password and a code asked for are tRPC answers too: the style is remembered with the error', async () => {
     const { id } = await core().addPanel({ address: panel().url });
     await rejectsWith(core().logIn(id, { ...credentials, password: 'wrong' }), 'INVALID_CREDENTIALS');
-    assert.equal((await core().listPanels())[0]?.apiStyle, 'trpc');
+    assert.equal((await core().listPanels())[0]?.generation, 'trpc');
 
     const guarded = await core().addPanel({ address: `http://localhost:${panel().port}`, name: 'Guarded' });
     const twoFactor = { email: TWO_FACTOR_USER.email, password: TWO_FACTOR_USER.password };
@@ -128,15 +128,15 @@ describe('an Easypanel 2.30 panel (tRPC)', () => {
     await rejectsWith(core().getSession(id), 'UNAUTHORIZED');
   });
 
-  test('an answer that is JSON but no tRPC envelope is BAD_RESPONSE pointing at the API style', async () => {
+  test('an answer that is JSON but no tRPC envelope is BAD_RESPONSE pointing at the generation', async () => {
     const { id } = await core().addPanel({ address: panel().url });
     await core().logIn(id, credentials);
     panel().setFault('getSession', { kind: 'status', status: 200, body: { id: 'bare' } });
-    await rejectsWith(core().getSession(id), 'BAD_RESPONSE', /not a tRPC answer.*API style/s);
+    await rejectsWith(core().getSession(id), 'BAD_RESPONSE', /not a tRPC answer.*choose its generation/s);
   });
 });
 
-describe('API style and paths set by the operator', () => {
+describe('generation and paths set by the operator', () => {
   let panel: ReferencePanel;
   before(async () => {
     panel = await startReferencePanel();
@@ -154,7 +154,7 @@ describe('API style and paths set by the operator', () => {
       panel.requests.slice(before).map((request) => request.path),
       ['/api/nowhere'],
     );
-    assert.equal((await core().listPanels())[0]?.apiStyle, 'plain');
+    assert.equal((await core().listPanels())[0]?.generation, 'public');
   });
 
   test('a panel with neither login at the default paths: LOGIN_ENDPOINT_NOT_FOUND naming both tries', async () => {
@@ -169,16 +169,16 @@ describe('API style and paths set by the operator', () => {
     }
   });
 
-  test('the style moves default paths with it and keeps chosen ones; the session path is checked and used', async () => {
+  test('the generation moves default paths with it and keeps chosen ones; the session path is checked and used', async () => {
     const { id } = await core().addPanel({ address: panel.url });
-    const trpc = await core().updatePanel(id, { apiStyle: 'trpc' });
+    const trpc = await core().updatePanel(id, { generation: 'trpc' });
     assert.deepEqual([trpc.loginPath, trpc.sessionPath], ['/trpc/auth.login', '/trpc/auth.getSession']);
-    const custom = await core().updatePanel(id, { apiStyle: 'plain', sessionPath: 'v2/getSession' });
-    assert.deepEqual([custom.apiStyle, custom.loginPath, custom.sessionPath], ['plain', '/login', '/v2/getSession']);
+    const custom = await core().updatePanel(id, { generation: 'public', sessionPath: 'v2/getSession' });
+    assert.deepEqual([custom.generation, custom.loginPath, custom.sessionPath], ['public', '/login', '/v2/getSession']);
     for (const bad of ['/../other/collect', '/%2e%2e/x', '/a?b', '//evil.example/x']) {
       await rejectsWith(core().updatePanel(id, { sessionPath: bad }), 'INVALID_INPUT', /session path/);
     }
-    await rejectsWith(core().updatePanel(id, { apiStyle: 'graphql' as 'plain' }), 'INVALID_INPUT', /API style/);
+    await rejectsWith(core().updatePanel(id, { generation: 'graphql' as 'public' }), 'INVALID_INPUT', /Generation must be/);
 
     await core().logIn(id, credentials);
     await core().getSession(id);
