@@ -8,7 +8,7 @@
  * a few down, stopped or disabled) serves from a worker thread, so its own work is in neither
  * figure. "core" is `listServices` as the window calls it: arguments checked, the token from the
  * vault, `listProjectsAndServices`, `getDockerTaskStats` and `listActions` (its unfinished builds) sent
- * together through the operation table (headers, deadline, the size and shape checks before
+ * together through the request table (headers, deadline, the size and shape checks before
  * parsing, the envelope), then every service's state derived. "bare" is `fetch` of the same three routes with the same token and
  * `JSON.parse` of each, in parallel, nothing else. "+ IPC copy" adds V8's serializer on the
  * result, which Electron's IPC runs on main to send it to the window. Medians of BENCH_RUNS
@@ -42,7 +42,7 @@ try {
   const headers = { authorization: `Bearer ${ready.apiToken}`, accept: 'application/json' };
   const bare = async () => {
     const read = async (route: string) => JSON.parse(await (await fetch(`${ready.url}/api/${route}`, { headers })).text()) as unknown;
-    // The actions read goes through 2.33's RPC route, as the operation table sends it (`limit` is a number).
+    // The actions read goes through 2.33's RPC route, as the request table sends it (`limit` is a number).
     const actions = async () =>
       JSON.parse(
         await (

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { callOperation, callPanel, OPERATIONS, type Operation } from '../../electron/core/easypanel/panel-calls.ts';
+import { callRequest, callPanel, REQUESTS, type PanelRequest } from '../../electron/core/easypanel/panel-calls.ts';
 import { createNodeFetch } from '../../electron/core/net/node-fetch.ts';
 import { type PanelEndpoint, requestLogIn } from '../../electron/core/easypanel/panel-endpoints.ts';
 import { GENERATION_PATHS } from '../../shared/generations.ts';
@@ -9,7 +9,7 @@ import { rejectsWith, waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, type ReferencePanelOptions, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
- * The operation table's reads against each generation of the reference panel (with the names the
+ * The request table's reads against each generation of the reference panel (with the names the
  * server load moved through), and the caller's rules: a read is sent at most twice (after a lost
  * connection or a 5xx, never after a 4xx), a write exactly once, each within its own deadline.
  */
@@ -182,8 +182,8 @@ describe('reads are retried once at most, writes never', () => {
 test("an operation's deadline holds over the settings' timeout", async () => {
   await withSignedIn('public', {}, async (panel, at, token) => {
     panel.setFault('getDockerTaskStats', { kind: 'latency', ms: 3000 });
-    const quick: Operation = { ...OPERATIONS.getDockerTaskStats, effect: 'write', deadlineMs: 300 };
+    const quick: PanelRequest = { ...REQUESTS.getDockerTaskStats, effect: 'write', deadlineMs: 300 };
     // Under the settings' 5 s timeout the answer, 3 s late, would arrive: a TIMEOUT naming 0.3 s shows the deadline held.
-    await rejectsWith(callOperation(settings, at, token, quick), 'TIMEOUT', /within 0\.3 s/);
+    await rejectsWith(callRequest(settings, at, token, quick), 'TIMEOUT', /within 0\.3 s/);
   });
 });

@@ -8,7 +8,7 @@ import type { Generation } from '../../shared/types.ts';
 import { rejectsWith } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 
-/** The operation table's caller against each generation of the reference panel: the version read and the log out. */
+/** The request table's caller against each generation of the reference panel: the version read and the log out. */
 
 const settings = { fetch: createNodeFetch(), timeoutMs: 5000, maxResponseBytes: 1024 * 1024 };
 const STYLES = { trpc: 'trpc', rpc: 'rpc', public: 'public' } as const satisfies Record<string, Generation>;

@@ -1,6 +1,6 @@
 import { type ErrorInfo, PanelError } from '../../../shared/contract/errors.ts';
 import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
-import { callPanel, MissingRouteError, type OperationName } from '../easypanel/panel-calls.ts';
+import { callPanel, MissingRouteError, type RequestName } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import {
   countStates,
@@ -88,7 +88,7 @@ export class FleetStateReader {
   async #readWith(state: DataFolder, record: PanelRecord, token: string, signal: AbortSignal, nowMs: number): Promise<ErrorInfo | null> {
     const problems: PanelError[] = [];
     let reachable = true;
-    const call = async (name: OperationName): Promise<Outcome | null> => {
+    const call = async (name: RequestName): Promise<Outcome | null> => {
       if (!reachable) return null;
       try {
         return { ok: true, value: await callPanel(this.#options.request, record, token, name, undefined, { signal }) };
@@ -178,7 +178,7 @@ export class FleetStateReader {
   async #rosterFor(
     panelId: string,
     taskStats: unknown,
-    call: (name: OperationName) => Promise<Outcome | null>,
+    call: (name: RequestName) => Promise<Outcome | null>,
   ): Promise<{ roster: Roster | null; listFailure: PanelError | null }> {
     const kept = this.#rosters.get(panelId) ?? null;
     const due = kept === null || kept.readsSince + 1 >= LIST_EVERY_READS || hasUnknownKey(taskStats, kept);

@@ -36,7 +36,7 @@ export function callShape(generation: Generation, kind: CallKind, input: unknown
 /**
  * A 2.33 read's input as flat query parameters (`?id=…`). Only text goes: 2.33 checks parameters
  * without coercion, so a number or a list cannot travel this way (the table sends such reads
- * through the RPC layer instead, `OperationRoute.via`).
+ * through the RPC layer instead, `RequestRoute.via`).
  */
 function flatQuery(input: unknown): string {
   if (!isRecord(input)) return '';

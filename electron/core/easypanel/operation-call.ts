@@ -18,7 +18,7 @@ import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
 import { describeStatus, failOnSharedStatus, failUnlessSuccess } from './panel-responses.ts';
 import { callWithToken, tokenRefused } from './token-call.ts';
-import { DEPLOY_DEADLINE_MS } from './service-operations.ts';
+import { DEPLOY_DEADLINE_MS } from './service-requests.ts';
 import type { CatalogueEntry } from './operation-catalogue.ts';
 
 /**

@@ -6,7 +6,7 @@ import { isPanelVersion } from '../../../shared/panel-version.ts';
 import { callShape, envelopePayload, readEnvelope, readEnvelopeText, withEnvelopeStatus } from './generation-wire.ts';
 import type { HttpResponse } from '../net/http-client.ts';
 import type { PanelEndpoint, RequestSettings } from './panel-endpoints.ts';
-import { OPERATIONS, type Operation, type OperationName, routesOf } from './panel-operations.ts';
+import { REQUESTS, type PanelRequest, type RequestName, routesOf } from './panel-requests.ts';
 import {
   describeStatus,
   failOnSharedStatus,
@@ -17,7 +17,7 @@ import {
 } from './panel-responses.ts';
 import { callWithToken, type TokenRequest, tokenRefused, unreadableIfWrite } from './token-call.ts';
 
-export { OPERATIONS, type Operation, type OperationName } from './panel-operations.ts';
+export { REQUESTS, type PanelRequest, type RequestName } from './panel-requests.ts';
 export { MissingRouteError };
 export { RETRY_PAUSE_MS, UnreadableAnswerError } from './token-call.ts';
 
@@ -40,19 +40,19 @@ export function callPanel(
   settings: RequestSettings,
   panel: PanelEndpoint,
   token: string,
-  name: OperationName,
+  name: RequestName,
   input?: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
-  return callOperation(settings, panel, token, OPERATIONS[name], input, options);
+  return callRequest(settings, panel, token, REQUESTS[name], input, options);
 }
 
 /** `callPanel` with the operation itself rather than its name in the table: for tests of the caller's rules. */
-export async function callOperation(
+export async function callRequest(
   settings: RequestSettings,
   panel: PanelEndpoint,
   token: string,
-  operation: Operation,
+  request: PanelRequest,
   input?: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
@@ -61,13 +61,13 @@ export async function callOperation(
     settings,
     panel,
     token,
-    operation,
+    request,
     input,
-    generation: operation.via?.[generation] ?? generation,
+    generation: request.via?.[generation] ?? generation,
     signal: options.signal,
   };
   let firstMissing: MissingRouteError | null = null;
-  for (const route of routesOf(operation, generation)) {
+  for (const route of routesOf(request, generation)) {
     try {
       return await callRoute(call, route);
     } catch (error) {
@@ -76,7 +76,7 @@ export async function callOperation(
     }
   }
   // The first route's words: the one the generation is known by.
-  throw firstMissing ?? new MissingRouteError(`Paneldeck has no route for ${operation.doing} in this generation.`);
+  throw firstMissing ?? new MissingRouteError(`Paneldeck has no route for ${request.doing} in this generation.`);
 }
 
 /** One call of an operation, as `callPanel` was given it. */
@@ -84,32 +84,34 @@ interface Call {
   settings: RequestSettings;
   panel: PanelEndpoint;
   token: string;
-  operation: Operation;
+  request: PanelRequest;
   input: unknown;
   generation: Generation;
   signal: AbortSignal | undefined;
 }
 
 /** One route, through the one caller: one request, and for a read with `retry` one more after a failure worth it. */
-function callRoute({ settings, panel, token, operation, input, generation, signal }: Call, route: string): Promise<unknown> {
+function callRoute({ settings, panel, token, request, input, generation, signal }: Call, route: string): Promise<unknown> {
   const url = apiUrl(panel.baseUrl, route, 'route');
-  const shape = callShape(generation, operation.kind, input);
-  const request: TokenRequest = {
-    effect: operation.effect,
-    retry: operation.effect === 'read' && operation.retry,
+  const shape = callShape(generation, request.kind, input);
+  const tokenRequest: TokenRequest = {
+    effect: request.effect,
+    retry: request.effect === 'read' && request.retry,
     method: shape.method,
     url: `${url}${shape.query}`,
     body: shape.body,
     signal,
-    ...(operation.deadlineMs === null ? {} : { timeoutMs: operation.deadlineMs }),
-    ...(operation.answerLimits ? { maxBytes: operation.answerLimits.maxBytes } : {}),
+    ...(request.deadlineMs === null ? {} : { timeoutMs: request.deadlineMs }),
+    ...(request.answerLimits ? { maxBytes: request.answerLimits.maxBytes } : {}),
   };
-  return callWithToken(settings, panel, token, request, (sent) => readAnswer(operation, generation, token, `${shape.method} ${url}`, sent));
+  return callWithToken(settings, panel, token, tokenRequest, (sent) =>
+    readAnswer(request, generation, token, `${shape.method} ${url}`, sent),
+  );
 }
 
 /** The payload of an operation's answer, out of its generation's envelope; or what its status means. */
 async function readAnswer(
-  operation: Operation,
+  request: PanelRequest,
   generation: Generation,
   token: string,
   where: string,
@@ -120,28 +122,28 @@ async function readAnswer(
   const failed = sent.status < 200 || sent.status >= 300;
   const response = enveloped && failed ? withEnvelopeStatus(sent, readEnvelopeText(generation, sent.text)) : sent;
   const fail = (answer: typeof response) => {
-    if (answer.status === 401 || answer.status === 403) throw tokenRefused(answer, operation.doing);
+    if (answer.status === 401 || answer.status === 403) throw tokenRefused(answer, request.doing);
     // A write the panel says failed (a deploy whose build broke): its own words are the outcome.
-    const said = operation.effect === 'write' && answer.status >= 500 ? serverMessage(answer, secrets) : null;
-    if (said) throw new PanelError('SERVER_ERROR', `The panel failed while ${operation.doing} (${describeStatus(answer)}): "${said}".`);
-    failOnSharedStatus(answer, operation.doing);
+    const said = request.effect === 'write' && answer.status >= 500 ? serverMessage(answer, secrets) : null;
+    if (said) throw new PanelError('SERVER_ERROR', `The panel failed while ${request.doing} (${describeStatus(answer)}): "${said}".`);
+    failOnSharedStatus(answer, request.doing);
     if (answer.status === 404 || answer.status === 405) {
       throw new MissingRouteError(
         `The panel has no ${where} (${describeStatus(answer)}): it may be another Easypanel version.`,
         serverMessage(answer, secrets),
       );
     }
-    failUnlessSuccess(answer, operation.doing, secrets);
+    failUnlessSuccess(answer, request.doing, secrets);
   };
   fail(response);
   // A call that returns nothing may answer 200 with an empty body (2.33).
   if (response.text.trim() === '') return null;
-  const readable = <T>(step: () => Promise<T>) => (operation.effect === 'write' ? unreadableIfWrite(step) : step());
-  const body = await readable(async () => parseJsonBody(response, operation.doing, secrets, operation.answerLimits?.shape));
+  const readable = <T>(step: () => Promise<T>) => (request.effect === 'write' ? unreadableIfWrite(step) : step());
+  const body = await readable(async () => parseJsonBody(response, request.doing, secrets, request.answerLimits?.shape));
   if (!enveloped) return body;
   const answer = readEnvelope(generation, body);
   if (answer.kind === 'error') fail(withEnvelopeStatus(response, answer));
-  return readable(async () => envelopePayload(generation, answer, operation.doing));
+  return readable(async () => envelopePayload(generation, answer, request.doing));
 }
 
 /** The version an answer of `getVersion` names (`"2.32.2"`), or null when it names none. */

@@ -38,7 +38,7 @@ export interface TokenRequest {
 export type ReadAnswer<T> = (response: HttpResponse, ms: number) => Promise<T> | T;
 
 /**
- * The one caller of a panel with its token (the operation table's `callPanel`, the console's
+ * The one caller of a panel with its token (the request table's `callPanel`, the console's
  * catalogue and call): the token as a bearer header and nowhere else, `read` given the answer.
  * The one rule for retries: a read with `retry` is sent once more after no answer (a network
  * failure) or the server's failure (a 5xx status, or `read` finding SERVER_ERROR in its envelope),

@@ -16,7 +16,7 @@ export interface DeploymentParts extends TokenCalls {
 
 /**
  * A service's deployments (the panel's actions history) and the build log of one, read in main
- * with the panel's token through the operation table (`listActions`, `getAction`: reads, retried
+ * with the panel's token through the request table (`listActions`, `getAction`: reads, retried
  * once). The answers are read in `http/deployment-answers.ts`; a log is cut to its end there.
  */
 export function deploymentMethods(parts: DeploymentParts): CoreMethods<'listDeployments' | 'getDeploymentLog'> {

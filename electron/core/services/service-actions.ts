@@ -6,7 +6,7 @@ import {
   type ServiceActionResult,
 } from '../../../shared/service-actions.ts';
 import { callPanel, UnreadableAnswerError } from '../easypanel/panel-calls.ts';
-import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../easypanel/service-operations.ts';
+import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, serviceWriteName } from '../easypanel/service-requests.ts';
 import type { ActivityLog } from '../storage/activity-log.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';

@@ -13,7 +13,7 @@ import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
 /**
  * What a panel runs: its projects and services with their state, and the server's load, read in
  * main with the panel's token (which never leaves main). Both reads go through the operation
- * table (core/easypanel/panel-operations.ts): retried once on a network failure or a 5xx.
+ * table (core/easypanel/panel-requests.ts): retried once on a network failure or a 5xx.
  */
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { OPERATIONS, routesOf } from '../../../../electron/core/easypanel/panel-operations.ts';
+import { REQUESTS, routesOf } from '../../../../electron/core/easypanel/panel-requests.ts';
 import { OPERATIONS as REFERENCE_OPERATIONS } from '../../../support/reference-panel/operations.ts';
 import { servedAtVersion } from '../../../support/reference-panel/outcomes.ts';
 import { DEFAULT_VERSIONS } from '../../../support/reference-panel/state.ts';
@@ -40,7 +40,7 @@ test('the fixtures are the real catalogues: 375 operations of 2.33.1, 374 proced
 
 test('every 2.33 route of the request table is a real 2.33.1 operation with its real method, or a real RPC procedure', () => {
   const wrong: string[] = [];
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
+  for (const [name, operation] of Object.entries(REQUESTS)) {
     const method = operation.kind === 'query' ? 'get' : 'post';
     for (const route of routesOf(operation, 'public')) {
       if (route.startsWith('/rpc/')) {
@@ -59,7 +59,7 @@ test('every 2.33 route of the request table is a real 2.33.1 operation with its 
 
 test('every 2.31–2.32 route of the request table is a real 2.32.2 procedure, the first one tried above all', () => {
   const wrong: string[] = [];
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
+  for (const [name, operation] of Object.entries(REQUESTS)) {
     const routes = routesOf(operation, 'rpc');
     routes.forEach((route, index) => {
       const procedure = route.slice('/rpc'.length);
@@ -72,9 +72,9 @@ test('every 2.31–2.32 route of the request table is a real 2.32.2 procedure, t
 });
 
 test('MongoDB and MariaDB are written by their real 2.33 names', () => {
-  assert.deepEqual(routesOf(OPERATIONS.enableMongoDBService, 'public'), ['/enableMongoDBService']);
-  assert.deepEqual(routesOf(OPERATIONS.disableMongoDBService, 'public'), ['/disableMongoDBService']);
-  assert.deepEqual(routesOf(OPERATIONS.enableMariaDBService, 'public'), ['/enableMariaDBService']);
+  assert.deepEqual(routesOf(REQUESTS.enableMongoDBService, 'public'), ['/enableMongoDBService']);
+  assert.deepEqual(routesOf(REQUESTS.disableMongoDBService, 'public'), ['/disableMongoDBService']);
+  assert.deepEqual(routesOf(REQUESTS.enableMariaDBService, 'public'), ['/enableMariaDBService']);
   assert.equal(real233.enableMongoDBService?.method, 'post');
   assert.equal(real233.enableMongoService, undefined);
 });

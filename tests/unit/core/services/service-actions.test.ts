@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { PanelError } from '../../../../shared/contract/errors.ts';
 import { isPanelEvent } from '../../../../shared/contract/events.ts';
 import { UnreadableAnswerError } from '../../../../electron/core/easypanel/panel-calls.ts';
-import { OPERATIONS } from '../../../../electron/core/easypanel/panel-operations.ts';
-import { DEPLOY_DEADLINE_MS, SERVICE_ACTION_DEADLINE_MS } from '../../../../electron/core/easypanel/service-operations.ts';
+import { REQUESTS } from '../../../../electron/core/easypanel/panel-requests.ts';
+import { DEPLOY_DEADLINE_MS, SERVICE_ACTION_DEADLINE_MS } from '../../../../electron/core/easypanel/service-requests.ts';
 import { ServiceActionsInFlight, serviceActionOutcome, writeFor } from '../../../../electron/core/services/service-actions.ts';
 import type { PanelRecord } from '../../../../electron/core/storage/panel-registry.ts';
 
@@ -25,7 +25,7 @@ test('each action maps to the type\u2019s own write: apps and compose as asked, 
 });
 
 test('the write operations: writes (never retried), a deploy with its own long deadline, routes in each generation', () => {
-  const deploy = OPERATIONS.deployAppService;
+  const deploy = REQUESTS.deployAppService;
   assert.equal(deploy.effect, 'write');
   assert.equal(deploy.deadlineMs, DEPLOY_DEADLINE_MS);
   assert.deepEqual(deploy.routes, {
@@ -33,8 +33,8 @@ test('the write operations: writes (never retried), a deploy with its own long d
     rpc: '/rpc/services/app/deployService',
     trpc: '/trpc/services.app.deployService',
   });
-  assert.equal(OPERATIONS.disablePostgresService.deadlineMs, SERVICE_ACTION_DEADLINE_MS);
-  assert.equal(OPERATIONS.disablePostgresService.routes.trpc, '/trpc/services.postgres.disableService');
+  assert.equal(REQUESTS.disablePostgresService.deadlineMs, SERVICE_ACTION_DEADLINE_MS);
+  assert.equal(REQUESTS.disablePostgresService.routes.trpc, '/trpc/services.postgres.disableService');
 });
 
 test('no answer is an unknown outcome, never a failure; a refusal or a connection never made is a failure', () => {

@@ -2,22 +2,22 @@ import type { Generation } from '../../../shared/types.ts';
 import type { JsonShapeLimits } from '../common/json-shape.ts';
 import type { CallKind } from './generation-wire.ts';
 
-/** One operation of the table (panel-operations.ts): how it travels in each generation, and what it does to the panel. */
-export type Operation = OperationRoute & OperationEffect;
+/** One request of the table (panel-requests.ts): how it travels in each generation, and what it does to the panel. */
+export type PanelRequest = RequestRoute & RequestEffect;
 
 /**
  * What it does to the panel. A read may be sent once more after a network failure or a 5xx
  * (`retry`); a write never is: the first may have been carried out, and a second deploy or stop is
  * not the operator's wish. A lost answer to a write leaves its outcome unknown.
  */
-export type OperationEffect =
+export type RequestEffect =
   /** `retry` false: a read whose failure costs nothing, not worth a second request (the version read beside a check). */
   { effect: 'read'; retry: boolean } | { effect: 'write' };
 
-export interface OperationRoute {
+export interface RequestRoute {
   /** How the wire carries it: tRPC sends a query as a GET, a mutation as a POST. */
   kind: CallKind;
-  /** What the operation does, as messages say it ("reading the version"). */
+  /** What the request does, as messages say it ("reading the version"). */
   doing: string;
   /**
    * Its route in each generation. Several: the names it had across the generation's versions,

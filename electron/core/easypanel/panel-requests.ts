@@ -1,8 +1,8 @@
 import type { Generation } from '../../../shared/types.ts';
-import type { Operation } from './operation.ts';
-import { SERVICE_WRITE_OPERATIONS } from './service-operations.ts';
+import type { PanelRequest } from './panel-request.ts';
+import { SERVICE_WRITE_REQUESTS } from './service-requests.ts';
 
-export type { Operation, OperationEffect, OperationRoute } from './operation.ts';
+export type { PanelRequest, RequestEffect, RequestRoute } from './panel-request.ts';
 
 /**
  * A project list holds every service with its whole settings on real panels (several KiB each):
@@ -25,12 +25,12 @@ export const ACTION_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
 const ACTION_LIMITS = { maxBytes: ACTION_ANSWER_MAX_BYTES, shape: { maxDepth: 64, maxValues: 20_000 } } as const;
 
 /**
- * The operations Paneldeck calls with a panel's token, beyond the log in and the session read:
+ * The requests Paneldeck sends with a panel's token, beyond the log in and the session read:
  * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
  * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
  * (panel-calls.ts) sends one in the panel's own generation.
  */
-export const OPERATIONS = {
+export const REQUESTS = {
   getVersion: {
     kind: 'query',
     effect: 'read',
@@ -108,14 +108,14 @@ export const OPERATIONS = {
     deadlineMs: null,
     answerLimits: ACTION_LIMITS,
   },
-  // Deploy, start, stop, restart; a database's enable and disable (service-operations.ts).
-  ...SERVICE_WRITE_OPERATIONS,
-} as const satisfies Record<string, Operation>;
+  // Deploy, start, stop, restart; a database's enable and disable (service-requests.ts).
+  ...SERVICE_WRITE_REQUESTS,
+} as const satisfies Record<string, PanelRequest>;
 
-export type OperationName = keyof typeof OPERATIONS;
+export type RequestName = keyof typeof REQUESTS;
 
-/** The operation's routes in `generation`, in the order they are tried. */
-export function routesOf(operation: Operation, generation: Generation): readonly string[] {
-  const routes = operation.routes[generation];
+/** The request's routes in `generation`, in the order they are tried. */
+export function routesOf(request: PanelRequest, generation: Generation): readonly string[] {
+  const routes = request.routes[generation];
   return typeof routes === 'string' ? [routes] : routes;
 }

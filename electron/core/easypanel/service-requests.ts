@@ -1,7 +1,7 @@
-import type { Operation } from './operation.ts';
+import type { PanelRequest } from './panel-request.ts';
 
 /**
- * The writes to a service, as the operation table holds them (EASYPANEL.md, "What operators do
+ * The writes to a service, as the request table holds them (EASYPANEL.md, "What operators do
  * every day"): apps and compose services are deployed, started, stopped and restarted; databases
  * have no start or stop, only enable and disable. One name of ours each, the 2.33 name
  * (`deployAppService`), with its route per generation: `services.app.deployService` (tRPC),
@@ -57,12 +57,12 @@ export function isWritableServiceType(type: string): type is WritableServiceType
   return Object.hasOwn(TYPE_LABELS, type);
 }
 
-/** The operation's name for `verb` on a service of `type`; null when Easypanel has no such write for the type. */
+/** The request's name for `verb` on a service of `type`; null when Easypanel has no such write for the type. */
 export function serviceWriteName(type: WritableServiceType, verb: ServiceVerb): ServiceWriteName | null {
   return VERBS_OF[type].includes(verb) ? (`${verb}${TYPE_LABELS[type]}Service` as ServiceWriteName) : null;
 }
 
-function writeOperation(type: WritableServiceType, verb: ServiceVerb): Operation {
+function writeRequest(type: WritableServiceType, verb: ServiceVerb): PanelRequest {
   return {
     kind: 'mutation',
     effect: 'write',
@@ -76,9 +76,9 @@ function writeOperation(type: WritableServiceType, verb: ServiceVerb): Operation
   };
 }
 
-/** Every service write, by name, for the operation table. */
-export const SERVICE_WRITE_OPERATIONS = Object.fromEntries(
+/** Every service write, by name, for the request table. */
+export const SERVICE_WRITE_REQUESTS = Object.fromEntries(
   (Object.keys(VERBS_OF) as WritableServiceType[]).flatMap((type) =>
-    VERBS_OF[type].map((verb) => [serviceWriteName(type, verb), writeOperation(type, verb)] as const),
+    VERBS_OF[type].map((verb) => [serviceWriteName(type, verb), writeRequest(type, verb)] as const),
   ),
-) as Record<ServiceWriteName, Operation>;
+) as Record<ServiceWriteName, PanelRequest>;
