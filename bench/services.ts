@@ -6,7 +6,7 @@
  *
  * The reference panel (Easypanel 2.33's public API, 100 projects of 10 services of every type,
  * a few down, stopped or disabled) serves from a worker thread, so its own work is in neither
- * figure. "core" is `listServices` as the window calls it: arguments checked, the token from the
+ * figure. "core" is `listServices` as the window calls it: arguments validated, the token from the
  * vault, `listProjectsAndServices`, `getDockerTaskStats` and `listActions` (its unfinished builds) sent
  * together through the request table (headers, deadline, the size and shape checks before
  * parsing, the envelope), then every service's state derived. "bare" is `fetch` of the same three routes with the same token and

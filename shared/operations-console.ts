@@ -33,7 +33,7 @@ export interface Catalogue {
 
 export interface OperationCall {
   operation: string;
-  /** Checked in main against the operation's input schema before anything is sent. */
+  /** Validated in main against the operation's input schema before anything is sent. */
   input: unknown;
 }
 

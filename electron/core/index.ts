@@ -3,7 +3,7 @@
  * The one door into the core: electron/main imports from here only (tests/unit/layers.test.ts).
  */
 export { createCore, type Core, type CoreOptions } from './wiring/create-core.ts';
-export { ARGUMENTS_CHECKED } from './context/core-context.ts';
+export { ARGUMENTS_VALIDATED } from './context/core-context.ts';
 /** The name scripts outside this repository start the core by: kept for them; inside, it is `createCore`. */
 export { createCore as createPanelService } from './wiring/create-core.ts';
 export type { Encryption } from './storage/token-vault.ts';

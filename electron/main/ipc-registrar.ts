@@ -2,7 +2,7 @@ import { parseArguments, type MethodResult, type PanelApi, type ParsedArgs } fro
 import { PanelError } from '../../shared/contract/errors.ts';
 import { settle } from '../../shared/contract/envelope.ts';
 import { channelOf, methodNames, type MethodName } from '../../shared/contract/methods.ts';
-import { ARGUMENTS_CHECKED, describeError, silentLog, type Log } from '../core/index.ts';
+import { ARGUMENTS_VALIDATED, describeError, silentLog, type Log } from '../core/index.ts';
 
 /** The frame a call came from, as Electron's `WebFrameMain` describes it. */
 export interface SenderFrame {
@@ -23,8 +23,8 @@ export interface IpcHandlerRegistry {
 
 export interface RegistrarOptions {
   ipc: IpcHandlerRegistry;
-  /** The core (which checks its own arguments, `ARGUMENTS_CHECKED`), or any other implementation of the contract (a test's), whose arguments the registrar checks. */
-  core: PanelApi & { readonly [ARGUMENTS_CHECKED]?: true };
+  /** The core (which validates its own arguments, `ARGUMENTS_VALIDATED`), or any other implementation of the contract (a test's), whose arguments the registrar validates. */
+  core: PanelApi & { readonly [ARGUMENTS_VALIDATED]?: true };
   /** Origins (`scheme://host[:port]`) the app's own page is served from. */
   appOrigins: readonly string[];
   /** Gets one `ipc.call` entry per call (method, time taken, outcome), never arguments or results. */
@@ -36,19 +36,19 @@ const FOREIGN_SENDER = 'Refused: this request did not come from Paneldeck\u2019s
 /**
  * Registers every method of the contract, and nothing else. Each call is checked before the
  * core runs: the sender must be the top frame of the app's own page, the arguments must fit
- * the contract's schemas. The core checks its arguments itself, at its edge, for every caller
- * (`ARGUMENTS_CHECKED`): they are then parsed once, there, not here a second time; any other
+ * the contract's schemas. The core validates its arguments itself, at its edge, for every caller
+ * (`ARGUMENTS_VALIDATED`): they are then parsed once, there, not here a second time; any other
  * implementation's are parsed here. Every answer is an envelope, failures included. Returns an unregister.
  */
 export function registerPanelApi({ ipc, core, appOrigins, log = silentLog }: RegistrarOptions): () => void {
-  const checksItsArguments = core[ARGUMENTS_CHECKED] === true;
+  const validatesItsArguments = core[ARGUMENTS_VALIDATED] === true;
   for (const method of methodNames) {
     ipc.handle(channelOf(method), async (event, ...args) => {
       const started = performance.now();
       const answer = await settle(async () => {
         if (!isAppMainFrame(event.senderFrame, appOrigins)) throw new PanelError('FORBIDDEN', FOREIGN_SENDER);
         try {
-          return await callCore(core, method, checksItsArguments ? args : parseArguments(method, args));
+          return await callCore(core, method, validatesItsArguments ? args : parseArguments(method, args));
         } catch (error) {
           if (!(error instanceof PanelError)) reportBug(log, method, error);
           throw error;

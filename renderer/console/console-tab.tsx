@@ -6,7 +6,7 @@ import { useWindowContext } from '../window/app-context.tsx';
 import { useConsoleStore } from './console-store-context.tsx';
 import { formatBytes } from '../../shared/sizes.ts';
 import { type HistoryEntry, MAX_SAVED_ANSWER_BYTES } from './console-memory.ts';
-import { checkInput, type InputIssue } from '../../shared/input-check.ts';
+import { validateInput, type InputIssue } from '../../shared/input-validation.ts';
 import { formFields, initialInput } from './schema-form.ts';
 import { isSecretKey } from './secret-keys.ts';
 import { maskedInputPaths } from './secret-mask.ts';
@@ -29,7 +29,7 @@ interface Shown {
 /** Every input error, plus the secret values a saved request left out (typed again before a run). */
 function inputErrors(operation: CatalogueOperation, input: unknown): InputIssue[] {
   const leftOut = maskedInputPaths(input).map((path) => ({ path, message: 'A secret left out of the saved request: type it again.' }));
-  return [...leftOut, ...checkInput(operation.input, input)];
+  return [...leftOut, ...validateInput(operation.input, input)];
 }
 
 /**

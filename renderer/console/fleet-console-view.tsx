@@ -4,7 +4,7 @@ import type { Catalogue, PanelOperationResult } from '../../shared/operations-co
 import type { Panel } from '../../shared/types.ts';
 import { usePanels, useWindowContext } from '../window/app-context.tsx';
 import { useSelection } from '../panel-list/views.tsx';
-import { checkInput } from '../../shared/input-check.ts';
+import { validateInput } from '../../shared/input-validation.ts';
 import { formFields, initialInput } from './schema-form.ts';
 import { isSecretKey } from './secret-keys.ts';
 import { parseFieldPath } from '../../shared/field-path.ts';
@@ -71,7 +71,7 @@ export function FleetConsoleView() {
 
   const operation = catalogue?.operations.find((item) => item.name === operationName.trim()) ?? null;
   const fields = useMemo(() => (operation ? formFields(operation.input, isSecretKey) : []), [operation]);
-  const errors = useMemo(() => (operation ? checkInput(operation.input, input) : []), [operation, input]);
+  const errors = useMemo(() => (operation ? validateInput(operation.input, input) : []), [operation, input]);
   const fieldOk = parseFieldPath(field) !== null;
   const running = progress !== null && results !== null && progress.done < progress.total;
 

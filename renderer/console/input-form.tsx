@@ -1,5 +1,5 @@
 import { type ReactNode, useId, useState } from 'react';
-import { checkInput, type InputIssue } from '../../shared/input-check.ts';
+import { validateInput, type InputIssue } from '../../shared/input-validation.ts';
 import type { InputSchema } from '../../shared/operations-console.ts';
 import {
   type ChoiceValue,
@@ -315,7 +315,7 @@ function parseJson(text: string): { value: unknown; problem: string | null } {
 function JsonEditor({ schema, input, onInput }: { schema: InputSchema; input: unknown; onInput(input: unknown): void }) {
   const [text, setText] = useState(() => (input === undefined ? '' : JSON.stringify(input, null, 2)));
   const parsed = parseJson(text);
-  const errors = parsed.problem === null ? checkInput(schema, parsed.value) : [];
+  const errors = parsed.problem === null ? validateInput(schema, parsed.value) : [];
   return (
     <div className="field">
       <label className="field-label" htmlFor="console-json-input">

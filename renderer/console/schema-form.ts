@@ -1,5 +1,5 @@
 import { isRecord } from '../../shared/guards.ts';
-import { type InputIssue, schemaTypes } from '../../shared/input-check.ts';
+import { type InputIssue, schemaTypes } from '../../shared/input-validation.ts';
 import type { InputSchema } from '../../shared/operations-console.ts';
 
 /**

@@ -227,7 +227,7 @@ export interface PanelApi {
    */
   getOperations(panelId: string): Promise<Catalogue>;
   /**
-   * Calls one operation of the panel's catalogue: the input checked against its schema first
+   * Calls one operation of the panel's catalogue: the input validated against its schema first
    * (INVALID_INPUT with the schema's errors, nothing sent), sent in the generation's form only to
    * the panel's own /api. A write is recorded in the activity log before it is sent and with its
    * outcome; never retried. The answer's status is the panel's, whatever it is (a 4xx is an answer,
@@ -305,7 +305,7 @@ export const argumentSchemas = {
 export type ParsedArgs<M extends MethodName> = z.output<(typeof argumentSchemas)[M]>;
 
 /**
- * Checks the arguments of one call against the contract. Anything that does not fit becomes an
+ * Validates the arguments of one call against the contract. Anything that does not fit becomes an
  * `INVALID_INPUT` error whose message names the field and what was wrong with it.
  */
 export function parseArguments<M extends MethodName>(method: M, args: unknown): ParsedArgs<M> {

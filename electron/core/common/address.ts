@@ -111,7 +111,7 @@ function parseAddress(input: string, allowPlainHttp: boolean): NormalisedAddress
     invalid(`Remove the path "${shorten(url.pathname)}": give only the panel's domain (its API is always at /api).`);
   }
 
-  const host = checkHost(url.hostname);
+  const host = validateHost(url.hostname);
   const loopback = isLoopback(host);
   if (scheme === 'http' && !loopback && !allowPlainHttp) {
     invalid(
@@ -139,7 +139,7 @@ function addScheme(text: string): string {
 }
 
 /** Returns the host without brackets and trailing dot, or refuses a malformed domain. */
-function checkHost(hostname: string): string {
+function validateHost(hostname: string): string {
   if (hostname.startsWith('[')) return hostname.slice(1, -1);
   if (isIPv4(hostname)) return hostname;
   const host = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
@@ -186,7 +186,7 @@ function parseApiPath(input: string | null, kind: ApiPathKind, fallback: string)
   const text = (input ?? '').trim();
   if (text === '') return fallback;
   const path = text.startsWith('/') ? text : `/${text}`;
-  checkApiPath(path, kind);
+  validateApiPath(path, kind);
   // The same rule requestLogIn and requestSession apply with the panel's own base, here with a stand-in one.
   resolveApiUrl('https://panel.invalid/api', path, kind);
   return path;
@@ -202,7 +202,7 @@ export function apiUrl(baseUrl: string, path: string, kind: ApiPathKind): string
   const label = PATH_LABEL[kind];
   try {
     if (!path.startsWith('/')) invalid(`The ${label} must start with "/".`);
-    checkApiPath(path, kind);
+    validateApiPath(path, kind);
     return resolveApiUrl(baseUrl, path, kind);
   } catch (error) {
     if (!(error instanceof PanelError)) throw error;
@@ -225,7 +225,7 @@ const PATH_LABEL: Record<ApiPathKind, string> = { login: 'login path', session: 
 const ENCODED_DOT = /%(?:25)*2e/gi;
 const ENCODED_SEPARATOR = /%(?:25)*(?:2f|5c)/i;
 
-function checkApiPath(path: string, kind: ApiPathKind): void {
+function validateApiPath(path: string, kind: ApiPathKind): void {
   const label = PATH_LABEL[kind];
   const example = kind === 'login' ? '/auth/login' : '/getSession';
   if (/[?#]/.test(path)) invalid(`The ${label} cannot contain "?" or "#": give only the path, like ${example}.`);

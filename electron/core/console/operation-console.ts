@@ -1,7 +1,7 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Catalogue, OperationAnswer } from '../../../shared/operations-console.ts';
 import { HIDDEN_SECRET } from '../../../shared/types.ts';
-import { checkInput } from '../../../shared/input-check.ts';
+import { validateInput } from '../../../shared/input-validation.ts';
 import { hasOpaqueRun, secretMatcher } from '../secrets/secret-match.ts';
 import { createHash } from 'node:crypto';
 import { type CatalogueEntry, type ReadCatalogue, readCatalogue } from '../easypanel/operation-catalogue.ts';
@@ -17,7 +17,7 @@ import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token
 
 /**
  * The API console (issue 25): a panel's catalogue (`getOperations`), cached per panel, address and
- * version, and one call of an operation in it (`callOperation`), its input checked in main
+ * version, and one call of an operation in it (`callOperation`), its input validated in main
  * against the catalogue's schema before anything is sent. The same call across panels is
  * operation-runs.ts.
  */
@@ -110,7 +110,7 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
           `${held.record.name} has no operation ${call.operation} in its catalogue (Easypanel ${catalogue.version ?? 'of unknown version'}).`,
         );
       }
-      const issues = checkInput(operation.input, call.input);
+      const issues = validateInput(operation.input, call.input);
       if (issues.length > 0) {
         const listed = issues.map(({ path, message }) => `${path === '' ? 'the input' : path}: ${message}`).join('; ');
         throw new PanelError('INVALID_INPUT', `Not sent: the input does not fit ${operation.name} (${listed})`);

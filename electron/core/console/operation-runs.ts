@@ -38,7 +38,7 @@ const MASKED = '•••';
 /**
  * The same operation on many panels (`callOperationOnPanels`): a panel pass of its own (the
  * check concurrency setting), one at a time, each panel through the one call (`CallOne`: its own
- * catalogue, the input checked against its schema, a write only when allowed and then recorded),
+ * catalogue, the input validated against its schema, a write only when allowed and then recorded),
  * results in the order asked, `operationProgress` as each panel ends. Cancel starts no more and
  * aborts the reads in flight; a write already sent is left to finish.
  */

@@ -49,12 +49,12 @@ export interface CoreOptions {
   installUpdate?: () => boolean;
 }
 
-/** Set on the core, whose every contract method checks its arguments (`wiring/checked-arguments.ts`): the registrar then does not parse them again. */
-export const ARGUMENTS_CHECKED: unique symbol = Symbol('paneldeck.argumentsChecked');
+/** Set on the core, whose every contract method validates its arguments (`wiring/validated-arguments.ts`): the registrar then does not parse them again. */
+export const ARGUMENTS_VALIDATED: unique symbol = Symbol('paneldeck.argumentsValidated');
 
 export interface Core extends PanelApi {
-  /** Every contract method checks its arguments against the contract's schemas itself. */
-  readonly [ARGUMENTS_CHECKED]: true;
+  /** Every contract method validates its arguments against the contract's schemas itself. */
+  readonly [ARGUMENTS_VALIDATED]: true;
   /** What was wrong with the panel list on disk when it was loaded, if anything. */
   loadProblem(): Promise<RegistryLoadProblem | null>;
   /** The format the panel list was upgraded from at start, and where the old file was kept. */
@@ -85,7 +85,7 @@ export interface Core extends PanelApi {
 
 /**
  * The methods of the core one feature module serves. A contract method takes its arguments parsed
- * (trimmed, defaults filled in, typed by the schema's output): `wiring/checked-arguments.ts`
+ * (trimmed, defaults filled in, typed by the schema's output): `wiring/validated-arguments.ts`
  * checks them once, at the core's edge, for every caller.
  */
 export type CoreMethods<M extends keyof Core> = {

@@ -9,7 +9,7 @@ import { writeRecorder } from '../activity/activity-methods.ts';
 import { endSessionsAtPanels } from './panel-logout.ts';
 import { attemptWrite, find } from './session-reader.ts';
 
-/** Logs in to one panel with credentials already checked against the contract; never returns the token. */
+/** Logs in to one panel with credentials already validated against the contract; never returns the token. */
 export type PanelLogIn = (panelId: string, credentials: LogInCredentials) => Promise<Panel>;
 
 /** The two ways a panel is signed in, sharing one queue: one sign-in at a time per panel, whichever kind. */

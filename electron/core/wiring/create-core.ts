@@ -34,7 +34,7 @@ import { sessionMethods } from '../checks/check-methods.ts';
 import { signInMethods } from '../sign-in/sign-in-methods.ts';
 import type { SignInParts } from '../sign-in/keep-sign-in.ts';
 import type { TokenCalls } from '../sign-in/with-token.ts';
-import { checkingArguments } from './checked-arguments.ts';
+import { validatingArguments } from './validated-arguments.ts';
 
 export type { Core, CoreOptions } from '../context/core-context.ts';
 
@@ -107,7 +107,7 @@ export function createCore(options: CoreOptions): Core {
   const signInParts: SignInParts = { state: folder.state, now, cache, reader, changes, request, emit, presented };
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
   const signIns = createPanelSignIns(signInParts);
-  return checkingArguments({
+  return validatingArguments({
     ...appMethods(
       {
         state: folder.state,

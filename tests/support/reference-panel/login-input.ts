@@ -36,7 +36,7 @@ function invalidType(path: (string | number)[], expected: string, value: unknown
   return { code: 'invalid_type', expected, received, path, message };
 }
 
-export function checkLogInInput(input: unknown): { ok: true; value: LogInInput } | { ok: false; issues: ZodIssue[] } {
+export function validateLogInInput(input: unknown): { ok: true; value: LogInInput } | { ok: false; issues: ZodIssue[] } {
   if (zodType(input) !== 'object') return { ok: false, issues: [invalidType([], 'object', input)] };
   const record = input as Record<string, unknown>;
   const issues: ZodIssue[] = [];

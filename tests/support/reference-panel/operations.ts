@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { checkLogInInput } from './login-input.ts';
+import { validateLogInInput } from './login-input.ts';
 import { type CallContext, data, fail, type Operation, type Outcome } from './outcomes.ts';
 import { isServiceRead, performServiceRead, SERVICE_READ_OPERATIONS } from './service-reads.ts';
 import { isServiceWrite, performServiceWrite, SERVICE_WRITE_OPERATIONS } from './service-writes.ts';
@@ -96,7 +96,7 @@ export function perform(route: Route, input: unknown, context: CallContext): Out
 }
 
 function logIn(input: unknown, { options, state }: CallContext): Outcome {
-  const checked = checkLogInInput(input);
+  const checked = validateLogInInput(input);
   if (!checked.ok) return fail('BAD_REQUEST', 'Input validation failed', { issues: checked.issues });
   const reset = state.logInRefusedUntil();
   if (reset !== null) return fail('TOO_MANY_REQUESTS', 'Too many requests', { reset });

@@ -73,7 +73,7 @@ const percent = (used: number, total: number) => figure(total > 0 ? (used / tota
 /** The key of a service in the task stats: `<project>_<service>`, as Easypanel writes it. */
 export const taskKey = (projectName: string, serviceName: string) => `${projectName}_${serviceName}`;
 
-function checkName(what: string, name: string): void {
+function validateName(what: string, name: string): void {
   if (!NAME_PATTERN.test(name)) throw new Error(`${what} "${name}" does not match ${NAME_PATTERN}`);
 }
 
@@ -96,7 +96,7 @@ export function createServicesState(clock: () => number = Date.now) {
   };
 
   const addProject = (name: string) => {
-    checkName('project', name);
+    validateName('project', name);
     if (!projects.has(name)) projects.set(name, { name, createdAt: new Date(clock()).toISOString() });
   };
 
@@ -104,7 +104,7 @@ export function createServicesState(clock: () => number = Date.now) {
     addProject,
     /** Adds a service (and its project when new); throws when it exists already. */
     addService: (spec: NewService): ServiceRecord => {
-      checkName('service', spec.name);
+      validateName('service', spec.name);
       addProject(spec.projectName);
       if (service(spec.projectName, spec.name)) throw new Error(`service ${spec.projectName}/${spec.name} exists`);
       const record: ServiceRecord = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkInput } from '../../../../shared/input-check.ts';
+import { validateInput } from '../../../../shared/input-validation.ts';
 import {
   errorsByField,
   formFields,
@@ -108,7 +108,7 @@ test('numbers and lists read from what is typed; what is not a number stays text
 
 test('errors go to the field that shows them, items to their list, the rest above the form', () => {
   const fields = formFields(schema, isSecretKey);
-  const errors = checkInput(schema, { enabled: 'no', ports: [1, 'x'], source: {}, extra: 1 });
+  const errors = validateInput(schema, { enabled: 'no', ports: [1, 'x'], source: {}, extra: 1 });
   const byField = errorsByField(fields, [...errors, { path: 'elsewhere', message: 'Odd.' }]);
   assert.deepEqual(byField.get('projectName'), ['Required.']);
   assert.deepEqual(byField.get('enabled'), ['Must be a boolean.']);

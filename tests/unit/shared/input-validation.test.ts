@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkInput, MAX_INPUT_DEPTH, MAX_INPUT_ISSUES } from '../../../shared/input-check.ts';
+import { validateInput, MAX_INPUT_DEPTH, MAX_INPUT_ISSUES } from '../../../shared/input-validation.ts';
 import { CUT_SCHEMA_MARK } from '../../../shared/operations-console.ts';
 
 /** The one check of a console call's input against its operation's schema: the window's as the operator types, and main's before sending. */
@@ -34,28 +34,28 @@ const createUser = {
 };
 
 test('an input that fits passes; each misfit is named by its path as the form names fields', () => {
-  assert.deepEqual(checkInput(serviceRef, { projectName: 'shop', serviceName: 'web', replicas: 2, tags: ['x'], note: null }), []);
-  const issues = checkInput(serviceRef, { projectName: 'Shop!', replicas: 1.5, mode: 'c', tags: ['x', 1, 'y'], extra: true });
+  assert.deepEqual(validateInput(serviceRef, { projectName: 'shop', serviceName: 'web', replicas: 2, tags: ['x'], note: null }), []);
+  const issues = validateInput(serviceRef, { projectName: 'Shop!', replicas: 1.5, mode: 'c', tags: ['x', 1, 'y'], extra: true });
   assert.deepEqual(
     issues.map((issue) => issue.path),
     ['serviceName', 'projectName', 'replicas', 'mode', 'tags', 'tags.1', 'extra'],
   );
   assert.match(issues.find((issue) => issue.path === 'replicas')!.message, /whole number/);
   assert.deepEqual(
-    checkInput(serviceRef, 'text').map((issue) => issue.message),
+    validateInput(serviceRef, 'text').map((issue) => issue.message),
     ['Must be an object.'],
   );
 });
 
 test('a valid input has no errors', () => {
   assert.deepEqual(
-    checkInput(createUser, { email: 'a@b.c', password: '12345678', admin: true, role: 'user', ports: [80, 443], note: null }),
+    validateInput(createUser, { email: 'a@b.c', password: '12345678', admin: true, role: 'user', ports: [80, 443], note: null }),
     [],
   );
 });
 
 test('each error names its field: required, type, enum, length, bounds, unknown field', () => {
-  const errors = checkInput(createUser, { email: 'nope', admin: 'yes', role: 'root', ports: [0, 1.5], extra: 1 });
+  const errors = validateInput(createUser, { email: 'nope', admin: 'yes', role: 'root', ports: [0, 1.5], extra: 1 });
   assert.deepEqual(errors, [
     { path: 'password', message: 'Required.' },
     { path: 'email', message: 'Must be an email address.' },
@@ -68,59 +68,59 @@ test('each error names its field: required, type, enum, length, bounds, unknown 
 });
 
 test('no schema takes nothing; a cut part takes anything; allOf and anyOf', () => {
-  assert.deepEqual(checkInput(null, undefined), []);
-  assert.deepEqual(checkInput(null, {}), []);
-  assert.equal(checkInput(null, { a: 1 }).length, 1);
-  assert.deepEqual(checkInput(null, { a: 1 }), [{ path: '', message: 'This operation takes no input.' }]);
+  assert.deepEqual(validateInput(null, undefined), []);
+  assert.deepEqual(validateInput(null, {}), []);
+  assert.equal(validateInput(null, { a: 1 }).length, 1);
+  assert.deepEqual(validateInput(null, { a: 1 }), [{ path: '', message: 'This operation takes no input.' }]);
   const cut = { type: 'object', properties: { child: { [CUT_SCHEMA_MARK]: 'cycle' } } };
-  assert.deepEqual(checkInput(cut, { child: [1, { deep: true }] }), []);
+  assert.deepEqual(validateInput(cut, { child: [1, { deep: true }] }), []);
   const both = { allOf: [serviceRef, { type: 'object', properties: { force: { type: 'boolean' } } }] };
-  assert.equal(checkInput(both, { projectName: 'a', serviceName: 'b' }).length, 0);
+  assert.equal(validateInput(both, { projectName: 'a', serviceName: 'b' }).length, 0);
   const either = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
-  assert.deepEqual(checkInput(either, 3), []);
-  assert.equal(checkInput(either, true).length, 1);
+  assert.deepEqual(validateInput(either, 3), []);
+  assert.equal(validateInput(either, true).length, 1);
 });
 
 test('a union passes when one choice does, and says what the nearest one wanted when none does', () => {
-  assert.deepEqual(checkInput(createUser.properties.note, 'text'), []);
-  assert.deepEqual(checkInput(createUser.properties.note, 3), [{ path: '', message: 'Must match one of 2 forms: Must be a string.' }]);
-  assert.deepEqual(checkInput({ type: 'string', nullable: true }, null), []);
+  assert.deepEqual(validateInput(createUser.properties.note, 'text'), []);
+  assert.deepEqual(validateInput(createUser.properties.note, 3), [{ path: '', message: 'Must match one of 2 forms: Must be a string.' }]);
+  assert.deepEqual(validateInput({ type: 'string', nullable: true }, null), []);
   // anyOf and oneOf beside each other must both hold, as JSON Schema says.
   const twoUnions = { anyOf: [{ type: 'string' }, { type: 'integer' }], oneOf: [{ type: 'integer' }, { type: 'boolean' }] };
-  assert.deepEqual(checkInput(twoUnions, 3), []);
-  assert.equal(checkInput(twoUnions, 'text').length, 1);
+  assert.deepEqual(validateInput(twoUnions, 3), []);
+  assert.equal(validateInput(twoUnions, 'text').length, 1);
 });
 
 test('nullable takes null whatever the other keywords say', () => {
-  assert.deepEqual(checkInput({ type: 'string', enum: ['a'], nullable: true }, null), []);
-  assert.deepEqual(checkInput({ type: 'string', nullable: true }, 3), [{ path: '', message: 'Must be a string or null.' }]);
+  assert.deepEqual(validateInput({ type: 'string', enum: ['a'], nullable: true }, null), []);
+  assert.deepEqual(validateInput({ type: 'string', nullable: true }, 3), [{ path: '', message: 'Must be a string or null.' }]);
 });
 
 test('an operation without input refuses one; the schema of another type says so', () => {
-  assert.deepEqual(checkInput({ type: 'object' }, undefined), [{ path: '', message: 'Required.' }]);
-  assert.deepEqual(checkInput({ type: 'object' }, [1]), [{ path: '', message: 'Must be an object.' }]);
+  assert.deepEqual(validateInput({ type: 'object' }, undefined), [{ path: '', message: 'Required.' }]);
+  assert.deepEqual(validateInput({ type: 'object' }, [1]), [{ path: '', message: 'Must be an object.' }]);
 });
 
 test('lengths count characters as JSON Schema does (code points), and numbers their multiples', () => {
   const short = { type: 'string', minLength: 2, maxLength: 2 };
-  assert.deepEqual(checkInput(short, '🙂🙂'), [], 'two emoji are two characters, not four UTF-16 units');
-  assert.deepEqual(checkInput(short, '🙂'), [{ path: '', message: 'At least 2 characters.' }]);
-  assert.deepEqual(checkInput(short, 'a🙂b'), [{ path: '', message: 'At most 2 characters.' }]);
-  assert.deepEqual(checkInput({ type: 'string', minLength: 1 }, ''), [{ path: '', message: 'Must not be empty.' }]);
-  assert.deepEqual(checkInput({ type: 'integer', multipleOf: 5 }, 15), []);
-  assert.deepEqual(checkInput({ type: 'integer', multipleOf: 5 }, 12), [{ path: '', message: 'A multiple of 5.' }]);
+  assert.deepEqual(validateInput(short, '🙂🙂'), [], 'two emoji are two characters, not four UTF-16 units');
+  assert.deepEqual(validateInput(short, '🙂'), [{ path: '', message: 'At least 2 characters.' }]);
+  assert.deepEqual(validateInput(short, 'a🙂b'), [{ path: '', message: 'At most 2 characters.' }]);
+  assert.deepEqual(validateInput({ type: 'string', minLength: 1 }, ''), [{ path: '', message: 'Must not be empty.' }]);
+  assert.deepEqual(validateInput({ type: 'integer', multipleOf: 5 }, 15), []);
+  assert.deepEqual(validateInput({ type: 'integer', multipleOf: 5 }, 12), [{ path: '', message: 'A multiple of 5.' }]);
 });
 
 test('patterns check, and a pattern this engine cannot read is left to the panel', () => {
-  assert.deepEqual(checkInput({ type: 'string', pattern: '^[a-z]+$' }, 'Abc'), [{ path: '', message: 'Must match ^[a-z]+$.' }]);
-  assert.deepEqual(checkInput({ type: 'string', pattern: '(?<!' }, 'x'), []);
-  assert.deepEqual(checkInput({ type: 'string', pattern: '([' }, 'x'), []);
+  assert.deepEqual(validateInput({ type: 'string', pattern: '^[a-z]+$' }, 'Abc'), [{ path: '', message: 'Must match ^[a-z]+$.' }]);
+  assert.deepEqual(validateInput({ type: 'string', pattern: '(?<!' }, 'x'), []);
+  assert.deepEqual(validateInput({ type: 'string', pattern: '([' }, 'x'), []);
 });
 
 test('a pattern that would backtrack without end is not run', () => {
   const risky = { type: 'string', pattern: '^(a+)+$' };
   const started = performance.now();
-  assert.deepEqual(checkInput(risky, `${'a'.repeat(40)}!`), []);
+  assert.deepEqual(validateInput(risky, `${'a'.repeat(40)}!`), []);
   assert.ok(performance.now() - started < 1000);
 });
 
@@ -129,10 +129,10 @@ test('a hostile input stays bounded: deep nesting is refused at a depth, errors 
   deepSchema.items = deepSchema;
   let deep: unknown = [];
   for (let level = 0; level < 10_000; level++) deep = [deep];
-  const errors = checkInput(deepSchema, deep);
+  const errors = validateInput(deepSchema, deep);
   assert.equal(errors.length, 1);
   assert.match(errors[0]!.message, new RegExp(`deeper than ${MAX_INPUT_DEPTH}`));
-  const many = checkInput(
+  const many = validateInput(
     { type: 'array', items: { type: 'string' } },
     Array.from({ length: 10_000 }, (_, index) => index),
   );
@@ -143,7 +143,7 @@ test('a hostile input stays bounded: deep nesting is refused at a depth, errors 
 test('at most ten issues are reported, and a last line says there were more', () => {
   assert.equal(MAX_INPUT_ISSUES, 10);
   const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`k${index}`, 1]));
-  const issues = checkInput({ type: 'object', additionalProperties: false }, many);
+  const issues = validateInput({ type: 'object', additionalProperties: false }, many);
   assert.equal(issues.length, 11);
   assert.deepEqual(
     issues.slice(0, 10).map((issue) => issue.path),
@@ -151,5 +151,5 @@ test('at most ten issues are reported, and a last line says there were more', ()
   );
   assert.match(issues.at(-1)!.message, /more errors/);
   const required = { type: 'object', required: Array.from({ length: 50 }, (_, index) => `k${index}`) };
-  assert.equal(checkInput(required, {}).length, MAX_INPUT_ISSUES + 1, 'a long required list stops at the cap too');
+  assert.equal(validateInput(required, {}).length, MAX_INPUT_ISSUES + 1, 'a long required list stops at the cap too');
 });

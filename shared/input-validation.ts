@@ -30,13 +30,13 @@ const MAX_PATTERN_TEXT = 10_000;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 /** Every issue of `input` against `schema` (null: the operation takes no input), at most MAX_INPUT_ISSUES and a line saying more were left out. */
-export function checkInput(schema: InputSchema | null, input: unknown): InputIssue[] {
+export function validateInput(schema: InputSchema | null, input: unknown): InputIssue[] {
   if (schema === null)
     return input === undefined || input === null || (isRecord(input) && Object.keys(input).length === 0)
       ? []
       : [{ path: '', message: 'This operation takes no input.' }];
   const issues: InputIssue[] = [];
-  check(schema, input, '', 0, issues);
+  validateValue(schema, input, '', 0, issues);
   if (issues.length <= MAX_INPUT_ISSUES) return issues;
   return [...issues.slice(0, MAX_INPUT_ISSUES), { path: '', message: `and more errors after these ${MAX_INPUT_ISSUES}` }];
 }
@@ -73,7 +73,7 @@ const article = (type: string) =>
 /** The walk goes on while this is false: one issue past the cap is kept, so the caller knows there were more. */
 const full = (issues: readonly InputIssue[]) => issues.length > MAX_INPUT_ISSUES;
 
-function check(schema: InputSchema, value: unknown, path: string, depth: number, issues: InputIssue[]): void {
+function validateValue(schema: InputSchema, value: unknown, path: string, depth: number, issues: InputIssue[]): void {
   if (full(issues) || Object.hasOwn(schema, CUT_SCHEMA_MARK)) return;
   const add = (message: string) => {
     issues.push({ path, message });
@@ -87,21 +87,21 @@ function check(schema: InputSchema, value: unknown, path: string, depth: number,
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => option === value))
     add(`Must be one of ${schema.enum.slice(0, 10).map(quoted).join(', ')}${schema.enum.length > 10 ? ', …' : ''}.`);
   if (Object.hasOwn(schema, 'const') && schema.const !== value) add(`Must be ${quoted(schema.const)}.`);
-  if (typeof value === 'string') checkString(schema, value, add);
-  else if (typeof value === 'number') checkNumber(schema, value, add);
-  else if (Array.isArray(value)) checkArray(schema, value, path, depth, issues);
-  else if (isRecord(value)) checkObject(schema, value, path, depth, issues);
-  for (const part of subSchemas(schema.allOf)) check(part, value, path, depth + 1, issues);
+  if (typeof value === 'string') validateString(schema, value, add);
+  else if (typeof value === 'number') validateNumber(schema, value, add);
+  else if (Array.isArray(value)) validateArray(schema, value, path, depth, issues);
+  else if (isRecord(value)) validateObject(schema, value, path, depth, issues);
+  for (const part of subSchemas(schema.allOf)) validateValue(part, value, path, depth + 1, issues);
   for (const choices of [subSchemas(schema.anyOf), subSchemas(schema.oneOf)])
-    if (choices.length > 0) checkChoices(choices, value, path, depth, issues);
+    if (choices.length > 0) validateChoices(choices, value, path, depth, issues);
 }
 
 /** At least one of `choices` fits; when none does, the one that came nearest says what is wrong. */
-function checkChoices(choices: readonly InputSchema[], value: unknown, path: string, depth: number, issues: InputIssue[]): void {
+function validateChoices(choices: readonly InputSchema[], value: unknown, path: string, depth: number, issues: InputIssue[]): void {
   let nearest: InputIssue[] | null = null;
   for (const choice of choices) {
     const found: InputIssue[] = [];
-    check(choice, value, path, depth + 1, found);
+    validateValue(choice, value, path, depth + 1, found);
     if (found.length === 0) return;
     if (nearest === null || found.length < nearest.length) nearest = found;
   }
@@ -128,7 +128,7 @@ function codePoints(text: string): number {
   return count;
 }
 
-function checkString(schema: InputSchema, value: string, add: (message: string) => void): void {
+function validateString(schema: InputSchema, value: string, add: (message: string) => void): void {
   const min = bound(schema, 'minLength');
   const max = bound(schema, 'maxLength');
   const length = min === null && max === null ? 0 : codePoints(value);
@@ -147,7 +147,7 @@ function checkString(schema: InputSchema, value: string, add: (message: string) 
   if (schema.format === 'email' && !EMAIL.test(value)) add('Must be an email address.');
 }
 
-function checkNumber(schema: InputSchema, value: number, add: (message: string) => void): void {
+function validateNumber(schema: InputSchema, value: number, add: (message: string) => void): void {
   const min = bound(schema, 'minimum');
   const max = bound(schema, 'maximum');
   const above = bound(schema, 'exclusiveMinimum');
@@ -160,17 +160,17 @@ function checkNumber(schema: InputSchema, value: number, add: (message: string) 
   if (step !== null && step > 0 && !Number.isInteger(value / step)) add(`A multiple of ${step}.`);
 }
 
-function checkArray(schema: InputSchema, value: readonly unknown[], path: string, depth: number, issues: InputIssue[]): void {
+function validateArray(schema: InputSchema, value: readonly unknown[], path: string, depth: number, issues: InputIssue[]): void {
   const min = bound(schema, 'minItems');
   const max = bound(schema, 'maxItems');
   if (min !== null && value.length < min) issues.push({ path, message: `At least ${min} item${min === 1 ? '' : 's'}.` });
   if (max !== null && value.length > max) issues.push({ path, message: `At most ${max} items.` });
   if (!isRecord(schema.items)) return;
   for (let index = 0; index < value.length && !full(issues); index++)
-    check(schema.items, value[index], join(path, index), depth + 1, issues);
+    validateValue(schema.items, value[index], join(path, index), depth + 1, issues);
 }
 
-function checkObject(schema: InputSchema, value: Record<string, unknown>, path: string, depth: number, issues: InputIssue[]): void {
+function validateObject(schema: InputSchema, value: Record<string, unknown>, path: string, depth: number, issues: InputIssue[]): void {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : [];
   for (const key of required) {
@@ -184,11 +184,11 @@ function checkObject(schema: InputSchema, value: Record<string, unknown>, path: 
     if (item === undefined) continue;
     if (Object.hasOwn(properties, key)) {
       const property = properties[key];
-      if (isRecord(property)) check(property, item, join(path, key), depth + 1, issues);
+      if (isRecord(property)) validateValue(property, item, join(path, key), depth + 1, issues);
     } else if (schema.additionalProperties === false) {
       issues.push({ path: join(path, key), message: 'Not a field of this operation.' });
     } else if (isRecord(schema.additionalProperties)) {
-      check(schema.additionalProperties, item, join(path, key), depth + 1, issues);
+      validateValue(schema.additionalProperties, item, join(path, key), depth + 1, issues);
     }
   }
 }
