@@ -1,3 +1,5 @@
+import type { Generation } from './types.ts';
+
 /**
  * The API console (issue 25): a panel's own catalogue of operations (its `/api/openapi.json`), one
  * operation called with the token filled in by main, and the same read across many panels. Types
@@ -8,7 +10,7 @@
 export type InputSchema = Record<string, unknown>;
 
 /** Which of Easypanel's generations the catalogue was read in (EASYPANEL.md): tRPC up to 2.30, the RPC layer 2.31–2.32, the public API from 2.33. */
-export type Generation = 'trpc' | 'rpc' | 'public';
+export type { Generation };
 
 export interface CatalogueOperation {
   /** The name the operator searches and calls by: tRPC/RPC `ns.proc` (e.g. "projects.listProjectsAndServices"), the public API its flat name ("listProjectsAndServices"). */

@@ -89,7 +89,7 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await expect(rows(page).nth(6).locator('.col-reason')).toHaveText('');
     const attention = panelList(page).getByRole('button', { name: /Needs attention/ });
     await expect(attention).toHaveText('Needs attention (6)');
-    await checkScreen(page, '70-fleet-table-1280');
+    await checkScreen(page, '70-table-layout-1280');
 
     // Muted from the table: marked, out of Needs attention, kept in the panel's record.
     const disk = rows(page).filter({ hasText: 'Client 06 disk' });
@@ -134,16 +134,16 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await expect(table(page).locator('.fleet-group').first()).toContainText('Acme');
     await expect(table(page).getByRole('columnheader', { name: 'CPU' })).toHaveCount(0);
     await expect.poll(async () => (await app.core.getAppStatus()).settings.panelList.table?.grouped, { timeout: 5000 }).toBe(true);
-    await checkScreen(page, '71-fleet-table-grouped');
+    await checkScreen(page, '71-table-layout-grouped');
     await panelList(page).locator('summary', { hasText: 'Columns' }).click();
     await panelList(page).getByRole('checkbox', { name: 'Group rows by group' }).uncheck();
     await panelList(page).locator('summary', { hasText: 'Columns' }).click();
     expect((await app.core.getAppStatus()).settings.panelList.layout).toBe('table');
 
     await page.setViewportSize({ width: 900, height: 600 });
-    await checkScreen(page, '72-fleet-table-900');
+    await checkScreen(page, '72-table-layout-900');
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await checkScreen(page, '73-fleet-table-1920');
+    await checkScreen(page, '73-table-layout-1920');
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }
