@@ -5,7 +5,7 @@ import type { Panel, PanelSettings } from './types.ts';
  * for each panel, never a token, a password, an email or check history.
  *
  * ```json
- * { "format": "paneldeck.panels", "version": 1, "exportedAt": "2026-11-25T10:00:00.000Z",
+ * { "format": "paneldeck.panels", "version": 2, "exportedAt": "2026-11-25T10:00:00.000Z",
  *   "panels": [{ "name": "Production", "address": "panel.example.com", "allowPlainHttp": false,
  *                "group": "Acme", "tags": ["eu"], "colour": "red", "favourite": true,
  *                "generation": "public", "loginPath": "/login", "sessionPath": "/getSession",
@@ -13,7 +13,8 @@ import type { Panel, PanelSettings } from './types.ts';
  * ```
  */
 export const EXPORT_FORMAT = 'paneldeck.panels';
-export const EXPORT_VERSION = 1;
+/** Format 2 renamed the field of the panel's generation and its 2.33+ value (`withGenerationField` in generations.ts): import reads both forms. */
+export const EXPORT_VERSION = 2;
 
 /**
  * One panel of the file: its settings (every field `PANEL_FIELDS` calls a setting) and its address

@@ -38,7 +38,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.equal(readFileSync(migration!.backupPath, 'utf8'), readFileSync(v1Fixture, 'utf8'));
 
       const upgraded = read('panels.json');
-      assert.equal(upgraded.version, 3);
+      assert.equal(upgraded.version, 4);
       assert.equal(upgraded.panels[0].lastEmail, 'ops@example.com');
       assert.deepEqual(
         panels.map((p) => [p.group, p.tags, p.colour, p.favourite]),
@@ -55,7 +55,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.equal(filesMatching(/backup/).length, 1, 'the upgrade ran once');
     });
 
-    test('a format-2 file is backed up byte for byte and upgraded to format 3; the panels keep their sign-ins and take new labels', async () => {
+    test('a format-2 file is backed up byte for byte and upgraded to the current format; the panels keep their sign-ins and take new labels', async () => {
       const core = start();
       const { id } = await core.addPanel({ address: services.panel().url, name: 'Signed in' });
       await core.logIn(id, credentials);
@@ -74,7 +74,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.equal(migration?.fromVersion, 2);
       assert.match(migration?.backupPath ?? '', /panels\.v2-backup-.*\.json$/);
       assert.equal(readFileSync(migration!.backupPath, 'utf8'), asVersion2);
-      assert.equal(read('panels.json').version, 3);
+      assert.equal(read('panels.json').version, 4);
 
       const labelled = await upgraded.updatePanel(id, {
         group: '  Acme  Corp ',
@@ -85,6 +85,47 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
       assert.deepEqual([labelled.group, labelled.tags, labelled.colour, labelled.favourite], ['Acme Corp', ['eu', 'billing'], 'red', true]);
       const [again] = await start().listPanels();
       assert.deepEqual([again?.group, again?.tags, again?.colour, again?.favourite], ['Acme Corp', ['eu', 'billing'], 'red', true]);
+    });
+
+    test("a format-3 file, with each panel's generation under its old name and value, upgrades to format 4 and keeps the sign-ins", async () => {
+      const core = start();
+      const { id } = await core.addPanel({ address: services.panel().url, name: 'Signed in' });
+      await core.logIn(id, credentials);
+      const old = await core.addPanel({ address: 'old.example.com', name: 'Old tRPC' });
+      await core.updatePanel(old.id, { generation: 'trpc' });
+      const current = read('panels.json');
+      const oldName = { public: 'plain', rpc: 'rpc', trpc: 'trpc' } as const; // retired-word: the values format 3 wrote
+      const asVersion3 = JSON.stringify({
+        version: 3,
+        panels: current.panels.map(({ generation, ...rest }: Record<string, unknown>) => ({
+          ...rest,
+          apiStyle: oldName[generation as keyof typeof oldName], // retired-word: format 3's field
+        })),
+      });
+      writeFileSync(file('panels.json'), asVersion3);
+
+      const upgraded = start();
+      const panels = await upgraded.listPanels();
+      assert.deepEqual(
+        panels.map((panel) => [panel.name, panel.generation, panel.signedIn]),
+        [
+          ['Signed in', 'public', true],
+          ['Old tRPC', 'trpc', false],
+        ],
+      );
+      const migration = await upgraded.migration();
+      assert.equal(migration?.fromVersion, 3);
+      assert.equal(readFileSync(migration!.backupPath, 'utf8'), asVersion3);
+      await upgraded.updatePanel(old.id, { name: 'Old tRPC panel' });
+      const written = read('panels.json');
+      assert.equal(written.version, 4);
+      assert.deepEqual(
+        written.panels.map((panel: Record<string, unknown>) => [panel.generation, Object.keys(panel).includes('apiStyle')]), // retired-word
+        [
+          ['public', false],
+          ['trpc', false],
+        ],
+      );
     });
 
     test('panels signed in under format 1 stay signed in after the upgrade', async () => {
@@ -126,13 +167,13 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
     });
 
     test('a format from a newer Paneldeck: the file is copied aside untouched, the window is told, the app starts', async () => {
-      const newer = JSON.stringify({ version: 4, panels: [{ id: 'x', somethingNew: true }] });
+      const newer = JSON.stringify({ version: 5, panels: [{ id: 'x', somethingNew: true }] });
       writeFileSync(file('panels.json'), newer);
       const core = start();
       assert.deepEqual(await core.listPanels(), []);
       const [problem] = (await core.getAppStatus()).startupProblems;
       assert.equal(problem?.file, 'panels');
-      assert.match(problem?.message ?? '', /newer Paneldeck \(format 4; this one reads up to 3\)/);
+      assert.match(problem?.message ?? '', /newer Paneldeck \(format 5; this one reads up to 4\)/);
       assert.equal(readFileSync(problem!.copyPath!, 'utf8'), newer);
     });
   });

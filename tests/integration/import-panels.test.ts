@@ -106,6 +106,31 @@ test('a second import of the same file: everything is already there with the sam
   assert.match(preview.rows[0]!.message!, /Already in your list as "one\.example\.com"\. Nothing to change\./);
 });
 
+test('an export of format 1 still imports: the generation under its old name and value', async () => {
+  // What Paneldeck wrote before format 2, field for field (a 2.33+ panel and a tRPC one).
+  const oldExport = {
+    format: 'paneldeck.panels',
+    version: 1,
+    exportedAt: '2026-11-25T10:00:00.000Z',
+    panels: [
+      { name: 'New', address: 'new.example.com', allowPlainHttp: false, apiStyle: 'plain', loginPath: '/login' }, // retired-word: format 1
+      { name: 'Old', address: 'old.example.com', allowPlainHttp: false, apiStyle: 'trpc', loginPath: '/trpc/auth.login' }, // retired-word
+    ],
+  };
+  const app = openCore({ file: fileWith('format-1.json', JSON.stringify(oldExport)) });
+  const preview = (await app.previewImport({ from: 'file' }))!;
+  assert.deepEqual(preview.counts, { new: 2, duplicate: 0, same: 0, invalid: 0 });
+  assert.deepEqual(await app.applyImport(preview.id, { duplicates: 'skip' }), { added: 2, updated: 0, unchanged: 0, invalid: 0 });
+  const panels = await app.listPanels();
+  assert.deepEqual(
+    panels.map((panel) => [panel.name, panel.generation, panel.loginPath, panel.sessionPath]),
+    [
+      ['New', 'public', '/login', '/getSession'],
+      ['Old', 'trpc', '/trpc/auth.login', '/trpc/auth.getSession'],
+    ],
+  );
+});
+
 describe('previews of JSON, CSV and text', () => {
   test('JSON: line numbers, the messages Add panel gives, duplicates with what would change, repeats', async () => {
     const app = openCore();
@@ -380,7 +405,7 @@ describe('files that are not what they claim', () => {
     await refused('  \n\n', /is empty/);
     await refused(
       '{"format":"paneldeck.panels","version":7,"panels":[]}',
-      /exported by a newer Paneldeck \(format version 7; this one reads up to 1\)/,
+      /exported by a newer Paneldeck \(format version 7; this one reads up to 2\)/,
     );
     await refused('{"servers":[]}', /is JSON but not a Paneldeck export/);
     await refused('{"format":"paneldeck.panels","version":1,"panels":[', /is not valid JSON/);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { cleanTags, LABEL_LIMITS } from '../../shared/labels.ts';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore } from '../../electron/core/index.ts';
 import { rejectsWith, suiteCore, tempDir, testEncryption } from '../support/helpers.ts';
@@ -97,6 +97,27 @@ test('a damaged view in settings.json falls back to the default view and keeps t
     assert.equal(status.settings.checkConcurrency, 32);
     assert.deepEqual(status.settings.panelList, { selectedPanelId: null, sort: 'name', attentionOnly: false, collapsedGroups: [] });
     assert.deepEqual(status.startupProblems, []);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test('a settings.json from before the rename still reads: its old key is the panel list, written back as `panelList`', async () => {
+  const dir = await tempDir();
+  try {
+    const file = join(dir.path, 'settings.json');
+    const look = { selectedPanelId: null, sort: 'status', attentionOnly: true, collapsedGroups: ['Acme'], layout: 'table' };
+    const old = { version: 1, storeTokensWithWeakProtection: false, checkConcurrency: 8, boardView: look }; // retired-word: an old file's key
+    writeFileSync(file, JSON.stringify(old));
+    const core = createCore({ dataDir: dir.path, encryption: testEncryption() });
+    const status = await core.getAppStatus();
+    assert.deepEqual(status.settings.panelList, look);
+    assert.equal(status.settings.checkConcurrency, 8);
+    assert.deepEqual(status.startupProblems, []);
+    await core.updateSettings({ theme: 'dark' });
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(written.panelList, look);
+    assert.equal(Object.hasOwn(written, 'boardView'), false, 'the old key is not written again'); // retired-word
   } finally {
     await dir.cleanup();
   }

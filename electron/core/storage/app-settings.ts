@@ -6,6 +6,7 @@ import type { AppSettings, StartupProblem } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
 import { copyAside, isEmptyDocument, readOrMoveAside, storageError } from './store-problems.ts';
 import { WriteQueue } from './write-queue.ts';
+import { isRecord } from '../../../shared/guards.ts';
 
 const SETTINGS_VERSION = 1;
 
@@ -26,7 +27,7 @@ const settingsSchema = z.object({
   notifyServiceDown: z.boolean().default(DEFAULT_SETTINGS.notifyServiceDown),
   notifyDiskFull: z.boolean().default(DEFAULT_SETTINGS.notifyDiskFull),
   notifyUnreachable: z.boolean().default(DEFAULT_SETTINGS.notifyUnreachable),
-  // How the list looked: a damaged view costs only the view, never the other settings.
+  // How the panel list looked: damaged, it costs only the panel list's look, never the other settings.
   panelList: z
     .object({
       selectedPanelId: z.string().max(64).nullable(),
@@ -89,8 +90,21 @@ function load(store: DocumentStore, now: Date): { settings: AppSettings; problem
   });
   if (!read.ok) return reset(read.movedTo);
   if (isEmptyDocument(read.document)) return { settings: { ...DEFAULT_SETTINGS }, problem: null };
-  const parsed = settingsSchema.safeParse(read.document);
+  const parsed = settingsSchema.safeParse(withPanelListKey(read.document));
   if (!parsed.success) return reset(copyAside(store.path, now));
   const { version: _version, ...settings } = parsed.data;
   return { settings, problem: null };
+}
+
+/**
+ * The key the panel list's settings had until they were renamed `panelList`. An older file is read
+ * with it and written back with the new key at its next save; the format stays 1 (an older
+ * Paneldeck reading a newer file only finds its panel list at the defaults).
+ */
+const OLD_PANEL_LIST_KEY = 'boardView'; // retired-word: the key older settings.json files hold
+
+function withPanelListKey(document: unknown): unknown {
+  if (!isRecord(document) || !Object.hasOwn(document, OLD_PANEL_LIST_KEY) || Object.hasOwn(document, 'panelList')) return document;
+  const { [OLD_PANEL_LIST_KEY]: panelList, ...rest } = document;
+  return { ...rest, panelList };
 }

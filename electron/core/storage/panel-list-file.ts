@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { DEFAULT_LOGIN_PATH, normaliseLoginPath } from '../common/address.ts';
-import { holds } from '../common/guards.ts';
+import { holds, isRecord } from '../common/guards.ts';
+import { withGenerationField } from '../../../shared/generations.ts';
 import type { DocumentStore } from './document-store.ts';
 import { readPanelRecord, type PanelRecord } from './panel-record.ts';
 import { copyAside, isEmptyDocument, keepBackup, readOrMoveAside } from './store-problems.ts';
 
 /** Reading panels.json at start: older formats upgraded, damage read past and said, a copy kept of whatever was not read. */
 
-/** Format 2 renamed the panel's `account` to `lastEmail`; format 3 added group, tags, colour and favourite. */
-export const REGISTRY_VERSION = 3;
+/**
+ * Format 2 renamed the panel's `account` to `lastEmail`; format 3 added group, tags, colour and
+ * favourite; format 4 named the panel's generation `generation` (its 2.33+ value `public`).
+ */
+export const REGISTRY_VERSION = 4;
 
 /**
  * Each older format's step to the next: `migrations[n]` turns a format-`n` panel list into
@@ -26,6 +30,7 @@ const migrations: Record<number, (panels: unknown[]) => unknown[]> = {
       if (typeof panel !== 'object' || panel === null || Array.isArray(panel)) return panel;
       return { ...panel, group: null, tags: [], colour: null, favourite: false };
     }),
+  3: (panels) => panels.map((panel) => (isRecord(panel) ? withGenerationField(panel) : panel)),
 };
 
 /** What loading found wrong with the file; the panels that could be read are kept. */

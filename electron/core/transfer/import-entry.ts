@@ -1,4 +1,5 @@
 import { GENERATION_PATHS } from '../common/generation-paths.ts';
+import { withGenerationField } from '../../../shared/generations.ts';
 import { parseInput } from '../../../shared/contract/contract.ts';
 import { isSha256Fingerprint, PanelError, readCertificateInfo, type CertificateInfo } from '../../../shared/contract/errors.ts';
 import { fitPanelName, PANEL_NAME_MAX } from '../../../shared/labels.ts';
@@ -77,7 +78,9 @@ export function validateEntry({ line, fields, problem }: RawEntry): ValidatedEnt
   }
 }
 
-function importSettings(fields: Record<string, unknown>): ImportSettings {
+function importSettings(entry: Record<string, unknown>): ImportSettings {
+  // An export of format 1 (or a list written for one) names the generation the old way.
+  const fields = withGenerationField(entry);
   const add = given(fields, ADD_FIELDS);
   if (add.address === undefined) throw new PanelError('INVALID_INPUT', 'Enter the panel address, for example panel.example.com.');
   const input = parseInput(addPanelInputSchema, add);
