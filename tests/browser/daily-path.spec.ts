@@ -25,6 +25,7 @@ async function withMorePanels(count: number, body: (servers: ReferencePanel[]) =
 
 test("Cancel in a panel's session view stops that panel's read; the Check all under way goes on", async ({ page, launch, panelServer }) => {
   await withMorePanels(1, async ([other]) => {
+    if (!other) throw new Error('withMorePanels(1) started no panel');
     const app = await launch(page);
     const production = await app.core.addPanel({ address: panelServer.url, name: 'Production' });
     const staging = await app.core.addPanel({ address: other.url, name: 'Staging' });

@@ -34,7 +34,7 @@ test('add a panel, log in, read the session, restart still signed in; the page h
     require: typeof (globalThis as Record<string, unknown>).require,
     process: typeof (globalThis as Record<string, unknown>).process,
     // Refused by the URL check (credentials in it), so no system browser opens during the test.
-    opened: window.open('https://user:pass@example.com') === null,
+    opened: (globalThis as unknown as Window).open('https://user:pass@example.com') === null,
   }));
   expect(exposed).toEqual({ api: [...methodNames].sort(), require: 'undefined', process: 'undefined', opened: true });
 
