@@ -54,7 +54,9 @@ export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLog
       const credentials: LogInCredentials = { email, password, rememberMe };
       const plainHttpAllowed = new Set(sendOverPlainHttp ?? []);
       // Each panel's address as the run was asked: a panel moved since gets no password, and is listed so.
-      const { registry } = await state();
+      // Read from the folder already open (it is, once the window has listed the panels), so that
+      // the run is held at once: a Cancel or a second run right after the ask must find it.
+      const { registry } = opened() ?? (await state());
       const asked = new Map(
         requested.flatMap((panelId) => {
           const record = registry.get(panelId);
