@@ -36,6 +36,11 @@ export interface PlannedRequest {
   label: string;
   /** Exactly what is sent: method and path under the panel's address ("POST /api/restartAppService"). */
   request: string;
+  /**
+   * The input sent with it, as JSON text with secret values masked (shared/secret-fields.ts),
+   * cut to its first lines with how many more there are; absent when the request has none to show.
+   */
+  input?: string;
 }
 
 export interface PlanLeftOut {

@@ -41,6 +41,8 @@ function planList(plan: WritePlan): HTMLElement {
     for (const request of panel.requests) {
       const item = element('li', request.label);
       item.append(element('code', request.request));
+      // The input as main will send it (secret values masked), as text.
+      if (request.input !== undefined) item.append(element('pre', request.input, 'input'));
       requests.append(item);
     }
     section.append(heading, requests);

@@ -16,7 +16,6 @@ import { ConsoleHistory, SavedRequests } from './console-history.tsx';
 import { InputForm } from './input-form.tsx';
 import { OperationAnswerView, statusKind } from './operation-answer.tsx';
 import { OperationList } from './operation-list.tsx';
-import { WriteConfirm } from './write-confirm.tsx';
 
 /** The answer shown: the last call's, or one kept in the history. */
 interface Shown {
@@ -34,7 +33,7 @@ function inputErrors(operation: CatalogueOperation, input: unknown): InputIssue[
 
 /**
  * A panel's API console: its catalogue (read by main from the panel's /api/openapi.json with the
- * token main keeps), a form per operation, Run (a write asks first), the answer with secrets
+ * token main keeps), a form per operation, Run (main asks before a write), the answer with secrets
  * masked, this panel's history and the saved requests.
  */
 export function ConsoleTab({ panel }: { panel: Panel }) {
@@ -46,7 +45,6 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
   const [operation, setOperation] = useState<CatalogueOperation | null>(null);
   const [input, setInput] = useState<unknown>(undefined);
   const [attempted, setAttempted] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [running, setRunning] = useState(false);
   const [callError, setCallError] = useState<ErrorInfo | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
@@ -83,7 +81,6 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
   };
 
   const send = async (chosen: CatalogueOperation, sent: unknown) => {
-    setConfirming(false);
     setRunning(true);
     setCallError(null);
     const entryId = crypto.randomUUID();
@@ -91,7 +88,8 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
     const record = (fields: Pick<HistoryEntry, 'status' | 'ok' | 'ms' | 'bytes' | 'message'>) =>
       consoleStore.record(panel.id, { id: entryId, operation: chosen.name, at, input: sent, ...fields });
     try {
-      const answer = await api.callOperation(panel.id, { operation: chosen.name, input: sent });
+      // A write is asked about once, in main's own confirmation; `shownAs` lets main refuse one shown here as a read.
+      const answer = await api.callOperation(panel.id, { operation: chosen.name, input: sent, shownAs: chosen.kind });
       record({ status: answer.status, ok: statusKind(answer.status) === 'ok', ms: answer.ms, bytes: answer.bytes, message: null });
       setShown({ entryId, answer, saved: false });
     } catch (caught) {
@@ -106,8 +104,7 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
     if (!operation || running) return;
     setAttempted(true);
     if (errors.length > 0) return;
-    if (operation.kind === 'write') setConfirming(true);
-    else void send(operation, input);
+    void send(operation, input);
   };
   const showSaved = (entry: HistoryEntry) =>
     setShown({
@@ -167,12 +164,13 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
             ) : (
               <p className="muted console-hint">
                 Pick an operation: {catalogue.operations.length} from this panel’s own catalogue ({generationName(catalogue.generation)}
-                {catalogue.version ? `, ${catalogue.version}` : ''}). Reads change nothing; a write asks first and is recorded in the
-                activity log.
+                {catalogue.version ? `, ${catalogue.version}` : ''}). Reads change nothing; a write is asked about in Paneldeck’s own
+                confirmation and recorded in the activity log.
               </p>
             )}
             {callError && (
-              <div className="notice notice-error" role="alert">
+              // A no in main's confirmation is the operator's choice: said, not shown as an error.
+              <div className={`notice ${callError.code === 'NOT_CONFIRMED' ? 'notice-info' : 'notice-error'}`} role="alert">
                 <p>{callError.message}</p>
               </div>
             )}
@@ -202,15 +200,6 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
               onUse={(request) => takeRequest(request.operation, request.input)}
             />
           </aside>
-          {confirming && operation && (
-            <WriteConfirm
-              panels={[panel]}
-              operation={operation.name}
-              input={input}
-              onConfirm={() => void send(operation, input)}
-              onCancel={() => setConfirming(false)}
-            />
-          )}
         </div>
       )}
     </ReadStates>

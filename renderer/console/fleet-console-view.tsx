@@ -12,7 +12,6 @@ import { failureInfo } from '../window/failure-info.ts';
 import { InputForm } from './input-form.tsx';
 import { FleetPanelPicker } from './fleet-panel-picker.tsx';
 import { FleetResults } from './fleet-results-table.tsx';
-import { WriteConfirm } from './write-confirm.tsx';
 
 const NO_PANELS: readonly Panel[] = [];
 
@@ -38,7 +37,6 @@ export function FleetConsoleView() {
   const [input, setInput] = useState<unknown>(undefined);
   const [field, setField] = useState('');
   const [attempted, setAttempted] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [results, setResults] = useState<readonly PanelOperationResult[] | null>(null);
   const [runError, setRunError] = useState<ErrorInfo | null>(null);
@@ -85,14 +83,14 @@ export function FleetConsoleView() {
   };
   const send = async (allowWrite: boolean) => {
     if (!operation) return;
-    setConfirming(false);
     setRunError(null);
     setResults([]);
     setProgress({ done: 0, total: chosenPanels.length });
     try {
       const all = await api.callOperationOnPanels(
         chosenPanels.map((panel) => panel.id),
-        { operation: operation.name, input },
+        // A write is asked about once, in main's own confirmation, with every panel it goes to.
+        { operation: operation.name, input, shownAs: operation.kind },
         { field: field.trim() === '' ? null : field.trim(), allowWrite },
       );
       setResults(all);
@@ -105,8 +103,7 @@ export function FleetConsoleView() {
   const run = () => {
     setAttempted(true);
     if (!operation || errors.length > 0 || !fieldOk || chosenPanels.length === 0 || running) return;
-    if (operation.kind === 'write') setConfirming(true);
-    else void send(false);
+    void send(operation.kind === 'write');
   };
 
   return (
@@ -207,22 +204,14 @@ export function FleetConsoleView() {
           </div>
           {attempted && errors.length > 0 && <p className="field-error">The input needs attention before it is sent.</p>}
           {runError && (
-            <div className="notice notice-error" role="alert">
+            // A no in main's confirmation is the operator's choice: said, not shown as an error.
+            <div className={`notice ${runError.code === 'NOT_CONFIRMED' ? 'notice-info' : 'notice-error'}`} role="alert">
               <p>{runError.message}</p>
             </div>
           )}
         </form>
       </div>
       {results && results.length > 0 && <FleetResults results={results} field={field.trim() === '' ? null : field.trim()} />}
-      {confirming && operation && (
-        <WriteConfirm
-          panels={chosenPanels}
-          operation={operation.name}
-          input={input}
-          onConfirm={() => void send(true)}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
     </section>
   );
 }

@@ -5,7 +5,7 @@ import type { ServicesGrouping } from '../../shared/types.ts';
 import { useFleetServices, usePanelListChoices, useNow, usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { formatCount } from '../ui/json-rows.ts';
-import { actionItems, type FleetPlan } from './all-services-actions.ts';
+import { actionItems } from './all-services-actions.ts';
 import {
   FLEET_ROWS,
   type FleetServiceRow,
@@ -18,9 +18,8 @@ import {
   type StateFilter,
 } from './all-services-rows.ts';
 import { countStates as fleetStateCounts } from './service-rows.ts';
-import { planEveryAction, planServiceAction } from './service-action-plan.ts';
+import { leftOutText, planEveryAction, planServiceAction } from './service-action-plan.ts';
 import { NO_SERVICES, selectedServices } from './service-selection.ts';
-import { FleetActionDialog } from './all-services-action-dialog.tsx';
 import { FleetRunBar } from './action-run-bar.tsx';
 import { cancelServiceRun, startServiceRun } from './service-action-run.ts';
 import { FleetServicesTable } from './all-services-table.tsx';
@@ -65,7 +64,6 @@ export function FleetServicesView() {
   const stateOf = useCallback((row: FleetServiceRow) => serviceActions.get(row.key), [serviceActions]);
   const plans = useMemo(() => planEveryAction(chosen, stateOf), [chosen, stateOf]);
   const [menu, setMenu] = useState<{ rows: readonly FleetServiceRow[]; at: { x: number; y: number } } | null>(null);
-  const [asking, setAsking] = useState<FleetPlan | null>(null);
   const search = useRef<HTMLInputElement>(null);
   const { run: check, error: checkError } = useBusyAction();
   useEffect(() => search.current?.focus(), []);
@@ -73,7 +71,14 @@ export function FleetServicesView() {
   const signedIn = (panels ?? []).filter((panel) => panel.signedIn).length;
   const unread = signedIn - read.length;
   const problems = grouping === 'panel' ? [] : readProblems(read);
-  const ask = (targets: readonly FleetServiceRow[], action: ServiceAction) => setAsking(planServiceAction(targets, action, stateOf));
+  // Straight to main, which shows every service under its panel in its own confirmation and asks once.
+  const ask = (targets: readonly FleetServiceRow[], action: ServiceAction) => {
+    const { acting, skipped } = planServiceAction(targets, action, stateOf);
+    if (acting.length === 0) return;
+    startServiceRun(context, 'fleet', action, actionItems(acting));
+    const leftOut = leftOutText(skipped, (row) => `${row.panelName}: ${row.projectName}/${row.name}`);
+    if (leftOut) context.statusStore.showNotice({ text: leftOut, failed: false });
+  };
   const openMenu = useCallback(
     (row: FleetServiceRow, at: { x: number; y: number }) =>
       setMenu({ rows: chosen.length > 1 && chosen.some((one) => one.key === row.key) ? chosen : [row], at }),
@@ -220,16 +225,6 @@ export function FleetServicesView() {
           stateOf={stateOf}
           onAsk={ask}
           onClose={() => setMenu(null)}
-        />
-      )}
-      {asking && (
-        <FleetActionDialog
-          plan={asking}
-          onCancel={() => setAsking(null)}
-          onConfirm={() => {
-            setAsking(null);
-            startServiceRun(context, 'fleet', asking.action, actionItems(asking.acting));
-          }}
         />
       )}
     </section>

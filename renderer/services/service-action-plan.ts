@@ -7,7 +7,6 @@ import {
   type ServiceAction,
 } from '../../shared/service-actions.ts';
 import type { ServiceSummary } from '../../shared/services.ts';
-import type { Panel } from '../../shared/types.ts';
 import type { ServiceActionState } from '../window/service-action-store.ts';
 
 /**
@@ -48,31 +47,7 @@ export function planServiceAction<T extends ServiceSummary>(
   return { action, acting, skipped };
 }
 
-/**
- * The name to type before a production (red) panel's service is stopped or deployed: the
- * service's own for one, the panel's for several. Null when nothing is typed.
- */
-export function typedNameFor(panel: Panel, plan: ServiceActionPlan): string | null {
-  if (panel.colour !== 'red' || (plan.action !== 'stop' && plan.action !== 'deploy')) return null;
-  return plan.acting.length === 1 ? plan.acting[0]!.name : panel.name;
-}
-
 const isDatabase = (type: string) => actionsOfType(type).length === 2;
-
-/** What happens to one service of a selection, in a few words (its type decides). */
-export function effectOn(service: ServiceSummary, action: ServiceAction): string {
-  const database = isDatabase(service.type);
-  switch (action) {
-    case 'deploy':
-      return 'built from its source and rolled out anew, in minutes';
-    case 'start':
-      return database ? 'enabled: the database runs again' : 'its containers run again';
-    case 'stop':
-      return database ? 'disabled: the database stops until started again' : 'its containers stop; it serves nothing until started again';
-    case 'restart':
-      return 'its containers start again; it may not answer for a moment';
-  }
-}
 
 /** A row menu's or the bar's item: an action and its words, or a line saying there is none. */
 export interface ServiceMenuItem {
@@ -147,25 +122,18 @@ export function actionSummary(panelId: string, actions: ReadonlyMap<string, Serv
   return parts.length === 0 ? '' : `Service actions: ${parts.join(', ')}`;
 }
 
-/** Services that fare alike in a confirmation: what happens to them (or why they are left out), and who they are. */
-export interface PlanGroup<T extends ServiceSummary = ServiceSummary> {
-  heading: string;
-  skipped: boolean;
-  services: readonly T[];
+/**
+ * What the window says, while main asks, of the services chosen that are not asked of main (their
+ * type lacks the action, or another action is under way on them), grouped by why; null for none.
+ * A group of more than three is counted rather than named.
+ */
+export function leftOutText<T extends ServiceSummary>(
+  skipped: readonly SkippedService<T>[],
+  nameOf: (service: T) => string = (service) => `${service.projectName}/${service.name}`,
+): string | null {
+  if (skipped.length === 0) return null;
+  const byWhy = new Map<string, string[]>();
+  for (const { service, why } of skipped) byWhy.set(why, [...(byWhy.get(why) ?? []), nameOf(service)]);
+  const groups = [...byWhy].map(([why, names]) => `${names.length <= 3 ? names.join(', ') : plural(names.length, 'service')} (${why})`);
+  return `Left out, sent nothing: ${groups.join('; ')}.`;
 }
-
-/** The plan's services grouped by what happens to them, then those left out grouped by why: in the table's order within each. */
-export function planGroups<T extends ServiceSummary>({ action, acting, skipped }: ServiceActionPlan<T>): PlanGroup<T>[] {
-  const groups = new Map<string, { heading: string; skipped: boolean; services: T[] }>();
-  const add = (heading: string, isSkipped: boolean, service: T) => {
-    const key = `${isSkipped}:${heading}`;
-    const group = groups.get(key) ?? { heading, skipped: isSkipped, services: [] };
-    group.services.push(service);
-    groups.set(key, group);
-  };
-  for (const service of acting) add(capitalised(effectOn(service, action)), false, service);
-  for (const { service, why } of skipped) add(`Left out, sent nothing: ${why}`, true, service);
-  return [...groups.values()];
-}
-
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -23,24 +23,6 @@ export interface ServiceActionRequest extends ServiceActionTarget {
 
 const DONE: Readonly<Record<ServiceAction, string>> = { deploy: 'Deployed', start: 'Started', stop: 'Stopped', restart: 'Restarted' };
 
-/**
- * What the action will do, said before it is asked: the service, the panel, and what follows. Main
- * learns the type afresh; a database's start and stop are its enable and disable.
- */
-export function serviceActionEffect({ action, projectName, serviceName }: ServiceActionRequest, panel: Panel): string {
-  const target = `${projectName}/${serviceName} on ${panel.name} (${panel.address})`;
-  switch (action) {
-    case 'deploy':
-      return `The panel builds ${target} from its source and rolls out the new version. It can take minutes; closing Paneldeck or this view does not cancel it.`;
-    case 'start':
-      return `The panel starts ${target}: its containers run again (a database is enabled).`;
-    case 'stop':
-      return `The panel stops ${target}: its containers stop and it serves nothing until it is started again (a database is disabled).`;
-    case 'restart':
-      return `The panel restarts ${target}: its containers start again and it may not answer for a moment.`;
-  }
-}
-
 /** What a run of service actions uses of the window. */
 export interface ServiceRunDeps {
   api: Pick<PanelBridge, 'runServiceActions' | 'cancelServiceActions'>;
@@ -67,9 +49,14 @@ export function startServiceRun(
   api.runServiceActions([...items], action).then(
     (results) => serviceActionStore.endRun(results, run),
     (caught: unknown) => {
-      const { message } = failureInfo(caught);
+      const { code, message } = failureInfo(caught);
       serviceActionStore.refuseRun(run, message);
-      statusStore.showNotice({ text: `${SERVICE_ACTION_LABELS[action]} not started, nothing was sent: ${message}`, failed: true });
+      // A no in main's confirmation is the operator's own choice, not a failure.
+      statusStore.showNotice(
+        code === 'NOT_CONFIRMED'
+          ? { text: `${SERVICE_ACTION_LABELS[action]} not sent: it was not confirmed.`, failed: false }
+          : { text: `${SERVICE_ACTION_LABELS[action]} not started, nothing was sent: ${message}`, failed: true },
+      );
     },
   );
 }

@@ -5,7 +5,7 @@ import type { Panel } from '../../shared/types.ts';
 import { useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { RunProgress } from './action-run-bar.tsx';
 import { formatCount } from '../ui/json-rows.ts';
-import { actionSummary, planEveryAction, planServiceAction, type ServiceActionPlan } from './service-action-plan.ts';
+import { actionSummary, leftOutText, planEveryAction, planServiceAction } from './service-action-plan.ts';
 import { cancelServiceRun, isPanelRun, startServiceRun } from './service-action-run.ts';
 import { filterServices, sortServices, stateCounts } from './service-rows.ts';
 import { NO_SERVICES, selectedServices, serviceKey } from './service-selection.ts';
@@ -13,7 +13,6 @@ import { serviceActionKey } from '../window/service-action-store.ts';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
 import { ServiceRowMenu } from './service-row-menu.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
-import { ServiceActionDialog } from './service-action-dialog.tsx';
 import { ServiceTable } from './service-table.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 
@@ -26,7 +25,7 @@ interface OpenMenu {
 /**
  * The panel's projects and services with their state (a colour and a shape, and the word),
  * replicas, type and last action; a search box narrows them. Deploy, start, stop and restart from
- * a row's menu or on a selection, each behind one confirmation. Read in the background; a panel of
+ * a row's menu or on a selection, each asked once in main's own confirmation. Read in the background; a panel of
  * thousands of services keeps only the rows in view in the page.
  */
 export function ServicesTab({ panel }: { panel: Panel }) {
@@ -44,7 +43,6 @@ export function ServicesTab({ panel }: { panel: Panel }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(NO_SERVICES);
   const chosen = useMemo(() => selectedServices(sorted, selected), [sorted, selected]);
   const [menu, setMenu] = useState<OpenMenu | null>(null);
-  const [asking, setAsking] = useState<ServiceActionPlan | null>(null);
   const stateOf = useCallback(
     (service: ServiceSummary) => serviceActions.get(serviceActionKey(panel.id, service.projectName, service.name)),
     [serviceActions, panel.id],
@@ -59,12 +57,16 @@ export function ServicesTab({ panel }: { panel: Panel }) {
     },
     [chosen],
   );
-  const ask = (services: readonly ServiceSummary[], action: ServiceAction) => setAsking(planServiceAction(services, action, stateOf));
-  const run = (plan: ServiceActionPlan) => {
-    setAsking(null);
+  // Straight to main: it shows what will be sent in its own confirmation and asks once; the
+  // services whose type lacks the action, or busy with another, are not asked for.
+  const run = (services: readonly ServiceSummary[], action: ServiceAction) => {
+    const { acting, skipped } = planServiceAction(services, action, stateOf);
+    if (acting.length === 0) return;
     // Main runs it (followServiceRuns tells the outcome and reads the services again once it ended).
-    const items = plan.acting.map(({ projectName, name }) => ({ panelId: panel.id, projectName, serviceName: name }));
-    startServiceRun(context, { panelId: panel.id }, plan.action, items);
+    const items = acting.map(({ projectName, name }) => ({ panelId: panel.id, projectName, serviceName: name }));
+    startServiceRun(context, { panelId: panel.id }, action, items);
+    const leftOut = leftOutText(skipped);
+    if (leftOut) context.statusStore.showNotice({ text: leftOut, failed: false });
   };
 
   return (
@@ -97,7 +99,7 @@ export function ServicesTab({ panel }: { panel: Panel }) {
             <ServiceActionBar
               count={chosen.length}
               plans={plans}
-              onChoose={(action) => ask(chosen, action)}
+              onChoose={(action) => run(chosen, action)}
               onClear={() => setSelected(NO_SERVICES)}
             />
           )}
@@ -123,11 +125,10 @@ export function ServicesTab({ panel }: { panel: Panel }) {
           label={menu.services.length > 1 ? `${menu.services.length} services` : serviceKey(menu.services[0]!)}
           services={menu.services}
           stateOf={stateOf}
-          onAsk={ask}
+          onAsk={run}
           onClose={() => setMenu(null)}
         />
       )}
-      {asking && <ServiceActionDialog panel={panel} plan={asking} onCancel={() => setAsking(null)} onConfirm={() => run(asking)} />}
     </section>
   );
 }

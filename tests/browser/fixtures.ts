@@ -2,7 +2,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
 import { tempDir } from '../support/helpers.ts';
 import { openApp, startRendererServer, type AppUnderTest } from './app-harness.ts';
-import { addPanel, demo, logIn } from './ui-steps.ts';
+import { type ConfirmationPages, confirmationPages } from './confirmation-page.ts';
+import { addPanel, answerInMain, demo, logIn } from './ui-steps.ts';
 
 interface Fixtures {
   /** A fresh data directory for this test. */
@@ -11,6 +12,12 @@ interface Fixtures {
   logDir: string;
   /** A reference panel that puts the token back into its session answers, the worst case for leaks. */
   panelServer: ReferencePanel;
+  /**
+   * Main's own confirmation of writes, as the app opens it (its real page, in a browser context of
+   * its own): every app `launch` opens asks here unless its options give the core a `confirmWrite`.
+   * A test answers each with `confirmInMain` (ui-steps.ts).
+   */
+  confirmations: ConfirmationPages;
   /** Opens the app in `page` on `dataDir`: call again on a new page to "restart". */
   launch(page: Page, options?: Partial<Parameters<typeof openApp>[1]>): Promise<AppUnderTest>;
 }
@@ -39,10 +46,16 @@ export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof 
     await use(server);
     await server.close();
   },
-  launch: async ({ renderer, dataDir }, use) => {
+  confirmations: async ({ browser, renderer }, use) => {
+    const pages = await confirmationPages(browser, renderer.origin);
+    await use(pages);
+    await pages.close();
+  },
+  launch: async ({ renderer, dataDir, confirmations }, use) => {
     const opened: AppUnderTest[] = [];
     await use(async (page, options) => {
-      const app = await openApp(page, { dataDir, rendererUrl: renderer.url, rendererOrigin: renderer.origin, ...options });
+      const core = { confirmWrite: confirmations.confirmWrite, ...options?.core };
+      const app = await openApp(page, { dataDir, rendererUrl: renderer.url, rendererOrigin: renderer.origin, ...options, core });
       opened.push(app);
       return app;
     });
@@ -56,7 +69,7 @@ export const test = base.extend<Fixtures, { renderer: Awaited<ReturnType<typeof 
 
 export { expect };
 
-export { addPanel, demo, logIn };
+export { addPanel, answerInMain, demo, logIn };
 
 /** Two panels, "Production" (the reference panel, logged in, its session shown) and "Staging". */
 export async function addProductionSignedInAndStaging(page: Page, productionUrl: string): Promise<void> {

@@ -1,15 +1,15 @@
 import { startReferencePanel, DEMO_USER, seedDemoServices, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { expect, test } from './fixtures.ts';
+import { answerInMain, expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 import type { Locator, Page } from '@playwright/test';
 
 /**
  * Service actions from the Services tab against a 2.33 reference panel, from a row's menu (the
- * Actions button, a right click, Shift+F10) or on a selection: the confirmation says what happens
- * to which services on which panel, which it leaves out and why, and asks once; on a red
- * (production) panel a stop or a deploy asks for a name to be typed (the service's, or the panel's
- * for several); the outcome is the window's notice (done, the panel's words for a failure, unknown
- * for a lost answer) and each row's phase; a deploy under way reads as deploying.
+ * Actions button, a right click, Shift+F10) or on a selection: main's own confirmation says what
+ * it will send to which services on which panel and asks once (the window says which chosen
+ * services it left out and why); on a red (production) panel the panel's name is typed there; the
+ * outcome is the window's notice (done, the panel's words for a failure, unknown for a lost
+ * answer) and each row's phase; a deploy under way reads as deploying.
  */
 
 let panel: ReferencePanel;
@@ -45,9 +45,10 @@ async function fromRowMenu(page: Page, table: Locator, service: string, item: st
   await page.getByRole('menu', { name: service }).getByRole('menuitem', { name: item }).click();
 }
 
-test('a stop from the row menu asks once, saying what happens to which service on which panel; the outcome is a notice', async ({
+test('a stop from the row menu asks once, in main, saying what is sent to which service on which panel; the outcome is a notice', async ({
   page,
   launch,
+  confirmations,
 }) => {
   panel.services.addService({ projectName: 'shop', name: 'files', type: 'box' });
   const app = await launch(page);
@@ -68,11 +69,24 @@ test('a stop from the row menu asks once, saying what happens to which service o
   await expect(page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem')).toHaveText(['Deploy…', 'Start…', 'Stop…', 'Restart…']);
   await checkScreenBothSizes(page, 'service-actions-00-row-menu');
   await page.getByRole('menuitem', { name: 'Stop…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Stop shop/web?' });
-  await expect(dialog).toContainText(`The panel stops shop/web on Billing (${panel.url}`);
-  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
-  await checkScreenBothSizes(page, 'service-actions-01-confirm-stop');
-  await dialog.getByRole('button', { name: 'Stop web' }).click();
+  // The window asks nothing itself: main's confirmation does, once; a no sends nothing.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await answerInMain(confirmations, { title: 'Stop shop/web on Billing', cancel: true });
+  await expect(page.locator('.window-notice')).toHaveText(/Stop not sent: it was not confirmed\./);
+  await page.locator('.window-notice').getByRole('button', { name: 'Dismiss' }).click();
+  await table.getByRole('button', { name: 'Actions for shop/web' }).click();
+  await page.getByRole('menuitem', { name: 'Stop…' }).click();
+  await answerInMain(confirmations, {
+    title: 'Stop shop/web on Billing',
+    inspect: async (asked) => {
+      const sent = asked.getByRole('region', { name: 'What will be sent' });
+      await expect(sent.getByRole('heading', { name: /Billing/ })).toContainText(new URL(panel.url).host);
+      await expect(sent.getByRole('listitem')).toHaveText(['stop web in shopPOST /api/stopAppService']);
+      await expect(asked.getByRole('button', { name: 'Stop', exact: true })).toBeFocused();
+      expect(panel.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(0);
+      await checkScreenBothSizes(asked, 'service-actions-01-confirm-stop');
+    },
+  });
   await expect(page.locator('.window-notice')).toHaveText(/Stopped shop\/web on Billing\./);
   expect(panel.services.service('shop', 'web')?.replicas).toEqual({ actual: 0, desired: 0 });
   expect(panel.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(1);
@@ -85,16 +99,17 @@ test('a stop from the row menu asks once, saying what happens to which service o
   panel.serviceActions.failDeploys('shop', 'web', { message: 'npm ERR! missing script: build' });
   await serviceRow(table, 'shop', 'web').click({ button: 'right' });
   await page.getByRole('menuitem', { name: 'Deploy…' }).click();
-  await page.getByRole('dialog', { name: 'Deploy shop/web?' }).getByRole('button', { name: 'Deploy web' }).click();
+  await answerInMain(confirmations, { title: 'Deploy shop/web on Billing' });
   await expect(page.locator('.window-notice')).toContainText('Deploy of shop/web on Billing failed');
   await expect(page.locator('.window-notice')).toContainText('npm ERR! missing script: build');
   await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploy failed');
   await checkScreenBothSizes(page, 'service-actions-03-deploy-failed');
 });
 
-test('on a red panel, stop and deploy ask for the service name; a lost answer is said as unknown, the deploy as deploying meanwhile', async ({
+test('on a red panel, main asks for the panel name to be typed; a lost answer is said as unknown, the deploy as deploying meanwhile', async ({
   page,
   launch,
+  confirmations,
 }) => {
   const app = await launch(page);
   const { id } = await app.core.addPanel({ address: panel.url, name: 'Shop production' });
@@ -108,16 +123,18 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   await table.getByRole('checkbox', { name: 'Select shop/web' }).focus();
   await page.keyboard.press('Shift+F10');
   await page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem', { name: 'Deploy…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Deploy shop/web?' });
-  const confirm = dialog.getByRole('button', { name: 'Deploy web' });
-  await expect(dialog).toContainText('Shop production is marked red: production');
-  await expect(confirm).toBeDisabled();
-  await dialog.getByRole('textbox', { name: 'Service name' }).fill('we');
-  await expect(confirm).toBeDisabled();
-  await checkScreenBothSizes(page, 'service-actions-04-red-typed-name');
-  await dialog.getByRole('textbox', { name: 'Service name' }).fill('web');
-  await expect(confirm).toBeEnabled();
-  await confirm.click();
+  await answerInMain(confirmations, {
+    title: 'Deploy shop/web on Shop production',
+    inspect: async (asked) => {
+      const confirm = asked.getByRole('button', { name: 'Deploy', exact: true });
+      const typed = asked.getByLabel('Type Shop production to confirm');
+      await expect(asked.getByText('Shop production is a production panel: type its name to confirm.')).toBeVisible();
+      await expect(confirm).toBeDisabled();
+      await typed.fill('web');
+      await expect(confirm).toBeDisabled();
+      await checkScreenBothSizes(asked, 'service-actions-04-red-typed-name');
+    },
+  });
   await expect(page.locator('.window-notice')).toContainText('Deploy of shop/web on Shop production: outcome unknown.');
   await expect(page.locator('.window-notice')).toContainText('the deploy may still be running: check the service');
   expect(panel.requests.filter((request) => request.path === '/api/deployAppService')).toHaveLength(1);
@@ -125,13 +142,12 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   await checkScreenBothSizes(page, 'service-actions-05-unknown');
 
   // While a deploy runs, it reads as deploying (here and after leaving the tab) and the menu waits;
-  // a restart asks without a typed name, even here.
+  // a restart asks for the typed name too: main's one rule for a production panel.
   // It runs until the test ends it: a loaded machine's timers must not end it before it was seen.
   panel.serviceActions.setDeployTime(0);
   const endDeploy = panel.serviceActions.holdDeploys();
   await fromRowMenu(page, table, 'shop/web', 'Deploy…');
-  await dialog.getByRole('textbox', { name: 'Service name' }).fill('web');
-  await confirm.click();
+  await answerInMain(confirmations, { title: 'Deploy shop/web on Shop production' });
   await expect(page.getByRole('status').filter({ hasText: 'deploying' })).toBeVisible();
   await expect(serviceRow(table, 'shop', 'web')).toContainText('Deploying');
   await table.getByRole('button', { name: 'Actions for shop/web' }).click();
@@ -144,15 +160,18 @@ test('on a red panel, stop and deploy ask for the service name; a lost answer is
   endDeploy();
   await expect(page.locator('.window-notice')).toContainText('Deployed shop/web on Shop production.');
   await fromRowMenu(page, table, 'shop/web', 'Restart…');
-  await expect(page.getByRole('dialog', { name: 'Restart shop/web?' }).getByRole('textbox')).toHaveCount(0);
+  const { plan } = await answerInMain(confirmations, { title: 'Restart shop/web on Shop production', cancel: true });
+  expect(plan.typedConfirmation?.text).toBe('Shop production');
+  await expect(page.locator('.window-notice')).toContainText('Restart not sent: it was not confirmed.');
 
   const { entries } = await app.core.listActivity({ panelId: id });
   expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy unknown']);
 });
 
-test('a selection of three on a red panel: one confirmation lists each and the one skipped, asks for the panel name; a failure does not stop the others', async ({
+test('a selection of three on a red panel: main’s one confirmation lists each sent, the window the one left out; a failure does not stop the others', async ({
   page,
   launch,
+  confirmations,
 }) => {
   panel.services.addService({ projectName: 'shop', name: 'api', type: 'app' });
   panel.services.addService({ projectName: 'shop', name: 'worker', type: 'compose' });
@@ -179,22 +198,23 @@ test('a selection of three on a red panel: one confirmation lists each and the o
   await checkScreenBothSizes(page, 'service-actions-07-selection');
 
   await bar.getByRole('button', { name: 'Deploy' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Deploy 2 services on Shop production?' });
-  // Every service, under what happens to it; the one left out under why.
-  await expect(dialog.getByRole('list', { name: 'The services the deploy acts on, and those left out' }).getByRole('listitem')).toHaveText([
-    'Built from its source and rolled out anew, in minutes · 2 services',
-    'shop/api (app)',
-    'shop/web (app)',
-    'Left out, sent nothing: a postgres database is not deployed, only started and stopped · 1 service',
-    'shop/db (postgres)',
-  ]);
-  const confirm = dialog.getByRole('button', { name: 'Deploy 2 services' });
-  await expect(confirm).toBeDisabled();
-  await dialog.getByRole('textbox', { name: 'Panel name' }).fill('web');
-  await expect(confirm).toBeDisabled();
-  await dialog.getByRole('textbox', { name: 'Panel name' }).fill('Shop production');
-  await checkScreenBothSizes(page, 'service-actions-08-confirm-several-red');
-  await confirm.click();
+  // The window says which of the choice it left out, and why, while main asks about the rest.
+  await expect(page.locator('.window-notice')).toHaveText(
+    /Left out, sent nothing: shop\/db \(a postgres database is not deployed, only started and stopped\)\./,
+  );
+  await answerInMain(confirmations, {
+    title: 'Deploy 2 services on Shop production',
+    inspect: async (asked) => {
+      const sent = asked.getByRole('region', { name: 'What will be sent' });
+      await expect(sent.getByRole('listitem')).toHaveText([
+        'deploy api in shopPOST /api/deployAppService',
+        'deploy web in shopPOST /api/deployAppService',
+      ]);
+      await asked.getByLabel('Type Shop production to confirm').fill('web');
+      await expect(asked.getByRole('button', { name: 'Deploy', exact: true })).toBeDisabled();
+      await checkScreenBothSizes(asked, 'service-actions-08-confirm-several-red');
+    },
+  });
 
   await expect(page.locator('.window-notice')).toContainText('Deploy of 2 services on Shop production: 1 done, 1 failed.');
   await expect(page.locator('.window-notice')).toContainText('shop/api failed: ');
@@ -215,7 +235,11 @@ test('a selection of three on a red panel: one confirmation lists each and the o
   expect(entries.map((entry) => `${entry.what.serviceName} ${entry.outcome}`).sort()).toEqual(['api failed', 'web ok']);
 });
 
-test('select all shown keeps to the search; a long confirmation scrolls inside with its buttons in view', async ({ page, launch }) => {
+test('select all shown keeps to the search; a long confirmation scrolls inside with its buttons in view', async ({
+  page,
+  launch,
+  confirmations,
+}) => {
   panel.services.removeProject('shop');
   seedDemoServices(panel.services, { projects: 8, servicesPerProject: 9 });
   const app = await launch(page);
@@ -232,16 +256,23 @@ test('select all shown keeps to the search; a long confirmation scrolls inside w
   await table.getByRole('checkbox', { name: /^Select all \d+ shown$/ }).check();
   await expect(bar).toContainText('72 services selected:');
   await bar.getByRole('button', { name: 'Stop' }).click();
-  const dialog = page.getByRole('dialog', { name: /^Stop \d+ services on Acme staging\?$/ });
-  // Only the lines in view are in the page: those left out come last.
-  await dialog.locator('.service-plan-scroller').evaluate((list) => list.scrollTo(0, list.scrollHeight));
-  await expect(
-    dialog.getByRole('listitem').filter({ hasText: 'Left out, sent nothing: Paneldeck has no actions for a box service' }),
-  ).toHaveText('Left out, sent nothing: Paneldeck has no actions for a box service · 8 services');
-  await expect(dialog.getByRole('button', { name: /^Stop \d+ services$/ })).toBeInViewport();
-  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
-  await checkScreenBothSizes(page, 'service-actions-11-confirm-several-long');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.window-notice')).toHaveText(
+    'Left out, sent nothing: 8 services (Paneldeck has no actions for a wordpress service); 8 services (Paneldeck has no actions for a box service).Dismiss',
+  );
+  await answerInMain(confirmations, {
+    title: 'Stop 56 services on Acme staging',
+    cancel: true,
+    inspect: async (asked) => {
+      const sent = asked.getByRole('region', { name: 'What will be sent' });
+      await expect(sent.getByRole('listitem')).toHaveCount(56);
+      // The list scrolls inside; the buttons stay in view, at both sizes.
+      await sent.evaluate((list) => list.scrollTo(0, list.scrollHeight));
+      await expect(asked.getByRole('button', { name: 'Stop', exact: true })).toBeInViewport();
+      await expect(asked.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+      await checkScreenBothSizes(asked, 'service-actions-11-confirm-several-long');
+      await expect(asked.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+    },
+  });
   // From the keyboard in the table: Esc clears the selection, Ctrl+A selects every row shown again.
   await table.getByRole('checkbox', { name: 'Select analytics/cache' }).focus();
   await page.keyboard.press('Escape');
@@ -256,6 +287,7 @@ test('select all shown keeps to the search; a long confirmation scrolls inside w
 test('a deploy of several runs in main: Cancel stops those not started, and the run is still there after a reload of the window', async ({
   page,
   launch,
+  confirmations,
 }) => {
   for (const name of ['api', 'worker', 'admin']) panel.services.addService({ projectName: 'shop', name, type: 'app' });
   const app = await launch(page);
@@ -269,7 +301,7 @@ test('a deploy of several runs in main: Cancel stops those not started, and the 
 
   await table.getByRole('checkbox', { name: /^Select all \d+ shown$/ }).check();
   await page.getByRole('group', { name: 'Actions on the services selected' }).getByRole('button', { name: 'Deploy' }).click();
-  await page.getByRole('dialog', { name: 'Deploy 4 services on Billing?' }).getByRole('button', { name: 'Deploy 4 services' }).click();
+  await answerInMain(confirmations, { title: 'Deploy 4 services on Billing' });
   const progress = page.locator('.services-tab .fleet-run');
   await expect(progress.getByRole('progressbar', { name: 'Deploy on Billing' })).toBeVisible();
   await expect(progress).toContainText('of 4 ended. Cancel stops the services not started yet');

@@ -1,6 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Core } from '../../electron/core/index.ts';
+import type { WritePlan } from '../../shared/write-plan.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
+import type { ConfirmationPages } from './confirmation-page.ts';
 
 /**
  * What an operator does in the window, step by step, for any page that shows it: the browser
@@ -58,4 +60,33 @@ export async function fillServicePicker(view: Locator, submit: string, projectNa
   await expect(view.getByText('Enter the service name.')).toBeVisible();
   await view.getByLabel('Project').fill(projectName);
   await view.getByLabel('Service').fill(serviceName);
+}
+
+/**
+ * Answers main's own confirmation of the next write (opened by the fixture's `confirmations`):
+ * waits for the plan's heading (`title`, when given, must match), lets `inspect` look at the page,
+ * types the production panel's phrase where the plan asks for one (`typed`; by default what the
+ * plan asks), then confirms, or cancels with `cancel`. Returns the plan asked about and its page.
+ */
+export async function answerInMain(
+  confirmations: ConfirmationPages,
+  {
+    title,
+    typed,
+    cancel = false,
+    inspect,
+  }: { title?: string | RegExp; typed?: string; cancel?: boolean; inspect?: (page: Page, plan: WritePlan) => Promise<void> } = {},
+): Promise<{ plan: WritePlan; page: Page }> {
+  const page = await confirmations.next();
+  const plan = confirmations.plans.at(-1)!;
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title ?? plan.title);
+  await inspect?.(page, plan);
+  if (cancel) {
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    return { plan, page };
+  }
+  const asked = plan.typedConfirmation;
+  if (asked) await page.getByLabel(`Type ${asked.text} to confirm`).fill(typed ?? asked.text);
+  await page.getByRole('button', { name: plan.confirmLabel, exact: true }).click();
+  return { plan, page };
 }

@@ -16,7 +16,7 @@ import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
 import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
-import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
+import { plannedInput, plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { CoreMethods, Emit } from '../context/core-context.ts';
 import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 
@@ -45,9 +45,13 @@ export function consolePlan(prepared: readonly PreparedCall[], several: string):
     id: randomUUID(),
     title:
       prepared.length === 1 ? `Call ${name} on ${prepared[0]!.held.record.name}` : `Call ${name} on ${plural(prepared.length, 'panel')}`,
-    detail: `${name} changes the panel, with the input shown in the console. It is sent once to each panel; if an answer does not come, the outcome is unknown: look at the panel.`,
+    detail: `${name} changes the panel. It is sent once to each panel; if an answer does not come, the outcome is unknown: look at the panel.`,
     confirmLabel: 'Send',
-    panels: prepared.map((one) => plannedPanel(one.held.record, [{ label: `${name} with the input given`, request: one.request }])),
+    panels: prepared.map((one) => {
+      const input = plannedInput(one.input);
+      const request = { label: input === undefined ? `${name}, with no input` : `${name}, with this input`, request: one.request };
+      return plannedPanel(one.held.record, [input === undefined ? request : { ...request, input }]);
+    }),
     leftOut: [],
     several,
   });

@@ -45,11 +45,15 @@ function runPlan(planned: readonly PlannedItem[], action: ServiceAction): WriteP
       leftOut.push({ panelName: one.panelName, label: `${action} ${one.item.serviceName} in ${one.item.projectName}`, why: one.leftOut });
     }
   }
-  const count = planned.filter((one) => 'write' in one).length;
+  const writes = planned.flatMap((one) => ('write' in one ? [one] : []));
+  const count = writes.length;
   const label = SERVICE_ACTION_LABELS[action];
+  // Said as the operator chose it: one service by its name, one panel by its name.
+  const only = byPanel.size === 1 ? [...byPanel.values()][0]!.record.name : null;
+  const services = count === 1 ? `${writes[0]!.item.projectName}/${writes[0]!.item.serviceName}` : plural(count, 'service');
   return writePlan({
     id: randomUUID(),
-    title: `${label} ${plural(count, 'service')} on ${plural(byPanel.size, 'panel')}`,
+    title: `${label} ${services} on ${only ?? plural(byPanel.size, 'panel')}`,
     detail: ACTION_DETAILS[action],
     confirmLabel: label,
     panels: [...byPanel.values()].map(({ record, requests }) => plannedPanel(record, requests)),

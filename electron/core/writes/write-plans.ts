@@ -1,4 +1,5 @@
 import { plural } from '../../../shared/counts.ts';
+import { holdsSecret, MASKED_VALUE } from '../../../shared/secret-fields.ts';
 import type { Generation } from '../../../shared/types.ts';
 import type { PlannedPanel, PlannedRequest, PlanLeftOut, TypedConfirmation, WritePlan } from '../../../shared/write-plan.ts';
 import { normaliseAddress } from '../common/address.ts';
@@ -26,6 +27,25 @@ export function plannedPanel(record: PanelRecord, requests: PlannedRequest[], ge
 /** "POST /api/restartAppService": a request as it is sent, under the panel's API. */
 export function requestLine(method: 'GET' | 'POST', route: string): string {
   return `${method} /api${route}`;
+}
+
+/** Lines of an input a plan shows, and characters: an input is read before it is confirmed, never scrolled for minutes. */
+const INPUT_LINES = 40;
+const INPUT_CHARACTERS = 8_000;
+
+/**
+ * An input as a plan shows it: JSON, two spaces a level, every secret value masked (the window's
+ * rule, so the confirmation never shows a password the console hid), cut to its first lines with
+ * how many more there are. Undefined when there is no input.
+ */
+export function plannedInput(input: unknown): string | undefined {
+  if (input === undefined) return undefined;
+  const text = JSON.stringify(input, (key, value: unknown) => (key !== '' && holdsSecret(key, value) ? MASKED_VALUE : value), 2) ?? '';
+  const lines = text.split('\n');
+  let shown = lines.slice(0, INPUT_LINES).join('\n');
+  if (shown.length > INPUT_CHARACTERS) shown = `${shown.slice(0, INPUT_CHARACTERS)}…`;
+  const more = lines.length - INPUT_LINES;
+  return more > 0 ? `${shown}\n… and ${plural(more, 'more line')}` : shown;
 }
 
 /**

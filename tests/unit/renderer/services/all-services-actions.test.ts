@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ServiceActionItemResult } from '../../../../shared/fleet-services.ts';
-import {
-  actionItems,
-  endedCount,
-  fleetEffects,
-  fleetOutcomes,
-  fleetPlanGroups,
-  fleetTypedPhrase,
-  panelCount,
-} from '../../../../renderer/services/all-services-actions.ts';
+import { actionItems, endedCount, fleetOutcomes } from '../../../../renderer/services/all-services-actions.ts';
 import type { FleetServiceRow } from '../../../../renderer/services/all-services-rows.ts';
 import { planServiceAction } from '../../../../renderer/services/service-action-plan.ts';
 import { resultStates, type ServiceActionState } from '../../../../renderer/window/service-action-store.ts';
 
-/** An action across panels: the plan per panel, the phrase typed for red panels, progress and the summary. */
+/** An action across panels: the items asked of main, progress and the summary (main's confirmation shows the plan). */
 
 const row = (panel: string, name: string, type = 'app', colour: FleetServiceRow['panelColour'] = null): FleetServiceRow => ({
   key: `${panel}/shop/${name}`,
@@ -33,42 +25,13 @@ const row = (panel: string, name: string, type = 'app', colour: FleetServiceRow[
 });
 const none = () => undefined;
 
-test('the plan across panels: one group per panel (red said as production), then those left out and why', () => {
+test('the items asked of main across panels: those with the action, in the table order; those without are not asked', () => {
   const rows = [row('a', 'web', 'app', 'red'), row('b', 'web'), row('a', 'db', 'postgres', 'red'), row('b', 'files', 'box')];
   const plan = planServiceAction(rows, 'restart', none);
-  assert.equal(panelCount(plan.acting), 2);
-  assert.deepEqual(
-    fleetPlanGroups(plan).map((group) => `${group.heading}: ${group.services.map((one) => one.name).join(', ')}`),
-    [
-      'Panel a (red: production): web',
-      'Panel b: web',
-      'Left out, sent nothing: Easypanel has no restart for a postgres database: stop it, then start it: db',
-      'Left out, sent nothing: Paneldeck has no actions for a box service: files',
-    ],
-  );
-  assert.deepEqual(fleetEffects(planServiceAction(rows, 'stop', none)), [
-    'Its containers stop; it serves nothing until started again',
-    'Disabled: the database stops until started again',
-  ]);
   assert.deepEqual(actionItems(plan.acting), [
     { panelId: 'a', projectName: 'shop', serviceName: 'web' },
     { panelId: 'b', projectName: 'shop', serviceName: 'web' },
   ]);
-});
-
-test('the typed phrase: none without a red panel, the red panel name with one, "restart 12 services" with several', () => {
-  const green = Array.from({ length: 3 }, (_, n) => row(`g${n}`, 'web'));
-  assert.equal(fleetTypedPhrase(planServiceAction(green, 'stop', none)), null);
-  const oneRed = [...green, row('r', 'web', 'app', 'red'), row('r', 'api', 'app', 'red')];
-  assert.equal(fleetTypedPhrase(planServiceAction(oneRed, 'restart', none)), 'Panel r');
-  const reds = [
-    ...Array.from({ length: 10 }, (_, n) => row(`g${n}`, 'web')),
-    row('r1', 'web', 'app', 'red'),
-    row('r2', 'web', 'app', 'red'),
-  ];
-  assert.equal(fleetTypedPhrase(planServiceAction(reds, 'restart', none)), 'restart 12 services');
-  // A red panel whose services are all left out is not acted on: nothing to type.
-  assert.equal(fleetTypedPhrase(planServiceAction([...green, row('r', 'files', 'box', 'red')], 'deploy', none)), null);
 });
 
 test('progress counts the ended items of this action; the results become row states; the summary names failures with the panel', () => {

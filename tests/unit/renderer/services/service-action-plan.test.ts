@@ -9,8 +9,7 @@ import {
   planServiceAction,
   severalServicesItems,
   planEveryAction,
-  planGroups,
-  typedNameFor,
+  leftOutText,
 } from '../../../../renderer/services/service-action-plan.ts';
 import {
   selectedServices,
@@ -21,7 +20,6 @@ import {
   withShown,
 } from '../../../../renderer/services/service-selection.ts';
 import { serviceActionKey, type ServiceActionState } from '../../../../renderer/window/service-action-store.ts';
-import { samplePanel } from '../../../support/panel-fixture.ts';
 
 /** What an action on one service or a selection will do before it is asked, and the selection itself. */
 
@@ -62,26 +60,21 @@ test('a plan acts on the services that have the action and leaves out, with the 
     ],
   );
   assert.deepEqual(planServiceAction([web, db], 'stop', none).acting, [web, db]);
-  // The confirmation's groups: what happens to each, then why the others are left out.
-  assert.deepEqual(
-    planGroups(planServiceAction([web, db, stack, tools], 'stop', none)).map(
-      ({ heading, services }) => `${heading}: ${services.map((one) => one.name)}`,
-    ),
-    [
-      'Its containers stop; it serves nothing until started again: web,stack',
-      'Disabled: the database stops until started again: db',
-      'Left out, sent nothing: Paneldeck has no actions for a box service: tools',
-    ],
-  );
 });
 
-test('a red panel asks for the service name for one, the panel name for several, for stop and deploy only', () => {
-  const red = samplePanel(1, { name: 'Shop production', colour: 'red' });
-  const green = samplePanel(2, { colour: 'green' });
-  assert.equal(typedNameFor(red, planServiceAction([web], 'stop', none)), 'web');
-  assert.equal(typedNameFor(red, planServiceAction([web, stack, tools], 'deploy', none)), 'Shop production');
-  assert.equal(typedNameFor(red, planServiceAction([web, stack], 'restart', none)), null);
-  assert.equal(typedNameFor(green, planServiceAction([web], 'stop', none)), null);
+test('the services not asked of main are said in the window, grouped by why; more than three counted', () => {
+  const busy: ServiceActionState = { action: 'restart', phase: 'sent', message: null };
+  assert.equal(leftOutText(planServiceAction([web], 'stop', none).skipped), null);
+  const boxes = Array.from({ length: 4 }, (_, n) => service(`files-${n}`, 'box'));
+  const plan = planServiceAction([web, stack, db, ...boxes], 'deploy', (one) => (one === stack ? busy : undefined));
+  assert.equal(
+    leftOutText(plan.skipped),
+    'Left out, sent nothing: shop/stack (an action is already under way on it); shop/db (a postgres database is not deployed, only started and stopped); 4 services (Paneldeck has no actions for a box service).',
+  );
+  assert.equal(
+    leftOutText(plan.skipped.slice(0, 1), (one) => `Billing: ${one.name}`),
+    'Left out, sent nothing: Billing: stack (an action is already under way on it).',
+  );
 });
 
 test('the row menu offers the type\u2019s actions (busy: greyed out), a box says it has none; a selection says how many each acts on', () => {
