@@ -4,9 +4,10 @@ import { expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 
 /**
- * The window's one confirmation (renderer/ui/confirm-dialog.tsx), as each of its callers asks it:
- * it opens on Cancel, Esc goes back with nothing done, and where a name must be typed the action
- * waits for it (the button, and Enter in the field) and then Enter confirms.
+ * The window's one confirmation (renderer/ui/confirm-dialog.tsx), as each of its callers asks it
+ * (changes to Paneldeck's own list), and main's confirmation of a write beside it: each opens on its
+ * safe choice or the field to type in, Esc goes back with nothing done, and where a name must be
+ * typed the action waits for it (the button, and Enter in the field) and then Enter confirms.
  */
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
@@ -18,7 +19,11 @@ async function opensOnCancelAndEscapes(page: Page, dialog: Locator): Promise<voi
   await expect(dialog).toHaveCount(0);
 }
 
-test('one confirmation for a panel, several panels and a service: focus, Esc and the typed name behave alike', async ({ page, launch }) => {
+test('one confirmation for a panel, several panels and a service: focus, Esc and the typed name behave alike', async ({
+  page,
+  launch,
+  confirmations,
+}) => {
   const server = await startReferencePanel({ style: 'public' });
   try {
     server.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
@@ -48,7 +53,8 @@ test('one confirmation for a panel, several panels and a service: focus, Esc and
     await opensOnCancelAndEscapes(page, removeBoth);
     expect((await app.core.listPanels()).length).toBe(2);
 
-    // A stop on the red panel (the Services tab): the service's name is typed first.
+    // A stop on the red panel (the Services tab): main's own confirmation, where the panel's name
+    // is typed first; its keys behave as the window's (Esc is no, Enter in the field is yes).
     await nav(page)
       .getByRole('treeitem', { name: /Shop production/ })
       .click();
@@ -56,22 +62,24 @@ test('one confirmation for a panel, several panels and a service: focus, Esc and
     const table = page.getByRole('table', { name: 'Services' });
     await table.getByRole('button', { name: 'Actions for shop/web' }).click();
     await page.getByRole('menuitem', { name: 'Stop…' }).click();
-    const stop = page.getByRole('dialog', { name: 'Stop shop/web?' });
-    await opensOnCancelAndEscapes(page, stop);
+    const escaped = await confirmations.next();
+    await expect(escaped.getByRole('heading', { name: 'Stop shop/web on Shop production' })).toBeVisible();
+    await expect(escaped.getByLabel('Type Shop production to confirm')).toBeFocused();
+    await escaped.keyboard.press('Escape');
+    await expect(page.locator('.window-notice')).toHaveText(/Stop not sent: it was not confirmed\./);
     await table.getByRole('button', { name: 'Actions for shop/web' }).click();
     await page.getByRole('menuitem', { name: 'Stop…' }).click();
-    const name = stop.getByRole('textbox', { name: 'Service name' });
-    await name.fill('we');
+    const stop = await confirmations.next();
+    const name = stop.getByLabel('Type Shop production to confirm');
+    await name.fill('Shop');
     await name.press('Enter');
-    await expect(stop).toBeVisible();
-    await expect(stop.getByRole('button', { name: 'Stop web' })).toBeDisabled();
+    await expect(stop.getByRole('button', { name: 'Stop', exact: true })).toBeDisabled();
     expect(server.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(0);
     // Spaces around the name do not count, as in every typed confirmation.
-    await name.fill(' web ');
-    await expect(stop.getByRole('button', { name: 'Stop web' })).toBeEnabled();
-    await checkScreenBothSizes(page, 'confirm-02-typed-name');
+    await name.fill(' Shop production ');
+    await expect(stop.getByRole('button', { name: 'Stop', exact: true })).toBeEnabled();
+    await checkScreenBothSizes(stop, 'confirm-02-typed-name');
     await name.press('Enter');
-    await expect(stop).toHaveCount(0);
     await expect(page.locator('.window-notice')).toHaveText(/Stopped shop\/web on Shop production\./);
     expect(server.requests.filter((request) => request.path === '/api/stopAppService')).toHaveLength(1);
   } finally {

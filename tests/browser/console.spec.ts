@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { DEMO_USER, type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import type { AppUnderTest } from './app-harness.ts';
-import { expect, test } from './fixtures.ts';
+import { answerInMain, expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 
 /**
@@ -61,6 +61,7 @@ const pick = (page: Page, name: string) =>
 test('a panel’s console in each generation: the catalogue, a form, an answer with a secret revealed, a write asked once and logged', async ({
   page,
   launch,
+  confirmations,
 }) => {
   const app = await launch(page);
   await threePanels(app);
@@ -115,7 +116,8 @@ test('a panel’s console in each generation: the catalogue, a form, an answer w
   await expect(request.getByRole('list', { name: 'What the schema says is wrong' })).toContainText('projectName: Must be a string.');
   await checkScreenBothSizes(page, 'console-05-json-errors');
 
-  // A write on the red panel (Charlie): one confirmation naming the operation, the panel and the input; typed.
+  // A write on the red panel (Charlie): main's one confirmation naming the operation, the panel, the
+  // request and its input; the panel's name typed there.
   await openConsole(page, 'Charlie public');
   await page.getByRole('searchbox', { name: 'Search the operations' }).fill('createProject');
   await pick(page, 'createProject');
@@ -124,12 +126,20 @@ test('a panel’s console in each generation: the catalogue, a form, an answer w
     .getByLabel(/^name/)
     .fill('console-made');
   await page.getByRole('button', { name: 'Run…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Run createProject on Charlie public?' });
-  await expect(dialog).toContainText('"name": "console-made"');
-  await expect(dialog.getByRole('button', { name: 'Run createProject' })).toBeDisabled();
-  await dialog.getByLabel('Panel name').fill('Charlie public');
-  await checkScreenBothSizes(page, 'console-06-write-confirmation');
-  await dialog.getByRole('button', { name: 'Run createProject' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await answerInMain(confirmations, {
+    title: 'Call createProject on Charlie public',
+    inspect: async (asked) => {
+      const sent = asked.getByRole('region', { name: 'What will be sent' });
+      await expect(sent.getByRole('listitem')).toContainText('createProject, with this input');
+      await expect(sent.getByRole('listitem')).toContainText('POST /api/createProject');
+      await expect(sent.locator('pre')).toHaveText('{\n  "name": "console-made"\n}');
+      await expect(asked.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+      expect(servers[2]!.services.projects().some((project) => project.name === 'console-made')).toBe(false);
+      await asked.getByLabel('Type Charlie public to confirm').fill('Charlie public');
+      await checkScreenBothSizes(asked, 'console-06-write-confirmation');
+    },
+  });
   await expect(page.getByRole('region', { name: 'Answer' }).locator('.console-status')).toHaveText('200');
   expect(servers[2]!.services.projects().some((project) => project.name === 'console-made')).toBe(true);
 
@@ -146,6 +156,7 @@ test('the same read across three panels: progress, a sortable table and its CSV;
   page,
   launch,
   dataDir,
+  confirmations,
 }) => {
   // Main's save dialog, answered with a file beside the data folder.
   const csvFile = join(dataDir, '..', `results-${Date.now()}.csv`);
@@ -177,17 +188,22 @@ test('the same read across three panels: progress, a sortable table and its CSV;
   await expect(view.getByText(`Saved 3 rows as CSV to ${csvFile}, in the order shown.`)).toBeVisible();
   expect(await readFile(csvFile, 'utf8')).toBe(csv);
 
-  // A write across the panels: one question listing each, typed (a red panel is among them).
+  // A write across the panels: main's one question listing each panel with its request, typed (a
+  // red panel is among them); a no sends nothing anywhere.
   await view.getByLabel(/^Operation/).fill('projects.createProject');
   await view.getByLabel(/^name/).fill('fleet-made');
   await view.getByRole('button', { name: 'Run on 3 panels…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Run projects.createProject on 3 panels?' });
-  for (const generation of GENERATIONS)
-    await expect(dialog.getByRole('list', { name: 'The panels written to' })).toContainText(generation.name);
-  await expect(dialog.getByRole('button', { name: 'Run on 3 panels' })).toBeDisabled();
-  await dialog.getByLabel('Panel name').fill('Charlie public');
-  await checkScreenBothSizes(page, 'console-09-fleet-write-confirmation');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toHaveCount(0);
+  await answerInMain(confirmations, {
+    cancel: true,
+    inspect: async (asked, plan) => {
+      expect(plan.panels.map((panel) => panel.name).sort()).toEqual(GENERATIONS.map((generation) => generation.name).sort());
+      const sent = asked.getByRole('region', { name: 'What will be sent' });
+      for (const generation of GENERATIONS) await expect(sent.getByRole('heading', { name: new RegExp(generation.name) })).toBeVisible();
+      await expect(asked.getByLabel('Type Charlie public to confirm')).toBeVisible();
+      await expect(asked.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+      await checkScreenBothSizes(asked, 'console-09-fleet-write-confirmation');
+    },
+  });
+  await expect(view.getByRole('alert')).toContainText('Nothing was sent: the write was not confirmed.');
   expect(servers.some((server) => server.services.projects().some((project) => project.name === 'fleet-made'))).toBe(false);
 });
