@@ -42,9 +42,11 @@ test('Chromium sends a POST again after a reset on a reused keep-alive connectio
       const answer = await fetch(url, { method: 'POST', body: 'deploy web', headers: { 'content-type': 'text/plain' } });
       return answer.status;
     }, `${origin}/write`);
-    // The POST met a reset on a reused connection, and Chromium sent it again on a new one.
+    // The POST met a reset on a reused connection, and Chromium sent it again: once more on a new
+    // connection, or more often when another idle connection (the favicon's) was reused first.
     expect(status).toBe(200);
-    expect(posts).toEqual(['deploy web', 'deploy web']);
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(posts)).toEqual(new Set(['deploy web']));
   } finally {
     server.close();
   }

@@ -1,7 +1,7 @@
 import { type PanelStyle, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { expect, test as base } from './fixtures.ts';
 import { checkScreen, checkScreenBothSizes, rendererContents } from './screens.ts';
-import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
+import { answerInMain, fillServicePicker, openSignedInTab } from './ui-steps.ts';
 
 /**
  * The Deployments tab against the reference panel: a service's history (status as mark and word,
@@ -26,6 +26,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   page,
   launch,
   panelServer,
+  confirmations,
 }) => {
   test.setTimeout(120_000);
   panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
@@ -68,6 +69,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   actions.setDeployTime(0);
   const endBuild = actions.holdDeploys();
   const deploying = app.core.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+  await answerInMain(confirmations, { title: 'Deploy shop/web on Shop' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   const build = actions.actions()[0]!;
   build.log += `${Array.from({ length: 3000 }, (_, n) => entry(n + 1)).join('\n')}\n`;
@@ -110,6 +112,7 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   // Leaving the tab while a build runs stops the reads.
   const endSecond = actions.holdDeploys();
   const second = app.core.runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' });
+  await answerInMain(confirmations, { title: 'Deploy shop/web on Shop' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   await view.getByRole('button', { name: 'Refresh' }).first().click();
   await table.getByRole('row').nth(1).getByRole('button', { name: 'build' }).click();

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { Core } from '../../electron/core/index.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-core.ts';
-import { expect, test } from './fixtures.ts';
+import { answerInMain, expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 
 /**
@@ -55,6 +55,7 @@ const services = (page: Page) => page.getByRole('region', { name: 'All services'
 test('200 panels in three generations: versions and load on the panel list, every service in one view, one alert for a crash, a restart on twelve panels', async ({
   page,
   launch,
+  confirmations,
 }) => {
   test.setTimeout(600_000);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -102,12 +103,17 @@ test('200 panels in three generations: versions and load on the panel list, ever
     const bar = services(page).getByRole('group', { name: 'Actions on the services selected' });
     await expect(bar).toContainText(`${CLIENT} services selected`);
     await bar.getByRole('button', { name: 'Restart' }).click();
-    const dialog = page.getByRole('dialog', { name: `Restart ${CLIENT} services on ${CLIENT} panels?` });
-    // Every panel is in the list, which scrolls (and draws only the lines in view).
-    await expect(dialog).toContainText(nameOf(0));
-    await dialog.locator('.service-plan-scroller').evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
-    await expect(dialog).toContainText(nameOf(CLIENT - 1));
-    await dialog.getByRole('button', { name: `Restart ${CLIENT} services` }).click();
+    // Main's confirmation lists every panel (the window asks nothing), each with its one request.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await answerInMain(confirmations, {
+      title: `Restart ${CLIENT} services on ${CLIENT} panels`,
+      inspect: async (asked, plan) => {
+        expect(plan.panels.map((panel) => panel.name).sort()).toEqual(Array.from({ length: CLIENT }, (_, index) => nameOf(index)).sort());
+        const sent = asked.getByRole('region', { name: 'What will be sent' });
+        await sent.evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+        await expect(sent).toContainText(nameOf(CLIENT - 1));
+      },
+    });
     const summary = services(page).locator('.fleet-run');
     await expect(summary).toContainText(`Restart of ${CLIENT} services on ${CLIENT} panels: ${CLIENT} done`);
     await checkScreenBothSizes(page, 'fleet-200-02-restart-twelve');

@@ -3,7 +3,7 @@ import type { Core } from '../../electron/core/index.ts';
 import type { ReferencePanel } from '../support/reference-panel/server.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-core.ts';
-import { demo, expect, test } from './fixtures.ts';
+import { answerInMain, demo, expect, test } from './fixtures.ts';
 import { checkScreenBothSizes } from './screens.ts';
 
 /**
@@ -69,6 +69,7 @@ const serviceRow = (page: Page, panel: string, project: string, name: string): L
 test('the fleet Services view: three groupings, search and filter, a selection across panels, one confirmation, results per row, cancel', async ({
   page,
   launch,
+  confirmations,
 }) => {
   // Six reference panels, three runs and a dozen axe scans: slow on a busy machine, never stuck.
   test.setTimeout(300_000);
@@ -130,14 +131,20 @@ test('the fleet Services view: three groupings, search and filter, a selection a
     // A deploy of web on six panels: Globex's build fails in the panel's words; Hooli does not answer.
     members[2]!.server.serviceActions.failDeploys('shop', 'web', { message: 'npm ERR! missing script: build' });
     await bar.getByRole('button', { name: 'Deploy' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Deploy 6 services on 6 panels?' });
-    await expect(dialog.getByRole('list', { name: /by panel/ })).toContainText('Acme prod (red: production)');
-    await expect(dialog).toContainText('Acme prod is marked red: production');
-    const confirm = dialog.getByRole('button', { name: 'Deploy 6 services' });
-    await expect(confirm).toBeDisabled();
-    await checkScreenBothSizes(page, 'fleet-services-05-confirm-typed');
-    await dialog.getByLabel('Panel name').fill('Acme prod');
-    await confirm.click();
+    // The window asks nothing; main's confirmation lists every request by panel, says Hooli is left
+    // out (main reads each panel for the plan, and Hooli does not answer) and, with a red panel
+    // among them, asks for its name.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await answerInMain(confirmations, {
+      title: 'Deploy 5 services on 5 panels',
+      inspect: async (asked, plan) => {
+        const sent = asked.getByRole('region', { name: 'What will be sent' });
+        await expect(sent).toContainText('Acme prod');
+        await expect(sent.locator('.left-out')).toContainText('Hooli');
+        expect(plan.typedConfirmation?.text).toBe('Acme prod');
+        await checkScreenBothSizes(asked, 'fleet-services-05-confirm-typed');
+      },
+    });
     const summary = view(page).locator('.fleet-run');
     await expect(summary).toContainText('Deploy of 6 services on 6 panels: 4 done, 2 failed');
     await expect(summary).toContainText(/Globex: shop\/web failed: .*npm ERR! missing script: build/);
@@ -155,9 +162,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
     await table(page).getByRole('checkbox', { name: 'Select the 4 of Hooli' }).uncheck();
     await expect(bar).toContainText('20 services selected');
     await bar.getByRole('button', { name: 'Deploy' }).click();
-    const held = page.getByRole('dialog', { name: 'Deploy 20 services on 5 panels?' });
-    await held.getByLabel('Panel name').fill('Acme prod');
-    await held.getByRole('button', { name: 'Deploy 20 services' }).click();
+    await answerInMain(confirmations, { title: 'Deploy 20 services on 5 panels' });
     const progress = view(page).locator('.fleet-run');
     await expect(progress).toContainText('0 of 20 ended');
     await expect(progress).toContainText('Cancel stops the services not started yet');

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { type PanelStyle, startReferencePanel } from '../support/reference-panel/server.ts';
-import { expect, test } from './fixtures.ts';
+import type { ConfirmationPages } from './confirmation-page.ts';
+import { answerInMain, expect, test } from './fixtures.ts';
 import { checkScreen, rendererContents } from './screens.ts';
 import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
 
@@ -17,17 +18,14 @@ const GENERATIONS: readonly { style: Exclude<PanelStyle, 'simple'>; stop: string
   { style: 'public', stop: '/api/stopAppService' },
 ];
 
-/** Chooses `item` in the row menu of shop/web, confirms it, and waits for the window's notice. */
-async function act(page: Page, table: Locator, item: string, verb: string, done: string): Promise<void> {
+/** Chooses `item` in the row menu of shop/web, confirms it in main's confirmation, and waits for the window's notice. */
+async function act(page: Page, confirmations: ConfirmationPages, table: Locator, item: string, panel: string, done: string): Promise<void> {
   await table.getByRole('button', { name: 'Actions for shop/web' }).click();
   await page
     .getByRole('menu', { name: 'shop/web' })
     .getByRole('menuitem', { name: `${item}…`, exact: true })
     .click();
-  await page
-    .getByRole('dialog', { name: `${item} shop/web?` })
-    .getByRole('button', { name: `${verb} web` })
-    .click();
+  await answerInMain(confirmations, { title: `${item} shop/web on ${panel}` });
   await expect(page.locator('.window-notice')).toContainText(`${done} shop/web`);
 }
 
@@ -35,6 +33,7 @@ for (const { style, stop } of GENERATIONS) {
   test(`${style}: services, load, deploy, stop, start, restart, a build log and log lines, all from the window`, async ({
     page,
     launch,
+    confirmations,
   }) => {
     test.setTimeout(120_000);
     const server = await startReferencePanel({ style });
@@ -57,13 +56,13 @@ for (const { style, stop } of GENERATIONS) {
       await expect(table.getByRole('row').filter({ hasText: 'web' })).toContainText('Running');
 
       const stops = () => server.requests.filter((request) => request.path.split('?')[0] === stop).length;
-      await act(page, table, 'Stop', 'Stop', 'Stopped');
+      await act(page, confirmations, table, 'Stop', `Shop ${style}`, 'Stopped');
       expect(stops(), 'the stop went once, by the generation’s own route').toBe(1);
       expect(server.services.service('shop', 'web')?.replicas).toEqual({ actual: 0, desired: 0 });
-      await act(page, table, 'Start', 'Start', 'Started');
+      await act(page, confirmations, table, 'Start', `Shop ${style}`, 'Started');
       expect(server.services.service('shop', 'web')?.replicas).toEqual({ actual: 1, desired: 1 });
-      await act(page, table, 'Restart', 'Restart', 'Restarted');
-      await act(page, table, 'Deploy', 'Deploy', 'Deployed');
+      await act(page, confirmations, table, 'Restart', `Shop ${style}`, 'Restarted');
+      await act(page, confirmations, table, 'Deploy', `Shop ${style}`, 'Deployed');
       await checkScreen(page, `generations-${style}-services`);
 
       await page.getByRole('button', { name: 'Deployments', exact: true }).click();

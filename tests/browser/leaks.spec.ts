@@ -7,7 +7,7 @@ import { startReferencePanel } from '../support/reference-panel/server.ts';
 import { secretFormsIn } from '../support/secret-forms.ts';
 import type { AppUnderTest } from './app-harness.ts';
 import { rendererContents } from './screens.ts';
-import { addPanel, demo, expect, logIn, test } from './fixtures.ts';
+import { addPanel, answerInMain, demo, expect, logIn, test } from './fixtures.ts';
 
 const WRONG_PASSWORD = 'wrong-Pa55word-for-the-leak-test';
 
@@ -165,6 +165,7 @@ test('no token in the answers, events, log lines or activity entries of the serv
   launch,
   logDir,
   dataDir,
+  confirmations,
 }) => {
   const server = await startReferencePanel({ style: 'public' });
   try {
@@ -180,7 +181,7 @@ test('no token in the answers, events, log lines or activity entries of the serv
     const panelId = (await app.core.listPanels())[0]!.id;
 
     // Through the window's own bridge: the calls and their answers go the app's way (preload, IPC registrar).
-    const outcomes = await page.evaluate(async (id) => {
+    const asking = page.evaluate(async (id) => {
       const api = (window as unknown as { panelApi: PanelApi }).panelApi;
       const shop = { projectName: 'shop' };
       const settled = (work: Promise<unknown>) =>
@@ -197,19 +198,30 @@ test('no token in the answers, events, log lines or activity entries of the serv
         await settled(api.followServiceLogs(id, { ...shop, serviceName: 'stack' })),
       ];
     }, panelId);
+    // Each write is asked in main's confirmation, whose page is searched for the token too.
+    const asked: string[] = [];
+    for (const title of ['Stop shop/web on Shop', 'Deploy shop/web on Shop']) {
+      await answerInMain(confirmations, { title, inspect: async (shown) => void asked.push(await shown.content()) });
+    }
+    const outcomes = await asking;
     expect(outcomes.filter((outcome) => 'error' in outcome)).toEqual([]);
     await expect.poll(() => server.logs.openSockets('shop', 'stack')).toBe(1);
     server.logs.write('shop', 'stack', `live line\nlive ${token}`);
     await expect.poll(() => app.events.filter((event) => event.type === 'serviceLogLines').length).toBeGreaterThan(0);
 
     server.setFault('restartAppService', { kind: 'status', status: 401 });
-    const refused = await page.evaluate(async (id) => {
+    const refusing = page.evaluate(async (id) => {
       const api = (window as unknown as { panelApi: PanelApi }).panelApi;
       return api.runServiceAction(id, { projectName: 'shop', serviceName: 'web', action: 'restart' }).then(
         () => 'done',
         (error: Error) => error.message,
       );
     }, panelId);
+    await answerInMain(confirmations, {
+      title: 'Restart shop/web on Shop',
+      inspect: async (shown) => void asked.push(await shown.content()),
+    });
+    const refused = await refusing;
     expect(refused).toMatch(/rejected the saved token/);
     await expect.poll(() => server.logs.openSockets()).toBe(0);
     const activity = await page.evaluate(() => (window as unknown as { panelApi: PanelApi }).panelApi.listActivity({}));
@@ -225,6 +237,7 @@ test('no token in the answers, events, log lines or activity entries of the serv
       { where: 'the IPC answers', text: JSON.stringify(app.answers) },
       { where: 'the events', text: JSON.stringify(app.events) },
       { where: 'the page', text: dom },
+      ...asked.map((text, index) => ({ where: `confirmation ${index + 1}`, text })),
     ];
     const found = server
       .issuedTokens()
