@@ -62,7 +62,8 @@ export interface OperationAnswer {
 /** One panel's outcome in a read across panels. */
 export interface PanelOperationResult {
   panelId: string;
-  outcome: 'done' | 'failed' | 'cancelled';
+  /** `unknown`: a write was sent and its answer did not come; the panel may have done it. */
+  outcome: 'done' | 'failed' | 'unknown' | 'cancelled';
   status: number | null;
   ms: number | null;
   /**

@@ -170,7 +170,10 @@ export function ConsoleTab({ panel }: { panel: Panel }) {
             )}
             {callError && (
               // A no in main's confirmation is the operator's choice: said, not shown as an error.
-              <div className={`notice ${callError.code === 'NOT_CONFIRMED' ? 'notice-info' : 'notice-error'}`} role="alert">
+              <div
+                className={`notice ${callError.code === 'NOT_CONFIRMED' ? 'notice-info' : callError.code === 'OUTCOME_UNKNOWN' ? 'notice-warning' : 'notice-error'}`}
+                role="alert"
+              >
                 <p>{callError.message}</p>
               </div>
             )}

@@ -72,9 +72,9 @@ export function FleetResults({ results, field }: { results: readonly PanelOperat
                 <th scope="row" title={row.panelAddress}>
                   {row.panelName}
                 </th>
-                <td>{row.status ?? (row.outcome === 'cancelled' ? 'cancelled' : 'failed')}</td>
+                <td>{row.status ?? (row.outcome === 'done' ? '' : row.outcome)}</td>
                 <td>{row.ms === null ? '' : Math.round(row.ms).toLocaleString('en')}</td>
-                <td className={row.outcome === 'done' ? 'fleet-console-value' : 'fleet-console-value field-error'} title={row.valueText}>
+                <td className={row.outcome === 'failed' ? 'fleet-console-value field-error' : 'fleet-console-value'} title={row.valueText}>
                   {row.valueText}
                 </td>
               </tr>

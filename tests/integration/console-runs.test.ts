@@ -120,6 +120,29 @@ test('a write across panels goes only with allowWrite, and each panel’s write 
   ]);
 });
 
+test('a write across panels whose answer does not come is unknown, never failed, and nothing invites a retry; on one panel too', async () => {
+  const { ids } = await signedInPanels(['public', 'public']);
+  panels[1]!.setFault('createProject', { kind: 'drop-connection' });
+  const create = { operation: 'createProject', input: { name: 'fleet-made' } };
+  const results = await core.callOperationOnPanels(ids, create, { field: null, allowWrite: true });
+  assert.deepEqual(
+    results.map((result) => result.outcome),
+    ['done', 'unknown'],
+  );
+  assert.match(results[1]!.message!, /^Outcome unknown: .*check the panel/);
+  assert.doesNotMatch(results[1]!.message!, /try (it )?again|retry/i);
+  assert.equal(panels[1]!.requests.filter((request) => /createProject/.test(request.path)).length, 1, 'sent once, never again by itself');
+
+  const alone = await core.callOperation(ids[1]!, create).then(
+    () => null,
+    (error: { code: string; message: string }) => error,
+  );
+  assert.equal(alone?.code, 'OUTCOME_UNKNOWN');
+  assert.doesNotMatch(alone!.message, /try (it )?again|retry/i);
+  const { entries } = await core.listActivity();
+  assert.deepEqual(entries.map((entry) => entry.outcome).sort(), ['ok', 'unknown', 'unknown']);
+});
+
 test('an answer over 4 MiB is cut to the start of its text; a 4 MiB one is read whole without holding main long', async () => {
   const { ids, tokens } = await signedInPanels(['public']);
   const [id] = ids as [string];

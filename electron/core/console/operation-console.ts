@@ -218,6 +218,13 @@ async function recordedWrite(
     );
   } catch (error) {
     if (error instanceof RefusedWrite) return error.answer;
+    // Said as the activity log records it: an unanswered write is unknown (never failed, never
+    // "try again"); any other failure in the same words as its entry.
+    const { outcome, message } = judge(error);
+    if (outcome === 'unknown')
+      throw new PanelError('OUTCOME_UNKNOWN', `Outcome unknown: ${message ?? 'check the panel.'}`, { cause: error });
+    if (error instanceof PanelError && message !== null && message !== error.message)
+      throw new PanelError(error.code, message, { cause: error });
     throw error;
   }
 }

@@ -126,7 +126,7 @@ interface PanelAnswerOf<T> {
 }
 
 function failedResult(panelId: string, error: Pick<ErrorInfo, 'code' | 'message'>): PanelOperationResult {
-  const outcome = error.code === 'CANCELLED' ? 'cancelled' : 'failed';
+  const outcome = error.code === 'CANCELLED' ? 'cancelled' : error.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed';
   return { panelId, outcome, status: null, ms: null, value: null, message: error.message };
 }
 
