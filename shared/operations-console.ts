@@ -9,7 +9,7 @@ import type { Generation } from './types.ts';
 /** A JSON Schema subset as main passes it to the window: `$ref`s already inlined up to `SCHEMA_DEPTH_MAX`, a cut marked `CUT_SCHEMA_MARK`. */
 export type InputSchema = Record<string, unknown>;
 
-/** Which of Easypanel's generations the catalogue was read in (EASYPANEL.md): tRPC up to 2.30, the RPC layer 2.31–2.32, the public API from 2.33. */
+/** Which of Easypanel's generations the catalogue was read in (docs/easypanel-api.md): tRPC up to 2.30, the RPC layer 2.31–2.32, the public API from 2.33. */
 export type { Generation };
 
 export interface CatalogueOperation {

@@ -3,7 +3,7 @@ import type { FieldPathSegment } from './field-path.ts';
 /**
  * Which fields of what a panel sends the window masks: in the console's answers, inputs, tables and
  * exports, and in the session view. API tokens, two-factor secrets, password hashes, env values
- * (EASYPANEL.md: `listUsers` holds each user's `apiToken`, `twoFactorSecret` and password hash in
+ * (docs/easypanel-api.md: `listUsers` holds each user's `apiToken`, `twoFactorSecret` and password hash in
  * clear; a service's `env` holds its `K=V` lines), and what sessions carry (keys, JWTs, cookies).
  * Main removes the panel's own token from every answer; this is the rest. One rule for every view,
  * so a key one of them hides is hidden by all. Pure.

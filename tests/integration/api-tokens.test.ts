@@ -10,7 +10,7 @@ import { secretFormsIn } from '../support/secret-forms.ts';
 /**
  * Signing in with a long-lived API token made in Easypanel, over real HTTP against the reference
  * panel's three generations: whether its session route takes API tokens (`accept`) or not
- * (`refuse`, EASYPANEL.md does not know), the token is checked before it is kept, marked as an API
+ * (`refuse`, docs/easypanel-api.md does not know), the token is checked before it is kept, marked as an API
  * token, read without signing the panel out, and a log out forgets it here without asking the
  * panel (a log out does not end an API token). The token never reaches the window.
  */

@@ -22,7 +22,7 @@ const NATIVE: [Exclude<PanelStyle, 'simple'>, Transport][] = [
   ['public', 'public'],
 ];
 
-/** A failure as each generation's envelope carries it, written out as EASYPANEL.md gives them. */
+/** A failure as each generation's envelope carries it, written out as docs/easypanel-api.md gives them. */
 function envelope(via: Transport, code: string, status: number, message: string, data?: Record<string, unknown>): unknown {
   const jsonRpc: Record<string, number> = { BAD_REQUEST: -32600, UNAUTHORIZED: -32001, TOO_MANY_REQUESTS: -32029 };
   if (via === 'trpc') {

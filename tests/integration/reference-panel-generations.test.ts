@@ -13,7 +13,7 @@ import { DEMO_USER, TWO_FACTOR_USER, type PanelStyle, type Transport } from '../
 
 /**
  * The reference panel's three Easypanel generations on the wire, with raw fetch, pinned to
- * /work/shared/EASYPANEL.md: which routes each answers, every envelope of a log-in cycle (log in,
+ * docs/easypanel-api.md: which routes each answers, every envelope of a log-in cycle (log in,
  * session, version, log out), session lifetimes, two-factor, and the RPC layer's own rules.
  */
 
@@ -74,7 +74,7 @@ describe('which routes each generation answers', () => {
   });
 });
 
-/** Each generation's envelopes, written out as EASYPANEL.md gives them. */
+/** Each generation's envelopes, written out as docs/easypanel-api.md gives them. */
 const WIRE: Record<
   Generation,
   {

@@ -5,7 +5,7 @@ import { waitUntil } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 
 /**
- * The reference panel's log WebSocket on the wire, as EASYPANEL.md describes it: `/ws/serviceLogs`
+ * The reference panel's log WebSocket on the wire, as docs/easypanel-api.md describes it: `/ws/serviceLogs`
  * at the root of the origin (beside `/api`), the token only as `?token=`, frames `{"output": "..."}`
  * with the backlog first, then lines as they are written.
  */

@@ -14,7 +14,7 @@ import { type ReferencePanel, SERVICE_TYPES, type Transport } from '../support/r
 
 /**
  * The reference panel's projects, services, task stats and server load on the wire, with raw
- * fetch, pinned to EASYPANEL.md ("What operators do every day"): each generation's names for
+ * fetch, pinned to docs/easypanel-api.md ("What Paneldeck sends with a token, by feature"): each generation's names for
  * them, the versions that have each name, the answers' shapes (memory and disk as strings), and
  * the state a test sets showing in the next read.
  */
@@ -102,7 +102,7 @@ describe('projects, services and task stats in each generation', () => {
   });
 });
 
-/** The names of the server's load, each with the versions EASYPANEL.md gives for it. */
+/** The names of the server's load, each with the versions docs/easypanel-api.md gives for it. */
 const STATS_NAMES: { style: Generation; version: string; via: Transport; name: string; answered: boolean }[] = [
   { style: 'trpc', version: '2.28.1', via: 'trpc', name: 'monitor.getSystemStats', answered: true },
   { style: 'trpc', version: '2.28.1', via: 'trpc', name: 'monitorOld.getSystemStats', answered: false },

@@ -13,7 +13,7 @@ import {
 import { DEMO_USER, TWO_FACTOR_USER, type PanelStyle, type ReferencePanel, type Transport } from '../support/reference-panel/server.ts';
 
 /**
- * The version each generation reports, found by probing as EASYPANEL.md says, and long-lived API
+ * The version each generation reports, found by probing as docs/easypanel-api.md says, and long-lived API
  * tokens: on the wire with raw fetch.
  */
 
@@ -22,7 +22,7 @@ const TRPC_NULL_INPUT = '?input=%7B%22json%22%3Anull%7D';
 /** Every generation takes a log in at tRPC's POST route. */
 const logIn = async (panel: ReferencePanel) => tokenOf('trpc', await operate(panel, 'trpc', 'login', credentials));
 
-/** EASYPANEL.md's probe, in its order (2.33 also answers the older routes): the generation and version. */
+/** docs/easypanel-api.md's probe, in its order (2.33 also answers the older routes): the generation and version. */
 async function probe(panel: ReferencePanel, token: string): Promise<[string, unknown]> {
   const plain = await call(panel, 'GET', '/api/getUpdateStatus', { token });
   const plainVersion = (plain.body as { version?: unknown }).version;

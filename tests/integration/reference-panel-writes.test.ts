@@ -13,8 +13,8 @@ import {
 import type { ReferencePanel, Transport } from '../support/reference-panel/server.ts';
 
 /**
- * The reference panel's writes to services on the wire, with raw fetch, pinned to EASYPANEL.md
- * ("What operators do every day"): each generation's names (`services.app.stopService`,
+ * The reference panel's writes to services on the wire, with raw fetch, pinned to docs/easypanel-api.md
+ * ("What Paneldeck sends with a token, by feature"): each generation's names (`services.app.stopService`,
  * `services/app/stopService`, `POST stopAppService`), the task stats that follow, a deploy that
  * holds its answer for its time and writes a build log into an action record, a deploy made to
  * fail, an answer lost after the write was done, and the actions read back.

@@ -139,7 +139,7 @@ describe('the easypanel style (Easypanel 2.33+)', () => {
       contentType: 'application/json; charset=utf-8',
       body: { code: 'NOT_FOUND', status: 404, message: 'Not found' },
     });
-    // A 2.33 panel still answers the older tRPC route (EASYPANEL.md): in tRPC's words.
+    // A 2.33 panel still answers the older tRPC route (docs/easypanel-api.md): in tRPC's words.
     const olderRoute = await call(panel(), 'POST', '/api/trpc/auth.login', { json: { json: {} } });
     assert.deepEqual(
       [olderRoute.status, (olderRoute.body as { error: { json: { data: unknown } } }).error.json.data],

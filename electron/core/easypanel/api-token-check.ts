@@ -5,7 +5,7 @@ import { requestSession, type PanelEndpoint, type RequestSettings } from './pane
 
 /**
  * Long-lived API tokens (made in Easypanel under Settings, Users): whether a panel accepts one.
- * Whether Easypanel's `getSession` takes an API token is not known (../shared/EASYPANEL.md), so
+ * Whether Easypanel's `getSession` takes an API token is not known (docs/easypanel-api.md), so
  * the session read is tried first and the version read (which takes any valid token) second.
  */
 

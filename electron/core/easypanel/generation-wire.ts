@@ -5,7 +5,7 @@ import { checkJsonShape, PANEL_ANSWER_LIMITS } from '../common/json-shape.ts';
 import { isRecord } from '../../../shared/guards.ts';
 
 /**
- * The three ways an Easypanel speaks its API (../shared/EASYPANEL.md):
+ * The three ways an Easypanel speaks its API (docs/easypanel-api.md):
  * - `public` (2.33+, the public API): plain JSON in and out, reads as GET, writes as POST;
  * - `rpc` (2.31 and 2.32): `/rpc/<ns>/<proc>`, every call a POST of `{"json": input}`, answers
  *   `{"json": data, "meta": [...]}`, errors `{"json":{"defined":false,"code","status","message"}}`;

@@ -14,7 +14,7 @@ import { cleaningOnce, type ResolveContext, resolvePointer, resolveSchema, type 
 
 /**
  * A panel's `/api/openapi.json` read into the console's operations, for each generation's shape
- * (EASYPANEL.md): tRPC paths `/api/trpc/<ns.proc>` (a GET's input in its `input` parameter);
+ * (docs/easypanel-api.md): tRPC paths `/api/trpc/<ns.proc>` (a GET's input in its `input` parameter);
  * 2.31–2.32 `servers: [{url: "/api/rpc"}]` with POST paths `/<ns>/<proc>`; 2.33
  * `servers: [{url: "/api"}]` with GET reads (query parameters) and POST writes at `/<name>`.
  *

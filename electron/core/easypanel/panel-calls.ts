@@ -194,7 +194,7 @@ const VERSION_PROBES: readonly Generation[] = ['public', 'trpc', 'rpc'];
 
 /**
  * Reads the panel's version with its token in its own generation; when that generation has no version route
- * (an upgraded or misjudged panel), probes the generations in EASYPANEL.md's order. Returns the
+ * (an upgraded or misjudged panel), probes the generations in docs/easypanel-api.md's order. Returns the
  * version and the generation that answered, or null when no generation answered one. An UNAUTHORIZED is
  * thrown (the token is the problem, not the generation); other failures count as "no version".
  */

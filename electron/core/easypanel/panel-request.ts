@@ -27,7 +27,7 @@ export interface RequestRoute {
   /**
    * The generation whose envelope a generation's route speaks, where it is not the generation's own: 2.33's
    * GET cannot carry a number (`limit`), so such a read goes through the RPC layer a 2.33 panel
-   * still answers (EASYPANEL.md).
+   * still answers (docs/easypanel-api.md).
    */
   via?: Partial<Readonly<Record<Generation, Generation>>>;
   /**

@@ -26,8 +26,8 @@ const ACTION_LIMITS = { maxBytes: ACTION_ANSWER_MAX_BYTES, shape: { maxDepth: 64
 
 /**
  * The requests Paneldeck sends with a panel's token, beyond the log in and the session read:
- * one name of ours each, with its route per generation (../shared/EASYPANEL.md, "What operators
- * do every day"), so that a new Easypanel generation is one new column here. `callPanel`
+ * one name of ours each, with its route per generation (docs/easypanel-api.md, "What Paneldeck sends
+ * with a token, by feature"), so that a new Easypanel generation is one new column here. `callPanel`
  * (panel-calls.ts) sends one in the panel's own generation.
  */
 export const REQUESTS = {

@@ -9,7 +9,7 @@ import type { PanelEndpoint } from './panel-endpoints.ts';
 import type { ProxyResolver } from '../net/proxy-tunnel.ts';
 
 /**
- * A service's runtime log over the panel's log WebSocket (EASYPANEL.md: `/ws/serviceLogs?token=
+ * A service's runtime log over the panel's log WebSocket (docs/easypanel-api.md: `/ws/serviceLogs?token=
  * &service=<p>_<s>&compose=false` (`true` for a compose service), frames `{"output": "..."}`, the first one the backlog). The
  * socket sits at the root of the panel's origin, beside `/api`: `https://host/api` has its log at
  * `wss://host/ws/serviceLogs`. Plain `ws:` only where the panel's address is plain http, which

@@ -1,8 +1,8 @@
 import type { PanelRequest } from './panel-request.ts';
 
 /**
- * The writes to a service, as the request table holds them (EASYPANEL.md, "What operators do
- * every day"): apps and compose services are deployed, started, stopped and restarted; databases
+ * The writes to a service, as the request table holds them (docs/easypanel-api.md, "What Paneldeck sends with a token,
+ * by feature"): apps and compose services are deployed, started, stopped and restarted; databases
  * have no start or stop, only enable and disable. One name of ours each, the 2.33 name
  * (`deployAppService`), with its route per generation: `services.app.deployService` (tRPC),
  * `services/app/deployService` (RPC), `POST /deployAppService` (2.33).

@@ -26,7 +26,7 @@ export type ServiceLogMethods = CoreMethods<'readServiceLogs' | 'followServiceLo
 
 /**
  * The service as its log socket names it. A compose service's log is asked for with
- * `compose=true` (EASYPANEL.md), so main reads the service's type afresh from the panel, as a
+ * `compose=true` (docs/easypanel-api.md), so main reads the service's type afresh from the panel, as a
  * write does: the window is not asked for it, and a service the panel does not have is NOT_FOUND
  * before any socket is opened. A panel that has no project list at all (a 404/405 on every route)
  * is asked with `compose=false`, as it was before the type was read.

@@ -135,7 +135,7 @@ function loggedOutChange(current: DataFolder, record: PanelRecord): PanelRecordC
 
 /**
  * The tokens of these panels' sign-ins, taken before they end, to ask the panels to end their
- * sessions. API tokens are not among them: a log out does not end one (../shared/EASYPANEL.md).
+ * sessions. API tokens are not among them: a log out does not end one (docs/easypanel-api.md).
  */
 export function heldSignIns(current: DataFolder, records: readonly PanelRecord[]): EndedSignIn[] {
   return records.flatMap((record) => {

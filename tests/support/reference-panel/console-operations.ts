@@ -4,7 +4,7 @@ import type { Route } from './types.ts';
 
 /**
  * Operations the reference panel serves for the API console beyond what Paneldeck's views call:
- * `users.listUsers` (whose answer holds, as EASYPANEL.md says a real one does, each user's API
+ * `users.listUsers` (whose answer holds, as docs/easypanel-api.md says a real one does, each user's API
  * token, two-factor secret and password hash in clear: what the window masks) and
  * `projects.createProject` (a write with a `$ref`'d input in the catalogue).
  */

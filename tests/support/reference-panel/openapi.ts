@@ -5,7 +5,7 @@ import type { PanelState } from './state.ts';
 import type { PanelStyle, ReferencePanelOptions, Route, Transport } from './types.ts';
 
 /**
- * `GET /api/openapi.json`: the catalogue each Easypanel generation serves (EASYPANEL.md, "operation
+ * `GET /api/openapi.json`: the catalogue each Easypanel generation serves (docs/easypanel-api.md, "operation
  * list"), made from the operations this panel answers at its version, so every listed one can be
  * called: tRPC (2.30 and before) paths `/api/trpc/<ns.proc>`, a read's input in the `input` query
  * parameter; 2.31–2.32 `servers: [{url: "/api/rpc"}]`, every path a POST, `operationId` `ns.proc`;

@@ -19,7 +19,7 @@ export function publicError(code: ErrorCode, message: string, data?: Record<stri
 }
 
 function failure({ code, message, issues, reset }: Failure): Answer {
-  // EASYPANEL.md shows `data.zodErrors` but not its inside: zod's `flatten()` is a guess.
+  // docs/easypanel-api.md shows `data.zodErrors` but not its inside: zod's `flatten()` is a guess.
   if (issues !== undefined) return publicError(code, message, { zodErrors: flattenIssues(issues) });
   return publicError(code, message, reset === undefined ? undefined : { reset });
 }

@@ -5,7 +5,7 @@ import type { PanelStyle, ReferencePanel, ReferencePanelOptions, Route, Transpor
 import { DEMO_USER, TWO_FACTOR_USER } from './users.ts';
 
 /**
- * A client of raw `fetch` calls for tests that pin the reference panel to EASYPANEL.md: it builds
+ * A client of raw `fetch` calls for tests that pin the reference panel to docs/easypanel-api.md: it builds
  * each generation's request by hand and reads its envelope, with nothing of Paneldeck's core.
  */
 

@@ -20,7 +20,7 @@ import { DEMO_USER } from './users.ts';
  * A panel API on 127.0.0.1 for tests and for newcomers: log in, the session, log out, the version,
  * expiring tokens and API tokens, and switchable faults that behave the way broken real servers and
  * proxies do. It speaks one style (`ReferencePanelOptions.style`): its own simple one, or one of
- * Easypanel's three generations as /work/shared/EASYPANEL.md describes them (see `PanelStyle`).
+ * Easypanel's three generations as docs/easypanel-api.md describes them (see `PanelStyle`).
  */
 
 export type { Fault } from './faults.ts';

@@ -8,7 +8,7 @@ import type { ServicesState } from './services-state.ts';
  * stays in services-state.ts, changed through its methods.
  */
 
-/** EASYPANEL.md: actions of type build, deployment, start, stop, ...; status done, error, killed. */
+/** docs/easypanel-api.md: actions of type build, deployment, start, stop, ...; status done, error, killed. */
 export type ActionType = 'build' | 'deployment' | 'start' | 'stop' | 'restart' | 'enable' | 'disable';
 export type ActionStatus = 'running' | 'done' | 'error' | 'killed';
 

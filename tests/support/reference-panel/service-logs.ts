@@ -4,7 +4,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { ServicesState } from './services-state.ts';
 
 /**
- * The runtime log WebSocket (EASYPANEL.md, "runtime logs (live)"): `GET /ws/serviceLogs?token=&
+ * The runtime log WebSocket (docs/easypanel-api.md, "runtime logs (live)"): `GET /ws/serviceLogs?token=&
  * service=<p>_<s>&compose=false` (`true` for a compose service: the other way round is a 404) at the root of the panel's origin (beside `/api`, not under it),
  * the same in every generation. The token only in the URL; a refused one gets HTTP 401 before any
  * upgrade. Each frame is `{"output": "..."}`; the first is the backlog (the lines written so far,

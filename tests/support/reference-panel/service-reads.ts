@@ -4,7 +4,7 @@ import type { Route } from './types.ts';
 
 /**
  * The reads of a panel's projects, services and load, each generation's names for them as
- * EASYPANEL.md gives them ("What operators do every day"). Where a read has several names, each
+ * docs/easypanel-api.md gives them ("What Paneldeck sends with a token, by feature"). Where a read has several names, each
  * is an entry with the versions that have it: the monitor routes moved twice.
  */
 
@@ -80,7 +80,7 @@ export function isServiceRead(route: Route): route is ServiceReadRoute {
 /**
  * Answers from the panel's state. Every name of a read answers the same: no source shows how
  * `metrics.getSystemStats` (which takes `{range?, step?}`) differs from the older routes, so its
- * input is let through and its answer is the one EASYPANEL.md sketches for all of them.
+ * input is let through and its answer is the one docs/easypanel-api.md sketches for all of them.
  */
 export function performServiceRead(route: ServiceReadRoute, _input: unknown, { state }: CallContext): Outcome {
   return data(state.services.answer(route));

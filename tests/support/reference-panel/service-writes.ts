@@ -5,8 +5,8 @@ import type { Route } from './types.ts';
 
 /**
  * The writes to a service (deploy, start, stop, restart; a database's enable and disable) and the
- * actions history, each generation's names for them as EASYPANEL.md gives them ("What operators do
- * every day"): `services.app.deployService` (tRPC), `services/app/deployService` (RPC),
+ * actions history, each generation's names for them as docs/easypanel-api.md gives them ("What Paneldeck sends with a token,
+ * by feature"): `services.app.deployService` (tRPC), `services/app/deployService` (RPC),
  * `POST deployAppService` (2.33). A route is named by its 2.33 name. A write changes the task
  * stats through services-state.ts's methods, and leaves an action record (service-actions-state.ts).
  */
@@ -33,7 +33,7 @@ export type ActionReadRoute = 'listActions' | 'getAction';
 
 const VERBS: Record<WritableType, readonly Verb[]> = {
   app: ['deploy', 'start', 'stop', 'restart'],
-  // EASYPANEL.md: compose's tRPC names are not confirmed before 2.33; served as app's are.
+  // docs/easypanel-api.md: compose's tRPC names are not confirmed before 2.33; served as app's are.
   compose: ['deploy', 'start', 'stop', 'restart'],
   postgres: ['enable', 'disable'],
   mysql: ['enable', 'disable'],

@@ -8,7 +8,7 @@
  * history) in its own module, held beside this one in `createPanelState`.
  */
 
-/** The service types Easypanel lists (EASYPANEL.md: app, compose, the databases, box, wordpress). */
+/** The service types Easypanel lists (docs/easypanel-api.md: app, compose, the databases, box, wordpress). */
 export const SERVICE_TYPES = ['app', 'compose', 'postgres', 'mysql', 'mariadb', 'mongo', 'redis', 'box', 'wordpress'] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
 
@@ -163,7 +163,7 @@ export function createServicesState(clock: () => number = Date.now) {
       else rawAnswers.set(route, body);
     },
 
-    /** The answers on the wire (EASYPANEL.md, "What operators do every day"). */
+    /** The answers on the wire (docs/easypanel-api.md, "What Paneldeck sends with a token, by feature"). */
     answer: (route: ServiceReadRoute): unknown => {
       if (rawAnswers.has(route)) return rawAnswers.get(route);
       switch (route) {

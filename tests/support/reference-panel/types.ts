@@ -9,7 +9,7 @@ import type { ServiceReadRoute, ServicesState } from './services-state.ts';
 import type { DemoUser } from './users.ts';
 
 /**
- * The API the reference panel speaks (see /work/shared/EASYPANEL.md for the three generations):
+ * The API the reference panel speaks (see docs/easypanel-api.md for the three generations):
  * - `simple` (the default): not an Easypanel generation but the product's own minimal API, for
  *   panels other than Easypanel. `POST /api/login` → `{ token }`, `GET /api/getSession` →
  *   `{ user, issuedAt, expiresAt }`, errors as `{ error: "…" }`.
@@ -87,7 +87,7 @@ export interface ReferencePanelOptions {
   issueToken?: () => string;
   /**
    * Whether `getSession` answers a long-lived API token (`ReferencePanel.createApiToken`) with a
-   * session that never ends (`accept`, the default) or 401 (`refuse`). EASYPANEL.md says it is not
+   * session that never ends (`accept`, the default) or 401 (`refuse`). docs/easypanel-api.md says it is not
    * known which a real panel does: `accept` lets a client that reads the session work with such a
    * token, `refuse` tests that it does not depend on it. The version read accepts API tokens always.
    */
