@@ -5,6 +5,8 @@ export const ALERT_KIND_NAMES: Readonly<Record<AlertKind, string>> = {
   serviceDown: 'Service down',
   diskFull: 'Disk nearly full',
   unreachable: 'Not answering',
+  certificateChanged: 'Certificate changed',
+  badAnswer: 'Not its API',
   sessionEnding: 'Session ending',
 };
 

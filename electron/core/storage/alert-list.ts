@@ -5,16 +5,75 @@ import type { DocumentStore } from './document-store.ts';
 import { isEmptyDocument, readOrMoveAside } from './store-problems.ts';
 import { WriteQueue } from './write-queue.ts';
 
+/**
+ * Still 1: the fields added since (an alert's `service`, `resolvedAt`, `acknowledgedAt`; the
+ * panels' `observations`) are optional, so a file of either age loads in the other.
+ */
 const ALERTS_VERSION = 1;
+
+/**
+ * How a panel answered a check: properly (its API), not at all (NETWORK, TIMEOUT, SERVER_ERROR),
+ * with a certificate that no longer matches its pin (CERTIFICATE_CHANGED), or with something that is
+ * not its API (BAD_RESPONSE: an HTML page, a proxy's sign-in form).
+ */
+export type PanelAnswer = 'proper' | 'none' | 'certificateChanged' | 'badAnswer';
+
+/**
+ * What an alert is judged on, for one panel after one check: pure data, so detection is a
+ * function of the previous observation and the new one (no clock, no I/O).
+ */
+export interface PanelObservation {
+  /** How the panel answered; null when the check could not tell (refused, cancelled, signed out). */
+  answer: PanelAnswer | null;
+  /** The services down ("project/service"), sorted; null when the check could not tell which. */
+  down: readonly string[] | null;
+  /** Disk used in percent; null when the panel did not say. */
+  diskPercent: number | null;
+}
+
+/** A panel's last observation as kept, with when it was made: what its first check after a start compares with. */
+export interface SavedObservation {
+  at: string;
+  observation: PanelObservation;
+}
+
+const ANSWERS: ReadonlySet<unknown> = new Set<PanelAnswer>(['proper', 'none', 'certificateChanged', 'badAnswer']);
+/** Services down kept per panel at most: a panel has tens of services, never thousands. */
+const DOWN_KEPT = 1000;
 
 /** One stored alert, or null when it is not what this version writes (it is dropped alone). */
 function readAlert(candidate: unknown): Alert | null {
   if (!isRecord(candidate)) return null;
-  const { id, at, panelId, panelName, kind, message } = candidate;
+  const { id, at, panelId, panelName, kind, message, service, resolvedAt, acknowledgedAt } = candidate;
   if (typeof id !== 'string' || id.length > 100 || !isTime(at) || typeof panelId !== 'string' || typeof panelName !== 'string') return null;
   if (!isAlertKind(kind) || typeof message !== 'string') return null;
-  // The tab follows from the kind: a stored one is not trusted.
-  return { id, at, panelId, panelName, kind, message: message.slice(0, ALERT_MESSAGE_MAX), tab: ALERT_TABS[kind] };
+  // The tab follows from the kind: a stored one is not trusted. Fields an older file lacks read as not known.
+  return {
+    id,
+    at,
+    panelId,
+    panelName,
+    kind,
+    message: message.slice(0, ALERT_MESSAGE_MAX),
+    tab: ALERT_TABS[kind],
+    service: kind === 'serviceDown' && typeof service === 'string' ? service.slice(0, ALERT_MESSAGE_MAX) : null,
+    resolvedAt: isTime(resolvedAt) ? resolvedAt : null,
+    acknowledgedAt: isTime(acknowledgedAt) ? acknowledgedAt : null,
+  };
+}
+
+/** One stored observation, or null when any part is not what this version writes (the panel is then a baseline again). */
+function readObservation(candidate: unknown): SavedObservation | null {
+  if (!isRecord(candidate) || !isTime(candidate.at)) return null;
+  const { answer, down, diskPercent } = candidate;
+  if (answer !== null && !ANSWERS.has(answer)) return null;
+  const downOk = down === null || (Array.isArray(down) && down.length <= DOWN_KEPT && down.every((name) => typeof name === 'string'));
+  const diskOk = diskPercent === null || (typeof diskPercent === 'number' && diskPercent >= 0 && diskPercent <= 100);
+  if (!downOk || !diskOk) return null;
+  return {
+    at: candidate.at,
+    observation: { answer: answer as PanelAnswer | null, down: down as string[] | null, diskPercent: diskPercent as number | null },
+  };
 }
 
 /**
@@ -31,6 +90,8 @@ export class AlertList {
   readonly #delayMs: number;
   /** Oldest first: adding is a push, and the newest first list is read backwards. */
   #alerts: Alert[] = [];
+  /** Each panel's last observation, by panel id: kept with the alerts, so they are saved and lost together. */
+  #observations = new Map<string, SavedObservation>();
   #pending: unknown = null;
   #dirty = false;
 
@@ -46,9 +107,47 @@ export class AlertList {
     return this.#alerts.toReversed();
   }
 
+  get(id: string): Alert | undefined {
+    return this.#alerts.find((alert) => alert.id === id);
+  }
+
+  /** The panel's alerts not resolved yet (open or acknowledged), oldest first. */
+  unresolved(panelId: string): Alert[] {
+    return this.#alerts.filter((alert) => alert.panelId === panelId && alert.resolvedAt === null);
+  }
+
   add(alert: Alert): void {
     this.#alerts.push(alert);
     if (this.#alerts.length > ALERTS_KEPT) this.#alerts.splice(0, this.#alerts.length - ALERTS_KEPT);
+    this.#changed();
+  }
+
+  /** Sets when an alert was resolved or acknowledged; answers the alert as it is now, or undefined when none has that id. */
+  update(id: string, change: Partial<Pick<Alert, 'resolvedAt' | 'acknowledgedAt'>>): Alert | undefined {
+    const index = this.#alerts.findIndex((alert) => alert.id === id);
+    const found = this.#alerts[index];
+    if (!found) return undefined;
+    const updated = { ...found, ...change };
+    this.#alerts[index] = updated;
+    this.#changed();
+    return updated;
+  }
+
+  observation(panelId: string): SavedObservation | undefined {
+    return this.#observations.get(panelId);
+  }
+
+  observe(panelId: string, saved: SavedObservation): void {
+    this.#observations.set(panelId, saved);
+    this.#changed();
+  }
+
+  /** A removed panel: if it ever came back, its next check would be a first one. */
+  forget(panelId: string): void {
+    if (this.#observations.delete(panelId)) this.#changed();
+  }
+
+  #changed(): void {
     this.#dirty = true;
     if (this.#pending === null) this.#pending = this.#timer.set(() => void this.flush(), this.#delayMs);
   }
@@ -61,7 +160,10 @@ export class AlertList {
       if (!this.#dirty) return;
       this.#dirty = false;
       try {
-        await this.#store.save(null, () => ({ version: ALERTS_VERSION, alerts: this.#alerts }));
+        const observations = Object.fromEntries(
+          [...this.#observations].map(([panelId, { at, observation }]) => [panelId, { at, ...observation }]),
+        );
+        await this.#store.save(null, () => ({ version: ALERTS_VERSION, alerts: this.#alerts, observations }));
       } catch {
         this.#dirty = true;
       }
@@ -82,5 +184,11 @@ export class AlertList {
       .slice(-ALERTS_KEPT)
       .map(readAlert)
       .filter((alert): alert is Alert => alert !== null);
+    // A file from before observations were kept has none: every panel is a baseline at its first check.
+    if (!isRecord(document.observations)) return;
+    for (const [panelId, candidate] of Object.entries(document.observations)) {
+      const saved = readObservation(candidate);
+      if (saved) this.#observations.set(panelId, saved);
+    }
   }
 }
