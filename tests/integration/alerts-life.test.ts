@@ -132,6 +132,22 @@ describe('acknowledged, bad answers', () => {
     assert.notEqual(resolved?.resolvedAt, null);
   });
 
+  test('a session-ending alert resolves at the first check that reads a session ending later (a new log in)', async () => {
+    const running = await openSignedIn(dir.path, panel, { encryption });
+    await check(running, running.id);
+    await running.core.sessionEnding(running.id, new Date(Date.now() + 5 * 60_000).toISOString());
+    const [warned] = await running.core.listAlerts();
+    assert.equal(warned?.kind, 'sessionEnding');
+    assert.equal(warned.resolvedAt, null);
+    // The reference panel's sessions last 30 days: the one read now ends long after the warning.
+    await running.core.logIn(running.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    const { changed } = await check(running, running.id);
+    assert.deepEqual(
+      changed.map((alert) => [alert.id, alert.resolvedAt !== null]),
+      [[warned.id, true]],
+    );
+  });
+
   test('an HTML page in place of the API alerts once and resolves at the first proper answer', async () => {
     const running = await openSignedIn(dir.path, panel, { encryption });
     await check(running, running.id);

@@ -113,6 +113,14 @@ export function judgeCheck(
   return { raised, cleared, kept };
 }
 
+/**
+ * Whether a session-ending alert raised at `alertAt` is over: a check found the session ending
+ * later than any end it could have warned of (a new log in), or not ending at all (an API token).
+ */
+export function sessionRenewed(alertAt: string, sessionEndsAt: string | null, warningMinutes: number): boolean {
+  return sessionEndsAt === null || Date.parse(sessionEndsAt) > Date.parse(alertAt) + warningMinutes * 60_000;
+}
+
 /** Disk used in percent, or null when either figure is missing or the total is zero. */
 export function diskPercent(disk: { usedGb: number | null; totalGb: number | null }): number | null {
   const { usedGb, totalGb } = disk;

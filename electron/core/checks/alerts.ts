@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
-import { answerOf, type DetectedAlert, diskPercent, judgeCheck, type PanelObservation } from './alert-detection.ts';
+import { answerOf, type DetectedAlert, diskPercent, judgeCheck, type PanelObservation, sessionRenewed } from './alert-detection.ts';
 import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 
@@ -55,8 +55,12 @@ export class AlertCenter {
     const { raised, cleared, kept } = judgeCheck(saved?.observation, next, unresolved, threshold);
     const at = this.#now().toISOString();
     state.alerts.observe(panelId, { at, observation: kept });
+    const { expiryWarningMinutes } = state.settings.get();
+    const sessionEndsAt = state.history.get(panelId).sessionExpiresAt;
+    const renewed = (alert: Alert) =>
+      check.ok && alert.kind === 'sessionEnding' && sessionRenewed(alert.at, sessionEndsAt, expiryWarningMinutes);
     for (const alert of unresolved) {
-      if (!cleared.includes(alert)) continue;
+      if (!cleared.includes(alert) && !renewed(alert)) continue;
       const resolved = state.alerts.update(alert.id, { resolvedAt: at });
       if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
     }

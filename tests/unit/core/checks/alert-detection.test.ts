@@ -9,6 +9,7 @@ import {
   judgeCheck,
   type PanelObservation,
   sameCondition,
+  sessionRenewed,
 } from '../../../../electron/core/checks/alert-detection.ts';
 
 const SERVICES = ['shop/web', 'shop/db', 'blog/app'];
@@ -182,4 +183,11 @@ test('disk percent: null unless both figures are known and the total is above ze
   assert.equal(diskPercent({ usedGb: 1, totalGb: 0 }), null);
   assert.equal(diskPercent({ usedGb: null, totalGb: 50 }), null);
   assert.equal(diskPercent({ usedGb: 80, totalGb: 50 }), 100);
+});
+
+test('a session-ending alert is over once a check finds a later end than it could have warned of, or none', () => {
+  const at = '2030-01-01T12:00:00.000Z';
+  assert.equal(sessionRenewed(at, '2030-01-01T12:09:00.000Z', 10), false, 'the session warned of');
+  assert.equal(sessionRenewed(at, '2030-01-31T12:00:00.000Z', 10), true, 'a new log in');
+  assert.equal(sessionRenewed(at, null, 10), true, 'an API token, which never ends');
 });
