@@ -41,6 +41,11 @@ const ANSWERS: ReadonlySet<unknown> = new Set<PanelAnswer>(['proper', 'none', 'c
 /** Services down kept per panel at most: a panel has tens of services, never thousands. */
 const DOWN_KEPT = 1000;
 
+/** An observation as the file holds it: flat, its time beside its figures. */
+function storedObservation({ at, observation }: SavedObservation): Record<string, unknown> {
+  return { at, ...observation };
+}
+
 /** One stored alert, or null when it is not what this version writes (it is dropped alone). */
 function readAlert(candidate: unknown): Alert | null {
   if (!isRecord(candidate)) return null;
@@ -93,7 +98,12 @@ export class AlertList {
   /** Each panel's last observation, by panel id: kept with the alerts, so they are saved and lost together. */
   #observations = new Map<string, SavedObservation>();
   #pending: unknown = null;
-  #dirty = false;
+  /** Whether the alerts changed since the last write: they are written whole, not journaled. */
+  #alertsChanged = false;
+  /** Panels whose observation changed since the last write: alone, they go to the journal once the file is large. */
+  readonly #observed = new Set<string>();
+  /** The first write is whole: it drops what the file held that this version would not write. */
+  #rewrite = true;
 
   constructor(store: DocumentStore, options: { timer?: FlushTimer; delayMs?: number } = {}) {
     this.#store = store;
@@ -119,6 +129,7 @@ export class AlertList {
   add(alert: Alert): void {
     this.#alerts.push(alert);
     if (this.#alerts.length > ALERTS_KEPT) this.#alerts.splice(0, this.#alerts.length - ALERTS_KEPT);
+    this.#alertsChanged = true;
     this.#changed();
   }
 
@@ -129,6 +140,7 @@ export class AlertList {
     if (!found) return undefined;
     const updated = { ...found, ...change };
     this.#alerts[index] = updated;
+    this.#alertsChanged = true;
     this.#changed();
     return updated;
   }
@@ -139,35 +151,58 @@ export class AlertList {
 
   observe(panelId: string, saved: SavedObservation): void {
     this.#observations.set(panelId, saved);
+    this.#observed.add(panelId);
     this.#changed();
   }
 
   /** A removed panel: if it ever came back, its next check would be a first one. */
   forget(panelId: string): void {
-    if (this.#observations.delete(panelId)) this.#changed();
+    if (!this.#observations.delete(panelId)) return;
+    this.#observed.add(panelId);
+    this.#changed();
   }
 
   #changed(): void {
-    this.#dirty = true;
     if (this.#pending === null) this.#pending = this.#timer.set(() => void this.flush(), this.#delayMs);
   }
 
-  /** Writes now what is waiting; a failure is kept for the next try (an alert list is not worth an error). */
+  /**
+   * Writes now what is waiting; a failure is kept for the next try (an alert list is not worth an
+   * error). Observations alone (a check pass over a large fleet) go to the journal once the file is
+   * large, as the check history's do; a change of the alerts writes the file whole.
+   */
   flush(): Promise<void> {
     if (this.#pending !== null) this.#timer.clear(this.#pending);
     this.#pending = null;
     return this.#queue.run(async () => {
-      if (!this.#dirty) return;
-      this.#dirty = false;
+      if (!this.#alertsChanged && this.#observed.size === 0) return;
+      const whole = this.#alertsChanged || this.#rewrite;
+      const ids = [...this.#observed];
+      this.#alertsChanged = false;
+      this.#observed.clear();
+      const set = ids.flatMap((id) => {
+        const saved = this.#observations.get(id);
+        return saved ? [[id, storedObservation(saved)] as const] : [];
+      });
+      const remove = ids.filter((id) => !this.#observations.has(id));
       try {
-        const observations = Object.fromEntries(
-          [...this.#observations].map(([panelId, { at, observation }]) => [panelId, { at, ...observation }]),
-        );
-        await this.#store.save(null, () => ({ version: ALERTS_VERSION, alerts: this.#alerts, observations }));
+        await this.#store.save(whole ? null : { field: 'observations', set, remove }, () => this.#document());
+        if (whole) this.#rewrite = false;
       } catch {
-        this.#dirty = true;
+        this.#alertsChanged ||= whole;
+        for (const id of ids) this.#observed.add(id);
       }
     });
+  }
+
+  /** Writes the file whole if its journal holds changes: at quit. */
+  compact(): Promise<void> {
+    return this.#queue.run(() => this.#store.compact(() => this.#document()).catch(() => undefined));
+  }
+
+  #document(): Record<string, unknown> {
+    const observations = Object.fromEntries([...this.#observations].map(([panelId, saved]) => [panelId, storedObservation(saved)]));
+    return { version: ALERTS_VERSION, alerts: this.#alerts, observations };
   }
 
   #load(): void {

@@ -126,3 +126,28 @@ test("each panel's last observation is kept with the alerts; a damaged one is dr
   await damaged.flush();
   assert.equal(open(manualTimer()).observation('p'), undefined);
 });
+
+test('a large fleet: observations alone go to the journal, read back at the next start and folded in at compact', async () => {
+  const list = open(manualTimer());
+  const at = alert(1).at;
+  const panel = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  for (let n = 0; n < 5000; n++) list.observe(panel(n), { at, observation: { answer: 'proper', down: [], diskPercent: 40 } });
+  list.add(alert(1));
+  await list.flush();
+  const journal = join(dir.path, 'alerts.journal');
+  const journalSize = () => readdir(dir.path).then((names) => (names.includes('alerts.journal') ? readFileSync(journal).length : 0));
+  assert.equal(await journalSize(), 0, 'the first write is whole');
+  list.observe(panel(7), { at, observation: { answer: 'none', down: [], diskPercent: 40 } });
+  list.forget(panel(8));
+  await list.flush();
+  const journaled = await journalSize();
+  assert.ok(journaled > 0 && journaled < 2000, `one short journal entry, not the whole file (${journaled} bytes)`);
+  const reopened = open(manualTimer());
+  assert.equal(reopened.observation(panel(7))?.observation.answer, 'none');
+  assert.equal(reopened.observation(panel(8)), undefined);
+  assert.equal(reopened.observation(panel(9))?.observation.answer, 'proper');
+  assert.deepEqual(reopened.list(), [alert(1)]);
+  await reopened.compact();
+  assert.equal(await journalSize(), 0, 'folded into the file at quit');
+  assert.equal(open(manualTimer()).observation(panel(7))?.observation.answer, 'none');
+});
