@@ -58,6 +58,8 @@ export interface StartSummary {
   comparedPanels: number;
   /** The alerts those first checks raised, as they stand now, newest first. */
   alerts: Alert[];
+  /** Panels whose first check this run found another Easypanel version than the last run saw. */
+  versionChanges: { panelId: string; panelName: string; from: string; to: string }[];
 }
 
 /** Alerts kept at most, the oldest dropped past it. */

@@ -88,3 +88,22 @@ export function startSummaryLines(summary: Pick<StartSummary, 'alerts'>): StartS
     return [{ kind, text: SUMMARY_TEXT[kind](alerts.length, panels.size), panels: [...panels.values()] }];
   });
 }
+
+/** Whether `to` is a later version than `from`, compared number by number ("2.10.0" after "2.9.3"). */
+function isLater(from: string, to: string): boolean {
+  const parts = (version: string) => version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const [a, b] = [parts(from), parts(to)];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (b[i] ?? 0) > (a[i] ?? 0);
+  return false;
+}
+
+/** The summary's line of panels found on another Easypanel version, or null when there is none. */
+export function versionChangeLine(
+  summary: Pick<StartSummary, 'versionChanges'>,
+): { text: string; panels: StartSummary['versionChanges'] } | null {
+  const changes = summary.versionChanges;
+  if (changes.length === 0) return null;
+  const upgraded = changes.every((change) => isLater(change.from, change.to));
+  const text = `${plural(changes.length, 'panel', 'panels')} ${upgraded ? (changes.length === 1 ? 'was upgraded' : 'were upgraded') : 'changed Easypanel version'}`;
+  return { text, panels: changes };
+}

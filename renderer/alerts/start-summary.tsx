@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { StartSummary } from '../../shared/alerts.ts';
 import { whenText } from '../activity/views.tsx';
-import { useNow, useRevisions, useWindowContext } from '../window/app-context.tsx';
-import { ALERT_TAB_NAMES, startSummaryLines } from './alert-rows.ts';
+import { useNow, usePanels, useRevisions, useWindowContext } from '../window/app-context.tsx';
+import { ALERT_TAB_NAMES, startSummaryLines, versionChangeLine } from './alert-rows.ts';
 
 /** Panels a line names as buttons at most; past it, the Alerts view lists them all. */
 const PANELS_NAMED = 3;
@@ -16,6 +16,8 @@ const PANELS_NAMED = 3;
 export function StartSummaryNotice() {
   const { api, locationStore } = useWindowContext();
   const { alerts: alertsRevision } = useRevisions();
+  // A version change raises no alert: the summary is read again when a check pass ends, too.
+  const passOver = usePanels().progress === null;
   const now = useNow();
   const [summary, setSummary] = useState<StartSummary | null>(null);
   const [dismissed, setDismissed] = useState(false);
@@ -32,10 +34,11 @@ export function StartSummaryNotice() {
     return () => {
       reading.stale = true;
     };
-  }, [api, alertsRevision, dismissed]);
+  }, [api, alertsRevision, passOver, dismissed]);
 
-  if (dismissed || !summary || summary.alerts.length === 0) return null;
+  if (dismissed || !summary || (summary.alerts.length === 0 && summary.versionChanges.length === 0)) return null;
   const lines = startSummaryLines(summary);
+  const versions = versionChangeLine(summary);
   const since = summary.since ? ` (${whenText(new Date(Date.parse(summary.since)), new Date(now))})` : '';
   const resolved = summary.alerts.filter((alert) => alert.resolvedAt !== null).length;
   return (
@@ -65,6 +68,23 @@ export function StartSummaryNotice() {
             )}
           </li>
         ))}
+        {versions && (
+          <li>
+            <span>{versions.text}</span>
+            {versions.panels.slice(0, PANELS_NAMED).map((change) => (
+              <button
+                key={change.panelId}
+                type="button"
+                className="button-link"
+                aria-label={`Open ${change.panelName} at Overview`}
+                onClick={() => locationStore.showPanelAt(change.panelId, 'overview')}
+              >
+                {change.panelName} ({change.from} → {change.to})
+              </button>
+            ))}
+            {versions.panels.length > PANELS_NAMED && <span className="muted">and {versions.panels.length - PANELS_NAMED} more</span>}
+          </li>
+        )}
       </ul>
       {resolved > 0 && <p className="muted">{resolved === summary.alerts.length ? 'All' : resolved} resolved since.</p>}
       <div className="start-summary-actions">

@@ -101,11 +101,30 @@ describe('since you last looked', () => {
     assert.deepEqual(kinds((await second.core.getStartSummary()).alerts), ['unreachable']);
   });
 
+  test('a panel upgraded while the core was closed is named once, with both versions', async () => {
+    panel.setVersion('2.33.4');
+    const first = await openSignedIn(dir.path, panel, { encryption });
+    await check(first, first.id);
+    await first.core.flush();
+    panel.setVersion('2.34.0');
+    // The next morning: the version is read again once its period (an hour or more) has passed.
+    const hoursLater = 3 * 60 * 60_000;
+    const second = coreWithEvents(dir.path, { encryption, now: () => new Date(Date.now() + hoursLater) });
+    await check(second, first.id);
+    const { versionChanges } = await second.core.getStartSummary();
+    assert.deepEqual(
+      versionChanges.map(({ panelId, from, to }) => [panelId, from, to]),
+      [[first.id, '2.33.4', '2.34.0']],
+    );
+    await check(second, first.id);
+    assert.equal((await second.core.getStartSummary()).versionChanges.length, 1, 'only the first check after the start counts');
+  });
+
   test('no saved observation: the first check is a silent baseline and the summary is empty', async () => {
     panel.services.crashService('shop', 'web');
     const first = await openSignedIn(dir.path, panel, { encryption });
     assert.deepEqual((await check(first, first.id)).raised, []);
-    assert.deepEqual(await first.core.getStartSummary(), { since: null, comparedPanels: 0, alerts: [] });
+    assert.deepEqual(await first.core.getStartSummary(), { since: null, comparedPanels: 0, alerts: [], versionChanges: [] });
   });
 });
 

@@ -30,7 +30,12 @@ export class AlertCenter {
   readonly #opened: () => DataFolder | null;
   /** Panels checked in this run: only a panel's first check counts in the start summary. */
   readonly #checkedThisRun = new Set<string>();
-  readonly #summary = { since: null as string | null, comparedPanels: 0, alertIds: [] as string[] };
+  readonly #summary = {
+    since: null as string | null,
+    comparedPanels: 0,
+    alertIds: [] as string[],
+    versionChanges: [] as StartSummary['versionChanges'],
+  };
   #sequence = 0;
 
   constructor(options: { now(): Date; emit(event: PanelEvent): void; opened(): DataFolder | null }) {
@@ -54,7 +59,9 @@ export class AlertCenter {
     const unresolved = state.alerts.unresolved(panelId);
     const { raised, cleared, kept } = judgeCheck(saved?.observation, next, unresolved, threshold);
     const at = this.#now().toISOString();
-    state.alerts.observe(panelId, { at, observation: kept });
+    // The version is read once in its period, not at every check: the last one known is kept.
+    const version = state.history.get(panelId).panelVersion ?? saved?.version ?? null;
+    state.alerts.observe(panelId, { at, observation: kept, version });
     const { expiryWarningMinutes } = state.settings.get();
     const sessionEndsAt = state.history.get(panelId).sessionExpiresAt;
     const renewed = (alert: Alert) =>
@@ -74,6 +81,11 @@ export class AlertCenter {
     this.#summary.comparedPanels++;
     if (this.#summary.since === null || saved.at > this.#summary.since) this.#summary.since = saved.at;
     this.#summary.alertIds.push(...ids);
+    if (saved.version !== null && version !== null && saved.version !== version) {
+      const record = state.registry.get(panelId);
+      const panelName = record?.name.trim() || panelId;
+      this.#summary.versionChanges.push({ panelId, panelName, from: saved.version, to: version });
+    }
   }
 
   /** The expiry watcher warned of the session's end: the list records it too. */
@@ -100,7 +112,8 @@ export class AlertCenter {
   /** What the first check of each panel after this start raised, each alert as it stands now. */
   startSummary(state: DataFolder): StartSummary {
     const alerts = this.#summary.alertIds.flatMap((id) => state.alerts.get(id) ?? []).toReversed();
-    return { since: this.#summary.since, comparedPanels: this.#summary.comparedPanels, alerts };
+    const { since, comparedPanels, versionChanges } = this.#summary;
+    return { since, comparedPanels, alerts, versionChanges: [...versionChanges] };
   }
 
   /** Removed: its next check, if it ever came back, would be a first one. */

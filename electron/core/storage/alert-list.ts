@@ -35,15 +35,20 @@ export interface PanelObservation {
 export interface SavedObservation {
   at: string;
   observation: PanelObservation;
+  /** The Easypanel version the panel last reported; null when it never said. */
+  version: string | null;
 }
+
+/** Longest version kept: "2.33.4", never a page. */
+const VERSION_MAX = 100;
 
 const ANSWERS: ReadonlySet<unknown> = new Set<PanelAnswer>(['proper', 'none', 'certificateChanged', 'badAnswer']);
 /** Services down kept per panel at most: a panel has tens of services, never thousands. */
 const DOWN_KEPT = 1000;
 
 /** An observation as the file holds it: flat, its time beside its figures. */
-function storedObservation({ at, observation }: SavedObservation): Record<string, unknown> {
-  return { at, ...observation };
+function storedObservation({ at, observation, version }: SavedObservation): Record<string, unknown> {
+  return { at, ...observation, version };
 }
 
 /** One stored alert, or null when it is not what this version writes (it is dropped alone). */
@@ -70,7 +75,7 @@ function readAlert(candidate: unknown): Alert | null {
 /** One stored observation, or null when any part is not what this version writes (the panel is then a baseline again). */
 function readObservation(candidate: unknown): SavedObservation | null {
   if (!isRecord(candidate) || !isTime(candidate.at)) return null;
-  const { answer, down, diskPercent } = candidate;
+  const { answer, down, diskPercent, version } = candidate;
   if (answer !== null && !ANSWERS.has(answer)) return null;
   const downOk = down === null || (Array.isArray(down) && down.length <= DOWN_KEPT && down.every((name) => typeof name === 'string'));
   const diskOk = diskPercent === null || (typeof diskPercent === 'number' && diskPercent >= 0 && diskPercent <= 100);
@@ -78,6 +83,8 @@ function readObservation(candidate: unknown): SavedObservation | null {
   return {
     at: candidate.at,
     observation: { answer: answer as PanelAnswer | null, down: down as string[] | null, diskPercent: diskPercent as number | null },
+    // Absent in a file of before versions were kept, or damaged: not known, which changes nothing.
+    version: typeof version === 'string' && version.length <= VERSION_MAX ? version : null,
   };
 }
 

@@ -104,9 +104,9 @@ test('an alerts file from before alerts had a life loads: its alerts open, its s
 
 test("each panel's last observation is kept with the alerts; a damaged one is dropped alone; a forgotten panel loses its own", async () => {
   const list = open(manualTimer());
-  const seen = { at: alert(5).at, observation: { answer: 'proper' as const, down: ['shop/web'], diskPercent: 42.5 } };
+  const seen = { at: alert(5).at, observation: { answer: 'proper' as const, down: ['shop/web'], diskPercent: 42.5 }, version: '2.33.4' };
   list.observe('p', seen);
-  list.observe('q', { at: alert(6).at, observation: { answer: null, down: null, diskPercent: null } });
+  list.observe('q', { at: alert(6).at, observation: { answer: null, down: null, diskPercent: null }, version: null });
   list.add(alert(1));
   assert.equal(list.update('a-1', { acknowledgedAt: alert(7).at })?.acknowledgedAt, alert(7).at);
   assert.equal(list.update('nope', { resolvedAt: alert(7).at }), undefined);
@@ -131,13 +131,14 @@ test('a large fleet: observations alone go to the journal, read back at the next
   const list = open(manualTimer());
   const at = alert(1).at;
   const panel = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  for (let n = 0; n < 5000; n++) list.observe(panel(n), { at, observation: { answer: 'proper', down: [], diskPercent: 40 } });
+  for (let n = 0; n < 5000; n++)
+    list.observe(panel(n), { at, observation: { answer: 'proper', down: [], diskPercent: 40 }, version: null });
   list.add(alert(1));
   await list.flush();
   const journal = join(dir.path, 'alerts.journal');
   const journalSize = () => readdir(dir.path).then((names) => (names.includes('alerts.journal') ? readFileSync(journal).length : 0));
   assert.equal(await journalSize(), 0, 'the first write is whole');
-  list.observe(panel(7), { at, observation: { answer: 'none', down: [], diskPercent: 40 } });
+  list.observe(panel(7), { at, observation: { answer: 'none', down: [], diskPercent: 40 }, version: null });
   list.forget(panel(8));
   await list.flush();
   const journaled = await journalSize();

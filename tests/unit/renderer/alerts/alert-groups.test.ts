@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupAlerts, startSummaryLines } from '../../../../renderer/alerts/alert-rows.ts';
+import { groupAlerts, startSummaryLines, versionChangeLine } from '../../../../renderer/alerts/alert-rows.ts';
 import type { Alert } from '../../../../shared/alerts.ts';
 
 const alert = (id: string, change: Partial<Alert> = {}): Alert => ({
@@ -47,5 +47,19 @@ test('the start summary: one line a kind, counting alerts and panels, each panel
       ['3 services went down on 2 panels', ['acme-prod-01@services', 'acme-prod-02@services']],
       ['1 panel stopped answering', ['acme-prod-03@session']],
     ],
+  );
+});
+
+test('the start summary\'s versions: "were upgraded" only when every panel runs a later version, numbers compared as numbers', () => {
+  const change = (panelId: string, from: string, to: string) => ({ panelId, panelName: panelId, from, to });
+  assert.equal(versionChangeLine({ versionChanges: [] }), null);
+  assert.equal(versionChangeLine({ versionChanges: [change('a', '2.9.3', '2.10.0')] })?.text, '1 panel was upgraded');
+  assert.equal(
+    versionChangeLine({ versionChanges: [change('a', '2.9.3', '2.10.0'), change('b', '2.33.4', '2.34')] })?.text,
+    '2 panels were upgraded',
+  );
+  assert.equal(
+    versionChangeLine({ versionChanges: [change('a', '2.34.0', '2.33.4'), change('b', '2.33.4', '2.34.0')] })?.text,
+    '2 panels changed Easypanel version',
   );
 });
