@@ -120,6 +120,26 @@ describe('since you last looked', () => {
     assert.equal((await second.core.getStartSummary()).versionChanges.length, 1, 'only the first check after the start counts');
   });
 
+  test("a first check that tells nothing (rate limited) keeps the last run's observation and time for the next one", async () => {
+    const first = await openSignedIn(dir.path, panel, { encryption });
+    await check(first, first.id);
+    const baseline = (await first.core.listPanels())[0]!.lastCheck!.at;
+    await first.core.flush();
+    panel.services.crashService('shop', 'web');
+    panel.setFault('getSession', { kind: 'rate-limited', retryAfterSeconds: 1 });
+    const restartedAt = new Date().toISOString();
+    const second = coreWithEvents(dir.path, { encryption });
+    assert.deepEqual((await check(second, first.id)).raised, []);
+    assert.equal((await second.core.getStartSummary()).comparedPanels, 0);
+    panel.setFault('getSession', null);
+    assert.deepEqual(kinds((await check(second, first.id)).raised), ['serviceDown']);
+    const summary = await second.core.getStartSummary();
+    assert.equal(summary.comparedPanels, 1);
+    assert.equal(summary.alerts.length, 1);
+    // Seen by the last run (after its check began, before this run started), not by the refused check.
+    assert.ok(summary.since !== null && summary.since >= baseline && summary.since < restartedAt, `${summary.since}: the last run's`);
+  });
+
   test('no saved observation: the first check is a silent baseline and the summary is empty', async () => {
     panel.services.crashService('shop', 'web');
     const first = await openSignedIn(dir.path, panel, { encryption });

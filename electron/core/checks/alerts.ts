@@ -7,6 +7,7 @@ import type { PanelCheck } from '../../../shared/types.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { answerOf, type DetectedAlert, diskPercent, judgeCheck, type PanelObservation, sessionRenewed } from './alert-detection.ts';
 import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
+import type { SavedObservation } from '../storage/alert-list.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 
 /** How a panel that stopped answering failed, in the operator's words (never the panel's, which could hold anything). */
@@ -61,7 +62,9 @@ export class AlertCenter {
     const at = this.#now().toISOString();
     // The version is read once in its period, not at every check: the last one known is kept.
     const version = state.history.get(panelId).panelVersion ?? saved?.version ?? null;
-    state.alerts.observe(panelId, { at, observation: kept, version });
+    // A check that told nothing (refused, cancelled) leaves the saved observation and its time as they were.
+    const told = next.answer !== null;
+    if (told) state.alerts.observe(panelId, { at, observation: kept, version });
     const { expiryWarningMinutes } = state.settings.get();
     const sessionEndsAt = state.history.get(panelId).sessionExpiresAt;
     const renewed = (alert: Alert) =>
@@ -75,16 +78,21 @@ export class AlertCenter {
     const ids = raised.flatMap(
       (alert) => this.#raise(state, panelId, alert, (name) => messageOf(alert, name, threshold, reason), token) ?? [],
     );
-    if (this.#checkedThisRun.has(panelId)) return;
+    // Nor is it the panel's first look of this run: the next check is.
+    if (told && !this.#checkedThisRun.has(panelId)) this.#firstLook(state, panelId, saved, version, ids);
+  }
+
+  /** The panel's first check of this run that told something: what it raised goes into the start summary. */
+  #firstLook(state: DataFolder, panelId: string, saved: SavedObservation | undefined, version: string | null, raisedIds: string[]): void {
     this.#checkedThisRun.add(panelId);
     if (!saved) return;
-    this.#summary.comparedPanels++;
-    if (this.#summary.since === null || saved.at > this.#summary.since) this.#summary.since = saved.at;
-    this.#summary.alertIds.push(...ids);
+    const summary = this.#summary;
+    summary.comparedPanels++;
+    if (summary.since === null || saved.at > summary.since) summary.since = saved.at;
+    summary.alertIds.push(...raisedIds);
     if (saved.version !== null && version !== null && saved.version !== version) {
-      const record = state.registry.get(panelId);
-      const panelName = record?.name.trim() || panelId;
-      this.#summary.versionChanges.push({ panelId, panelName, from: saved.version, to: version });
+      const panelName = state.registry.get(panelId)?.name.trim() || panelId;
+      summary.versionChanges.push({ panelId, panelName, from: saved.version, to: version });
     }
   }
 
