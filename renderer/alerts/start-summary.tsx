@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { StartSummary } from '../../shared/alerts.ts';
+import { type ReactNode, useEffect, useState } from 'react';
+import type { AlertTab, StartSummary } from '../../shared/alerts.ts';
 import { whenText } from '../activity/views.tsx';
 import { useNow, usePanels, useRevisions, useWindowContext } from '../window/app-context.tsx';
 import { ALERT_TAB_NAMES, startSummaryLines, versionChangeLine } from './alert-rows.ts';
@@ -51,15 +51,9 @@ export function StartSummaryNotice() {
           <li key={line.kind}>
             <span>{line.text}</span>
             {line.panels.slice(0, PANELS_NAMED).map((panel) => (
-              <button
-                key={panel.panelId}
-                type="button"
-                className="button-link"
-                aria-label={`Open ${panel.panelName} at ${ALERT_TAB_NAMES[panel.tab]}`}
-                onClick={() => locationStore.showPanelAt(panel.panelId, panel.tab)}
-              >
+              <PanelLink key={panel.panelId} panelId={panel.panelId} panelName={panel.panelName} tab={panel.tab}>
                 {panel.panelName}
-              </button>
+              </PanelLink>
             ))}
             {line.panels.length > PANELS_NAMED && (
               <button type="button" className="button-link" onClick={() => locationStore.show('alerts')}>
@@ -72,15 +66,9 @@ export function StartSummaryNotice() {
           <li>
             <span>{versions.text}</span>
             {versions.panels.slice(0, PANELS_NAMED).map((change) => (
-              <button
-                key={change.panelId}
-                type="button"
-                className="button-link"
-                aria-label={`Open ${change.panelName} at Overview`}
-                onClick={() => locationStore.showPanelAt(change.panelId, 'overview')}
-              >
+              <PanelLink key={change.panelId} panelId={change.panelId} panelName={change.panelName} tab="overview">
                 {change.panelName} ({change.from} → {change.to})
-              </button>
+              </PanelLink>
             ))}
             {versions.panels.length > PANELS_NAMED && <span className="muted">and {versions.panels.length - PANELS_NAMED} more</span>}
           </li>
@@ -96,5 +84,20 @@ export function StartSummaryNotice() {
         </button>
       </div>
     </section>
+  );
+}
+
+/** A panel named in the summary: opens it at the tab that shows the cause. */
+function PanelLink({ panelId, panelName, tab, children }: { panelId: string; panelName: string; tab: AlertTab; children: ReactNode }) {
+  const { locationStore } = useWindowContext();
+  return (
+    <button
+      type="button"
+      className="button-link"
+      aria-label={`Open ${panelName} at ${ALERT_TAB_NAMES[tab]}`}
+      onClick={() => locationStore.showPanelAt(panelId, tab)}
+    >
+      {children}
+    </button>
   );
 }
