@@ -1,10 +1,11 @@
 /**
  * Alerts: what changed for the worse on a panel, raised by main once per change (never per check),
  * listed newest first (`listAlerts`) and sent as `alertRaised` events. Each names the panel tab
- * where the operator sees the cause.
+ * where the operator sees the cause. An alert is open until the operator acknowledges it or a
+ * check finds its condition cleared (resolved); a change of either comes as `alertChanged`.
  */
 
-export const ALERT_KINDS = ['serviceDown', 'diskFull', 'unreachable', 'sessionEnding'] as const;
+export const ALERT_KINDS = ['serviceDown', 'diskFull', 'unreachable', 'certificateChanged', 'badAnswer', 'sessionEnding'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The panel's tab an alert opens at: a subset of the window's tabs. */
@@ -14,6 +15,8 @@ export const ALERT_TABS: Readonly<Record<AlertKind, AlertTab>> = Object.freeze({
   serviceDown: 'services',
   diskFull: 'overview',
   unreachable: 'session',
+  certificateChanged: 'session',
+  badAnswer: 'session',
   sessionEnding: 'session',
 });
 
@@ -28,6 +31,35 @@ export interface Alert {
   kind: AlertKind;
   message: string;
   tab: AlertTab;
+  /** The service down ("project/service") of a `serviceDown` alert; null for the other kinds (and for alerts kept before it was recorded). */
+  service: string | null;
+  /** When a check first found the condition cleared (ISO 8601); null while it holds or was never read again. */
+  resolvedAt: string | null;
+  /** When the operator acknowledged it (ISO 8601); null until then. */
+  acknowledgedAt: string | null;
+}
+
+/** Where an alert stands: open until acknowledged; resolved once its condition cleared, whether acknowledged or not. */
+export type AlertStanding = 'open' | 'acknowledged' | 'resolved';
+
+export function alertStanding(alert: Pick<Alert, 'resolvedAt' | 'acknowledgedAt'>): AlertStanding {
+  if (alert.resolvedAt !== null) return 'resolved';
+  return alert.acknowledgedAt !== null ? 'acknowledged' : 'open';
+}
+
+/**
+ * What the first check of each panel after this start raised, compared with the observation saved
+ * by the last run (`getStartSummary`): the faults that happened while Paneldeck was closed.
+ */
+export interface StartSummary {
+  /** When the newest of the saved observations compared with was made (ISO 8601); null when no panel had one. */
+  since: string | null;
+  /** Panels whose first check this run compared with a saved observation. */
+  comparedPanels: number;
+  /** The alerts those first checks raised, as they stand now, newest first. */
+  alerts: Alert[];
+  /** Panels whose first check this run found another Easypanel version than the last run saw. */
+  versionChanges: { panelId: string; panelName: string; from: string; to: string }[];
 }
 
 /** Alerts kept at most, the oldest dropped past it. */

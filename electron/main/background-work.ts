@@ -54,12 +54,9 @@ const ALERT_NOTIFY: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, Ale
   serviceDown: 'notifyServiceDown',
   diskFull: 'notifyDiskFull',
   unreachable: 'notifyUnreachable',
-};
-
-const ALERT_TITLES: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, string>> = {
-  serviceDown: 'Service down',
-  diskFull: 'Disk nearly full',
-  unreachable: 'Panel not answering',
+  // A changed certificate and a web page in place of the API are a panel not answering as itself: one switch for the three.
+  certificateChanged: 'notifyUnreachable',
+  badAnswer: 'notifyUnreachable',
 };
 
 /**
@@ -243,8 +240,9 @@ export class BackgroundWork {
     if (alert.kind === 'sessionEnding' || !this.#settings[ALERT_NOTIFY[alert.kind]]) return;
     const { panelId, message, tab } = alert;
     this.#options.notifier.notify({
-      // The message (names of the panel and service) in the title, plain text everywhere; some servers read the body as markup.
-      title: `${ALERT_TITLES[alert.kind]}: ${message}`,
+      // The message names what and where once ("shop/web on acme-prod-05 is down."): in the title, plain text
+      // everywhere, as some servers read the body as markup.
+      title: message,
       body: 'Click to open the panel in Paneldeck.',
       onClick: () => this.#focus(panelId, tab),
     });

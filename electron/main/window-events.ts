@@ -86,9 +86,10 @@ export function plainEvent(event: PanelEvent): PanelEvent {
         : { type: event.type, panelId: event.panelId, tab: event.tab };
     case 'activityChanged':
       return { type: event.type, panelId: event.panelId };
-    case 'alertRaised': {
-      const { id, at, panelId, panelName, kind, message, tab } = event.alert;
-      return { type: event.type, alert: { id, at, panelId, panelName, kind, message, tab } };
+    case 'alertRaised':
+    case 'alertChanged': {
+      const { id, at, panelId, panelName, kind, message, tab, service, resolvedAt, acknowledgedAt } = event.alert;
+      return { type: event.type, alert: { id, at, panelId, panelName, kind, message, tab, service, resolvedAt, acknowledgedAt } };
     }
     case 'runCommand':
       return { type: event.type, command: event.command };

@@ -1,9 +1,10 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { type Alert, ALERTS_KEPT } from '../../shared/alerts.ts';
+import { type Alert, ALERTS_KEPT, alertStanding } from '../../shared/alerts.ts';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
-import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, filterAlerts } from './alert-rows.ts';
+import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, type AlertListItem, filterAlerts, groupAlerts, STANDING_NAMES } from './alert-rows.ts';
 import { useNow, useRevisions, useWindowContext } from '../window/app-context.tsx';
 import { failureInfo } from '../window/failure-info.ts';
+import { useBusyAction } from '../window/busy-action.ts';
 import { whenText } from '../activity/views.tsx';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
@@ -15,9 +16,10 @@ const ROW_HEIGHT = 58;
 type Loaded = { alerts: Alert[]; error: null } | { alerts: null; error: ErrorInfo | null };
 
 /**
- * The alerts main raised (a service down, a disk past the threshold, a panel not answering, a
- * session ending), newest first; read when shown and again at each `alertRaised`. Each row opens
- * its panel at the tab that shows the cause.
+ * The alerts main raised (a service down, a disk past the threshold, a panel not answering or not
+ * answering as itself, a session ending): open ones first, then acknowledged, then resolved, each
+ * group newest first under its heading; read when shown and again at each `alertRaised` and
+ * `alertChanged`. Each row opens its panel at the tab that shows the cause; an open one can be acknowledged.
  */
 export function AlertsView() {
   const { api, locationStore } = useWindowContext();
@@ -45,6 +47,7 @@ export function AlertsView() {
   const shownQuery = useDeferredValue(query);
   const all = loaded.alerts;
   const shown = useMemo(() => (all ? filterAlerts(all, shownQuery) : []), [all, shownQuery]);
+  const items = useMemo(() => groupAlerts(shown), [shown]);
 
   return (
     <section className="activity-view alerts-view" aria-labelledby="alerts-title">
@@ -55,8 +58,9 @@ export function AlertsView() {
         </button>
       </header>
       <p className="muted">
-        What changed for the worse at a panel, newest first, once per change: a service down, a disk past the threshold, a panel not
-        answering, a session ending. The newest {ALERTS_KEPT} are kept. Preferences say which ones are also system notifications.
+        What changed for the worse at a panel, once per change: a service down, a disk past the threshold, a panel not answering or
+        answering with something other than its API, a changed certificate, a session ending. Open ones first; an alert is resolved when a
+        check finds it cleared. The newest {ALERTS_KEPT} are kept. Preferences say which ones are also system notifications.
       </p>
       <div className="activity-filters">
         <SearchField ref={search} label="Search the alerts" placeholder="Search panel, service, kind" value={query} onSearch={setQuery} />
@@ -78,32 +82,45 @@ export function AlertsView() {
               : 'No alert matches. Esc in the search box clears it.'
         }
       >
-        <AlertRows alerts={shown} />
+        <AlertRows items={items} />
       </ReadStates>
     </section>
   );
 }
 
-function AlertRows({ alerts }: { alerts: readonly Alert[] }) {
+function AlertRows({ items }: { items: readonly AlertListItem[] }) {
   const now = useNow();
   return (
     <VirtualRows
-      items={alerts}
+      items={items}
       rowHeight={ROW_HEIGHT}
-      label="Alerts, newest first"
-      keyOf={(alert) => alert.id}
-      row={(alert, placement) => <AlertRow alert={alert} now={now} placement={placement} />}
+      label="Alerts: open, acknowledged, resolved, each newest first"
+      keyOf={(item) => (item.type === 'heading' ? `heading-${item.standing}` : item.alert.id)}
+      row={(item, placement) =>
+        item.type === 'heading' ? (
+          // A row of its own, placed like the alerts' but not counted among them (no set size or position).
+          <li className={`alert-group-heading alert-group-${item.standing}`} style={placement.style}>
+            <h2>
+              {STANDING_NAMES[item.standing]} <span className="muted">({item.count})</span>
+            </h2>
+          </li>
+        ) : (
+          <AlertRow alert={item.alert} now={now} placement={placement} />
+        )
+      }
     />
   );
 }
 
 function AlertRow({ alert, now, placement }: { alert: Alert; now: number; placement: RowPlacement }) {
-  const { panelStore, locationStore } = useWindowContext();
+  const { api, panelStore, locationStore } = useWindowContext();
+  const acknowledging = useBusyAction();
   const at = new Date(Date.parse(alert.at));
-  // A panel removed since has nothing to open.
   const present = panelStore.has(alert.panelId);
+  const standing = alertStanding(alert);
+  const settled = alert.resolvedAt ?? alert.acknowledgedAt;
   return (
-    <li className={`activity-row alert-row alert-${alert.kind}`} {...placement}>
+    <li className={`activity-row alert-row alert-${alert.kind} alert-${standing}`} {...placement}>
       <span className="activity-outcome">
         <span className="outcome-mark" aria-hidden="true" />
         {ALERT_KIND_NAMES[alert.kind]}
@@ -115,11 +132,33 @@ function AlertRow({ alert, now, placement }: { alert: Alert; now: number; placem
         {whenText(at, new Date(now))}
       </time>
       <span className="alert-panel">
-        {alert.panelName}
-        {present && (
+        {standing === 'open' && (
+          <button
+            type="button"
+            disabled={acknowledging.busy}
+            // The list is read again at the alertChanged that follows: nothing to change here.
+            onClick={() => void acknowledging.run(async () => void (await api.acknowledgeAlert(alert.id)))}
+          >
+            Acknowledge
+          </button>
+        )}
+        {/* The button names the panel; a panel removed since has nothing to open, only its name. */}
+        {present ? (
           <button type="button" onClick={() => locationStore.showPanelAt(alert.panelId, alert.tab)}>
             Open {alert.panelName} at {ALERT_TAB_NAMES[alert.tab]}
           </button>
+        ) : (
+          alert.panelName
+        )}
+        {settled && (
+          <time className="muted" dateTime={settled} title={new Date(Date.parse(settled)).toString()}>
+            {standing === 'resolved' ? 'resolved' : 'acknowledged'} {whenText(new Date(Date.parse(settled)), new Date(now))}
+          </time>
+        )}
+        {acknowledging.error && (
+          <span className="alert-error" role="alert">
+            {acknowledging.error.message}
+          </span>
         )}
       </span>
     </li>

@@ -6,7 +6,7 @@ import { useSelection } from '../panel-list/views.tsx';
 import { ConsoleStoreProvider } from '../console/views.tsx';
 import { followServiceRuns, warmFleetRows } from '../services/index.ts';
 import { ActivityView } from '../activity/views.tsx';
-import { AlertsView } from '../alerts/views.tsx';
+import { AlertsView, StartSummaryNotice } from '../alerts/views.tsx';
 import { BulkView } from '../panel-list/views.tsx';
 import { FleetConsoleView } from '../console/views.tsx';
 import { EmptyState } from '../ui/empty-state.tsx';
@@ -93,6 +93,7 @@ function Workspace() {
         {status && !startupProblemsDismissed && (
           <StartupProblems problems={status.startupProblems} onDismiss={() => statusStore.dismissStartupProblems()} />
         )}
+        <StartSummaryNotice />
         {listError ? (
           <div className="notice notice-error" role="alert">
             <p>{listError.message}</p>

@@ -31,7 +31,8 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
       if (targets.panelStore.has(event.panelId)) targets.locationStore.showPanelAt(event.panelId, event.tab ?? null);
       return;
     case 'alertRaised':
-      return targets.revisionStore.alertRaised();
+    case 'alertChanged':
+      return targets.revisionStore.alertsChanged();
     case 'runCommand':
       if (!targets.modalOpen()) targets.commands.run(event.command);
       return;

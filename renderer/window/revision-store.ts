@@ -4,7 +4,7 @@ import { SnapshotStore } from './snapshot-store.ts';
 export interface RevisionSnapshot {
   /** Grows at each `activityChanged`: the activity view reads the log again. */
   readonly activity: number;
-  /** Grows at each `alertRaised`: the Alerts view reads the list again. */
+  /** Grows at each `alertRaised` and `alertChanged`: the Alerts view and the start summary read again. */
   readonly alerts: number;
 }
 
@@ -18,7 +18,7 @@ export class RevisionStore extends SnapshotStore<RevisionSnapshot> {
     this.update({ activity: this.getSnapshot().activity + 1 });
   }
 
-  alertRaised(): void {
+  alertsChanged(): void {
     this.update({ alerts: this.getSnapshot().alerts + 1 });
   }
 }

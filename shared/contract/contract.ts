@@ -29,6 +29,7 @@ import {
   type FleetLogInInput,
   type TrustCertificateInput,
   type UpdatePanelInput,
+  alertIdSchema,
 } from '../schemas/schemas.ts';
 import type { PanelFeatures } from '../panel-features.ts';
 import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from '../types.ts';
@@ -41,7 +42,7 @@ import type { ServerStats, ServiceList } from '../services.ts';
 import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentList, DeploymentLog } from '../deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
-import type { Alert } from '../alerts.ts';
+import type { Alert, StartSummary } from '../alerts.ts';
 import type { PanelServices, ServiceActionItem, ServiceActionItemResult, ServiceActionRun } from '../fleet-services.ts';
 import type { ServiceAction } from '../service-actions.ts';
 import type { Catalogue, OperationAnswer, OperationCall, OperationRunOptions, PanelOperationResult } from '../operations-console.ts';
@@ -159,6 +160,17 @@ export interface PanelApi {
    * never per check; each new one also comes as an `alertRaised` event.
    */
   listAlerts(): Promise<Alert[]>;
+  /**
+   * Acknowledges an alert: it stays listed, and its condition raises nothing more while it holds.
+   * Answers the alert as it is now (`alertChanged` tells the window too); NOT_FOUND when it is no
+   * longer in the list.
+   */
+  acknowledgeAlert(id: string): Promise<Alert>;
+  /**
+   * What the first check of each panel after this start raised, compared with what the last run
+   * saw (the faults that happened while Paneldeck was closed), with when the last run saw it.
+   */
+  getStartSummary(): Promise<StartSummary>;
   /**
    * Deploys, starts, stops or restarts a service, mapped to its type's own write after a fresh
    * read of the panel's services (a database's start and stop are enable and disable; an action
@@ -291,6 +303,8 @@ export const argumentSchemas = {
   installUpdate: z.tuple([]),
   listActivity: z.tuple([activityQuerySchema]),
   listAlerts: z.tuple([]),
+  acknowledgeAlert: z.tuple([alertIdSchema]),
+  getStartSummary: z.tuple([]),
   runServiceAction: z.tuple([panelIdSchema, serviceActionInputSchema]),
   listServices: z.tuple([panelIdSchema]),
   getServerStats: z.tuple([panelIdSchema]),

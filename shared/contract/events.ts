@@ -33,6 +33,8 @@ export type PanelEvent =
   | { type: 'focusPanel'; panelId: string; tab?: AlertTab }
   /** A panel's state changed for the worse (`listAlerts` holds it from now on). */
   | { type: 'alertRaised'; alert: Alert }
+  /** An alert was resolved (its condition cleared) or acknowledged: `alert` as it is now. */
+  | { type: 'alertChanged'; alert: Alert }
   /** The operator chose a command in the menu (or its shortcut): the window runs it. */
   | { type: 'runCommand'; command: CommandId }
   /** A newer Paneldeck is downloaded: it installs when the operator restarts (`installUpdate`) or quits. */
@@ -80,6 +82,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   sessionExpiring: true,
   focusPanel: true,
   alertRaised: true,
+  alertChanged: true,
   runCommand: true,
   updateReady: true,
   activityChanged: true,
@@ -107,7 +110,7 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'fleetStateChanged') return Array.isArray((value as { panels?: unknown }).panels);
   if (type === 'fleetServicesChanged') return isFleetServicesChange(value);
   if (type === 'focusPanel') return value.tab === undefined || isAlertTab(value.tab);
-  if (type === 'alertRaised') return isAlert(value.alert);
+  if (type === 'alertRaised' || type === 'alertChanged') return isAlert(value.alert);
   if (type === 'operationProgress') return isOperationProgress(value);
   return true;
 }
@@ -148,7 +151,10 @@ function isAlert(value: unknown): value is Alert {
     text(value.panelName, 500) &&
     text(value.message, ALERT_MESSAGE_MAX) &&
     isAlertKind(value.kind) &&
-    isAlertTab(value.tab)
+    isAlertTab(value.tab) &&
+    (value.service === null || text(value.service, ALERT_MESSAGE_MAX)) &&
+    (value.resolvedAt === null || text(value.resolvedAt, 40)) &&
+    (value.acknowledgedAt === null || text(value.acknowledgedAt, 40))
   );
 }
 

@@ -38,6 +38,8 @@ export const methodNames = [
   'installUpdate',
   'listActivity',
   'listAlerts',
+  'acknowledgeAlert',
+  'getStartSummary',
   'runServiceAction',
   'listServices',
   'getServerStats',

@@ -243,6 +243,11 @@ export const trustCertificateInputSchema = z.strictObject(
   { error: 'Expected { sha256 }.' },
 );
 
+/** An alert's id as the core makes it: the time it was raised in milliseconds, a dash, a sequence number. */
+export const alertIdSchema = z
+  .string({ error: 'Alert id must be text.' })
+  .regex(/^\d{1,16}-\d{1,12}$/, { error: 'Alert id must be an id from the alert list.' });
+
 /** `undefined` checks every signed-in panel. */
 export const panelIdsSchema = z
   .array(panelIdSchema, { error: 'Expected a list of panel ids.' })

@@ -86,7 +86,7 @@ export function appMethods(parts: AppParts, options: Pick<CoreOptions, 'installU
       const { registry, vault, history, alerts } = await state();
       await Promise.all([history.flush(), alerts.flush()]);
       // The journals folded into their files: each file alone is complete after a quit.
-      await Promise.all([registry.compact(), vault.compact(), history.compact()]);
+      await Promise.all([registry.compact(), vault.compact(), history.compact(), alerts.compact()]);
     },
   };
 }

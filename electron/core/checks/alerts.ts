@@ -1,11 +1,13 @@
-import { ALERT_MESSAGE_MAX, ALERT_TABS, type Alert, type AlertKind } from '../../../shared/alerts.ts';
+import { ALERT_MESSAGE_MAX, ALERT_TABS, type Alert, type StartSummary } from '../../../shared/alerts.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { untilText } from '../../../shared/durations.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
-import { type DetectedAlert, detectAlerts, diskPercent, type PanelObservation, UNANSWERED } from './alert-detection.ts';
+import { answerOf, type DetectedAlert, diskPercent, judgeCheck, type PanelObservation, sessionRenewed } from './alert-detection.ts';
 import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
+import type { SavedObservation } from '../storage/alert-list.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 
 /** How a panel that stopped answering failed, in the operator's words (never the panel's, which could hold anything). */
@@ -16,55 +18,131 @@ const UNANSWERED_TEXT: Partial<Record<ErrorCode, string>> = {
 };
 
 /**
- * Raises alerts when a panel's state changes for the worse: after each check of a panel, its
- * observation (answered, services down, disk) is compared with the one before (`detectAlerts`),
- * in memory, so the first check of a run is the baseline. Each alert goes to the alert list
- * (`alerts.json`) and out as an `alertRaised` event, which main turns into a system notification.
+ * Raises and resolves alerts as panels' states change: after each check of a panel, its
+ * observation (how it answered, services down, disk) is judged against the one before and its
+ * unresolved alerts (`judgeCheck`). The last observation is kept in `alerts.json` with the alerts,
+ * so the first check after a start raises what changed while Paneldeck was closed; a panel never
+ * observed is a baseline. A new alert goes out as `alertRaised` (main turns it into a system
+ * notification), a resolved or acknowledged one as `alertChanged`.
  */
 export class AlertCenter {
   readonly #now: () => Date;
   readonly #emit: (event: PanelEvent) => void;
-  readonly #observations = new Map<string, PanelObservation>();
+  readonly #opened: () => DataFolder | null;
+  /** Panels checked in this run: only a panel's first check counts in the start summary. */
+  readonly #checkedThisRun = new Set<string>();
+  readonly #summary = {
+    since: null as string | null,
+    comparedPanels: 0,
+    alertIds: [] as string[],
+    versionChanges: [] as StartSummary['versionChanges'],
+  };
   #sequence = 0;
 
-  constructor(options: { now(): Date; emit(event: PanelEvent): void }) {
+  constructor(options: { now(): Date; emit(event: PanelEvent): void; opened(): DataFolder | null }) {
     this.#now = options.now;
     this.#emit = options.emit;
+    this.#opened = options.opened;
   }
 
   /** After a check of the panel: `down` is what its state read found down (null: not read, or not named). */
   checked(state: DataFolder, check: PanelCheck, down: string[] | null, token: string | undefined): void {
     const { panelId } = check;
+    if (!state.registry.get(panelId)) return;
     const health = check.ok ? state.history.get(panelId).health : null;
     const next: PanelObservation = {
-      answered: check.ok ? true : UNANSWERED.has(check.error.code) ? false : null,
+      answer: answerOf(check),
       down: check.ok && down ? down.toSorted() : null,
       diskPercent: health ? diskPercent(health.disk) : null,
     };
     const threshold = state.settings.get().diskAlertPercent;
-    const { alerts, kept } = detectAlerts(this.#observations.get(panelId), next, threshold);
-    this.#observations.set(panelId, kept);
+    const saved = state.alerts.observation(panelId);
+    const unresolved = state.alerts.unresolved(panelId);
+    const { raised, cleared, kept } = judgeCheck(saved?.observation, next, unresolved, threshold);
+    const at = this.#now().toISOString();
+    // The version is read once in its period, not at every check: the last one known is kept.
+    const version = state.history.get(panelId).panelVersion ?? saved?.version ?? null;
+    // A check that told nothing (refused, cancelled) leaves the saved observation and its time as they were.
+    const told = next.answer !== null;
+    if (told) state.alerts.observe(panelId, { at, observation: kept, version });
+    const { expiryWarningMinutes } = state.settings.get();
+    const sessionEndsAt = state.history.get(panelId).sessionExpiresAt;
+    const renewed = (alert: Alert) =>
+      check.ok && alert.kind === 'sessionEnding' && sessionRenewed(alert.at, sessionEndsAt, expiryWarningMinutes);
+    for (const alert of unresolved) {
+      if (!cleared.includes(alert) && !renewed(alert)) continue;
+      const resolved = state.alerts.update(alert.id, { resolvedAt: at });
+      if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
+    }
     const reason = check.ok ? '' : (UNANSWERED_TEXT[check.error.code] ?? '');
-    for (const alert of alerts) this.#raise(state, panelId, alert.kind, (name) => messageOf(alert, name, threshold, reason), token);
+    const ids = raised.flatMap(
+      (alert) => this.#raise(state, panelId, alert, (name) => messageOf(alert, name, threshold, reason), token) ?? [],
+    );
+    // Nor is it the panel's first look of this run: the next check is.
+    if (told && !this.#checkedThisRun.has(panelId)) this.#firstLook(state, panelId, saved, version, ids);
+  }
+
+  /** The panel's first check of this run that told something: what it raised goes into the start summary. */
+  #firstLook(state: DataFolder, panelId: string, saved: SavedObservation | undefined, version: string | null, raisedIds: string[]): void {
+    this.#checkedThisRun.add(panelId);
+    if (!saved) return;
+    const summary = this.#summary;
+    summary.comparedPanels++;
+    if (summary.since === null || saved.at > summary.since) summary.since = saved.at;
+    summary.alertIds.push(...raisedIds);
+    if (saved.version !== null && version !== null && saved.version !== version) {
+      const panelName = state.registry.get(panelId)?.name.trim() || panelId;
+      summary.versionChanges.push({ panelId, panelName, from: saved.version, to: version });
+    }
   }
 
   /** The expiry watcher warned of the session's end: the list records it too. */
   sessionEnding(state: DataFolder, panelId: string, expiresAt: string): void {
     const endsIn = untilText(Date.parse(expiresAt), this.#now().getTime());
-    this.#raise(state, panelId, 'sessionEnding', (name) => `The session of ${name} ends ${endsIn}. Log in again to keep working.`);
+    this.#raise(
+      state,
+      panelId,
+      { kind: 'sessionEnding' },
+      (name) => `The session of ${name} ends ${endsIn}. Log in again to keep working.`,
+    );
+  }
+
+  /** The operator saw it: it stays in the list, and is not raised again while its condition holds. */
+  acknowledge(state: DataFolder, id: string): Alert {
+    const found = state.alerts.get(id);
+    if (!found) throw new PanelError('NOT_FOUND', 'That alert is no longer in the list (only the newest 500 are kept).');
+    if (found.acknowledgedAt !== null) return found;
+    const acknowledged = state.alerts.update(id, { acknowledgedAt: this.#now().toISOString() }) ?? found;
+    this.#emit({ type: 'alertChanged', alert: acknowledged });
+    return acknowledged;
+  }
+
+  /** What the first check of each panel after this start raised, each alert as it stands now. */
+  startSummary(state: DataFolder): StartSummary {
+    const alerts = this.#summary.alertIds.flatMap((id) => state.alerts.get(id) ?? []).toReversed();
+    const { since, comparedPanels, versionChanges } = this.#summary;
+    return { since, comparedPanels, alerts, versionChanges: [...versionChanges] };
   }
 
   /** Removed: its next check, if it ever came back, would be a first one. */
   forget(panelId: string): void {
-    this.#observations.delete(panelId);
+    this.#opened()?.alerts.forget(panelId);
   }
 
-  #raise(state: DataFolder, panelId: string, kind: AlertKind, text: (name: string) => string, token?: string): void {
+  /** Adds the alert to the list and tells of it; answers its id, or undefined when the panel is gone. */
+  #raise(
+    state: DataFolder,
+    panelId: string,
+    detected: DetectedAlert | { kind: 'sessionEnding' },
+    text: (name: string) => string,
+    token?: string,
+  ): string | undefined {
     const record = state.registry.get(panelId);
-    if (!record) return;
+    if (!record) return undefined;
     const panelName = record.name.trim() || panelId;
     const message = keptAlertMessage(text(panelName), panelName, token);
     const at = this.#now();
+    const { kind } = detected;
     const alert: Alert = {
       id: `${at.getTime()}-${++this.#sequence}`,
       at: at.toISOString(),
@@ -73,9 +151,14 @@ export class AlertCenter {
       kind,
       message,
       tab: ALERT_TABS[kind],
+      // A service's name comes from the panel: it may echo the token like the message, and then is not kept.
+      service: detected.kind === 'serviceDown' && message.includes(detected.service) ? detected.service : null,
+      resolvedAt: null,
+      acknowledgedAt: null,
     };
     state.alerts.add(alert);
     this.#emit({ type: 'alertRaised', alert });
+    return alert.id;
   }
 }
 
@@ -92,22 +175,32 @@ export function keptAlertMessage(whole: string, panelName: string, token: string
 function messageOf(alert: DetectedAlert, name: string, threshold: number, reason: string): string {
   switch (alert.kind) {
     case 'serviceDown':
-      return `The service ${alert.service} is down on ${name}.`;
+      return `${alert.service} on ${name} is down.`;
     case 'diskFull':
       return `The disk of ${name} is ${alert.percent}% full (alert at ${threshold}%).`;
     case 'unreachable':
       return `${name} stopped answering: ${reason || 'the check failed'}.`;
+    case 'certificateChanged':
+      return `The certificate of ${name} no longer matches the one trusted for it.`;
+    case 'badAnswer':
+      return `${name} answers, but not with its API (a web page, or an answer Paneldeck cannot read).`;
   }
 }
 
-/** The alert list (`listAlerts`), and the session ends main's expiry watcher warns of (`sessionEnding`). */
+/** The alert list (`listAlerts`), acknowledging, the start summary, and the session ends main's expiry watcher warns of (`sessionEnding`). */
 export function alertMethods(
   { state }: FolderAccess,
-  alerts: Pick<AlertCenter, 'sessionEnding'>,
-): CoreMethods<'listAlerts' | 'sessionEnding'> {
+  alerts: Pick<AlertCenter, 'sessionEnding' | 'acknowledge' | 'startSummary'>,
+): CoreMethods<'listAlerts' | 'acknowledgeAlert' | 'getStartSummary' | 'sessionEnding'> {
   return {
     async listAlerts() {
       return (await state()).alerts.list();
+    },
+    async acknowledgeAlert(id) {
+      return alerts.acknowledge(await state(), id);
+    },
+    async getStartSummary() {
+      return alerts.startSummary(await state());
     },
     async sessionEnding(panelId, expiresAt) {
       // From main's own watcher, not the window; still checked, as everything reaching the core is.

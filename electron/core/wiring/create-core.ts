@@ -98,7 +98,7 @@ export function createCore(options: CoreOptions): Core {
     if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
   });
   const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
-  const alerts = new AlertCenter({ now, emit });
+  const alerts = new AlertCenter({ now, emit, opened: () => opened });
   // Main's notifications (Core.onSettingsChanged and the others): the features tell, main listens.
   const settingsListeners = new Listeners<AppSettings>();
   const trustListeners = new Listeners<void>();

@@ -11,8 +11,11 @@ const alert = (change: Partial<Alert> = {}): Alert => ({
   panelId: panel(1).id,
   panelName: 'Panel 1',
   kind: 'serviceDown',
-  message: 'The service shop/web is down on Panel 1.',
+  message: 'shop/web on Panel 1 is down.',
   tab: 'services',
+  service: 'shop/web',
+  resolvedAt: null,
+  acknowledgedAt: null,
   ...change,
 });
 
@@ -31,9 +34,10 @@ test('each alert is a notification naming it; its click shows the window and the
   assert.deepEqual(
     log.notices.map((notice) => notice.title),
     [
-      'Service down: The service shop/web is down on Panel 1.',
-      'Disk nearly full: The disk of Panel 1 is 95% full.',
-      'Panel not answering: Panel 1 stopped answering.',
+      // What and where, once each.
+      'shop/web on Panel 1 is down.',
+      'The disk of Panel 1 is 95% full.',
+      'Panel 1 stopped answering.',
     ],
   );
   for (const notice of log.notices) notice.onClick();
@@ -60,7 +64,7 @@ test('Preferences: a kind turned off notifies no more (the window still hears of
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-3' }) });
   work.emit({ type: 'alertRaised', alert: alert({ id: '1-4', kind: 'diskFull', tab: 'overview' }) });
   assert.equal(log.notices.length, 2);
-  assert.match(log.notices[1]!.title, /^Service down/);
+  assert.match(log.notices[1]!.title, /^shop\/web on Panel 1 is down/);
 });
 
 test('a session ending is recorded as an alert by the core, and notified once, by the expiry watcher alone', async () => {

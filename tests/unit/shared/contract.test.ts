@@ -11,6 +11,7 @@ const id = '3f0b1c2a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 test('the contract names exactly the product API, the fleet checks, certificate trust, the app status, import, export, bulk methods, the update install, the activity log, the service actions, what a panel runs, its runtime logs, its deployments, the alerts, the API console and the text files of the window', () => {
   assert.deepEqual([...methodNames].sort(), [
+    'acknowledgeAlert',
     'addPanel',
     'applyImport',
     'callOperation',
@@ -35,6 +36,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getServerStats',
     'getServiceActionRun',
     'getSession',
+    'getStartSummary',
     'installUpdate',
     'listActivity',
     'listAlerts',
@@ -73,8 +75,16 @@ test('listAlerts takes no argument, and the alertRaised event passes only a well
     kind: 'diskFull',
     message: 'Full.',
     tab: 'overview',
+    service: null,
+    resolvedAt: null,
+    acknowledgedAt: null,
   };
   assert.equal(isPanelEvent({ type: 'alertRaised', alert }), true);
+  assert.equal(isPanelEvent({ type: 'alertChanged', alert: { ...alert, resolvedAt: '2030-01-01T00:05:00.000Z' } }), true);
+  assert.equal(isPanelEvent({ type: 'alertChanged', alert: { ...alert, resolvedAt: 'x'.repeat(1000) } }), false);
+  assert.deepEqual(parseArguments('acknowledgeAlert', ['1893456000000-3']), ['1893456000000-3']);
+  assert.throws(() => parseArguments('acknowledgeAlert', ['../etc']), /Alert id must be an id from the alert list/);
+  assert.deepEqual(parseArguments('getStartSummary', []), []);
   assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, kind: 'other' } }), false);
   assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, tab: 'settings' } }), false);
   assert.equal(isPanelEvent({ type: 'alertRaised', alert: { ...alert, message: 'x'.repeat(100_000) } }), false);

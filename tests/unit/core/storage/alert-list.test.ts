@@ -43,8 +43,11 @@ const alert = (n: number): Alert => ({
   panelId: 'p',
   panelName: 'Prod',
   kind: 'serviceDown',
-  message: `The service shop/web-${n} is down on Prod.`,
+  message: `shop/web-${n} on Prod is down.`,
   tab: 'services',
+  service: `shop/web-${n}`,
+  resolvedAt: null,
+  acknowledgedAt: null,
 });
 
 const open = (timer: FlushTimer) => new AlertList(openJsonFiles(dir.path)('alerts', { secret: false }), { timer });
@@ -77,4 +80,75 @@ test('a damaged file is moved aside and the list starts empty', async () => {
   await list.flush();
   assert.equal(JSON.parse(readFileSync(join(dir.path, 'alerts.json'), 'utf8')).alerts.length, 1);
   assert.equal((await readdir(dir.path)).filter((name) => name.startsWith('alerts') && name !== 'alerts.json').length, 1);
+});
+
+test('an alerts file from before alerts had a life loads: its alerts open, its service unknown, no panel observed', () => {
+  const old = {
+    id: 'a-1',
+    at: alert(1).at,
+    panelId: 'p',
+    panelName: 'Prod',
+    kind: 'serviceDown',
+    message: 'The service shop/web is down on Prod.',
+    tab: 'services',
+  };
+  writeFileSync(join(dir.path, 'alerts.json'), JSON.stringify({ version: 1, alerts: [old] }));
+  const list = open(manualTimer());
+  assert.deepEqual(list.list(), [{ ...old, service: null, resolvedAt: null, acknowledgedAt: null }]);
+  assert.equal(list.observation('p'), undefined);
+  assert.deepEqual(
+    list.unresolved('p').map((kept) => kept.id),
+    ['a-1'],
+  );
+});
+
+test("each panel's last observation is kept with the alerts; a damaged one is dropped alone; a forgotten panel loses its own", async () => {
+  const list = open(manualTimer());
+  const seen = { at: alert(5).at, observation: { answer: 'proper' as const, down: ['shop/web'], diskPercent: 42.5 }, version: '2.33.4' };
+  list.observe('p', seen);
+  list.observe('q', { at: alert(6).at, observation: { answer: null, down: null, diskPercent: null }, version: null });
+  list.add(alert(1));
+  assert.equal(list.update('a-1', { acknowledgedAt: alert(7).at })?.acknowledgedAt, alert(7).at);
+  assert.equal(list.update('nope', { resolvedAt: alert(7).at }), undefined);
+  await list.flush();
+  const reopened = open(manualTimer());
+  assert.deepEqual(reopened.observation('p'), seen);
+  assert.equal(reopened.list()[0]!.acknowledgedAt, alert(7).at);
+  const file = JSON.parse(readFileSync(join(dir.path, 'alerts.json'), 'utf8'));
+  file.observations.q.answer = 'maybe';
+  file.observations.r = { at: 'yesterday', answer: 'proper', down: [], diskPercent: 1 };
+  writeFileSync(join(dir.path, 'alerts.json'), JSON.stringify(file));
+  const damaged = open(manualTimer());
+  assert.deepEqual(damaged.observation('p'), seen);
+  assert.equal(damaged.observation('q'), undefined);
+  assert.equal(damaged.observation('r'), undefined);
+  damaged.forget('p');
+  await damaged.flush();
+  assert.equal(open(manualTimer()).observation('p'), undefined);
+});
+
+test('a large fleet: observations alone go to the journal, read back at the next start and folded in at compact', async () => {
+  const list = open(manualTimer());
+  const at = alert(1).at;
+  const panel = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  for (let n = 0; n < 5000; n++)
+    list.observe(panel(n), { at, observation: { answer: 'proper', down: [], diskPercent: 40 }, version: null });
+  list.add(alert(1));
+  await list.flush();
+  const journal = join(dir.path, 'alerts.journal');
+  const journalSize = () => readdir(dir.path).then((names) => (names.includes('alerts.journal') ? readFileSync(journal).length : 0));
+  assert.equal(await journalSize(), 0, 'the first write is whole');
+  list.observe(panel(7), { at, observation: { answer: 'none', down: [], diskPercent: 40 }, version: null });
+  list.forget(panel(8));
+  await list.flush();
+  const journaled = await journalSize();
+  assert.ok(journaled > 0 && journaled < 2000, `one short journal entry, not the whole file (${journaled} bytes)`);
+  const reopened = open(manualTimer());
+  assert.equal(reopened.observation(panel(7))?.observation.answer, 'none');
+  assert.equal(reopened.observation(panel(8)), undefined);
+  assert.equal(reopened.observation(panel(9))?.observation.answer, 'proper');
+  assert.deepEqual(reopened.list(), [alert(1)]);
+  await reopened.compact();
+  assert.equal(await journalSize(), 0, 'folded into the file at quit');
+  assert.equal(open(manualTimer()).observation(panel(7))?.observation.answer, 'none');
 });

@@ -44,7 +44,7 @@ test('Alerts and Activity take the same place: opening one closes the other; cho
   assert.deepEqual(open(), [false, false]);
 });
 
-test('each alertRaised makes the Alerts view read the list again', () => {
+test('each alertRaised and alertChanged makes the Alerts view read the list again', () => {
   const to = targets();
   const alert: Alert = {
     id: '1',
@@ -54,14 +54,25 @@ test('each alertRaised makes the Alerts view read the list again', () => {
     kind: 'diskFull',
     message: 'm',
     tab: 'overview',
+    service: null,
+    resolvedAt: null,
+    acknowledgedAt: null,
   };
   routePanelEvent({ type: 'alertRaised', alert }, to);
   routePanelEvent({ type: 'alertRaised', alert }, to);
-  assert.equal(to.revisionStore.getSnapshot().alerts, 2);
+  routePanelEvent({ type: 'alertChanged', alert: { ...alert, acknowledgedAt: '2030-01-01T00:01:00.000Z' } }, to);
+  assert.equal(to.revisionStore.getSnapshot().alerts, 3);
 });
 
 test('the search finds every word in the kind, the message and the panel', () => {
-  const base = { at: '2030-01-01T00:00:00.000Z', panelId: 'p', tab: 'services' } as const;
+  const base = {
+    at: '2030-01-01T00:00:00.000Z',
+    panelId: 'p',
+    tab: 'services',
+    service: null,
+    resolvedAt: null,
+    acknowledgedAt: null,
+  } as const;
   const alerts: Alert[] = [
     { ...base, id: '1', panelName: 'Shop EU', kind: 'serviceDown', message: 'The service shop/web is down on Shop EU.' },
     { ...base, id: '2', panelName: 'Blog', kind: 'diskFull', message: 'The disk of Blog is 93% full.', tab: 'overview' },
