@@ -1,6 +1,6 @@
 import type { ListSort, Panel } from '../../shared/types.ts';
 import { versionSortKey } from '../../shared/panel-version.ts';
-import { panelStatus, type PanelStatusKind } from '../ui/panel-status.ts';
+import { type SignInKind, signInKind } from '../ui/panel-status.ts';
 import { PANEL_STATE_ORDER, PANEL_STATES, type PanelState } from '../ui/panel-state.ts';
 import { type PanelRow, type PanelRowCache, panelRow, fleetCounts, needsAttention } from './panel-rows.ts';
 import { matchingRows, rowMatcher, type SearchCache } from './row-search.ts';
@@ -95,7 +95,7 @@ export function nameKey(panel: Panel): string {
 }
 
 /** Attention first: a session the panel ended, then failed checks, then no sign-in, then signed in (by the sign-in alone: the order does not move with each state read). */
-const STATUS_RANK: Readonly<Record<PanelStatusKind, number>> = { expired: 0, 'check-failed': 1, 'signed-out': 2, 'signed-in': 3 };
+const STATUS_RANK: Readonly<Record<SignInKind, number>> = { expired: 0, 'check-failed': 1, 'signed-out': 2, 'signed-in': 3 };
 
 export const SORT_NAMES: Readonly<Record<ListSort, string>> = {
   name: 'Name',
@@ -117,7 +117,7 @@ export function sortKey(panel: Panel, sort: ListSort): number {
     case 'name':
       return 0;
     case 'status':
-      return STATUS_RANK[panelStatus(panel).kind];
+      return STATUS_RANK[signInKind(panel)];
     case 'checked':
       // Never checked is the longest ago of all.
       return timeOrLast(panel.lastCheck?.at, -Infinity);
