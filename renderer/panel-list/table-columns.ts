@@ -39,7 +39,7 @@ const timeOf = (value: string | null | undefined) => {
 };
 
 export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
-  state: { title: 'State', width: 100, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
+  state: { title: 'State', width: 124, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
   name: { title: 'Name', width: 150, numeric: false, text: (row) => row.panel.name, sortValue: (row) => nameKey(row.panel) },
   group: {
     title: 'Group',

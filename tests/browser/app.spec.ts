@@ -175,7 +175,7 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await logIn(page);
   await expect(page.locator('.session-view').getByRole('alert')).toContainText('HTTP 500');
   await expect(page.locator('dl.summary')).toHaveCount(0);
-  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('last check failed');
+  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('State unknown');
   await checkScreen(page, '10-session-check-failed');
   panelServer.setFault('getSession', null);
   await page.getByRole('button', { name: 'Settings' }).click();
