@@ -1,5 +1,5 @@
 import { HOUR_MS, untilText } from '../../shared/durations.ts';
-import { asOfText, diskPercent, servicesDownText, staleSince } from '../ui/panel-state.ts';
+import { diskPercent, servicesDownText, staleAge } from '../ui/panel-state.ts';
 import { fold } from './panel-search.ts';
 import type { PanelRow } from './panel-rows.ts';
 
@@ -49,8 +49,7 @@ export function rowStateText(
   row: Pick<PanelRow, 'panel' | 'health' | 'kind' | 'label'>,
   now: number,
 ): { text: string; asOf: string | null } | null {
-  const stale = staleSince(row.panel, row.health);
-  const asOf = stale === null ? null : asOfText(stale, now);
+  const asOf = staleAge(row.panel, row.health, now);
   switch (row.kind) {
     case 'degraded': {
       const disk = diskPercent(row.health);

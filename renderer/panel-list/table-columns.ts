@@ -7,7 +7,7 @@ import { expiryText, nameKey } from './panel-list-rows.ts';
 import { fold } from './panel-search.ts';
 import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
 import { isApiTokenSignIn } from '../ui/panel-status.ts';
-import { asOfText, staleSince } from '../ui/panel-state.ts';
+import { staleAge } from '../ui/panel-state.ts';
 
 /**
  * The table layout's columns: what each says of a panel, how wide it starts, and how it sorts.
@@ -120,8 +120,7 @@ export const FIGURE_COLUMNS: ReadonlySet<TableColumn> = new Set(['disk', 'memory
 
 /** "as of 3 h ago" when the row's figures are older than its last check; null when they are its own. */
 export function staleText(row: TableRow, now: number): string | null {
-  const stale = staleSince(row.panel, row.health);
-  return stale === null ? null : asOfText(stale, now);
+  return staleAge(row.panel, row.health, now);
 }
 
 function cpuOf(row: TableRow): number | null {

@@ -1,4 +1,4 @@
-import { agoText } from '../../shared/durations.ts';
+import { agoText, MINUTE_MS } from '../../shared/durations.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isSessionLost, signedOutNotice } from './panel-status.ts';
@@ -106,6 +106,15 @@ export function staleSince(panel: Panel, health: PanelHealth | undefined): strin
 /** "as of 3 h ago": how figures read before the last check are marked. */
 export function asOfText(readAt: string, now: number): string {
   return `as of ${agoText(Date.parse(readAt), now)}`;
+}
+
+/**
+ * `staleSince` said as its age ("as of 3 h ago"), or null when the figures are the last check's
+ * own, or read within the minute (what "as of just now" would say is nothing to mark).
+ */
+export function staleAge(panel: Panel, health: PanelHealth | undefined, now: number): string | null {
+  const since = staleSince(panel, health);
+  return since === null || now - Date.parse(since) < MINUTE_MS ? null : asOfText(since, now);
 }
 
 /** Whether the check read and understood the panel's state: its services down are known, and nothing failed. */
