@@ -27,7 +27,8 @@ export function OverviewTab({ panel }: { panel: Panel }) {
   const state = usePanelRead(reads.stats, panel.id);
   const stats = state.value;
   // What the last check made of the panel's state, said here too: blank figures must not read as a healthy server.
-  const judged = judgePanel(panel, useHealth().get(panel.id));
+  const health = useHealth().get(panel.id);
+  const judged = judgePanel(panel, health);
   return (
     <section className="overview-tab" aria-labelledby="overview-title" aria-busy={state.loading}>
       <ReadBar
@@ -40,7 +41,8 @@ export function OverviewTab({ panel }: { panel: Panel }) {
       {judged.state === 'unknown' && (
         <div className="notice notice-warning overview-state">
           <p className="notice-title">{judged.word}</p>
-          <p className="notice-detail">{judged.reason}</p>
+          {/* The problem in full: the reason is one cell's worth, cut. */}
+          <p className="notice-detail">{health?.problem?.message ?? judged.reason}</p>
         </div>
       )}
       {stats && (saysAnything(stats) ? <ServerFigures stats={stats} /> : <p className="muted">{NOTHING_READ}</p>)}

@@ -54,6 +54,11 @@ test('unknown, stale and services-down panels in both layouts: never OK, marked 
     // The header says it too: the unknown panel is never OK; the stale one gives its figures' age.
     await listRow(page, /Shop garbage/).click();
     await expect(page.locator('.panel-header .state-badge')).toHaveText('State unknown');
+    // Its Overview says so too, rather than blank figures under a healthy heading.
+    await page.locator('.panel-header').getByRole('button', { name: 'Overview', exact: true }).click();
+    await expect(page.locator('.overview-state')).toContainText('State unknown');
+    await expect(page.locator('.overview-tab')).toContainText("The panel's server stats held no figure Paneldeck reads");
+    await checkScreenBothSizes(page, 'unknown-state-03-overview');
     await listRow(page, /Blog stale/).click();
     await expect(page.locator('.panel-header .state-badge')).toContainText('Unreachable · figures as of 3 h ago');
 
