@@ -213,6 +213,7 @@ function healthAt(at: string, pass: number): StoredHealth {
   return {
     readAt: at,
     servicesDown: pass % 3,
+    downServices: ['shop/web', 'shop/api'].slice(0, pass % 3),
     services: { running: 17, down: pass % 3, stopped: 1 },
     cpuPercent: 10 + (pass % 50),
     memory: { usedMb: 3120.44 + pass, totalMb: 7976.26 },

@@ -175,6 +175,7 @@ function installFakeMain(setup: FakeMainSetup): void {
       panelId: panel.id,
       readAt: iso(now - minute),
       servicesDown: index % 50 === 0 ? 2 : 0,
+      downServices: index % 50 === 0 ? ['shop/web', 'shop/api'] : [],
       services: { running: 10 },
       cpuPercent: index % 100,
       memory: { usedMb: 1000 + (index % 3000), totalMb: 4096 },

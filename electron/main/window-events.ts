@@ -191,17 +191,18 @@ function plainCertificate(certificate: CertificateInfo): CertificateInfo {
 }
 
 function plainHealth(health: PanelHealth): PanelHealth {
-  const { panelId, readAt, servicesDown, services, cpuPercent, memory, disk, version, problem } = health;
+  const { panelId, readAt, servicesDown, downServices, services, cpuPercent, memory, disk, version, problem } = health;
   return {
     panelId,
     readAt,
     servicesDown,
+    downServices: downServices && [...downServices],
     services: services && { ...services },
     cpuPercent,
     memory: { usedMb: memory.usedMb, totalMb: memory.totalMb },
     disk: { usedGb: disk.usedGb, totalGb: disk.totalGb },
     version,
-    problem: problem && { at: problem.at, code: problem.code, message: problem.message },
+    problem: problem && { at: problem.at, code: problem.code, message: problem.message, routesMissing: problem.routesMissing },
   };
 }
 

@@ -4,6 +4,7 @@ import { agoText } from '../../shared/durations.ts';
 import { COLOUR_NAMES } from '../../shared/labels.ts';
 import { expiryText, sectionKey, typeAheadIndex, type ListItem } from './panel-list-rows.ts';
 import { isApiTokenSignIn } from '../ui/panel-status.ts';
+import { rowStateText } from './row-texts.ts';
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
 import { isUnencrypted } from '../ui/plain-http.tsx';
 
@@ -289,9 +290,11 @@ export function ListLayout({
               </div>
             );
           }
-          const { panel, kind, label } = item.row;
+          const { panel, kind, label, attention } = item.row;
           const checked = panel.lastCheck ? agoText(Date.parse(panel.lastCheck.at), now) : '';
-          const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now, kind === 'check-failed') : null;
+          const lastCheckFailed = panel.signedIn && panel.lastCheck !== null && !panel.lastCheck.ok;
+          const expiry = panel.signedIn ? expiryText(panel.sessionExpiresAt, now, lastCheckFailed) : null;
+          const state = rowStateText(item.row, now);
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/useFocusableInteractive: the tree takes the keyboard for all its items (aria-activedescendant)
             <div
@@ -319,9 +322,9 @@ export function ListLayout({
                 if (!isSelected(panel.id)) chooseOne(panel.id);
                 onOpenMenu({ x: event.clientX, y: event.clientY });
               }}
-              title={`${panel.name} (${panel.address}): ${label}`}
+              title={`${panel.name} (${panel.address}): ${label}${attention.reason ? `. ${attention.reason}` : ''}`}
             >
-              <span className={`status-dot status-${kind}`} aria-hidden="true" />
+              <span className={`status-dot state-${kind}`} aria-hidden="true" />
               <span className="panel-item-text">
                 <span className="panel-item-name">
                   {panel.favourite && (
@@ -333,6 +336,12 @@ export function ListLayout({
                 </span>
                 <span className="panel-item-address">{panel.address}</span>
                 <span className="panel-item-meta">
+                  {state && (
+                    <span className={`meta-state tone-${attention.tone}`}>
+                      {state.text}
+                      {state.asOf && <span className="meta-stale"> ({state.asOf})</span>}
+                    </span>
+                  )}
                   {isUnencrypted(panel) && <span className="meta-danger plain-http-badge">Not encrypted</span>}
                   {showVersion && (
                     <span className="meta-version">{panel.panelVersion === null ? 'version unknown' : `v${panel.panelVersion}`}</span>
@@ -344,7 +353,7 @@ export function ListLayout({
                 </span>
               </span>
               <span className="visually-hidden">
-                , {label}
+                , {state ? '' : label}
                 {panel.colour ? `, ${COLOUR_NAMES[panel.colour]}` : ''}
                 {panel.favourite ? ', favourite' : ''}
               </span>

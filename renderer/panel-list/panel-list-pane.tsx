@@ -114,7 +114,7 @@ export function PanelListPane() {
     },
   });
   const cancel = () => void api.cancelChecks().catch((caught: unknown) => setCheckError(failureInfo(caught)));
-  const signedIn = fleet.counts['signed-in'] + fleet.counts['check-failed'] > 0;
+  const signedIn = panels.some((panel) => panel.signedIn);
 
   const addPanel = (
     <button type="button" className="button-primary" onClick={() => dialogStore.openDialog({ kind: 'addPanel' })}>
@@ -127,7 +127,7 @@ export function PanelListPane() {
         ref={search}
         label="Find panels"
         placeholder="Find panels  (Ctrl+F)"
-        title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (expired, failing, signed out), a colour (red, production) or a fact (down, disk>90, cpu>80, version:2.30); best matches of the name first"
+        title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (unknown, unreachable, expired, signed out), a colour (red, production) or a fact (down, disk>90, cpu>80, version:2.30); best matches of the name first"
         value={query}
         onSearch={setQuery}
       />
@@ -137,8 +137,8 @@ export function PanelListPane() {
     <ul className="fleet-counts" aria-label="Panels by state">
       {STATUS_ORDER.filter((kind) => fleet.counts[kind] > 0).map((kind) => (
         <li key={kind} className="fleet-count">
-          <span className={`status-dot status-${kind}`} aria-hidden="true" />
-          {fleet.counts[kind]} {STATUS_NAMES[kind].toLowerCase()}
+          <span className={`status-dot state-${kind}`} aria-hidden="true" />
+          {fleet.counts[kind]} {countWord(STATUS_NAMES[kind])}
         </li>
       ))}
     </ul>
@@ -298,4 +298,9 @@ export function PanelListPane() {
       )}
     </nav>
   );
+}
+
+/** A state's word after its count: "3 signed in", "2 state unknown", but "4 OK". */
+function countWord(word: string): string {
+  return word === word.toUpperCase() ? word : word.toLowerCase();
 }

@@ -1,6 +1,7 @@
 import type { ListSort, Panel } from '../../shared/types.ts';
 import { versionSortKey } from '../../shared/panel-version.ts';
-import { panelStatus, type PanelStatusKind } from '../ui/panel-status.ts';
+import { type SignInKind, signInKind } from '../ui/panel-status.ts';
+import { PANEL_STATE_ORDER, PANEL_STATES, type PanelState } from '../ui/panel-state.ts';
 import { type PanelRow, type PanelRowCache, panelRow, fleetCounts, needsAttention } from './panel-rows.ts';
 import { matchingRows, rowMatcher, type SearchCache } from './row-search.ts';
 import { fold, type PanelFacts } from './panel-search.ts';
@@ -12,15 +13,11 @@ import { fold, type PanelFacts } from './panel-search.ts';
  * stay cheap over ten thousand panels (one pass; a search only groups the rows by rank).
  */
 
-/** The states a row can be in, in the order the counts show them. */
-export const STATUS_ORDER: readonly PanelStatusKind[] = ['signed-in', 'check-failed', 'expired', 'signed-out'];
-
-export const STATUS_NAMES: Readonly<Record<PanelStatusKind, string>> = {
-  'signed-in': 'Signed in',
-  'check-failed': 'Failing',
-  expired: 'Expired',
-  'signed-out': 'Signed out',
-};
+/** The states a row can be in, in the order the counts show them (worst first), and their words: the window's one table. */
+export const STATUS_ORDER: readonly PanelState[] = PANEL_STATE_ORDER;
+export const STATUS_NAMES: Readonly<Record<PanelState, string>> = Object.fromEntries(
+  PANEL_STATE_ORDER.map((state) => [state, PANEL_STATES[state].word]),
+) as Record<PanelState, string>;
 
 export interface FleetFilter {
   /** What the operator typed; every word must match (panel-search.ts: name, address, group, tags, version, state, colour). */
@@ -33,7 +30,7 @@ export interface FleetFilter {
 
 export interface FleetRow {
   panel: Panel;
-  kind: PanelStatusKind;
+  kind: PanelState;
   label: string;
 }
 
@@ -41,7 +38,7 @@ export interface PanelListRows {
   /** The rows shown: in the list's order, or while searching by rank (best match first), the list's order within a rank. */
   rows: readonly PanelRow[];
   /** Per state, over the whole fleet (not only the rows shown). */
-  counts: Record<PanelStatusKind, number>;
+  counts: Record<PanelState, number>;
   attention: number;
 }
 
@@ -97,8 +94,8 @@ export function nameKey(panel: Panel): string {
   return key;
 }
 
-/** Attention first: a session the panel ended, then failing checks, then no sign-in, then healthy. */
-const STATUS_RANK: Readonly<Record<PanelStatusKind, number>> = { expired: 0, 'check-failed': 1, 'signed-out': 2, 'signed-in': 3 };
+/** Attention first: a session the panel ended, then failed checks, then no sign-in, then signed in (by the sign-in alone: the order does not move with each state read). */
+const STATUS_RANK: Readonly<Record<SignInKind, number>> = { expired: 0, 'check-failed': 1, 'signed-out': 2, 'signed-in': 3 };
 
 export const SORT_NAMES: Readonly<Record<ListSort, string>> = {
   name: 'Name',
@@ -120,7 +117,7 @@ export function sortKey(panel: Panel, sort: ListSort): number {
     case 'name':
       return 0;
     case 'status':
-      return STATUS_RANK[panelStatus(panel).kind];
+      return STATUS_RANK[signInKind(panel)];
     case 'checked':
       // Never checked is the longest ago of all.
       return timeOrLast(panel.lastCheck?.at, -Infinity);

@@ -1,7 +1,7 @@
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import type { Panel } from '../../shared/types.ts';
 import { panelAttention, type PanelAttention } from './panel-attention.ts';
-import { panelStatus, type PanelStatusKind } from '../ui/panel-status.ts';
+import { PANEL_STATES, type PanelState } from '../ui/panel-state.ts';
 
 /**
  * One panel as the panel list shows it, in the list and in the table alike: its state, and whether and
@@ -13,8 +13,8 @@ export interface PanelRow {
   readonly panel: Panel;
   /** What the last check read of the panel's state, if anything. */
   readonly health: PanelHealth | undefined;
-  /** The list's dot and label: signed in, failing, expired, signed out. */
-  readonly kind: PanelStatusKind;
+  /** The list's dot and label: the panel's state (ui/panel-state.ts), the same as the table's and the header's. */
+  readonly kind: PanelState;
   readonly label: string;
   readonly attention: PanelAttention;
 }
@@ -26,9 +26,8 @@ export type PanelRowCache = WeakMap<Panel, PanelRow>;
 export function panelRow(cache: PanelRowCache, panel: Panel, health: PanelHealth | undefined): PanelRow {
   const known = cache.get(panel);
   if (known !== undefined && known.health === health) return known;
-  // A new state read of the same panel: its label stays.
-  const status = known ?? panelStatus(panel);
-  const row: PanelRow = { panel, health, kind: status.kind, label: status.label, attention: panelAttention(panel, health) };
+  const attention = panelAttention(panel, health);
+  const row: PanelRow = { panel, health, kind: attention.state, label: attention.word, attention };
   cache.set(panel, row);
   return row;
 }
@@ -49,12 +48,12 @@ export function needsAttention(row: Pick<PanelRow, 'attention'>): boolean {
 
 /** Panels per state, and how many need attention: over the whole fleet, whatever the search shows. */
 export interface FleetCounts {
-  counts: Record<PanelStatusKind, number>;
+  counts: Record<PanelState, number>;
   attention: number;
 }
 
 export function fleetCounts<R extends PanelRow>(rows: readonly R[], attends: (row: R) => boolean = needsAttention): FleetCounts {
-  const counts: Record<PanelStatusKind, number> = { 'signed-in': 0, 'check-failed': 0, expired: 0, 'signed-out': 0 };
+  const counts = Object.fromEntries(Object.keys(PANEL_STATES).map((state) => [state, 0])) as Record<PanelState, number>;
   let attention = 0;
   for (const row of rows) {
     counts[row.kind]++;

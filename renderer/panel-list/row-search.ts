@@ -3,19 +3,26 @@ import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel } from '../../shared/types.ts';
 import type { FleetFilter, FleetRow } from './panel-list-rows.ts';
 import { byRank, matchRank, NO_MATCH, type PanelFacts, RANK, type SearchEntry, searchEntry, searchQuery } from './panel-search.ts';
-import type { PanelStatusKind } from '../ui/panel-status.ts';
+import type { PanelState } from '../ui/panel-state.ts';
 
 /**
  * The panel list's search over its rows (the list's and the table's alike): one matcher per keystroke,
  * each row's search text built once per panel and kept.
  */
 
-/** Words an operator types for a state, beside its label ("failing", "expired", "signed out"): matched whole. */
-const STATUS_WORDS: Readonly<Record<PanelStatusKind, string>> = {
-  'signed-in': 'signed in ok',
-  'check-failed': 'failing failed error check failed',
+/**
+ * Words an operator types for a state, beside its label ("unknown", "expired", "signed out"): matched
+ * whole. Older words ("failing", "down") still find what they found, though the window no longer says them.
+ */
+const STATUS_WORDS: Readonly<Record<PanelState, string>> = {
+  unreachable: 'unreachable failing failed signed in',
   expired: 'expired session expired',
+  degraded: 'degraded signed in',
+  unknown: 'unknown failing failed error check failed signed in',
+  ok: 'ok signed in',
+  'signed-in': 'signed in',
   'signed-out': 'signed out logged out',
+  new: 'new signed out logged out',
 };
 
 /**

@@ -1,5 +1,7 @@
 import { HOUR_MS, untilText } from '../../shared/durations.ts';
+import { diskPercent, servicesDownText, staleAge } from '../ui/panel-state.ts';
 import { fold } from './panel-search.ts';
+import type { PanelRow } from './panel-rows.ts';
 
 /** Texts and moves of a row of the panel list and the table: pure, so they run in tests under Node. */
 
@@ -36,4 +38,29 @@ export function typeAheadIndex(names: readonly string[], typed: string, from: nu
     if (fold(names[index]!).startsWith(wanted)) return index;
   }
   return -1;
+}
+
+/**
+ * What a list row says of its panel's state beside the dot: the state's word, or for services down
+ * which ones ("web, api down"), and when its figures are older than the last check, their age
+ * ("as of 3 h ago"). Null for a panel that is simply OK, signed out or new: the dot says it.
+ */
+export function rowStateText(
+  row: Pick<PanelRow, 'panel' | 'health' | 'kind' | 'label'>,
+  now: number,
+): { text: string; asOf: string | null } | null {
+  const asOf = staleAge(row.panel, row.health, now);
+  switch (row.kind) {
+    case 'degraded': {
+      const disk = diskPercent(row.health);
+      return { text: servicesDownText(row.health, 'short') ?? (disk === null ? row.label : `disk ${disk}% full`), asOf };
+    }
+    case 'unknown':
+    case 'unreachable':
+    case 'expired':
+    case 'signed-in':
+      return { text: row.label, asOf };
+    default:
+      return null;
+  }
 }

@@ -7,6 +7,7 @@ import { expiryText, nameKey } from './panel-list-rows.ts';
 import { fold } from './panel-search.ts';
 import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
 import { isApiTokenSignIn } from '../ui/panel-status.ts';
+import { staleAge } from '../ui/panel-state.ts';
 
 /**
  * The table layout's columns: what each says of a panel, how wide it starts, and how it sorts.
@@ -38,7 +39,7 @@ const timeOf = (value: string | null | undefined) => {
 };
 
 export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
-  state: { title: 'State', width: 100, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
+  state: { title: 'State', width: 124, numeric: false, text: (row) => row.attention.word, sortValue: (row) => row.attention.severity },
   name: { title: 'Name', width: 150, numeric: false, text: (row) => row.panel.name, sortValue: (row) => nameKey(row.panel) },
   group: {
     title: 'Group',
@@ -51,7 +52,10 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
     title: 'Reason',
     width: 300,
     numeric: false,
-    text: (row) => row.attention.reason ?? '',
+    text: (row, now) => {
+      const stale = staleText(row, now);
+      return [row.attention.reason, stale && `figures ${stale}`].filter(Boolean).join(' · ');
+    },
     sortValue: (row) => row.attention.reason,
   },
   version: {
@@ -87,7 +91,9 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
     title: 'Down',
     width: 50,
     numeric: true,
-    text: (row) => (row.health?.servicesDown == null ? '' : String(row.health.servicesDown)),
+    // Not known is "?", never blank or 0: a blank reads as "none down".
+    text: (row) =>
+      row.health === undefined || !row.panel.signedIn ? '' : row.health.servicesDown === null ? '?' : String(row.health.servicesDown),
     sortValue: (row) => row.health?.servicesDown ?? null,
   },
   session: {
@@ -108,6 +114,14 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
     sortValue: (row) => timeOf(row.panel.lastCheck?.at),
   },
 };
+
+/** The columns whose figures come from the check's state read, marked when older than the last check. */
+export const FIGURE_COLUMNS: ReadonlySet<TableColumn> = new Set(['disk', 'memory', 'cpu', 'down']);
+
+/** "as of 3 h ago" when the row's figures are older than its last check; null when they are its own. */
+export function staleText(row: TableRow, now: number): string | null {
+  return staleAge(row.panel, row.health, now);
+}
 
 function cpuOf(row: TableRow): number | null {
   const cpu = row.health?.cpuPercent ?? null;

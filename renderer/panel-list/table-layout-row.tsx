@@ -1,7 +1,7 @@
 import { type CSSProperties, memo, type MouseEvent } from 'react';
 import type { TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from './panel-attention.ts';
-import { COLUMNS, type TableItem, type TableRow } from './table-columns.ts';
+import { COLUMNS, FIGURE_COLUMNS, staleText, type TableItem, type TableRow } from './table-columns.ts';
 
 /**
  * One row of the table layout (table-layout.tsx), memoised: while the operator scrolls, the rows
@@ -34,20 +34,21 @@ interface RowProps {
   actions: RowActions;
 }
 
-/** What a cell says in full when hovered: the reason (often cut), the state under a mute. */
-function cellTitle(row: TableRow, column: TableColumn): string | undefined {
-  if (column === 'reason') return row.attention.reason ?? undefined;
+/** What a cell says in full when hovered: the reason (often cut), the state under a mute, a stale figure's age. */
+function cellTitle(row: TableRow, column: TableColumn, stale: string | null, now: number): string | undefined {
+  if (column === 'reason') return COLUMNS.reason.text(row, now) || undefined;
+  if (stale && FIGURE_COLUMNS.has(column)) return `Read ${stale.replace(/^as of /, '')}: the last check did not read it anew`;
   if (column === 'state' && row.panel.muted) return `${row.attention.word}, muted: left out of Needs attention`;
   return undefined;
 }
 
 /** The cell of a state: a shape in its colour and a word, so neither colour nor shape alone carries it. */
 function StateCell({ row }: { row: TableRow }) {
-  const { tone, word } = row.attention;
+  const { tone, word, state } = row.attention;
   // Muted: the word says so (the shape keeps the state's tone), the row is greyed, the reason stays.
   return (
     <>
-      <span className={`state-mark tone-${tone}`} aria-hidden="true" />
+      <span className={`state-mark tone-${tone} state-${state}`} aria-hidden="true" />
       {row.panel.muted ? <span className="muted-mark">Muted</span> : word}
     </>
   );
@@ -56,6 +57,7 @@ function StateCell({ row }: { row: TableRow }) {
 export const TableLayoutRow = memo(function TableLayoutRow({ item, top, rowIndex, selected, columns, styles, now, actions }: RowProps) {
   const { row } = item;
   const { panel } = row;
+  const stale = staleText(row, now);
   return (
     // biome-ignore lint/a11y/useSemanticElements lint/a11y/useFocusableInteractive lint/a11y/useKeyWithClickEvents: the grid takes the keyboard for all its rows (aria-activedescendant)
     <div
@@ -74,9 +76,9 @@ export const TableLayoutRow = memo(function TableLayoutRow({ item, top, rowIndex
         <div
           key={column}
           role="gridcell"
-          className={`fleet-cell col-${column}${COLUMNS[column].numeric ? ' is-number' : ''}`}
+          className={`fleet-cell col-${column}${COLUMNS[column].numeric ? ' is-number' : ''}${stale && FIGURE_COLUMNS.has(column) ? ' is-stale' : ''}`}
           style={styles[column]}
-          title={cellTitle(row, column)}
+          title={cellTitle(row, column, stale, now)}
         >
           {column === 'state' ? <StateCell row={row} /> : COLUMNS[column].text(row, now)}
           {column === 'reason' && row.attention.severity !== SEVERITY.none && (

@@ -2,7 +2,8 @@ import { durationText } from '../../shared/durations.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { ServerStats } from '../../shared/services.ts';
 import type { Panel } from '../../shared/types.ts';
-import { useWindowContext } from '../window/app-context.tsx';
+import { useHealth, useWindowContext } from '../window/app-context.tsx';
+import { judgePanel } from '../ui/panel-state.ts';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
 import { FeaturesNotice } from './features-notice.tsx';
 
@@ -25,6 +26,9 @@ export function OverviewTab({ panel }: { panel: Panel }) {
   const { reads } = useWindowContext();
   const state = usePanelRead(reads.stats, panel.id);
   const stats = state.value;
+  // What the last check made of the panel's state, said here too: blank figures must not read as a healthy server.
+  const health = useHealth().get(panel.id);
+  const judged = judgePanel(panel, health);
   return (
     <section className="overview-tab" aria-labelledby="overview-title" aria-busy={state.loading}>
       <ReadBar
@@ -34,10 +38,25 @@ export function OverviewTab({ panel }: { panel: Panel }) {
         what="the server's load"
         onRefresh={() => void reads.stats.load(panel.id)}
       />
-      {stats && <ServerFigures stats={stats} />}
+      {judged.state === 'unknown' && (
+        <div className="notice notice-warning overview-state">
+          <p className="notice-title">{judged.word}</p>
+          {/* The problem in full: the reason is one cell's worth, cut. */}
+          <p className="notice-detail">{health?.problem?.message ?? judged.reason}</p>
+        </div>
+      )}
+      {stats && (saysAnything(stats) ? <ServerFigures stats={stats} /> : <p className="muted">{NOTHING_READ}</p>)}
       <FeaturesNotice panel={panel} />
     </section>
   );
+}
+
+const NOTHING_READ = "The panel's server stats held no figure Paneldeck reads: the server's load is unknown.";
+
+/** Whether the answer said any figure at all: one that said none was not understood, and is said so rather than drawn blank. */
+function saysAnything(stats: ServerStats): boolean {
+  const { uptimeSeconds, cpuPercent, memory, disk } = stats;
+  return [uptimeSeconds, cpuPercent, memory.usedMb, memory.totalMb, disk.usedGb, disk.totalGb].some((figure) => figure !== null);
 }
 
 function ServerFigures({ stats }: { stats: ServerStats }) {

@@ -3,10 +3,19 @@ import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
 import { commandShellFor, curlCommand, dashboardUrl } from '../../shared/session-url.ts';
-import { useCommandHandlers, useLocation, usePanelChanges, usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
+import {
+  useCommandHandlers,
+  useHealth,
+  useLocation,
+  usePanelChanges,
+  usePanels,
+  useStatus,
+  useWindowContext,
+} from '../window/app-context.tsx';
 import { copyText } from '../ui/copy-text.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import { lastCheckFailed, panelStatus, signedOutNotice } from '../ui/panel-status.ts';
+import { isApiTokenSignIn, lastCheckFailed, signedOutNotice } from '../ui/panel-status.ts';
+import { StateBadge } from './state-badge.tsx';
 import { panelListElement } from '../window/window-commands.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
@@ -146,7 +155,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
     void loadSession();
   };
 
-  const status = panelStatus(panel);
+  const health = useHealth().get(panel.id);
   const notice = signedOutNotice(panel);
   const showSettings = (advanced: boolean) => {
     setOpenAdvanced(advanced);
@@ -245,10 +254,8 @@ export function PanelView({ panel, groups }: PanelViewProps) {
           <p className="panel-address">
             {panel.address}
             {panel.panelVersion !== null && <span className="status-badge panel-version">{versionLabel(panel.panelVersion)}</span>}
-            <span className={`status-badge status-${status.kind}`}>
-              <span className={`status-dot status-${status.kind}`} aria-hidden="true" />
-              {status.label}
-            </span>
+            <StateBadge panel={panel} health={health} />
+            {isApiTokenSignIn(panel) && <span className="status-badge">API token</span>}
             <PlainHttpBadge panel={panel} />
             {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} lastKnown={lastCheckFailed(panel)} />}
           </p>

@@ -49,7 +49,7 @@ const SETTING_WORDS: Readonly<Record<keyof AppSettingsPatch & PreferencesField, 
   diskAlertPercent: 'Disk alert threshold',
   notifyServiceDown: 'Service down notification',
   notifyDiskFull: 'Disk notification',
-  notifyUnreachable: 'Not answering notification',
+  notifyUnreachable: 'Unreachable notification',
   theme: 'Theme',
   defaultEmail: 'Default email',
 };

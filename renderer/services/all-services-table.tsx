@@ -113,7 +113,7 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
                   <td colSpan={headingSpan} title={item.problem ?? undefined}>
                     <strong>{item.name}</strong>
                     <span className="muted"> · {countsText(item.rows) || 'no service shown'}</span>
-                    {item.problem && <span className="fleet-group-problem"> · Last read failed: {item.problem}</span>}
+                    {item.problem && <span className="fleet-group-problem"> · State unknown: {item.problem}</span>}
                   </td>
                 </tr>
               );

@@ -2,25 +2,13 @@ import { untilText } from '../../shared/durations.ts';
 import { API_TOKEN_KEPT_MESSAGE } from '../../shared/contract/errors.ts';
 import type { Panel } from '../../shared/types.ts';
 
-export type PanelStatusKind = 'signed-in' | 'check-failed' | 'expired' | 'signed-out';
+/** Where a panel stands by its sign-in alone (the list's "Status" order): its state in words is ui/panel-state.ts's. */
+export type SignInKind = 'signed-in' | 'check-failed' | 'expired' | 'signed-out';
 
-export interface PanelStatus {
-  kind: PanelStatusKind;
-  label: string;
-}
-
-/** What the panel list's dot and the panel header say about a panel. */
-export function panelStatus(panel: Panel): PanelStatus {
-  if (panel.signedIn) {
-    if (panel.lastCheck && !panel.lastCheck.ok) {
-      // Named apart: it is how an interception looks, and only the operator can decide about it.
-      if (panel.lastCheck.error.code === 'CERTIFICATE_CHANGED') return { kind: 'check-failed', label: 'Signed in, certificate changed' };
-      return { kind: 'check-failed', label: 'Signed in, last check failed' };
-    }
-    return { kind: 'signed-in', label: isApiTokenSignIn(panel) ? 'Signed in with an API token' : 'Signed in' };
-  }
-  if (isSessionLost(panel)) return { kind: 'expired', label: 'Session expired' };
-  return { kind: 'signed-out', label: 'Signed out' };
+/** A panel's sign-in: signed in (its last check worked or failed), expired, or signed out. */
+export function signInKind(panel: Panel): SignInKind {
+  if (panel.signedIn) return panel.lastCheck && !panel.lastCheck.ok ? 'check-failed' : 'signed-in';
+  return isSessionLost(panel) ? 'expired' : 'signed-out';
 }
 
 /** Signed in with a long-lived API token: it has no end to show or warn about. */

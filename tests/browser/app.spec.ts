@@ -26,7 +26,7 @@ test('empty state, a bad address refused under the field, then two panels in the
   await expect(list).toHaveCount(2);
   // Sorted by name (the default order), not in the order they were added.
   await expect(list.nth(0)).toContainText('panel.example.com');
-  await expect(list.nth(0)).toContainText('Signed out');
+  await expect(list.nth(0)).toContainText('New');
   await expect(list.nth(1)).toContainText('Production');
   await expect(list.nth(1)).toContainText(panelServer.url.replace('http://', ''));
   // The new panel is selected, its login form ready with the cursor in it.
@@ -110,7 +110,7 @@ test('the server expires the token: Refresh shows the expired state with the ema
   const form = page.getByRole('form', { name: 'Log in to Production' });
   await expect(form.getByLabel('Email')).toHaveValue(demo.email);
   await expect(form.getByLabel('Password')).toBeFocused();
-  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('Session expired');
+  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('Expired');
   await checkScreen(page, '06-session-expired');
 
   await form.getByLabel('Password').fill(demo.password);
@@ -175,7 +175,7 @@ test('rename, log out and remove with confirmation', async ({ page, launch, pane
   await logIn(page);
   await expect(page.locator('.session-view').getByRole('alert')).toContainText('HTTP 500');
   await expect(page.locator('dl.summary')).toHaveCount(0);
-  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('last check failed');
+  await expect(page.getByRole('navigation', { name: 'Panels' })).toContainText('State unknown');
   await checkScreen(page, '10-session-check-failed');
   panelServer.setFault('getSession', null);
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -214,7 +214,8 @@ test('a restart (a second core on the same data directory) shows the same panels
   const list = again.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem');
   await expect(list).toHaveCount(2);
   await expect(list.nth(0)).toContainText('Signed in');
-  await expect(list.nth(1)).toContainText('Signed out');
+  // Staging was never logged in: new.
+  await expect(list.nth(1)).toContainText('New');
   await expect(again.locator('dl.summary')).toContainText(demo.email);
   await checkScreen(again, '12-after-restart');
   await context.close();

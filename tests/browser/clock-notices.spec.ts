@@ -100,7 +100,7 @@ test('a panel whose last check failed: its row, badge and summary give the sessi
   panelServer.setFault('getSession', { kind: 'server-error' });
   const [production] = await app.core.listPanels();
   expect((await app.core.checkPanels()).map((result) => result.ok)).toEqual([false]);
-  await expect(row(page, /Production/)).toContainText('last check failed');
+  await expect(row(page, /Production/)).toContainText('State unknown');
   await expect(expiry).toHaveText('last known: expires in 6 days');
   await app.sendEvent({ type: 'sessionExpiring', panelId: production!.id, expiresAt: production!.sessionExpiresAt! });
   await expect(page.locator('.expiry-badge')).toHaveText('Last known: session ends in 6 days');

@@ -29,7 +29,7 @@ test('a check in main signs the panel out on the page, without a click or a relo
   expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['UNAUTHORIZED']);
 
   await expect(page.getByRole('alert').filter({ hasText: 'Session expired or revoked' })).toBeVisible();
-  await expect(nav(page).getByRole('treeitem', { name: /Production/ })).toContainText('Session expired');
+  await expect(nav(page).getByRole('treeitem', { name: /Production/ })).toContainText('Expired');
   await expect(page.getByRole('form', { name: 'Log in to Production' }).getByLabel('Email')).toHaveValue(demo.email);
   // The same document (no reload), and the page asked main for nothing: the event said it all.
   expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);

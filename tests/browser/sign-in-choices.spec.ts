@@ -65,7 +65,7 @@ test('keep me signed in, log in again, and signing in with an API token', async 
     const token = panelServer.createApiToken();
     await tokenField.fill(token);
     await tokenForm.getByRole('button', { name: 'Sign in with this token' }).click();
-    await expect(page.locator('.panel-header')).toContainText('Signed in with an API token');
+    await expect(page.locator('.panel-header')).toContainText('API token');
     const row = page.getByRole('navigation', { name: 'Panels' }).getByRole('treeitem', { name: /Production/ });
     await expect(row).toContainText('API token');
     await expect(page.locator('.expiry-badge')).toHaveCount(0);

@@ -39,6 +39,7 @@ export function sampleHealth(panel: Panel, readAt: string, change: Partial<Panel
     panelId: panel.id,
     readAt,
     servicesDown: 0,
+    downServices: null,
     services: {},
     cpuPercent: 10,
     memory: { usedMb: 1, totalMb: 4 },

@@ -1,10 +1,11 @@
 import { type ErrorInfo, PanelError } from '../../../shared/contract/errors.ts';
-import { HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
+import { DOWN_NAMES_MAX, HEALTH_PROBLEM_MAX, type PanelHealth } from '../../../shared/fleet-state.ts';
 import { callPanel, MissingRouteError, type RequestName } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { readLoad, type ServerLoad } from '../easypanel/server-load.ts';
 import { countStates, type ReadList, readServiceList, rosterStates, type RosterEntry } from '../easypanel/service-answers.ts';
 import type { StoredHealth } from '../storage/health-record.ts';
+import { serverLoadProblem, taskStatsProblem } from './state-reading.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { KeptServices } from '../services/kept-services.ts';
 import type { ChangeBatcher } from '../context/change-batchers.ts';
@@ -94,9 +95,16 @@ export class FleetStateReader {
       }
     };
     const call = (name: RequestName) => attempt(() => callPanel(this.#options.request, record, token, name, undefined, { signal }));
-    const stats = await call('getDockerTaskStats');
+    // An answer that came but says nothing Paneldeck reads fails the read as a broken one does.
+    const understood = <T>(outcome: Outcome<T> | null, problemOf: (value: T) => PanelError | null): Outcome<T> | null => {
+      const problem = outcome?.ok ? problemOf(outcome.value) : null;
+      if (!problem) return outcome;
+      problems.push(problem);
+      return { ok: false, error: problem };
+    };
+    const stats = understood(await call('getDockerTaskStats'), taskStatsProblem);
     const { roster, listFailure } = stats?.ok ? await this.#rosterFor(record.id, stats.value, call) : { roster: null, listFailure: null };
-    const load = await attempt(() => readLoad(this.#options.request, record, token, { signal }));
+    const load = understood(await attempt(() => readLoad(this.#options.request, record, token, { signal })), serverLoadProblem);
     const refused = problems.find((problem) => problem.code === 'UNAUTHORIZED');
     if (refused) {
       // The sign-in may have ended while the state was read (a log out, a removal, a new log in):
@@ -108,13 +116,15 @@ export class FleetStateReader {
     }
     // Cancelled: the check records nothing either.
     if (problems.some((problem) => problem.code === 'CANCELLED')) return null;
-    if (stats?.ok === false && load?.ok === false && stats.error instanceof MissingRouteError && load.error instanceof MissingRouteError)
-      this.#routesMissingAt.set(record.id, nowMs);
+    const routesMissing =
+      stats?.ok === false && load?.ok === false && stats.error instanceof MissingRouteError && load.error instanceof MissingRouteError;
+    if (routesMissing) this.#routesMissingAt.set(record.id, nowMs);
     else this.#routesMissingAt.delete(record.id);
     const deploying = (projectName: string, name: string) => this.#options.deploys.has(record.id, projectName, name);
     const counted = stats?.ok ? countStates(roster?.services ?? null, stats.value, deploying) : null;
     this.#down.set(record.id, counted?.down ?? null);
-    const at = this.#record(state, record.id, counted?.counts ?? null, load?.ok ? load.value : null, problems[0] ?? null);
+    const read: StateRead = { counts: counted?.counts ?? null, down: counted?.down ?? null, load: load?.ok ? load.value : null };
+    const at = this.#record(state, record.id, read, problems, routesMissing);
     if (at === null || state.vault.token(record.id, state.registry.get(record.id)?.baseUrl ?? '') !== token) return null;
     if (stats?.ok === false) this.#options.services.failed(record.id, at, stats.error);
     else if (stats?.ok && roster === null && listFailure) this.#options.services.failed(record.id, at, listFailure);
@@ -196,24 +206,26 @@ export class FleetStateReader {
     return { roster, listFailure: null };
   }
 
-  #record(
-    state: DataFolder,
-    panelId: string,
-    counts: ReturnType<typeof countStates>['counts'] | null,
-    load: ServerLoad | null,
-    failure: PanelError | null,
-  ): string | null {
+  #record(state: DataFolder, panelId: string, read: StateRead, problems: readonly PanelError[], routesMissing: boolean): string | null {
     // Removed while it was read: nothing is kept of it.
     if (!state.registry.get(panelId)) return null;
     const at = this.#options.now().toISOString();
-    const problem = failure && { at, code: failure.code, message: failure.message.slice(0, HEALTH_PROBLEM_MAX) };
+    // Every distinct reason, so that garbage task stats and garbage server stats are both said.
+    const message = [...new Set(problems.map((problem) => problem.message))].join(' ').slice(0, HEALTH_PROBLEM_MAX);
+    const problem = problems[0] ? { at, code: problems[0].code, message, routesMissing } : null;
     const previous = state.history.get(panelId).health;
+    const { counts, down, load } = read;
     let health: StoredHealth;
-    if (counts === null && load === null && previous) health = { ...previous, problem };
+    // Nothing read: the older figures stay, as of when they were read (the window marks them stale),
+    // but not their services down: what runs now is not known, and an old 0 must not read as "none down".
+    if (counts === null && load === null && previous)
+      health = { ...previous, servicesDown: null, downServices: null, services: null, problem };
     else {
+      const servicesDown = counts && (counts.down ?? 0);
       health = {
         readAt: at,
-        servicesDown: counts && (counts.down ?? 0),
+        servicesDown,
+        downServices: servicesDown === null || down === null ? null : down.slice(0, DOWN_NAMES_MAX),
         services: counts,
         cpuPercent: load?.cpuPercent ?? null,
         memory: load?.memory ?? { usedMb: null, totalMb: null },
@@ -225,6 +237,13 @@ export class FleetStateReader {
     this.#options.changes.changed(panelId);
     return at;
   }
+}
+
+/** What one state read understood: services by state and which are down (null: not read, or not named), the load. */
+interface StateRead {
+  counts: ReturnType<typeof countStates>['counts'] | null;
+  down: string[] | null;
+  load: ServerLoad | null;
 }
 
 /** Whether the task stats name a service the kept list lacks (and did not lack when it was read). */

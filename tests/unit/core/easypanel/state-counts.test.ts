@@ -84,7 +84,8 @@ describe('the stored state', () => {
     cpuPercent: 12.5,
     memory: { usedMb: 3120.44, totalMb: null },
     disk: { usedGb: 31.2, totalGb: 78.63 },
-    problem: { at: '2026-11-25T10:00:00.000Z', code: 'TIMEOUT', message: 'slow' },
+    downServices: ['shop/web', 'shop/api'],
+    problem: { at: '2026-11-25T10:00:00.000Z', code: 'TIMEOUT', message: 'slow', routesMissing: false },
   };
 
   test('reads back what a check wrote', () => {
@@ -94,7 +95,19 @@ describe('the stored state', () => {
       services: null,
       servicesDown: null,
       problem: null,
+      downServices: null,
     });
+  });
+
+  test('reads a file written before the names of services down and routesMissing were kept: not known, never lost', () => {
+    const { downServices: _names, problem, ...older } = stored;
+    const { routesMissing: _missing, ...olderProblem } = problem;
+    assert.deepEqual(readStoredHealth({ ...older, problem: olderProblem }), {
+      ...stored,
+      downServices: null,
+      problem: { ...olderProblem, routesMissing: false },
+    });
+    assert.deepEqual(readStoredHealth({ ...stored, downServices: 'shop/web' })?.downServices, null, 'names that are not a list');
   });
 
   test('refuses what this version would not write', () => {

@@ -16,6 +16,7 @@ function health(change: Partial<PanelHealth> = {}): PanelHealth {
     panelId: samplePanel(1).id,
     readAt: at,
     servicesDown: 0,
+    downServices: [],
     services: { running: 4 },
     cpuPercent: 12.5,
     memory: { usedMb: 1000, totalMb: 4000 },
@@ -51,21 +52,26 @@ test('each fact, with its reason: unreachable, expired, a failed log in, service
   const failed = panelAttention(samplePanel(1, { signedOutReason: { code: 'ENCRYPTION_UNAVAILABLE', message: 'No keyring.' } }), undefined);
   assert.equal(failed.severity, SEVERITY.loginFailed);
   assert.match(failed.reason ?? '', /No keyring/);
-  const down = panelAttention(signedIn(), health({ servicesDown: 1 }));
+  const down = panelAttention(signedIn(), health({ servicesDown: 1, downServices: null }));
   assert.deepEqual([down.severity, down.reason, down.tone], [SEVERITY.servicesDown, '1 service down', 'amber']);
+  const named = panelAttention(signedIn(), health({ servicesDown: 2, downServices: ['shop/web', 'shop/api'] }));
+  assert.deepEqual([named.word, named.reason], ['Degraded', '2 services down: shop/web, shop/api']);
   const full = panelAttention(signedIn(), health({ disk: { usedGb: 91, totalGb: 100 } }));
   assert.deepEqual([full.severity, full.reason], [SEVERITY.diskFull, 'Disk 91% full']);
   assert.equal(panelAttention(signedIn(), health({ disk: { usedGb: 90, totalGb: 100 } })).attention, false, 'over 90 %, not at it');
   const failing = panelAttention(signedIn({ lastCheck: { at, ok: false, error: { code: 'SERVER_ERROR', message: '500' } } }), health());
-  assert.deepEqual([failing.severity, failing.word], [SEVERITY.checkFailed, 'Failing']);
+  assert.deepEqual([failing.severity, failing.word, failing.attention], [SEVERITY.stateUnknown, 'State unknown', true]);
 });
 
-test('several facts: the worst decides, every reason is said worst first; a state not read is said but is no fact', () => {
+test('several facts: the worst decides, every reason is said worst first; a state not read is unknown, never OK', () => {
   const both = panelAttention(signedIn(), health({ servicesDown: 3, disk: { usedGb: 99, totalGb: 100 } }));
   assert.equal(both.severity, SEVERITY.servicesDown);
   assert.equal(both.reason, '3 services down · Disk 99% full');
-  const unread = panelAttention(signedIn(), health({ problem: { at, code: 'TIMEOUT', message: 'slow' } }));
-  assert.deepEqual([unread.attention, unread.reason], [false, 'State not read: slow']);
+  const unread = panelAttention(
+    signedIn(),
+    health({ servicesDown: null, problem: { at, code: 'TIMEOUT', message: 'slow', routesMissing: false } }),
+  );
+  assert.deepEqual([unread.attention, unread.reason, unread.word], [true, 'State unknown: slow', 'State unknown']);
   assert.equal(panelAttention(samplePanel(1), health({ servicesDown: 2 })).attention, false, 'a signed-out panel has no live state');
 });
 

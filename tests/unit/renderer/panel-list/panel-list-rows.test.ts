@@ -32,8 +32,9 @@ const fleet: Panel[] = [
 describe('panelListRows', () => {
   test('counts every state over the whole fleet, whatever the filter shows', () => {
     const view = panelListRows(fleet, { query: 'berlin', attentionOnly: true });
-    assert.deepEqual(view.counts, { 'signed-in': 1, 'check-failed': 1, expired: 1, 'signed-out': 1 });
-    // The failing and the expired panel; Paris dev was never logged in, which is no fact to attend to.
+    // Zürich prod's state was never read: signed in, not OK; Berlin prod's check failed: its state is unknown.
+    assert.deepEqual(view.counts, { unreachable: 0, expired: 1, degraded: 0, unknown: 1, ok: 0, 'signed-in': 1, 'signed-out': 0, new: 1 });
+    // The unknown and the expired panel; Paris dev was never logged in, which is no fact to attend to.
     assert.equal(view.attention, 2);
     assert.deepEqual(
       view.rows.map((row) => row.panel.name),
@@ -70,7 +71,7 @@ describe('panelListRows', () => {
           const facts = shapes.filter((shape) => (shape.signedIn ? shape.fails : shape.expired)).length;
           assert.equal(view.rows.length, facts);
           assert.equal(view.attention, view.rows.length);
-          assert.ok(view.rows.every((row) => row.kind === 'check-failed' || row.kind === 'expired'));
+          assert.ok(view.rows.every((row) => row.kind === 'unreachable' || row.kind === 'unknown' || row.kind === 'expired'));
         },
       ),
     );

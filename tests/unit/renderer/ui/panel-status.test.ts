@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Panel } from '../../../../shared/types.ts';
 import { fieldForError } from '../../../../renderer/ui/field-errors.ts';
-import { isApiTokenSignIn, panelStatus, signedOutNotice } from '../../../../renderer/ui/panel-status.ts';
+import { isApiTokenSignIn, signInKind, signedOutNotice } from '../../../../renderer/ui/panel-status.ts';
+import { judgePanel } from '../../../../renderer/ui/panel-state.ts';
 import { API_TOKEN_KEPT_MESSAGE } from '../../../../shared/contract/errors.ts';
 import { knownSessionFields, maskSecrets, toDate } from '../../../../renderer/session/session-fields.ts';
 import { isSecretKey, MASKED_VALUE } from '../../../../shared/secret-fields.ts';
@@ -25,21 +26,20 @@ import { samplePanel } from '../../../support/panel-fixture.ts';
 
 const basePanel: Panel = samplePanel(0, { name: 'P', address: 'p.example.com', baseUrl: 'https://p.example.com/api' });
 
-test('panel status: signed in, last check failed, expired (server or unreadable token), signed out', () => {
-  assert.equal(panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: true } }).kind, 'signed-in');
+test('sign-in kind: signed in, last check failed, expired (server or unreadable token), signed out', () => {
+  assert.equal(signInKind({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: true } }), 'signed-in');
   assert.equal(
-    panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: { code: 'TIMEOUT', message: 'm' } } }).kind,
+    signInKind({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: { code: 'TIMEOUT', message: 'm' } } }),
     'check-failed',
   );
   const changed = { code: 'CERTIFICATE_CHANGED' as const, message: 'm' };
-  assert.equal(
-    panelStatus({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: changed } }).label,
-    'Signed in, certificate changed',
-  );
-  assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'UNAUTHORIZED', message: 'm' } }).kind, 'expired');
-  assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'TOKEN_UNREADABLE', message: 'm' } }).kind, 'expired');
-  assert.equal(panelStatus({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: 'address changed' } }).kind, 'signed-out');
-  assert.equal(panelStatus(basePanel).kind, 'signed-out');
+  // A changed certificate is how an interception looks: Paneldeck does not talk to it, so the panel is unreachable, and says why.
+  const intercepted = judgePanel({ ...basePanel, signedIn: true, lastCheck: { at: 'x', ok: false, error: changed } }, undefined);
+  assert.deepEqual([intercepted.word, intercepted.reason], ['Unreachable', 'Unreachable: m']);
+  assert.equal(signInKind({ ...basePanel, signedOutReason: { code: 'UNAUTHORIZED', message: 'm' } }), 'expired');
+  assert.equal(signInKind({ ...basePanel, signedOutReason: { code: 'TOKEN_UNREADABLE', message: 'm' } }), 'expired');
+  assert.equal(signInKind({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: 'address changed' } }), 'signed-out');
+  assert.equal(signInKind(basePanel), 'signed-out');
 });
 
 test('a panel signed out without the operator asking says why; one they logged out of says nothing', () => {
@@ -298,10 +298,9 @@ test('json display helpers: sizes, counts and numbers as JSON writes them', () =
 test('a panel signed in with an API token is marked so; its log out note has its own title', () => {
   const apiToken = { ...basePanel, signedIn: true, tokenKind: 'api-token' as const, lastCheck: { at: 'x', ok: true as const } };
   assert.equal(isApiTokenSignIn(apiToken), true);
-  assert.deepEqual(panelStatus(apiToken), { kind: 'signed-in', label: 'Signed in with an API token' });
+  assert.equal(signInKind(apiToken), 'signed-in');
   assert.equal(isApiTokenSignIn({ ...apiToken, signedIn: false }), false);
   assert.equal(isApiTokenSignIn({ ...apiToken, tokenKind: 'session' }), false);
-  assert.equal(panelStatus({ ...apiToken, tokenKind: 'session' }).label, 'Signed in');
   const note = signedOutNotice({ ...basePanel, signedOutReason: { code: 'NOT_SIGNED_IN', message: API_TOKEN_KEPT_MESSAGE } });
   assert.equal(note?.title, 'Logged out: the API token is still valid');
   assert.match(note?.detail ?? '', /stays valid until it is revoked in Easypanel/);

@@ -10,6 +10,7 @@ const health = (panelId: string, readAt: string, servicesDown = 0): PanelHealth 
   panelId,
   readAt,
   servicesDown,
+  downServices: null,
   services: {},
   cpuPercent: null,
   memory: { usedMb: null, totalMb: null },
