@@ -1,3 +1,4 @@
+import { PANEL_STATES } from '../ui/panel-state.ts';
 import {
   ALERT_KINDS,
   type Alert,
@@ -12,7 +13,8 @@ import {
 export const ALERT_KIND_NAMES: Readonly<Record<AlertKind, string>> = {
   serviceDown: 'Service down',
   diskFull: 'Disk nearly full',
-  unreachable: 'Not answering',
+  // The panel's state word, from the one table of them.
+  unreachable: PANEL_STATES.unreachable.word,
   certificateChanged: 'Certificate changed',
   badAnswer: 'Not its API',
   sessionEnding: 'Session ending',
