@@ -10,6 +10,8 @@ export const OUTCOME_NAMES: Readonly<Record<ActivityOutcome, string>> = {
 };
 
 const ACTION_NAMES: Readonly<Record<ActivityWhat['action'], string>> = {
+  logIn: 'Log in',
+  logInWithApiToken: 'Log in with an API token',
   logOut: 'Log out (end the session at the panel)',
   deploy: 'Deploy',
   start: 'Start',
