@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL_NAME_MAX, tagProblem } from '../labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../settings.ts';
 import { formatBytes } from '../sizes.ts';
+import { TIMELINE_BOUND } from '../timeline.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from '../transfer.ts';
 import { TEXT_FILE_KINDS, TEXT_FILE_MAX_BYTES } from '../text-files.ts';
 import { tableLayoutFields } from './panel-list-schemas.ts';
@@ -348,6 +349,21 @@ export const activityQuerySchema = z
   .strict()
   .optional();
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
+
+/** The timeline's query: a panel, and a limit up to its bound. */
+export const timelineQuerySchema = z
+  .object({
+    panelId: panelIdSchema.optional(),
+    limit: z
+      .number({ error: 'Limit must be a number.' })
+      .int({ error: 'Limit must be a whole number.' })
+      .min(1, { error: 'Limit must be at least 1.' })
+      .max(TIMELINE_BOUND, { error: `Limit is too large (${TIMELINE_BOUND.toLocaleString('en')} at most).` })
+      .optional(),
+  })
+  .strict()
+  .optional();
+export type TimelineQuery = z.input<typeof timelineQuerySchema>;
 
 /** A file name the save dialog offers: no folder, no control characters, a known extension. */
 export const textFileToSaveSchema = z.strictObject(

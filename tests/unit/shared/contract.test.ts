@@ -41,6 +41,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'listDeployments',
     'listPanels',
     'listServices',
+    'listTimeline',
     'logIn',
     'logInPanels',
     'logInWithApiToken',
