@@ -60,6 +60,8 @@ export interface TimelineEntry {
   serviceName: string | null;
   /** The kind of thing done: Paneldeck's action (`logIn`, `restart`, …) or the panel's type word. */
   kind: string;
+  /** A console write's operation name; null otherwise. */
+  operation: string | null;
   outcome: TimelineOutcome;
   who: string;
   whoKind: TimelineWhoKind;
@@ -140,7 +142,8 @@ export function mergeTimeline(
     panelName: entry.panelName,
     projectName: entry.what.projectName ?? null,
     serviceName: entry.what.serviceName ?? null,
-    kind: entry.what.operation ? `operation ${entry.what.operation}` : entry.what.action,
+    kind: entry.what.action,
+    operation: entry.what.operation ?? null,
     outcome: ACTIVITY_OUTCOMES[entry.outcome],
     who: 'Paneldeck',
     whoKind: 'paneldeck',
@@ -162,6 +165,7 @@ export function mergeTimeline(
         projectName: action.projectName,
         serviceName: action.serviceName,
         kind: action.type,
+        operation: null,
         outcome: ACTION_OUTCOMES[action.status],
         who,
         whoKind,

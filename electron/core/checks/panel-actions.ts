@@ -44,28 +44,24 @@ export class PanelActionsReader {
     this.#options = options;
   }
 
-  /** Reads the panel's actions when due (see `ACTIONS_EVERY_CHECKS`); never rejects. */
-  async read(state: DataFolder, record: PanelRecord, token: string, signal: AbortSignal): Promise<void> {
+  /** Reads the panel's actions when due (see `ACTIONS_EVERY_CHECKS`); true when what is kept changed. Never rejects. */
+  async read(state: DataFolder, record: PanelRecord, token: string, signal: AbortSignal): Promise<boolean> {
     const kept = this.#kept.get(record.id);
     const counts = JSON.stringify(state.history.get(record.id).health?.services ?? null);
     const due = kept === undefined || kept.checksSince + 1 >= ACTIONS_EVERY_CHECKS || kept.countsSeen !== counts;
     if (!due) {
       kept.checksSince++;
-      return;
+      return false;
     }
-    if (signal.aborted) return;
+    if (signal.aborted) return false;
     const { request, now } = this.#options;
     try {
       const answer = await callPanel(request, record, token, 'listActions', { limit: PANEL_ACTIONS_KEPT }, { signal });
-      this.#kept.set(record.id, {
-        readAt: now().toISOString(),
-        actions: readPanelActions(answer, secretMatcher([token])),
-        problem: null,
-        checksSince: 0,
-        countsSeen: counts,
-      });
+      const actions = readPanelActions(answer, secretMatcher([token]));
+      this.#kept.set(record.id, { readAt: now().toISOString(), actions, problem: null, checksSince: 0, countsSeen: counts });
+      return kept === undefined || kept.problem !== null || actionsKey(kept.actions) !== actionsKey(actions);
     } catch (error) {
-      if (error instanceof PanelError && error.code === 'CANCELLED') return;
+      if (error instanceof PanelError && error.code === 'CANCELLED') return false;
       this.#kept.set(record.id, {
         readAt: kept?.readAt ?? null,
         actions: kept?.actions ?? [],
@@ -73,6 +69,7 @@ export class PanelActionsReader {
         checksSince: 0,
         countsSeen: counts,
       });
+      return kept?.problem === null || kept === undefined;
     }
   }
 
@@ -89,6 +86,9 @@ export class PanelActionsReader {
     this.#kept.delete(panelId);
   }
 }
+
+/** What the window shows of a panel's actions: a new one or a new status is a change. */
+const actionsKey = (actions: readonly PanelAction[]) => actions.map((action) => `${action.id}:${action.status}`).join(',');
 
 function failureWords(error: unknown): string {
   if (error instanceof MissingRouteError) return 'This panel has no actions history to read.';

@@ -144,7 +144,14 @@ export function createCore(options: CoreOptions): Core {
       reader,
       cache,
       fleet,
-      actions: panelActions,
+      actions: {
+        // The window's Activity view reads the timeline again when a panel's actions changed.
+        read: async (...read) => {
+          const changed = await panelActions.read(...read);
+          if (changed) emit({ type: 'activityChanged', panelId: read[1].id });
+          return changed;
+        },
+      },
       alerts,
       checksDone: { done: (checks) => checkListeners.tell(checks) },
     }),
