@@ -335,34 +335,28 @@ export type ApiTokenInput = z.input<typeof apiTokenInputSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
 export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;
 
-/** Which entries of the activity log to list: one panel's, or all; the newest `limit`. */
-export const activityQuerySchema = z
-  .object({
-    panelId: panelIdSchema.optional(),
-    limit: z
-      .number({ error: 'Limit must be a number.' })
-      .int({ error: 'Limit must be a whole number.' })
-      .min(1, { error: 'Limit must be at least 1.' })
-      .max(ACTIVITY_KEPT, { error: `Limit is too large (${ACTIVITY_KEPT.toLocaleString('en')} at most).` })
-      .optional(),
-  })
-  .strict()
-  .optional();
+/** A list's query: one panel's entries, or all; the newest `limit`, up to the list's `bound`. */
+function panelListQuerySchema(bound: number) {
+  return z
+    .object({
+      panelId: panelIdSchema.optional(),
+      limit: z
+        .number({ error: 'Limit must be a number.' })
+        .int({ error: 'Limit must be a whole number.' })
+        .min(1, { error: 'Limit must be at least 1.' })
+        .max(bound, { error: `Limit is too large (${bound.toLocaleString('en')} at most).` })
+        .optional(),
+    })
+    .strict()
+    .optional();
+}
+
+/** Which entries of the activity log to list. */
+export const activityQuerySchema = panelListQuerySchema(ACTIVITY_KEPT);
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
 
-/** The timeline's query: a panel, and a limit up to its bound. */
-export const timelineQuerySchema = z
-  .object({
-    panelId: panelIdSchema.optional(),
-    limit: z
-      .number({ error: 'Limit must be a number.' })
-      .int({ error: 'Limit must be a whole number.' })
-      .min(1, { error: 'Limit must be at least 1.' })
-      .max(TIMELINE_BOUND, { error: `Limit is too large (${TIMELINE_BOUND.toLocaleString('en')} at most).` })
-      .optional(),
-  })
-  .strict()
-  .optional();
+/** Which entries of the timeline to list. */
+export const timelineQuerySchema = panelListQuerySchema(TIMELINE_BOUND);
 export type TimelineQuery = z.input<typeof timelineQuerySchema>;
 
 /** A file name the save dialog offers: no folder, no control characters, a known extension. */

@@ -292,3 +292,11 @@ test('the fleetServicesChanged event passes panels with their services and the i
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [{ ...panel, services: null }], gone: [] }), false);
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [], gone: [1] }), false);
 });
+
+test('listTimeline takes an optional panel and a limit up to its bound, and nothing else', () => {
+  assert.deepEqual(parseArguments('listTimeline', []), []);
+  assert.deepEqual(parseArguments('listTimeline', [{ panelId: id, limit: 20_000 }]), [{ panelId: id, limit: 20_000 }]);
+  for (const wrong of [{ limit: 0 }, { limit: 20_001 }, { panelId: 'x' }, { who: 'y' }]) {
+    assert.throws(() => parseArguments('listTimeline', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
+  }
+});
