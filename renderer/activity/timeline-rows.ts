@@ -15,6 +15,7 @@ const KIND_NAMES: Readonly<Record<string, string>> = {
   logIn: 'Log in',
   logInWithApiToken: 'Log in with an API token',
   logOut: 'Log out (end the session at the panel)',
+  logOutApiToken: 'Log out (the API token forgotten here)',
   deploy: 'Deploy',
   start: 'Start',
   stop: 'Stop',
