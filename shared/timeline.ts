@@ -110,14 +110,28 @@ const PANEL_TYPES_OF: Readonly<Record<string, readonly string[]>> = {
 /** A panel's action within this long after Paneldeck's write of the same kind to the same service is taken as that write. */
 export const MATCH_WINDOW_MS = 2 * 60_000;
 
-/** The `paneldeck` entry among `writes` that `action` of `panelId` is taken to be, by service, kind and time; null when none. */
-function matchingWrite(panelId: string, action: PanelAction, writes: readonly ActivityEntry[]): ActivityEntry | null {
+/** Paneldeck's service writes by panel and service: a fleet's 10,000 actions each look only at their own service's writes. */
+function writesByService(activity: readonly ActivityEntry[]): Map<string, ActivityEntry[]> {
+  const writes = new Map<string, ActivityEntry[]>();
+  for (const entry of activity) {
+    if (PANEL_TYPES_OF[entry.what.action] === undefined) continue;
+    const key = serviceKey(entry.panelId, entry.what.projectName ?? null, entry.what.serviceName ?? null);
+    const service = writes.get(key);
+    if (service) service.push(entry);
+    else writes.set(key, [entry]);
+  }
+  return writes;
+}
+
+const serviceKey = (panelId: string, projectName: string | null, serviceName: string | null) =>
+  JSON.stringify([panelId, projectName, serviceName]);
+
+/** The write of `writes` (Paneldeck's, to this action's service) that `action` is taken to be, by kind and time; null when none. */
+function matchingWrite(action: PanelAction, writes: readonly ActivityEntry[]): ActivityEntry | null {
   const at = action.startedAt === null ? Number.NaN : Date.parse(action.startedAt);
   if (!Number.isFinite(at)) return null;
   for (const write of writes) {
-    const types = PANEL_TYPES_OF[write.what.action];
-    if (write.panelId !== panelId || !types?.includes(action.type)) continue;
-    if (write.what.projectName !== action.projectName || write.what.serviceName !== action.serviceName) continue;
+    if (!PANEL_TYPES_OF[write.what.action]?.includes(action.type)) continue;
     const sent = Date.parse(write.at);
     if (at >= sent - 5_000 && at - sent <= MATCH_WINDOW_MS) return write;
   }
@@ -149,10 +163,10 @@ export function mergeTimeline(
     whoKind: 'paneldeck',
     message: entry.message,
   }));
-  const writes = activity.filter((entry) => PANEL_TYPES_OF[entry.what.action] !== undefined);
+  const writes = writesByService(activity);
   for (const read of panels) {
     for (const action of read.actions) {
-      const sent = matchingWrite(read.panelId, action, writes);
+      const sent = matchingWrite(action, writes.get(serviceKey(read.panelId, action.projectName, action.serviceName)) ?? []);
       const { who, whoKind } = sent
         ? { who: action.userEmail ? `Paneldeck (${action.userEmail})` : 'Paneldeck', whoKind: 'paneldeck' as const }
         : actionWho(action);

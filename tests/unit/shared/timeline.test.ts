@@ -104,3 +104,23 @@ test('outcomes in one set of words; the bound keeps the newest; a failed read is
   assert.equal(timeline.bound, 3);
   assert.deepEqual(timeline.unread, [{ panelId: 'p2', panelName: 'Blog', problem: 'The panel answered 500.' }]);
 });
+
+test("a fleet's timeline: 200 panels of 50 actions and 10,000 of Paneldeck's writes make 20,000 entries, each action matched to its own service's write", () => {
+  const activity: ActivityEntry[] = [];
+  const reads: PanelActionsRead[] = [];
+  for (let panel = 0; panel < 200; panel++) {
+    const actions: PanelAction[] = [];
+    for (let n = 0; n < 50; n++) {
+      const serviceName = `web-${n}`;
+      activity.push({ ...entry(`w-${panel}-${n}`, n, { action: 'restart', projectName: 'shop', serviceName }), panelId: `p${panel}` });
+      // Every other action is the write's own; the rest give no time, so nothing can match them.
+      actions.push(action(`a-${n}`, n % 2 === 0 ? n : null, { serviceName }));
+    }
+    reads.push({ ...read('p1', actions), panelId: `p${panel}` });
+  }
+  const timeline = mergeTimeline(activity, reads);
+  assert.equal(timeline.entries.length, 20_000);
+  const panelRows = timeline.entries.filter((one) => one.source === 'panel');
+  assert.equal(panelRows.filter((one) => one.whoKind === 'paneldeck').length, 200 * 25);
+  assert.equal(panelRows.filter((one) => one.whoKind === 'person').length, 200 * 25);
+});
