@@ -273,10 +273,22 @@ export const ACTIVITY_KEPT = 10_000;
 export type ActivityOutcome = 'pending' | 'ok' | 'failed' | 'unknown' | 'not-sent';
 
 /**
- * The writes Paneldeck makes to a panel: a log out ends the session at the panel; deploy to restart
- * act on a service; `operation` is a write from the API console (`operation` names it).
+ * The writes Paneldeck makes to a panel: a log in opens a session (with a password) or checks a
+ * pasted API token (`logInWithApiToken`); a log out ends the session at the panel, or forgets an
+ * API token here (`logOutApiToken`: nothing is sent, the token stays valid at the panel); deploy to
+ * restart act on a service; `operation` is a write from the API console (`operation` names it).
  */
-export const ACTIVITY_ACTIONS = ['logOut', 'deploy', 'start', 'stop', 'restart', 'operation'] as const;
+export const ACTIVITY_ACTIONS = [
+  'logIn',
+  'logInWithApiToken',
+  'logOut',
+  'logOutApiToken',
+  'deploy',
+  'start',
+  'stop',
+  'restart',
+  'operation',
+] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 /**

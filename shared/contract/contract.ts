@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PanelError, type ErrorInfo } from './errors.ts';
 import {
   activityQuerySchema,
+  timelineQuerySchema,
   addPanelInputSchema,
   apiTokenInputSchema,
   appSettingsPatchSchema,
@@ -20,6 +21,7 @@ import {
   trustCertificateInputSchema,
   updatePanelInputSchema,
   type ActivityQuery,
+  type TimelineQuery,
   type AddPanelInput,
   type ApiTokenInput,
   type AppSettingsPatch,
@@ -43,6 +45,7 @@ import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentList, DeploymentLog } from '../deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
+import type { TimelineList } from '../timeline.ts';
 import type { PanelServices, ServiceActionItem, ServiceActionItemResult, ServiceActionRun } from '../fleet-services.ts';
 import type { ServiceAction } from '../service-actions.ts';
 import type { Catalogue, OperationAnswer, OperationCall, OperationRunOptions, PanelOperationResult } from '../operations-console.ts';
@@ -154,6 +157,12 @@ export interface PanelApi {
    * service actions), newest first, of one panel or all, the newest `limit` (all kept by default).
    */
   listActivity(query?: ActivityQuery): Promise<ActivityList>;
+  /**
+   * Who did what, on every panel: the activity log merged with each panel's own actions history
+   * as the checks last read it (`PANEL_ACTIONS_KEPT` a panel), newest first, at most `limit`
+   * (`TIMELINE_BOUND`); of one panel or all. No request: the checks read the panels.
+   */
+  listTimeline(query?: TimelineQuery): Promise<TimelineList>;
   /**
    * The last alerts (`ALERTS_KEPT`), newest first: a service newly down, a disk passing the
    * threshold, a panel that stopped answering, a session about to end. Raised once per change,
@@ -302,6 +311,7 @@ export const argumentSchemas = {
   removePanels: z.tuple([chosenPanelIdsSchema]),
   installUpdate: z.tuple([]),
   listActivity: z.tuple([activityQuerySchema]),
+  listTimeline: z.tuple([timelineQuerySchema]),
   listAlerts: z.tuple([]),
   acknowledgeAlert: z.tuple([alertIdSchema]),
   getStartSummary: z.tuple([]),

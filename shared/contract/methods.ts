@@ -37,6 +37,7 @@ export const methodNames = [
   'removePanels',
   'installUpdate',
   'listActivity',
+  'listTimeline',
   'listAlerts',
   'acknowledgeAlert',
   'getStartSummary',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL_NAME_MAX, tagProblem } from '../labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../settings.ts';
 import { formatBytes } from '../sizes.ts';
+import { TIMELINE_BOUND } from '../timeline.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from '../transfer.ts';
 import { TEXT_FILE_KINDS, TEXT_FILE_MAX_BYTES } from '../text-files.ts';
 import { tableLayoutFields } from './panel-list-schemas.ts';
@@ -339,20 +340,29 @@ export type ApiTokenInput = z.input<typeof apiTokenInputSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
 export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;
 
-/** Which entries of the activity log to list: one panel's, or all; the newest `limit`. */
-export const activityQuerySchema = z
-  .object({
-    panelId: panelIdSchema.optional(),
-    limit: z
-      .number({ error: 'Limit must be a number.' })
-      .int({ error: 'Limit must be a whole number.' })
-      .min(1, { error: 'Limit must be at least 1.' })
-      .max(ACTIVITY_KEPT, { error: `Limit is too large (${ACTIVITY_KEPT.toLocaleString('en')} at most).` })
-      .optional(),
-  })
-  .strict()
-  .optional();
+/** A list's query: one panel's entries, or all; the newest `limit`, up to the list's `bound`. */
+function panelListQuerySchema(bound: number) {
+  return z
+    .object({
+      panelId: panelIdSchema.optional(),
+      limit: z
+        .number({ error: 'Limit must be a number.' })
+        .int({ error: 'Limit must be a whole number.' })
+        .min(1, { error: 'Limit must be at least 1.' })
+        .max(bound, { error: `Limit is too large (${bound.toLocaleString('en')} at most).` })
+        .optional(),
+    })
+    .strict()
+    .optional();
+}
+
+/** Which entries of the activity log to list. */
+export const activityQuerySchema = panelListQuerySchema(ACTIVITY_KEPT);
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
+
+/** Which entries of the timeline to list. */
+export const timelineQuerySchema = panelListQuerySchema(TIMELINE_BOUND);
+export type TimelineQuery = z.input<typeof timelineQuerySchema>;
 
 /** A file name the save dialog offers: no folder, no control characters, a known extension. */
 export const textFileToSaveSchema = z.strictObject(

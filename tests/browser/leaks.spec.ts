@@ -225,7 +225,12 @@ test('no token in the answers, events, log lines or activity entries of the serv
     expect(refused).toMatch(/rejected the saved token/);
     await expect.poll(() => server.logs.openSockets()).toBe(0);
     const activity = await page.evaluate(() => (window as unknown as { panelApi: PanelApi }).panelApi.listActivity({}));
-    expect(activity.entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['restart failed', 'deploy ok', 'stop ok']);
+    expect(activity.entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual([
+      'restart failed',
+      'deploy ok',
+      'stop ok',
+      'logIn ok',
+    ]);
     expect(activity.entries[0]?.message).toMatch(/^Refused, not done/);
     const dom = await rendererContents(page);
     await app.core.flush();

@@ -165,7 +165,7 @@ test('on a red panel, main asks for the panel name to be typed; a lost answer is
   await expect(page.locator('.window-notice')).toContainText('Restart not sent: it was not confirmed.');
 
   const { entries } = await app.core.listActivity({ panelId: id });
-  expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy unknown']);
+  expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy unknown', 'logIn ok']);
 });
 
 test('a selection of three on a red panel: main’s one confirmation lists each sent, the window the one left out; a failure does not stop the others', async ({
@@ -232,7 +232,11 @@ test('a selection of three on a red panel: main’s one confirmation lists each 
   await checkScreenBothSizes(page, 'service-actions-10-selection-phases');
 
   const { entries } = await app.core.listActivity({ panelId: id });
-  expect(entries.map((entry) => `${entry.what.serviceName} ${entry.outcome}`).sort()).toEqual(['api failed', 'web ok']);
+  expect(entries.map((entry) => `${entry.what.serviceName ?? entry.what.action} ${entry.outcome}`).sort()).toEqual([
+    'api failed',
+    'logIn ok',
+    'web ok',
+  ]);
 });
 
 test('select all shown keeps to the search; a long confirmation scrolls inside with its buttons in view', async ({
@@ -329,5 +333,5 @@ test('a deploy of several runs in main: Cancel stops those not started, and the 
   await expect(table.getByRole('row').filter({ hasText: 'Deploy not sent' })).toHaveCount(2);
   await checkScreenBothSizes(page, 'service-actions-14-cancelled-outcome');
   const { entries } = await app.core.listActivity({ panelId: id });
-  expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy ok']);
+  expect(entries.map((entry) => `${entry.what.action} ${entry.outcome}`)).toEqual(['deploy ok', 'deploy ok', 'logIn ok']);
 });

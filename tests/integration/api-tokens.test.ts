@@ -105,6 +105,13 @@ describe('API tokens', () => {
         assert.equal(loggedOut.tokenKind, null);
         assert.match(loggedOut.signedOutReason?.message ?? '', /stays valid until it is revoked in Easypanel/);
         assert.equal(panel.logouts.length, logoutsBefore, 'the panel was not asked to log out');
+        // Both in the activity log, newest first, neither with the token: the log out sent nothing, and says so.
+        const { entries } = await core.listActivity({ panelId: id });
+        assert.deepEqual(
+          entries.map((entry) => `${entry.what.action} ${entry.outcome}`),
+          ['logOutApiToken ok', 'logInWithApiToken ok'],
+        );
+        assert.ok(!JSON.stringify(entries).includes(token), 'the token is in no entry');
         const authorization = `Bearer ${token}`;
         const stillValid =
           style === 'trpc'

@@ -260,6 +260,8 @@ describe('a panel upgraded to a newer generation', () => {
       'GET /api/getSession',
       'GET /api/getDockerTaskStats',
       'GET /api/getLegacyMonitorSystemStats',
+      // Its fourth check: the panel's actions history, read every ACTIONS_EVERY_CHECKS checks (2.33: over RPC, for `limit`).
+      'POST /api/rpc/actions/listActions',
     ]);
   });
 

@@ -143,17 +143,45 @@ describe('encoded echoes of the token and the password', () => {
     });
   }
 
-  test('a log out is recorded before it is sent and again with its outcome, and holds neither token nor password', async () => {
+  test('a log in and a log out are each recorded before they are sent and again with their outcome, and hold neither token nor password', async () => {
     const { id, token } = await signedIn();
     await core.logOut(id);
     const { entries } = await core.listActivity({ panelId: id });
     assert.deepEqual(
-      entries.map((entry) => entry.what.action),
-      ['logOut'],
+      entries.map((entry) => `${entry.what.action} ${entry.panelId}`),
+      [`logOut ${id}`, `logIn ${id}`],
     );
-    assert.deepEqual(await activityLineOutcomes(dir.path), ['pending', entries[0]?.outcome]);
+    assert.equal(entries[1]?.outcome, 'ok');
+    assert.deepEqual(await activityLineOutcomes(dir.path), ['pending', 'ok', 'pending', entries[0]?.outcome]);
     await assertNowhere(token, { 'the activity log': JSON.stringify(entries) });
     await assertNowhere(credentials.password, { 'the activity log': JSON.stringify(entries) });
+  });
+
+  test('a log in refused for a wrong password and a wrong code is recorded as failed, without the password or the code', async () => {
+    const { id } = await core.addPanel({ address: panel.url });
+    const wrong = { email: user.email, password: 'not-the-password-4711', code: '918273' };
+    await assert.rejects(core.logIn(id, wrong));
+    const { entries } = await core.listActivity({ panelId: id });
+    assert.deepEqual(
+      entries.map((entry) => `${entry.what.action} ${entry.outcome}`),
+      ['logIn failed'],
+    );
+    assert.ok(entries[0]?.message, "the panel's refusal is kept in words");
+    await assertNowhere(wrong.password, { 'the activity log': JSON.stringify(entries) });
+    await assertNowhere(wrong.code, { 'the activity log': JSON.stringify(entries) });
+  });
+
+  test('a log in with an API token is recorded without the token', async () => {
+    const token = `1|${'a'.repeat(40)}`;
+    const { id } = await core.addPanel({ address: panel.url });
+    await assert.rejects(core.logInWithApiToken(id, { token }));
+    const { entries } = await core.listActivity({ panelId: id });
+    assert.deepEqual(
+      entries.map((entry) => entry.what.action),
+      ['logInWithApiToken'],
+    );
+    assert.notEqual(entries[0]?.outcome, 'pending');
+    await assertNowhere(token, { 'the activity log': JSON.stringify(entries) });
   });
 
   test('the runtime log: a panel that writes the token into a log line, and refuses it afterwards; in no line, event or message', async () => {

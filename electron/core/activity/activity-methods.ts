@@ -76,7 +76,10 @@ export function writeRecorder({ emit }: { emit: Emit }, activity: ActivityLog): 
     if (entry) changed(record.id);
     const finish = async (ended: WriteOutcome) => {
       if (!entry) return;
-      await activity.finish(entry.id, ended.outcome, ended.message, secrets).catch(() => undefined);
+      // Through a promise: a throw while the message is cleaned must not become the write's failure either.
+      await Promise.resolve()
+        .then(() => activity.finish(entry.id, ended.outcome, ended.message, secrets))
+        .catch(() => undefined);
       changed(record.id);
     };
     let value: T;

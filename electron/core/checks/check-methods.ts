@@ -7,6 +7,7 @@ import type { SessionCache } from '../sign-in/session-cache.ts';
 import { find, type SessionReader } from '../sign-in/session-reader.ts';
 import type { AlertCenter } from './alerts.ts';
 import type { FleetStateReader } from './fleet-state.ts';
+import type { PanelActionsReader } from './panel-actions.ts';
 
 /** Where the results of each `checkPanels` call are told (`Core.onPanelsChecked`). */
 export interface ChecksDone {
@@ -23,6 +24,8 @@ export interface SessionReadParts extends OpenedFolder {
   reader: Pick<SessionReader, 'read' | 'check'>;
   cache: Pick<SessionCache, 'get'>;
   fleet: Pick<FleetStateReader, 'read' | 'takeDown' | 'health'>;
+  /** The panel's actions history, read after its state in the same slot when due (`panel-actions.ts`). */
+  actions: Pick<PanelActionsReader, 'read'>;
   alerts: Pick<AlertCenter, 'checked'>;
   checksDone: ChecksDone;
 }
@@ -31,7 +34,7 @@ export interface SessionReadParts extends OpenedFolder {
 export function sessionMethods(
   parts: SessionReadParts,
 ): CoreMethods<'getSession' | 'getCachedSession' | 'checkPanels' | 'cancelChecks' | 'cancelSessionRead' | 'getFleetState'> {
-  const { state, opened, now, emit, reader, cache, fleet, alerts, checksDone } = parts;
+  const { state, opened, now, emit, reader, cache, fleet, actions, alerts, checksDone } = parts;
   /** Reads started by getSession, by panel: cancelSessionRead stops one panel's, cancelChecks all. */
   const reads = new Map<string, Set<AbortController>>();
   const checker = new PanelChecker({
@@ -56,6 +59,7 @@ export function sessionMethods(
     const token = record && current.vault.token(panelId, record.baseUrl);
     if (!record || !token) return check;
     const refused = await fleet.read(current, record, token, signal);
+    if (!refused) await actions.read(current, record, token, signal);
     return refused ? { panelId, checkedAt: now().toISOString(), ok: false, error: refused } : check;
   }
 

@@ -8,6 +8,7 @@ import {
   MAX_LISTED_DEPLOYMENTS,
 } from '../../../shared/deployments.ts';
 import { isRecord } from '../../../shared/guards.ts';
+import { ACTION_EMAIL_MAX, PANEL_ACTIONS_KEPT, type PanelAction } from '../../../shared/timeline.ts';
 import type { SecretMatcher } from '../secrets/secret-match.ts';
 import { cleanName } from './service-answers.ts';
 import { cleanLine, HIDDEN_LINE } from './service-log-socket.ts';
@@ -87,6 +88,30 @@ export function readDeployments(
     deployments.push(deployment);
   }
   return { deployments, truncated: false };
+}
+
+/**
+ * The panel's actions of a `listActions` asked for the whole panel (no service): each read as a
+ * deployment is (`readDeployment`), plus its service and who started it, names and e-mail cut and
+ * cleaned, an e-mail holding the token left out; at most `limit`, newest first as listed.
+ */
+export function readPanelActions(answer: unknown, holdsToken: SecretMatcher = () => false, limit = PANEL_ACTIONS_KEPT): PanelAction[] {
+  const actions: PanelAction[] = [];
+  for (const item of actionItems(answer)) {
+    if (actions.length >= limit) break;
+    const deployment = readDeployment(item, holdsToken);
+    if (deployment === null || !isRecord(item)) continue;
+    const email = typeof item.userEmail === 'string' && !holdsToken(item.userEmail) ? cleanName(item.userEmail, ACTION_EMAIL_MAX) : null;
+    actions.push({
+      ...deployment,
+      projectName: cleanName(item.projectName),
+      serviceName: cleanName(item.serviceName),
+      userEmail: email,
+      isApiAction: item.isApiAction === true,
+      isSystemAction: item.isSystemAction === true,
+    });
+  }
+  return actions;
 }
 
 /** Types of action that build or roll out a service: an unfinished one makes the service `deploying`. */

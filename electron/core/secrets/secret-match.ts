@@ -19,6 +19,15 @@ const PERCENT_LEVELS = 3;
 /** Below this length a secret gets only the plain, case-folded check: its encodings would be so short that ordinary text would match them. */
 const MIN_ENCODED_SECRET = 4;
 
+/** The secret URL-encoded; a text with a lone surrogate (a fuzzed password) has no such form and stands for itself. */
+function urlEncoded(secret: string): string {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return secret;
+  }
+}
+
 /**
  * Builds the matcher for `secrets`. Not remembered here: secrets include passwords, which must not
  * outlive their request; the session reader keeps one per panel's current token instead.
@@ -32,7 +41,7 @@ export function secretMatcher(secrets: readonly string[]): SecretMatcher {
     if (secret.length < MIN_ENCODED_SECRET) continue;
     foldedNeedles.add(Buffer.from(secret, 'utf8').toString('hex'));
     // base64 of the URL-encoded secret too: `Basic base64(email:42%7C…)` is what some clients send.
-    for (const form of new Set([secret, encodeURIComponent(secret)])) {
+    for (const form of new Set([secret, urlEncoded(secret)])) {
       for (const needle of base64Needles(Buffer.from(form, 'utf8'))) {
         exactNeedles.add(needle);
         exactNeedles.add(needle.replaceAll('+', '-').replaceAll('/', '_'));

@@ -1,7 +1,8 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Panel } from '../../../shared/types.ts';
 import { logInFindingStyle, type LogInCredentials } from '../easypanel/panel-endpoints.ts';
-import type { PanelRecordChange } from '../storage/panel-registry.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
 import { signInWithApiToken } from './api-token-sign-in.ts';
 import { keepSignIn, type SignInFor, type SignInParts } from './keep-sign-in.ts';
 import { LogInQueue } from './login-queue.ts';
@@ -37,7 +38,6 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
    */
   async function logInOnce(id: string, credentials: LogInCredentials, signInFor: SignInFor, chosen: boolean | undefined) {
     const current = await state();
-    const { registry, vault } = current;
     const panel = find(current, id);
     // The address decides where the password goes: one typed for the old address is not sent to
     // the new one. (A log out meanwhile is handled after the answer: that token is not kept.)
@@ -47,6 +47,28 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
         "The panel's address changed before this log in was sent, so the password was not sent. Log in again.",
       );
     }
+    // In the activity log like every request that changes something at a panel: the log in
+    // opens a session there. Never the password or the code; sent even when the log cannot be written.
+    return writeRecorder(parts, current.activity)(
+      panel,
+      { action: 'logIn' },
+      () => sendLogIn(current, panel, credentials, signInFor, chosen),
+      {
+        secrets: [credentials.password, credentials.code ?? ''].filter(Boolean),
+        unrecorded: 'send',
+      },
+    );
+  }
+
+  async function sendLogIn(
+    current: DataFolder,
+    panel: PanelRecord,
+    credentials: LogInCredentials,
+    signInFor: SignInFor,
+    chosen: boolean | undefined,
+  ) {
+    const { registry, vault } = current;
+    const { id } = panel;
     const held = vault.token(id, panel.baseUrl);
     let token: string;
     try {
@@ -106,7 +128,15 @@ export function createPanelSignIns(parts: SignInParts): PanelSignIns {
       const current = await state();
       const { baseUrl } = find(current, panelId);
       const epoch = current.vault.epoch(panelId);
-      return logIns.run(panelId, [epoch, baseUrl, 'api-token', token], () => signInWithApiToken(parts, panelId, token, { epoch, baseUrl }));
+      const record = find(current, panelId);
+      return logIns.run(panelId, [epoch, baseUrl, 'api-token', token], () =>
+        writeRecorder(parts, current.activity)(
+          record,
+          { action: 'logInWithApiToken' },
+          () => signInWithApiToken(parts, panelId, token, { epoch, baseUrl }),
+          { secrets: [token], unrecorded: 'send' },
+        ),
+      );
     },
   };
 }

@@ -88,14 +88,28 @@ export function signInMethods(
     },
   };
 
+  /**
+   * A log out of a panel signed in with an API token sends nothing (it stays valid at the panel),
+   * so it is recorded here on its own: the activity log lists every log out Paneldeck made.
+   */
+  async function recordApiTokenLogOuts(current: DataFolder, records: readonly PanelRecord[]): Promise<void> {
+    const record = writeRecorder(parts, current.activity);
+    const kept = records.filter((one) => one.tokenKind === 'api-token' && current.vault.token(one.id, one.baseUrl) !== undefined);
+    await Promise.all(
+      kept.map((one) => record(one, { action: 'logOutApiToken' }, () => Promise.resolve(), { secrets: [], unrecorded: 'send' })),
+    );
+  }
+
   async function logOutOne(panelId: string) {
     const current = await state();
     const record = find(current, panelId);
+    const apiTokenLogOuts = recordApiTokenLogOuts(current, [record]);
     const held = heldSignIns(current, [record]);
     const ending = endSignIn(parts, current, record, loggedOutChange(current, record), `signed out of ${record.name}`);
     // The panel as this log out leaves it (a log in started meanwhile does not change the answer; see logInOnce).
     const answer = toPanel(current.registry.get(panelId) ?? record, current);
     await ending;
+    await apiTokenLogOuts;
     const note = (await endAtPanels(current, held)).get(panelId);
     return note ? { ...answer, signedOutReason: note } : answer;
   }
@@ -103,6 +117,7 @@ export function signInMethods(
   async function logOutMany(requested: readonly string[]) {
     const current = await state();
     const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
+    const apiTokenLogOuts = recordApiTokenLogOuts(current, records);
     const held = heldSignIns(current, records);
     const ending = endSignIns(
       parts,
@@ -113,6 +128,7 @@ export function signInMethods(
     );
     const answer = records.map((record) => toPanel(current.registry.get(record.id) ?? record, current));
     await ending;
+    await apiTokenLogOuts;
     const notes = await endAtPanels(current, held);
     return answer.map((panel) => {
       const note = notes.get(panel.id);

@@ -17,6 +17,7 @@ import { deploymentMethods } from '../services/deployments.ts';
 import { fleetSignInMethods } from '../sign-in/fleet-sign-in.ts';
 import { fleetServiceMethods } from '../services/all-services.ts';
 import { FleetStateReader } from '../checks/fleet-state.ts';
+import { PanelActionsReader, timelineMethods } from '../checks/panel-actions.ts';
 import { KeptServices } from '../services/kept-services.ts';
 import { ChangeBatcher, PanelChangeBatcher } from '../context/change-batchers.ts';
 import { operationConsoleMethods } from '../console/operation-console.ts';
@@ -98,6 +99,14 @@ export function createCore(options: CoreOptions): Core {
     if (panels.length > 0) emit({ type: 'fleetStateChanged', panels });
   });
   const fleet = new FleetStateReader({ request, now, reader, deploys, changes: fleetChanges, services: keptServices });
+  const panelActions = new PanelActionsReader({ request, now });
+  // A panel removed or moved: its state and its actions history are another server's, forgotten together.
+  const forgetsState = {
+    forget: (panelId: string) => {
+      fleet.forget(panelId);
+      panelActions.forget(panelId);
+    },
+  };
   const alerts = new AlertCenter({ now, emit, opened: () => opened });
   // Main's notifications (Core.onSettingsChanged and the others): the features tell, main listens.
   const settingsListeners = new Listeners<AppSettings>();
@@ -125,7 +134,7 @@ export function createCore(options: CoreOptions): Core {
       },
       options,
     ),
-    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet, alerts, trust }),
+    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet: forgetsState, alerts, trust }),
     ...signInMethods({ state: folder.state, cache, reader, changes, request, emit }, signIns),
     ...fleetSignInMethods({ ...folder, now, emit }, signIns.withPassword),
     ...sessionMethods({
@@ -135,6 +144,14 @@ export function createCore(options: CoreOptions): Core {
       reader,
       cache,
       fleet,
+      actions: {
+        // The window's Activity view reads the timeline again when a panel's actions changed.
+        read: async (...read) => {
+          const changed = await panelActions.read(...read);
+          if (changed) emit({ type: 'activityChanged', panelId: read[1].id });
+          return changed;
+        },
+      },
       alerts,
       checksDone: { done: (checks) => checkListeners.tell(checks) },
     }),
@@ -142,6 +159,7 @@ export function createCore(options: CoreOptions): Core {
     ...transferMethods({ state: folder.state, now, changes, trust }, options),
     ...textFileMethods(options),
     ...activityMethods(folder),
+    ...timelineMethods(folder, panelActions),
     ...alertMethods(folder, alerts),
     ...serviceActionMethods({ ...tokenCalls, ...writes }),
     ...serviceReadMethods({ ...tokenCalls, request, now, fleet }, deploys),

@@ -23,7 +23,21 @@ export interface ActionRecord {
   finishedAt: string | null;
   /** The build log, a line at a time as the deploy goes. */
   log: string;
+  /** Who started it, as Easypanel's answer says (docs/easypanel-api.md). */
+  userEmail: string | null;
+  isApiAction: boolean;
+  isSystemAction: boolean;
 }
+
+/** Who started an action: the panel's user of the request's token, through the dashboard's session or an API token. */
+export interface ActionBy {
+  userEmail: string | null;
+  isApiAction: boolean;
+  isSystemAction: boolean;
+}
+
+/** An action a test starts itself: as if a colleague had done it in the dashboard. */
+export const DASHBOARD_USER: ActionBy = { userEmail: 'colleague@paneldeck.test', isApiAction: false, isSystemAction: false };
 
 /** The lines a deploy writes into its log, one per step of its time. */
 export const BUILD_LOG_LINES = [
@@ -61,8 +75,9 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
     actions: () => [...actions].reverse(),
     action: (id: string): ActionRecord | undefined => actions.find((action) => action.id === id),
     /** Starts an action record; the caller finishes it with `finishAction`. */
-    beginAction: (projectName: string, serviceName: string, type: ActionType): ActionRecord => {
+    beginAction: (projectName: string, serviceName: string, type: ActionType, by: ActionBy = DASHBOARD_USER): ActionRecord => {
       const record: ActionRecord = {
+        ...by,
         id: randomBytes(12).toString('hex'),
         projectName,
         serviceName,

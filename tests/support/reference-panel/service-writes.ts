@@ -1,5 +1,6 @@
 import { type CallContext, data, fail, type Operation, type Outcome } from './outcomes.ts';
-import { BUILD_LOG_LINES, type ActionRecord } from './service-actions-state.ts';
+import { bearerOf } from './operations.ts';
+import { type ActionBy, BUILD_LOG_LINES, type ActionRecord } from './service-actions-state.ts';
 import { NAME_PATTERN, type ServiceRecord, type ServiceType } from './services-state.ts';
 import type { Route } from './types.ts';
 
@@ -109,11 +110,19 @@ export async function performServiceWrite(
     context.request.socket.destroy();
     return data(null);
   }
-  const action = actions.beginAction(projectName, serviceName, target.verb);
+  const action = actions.beginAction(projectName, serviceName, target.verb, actionBy(context));
   applyChange(record, target.verb, context);
   actions.finishAction(action, 'done');
   if (lose) context.request.socket.destroy();
   return data(null);
+}
+
+/** Who the request's token stands for, as the panel records it on the action. */
+function actionBy({ state, request }: CallContext): ActionBy {
+  const caller = state.caller(bearerOf(request));
+  if (!caller) return { userEmail: null, isApiAction: false, isSystemAction: true };
+  if (caller.kind === 'api-token') return { userEmail: caller.apiToken.user.email, isApiAction: true, isSystemAction: false };
+  return { userEmail: caller.issued.user.email, isApiAction: false, isSystemAction: false };
 }
 
 /** Stop: no task wanted; start and enable: one at least, running; restart: the same tasks again. */
@@ -136,9 +145,10 @@ function applyChange(record: ServiceRecord, verb: Exclude<Verb, 'deploy'>, { sta
 }
 
 /** A build (an app) or a deployment (compose), its log written a line per step of the deploy's time. */
-async function deploy(record: ServiceRecord, { state }: CallContext): Promise<Outcome> {
-  const actions = state.serviceActions;
-  const action: ActionRecord = actions.beginAction(record.projectName, record.name, record.type === 'app' ? 'build' : 'deployment');
+async function deploy(record: ServiceRecord, context: CallContext): Promise<Outcome> {
+  const actions = context.state.serviceActions;
+  const by = actionBy(context);
+  const action: ActionRecord = actions.beginAction(record.projectName, record.name, record.type === 'app' ? 'build' : 'deployment', by);
   const failure = actions.deployFailure(record.projectName, record.name);
   const lines = failure ? [...BUILD_LOG_LINES.slice(0, 5), `ERROR: ${failure.message}`] : BUILD_LOG_LINES;
   const step = actions.deployTime() / lines.length;
@@ -152,7 +162,7 @@ async function deploy(record: ServiceRecord, { state }: CallContext): Promise<Ou
     return fail('INTERNAL_SERVER_ERROR', failure.message);
   }
   const wanted = Math.max(1, record.replicas?.desired ?? 1);
-  state.services.setReplicas(record.projectName, record.name, { actual: wanted, desired: wanted });
+  context.state.services.setReplicas(record.projectName, record.name, { actual: wanted, desired: wanted });
   actions.finishAction(action, 'done');
   return data(null);
 }

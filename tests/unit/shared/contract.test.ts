@@ -43,6 +43,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'listDeployments',
     'listPanels',
     'listServices',
+    'listTimeline',
     'logIn',
     'logInPanels',
     'logInWithApiToken',
@@ -300,4 +301,12 @@ test('the fleetServicesChanged event passes panels with their services and the i
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [panel] }), false);
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [{ ...panel, services: null }], gone: [] }), false);
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [], gone: [1] }), false);
+});
+
+test('listTimeline takes an optional panel and a limit up to its bound, and nothing else', () => {
+  assert.deepEqual(parseArguments('listTimeline', []), []);
+  assert.deepEqual(parseArguments('listTimeline', [{ panelId: id, limit: 20_000 }]), [{ panelId: id, limit: 20_000 }]);
+  for (const wrong of [{ limit: 0 }, { limit: 20_001 }, { panelId: 'x' }, { who: 'y' }]) {
+    assert.throws(() => parseArguments('listTimeline', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
+  }
 });

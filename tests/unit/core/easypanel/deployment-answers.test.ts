@@ -6,6 +6,7 @@ import {
   readBuildLog,
   readDeployment,
   readDeployments,
+  readPanelActions,
   readStatus,
   readTime,
   runningDeploys,
@@ -92,5 +93,52 @@ describe('build logs', () => {
     const token = 'tok_3f0b1c2a5d6e4f708a9b';
     const read = readBuildLog(`one\nBearer ${token}\n${Buffer.from(token).toString('base64')}\nfour`, secretMatcher([token]));
     assert.deepEqual(read.log.split('\n'), ['one', HIDDEN_LINE, HIDDEN_LINE, 'four']);
+  });
+});
+
+describe("a panel's actions for the timeline", () => {
+  test('service and who as the panel says, names cut and cleaned, an e-mail holding the token left out, at most the limit', () => {
+    const token = 'tok-3f9a8b7c6d5e4f3a2b1c';
+    const answer = [
+      {
+        id: 'a1',
+        type: 'restart',
+        status: 'done',
+        projectName: 'shop',
+        serviceName: 'web',
+        createdAt: 1_700_000_000_000,
+        userEmail: 'ann@example.com',
+      },
+      {
+        id: 'a2',
+        type: 'build',
+        status: 'running',
+        projectName: 'shop',
+        serviceName: 'x'.repeat(500),
+        isApiAction: true,
+        userEmail: `${token}@x`,
+      },
+      { id: 'a3', type: 'deployment', status: 'done', isSystemAction: 'yes', userEmail: 42 },
+      { id: 'a4', type: 'stop', status: 'done' },
+    ];
+    const actions = readPanelActions(answer, secretMatcher([token]), 3);
+    assert.deepEqual(
+      actions.map((one) => one.id),
+      ['a1', 'a2', 'a3'],
+    );
+    assert.equal(actions[0]?.userEmail, 'ann@example.com');
+    assert.equal(actions[0]?.serviceName, 'web');
+    assert.equal(actions[0]?.startedAt, new Date(1_700_000_000_000).toISOString());
+    assert.equal(actions[1]?.userEmail, null);
+    assert.equal(actions[1]?.isApiAction, true);
+    assert.ok((actions[1]?.serviceName?.length ?? 0) < 500);
+    // Only `true` is true: a panel's odd word does not make an action the system's.
+    assert.equal(actions[2]?.isSystemAction, false);
+    assert.equal(actions[2]?.userEmail, null);
+    assert.equal(actions[2]?.projectName, null);
+  });
+
+  test('an answer that is no list reads as no actions', () => {
+    for (const answer of [null, 'text', { items: 'no' }, 42]) assert.deepEqual(readPanelActions(answer), []);
   });
 });

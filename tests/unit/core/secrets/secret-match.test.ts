@@ -132,3 +132,10 @@ test('opaque runs: long base64-, hex- or JWT-like text counts, words and paths d
   assert.ok(hasOpaqueRun('x7Yq2LmN9pQr4StUv', 16));
   assert.equal(hasOpaqueRun('x7Yq2LmN9pQr4StUv'), false);
 });
+
+test('a secret with a lone surrogate (a password typed or fuzzed so) is still matched as it is, never a throw', () => {
+  const password = '\ud800\u0000𐀀';
+  const matches = secretMatcher([password]);
+  assert.equal(matches(`refused ${password} here`), true);
+  assert.equal(matches('refused here'), false);
+});

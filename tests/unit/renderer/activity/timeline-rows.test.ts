@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { filterChoices, filterTimeline, NO_FILTER, timelineCsv, whatText } from '../../../../renderer/activity/timeline-rows.ts';
+import type { TimelineEntry } from '../../../../shared/timeline.ts';
+
+/** The Activity view's rows: what each says, the filters, and the CSV it saves. */
+
+function entry(id: string, overrides: Partial<TimelineEntry> = {}): TimelineEntry {
+  return {
+    id,
+    source: 'panel',
+    at: '2026-12-01T12:00:00.000Z',
+    panelId: 'p1',
+    panelName: 'Shop',
+    projectName: 'shop',
+    serviceName: 'web',
+    kind: 'restart',
+    operation: null,
+    outcome: 'ok',
+    who: 'ann@example.com',
+    whoKind: 'person',
+    message: null,
+    ...overrides,
+  };
+}
+
+const entries = [
+  entry('a'),
+  entry('b', { panelId: 'p2', panelName: 'Blog', kind: 'build', outcome: 'failed', who: 'system', whoKind: 'system' }),
+  entry('c', { source: 'paneldeck', kind: 'logIn', projectName: null, serviceName: null, who: 'Paneldeck', whoKind: 'paneldeck' }),
+  entry('d', { source: 'paneldeck', kind: 'operation', operation: 'projects.createProject', who: 'Paneldeck', whoKind: 'paneldeck' }),
+];
+
+test('what each row says: the kind and its service, a console call by its operation, a word Paneldeck does not know as written', () => {
+  assert.deepEqual(entries.map(whatText), ['Restart shop/web', 'Build shop/web', 'Log in', 'Console call projects.createProject']);
+  assert.equal(whatText(entry('x', { kind: 'toString' })), 'toString shop/web');
+});
+
+test('each filter narrows, together they all hold, and the search needs every word', () => {
+  const ids = (filter: Partial<typeof NO_FILTER>) => filterTimeline(entries, { ...NO_FILTER, ...filter }).map((one) => one.id);
+  assert.deepEqual(ids({}), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(ids({ panelId: 'p2' }), ['b']);
+  assert.deepEqual(ids({ who: 'Paneldeck' }), ['c', 'd']);
+  assert.deepEqual(ids({ kind: 'restart' }), ['a']);
+  assert.deepEqual(ids({ outcome: 'failed' }), ['b']);
+  assert.deepEqual(ids({ who: 'Paneldeck', kind: 'logIn' }), ['c']);
+  assert.deepEqual(ids({ query: 'blog failed' }), ['b']);
+  assert.deepEqual(ids({ query: 'blog done' }), []);
+});
+
+test('the choices come from the entries: panels by name, people and kinds most seen first', () => {
+  const choices = filterChoices(entries);
+  assert.deepEqual(
+    choices.panels.map((panel) => panel.name),
+    ['Blog', 'Shop'],
+  );
+  assert.deepEqual(
+    choices.who.map((one) => one.who),
+    ['Paneldeck', 'ann@example.com', 'system'],
+  );
+  assert.deepEqual(choices.kinds, ['build', 'logIn', 'operation', 'restart']);
+});
+
+test('the CSV: a header, a line per entry in the order given, a formula from a panel defused, quotes doubled', () => {
+  const csv = timelineCsv([entry('a', { who: '=HYPERLINK("x")', message: 'said "no", twice' })]);
+  const [header, line, end] = csv.split('\r\n');
+  assert.equal(header, 'When (UTC),Panel,Project,Service,What,Outcome,Who,Recorded by,Message');
+  assert.equal(line, `2026-12-01T12:00:00.000Z,Shop,shop,web,Restart shop/web,Done,"'=HYPERLINK(""x"")",the panel,"said ""no"", twice"`);
+  assert.equal(end, '');
+});
