@@ -125,12 +125,12 @@ test('logging in by keyboard: Enter on a signed-out row opens its log in at the 
     const bravo = await app.core.addPanel({ address: bravoServer!.url, name: 'Bravo' });
     await app.core.addPanel({ address: charlieServer!.url, name: 'Charlie' });
     await app.core.logIn(alpha.id, demo);
-    // Bravo's session expired at the panel: the next read ends the sign-in ("Session expired").
+    // Bravo's session expired at the panel: the next read ends the sign-in ("Expired").
     await app.core.logIn(bravo.id, demo);
     bravoServer!.expireAllTokens();
     await app.core.getSession(bravo.id).catch(() => undefined);
     const tree = nav(page).getByRole('tree', { name: 'Panel list' });
-    await expect(row(page, /^Bravo.*Session expired/)).toBeVisible();
+    await expect(row(page, /^Bravo.*Expired/)).toBeVisible();
     const focusedRow = async (name: RegExp) => {
       await expect(tree).toBeFocused();
       await expect(tree).toHaveAttribute('aria-activedescendant', (await row(page, name).getAttribute('id'))!);

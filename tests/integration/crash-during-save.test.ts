@@ -35,7 +35,7 @@ const DAMAGED_ROUNDS = new Set([4, 13, 22, 31, 39, 52]);
 /** Temporary files of the atomic write (`<file>.tmp-<pid>-<8 hex>`), left behind by a kill mid-write. */
 const ATOMIC_TEMP = /^(panels\.json|tokens\.json|settings\.json|checks\.json|activity\.jsonl)\.tmp-\d+-[0-9a-f]{8}$/;
 // The activity log appears with the first log out at a panel.
-const STORE_FILES = new Set(['panels.json', 'tokens.json', 'settings.json', 'checks.json', 'activity.jsonl']);
+const STORE_FILES = new Set(['panels.json', 'tokens.json', 'settings.json', 'checks.json', 'alerts.json', 'activity.jsonl']);
 /** A damaged history is moved aside under this name when it is not JSON at all. */
 const HISTORY_ASIDE = /^checks\.corrupt-[0-9TZ-]+(-\d+)?\.json$/;
 /** Outcomes a check never writes to the history. */

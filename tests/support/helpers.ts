@@ -211,3 +211,11 @@ export async function longestHold<T>(work: () => Promise<T>): Promise<{ value: T
     clearInterval(ticker);
   }
 }
+
+/** Paneldeck's own sign-in entries of the activity log, which every test that logs in now has. */
+const SIGN_IN_ACTIONS: ReadonlySet<string> = new Set(['logIn', 'logInWithApiToken', 'logOutApiToken']);
+
+/** The activity log's entries that are writes to a panel: what a test of writes compares, the log ins that set it up left out. */
+export function writesOnly<T extends { what: { action: string } }>(entries: readonly T[]): T[] {
+  return entries.filter((entry) => !SIGN_IN_ACTIONS.has(entry.what.action));
+}
