@@ -115,6 +115,9 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   await answerInMain(confirmations, { title: 'Deploy shop/web on Shop' });
   await expect.poll(() => actions.actions()[0]?.status).toBe('running');
   await view.getByRole('button', { name: 'Refresh' }).first().click();
+  // The list read again shows the new build first (fresh-clone run 7 clicked the row before it came).
+  await expect(table.getByRole('row')).toHaveCount(6);
+  await expect(table.getByRole('row').nth(1)).toContainText('Running');
   await table.getByRole('row').nth(1).getByRole('button', { name: 'build' }).click();
   await expect(view.getByRole('status').filter({ hasText: 'following' })).toBeVisible();
   await page.getByRole('button', { name: 'Settings' }).click();
