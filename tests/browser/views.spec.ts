@@ -25,7 +25,7 @@ test('each view of the fleet opens from the palette, from the menu and from its 
     const app = await launch(page);
     const { id } = await app.core.addPanel({ address: server.url, name: 'Billing' });
     await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
-    const panelHeading = page.getByRole('main').getByRole('heading', { name: 'Billing' });
+    const panelHeading = page.getByRole('main').getByRole('heading', { name: 'Billing', exact: true });
     await expect(panelHeading).toBeVisible();
 
     // The palette lists every view among its commands, each with its shortcut.

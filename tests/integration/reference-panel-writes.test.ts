@@ -10,6 +10,7 @@ import {
   logInVia,
   withReferencePanel,
 } from '../support/reference-panel/raw-client.ts';
+import { waitUntil } from '../support/helpers.ts';
 import type { ReferencePanel, Transport } from '../support/reference-panel/server.ts';
 
 /**
@@ -126,7 +127,8 @@ describe('the actions history', () => {
       panel.serviceActions.loseNextAnswer('*');
       await assert.rejects(operate(panel, 'rpc', 'deployAppService', shop, token));
       assert.equal(panel.serviceActions.actions()[0]?.status, 'running');
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      // Waits for the deploy's end, not a fixed time (fresh-clone run 8: 350 ms did not do on a loaded machine).
+      await waitUntil(() => panel.serviceActions.actions()[0]?.status === 'done', 30_000);
       assert.equal(panel.serviceActions.actions()[0]?.status, 'done');
       assert.deepEqual(panel.services.service('shop', 'web')?.replicas, { actual: 1, desired: 1 });
     }));
