@@ -43,6 +43,8 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const [sendUnencrypted, setSendUnencrypted] = useState(false);
   const [results, setResults] = useState<FleetLogInResult[] | null>(null);
   const [cancelling, setCancelling] = useState(false);
+  // How many the run was sent to: the title keeps it while panels sign in (and so drop out of `targets`).
+  const [sentTo, setSentTo] = useState(0);
   const { busy, error, run } = useBusyAction();
   const passwordInput = useRef<HTMLInputElement>(null);
   // After the dialog opened (its effect runs before this one) and focused its first field: with
@@ -57,6 +59,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (targets.length === 0) return;
+    setSentTo(targets.length);
     void run(async () => {
       const sendOverPlainHttp = sendUnencrypted ? unencrypted.map((panel) => panel.id) : [];
       const ids = targets.map((panel) => panel.id);
@@ -133,7 +136,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
 
   // One dialog through the three steps, so focus goes back to the list when it closes.
   const running = busy && !results;
-  const title = results ? 'Log in: done' : running ? `Logging in to ${count(targets.length)}` : `Log in to ${count(targets.length)}`;
+  const title = results ? 'Log in: done' : running ? `Logging in to ${count(sentTo)}` : `Log in to ${count(targets.length)}`;
   // While running, Esc does nothing: closing would not stop what was sent; only Cancel stops.
   const close = running ? () => undefined : onClose;
   return (
