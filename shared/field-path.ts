@@ -4,7 +4,7 @@ import { isRecord } from './guards.ts';
  * The JSON path a read across panels shows per panel (`field`): a simple dotted and bracket path.
  * - `version`, `projects[0].name`, `users[2]["api token"]`, `$.stats.cpu` (a leading `$` or `$.` is allowed);
  * - a name segment is letters, digits, `_`, `-` or `$` (anything else goes in `["..."]`, JSON string syntax);
- * - `[n]` is an array index (a whole number); `length` of an array is its length;
+ * - `[n]` is an array index (a whole number), and so is a name of digits on a list (`0.name`); `length` of an array is its length;
  * - an empty path (or `$`) is the whole answer.
  * Pure and free of zod: main reads the value with it, the window checks what the operator types.
  */
@@ -64,6 +64,8 @@ export function valueAtPath(value: unknown, path: readonly FieldPathSegment[]): 
     if (Array.isArray(here)) {
       if (segment === 'length') here = here.length;
       else if (typeof segment === 'number') here = here[segment];
+      // `0.email` means `[0].email`: operators write an index as a dotted name too.
+      else if (/^\d{1,9}$/.test(segment)) here = here[Number(segment)];
       else return undefined;
     } else if (isRecord(here) && Object.hasOwn(here, String(segment))) {
       here = here[String(segment)];

@@ -36,6 +36,7 @@ export function FleetConsoleView() {
   const [operationName, setOperationName] = useState('');
   const [input, setInput] = useState<unknown>(undefined);
   const [field, setField] = useState('');
+  const [resultsField, setResultsField] = useState<string | null>(null);
   const [attempted, setAttempted] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [results, setResults] = useState<readonly PanelOperationResult[] | null>(null);
@@ -84,6 +85,9 @@ export function FleetConsoleView() {
   const send = async (allowWrite: boolean) => {
     if (!operation) return;
     setRunError(null);
+    // An empty path is the whole answer (as the docs say); the results keep the path they were read at.
+    const runField = field.trim() === '' ? '$' : field.trim();
+    setResultsField(runField);
     setResults([]);
     setProgress({ done: 0, total: chosenPanels.length });
     try {
@@ -91,7 +95,7 @@ export function FleetConsoleView() {
         chosenPanels.map((panel) => panel.id),
         // A write is asked about once, in main's own confirmation, with every panel it goes to.
         { operation: operation.name, input, shownAs: operation.kind },
-        { field: field.trim() === '' ? null : field.trim(), allowWrite },
+        { field: runField, allowWrite },
       );
       setResults(all);
       setProgress({ done: all.length, total: all.length });
@@ -211,7 +215,7 @@ export function FleetConsoleView() {
           )}
         </form>
       </div>
-      {results && results.length > 0 && <FleetResults results={results} field={field.trim() === '' ? null : field.trim()} />}
+      {results && results.length > 0 && <FleetResults results={results} field={resultsField} />}
     </section>
   );
 }

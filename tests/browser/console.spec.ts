@@ -173,6 +173,10 @@ test('the same read across three panels: progress, a sortable table and its CSV;
   await expect(table.getByRole('row')).toHaveCount(4);
   for (const generation of GENERATIONS)
     await expect(table.getByRole('row', { name: new RegExp(generation.name) })).toContainText(DEMO_USER.email);
+  // A path typed after the run does not relabel the values read at the old one.
+  await view.getByLabel('Value to show (JSON path)').fill('0.name');
+  await expect(table.getByRole('columnheader').filter({ hasText: /^Value/ })).toContainText('[0].email');
+  await view.getByLabel('Value to show (JSON path)').fill('[0].email');
   await table.getByRole('button', { name: /^Panel/ }).click();
   await expect(table.getByRole('row').nth(1)).toContainText('Charlie public');
   await checkScreenBothSizes(page, 'console-08-fleet-table');
@@ -187,6 +191,15 @@ test('the same read across three panels: progress, a sortable table and its CSV;
   await view.getByRole('button', { name: 'Save as CSV…' }).click();
   await expect(view.getByText(`Saved 3 rows as CSV to ${csvFile}, in the order shown.`)).toBeVisible();
   expect(await readFile(csvFile, 'utf8')).toBe(csv);
+
+  // The placeholder's form `0.email`, and an empty path (the whole answer), both show values.
+  for (const path of ['0.email', '']) {
+    await view.getByLabel('Value to show (JSON path)').fill(path);
+    await view.getByRole('button', { name: 'Run on 3 panels' }).click();
+    await expect(table.getByRole('columnheader').filter({ hasText: /^Value/ })).toContainText(path === '' ? '$' : path);
+    for (const generation of GENERATIONS)
+      await expect(table.getByRole('row', { name: new RegExp(generation.name) })).toContainText(DEMO_USER.email);
+  }
 
   // A write across the panels: main's one question listing each panel with its request, typed (a
   // red panel is among them); a no sends nothing anywhere.

@@ -110,9 +110,13 @@ test('field paths: dotted, indexed, quoted, a leading $, and length of a list', 
   for (const bad of ['a..b', 'a.', '.a', 'a[x]', 'a[-1]', 'a b', 'a["x]', 'a.b c']) assert.equal(parseFieldPath(bad), null, bad);
   const answer = { projects: [{ name: 'shop' }, { name: 'blog' }], 'odd key': { x: 1 } };
   assert.equal(valueAtPath(answer, parseFieldPath('projects[1].name')!), 'blog');
+  // The placeholder's `0.name` form: a name of digits indexes a list (never an object's key of digits on a list's behalf).
+  assert.equal(valueAtPath([{ email: 'a@b.c' }], parseFieldPath('0.email')!), 'a@b.c');
+  assert.equal(valueAtPath(answer, parseFieldPath('projects.1.name')!), 'blog');
+  assert.equal(valueAtPath({ '0': 'key' }, parseFieldPath('0')!), 'key');
   assert.equal(valueAtPath(answer, parseFieldPath('projects.length')!), 2);
   assert.equal(valueAtPath(answer, parseFieldPath('["odd key"].x')!), 1);
   assert.equal(valueAtPath(answer, parseFieldPath('projects[5].name')!), undefined);
   assert.equal(valueAtPath(answer, parseFieldPath('constructor')!), undefined);
-  assert.equal(valueAtPath(answer, parseFieldPath('projects.0')!), undefined);
+  assert.deepEqual(valueAtPath(answer, parseFieldPath('projects.0')!), { name: 'shop' });
 });
