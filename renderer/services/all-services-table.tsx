@@ -28,11 +28,16 @@ interface FleetServicesTableProps {
 
 /**
  * A table narrower than this (its own width, not the window's: the table layout can leave the view
- * little room on a wide screen) leaves out type, replicas, memory, read and the grouping's own column
- * (fleet-services.css, `.is-narrow`), so the names stay readable.
+ * little room on a wide screen) leaves out type, replicas, CPU, memory and read (all-services.css,
+ * `.is-narrow`), so the names stay readable; the grouping's own column is left out at every width.
  */
-const NARROW_BELOW_PX = 760;
+// The fixed columns (check, state, panel, type, replicas, CPU, memory, read, phase, menu) take about 940 px:
+// under this the names had no width left at all (measured 0 px at 1280x800 in the list layout).
+const NARROW_BELOW_PX = 1140;
+/** Columns a narrow table leaves out: type, replicas, CPU, memory, read. */
 const NARROW_HIDDEN = 5;
+/** The grouping's own column (its headings say it), left out at every width. */
+const GROUPING_HIDDEN = 1;
 const COLUMNS_AFTER_CHECK = 11;
 
 /** Whether the element is narrower than NARROW_BELOW_PX, kept up to date as it is resized. */
@@ -73,12 +78,15 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
   const rowKey = (row: FleetServiceRow) => row.key;
   // A heading spans the columns shown, no more: a span past them would widen the table beyond its edge.
   const narrow = useNarrow(scroller);
-  const headingSpan = narrow ? COLUMNS_AFTER_CHECK - NARROW_HIDDEN : COLUMNS_AFTER_CHECK;
+  // Narrow, the last action's column is there only once a row has one: beside the panel table the
+  // view is about 380 px wide, and an empty column of 96 px left the names 50 px.
+  const phaseHidden = narrow && actions.size === 0;
+  const headingSpan = COLUMNS_AFTER_CHECK - GROUPING_HIDDEN - (narrow ? NARROW_HIDDEN : 0) - (phaseHidden ? 1 : 0);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a scrolling region must take the keyboard to be scrolled (axe: scrollable-region-focusable); the rows' keys bubble to it
     <div ref={scroller} className="service-scroller fleet-services-scroller" tabIndex={0} onKeyDown={onKeyDown} onFocus={onFocus}>
       <table
-        className={`service-table fleet-services-table grouped-${grouping}${narrow ? ' is-narrow' : ''}`}
+        className={`service-table fleet-services-table grouped-${grouping}${narrow ? ' is-narrow' : ''}${phaseHidden ? ' no-actions' : ''}`}
         aria-label="Services of every panel"
         aria-rowcount={items.length + 1}
         style={margins}

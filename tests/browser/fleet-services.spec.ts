@@ -194,3 +194,44 @@ test('the empty states say what to do: no panel signed in, then not read since s
     await server.close();
   }
 });
+
+/** The rendered width of a column's heading in the services table. */
+const columnWidth = async (page: Page, name: string) =>
+  (await table(page).getByRole('columnheader', { name, exact: true }).boundingBox())?.width ?? 0;
+
+test('the project and service names stay readable at every width and layout; grouped by panel, no Panel column', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const app = await launch(page);
+  const members = await buildFleet(app.core);
+  try {
+    const widths: string[] = [];
+    const measure = async (where: string) => {
+      await expect(table(page).locator('tbody tr').first()).toBeVisible();
+      const project = await columnWidth(page, 'Project');
+      const service = await columnWidth(page, 'Service');
+      widths.push(`${where}: project ${Math.round(project)} px, service ${Math.round(service)} px`);
+      return Math.min(project, service);
+    };
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
+    // Grouped by panel (the default), the headings name the panel: no column repeats it.
+    await expect(headings(page).first()).toContainText('Acme prod');
+    await expect(table(page).getByRole('columnheader', { name: 'Panel', exact: true })).toBeHidden();
+    expect(await measure('list 1280'), widths.join('; ')).toBeGreaterThanOrEqual(80);
+    await view(page).getByRole('group', { name: 'Group by' }).getByRole('button', { name: 'State' }).click();
+    await expect(table(page).getByRole('columnheader', { name: 'Panel', exact: true })).toBeVisible();
+    expect(await measure('list 1280, by state'), widths.join('; ')).toBeGreaterThanOrEqual(80);
+    // The table layout, where the view sits beside the panel table.
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Table', exact: true }).click();
+    await expect.poll(async () => (await app.core.getAppStatus()).settings.panelList.layout).toBe('table');
+    expect(await measure('table 1280'), widths.join('; ')).toBeGreaterThanOrEqual(60);
+    await page.setViewportSize({ width: 900, height: 600 });
+    expect(await measure('table 900'), widths.join('; ')).toBeGreaterThanOrEqual(60);
+    await checkScreenBothSizes(page, 'fleet-services-05-names-readable');
+  } finally {
+    await Promise.all(members.map((member) => member.server.close()));
+  }
+});
