@@ -135,3 +135,62 @@ test('Preferences: the disk threshold and which alerts notify, saved; a threshol
     true,
   ]);
 });
+
+/** How an element sits in its row: outside the row's box, or cut short of its own text. */
+async function cutOrOutside(element: import('@playwright/test').Locator, row: import('@playwright/test').Locator): Promise<string | null> {
+  const [box, rowBox] = [await element.boundingBox(), await row.boundingBox()];
+  if (!box || !rowBox) return 'not shown';
+  if (box.y < rowBox.y - 0.5 || box.y + box.height > rowBox.y + rowBox.height + 0.5)
+    return `outside the row's height (${box.y}–${box.y + box.height} in ${rowBox.y}–${rowBox.y + rowBox.height})`;
+  if (box.x + box.width > rowBox.x + rowBox.width + 0.5) return "past the row's right edge";
+  const clipped = await element.evaluate((node) => node.scrollWidth > node.clientWidth + 1);
+  return clipped ? `cut (${Math.round(box.width)} px shown)` : null;
+}
+
+test('the Alerts view beside the table at 900x600 and 1280x800: each message and button whole, inside its row', async ({
+  page,
+  launch,
+  dataDir,
+}) => {
+  seedAlerts(dataDir);
+  await page.setViewportSize({ width: 900, height: 600 });
+  const panelServer = await startReferencePanel({ style: 'public', demoProjects: 1 });
+  try {
+    const app = await launch(page);
+    const panel = await app.core.addPanel({ address: panelServer.url, name: 'Billing' });
+    await app.core.logIn(panel.id, { email: DEMO_USER.email, password: DEMO_USER.password });
+    await app.core.checkPanels([panel.id]);
+    const [running] = panelServer.services.services().filter((service) => service.enabled && service.replicas?.actual);
+    panelServer.services.crashService(running!.projectName, running!.name);
+    await app.core.checkPanels([panel.id]);
+    await app.core.checkPanels([panel.id]);
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'Table', exact: true }).click();
+    await app.sendEvent({ type: 'runCommand', command: 'alerts' });
+    const view = page.getByRole('region', { name: 'Alerts', exact: true });
+    await expect(view.getByRole('status')).toHaveText('500 alerts');
+    for (const size of [
+      { width: 900, height: 600 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(size);
+      const row = view
+        .getByRole('listitem')
+        .filter({ hasNot: page.getByRole('heading') })
+        .first();
+      await expect(row).toContainText('Billing');
+      const problems: string[] = [];
+      for (const [name, element] of [
+        ['message', row.locator('.activity-what')],
+        ['Acknowledge', row.getByRole('button', { name: 'Acknowledge' })],
+        ['Open', row.getByRole('button', { name: /^Open Billing/ })],
+      ] as const) {
+        const problem = await cutOrOutside(element, row);
+        if (problem) problems.push(`${name}: ${problem}`);
+      }
+      expect(problems, `at ${size.width}x${size.height}`).toEqual([]);
+    }
+    await checkScreenBothSizes(page, 'alerts-05-beside-the-table');
+  } finally {
+    await panelServer.close();
+  }
+});
