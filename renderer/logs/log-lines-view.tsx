@@ -24,13 +24,24 @@ export function LogLines({ lines, stickToEnd, onlyAtEnd = false, label }: LogLin
   // How tall the lines were at the last layout: with where the view was scrolled to, whether the
   // operator was at the end before these lines came.
   const laidOutHeight = useRef(0);
+  // Whether the view followed at the last layout: turning Follow on brings the end into the window.
+  const followed = useRef(false);
   // New lines are what moves the view to the end: `lines` is a dependency for that.
   useLayoutEffect(() => {
     const current = box.current;
+    if (!current) return;
     // Read from the element, not the view's state: a scroll just before the lines came may not have reached the state yet.
-    const wasAtEnd = current !== null && current.scrollTop + current.clientHeight >= laidOutHeight.current - LOG_ROW_HEIGHT;
+    const wasAtEnd = current.scrollTop + current.clientHeight >= laidOutHeight.current - LOG_ROW_HEIGHT;
+    // A log opens at its newest line, as a tail does, followed or not.
+    const opening = laidOutHeight.current === 0 && lines.length > 0;
+    const followStarts = stickToEnd && !followed.current;
     laidOutHeight.current = lines.length * LOG_ROW_HEIGHT;
-    if (current && stickToEnd && (!onlyAtEnd || wasAtEnd)) current.scrollTop = current.scrollHeight;
+    followed.current = stickToEnd;
+    if (opening || (stickToEnd && (!onlyAtEnd || wasAtEnd))) current.scrollTop = current.scrollHeight;
+    // The box may reach below the window (a notice above it, a short window): on opening and when Follow
+    // starts, the window scrolls so that the newest line is in it. Not at every line: the operator may have
+    // scrolled the page up to the picker meanwhile.
+    if (opening || followStarts) current.scrollIntoView({ block: 'nearest' });
   }, [lines, stickToEnd, onlyAtEnd]);
   const { from, to } = visibleRows(lines.length, LOG_ROW_HEIGHT, view.top, view.height);
   return (

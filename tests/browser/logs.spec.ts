@@ -7,6 +7,16 @@ import { fillServicePicker, openSignedInTab } from './ui-steps.ts';
  * follow up to 100,000 lines drawn only where in view, search and copy; the token never in the page.
  */
 
+/** That the element is drawn inside the window's height, not below it. */
+async function expectInWindow(page: import('@playwright/test').Page, element: import('@playwright/test').Locator) {
+  await expect(element).toBeVisible();
+  const box = await element.boundingBox();
+  const height = page.viewportSize()!.height;
+  expect(box && box.y + box.height <= height, `the line ends at y=${box ? box.y + box.height : '?'} in a window ${height} px high`).toBe(
+    true,
+  );
+}
+
 test('the Logs tab reads the last lines, follows to 100,000 lines drawing only the rows in view, searches and copies', async ({
   page,
   launch,
@@ -35,8 +45,11 @@ test('the Logs tab reads the last lines, follows to 100,000 lines drawing only t
   const status = view.getByRole('status');
   await expect(status).toContainText('10,000 lines');
   const log = view.getByRole('log', { name: 'Log of shop/web' });
-  await expect(log).toContainText('request 1 GET');
+  // It opens at its newest line, inside the window (a 900x600 window once left it below, at y=619).
+  await expect(log).toContainText('request 10000 GET');
+  await expectInWindow(page, log.locator('.log-line', { hasText: 'request 10000 GET' }));
   await checkScreenBothSizes(page, 'logs-02-last-lines');
+  await page.setViewportSize({ width: 900, height: 600 });
 
   // Follow: 90,000 more lines arrive live; the viewer holds 100,000 and draws a screenful.
   await view.getByRole('checkbox', { name: 'Follow' }).check();
@@ -47,6 +60,7 @@ test('the Logs tab reads the last lines, follows to 100,000 lines drawing only t
   }
   await expect(status).toContainText('100,000 lines', { timeout: 60_000 });
   await expect(log).toContainText('request 100000 GET');
+  await expectInWindow(page, log.locator('.log-line', { hasText: 'request 100000 GET' }));
   expect(await log.locator('.log-line').count()).toBeLessThan(80);
   // Responsive with 100,000 lines: a search answers at once.
   const started = Date.now();
