@@ -65,12 +65,24 @@ export function oneServiceItems(service: ServiceSummary, state: ServiceActionSta
   }
   const busy = isBusy(state);
   const database = isDatabase(service.type);
-  return actions.map((action) => ({
-    action,
-    label: `${SERVICE_ACTION_LABELS[action]}${database ? (action === 'start' ? ' (enable)' : ' (disable)') : ''}…`,
-    disabled: busy,
-    danger: action === 'stop',
-  }));
+  return actions
+    .filter((action) => !database || databaseActionChangesIt(service.state, action))
+    .map((action) => ({
+      action,
+      label: `${SERVICE_ACTION_LABELS[action]}${database ? (action === 'start' ? ' (enable)' : ' (disable)') : ''}…`,
+      disabled: busy,
+      danger: action === 'stop',
+    }));
+}
+
+/**
+ * Whether starting (enabling) or stopping (disabling) a database in `state` would change it: a running
+ * one is not offered Start (enable), a disabled one not Stop (disable); a state not known offers both.
+ */
+function databaseActionChangesIt(state: ServiceSummary['state'], action: ServiceAction): boolean {
+  if (state === 'unknown') return true;
+  const enabled = state !== 'disabled' && state !== 'stopped';
+  return action === 'start' ? !enabled : action === 'stop' ? enabled : true;
 }
 
 /** The menu of a selection of several: each action with how many it acts on ("Deploy 2 of 3 services…"). */

@@ -56,9 +56,10 @@ test('a stop from the row menu asks once, in main, saying what is sent to which 
   await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
   const table = await openServices(page, 'Billing');
 
-  // Each type offers only what it has: a database starts and stops (enable, disable), a box has none.
+  // Each type offers only what it has: a database starts and stops (enable, disable), and a running one only
+  // stops; a box has none.
   await table.getByRole('button', { name: 'Actions for shop/db' }).click();
-  await expect(page.getByRole('menu', { name: 'shop/db' }).getByRole('menuitem')).toHaveText(['Start (enable)…', 'Stop (disable)…']);
+  await expect(page.getByRole('menu', { name: 'shop/db' }).getByRole('menuitem')).toHaveText(['Stop (disable)…']);
   await page.keyboard.press('Escape');
   await serviceRow(table, 'shop', 'files').click({ button: 'right' });
   await expect(page.getByRole('menu', { name: 'shop/files' }).getByRole('menuitem')).toHaveText(['No actions for a box service']);

@@ -80,6 +80,15 @@ test('the services not asked of main are said in the window, grouped by why; mor
 test('the row menu offers the type\u2019s actions (busy: greyed out), a box says it has none; a selection says how many each acts on', () => {
   assert.deepEqual(
     oneServiceItems(db, undefined).map(({ label, disabled }) => `${label}${disabled ? ' (disabled)' : ''}`),
+    ['Stop (disable)…'],
+  );
+  // A running database is not offered Start (enable), a disabled one not Stop (disable); a state not known, both.
+  assert.deepEqual(
+    oneServiceItems({ ...db, state: 'disabled' }, undefined).map(({ label }) => label),
+    ['Start (enable)…'],
+  );
+  assert.deepEqual(
+    oneServiceItems({ ...db, state: 'unknown' }, undefined).map(({ label }) => label),
     ['Start (enable)…', 'Stop (disable)…'],
   );
   assert.deepEqual(oneServiceItems(tools, undefined), [
