@@ -209,7 +209,7 @@ export interface PanelListSettings {
 }
 
 /** How the fleet's Services view groups every service of every panel. */
-export const SERVICES_GROUPINGS = ['panel', 'project', 'state'] as const;
+export const SERVICES_GROUPINGS = ['panel', 'group', 'project', 'state'] as const;
 export type ServicesGrouping = (typeof SERVICES_GROUPINGS)[number];
 
 export const PANEL_LIST_LAYOUTS = ['list', 'table'] as const;

@@ -16,6 +16,8 @@ export interface ResultSort {
 export interface ResultRow extends PanelOperationResult {
   panelName: string;
   panelAddress: string;
+  /** The panel's group (a client), '' when it has none or is no longer in the list. */
+  panelGroup: string;
   /** The value as one cell of text (JSON for objects), or the reason it failed. */
   valueText: string;
 }
@@ -28,7 +30,7 @@ export const COLUMN_NAMES: Record<ResultColumn, string> = { panel: 'Panel', stat
  */
 export function resultRows(
   results: readonly PanelOperationResult[],
-  panels: ReadonlyMap<string, { name: string; address: string }>,
+  panels: ReadonlyMap<string, { name: string; address: string; group: string | null }>,
   field: string | null,
 ): ResultRow[] {
   const secretPath = parseFieldPath(field ?? '')?.some((segment) => typeof segment === 'string' && isSecretKey(segment)) ?? false;
@@ -36,7 +38,14 @@ export function resultRows(
     const panel = panels.get(result.panelId);
     const value = secretPath && result.value !== null && result.value !== '' ? MASKED_VALUE : maskCell(result.value);
     const valueText = result.outcome === 'done' ? cellText(value) : (result.message ?? result.outcome);
-    return { ...result, value, panelName: panel?.name ?? result.panelId, panelAddress: panel?.address ?? '', valueText };
+    return {
+      ...result,
+      value,
+      panelName: panel?.name ?? result.panelId,
+      panelAddress: panel?.address ?? '',
+      panelGroup: panel?.group ?? '',
+      valueText,
+    };
   });
 }
 
@@ -87,13 +96,14 @@ export function sortRows(rows: readonly ResultRow[], sort: ResultSort): ResultRo
   );
 }
 
-/** The table as CSV, in the order shown: panel, address, outcome, status, time, value or reason. */
+/** The table as CSV, in the order shown: panel, its group, address, outcome, status, time, value or reason. */
 export function resultsCsv(rows: readonly ResultRow[], field: string | null): string {
-  const header = ['panel', 'address', 'outcome', 'status', 'ms', field ? `value (${field})` : 'value', 'message'];
+  const header = ['panel', 'group', 'address', 'outcome', 'status', 'ms', field ? `value (${field})` : 'value', 'message'];
   return toCsv([
     header,
     ...rows.map((row) => [
       row.panelName,
+      row.panelGroup,
       row.panelAddress,
       row.outcome,
       row.status === null ? '' : String(row.status),

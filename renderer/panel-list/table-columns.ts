@@ -3,7 +3,7 @@ import type { PanelHealth } from '../../shared/fleet-state.ts';
 import { versionSortKey } from '../../shared/panel-version.ts';
 import { TABLE_COLUMNS, type TableSettings, type Panel, type TableColumn } from '../../shared/types.ts';
 import { needsAttention } from './panel-rows.ts';
-import { expiryText, nameKey } from './panel-list-rows.ts';
+import { expiryText, NO_GROUP, nameKey } from './panel-list-rows.ts';
 import { fold } from './panel-search.ts';
 import { diskPercent, memoryPercent, type PanelAttention } from './panel-attention.ts';
 import { isApiTokenSignIn } from '../ui/panel-status.ts';
@@ -207,7 +207,7 @@ export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): T
     const heading: TableItem = {
       kind: 'group',
       key: `group:${group}`,
-      name: group === '' ? 'No group' : group,
+      name: group === '' ? NO_GROUP : group,
       count: members.length,
       attention: members.filter(needsAttention).length,
     };

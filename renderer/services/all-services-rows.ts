@@ -3,13 +3,13 @@ import type { ServiceState } from '../../shared/services.ts';
 import type { PanelColour } from '../../shared/labels.ts';
 import type { Panel, ServicesGrouping } from '../../shared/types.ts';
 import { fold } from '../../shared/text-fold.ts';
-import { padNumbers } from '../panel-list/index.ts';
+import { NO_GROUP, padNumbers } from '../panel-list/index.ts';
 import { containsEvery, STATE_ATTENTION_ORDER, STATE_WORDS, searchWords, serviceSearchText, sortServices } from './service-rows.ts';
 import { serviceActionKey } from '../window/window-store.ts';
 
 /**
  * The fleet's Services view: every service of every signed-in panel as one row, searched, filtered
- * by state and grouped by panel, project or state; the search, order and counts are the Services
+ * by state and grouped by panel, group, project or state; the search, order and counts are the Services
  * tab's (service-rows.ts), with the panel's name added. Pure, and built for ten thousand rows: each
  * panel's rows (and their search text) are made once per read of its services, kept by identity;
  * a keystroke only compares strings.
@@ -21,9 +21,11 @@ export interface FleetServiceRow extends FleetServiceSummary {
   panelId: string;
   panelName: string;
   panelColour: PanelColour | null;
+  /** The panel's group (a client, a region); null when it has none. */
+  panelGroup: string | null;
   /** When its panel's services were read, ISO 8601. */
   readAt: string;
-  /** Panel, project, service, type and state words, folded: what the search looks in. */
+  /** Panel, group, project, service, type and state words, folded: what the search looks in. */
   search: string;
 }
 
@@ -34,13 +36,14 @@ export type FleetRowCache = WeakMap<PanelServices, { panel: Panel; rows: FleetSe
 export const FLEET_ROWS: FleetRowCache = new WeakMap();
 
 function panelRows(panel: Panel, read: PanelServices): FleetServiceRow[] {
-  const panelText = fold(panel.name);
+  const panelText = panel.group === null ? fold(panel.name) : [fold(panel.name), fold(panel.group)].join(' ');
   return sortServices(read.services).map((service) => ({
     ...(service as FleetServiceSummary),
     key: serviceActionKey(panel.id, service.projectName, service.name),
     panelId: panel.id,
     panelName: panel.name,
     panelColour: panel.colour,
+    panelGroup: panel.group,
     readAt: read.readAt,
     // Joined, not a template: one flat string (see serviceSearchText).
     search: [panelText, serviceSearchText(service)].join(' '),
@@ -144,8 +147,8 @@ function bucket(rows: readonly FleetServiceRow[], keyOf: (row: FleetServiceRow) 
 
 /**
  * The rows under a heading per panel (in the panels' order; a panel whose last read failed shows
- * its problem, with no row when nothing matches), per project (by name), or per state (attention
- * first). Rows keep their order within a group. `read` are the panels read, in order.
+ * its problem, with no row when nothing matches), per group (by name, the panels with none last),
+ * per project (by name), or per state (attention first). Rows keep their order within a group. `read` are the panels read, in order.
  */
 export function groupFleetServices(
   rows: readonly FleetServiceRow[],
@@ -166,6 +169,14 @@ export function groupFleetServices(
       if (members.length === 0 && (filtered || readProblem(panel, one) === null)) continue;
       push(`panel:${panel.id}`, panel.name, members, readProblem(panel, one));
     }
+    return items;
+  }
+  if (grouping === 'group') {
+    const byGroup = bucket(rows, (row) => row.panelGroup ?? '');
+    const names = [...byGroup.keys()].filter((name) => name !== '').sort(collator.compare);
+    for (const name of names) push(`group:${name}`, name, byGroup.get(name)!, null);
+    const ungrouped = byGroup.get('');
+    if (ungrouped) push('group-none', NO_GROUP, ungrouped, null);
     return items;
   }
   if (grouping === 'project') {

@@ -36,8 +36,8 @@ interface FleetServicesTableProps {
 const NARROW_BELOW_PX = 1140;
 /** Columns a narrow table leaves out: type, replicas, CPU, memory, read. */
 const NARROW_HIDDEN = 5;
-/** The grouping's own column (its headings say it), left out at every width. */
-const GROUPING_HIDDEN = 1;
+/** The grouping's own column (its headings say it), left out at every width; a group has no column of its own. */
+const groupingHidden = (grouping: ServicesGrouping) => (grouping === 'group' ? 0 : 1);
 const COLUMNS_AFTER_CHECK = 11;
 
 /** Whether the element is narrower than NARROW_BELOW_PX, kept up to date as it is resized. */
@@ -81,7 +81,7 @@ export function FleetServicesTable({ items, count, selected, actions, onSelect, 
   // Narrow, the last action's column is there only once a row has one: beside the panel table the
   // view is about 380 px wide, and an empty column of 96 px left the names 50 px.
   const phaseHidden = narrow && actions.size === 0;
-  const headingSpan = COLUMNS_AFTER_CHECK - GROUPING_HIDDEN - (narrow ? NARROW_HIDDEN : 0) - (phaseHidden ? 1 : 0);
+  const headingSpan = COLUMNS_AFTER_CHECK - groupingHidden(grouping) - (narrow ? NARROW_HIDDEN : 0) - (phaseHidden ? 1 : 0);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a scrolling region must take the keyboard to be scrolled (axe: scrollable-region-focusable); the rows' keys bubble to it
     <div ref={scroller} className="service-scroller fleet-services-scroller" tabIndex={0} onKeyDown={onKeyDown} onFocus={onFocus}>

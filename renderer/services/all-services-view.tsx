@@ -29,6 +29,7 @@ import { ServiceActionBar } from './service-action-bar.tsx';
 
 const GROUPINGS: readonly [ServicesGrouping, string][] = [
   ['panel', 'Panel'],
+  ['group', 'Group'],
   ['project', 'Project'],
   ['state', 'State'],
 ];
@@ -103,7 +104,7 @@ export function FleetServicesView() {
         <SearchField
           ref={search}
           label="Search services of every panel"
-          placeholder="Search panel, project, service, type, state"
+          placeholder="Search panel, group, project, service, type, state"
           value={query}
           onSearch={setQuery}
         />

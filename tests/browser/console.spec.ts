@@ -185,8 +185,8 @@ test('the same read across three panels: progress, a sortable table and its CSV;
   await view.getByRole('button', { name: 'Copy as CSV' }).click();
   await expect(view.getByText('Copied 3 rows as CSV')).toBeVisible();
   const csv = await page.evaluate(() => navigator.clipboard.readText());
-  expect(csv.split('\r\n')[0]).toBe('panel,address,outcome,status,ms,value ([0].email),message');
-  expect(csv.split('\r\n')[1]).toMatch(new RegExp(`^Charlie public,http://127\\.0\\.0\\.1:\\d+,done,200,\\d+,${DEMO_USER.email},$`));
+  expect(csv.split('\r\n')[0]).toBe('panel,group,address,outcome,status,ms,value ([0].email),message');
+  expect(csv.split('\r\n')[1]).toMatch(new RegExp(`^Charlie public,,http://127\\.0\\.0\\.1:\\d+,done,200,\\d+,${DEMO_USER.email},$`));
   // The same CSV saved to the file the operator chose in main's dialog.
   await view.getByRole('button', { name: 'Save as CSV…' }).click();
   await expect(view.getByText(`Saved 3 rows as CSV to ${csvFile}, in the order shown.`)).toBeVisible();

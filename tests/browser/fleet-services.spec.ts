@@ -17,8 +17,8 @@ import { checkScreenBothSizes } from './screens.ts';
 
 /** Six panels, two of each generation; "Acme prod" is red (production); "Hooli" stops answering after the first read. */
 const FLEET = [
-  { name: 'Acme prod', colour: 'red' as const },
-  { name: 'Acme staging' },
+  { name: 'Acme prod', colour: 'red' as const, group: 'Acme' },
+  { name: 'Acme staging', group: 'Acme' },
   { name: 'Globex' },
   { name: 'Initech' },
   { name: 'Umbrella' },
@@ -34,10 +34,10 @@ interface Member {
 
 async function buildFleet(core: Core): Promise<Member[]> {
   const members: Member[] = [];
-  for (const [index, { name, colour }] of FLEET.entries()) {
+  for (const [index, { name, colour, group }] of FLEET.entries()) {
     const server = await startReferencePanel({ style: EASYPANEL_GENERATIONS[index % 3]! });
     const { id } = await core.addPanel({ address: server.url, name });
-    if (colour) await core.updatePanels([id], { colour });
+    if (colour || group) await core.updatePanels([id], { ...(colour && { colour }), ...(group && { group }) });
     await core.logIn(id, demo);
     onlyServices(
       server,
@@ -100,6 +100,15 @@ test('the fleet Services view: three groupings, search and filter, a selection a
     await expect(headings(page).first()).toContainText('Down · 2 down');
     await expect(headings(page).nth(1)).toContainText('Disabled');
     await checkScreenBothSizes(page, 'fleet-services-03-by-state');
+    // By the panel's group (a client): Acme's two panels under one heading, the panels with none last.
+    await grouping.getByRole('button', { name: 'Group', exact: true }).click();
+    await expect(headings(page).first()).toContainText('Acme · 1 down');
+    await expect(headings(page).nth(1)).toContainText('No group');
+    // The heading spans the whole row, to the menu's column (a group has no column of its own to leave out).
+    const headingBox = (await headings(page).first().locator('td').last().boundingBox())!;
+    const rowBox = (await table(page).locator('thead tr').boundingBox())!;
+    expect(Math.abs(headingBox.x + headingBox.width - (rowBox.x + rowBox.width))).toBeLessThan(2);
+    await checkScreenBothSizes(page, 'fleet-services-03b-by-group');
     await grouping.getByRole('button', { name: 'Panel' }).click();
 
     // Search and filter: the words over panel, project, service, type and state; the filter by state.

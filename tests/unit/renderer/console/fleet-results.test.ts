@@ -21,10 +21,10 @@ const result = (
 });
 
 const panels = new Map([
-  ['a', { name: 'Alpha', address: 'https://a.example' }],
-  ['b', { name: 'bravo', address: 'https://b.example' }],
-  ['c', { name: 'Charlie', address: 'https://c.example' }],
-  ['d', { name: 'Delta 10', address: 'https://d.example' }],
+  ['a', { name: 'Alpha', address: 'https://a.example', group: 'Acme, Inc.' }],
+  ['b', { name: 'bravo', address: 'https://b.example', group: null }],
+  ['c', { name: 'Charlie', address: 'https://c.example', group: 'Globex' }],
+  ['d', { name: 'Delta 10', address: 'https://d.example', group: null }],
 ]);
 
 const results = [result('a', 12, 40), result('b', 3, 90), result('c', null, null, 'failed'), result('d', 100, 15)];
@@ -52,7 +52,7 @@ test('a secret path, a secret inside an object and a hash are masked in the tabl
   assert.ok(!csv.includes('secret-t'));
 });
 
-test('the CSV lists every row as shown, formulas neutralised', () => {
+test("the CSV lists every row as shown with its panel's group (a client), formulas neutralised", () => {
   const rows = sortRows(resultRows([...results, result('a', '=cmd()', 1)].slice(1), panels, 'version'), {
     column: 'panel',
     descending: false,
@@ -60,11 +60,11 @@ test('the CSV lists every row as shown, formulas neutralised', () => {
   assert.equal(
     resultsCsv(rows, 'version'),
     [
-      'panel,address,outcome,status,ms,value (version),message',
-      "Alpha,https://a.example,done,200,1,'=cmd(),",
-      'bravo,https://b.example,done,200,90,3,',
-      'Charlie,https://c.example,failed,,,,The panel could not be reached.',
-      'Delta 10,https://d.example,done,200,15,100,',
+      'panel,group,address,outcome,status,ms,value (version),message',
+      `Alpha,"Acme, Inc.",https://a.example,done,200,1,'=cmd(),`,
+      'bravo,,https://b.example,done,200,90,3,',
+      'Charlie,Globex,https://c.example,failed,,,,The panel could not be reached.',
+      'Delta 10,,https://d.example,done,200,15,100,',
       '',
     ].join('\r\n'),
   );

@@ -13,6 +13,7 @@ const row = (panel: string, name: string, type = 'app', colour: FleetServiceRow[
   panelId: panel,
   panelName: `Panel ${panel}`,
   panelColour: colour,
+  panelGroup: null,
   readAt: '2030-01-01T00:00:00.000Z',
   search: '',
   projectName: 'shop',

@@ -143,6 +143,30 @@ test('grouping: by panel (a failed read says why on its heading), by project nam
   ]);
 });
 
+test('group (a client): searched, and a grouping of its own, groups by name and the panels with none last', () => {
+  const acme = signedIn(11, 'Shop A', { group: 'Acme' });
+  const globex = signedIn(12, 'Shop G', { group: 'Globex' });
+  const acme2 = signedIn(13, 'Blog A', { group: 'Acme' });
+  const none = signedIn(14, 'Loose');
+  const byGroup = new Map<string, PanelServices>([
+    [acme.id, read(acme, [service('shop', 'web', 'running')])],
+    [globex.id, read(globex, [service('shop', 'web', 'down')])],
+    [acme2.id, read(acme2, [service('blog', 'wp', 'stopped')])],
+    [none.id, read(none, [service('misc', 'cron', 'running')])],
+  ]);
+  const panels = readPanels([acme, globex, acme2, none], byGroup);
+  const rows = fleetServiceRows(panels);
+  assert.deepEqual(
+    filterFleetServices(rows, 'acme', 'all').map((row) => `${row.panelName}:${row.name}`),
+    ['Blog A:wp', 'Shop A:web'],
+  );
+  assert.equal(rows.find((row) => row.panelId === globex.id)!.panelGroup, 'Globex');
+  const outline = groupFleetServices(rows, 'group', panels, false).map((item) =>
+    item.kind === 'group' ? `# ${item.name}` : `${item.row.panelName}:${item.row.name}`,
+  );
+  assert.deepEqual(outline, ['# Acme', 'Blog A:wp', 'Shop A:web', '# Globex', 'Shop G:web', '# No group', 'Loose:cron']);
+});
+
 test('the store: getFleetServices at start, fleetServicesChanged after; a panel gone leaves; an older whole never undoes a newer batch', () => {
   const store = new FleetServicesStore();
   const targets = { fleetServicesStore: store } as unknown as EventTargets;
