@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
@@ -21,6 +21,7 @@ import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { ExpiryBadge } from './expiry-badge.tsx';
 import { PlainHttpBadge } from '../ui/plain-http.tsx';
 import { LoginForm } from '../sign-in/views.tsx';
+import { fleetEmail } from '../sign-in/index.ts';
 import { PanelLabels } from './panel-labels.tsx';
 import { isReadTab, PanelTabs, ReadTabView, type Tab } from './panel-tabs.tsx';
 import { useTabRequest } from '../window/tab-request.ts';
@@ -48,10 +49,13 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const { changed } = usePanelChanges();
   const onPanelChanged = (updated: Panel) => changed([updated]);
   // When the session ends, if main warned that it ends soon; Preferences' email for panels never logged in to.
-  const expiresSoonAt = usePanels().expiring.get(panel.id) ?? null;
+  const { expiring, panels } = usePanels();
+  const expiresSoonAt = expiring.get(panel.id) ?? null;
   const { status: appStatus } = useStatus();
   const { focusRequest } = useLocation();
-  const defaultEmail = appStatus?.settings.defaultEmail ?? null;
+  // Else the email the fleet used most: imported panels have none of their own.
+  const preferencesEmail = appStatus?.settings.defaultEmail ?? null;
+  const defaultEmail = useMemo(() => preferencesEmail ?? fleetEmail(panels ?? []), [preferencesEmail, panels]);
   const { locationStore, reads } = useWindowContext();
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);

@@ -4,7 +4,7 @@ import type { FleetLogInResult } from '../../shared/fleet-login.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useApi, usePanels, useStatus } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
-import { fleetTargets, sharedEmail, unencryptedTargets } from './fleet-login.ts';
+import { fleetEmails, fleetTargets, sharedEmail, unencryptedTargets } from './fleet-login.ts';
 
 import { FleetLoginResults } from './fleet-login-results.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
@@ -31,12 +31,12 @@ const names = (panels: readonly Panel[]) => {
  */
 export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const api = useApi();
-  const { byId } = usePanels();
+  const { byId, panels: fleet } = usePanels();
   const { status, fleetProgress } = useStatus();
   // The selection as it was opened: panels removed meanwhile drop out.
   const panels = useMemo(() => panelIds.flatMap((id) => byId.get(id) ?? []), [panelIds, byId]);
   const signedIn = panels.filter((panel) => panel.signedIn);
-  const [email, setEmail] = useState(() => sharedEmail(panels, status?.settings.defaultEmail ?? null));
+  const [email, setEmail] = useState(() => sharedEmail(panels, status?.settings.defaultEmail ?? null, fleet ?? []));
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(true);
   const [alsoSignedIn, setAlsoSignedIn] = useState(false);
@@ -47,6 +47,10 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const [sentTo, setSentTo] = useState(0);
   const { busy, error, run } = useBusyAction();
   const passwordInput = useRef<HTMLInputElement>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+  // The field Enter found empty: said at the field, in the form's words (Enter always reaches submit).
+  const [missing, setMissing] = useState<'email' | 'password' | null>(null);
+  const usedEmails = useMemo(() => fleetEmails(fleet ?? []), [fleet]);
   // After the dialog opened (its effect runs before this one) and focused its first field: with
   // the email known, the password is the one thing to type.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog opens
@@ -59,6 +63,12 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (targets.length === 0) return;
+    const empty = email.trim() === '' ? 'email' : password === '' ? 'password' : null;
+    setMissing(empty);
+    if (empty) {
+      (empty === 'email' ? emailInput : passwordInput).current?.focus();
+      return;
+    }
     setSentTo(targets.length);
     void run(async () => {
       const sendOverPlainHttp = sendUnencrypted ? unencrypted.map((panel) => panel.id) : [];
@@ -72,7 +82,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   };
 
   const form = (
-    <form onSubmit={submit} className="fleet-login-form">
+    <form onSubmit={submit} className="fleet-login-form" noValidate>
       <p className="muted">
         One email and password for {targets.length === 1 ? 'this panel' : `these ${count(targets.length)}`}: {names(targets) || 'none'}.
         Each panel gets them at its own log in; Paneldeck keeps the password only until they are done.
@@ -84,6 +94,9 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
         autoComplete="username"
         value={email}
         required
+        ref={emailInput}
+        suggestions={usedEmails}
+        error={missing === 'email' ? 'Type the email to log in with: the same for every panel here.' : null}
         onChange={(event) => setEmail(event.target.value)}
       />
       <TextField
@@ -94,6 +107,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
         value={password}
         required
         ref={passwordInput}
+        error={missing === 'password' ? 'Type the password, then press Enter.' : null}
         onChange={(event) => setPassword(event.target.value)}
       />
       <label className="checkbox">

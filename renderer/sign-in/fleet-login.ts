@@ -11,11 +11,34 @@ import {
 import type { Panel } from '../../shared/types.ts';
 import { isUnencrypted } from '../../shared/plain-http.ts';
 
-/** The email the form starts with: the panels' own when they all agree, else the default from Preferences. */
-export function sharedEmail(panels: readonly Pick<Panel, 'lastEmail'>[], defaultEmail: string | null): string {
+/**
+ * The email the form starts with: the panels' own when they all agree, else the default from
+ * Preferences, else the one the fleet used most (so the email typed for most panels is offered for
+ * the rest, as imported panels have none of their own).
+ */
+export function sharedEmail(
+  panels: readonly Pick<Panel, 'lastEmail'>[],
+  defaultEmail: string | null,
+  fleet: readonly Pick<Panel, 'lastEmail'>[] = [],
+): string {
   const emails = new Set(panels.flatMap((panel) => (panel.lastEmail ? [panel.lastEmail] : [])));
   if (emails.size === 1) return [...emails][0]!;
-  return defaultEmail ?? '';
+  return defaultEmail ?? fleetEmail(fleet) ?? '';
+}
+
+/** The email most of the fleet's panels last logged in with (a tie: the first seen); null when none has one. */
+export function fleetEmail(fleet: readonly Pick<Panel, 'lastEmail'>[]): string | null {
+  return fleetEmails(fleet)[0] ?? null;
+}
+
+/** The emails the fleet's panels last logged in with, most used first, ties in the order seen (offered as the email is typed); at most 20. */
+export function fleetEmails(fleet: readonly Pick<Panel, 'lastEmail'>[]): string[] {
+  const counts = new Map<string, number>();
+  for (const { lastEmail } of fleet) if (lastEmail) counts.set(lastEmail, (counts.get(lastEmail) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20)
+    .map(([email]) => email);
 }
 
 /** Who the log in goes to: the signed-out panels, and the signed-in ones only when the operator asked. */

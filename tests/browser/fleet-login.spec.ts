@@ -109,3 +109,40 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await Promise.all(servers.map((server) => server.close()));
   }
 });
+
+test('imported panels with no email of their own: the email the fleet used is offered; Enter with a field empty says which, sends nothing', async ({
+  page,
+  launch,
+}) => {
+  const app = await launch(page);
+  const servers = await Promise.all([0, 1, 2].map(() => startReferencePanel()));
+  try {
+    const ids: string[] = [];
+    for (const [index, server] of servers.entries())
+      ids.push((await app.core.addPanel({ address: server.url, name: `Shop ${index + 1}` })).id);
+    await app.core.logIn(ids[0]!, demo);
+    // The two still signed out have never been logged in to: no email of their own.
+    await row(page, /^Shop 2/).click();
+    await row(page, /^Shop 3/).click({ modifiers: ['Shift'] });
+    await page.getByRole('button', { name: 'Log in to 2 panels…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in to 2 panels' });
+    await expect(dialog.getByLabel('Email')).toHaveValue(DEMO_USER.email);
+    await expect(dialog.getByLabel('Password')).toBeFocused();
+    // Enter with no password: the form says so at the field, in its words; nothing is sent.
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByText('Type the password, then press Enter.')).toBeVisible();
+    await dialog.getByLabel('Email').fill('');
+    await dialog.getByLabel('Password').fill(DEMO_USER.password);
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByText('Type the email to log in with: the same for every panel here.')).toBeVisible();
+    await expect(dialog.getByLabel('Email')).toBeFocused();
+    await shot(page, '85-fleet-login-email-missing');
+    const logIns = () => servers.slice(1).flatMap((server) => server.requests.filter((request) => request.method === 'POST')).length;
+    expect(logIns()).toBe(0);
+    await page.keyboard.type(DEMO_USER.email);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Log in: done' }).getByRole('list', { name: 'Outcomes' })).toContainText('2 signed in');
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+});

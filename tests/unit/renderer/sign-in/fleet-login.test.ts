@@ -9,6 +9,8 @@ import {
   outcomeLines,
   resultsToFinish,
   retriedResult,
+  fleetEmail,
+  fleetEmails,
   sharedEmail,
   unencryptedTargets,
   withOutcome,
@@ -21,6 +23,19 @@ test('the email is the panels’ own when they agree, else the default', () => {
   assert.equal(sharedEmail([{ lastEmail: 'a@x' }, { lastEmail: null }, { lastEmail: 'a@x' }], 'd@x'), 'a@x');
   assert.equal(sharedEmail([{ lastEmail: 'a@x' }, { lastEmail: 'b@x' }], 'd@x'), 'd@x');
   assert.equal(sharedEmail([{ lastEmail: null }], null), '');
+});
+
+test('with neither, the email the fleet used most is offered (the one typed for 188 panels, for the next 12)', () => {
+  const fleet = [{ lastEmail: 'ops@x' }, { lastEmail: 'client@y' }, { lastEmail: 'ops@x' }, { lastEmail: null }];
+  assert.equal(fleetEmail(fleet), 'ops@x');
+  assert.equal(fleetEmail([{ lastEmail: null }]), null);
+  assert.deepEqual(fleetEmails(fleet), ['ops@x', 'client@y']);
+  // A tie goes to the first seen, so the offer does not change while nothing is signed in.
+  assert.equal(fleetEmail([{ lastEmail: 'b@x' }, { lastEmail: 'a@x' }]), 'b@x');
+  assert.equal(sharedEmail([{ lastEmail: null }], null, fleet), 'ops@x');
+  // The panels' own, then Preferences, come first.
+  assert.equal(sharedEmail([{ lastEmail: null }], 'd@x', fleet), 'd@x');
+  assert.equal(sharedEmail([{ lastEmail: 'client@y' }], 'd@x', fleet), 'client@y');
 });
 
 test('signed-in panels only when asked; plain http named; the label counts who it goes to', () => {
