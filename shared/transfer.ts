@@ -158,4 +158,6 @@ export interface ImportResult {
   /** Duplicates skipped, and entries with nothing to change. */
   unchanged: number;
   invalid: number;
+  /** The panels added, by id (all signed out): what the window offers to log in to next. */
+  addedIds: string[];
 }

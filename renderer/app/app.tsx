@@ -85,9 +85,23 @@ function Workspace() {
             role={notice.failed ? 'alert' : 'status'}
           >
             <p>{notice.text}</p>
-            <button type="button" onClick={() => statusStore.showNotice(null)}>
-              Dismiss
-            </button>
+            <div className="notice-actions">
+              {notice.action && (
+                <button
+                  type="button"
+                  className="button-primary"
+                  onClick={() => {
+                    statusStore.showNotice(null);
+                    notice.action!.run();
+                  }}
+                >
+                  {notice.action.label}
+                </button>
+              )}
+              <button type="button" onClick={() => statusStore.showNotice(null)}>
+                Dismiss
+              </button>
+            </div>
           </div>
         )}
         {status && !startupProblemsDismissed && (

@@ -1,6 +1,7 @@
 import { useDialog, usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useSelection } from '../panel-list/views.tsx';
 import { isMac } from '../window/shortcuts.ts';
+import { plural } from '../../shared/counts.ts';
 import { availableCommands, importedText, rowMenuItems } from '../panel-list/views.tsx';
 import { AddPanelDialog } from '../panel/views.tsx';
 import { CommandPalette } from './command-palette.tsx';
@@ -62,7 +63,17 @@ export function WindowDialogs() {
         <ImportDialog
           onImported={(result) => {
             close();
-            statusStore.showNotice({ text: importedText(result), failed: false });
+            const panelIds = result.addedIds;
+            statusStore.showNotice({
+              text: importedText(result),
+              failed: false,
+              ...(panelIds.length > 0 && {
+                action: {
+                  label: `Log in to ${plural(panelIds.length, 'imported panel')}…`,
+                  run: () => dialogStore.openDialog({ kind: 'fleetLogIn', panelIds }),
+                },
+              }),
+            });
           }}
           onClose={close}
         />

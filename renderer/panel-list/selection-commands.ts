@@ -104,10 +104,11 @@ function severalLabels(marked: readonly Panel[]): (command: CommandId) => string
 /** What an import did, in one sentence for the window's notice. */
 export function importedText({ added, updated, unchanged, invalid }: ImportResult): string {
   const parts = [
-    `added ${plural(added, 'panel')}`,
+    `added ${plural(added, 'panel')}${added > 0 ? ', signed out' : ''}`,
     updated > 0 && `updated ${updated.toLocaleString('en')}`,
     unchanged > 0 && `left ${unchanged.toLocaleString('en')} already in the list as ${unchanged === 1 ? 'it was' : 'they were'}`,
     invalid > 0 && `skipped ${plural(invalid, 'invalid line')}`,
   ].filter(Boolean);
-  return `Import done: ${parts.join(', ')}. Imported panels are signed out: log in to each to use it.`;
+  // The next step, logging in to those added, is the notice's own button (window-dialogs.tsx).
+  return `Import done: ${parts.join(', ')}.`;
 }

@@ -7,6 +7,8 @@ import { SnapshotStore } from './snapshot-store.ts';
 export interface WindowNotice {
   text: string;
   failed: boolean;
+  /** The next step it offers in place (after an import: log in to the panels added); the notice goes when it runs. */
+  action?: { label: string; run(): void };
 }
 
 /** Main's status and what the window tells the operator at its top. */

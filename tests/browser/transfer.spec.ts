@@ -61,12 +61,18 @@ test('Import pasted CSV: a preview with invalid lines, duplicates and what would
   await preview.getByRole('button', { name: 'Add 3 panels and update 1' }).click();
   await expect(preview).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Import done' })).toHaveText(
-    /Import done: added 3 panels, updated 1, skipped 2 invalid lines\. Imported panels are signed out/,
+    /Import done: added 3 panels, signed out, updated 1, skipped 2 invalid lines\./,
   );
   await expect(row(page, /Alpha/)).toBeVisible();
   const known = (await app.core.listPanels()).find((panel) => panel.address === 'known.example.com')!;
   expect([known.name, known.group]).toEqual(['Known again', 'New']);
   await checkScreen(page, '58-imported');
+  // The next step is offered in place: the log in of the three panels added (not the one updated).
+  await page.getByRole('button', { name: 'Log in to 3 imported panels…' }).click();
+  const logIn = page.getByRole('dialog', { name: 'Log in to 3 panels' });
+  await expect(logIn).toContainText('Alpha');
+  await expect(logIn).not.toContainText('Known again');
+  await expect(page.getByRole('status').filter({ hasText: 'Import done' })).toBeHidden();
 });
 
 test('Import from a file: main opens it; a huge file and a foreign JSON are refused with a reason in the dialog', async ({

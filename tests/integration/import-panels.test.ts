@@ -5,11 +5,17 @@ import { after, before, describe, test } from 'node:test';
 import { createCore, type Core } from '../../electron/core/index.ts';
 import { openJsonFiles } from '../../electron/core/storage/document-store.ts';
 import { PanelError } from '../../shared/contract/errors.ts';
-import { IMPORT_MAX_BYTES, type ImportPreview } from '../../shared/transfer.ts';
+import { IMPORT_MAX_BYTES, type ImportPreview, type ImportResult } from '../../shared/transfer.ts';
 import { rejectsWith, suiteReferencePanel, tempDir, testEncryption } from '../support/helpers.ts';
 import { diskFullError } from '../support/model/stores.ts';
 import { settingsOf } from '../support/panel-fixture.ts';
 import { DEMO_USER } from '../support/reference-panel/server.ts';
+
+/** An import's counts, its added ids (checked where it matters) left out. */
+const countsOf = ({ addedIds, ...counts }: ImportResult) => {
+  assert.equal(addedIds.length, counts.added);
+  return counts;
+};
 
 /** Import: a preview of every entry first, then one write; hostile files refused with a reason. */
 
@@ -85,9 +91,12 @@ test('round trip: export, remove every panel, import the file: the same panels, 
   assert.equal(preview.source, 'round-trip.json');
   assert.deepEqual(preview.counts, { new: 4, duplicate: 0, same: 0, invalid: 0 });
   assert.deepEqual(await app.listPanels(), [], 'a preview writes nothing');
-  assert.deepEqual(await app.applyImport(preview.id, { duplicates: 'skip' }), { added: 4, updated: 0, unchanged: 0, invalid: 0 });
+  const applied = await app.applyImport(preview.id, { duplicates: 'skip' });
+  assert.deepEqual(countsOf(applied), { added: 4, updated: 0, unchanged: 0, invalid: 0 });
 
   const after = await app.listPanels();
+  // The panels added, by id: the window offers to log in to them next.
+  assert.deepEqual([...applied.addedIds].sort(), after.map((entry) => entry.id).sort());
   assert.deepEqual(settingsOf(after), settingsOf(before));
   assert.ok(after.every((entry) => !entry.signedIn && entry.lastEmail === null && entry.lastCheck === null));
   assert.ok(
@@ -120,7 +129,7 @@ test('an export of format 1 still imports: the generation under its old name and
   const app = openCore({ file: fileWith('format-1.json', JSON.stringify(oldExport)) });
   const preview = (await app.previewImport({ from: 'file' }))!;
   assert.deepEqual(preview.counts, { new: 2, duplicate: 0, same: 0, invalid: 0 });
-  assert.deepEqual(await app.applyImport(preview.id, { duplicates: 'skip' }), { added: 2, updated: 0, unchanged: 0, invalid: 0 });
+  assert.deepEqual(countsOf(await app.applyImport(preview.id, { duplicates: 'skip' })), { added: 2, updated: 0, unchanged: 0, invalid: 0 });
   const panels = await app.listPanels();
   assert.deepEqual(
     panels.map((panel) => [panel.name, panel.generation, panel.loginPath, panel.sessionPath]),
@@ -218,7 +227,7 @@ describe('previews of JSON, CSV and text', () => {
     );
     assert.equal(preview.rows[2]!.message, 'This row has 6 columns; without a header row a CSV has name,address,group,tags.');
     const applied = await app.applyImport(preview.id, { duplicates: 'skip' });
-    assert.deepEqual(applied, { added: 2, updated: 0, unchanged: 0, invalid: 1 });
+    assert.deepEqual(countsOf(applied), { added: 2, updated: 0, unchanged: 0, invalid: 1 });
     const alpha = (await app.listPanels()).find((entry) => entry.name === 'Alpha')!;
     assert.deepEqual([alpha.group, alpha.tags], ['Acme', ['eu']]);
   });
@@ -278,7 +287,7 @@ describe('previews of JSON, CSV and text', () => {
     );
     assert.equal(preview.rows[0]!.ifPlainHttp?.plainHttp, true);
     const applied = await app.applyImport(preview.id, { duplicates: 'skip', plainHttpRows: [0] });
-    assert.deepEqual(applied, { added: 3, updated: 0, unchanged: 0, invalid: 2 });
+    assert.deepEqual(countsOf(applied), { added: 3, updated: 0, unchanged: 0, invalid: 2 });
     const panels = await app.listPanels();
     assert.deepEqual(panels.map((panel) => [panel.name, panel.allowPlainHttp, panel.address]).sort(), [
       ['Fresh', true, 'http://203.0.113.7:3000'],
@@ -306,11 +315,12 @@ describe('applying', () => {
     const known = await app.addPanel({ address: 'known.example.com', name: 'Known', group: 'Old', tags: ['keep'], colour: 'blue' });
     const text = 'name,address,group\nRenamed,known.example.com,New\nFresh,fresh.example.com,\n';
     const skipped = await app.applyImport((await paste(app, text)).id, { duplicates: 'skip' });
-    assert.deepEqual(skipped, { added: 1, updated: 0, unchanged: 1, invalid: 0 });
+    assert.deepEqual(countsOf(skipped), { added: 1, updated: 0, unchanged: 1, invalid: 0 });
     assert.equal((await app.listPanels()).find((entry) => entry.id === known.id)!.name, 'Known');
 
     const updated = await app.applyImport((await paste(app, text)).id, { duplicates: 'update' });
-    assert.deepEqual(updated, { added: 0, updated: 1, unchanged: 1, invalid: 0 });
+    assert.deepEqual(countsOf(updated), { added: 0, updated: 1, unchanged: 1, invalid: 0 });
+    assert.deepEqual(updated.addedIds, [], 'an update adds no panel to log in to');
     const after = (await app.listPanels()).find((entry) => entry.id === known.id)!;
     assert.deepEqual([after.name, after.group, after.tags, after.colour], ['Renamed', 'New', ['keep'], 'blue']);
   });
@@ -344,7 +354,12 @@ describe('applying', () => {
     const second = await paste(app, 'b.example.com\nc.example.com');
     await rejectsWith(app.applyImport(first.id, { duplicates: 'skip' }), 'INVALID_INPUT', /no longer current/);
     await app.addPanel({ address: 'c.example.com' });
-    assert.deepEqual(await app.applyImport(second.id, { duplicates: 'skip' }), { added: 1, updated: 0, unchanged: 1, invalid: 0 });
+    assert.deepEqual(countsOf(await app.applyImport(second.id, { duplicates: 'skip' })), {
+      added: 1,
+      updated: 0,
+      unchanged: 1,
+      invalid: 0,
+    });
     await rejectsWith(app.applyImport(second.id, { duplicates: 'skip' }), 'INVALID_INPUT', /no longer current/);
     assert.deepEqual((await app.listPanels()).map((entry) => entry.address).sort(), ['b.example.com', 'c.example.com']);
   });

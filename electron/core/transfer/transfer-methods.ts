@@ -107,6 +107,7 @@ export function transferMethods(
           updated: updates.size,
           unchanged: plan.counts.same + (duplicates === 'update' ? 0 : plan.counts.duplicate),
           invalid: plan.counts.invalid,
+          addedIds: additions.map((record) => record.id),
         };
       });
     },

@@ -53,11 +53,12 @@ test('the row menu names how many it acts on', () => {
 
 test("an import's outcome in one sentence", () => {
   assert.equal(
-    importedText({ added: 1, updated: 0, unchanged: 0, invalid: 0 }),
-    'Import done: added 1 panel. Imported panels are signed out: log in to each to use it.',
+    importedText({ added: 1, updated: 0, unchanged: 0, invalid: 0, addedIds: ['a'] }),
+    'Import done: added 1 panel, signed out.',
   );
   assert.equal(
-    importedText({ added: 1200, updated: 3, unchanged: 1, invalid: 2 }),
-    'Import done: added 1,200 panels, updated 3, left 1 already in the list as it was, skipped 2 invalid lines. Imported panels are signed out: log in to each to use it.',
+    importedText({ added: 1200, updated: 3, unchanged: 1, invalid: 2, addedIds: [] }),
+    'Import done: added 1,200 panels, signed out, updated 3, left 1 already in the list as it was, skipped 2 invalid lines.',
   );
+  assert.equal(importedText({ added: 0, updated: 2, unchanged: 0, invalid: 0, addedIds: [] }), 'Import done: added 0 panels, updated 2.');
 });
