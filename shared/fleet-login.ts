@@ -22,6 +22,9 @@ export type FleetOutcome = (typeof FLEET_OUTCOMES)[number];
 /** One panel's answer. `error` is the core's own (already free of secrets); absent when signed in. */
 export type FleetLogInResult = { panelId: string; outcome: 'signedIn' } | { panelId: string; outcome: FleetOutcome; error: ErrorInfo };
 
+/** What a panel the run never reached says once the run was cancelled. */
+export const LOG_IN_CANCELLED_MESSAGE = 'Not logged in: the log in to several panels was cancelled before this panel was reached.';
+
 /** Outcomes the operator can finish from the result list: a code, a certificate, another password. */
 export const TO_FINISH: ReadonlySet<FleetOutcome> = new Set(['needsCode', 'needsCertificate', 'wrongPassword']);
 

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { plural } from '../../shared/counts.ts';
-import type { FleetLogInResult } from '../../shared/fleet-login.ts';
+import { LOG_IN_CANCELLED_MESSAGE, type FleetLogInResult } from '../../shared/fleet-login.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useApi, usePanels, useStatus } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
-import { fleetEmails, fleetTargets, sharedEmail, unencryptedTargets } from './fleet-login.ts';
+import { fleetEmails, fleetTargets, groupRuns, type LogInGroup, logInGroups, sharedEmail, unencryptedTargets } from './fleet-login.ts';
 
 import { FleetLoginResults } from './fleet-login-results.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
@@ -51,6 +51,14 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   // The field Enter found empty: said at the field, in the form's words (Enter always reaches submit).
   const [missing, setMissing] = useState<'email' | 'password' | null>(null);
   const usedEmails = useMemo(() => fleetEmails(fleet ?? []), [fleet]);
+  // A client's panels share their own email and password: one pair per group, when asked.
+  const [byGroup, setByGroup] = useState(false);
+  const [typedByGroup, setTypedByGroup] = useState<ReadonlyMap<string, { email: string; password: string }>>(new Map());
+  // Each panel's credentials as sent, so a row finished later sends its own group's again.
+  const sentWith = useRef(new Map<string, { email: string; password: string }>());
+  // A run by group is several runs: Cancel starts no more of them, and the progress counts across them.
+  const cancelled = useRef(false);
+  const [doneBefore, setDoneBefore] = useState({ done: 0, size: 0 });
   // After the dialog opened (its effect runs before this one) and focused its first field: with
   // the email known, the password is the one thing to type.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog opens
@@ -59,10 +67,23 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   }, []);
   const targets = fleetTargets(panels, alsoSignedIn);
   const unencrypted = unencryptedTargets(targets);
+  const groups = logInGroups(targets);
+  const defaultEmail = status?.settings.defaultEmail ?? null;
+  const groupTyped = (group: LogInGroup<Panel>) =>
+    typedByGroup.get(group.key) ?? { email: sharedEmail(group.panels, defaultEmail, fleet ?? []), password: '' };
+  const typeForGroup = (key: string, change: Partial<{ email: string; password: string }>) =>
+    setTypedByGroup((current) => {
+      const group = groups.find((one) => one.key === key)!;
+      return new Map(current).set(key, { ...groupTyped(group), ...change });
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (targets.length === 0) return;
+    if (byGroup) {
+      submitByGroup();
+      return;
+    }
     const empty = email.trim() === '' ? 'email' : password === '' ? 'password' : null;
     setMissing(empty);
     if (empty) {
@@ -73,43 +94,121 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
     void run(async () => {
       const sendOverPlainHttp = sendUnencrypted ? unencrypted.map((panel) => panel.id) : [];
       const ids = targets.map((panel) => panel.id);
+      for (const id of ids) sentWith.current.set(id, { email, password });
       setResults(await api.logInPanels(ids, { email, password, rememberMe, sendOverPlainHttp }));
+    });
+  };
+  const groupRunsNow = () => groupRuns(groups, new Map(groups.map((group) => [group.key, groupTyped(group)])));
+  const submitByGroup = () => {
+    const runs = groupRunsNow();
+    setMissing(runs.length === 0 ? 'password' : null);
+    if (runs.length === 0) {
+      document.querySelector<HTMLInputElement>('.fleet-login-group input[type="password"]')?.focus();
+      return;
+    }
+    setSentTo(runs.reduce((sum, one) => sum + one.panelIds.length, 0));
+    cancelled.current = false;
+    const plainHttp = new Set(sendUnencrypted ? unencrypted.map((panel) => panel.id) : []);
+    void run(async () => {
+      const all: FleetLogInResult[] = [];
+      for (const one of runs) {
+        if (cancelled.current) {
+          for (const panelId of one.panelIds)
+            all.push({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: LOG_IN_CANCELLED_MESSAGE } });
+          continue;
+        }
+        setDoneBefore({ done: all.length, size: one.panelIds.length });
+        for (const id of one.panelIds) sentWith.current.set(id, { email: one.email, password: one.password });
+        const sendOverPlainHttp = one.panelIds.filter((id) => plainHttp.has(id));
+        all.push(...(await api.logInPanels(one.panelIds, { email: one.email, password: one.password, rememberMe, sendOverPlainHttp })));
+      }
+      setResults(all);
     });
   };
   const cancel = () => {
     setCancelling(true);
+    cancelled.current = true;
     void api.cancelLogIns().catch(() => undefined);
   };
 
   const form = (
     <form onSubmit={submit} className="fleet-login-form" noValidate>
       <p className="muted">
-        One email and password for {targets.length === 1 ? 'this panel' : `these ${count(targets.length)}`}: {names(targets) || 'none'}.
-        Each panel gets them at its own log in; Paneldeck keeps the password only until they are done.
+        {byGroup ? 'An email and password for each group' : 'One email and password'} for{' '}
+        {targets.length === 1 ? 'this panel' : `these ${count(targets.length)}`}: {names(targets) || 'none'}. Each panel gets them at its
+        own log in; Paneldeck keeps the password only until they are done.
       </p>
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="username"
-        value={email}
-        required
-        ref={emailInput}
-        suggestions={usedEmails}
-        error={missing === 'email' ? 'Type the email to log in with: the same for every panel here.' : null}
-        onChange={(event) => setEmail(event.target.value)}
-      />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        required
-        ref={passwordInput}
-        error={missing === 'password' ? 'Type the password, then press Enter.' : null}
-        onChange={(event) => setPassword(event.target.value)}
-      />
+      {groups.length > 1 && (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={byGroup}
+            onChange={(event) => {
+              setByGroup(event.target.checked);
+              setMissing(null);
+            }}
+          />
+          Each group has its own email and password ({plural(groups.length, 'group')})
+        </label>
+      )}
+      {byGroup ? (
+        <div className="fleet-login-groups">
+          {groups.map((group, index) => {
+            const typed = groupTyped(group);
+            const name = group.key || 'No group';
+            return (
+              <fieldset key={group.key} className="fleet-login-group">
+                <legend>
+                  {name} <span className="muted">· {count(group.panels.length)}</span>
+                </legend>
+                <TextField
+                  label={`Email for ${name}`}
+                  type="email"
+                  autoComplete="username"
+                  value={typed.email}
+                  suggestions={usedEmails}
+                  onChange={(event) => typeForGroup(group.key, { email: event.target.value })}
+                />
+                <TextField
+                  label={`Password for ${name}`}
+                  type="password"
+                  autoComplete="current-password"
+                  value={typed.password}
+                  error={missing === 'password' && index === 0 ? 'Type the password of at least one group, then press Enter.' : null}
+                  onChange={(event) => typeForGroup(group.key, { password: event.target.value })}
+                />
+              </fieldset>
+            );
+          })}
+          <p className="field-hint">A group left without a password is left out of this log in.</p>
+        </div>
+      ) : (
+        <>
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            required
+            ref={emailInput}
+            suggestions={usedEmails}
+            error={missing === 'email' ? 'Type the email to log in with: the same for every panel here.' : null}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            required
+            ref={passwordInput}
+            error={missing === 'password' ? 'Type the password, then press Enter.' : null}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </>
+      )}
       <label className="checkbox">
         <input type="checkbox" checked={rememberMe} onChange={(event) => setRememberMe(event.target.checked)} />
         Keep me signed in
@@ -142,7 +241,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
           Close
         </button>
         <button type="submit" className="button-primary" disabled={targets.length === 0}>
-          Log in to {count(targets.length)}
+          Log in to {count(byGroup ? groupRunsNow().reduce((sum, one) => sum + one.panelIds.length, 0) : targets.length)}
         </button>
       </div>
     </form>
@@ -156,14 +255,35 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   return (
     <ModalDialog title={title} className="modal-wide fleet-login" onClose={close}>
       {results ? (
-        <FleetLoginResults results={results} onChange={setResults} credentials={{ email, password, rememberMe }} onClose={onClose} />
+        <FleetLoginResults
+          results={results}
+          onChange={setResults}
+          credentials={(panelId) => ({ ...(sentWith.current.get(panelId) ?? { email, password }), rememberMe })}
+          onClose={onClose}
+        />
       ) : running ? (
-        <FleetProgress progress={fleetProgress} total={targets.length} cancelling={cancelling} onCancel={cancel} />
+        <FleetProgress
+          progress={byGroup ? acrossGroups(fleetProgress, doneBefore, sentTo) : fleetProgress}
+          total={sentTo}
+          cancelling={cancelling}
+          onCancel={cancel}
+        />
       ) : (
         form
       )}
     </ModalDialog>
   );
+}
+
+/** A run by group's progress: the groups done before, and the one under way (main's progress is of one run). */
+function acrossGroups(
+  progress: { done: number; total: number } | null,
+  before: { done: number; size: number },
+  total: number,
+): { done: number; total: number } {
+  // Main's progress of the run before may still be the last one told: only the run of this size counts.
+  const current = progress && progress.total === before.size ? Math.min(progress.done, before.size) : 0;
+  return { done: before.done + current, total };
 }
 
 function FleetProgress({

@@ -19,7 +19,8 @@ export interface FleetCredentials {
 interface FleetLoginResultsProps {
   results: readonly FleetLogInResult[];
   onChange(results: FleetLogInResult[]): void;
-  credentials: FleetCredentials;
+  /** What was sent to each panel (its group's, or the one pair for all), sent again by the row finished. */
+  credentials(panelId: string): FleetCredentials;
   onClose(): void;
 }
 
@@ -95,7 +96,12 @@ export function FleetLoginResults({ results, onChange, credentials, onClose }: F
                     </span>
                   </button>
                   {expanded && (
-                    <FinishPanel panel={panel} result={result} credentials={credentials} onResult={(next) => update(next, index)} />
+                    <FinishPanel
+                      panel={panel}
+                      result={result}
+                      credentials={credentials(panel.id)}
+                      onResult={(next) => update(next, index)}
+                    />
                   )}
                 </li>
               );

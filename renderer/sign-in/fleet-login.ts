@@ -41,6 +41,40 @@ export function fleetEmails(fleet: readonly Pick<Panel, 'lastEmail'>[]): string[
     .map(([email]) => email);
 }
 
+/** The targets of a log in by group (a client's panels share their credentials): by name, the panels with no group last. */
+export interface LogInGroup<P> {
+  /** The group's name, '' for the panels with none. */
+  key: string;
+  panels: P[];
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+export function logInGroups<P extends Pick<Panel, 'group'>>(targets: readonly P[]): LogInGroup<P>[] {
+  const groups = new Map<string, P[]>();
+  for (const panel of targets) {
+    const key = panel.group ?? '';
+    const members = groups.get(key);
+    if (members) members.push(panel);
+    else groups.set(key, [panel]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : collator.compare(a, b)))
+    .map(([key, panels]) => ({ key, panels }));
+}
+
+/** The runs a log in by group sends: one per group given a password, in the groups' order; a group left empty is left out. */
+export function groupRuns<P extends Pick<Panel, 'id'>>(
+  groups: readonly LogInGroup<P>[],
+  typed: ReadonlyMap<string, { email: string; password: string }>,
+): { key: string; panelIds: string[]; email: string; password: string }[] {
+  return groups.flatMap(({ key, panels }) => {
+    const credentials = typed.get(key);
+    if (!credentials || credentials.password === '' || credentials.email.trim() === '') return [];
+    return [{ key, panelIds: panels.map((panel) => panel.id), email: credentials.email.trim(), password: credentials.password }];
+  });
+}
+
 /** Who the log in goes to: the signed-out panels, and the signed-in ones only when the operator asked. */
 export function fleetTargets<P extends Pick<Panel, 'signedIn'>>(panels: readonly P[], alsoSignedIn: boolean): P[] {
   return alsoSignedIn ? [...panels] : panels.filter((panel) => !panel.signedIn);

@@ -146,3 +146,46 @@ test('imported panels with no email of their own: the email the fleet used is of
     await Promise.all(servers.map((server) => server.close()));
   }
 });
+
+test("by group: each client's panels get their own email and password, once each; a group left empty is sent nothing", async ({
+  page,
+  launch,
+}) => {
+  const app = await launch(page);
+  const FLEET = [
+    { name: 'Acme 1', group: 'Acme', password: 'acme-pass-1' },
+    { name: 'Acme 2', group: 'Acme', password: 'acme-pass-1' },
+    { name: 'Globex 1', group: 'Globex', password: 'globex-pass-2' },
+    { name: 'Globex 2', group: 'Globex', password: 'globex-pass-2' },
+    { name: 'Loose 1', group: null, password: DEMO_USER.password },
+  ];
+  const servers = await Promise.all(FLEET.map(({ password }) => startReferencePanel({ users: [{ ...DEMO_USER, password }] })));
+  try {
+    for (const [index, { name, group }] of FLEET.entries()) {
+      const { id } = await app.core.addPanel({ address: servers[index]!.url, name });
+      if (group) await app.core.updatePanels([id], { group });
+    }
+    await row(page, /^Acme 1/).click();
+    await row(page, /^Loose 1/).click({ modifiers: ['Shift'] });
+    await page.getByRole('button', { name: 'Log in to 5 panels…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in to 5 panels' });
+    await dialog.getByLabel('Each group has its own email and password (3 groups)').check();
+    for (const group of ['Acme', 'Globex']) await dialog.getByLabel(`Email for ${group}`).fill(DEMO_USER.email);
+    await dialog.getByLabel('Password for Acme').fill('acme-pass-1');
+    await dialog.getByLabel('Password for Globex').fill('globex-pass-2');
+    await shot(page, '86-fleet-login-by-group');
+    // The button counts the panels that will get a log in: the group left empty is not among them.
+    await expect(dialog.getByRole('button', { name: 'Log in to 4 panels' })).toBeVisible();
+    await page.keyboard.press('Enter');
+    const done = page.getByRole('dialog', { name: 'Log in: done' });
+    await expect(done.getByRole('list', { name: 'Outcomes' })).toContainText('4 signed in');
+    await expect(done.getByRole('list', { name: 'Outcomes' })).not.toContainText('refused');
+    const logIns = servers.map((server) => server.requests.filter((request) => request.method === 'POST').length);
+    // Each panel of a group given a password got one log in; the group left empty got none.
+    expect(logIns).toEqual([1, 1, 1, 1, 0]);
+    const signedIn = (await app.core.listPanels()).filter((panel) => panel.signedIn).map((panel) => panel.name);
+    expect(signedIn.sort()).toEqual(['Acme 1', 'Acme 2', 'Globex 1', 'Globex 2']);
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+});

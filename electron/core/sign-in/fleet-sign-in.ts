@@ -1,5 +1,5 @@
 import { settle } from '../../../shared/contract/envelope.ts';
-import { outcomeOfError, type FleetLogInResult } from '../../../shared/fleet-login.ts';
+import { LOG_IN_CANCELLED_MESSAGE, outcomeOfError, type FleetLogInResult } from '../../../shared/fleet-login.ts';
 import { isUnencrypted } from '../../../shared/plain-http.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { PanelPass } from '../schedule/panel-pass.ts';
@@ -16,7 +16,6 @@ export interface FleetSignInParts extends OpenedFolder {
 
 const ALREADY_RUNNING =
   'Paneldeck is already logging in to several panels. Wait for that to finish, or cancel it, before starting another.';
-const CANCELLED_MESSAGE = 'Not logged in: the log in to several panels was cancelled before this panel was reached.';
 const PLAIN_HTTP_MESSAGE =
   'Not sent: this panel is on plain http:// and was not named in the form as one to send the password to unencrypted. Log in to it on its own.';
 
@@ -68,7 +67,7 @@ export function fleetSignInMethods(parts: FleetSignInParts, logInPanel: PanelLog
           concurrency: () => opened()?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
           // The signal is left unread: a log in already sent finishes, so its outcome is known.
           runOne: (panelId) => logInOne(panelId, credentials, plainHttpAllowed, asked),
-          cancelled: (panelId) => ({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: CANCELLED_MESSAGE } }),
+          cancelled: (panelId) => ({ panelId, outcome: 'cancelled', error: { code: 'CANCELLED', message: LOG_IN_CANCELLED_MESSAGE } }),
           onProgress: (done, total) => emit({ type: 'logInProgress', done, total }),
           now,
         });

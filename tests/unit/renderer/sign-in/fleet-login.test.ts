@@ -10,6 +10,8 @@ import {
   resultsToFinish,
   retriedResult,
   fleetEmail,
+  groupRuns,
+  logInGroups,
   fleetEmails,
   sharedEmail,
   unencryptedTargets,
@@ -82,4 +84,32 @@ test('error codes map to outcomes; a refused code still needs a code', () => {
   const refused = { code: 'INVALID_CREDENTIALS' as const, message: CODE_REFUSED_MESSAGE };
   assert.equal(retriedResult(result('b', 'needsCode'), refused).outcome, 'needsCode');
   assert.equal(retriedResult(result('b', 'wrongPassword'), refused).outcome, 'wrongPassword');
+});
+
+test("by group: a client's panels share their credentials; groups by name, no group last; a group with no password is left out", () => {
+  const panels = [
+    { id: 'a1', group: 'Acme' },
+    { id: 'n1', group: null },
+    { id: 'g1', group: 'Globex' },
+    { id: 'a2', group: 'Acme' },
+    { id: 'b1', group: 'beta 10' },
+    { id: 'b2', group: 'beta 9' },
+  ];
+  const groups = logInGroups(panels);
+  assert.deepEqual(
+    groups.map(({ key, panels: members }) => `${key || '(none)'}: ${members.map((panel) => panel.id).join(' ')}`),
+    ['Acme: a1 a2', 'beta 9: b2', 'beta 10: b1', 'Globex: g1', '(none): n1'],
+  );
+  const typed = new Map([
+    ['Acme', { email: ' ops@acme ', password: 'acme-pass' }],
+    ['Globex', { email: 'ops@globex', password: '' }],
+    ['', { email: 'me@x', password: 'mine' }],
+  ]);
+  assert.deepEqual(groupRuns(groups, typed), [
+    { key: 'Acme', panelIds: ['a1', 'a2'], email: 'ops@acme', password: 'acme-pass' },
+    { key: '', panelIds: ['n1'], email: 'me@x', password: 'mine' },
+  ]);
+  // Each panel is in exactly one run: never two passwords sent to one panel in a run.
+  const sent = groupRuns(groups, new Map(groups.map(({ key }) => [key, { email: 'e@x', password: 'p' }]))).flatMap((run) => run.panelIds);
+  assert.deepEqual([...sent].sort(), panels.map((panel) => panel.id).sort());
 });
