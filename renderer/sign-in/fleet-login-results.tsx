@@ -46,11 +46,19 @@ export function FleetLoginResults({ results, onChange, credentials, onClose }: F
     rows()[Math.min(at, toFinish.length - 1)]?.focus();
   });
   const update = (next: FleetLogInResult, index: number) => {
+    const updated = withOutcome(results, next);
     if (next.outcome === 'signedIn') {
-      finishedAt.current = index;
-      setOpen(null);
+      // Codes are a queue: the next panel that needs one opens with its field ready, so Enter
+      // sends a code and the keyboard is at the next; anything else, the keyboard goes to its row.
+      const following = resultsToFinish(updated)[index];
+      const wasCode = results.find((result) => result.panelId === next.panelId)?.outcome === 'needsCode';
+      if (wasCode && following?.outcome === 'needsCode') setOpen(following.panelId);
+      else {
+        finishedAt.current = index;
+        setOpen(null);
+      }
     }
-    onChange(withOutcome(results, next));
+    onChange(updated);
   };
   const move = (event: KeyboardEvent<HTMLUListElement>) => {
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;

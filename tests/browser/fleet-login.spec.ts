@@ -91,20 +91,24 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await page.keyboard.press('Enter');
     await expect(done.getByRole('heading', { name: 'To finish (4)' })).toBeVisible();
     await expect(outcomes).toContainText('7 signed in');
-    await expect(done.getByRole('button', { name: /Client 08/ })).toBeFocused();
-
-    // Down twice to the certificate: Enter shows what to compare before trusting it.
-    await page.keyboard.press('ArrowDown');
+    // Codes are a queue: the next panel needing one is open, its field has the keyboard.
+    const next = done.locator('li').filter({ has: page.getByRole('button', { name: /Client 08/ }) });
+    await expect(next.getByLabel('Authentication code')).toBeFocused();
+    await page.keyboard.type(CODE);
+    await page.keyboard.press('Enter');
+    await expect(outcomes).toContainText('8 signed in');
+    // No code left: the keyboard is at the next row, the certificate; Enter shows what to compare before trusting it.
+    await expect(done.getByRole('button', { name: /Client 09/ })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(done.getByText('Certificate not trusted')).toBeVisible();
     await shot(page, '84-fleet-login-finish-certificate');
     await done.getByRole('button', { name: 'Trust this certificate for this panel' }).click();
-    await expect(outcomes).toContainText('8 signed in');
+    await expect(outcomes).toContainText('9 signed in');
 
     await done.getByRole('button', { name: 'Done' }).click();
     await expect(done).toBeHidden();
     const signedIn = (await app.core.listPanels()).filter((panel) => panel.signedIn).length;
-    expect(signedIn).toBe(9);
+    expect(signedIn).toBe(10);
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }
