@@ -76,6 +76,9 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
       const group = groups.find((one) => one.key === key)!;
       return new Map(current).set(key, { ...groupTyped(group), ...change });
     });
+  // The runs a log in by group would send as typed now, and how many panels they reach (the button says it).
+  const groupRunsTyped = byGroup ? groupRuns(groups, new Map(groups.map((group) => [group.key, groupTyped(group)]))) : [];
+  const groupRunsPanels = groupRunsTyped.reduce((sum, one) => sum + one.panelIds.length, 0);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -98,15 +101,14 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
       setResults(await api.logInPanels(ids, { email, password, rememberMe, sendOverPlainHttp }));
     });
   };
-  const groupRunsNow = () => groupRuns(groups, new Map(groups.map((group) => [group.key, groupTyped(group)])));
   const submitByGroup = () => {
-    const runs = groupRunsNow();
+    const runs = groupRunsTyped;
     setMissing(runs.length === 0 ? 'password' : null);
     if (runs.length === 0) {
       document.querySelector<HTMLInputElement>('.fleet-login-group input[type="password"]')?.focus();
       return;
     }
-    setSentTo(runs.reduce((sum, one) => sum + one.panelIds.length, 0));
+    setSentTo(groupRunsPanels);
     cancelled.current = false;
     const plainHttp = new Set(sendUnencrypted ? unencrypted.map((panel) => panel.id) : []);
     void run(async () => {
@@ -241,7 +243,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
           Close
         </button>
         <button type="submit" className="button-primary" disabled={targets.length === 0}>
-          Log in to {count(byGroup ? groupRunsNow().reduce((sum, one) => sum + one.panelIds.length, 0) : targets.length)}
+          Log in to {count(byGroup ? groupRunsPanels : targets.length)}
         </button>
       </div>
     </form>
