@@ -127,3 +127,23 @@ for (const style of GENERATIONS) {
     });
   });
 }
+
+test("a panel whose own catalogue lacks killAction: 'this panel's Easypanel has no …', nothing asked or sent", async () => {
+  const panel = await startReferencePanel({ style: 'public', withoutOperations: ['killAction'] });
+  try {
+    panel.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+    const id = await signedIn(panel);
+    await core.getPanelFeatures(id);
+    const action = panel.serviceActions.beginAction('shop', 'web', 'build');
+    const from = panel.requests.length;
+    await rejectsWith(
+      core.cancelDeployment(id, action.id),
+      'NOT_FOUND',
+      /^This panel's Easypanel has no way to cancel a running action\.$/,
+    );
+    assert.equal(panel.requests.length, from, 'nothing sent');
+    assert.equal(asked.plans.length, 0);
+  } finally {
+    await panel.close();
+  }
+});

@@ -8,7 +8,8 @@ import { readStatus } from '../easypanel/deployment-answers.ts';
 import { callPanel, MissingRouteError } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
-import { stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
+import { type KnownCatalogue, refuseMissingFeature } from '../easypanel/panel-features.ts';
+import { type SignedIn, stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
 import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
@@ -19,6 +20,8 @@ export interface DeploymentCancelParts extends TokenCalls {
   request: RequestSettings;
   emit: Emit;
   confirmWrite?: ConfirmWrite | undefined;
+  /** The panel's own catalogue when read already: a panel without killAction is told so, with no request. */
+  catalogues?: { known(held: SignedIn): { catalogue: KnownCatalogue } | null };
 }
 
 const CANCEL_DETAIL =
@@ -35,6 +38,8 @@ export function deploymentCancelMethods(parts: DeploymentCancelParts): CoreMetho
     async cancelDeployment(panelId, deploymentId) {
       return withToken(parts, panelId, async (held, signal): Promise<DeploymentCancelResult> => {
         const { record, token, state } = held;
+        // 'killAction' or 'actions.killAction' in the panel's own openapi.json (panel-features.ts).
+        refuseMissingFeature(parts.catalogues?.known(held)?.catalogue ?? null, 'cancelDeploy');
         const answer = await callPanel(
           parts.request,
           record,
@@ -63,7 +68,7 @@ export function deploymentCancelMethods(parts: DeploymentCancelParts): CoreMetho
         const service = projectName && serviceName ? `${projectName}/${serviceName}` : `deployment ${deploymentId}`;
         const route = routesOf(REQUESTS.killAction, record.generation)[0];
         if (route === undefined) {
-          throw new PanelError('INVALID_INPUT', `This panel's Easypanel has no way to cancel a deployment (killAction).`);
+          throw new PanelError('INVALID_INPUT', "This panel's Easypanel has no way to cancel a running action.");
         }
         const signIn: PlannedSignIn = { panelId, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
         const plan = writePlan({

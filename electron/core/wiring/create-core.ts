@@ -166,7 +166,7 @@ export function createCore(options: CoreOptions): Core {
     ...serviceReadMethods({ ...tokenCalls, request, now, fleet }, deploys),
     ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
     ...deploymentMethods({ ...tokenCalls, request, now, catalogues }),
-    ...deploymentCancelMethods({ ...tokenCalls, ...writes }),
+    ...deploymentCancelMethods({ ...tokenCalls, ...writes, catalogues }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
     ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues, confirmWrite: options.confirmWrite }),
     ...featureMethods({ ...tokenCalls, catalogues }),
