@@ -24,6 +24,8 @@ export interface Deployment {
   startedAt: string | null;
   /** ISO 8601; null while it runs, or when the panel did not say. */
   finishedAt: string | null;
+  /** The panel marked it `noKill`: it cannot be cancelled (absent otherwise). */
+  noKill?: true;
 }
 
 export interface DeploymentList {
@@ -57,4 +59,13 @@ export interface DeploymentLog {
   log: string;
   /** The log was longer than `DEPLOYMENT_LOG_MAX_CHARS`: only its end is here (or a line was cut). */
   truncated: boolean;
+}
+
+/** The answer of `cancelDeployment` when the panel did not refuse: cancelled, or no answer came (`unknown`). */
+export interface DeploymentCancelResult {
+  panelId: string;
+  deploymentId: string;
+  outcome: 'done' | 'unknown';
+  /** Why the outcome is not known, for the operator; null when done. */
+  message: string | null;
 }

@@ -288,6 +288,7 @@ export const ACTIVITY_ACTIONS = [
   'stop',
   'restart',
   'operation',
+  'cancelDeploy',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

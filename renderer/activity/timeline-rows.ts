@@ -21,6 +21,7 @@ const KIND_NAMES: Readonly<Record<string, string>> = {
   stop: 'Stop',
   restart: 'Restart',
   operation: 'Console call',
+  cancelDeploy: 'Cancel deployment',
   build: 'Build',
   deployment: 'Deployment',
   enable: 'Enable',

@@ -78,7 +78,13 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
               (list.value.deployments.length === 0 ? (
                 <p className="muted">This service has no deployments yet.</p>
               ) : (
-                <DeploymentTable deployments={list.value.deployments} selected={selected} onSelect={setSelected} />
+                <DeploymentTable
+                  panelId={panel.id}
+                  deployments={list.value.deployments}
+                  selected={selected}
+                  onSelect={setSelected}
+                  onCancelled={refreshList}
+                />
               ))}
             {list.value?.truncated && <p className="muted">Only the newest {list.value.deployments.length} are shown.</p>}
           </div>
@@ -95,57 +101,100 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
 }
 
 function DeploymentTable({
+  panelId,
   deployments,
   selected,
   onSelect,
+  onCancelled,
 }: {
+  panelId: string;
   deployments: readonly Deployment[];
   selected: string | null;
   onSelect(id: string): void;
+  onCancelled(): void;
 }) {
   const now = useNow();
+  const { api } = useWindowContext();
+  const [cancelling, setCancelling] = useState<string | null>(null);
+  const [said, setSaid] = useState('');
+  // Main asks in its own confirmation and sends killAction once; the window only asks for it.
+  const cancel = async (deploymentId: string) => {
+    setCancelling(deploymentId);
+    setSaid('');
+    try {
+      const result = await api.cancelDeployment(panelId, deploymentId);
+      setSaid(result.outcome === 'done' ? 'The deployment was cancelled.' : (result.message ?? 'The outcome is unknown.'));
+      onCancelled();
+    } catch (caught) {
+      setSaid(failureInfo(caught).message);
+    } finally {
+      setCancelling(null);
+    }
+  };
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard to be scrolled with it (axe: scrollable-region-focusable)
-    <div className="deployment-scroller" tabIndex={0}>
-      <table className="service-table deployment-table" aria-label="Deployments">
-        <thead>
-          <tr>
-            <th scope="col" className="deployment-type">
-              Type
-            </th>
-            <th scope="col" className="service-state">
-              Status
-            </th>
-            <th scope="col">Started</th>
-            <th scope="col" className="deployment-duration">
-              Duration
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deployments.map((deployment) => (
-            <tr key={deployment.id} className={deployment.id === selected ? 'deployment-selected' : undefined}>
-              <td>
-                <button
-                  type="button"
-                  className="button-link"
-                  aria-pressed={deployment.id === selected}
-                  title={`Read the build log of ${deployment.type} ${deployment.id}`}
-                  onClick={() => onSelect(deployment.id)}
-                >
-                  {deployment.type}
-                </button>
-              </td>
-              <td className="service-state">
-                <StatusWord status={deployment.status} />
-              </td>
-              <td>{deployment.startedAt === null ? '' : startedFormat.format(new Date(deployment.startedAt))}</td>
-              <td className="deployment-duration">{deploymentDuration(deployment, now)}</td>
+    <>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard to be scrolled with it (axe: scrollable-region-focusable) */}
+      <div className="deployment-scroller" tabIndex={0}>
+        <table className="service-table deployment-table" aria-label="Deployments">
+          <thead>
+            <tr>
+              <th scope="col" className="deployment-type">
+                Type
+              </th>
+              <th scope="col" className="service-state">
+                Status
+              </th>
+              <th scope="col">Started</th>
+              <th scope="col" className="deployment-duration">
+                Duration
+              </th>
+              <th scope="col" className="deployment-cancel">
+                <span className="visually-hidden">Cancel</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {deployments.map((deployment) => (
+              <tr key={deployment.id} className={deployment.id === selected ? 'deployment-selected' : undefined}>
+                <td>
+                  <button
+                    type="button"
+                    className="button-link"
+                    aria-pressed={deployment.id === selected}
+                    title={`Read the build log of ${deployment.type} ${deployment.id}`}
+                    onClick={() => onSelect(deployment.id)}
+                  >
+                    {deployment.type}
+                  </button>
+                </td>
+                <td className="service-state">
+                  <StatusWord status={deployment.status} />
+                </td>
+                <td>{deployment.startedAt === null ? '' : startedFormat.format(new Date(deployment.startedAt))}</td>
+                <td className="deployment-duration">{deploymentDuration(deployment, now)}</td>
+                <td className="deployment-cancel">
+                  {deployment.status === 'running' && deployment.noKill !== true && (
+                    <button
+                      type="button"
+                      disabled={cancelling !== null}
+                      title={`Cancel ${deployment.type} ${deployment.id}`}
+                      onClick={() => void cancel(deployment.id)}
+                    >
+                      {cancelling === deployment.id ? 'Cancelling…' : 'Cancel'}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {said && (
+        <p className="muted deployment-cancel-said" role="status">
+          {said}
+        </p>
+      )}
+    </>
   );
 }
 

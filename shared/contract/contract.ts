@@ -42,7 +42,7 @@ import type { FleetLogInResult } from '../fleet-login.ts';
 import type { ServiceActionInput, ServiceActionResult } from '../service-actions.ts';
 import type { ServerStats, ServiceList } from '../services.ts';
 import type { PanelHealth } from '../fleet-state.ts';
-import type { DeploymentList, DeploymentLog } from '../deployments.ts';
+import type { DeploymentCancelResult, DeploymentList, DeploymentLog } from '../deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
 import type { TimelineList } from '../timeline.ts';
@@ -222,6 +222,12 @@ export interface PanelApi {
    */
   getDeploymentLog(panelId: string, deploymentId: string): Promise<DeploymentLog>;
   /**
+   * Cancels a running deployment (`killAction {id}`) after main's confirmation: sent once, never
+   * retried; `unknown` when no answer came. One marked `noKill`, or not running, is refused
+   * (INVALID_INPUT) with no write sent. Recorded in the activity log as `cancelDeploy`.
+   */
+  cancelDeployment(panelId: string, deploymentId: string): Promise<DeploymentCancelResult>;
+  /**
    * Every signed-in panel's services as main last read them (each check reads the task stats, the
    * list when due): no request is made. A panel not read since the start is absent until its first check.
    */
@@ -323,6 +329,7 @@ export const argumentSchemas = {
   stopFollowingServiceLogs: z.tuple([followIdSchema]),
   listDeployments: z.tuple([panelIdSchema, serviceRefSchema]),
   getDeploymentLog: z.tuple([panelIdSchema, deploymentIdSchema]),
+  cancelDeployment: z.tuple([panelIdSchema, deploymentIdSchema]),
   getFleetServices: z.tuple([]),
   runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),
   cancelServiceActions: z.tuple([]),

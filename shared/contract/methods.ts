@@ -49,6 +49,7 @@ export const methodNames = [
   'stopFollowingServiceLogs',
   'listDeployments',
   'getDeploymentLog',
+  'cancelDeployment',
   'getFleetServices',
   'runServiceActions',
   'cancelServiceActions',

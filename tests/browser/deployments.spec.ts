@@ -158,3 +158,46 @@ test.describe('over the RPC layer (2.31–2.32)', () => {
     await checkScreenBothSizes(page, 'deployments-05-read-failed');
   });
 });
+
+test('a running build has Cancel: main asks, killAction goes once, the build ends Killed; a noKill one has none', async ({
+  page,
+  launch,
+  panelServer,
+  confirmations,
+}) => {
+  test.setTimeout(120_000);
+  panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+  const actions = panelServer.serviceActions;
+  const locked = actions.beginAction('shop', 'web', 'deployment');
+  locked.noKill = true;
+  const app = await launch(page);
+  await page.setViewportSize({ width: 900, height: 600 });
+  const panel = { id: (await openSignedInTab(page, app.core, panelServer.url, 'Deployments')).panelId };
+  actions.setDeployTime(0);
+  const endBuild = actions.holdDeploys();
+  const deploying = app.core
+    .runServiceAction(panel.id, { projectName: 'shop', serviceName: 'web', action: 'deploy' })
+    .catch((error: unknown) => error);
+  await answerInMain(confirmations, { title: 'Deploy shop/web on Shop' });
+  await expect.poll(() => actions.actions()[0]?.type).toBe('build');
+  const view = page.getByRole('region', { name: 'Deployments' });
+  await fillServicePicker(view, 'Show deployments', 'shop', 'web');
+  await view.getByRole('button', { name: 'Show deployments' }).click();
+  const table = view.getByRole('table', { name: 'Deployments' });
+  await expect(table.getByRole('row')).toHaveCount(3);
+  const building = table.getByRole('row').nth(1);
+  await expect(building).toContainText('Running');
+  await expect(table.getByRole('row').nth(2).getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  await checkScreenBothSizes(page, 'deployments-06-cancel-offered');
+  const kills = () => panelServer.requests.filter((request) => request.path.endsWith('killAction')).length;
+  await building.getByRole('button', { name: 'Cancel' }).click();
+  expect(kills()).toBe(0);
+  await answerInMain(confirmations, { title: 'Cancel the deployment of shop/web on Shop' });
+  await expect(view.getByText('The deployment was cancelled.')).toBeVisible();
+  await expect(table.getByRole('row').nth(1)).toContainText('Killed');
+  await expect(table.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  expect(kills()).toBe(1);
+  await checkScreenBothSizes(page, 'deployments-07-cancelled');
+  endBuild();
+  await deploying;
+});

@@ -71,6 +71,7 @@ export function readDeployment(item: unknown, holdsToken: SecretMatcher = () => 
     status: readStatus(item.status),
     startedAt: readTime(item.createdAt ?? item.startedAt),
     finishedAt: readTime(item.finishedAt),
+    ...(item.noKill === true ? { noKill: true as const } : {}),
   };
 }
 

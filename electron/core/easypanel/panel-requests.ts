@@ -131,6 +131,14 @@ export const REQUESTS = {
     deadlineMs: null,
     answerLimits: ACTION_LIMITS,
   },
+  killAction: {
+    kind: 'mutation',
+    effect: 'write',
+    doing: 'cancelling the deployment',
+    routes: { public: '/killAction', rpc: '/rpc/actions/killAction', trpc: '/trpc/actions.killAction' },
+    input: ['id'],
+    deadlineMs: 30_000,
+  },
   // Deploy, start, stop, restart; a database's enable and disable (service-requests.ts).
   ...SERVICE_WRITE_REQUESTS,
 } as const satisfies Record<string, PanelRequest>;

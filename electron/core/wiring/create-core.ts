@@ -14,6 +14,7 @@ import { AlertCenter, alertMethods } from '../checks/alerts.ts';
 import { appMethods } from '../app/app-status.ts';
 import { certificateMethods } from '../panels/certificate-methods.ts';
 import { deploymentMethods } from '../services/deployments.ts';
+import { deploymentCancelMethods } from '../services/deployment-cancel.ts';
 import { fleetSignInMethods } from '../sign-in/fleet-sign-in.ts';
 import { fleetServiceMethods } from '../services/all-services.ts';
 import { FleetStateReader } from '../checks/fleet-state.ts';
@@ -165,6 +166,7 @@ export function createCore(options: CoreOptions): Core {
     ...serviceReadMethods({ ...tokenCalls, request, now, fleet }, deploys),
     ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
     ...deploymentMethods({ ...tokenCalls, request, now, catalogues }),
+    ...deploymentCancelMethods({ ...tokenCalls, ...writes, catalogues }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
     ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues, confirmWrite: options.confirmWrite }),
     ...featureMethods({ ...tokenCalls, catalogues }),

@@ -27,6 +27,8 @@ export interface ActionRecord {
   userEmail: string | null;
   isApiAction: boolean;
   isSystemAction: boolean;
+  /** Easypanel's own flag: the action cannot be cancelled (`killAction` refuses it). */
+  noKill: boolean;
 }
 
 /** Who started an action: the panel's user of the request's token, through the dashboard's session or an API token. */
@@ -67,6 +69,7 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
   const rawAnswers = new Map<'listActions' | 'getAction', unknown>();
   /** While set, a deploy that wrote its log waits for it before it ends (`holdDeploys`). */
   let held: Promise<void> | null = null;
+  const killWaiters = new Map<string, (() => void)[]>();
   const key = (projectName: string, serviceName: string) => `${projectName}/${serviceName}`;
   const now = () => new Date(clock()).toISOString();
 
@@ -86,14 +89,28 @@ export function createServiceActionsState(services: ServicesState, clock: () => 
         createdAt: now(),
         finishedAt: null,
         log: '',
+        noKill: false,
       };
       actions.push(record);
       return record;
     },
     finishAction: (record: ActionRecord, status: Exclude<ActionStatus, 'running'>) => {
+      if (record.status === 'killed') return;
       record.status = status;
       record.finishedAt = now();
     },
+    /** Ends a running action as killed (`killAction`): its deploy stops at its next step, or at once while held. */
+    kill: (record: ActionRecord) => {
+      record.status = 'killed';
+      record.finishedAt = now();
+      for (const wake of killWaiters.get(record.id) ?? []) wake();
+      killWaiters.delete(record.id);
+    },
+    /** Settles when the action is killed. */
+    killed: (record: ActionRecord): Promise<void> =>
+      record.status === 'killed'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => killWaiters.set(record.id, [...(killWaiters.get(record.id) ?? []), resolve])),
     /** How long each deploy takes from now on (its answer waits that long, as a real one does). Default 200 ms. */
     setDeployTime: (ms: number) => {
       deployMs = ms;

@@ -30,7 +30,7 @@ type WritableType = keyof typeof TYPE_LABELS;
 type Label = (typeof TYPE_LABELS)[WritableType];
 
 export type ServiceWriteRoute = `${AppVerb}${'App' | 'Compose'}Service` | `${DatabaseVerb}${Exclude<Label, 'App' | 'Compose'>}Service`;
-export type ActionReadRoute = 'listActions' | 'getAction';
+export type ActionReadRoute = 'listActions' | 'getAction' | 'killAction';
 
 const VERBS: Record<WritableType, readonly Verb[]> = {
   app: ['deploy', 'start', 'stop', 'restart'],
@@ -68,10 +68,11 @@ export const SERVICE_WRITE_OPERATIONS: readonly Operation[] = [
   ...WRITE_OPERATIONS,
   { route: 'listActions', kind: 'query', trpc: 'actions.listActions', rpc: 'actions/listActions', public: 'listActions' },
   { route: 'getAction', kind: 'query', trpc: 'actions.getAction', rpc: 'actions/getAction', public: 'getAction' },
+  { route: 'killAction', kind: 'mutation', trpc: 'actions.killAction', rpc: 'actions/killAction', public: 'killAction' },
 ];
 
 export function isServiceWrite(route: Route): route is ServiceWriteRoute | ActionReadRoute {
-  return TARGETS.has(route) || route === 'listActions' || route === 'getAction';
+  return TARGETS.has(route) || route === 'listActions' || route === 'getAction' || route === 'killAction';
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,6 +83,7 @@ export async function performServiceWrite(
   input: unknown,
   context: CallContext,
 ): Promise<Outcome> {
+  if (route === 'killAction') return killAction(input, context);
   if (route === 'listActions' || route === 'getAction') {
     const raw = context.state.serviceActions.rawAnswer(route);
     if (raw) return data(raw.body);
@@ -154,9 +156,11 @@ async function deploy(record: ServiceRecord, context: CallContext): Promise<Outc
   const step = actions.deployTime() / lines.length;
   for (const line of lines) {
     await sleep(step);
+    if (action.status === 'killed') return fail('INTERNAL_SERVER_ERROR', 'The action was killed');
     action.log += `${line}\n`;
   }
-  await actions.deployHeld();
+  await Promise.race([actions.deployHeld(), actions.killed(action)]);
+  if (action.status === 'killed') return fail('INTERNAL_SERVER_ERROR', 'The action was killed');
   if (failure) {
     actions.finishAction(action, 'error');
     return fail('INTERNAL_SERVER_ERROR', failure.message);
@@ -191,4 +195,18 @@ function getAction(input: unknown, { state }: CallContext): Outcome {
   if (typeof id !== 'string') return fail('BAD_REQUEST', 'Input validation failed');
   const action = state.serviceActions.action(id);
   return action ? data({ ...action }) : fail('NOT_FOUND', 'Action not found');
+}
+
+/** `{id}`: a running action without `noKill` ends as killed (its deploy stops); any other is refused. */
+function killAction(input: unknown, context: CallContext): Outcome {
+  const id = (input as { id?: unknown } | null | undefined)?.id;
+  if (typeof id !== 'string') return fail('BAD_REQUEST', 'Input validation failed');
+  const actions = context.state.serviceActions;
+  const action = actions.action(id);
+  if (!action) return fail('NOT_FOUND', 'Action not found');
+  if (action.noKill) return fail('BAD_REQUEST', 'This action cannot be killed');
+  if (action.status !== 'running') return fail('BAD_REQUEST', 'The action is not running');
+  actions.kill(action);
+  if (actions.takeLostAnswer('killAction')) context.request.socket.destroy();
+  return data(null);
 }

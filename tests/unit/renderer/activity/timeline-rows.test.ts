@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { filterChoices, filterTimeline, NO_FILTER, timelineCsv, whatText } from '../../../../renderer/activity/timeline-rows.ts';
+import { filterChoices, filterTimeline, kindName, NO_FILTER, timelineCsv, whatText } from '../../../../renderer/activity/timeline-rows.ts';
 import type { TimelineEntry } from '../../../../shared/timeline.ts';
 
 /** The Activity view's rows: what each says, the filters, and the CSV it saves. */
@@ -67,4 +67,8 @@ test('the CSV: a header, a line per entry in the order given, a formula from a p
   assert.equal(header, 'When (UTC),Panel,Project,Service,What,Outcome,Who,Recorded by,Message');
   assert.equal(line, `2026-12-01T12:00:00.000Z,Shop,shop,web,Restart shop/web,Done,"'=HYPERLINK(""x"")",the panel,"said ""no"", twice"`);
   assert.equal(end, '');
+});
+
+test('a cancelled deployment is named in words in the Activity view, not as its action id', () => {
+  assert.equal(kindName('cancelDeploy'), 'Cancel deployment');
 });
