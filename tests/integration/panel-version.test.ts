@@ -265,6 +265,26 @@ describe('a panel upgraded to a newer generation', () => {
     ]);
   });
 
+  test('an upgrade in place (2.32.2 → 2.33.0) that the Overview reads first: the kept version is the one read, everywhere; the next check follows the move', async () => {
+    const { server, id } = await suite.signedIn({ style: 'rpc' });
+    const app = suite.core();
+    await app.checkPanels([id]);
+    assert.equal((await suite.panel(id)).panelVersion, '2.32.2');
+    server.setVersion('2.33.0', { upgrade: true });
+    // 2.33 has no legacy monitor: its load is read from the metrics stack.
+    server.services.setMetrics(true);
+    // Within the hour no check reads the version again; the Overview's read names the new one.
+    assert.equal((await app.getServerStats(id)).version, '2.33.0');
+    // One read, one version: the panel (header badge, table, search) and its state say it too.
+    assert.equal((await suite.panel(id)).panelVersion, '2.33.0');
+    assert.equal((await app.getFleetState()).find((health) => health.panelId === id)?.version, '2.33.0');
+    // A new version read: the next check reads it in full and follows the panel to the public API.
+    const [check] = await app.checkPanels([id]);
+    assert.equal(check?.ok, true);
+    const panel = await suite.panel(id);
+    assert.deepEqual([panel.generation, panel.panelVersion], ['public', '2.33.0']);
+  });
+
   test('an upgrade whose token no longer works: UNAUTHORIZED and signed out; after a new log in the next check follows it', async () => {
     const { server, id } = await suite.signedIn({ style: 'trpc' });
     const app = suite.core();

@@ -85,8 +85,10 @@ export function serviceReadMethods(
           readLoad(request, record, token),
           callPanel(request, record, token, 'getVersion'),
         ]);
-        if (load.status === 'rejected') throw load.reason;
         const named = version.status === 'fulfilled' ? versionOf(version.value) : null;
+        // Every place that shows the version shows this one from now on (the badge, the table, search).
+        parts.reader.learntVersion(state, panelId, named);
+        if (load.status === 'rejected') throw load.reason;
         return {
           panelId,
           readAt: now().toISOString(),

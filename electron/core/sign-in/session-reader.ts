@@ -138,6 +138,20 @@ export class SessionReader {
   }
 
   /**
+   * A version another read named (the Overview's server read): kept as the panel's, so that one
+   * read updates every place that shows it (header, table, search, state). One that differs from
+   * the kept version is news, an upgrade in place: the next session read reads the version itself,
+   * and follows the panel to a newer generation if it moved. A read that named none is no news.
+   */
+  learntVersion(state: DataFolder, panelId: string, version: string | null): void {
+    if (version === null || state.registry.get(panelId) === undefined) return;
+    if (state.history.get(panelId).panelVersion === version) return;
+    state.history.record(panelId, { panelVersion: version });
+    this.#versionsDue.add(panelId);
+    this.#options.changes.changed(panelId);
+  }
+
+  /**
    * A signal for requests made with the panel's current token: aborted by `signal`, and when the
    * sign-in ends (`ended`), so that a read under way when the operator logs
    * out or removes the panel does not reach the panel afterwards. `done` once the requests ended.

@@ -13,7 +13,7 @@ export interface SignedIn {
 
 /** What a call made with a panel's token needs: the data folder, and the session reader to hear first of its failure. */
 export interface TokenCalls extends FolderAccess {
-  reader: Pick<SessionReader, 'failedWithToken' | 'whileSignedIn'>;
+  reader: Pick<SessionReader, 'failedWithToken' | 'whileSignedIn' | 'learntVersion'>;
 }
 
 /** The panel and its token now, or NOT_SIGNED_IN (saying why the sign-in ended, when known). The token stays in main. */
