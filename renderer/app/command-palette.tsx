@@ -5,6 +5,7 @@ import type { Panel } from '../../shared/types.ts';
 import { panelListRows, type SearchCache } from '../panel-list/index.ts';
 import { matchesWords, searchQuery } from '../panel-list/index.ts';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { VIEW_COMMANDS } from '../window/view-commands.ts';
 
 /** At most this many panels are listed: the palette jumps to one, it is not the list. */
 const MAX_PANELS = 50;
@@ -37,7 +38,12 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
       query.trim() === '' ? [] : panelListRows(panels, { query, attentionOnly: false }, searchText.current).rows.slice(0, MAX_PANELS + 1),
     [panels, query],
   );
-  const shownCommands = commands.filter((id) => matchesWords(COMMANDS[id].title, terms));
+  const matching = commands.filter((id) => matchesWords(COMMANDS[id].title, terms));
+  // The views first, where a short window shows them without scrolling; then what the commands do.
+  const groups = [
+    { heading: 'Views', ids: matching.filter((id) => VIEW_COMMANDS.has(id)) },
+    { heading: 'Commands', ids: matching.filter((id) => !VIEW_COMMANDS.has(id)) },
+  ];
   /** A panel was chosen: the keyboard goes to it, not back to where the palette was opened. */
   const panelChosen = useRef(false);
   const choose = (action: () => void) => {
@@ -70,18 +76,21 @@ export function CommandPalette({ panels, commands, mac, onSelectPanel, onRun, on
               ))}
             </Command.Group>
           )}
-          {shownCommands.length > 0 && (
-            <Command.Group heading="Commands">
-              {shownCommands.map((id) => {
-                const accelerator = COMMANDS[id].accelerator;
-                return (
-                  <Command.Item key={id} value={`command:${id}`} onSelect={() => choose(() => onRun(id))}>
-                    <span className="palette-name">{COMMANDS[id].title}</span>
-                    {accelerator && <kbd className="palette-shortcut">{shortcutLabel(accelerator, mac)}</kbd>}
-                  </Command.Item>
-                );
-              })}
-            </Command.Group>
+          {groups.map(
+            ({ heading, ids }) =>
+              ids.length > 0 && (
+                <Command.Group key={heading} heading={heading}>
+                  {ids.map((id) => {
+                    const accelerator = COMMANDS[id].accelerator;
+                    return (
+                      <Command.Item key={id} value={`command:${id}`} onSelect={() => choose(() => onRun(id))}>
+                        <span className="palette-name">{COMMANDS[id].title}</span>
+                        {accelerator && <kbd className="palette-shortcut">{shortcutLabel(accelerator, mac)}</kbd>}
+                      </Command.Item>
+                    );
+                  })}
+                </Command.Group>
+              ),
           )}
         </Command.List>
       </Command>

@@ -3,6 +3,7 @@ import { plural } from '../../shared/counts.ts';
 import type { ImportResult } from '../../shared/transfer.ts';
 import type { Panel } from '../../shared/types.ts';
 import { fleetLogInLabel } from '../sign-in/index.ts';
+import { SIGNED_IN_TAB_COMMANDS } from '../window/view-commands.ts';
 
 /**
  * Which commands make sense for what is selected: one panel (its view is shown) or several
@@ -36,6 +37,8 @@ export function availableCommands(
     'alerts',
     'allServices',
     'fleetConsole',
+    // The tabs of the one panel shown, after the fleet's views, and its Log in again (Settings is among its commands above).
+    ...(!several && selected?.signedIn ? [...SIGNED_IN_TAB_COMMANDS, 'logIn' as const] : []),
     hasStatus && 'preferences',
   ];
   return commands.filter((command): command is CommandId => command !== false);

@@ -5,12 +5,10 @@ import { DeploymentsView } from '../deployments/views.tsx';
 import { LogsView } from '../logs/views.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { ServicesTab } from '../services/views.tsx';
+import type { PanelTab } from '../window/view-commands.ts';
 
-/**
- * `login`: the log in form of a signed-in panel (Log in again); a signed-out panel's is its `session`
- * tab. `overview` and `services` are a signed-in panel's, read through main in the background.
- */
-export type Tab = 'overview' | 'services' | 'session' | 'login' | 'deployments' | 'logs' | 'console' | 'settings';
+/** The panel view's tabs (renderer/window/view-commands.ts, where each has its command). */
+export type Tab = PanelTab;
 
 /** The tabs that show what is read from a signed-in panel through main, each one view. */
 const READ_TABS = {

@@ -25,6 +25,7 @@ import { fleetEmail } from '../sign-in/index.ts';
 import { PanelLabels } from './panel-labels.tsx';
 import { isReadTab, PanelTabs, ReadTabView, type Tab } from './panel-tabs.tsx';
 import { useTabRequest } from '../window/tab-request.ts';
+import { PANEL_TAB_COMMANDS } from '../window/view-commands.ts';
 import { PanelSettings } from './panel-settings.tsx';
 import { SessionView, type SessionState } from '../session/views.tsx';
 
@@ -209,6 +210,15 @@ export function PanelView({ panel, groups }: PanelViewProps) {
       setTab('settings');
       setSettingsAction('removePanel');
     },
+    // The palette's tabs: offered for a signed-in panel only, as its tab buttons are.
+    ...Object.fromEntries(
+      (['overview', 'services', 'session', 'deployments', 'logs', 'console'] as const).map((which) => [
+        PANEL_TAB_COMMANDS[which],
+        () => {
+          if (panel.signedIn) setTab(which);
+        },
+      ]),
+    ),
     // Main sends a new window's http(s) address to the system browser, after its own check.
     openDashboard: () => void window.open(dashboardUrl(panel), '_blank', 'noopener,noreferrer'),
     copyAddress: () => void copied(copyText(panel.address), `Copied the address ${panel.address}.`),

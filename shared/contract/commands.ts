@@ -18,6 +18,13 @@ export const COMMANDS = {
   alerts: { title: 'Alerts', accelerator: 'CmdOrCtrl+Shift+T' },
   allServices: { title: 'All services', accelerator: 'CmdOrCtrl+Shift+S' },
   fleetConsole: { title: 'Fleet console', accelerator: 'CmdOrCtrl+Shift+O' },
+  // The tabs of the one panel shown (its Log in and Settings are the commands below).
+  showOverview: { title: 'Overview of the panel', accelerator: null },
+  showServices: { title: 'Services of the panel', accelerator: null },
+  showSession: { title: 'Session of the panel', accelerator: null },
+  showDeployments: { title: 'Deployments of the panel', accelerator: null },
+  showLogs: { title: 'Logs of the panel', accelerator: null },
+  showConsole: { title: 'Console of the panel', accelerator: null },
   logIn: { title: 'Log in', accelerator: null },
   logOut: { title: 'Log out', accelerator: null },
   settings: { title: 'Panel settings', accelerator: null },

@@ -33,7 +33,17 @@ test('each view of the fleet opens from the palette, from the menu and from its 
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     for (const { command } of VIEWS) {
       await expect(palette.getByRole('option', { name: new RegExp(`^${COMMANDS[command].title}`) })).toBeVisible();
+      // In sight at 900x600 without scrolling: they were under eight other commands, below the list's edge.
+      await expect(palette.getByRole('option', { name: new RegExp(`^${COMMANDS[command].title}`) })).toBeInViewport({ ratio: 1 });
     }
+    // And the panel's own tabs, each one a view too.
+    await page.keyboard.type('services of');
+    await palette.getByRole('option', { name: /^Services of the panel/ }).click();
+    await expect(page.getByRole('group', { name: 'Panel view' }).getByRole('button', { name: 'Services', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await page.keyboard.press('Control+k');
     // Down to the views, at the end of the list (Preferences after them).
     await palette.getByRole('option', { name: /^Fleet console/ }).scrollIntoViewIfNeeded();
     await checkScreenBothSizes(page, 'views-00-palette');

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Panel } from '../../../../shared/types.ts';
 import { availableCommands, importedText, rowMenuItems, signedInWords } from '../../../../renderer/panel-list/selection-commands.ts';
+import { WINDOW_VIEWS } from '../../../../renderer/window/location-store.ts';
+import { PANEL_TAB_COMMANDS, PANEL_TABS } from '../../../../renderer/window/view-commands.ts';
 
 /** What the palette and the row menu offer for one panel, and for several selected together. */
 
@@ -61,4 +63,17 @@ test("an import's outcome in one sentence", () => {
     'Import done: added 1,200 panels, signed out, updated 3, left 1 already in the list as it was, skipped 2 invalid lines.',
   );
   assert.equal(importedText({ added: 0, updated: 2, unchanged: 0, invalid: 0, addedIds: [] }), 'Import done: added 0 panels, updated 2.');
+});
+
+test('every view is a command of the palette: each view of the fleet, and each tab of a signed-in panel', () => {
+  const one = panel('a', true);
+  const offered = new Set(availableCommands(one, [], [one], true));
+  for (const view of WINDOW_VIEWS.filter((view) => view !== 'panels')) assert.ok(offered.has(view), `the palette offers ${view}`);
+  for (const tab of PANEL_TABS) {
+    const command = PANEL_TAB_COMMANDS[tab];
+    assert.ok(offered.has(command), `the palette offers the panel's ${tab} tab`);
+  }
+  // Signed out, the panel has its log in and its settings, and none of the tabs it cannot show.
+  const signedOut = new Set(availableCommands(panel('b', false), [], [one], true));
+  assert.ok(signedOut.has('logIn') && signedOut.has('settings') && !signedOut.has(PANEL_TAB_COMMANDS.overview));
 });
