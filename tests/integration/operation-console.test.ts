@@ -19,7 +19,7 @@ function inputFor(operation: CatalogueOperation, actionId: string | null): unkno
   const { name } = operation;
   if (/(^|\.)login$/.test(name)) return { email: DEMO_USER.email, password: DEMO_USER.password };
   if (/createProject$/.test(name)) return { name: `made-${name.length}` };
-  if (/getAction$/.test(name)) return { id: actionId ?? 'none' };
+  if (/(getAction|killAction)$/.test(name)) return { id: actionId ?? 'none' };
   const typed =
     /services\.([a-z]+)\.\w+Service$/.exec(name) ?? /^(?:deploy|start|stop|restart|enable|disable)([A-Za-z]+)Service$/.exec(name);
   // The demo's services are named after their type; 2.33 spells Mongo's type MongoDB in its names.
@@ -27,10 +27,10 @@ function inputFor(operation: CatalogueOperation, actionId: string | null): unkno
   return operation.input === null ? undefined : {};
 }
 
-/** Reads first, then writes, then getAction (an action exists by then), the log out last: it ends the session. */
+/** Reads first, then writes, then getAction and killAction (an action exists by then), the log out last: it ends the session. */
 function callOrder(operations: CatalogueOperation[]): CatalogueOperation[] {
   const rank = (operation: CatalogueOperation) =>
-    /logout$/.test(operation.name) ? 3 : /getAction$/.test(operation.name) ? 2 : operation.kind === 'write' ? 1 : 0;
+    /logout$/.test(operation.name) ? 3 : /(getAction|killAction)$/.test(operation.name) ? 2 : operation.kind === 'write' ? 1 : 0;
   return [...operations].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -73,6 +73,8 @@ describe('the catalogue and a call of each operation, in each generation', () =>
 
       let actionId: string | null = null;
       for (const operation of callOrder(catalogue.operations)) {
+        // A deploy's answer waits for its end, so no deploy is still running here: one is begun on the panel's side to be killed.
+        if (/killAction$/.test(operation.name)) actionId = panel.serviceActions.beginAction('shop', 'app', 'deployment').id;
         const answer: OperationAnswer = await keeping(
           seen,
           core.callOperation(id, { operation: operation.name, input: inputFor(operation, actionId) }),

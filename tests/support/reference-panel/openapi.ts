@@ -76,6 +76,7 @@ const INPUTS: Partial<Record<Route, unknown>> = {
     additionalProperties: false,
   },
   getAction: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
+  killAction: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
   createProject: { type: 'object', properties: { name: ref('Name') }, required: ['name'], additionalProperties: false },
 };
 
