@@ -74,7 +74,7 @@ export function CertificateDetails({ certificate, title }: { certificate: Certif
   );
 }
 
-function formatDay(iso: string): string {
+export function formatDay(iso: string): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? iso : day.format(new Date(time));
 }

@@ -7,6 +7,7 @@ import { failureInfo } from '../window/failure-info.ts';
 import { otherFailures, outcomeLines, resultsToFinish, retriedResult, withOutcome } from './fleet-login.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
+import { CertificateReview, certificatesToReview } from './certificate-review.tsx';
 import { TextField } from '../ui/text-field.tsx';
 
 /** What the operator typed once in the dialog, sent again by the rows they finish. */
@@ -31,7 +32,13 @@ interface FleetLoginResultsProps {
  */
 export function FleetLoginResults({ results, onChange, credentials, onClose }: FleetLoginResultsProps) {
   const { byId } = usePanels();
-  const toFinish = resultsToFinish(results);
+  // Certificates not trusted yet are reviewed together, above; the rest are finished one by one.
+  const review = certificatesToReview(results, byId);
+  // The results as they are when a review's trusts end (codes may have been finished meanwhile).
+  const latest = useRef(results);
+  latest.current = results;
+  const reviewed = new Set(review.map(({ panel }) => panel.id));
+  const toFinish = resultsToFinish(results).filter((result) => !reviewed.has(result.panelId));
   const others = otherFailures(results);
   const [open, setOpen] = useState<string | null>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -50,7 +57,7 @@ export function FleetLoginResults({ results, onChange, credentials, onClose }: F
     if (next.outcome === 'signedIn') {
       // Codes are a queue: the next panel that needs one opens with its field ready, so Enter
       // sends a code and the keyboard is at the next; anything else, the keyboard goes to its row.
-      const following = resultsToFinish(updated)[index];
+      const following = resultsToFinish(updated).filter((result) => !reviewed.has(result.panelId))[index];
       const wasCode = results.find((result) => result.panelId === next.panelId)?.outcome === 'needsCode';
       if (wasCode && following?.outcome === 'needsCode') setOpen(following.panelId);
       else {
@@ -78,6 +85,13 @@ export function FleetLoginResults({ results, onChange, credentials, onClose }: F
           </li>
         ))}
       </ul>
+      {review.length > 0 && (
+        <CertificateReview
+          items={review}
+          credentials={credentials}
+          onResults={(next) => onChange(next.reduce<FleetLogInResult[]>((all, one) => withOutcome(all, one), [...latest.current]))}
+        />
+      )}
       {toFinish.length > 0 && (
         <section aria-labelledby="fleet-finish-title">
           <h3 id="fleet-finish-title">To finish ({toFinish.length.toLocaleString('en')})</h3>

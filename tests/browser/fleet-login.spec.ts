@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
-import { selfSignedCertificate } from '../support/tls-certificate.ts';
+import { certificateFingerprint, selfSignedCertificate } from '../support/tls-certificate.ts';
 import { checkScreenBothSizes } from './screens.ts';
 import { demo, expect, test } from './fixtures.ts';
 
@@ -78,7 +78,9 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await expect(outcomes).toContainText('2 need a two-factor code');
     await expect(outcomes).toContainText('1 need a certificate trusted');
     await expect(outcomes).toContainText('2 refused the email or password');
-    await expect(done.getByRole('heading', { name: 'To finish (5)' })).toBeVisible();
+    // The certificate is reviewed in its own list; the rows to finish one by one are the other four.
+    await expect(done.getByRole('heading', { name: 'Certificates to review (1)' })).toBeVisible();
+    await expect(done.getByRole('heading', { name: 'To finish (4)' })).toBeVisible();
     await shot(page, '82-fleet-login-results');
 
     // The first to finish has the keyboard: Enter opens its code field, the code and Enter send it.
@@ -89,7 +91,7 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await page.keyboard.type(CODE);
     await shot(page, '83-fleet-login-finish-code');
     await page.keyboard.press('Enter');
-    await expect(done.getByRole('heading', { name: 'To finish (4)' })).toBeVisible();
+    await expect(done.getByRole('heading', { name: 'To finish (3)' })).toBeVisible();
     await expect(outcomes).toContainText('7 signed in');
     // Codes are a queue: the next panel needing one is open, its field has the keyboard.
     const next = done.locator('li').filter({ has: page.getByRole('button', { name: /Client 08/ }) });
@@ -97,13 +99,17 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await page.keyboard.type(CODE);
     await page.keyboard.press('Enter');
     await expect(outcomes).toContainText('8 signed in');
-    // No code left: the keyboard is at the next row, the certificate; Enter shows what to compare before trusting it.
-    await expect(done.getByRole('button', { name: /Client 09/ })).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(done.getByText('Certificate not trusted')).toBeVisible();
+    // The certificates met are reviewed together: panel, fingerprint, issuer, dates; none trusted until selected.
+    const review = done.getByRole('table', { name: 'Certificates to review' });
+    await expect(review).toContainText('Client 09');
+    await expect(review).toContainText('Itself (self-signed)');
+    await expect(review).toContainText(certificateFingerprint(tls.cert).slice(0, 20));
+    await expect(done.getByRole('button', { name: 'Select the certificates to trust' })).toBeDisabled();
+    await review.getByRole('checkbox', { name: 'Select all 1' }).check();
     await shot(page, '84-fleet-login-finish-certificate');
-    await done.getByRole('button', { name: 'Trust this certificate for this panel' }).click();
+    await done.getByRole('button', { name: 'Trust 1 certificate and log in' }).click();
     await expect(outcomes).toContainText('9 signed in');
+    await expect(review).toBeHidden();
 
     await done.getByRole('button', { name: 'Done' }).click();
     await expect(done).toBeHidden();
