@@ -17,6 +17,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'callOperation',
     'callOperationOnPanels',
     'cancelChecks',
+    'cancelDeployment',
     'cancelLogIns',
     'cancelOperationRun',
     'cancelServiceActions',
@@ -261,7 +262,9 @@ test('deployments: a service named as the panel allows, a deployment id of bound
   assert.deepEqual(parseArguments('getDeploymentLog', [id, 'a1B2_c-3']), [id, 'a1B2_c-3']);
   for (const deploymentId of ['', 'x'.repeat(129), '../x', 'a?b=1', 'a\u0000', 5, null]) {
     assert.throws(() => parseArguments('getDeploymentLog', [id, deploymentId]), { code: 'INVALID_INPUT' }, JSON.stringify(deploymentId));
+    assert.throws(() => parseArguments('cancelDeployment', [id, deploymentId]), { code: 'INVALID_INPUT' }, JSON.stringify(deploymentId));
   }
+  assert.deepEqual(parseArguments('cancelDeployment', [id, 'a1B2_c-3']), [id, 'a1B2_c-3']);
   assert.throws(() => parseArguments('getDeploymentLog', ['nope', 'abc']), { code: 'INVALID_INPUT' });
 });
 
