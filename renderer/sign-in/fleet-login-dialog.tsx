@@ -4,7 +4,18 @@ import { LOG_IN_CANCELLED_MESSAGE, type FleetLogInResult } from '../../shared/fl
 import type { Panel } from '../../shared/types.ts';
 import { useApi, usePanels, useStatus } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
-import { fleetEmails, fleetTargets, groupRuns, type LogInGroup, logInGroups, sharedEmail, unencryptedTargets } from './fleet-login.ts';
+import {
+  credentialsKey,
+  fleetEmails,
+  fleetTargets,
+  groupRuns,
+  type LogInGroup,
+  logInGroups,
+  mergedResults,
+  notRefusedBefore,
+  sharedEmail,
+  unencryptedTargets,
+} from './fleet-login.ts';
 
 import { FleetLoginResults } from './fleet-login-results.tsx';
 import { ModalDialog } from '../ui/modal-dialog.tsx';
@@ -33,8 +44,11 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const api = useApi();
   const { byId, panels: fleet } = usePanels();
   const { status, fleetProgress } = useStatus();
+  // "Log in again to the refused": the dialog's form again, for those panels only, over the results so far.
+  const [again, setAgain] = useState<{ panelIds: readonly string[]; earlier: FleetLogInResult[] } | null>(null);
+  const scope = again?.panelIds ?? panelIds;
   // The selection as it was opened: panels removed meanwhile drop out.
-  const panels = useMemo(() => panelIds.flatMap((id) => byId.get(id) ?? []), [panelIds, byId]);
+  const panels = useMemo(() => scope.flatMap((id) => byId.get(id) ?? []), [scope, byId]);
   const signedIn = panels.filter((panel) => panel.signedIn);
   const [email, setEmail] = useState(() => sharedEmail(panels, status?.settings.defaultEmail ?? null, fleet ?? []));
   const [password, setPassword] = useState('');
@@ -56,6 +70,29 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const [typedByGroup, setTypedByGroup] = useState<ReadonlyMap<string, { email: string; password: string }>>(new Map());
   // Each panel's credentials as sent, so a row finished later sends its own group's again.
   const sentWith = useRef(new Map<string, { email: string; password: string }>());
+  // Each panel's refused email and password pairs in this dialog: never sent to it again.
+  const refusedWith = useRef(new Map<string, Set<string>>());
+  // Every panel here refused what was typed already: nothing is sent, and the form says so.
+  const [allRefusedBefore, setAllRefusedBefore] = useState(false);
+  const finish = (ran: readonly FleetLogInResult[]) => {
+    for (const result of ran) {
+      const sent = sentWith.current.get(result.panelId);
+      if (result.outcome !== 'wrongPassword' || !sent) continue;
+      const pairs = refusedWith.current.get(result.panelId) ?? new Set<string>();
+      refusedWith.current.set(result.panelId, pairs.add(credentialsKey(sent)));
+    }
+    setResults(mergedResults(again?.earlier ?? [], ran));
+  };
+  const logInAgain = (ids: readonly string[]) => {
+    const chosen = ids.flatMap((id) => byId.get(id) ?? []);
+    setAgain({ panelIds: ids, earlier: results ?? [] });
+    setResults(null);
+    setByGroup(logInGroups(chosen).length > 1);
+    setTypedByGroup(new Map());
+    setPassword('');
+    setMissing(null);
+    setCancelling(false);
+  };
   // A run by group is several runs: Cancel starts no more of them, and the progress counts across them.
   const cancelled = useRef(false);
   const [doneBefore, setDoneBefore] = useState({ done: 0, size: 0 });
@@ -77,7 +114,9 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
       return new Map(current).set(key, { ...groupTyped(group), ...change });
     });
   // The runs a log in by group would send as typed now, and how many panels they reach (the button says it).
-  const groupRunsTyped = byGroup ? groupRuns(groups, new Map(groups.map((group) => [group.key, groupTyped(group)]))) : [];
+  const groupRunsTyped = (byGroup ? groupRuns(groups, new Map(groups.map((group) => [group.key, groupTyped(group)]))) : [])
+    .map((one) => ({ ...one, panelIds: notRefusedBefore(one.panelIds, one, refusedWith.current) }))
+    .filter((one) => one.panelIds.length > 0);
   const groupRunsPanels = groupRunsTyped.reduce((sum, one) => sum + one.panelIds.length, 0);
 
   const submit = (event: FormEvent) => {
@@ -93,12 +132,21 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
       (empty === 'email' ? emailInput : passwordInput).current?.focus();
       return;
     }
-    setSentTo(targets.length);
+    const ids = notRefusedBefore(
+      targets.map((panel) => panel.id),
+      { email, password },
+      refusedWith.current,
+    );
+    setAllRefusedBefore(ids.length === 0);
+    if (ids.length === 0) {
+      passwordInput.current?.focus();
+      return;
+    }
+    setSentTo(ids.length);
     void run(async () => {
       const sendOverPlainHttp = sendUnencrypted ? unencrypted.map((panel) => panel.id) : [];
-      const ids = targets.map((panel) => panel.id);
       for (const id of ids) sentWith.current.set(id, { email, password });
-      setResults(await api.logInPanels(ids, { email, password, rememberMe, sendOverPlainHttp }));
+      finish(await api.logInPanels(ids, { email, password, rememberMe, sendOverPlainHttp }));
     });
   };
   const submitByGroup = () => {
@@ -124,7 +172,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
         const sendOverPlainHttp = one.panelIds.filter((id) => plainHttp.has(id));
         all.push(...(await api.logInPanels(one.panelIds, { email: one.email, password: one.password, rememberMe, sendOverPlainHttp })));
       }
-      setResults(all);
+      finish(all);
     });
   };
   const cancel = () => {
@@ -206,8 +254,17 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
             value={password}
             required
             ref={passwordInput}
-            error={missing === 'password' ? 'Type the password, then press Enter.' : null}
-            onChange={(event) => setPassword(event.target.value)}
+            error={
+              missing === 'password'
+                ? 'Type the password, then press Enter.'
+                : allRefusedBefore
+                  ? 'Each of these panels refused this email and password already: type another.'
+                  : null
+            }
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setAllRefusedBefore(false);
+            }}
           />
         </>
       )}
@@ -260,6 +317,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
         <FleetLoginResults
           results={results}
           onChange={setResults}
+          onLogInAgain={logInAgain}
           credentials={(panelId) => ({ ...(sentWith.current.get(panelId) ?? { email, password }), rememberMe })}
           onClose={onClose}
         />

@@ -4,7 +4,7 @@ import type { Panel } from '../../shared/types.ts';
 import { useApi, usePanelChanges, usePanels } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import { otherFailures, outcomeLines, resultsToFinish, retriedResult, withOutcome } from './fleet-login.ts';
+import { otherFailures, outcomeLines, refusedPanels, resultsToFinish, retriedResult, withOutcome } from './fleet-login.ts';
 import { CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 import { CodeField } from './code-field.tsx';
 import { CertificateReview, certificatesToReview } from './certificate-review.tsx';
@@ -22,6 +22,8 @@ interface FleetLoginResultsProps {
   onChange(results: FleetLogInResult[]): void;
   /** What was sent to each panel (its group's, or the one pair for all), sent again by the row finished. */
   credentials(panelId: string): FleetCredentials;
+  /** Back to the dialog's form for these panels (the refused), each group with its own password. */
+  onLogInAgain(panelIds: readonly string[]): void;
   onClose(): void;
 }
 
@@ -30,7 +32,7 @@ interface FleetLoginResultsProps {
  * password listed to finish one by one (Up/Down to move, Enter to open one, Enter again to send);
  * the other failures with what each panel said.
  */
-export function FleetLoginResults({ results, onChange, credentials, onClose }: FleetLoginResultsProps) {
+export function FleetLoginResults({ results, onChange, credentials, onLogInAgain, onClose }: FleetLoginResultsProps) {
   const { byId } = usePanels();
   // Certificates not trusted yet are reviewed together, above; the rest are finished one by one.
   const review = certificatesToReview(results, byId);
@@ -40,6 +42,7 @@ export function FleetLoginResults({ results, onChange, credentials, onClose }: F
   const reviewed = new Set(review.map(({ panel }) => panel.id));
   const toFinish = resultsToFinish(results).filter((result) => !reviewed.has(result.panelId));
   const others = otherFailures(results);
+  const refused = refusedPanels(results);
   const [open, setOpen] = useState<string | null>(null);
   const list = useRef<HTMLUListElement>(null);
   const rows = () => [...(list.current?.querySelectorAll<HTMLButtonElement>('.fleet-finish-row') ?? [])];
@@ -96,6 +99,13 @@ export function FleetLoginResults({ results, onChange, credentials, onClose }: F
         <section aria-labelledby="fleet-finish-title">
           <h3 id="fleet-finish-title">To finish ({toFinish.length.toLocaleString('en')})</h3>
           <p className="muted">Up and Down move through them; Enter opens one to finish it here.</p>
+          {refused.length > 1 && (
+            <p>
+              <button type="button" onClick={() => onLogInAgain(refused)}>
+                Log in again to the {refused.length.toLocaleString('en')} refused, with each group’s own password…
+              </button>
+            </p>
+          )}
           <ul ref={list} className="fleet-finish-list" onKeyDown={move}>
             {toFinish.map((result, index) => {
               const panel = byId.get(result.panelId);

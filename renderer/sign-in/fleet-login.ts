@@ -123,3 +123,34 @@ export function retriedResult(previous: FleetLogInResult, error: ErrorInfo): Fle
   const codeRefused = previous.outcome === 'needsCode' && error.code === 'INVALID_CREDENTIALS' && error.message === CODE_REFUSED_MESSAGE;
   return { panelId: previous.panelId, outcome: codeRefused ? 'needsCode' : outcomeOfError(error), error };
 }
+
+/** A later run's outcomes over an earlier run's: the panels sent to again take their new outcome. */
+export function mergedResults(earlier: readonly FleetLogInResult[], later: readonly FleetLogInResult[]): FleetLogInResult[] {
+  const byPanel = new Map(later.map((result) => [result.panelId, result]));
+  const kept = earlier.map((result) => byPanel.get(result.panelId) ?? result);
+  const known = new Set(earlier.map((result) => result.panelId));
+  return [...kept, ...later.filter((result) => !known.has(result.panelId))];
+}
+
+/** The panels that refused the email or password: a log in by group can give them their own. */
+export function refusedPanels(results: readonly FleetLogInResult[]): string[] {
+  return results.filter((result) => result.outcome === 'wrongPassword').map((result) => result.panelId);
+}
+
+/**
+ * The panels a password may go to: a panel that refused this same email and password in this
+ * dialog is not sent it again (a lockout risk on panels that limit log ins).
+ */
+export function notRefusedBefore(
+  panelIds: readonly string[],
+  credentials: { email: string; password: string },
+  refused: ReadonlyMap<string, ReadonlySet<string>>,
+): string[] {
+  const pair = credentialsKey(credentials);
+  return panelIds.filter((id) => !refused.get(id)?.has(pair));
+}
+
+/** One email and password as one key: JSON keeps the two apart whatever characters they hold. */
+export function credentialsKey(credentials: { email: string; password: string }): string {
+  return JSON.stringify([credentials.email, credentials.password]);
+}

@@ -111,10 +111,29 @@ test('several panels: one dialog, its progress (with Cancel shown), then every o
     await expect(outcomes).toContainText('9 signed in');
     await expect(review).toBeHidden();
 
+    // The two refused: the form again for them only. The password they refused is not sent to them twice.
+    const refused = servers.slice(9, 11);
+    const logInsSeen = () => refused.map((server) => server.requests.filter((request) => /login/i.test(request.path)).length);
+    const before = logInsSeen();
+    expect(before).toEqual([1, 1]);
+    await done.getByRole('button', { name: 'Log in again to the 2 refused, with each group’s own password…' }).click();
+    const again = page.getByRole('dialog', { name: 'Log in to 2 panels' });
+    await expect(again.getByLabel('Email', { exact: true })).toHaveValue(DEMO_USER.email);
+    await again.getByLabel('Password', { exact: true }).fill(DEMO_USER.password);
+    await page.keyboard.press('Enter');
+    await expect(again).toContainText('Each of these panels refused this email and password already: type another.');
+    expect(logInsSeen()).toEqual(before);
+    await shot(page, '87-fleet-login-refused-not-resent');
+    await again.getByLabel('Password', { exact: true }).fill('this-panel-has-another');
+    await page.keyboard.press('Enter');
+    // The results are the first run's with these two replaced: 11 panels, all signed in.
+    await expect(outcomes).toHaveText('11 signed in');
+    expect(logInsSeen()).toEqual([2, 2]);
+
     await done.getByRole('button', { name: 'Done' }).click();
     await expect(done).toBeHidden();
     const signedIn = (await app.core.listPanels()).filter((panel) => panel.signedIn).length;
-    expect(signedIn).toBe(10);
+    expect(signedIn).toBe(12);
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }

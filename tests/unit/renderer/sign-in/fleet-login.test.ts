@@ -13,6 +13,10 @@ import {
   groupRuns,
   logInGroups,
   fleetEmails,
+  credentialsKey,
+  mergedResults,
+  notRefusedBefore,
+  refusedPanels,
   sharedEmail,
   unencryptedTargets,
   withOutcome,
@@ -112,4 +116,39 @@ test("by group: a client's panels share their credentials; groups by name, no gr
   // Each panel is in exactly one run: never two passwords sent to one panel in a run.
   const sent = groupRuns(groups, new Map(groups.map(({ key }) => [key, { email: 'e@x', password: 'p' }]))).flatMap((run) => run.panelIds);
   assert.deepEqual([...sent].sort(), panels.map((panel) => panel.id).sort());
+});
+
+test('a second run over the first: the panels sent again take their new outcome, the rest keep theirs, in order', () => {
+  const first = [result('a', 'signedIn'), result('b', 'wrongPassword'), result('c', 'needsCode'), result('d', 'wrongPassword')];
+  assert.deepEqual(refusedPanels(first), ['b', 'd']);
+  const merged = mergedResults(first, [result('d', 'signedIn'), result('b', 'wrongPassword')]);
+  assert.deepEqual(
+    merged.map((one) => [one.panelId, one.outcome]),
+    [
+      ['a', 'signedIn'],
+      ['b', 'wrongPassword'],
+      ['c', 'needsCode'],
+      ['d', 'signedIn'],
+    ],
+  );
+  assert.deepEqual(refusedPanels(merged), ['b']);
+  assert.deepEqual(
+    mergedResults([], [result('x', 'signedIn')]).map((one) => one.panelId),
+    ['x'],
+  );
+});
+
+test('a panel that refused an email and password is never sent the same pair again; another password or email goes', () => {
+  const key = (email: string, password: string) => credentialsKey({ email, password });
+  const refused = new Map([
+    ['a', new Set([key('ops@x', 'secret')])],
+    ['b', new Set([key('ops@x', 'secret'), key('ops@x', 'client-b')])],
+  ]);
+  assert.deepEqual(notRefusedBefore(['a', 'b', 'c'], { email: 'ops@x', password: 'secret' }, refused), ['c']);
+  assert.deepEqual(notRefusedBefore(['a', 'b', 'c'], { email: 'ops@x', password: 'client-b' }, refused), ['a', 'c']);
+  assert.deepEqual(notRefusedBefore(['a', 'b'], { email: 'other@x', password: 'secret' }, refused), ['a', 'b']);
+  // The pair is the email and the password together: a newline in either cannot make another pair match.
+  const newline = new Map([['a', new Set([key('ops@x', 'secret\n')])]]);
+  assert.deepEqual(notRefusedBefore(['a'], { email: 'ops@x\nsecret', password: '' }, newline), ['a']);
+  assert.deepEqual(notRefusedBefore(['a'], { email: 'ops@x', password: 'secret\n' }, newline), []);
 });
