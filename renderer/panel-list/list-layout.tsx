@@ -7,6 +7,7 @@ import { isApiTokenSignIn } from '../ui/panel-status.ts';
 import { rowStateText } from './row-texts.ts';
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
 import { isUnencrypted } from '../ui/plain-http.tsx';
+import { useMultiSelect } from './use-multi-select.ts';
 
 /** Every panel row has this height, and every heading its own: ten thousand rows cost no measuring. */
 export const ROW_HEIGHT = 66;
@@ -105,42 +106,19 @@ export function ListLayout({
 
   useScrollToActive(virtualizer, activeKey, activeIndex);
 
-  // Where a Shift selection runs from: the panel last chosen on its own (click, arrow, Ctrl click).
-  const anchor = useRef<string | null>(selectedId);
-  /** One panel, on its own: the keyboard goes to it and Shift selections run from it. */
-  const chooseOne = (id: string) => {
-    setActiveKey(id);
-    anchor.current = id;
-    onSelect(id);
-  };
+  const { chooseOne, isSelected, selectRange, toggle, selectAll } = useMultiSelect({
+    orderedIds: () => items.flatMap((item) => (item.kind === 'panel' ? [item.key] : [])),
+    selectedId,
+    marked,
+    onSelect,
+    onMark,
+    onFocusPanel: setActiveKey,
+  });
   const moveTo = (index: number) => {
     const item = items[Math.max(0, Math.min(items.length - 1, index))];
     if (!item) return;
     if (item.kind === 'panel') chooseOne(item.key);
     else setActiveKey(item.key);
-  };
-  const isSelected = (id: string) => (marked.size > 1 ? marked.has(id) : id === selectedId);
-  /** The panels from the anchor to `id`, in the list's order (headings between are skipped). */
-  const selectRange = (id: string) => {
-    const from = items.findIndex((item) => item.key === (anchor.current ?? id));
-    const to = items.findIndex((item) => item.key === id);
-    const [start, end] = from < 0 ? [to, to] : [Math.min(from, to), Math.max(from, to)];
-    setActiveKey(id);
-    onMark(
-      items.slice(start, end + 1).flatMap((item) => (item.kind === 'panel' ? [item.key] : [])),
-      id,
-    );
-  };
-  const toggle = (id: string) => {
-    const chosen = new Set(marked.size > 1 ? marked : selectedId ? [selectedId] : []);
-    if (chosen.has(id)) chosen.delete(id);
-    else chosen.add(id);
-    const ids = [...chosen];
-    // Down to one (or none: the last one stays): that one is simply the selected panel.
-    const focus = ids.length > 1 ? id : (ids[0] ?? id);
-    anchor.current = focus;
-    setActiveKey(focus);
-    onMark(ids.length > 1 ? ids : [focus], focus);
   };
   /** The next panel from `index` going `step` (headings skipped), or -1. */
   const panelFrom = (index: number, step: number) => {
@@ -160,9 +138,7 @@ export function ListLayout({
     const active = items[current];
     if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'a') {
       event.preventDefault();
-      const ids = items.flatMap((item) => (item.kind === 'panel' ? [item.key] : []));
-      const focus = active?.kind === 'panel' ? active.key : ids[0];
-      if (focus) onMark(ids, focus);
+      selectAll(active?.kind === 'panel' ? active.key : null);
       return;
     }
     if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {

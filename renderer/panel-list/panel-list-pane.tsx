@@ -247,7 +247,9 @@ export function PanelListPane() {
             table={table}
             onTableChange={changeTable}
             selectedId={selectedId}
+            marked={marked}
             onSelect={(id) => locationStore.selectOne(id)}
+            onMark={(ids, focusId) => locationStore.selectMany(ids, focusId)}
             onOpen={open}
             onOpenMenu={(at) => dialogStore.openDialog({ kind: 'rowMenu', at })}
             onMute={(id, muted) => void mute(id, muted)}

@@ -27,7 +27,10 @@ interface RowProps {
   /** Where the row is placed (pixels from the body's top), and its place in the grid for screen readers. */
   top: number;
   rowIndex: number;
+  /** In the selection (alone or with others). */
   selected: boolean;
+  /** The panel shown, where the keyboard is. */
+  active: boolean;
   columns: readonly TableColumn[];
   styles: CellStyles;
   now: number;
@@ -54,7 +57,17 @@ function StateCell({ row }: { row: TableRow }) {
   );
 }
 
-export const TableLayoutRow = memo(function TableLayoutRow({ item, top, rowIndex, selected, columns, styles, now, actions }: RowProps) {
+export const TableLayoutRow = memo(function TableLayoutRow({
+  item,
+  top,
+  rowIndex,
+  selected,
+  active,
+  columns,
+  styles,
+  now,
+  actions,
+}: RowProps) {
   const { row } = item;
   const { panel } = row;
   const stale = staleText(row, now);
@@ -65,7 +78,7 @@ export const TableLayoutRow = memo(function TableLayoutRow({ item, top, rowIndex
       role="row"
       aria-selected={selected}
       aria-rowindex={rowIndex}
-      className={`fleet-row${selected ? ' is-active' : ''}${panel.muted ? ' is-muted' : ''}${panel.colour ? ` colour-${panel.colour}` : ''}`}
+      className={`fleet-row${active ? ' is-active' : ''}${panel.muted ? ' is-muted' : ''}${panel.colour ? ` colour-${panel.colour}` : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       onClick={(event) => actions.select(panel.id, event)}
       onDoubleClick={() => actions.open(panel.id)}

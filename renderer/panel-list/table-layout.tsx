@@ -6,6 +6,7 @@ import { columnWidth, REASON_MIN_WIDTH, type TableItem } from './table-columns.t
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
 import { type CellStyles, TableGroupRow, TableLayoutRow, type RowActions, rowId } from './table-layout-row.tsx';
 import { TableHeader } from './table-header.tsx';
+import { useMultiSelect } from './use-multi-select.ts';
 
 /** Every row has this height: ten thousand rows cost no measuring. */
 export const TABLE_ROW_HEIGHT = 26;
@@ -16,7 +17,11 @@ interface TableLayoutProps {
   table: TableSettings;
   onTableChange(change: Partial<TableSettings>): void;
   selectedId: string | null;
+  /** The panels selected together (two or more), or empty when only `selectedId` is. */
+  marked: ReadonlySet<string>;
   onSelect(id: string): void;
+  /** Several panels selected (Shift or Ctrl click, Shift+Up/Down, Ctrl+A); `focusId` is the one shown. */
+  onMark(ids: readonly string[], focusId: string): void;
   /** Enter on a row: the operator wants to work in the panel (a signed-out one: log in). */
   onOpen(id: string): void;
   /** Right click or the context-menu key: the row menu, at this point of the window. */
@@ -32,10 +37,12 @@ interface TableLayoutProps {
 /**
  * The fleet as a dense table, one 28 px row per panel: a WAI-ARIA grid with one Tab stop;
  * Up/Down, Page Up/Down, Home/End move the selection (the panel is shown), Enter opens it. Only
- * the rows in view (and a few beyond) are in the page. The header sorts and resizes.
+ * the rows in view (and a few beyond) are in the page. The header sorts and resizes. Several
+ * panels are selected as in the list: Shift or Ctrl (⌘) click, Shift+Up/Down, Ctrl+A; Esc goes back to one.
  */
 export function TableLayout(props: TableLayoutProps) {
-  const { items, table, onTableChange, selectedId, onSelect, onOpen, onOpenMenu, onMute, now, emptyText, onFocusChange } = props;
+  const { items, table, onTableChange, selectedId, marked, onSelect, onMark, onOpen, onOpenMenu, onMute, now, emptyText, onFocusChange } =
+    props;
   const scroller = useRef<HTMLDivElement>(null);
   const [dragged, setDragged] = useState<{ column: TableColumn; width: number } | null>(null);
   const widthOf = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column));
@@ -75,8 +82,15 @@ export function TableLayout(props: TableLayoutProps) {
   const moveTo = (index: number, step: number) => {
     const clamped = Math.max(0, Math.min(items.length - 1, index));
     const found = rowFrom(clamped, step) >= 0 ? rowFrom(clamped, step) : rowFrom(clamped, -step);
-    if (found >= 0) onSelect(items[found]!.key);
+    if (found >= 0) selection.chooseOne(items[found]!.key);
   };
+  const selection = useMultiSelect({
+    orderedIds: () => items.flatMap((item) => (item.kind === 'row' ? [item.key] : [])),
+    selectedId,
+    marked,
+    onSelect,
+    onMark,
+  });
   const pageRows = () => Math.max(1, Math.floor((scroller.current?.clientHeight ?? 600) / TABLE_ROW_HEIGHT) - 2);
   const openMenu = (at: { x: number; y: number }) => onOpenMenu(at);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -87,7 +101,24 @@ export function TableLayout(props: TableLayoutProps) {
       if (box) openMenu({ x: box.left + 24, y: box.bottom - 8 });
       return;
     }
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'a') {
+      event.preventDefault();
+      selection.selectAll(selectedId);
+      return;
+    }
+    if (event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      const next = activeIndex < 0 ? -1 : rowFrom(activeIndex + step, step);
+      if (next >= 0) selection.selectRange(items[next]!.key);
+      return;
+    }
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key === 'Escape' && marked.size > 1 && selectedId !== null) {
+      event.preventDefault();
+      selection.chooseOne(selectedId);
+      return;
+    }
     const active = items[activeIndex];
     const moves: Partial<Record<string, [number, number]>> = {
       ArrowDown: [activeIndex + 1, 1],
@@ -111,22 +142,26 @@ export function TableLayout(props: TableLayoutProps) {
     }
   };
   // The rows are memoised: they get one stable object whose calls reach the newest props.
-  const latest = useRef(props);
-  latest.current = props;
+  const latest = useRef({ props, selection });
+  latest.current = { props, selection };
   const actions = useMemo<RowActions>(
     () => ({
       select: (id, event) => {
-        latest.current.onSelect(id);
+        const { selection } = latest.current;
+        if (event.shiftKey) selection.selectRange(id);
+        else if (event.ctrlKey || event.metaKey) selection.toggle(id);
+        else selection.chooseOne(id);
         // The keyboard goes on from the row clicked, as in the list.
         event.currentTarget.closest<HTMLElement>('[role="grid"]')?.focus();
       },
-      open: (id) => latest.current.onOpen(id),
+      open: (id) => latest.current.props.onOpen(id),
       menu: (id: string, event: MouseEvent) => {
         event.preventDefault();
-        latest.current.onSelect(id);
-        latest.current.onOpenMenu({ x: event.clientX, y: event.clientY });
+        // A row outside the selection becomes the selection, as in a file manager.
+        if (!latest.current.selection.isSelected(id)) latest.current.selection.chooseOne(id);
+        latest.current.props.onOpenMenu({ x: event.clientX, y: event.clientY });
       },
-      mute: (id, muted) => latest.current.onMute(id, muted),
+      mute: (id, muted) => latest.current.props.onMute(id, muted),
     }),
     [],
   );
@@ -155,6 +190,7 @@ export function TableLayout(props: TableLayoutProps) {
       className="table-layout"
       role="grid"
       aria-label="Panel table"
+      aria-multiselectable="true"
       aria-rowcount={items.length + 1}
       tabIndex={0}
       aria-activedescendant={activeIndex >= 0 ? rowId(selectedId!) : undefined}
@@ -186,7 +222,8 @@ export function TableLayout(props: TableLayoutProps) {
               item={item}
               top={top}
               rowIndex={virtual.index + 2}
-              selected={item.key === selectedId}
+              selected={selection.isSelected(item.key)}
+              active={item.key === selectedId}
               columns={table.columns}
               styles={styles}
               now={now}

@@ -90,8 +90,10 @@ function PasswordForm({
   const passwordInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const errorId = useId();
-  /** Shown while the operator walks the panel list with the keyboard: the list keeps the focus. */
-  const [takesFocus] = useState(() => !(document.activeElement instanceof HTMLElement && document.activeElement.closest('[role="tree"]')));
+  /** Shown while the operator walks the panel list or table with the keyboard: it keeps the focus (Ctrl+A there selects panels). */
+  const [takesFocus] = useState(
+    () => !(document.activeElement instanceof HTMLElement && document.activeElement.closest('[role="tree"], [role="grid"]')),
+  );
   /** The field to put the cursor in once the failed attempt has re-rendered (and enabled) the form. */
   const [focusAfter, setFocusAfter] = useState<{ field: 'password' | 'code' } | null>(null);
 

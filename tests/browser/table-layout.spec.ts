@@ -148,3 +148,54 @@ test('the table: 25+ rows at 1280x800, attention first across groups with reason
     await Promise.all(servers.map((server) => server.close()));
   }
 });
+
+test('several panels in the table as in the list: Shift and Ctrl click, Shift+Down, Ctrl+A, Esc; the row menu acts on them all', async ({
+  page,
+  launch,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const app = await launch(page);
+  // No panel behind the addresses: selecting needs none, and nothing is checked.
+  for (let index = 1; index <= 8; index++)
+    await app.core.addPanel({ address: `https://panel-${index}.example.test`, name: `Client 0${index}` });
+  await panelList(page).getByRole('button', { name: 'Table', exact: true }).click();
+  const row = (name: string) => table(page).getByRole('row', { name: new RegExp(name) });
+  const selectedNames = () =>
+    table(page)
+      .locator('.fleet-row[aria-selected="true"] .col-name')
+      .allTextContents()
+      .then((names) => names.sort());
+  const heading = page.getByRole('heading', { level: 1 });
+
+  await row('Client 02').click();
+  await row('Client 05').click({ modifiers: ['Shift'] });
+  await expect(heading).toHaveText('4 panels selected');
+  expect(await selectedNames()).toEqual(['Client 02', 'Client 03', 'Client 04', 'Client 05']);
+  await row('Client 07').click({ modifiers: ['ControlOrMeta'] });
+  await expect(heading).toHaveText('5 panels selected');
+  await row('Client 03').click({ modifiers: ['ControlOrMeta'] });
+  await expect(heading).toHaveText('4 panels selected');
+  expect(await selectedNames()).toEqual(['Client 02', 'Client 04', 'Client 05', 'Client 07']);
+  await checkScreen(page, '93-table-several-selected');
+
+  // The keyboard: Shift+Down runs from the last one chosen alone; Ctrl+A takes every row; Esc goes back to one.
+  await row('Client 06').click();
+  await expect(heading).toHaveText('Client 06');
+  await expect(table(page)).toBeFocused();
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await expect(heading).toHaveText('3 panels selected');
+  expect(await selectedNames()).toEqual(['Client 06', 'Client 07', 'Client 08']);
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(heading).toHaveText('8 panels selected');
+  // Ctrl+A took the rows, not the text of the page.
+  expect(await page.evaluate(() => window.getSelection()?.toString() ?? '')).toBe('');
+  // The row menu of a row in the selection acts on all of it.
+  await row('Client 03').click({ button: 'right' });
+  await expect(page.getByRole('menuitem', { name: 'Log in to 8 panels…' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(table(page)).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(table(page).locator('.fleet-row[aria-selected="true"]')).toHaveCount(1);
+  await expect(heading).not.toHaveText(/panels selected/);
+});
