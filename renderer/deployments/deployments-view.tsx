@@ -9,7 +9,7 @@ import { failureInfo } from '../window/failure-info.ts';
 import type { ReadState } from '../window/panel-reads.ts';
 import { LogLines } from '../logs/views.tsx';
 import { ReadBar } from '../ui/read-bar.tsx';
-import { ServicePicker } from '../logs/views.tsx';
+import { ServicePicker, useRememberedService } from '../logs/views.tsx';
 
 /** How often a running build's log is read again. */
 export const BUILD_LOG_POLL_MS = 2000;
@@ -51,6 +51,8 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
     setList(NOTHING_READ);
     void load(target);
   };
+  // The service remembered for the panel is read when the tab opens, and when another is chosen from a service row.
+  const choose = useRememberedService(panel.id, pick);
   const refreshList = useCallback(() => {
     if (shown) void load(shown);
   }, [load, shown]);
@@ -62,7 +64,7 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
         busy={list.loading && list.value === null}
         submitLabel="Show deployments"
         busyLabel="Reading…"
-        onPick={pick}
+        onPick={choose}
       />
       {shown && (
         <div className="deployments-body">
@@ -155,7 +157,14 @@ function DeploymentTable({
           </thead>
           <tbody>
             {deployments.map((deployment) => (
-              <tr key={deployment.id} className={deployment.id === selected ? 'deployment-selected' : undefined}>
+              // A click anywhere on the row opens its log; the keyboard has the Type button, which does the same.
+              <tr
+                key={deployment.id}
+                className={`deployment-row${deployment.id === selected ? ' deployment-selected' : ''}`}
+                onClick={(event) => {
+                  if (!(event.target instanceof Element && event.target.closest('button'))) onSelect(deployment.id);
+                }}
+              >
                 <td>
                   <button
                     type="button"

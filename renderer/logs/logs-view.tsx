@@ -7,7 +7,7 @@ import { copyText } from '../ui/copy-text.ts';
 import { failureInfo } from '../window/failure-info.ts';
 import { appendLines, matchingLines } from './log-lines.ts';
 import { LogLines } from './log-lines-view.tsx';
-import { ServicePicker } from './service-picker.tsx';
+import { ServicePicker, useRememberedService } from './service-picker.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 
 const LINE_COUNTS = [100, 1000, 10_000] as const;
@@ -44,6 +44,9 @@ export function LogsView({ panel }: { panel: Panel }) {
       setReading(false);
     }
   };
+
+  // The service remembered for the panel is read when the tab opens, and when another is chosen from a service row.
+  const choose = useRememberedService(panel.id, (target) => void show(target));
 
   // Following: lines come as events for this follow only; it stops when turned off or the tab goes.
   useEffect(() => {
@@ -89,7 +92,7 @@ export function LogsView({ panel }: { panel: Panel }) {
 
   return (
     <section className="logs-view" aria-label="Logs">
-      <ServicePicker panelId={panel.id} busy={reading} submitLabel="Show log" busyLabel="Reading…" onPick={(target) => void show(target)}>
+      <ServicePicker panelId={panel.id} busy={reading} submitLabel="Show log" busyLabel="Reading…" onPick={choose}>
         <label className="field">
           <span className="field-label">Last</span>
           <select value={count} onChange={(event) => setCount(Number(event.target.value))}>

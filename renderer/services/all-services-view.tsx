@@ -23,7 +23,7 @@ import { NO_SERVICES, selectedServices } from './service-selection.ts';
 import { FleetRunBar } from './action-run-bar.tsx';
 import { cancelServiceRun, startServiceRun } from './service-action-run.ts';
 import { FleetServicesTable } from './all-services-table.tsx';
-import { ServiceRowMenu } from './service-row-menu.tsx';
+import { ServiceRowMenu, useOpenServiceTab } from './service-row-menu.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
 
@@ -65,6 +65,7 @@ export function FleetServicesView() {
   const stateOf = useCallback((row: FleetServiceRow) => serviceActions.get(row.key), [serviceActions]);
   const plans = useMemo(() => planEveryAction(chosen, stateOf), [chosen, stateOf]);
   const [menu, setMenu] = useState<{ rows: readonly FleetServiceRow[]; at: { x: number; y: number } } | null>(null);
+  const openTab = useOpenServiceTab();
   const search = useRef<HTMLInputElement>(null);
   const { run: check, error: checkError } = useBusyAction();
   useEffect(() => search.current?.focus(), []);
@@ -225,6 +226,7 @@ export function FleetServicesView() {
           services={menu.rows}
           stateOf={stateOf}
           onAsk={ask}
+          onOpenTab={(row, tab) => openTab(row.panelId, row, tab)}
           onClose={() => setMenu(null)}
         />
       )}

@@ -11,7 +11,7 @@ import { filterServices, sortServices, stateCounts } from './service-rows.ts';
 import { NO_SERVICES, selectedServices, serviceKey } from './service-selection.ts';
 import { serviceActionKey } from '../window/service-action-store.ts';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
-import { ServiceRowMenu } from './service-row-menu.tsx';
+import { ServiceRowMenu, useOpenServiceTab } from './service-row-menu.tsx';
 import { ServiceActionBar } from './service-action-bar.tsx';
 import { ServiceTable } from './service-table.tsx';
 import { SearchField } from '../ui/search-field.tsx';
@@ -33,6 +33,7 @@ export function ServicesTab({ panel }: { panel: Panel }) {
   const { reads } = context;
   const { states: serviceActions, run: serviceRun } = useServiceActions();
   const state = usePanelRead(reads.services, panel.id);
+  const openTab = useOpenServiceTab();
   const list = state.value;
   const [query, setQuery] = useState('');
   // Typing stays quick with thousands of rows: the table follows a moment behind.
@@ -126,6 +127,7 @@ export function ServicesTab({ panel }: { panel: Panel }) {
           services={menu.services}
           stateOf={stateOf}
           onAsk={run}
+          onOpenTab={(service, tab) => openTab(panel.id, service, tab)}
           onClose={() => setMenu(null)}
         />
       )}

@@ -1,3 +1,4 @@
+import type { ServiceRef } from '../../shared/service-logs.ts';
 import { createContext, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { PanelBridge } from '../../shared/contract/bridge.ts';
 import type { CommandId } from '../../shared/contract/commands.ts';
@@ -133,6 +134,12 @@ export function useStatus(): StatusSnapshot {
 export function useDialog(): DialogSnapshot {
   const { dialogStore } = useWindowContext();
   return useSyncExternalStore(dialogStore.subscribe, dialogStore.getSnapshot);
+}
+
+/** The service this panel's Deployments and Logs tabs show, if one was chosen; renders again when another is. */
+export function useServicePick(panelId: string): ServiceRef | null {
+  const { servicePickStore } = useWindowContext();
+  return useSyncExternalStore(servicePickStore.subscribe, servicePickStore.getSnapshot).picks.get(panelId) ?? null;
 }
 
 /** How each service's last action stands; renders again when one moves on. */

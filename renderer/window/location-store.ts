@@ -36,11 +36,14 @@ export interface LocationSnapshot {
   readonly marked: ReadonlySet<string>;
   /** Where the keyboard goes once the panel chosen is shown; null when nothing is asked. */
   readonly focusRequest: FocusRequest | null;
-  /** The tab to show a panel at once it is shown (a notification clicked); null when nothing is asked. */
-  readonly tabRequest: { panelId: string; tab: AlertTab } | null;
+  /** The tab to show a panel at once it is shown (a notification clicked, a service row's Logs); null when nothing is asked. */
+  readonly tabRequest: { panelId: string; tab: RequestedTab } | null;
   /** Grows each time this window removed panels: the view that had the focus went with them. */
   readonly removals: number;
 }
+
+/** A tab a panel can be asked to show at: an alert's, or a service's Deployments and Logs (from its row). */
+export type RequestedTab = AlertTab | 'deployments' | 'logs';
 
 const NO_PANELS: ReadonlySet<string> = new Set();
 
@@ -80,8 +83,8 @@ export class LocationStore extends SnapshotStore<LocationSnapshot> {
     this.update({ view: 'panels', selectedId: focusId, marked: ids.length > 1 ? new Set(ids) : NO_PANELS });
   }
 
-  /** The panel, on its own, at `tab` (a notification clicked): the panel view carries out the request. */
-  showPanelAt(id: string, tab: AlertTab | null): void {
+  /** The panel, on its own, at `tab` (a notification clicked, a service row's Logs): the panel view carries out the request. */
+  showPanelAt(id: string, tab: RequestedTab | null): void {
     this.update({ view: 'panels', selectedId: id, marked: NO_PANELS, tabRequest: tab && { panelId: id, tab } });
   }
 

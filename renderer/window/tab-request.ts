@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import type { AlertTab } from '../../shared/alerts.ts';
 import { useLocation, useWindowContext } from './app-context.tsx';
+import type { RequestedTab } from './location-store.ts';
 
-/** Shows the panel at the tab a clicked notification asked for (main's `focusPanel` with a tab), once. */
-export function useTabRequest(panelId: string, setTab: (tab: AlertTab) => void): void {
+/** Shows the panel at the tab asked for (a clicked notification: main's `focusPanel` with a tab; a service row's Logs), once. */
+export function useTabRequest(panelId: string, setTab: (tab: RequestedTab) => void): void {
   const { locationStore } = useWindowContext();
   const { tabRequest } = useLocation();
   useEffect(() => {

@@ -4,6 +4,7 @@ import { PanelListChoicesStore } from './panel-list-choices-store.ts';
 import { LocationStore } from './location-store.ts';
 import { RevisionStore } from './revision-store.ts';
 import { ServiceActionStore } from './service-action-store.ts';
+import { ServicePickStore } from './service-pick-store.ts';
 import { StatusStore } from './status-store.ts';
 import type { SessionMemory } from './window-memory.ts';
 
@@ -24,6 +25,8 @@ export interface WindowStores {
   serviceActionStore: ServiceActionStore;
   /** When main's activity log and alerts changed. */
   revisionStore: RevisionStore;
+  /** The service each panel's Deployments and Logs tabs show. */
+  servicePickStore: ServicePickStore;
 }
 
 /** The stores of one window; `memory` is the page's sessionStorage, where what a reload keeps is kept. */
@@ -35,6 +38,7 @@ export function createWindowStores(memory: SessionMemory | null = null): WindowS
     dialogStore: new DialogStore(),
     serviceActionStore: new ServiceActionStore(),
     revisionStore: new RevisionStore(),
+    servicePickStore: new ServicePickStore(),
   };
 }
 

@@ -201,3 +201,72 @@ test('a running build has Cancel: main asks, killAction goes once, the build end
   endBuild();
   await deploying;
 });
+
+test('a service row opens its Deployments and Logs with the service chosen; each tab keeps it for the panel; a deployment row opens its log', async ({
+  page,
+  launch,
+  panelServer,
+}) => {
+  panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+  panelServer.services.addService({ projectName: 'shop', name: 'db', type: 'postgres' });
+  const actions = panelServer.serviceActions;
+  const build = actions.beginAction('shop', 'web', 'build');
+  build.log = 'step 1: npm ci\nDone: built in 24 s\n';
+  actions.finishAction(build, 'done');
+  panelServer.logs.write('shop', 'web', 'GET /cart 200\nGET /checkout 200');
+  panelServer.logs.write('shop', 'db', 'database system is ready to accept connections');
+  const app = await launch(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSignedInTab(page, app.core, panelServer.url, 'Services');
+  const services = page.getByRole('table', { name: 'Services' });
+  const serviceRow = (name: string) => services.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  const tabButton = (name: string) => page.getByRole('button', { name, exact: true });
+
+  // A database has no deployments: its menu offers its log only.
+  await serviceRow('db').click({ button: 'right' });
+  await expect(page.getByRole('menuitem', { name: 'Logs' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Deployments' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  await serviceRow('web').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Deployments' }).click();
+  const deployments = page.getByRole('region', { name: 'Deployments' });
+  await expect(tabButton('Deployments')).toHaveAttribute('aria-pressed', 'true');
+  await expect(deployments.getByLabel('Project')).toHaveValue('shop');
+  await expect(deployments.getByLabel('Service')).toHaveValue('web');
+  // Read at once, without Show deployments.
+  const history = deployments.getByRole('table', { name: 'Deployments' });
+  await expect(history.getByRole('row')).toHaveCount(2);
+  // A click anywhere on the row opens its build log, not only on the word "build".
+  await history.getByRole('row').nth(1).getByRole('cell').nth(2).click();
+  await expect(deployments.getByRole('log', { name: `Build log of ${build.id}` })).toContainText('Done: built in 24 s');
+  await checkScreenBothSizes(page, 'deployments-05-from-service-row');
+
+  // The Logs tab shows the same service, read as it opens.
+  await tabButton('Logs').click();
+  const logs = page.getByRole('region', { name: 'Logs' });
+  await expect(logs.getByLabel('Service')).toHaveValue('web');
+  await expect(logs.getByRole('log', { name: 'Log of shop/web' })).toContainText('GET /checkout 200');
+
+  // Another service's Logs from its row; the tab, left and opened again, still shows it.
+  await tabButton('Services').click();
+  await serviceRow('db').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Logs' }).click();
+  await expect(logs.getByRole('log', { name: 'Log of shop/db' })).toContainText('ready to accept connections');
+  await tabButton('Overview').click();
+  await tabButton('Logs').click();
+  await expect(logs.getByLabel('Service')).toHaveValue('db');
+  await expect(logs.getByRole('log', { name: 'Log of shop/db' })).toContainText('ready to accept connections');
+
+  // From the fleet's All services too: the panel is shown at the tab, with the service chosen.
+  await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
+  const fleet = page.getByRole('table', { name: 'Services of every panel' });
+  await fleet
+    .locator('tbody tr:not(.fleet-group-row)')
+    .filter({ has: page.getByRole('checkbox', { name: 'Select Shop: shop/web' }) })
+    .click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Deployments' }).click();
+  await expect(tabButton('Deployments')).toHaveAttribute('aria-pressed', 'true');
+  await expect(deployments.getByLabel('Service')).toHaveValue('web');
+  await expect(history.getByRole('row')).toHaveCount(2);
+});

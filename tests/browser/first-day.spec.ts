@@ -149,7 +149,7 @@ test('the first day: 200 pasted panels to all signed in with health on the table
     await act(panelList.getByRole('button', { name: 'Table', exact: true }).click());
     await act(page.getByRole('button', { name: 'Check all', exact: true }).click());
     await expect
-      .poll(async () => (await app.core.listPanels()).filter((panel) => panel.signedIn && panel.version !== null).length, {
+      .poll(async () => (await app.core.listPanels()).filter((panel) => panel.signedIn && panel.panelVersion !== null).length, {
         timeout: 300_000,
       })
       .toBe(FLEET);

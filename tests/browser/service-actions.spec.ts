@@ -57,17 +57,24 @@ test('a stop from the row menu asks once, in main, saying what is sent to which 
   const table = await openServices(page, 'Billing');
 
   // Each type offers only what it has: a database starts and stops (enable, disable), and a running one only
-  // stops; a box has none.
+  // stops; a box has none. Each has its log; an app its deployments too.
   await table.getByRole('button', { name: 'Actions for shop/db' }).click();
-  await expect(page.getByRole('menu', { name: 'shop/db' }).getByRole('menuitem')).toHaveText(['Stop (disable)…']);
+  await expect(page.getByRole('menu', { name: 'shop/db' }).getByRole('menuitem')).toHaveText(['Stop (disable)…', 'Logs']);
   await page.keyboard.press('Escape');
   await serviceRow(table, 'shop', 'files').click({ button: 'right' });
-  await expect(page.getByRole('menu', { name: 'shop/files' }).getByRole('menuitem')).toHaveText(['No actions for a box service']);
+  await expect(page.getByRole('menu', { name: 'shop/files' }).getByRole('menuitem')).toHaveText(['No actions for a box service', 'Logs']);
   await expect(page.getByRole('menuitem', { name: 'No actions for a box service' })).toBeDisabled();
   await page.keyboard.press('Escape');
 
   await table.getByRole('button', { name: 'Actions for shop/web' }).click();
-  await expect(page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem')).toHaveText(['Deploy…', 'Start…', 'Stop…', 'Restart…']);
+  await expect(page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem')).toHaveText([
+    'Deploy…',
+    'Start…',
+    'Stop…',
+    'Restart…',
+    'Deployments',
+    'Logs',
+  ]);
   await checkScreenBothSizes(page, 'service-actions-00-row-menu');
   await page.getByRole('menuitem', { name: 'Stop…' }).click();
   // The window asks nothing itself: main's confirmation does, once; a no sends nothing.
