@@ -10,7 +10,7 @@ import { isUnencrypted } from '../ui/plain-http.tsx';
 import { useMultiSelect } from './use-multi-select.ts';
 
 /** Every panel row has this height, and every heading its own: ten thousand rows cost no measuring. */
-export const ROW_HEIGHT = 66;
+export const ROW_HEIGHT = 44;
 export const SECTION_HEIGHT = 30;
 /** Letters typed within this time add up to one type-ahead prefix. */
 const TYPE_AHEAD_MS = 700;
@@ -302,15 +302,18 @@ export function ListLayout({
             >
               <span className={`status-dot state-${kind}`} aria-hidden="true" />
               <span className="panel-item-text">
-                <span className="panel-item-name">
-                  {panel.favourite && (
-                    <span className="favourite-mark" aria-hidden="true">
-                      ★{' '}
-                    </span>
-                  )}
-                  {panel.name}
+                {/* Name and address on one line, the state below: two lines a row, twelve rows or more on a 800 px screen. */}
+                <span className="panel-item-title">
+                  <span className="panel-item-name">
+                    {panel.favourite && (
+                      <span className="favourite-mark" aria-hidden="true">
+                        ★{' '}
+                      </span>
+                    )}
+                    {panel.name}
+                  </span>
+                  <span className="panel-item-address">{panel.address.replace(/^https:\/\//, '')}</span>
                 </span>
-                <span className="panel-item-address">{panel.address}</span>
                 <span className="panel-item-meta">
                   {state && (
                     <span className={`meta-state tone-${attention.tone}`}>
