@@ -52,9 +52,10 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
     title: 'Reason',
     width: 300,
     numeric: false,
+    // Short phrases ("Unreachable · Disk 93% full"): the sentences are the cell's title (`reasonInFull`).
     text: (row, now) => {
       const stale = staleText(row, now);
-      return [row.attention.reason, stale && `figures ${stale}`].filter(Boolean).join(' · ');
+      return [row.attention.shortReason, stale && `figures ${stale}`].filter(Boolean).join(' · ');
     },
     sortValue: (row) => row.attention.reason,
   },
@@ -115,6 +116,12 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
   },
 };
 
+/** The reason cell's title: every fact in its full sentence, and the figures' age. */
+export function reasonInFull(row: TableRow, now: number): string {
+  const stale = staleText(row, now);
+  return [row.attention.reason, stale && `figures ${stale}`].filter(Boolean).join(' · ');
+}
+
 /** The columns whose figures come from the check's state read, marked when older than the last check. */
 export const FIGURE_COLUMNS: ReadonlySet<TableColumn> = new Set(['disk', 'memory', 'cpu', 'down']);
 
@@ -141,9 +148,50 @@ export const DEFAULT_TABLE: TableSettings = { columns: [...TABLE_COLUMNS], width
 /** The reason gives way down to this (pixels) before the table scrolls sideways; it takes any room to spare. */
 export const REASON_MIN_WIDTH = 120;
 
-/** A column's width: the operator's, else its default. */
-export function columnWidth(table: TableSettings, column: TableColumn): number {
-  return table.widths[column] ?? COLUMNS[column].width;
+/** The columns sized by what they hold (a client's group whole, every name), within these bounds (pixels). */
+const FITTED_COLUMNS: Readonly<Partial<Record<TableColumn, { min: number; max: number }>>> = {
+  name: { min: 90, max: 260 },
+  group: { min: 56, max: 220 },
+};
+/** A cell's padding and a little air, past its text's width. */
+const CELL_PADDING = 16;
+/** Only a column's longest texts, by characters, are measured: ten thousand rows cost a few measures. */
+const MEASURED_TEXTS = 8;
+
+/** Widths by content: set by `fittedWidths`, overridden by the operator's. */
+export type FittedWidths = Readonly<Partial<Record<TableColumn, number>>>;
+
+/**
+ * The fitted columns' widths for these rows: the widest of their longest texts (and the column's
+ * title, in `measureTitle`'s bolder font) and padding, within the column's bounds.
+ */
+export function fittedWidths(
+  rows: readonly TableRow[],
+  measure: (text: string) => number,
+  measureTitle: (text: string) => number = measure,
+): FittedWidths {
+  const widths: Partial<Record<TableColumn, number>> = {};
+  for (const [column, bounds] of Object.entries(FITTED_COLUMNS) as [TableColumn, { min: number; max: number }][]) {
+    const longest: string[] = [];
+    for (const row of rows) {
+      const text = COLUMNS[column].text(row, 0);
+      if (longest.length < MEASURED_TEXTS) longest.push(text);
+      else if (text.length > longest[longest.length - 1]!.length) longest[longest.length - 1] = text;
+      else continue;
+      longest.sort((a, b) => b.length - a.length);
+    }
+    const widest = Math.max(
+      measureTitle(COLUMNS[column].title) + CELL_PADDING + 10,
+      ...longest.map((text) => measure(text) + CELL_PADDING),
+    );
+    widths[column] = Math.min(bounds.max, Math.max(bounds.min, Math.ceil(widest)));
+  }
+  return widths;
+}
+
+/** A column's width: the operator's, else its width by content, else its default. */
+export function columnWidth(table: TableSettings, column: TableColumn, fitted: FittedWidths = {}): number {
+  return table.widths[column] ?? fitted[column] ?? COLUMNS[column].width;
 }
 
 /** -1, 0 or 1 for two sort values, unknown last. */

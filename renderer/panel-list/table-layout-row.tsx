@@ -1,7 +1,7 @@
 import { type CSSProperties, memo, type MouseEvent } from 'react';
 import type { TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from './panel-attention.ts';
-import { COLUMNS, FIGURE_COLUMNS, staleText, type TableItem, type TableRow } from './table-columns.ts';
+import { COLUMNS, FIGURE_COLUMNS, reasonInFull, staleText, type TableItem, type TableRow } from './table-columns.ts';
 
 /**
  * One row of the table layout (table-layout.tsx), memoised: while the operator scrolls, the rows
@@ -39,7 +39,7 @@ interface RowProps {
 
 /** What a cell says in full when hovered: the reason (often cut), the state under a mute, a stale figure's age. */
 function cellTitle(row: TableRow, column: TableColumn, stale: string | null, now: number): string | undefined {
-  if (column === 'reason') return COLUMNS.reason.text(row, now) || undefined;
+  if (column === 'reason') return reasonInFull(row, now) || undefined;
   if (stale && FIGURE_COLUMNS.has(column)) return `Read ${stale.replace(/^as of /, '')}: the last check did not read it anew`;
   if (column === 'state' && row.panel.muted) return `${row.attention.word}, muted: left out of Needs attention`;
   return undefined;

@@ -2,7 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { TableSettings, TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from './panel-attention.ts';
-import { columnWidth, REASON_MIN_WIDTH, type TableItem } from './table-columns.ts';
+import { columnWidth, fittedWidths, REASON_MIN_WIDTH, type TableItem } from './table-columns.ts';
+import { pageFont, textMeasurer } from '../ui/text-width.ts';
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
 import { type CellStyles, TableGroupRow, TableLayoutRow, type RowActions, rowId } from './table-layout-row.tsx';
 import { TableHeader } from './table-header.tsx';
@@ -11,6 +12,8 @@ import { useMultiSelect } from './use-multi-select.ts';
 /** Every row has this height: ten thousand rows cost no measuring. */
 export const TABLE_ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 28;
+/** The table's text size, as table-layout.css sets it. */
+const TABLE_FONT_SCALE = 0.86;
 
 interface TableLayoutProps {
   items: readonly TableItem[];
@@ -45,17 +48,31 @@ export function TableLayout(props: TableLayoutProps) {
     props;
   const scroller = useRef<HTMLDivElement>(null);
   const [dragged, setDragged] = useState<{ column: TableColumn; width: number } | null>(null);
-  const widthOf = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column));
+  // Names and groups are as wide as their longest (a client's group whole), measured in the table's font (0.86em).
+  const [measures] = useState(() => ({
+    cell: textMeasurer(pageFont(TABLE_FONT_SCALE)),
+    title: textMeasurer(pageFont(TABLE_FONT_SCALE, 600)),
+  }));
+  const fitted = useMemo(
+    () =>
+      fittedWidths(
+        items.flatMap((item) => (item.kind === 'row' ? [item.row] : [])),
+        measures.cell,
+        measures.title,
+      ),
+    [items, measures],
+  );
+  const widthOf = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column, fitted));
   // One style object per cell of a column while the widths hold: the memoised rows compare them.
   const styles = useMemo<CellStyles>(() => {
-    const width = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column));
+    const width = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column, fitted));
     return Object.fromEntries(
       table.columns.map((column) => [
         column,
         column === 'reason' ? { flex: `1 1 ${width(column)}px`, minWidth: REASON_MIN_WIDTH } : { width: width(column) },
       ]),
     );
-  }, [table, dragged]);
+  }, [table, dragged, fitted]);
   const activeIndex = selectedId === null ? -1 : items.findIndex((item) => item.key === selectedId);
   const getItemKey = useCallback((index: number) => items[index]!.key, [items]);
   const getScrollElement = useCallback(() => scroller.current, []);

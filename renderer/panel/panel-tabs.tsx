@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { Panel } from '../../shared/types.ts';
 import { ConsoleTab } from '../console/views.tsx';
 import { DeploymentsView } from '../deployments/views.tsx';
@@ -36,6 +36,18 @@ export function ReadTabView({ tab, panel }: { tab: ReadTab; panel: Panel }) {
 export function PanelTabs({ tab, signedIn, onTab }: { tab: Tab; signedIn: boolean; onTab(tab: Tab): void }) {
   // A panel signed out while its Overview or Services showed now shows its log in, under "Log in".
   const pressed = (which: Tab) => tab === which || (which === 'session' && !signedIn && isReadTab(tab));
+  // The row scrolls sideways when narrow: the tab shown is brought into it (opened from a menu or a service row).
+  const row = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tab` is when to look again: the pressed button is read from the page
+  useEffect(() => {
+    const shown = row.current?.querySelector<HTMLElement>('[aria-pressed="true"]');
+    const box = row.current;
+    if (!shown || !box) return;
+    // As little as it takes (not scrollIntoView, which would scroll the page too).
+    if (shown.offsetLeft < box.scrollLeft) box.scrollLeft = shown.offsetLeft;
+    else if (shown.offsetLeft + shown.offsetWidth > box.scrollLeft + box.clientWidth)
+      box.scrollLeft = shown.offsetLeft + shown.offsetWidth - box.clientWidth;
+  }, [tab]);
   const button = (which: Tab, label: string) => (
     <button type="button" aria-pressed={pressed(which)} onClick={() => onTab(which)}>
       {label}
@@ -43,7 +55,7 @@ export function PanelTabs({ tab, signedIn, onTab }: { tab: Tab; signedIn: boolea
   );
   return (
     // biome-ignore lint/a11y/useSemanticElements: toggle buttons, not a form: a fieldset would bring form semantics
-    <div className="tabs" role="group" aria-label="Panel view">
+    <div className="tabs" role="group" aria-label="Panel view" ref={row}>
       {signedIn && button('overview', 'Overview')}
       {signedIn && button('services', 'Services')}
       {button('session', signedIn ? 'Session' : 'Log in')}

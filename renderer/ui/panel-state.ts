@@ -46,6 +46,8 @@ export interface PanelJudgement {
   severity: Severity;
   /** Every fact found, worst first, as one line ("Unreachable: connection refused · Disk 93% full"); null when all is well. */
   reason: string | null;
+  /** The same facts as short phrases, for a narrow cell ("Unreachable · Disk 93% full"); null when all is well. */
+  shortReason: string | null;
   /** Whether the panel is in "Needs attention": a fact, and not muted. */
   attention: boolean;
   tone: StateTone;
@@ -124,7 +126,8 @@ function stateUnderstood(health: PanelHealth): boolean {
 
 /** What is wrong with `panel` (and its last state read), worst first, and its state in one word. */
 export function judgePanel(panel: Panel, health: PanelHealth | undefined): PanelJudgement {
-  const facts: { severity: Severity; text: string }[] = [];
+  // Each fact in full (`text`) and as a short phrase (`short`, the part before its colon).
+  const facts: { severity: Severity; text: string; short: string }[] = [];
   const check = panel.lastCheck;
   const checkFailed = panel.signedIn && check !== null && !check.ok;
   if (checkFailed) {
@@ -132,38 +135,49 @@ export function judgePanel(panel: Panel, health: PanelHealth | undefined): Panel
     facts.push({
       severity: unreachable ? SEVERITY.unreachable : SEVERITY.stateUnknown,
       text: `${unreachable ? 'Unreachable' : 'Check failed'}: ${shortMessage(check.error.message)}`,
+      short: unreachable ? 'Unreachable' : 'Check failed',
     });
   }
   if (isSessionLost(panel))
-    facts.push({ severity: SEVERITY.expired, text: `Session expired: ${shortMessage(panel.signedOutReason!.message)}` });
+    facts.push({
+      severity: SEVERITY.expired,
+      text: `Session expired: ${shortMessage(panel.signedOutReason!.message)}`,
+      short: 'Session expired',
+    });
   else if (!panel.signedIn && panel.signedOutReason && !EXPIRED_CODES.has(panel.signedOutReason.code)) {
     const notice = signedOutNotice(panel);
     // Logged out while the API token stays valid is the operator's choice, not a failure.
     if (notice && !notice.title.startsWith('Logged out'))
-      facts.push({ severity: SEVERITY.loginFailed, text: `${notice.title}: ${shortMessage(notice.detail)}` });
+      facts.push({ severity: SEVERITY.loginFailed, text: `${notice.title}: ${shortMessage(notice.detail)}`, short: notice.title });
   }
   let offered = false;
   if (panel.signedIn && health) {
     const down = servicesDownText(health, 'long');
-    if (down) facts.push({ severity: SEVERITY.servicesDown, text: down });
+    if (down) facts.push({ severity: SEVERITY.servicesDown, text: down, short: servicesDownText(health, 'short') ?? down });
     const disk = diskPercent(health);
-    if (disk !== null && disk > DISK_FULL_PERCENT) facts.push({ severity: SEVERITY.diskFull, text: `Disk ${disk}% full` });
+    if (disk !== null && disk > DISK_FULL_PERCENT)
+      facts.push({ severity: SEVERITY.diskFull, text: `Disk ${disk}% full`, short: `Disk ${disk}% full` });
     // A panel with no state routes offers no state: said, but nothing the operator can attend to.
     offered = health.problem?.routesMissing !== true;
     if (offered && !stateUnderstood(health)) {
       const why = health.problem ? shortMessage(health.problem.message) : 'the task stats were not read';
-      facts.push({ severity: SEVERITY.stateUnknown, text: `State unknown: ${why}` });
+      facts.push({ severity: SEVERITY.stateUnknown, text: `State unknown: ${why}`, short: 'State unknown' });
     }
   }
   facts.sort((a, b) => a.severity - b.severity);
   const severity = facts[0]?.severity ?? SEVERITY.none;
   const texts = facts.map((fact) => fact.text);
-  if (panel.signedIn && health?.problem?.routesMissing) texts.push(`No state to read: ${shortMessage(health.problem.message)}`);
+  const shorts = facts.map((fact) => fact.short);
+  if (panel.signedIn && health?.problem?.routesMissing) {
+    texts.push(`No state to read: ${shortMessage(health.problem.message)}`);
+    shorts.push('No state to read');
+  }
   const state = stateOf(panel, severity, offered && health !== undefined);
   return {
     state,
     severity,
     reason: texts.length > 0 ? texts.join(' · ') : null,
+    shortReason: shorts.length > 0 ? shorts.join(' · ') : null,
     attention: severity !== SEVERITY.none && !panel.muted,
     ...PANEL_STATES[state],
   };

@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import type { PanelHealth } from '../../../../shared/fleet-state.ts';
 import type { Panel } from '../../../../shared/types.ts';
 import { panelAttention } from '../../../../renderer/panel-list/panel-attention.ts';
-import { COLUMNS, columnWidth, DEFAULT_TABLE, tableItems, type TableRow } from '../../../../renderer/panel-list/table-columns.ts';
+import {
+  COLUMNS,
+  columnWidth,
+  DEFAULT_TABLE,
+  fittedWidths,
+  reasonInFull,
+  tableItems,
+  type TableRow,
+} from '../../../../renderer/panel-list/table-columns.ts';
 import { sampleHealth, samplePanel } from '../../../support/panel-fixture.ts';
 
 /** The table's columns: texts, widths, and the sort by any column, unknown last, flat or within groups. */
@@ -64,4 +72,50 @@ test('cells: figures as percentages, unknown empty, the session end and the last
   assert.equal(COLUMNS.checked.text(row(2, { lastCheck: null }, null), now), 'never');
   assert.equal(columnWidth(DEFAULT_TABLE, 'name'), COLUMNS.name.width);
   assert.equal(columnWidth({ ...DEFAULT_TABLE, widths: { name: 333 } }, 'name'), 333);
+});
+
+test('the reason cell says short phrases, worst first; its title says each sentence in full', () => {
+  const unreachable = row(
+    1,
+    { lastCheck: { at, ok: false, error: { code: 'NETWORK', message: 'connect ECONNREFUSED 10.0.0.1:443' } } },
+    {
+      disk: { usedGb: 95, totalGb: 100 },
+    },
+  );
+  assert.equal(COLUMNS.reason.text(unreachable, Date.parse(at)), 'Unreachable · Disk 95% full');
+  assert.match(reasonInFull(unreachable, Date.parse(at)), /^Unreachable: connect ECONNREFUSED 10\.0\.0\.1:443 · Disk 95% full/);
+  const down = row(2, {}, { servicesDown: 2, downServices: ['shop/web', 'shop/api'] });
+  assert.equal(COLUMNS.reason.text(down, Date.parse(at)), 'web, api down');
+  assert.equal(reasonInFull(down, Date.parse(at)), '2 services down: shop/web, shop/api');
+  const expired = row(3, {
+    signedIn: false,
+    signedOutReason: { code: 'UNAUTHORIZED', message: 'The panel said 401: the token has expired.' },
+  });
+  assert.equal(COLUMNS.reason.text(expired, Date.parse(at)), 'Session expired');
+  assert.equal(COLUMNS.reason.text(row(4), Date.parse(at)), '');
+});
+
+test('names and groups are as wide as their longest text, within bounds; the operator’s width wins', () => {
+  // A measure of 7 px a letter: the widths follow the texts, whatever the font.
+  const measure = (text: string) => text.length * 7;
+  const rows = [row(1, { name: 'db', group: 'Acme' }), row(2, { name: 'web', group: 'Globex Corporation Europe' })];
+  const fitted = fittedWidths(rows, measure);
+  assert.equal(fitted.group, 'Globex Corporation Europe'.length * 7 + 16);
+  assert.equal(fitted.name, 90, 'short names: the column keeps its least width');
+  assert.equal(columnWidth(DEFAULT_TABLE, 'group', fitted), fitted.group);
+  assert.equal(columnWidth({ ...DEFAULT_TABLE, widths: { group: 70 } }, 'group', fitted), 70);
+  assert.equal(columnWidth(DEFAULT_TABLE, 'reason', fitted), COLUMNS.reason.width, 'a column not fitted keeps its default');
+  const long = fittedWidths([row(3, { name: 'x'.repeat(200) })], measure);
+  assert.equal(long.name, 260, 'a very long name: the bound');
+  // Among 10,000 rows the longest is found, though only a few texts are measured.
+  const many = Array.from({ length: 10_000 }, (_, n) =>
+    row(n + 10, { group: n === 7_777 ? 'The longest group of them all' : `G${n % 50}` }),
+  );
+  let measured = 0;
+  const counted = fittedWidths(many, (text) => {
+    measured += 1;
+    return measure(text);
+  });
+  assert.equal(counted.group, 'The longest group of them all'.length * 7 + 16);
+  assert.ok(measured <= 2 * 9, `measured ${measured} texts`);
 });
