@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Deployment, DeploymentList, DeploymentLog } from '../../shared/deployments.ts';
+import type { Deployment, DeploymentList, DeploymentLog, DeploymentStatus } from '../../shared/deployments.ts';
 import type { ServiceRef } from '../../shared/service-logs.ts';
 import type { Panel } from '../../shared/types.ts';
 import { useNow, useWindowContext } from '../window/app-context.tsx';
@@ -13,6 +13,8 @@ import { ServicePicker, useRememberedService } from '../logs/views.tsx';
 
 /** How often a running build's log is read again. */
 export const BUILD_LOG_POLL_MS = 2000;
+/** How often the history is read again while any deployment in it runs: each row follows its build to its end. */
+export const HISTORY_POLL_MS = 5000;
 
 const NOTHING_READ: ReadState<never> = { value: null, loading: false, error: null };
 const startedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -20,8 +22,11 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
 /**
  * A service's deployments: pick the service, see its history (read in main with the token), pick
- * one to read its build log, which follows a running build until it ends. Everything is read in
- * the background; a late answer for a service no longer shown is dropped.
+ * one to read its build log, which follows a running build until it ends. While any deployment
+ * listed runs, the history is read again every `HISTORY_POLL_MS` (a row must not say Running once
+ * its build is done, the log open or not); the reads stop once none runs, at a failed read, or when
+ * the tab goes. Everything is read in the background; a late answer for a service no longer shown
+ * is dropped.
  */
 export function DeploymentsView({ panel }: { panel: Panel }) {
   const { api } = useWindowContext();
@@ -57,6 +62,23 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
     if (shown) void load(shown);
   }, [load, shown]);
 
+  // Each answer read schedules the next while a build runs; a failed read leaves the value as it was, so stops the reads.
+  const listed = list.value;
+  useEffect(() => {
+    if (!shown || !listed?.deployments.some((deployment) => deployment.status === 'running')) return;
+    const timer = setTimeout(() => void load(shown), HISTORY_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [listed, load, shown]);
+
+  // The log read says how the build stands now: a row that says otherwise is read again at once.
+  const selectedStatus = listed?.deployments.find((deployment) => deployment.id === selected)?.status;
+  const logRead = useCallback(
+    (status: DeploymentStatus) => {
+      if (selectedStatus !== undefined && status !== selectedStatus) refreshList();
+    },
+    [refreshList, selectedStatus],
+  );
+
   return (
     <section className="logs-view deployments-view" aria-label="Deployments">
       <ServicePicker
@@ -91,7 +113,7 @@ export function DeploymentsView({ panel }: { panel: Panel }) {
             {list.value?.truncated && <p className="muted">Only the newest {list.value.deployments.length} are shown.</p>}
           </div>
           {selected ? (
-            <BuildLog key={selected} panelId={panel.id} deploymentId={selected} onFinished={refreshList} />
+            <BuildLog key={selected} panelId={panel.id} deploymentId={selected} onRead={logRead} />
           ) : (
             list.value &&
             list.value.deployments.length > 0 && <p className="muted deployments-hint">Choose a deployment to read its build log.</p>
@@ -219,14 +241,15 @@ function StatusWord({ status }: { status: Deployment['status'] }) {
 /**
  * One deployment's build log, read at once and again every `BUILD_LOG_POLL_MS` while the build
  * runs; the reads stop when it ends, when another is chosen, or when the tab goes (unmounted).
+ * Each read's status is told to `onRead`.
  */
-function BuildLog({ panelId, deploymentId, onFinished }: { panelId: string; deploymentId: string; onFinished(): void }) {
+function BuildLog({ panelId, deploymentId, onRead }: { panelId: string; deploymentId: string; onRead(status: DeploymentStatus): void }) {
   const { api } = useWindowContext();
   const [state, setState] = useState<ReadState<DeploymentLog>>({ ...NOTHING_READ, loading: true });
   const [round, setRound] = useState(0);
   const [copied, setCopied] = useState('');
-  const finished = useRef(onFinished);
-  finished.current = onFinished;
+  const told = useRef(onRead);
+  told.current = onRead;
   const box = useRef<HTMLDivElement>(null);
   // Chosen in a narrow window, the log is below the history: once read, it comes into view. (A block body:
   // Chromium's scrollIntoView now returns a promise, which React would take for a cleanup.)
@@ -239,16 +262,13 @@ function BuildLog({ panelId, deploymentId, onFinished }: { panelId: string; depl
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let sawRunning = false;
     const read = async () => {
       try {
         const value = await api.getDeploymentLog(panelId, deploymentId);
         if (stopped) return;
         setState({ value, loading: false, error: null });
-        if (value.status === 'running') {
-          sawRunning = true;
-          timer = setTimeout(() => void read(), BUILD_LOG_POLL_MS);
-        } else if (sawRunning) finished.current();
+        told.current(value.status);
+        if (value.status === 'running') timer = setTimeout(() => void read(), BUILD_LOG_POLL_MS);
       } catch (caught) {
         // Following stops at a failure, said in the panel's words; Refresh starts it again.
         if (!stopped) setState((current) => ({ ...current, loading: false, error: failureInfo(caught) }));

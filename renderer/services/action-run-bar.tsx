@@ -2,7 +2,7 @@ import { SERVICE_ACTION_LABELS } from '../../shared/service-actions.ts';
 import { usePanels, useServiceActions } from '../window/app-context.tsx';
 import type { ServiceRun } from '../window/service-action-store.ts';
 import { formatCount } from '../ui/json-rows.ts';
-import { endedCount, fleetOutcomes } from './all-services-actions.ts';
+import { endedCount, runSummary } from './all-services-actions.ts';
 
 interface RunProgressProps {
   run: ServiceRun;
@@ -42,9 +42,9 @@ interface FleetRunBarProps {
 /** All services' run: under way (whichever view started it), then its summary with the panels' words for failures. */
 export function FleetRunBar({ run, onCancel, onDismiss }: FleetRunBarProps) {
   const { byId } = usePanels();
-  if (run.results === null)
-    return <RunProgress run={run} label={`${SERVICE_ACTION_LABELS[run.action]} across panels`} onCancel={onCancel} />;
-  const outcome = fleetOutcomes(run.action, run.results, (id) => byId.get(id)?.name ?? 'A removed panel');
+  const { states } = useServiceActions();
+  const outcome = runSummary(run, states, (id) => byId.get(id)?.name ?? 'A removed panel');
+  if (outcome === null) return <RunProgress run={run} label={`${SERVICE_ACTION_LABELS[run.action]} across panels`} onCancel={onCancel} />;
   return (
     <div className={`notice fleet-run ${outcome.failed ? 'notice-error' : 'notice-info'}`} role={outcome.failed ? 'alert' : 'status'}>
       <p>{outcome.text}</p>

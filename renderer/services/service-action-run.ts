@@ -1,18 +1,20 @@
 import type { PanelBridge } from '../../shared/contract/bridge.ts';
 import { plural } from '../../shared/counts.ts';
-import type { ServiceActionItem, ServiceActionItemResult } from '../../shared/fleet-services.ts';
+import type { ServiceActionItem } from '../../shared/fleet-services.ts';
 import type { ServiceList } from '../../shared/services.ts';
 import { SERVICE_ACTION_LABELS, type ServiceAction } from '../../shared/service-actions.ts';
 import type { Panel } from '../../shared/types.ts';
 import { failureInfo } from '../window/failure-info.ts';
 import type { ReadStore } from '../window/panel-reads.ts';
 import type { PanelStore } from '../window/panel-store.ts';
-import type {
-  ServiceActionState,
-  ServiceActionStore,
-  ServiceActionTarget,
-  ServiceRun,
-  ServiceRunOrigin,
+import {
+  type RunItemState,
+  runStates,
+  type ServiceActionState,
+  type ServiceActionStore,
+  type ServiceActionTarget,
+  type ServiceRun,
+  type ServiceRunOrigin,
 } from '../window/service-action-store.ts';
 import type { StatusStore, WindowNotice } from '../window/status-store.ts';
 
@@ -96,7 +98,8 @@ export function followServiceRuns({ serviceActionStore, statusStore, api, panelS
     }
     const { panelId } = ended.from;
     const panel = panelStore.getSnapshot().byId.get(panelId);
-    if (panel) statusStore.showNotice(panelRunOutcome(panel, ended.action, ended.results));
+    // Told from the states its rows say, as All services' summary is.
+    if (panel) statusStore.showNotice(panelRunOutcome(panel, ended.action, runStates(ended, serviceActionStore.getSnapshot().states)));
     serviceActionStore.dismissRun();
     // Unless signed out meanwhile.
     if (panel?.signedIn) void services.load(panelId);
@@ -111,14 +114,15 @@ export function isPanelRun(run: ServiceRun | null, panelId: string): run is Serv
 type Ended = Pick<ServiceActionState, 'phase' | 'message'>;
 
 /** A run on one panel's services, in one notice: one service's outcome in a sentence, several counted. */
-export function panelRunOutcome(panel: Panel, action: ServiceAction, results: readonly ServiceActionItemResult[]): WindowNotice {
-  const [only] = results;
-  if (results.length === 1 && only && only.outcome !== 'cancelled')
-    return oneOutcome(panel, only, action, { phase: only.outcome, message: only.message });
+export function panelRunOutcome(panel: Panel, action: ServiceAction, ended: readonly RunItemState[]): WindowNotice {
+  const [only] = ended;
+  // One ended is said in a sentence; one cancelled (or, its row says, not ended) is counted.
+  const said = only?.state.phase === 'done' || only?.state.phase === 'failed' || only?.state.phase === 'unknown';
+  if (ended.length === 1 && only && said) return oneOutcome(panel, only.item, action, only.state);
   return severalOutcomes(
     panel,
     action,
-    results.map((result) => ({ target: result, state: { phase: result.outcome, message: result.message } })),
+    ended.map(({ item, state }) => ({ target: item, state })),
   );
 }
 
@@ -162,11 +166,14 @@ export function outcomesText(subject: string, ended: readonly NamedOutcome[]): {
   const failed = of('failed');
   const unknown = of('unknown');
   const cancelled = of('cancelled');
+  // None once its run's results are in, unless its row still says so: then the summary says it too.
+  const going = ended.length - of('done').length - failed.length - unknown.length - cancelled.length;
   const counts = [
     `${of('done').length} done`,
     failed.length > 0 && `${failed.length} failed`,
     unknown.length > 0 && `${unknown.length} with the outcome unknown`,
     cancelled.length > 0 && `${cancelled.length} cancelled before being sent`,
+    going > 0 && `${going} not ended`,
   ].filter(Boolean);
   const parts = [`${subject}: ${counts.join(', ')}.`];
   for (const { name, state } of failed.slice(0, NAMED_FAILURES)) parts.push(`${name} failed: ${state.message ?? ''}`.trim());

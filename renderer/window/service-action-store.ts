@@ -32,6 +32,23 @@ export function resultStates(results: readonly ServiceActionItemResult[]): [stri
   return results.map((result) => [keyOf(result), { action: result.action, phase: result.outcome, message: result.message }]);
 }
 
+/** An item of a run and how it stands in the window: what its row says, and its summary counts. */
+export interface RunItemState {
+  item: ServiceActionItem;
+  state: ServiceActionState;
+}
+
+/**
+ * Each item of `run` as the window's `states` say it, in the order asked: the one state its rows
+ * and its summary are both made from (an item not heard of yet still waits its turn).
+ */
+export function runStates(run: ServiceRun, states: ReadonlyMap<string, ServiceActionState>): RunItemState[] {
+  return run.items.map((item, index) => ({
+    item,
+    state: states.get(run.keys[index]!) ?? { action: run.action, phase: 'queued', message: null },
+  }));
+}
+
 /** Where a run was started: one panel's Services tab (its progress, Cancel and outcome are the tab's), or All services. */
 export type ServiceRunOrigin = { panelId: string } | 'fleet';
 
@@ -56,13 +73,28 @@ export interface ServiceActionSnapshot {
 
 /** How each service's last action stands, and the run main holds: for the Services tab and All services. */
 export class ServiceActionStore extends SnapshotStore<ServiceActionSnapshot> {
+  /**
+   * The keys whose run's results the window has, until a run asks them again: main's events and
+   * its answers reach the window by different ways, so a step heard after the results is older.
+   */
+  readonly #settled = new Set<string>();
+  /** A run's end was heard: main's run as it stood when the window started is older news. */
+  #endHeard = false;
+
   constructor() {
     super({ states: new Map(), run: null });
   }
 
-  /** A service action moved on: shown as under way (a deploy as deploying) until it ends, then its outcome. */
+  /**
+   * A service action moved on: shown as under way (a deploy as deploying) until it ends, then its
+   * outcome. Its `sent` heard once its run's results are in is that run's, late: dropped, or its row
+   * would say under way under a summary that counts it done. (Every action the window asks for is a
+   * run, which unsettles its keys first.)
+   */
   serviceActionChanged({ panelId, projectName, serviceName, action, phase, message }: ServiceActionEvent): void {
-    this.setStates([[serviceActionKey(panelId, projectName, serviceName), { action, phase, message }]]);
+    const key = serviceActionKey(panelId, projectName, serviceName);
+    if (phase === 'sent' && this.#settled.has(key)) return;
+    this.setStates([[key, { action, phase, message }]]);
   }
 
   /** Each service (by `serviceActionKey`) stands as said: one change for thousands (the results of a run). */
@@ -85,7 +117,10 @@ export class ServiceActionStore extends SnapshotStore<ServiceActionSnapshot> {
   startRun(from: ServiceRunOrigin, action: ServiceAction, items: readonly ServiceActionItem[]): ServiceRun {
     const run: ServiceRun = { from, action, items, keys: items.map(keyOf), results: null, cancelling: false };
     const states = new Map(this.getSnapshot().states);
-    for (const key of run.keys) states.set(key, { action, phase: 'queued', message: null });
+    for (const key of run.keys) {
+      states.set(key, { action, phase: 'queued', message: null });
+      this.#settled.delete(key);
+    }
     this.update(this.running() ? { states } : { states, run });
     return run;
   }
@@ -94,12 +129,18 @@ export class ServiceActionStore extends SnapshotStore<ServiceActionSnapshot> {
    * The run ended (main's `serviceActionsEnded`, or the answer to the window's own `run`, whichever
    * comes first): each item stands as its result says, with what main had no step for (cancelled,
    * refused before sending). An answer that arrives late, once a newer run is the window's (the
-   * event ended this one first), changes nothing; nor do results of other items.
+   * event ended this one first), changes nothing; nor do results of other items. Main's end of a run
+   * the window does not hold (it heard the end before main's answer about the run at its start)
+   * still says how each item ended.
    */
   endRun(results: readonly ServiceActionItemResult[], answerTo?: ServiceRun): void {
     const { run } = this.getSnapshot();
-    if (run === null || run.results !== null || (answerTo && answerTo !== run) || !sameItems(run, results)) return;
-    this.update({ states: new Map([...this.getSnapshot().states, ...resultStates(results)]), run: { ...run, results } });
+    if (answerTo === undefined) this.#endHeard = true;
+    const held = run !== null && run.results === null && (!answerTo || answerTo === run) && sameItems(run, results);
+    if (!held && (answerTo !== undefined || run !== null)) return;
+    for (const result of results) this.#settled.add(keyOf(result));
+    const states = new Map([...this.getSnapshot().states, ...resultStates(results)]);
+    this.update(held ? { states, run: { ...run, results } } : { states });
   }
 
   /** Main refused `run` whole: nothing was sent, its items say why, and it is no longer the window's run. */
@@ -126,14 +167,18 @@ export class ServiceActionStore extends SnapshotStore<ServiceActionSnapshot> {
    * is that panel's, one across panels All services'.
    */
   adoptRun({ action, items, cancelling }: ServiceActionRun): void {
-    // One started here since is newer than main's answer about the start of the window.
-    if (this.running()) return;
+    // One started here since is newer than main's answer about the start of the window; so is a run's end heard since.
+    if (this.running() || this.#endHeard) return;
     const panels = new Set(items.map((item) => item.panelId));
     const [only] = panels;
     const from: ServiceRunOrigin = panels.size === 1 && only !== undefined ? { panelId: only } : 'fleet';
     const run: ServiceRun = { from, action, items, keys: items.map(keyOf), results: null, cancelling };
     const states = new Map(this.getSnapshot().states);
-    for (const [index, item] of items.entries()) states.set(run.keys[index]!, { action, phase: item.phase, message: item.message });
+    // The window listened before it asked: a step it heard meanwhile is newer than the answer.
+    for (const [index, item] of items.entries()) {
+      const key = run.keys[index]!;
+      if (!states.has(key)) states.set(key, { action, phase: item.phase, message: item.message });
+    }
     this.update({ states, run });
   }
 }

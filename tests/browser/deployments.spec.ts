@@ -132,6 +132,47 @@ test('the Deployments tab lists a service’s deployments, reads a build log and
   expect(JSON.stringify(app.events)).not.toContain(token);
 });
 
+test('issue 35: a deployment listed while it runs says Done once the build ends, before its log is opened and after', async ({
+  page,
+  launch,
+  panelServer,
+  confirmations,
+}) => {
+  test.setTimeout(120_000);
+  panelServer.services.addService({ projectName: 'shop', name: 'web', type: 'app' });
+  const actions = panelServer.serviceActions;
+  const app = await launch(page);
+  await page.setViewportSize({ width: 900, height: 600 });
+  await openSignedInTab(page, app.core, panelServer.url, 'Services');
+  // The operator's steps: a deploy from the row's menu, its build held until the test ends it.
+  actions.setDeployTime(0);
+  const endBuild = actions.holdDeploys();
+  const services = page.getByRole('table', { name: 'Services' });
+  await services.getByRole('button', { name: 'Actions for shop/web' }).click();
+  await page.getByRole('menu', { name: 'shop/web' }).getByRole('menuitem', { name: 'Deploy…', exact: true }).click();
+  await answerInMain(confirmations, { title: 'Deploy shop/web on Shop' });
+  await expect.poll(() => actions.actions()[0]?.status).toBe('running');
+
+  await page.getByRole('button', { name: 'Deployments', exact: true }).click();
+  const view = page.getByRole('region', { name: 'Deployments' });
+  await fillServicePicker(view, 'Show deployments', 'shop', 'web');
+  await view.getByRole('button', { name: 'Show deployments' }).click();
+  const row = view.getByRole('table', { name: 'Deployments' }).getByRole('row').nth(1);
+  await expect(row).toContainText('Running');
+  await expect(row).toContainText('so far');
+
+  endBuild();
+  await expect(page.locator('.window-notice')).toContainText('Deployed shop/web on Shop');
+  // The row follows the build to its end by itself: nothing clicked, no Refresh.
+  await expect(row).toContainText('Done', { timeout: 15_000 });
+  await expect(row).not.toContainText('so far');
+  await expect(row.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
+  await row.getByRole('button', { name: 'build' }).click();
+  await expect(view.locator('.build-log-status')).toContainText('Done');
+  await expect(row).toContainText('Done');
+  await checkScreenBothSizes(page, 'deployments-08-ended-while-listed');
+});
+
 test.describe('over the RPC layer (2.31–2.32)', () => {
   test.use({ panelStyle: 'rpc' });
   test('the Deployments tab checks the names and says a failed read in the panel’s words', async ({ page, launch, panelServer }) => {

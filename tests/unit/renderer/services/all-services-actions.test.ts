@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ServiceActionItemResult } from '../../../../shared/fleet-services.ts';
-import { actionItems, endedCount, fleetOutcomes } from '../../../../renderer/services/all-services-actions.ts';
+import { actionItems, endedCount, runSummary } from '../../../../renderer/services/all-services-actions.ts';
 import type { FleetServiceRow } from '../../../../renderer/services/all-services-rows.ts';
 import { planServiceAction } from '../../../../renderer/services/service-action-plan.ts';
-import { resultStates, type ServiceActionState } from '../../../../renderer/window/service-action-store.ts';
+import {
+  resultStates,
+  type ServiceActionState,
+  type ServiceRun,
+  serviceActionKey,
+} from '../../../../renderer/window/service-action-store.ts';
+
+const keyOf = ({ panelId, projectName, serviceName }: { panelId: string; projectName: string; serviceName: string }) =>
+  serviceActionKey(panelId, projectName, serviceName);
 
 /** An action across panels: the items asked of main, progress and the summary (main's confirmation shows the plan). */
 
@@ -47,9 +55,19 @@ test('progress counts the ended items of this action; the results become row sta
   states.set('d/shop/web', { action: 'restart', phase: 'sent', message: null });
   states.set('e/shop/web', { action: 'stop', phase: 'done', message: null });
   assert.equal(endedCount(['a/shop/web', 'b/shop/web', 'd/shop/web', 'e/shop/web'], states, 'restart'), 2);
-  const { text, failed } = fleetOutcomes('restart', results, (id) => `Panel ${id}`);
+  const items = results.map(({ panelId, projectName, serviceName }) => ({ panelId, projectName, serviceName }));
+  const run: ServiceRun = { from: 'fleet', action: 'restart', items, keys: items.map(keyOf), results: null, cancelling: false };
+  const panelName = (id: string) => `Panel ${id}`;
+  assert.equal(runSummary(run, states, panelName), null);
+  const { text, failed } = runSummary({ ...run, results }, states, panelName)!;
   assert.equal(failed, true);
   assert.match(text, /^Restart of 4 services on 3 panels: 1 done, 1 failed, 1 with the outcome unknown, 1 cancelled before being sent\./);
   assert.match(text, /Panel b: shop\/web failed: Service not found/);
   assert.match(text, /Outcome unknown for Panel c: shop\/web: No answer in time\./);
+  // The summary is of the states the rows say, never of the results beside them: a row under way is not counted done.
+  states.set('a/shop/web', { action: 'restart', phase: 'sent', message: null });
+  assert.match(
+    runSummary({ ...run, results }, states, panelName)!.text,
+    /: 0 done, 1 failed, 1 with the outcome unknown, 1 cancelled before being sent, 1 not ended\./,
+  );
 });

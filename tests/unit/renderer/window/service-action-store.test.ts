@@ -102,3 +102,30 @@ test('the run main holds is taken up at start: its phases, and whose it is by it
   early.adoptRun({ action: 'deploy', items: [{ ...item('p', 'web'), phase: 'sent', message: null }], cancelling: false });
   assert.equal(early.getSnapshot().run, started);
 });
+
+test('issue 35: what the window hears late of a run never takes its rows back from where its results put them', () => {
+  // A step of the run heard after its results (main's events and answers come by different ways) is older news.
+  const store = new ServiceActionStore();
+  const run = store.startRun('fleet', 'restart', [item('p', 'web')]);
+  store.endRun([done('p', 'web')], run);
+  store.serviceActionChanged({ type: 'serviceActionChanged', ...item('p', 'web'), action: 'restart', phase: 'sent', message: null });
+  assert.equal(phase(store, 'p', 'web'), 'done');
+  // The next run of the service is heard again from its first step.
+  store.dismissRun();
+  store.startRun('fleet', 'restart', [item('p', 'web')]);
+  store.serviceActionChanged({ type: 'serviceActionChanged', ...item('p', 'web'), action: 'restart', phase: 'sent', message: null });
+  assert.equal(phase(store, 'p', 'web'), 'sent');
+
+  // A reloaded window: a step heard before main's answer about its run is newer than that answer.
+  const reloaded = new ServiceActionStore();
+  reloaded.serviceActionChanged({ type: 'serviceActionChanged', ...item('p', 'web'), action: 'restart', phase: 'done', message: null });
+  const held = { action: 'restart' as const, cancelling: false };
+  reloaded.adoptRun({ ...held, items: [{ ...item('p', 'web'), phase: 'sent', message: null }] });
+  assert.equal(phase(reloaded, 'p', 'web'), 'done');
+  // The run's end heard before that answer: each item stands as it ended, and no run is left under way.
+  const late = new ServiceActionStore();
+  late.endRun([done('p', 'web')]);
+  late.adoptRun({ ...held, items: [{ ...item('p', 'web'), phase: 'sent', message: null }] });
+  assert.equal(phase(late, 'p', 'web'), 'done');
+  assert.equal(late.running(), false);
+});
