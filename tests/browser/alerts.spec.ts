@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Alert } from '../../shared/alerts.ts';
 import { DEMO_USER, startReferencePanel } from '../support/reference-panel/server.ts';
 import { expect, test } from './fixtures.ts';
-import { checkScreen, checkScreenBothSizes } from './screens.ts';
+import { checkScreen, checkScreenBothSizes, checkScreenThreeSizes } from './screens.ts';
 
 /**
  * The Alerts view: the alerts main raised, newest first, from the View menu, the palette and the panel list; a
@@ -70,7 +70,7 @@ test('the Alerts view: from the menu and the palette, a crash arrives on top, se
     await expect(rows.first()).toContainText('Service down');
     await expect(rows.first()).toContainText(`${running!.projectName}/${running!.name}`);
     await expect(rows.first()).toContainText('Billing');
-    await checkScreenBothSizes(page, 'alerts-01-list');
+    await checkScreenThreeSizes(page, 'alerts-01-list');
 
     // Search: every word in kind, message and panel.
     await view.getByRole('searchbox', { name: 'Search the alerts' }).fill('disk shop 3');
@@ -189,7 +189,7 @@ test('the Alerts view beside the table at 900x600 and 1280x800: each message and
       }
       expect(problems, `at ${size.width}x${size.height}`).toEqual([]);
     }
-    await checkScreenBothSizes(page, 'alerts-05-beside-the-table');
+    await checkScreenThreeSizes(page, 'alerts-05-beside-the-table');
   } finally {
     await panelServer.close();
   }

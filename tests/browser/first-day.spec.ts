@@ -1,9 +1,8 @@
-import type { Page } from '@playwright/test';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-core.ts';
 import { selfSignedCertificate } from '../support/tls-certificate.ts';
 import { expect, test } from './fixtures.ts';
-import { checkScreen } from './screens.ts';
+import { checkScreenThreeSizes } from './screens.ts';
 
 /**
  * Issue 35's first day, as the operator meets it: a pasted list of 200 reference panels (40
@@ -45,19 +44,6 @@ function actionCounter() {
       return actions;
     },
   };
-}
-
-/** A screen at the three sizes the issue names (900x600, 1280x800, full HD), then back to 1280x800. */
-async function atThreeSizes(page: Page, name: string): Promise<void> {
-  for (const [width, height, suffix] of [
-    [900, 600, ''],
-    [1280, 800, '-1280'],
-    [1920, 1080, '-full-hd'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await checkScreen(page, `${name}${suffix}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 test('the first day: 200 pasted panels to all signed in with health on the table, in at most 60 actions', async ({ page, launch }) => {
@@ -108,7 +94,7 @@ test('the first day: 200 pasted panels to all signed in with health on the table
     await expect(outcomes).toContainText('10 need a two-factor code');
     await expect(outcomes).toContainText('15 need a certificate trusted');
     await expect(outcomes).toContainText('13 refused the email or password');
-    await atThreeSizes(page, '90-first-day-review');
+    await checkScreenThreeSizes(page, '90-first-day-review');
 
     // The 15 certificates in one list, trusted by selection in one step.
     const review = done.getByRole('table', { name: 'Certificates to review' });
@@ -137,7 +123,7 @@ test('the first day: 200 pasted panels to all signed in with health on the table
     for (let left = 10; left > 0; left -= 1) {
       const field = done.getByLabel('Authentication code');
       await expect(field).toBeFocused();
-      if (left === 10) await atThreeSizes(page, '91-first-day-codes');
+      if (left === 10) await checkScreenThreeSizes(page, '91-first-day-codes');
       await act(field.fill(CODE));
       await act(page.keyboard.press('Enter'));
       await expect(outcomes).toContainText(`${FLEET - left + 1} signed in`);
@@ -159,7 +145,7 @@ test('the first day: 200 pasted panels to all signed in with health on the table
     const table = panelList.getByRole('grid', { name: 'Panel table' });
     await expect(table.locator('.fleet-row').first().locator('.col-version')).toHaveText(/^2\.\d+\.\d+$/);
     const seconds = Math.round((Date.now() - started) / 1000);
-    await atThreeSizes(page, '92-first-day-table');
+    await checkScreenThreeSizes(page, '92-first-day-table');
 
     console.log(`first day: ${counter.count} operator actions, ${seconds} s from the paste to all ${FLEET} signed in and checked`);
     expect((await app.core.listPanels()).filter((panel) => panel.signedIn)).toHaveLength(FLEET);

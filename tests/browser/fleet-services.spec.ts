@@ -4,7 +4,7 @@ import type { ReferencePanel } from '../support/reference-panel/server.ts';
 import { startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, onlyServices } from '../support/signed-in-core.ts';
 import { answerInMain, demo, expect, test } from './fixtures.ts';
-import { checkScreenBothSizes } from './screens.ts';
+import { checkScreenBothSizes, checkScreenThreeSizes } from './screens.ts';
 
 /**
  * The fleet's Services view against reference panels of the three Easypanel generations (tRPC,
@@ -88,7 +88,7 @@ test('the fleet Services view: three groupings, search and filter, a selection a
     await expect(serviceRow(page, 'Acme staging', 'shop', 'api')).toContainText('Down');
     // Virtualised: never every row at once, whatever the fleet.
     expect(await table(page).locator('tbody tr').count()).toBeLessThan(42);
-    await checkScreenBothSizes(page, 'fleet-services-01-by-panel');
+    await checkScreenThreeSizes(page, 'fleet-services-01-by-panel');
 
     // By project, then by state (attention first); the choice is kept with the panel list's settings.
     const grouping = view(page).getByRole('group', { name: 'Group by' });

@@ -30,6 +30,20 @@ export async function checkScreenBothSizes(page: Page, name: string): Promise<vo
   await page.setViewportSize({ width: 900, height: 600 });
 }
 
+/** `checkScreen` at 900x600 (name), 1280x800 (name-1280) and full HD (name-full-hd), then back at the size it was. */
+export async function checkScreenThreeSizes(page: Page, name: string): Promise<void> {
+  const was = page.viewportSize() ?? { width: 900, height: 600 };
+  for (const [width, height, suffix] of [
+    [900, 600, ''],
+    [1280, 800, '-1280'],
+    [1920, 1080, '-full-hd'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await checkScreen(page, `${name}${suffix}`);
+  }
+  await page.setViewportSize(was);
+}
+
 /**
  * Everything the renderer holds that a test can reach: the DOM with input values, every string
  * under `window` (walked, cycles skipped), cookies, both storages and every IndexedDB record.
