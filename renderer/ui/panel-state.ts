@@ -122,13 +122,19 @@ function stateUnderstood(health: PanelHealth): boolean {
   return health.servicesDown !== null && health.problem === null;
 }
 
+/** Signed in, and its last check got no answer (or none to trust): a read now would most likely fail the same way. */
+export function isUnreachable(panel: Pick<Panel, 'signedIn' | 'lastCheck'>): boolean {
+  const check = panel.lastCheck;
+  return panel.signedIn && check !== null && !check.ok && NETWORK_CODES.has(check.error.code);
+}
+
 /** What is wrong with `panel` (and its last state read), worst first, and its state in one word. */
 export function judgePanel(panel: Panel, health: PanelHealth | undefined): PanelJudgement {
   const facts: { severity: Severity; text: string }[] = [];
   const check = panel.lastCheck;
   const checkFailed = panel.signedIn && check !== null && !check.ok;
   if (checkFailed) {
-    const unreachable = NETWORK_CODES.has(check.error.code);
+    const unreachable = isUnreachable(panel);
     facts.push({
       severity: unreachable ? SEVERITY.unreachable : SEVERITY.stateUnknown,
       text: `${unreachable ? 'Unreachable' : 'Check failed'}: ${shortMessage(check.error.message)}`,
