@@ -36,7 +36,8 @@ export type NumericSetting =
 export const SETTING_LIMITS: Readonly<Record<NumericSetting, { min: number; max: number }>> = Object.freeze({
   checkConcurrency: { min: 1, max: 64 },
   checkIntervalMinutes: { min: 0, max: 1440 },
-  expiryWarningMinutes: { min: 0, max: 1440 },
+  // Seven days: an operator asks for the sessions ending this week, not only today.
+  expiryWarningMinutes: { min: 0, max: 10_080 },
   requestTimeoutSeconds: { min: 3, max: 120 },
   diskAlertPercent: { min: 50, max: 99 },
 });

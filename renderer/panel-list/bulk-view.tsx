@@ -106,8 +106,9 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
     });
 
   // Log out and Remove lose sign-ins (Remove the panels too): whichever way asked for, they ask first.
+  // With a production panel among them main asks, its name typed, so the window does not ask too.
   const askLogOut = () => {
-    if (signedIn.length > 0) void confirmFirst(logOutQuestion(panels), logOut);
+    if (signedIn.length > 0) void confirmFirst(signedIn.some((panel) => panel.colour === 'red') ? null : logOutQuestion(panels), logOut);
   };
   const askRemove = () => void confirmFirst(removeQuestion(panels), remove);
   useCommandHandlers({

@@ -25,6 +25,8 @@ interface PanelListProps {
   onMark(ids: readonly string[], focusId: string): void;
   /** Enter on a panel (the one shown): the operator wants to work in it (a signed-out one: log in). */
   onOpen(id: string): void;
+  /** A click on a row's words for its services down: the panel, on its own, at that tab. */
+  onShowTab(id: string, tab: 'services'): void;
   /** Right click on a row, or the context-menu key: the row menu, at this point of the window. */
   onOpenMenu(at: { x: number; y: number }): void;
   /** Folds or unfolds a section, by its key. */
@@ -78,6 +80,7 @@ export function ListLayout({
   onSelect,
   onMark,
   onOpen,
+  onShowTab,
   onOpenMenu,
   onToggleSection,
   now,
@@ -316,7 +319,21 @@ export function ListLayout({
                 </span>
                 <span className="panel-item-meta">
                   {state && (
-                    <span className={`meta-state tone-${attention.tone}`}>
+                    // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a shortcut for the mouse; the keyboard has the palette's Services
+                    <span
+                      className={`meta-state tone-${attention.tone}${state.tab ? ' meta-opens' : ''}`}
+                      title={state.tab ? 'Open its services' : undefined}
+                      onClick={(event) => {
+                        const tab = state.tab;
+                        // Shift and Ctrl clicks select, as anywhere on the row.
+                        if (!tab || event.shiftKey || event.ctrlKey || event.metaKey) return;
+                        event.stopPropagation();
+                        focusList(event.currentTarget);
+                        setActiveKey(panel.id);
+                        anchor.current = panel.id;
+                        onShowTab(panel.id, tab);
+                      }}
+                    >
                       {state.text}
                       {state.asOf && <span className="meta-stale"> ({state.asOf})</span>}
                     </span>

@@ -288,6 +288,7 @@ export function PanelListPane() {
               onMark={(ids, focusId) => locationStore.selectMany(ids, focusId)}
               // Enter on a signed-out (or expired) panel: its log in form, at the password when the email is known.
               onOpen={open}
+              onShowTab={(id, tab) => locationStore.showPanelAt(id, tab)}
               onOpenMenu={(at) => dialogStore.openDialog({ kind: 'rowMenu', at })}
               onToggleSection={toggleSection}
               now={now}

@@ -42,24 +42,28 @@ export function typeAheadIndex(names: readonly string[], typed: string, from: nu
 
 /**
  * What a list row says of its panel's state beside the dot: the state's word, or for services down
- * which ones ("web, api down"), and when its figures are older than the last check, their age
- * ("as of 3 h ago"). Null for a panel that is simply OK, signed out or new: the dot says it.
+ * which ones ("web, api +3 down"), and when its figures are older than the last check, their age
+ * ("as of 3 h ago"); `tab`, the panel's tab a click on the text opens (services down: where they
+ * are listed), null when the text has none of its own. Null for a panel that is simply OK, signed
+ * out or new: the dot says it.
  */
 export function rowStateText(
   row: Pick<PanelRow, 'panel' | 'health' | 'kind' | 'label'>,
   now: number,
-): { text: string; asOf: string | null } | null {
+): { text: string; asOf: string | null; tab: 'services' | null } | null {
   const asOf = staleAge(row.panel, row.health, now);
   switch (row.kind) {
     case 'degraded': {
+      const down = servicesDownText(row.health, 'short');
+      if (down) return { text: down, asOf, tab: 'services' };
       const disk = diskPercent(row.health);
-      return { text: servicesDownText(row.health, 'short') ?? (disk === null ? row.label : `disk ${disk}% full`), asOf };
+      return { text: disk === null ? row.label : `disk ${disk}% full`, asOf, tab: null };
     }
     case 'unknown':
     case 'unreachable':
     case 'expired':
     case 'signed-in':
-      return { text: row.label, asOf };
+      return { text: row.label, asOf, tab: null };
     default:
       return null;
   }

@@ -39,7 +39,11 @@ export function BackgroundChecks({ draft, onEdit, fieldError }: PreferencesSecti
           'Checks at once',
           `Session reads in flight at most, ${SETTING_LIMITS.checkConcurrency.min} to ${SETTING_LIMITS.checkConcurrency.max}.`,
         )}
-        {number('expiryWarningMinutes', 'Expiry warning', 'Minutes before a session ends; 0 turns it off.')}
+        {number(
+          'expiryWarningMinutes',
+          'Expiry warning',
+          `Minutes before a session ends, up to ${SETTING_LIMITS.expiryWarningMinutes.max.toLocaleString('en')} (seven days); 0 turns it off.`,
+        )}
         {number(
           'requestTimeoutSeconds',
           'Request timeout',

@@ -6,6 +6,7 @@ import { fold } from '../../shared/text-fold.ts';
 import { NO_GROUP, padNumbers } from '../panel-list/index.ts';
 import { containsEvery, STATE_ATTENTION_ORDER, STATE_WORDS, searchWords, serviceSearchText, sortServices } from './service-rows.ts';
 import { serviceActionKey } from '../window/window-store.ts';
+import { isUnreachable } from '../ui/panel-state.ts';
 
 /**
  * The fleet's Services view: every service of every signed-in panel as one row, searched, filtered
@@ -61,6 +62,18 @@ export function readPanels(
   });
   read.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.panel.address < b.panel.address ? -1 : 1));
   return read.map(({ panel, read: one }) => ({ panel, read: one }));
+}
+
+/**
+ * The signed-in panels whose services were not read: `toRead`, those a read (Check all) would
+ * bring; `unreachable`, those whose last check got no answer, which a Check all cannot help.
+ */
+export function unreadPanels(
+  panels: readonly Panel[],
+  services: ReadonlyMap<string, PanelServices>,
+): { toRead: Panel[]; unreachable: Panel[] } {
+  const unread = panels.filter((panel) => panel.signedIn && !services.has(panel.id));
+  return { toRead: unread.filter((panel) => !isUnreachable(panel)), unreachable: unread.filter(isUnreachable) };
 }
 
 /** One panel's rows, from the cache when neither the panel nor its services changed. */

@@ -1,7 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { plural } from '../../shared/counts.ts';
 import type { ServiceAction } from '../../shared/service-actions.ts';
-import type { ServicesGrouping } from '../../shared/types.ts';
+import type { Panel, ServicesGrouping } from '../../shared/types.ts';
 import { useFleetServices, usePanelListChoices, useNow, usePanels, useServiceActions, useWindowContext } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
 import { formatCount } from '../ui/json-rows.ts';
@@ -14,6 +14,7 @@ import {
   groupFleetServices,
   readPanels,
   readProblems,
+  unreadPanels,
   STATE_FILTER_NAMES,
   type StateFilter,
 } from './all-services-rows.ts';
@@ -34,6 +35,15 @@ const GROUPINGS: readonly [ServicesGrouping, string][] = [
   ['state', 'State'],
 ];
 const rowKey = (row: FleetServiceRow) => row.key;
+
+const NAMES_SHOWN = 3;
+
+/** "Hooli", "Hooli, Initech and 2 more": the panels that did not answer, named. */
+function unansweredNames(panels: readonly Panel[]): string {
+  const shown = panels.slice(0, NAMES_SHOWN).map((panel) => panel.name);
+  const more = panels.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(panels.length === 2 ? ' and ' : ', ');
+}
 
 /**
  * Every service of every signed-in panel as main last read them (each check reads them), in one
@@ -71,7 +81,15 @@ export function FleetServicesView() {
   useEffect(() => search.current?.focus(), []);
 
   const signedIn = (panels ?? []).filter((panel) => panel.signedIn).length;
-  const unread = signedIn - read.length;
+  // Check all is offered only where a read would help: not to panels whose last check got no answer.
+  const { toRead, unreachable } = useMemo(() => unreadPanels(panels ?? [], services), [panels, services]);
+  const unanswered = unreachable.length > 0 && (
+    <p className="muted">
+      {unansweredNames(unreachable)} did not answer {unreachable.length === 1 ? 'its' : 'their'} last check:{' '}
+      {unreachable.length === 1 ? 'its services show' : 'their services show'} here once{' '}
+      {unreachable.length === 1 ? 'it answers' : 'they answer'}.
+    </p>
+  );
   const problems = grouping === 'panel' ? [] : readProblems(read);
   // Straight to main, which shows every service under its panel in its own confirmation and asks once.
   const ask = (targets: readonly FleetServiceRow[], action: ServiceAction) => {
@@ -155,14 +173,16 @@ export function FleetServicesView() {
           </p>
         </div>
       )}
-      {unread > 0 && read.length > 0 && (
+      {toRead.length > 0 && read.length > 0 && (
         <div className="notice notice-info">
           <p>
-            {plural(unread, 'signed-in panel has', 'signed-in panels have')} not been read since Paneldeck started: Check all reads them.
+            {plural(toRead.length, 'signed-in panel has', 'signed-in panels have')} not been read since Paneldeck started: Check all reads
+            them.
           </p>
           {checkButton}
         </div>
       )}
+      {read.length > 0 && unanswered}
       {problems.length > 0 && (
         <p className="notice notice-warning">
           {plural(problems.length, "panel's last read failed", "panels' last reads failed")}, so{' '}
@@ -193,11 +213,16 @@ export function FleetServicesView() {
         </p>
       ) : read.length === 0 ? (
         <div className="fleet-services-empty">
-          <p className="muted">
-            The services of the {plural(signedIn, 'signed-in panel')} have not been read since Paneldeck started. Check all reads them (the
-            background checks do too).
-          </p>
-          {checkButton}
+          {toRead.length > 0 && (
+            <>
+              <p className="muted">
+                The services of the {plural(toRead.length, 'signed-in panel')} have not been read since Paneldeck started. Check all reads
+                them (the background checks do too).
+              </p>
+              {checkButton}
+            </>
+          )}
+          {unanswered}
         </div>
       ) : items.length === 0 ? (
         <p className="muted fleet-services-empty">

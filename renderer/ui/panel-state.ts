@@ -72,9 +72,10 @@ export function shortMessage(message: string): string {
 }
 
 /**
- * The services down in words: "web, api down" (`short`, for a narrow line: the service names, two at
- * most), else "2 services down: shop/web, shop/api" (up to `names` of them, "…" past); the count
- * alone when the check could not name them. Null when none is down or it is not known.
+ * The services down in words: "web, api +3 down" (`short`, for a narrow line: the first two
+ * service names, then how many more), else "2 services down: shop/web, shop/api" (up to `names` of
+ * them, "…" past); the count alone when the check could not name them. Null when none is down or
+ * it is not known.
  */
 export function servicesDownText(health: PanelHealth | undefined, form: 'short' | 'long', names = 3): string | null {
   const down = health?.servicesDown ?? null;
@@ -83,9 +84,10 @@ export function servicesDownText(health: PanelHealth | undefined, form: 'short' 
   const named = health?.downServices ?? null;
   if (named === null || named.length === 0) return count;
   if (form === 'short') {
-    // Only when every one fits: two names at most, the rest is the count's.
-    if (down > 2 || named.length < down) return count;
-    return `${named.map((name) => name.slice(name.indexOf('/') + 1)).join(', ')} down`;
+    // Two names fit a row's line; the rest (named or not) are counted, so the row still says how many.
+    const shown = named.slice(0, 2).map((name) => name.slice(name.indexOf('/') + 1));
+    const more = down - shown.length;
+    return `${shown.join(', ')}${more > 0 ? ` +${more}` : ''} down`;
   }
   const more = down > Math.min(names, named.length) ? ', …' : '';
   return `${count}: ${named.slice(0, names).join(', ')}${more}`;
@@ -124,6 +126,12 @@ function stateUnderstood(health: PanelHealth): boolean {
   return health.servicesDown !== null && health.problem === null;
 }
 
+/** Signed in, and its last check got no answer (or none to trust): a read now would most likely fail the same way. */
+export function isUnreachable(panel: Pick<Panel, 'signedIn' | 'lastCheck'>): boolean {
+  const check = panel.lastCheck;
+  return panel.signedIn && check !== null && !check.ok && NETWORK_CODES.has(check.error.code);
+}
+
 /** What is wrong with `panel` (and its last state read), worst first, and its state in one word. */
 export function judgePanel(panel: Panel, health: PanelHealth | undefined): PanelJudgement {
   // Each fact in full (`text`) and as a short phrase (`short`, the part before its colon).
@@ -131,7 +139,7 @@ export function judgePanel(panel: Panel, health: PanelHealth | undefined): Panel
   const check = panel.lastCheck;
   const checkFailed = panel.signedIn && check !== null && !check.ok;
   if (checkFailed) {
-    const unreachable = NETWORK_CODES.has(check.error.code);
+    const unreachable = isUnreachable(panel);
     facts.push({
       severity: unreachable ? SEVERITY.unreachable : SEVERITY.stateUnknown,
       text: `${unreachable ? 'Unreachable' : 'Check failed'}: ${shortMessage(check.error.message)}`,

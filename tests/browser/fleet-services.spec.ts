@@ -204,6 +204,35 @@ test('the empty states say what to do: no panel signed in, then not read since s
   }
 });
 
+test('Check all is offered only where a read helps: never to a panel whose last check got no answer', async ({ page, launch }) => {
+  const app = await launch(page);
+  const billing = await startReferencePanel({ style: 'public', demoProjects: 1 });
+  const gone = await startReferencePanel({ style: 'public', demoProjects: 1 });
+  try {
+    const read = await app.core.addPanel({ address: billing.url, name: 'Billing' });
+    const unanswered = await app.core.addPanel({ address: gone.url, name: 'Gone' });
+    await app.core.logIn(read.id, demo);
+    await app.core.logIn(unanswered.id, demo);
+    // Gone stops answering before its services were ever read: its check finds it unreachable.
+    await gone.close();
+    await app.core.checkPanels();
+    await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: 'All services', exact: true }).click();
+    await expect(headings(page).first()).toContainText('Billing');
+    await expect(view(page)).toContainText('Gone did not answer its last check: its services show here once it answers.');
+    await expect(view(page)).not.toContainText('Check all reads them');
+    await expect(view(page).getByRole('button', { name: 'Check all' })).toHaveCount(0);
+    await checkScreenBothSizes(page, 'fleet-services-10-unanswered');
+
+    // Only Gone signed in: the empty state says why, with no Check all either.
+    await app.core.logOut(read.id);
+    await expect(view(page)).toContainText('Gone did not answer its last check');
+    await expect(view(page)).not.toContainText('Check all reads them');
+    await expect(view(page).getByRole('button', { name: 'Check all' })).toHaveCount(0);
+  } finally {
+    await billing.close();
+  }
+});
+
 /** The rendered width of a column's heading in the services table. */
 const columnWidth = async (page: Page, name: string) =>
   (await table(page).getByRole('columnheader', { name, exact: true }).boundingBox())?.width ?? 0;

@@ -23,6 +23,12 @@ export interface SignInEnding {
 export interface SignOutParts extends FolderAccess, SignInEnding {
   request: RequestSettings;
   emit: Emit;
+  /**
+   * Resolves when a log out ending the sessions of these panels at the panels may go ahead; throws
+   * NOT_CONFIRMED when it may not (a production panel among them, not confirmed in main's own
+   * confirmation: writes/log-out-plan.ts). Without it none is asked.
+   */
+  confirmLogOut?: (records: readonly PanelRecord[]) => Promise<void>;
 }
 
 /** Log in and log out: one log in request at a time per panel, and sign-ins ended durably, here first, then at the panel. */
@@ -100,7 +106,15 @@ export function signInMethods(
     );
   }
 
+  /** Asked before anything ends, so a no leaves every panel as it was. */
+  async function confirmed(ids: readonly string[]): Promise<void> {
+    const current = await state();
+    const records = ids.flatMap((id) => current.registry.get(id) ?? []);
+    await parts.confirmLogOut?.(heldSignIns(current, records).map((held) => held.record));
+  }
+
   async function logOutOne(panelId: string) {
+    await confirmed([panelId]);
     const current = await state();
     const record = find(current, panelId);
     const apiTokenLogOuts = recordApiTokenLogOuts(current, [record]);
@@ -115,6 +129,7 @@ export function signInMethods(
   }
 
   async function logOutMany(requested: readonly string[]) {
+    await confirmed([...new Set(requested)]);
     const current = await state();
     const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
     const apiTokenLogOuts = recordApiTokenLogOuts(current, records);

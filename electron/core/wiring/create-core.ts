@@ -37,6 +37,7 @@ import { serviceReadMethods } from '../services/service-reads.ts';
 import { serviceLogMethods } from '../services/service-logs.ts';
 import { sessionMethods } from '../checks/check-methods.ts';
 import { signInMethods } from '../sign-in/sign-in-methods.ts';
+import { confirmLogOut } from '../writes/log-out-plan.ts';
 import type { SignInParts } from '../sign-in/keep-sign-in.ts';
 import type { TokenCalls } from '../sign-in/with-token.ts';
 import { validatingArguments } from './validated-arguments.ts';
@@ -136,7 +137,18 @@ export function createCore(options: CoreOptions): Core {
       options,
     ),
     ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet: forgetsState, alerts, trust }),
-    ...signInMethods({ state: folder.state, cache, reader, changes, request, emit }, signIns),
+    ...signInMethods(
+      {
+        state: folder.state,
+        cache,
+        reader,
+        changes,
+        request,
+        emit,
+        confirmLogOut: (records) => confirmLogOut(options.confirmWrite, records),
+      },
+      signIns,
+    ),
     ...fleetSignInMethods({ ...folder, now, emit }, signIns.withPassword),
     ...sessionMethods({
       ...folder,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FleetServiceSummary, PanelServices } from '../../../../shared/fleet-services.ts';
 import type { Panel } from '../../../../shared/types.ts';
+import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { warmFleetRows } from '../../../../renderer/services/all-services-warmup.ts';
 import type { PanelStore } from '../../../../renderer/window/panel-store.ts';
 import { applyStatus, createWindowStores } from '../../../../renderer/window/window-stores.ts';
@@ -14,6 +15,7 @@ import {
   groupFleetServices,
   readPanels,
   readProblems,
+  unreadPanels,
 } from '../../../../renderer/services/all-services-rows.ts';
 import { countStates, stateCounts } from '../../../../renderer/services/service-rows.ts';
 import { FleetServicesStore } from '../../../../renderer/window/health-store.ts';
@@ -214,4 +216,21 @@ test('the view is one of the window views; its grouping comes back with the pane
   assert.equal(panelListChoicesStore.getSnapshot().panelListChoices.servicesGroupBy, 'state');
   panelListChoicesStore.change({ servicesGroupBy: 'project' });
   assert.equal(panelListChoicesStore.getSnapshot().panelListChoices.servicesGroupBy, 'project');
+});
+
+test('the panels not read yet that a read would help: never read or checked fine, not one whose last check found it unreachable', () => {
+  const failed = (code: ErrorCode) => ({ ok: false as const, at: '2030-01-01T00:00:00.000Z', error: { code, message: 'no answer' } });
+  const fresh = signedIn(11, 'Fresh');
+  const gone = signedIn(12, 'Gone', { lastCheck: failed('NETWORK') });
+  const slow = signedIn(13, 'Slow', { lastCheck: failed('TIMEOUT') });
+  const odd = signedIn(14, 'Odd', { lastCheck: failed('BAD_RESPONSE') });
+  const unread = unreadPanels([web10, fresh, gone, out, slow, odd], services);
+  assert.deepEqual(
+    unread.toRead.map((panel) => panel.name),
+    ['Fresh', 'Odd'],
+  );
+  assert.deepEqual(
+    unread.unreachable.map((panel) => panel.name),
+    ['Gone', 'Slow'],
+  );
 });
