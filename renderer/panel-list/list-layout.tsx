@@ -329,8 +329,7 @@ export function ListLayout({
                         if (!tab || event.shiftKey || event.ctrlKey || event.metaKey) return;
                         event.stopPropagation();
                         focusList(event.currentTarget);
-                        setActiveKey(panel.id);
-                        anchor.current = panel.id;
+                        chooseOne(panel.id);
                         onShowTab(panel.id, tab);
                       }}
                     >
