@@ -43,10 +43,12 @@ export function PanelTabs({ tab, signedIn, onTab }: { tab: Tab; signedIn: boolea
     const shown = row.current?.querySelector<HTMLElement>('[aria-pressed="true"]');
     const box = row.current;
     if (!shown || !box) return;
-    // As little as it takes (not scrollIntoView, which would scroll the page too).
-    if (shown.offsetLeft < box.scrollLeft) box.scrollLeft = shown.offsetLeft;
-    else if (shown.offsetLeft + shown.offsetWidth > box.scrollLeft + box.clientWidth)
-      box.scrollLeft = shown.offsetLeft + shown.offsetWidth - box.clientWidth;
+    // As little as it takes (not scrollIntoView, which would scroll the page too), measured to the
+    // fraction of a pixel inside the row's border, rounded up so no sliver stays cut.
+    const inner = box.getBoundingClientRect().left + box.clientLeft;
+    const { left, right } = shown.getBoundingClientRect();
+    if (left < inner) box.scrollLeft -= Math.ceil(inner - left);
+    else if (right > inner + box.clientWidth) box.scrollLeft += Math.ceil(right - inner - box.clientWidth);
   }, [tab]);
   const button = (which: Tab, label: string) => (
     <button type="button" aria-pressed={pressed(which)} onClick={() => onTab(which)}>
