@@ -80,6 +80,11 @@ export interface Panel {
    * and then about hourly; null when it never named one (no such route, or not read yet).
    */
   panelVersion: string | null;
+  /**
+   * Whether the panel said a newer Easypanel is out, on the same read as its version (about
+   * hourly); null when it never said (not read yet, or a panel whose answer has no `available`).
+   */
+  updateAvailable: boolean | null;
   /** The operator's group for the panel (a client, a region); `null` when none. */
   group: string | null;
   /** The operator's tags, in the order given. */
@@ -122,6 +127,7 @@ export const PANEL_FIELDS = {
   sessionExpiresAt: 'shown',
   // Learnt by checks like the session's end: kept in the check history, not the panel list.
   panelVersion: 'shown',
+  updateAvailable: 'shown',
   group: 'setting',
   tags: 'setting',
   colour: 'setting',
@@ -222,6 +228,7 @@ export const TABLE_COLUMNS = [
   'group',
   'reason',
   'version',
+  'update',
   'disk',
   'memory',
   'cpu',

@@ -27,6 +27,7 @@ export function panelFacts(panel: Panel, health: PanelHealth | undefined): Panel
     memoryPercent: memoryPercent(health),
     cpuPercent: health?.cpuPercent ?? null,
     version: panel.panelVersion ?? health?.version ?? null,
+    updateAvailable: panel.updateAvailable,
   };
 }
 

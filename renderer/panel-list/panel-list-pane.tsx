@@ -127,7 +127,7 @@ export function PanelListPane() {
         ref={search}
         label="Find panels"
         placeholder="Find panels  (Ctrl+F)"
-        title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (unknown, unreachable, expired, signed out), a colour (red, production) or a fact (down, disk>90, cpu>80, version:2.30); best matches of the name first"
+        title="Every word must start a word of a name, an address, a group, a tag or the version, or be a state (unknown, unreachable, expired, signed out), a colour (red, production) or a fact (down, disk>90, cpu>80, version:2.30, update:available); best matches of the name first"
         value={query}
         onSearch={setQuery}
       />

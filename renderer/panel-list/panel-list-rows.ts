@@ -42,13 +42,14 @@ export interface PanelListRows {
   attention: number;
 }
 
-/** A panel's facts when nothing of its state is known: only the version it named. */
+/** A panel's facts when nothing of its state is known: only what its version read said. */
 const versionOnly = (panel: Panel): PanelFacts => ({
   servicesDown: null,
   diskPercent: null,
   memoryPercent: null,
   cpuPercent: null,
   version: panel.panelVersion,
+  updateAvailable: panel.updateAvailable,
 });
 
 /** Rows of panels whose state is not known here (panelListRows's callers have none), kept across calls. */

@@ -40,6 +40,8 @@ export interface PanelFacts {
   cpuPercent: number | null;
   /** The version the panel named ("2.30.1"). */
   version: string | null;
+  /** Whether the panel said a newer Easypanel is out. */
+  updateAvailable: boolean | null;
 }
 
 export type FactTest = (facts: PanelFacts) => boolean;
@@ -49,10 +51,12 @@ const MEASURES = { disk: 'diskPercent', mem: 'memoryPercent', memory: 'memoryPer
 
 /**
  * A fact term, or null for a word: `down` (a service down), `disk>90` (also `<`, `>=`, `<=`, `=`;
- * `mem`, `cpu`), `version:2.30` (2.30 and every 2.30.x, never 2.300). An unknown figure never matches.
+ * `mem`, `cpu`), `version:2.30` (2.30 and every 2.30.x, never 2.300), `update:available` (a newer
+ * Easypanel is out). An unknown figure never matches.
  */
 export function factTest(word: string): FactTest | null {
   if (word === 'down') return (facts) => (facts.servicesDown ?? 0) > 0;
+  if (word === 'update:available') return (facts) => facts.updateAvailable === true;
   if (word.startsWith('version:') && word.length > 'version:'.length) {
     const wanted = word.slice('version:'.length).replace(/^v/, '');
     return ({ version }) => version !== null && (version === wanted || version.startsWith(`${wanted}.`));

@@ -67,6 +67,14 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
     text: (row) => row.panel.panelVersion ?? '',
     sortValue: (row) => (row.panel.panelVersion === null ? null : versionSortKey(row.panel.panelVersion)),
   },
+  update: {
+    title: 'Update',
+    width: 84,
+    numeric: false,
+    // What the panel's last version read said: a newer Easypanel is out, or it runs the newest.
+    text: (row) => (row.panel.updateAvailable === true ? 'Available' : row.panel.updateAvailable === false ? 'Up to date' : ''),
+    sortValue: (row) => (row.panel.updateAvailable === null ? null : row.panel.updateAvailable ? 0 : 1),
+  },
   disk: {
     title: 'Disk',
     width: 48,

@@ -52,15 +52,17 @@ export function tableOf(table: TableSettings | undefined): TableSettings {
   return table ?? DEFAULT_TABLE;
 }
 
-/** Services down and disks nearly full over the whole fleet (signed-in panels). */
+/** Services down, disks nearly full (signed-in panels) and updates available over the whole fleet. */
 export function healthCounts(
   panels: readonly Panel[],
   health: ReadonlyMap<string, PanelHealth>,
-): { down: number; downPanels: number; fullDisks: number } {
+): { down: number; downPanels: number; fullDisks: number; updates: number } {
   let down = 0;
   let downPanels = 0;
   let fullDisks = 0;
+  let updates = 0;
   for (const panel of panels) {
+    if (panel.updateAvailable === true) updates++;
     const state = panel.signedIn ? health.get(panel.id) : undefined;
     if (!state) continue;
     if ((state.servicesDown ?? 0) > 0) {
@@ -69,12 +71,12 @@ export function healthCounts(
     }
     if ((diskPercent(state) ?? 0) > DISK_FULL_PERCENT) fullDisks++;
   }
-  return { down, downPanels, fullDisks };
+  return { down, downPanels, fullDisks, updates };
 }
 
 /** The counts as buttons that search for them (`down`, `disk>90`); nothing when all is well. */
 export function HealthCounts({ counts, onSearch }: { counts: ReturnType<typeof healthCounts>; onSearch(query: string): void }) {
-  if (counts.down === 0 && counts.fullDisks === 0) return null;
+  if (counts.down === 0 && counts.fullDisks === 0 && counts.updates === 0) return null;
   return (
     <fieldset className="health-counts" aria-label="Fleet health">
       {counts.down > 0 && (
@@ -90,6 +92,11 @@ export function HealthCounts({ counts, onSearch }: { counts: ReturnType<typeof h
       {counts.fullDisks > 0 && (
         <button type="button" className="button-small health-disk" onClick={() => onSearch(`disk>${DISK_FULL_PERCENT}`)}>
           {counts.fullDisks} {counts.fullDisks === 1 ? 'disk' : 'disks'} over {DISK_FULL_PERCENT}%
+        </button>
+      )}
+      {counts.updates > 0 && (
+        <button type="button" className="button-small health-update" onClick={() => onSearch('update:available')}>
+          {counts.updates} {counts.updates === 1 ? 'update' : 'updates'} available
         </button>
       )}
     </fieldset>

@@ -355,3 +355,52 @@ describe('a panel upgraded to a newer generation', () => {
     assert.deepEqual(sentSince(server, from).slice(0, search.length), search, 'a check searches again once the period passed');
   });
 });
+
+describe('whether an update is out, said on the version read', () => {
+  const suite = versionSuite();
+
+  for (const style of ['trpc', 'rpc', 'public'] as const) {
+    test(`${style}: said at the first check with the version, no request more; read again hourly; kept across a restart`, async () => {
+      const { server, id } = await suite.signedIn({ style, updateAvailable: true });
+      assert.equal((await suite.panel(id)).updateAvailable, null, 'not said before the first check');
+      await suite.core().checkPanels([id]);
+      assert.equal((await suite.panel(id)).updateAvailable, true);
+      const reads = versionReads(server);
+      // Within the hour a check asks nothing of it.
+      server.setUpdateAvailable(false);
+      await suite.core().checkPanels([id]);
+      assert.equal(versionReads(server), reads);
+      assert.equal((await suite.panel(id)).updateAvailable, true);
+      // Past the period the same read says it is up to date now.
+      suite.clock.now += PAST_ANY_PERIOD;
+      await suite.core().checkPanels([id]);
+      assert.equal(versionReads(server), reads + 1);
+      assert.equal((await suite.panel(id)).updateAvailable, false);
+      await suite.restart();
+      assert.equal((await suite.panel(id)).updateAvailable, false);
+    });
+  }
+
+  test('an answer without `available` (or not a yes or a no) says nothing: the last one said is kept', async () => {
+    const { server, id } = await suite.signedIn({ style: 'public', updateAvailable: true });
+    await suite.core().checkPanels([id]);
+    assert.equal((await suite.panel(id)).updateAvailable, true);
+    server.setUpdateAvailable('soon' as unknown as boolean);
+    suite.clock.now += PAST_ANY_PERIOD;
+    await suite.core().checkPanels([id]);
+    assert.equal((await suite.panel(id)).updateAvailable, true);
+  });
+
+  test('a check history with an update field that is not a yes or a no is dropped for that panel alone, never a crash', async () => {
+    const { id } = await suite.signedIn({ style: 'public', updateAvailable: true });
+    await suite.core().checkPanels([id]);
+    const app = await suite.restart(async (folder) => {
+      const file = join(folder, 'checks.json');
+      const history = JSON.parse(await readFile(file, 'utf8')) as { panels: Record<string, Record<string, unknown>> };
+      history.panels[id]!.updateAvailable = 'yes';
+      await writeFile(file, JSON.stringify(history));
+    });
+    const panel = (await app.listPanels()).find((one) => one.id === id)!;
+    assert.equal(panel.updateAvailable, null);
+  });
+});

@@ -24,6 +24,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     lastCheck: null,
     sessionExpiresAt: null,
     panelVersion: null,
+    updateAvailable: null,
     group: null,
     tags: [],
     colour: null,

@@ -80,6 +80,8 @@ export async function readSessionFollowingUpgrade(
 /** What a version read learnt: the version named (null: none), and the panel's endpoint in a newer generation it now speaks. */
 export interface VersionRead {
   version: string | null;
+  /** Whether the panel said a newer Easypanel is out (getUpdateStatus's `available`); null when it did not say. */
+  updateAvailable: boolean | null;
   moved: PanelEndpoint | null;
 }
 
@@ -96,17 +98,27 @@ export async function readVersion(
   signal?: AbortSignal,
 ): Promise<VersionRead | null> {
   let version: string | null;
+  let updateAvailable: boolean | null;
   try {
-    version = versionOf(await callPanel(settings, panel, token, 'getVersion', undefined, { signal }));
+    // One read says both: the version and whether a newer one is out (no request more for updates).
+    const answer = await callPanel(settings, panel, token, 'getVersion', undefined, { signal });
+    version = versionOf(answer);
+    updateAvailable = updateAvailableOf(answer);
   } catch (error) {
     if (signal?.aborted || (error instanceof PanelError && error.code === 'CANCELLED')) return null;
-    return { version: null, moved: null };
+    return { version: null, updateAvailable: null, moved: null };
   }
-  if (version === null) return { version, moved: null };
+  if (version === null) return { version, updateAvailable, moved: null };
   try {
-    return { version, moved: (await readInNewerStyle(settings, panel, token, version, signal))?.moved ?? null };
+    return { version, updateAvailable, moved: (await readInNewerStyle(settings, panel, token, version, signal))?.moved ?? null };
   } catch {
     // The remembered generation still works: the panel stays on it until its next version read.
-    return signal?.aborted ? null : { version, moved: null };
+    return signal?.aborted ? null : { version, updateAvailable, moved: null };
   }
+}
+
+/** getUpdateStatus's `available`, when it is a yes or a no; anything else is not said. */
+export function updateAvailableOf(answer: unknown): boolean | null {
+  const available = typeof answer === 'object' && answer !== null ? (answer as { available?: unknown }).available : undefined;
+  return typeof available === 'boolean' ? available : null;
 }

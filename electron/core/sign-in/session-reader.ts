@@ -91,7 +91,7 @@ export class SessionReader {
             ? { session: await readApiTokenSession(this.#options.request, record, token, signal), moved: null, version: null }
             : await readSessionFollowingUpgrade(this.#options.request, record, token, signal, this.#mayFindGeneration(panelId, by));
         // Found again after an upgrade: the search read the version already.
-        let version: VersionRead | null = answer.moved && { version: answer.version, moved: answer.moved };
+        let version: VersionRead | null = answer.moved && { version: answer.version, updateAvailable: null, moved: answer.moved };
         // Only while the sign-in lasts: a log out or a removal during the session read means the
         // token must go nowhere again, not even to the panel that issued it.
         const stillSignedIn = () => vault.epoch(panelId) === epoch && state.registry.get(panelId) !== undefined;
@@ -122,7 +122,12 @@ export class SessionReader {
       const result: SessionResult = { panelId, checkedAt, session: hideSecrets(read.session, this.#matcherFor(panelId, token)) };
       const { version } = read;
       // A version read that named none keeps the last one named: a missing answer is no news.
-      const learnt = version && { panelVersion: version.version ?? state.history.get(panelId).panelVersion, versionReadAt: checkedAt };
+      const kept = state.history.get(panelId);
+      const learnt = version && {
+        panelVersion: version.version ?? kept.panelVersion,
+        updateAvailable: version.updateAvailable ?? kept.updateAvailable,
+        versionReadAt: checkedAt,
+      };
       // The expiry is read from the answer before redaction and from the token, here in main only.
       state.history.record(panelId, {
         lastCheck: { at: checkedAt, ok: true },

@@ -15,6 +15,8 @@ export interface CheckState {
   panelVersion: string | null;
   /** When the version was last asked for, whatever the answer: the next read waits about an hour from it. */
   versionReadAt: string | null;
+  /** Whether the panel's last version read said a newer Easypanel is out; null when it never said. */
+  updateAvailable: boolean | null;
   /**
    * What the last check read of the panel's services and load (the panel list's row). Kept here, not in
    * a file of its own: every check rewrites the panel's entry anyway (`lastCheck.at`), so the state
@@ -31,6 +33,7 @@ const STATE_FIELDS = [
   'sessionExpiresAt',
   'panelVersion',
   'versionReadAt',
+  'updateAvailable',
   'health',
 ] as const satisfies readonly (keyof CheckState)[];
 
@@ -40,11 +43,18 @@ const STATE_FIELDS = [
  */
 function readState(candidate: unknown): CheckState | null {
   if (!isRecord(candidate)) return null;
-  const { lastCheck, sessionExpiresAt, panelVersion = null, versionReadAt = null, health = null } = candidate;
+  const { lastCheck, sessionExpiresAt, panelVersion = null, versionReadAt = null, updateAvailable = null, health = null } = candidate;
   if (sessionExpiresAt !== null && !isTime(sessionExpiresAt)) return null;
   if (panelVersion !== null && !isPanelVersion(panelVersion)) return null;
   if (versionReadAt !== null && !isTime(versionReadAt)) return null;
-  const known = { sessionExpiresAt, panelVersion, versionReadAt, health: health === null ? null : readStoredHealth(health) };
+  if (updateAvailable !== null && typeof updateAvailable !== 'boolean') return null;
+  const known = {
+    sessionExpiresAt,
+    panelVersion,
+    versionReadAt,
+    updateAvailable,
+    health: health === null ? null : readStoredHealth(health),
+  };
   if (lastCheck === null) return { lastCheck: null, ...known };
   if (!isRecord(lastCheck) || !isTime(lastCheck.at)) return null;
   if (lastCheck.ok === true) return { lastCheck: { at: lastCheck.at, ok: true }, ...known };
@@ -58,6 +68,7 @@ export const EMPTY_CHECK_STATE: Readonly<CheckState> = Object.freeze({
   sessionExpiresAt: null,
   panelVersion: null,
   versionReadAt: null,
+  updateAvailable: null,
   health: null,
 });
 

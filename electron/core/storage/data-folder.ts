@@ -92,5 +92,6 @@ export function toPanel(record: PanelRecord, state: Pick<DataFolder, 'vault' | '
     sessionExpiresAt: signedIn && record.tokenKind !== 'api-token' ? checks.sessionExpiresAt : null,
     // Known while signed out too: it is the server's, not the sign-in's.
     panelVersion: checks.panelVersion,
+    updateAvailable: checks.updateAvailable,
   };
 }

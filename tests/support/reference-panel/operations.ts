@@ -91,7 +91,7 @@ export function perform(route: Route, input: unknown, context: CallContext): Out
       return data(undefined);
     }
     case 'getUpdateStatus':
-      return data({ version: state.version() });
+      return data({ version: state.version(), available: state.updateAvailable() });
   }
 }
 

@@ -142,6 +142,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       if (upgrade) style = easypanelStyleOf(style, version);
       state.setVersion(version);
     },
+    setUpdateAvailable: state.setUpdateAvailable,
     setFault: (route, fault) => (fault ? faults.set(route, fault) : faults.delete(route)),
     setTokenTtl: state.setTokenTtl,
     setRememberMeTtl: state.setRememberMeTtl,

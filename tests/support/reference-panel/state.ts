@@ -54,6 +54,8 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
   let tokenTtlMs = options.tokenTtlMs ?? (style === 'simple' ? HOUR : DAY);
   let rememberMeTtlMs = options.rememberMeTtlMs ?? 30 * DAY;
   let version = options.version ?? DEFAULT_VERSIONS[style];
+  // Whether a newer Easypanel is out, as getUpdateStatus's `available` says it.
+  let updateAvailable = options.updateAvailable ?? false;
   let sessionBody: unknown;
   let limit = options.logInLimit ?? null;
   let counted = { startedAt: 0, tries: 0 };
@@ -68,6 +70,10 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
     version: () => version,
     setVersion: (next: string) => {
       version = next;
+    },
+    updateAvailable: () => updateAvailable,
+    setUpdateAvailable: (available: boolean) => {
+      updateAvailable = available;
     },
     sessionBody: () => sessionBody,
     setSessionBody: (body: unknown) => {

@@ -61,6 +61,8 @@ export interface ReferencePanelOptions {
    * style: `trpc` 2.28.1, `rpc` 2.32.2, `easypanel` 2.33.4. The `simple` style has no such route.
    */
   version?: string;
+  /** Whether getUpdateStatus says a newer Easypanel is out (`available`); default false. */
+  updateAvailable?: boolean;
   /** The 2.33 login path under `/api`; default `/login`. tRPC's and the RPC layer's paths are fixed. */
   loginPath?: string;
   /**
@@ -156,6 +158,8 @@ export interface ReferencePanel {
    * tRPC to the RPC layer, 2.32 → 2.33 to the public API), its sessions and API tokens still valid.
    */
   setVersion(version: string, options?: { upgrade?: boolean }): void;
+  /** What getUpdateStatus says of a newer Easypanel from now on. */
+  setUpdateAvailable(available: boolean): void;
   /**
    * A fault on a route answers on every path to it (`login` is also `auth.login` and `auth/login`),
    * the same in every style: it stands for a broken server or a proxy, which speak no panel's dialect.

@@ -45,6 +45,7 @@ const panel: Panel = {
   lastCheck: { at: '2030-01-01T00:05:00.000Z', ok: false, error: { code: 'TIMEOUT', message: 'slow' } },
   sessionExpiresAt: '2030-01-01T01:00:00.000Z',
   panelVersion: '2.32.2',
+  updateAvailable: true,
   group: 'Acme',
   tags: ['eu', 'billing'],
   colour: 'red',

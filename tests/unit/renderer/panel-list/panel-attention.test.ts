@@ -80,13 +80,14 @@ test('a muted panel keeps its reason and state, and leaves Needs attention', () 
   assert.deepEqual([muted.severity, muted.reason, muted.attention], [SEVERITY.servicesDown, '2 services down', false]);
 });
 
-test('the facts the search tests: figures as percentages, unknown as null, the version named', () => {
-  assert.deepEqual(panelFacts(signedIn({ panelVersion: '2.30.1' }), health()), {
+test('the facts the search tests: figures as percentages, unknown as null, the version named, an update said', () => {
+  assert.deepEqual(panelFacts(signedIn({ panelVersion: '2.30.1', updateAvailable: true }), health()), {
     servicesDown: 0,
     diskPercent: 40,
     memoryPercent: 25,
     cpuPercent: 12.5,
     version: '2.30.1',
+    updateAvailable: true,
   });
   assert.deepEqual(panelFacts(samplePanel(1), undefined), {
     servicesDown: null,
@@ -94,5 +95,6 @@ test('the facts the search tests: figures as percentages, unknown as null, the v
     memoryPercent: null,
     cpuPercent: null,
     version: null,
+    updateAvailable: null,
   });
 });

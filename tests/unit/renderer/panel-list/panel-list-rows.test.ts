@@ -287,6 +287,7 @@ test('the table: fact terms over the facts given, a colour name finds the panels
     memoryPercent: null,
     cpuPercent: null,
     version: panel.panelVersion,
+    updateAvailable: panel.updateAvailable,
   });
   const names = (query: string, attentionOnly = false, isAttention?: (panel: Panel) => boolean) =>
     panelListRows(panels, { query, attentionOnly, isAttention }, new WeakMap(), facts).rows.map((row) => row.panel.name);

@@ -57,9 +57,14 @@ test('byRank: best rank first, the order given kept within a rank', () => {
   );
 });
 
-test('fact terms: down, disk>90 (and <, >=, <=, =, mem, cpu), version:2.30 (every 2.30.x, never 2.300); the rest stays words', () => {
-  const facts = { servicesDown: 2, diskPercent: 91, memoryPercent: 40, cpuPercent: 12.5, version: '2.30.1' };
-  const none = { servicesDown: null, diskPercent: null, memoryPercent: null, cpuPercent: null, version: null };
+test('fact terms: down, disk>90 (and <, >=, <=, =, mem, cpu), version:2.30 (every 2.30.x, never 2.300), update:available; the rest stays words', () => {
+  const facts = { servicesDown: 2, diskPercent: 91, memoryPercent: 40, cpuPercent: 12.5, version: '2.30.1', updateAvailable: true };
+  const none = { servicesDown: null, diskPercent: null, memoryPercent: null, cpuPercent: null, version: null, updateAvailable: null };
+  assert.equal(searchQuery('update:available').facts.length, 1);
+  assert.deepEqual(searchQuery('update:available').terms, []);
+  assert.ok(searchQuery('update:available').facts.every((test) => test(facts)));
+  assert.ok(!searchQuery('update:available').facts.every((test) => test(none)), 'not said: not matched');
+  assert.ok(!searchQuery('update:available').facts.every((test) => test({ ...facts, updateAvailable: false })));
   const holds = (query: string, of: typeof facts | typeof none = facts) => searchQuery(query).facts.every((test) => test(of));
   assert.deepEqual(searchQuery('down disk>90 acme').terms, ['acme']);
   assert.equal(searchQuery('down disk>90 acme').facts.length, 2);
