@@ -60,7 +60,7 @@ export function PanelListPane() {
   const search = useRef<HTMLInputElement>(null);
   const now = useNow();
   const [listFocused, setListFocused] = useState(false);
-  const { listed, listedQuery, settling, fleet, listRows, tableItems, shown } = usePanelRows({
+  const { listed, listedQuery, settling, fleet, listRows, tableItems, tableRows, shown } = usePanelRows({
     panels,
     health,
     query,
@@ -244,6 +244,7 @@ export function PanelListPane() {
           </div>
           <TableLayout
             items={tableItems}
+            fitRows={tableRows}
             table={table}
             onTableChange={changeTable}
             selectedId={selectedId}

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { TableSettings, TableColumn } from '../../shared/types.ts';
 import { SEVERITY } from './panel-attention.ts';
-import { columnWidth, fittedWidths, REASON_MIN_WIDTH, type TableItem } from './table-columns.ts';
+import { columnWidth, fittedWidths, REASON_MIN_WIDTH, type TableItem, type TableRow } from './table-columns.ts';
 import { pageFont, textMeasurer } from '../ui/text-width.ts';
 import { useActiveRange, useScrollToActive } from '../ui/use-active-row.ts';
 import { type CellStyles, TableGroupRow, TableLayoutRow, type RowActions, rowId } from './table-layout-row.tsx';
@@ -17,6 +17,8 @@ const TABLE_FONT_SCALE = 0.86;
 
 interface TableLayoutProps {
   items: readonly TableItem[];
+  /** Every panel's row, searched or not: the names' and groups' widths are measured over these, so they hold while the operator types. */
+  fitRows: readonly TableRow[];
   table: TableSettings;
   onTableChange(change: Partial<TableSettings>): void;
   selectedId: string | null;
@@ -44,8 +46,22 @@ interface TableLayoutProps {
  * panels are selected as in the list: Shift or Ctrl (⌘) click, Shift+Up/Down, Ctrl+A; Esc goes back to one.
  */
 export function TableLayout(props: TableLayoutProps) {
-  const { items, table, onTableChange, selectedId, marked, onSelect, onMark, onOpen, onOpenMenu, onMute, now, emptyText, onFocusChange } =
-    props;
+  const {
+    items,
+    fitRows,
+    table,
+    onTableChange,
+    selectedId,
+    marked,
+    onSelect,
+    onMark,
+    onOpen,
+    onOpenMenu,
+    onMute,
+    now,
+    emptyText,
+    onFocusChange,
+  } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const [dragged, setDragged] = useState<{ column: TableColumn; width: number } | null>(null);
   // Names and groups are as wide as their longest (a client's group whole), measured in the table's font (0.86em).
@@ -53,15 +69,7 @@ export function TableLayout(props: TableLayoutProps) {
     cell: textMeasurer(pageFont(TABLE_FONT_SCALE)),
     title: textMeasurer(pageFont(TABLE_FONT_SCALE, 600)),
   }));
-  const fitted = useMemo(
-    () =>
-      fittedWidths(
-        items.flatMap((item) => (item.kind === 'row' ? [item.row] : [])),
-        measures.cell,
-        measures.title,
-      ),
-    [items, measures],
-  );
+  const fitted = useMemo(() => fittedWidths(fitRows, measures.cell, measures.title), [fitRows, measures]);
   const widthOf = (column: TableColumn) => (dragged?.column === column ? dragged.width : columnWidth(table, column, fitted));
   // One style object per cell of a column while the widths hold: the memoised rows compare them.
   const styles = useMemo<CellStyles>(() => {

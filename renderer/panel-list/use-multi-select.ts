@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 
 interface MultiSelectOptions {
   /** The panels' ids in the layout's order (headings and group rows left out). */
@@ -32,6 +32,10 @@ export interface MultiSelect {
 export function useMultiSelect({ orderedIds, selectedId, marked, onSelect, onMark, onFocusPanel }: MultiSelectOptions): MultiSelect {
   // Where a Shift selection runs from: the panel last chosen on its own (click, arrow, Ctrl click).
   const anchor = useRef<string | null>(selectedId);
+  // A panel chosen elsewhere (the palette, an alert, a notification) on its own: Shift runs from it.
+  useEffect(() => {
+    if (marked.size <= 1) anchor.current = selectedId;
+  }, [selectedId, marked]);
   const focus = (id: string) => onFocusPanel?.(id);
   return {
     isSelected: (id) => (marked.size > 1 ? marked.has(id) : id === selectedId),

@@ -35,6 +35,8 @@ interface PanelRowsOutput {
   listRows: readonly PanelRow[];
   /** The table's items and how many panels they show. */
   tableItems: readonly TableItem[];
+  /** Every panel's row (the search and folds aside), for the table's widths by content: they hold while the operator types. */
+  tableRows: readonly PanelRow[];
   shown: number;
 }
 
@@ -84,6 +86,7 @@ export function usePanelRows({ panels, health, query, attentionOnly, sort, table
   );
   const listRows = useMemo(() => matchingRows(sorted, matcher), [sorted, matcher]);
   useSearchTextsWhenIdle(rows, searchText);
-  const { items: tableItems, shown } = useTableItems(table ? rows : NO_ROWS, table ?? tableOf(undefined), matcher);
-  return { listed, listedQuery, settling: listed !== panels || listedQuery !== query, fleet, listRows, tableItems, shown };
+  const tableRows = table ? rows : NO_ROWS;
+  const { items: tableItems, shown } = useTableItems(tableRows, table ?? tableOf(undefined), matcher);
+  return { listed, listedQuery, settling: listed !== panels || listedQuery !== query, fleet, listRows, tableItems, tableRows, shown };
 }

@@ -38,18 +38,26 @@ export function PanelTabs({ tab, signedIn, onTab }: { tab: Tab; signedIn: boolea
   const pressed = (which: Tab) => tab === which || (which === 'session' && !signedIn && isReadTab(tab));
   // The row scrolls sideways when narrow: the tab shown is brought into it (opened from a menu or a service row).
   const row = useRef<HTMLDivElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `tab` is when to look again: the pressed button is read from the page
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tab` and `signedIn` say when to look again: the pressed button is read from the page
   useEffect(() => {
-    const shown = row.current?.querySelector<HTMLElement>('[aria-pressed="true"]');
     const box = row.current;
-    if (!shown || !box) return;
+    if (!box) return;
     // As little as it takes (not scrollIntoView, which would scroll the page too), measured to the
     // fraction of a pixel inside the row's border, rounded up so no sliver stays cut.
-    const inner = box.getBoundingClientRect().left + box.clientLeft;
-    const { left, right } = shown.getBoundingClientRect();
-    if (left < inner) box.scrollLeft -= Math.ceil(inner - left);
-    else if (right > inner + box.clientWidth) box.scrollLeft += Math.ceil(right - inner - box.clientWidth);
-  }, [tab]);
+    const bring = () => {
+      const shown = box.querySelector<HTMLElement>('[aria-pressed="true"]');
+      if (!shown) return;
+      const inner = box.getBoundingClientRect().left + box.clientLeft;
+      const { left, right } = shown.getBoundingClientRect();
+      if (left < inner) box.scrollLeft -= Math.ceil(inner - left);
+      else if (right > inner + box.clientWidth) box.scrollLeft += Math.ceil(right - inner - box.clientWidth);
+    };
+    bring();
+    // A window made narrower (or the view beside the table) cuts the row anew.
+    const observer = new ResizeObserver(bring);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [tab, signedIn]);
   const button = (which: Tab, label: string) => (
     <button type="button" aria-pressed={pressed(which)} onClick={() => onTab(which)}>
       {label}

@@ -74,12 +74,21 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const refusedWith = useRef(new Map<string, Set<string>>());
   // Every panel here refused what was typed already: nothing is sent, and the form says so.
   const [allRefusedBefore, setAllRefusedBefore] = useState(false);
+  const refusals = useMemo(
+    () => ({
+      has: (panelId: string, credentials: { email: string; password: string }) =>
+        refusedWith.current.get(panelId)?.has(credentialsKey(credentials)) === true,
+      add: (panelId: string, credentials: { email: string; password: string }) => {
+        const pairs = refusedWith.current.get(panelId) ?? new Set<string>();
+        refusedWith.current.set(panelId, pairs.add(credentialsKey(credentials)));
+      },
+    }),
+    [],
+  );
   const finish = (ran: readonly FleetLogInResult[]) => {
     for (const result of ran) {
       const sent = sentWith.current.get(result.panelId);
-      if (result.outcome !== 'wrongPassword' || !sent) continue;
-      const pairs = refusedWith.current.get(result.panelId) ?? new Set<string>();
-      refusedWith.current.set(result.panelId, pairs.add(credentialsKey(sent)));
+      if (result.outcome === 'wrongPassword' && sent) refusals.add(result.panelId, sent);
     }
     setResults(mergedResults(again?.earlier ?? [], ran));
   };
@@ -132,9 +141,11 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
       (empty === 'email' ? emailInput : passwordInput).current?.focus();
       return;
     }
+    // The email as a group run sends it: trimmed, so that " ops@x" and "ops@x" are one pair.
+    const sentEmail = email.trim();
     const ids = notRefusedBefore(
       targets.map((panel) => panel.id),
-      { email, password },
+      { email: sentEmail, password },
       refusedWith.current,
     );
     setAllRefusedBefore(ids.length === 0);
@@ -145,8 +156,8 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
     setSentTo(ids.length);
     void run(async () => {
       const sendOverPlainHttp = sendUnencrypted ? unencrypted.map((panel) => panel.id) : [];
-      for (const id of ids) sentWith.current.set(id, { email, password });
-      finish(await api.logInPanels(ids, { email, password, rememberMe, sendOverPlainHttp }));
+      for (const id of ids) sentWith.current.set(id, { email: sentEmail, password });
+      finish(await api.logInPanels(ids, { email: sentEmail, password, rememberMe, sendOverPlainHttp }));
     });
   };
   const submitByGroup = () => {
@@ -318,6 +329,7 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
           results={results}
           onChange={setResults}
           onLogInAgain={logInAgain}
+          refusals={refusals}
           credentials={(panelId) => ({ ...(sentWith.current.get(panelId) ?? { email, password }), rememberMe })}
           onClose={onClose}
         />

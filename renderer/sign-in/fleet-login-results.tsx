@@ -24,6 +24,8 @@ interface FleetLoginResultsProps {
   credentials(panelId: string): FleetCredentials;
   /** Back to the dialog's form for these panels (the refused), each group with its own password. */
   onLogInAgain(panelIds: readonly string[]): void;
+  /** The email and password pairs each panel refused in this dialog: never sent to it again. */
+  refusals: Refusals;
   onClose(): void;
 }
 
@@ -32,7 +34,7 @@ interface FleetLoginResultsProps {
  * password listed to finish one by one (Up/Down to move, Enter to open one, Enter again to send);
  * the other failures with what each panel said.
  */
-export function FleetLoginResults({ results, onChange, credentials, onLogInAgain, onClose }: FleetLoginResultsProps) {
+export function FleetLoginResults({ results, onChange, credentials, onLogInAgain, refusals, onClose }: FleetLoginResultsProps) {
   const { byId } = usePanels();
   // Certificates not trusted yet are reviewed together, above; the rest are finished one by one.
   const review = certificatesToReview(results, byId);
@@ -132,6 +134,7 @@ export function FleetLoginResults({ results, onChange, credentials, onLogInAgain
                       panel={panel}
                       result={result}
                       credentials={credentials(panel.id)}
+                      refusals={refusals}
                       onResult={(next) => update(next, index)}
                     />
                   )}
@@ -168,11 +171,18 @@ interface FinishPanelProps {
   panel: Panel;
   result: FleetLogInResult;
   credentials: FleetCredentials;
+  refusals: Refusals;
   onResult(next: FleetLogInResult): void;
 }
 
+/** What each panel refused in a fleet log in's dialog (keyed by `credentialsKey`). */
+export interface Refusals {
+  has(panelId: string, credentials: { email: string; password: string }): boolean;
+  add(panelId: string, credentials: { email: string; password: string }): void;
+}
+
 /** One panel's last step, in place: its code, its certificate, or its own password. */
-function FinishPanel({ panel, result, credentials, onResult }: FinishPanelProps) {
+function FinishPanel({ panel, result, credentials, refusals, onResult }: FinishPanelProps) {
   const api = useApi();
   const { changed } = usePanelChanges();
   const { busy, run } = useBusyAction();
@@ -180,19 +190,30 @@ function FinishPanel({ panel, result, credentials, onResult }: FinishPanelProps)
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const error = 'error' in result ? result.error : null;
+  // A password this panel refused already in this dialog is not sent to it again (a lockout risk).
+  const [refusedBefore, setRefusedBefore] = useState(false);
 
-  const attempt = (extra: { password?: string; code?: string }) =>
-    run(async () => {
-      const { email, password, rememberMe } = credentials;
+  const attempt = (extra: { password?: string; code?: string }) => {
+    const sent = { email: credentials.email, password: extra.password ?? credentials.password };
+    if (extra.password !== undefined && refusals.has(panel.id, sent)) {
+      setRefusedBefore(true);
+      setTyped('');
+      first.current?.focus();
+      return;
+    }
+    return run(async () => {
       try {
-        const signedIn = await api.logIn(panel.id, { email, password, rememberMe, ...extra });
+        const signedIn = await api.logIn(panel.id, { ...sent, rememberMe: credentials.rememberMe, ...extra });
         changed([signedIn]);
         onResult({ panelId: panel.id, outcome: 'signedIn' });
       } catch (caught) {
-        onResult(retriedResult(result, failureInfo(caught)));
+        const next = retriedResult(result, failureInfo(caught));
+        if (next.outcome === 'wrongPassword') refusals.add(panel.id, sent);
+        onResult(next);
         setTyped('');
       }
     });
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void attempt(result.outcome === 'needsCode' ? { code: typed } : { password: typed });
@@ -232,8 +253,11 @@ function FinishPanel({ panel, result, credentials, onResult }: FinishPanelProps)
           required
           value={typed}
           disabled={busy}
-          error={error?.message ?? null}
-          onChange={(event) => setTyped(event.target.value)}
+          error={refusedBefore ? `${panel.name} refused this password already: type another.` : (error?.message ?? null)}
+          onChange={(event) => {
+            setTyped(event.target.value);
+            setRefusedBefore(false);
+          }}
         />
       )}
       <div className="form-actions">

@@ -150,7 +150,7 @@ export function notRefusedBefore(
   return panelIds.filter((id) => !refused.get(id)?.has(pair));
 }
 
-/** One email and password as one key: JSON keeps the two apart whatever characters they hold. */
+/** One email and password as one key: JSON keeps the two apart whatever characters they hold; the email as sent, trimmed. */
 export function credentialsKey(credentials: { email: string; password: string }): string {
-  return JSON.stringify([credentials.email, credentials.password]);
+  return JSON.stringify([credentials.email.trim(), credentials.password]);
 }

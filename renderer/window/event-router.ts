@@ -21,8 +21,11 @@ export interface EventTargets extends WindowStores {
 /** The one place main's events are taken apart: each type goes to the one store or command it concerns. */
 export function routePanelEvent(event: PanelEvent, targets: EventTargets): void {
   switch (event.type) {
-    case 'panelsChanged':
     case 'panelsRemoved':
+      // The service its Logs and Deployments showed goes with the panel.
+      for (const panelId of event.panelIds) targets.servicePickStore.forget(panelId);
+      return targets.panelStore.apply(event);
+    case 'panelsChanged':
     case 'sessionExpiring':
     case 'checkProgress':
       return targets.panelStore.apply(event);

@@ -90,7 +90,7 @@ describe('API tokens', () => {
         const session = await sent(core.getSession(id));
         assert.deepEqual(
           Object.keys(session.session as object).sort(),
-          sessionRoute === 'accept' ? ['createdAt', 'demoMode', 'expiresAt', 'id', 'userId'] : ['version'],
+          sessionRoute === 'accept' ? ['createdAt', 'demoMode', 'expiresAt', 'id', 'userId'] : ['available', 'version'],
         );
         const [check] = await sent(core.checkPanels([id]));
         assert.equal(check?.ok, true, JSON.stringify(check));

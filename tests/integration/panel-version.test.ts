@@ -381,6 +381,24 @@ describe('whether an update is out, said on the version read', () => {
     });
   }
 
+  test('upgraded in place (2.32 → 2.33): the update said of 2.32 is not kept for 2.33; the next version read says it anew', async () => {
+    const { server, id } = await suite.signedIn({ style: 'rpc', updateAvailable: true });
+    await suite.core().checkPanels([id]);
+    assert.equal((await suite.panel(id)).updateAvailable, true);
+    server.setVersion('2.33.0', { upgrade: true });
+    // The new version's answer says nothing of updates (no yes or no): what 2.32.2 said is not kept.
+    server.setUpdateAvailable('unsaid' as unknown as boolean);
+    suite.clock.now += PAST_ANY_PERIOD;
+    await suite.core().checkPanels([id]);
+    const panel = await suite.panel(id);
+    assert.equal(panel.panelVersion, '2.33.0');
+    assert.equal(panel.updateAvailable, null, 'the update said of 2.32.2 stayed after the upgrade');
+    server.setUpdateAvailable(false);
+    suite.clock.now += PAST_ANY_PERIOD;
+    await suite.core().checkPanels([id]);
+    assert.equal((await suite.panel(id)).updateAvailable, false);
+  });
+
   test('an answer without `available` (or not a yes or a no) says nothing: the last one said is kept', async () => {
     const { server, id } = await suite.signedIn({ style: 'public', updateAvailable: true });
     await suite.core().checkPanels([id]);

@@ -62,6 +62,34 @@ describe('log out of a production panel', () => {
     assert.equal(asked.plans.length, 2);
   });
 
+  test('a red panel signed in with an API token asks too, alone or among others: nothing is sent, its access here ends', async () => {
+    const api = await startReferencePanel({ style: 'public', apiTokenSession: 'accept' });
+    try {
+      const { id } = await core.addPanel({ address: api.url, name: 'Shop production', colour: 'red' });
+      await core.logInWithApiToken(id, { token: api.createApiToken() });
+      const plain = await signedIn('Staging', null, references[1]);
+      answer = false;
+      await rejectsWith(core.logOut(id), 'NOT_CONFIRMED');
+      await rejectsWith(core.logOutPanels([id, plain]), 'NOT_CONFIRMED');
+      assert.deepEqual([await isSignedIn(id), await isSignedIn(plain)], [true, true]);
+      const [alone, both] = asked.plans;
+      assert.equal(alone?.typedConfirmation?.text, 'Shop production');
+      assert.deepEqual(
+        alone?.panels.map((panel) => panel.requests.map((request) => request.request)),
+        [['nothing is sent']],
+      );
+      assert.deepEqual(
+        both?.panels.map((panel) => panel.name),
+        ['Shop production', 'Staging'],
+      );
+      answer = true;
+      assert.equal((await core.logOut(id)).signedIn, false);
+      assert.equal(api.logouts.length, 0, 'an API token is not ended at the panel');
+    } finally {
+      await api.close();
+    }
+  });
+
   test('a panel that is not red logs out as before: nothing is asked here', async () => {
     const id = await signedIn('Staging', 'green');
     const after = await core.logOut(id);

@@ -70,7 +70,7 @@ test('--style rpc --version --api-token: it prints its address, routes and a tok
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: '{"json":null}',
     });
-    assert.deepEqual(await response.json(), { json: { version: '2.31.0' } });
+    assert.deepEqual(await response.json(), { json: { version: '2.31.0', available: false } });
   } finally {
     child.kill();
   }

@@ -136,7 +136,7 @@ describe('a log-in cycle in each generation, envelope by envelope', () => {
         assert.match(String(held.createdAt), ISO);
 
         const status = await operate(panel, via, 'getUpdateStatus', undefined, token);
-        assert.deepEqual([status.status, status.body], [200, wire.success({ version: wire.version })]);
+        assert.deepEqual([status.status, status.body], [200, wire.success({ version: wire.version, available: false })]);
 
         const logout = await operate(panel, via, 'logout', undefined, token);
         // 2.33: a call that returns nothing answers 200 with an empty body.

@@ -65,12 +65,12 @@ describe('the version each generation reports', () => {
         assert.equal(panel.version(), '2.29.0-beta');
         assert.deepEqual(
           await versions(),
-          routes.map(() => ({ version: '2.29.0-beta' })),
+          routes.map(() => ({ version: '2.29.0-beta', available: false })),
         );
         panel.setVersion('2.40.0');
         assert.deepEqual(
           await versions(),
-          routes.map(() => ({ version: '2.40.0' })),
+          routes.map(() => ({ version: '2.40.0', available: false })),
         );
         for (const via of routes) {
           const anonymous = await operate(panel, via, 'getUpdateStatus');

@@ -123,9 +123,11 @@ export class SessionReader {
       const { version } = read;
       // A version read that named none keeps the last one named: a missing answer is no news.
       const kept = state.history.get(panelId);
+      // An update said of another version is not this one's (the panel was upgraded): not said until read again.
+      const sameVersion = version?.version === null || version?.version === kept.panelVersion;
       const learnt = version && {
         panelVersion: version.version ?? kept.panelVersion,
-        updateAvailable: version.updateAvailable ?? kept.updateAvailable,
+        updateAvailable: version.updateAvailable ?? (sameVersion ? kept.updateAvailable : null),
         versionReadAt: checkedAt,
       };
       // The expiry is read from the answer before redaction and from the token, here in main only.
@@ -151,7 +153,8 @@ export class SessionReader {
   learntVersion(state: DataFolder, panelId: string, version: string | null): void {
     if (version === null || state.registry.get(panelId) === undefined) return;
     if (state.history.get(panelId).panelVersion === version) return;
-    state.history.record(panelId, { panelVersion: version });
+    // Whether an update is out was said of the version before: the next version read says it anew.
+    state.history.record(panelId, { panelVersion: version, updateAvailable: null });
     this.#versionsDue.add(panelId);
     this.#options.changes.changed(panelId);
   }

@@ -110,7 +110,8 @@ export function signInMethods(
   async function confirmed(ids: readonly string[]): Promise<void> {
     const current = await state();
     const records = ids.flatMap((id) => current.registry.get(id) ?? []);
-    await parts.confirmLogOut?.(heldSignIns(current, records).map((held) => held.record));
+    // Every sign-in that ends, an API token's too: a red panel's asks whatever it is signed in with.
+    await parts.confirmLogOut?.(records.filter((record) => current.vault.token(record.id, record.baseUrl) !== undefined));
   }
 
   async function logOutOne(panelId: string) {

@@ -10,16 +10,19 @@ const LOG_OUT_DETAIL =
   'Paneldeck forgets the sign-in here first, then asks the panel to end its session. To use the panel again, you log in to it.';
 
 /**
- * The plan of a log out that ends sessions at these panels (each signed in with a password), or
- * null when none of them is a production panel: a log out asks in main's confirmation, its name
- * typed, only where every other write to a red panel does (issue 35).
+ * The plan of a log out that ends these panels' sign-ins, or null when none of them is a
+ * production panel: a log out asks in main's confirmation, its name typed, only where every other
+ * write to a red panel does (issue 35). A panel signed in with an API token is in it too: nothing
+ * is sent to it (the token stays valid at the panel), but Paneldeck's access to it ends.
  */
 export function logOutPlan(records: readonly PanelRecord[]): WritePlan | null {
   if (!records.some((record) => record.colour === 'red')) return null;
   const panels = records.map((record) =>
     plannedPanel(
       record,
-      routesOf(REQUESTS.logOut, record.generation).map((route) => ({ label: 'end the session', request: requestLine('POST', route) })),
+      record.tokenKind === 'api-token'
+        ? [{ label: 'forget the API token here (it stays valid at the panel)', request: 'nothing is sent' }]
+        : routesOf(REQUESTS.logOut, record.generation).map((route) => ({ label: 'end the session', request: requestLine('POST', route) })),
     ),
   );
   const several = `log out of ${plural(records.length, 'panel')}`;

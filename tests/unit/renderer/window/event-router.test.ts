@@ -32,7 +32,11 @@ test('data events go to the panel store', () => {
   to.panelStore.load([panel(1)]);
   routePanelEvent({ type: 'panelsChanged', panels: [panel(2)] }, to);
   routePanelEvent({ type: 'checkProgress', done: 1, total: 2 }, to);
+  to.servicePickStore.choose(panel(1).id, { projectName: 'shop', serviceName: 'web' });
+  to.servicePickStore.choose(panel(2).id, { projectName: 'shop', serviceName: 'db' });
   routePanelEvent({ type: 'panelsRemoved', panelIds: [panel(1).id] }, to);
+  // The service a removed panel's Logs showed goes with it; the others' stay.
+  assert.deepEqual([...to.servicePickStore.getSnapshot().picks.keys()], [panel(2).id]);
   const snapshot = to.panelStore.getSnapshot();
   assert.deepEqual(
     snapshot.panels?.map((one) => one.id),
