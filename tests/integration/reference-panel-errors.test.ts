@@ -132,7 +132,9 @@ describe("the RPC layer's rules", () => {
       }
       assert.equal((await call(panel, 'POST', '/api/rpc/auth/getSession', { token, json: { json: null } })).status, 200);
       assert.equal((await call(panel, 'GET', '/api/rpc/auth/getSession', { token })).status, 200);
-      assert.deepEqual((await call(panel, 'GET', '/api/rpc/update/getStatus', { token })).body, { json: { version: '2.32.2', available: false } });
+      assert.deepEqual((await call(panel, 'GET', '/api/rpc/update/getStatus', { token })).body, {
+        json: { version: '2.32.2', available: false },
+      });
 
       const getLogin = await call(panel, 'GET', '/api/rpc/auth/login');
       const required = { code: 'invalid_type', expected: 'object', received: 'undefined', path: [], message: 'Required' };
