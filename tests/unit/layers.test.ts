@@ -74,6 +74,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   deployments: ['ui', 'window', 'logs'],
   transfer: ['ui', 'window'],
   preferences: ['ui', 'window'],
+  certificates: ['ui', 'window'],
   panel: ['ui', 'window', 'sign-in', 'session', 'console', 'deployments', 'logs', 'services'],
   app: [
     'ui',
@@ -89,6 +90,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
     'deployments',
     'transfer',
     'preferences',
+    'certificates',
     'panel',
   ],
 };
