@@ -185,3 +185,42 @@ describe('the certificates of the fleet', () => {
     assert.ok(left.length > 0);
   });
 });
+
+describe('a certificate read that cannot finish', () => {
+  test('a server that never answers the handshake is a problem once the timeout passes; a panel that cannot be read is one row saying why', async () => {
+    // Reads the connection (so that it hears the client close it), answers nothing: a handshake without an end.
+    const silent = createTcpServer((socket) => socket.on('error', () => undefined).resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentPort = (silent.address() as { port: number }).port;
+    const own = await tempDir();
+    const { panel: live } = panels.get('public')!;
+    const broken = await startReferencePanel({ style: 'rpc' });
+    try {
+      const { core: quick } = coreWithEvents(own.path, {
+        timeoutMs: 400,
+        resolveDomain: () => ({ address: '127.0.0.1', port: silentPort }),
+      });
+      for (const [panel, name] of [
+        [live, 'Live'],
+        [broken, 'Broken'],
+      ] as const) {
+        const { id } = await quick.addPanel({ address: panel.url, name });
+        await quick.logIn(id, credentials);
+      }
+      const brokenId = (await quick.listPanels()).find((one) => one.name === 'Broken')!.id;
+      broken.setFault('listProjectsAndServices', { kind: 'status', status: 500 });
+      const read = await quick.listCertificates();
+      const soon = read.find((row) => row.host === 'soon.example.test');
+      assert.equal(soon?.validTo, null);
+      assert.equal(soon?.problem, 'No TLS answer within 0.4 s');
+      const failed = read.filter((row) => row.panelId === brokenId);
+      assert.equal(failed.length, 1);
+      assert.equal(failed[0]?.host, '');
+      assert.match(failed[0]?.problem ?? '', /^Its services could not be read: /);
+    } finally {
+      await broken.close();
+      await new Promise((resolve) => silent.close(resolve));
+      await own.cleanup();
+    }
+  });
+});

@@ -70,7 +70,14 @@ export function probeCertificate(host: string, target: DomainAddress, timeoutMs:
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ validTo: null, problem: `No TLS answer within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({
+          validTo: null,
+          problem: `No TLS answer within ${(timeoutMs / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} s`,
+        }),
+      timeoutMs,
+    );
     socket.once('secureConnect', () => {
       const certificate = socket.getPeerCertificate();
       if (!certificate || Object.keys(certificate).length === 0) {
