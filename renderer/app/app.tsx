@@ -12,6 +12,7 @@ import { FleetConsoleView } from '../console/views.tsx';
 import { EmptyState } from '../ui/empty-state.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { FleetServicesView } from '../services/views.tsx';
+import { CertificatesView } from '../certificates/views.tsx';
 import { PanelView } from '../panel/views.tsx';
 import { PanelListPane } from '../panel-list/views.tsx';
 import { StartupProblems } from './startup-problems.tsx';
@@ -26,6 +27,7 @@ const FLEET_WIDE_PARTS: Readonly<Record<FleetWideView, FunctionComponent>> = {
   activity: ActivityView,
   alerts: AlertsView,
   allServices: FleetServicesView,
+  certificates: CertificatesView,
   fleetConsole: FleetConsoleView,
 };
 

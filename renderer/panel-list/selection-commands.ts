@@ -36,6 +36,7 @@ export function availableCommands(
     'activity',
     'alerts',
     'allServices',
+    'certificates',
     'fleetConsole',
     // The tabs of the one panel shown, after the fleet's views, and its Log in again (Settings is among its commands above).
     ...(!several && selected?.signedIn ? [...SIGNED_IN_TAB_COMMANDS, 'logIn' as const] : []),

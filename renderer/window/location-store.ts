@@ -3,7 +3,13 @@ import type { CommandId } from '../../shared/contract/commands.ts';
 import { SnapshotStore } from './snapshot-store.ts';
 
 /** The views of the whole fleet: each is also the command that shows it (shared/contract/commands.ts). */
-export const FLEET_WIDE_VIEWS = ['activity', 'alerts', 'allServices', 'fleetConsole'] as const satisfies readonly CommandId[];
+export const FLEET_WIDE_VIEWS = [
+  'activity',
+  'alerts',
+  'allServices',
+  'certificates',
+  'fleetConsole',
+] as const satisfies readonly CommandId[];
 export type FleetWideView = (typeof FLEET_WIDE_VIEWS)[number];
 
 /**

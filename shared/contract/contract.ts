@@ -32,6 +32,8 @@ import {
   type TrustCertificateInput,
   type UpdatePanelInput,
   alertIdSchema,
+  certificateQuerySchema,
+  type CertificateQuery,
 } from '../schemas/schemas.ts';
 import type { PanelFeatures } from '../panel-features.ts';
 import type { ActivityList, AppStatus, Panel, PanelCheck, SessionResult } from '../types.ts';
@@ -45,6 +47,7 @@ import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentCancelResult, DeploymentList, DeploymentLog } from '../deployments.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
+import type { CertificateRow } from '../certificates.ts';
 import type { TimelineList } from '../timeline.ts';
 import type { PanelServices, ServiceActionItem, ServiceActionItemResult, ServiceActionRun } from '../fleet-services.ts';
 import type { ServiceAction } from '../service-actions.ts';
@@ -233,6 +236,13 @@ export interface PanelApi {
    */
   getFleetServices(): Promise<PanelServices[]>;
   /**
+   * The certificate of every domain of every app service of every signed-in panel, one row each,
+   * as a TLS handshake with the domain got it (no HTTP request, nothing of the panel's sent). Read
+   * again at most daily; `refresh` reads them now. A panel or a service whose domains could not be
+   * read is one row saying why (its host empty).
+   */
+  listCertificates(query?: CertificateQuery): Promise<CertificateRow[]>;
+  /**
    * Runs `action` on each item, a bounded number at a time across panels (and fewer per panel),
    * each sent once, never retried, each recorded in the activity log, each step told as the existing
    * `serviceActionChanged` event; one result per item in the order asked. One run at a time: a second
@@ -331,6 +341,7 @@ export const argumentSchemas = {
   getDeploymentLog: z.tuple([panelIdSchema, deploymentIdSchema]),
   cancelDeployment: z.tuple([panelIdSchema, deploymentIdSchema]),
   getFleetServices: z.tuple([]),
+  listCertificates: z.tuple([certificateQuerySchema]),
   runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),
   cancelServiceActions: z.tuple([]),
   getServiceActionRun: z.tuple([]),

@@ -51,6 +51,7 @@ export const methodNames = [
   'getDeploymentLog',
   'cancelDeployment',
   'getFleetServices',
+  'listCertificates',
   'runServiceActions',
   'cancelServiceActions',
   'getServiceActionRun',

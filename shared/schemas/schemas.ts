@@ -356,6 +356,15 @@ function panelListQuerySchema(bound: number) {
     .optional();
 }
 
+/** How to list the certificates: `refresh` reads them now, not the day's kept read. */
+export const certificateQuerySchema = z
+  .strictObject(
+    { refresh: z.boolean({ error: 'Refresh must be true or false.' }).optional() },
+    { error: 'A certificate query is { refresh? }.' },
+  )
+  .optional();
+export type CertificateQuery = z.input<typeof certificateQuerySchema>;
+
 /** Which entries of the activity log to list. */
 export const activityQuerySchema = panelListQuerySchema(ACTIVITY_KEPT);
 export type ActivityQuery = z.input<typeof activityQuerySchema>;

@@ -21,7 +21,7 @@ function inputFor(operation: CatalogueOperation, actionId: string | null): unkno
   if (/createProject$/.test(name)) return { name: `made-${name.length}` };
   if (/(getAction|killAction)$/.test(name)) return { id: actionId ?? 'none' };
   const typed =
-    /services\.([a-z]+)\.\w+Service$/.exec(name) ?? /^(?:deploy|start|stop|restart|enable|disable)([A-Za-z]+)Service$/.exec(name);
+    /services\.([a-z]+)\.\w+Service$/.exec(name) ?? /^(?:deploy|start|stop|restart|enable|disable|inspect)([A-Za-z]+)Service$/.exec(name);
   // The demo's services are named after their type; 2.33 spells Mongo's type MongoDB in its names.
   if (typed) return { projectName: 'shop', serviceName: typed[1]!.toLowerCase().replace(/^mongodb$/, 'mongo') };
   return operation.input === null ? undefined : {};

@@ -26,6 +26,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   panels: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'context', 'activity', 'sign-in'],
   services: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   checks: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'services'],
+  certificates: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
   console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   transfer: ['common', 'net', 'easypanel', 'storage', 'context', 'sign-in', 'panels'],
   app: ['common', 'log', 'storage', 'context', 'sign-in', 'transfer'],
@@ -43,6 +44,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'panels',
     'services',
     'checks',
+    'certificates',
     'console',
     'transfer',
     'app',
@@ -72,6 +74,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   deployments: ['ui', 'window', 'logs'],
   transfer: ['ui', 'window'],
   preferences: ['ui', 'window'],
+  certificates: ['ui', 'window'],
   panel: ['ui', 'window', 'sign-in', 'session', 'console', 'deployments', 'logs', 'services'],
   app: [
     'ui',
@@ -87,6 +90,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
     'deployments',
     'transfer',
     'preferences',
+    'certificates',
     'panel',
   ],
 };

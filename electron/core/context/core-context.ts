@@ -58,6 +58,11 @@ export interface CoreOptions {
   chooseImportFile?: () => Promise<string | null>;
   /** Asks the operator for a `.csv` or `.json` file to open (the app: the open dialog); null when they cancel. */
   chooseTextFile?: (kind: TextFileKind) => Promise<string | null>;
+  /**
+   * Where a website's certificate is read (`listCertificates`): the host itself on 443 by default;
+   * tests map hosts to loopback TLS servers.
+   */
+  resolveDomain?: (host: string) => { address: string; port: number } | Promise<{ address: string; port: number }>;
   /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
   installUpdate?: () => boolean;
 }

@@ -121,6 +121,16 @@ export const REQUESTS = {
     deadlineMs: null,
     answerLimits: ACTION_LIST_LIMITS,
   },
+  inspectAppService: {
+    kind: 'query',
+    effect: 'read',
+    retry: true,
+    doing: "reading the app's domains",
+    // An app's settings, its domains among them; 2.33's `listDomains` is not known to answer (docs/easypanel-api.md).
+    routes: { public: '/inspectAppService', rpc: '/rpc/services/app/inspectService', trpc: '/trpc/services.app.inspectService' },
+    input: ['projectName', 'serviceName'],
+    deadlineMs: null,
+  },
   getAction: {
     kind: 'query',
     effect: 'read',

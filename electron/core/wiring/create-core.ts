@@ -13,6 +13,8 @@ import { activityMethods } from '../activity/activity-methods.ts';
 import { AlertCenter, alertMethods } from '../checks/alerts.ts';
 import { appMethods } from '../app/app-status.ts';
 import { certificateMethods } from '../panels/certificate-methods.ts';
+import { certificateListMethods } from '../certificates/certificate-list.ts';
+import { DIRECT } from '../certificates/certificate-probe.ts';
 import { deploymentMethods } from '../services/deployments.ts';
 import { deploymentCancelMethods } from '../services/deployment-cancel.ts';
 import { fleetSignInMethods } from '../sign-in/fleet-sign-in.ts';
@@ -180,6 +182,13 @@ export function createCore(options: CoreOptions): Core {
     ...deploymentMethods({ ...tokenCalls, request, now, catalogues }),
     ...deploymentCancelMethods({ ...tokenCalls, ...writes, catalogues }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
+    ...certificateListMethods({
+      ...tokenCalls,
+      request,
+      now,
+      concurrency: () => opened?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
+      resolveDomain: options.resolveDomain ?? DIRECT,
+    }),
     ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues, confirmWrite: options.confirmWrite }),
     ...featureMethods({ ...tokenCalls, catalogues }),
     onSettingsChanged: settingsListeners.add,

@@ -77,6 +77,13 @@ const INPUTS: Partial<Record<Route, unknown>> = {
   },
   getAction: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
   killAction: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
+  // A read: 2.33 lists its fields as query parameters, so they are written out here, not a $ref.
+  inspectAppService: {
+    type: 'object',
+    properties: { projectName: ref('Name'), serviceName: ref('Name') },
+    required: ['projectName', 'serviceName'],
+    additionalProperties: false,
+  },
   createProject: { type: 'object', properties: { name: ref('Name') }, required: ['name'], additionalProperties: false },
 };
 

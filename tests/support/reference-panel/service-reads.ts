@@ -1,4 +1,4 @@
-import { type CallContext, data, type Operation, type Outcome } from './outcomes.ts';
+import { type CallContext, data, fail, type Operation, type Outcome } from './outcomes.ts';
 import type { ServiceReadRoute } from './services-state.ts';
 import type { Route } from './types.ts';
 
@@ -69,6 +69,14 @@ export const SERVICE_READ_OPERATIONS: readonly Operation[] = [
     public: 'getMetricsSettings',
     versions: { from: '2.31' },
   },
+  // An app's settings, its domains among them (docs/easypanel-api.md).
+  {
+    route: 'inspectAppService',
+    kind: 'query',
+    trpc: 'services.app.inspectService',
+    rpc: 'services/app/inspectService',
+    public: 'inspectAppService',
+  },
 ];
 
 const READS = new Set<Route>(SERVICE_READ_OPERATIONS.map((operation) => operation.route));
@@ -82,6 +90,15 @@ export function isServiceRead(route: Route): route is ServiceReadRoute {
  * `metrics.getSystemStats` (which takes `{range?, step?}`) differs from the older routes, so its
  * input is let through and its answer is the one docs/easypanel-api.md sketches for all of them.
  */
-export function performServiceRead(route: ServiceReadRoute, _input: unknown, { state }: CallContext): Outcome {
+export function performServiceRead(route: ServiceReadRoute, input: unknown, { state }: CallContext): Outcome {
+  if (route === 'inspectAppService') {
+    const names = input as { projectName?: unknown; serviceName?: unknown } | null | undefined;
+    const { projectName, serviceName } = names ?? {};
+    if (typeof projectName !== 'string' || typeof serviceName !== 'string') return fail('BAD_REQUEST', 'Input validation failed');
+    const record = state.services.service(projectName, serviceName);
+    // App routes on another type's service answer 404 (docs/easypanel-api.md, "Traps").
+    if (record?.type !== 'app') return fail('NOT_FOUND', 'Service not found');
+    return data(state.services.answer(route, { projectName, serviceName }));
+  }
   return data(state.services.answer(route));
 }

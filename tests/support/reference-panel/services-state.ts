@@ -30,6 +30,16 @@ export interface ServiceRecord {
   createdAt: string;
   /** Its task stats; null when the panel has none for it (never deployed, or not a swarm service). */
   replicas: Replicas | null;
+  /** An app's domains, as its settings hold them (`inspectAppService`); none for other types. */
+  domains: AppDomain[];
+}
+
+/** One domain of an app, as `inspectAppService` answers it (docs/easypanel-api.md). */
+export interface AppDomain {
+  host: string;
+  https: boolean;
+  port: number;
+  path: string;
 }
 
 export interface NewService {
@@ -40,6 +50,8 @@ export interface NewService {
   enabled?: boolean;
   /** Default one task running of one wanted. */
   replicas?: Replicas | null;
+  /** An app's domains; default none. */
+  domains?: AppDomain[];
 }
 
 /** The server's load as a test sets it; the wire answer writes memory and disk as strings. */
@@ -54,7 +66,12 @@ export interface SystemLoad {
 }
 
 /** The reads whose whole answer a test may replace (`setRawAnswer`) with anything, hostile or not. */
-export type ServiceReadRoute = 'listProjectsAndServices' | 'getDockerTaskStats' | 'getSystemStats' | 'getMetricsSettings';
+export type ServiceReadRoute =
+  | 'listProjectsAndServices'
+  | 'getDockerTaskStats'
+  | 'getSystemStats'
+  | 'getMetricsSettings'
+  | 'inspectAppService';
 
 const DEFAULT_LOAD: SystemLoad = {
   uptimeSeconds: 1_209_600 + 3 * 3600 + 25 * 60,
@@ -116,6 +133,7 @@ export function createServicesState(clock: () => number = Date.now) {
         enabled: spec.enabled ?? true,
         createdAt: new Date(clock()).toISOString(),
         replicas: spec.replicas === undefined ? { actual: 1, desired: 1 } : spec.replicas && { ...spec.replicas },
+        domains: (spec.domains ?? []).map((domain) => ({ ...domain })),
       };
       services.set(id(spec.projectName, spec.name), record);
       return record;
@@ -145,6 +163,10 @@ export function createServicesState(clock: () => number = Date.now) {
       const desired = Math.max(1, record.replicas?.desired ?? 1);
       record.replicas = { actual: desired, desired };
     },
+    /** An app's domains from now on. */
+    setDomains: (projectName: string, name: string, domains: AppDomain[]) => {
+      existing(projectName, name).domains = domains.map((domain) => ({ ...domain }));
+    },
     setEnabled: (projectName: string, name: string, enabled: boolean) => {
       existing(projectName, name).enabled = enabled;
     },
@@ -164,14 +186,21 @@ export function createServicesState(clock: () => number = Date.now) {
     },
 
     /** The answers on the wire (docs/easypanel-api.md, "What Paneldeck sends with a token, by feature"). */
-    answer: (route: ServiceReadRoute): unknown => {
+    answer: (route: ServiceReadRoute, target?: { projectName: string; serviceName: string }): unknown => {
       if (rawAnswers.has(route)) return rawAnswers.get(route);
       switch (route) {
         case 'listProjectsAndServices':
           return {
             projects: [...projects.values()],
-            services: [...services.values()].map(({ replicas: _replicas, ...listed }) => listed),
+            services: [...services.values()].map(({ replicas: _replicas, domains: _domains, ...listed }) => listed),
           };
+        case 'inspectAppService': {
+          // Part of an app's settings, as docs/easypanel-api.md sketches them: the domains are what is read of it.
+          const record = target && service(target.projectName, target.serviceName);
+          if (!record) return null;
+          const { replicas: _replicas, domains, ...listed } = record;
+          return { ...listed, env: '', domains: domains.map((domain) => ({ ...domain })), mounts: [], ports: [] };
+        }
         case 'getDockerTaskStats':
           return Object.fromEntries(
             [...services.values()].flatMap((record) =>

@@ -41,6 +41,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'installUpdate',
     'listActivity',
     'listAlerts',
+    'listCertificates',
     'listDeployments',
     'listPanels',
     'listServices',
@@ -304,6 +305,16 @@ test('the fleetServicesChanged event passes panels with their services and the i
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [panel] }), false);
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [{ ...panel, services: null }], gone: [] }), false);
   assert.equal(isPanelEvent({ type: 'fleetServicesChanged', panels: [], gone: [1] }), false);
+});
+
+test('listCertificates takes nothing or { refresh }, and nothing else', () => {
+  assert.deepEqual(parseArguments('listCertificates', []), []);
+  assert.deepEqual(parseArguments('listCertificates', [{ refresh: true }]), [{ refresh: true }]);
+  assert.deepEqual(parseArguments('listCertificates', [{}]), [{}]);
+  for (const wrong of [{ refresh: 'yes' }, { refresh: true, host: 'x' }, 'refresh', 1]) {
+    assert.throws(() => parseArguments('listCertificates', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
+  }
+  assert.throws(() => parseArguments('listCertificates', [{}, {}]), /Too many arguments/);
 });
 
 test('listTimeline takes an optional panel and a limit up to its bound, and nothing else', () => {

@@ -1,0 +1,174 @@
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { CERTIFICATE_WARNING_DAYS, type CertificateRow } from '../../shared/certificates.ts';
+import type { ErrorInfo } from '../../shared/contract/errors.ts';
+import { usePanels, useWindowContext } from '../window/app-context.tsx';
+import { failureInfo } from '../window/failure-info.ts';
+import { ReadStates } from '../ui/read-states.tsx';
+import { SearchField } from '../ui/search-field.tsx';
+import { type CertificateListRow, certificateRows, daysLeftText, filterCertificates } from './certificate-rows.ts';
+
+type Loaded = { rows: CertificateRow[] | null; error: ErrorInfo | null; reading: boolean };
+
+const dateText = (iso: string) =>
+  new Date(Date.parse(iso)).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/**
+ * The certificate of every website the fleet serves (each app service's domains), on one page:
+ * problems first, then the fewest days left, those ending within 14 days marked. Main reads them by
+ * a TLS handshake with each domain and keeps the read a day; Refresh reads them now.
+ */
+export function CertificatesView() {
+  const { api, locationStore } = useWindowContext();
+  const { panels } = usePanels();
+  const [loaded, setLoaded] = useState<Loaded>({ rows: null, error: null, reading: true });
+  const [asked, setAsked] = useState({ count: 0, refresh: false });
+  const [query, setQuery] = useState('');
+  const search = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const reading = { stale: false };
+    setLoaded((before) => ({ ...before, error: null, reading: true }));
+    void api
+      .listCertificates(asked.refresh ? { refresh: true } : undefined)
+      .then((rows): Loaded => ({ rows, error: null, reading: false }))
+      // The rows read before stay shown under the failure of a refresh.
+      .catch((caught: unknown) => ({ error: failureInfo(caught), reading: false }))
+      .then((next) => reading.stale || setLoaded((before) => ({ ...before, ...next })));
+    return () => {
+      reading.stale = true;
+    };
+  }, [api, asked]);
+  useEffect(() => search.current?.focus(), []);
+
+  const panelNames = useMemo(() => new Map((panels ?? []).map((panel) => [panel.id, panel.name])), [panels]);
+  const all = useMemo(() => (loaded.rows ? certificateRows(loaded.rows, panelNames) : null), [loaded.rows, panelNames]);
+  const shownQuery = useDeferredValue(query);
+  const shown = useMemo(() => (all ? filterCertificates(all, shownQuery) : []), [all, shownQuery]);
+  const soon = all?.filter((row) => row.soon).length ?? 0;
+  const problems = all?.filter((row) => row.problem !== null).length ?? 0;
+
+  return (
+    <section className="activity-view certificates-view" aria-labelledby="certificates-title">
+      <header className="activity-header">
+        <h1 id="certificates-title">Certificates</h1>
+        <button type="button" onClick={() => locationStore.show('panels')}>
+          Back to the panel
+        </button>
+      </header>
+      <p className="muted">
+        Each app domain's certificate, as a browser gets it: a TLS handshake alone, no request, nothing of the panel's. Read once a day
+        unless you refresh; those ending within {CERTIFICATE_WARNING_DAYS} days are marked.
+      </p>
+      <div className="activity-filters">
+        <SearchField
+          ref={search}
+          label="Search the certificates"
+          placeholder="Search panel, service, host"
+          value={query}
+          onSearch={setQuery}
+        />
+        <button type="button" disabled={loaded.reading} onClick={() => setAsked(({ count }) => ({ count: count + 1, refresh: true }))}>
+          {loaded.reading && all ? 'Reading…' : 'Refresh'}
+        </button>
+        {all && (
+          <span className="muted" role="status">
+            {shown.length === all.length ? `${all.length} certificates` : `${shown.length} of ${all.length} certificates`}
+            {soon > 0 && `, ${soon} ending within ${CERTIFICATE_WARNING_DAYS} days`}
+            {problems > 0 && `, ${problems} with a problem`}
+          </span>
+        )}
+      </div>
+      {loaded.error && all && (
+        <div className="notice notice-error" role="alert">
+          <p>{loaded.error.message}</p>
+        </div>
+      )}
+      <ReadStates
+        error={all ? null : loaded.error}
+        onRetry={() => setAsked(({ count, refresh }) => ({ count: count + 1, refresh }))}
+        reading={all === null && !loaded.error ? 'Reading the certificates: a TLS handshake with each domain…' : null}
+        empty={
+          all === null || shown.length > 0
+            ? null
+            : all.length === 0
+              ? 'No domain yet: no signed-in panel has an app service with a domain.'
+              : 'No certificate matches. Esc in the search box clears it.'
+        }
+      >
+        <CertificateTable rows={shown} />
+      </ReadStates>
+    </section>
+  );
+}
+
+function CertificateTable({ rows }: { rows: readonly CertificateListRow[] }) {
+  return (
+    <div className="certificates-scroller">
+      <table className="service-table certificates-table">
+        <thead>
+          <tr>
+            <th scope="col" className="certificate-panel">
+              Panel
+            </th>
+            <th scope="col" className="certificate-service">
+              Service
+            </th>
+            <th scope="col" className="certificate-host">
+              Host
+            </th>
+            <th scope="col" className="certificate-until">
+              Valid until
+            </th>
+            <th scope="col" className="certificate-days">
+              Days left
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <CertificateLine key={row.key} row={row} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CertificateLine({ row }: { row: CertificateListRow }) {
+  const marked = row.problem !== null ? 'certificate-problem' : row.soon ? 'certificate-soon' : '';
+  return (
+    <>
+      <tr className={`certificate-row ${marked}`}>
+        <td className="certificate-panel" title={row.panelName}>
+          {row.panelName}
+        </td>
+        <td className="certificate-service" title={`${row.projectName}/${row.serviceName}`}>
+          {row.serviceName === '' ? <span className="muted">all services</span> : `${row.projectName}/${row.serviceName}`}
+        </td>
+        <td className="certificate-host" title={row.host}>
+          {row.host === '' ? <span className="muted">—</span> : row.host}
+        </td>
+        <td className="certificate-until">
+          {row.validTo ? (
+            <time dateTime={row.validTo} title={new Date(Date.parse(row.validTo)).toString()}>
+              {dateText(row.validTo)}
+            </time>
+          ) : (
+            '—'
+          )}
+        </td>
+        <td className="certificate-days">
+          {daysLeftText(row.daysLeft)}
+          {row.soon && <span className="certificate-mark">soon</span>}
+        </td>
+      </tr>
+      {row.problem !== null && (
+        <tr className="certificate-problem-line">
+          <td colSpan={5} role="note">
+            {row.problem}
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

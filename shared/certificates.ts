@@ -1,0 +1,40 @@
+/**
+ * The certificates of the websites the fleet serves (`listCertificates`): one row per domain of
+ * every app service of every signed-in panel, each certificate as a TLS handshake with the domain
+ * got it (what a visitor's browser gets), read in main.
+ */
+
+/** One domain's certificate. */
+export interface CertificateRow {
+  panelId: string;
+  projectName: string;
+  serviceName: string;
+  /** The domain; empty when the row says why the panel's or the service's domains could not be read. */
+  host: string;
+  /** When the certificate ends (ISO 8601); null when none was read. */
+  validTo: string | null;
+  /** Whole days from the read to `validTo`, below 0 once it ended; null when none was read. */
+  daysLeft: number | null;
+  /** What is wrong, in words (a name it is not valid for, an untrusted issuer, no answer); null when nothing is. */
+  problem: string | null;
+}
+
+/** Within this many days of its end a certificate is marked (and, at the threshold, alerted). */
+export const CERTIFICATE_WARNING_DAYS = 14;
+
+/** How long a read of the certificates is kept before `listCertificates` reads them again by itself. */
+export const CERTIFICATES_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** The rows in the order the view shows them: problems first, then the fewest days left, then by panel, service and host. */
+export function byDaysLeft(rows: readonly CertificateRow[]): CertificateRow[] {
+  const rank = (row: CertificateRow) => (row.problem !== null ? Number.NEGATIVE_INFINITY : (row.daysLeft ?? Number.POSITIVE_INFINITY));
+  return [...rows].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      (a.daysLeft ?? 0) - (b.daysLeft ?? 0) ||
+      a.panelId.localeCompare(b.panelId) ||
+      a.projectName.localeCompare(b.projectName) ||
+      a.serviceName.localeCompare(b.serviceName) ||
+      a.host.localeCompare(b.host),
+  );
+}

@@ -1,0 +1,127 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext, createServer, type Server, type TLSSocket } from 'node:tls';
+
+/**
+ * Websites' certificates for tests of the Certificates view: one throw-away authority signing a
+ * certificate per host name (DNS name in the SAN) with a given number of days (-1: it ended a day
+ * ago), and one loopback TLS server that picks each by SNI and records every byte it is sent after
+ * the handshake (a certificate read must send none).
+ */
+
+export interface SiteCertificate {
+  /** The name the certificate is valid for. */
+  name: string;
+  /** Days from now to its end; -1 ended a day ago (openssl's least). */
+  days: number;
+}
+
+export interface SiteAuthority {
+  authority: string;
+  /** A key and certificate signed by the authority. */
+  sign(site: SiteCertificate): Promise<{ key: string; cert: string }>;
+  cleanup(): Promise<void>;
+}
+
+export async function siteAuthority(): Promise<SiteAuthority> {
+  const dir = await mkdtemp(join(tmpdir(), 'paneldeck-sites-'));
+  const at = (name: string) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const run = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  run([
+    'req',
+    '-x509',
+    ...ec,
+    '-days',
+    '400',
+    '-subj',
+    '/CN=Paneldeck Test Sites Authority',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
+  let serial = 0;
+  return {
+    authority: await readFile(at('ca.pem'), 'utf8'),
+    async sign({ name, days }) {
+      if (!/^[a-z0-9.-]+$/.test(name)) throw new Error(`siteAuthority: "${name}" is not a host name`);
+      const one = (suffix: string) => at(`${++serial}-${suffix}`);
+      const [key, csr, ext, cert] = [one('key.pem'), one('csr.pem'), one('ext.cnf'), one('cert.pem')];
+      run(['req', ...ec, '-subj', `/CN=${name}`, '-keyout', key, '-out', csr]);
+      await writeFile(ext, `subjectAltName=DNS:${name}\nextendedKeyUsage=serverAuth\n`);
+      run([
+        'x509',
+        '-req',
+        '-in',
+        csr,
+        '-CA',
+        at('ca.pem'),
+        '-CAkey',
+        at('ca.key'),
+        '-CAcreateserial',
+        '-days',
+        String(days),
+        '-extfile',
+        ext,
+        '-out',
+        cert,
+      ]);
+      return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
+    },
+    cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5 }),
+  };
+}
+
+export interface SitesServer {
+  port: number;
+  /** The SNI name of each handshake, in order. */
+  servernames: string[];
+  /** Bytes each connection was sent after its handshake. */
+  bytesAfterHandshake(): number;
+  /** Resolves once every connection so far has closed. */
+  allClosed(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** A loopback TLS server presenting, for each SNI name, the certificate given for it (else the first). */
+export async function sitesServer(byName: ReadonlyMap<string, { key: string; cert: string }>): Promise<SitesServer> {
+  const contexts = new Map([...byName].map(([name, pair]) => [name, createSecureContext(pair)]));
+  const first = [...byName.values()][0]!;
+  const servernames: string[] = [];
+  const closed: Promise<unknown>[] = [];
+  let bytes = 0;
+  const server: Server = createServer({
+    ...first,
+    // Heard at the ClientHello: a client that closes right after its handshake may close before the server's side ends.
+    SNICallback: (name, done) => {
+      servernames.push(name);
+      done(null, contexts.get(name) ?? contexts.values().next().value);
+    },
+  });
+  server.on('connection', (raw: Socket) => closed.push(new Promise((resolve) => raw.once('close', resolve))));
+  // Whatever a client sends after its handshake comes here, decrypted; a handshake alone sends nothing.
+  server.on('secureConnection', (socket: TLSSocket) => {
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return {
+    port: address.port,
+    servernames,
+    bytesAfterHandshake: () => bytes,
+    allClosed: () => Promise.all(closed),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
