@@ -106,17 +106,27 @@ export function signInMethods(
     );
   }
 
-  /** Asked before anything ends, so a no leaves every panel as it was. */
-  async function confirmed(ids: readonly string[]): Promise<void> {
-    const current = await state();
-    const records = ids.flatMap((id) => current.registry.get(id) ?? []);
+  /**
+   * The sign-ins a log out of `ids` ends when a production panel is among them: asked about first,
+   * so a no leaves every panel as it was; null when nothing is asked. Worked out on the folder
+   * already read, with no step of its own: any other log out ends in the same step as it always
+   * did, so a log in asked after it is never dropped by it (the fleet race test's rule).
+   */
+  function toConfirm(current: DataFolder, ids: readonly string[]): PanelRecord[] | null {
     // Every sign-in that ends, an API token's too: a red panel's asks whatever it is signed in with.
-    await parts.confirmLogOut?.(records.filter((record) => current.vault.token(record.id, record.baseUrl) !== undefined));
+    const ending = ids
+      .flatMap((id) => current.registry.get(id) ?? [])
+      .filter((record) => current.vault.token(record.id, record.baseUrl) !== undefined);
+    return parts.confirmLogOut && ending.some((record) => record.colour === 'red') ? ending : null;
   }
 
   async function logOutOne(panelId: string) {
-    await confirmed([panelId]);
-    const current = await state();
+    let current = await state();
+    const asked = toConfirm(current, [panelId]);
+    if (asked) {
+      await parts.confirmLogOut!(asked);
+      current = await state();
+    }
     const record = find(current, panelId);
     const apiTokenLogOuts = recordApiTokenLogOuts(current, [record]);
     const held = heldSignIns(current, [record]);
@@ -130,8 +140,12 @@ export function signInMethods(
   }
 
   async function logOutMany(requested: readonly string[]) {
-    await confirmed([...new Set(requested)]);
-    const current = await state();
+    let current = await state();
+    const asked = toConfirm(current, [...new Set(requested)]);
+    if (asked) {
+      await parts.confirmLogOut!(asked);
+      current = await state();
+    }
     const records = [...new Set(requested)].flatMap((id) => current.registry.get(id) ?? []);
     const apiTokenLogOuts = recordApiTokenLogOuts(current, records);
     const held = heldSignIns(current, records);
