@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createSecureContext, createServer, type Server, type TLSSocket } from 'node:tls';
+import { testAuthority } from './tls-certificate.ts';
 
 /**
  * Websites' certificates for tests of the Certificates view: one throw-away authority signing a
@@ -27,56 +24,14 @@ export interface SiteAuthority {
 }
 
 export async function siteAuthority(): Promise<SiteAuthority> {
-  const dir = await mkdtemp(join(tmpdir(), 'paneldeck-sites-'));
-  const at = (name: string) => join(dir, name);
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  const run = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  run([
-    'req',
-    '-x509',
-    ...ec,
-    '-days',
-    '400',
-    '-subj',
-    '/CN=Paneldeck Test Sites Authority',
-    '-keyout',
-    at('ca.key'),
-    '-out',
-    at('ca.pem'),
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-  let serial = 0;
+  const authority = await testAuthority({ commonName: 'Paneldeck Test Sites Authority', days: 400 });
   return {
-    authority: await readFile(at('ca.pem'), 'utf8'),
+    authority: authority.authority,
     async sign({ name, days }) {
       if (!/^[a-z0-9.-]+$/.test(name)) throw new Error(`siteAuthority: "${name}" is not a host name`);
-      const one = (suffix: string) => at(`${++serial}-${suffix}`);
-      const [key, csr, ext, cert] = [one('key.pem'), one('csr.pem'), one('ext.cnf'), one('cert.pem')];
-      run(['req', ...ec, '-subj', `/CN=${name}`, '-keyout', key, '-out', csr]);
-      await writeFile(ext, `subjectAltName=DNS:${name}\nextendedKeyUsage=serverAuth\n`);
-      run([
-        'x509',
-        '-req',
-        '-in',
-        csr,
-        '-CA',
-        at('ca.pem'),
-        '-CAkey',
-        at('ca.key'),
-        '-CAcreateserial',
-        '-days',
-        String(days),
-        '-extfile',
-        ext,
-        '-out',
-        cert,
-      ]);
-      return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
+      return authority.sign({ commonName: name, subjectAltName: `DNS:${name}`, days });
     },
-    cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5 }),
+    cleanup: authority.cleanup,
   };
 }
 

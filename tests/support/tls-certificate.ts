@@ -53,26 +53,39 @@ export async function selfSignedCertificate(options: CertificateOptions = {}): P
   }
 }
 
-/**
- * A throw-away certificate authority, and a certificate it signs for 127.0.0.1 and localhost. A
- * process that adds the authority to its default CA certificates (`tls.setDefaultCACertificates`)
- * trusts that certificate as the system trusts a public one.
- */
-export async function certificateSignedByNewAuthority(commonName: string): Promise<{ authority: string; key: string; cert: string }> {
-  if (!/^[\w.*-]+$/.test(commonName)) throw new Error(`certificateSignedByNewAuthority: "${commonName}" is not a host name`);
+/** A certificate an authority signs: its subject's CN, the names it is valid for, how long. */
+export interface SignedCertificateOptions {
+  commonName: string;
+  /** As openssl writes it: `DNS:shop.example.test`, `IP:127.0.0.1,DNS:localhost`. */
+  subjectAltName: string;
+  /** Days from now to its end; -1 ended a day ago (openssl's least). */
+  days: number;
+}
+
+export interface TestAuthority {
+  /** The authority's certificate (PEM). */
+  authority: string;
+  /** A key and certificate it signs. */
+  sign(options: SignedCertificateOptions): Promise<{ key: string; cert: string }>;
+  cleanup(): Promise<void>;
+}
+
+/** A throw-away certificate authority (openssl, P-256) in a folder of its own, signing as many certificates as asked. */
+export async function testAuthority({ commonName, days }: { commonName: string; days: number }): Promise<TestAuthority> {
   const dir = await mkdtemp(join(tmpdir(), 'paneldeck-ca-'));
   const at = (name: string) => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   const run = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  const cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 5 });
   try {
     run([
       'req',
       '-x509',
       ...ec,
       '-days',
-      '2',
+      String(days),
       '-subj',
-      '/CN=Paneldeck Test Authority',
+      `/CN=${commonName}`,
       '-keyout',
       at('ca.key'),
       '-out',
@@ -82,29 +95,55 @@ export async function certificateSignedByNewAuthority(commonName: string): Promi
       '-addext',
       'keyUsage=critical,keyCertSign,cRLSign',
     ]);
-    run(['req', ...ec, '-subj', `/CN=${commonName}`, '-keyout', at('key.pem'), '-out', at('csr.pem')]);
-    await writeFile(at('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-    run([
-      'x509',
-      '-req',
-      '-in',
-      at('csr.pem'),
-      '-CA',
-      at('ca.pem'),
-      '-CAkey',
-      at('ca.key'),
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-extfile',
-      at('ext.cnf'),
-      '-out',
-      at('cert.pem'),
-    ]);
-    const [authority, key, cert] = await Promise.all(['ca.pem', 'key.pem', 'cert.pem'].map((name) => readFile(at(name), 'utf8')));
-    return { authority: authority!, key: key!, cert: cert! };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  let serial = 0;
+  return {
+    authority: await readFile(at('ca.pem'), 'utf8'),
+    async sign(options) {
+      if (!/^[\w.*-]+$/.test(options.commonName)) throw new Error(`testAuthority: "${options.commonName}" is not a host name`);
+      const one = (suffix: string) => at(`${++serial}-${suffix}`);
+      const [key, csr, ext, cert] = [one('key.pem'), one('csr.pem'), one('ext.cnf'), one('cert.pem')];
+      run(['req', ...ec, '-subj', `/CN=${options.commonName}`, '-keyout', key, '-out', csr]);
+      await writeFile(ext, `subjectAltName=${options.subjectAltName}\nextendedKeyUsage=serverAuth\n`);
+      run([
+        'x509',
+        '-req',
+        '-in',
+        csr,
+        '-CA',
+        at('ca.pem'),
+        '-CAkey',
+        at('ca.key'),
+        '-CAcreateserial',
+        '-days',
+        String(options.days),
+        '-extfile',
+        ext,
+        '-out',
+        cert,
+      ]);
+      return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
+    },
+    cleanup,
+  };
+}
+
+/**
+ * A throw-away certificate authority, and a certificate it signs for 127.0.0.1 and localhost. A
+ * process that adds the authority to its default CA certificates (`tls.setDefaultCACertificates`)
+ * trusts that certificate as the system trusts a public one.
+ */
+export async function certificateSignedByNewAuthority(commonName: string): Promise<{ authority: string; key: string; cert: string }> {
+  if (!/^[\w.*-]+$/.test(commonName)) throw new Error(`certificateSignedByNewAuthority: "${commonName}" is not a host name`);
+  const authority = await testAuthority({ commonName: 'Paneldeck Test Authority', days: 2 });
+  try {
+    const signed = await authority.sign({ commonName, subjectAltName: 'IP:127.0.0.1,DNS:localhost', days: 2 });
+    return { authority: authority.authority, ...signed };
   } finally {
-    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+    await authority.cleanup();
   }
 }
 
