@@ -179,6 +179,12 @@ export function versionOf(answer: unknown): string | null {
   return isPanelVersion(version) ? version : null;
 }
 
+/** The same answer's `available` (getUpdateStatus: a newer Easypanel is out), when it is a yes or a no; anything else is not said. */
+export function updateAvailableOf(answer: unknown): boolean | null {
+  const available = isRecord(answer) ? answer.available : null;
+  return typeof available === 'boolean' ? available : null;
+}
+
 /** The generation a version speaks (2.33+ the public API, 2.31–2.32 the RPC layer, before: tRPC); null for no version. */
 export function generationOfVersion(version: string | null): Generation | null {
   const match = version === null ? null : /^(\d+)\.(\d+)/.exec(version);

@@ -1,6 +1,6 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Generation } from '../../../shared/types.ts';
-import { callPanel, findVersion, generationOfVersion, versionOf } from './panel-calls.ts';
+import { callPanel, findVersion, generationOfVersion, updateAvailableOf, versionOf } from './panel-calls.ts';
 import { endpointInGeneration, requestSession, usesDefaultPaths, type PanelEndpoint, type RequestSettings } from './panel-endpoints.ts';
 import { MissingRouteError } from './panel-responses.ts';
 
@@ -115,10 +115,4 @@ export async function readVersion(
     // The remembered generation still works: the panel stays on it until its next version read.
     return signal?.aborted ? null : { version, updateAvailable, moved: null };
   }
-}
-
-/** getUpdateStatus's `available`, when it is a yes or a no; anything else is not said. */
-export function updateAvailableOf(answer: unknown): boolean | null {
-  const available = typeof answer === 'object' && answer !== null ? (answer as { available?: unknown }).available : undefined;
-  return typeof available === 'boolean' ? available : null;
 }
