@@ -76,8 +76,9 @@ export function FleetLoginDialog({ panelIds, onClose }: FleetLoginDialogProps) {
   const [allRefusedBefore, setAllRefusedBefore] = useState(false);
   const refusals = useMemo(
     () => ({
+      // The same rule as the form's runs (notRefusedBefore), for one panel finished by hand.
       has: (panelId: string, credentials: { email: string; password: string }) =>
-        refusedWith.current.get(panelId)?.has(credentialsKey(credentials)) === true,
+        notRefusedBefore([panelId], credentials, refusedWith.current).length === 0,
       add: (panelId: string, credentials: { email: string; password: string }) => {
         const pairs = refusedWith.current.get(panelId) ?? new Set<string>();
         refusedWith.current.set(panelId, pairs.add(credentialsKey(credentials)));
