@@ -5,7 +5,15 @@
  * check finds its condition cleared (resolved); a change of either comes as `alertChanged`.
  */
 
-export const ALERT_KINDS = ['serviceDown', 'diskFull', 'unreachable', 'certificateChanged', 'badAnswer', 'sessionEnding'] as const;
+export const ALERT_KINDS = [
+  'serviceDown',
+  'diskFull',
+  'unreachable',
+  'certificateChanged',
+  'badAnswer',
+  'sessionEnding',
+  'upgradeNotBack',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The panel's tab an alert opens at: a subset of the window's tabs. */
@@ -18,6 +26,7 @@ export const ALERT_TABS: Readonly<Record<AlertKind, AlertTab>> = Object.freeze({
   certificateChanged: 'session',
   badAnswer: 'session',
   sessionEnding: 'session',
+  upgradeNotBack: 'overview',
 });
 
 export interface Alert {

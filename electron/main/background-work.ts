@@ -57,6 +57,8 @@ const ALERT_NOTIFY: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, Ale
   // A changed certificate and a web page in place of the API are a panel not answering as itself: one switch for the three.
   certificateChanged: 'notifyUnreachable',
   badAnswer: 'notifyUnreachable',
+  // A panel not back after its update is a panel not answering as it should.
+  upgradeNotBack: 'notifyUnreachable',
 };
 
 /**

@@ -109,6 +109,19 @@ export function plainEvent(event: PanelEvent): PanelEvent {
           message,
         })),
       };
+    case 'upgradeChanged':
+      return { type: event.type, panelId: event.panelId, phase: event.phase, message: event.message };
+    case 'upgradesEnded':
+      return {
+        type: event.type,
+        results: event.results.map(({ panelId, outcome, versionBefore, versionAfter, message }) => ({
+          panelId,
+          outcome,
+          versionBefore,
+          versionAfter,
+          message,
+        })),
+      };
     case 'updateReady':
       return { type: event.type, version: event.version };
     case 'serviceLogLines':

@@ -22,6 +22,7 @@ const KIND_NAMES: Readonly<Record<string, string>> = {
   restart: 'Restart',
   operation: 'Console call',
   cancelDeploy: 'Cancel deployment',
+  upgrade: 'Upgrade Easypanel',
   build: 'Build',
   deployment: 'Deployment',
   enable: 'Enable',

@@ -18,6 +18,7 @@ export const ALERT_KIND_NAMES: Readonly<Record<AlertKind, string>> = {
   certificateChanged: 'Certificate changed',
   badAnswer: 'Not its API',
   sessionEnding: 'Session ending',
+  upgradeNotBack: 'Not back after upgrade',
 };
 
 /** The tab an alert opens, as its button says it. */
@@ -78,6 +79,7 @@ const SUMMARY_TEXT: Readonly<Record<AlertKind, (alerts: number, panels: number) 
   certificateChanged: (_, panels) => `${plural(panels, 'panel', 'panels')} presented a changed certificate`,
   badAnswer: (_, panels) => `${plural(panels, 'panel', 'panels')} answered with something other than its API`,
   sessionEnding: (_, panels) => `${plural(panels, 'session', 'sessions')} about to end`,
+  upgradeNotBack: (_, panels) => `${plural(panels, 'panel', 'panels')} not back after an upgrade`,
 };
 
 /** The start summary as lines, one per kind, in the order of ALERT_KINDS (services first). */

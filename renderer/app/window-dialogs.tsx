@@ -9,6 +9,7 @@ import { FleetLoginDialog } from '../sign-in/views.tsx';
 import { ImportDialog } from '../transfer/views.tsx';
 import { PreferencesDialog } from '../preferences/views.tsx';
 import { RowMenu } from '../ui/row-menu.tsx';
+import { UpgradeDialog } from '../upgrades/views.tsx';
 
 /** The one dialog (or the row menu) open over the window, as the window store says. */
 export function WindowDialogs() {
@@ -80,6 +81,8 @@ export function WindowDialogs() {
       );
     case 'fleetLogIn':
       return <FleetLoginDialog panelIds={dialog.panelIds} onClose={close} />;
+    case 'upgradePanels':
+      return <UpgradeDialog panelIds={dialog.panelIds} onClose={close} />;
     case 'preferences':
       // The panels whose token storage a setting moved come back as events.
       return <PreferencesDialog onClose={close} />;

@@ -19,6 +19,7 @@ import {
 } from './bulk-questions.tsx';
 import { ColourOptions } from '../ui/colour-options.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { upgradeTargets } from '../upgrades/index.ts';
 import { TextField } from '../ui/text-field.tsx';
 
 interface BulkViewProps {
@@ -48,6 +49,8 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const exportPanels = useExportPanels();
   const { dialogStore } = useWindowContext();
   const logIn = () => dialogStore.openDialog({ kind: 'fleetLogIn', panelIds: panels.map((panel) => panel.id) });
+  const upgradable = upgradeTargets(panels);
+  const upgrade = () => dialogStore.openDialog({ kind: 'upgradePanels', panelIds: upgradable.map((panel) => panel.id) });
   const { busy, error, run: runBusy } = useBusyAction();
   const [outcome, setOutcome] = useState('');
   /** The question an action that loses something asks before it runs, and its answer; null when none is open. */
@@ -143,6 +146,14 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
         <button type="button" disabled={busy || signedIn.length === 0} onClick={askLogOut}>
           {signedInWords('Log out of', signedIn.length, panels.length)}
           {signedIn.length > 0 && '…'}
+        </button>
+        <button
+          type="button"
+          disabled={busy || upgradable.length === 0}
+          onClick={upgrade}
+          title={upgradable.length === 0 ? 'None of them is signed in with an update out' : 'Upgrade Easypanel in waves'}
+        >
+          Upgrade {count(upgradable.length)}…
         </button>
         <button type="button" disabled={busy} onClick={() => exportPanels(ids)}>
           Export {many}…

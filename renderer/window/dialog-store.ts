@@ -11,6 +11,8 @@ export type WindowDialog =
   | { kind: 'palette' }
   /** One email and password for these panels (a selection of several). */
   | { kind: 'fleetLogIn'; panelIds: readonly string[] }
+  /** Upgrade Easypanel on these panels, in waves. */
+  | { kind: 'upgradePanels'; panelIds: readonly string[] }
   /** The row menu, at this point of the window. */
   | { kind: 'rowMenu'; at: { x: number; y: number } };
 

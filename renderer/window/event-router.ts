@@ -57,6 +57,10 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
     case 'serviceLogEnded':
       // The Logs tab listens for these itself (logs-view.tsx): they concern the follow it started.
       return;
+    case 'upgradeChanged':
+    case 'upgradesEnded':
+      // The upgrade run's view listens itself (upgrades-view.tsx): they concern the run it started.
+      return;
     case 'operationProgress':
       // The console across panels listens itself (fleet-console-view.tsx): they concern the run it started.
       return;

@@ -8,6 +8,8 @@ import {
   appSettingsPatchSchema,
   bulkChangeSchema,
   chosenPanelIdsSchema,
+  upgradeOptionsSchema,
+  upgradePanelIdsSchema,
   credentialsSchema,
   duplicatePanelInputSchema,
   fleetLogInInputSchema,
@@ -45,6 +47,7 @@ import type { ServiceActionInput, ServiceActionResult } from '../service-actions
 import type { ServerStats, ServiceList } from '../services.ts';
 import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentCancelResult, DeploymentList, DeploymentLog } from '../deployments.ts';
+import type { PanelUpgradeResult, UpgradeOptions } from '../upgrades.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
 import type { CertificateRow } from '../certificates.ts';
@@ -231,6 +234,16 @@ export interface PanelApi {
    */
   cancelDeployment(panelId: string, deploymentId: string): Promise<DeploymentCancelResult>;
   /**
+   * Upgrades Easypanel on the panels in waves (the first `canary` alone, then at most `waveSize`
+   * at once): each panel's version read afresh for one plan, asked once in main's confirmation;
+   * each update sent once, never retried; the next wave only once every panel of this one is back
+   * on a new version. Stops at the first failure or at a panel not back in time (`unknown`, with
+   * an alert): the rest are `skipped`. Steps told as `upgradeChanged`, the end as `upgradesEnded`.
+   */
+  upgradePanels(panelIds: string[], options: UpgradeOptions): Promise<PanelUpgradeResult[]>;
+  /** Starts nothing more in the upgrade run under way and ends its waiting: a panel sent to and not back is `unknown`. */
+  cancelUpgrades(): Promise<void>;
+  /**
    * Every signed-in panel's services as main last read them (each check reads the task stats, the
    * list when due): no request is made. A panel not read since the start is absent until its first check.
    */
@@ -340,6 +353,8 @@ export const argumentSchemas = {
   listDeployments: z.tuple([panelIdSchema, serviceRefSchema]),
   getDeploymentLog: z.tuple([panelIdSchema, deploymentIdSchema]),
   cancelDeployment: z.tuple([panelIdSchema, deploymentIdSchema]),
+  upgradePanels: z.tuple([upgradePanelIdsSchema, upgradeOptionsSchema]),
+  cancelUpgrades: z.tuple([]),
   getFleetServices: z.tuple([]),
   listCertificates: z.tuple([certificateQuerySchema]),
   runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),

@@ -6,6 +6,7 @@ import type { PanelServices, ServiceActionItemResult } from '../fleet-services.t
 import { type Alert, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from '../alerts.ts';
 import type { ServiceAction, ServiceActionPhase } from '../service-actions.ts';
 import type { Panel } from '../types.ts';
+import { isUpgradePhase, type PanelUpgradeResult, type UpgradePhase } from '../upgrades.ts';
 import { CELL_VALUE_MAX_CHARS, type PanelOperationResult } from '../operations-console.ts';
 
 /**
@@ -59,6 +60,10 @@ export type PanelEvent =
    * gives them (a window reloaded during the run has only this).
    */
   | { type: 'serviceActionsEnded'; results: ServiceActionItemResult[] }
+  /** A panel of the upgrade run under way went a step further (queued, sent, waiting, or its end). */
+  | { type: 'upgradeChanged'; panelId: string; phase: UpgradePhase; message: string | null }
+  /** The upgrade run ended: each panel's result in the order asked. */
+  | { type: 'upgradesEnded'; results: PanelUpgradeResult[] }
   /** New lines of a followed service log (`followServiceLogs`), oldest first, at most a batch's worth. */
   | { type: 'serviceLogLines'; followId: string; lines: string[] }
   /** The follow ended: stopped (`error` null), or why not (the sign-in ended, the panel closed it or failed). */
@@ -88,6 +93,8 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   activityChanged: true,
   serviceActionChanged: true,
   serviceActionsEnded: true,
+  upgradeChanged: true,
+  upgradesEnded: true,
   serviceLogLines: true,
   serviceLogEnded: true,
   operationProgress: true,
@@ -106,6 +113,8 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'updateReady') return typeof version === 'string' && version.length <= 100;
   if (type === 'serviceActionChanged') return isServiceActionChange(value);
   if (type === 'serviceActionsEnded') return isRunEnd(value);
+  if (type === 'upgradeChanged') return isUpgradeChange(value);
+  if (type === 'upgradesEnded') return Array.isArray((value as { results?: unknown }).results);
   if (type === 'serviceLogLines') return Array.isArray((value as { lines?: unknown }).lines);
   if (type === 'fleetStateChanged') return Array.isArray((value as { panels?: unknown }).panels);
   if (type === 'fleetServicesChanged') return isFleetServicesChange(value);
@@ -113,6 +122,17 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'alertRaised' || type === 'alertChanged') return isAlert(value.alert);
   if (type === 'operationProgress') return isOperationProgress(value);
   return true;
+}
+
+/** An upgrade step: a panel id, a known phase, a short message. */
+function isUpgradeChange(value: Record<string, unknown>): boolean {
+  const { panelId, phase, message } = value;
+  return (
+    typeof panelId === 'string' &&
+    panelId.length <= 200 &&
+    isUpgradePhase(phase) &&
+    (message === null || (typeof message === 'string' && message.length <= 2000))
+  );
 }
 
 const RUN_OUTCOMES: ReadonlySet<unknown> = new Set(['done', 'failed', 'cancelled']);

@@ -50,6 +50,8 @@ export const methodNames = [
   'listDeployments',
   'getDeploymentLog',
   'cancelDeployment',
+  'upgradePanels',
+  'cancelUpgrades',
   'getFleetServices',
   'listCertificates',
   'runServiceActions',

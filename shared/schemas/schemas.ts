@@ -6,6 +6,7 @@ import { TIMELINE_BOUND } from '../timeline.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ENTRIES } from '../transfer.ts';
 import { TEXT_FILE_KINDS, TEXT_FILE_MAX_BYTES } from '../text-files.ts';
 import { tableLayoutFields } from './panel-list-schemas.ts';
+import { UPGRADE_CANARY_MAX, UPGRADE_PANELS_MAX, UPGRADE_WAVE_MAX } from '../upgrades.ts';
 import { ACTIVITY_KEPT, GENERATIONS, LIST_SORTS, THEMES, type PanelSettings } from '../types.ts';
 
 /**
@@ -260,6 +261,25 @@ export const chosenPanelIdsSchema = z
   .array(panelIdSchema, { error: 'Expected a list of panel ids.' })
   .min(1, { error: 'Choose at least one panel.' })
   .max(100_000, { error: 'Too many panel ids (100,000 at most).' });
+
+/** The panels of an upgrade run, each once, and how the run is cut into waves. */
+export const upgradePanelIdsSchema = chosenPanelIdsSchema
+  .max(UPGRADE_PANELS_MAX, { error: `Too many panels for one run (${UPGRADE_PANELS_MAX.toLocaleString('en-US')} at most).` })
+  .refine((ids) => new Set(ids).size === ids.length, { error: 'Each panel may be named once.' });
+
+export const upgradeOptionsSchema = z.strictObject(
+  {
+    canary: z
+      .int()
+      .min(0)
+      .max(UPGRADE_CANARY_MAX, { error: `At most ${UPGRADE_CANARY_MAX} panels first, alone.` }),
+    waveSize: z
+      .int()
+      .min(1)
+      .max(UPGRADE_WAVE_MAX, { error: `At most ${UPGRADE_WAVE_MAX} panels a wave.` }),
+  },
+  { error: 'Expected how the run is cut: { canary, waveSize }.' },
+);
 
 /**
  * One log in to several panels: the same email and password for each. Panels on plain http://

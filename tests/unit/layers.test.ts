@@ -28,6 +28,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   checks: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'services'],
   certificates: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
   console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
+  upgrades: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   transfer: ['common', 'net', 'easypanel', 'storage', 'context', 'sign-in', 'panels'],
   app: ['common', 'log', 'storage', 'context', 'sign-in', 'transfer'],
   wiring: [
@@ -49,6 +50,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'transfer',
     'app',
     'writes',
+    'upgrades',
   ],
 };
 
@@ -65,7 +67,8 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   ui: ['window'],
   'sign-in': ['ui', 'window'],
   session: ['ui', 'window', 'sign-in'],
-  'panel-list': ['ui', 'window', 'sign-in'],
+  upgrades: ['ui', 'window'],
+  'panel-list': ['ui', 'window', 'sign-in', 'upgrades'],
   activity: ['ui', 'window', 'panel-list'],
   alerts: ['ui', 'window', 'activity'],
   console: ['ui', 'window', 'activity', 'panel-list'],
@@ -91,6 +94,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
     'transfer',
     'preferences',
     'certificates',
+    'upgrades',
     'panel',
   ],
 };

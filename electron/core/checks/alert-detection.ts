@@ -51,7 +51,8 @@ function holds(condition: AlertCondition, seen: PanelObservation, threshold: num
       if (seen.answer === null) return null;
       return seen.answer === condition.kind ? true : seen.answer === 'proper' ? false : null;
     case 'sessionEnding':
-      // The expiry watcher's warning: no check reading clears it.
+    case 'upgradeNotBack':
+      // The expiry watcher's warning, an upgrade run's: no check reading clears them.
       return null;
   }
 }

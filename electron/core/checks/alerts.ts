@@ -107,6 +107,11 @@ export class AlertCenter {
     );
   }
 
+  /** A panel sent its update did not come back on a new version in time (or the run was cancelled while waiting for it). */
+  upgradeNotBack(state: DataFolder, panelId: string, message: string): void {
+    this.#raise(state, panelId, { kind: 'upgradeNotBack' }, () => message);
+  }
+
   /** The operator saw it: it stays in the list, and is not raised again while its condition holds. */
   acknowledge(state: DataFolder, id: string): Alert {
     const found = state.alerts.get(id);
@@ -133,7 +138,7 @@ export class AlertCenter {
   #raise(
     state: DataFolder,
     panelId: string,
-    detected: DetectedAlert | { kind: 'sessionEnding' },
+    detected: DetectedAlert | { kind: 'sessionEnding' | 'upgradeNotBack' },
     text: (name: string) => string,
     token?: string,
   ): string | undefined {

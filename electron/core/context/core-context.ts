@@ -63,6 +63,11 @@ export interface CoreOptions {
    * tests map hosts to loopback TLS servers.
    */
   resolveDomain?: (host: string) => { address: string; port: number } | Promise<{ address: string; port: number }>;
+  /**
+   * How an upgrade run waits for each panel to come back (`upgradePanels`): how long it has (the
+   * app: 15 minutes) and how often it is looked at meanwhile (5 seconds); tests shorten both.
+   */
+  upgrades?: { returnDeadlineMs?: number; returnPollMs?: number };
   /** Quits into the downloaded update (the app: its update checks); false when none is ready. Without it none ever is. */
   installUpdate?: () => boolean;
 }

@@ -185,6 +185,18 @@ export function updateAvailableOf(answer: unknown): boolean | null {
   return typeof available === 'boolean' ? available : null;
 }
 
+/**
+ * The release tag the same answer says the panel is pinned to (`releaseTag`; an older SDK spells it
+ * `relaseTag`), from Easypanel's own RELEASE_TAG: null when it says none, or follows `latest`.
+ */
+export function pinnedReleaseTagOf(answer: unknown): string | null {
+  if (!isRecord(answer)) return null;
+  const tag = answer.releaseTag ?? answer.relaseTag;
+  if (typeof tag !== 'string') return null;
+  const trimmed = tag.trim().slice(0, 64);
+  return trimmed === '' || trimmed === 'latest' ? null : trimmed;
+}
+
 /** The generation a version speaks (2.33+ the public API, 2.31–2.32 the RPC layer, before: tRPC); null for no version. */
 export function generationOfVersion(version: string | null): Generation | null {
   const match = version === null ? null : /^(\d+)\.(\d+)/.exec(version);
@@ -209,11 +221,12 @@ export async function findVersion(
   panel: PanelEndpoint,
   token: string,
   signal?: AbortSignal,
-): Promise<{ version: string; generation: Generation } | null> {
+): Promise<{ version: string; generation: Generation; updateAvailable: boolean | null } | null> {
   for (const generation of [panel.generation, ...VERSION_PROBES.filter((other) => other !== panel.generation)]) {
     try {
-      const version = versionOf(await callPanel(settings, panel, token, 'getVersion', undefined, { generation, signal }));
-      if (version !== null) return { version, generation };
+      const answer = await callPanel(settings, panel, token, 'getVersion', undefined, { generation, signal });
+      const version = versionOf(answer);
+      if (version !== null) return { version, generation, updateAvailable: updateAvailableOf(answer) };
     } catch (error) {
       if (error instanceof PanelError && (error.code === 'UNAUTHORIZED' || error.code === 'CANCELLED')) throw error;
     }

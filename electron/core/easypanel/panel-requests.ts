@@ -149,6 +149,14 @@ export const REQUESTS = {
     input: ['id'],
     deadlineMs: 30_000,
   },
+  // Easypanel's own upgrade: the panel pulls its new image and restarts (EASYPANEL.md, version, updates).
+  updatePanel: {
+    kind: 'mutation',
+    effect: 'write',
+    doing: 'starting the update of Easypanel',
+    routes: { public: '/update', rpc: '/rpc/update/update', trpc: '/trpc/update.update' },
+    deadlineMs: 120_000,
+  },
   // Deploy, start, stop, restart; a database's enable and disable (service-requests.ts).
   ...SERVICE_WRITE_REQUESTS,
 } as const satisfies Record<string, PanelRequest>;

@@ -59,21 +59,24 @@ export async function readSessionFollowingUpgrade(
   token: string,
   signal?: AbortSignal,
   findGeneration = true,
-): Promise<{ session: unknown; moved: PanelEndpoint | null; version: string | null }> {
+): Promise<{ session: unknown; moved: PanelEndpoint | null; version: string | null; updateAvailable: boolean | null }> {
   try {
-    return { session: await requestSession(settings, panel, token, signal), moved: null, version: null };
+    return { session: await requestSession(settings, panel, token, signal), moved: null, version: null, updateAvailable: null };
   } catch (error) {
     if (!(error instanceof MissingRouteError) || !findGeneration || !usesDefaultPaths(panel)) throw error;
     let found: MovedSession | null = null;
     let version: string | null = null;
+    let updateAvailable: boolean | null = null;
     try {
-      version = (await findVersion(settings, panel, token, signal))?.version ?? null;
+      const named = await findVersion(settings, panel, token, signal);
+      version = named?.version ?? null;
+      updateAvailable = named?.updateAvailable ?? null;
       if (version !== null) found = await readInNewerStyle(settings, panel, token, version, signal);
     } catch (next) {
       if (next instanceof PanelError && (next.code === 'UNAUTHORIZED' || next.code === 'CANCELLED')) throw next;
     }
     if (found === null) throw error;
-    return { ...found, version };
+    return { ...found, version, updateAvailable };
   }
 }
 

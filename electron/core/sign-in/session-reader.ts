@@ -88,10 +88,19 @@ export class SessionReader {
         // a panel is not followed through an upgrade (a new sign-in with the token finds it again).
         const answer =
           record.tokenKind === 'api-token'
-            ? { session: await readApiTokenSession(this.#options.request, record, token, signal), moved: null, version: null }
+            ? {
+                session: await readApiTokenSession(this.#options.request, record, token, signal),
+                moved: null,
+                version: null,
+                updateAvailable: null,
+              }
             : await readSessionFollowingUpgrade(this.#options.request, record, token, signal, this.#mayFindGeneration(panelId, by));
         // Found again after an upgrade: the search read the version already.
-        let version: VersionRead | null = answer.moved && { version: answer.version, updateAvailable: null, moved: answer.moved };
+        let version: VersionRead | null = answer.moved && {
+          version: answer.version,
+          updateAvailable: answer.updateAvailable,
+          moved: answer.moved,
+        };
         // Only while the sign-in lasts: a log out or a removal during the session read means the
         // token must go nowhere again, not even to the panel that issued it.
         const stillSignedIn = () => vault.epoch(panelId) === epoch && state.registry.get(panelId) !== undefined;

@@ -16,6 +16,7 @@ import { certificateMethods } from '../panels/certificate-methods.ts';
 import { certificateListMethods } from '../certificates/certificate-list.ts';
 import { DIRECT } from '../certificates/certificate-probe.ts';
 import { deploymentMethods } from '../services/deployments.ts';
+import { upgradeMethods } from '../upgrades/upgrade-run.ts';
 import { deploymentCancelMethods } from '../services/deployment-cancel.ts';
 import { fleetSignInMethods } from '../sign-in/fleet-sign-in.ts';
 import { fleetServiceMethods } from '../services/all-services.ts';
@@ -181,6 +182,7 @@ export function createCore(options: CoreOptions): Core {
     ...serviceLogMethods({ ...tokenCalls, request, now, emit }),
     ...deploymentMethods({ ...tokenCalls, request, now, catalogues }),
     ...deploymentCancelMethods({ ...tokenCalls, ...writes, catalogues }),
+    ...upgradeMethods({ ...tokenCalls, reader, ...writes, now, alerts, ...options.upgrades }),
     ...fleetServiceMethods({ ...tokenCalls, ...writes, keptServices }),
     ...certificateListMethods({
       ...tokenCalls,

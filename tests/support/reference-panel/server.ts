@@ -4,7 +4,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingCall, PanelContext } from './call.ts';
-import type { Fault } from './faults.ts';
+import { applyFault, type Fault } from './faults.ts';
 import { easypanelStyleOf, STYLE_SERVERS } from './generations.ts';
 import { observed, readBody, sendAnswer } from './http.ts';
 import { seedDemoServices } from './demo-services.ts';
@@ -39,6 +39,7 @@ export {
   taskKey,
 } from './services-state.ts';
 export { DEFAULT_VERSIONS } from './state.ts';
+export type { PanelUpdate } from './panel-update.ts';
 export { BACKLOG_LINES, type LogSocketFault, SERVICE_LOGS_PATH, type ServiceLogs } from './service-logs.ts';
 export { trpcError, trpcResult } from './trpc.ts';
 export type {
@@ -62,6 +63,12 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
   const faults = new Map<Route, Fault>();
   const requests: RecordedRequest[] = [];
   const context: PanelContext = { options, state, faults };
+  // Back from an update: the new version, and that version's generation (an upgrade in place).
+  state.update.onComeBack((version) => {
+    if (style !== 'simple') style = easypanelStyleOf(style, version);
+    state.setVersion(version);
+    state.setUpdateAvailable(false);
+  });
 
   const handle = async (request: IncomingMessage, response: ServerResponse, certificate: string | null) => {
     const body = await readBody(request);
@@ -72,6 +79,8 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     const moved = url.pathname.startsWith('/api/v2/');
     const path = moved ? `/api/${url.pathname.slice('/api/v2/'.length)}` : url.pathname;
     const call: IncomingCall = { request, response, path, moved, body, search: url.searchParams };
+    // Restarting after an update: the proxy in front of it answers for it.
+    if (state.update.away()) return applyFault({ kind: 'bad-gateway-html' }, response);
     if (path === '/api/openapi.json' && request.method === 'GET' && style !== 'simple') {
       const hostile = options.catalogue?.hostile;
       if (hostile) sendHostileCatalogue(response, style, options.catalogue ?? {}, bearerOf(request) ?? '');
@@ -143,6 +152,11 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
       state.setVersion(version);
     },
     setUpdateAvailable: state.setUpdateAvailable,
+    setUpdate: state.update.setPlan,
+    restarting: state.update.away,
+    restarts: state.update.restarts,
+    finishRestart: state.update.finishRestart,
+    nextRestart: state.update.next,
     setFault: (route, fault) => (fault ? faults.set(route, fault) : faults.delete(route)),
     setTokenTtl: state.setTokenTtl,
     setRememberMeTtl: state.setRememberMeTtl,

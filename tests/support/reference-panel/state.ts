@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServiceActionsState } from './service-actions-state.ts';
 import { createServicesState } from './services-state.ts';
+import { createUpdateState } from './panel-update.ts';
 import type { LogInLimit, LogoutRecord, PanelStyle, ReferencePanelOptions } from './types.ts';
 import { DEMO_USER, type DemoUser } from './users.ts';
 
@@ -67,6 +68,7 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
     logouts,
     services,
     serviceActions: createServiceActionsState(services),
+    update: createUpdateState(options.update ?? null),
     version: () => version,
     setVersion: (next: string) => {
       version = next;

@@ -3,6 +3,7 @@ import type { RequestEvent } from './http.ts';
 import type { ServiceActionsState } from './service-actions-state.ts';
 import type { ActionReadRoute, ServiceWriteRoute } from './service-writes.ts';
 import type { ConsoleRoute } from './console-operations.ts';
+import type { PanelUpdate, UpdateRoute } from './panel-update.ts';
 import type { CatalogueOptions } from './openapi.ts';
 import type { ServiceLogs } from './service-logs.ts';
 import type { ServiceReadRoute, ServicesState } from './services-state.ts';
@@ -29,7 +30,7 @@ export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'public';
  * and `auth/login` (RPC), `getUpdateStatus` is `update.getStatus` and `update/getStatus`.
  * `getSystemStats` stands for all the names of the server's load (see `service-reads.ts`).
  */
-export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute | ConsoleRoute;
+export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute | ConsoleRoute | UpdateRoute;
 
 /** The session's operations. */
 export type SessionRoute = 'login' | 'getSession' | 'logout' | 'getUpdateStatus';
@@ -63,6 +64,10 @@ export interface ReferencePanelOptions {
   version?: string;
   /** Whether getUpdateStatus says a newer Easypanel is out (`available`); default false. */
   updateAvailable?: boolean;
+  /** What Easypanel's update does when it is called (panel-update.ts); none: the update is refused, there being none to install. */
+  update?: PanelUpdate;
+  /** The release tag getUpdateStatus names (Easypanel's RELEASE_TAG); none: the field is left out. */
+  releaseTag?: string;
   /** The 2.33 login path under `/api`; default `/login`. tRPC's and the RPC layer's paths are fixed. */
   loginPath?: string;
   /**
@@ -160,6 +165,16 @@ export interface ReferencePanel {
   setVersion(version: string, options?: { upgrade?: boolean }): void;
   /** What getUpdateStatus says of a newer Easypanel from now on. */
   setUpdateAvailable(available: boolean): void;
+  /** What Easypanel's update does from now on (panel-update.ts); null: it is refused, there being none. */
+  setUpdate(update: PanelUpdate | null): void;
+  /** Whether the panel is restarting after an update: every request gets a 502 meanwhile. */
+  restarting(): boolean;
+  /** How many times an update restarted it. */
+  restarts(): number;
+  /** Ends a restart held (`awayMs: 'held'`): the panel answers again on its new version. */
+  finishRestart(): void;
+  /** Resolves at the panel's next going away (its restart begins), or coming back. */
+  nextRestart(event: 'away' | 'back'): Promise<void>;
   /**
    * A fault on a route answers on every path to it (`login` is also `auth.login` and `auth/login`),
    * the same in every style: it stands for a broken server or a proxy, which speak no panel's dialect.

@@ -22,6 +22,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'cancelOperationRun',
     'cancelServiceActions',
     'cancelSessionRead',
+    'cancelUpgrades',
     'checkPanels',
     'duplicatePanel',
     'exportPanels',
@@ -64,6 +65,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'updatePanel',
     'updatePanels',
     'updateSettings',
+    'upgradePanels',
   ]);
 });
 
@@ -267,6 +269,27 @@ test('deployments: a service named as the panel allows, a deployment id of bound
   }
   assert.deepEqual(parseArguments('cancelDeployment', [id, 'a1B2_c-3']), [id, 'a1B2_c-3']);
   assert.throws(() => parseArguments('getDeploymentLog', ['nope', 'abc']), { code: 'INVALID_INPUT' });
+});
+
+test('upgradePanels takes distinct panel ids and { canary, waveSize } within their bounds; cancelUpgrades takes nothing', () => {
+  const other = '00000000-0000-4000-8000-000000000002';
+  assert.deepEqual(parseArguments('upgradePanels', [[id, other], { canary: 1, waveSize: 5 }]), [[id, other], { canary: 1, waveSize: 5 }]);
+  assert.deepEqual(parseArguments('upgradePanels', [[id], { canary: 0, waveSize: 1 }]), [[id], { canary: 0, waveSize: 1 }]);
+  for (const options of [
+    { canary: -1, waveSize: 5 },
+    { canary: 1, waveSize: 0 },
+    { canary: 21, waveSize: 5 },
+    { canary: 1, waveSize: 21 },
+    { canary: 1.5, waveSize: 5 },
+    { canary: 1 },
+    { canary: 1, waveSize: 5, force: true },
+  ]) {
+    assert.throws(() => parseArguments('upgradePanels', [[id], options]), { code: 'INVALID_INPUT' }, JSON.stringify(options));
+  }
+  for (const ids of [[], [id, id], ['nope']]) {
+    assert.throws(() => parseArguments('upgradePanels', [ids, { canary: 1, waveSize: 5 }]), { code: 'INVALID_INPUT' }, JSON.stringify(ids));
+  }
+  assert.deepEqual(parseArguments('cancelUpgrades', []), []);
 });
 
 test('runServiceActions takes 1 to 10,000 distinct services of panels by id and one action; the fleet services take no argument', () => {
