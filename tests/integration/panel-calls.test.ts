@@ -41,6 +41,7 @@ for (const [generation, style] of Object.entries(STYLES)) {
       assert.deepEqual(await findVersion(settings, endpoint(panel, other), token), {
         version: panel.version(),
         generation: style === 'rpc' && other === 'trpc' ? 'rpc' : style,
+        updateAvailable: false,
       });
       await callPanel(settings, endpoint(panel, style), token, 'logOut');
       assert.equal(panel.logouts.length, 1);
