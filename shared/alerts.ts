@@ -5,7 +5,7 @@
  * check finds its condition cleared (resolved); a change of either comes as `alertChanged`.
  */
 
-export const ALERT_KINDS = ['serviceDown', 'diskFull', 'unreachable', 'certificateChanged', 'badAnswer', 'sessionEnding'] as const;
+export const ALERT_KINDS = ['serviceDown', 'diskFull', 'unreachable', 'certificateChanged', 'badAnswer', 'sessionEnding', 'backupFailed', 'noBackup'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The panel's tab an alert opens at: a subset of the window's tabs. */
@@ -18,6 +18,9 @@ export const ALERT_TABS: Readonly<Record<AlertKind, AlertTab>> = Object.freeze({
   certificateChanged: 'session',
   badAnswer: 'session',
   sessionEnding: 'session',
+  // Raised from the backups read (the Backups view): the service's tab names it.
+  backupFailed: 'services',
+  noBackup: 'services',
 });
 
 export interface Alert {
@@ -31,7 +34,10 @@ export interface Alert {
   kind: AlertKind;
   message: string;
   tab: AlertTab;
-  /** The service down ("project/service") of a `serviceDown` alert; null for the other kinds (and for alerts kept before it was recorded). */
+  /**
+   * The service ("project/service") of a `serviceDown`, `backupFailed` or `noBackup` alert; null for the
+   * other kinds (and for alerts kept before it was recorded).
+   */
   service: string | null;
   /** When a check first found the condition cleared (ISO 8601); null while it holds or was never read again. */
   resolvedAt: string | null;

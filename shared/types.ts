@@ -296,6 +296,7 @@ export const ACTIVITY_ACTIONS = [
   'restart',
   'operation',
   'cancelDeploy',
+  'runBackup',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -57,6 +57,9 @@ const ALERT_NOTIFY: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, Ale
   // A changed certificate and a web page in place of the API are a panel not answering as itself: one switch for the three.
   certificateChanged: 'notifyUnreachable',
   badAnswer: 'notifyUnreachable',
+  // A service's backups are the service's health: the services switch.
+  backupFailed: 'notifyServiceDown',
+  noBackup: 'notifyServiceDown',
 };
 
 /**

@@ -18,6 +18,8 @@ export const ALERT_KIND_NAMES: Readonly<Record<AlertKind, string>> = {
   certificateChanged: 'Certificate changed',
   badAnswer: 'Not its API',
   sessionEnding: 'Session ending',
+  backupFailed: 'Backup failed',
+  noBackup: 'No backup',
 };
 
 /** The tab an alert opens, as its button says it. */
@@ -78,6 +80,8 @@ const SUMMARY_TEXT: Readonly<Record<AlertKind, (alerts: number, panels: number) 
   certificateChanged: (_, panels) => `${plural(panels, 'panel', 'panels')} presented a changed certificate`,
   badAnswer: (_, panels) => `${plural(panels, 'panel', 'panels')} answered with something other than its API`,
   sessionEnding: (_, panels) => `${plural(panels, 'session', 'sessions')} about to end`,
+  backupFailed: (alerts) => `${plural(alerts, 'backup', 'backups')} failed its last run`,
+  noBackup: (alerts) => `${plural(alerts, 'database has', 'databases have')} no backup`,
 };
 
 /** The start summary as lines, one per kind, in the order of ALERT_KINDS (services first). */

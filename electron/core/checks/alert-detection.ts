@@ -51,7 +51,9 @@ function holds(condition: AlertCondition, seen: PanelObservation, threshold: num
       if (seen.answer === null) return null;
       return seen.answer === condition.kind ? true : seen.answer === 'proper' ? false : null;
     case 'sessionEnding':
-      // The expiry watcher's warning: no check reading clears it.
+    case 'backupFailed':
+    case 'noBackup':
+      // The expiry watcher's warning, the backups read's: no check reading clears them.
       return null;
   }
 }
