@@ -59,7 +59,7 @@ const COMPONENTS = {
     required: ['email', 'password'],
     additionalProperties: false,
   },
-  ActionType: { type: 'string', enum: ['build', 'deployment', 'start', 'stop', 'restart'] },
+  ActionType: { type: 'string', enum: ['build', 'deployment', 'start', 'stop', 'restart', 'backup', 'volumeBackup'] },
 };
 
 /** Each route's input schema; absent: it takes none. */
@@ -85,6 +85,11 @@ const INPUTS: Partial<Record<Route, unknown>> = {
     additionalProperties: false,
   },
   createProject: { type: 'object', properties: { name: ref('Name') }, required: ['name'], additionalProperties: false },
+  // Backups: a service's schedules (a read, its fields written out for 2.33's query parameters), a run by the schedule's id.
+  listDatabaseBackups: { type: 'object', properties: { projectName: ref('Name'), serviceName: ref('Name') }, required: ['projectName', 'serviceName'], additionalProperties: false },
+  listVolumeBackups: { type: 'object', properties: { projectName: ref('Name'), serviceName: ref('Name') }, required: ['projectName', 'serviceName'], additionalProperties: false },
+  runDatabaseBackup: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
+  runVolumeBackup: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
 };
 
 function inputOf(operation: Operation): unknown {

@@ -4,6 +4,7 @@ import { type CallContext, data, fail, type Operation, type Outcome } from './ou
 import { isServiceRead, performServiceRead, SERVICE_READ_OPERATIONS } from './service-reads.ts';
 import { isServiceWrite, performServiceWrite, SERVICE_WRITE_OPERATIONS } from './service-writes.ts';
 import { CONSOLE_OPERATIONS, isConsoleRoute, performConsoleOperation } from './console-operations.ts';
+import { BACKUP_OPERATIONS, isBackupRoute, performBackupOperation } from './backups.ts';
 import type { Caller } from './state.ts';
 import type { ReferencePanelOptions, Route } from './types.ts';
 import { codeAccepted, isTwoFactor } from './users.ts';
@@ -30,6 +31,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...SERVICE_READ_OPERATIONS,
   ...SERVICE_WRITE_OPERATIONS,
   ...CONSOLE_OPERATIONS,
+  ...BACKUP_OPERATIONS,
 ];
 
 /** The token of `Authorization: Bearer <token>`; Easypanel also takes the bare token. */
@@ -76,6 +78,7 @@ export function perform(route: Route, input: unknown, context: CallContext): Out
   if (isServiceRead(route)) return performServiceRead(route, input, context);
   if (isServiceWrite(route)) return performServiceWrite(route, input, context);
   if (isConsoleRoute(route)) return performConsoleOperation(route, input, context);
+  if (isBackupRoute(route)) return performBackupOperation(route, input, context);
   switch (route) {
     case 'getSession': {
       if (caller.kind === 'api-token' && options.apiTokenSession === 'refuse') return fail('UNAUTHORIZED', 'Unauthorized');

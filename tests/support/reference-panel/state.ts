@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createBackupsState } from './backups.ts';
 import { createServiceActionsState } from './service-actions-state.ts';
 import { createServicesState } from './services-state.ts';
 import type { LogInLimit, LogoutRecord, PanelStyle, ReferencePanelOptions } from './types.ts';
@@ -60,13 +61,15 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
   let limit = options.logInLimit ?? null;
   let counted = { startedAt: 0, tries: 0 };
   const services = createServicesState();
+  const serviceActions = createServiceActionsState(services);
   const newToken = options.issueToken ?? (style === 'simple' ? () => randomBytes(32).toString('base64url') : easypanelId);
 
   return {
     users,
     logouts,
     services,
-    serviceActions: createServiceActionsState(services),
+    serviceActions,
+    backups: createBackupsState(services, serviceActions),
     version: () => version,
     setVersion: (next: string) => {
       version = next;
