@@ -5,7 +5,16 @@
  * check finds its condition cleared (resolved); a change of either comes as `alertChanged`.
  */
 
-export const ALERT_KINDS = ['serviceDown', 'diskFull', 'unreachable', 'certificateChanged', 'badAnswer', 'sessionEnding', 'backupFailed', 'noBackup'] as const;
+export const ALERT_KINDS = [
+  'serviceDown',
+  'diskFull',
+  'unreachable',
+  'certificateChanged',
+  'badAnswer',
+  'sessionEnding',
+  'backupFailed',
+  'noBackup',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The panel's tab an alert opens at: a subset of the window's tabs. */

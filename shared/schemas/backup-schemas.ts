@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { BACKUP_ID_MAX, BACKUP_ID_PATTERN, type BackupRunItem, backupKey, MAX_BACKUP_RUN_ITEMS } from '../backups.ts';
 import { serviceRefSchema } from './service-action-schemas.ts';
-import { panelIdSchema } from './schemas.ts';
+import { panelIdSchema, refreshQuerySchema } from './schemas.ts';
 
 /** How to list the backups: `refresh` reads them now, not the day's kept read. */
-export const backupQuerySchema = z
-  .strictObject({ refresh: z.boolean({ error: 'Refresh must be true or false.' }).optional() }, { error: 'A backup query is { refresh? }.' })
-  .optional();
+export const backupQuerySchema = refreshQuerySchema;
 export type BackupQuery = z.input<typeof backupQuerySchema>;
 
 const backupRunItemSchema = serviceRefSchema

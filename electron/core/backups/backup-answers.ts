@@ -7,6 +7,7 @@ import {
   type BackupService,
   DATABASE_TYPES,
 } from '../../../shared/backups.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import { readPanelActions } from '../easypanel/deployment-answers.ts';
 import { cleanName } from '../easypanel/service-answers.ts';
@@ -18,7 +19,11 @@ import type { SecretMatcher } from '../secrets/secret-match.ts';
  * backups". Pure: no I/O.
  */
 
-export class BackupAnswerError extends Error {}
+export class BackupAnswerError extends PanelError {
+  constructor(what: string) {
+    super('BAD_RESPONSE', `The panel's answer could not be read: ${what}.`);
+  }
+}
 
 /** Schedules of one service kept at most: a service has a few, never thousands. */
 const SCHEDULES_PER_SERVICE = 100;
@@ -41,7 +46,9 @@ export function servicesOf(listed: unknown): ListedService[] {
     const key = `${service.projectName}/${service.name}`;
     if (seen.has(key)) return [];
     seen.add(key);
-    return [{ projectName: service.projectName, serviceName: service.name, type: typeof service.type === 'string' ? service.type : 'unknown' }];
+    return [
+      { projectName: service.projectName, serviceName: service.name, type: typeof service.type === 'string' ? service.type : 'unknown' },
+    ];
   });
 }
 
@@ -53,10 +60,18 @@ export const isDatabase = (service: ListedService) => DATABASE_TYPES.has(service
  * BackupAnswerError.
  */
 export function schedulesOf(answer: unknown, kind: BackupKind, service: BackupService): BackupSchedule[] {
-  if (!Array.isArray(answer)) throw new BackupAnswerError(`its ${kind} backups of ${service.projectName}/${service.serviceName} are not a list`);
+  if (!Array.isArray(answer))
+    throw new BackupAnswerError(`its ${kind} backups of ${service.projectName}/${service.serviceName} are not a list`);
   return answer.slice(0, SCHEDULES_PER_SERVICE).map((item): BackupSchedule => {
-    const id = isRecord(item) && typeof item.id === 'number' && Number.isSafeInteger(item.id) ? String(item.id) : isRecord(item) ? item.id : null;
-    if (!isRecord(item) || typeof id !== 'string' || id.length > BACKUP_ID_MAX || !BACKUP_ID_PATTERN.test(id) || typeof item.enabled !== 'boolean')
+    const id =
+      isRecord(item) && typeof item.id === 'number' && Number.isSafeInteger(item.id) ? String(item.id) : isRecord(item) ? item.id : null;
+    if (
+      !isRecord(item) ||
+      typeof id !== 'string' ||
+      id.length > BACKUP_ID_MAX ||
+      !BACKUP_ID_PATTERN.test(id) ||
+      typeof item.enabled !== 'boolean'
+    )
       throw new BackupAnswerError(`a ${kind} backup of ${service.projectName}/${service.serviceName} is not one Paneldeck can read`);
     return {
       kind,
@@ -76,12 +91,17 @@ function isActionList(answer: unknown): boolean {
 }
 
 /** Each service's newest run of the type (`<project>/<service>` keys), from a `listActions` answer listed newest first. */
-export function lastRunsOf(answer: unknown, kind: BackupKind, holdsToken: SecretMatcher): Map<string, { at: string; status: BackupRunStatus }> {
+export function lastRunsOf(
+  answer: unknown,
+  kind: BackupKind,
+  holdsToken: SecretMatcher,
+): Map<string, { at: string; status: BackupRunStatus }> {
   if (!isActionList(answer)) throw new BackupAnswerError('its actions history is not a list');
   const runs = new Map<string, { at: string; status: BackupRunStatus }>();
   for (const action of readPanelActions(answer, holdsToken, RUNS_READ)) {
     // A panel that ignored the type asked for still has its other actions left out here.
-    if (action.type !== RUN_TYPES[kind] || action.startedAt === null || action.projectName === null || action.serviceName === null) continue;
+    if (action.type !== RUN_TYPES[kind] || action.startedAt === null || action.projectName === null || action.serviceName === null)
+      continue;
     const key = `${action.projectName}/${action.serviceName}`;
     const kept = runs.get(key);
     if (!kept || kept.at < action.startedAt) runs.set(key, { at: action.startedAt, status: action.status });

@@ -11,7 +11,6 @@ import { secretMatcher } from '../secrets/secret-match.ts';
 import { type SignedIn, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 import {
-  BackupAnswerError,
   isDatabase,
   type ListedService,
   lastRunsOf,
@@ -50,8 +49,7 @@ export interface BackupListParts extends TokenCalls {
 /** Why a panel's backups could not be read, in words, never holding its token. */
 function problemOf(error: unknown, token: string | undefined): string {
   let words: string;
-  if (error instanceof BackupAnswerError) words = `The panel's answer could not be read: ${error.message}.`;
-  else if (error instanceof MissingRouteError) words = "This panel's Easypanel has no database backups.";
+  if (error instanceof MissingRouteError) words = "This panel's Easypanel has no database backups.";
   else if (error instanceof PanelError) words = error.message;
   else words = 'Reading the backups failed unexpectedly.';
   if (token && secretMatcher([token])(words)) return 'Reading the backups failed (the message held the sign-in token, and is not shown).';
@@ -86,14 +84,23 @@ export function backupListMethods(parts: BackupListParts): CoreMethods<'listBack
           ...(isDatabase(service) ? [{ service, kind: 'database' as const }] : []),
           ...(volumes ? [{ service, kind: 'volume' as const }] : []),
         ]);
-        const answers = await new WorkPool<(typeof reads)[number], undefined, { ok: true; value: BackupSchedule[] } | { ok: false; error: unknown }>({
+        const answers = await new WorkPool<
+          (typeof reads)[number],
+          undefined,
+          { ok: true; value: BackupSchedule[] } | { ok: false; error: unknown }
+        >({
           limit: SCHEDULE_READS_PER_PANEL,
           runOne: async ({ service, kind }) => {
             const names = { projectName: service.projectName, serviceName: service.serviceName };
-            const answer = await settle(async () =>
-              schedulesOf(await call(kind === 'database' ? 'listDatabaseBackups' : 'listVolumeBackups', names), kind, service),
-            );
-            return answer.ok ? answer : { ok: false, error: answer.error };
+            // The error itself, not its envelope: its kind decides the words of the panel's problem.
+            try {
+              return {
+                ok: true,
+                value: schedulesOf(await call(kind === 'database' ? 'listDatabaseBackups' : 'listVolumeBackups', names), kind, service),
+              };
+            } catch (error) {
+              return { ok: false, error };
+            }
           },
           cancelled: () => ({ ok: false, error: new PanelError('CANCELLED', 'Cancelled.') }),
         }).run(reads);
@@ -104,10 +111,16 @@ export function backupListMethods(parts: BackupListParts): CoreMethods<'listBack
         const kinds = volumes ? (['database', 'volume'] as const) : (['database'] as const);
         const runs = new Map(
           await Promise.all(
-            kinds.map(async (kind) => [kind, lastRunsOf(await call('listActions', { type: RUN_TYPES[kind], limit: RUNS_READ }), kind, holdsToken)] as const),
+            kinds.map(
+              async (kind) =>
+                [kind, lastRunsOf(await call('listActions', { type: RUN_TYPES[kind], limit: RUNS_READ }), kind, holdsToken)] as const,
+            ),
           ),
         );
-        const backups = schedules.map((one) => ({ ...one, lastRun: runs.get(one.kind)?.get(`${one.projectName}/${one.serviceName}`) ?? null }));
+        const backups = schedules.map((one) => ({
+          ...one,
+          lastRun: runs.get(one.kind)?.get(`${one.projectName}/${one.serviceName}`) ?? null,
+        }));
         return { panelId, readAt: now().toISOString(), backups, unprotected: unprotectedOf(services, schedules), problem: null };
       },
       signal,
@@ -122,8 +135,12 @@ export function backupListMethods(parts: BackupListParts): CoreMethods<'listBack
     const read = await new WorkPool<string, undefined, PanelBackups>({
       limit: BACKUP_PANELS_AT_ONCE,
       runOne: async (panelId, _prepared, signal) => {
-        const answer = await settle(() => readPanel(panelId, signal));
-        if (answer.ok) return answer.value;
+        let failure: unknown;
+        try {
+          return await readPanel(panelId, signal);
+        } catch (error) {
+          failure = error;
+        }
         const last = before.get(panelId);
         const record = registry.get(panelId);
         const token = record ? vault.token(panelId, record.baseUrl) : undefined;
@@ -133,7 +150,7 @@ export function backupListMethods(parts: BackupListParts): CoreMethods<'listBack
           readAt: last?.readAt ?? null,
           backups: last?.backups ?? [],
           unprotected: last?.unprotected ?? [],
-          problem: problemOf(answer.error, token),
+          problem: problemOf(failure, token),
         };
       },
       cancelled: (panelId) => ({ panelId, readAt: null, backups: [], unprotected: [], problem: 'Not read.' }),

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BACKUP_RUNS_AT_ONCE,
-  BACKUP_RUNS_PER_PANEL,
-  type BackupRunItem,
-  type BackupRunResult,
-} from '../../../shared/backups.ts';
-import { settle } from '../../../shared/contract/envelope.ts';
+import { BACKUP_RUNS_AT_ONCE, BACKUP_RUNS_PER_PANEL, type BackupRunItem, type BackupRunResult } from '../../../shared/backups.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { plural } from '../../../shared/counts.ts';
 import type { PlanLeftOut, PlannedRequest } from '../../../shared/write-plan.ts';
@@ -100,27 +94,35 @@ export function backupRunMethods(parts: BackupRunParts): CoreMethods<'runBackups
     const { item, held, signIn } = one;
     const { record, token, state } = held;
     let sent = false;
-    const answer = await settle(async () => {
+    try {
       checkAsPlanned(state, signIn);
-      return writeRecorder(parts, state.activity)(
+      await writeRecorder(parts, state.activity)(
         record,
         { action: 'runBackup', projectName: item.projectName, serviceName: item.serviceName },
         () => {
           sent = true;
-          return callPanel(parts.request, record, token, requestOf(item), { id: item.id }, {
-            generation: signIn.generation,
-            beforeSend: () => checkAsPlanned(state, signIn),
-          });
+          return callPanel(
+            parts.request,
+            record,
+            token,
+            requestOf(item),
+            { id: item.id },
+            {
+              generation: signIn.generation,
+              beforeSend: () => checkAsPlanned(state, signIn),
+            },
+          );
         },
         { secrets: [token], judge: (error) => writeOutcome(error, CHECK) },
       );
-    });
-    if (answer.ok) return { ...item, outcome: 'done', message: null };
-    // A 401 ends the panel's sign-in, as any call's does: its items left are then not sent.
-    await failedWithToken(parts, held, answer.error).catch(() => undefined);
-    if (!sent) return { ...item, outcome: 'failed', message: answer.error.message };
-    const { outcome, message } = writeOutcome(answer.error, CHECK);
-    return { ...item, outcome: outcome === 'unknown' ? 'unknown' : 'failed', message };
+      return { ...item, outcome: 'done', message: null };
+    } catch (error) {
+      // A 401 ends the panel's sign-in, as any call's does: its items left are then not sent.
+      await failedWithToken(parts, held, error).catch(() => undefined);
+      const { outcome, message } = writeOutcome(error, CHECK);
+      if (!sent) return { ...item, outcome: 'failed', message: message ?? 'Not sent.' };
+      return { ...item, outcome: outcome === 'unknown' ? 'unknown' : 'failed', message };
+    }
   }
 
   return {
@@ -142,7 +144,10 @@ export function backupRunMethods(parts: BackupRunParts): CoreMethods<'runBackups
         const planned = asked.map((item) => planOf(state, item, parts));
         const writes = planned.flatMap((one) => ('held' in one ? [one] : []));
         if (writes.length === 0) {
-          throw new PanelError('INVALID_INPUT', `Nothing was sent: ${planned.map((one) => ('leftOut' in one ? one.leftOut : '')).join(' ')}`.slice(0, 500));
+          throw new PanelError(
+            'INVALID_INPUT',
+            `Nothing was sent: ${planned.map((one) => ('leftOut' in one ? one.leftOut : '')).join(' ')}`.slice(0, 500),
+          );
         }
         // One plan for the whole run, asked once; a no sends nothing.
         await askToConfirm(parts.confirmWrite, runPlan(planned));
@@ -160,7 +165,8 @@ export function backupRunMethods(parts: BackupRunParts): CoreMethods<'runBackups
         const results = await pool.run(writes);
         const byItem = new Map(writes.map((one, index) => [one.item, results[index]!]));
         return planned.map(
-          (one): BackupRunResult => byItem.get(one.item) ?? { ...one.item, outcome: 'failed', message: 'leftOut' in one ? one.leftOut : null },
+          (one): BackupRunResult =>
+            byItem.get(one.item) ?? { ...one.item, outcome: 'failed', message: 'leftOut' in one ? one.leftOut : null },
         );
       });
     },

@@ -1,4 +1,10 @@
-import { BACKUP_ID_MAX, type BackupRunStatus, type BackupSchedule, type BackupService, type PanelBackups } from '../../../shared/backups.ts';
+import {
+  BACKUP_ID_MAX,
+  type BackupRunStatus,
+  type BackupSchedule,
+  type BackupService,
+  type PanelBackups,
+} from '../../../shared/backups.ts';
 import { DEPLOYMENT_STATUSES } from '../../../shared/deployments.ts';
 import { isRecord } from '../../../shared/guards.ts';
 import type { Kept } from '../schedule/kept-pass.ts';

@@ -122,7 +122,8 @@ export class AlertCenter {
       if (panel.problem !== null || !state.registry.get(panel.panelId)) continue;
       const holding = new Map<string, BackupAlert>();
       for (const { projectName, serviceName, lastRun } of panel.backups)
-        if (lastRun?.status === 'error') holding.set(`backupFailed ${projectName}/${serviceName}`, { kind: 'backupFailed', service: `${projectName}/${serviceName}` });
+        if (lastRun?.status === 'error')
+          holding.set(`backupFailed ${projectName}/${serviceName}`, { kind: 'backupFailed', service: `${projectName}/${serviceName}` });
       for (const { projectName, serviceName } of panel.unprotected)
         holding.set(`noBackup ${projectName}/${serviceName}`, { kind: 'noBackup', service: `${projectName}/${serviceName}` });
       for (const alert of state.alerts.unresolved(panel.panelId)) {
