@@ -79,6 +79,7 @@ export function appMenuTemplate(
         command('allServices'),
         command('certificates'),
         command('fleetConsole'),
+        command('backups'),
         separator,
         ...(isPackaged
           ? []

@@ -38,6 +38,7 @@ export function availableCommands(
     'allServices',
     'certificates',
     'fleetConsole',
+    'backups',
     // The tabs of the one panel shown, after the fleet's views, and its Log in again (Settings is among its commands above).
     ...(!several && selected?.signedIn ? [...SIGNED_IN_TAB_COMMANDS, 'logIn' as const] : []),
     hasStatus && 'preferences',

@@ -9,6 +9,7 @@ export const FLEET_WIDE_VIEWS = [
   'allServices',
   'certificates',
   'fleetConsole',
+  'backups',
 ] as const satisfies readonly CommandId[];
 export type FleetWideView = (typeof FLEET_WIDE_VIEWS)[number];
 

@@ -16,6 +16,7 @@ const VIEWS = [
   { command: 'allServices', heading: 'All services' },
   { command: 'certificates', heading: 'Certificates' },
   { command: 'fleetConsole', heading: 'Console across panels' },
+  { command: 'backups', heading: 'Backups' },
 ] as const;
 
 const heading = (page: Page, name: string) => page.getByRole('main').getByRole('heading', { level: 1, name, exact: true });

@@ -77,6 +77,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   transfer: ['ui', 'window'],
   preferences: ['ui', 'window'],
   certificates: ['ui', 'window'],
+  backups: ['ui', 'window', 'panel-list'],
   panel: ['ui', 'window', 'sign-in', 'session', 'console', 'deployments', 'logs', 'services'],
   app: [
     'ui',
@@ -93,6 +94,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
     'transfer',
     'preferences',
     'certificates',
+    'backups',
     'panel',
   ],
 };
