@@ -77,9 +77,9 @@ export function appMenuTemplate(
         command('activity'),
         command('alerts'),
         command('allServices'),
+        command('backups'),
         command('certificates'),
         command('fleetConsole'),
-        command('backups'),
         separator,
         ...(isPackaged
           ? []

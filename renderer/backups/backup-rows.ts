@@ -120,12 +120,10 @@ export function lastRunText(schedule: BackupSchedule | null): string {
   if (schedule === null) return 'No enabled backup';
   const run = schedule.lastRun;
   if (run === null) return 'Never run';
-  const when = new Date(Date.parse(run.at)).toLocaleString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  const at = new Date(Date.parse(run.at));
+  // The day as the locale says it, the time on 24 hours whatever the locale: short, and never "AM".
+  const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  const when = `${at.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
   const word = { done: 'Done', error: 'Failed', running: 'Running', killed: 'Stopped', unknown: 'Unknown' }[run.status];
   return `${word} ${when}`;
 }

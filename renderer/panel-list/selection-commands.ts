@@ -36,9 +36,9 @@ export function availableCommands(
     'activity',
     'alerts',
     'allServices',
+    'backups',
     'certificates',
     'fleetConsole',
-    'backups',
     // The tabs of the one panel shown, after the fleet's views, and its Log in again (Settings is among its commands above).
     ...(!several && selected?.signedIn ? [...SIGNED_IN_TAB_COMMANDS, 'logIn' as const] : []),
     hasStatus && 'preferences',

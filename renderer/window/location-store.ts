@@ -7,9 +7,9 @@ export const FLEET_WIDE_VIEWS = [
   'activity',
   'alerts',
   'allServices',
+  'backups',
   'certificates',
   'fleetConsole',
-  'backups',
 ] as const satisfies readonly CommandId[];
 export type FleetWideView = (typeof FLEET_WIDE_VIEWS)[number];
 

@@ -14,9 +14,9 @@ const VIEWS = [
   { command: 'activity', heading: 'Activity' },
   { command: 'alerts', heading: 'Alerts' },
   { command: 'allServices', heading: 'All services' },
+  { command: 'backups', heading: 'Backups' },
   { command: 'certificates', heading: 'Certificates' },
   { command: 'fleetConsole', heading: 'Console across panels' },
-  { command: 'backups', heading: 'Backups' },
 ] as const;
 
 const heading = (page: Page, name: string) => page.getByRole('main').getByRole('heading', { level: 1, name, exact: true });
