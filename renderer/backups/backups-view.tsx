@@ -1,15 +1,13 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { BackupRunItem, BackupRunResult, PanelBackups } from '../../shared/backups.ts';
-import type { ErrorInfo } from '../../shared/contract/errors.ts';
+import type { BackupRunItem, BackupRunResult } from '../../shared/backups.ts';
 import { plural } from '../../shared/counts.ts';
 import { useMultiSelect } from '../panel-list/views.tsx';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
+import { useKeptRead } from '../ui/use-kept-read.ts';
 import { usePanels, useWindowContext } from '../window/app-context.tsx';
 import { failureInfo } from '../window/failure-info.ts';
 import { type BackupGroup, type BackupListRow, type BackupsGrouping, backupGroups, lastRunText } from './backup-rows.ts';
-
-type Loaded = { read: PanelBackups[] | null; error: ErrorInfo | null; reading: boolean };
 
 const OUTCOME_WORDS: Readonly<Record<BackupRunResult['outcome'], string>> = {
   done: 'Started',
@@ -27,8 +25,8 @@ const OUTCOME_WORDS: Readonly<Record<BackupRunResult['outcome'], string>> = {
 export function BackupsView() {
   const { api, locationStore } = useWindowContext();
   const { panels } = usePanels();
-  const [loaded, setLoaded] = useState<Loaded>({ read: null, error: null, reading: true });
-  const [asked, setAsked] = useState({ count: 0, refresh: false });
+  const kept = useKeptRead((refresh) => api.listBackups(refresh ? { refresh: true } : undefined));
+  const loaded = { read: kept.value, error: kept.error, reading: kept.reading };
   const [query, setQuery] = useState('');
   const [grouping, setGrouping] = useState<BackupsGrouping>('panel');
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -38,18 +36,6 @@ export function BackupsView() {
   const [runError, setRunError] = useState<string | null>(null);
   const search = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    const reading = { stale: false };
-    setLoaded((before) => ({ ...before, error: null, reading: true }));
-    void api
-      .listBackups(asked.refresh ? { refresh: true } : undefined)
-      .then((read): Loaded => ({ read, error: null, reading: false }))
-      .catch((caught: unknown) => ({ error: failureInfo(caught), reading: false }))
-      .then((next) => reading.stale || setLoaded((before) => ({ ...before, ...next })));
-    return () => {
-      reading.stale = true;
-    };
-  }, [api, asked]);
   useEffect(() => search.current?.focus(), []);
 
   const panelInfo = useMemo(() => new Map((panels ?? []).map((panel) => [panel.id, { name: panel.name, group: panel.group }])), [panels]);
@@ -140,7 +126,7 @@ export function BackupsView() {
             </button>
           ))}
         </fieldset>
-        <button type="button" disabled={loaded.reading} onClick={() => setAsked(({ count }) => ({ count: count + 1, refresh: true }))}>
+        <button type="button" disabled={loaded.reading} onClick={kept.refresh}>
           {loaded.reading && groups ? 'Reading…' : 'Refresh'}
         </button>
         <button type="button" className="button-primary" disabled={running || chosen.length === 0} onClick={() => void runChosen()}>
@@ -166,7 +152,7 @@ export function BackupsView() {
       )}
       <ReadStates
         error={groups ? null : loaded.error}
-        onRetry={() => setAsked(({ count, refresh }) => ({ count: count + 1, refresh }))}
+        onRetry={kept.retry}
         reading={groups === null && !loaded.error ? 'Reading the backups of every signed-in panel…' : null}
         empty={
           groups === null || groups.length > 0
