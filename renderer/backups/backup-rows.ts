@@ -75,11 +75,11 @@ const byRank = (a: BackupListRow, b: BackupListRow) =>
   a.serviceName.localeCompare(b.serviceName) ||
   a.key.localeCompare(b.key);
 
-/** Every word of `query` found in the row (panel, service, kind, schedule) or its group's name, case aside. */
-function matches(row: BackupListRow, groupName: string, words: readonly string[]): boolean {
+/** Every word of `query` found in the row (panel, service, kind, schedule) or its panel's client, case aside. */
+function matches(row: BackupListRow, client: string, words: readonly string[]): boolean {
   const text = [
     row.panelName,
-    groupName,
+    client,
     row.projectName,
     row.serviceName,
     row.rowKind === 'unprotected' ? 'no backup unprotected' : `${row.schedule?.kind} ${row.schedule?.schedule}`,
@@ -106,7 +106,8 @@ export function backupGroups(
     const key = grouping === 'panel' ? panel.panelId : `group:${name}`;
     const group = groups.get(key) ?? { key, name, problems: [], rows: [] };
     if (panel.problem !== null) group.problems.push({ panelName: info.name, problem: panel.problem });
-    group.rows.push(...rowsOf(panel, info.name).filter((row) => matches(row, name, words)));
+    // The client is searched whichever way the rows are grouped.
+    group.rows.push(...rowsOf(panel, info.name).filter((row) => matches(row, info.group ?? '', words)));
     groups.set(key, group);
   }
   const shown = [...groups.values()].filter((group) => group.rows.length > 0 || (words.length === 0 && group.problems.length > 0));

@@ -30,7 +30,7 @@ let clock = Date.now();
 /** One key for both cores of the restart: the second reads the first's tokens. */
 const encryption = testEncryption();
 /** Told of each request a fleet panel receives (the cancel waits for its runs in flight). */
-let onArrive: (path: string) => void = () => undefined;
+let onArrive: (path: string, phase: string) => void = () => undefined;
 const panels = new Map<string, { id: string; panel: ReferencePanel }>();
 
 /** The panel seeded alike in each generation: a protected postgres whose last run failed, a disabled redis, an unscheduled mongo, an app with a volume backup. */
@@ -171,7 +171,7 @@ describe('listBackups', () => {
     let inFlight = 0;
     let most = 0;
     const observer = ({ path, phase }: { path: string; phase: string }) => {
-      if (phase === 'arrived') onArrive(path);
+      onArrive(path, phase);
       if (!/listProjectsAndServices/.test(path)) return;
       inFlight += phase === 'arrived' ? 1 : -1;
       most = Math.max(most, inFlight);
@@ -277,6 +277,28 @@ describe('runBackups', () => {
     await core.logIn(id, credentials);
   });
 
+  test('at most 2 runs at once on one panel', async () => {
+    const { panel } = panels.get('fleet-10')!;
+    const ids = ['r1', 'r2', 'r3', 'r4', 'r5'];
+    for (const id of ids) panel.backups.addSchedule('database', 'shop', 'db', { id });
+    panel.setFault('runDatabaseBackup', { kind: 'latency', ms: 60 });
+    let inFlight = 0;
+    let most = 0;
+    onArrive = (path, phase) => {
+      if (!/runDatabaseBackup/.test(path)) return;
+      inFlight += phase === 'arrived' ? 1 : -1;
+      most = Math.max(most, inFlight);
+    };
+    const results = await core.runBackups(ids.map((id) => item('fleet-10', 'database', id, 'db')));
+    onArrive = () => undefined;
+    panel.setFault('runDatabaseBackup', null);
+    assert.deepEqual(
+      results.map((result) => result.outcome),
+      ids.map(() => 'done'),
+    );
+    assert.equal(most, 2);
+  });
+
   test('cancelled right after the confirmation: nothing is sent, every item cancelled', async () => {
     const before = runsAt('public');
     answer = async () => {
@@ -297,8 +319,8 @@ describe('runBackups', () => {
     for (const name of names) panels.get(name)!.panel.setFault('runDatabaseBackup', { kind: 'latency', ms: 400 });
     let arrived = 0;
     const eight = new Promise<void>((resolve) => {
-      onArrive = (path) => {
-        if (/runDatabaseBackup/.test(path) && ++arrived === 8) resolve();
+      onArrive = (path, phase) => {
+        if (phase === 'arrived' && /runDatabaseBackup/.test(path) && ++arrived === 8) resolve();
       };
     });
     const running = core.runBackups(names.map((name) => item(name, 'database', 'db-nightly', 'db')));
