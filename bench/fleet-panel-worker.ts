@@ -21,8 +21,10 @@ export interface FleetWorkerData {
   latencyMs: number;
   /** Serve the state routes too, each panel running this many services (one in ten down). */
   state?: { services: number; writes?: boolean };
-  /** More GET paths, each answered with its text (bench/operation-console.ts: a catalogue and its operations). */
+  /** More GET paths (matched without their query), each answered with its text (bench/operation-console.ts: a catalogue and its operations). */
   extraAnswers?: Record<string, string>;
+  /** POST paths answered with their text (bench/backups.ts: the RPC route of `listActions`). */
+  postAnswers?: Record<string, string>;
 }
 
 export type FleetWorkerRequest =
@@ -46,7 +48,7 @@ export interface FleetWorkerReply {
 
 const port = parentPort;
 if (!port) throw new Error('fleet-panel-worker.ts runs as a worker of bench/fleet.ts');
-const { tokens, latencyMs, state, extraAnswers } = workerData as FleetWorkerData;
+const { tokens, latencyMs, state, extraAnswers, postAnswers } = workerData as FleetWorkerData;
 
 let requests = 0;
 let refused = 0;
@@ -104,10 +106,12 @@ function handler(index: number) {
   return (request: IncomingMessage, response: ServerResponse) => {
     // Bodies are not read: a getSession has none, and anything else is refused at once.
     request.resume();
-    const path = request.url ?? '';
+    // A read's input is its query (2.33's GETs): the answer is the path's whatever it asks.
+    const path = (request.url ?? '').split('?')[0] ?? '';
     const write = state?.writes === true && request.method === 'POST' && WRITE_PATH.test(path);
-    const answer = write ? '' : answers.get(path);
-    if ((request.method !== 'GET' && !write) || answer === undefined) {
+    const posted = request.method === 'POST' ? postAnswers?.[path] : undefined;
+    const answer = write ? '' : (posted ?? (request.method === 'GET' ? answers.get(path) : undefined));
+    if (answer === undefined) {
       refused++;
       return send(response, 404, '{"error":"Not found"}');
     }

@@ -13,6 +13,8 @@ export const ALERT_KINDS = [
   'badAnswer',
   'sessionEnding',
   'upgradeNotBack',
+  'backupFailed',
+  'noBackup',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -27,6 +29,9 @@ export const ALERT_TABS: Readonly<Record<AlertKind, AlertTab>> = Object.freeze({
   badAnswer: 'session',
   sessionEnding: 'session',
   upgradeNotBack: 'overview',
+  // Raised from the backups read (the Backups view): the service's tab names it.
+  backupFailed: 'services',
+  noBackup: 'services',
 });
 
 export interface Alert {
@@ -40,7 +45,10 @@ export interface Alert {
   kind: AlertKind;
   message: string;
   tab: AlertTab;
-  /** The service down ("project/service") of a `serviceDown` alert; null for the other kinds (and for alerts kept before it was recorded). */
+  /**
+   * The service ("project/service") of a `serviceDown`, `backupFailed` or `noBackup` alert; null for the
+   * other kinds (and for alerts kept before it was recorded).
+   */
   service: string | null;
   /** When a check first found the condition cleared (ISO 8601); null while it holds or was never read again. */
   resolvedAt: string | null;

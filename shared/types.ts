@@ -297,6 +297,7 @@ export const ACTIVITY_ACTIONS = [
   'operation',
   'cancelDeploy',
   'upgrade',
+  'runBackup',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -77,6 +77,7 @@ export function appMenuTemplate(
         command('activity'),
         command('alerts'),
         command('allServices'),
+        command('backups'),
         command('certificates'),
         command('fleetConsole'),
         separator,

@@ -59,6 +59,9 @@ const ALERT_NOTIFY: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, Ale
   badAnswer: 'notifyUnreachable',
   // A panel not back after its update is a panel not answering as it should.
   upgradeNotBack: 'notifyUnreachable',
+  // A service's backups are the service's health: the services switch.
+  backupFailed: 'notifyServiceDown',
+  noBackup: 'notifyServiceDown',
 };
 
 /**

@@ -19,6 +19,8 @@ export const ALERT_KIND_NAMES: Readonly<Record<AlertKind, string>> = {
   badAnswer: 'Not its API',
   sessionEnding: 'Session ending',
   upgradeNotBack: 'Not back after upgrade',
+  backupFailed: 'Backup failed',
+  noBackup: 'No backup',
 };
 
 /** The tab an alert opens, as its button says it. */
@@ -80,6 +82,8 @@ const SUMMARY_TEXT: Readonly<Record<AlertKind, (alerts: number, panels: number) 
   badAnswer: (_, panels) => `${plural(panels, 'panel', 'panels')} answered with something other than its API`,
   sessionEnding: (_, panels) => `${plural(panels, 'session', 'sessions')} about to end`,
   upgradeNotBack: (_, panels) => `${plural(panels, 'panel', 'panels')} not back after an upgrade`,
+  backupFailed: (alerts) => `${plural(alerts, 'backup', 'backups')} failed its last run`,
+  noBackup: (alerts) => `${plural(alerts, 'database has', 'databases have')} no backup`,
 };
 
 /** The start summary as lines, one per kind, in the order of ALERT_KINDS (services first). */

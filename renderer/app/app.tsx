@@ -13,6 +13,7 @@ import { EmptyState } from '../ui/empty-state.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { FleetServicesView } from '../services/views.tsx';
 import { CertificatesView } from '../certificates/views.tsx';
+import { BackupsView } from '../backups/views.tsx';
 import { PanelView } from '../panel/views.tsx';
 import { PanelListPane } from '../panel-list/views.tsx';
 import { StartupProblems } from './startup-problems.tsx';
@@ -29,6 +30,7 @@ const FLEET_WIDE_PARTS: Readonly<Record<FleetWideView, FunctionComponent>> = {
   allServices: FleetServicesView,
   certificates: CertificatesView,
   fleetConsole: FleetConsoleView,
+  backups: BackupsView,
 };
 
 /** The window: the panel list on the left, the selected panel on the right. */

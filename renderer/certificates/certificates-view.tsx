@@ -1,13 +1,10 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { CERTIFICATE_WARNING_DAYS, type CertificateRow } from '../../shared/certificates.ts';
-import type { ErrorInfo } from '../../shared/contract/errors.ts';
+import { CERTIFICATE_WARNING_DAYS } from '../../shared/certificates.ts';
 import { usePanels, useWindowContext } from '../window/app-context.tsx';
-import { failureInfo } from '../window/failure-info.ts';
+import { useKeptRead } from '../ui/use-kept-read.ts';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { type CertificateListRow, certificateRows, daysLeftText, filterCertificates } from './certificate-rows.ts';
-
-type Loaded = { rows: CertificateRow[] | null; error: ErrorInfo | null; reading: boolean };
 
 const dateText = (iso: string) =>
   new Date(Date.parse(iso)).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
@@ -20,24 +17,11 @@ const dateText = (iso: string) =>
 export function CertificatesView() {
   const { api, locationStore } = useWindowContext();
   const { panels } = usePanels();
-  const [loaded, setLoaded] = useState<Loaded>({ rows: null, error: null, reading: true });
-  const [asked, setAsked] = useState({ count: 0, refresh: false });
+  const kept = useKeptRead((refresh) => api.listCertificates(refresh ? { refresh: true } : undefined));
+  const loaded = { rows: kept.value, error: kept.error, reading: kept.reading };
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    const reading = { stale: false };
-    setLoaded((before) => ({ ...before, error: null, reading: true }));
-    void api
-      .listCertificates(asked.refresh ? { refresh: true } : undefined)
-      .then((rows): Loaded => ({ rows, error: null, reading: false }))
-      // The rows read before stay shown under the failure of a refresh.
-      .catch((caught: unknown) => ({ error: failureInfo(caught), reading: false }))
-      .then((next) => reading.stale || setLoaded((before) => ({ ...before, ...next })));
-    return () => {
-      reading.stale = true;
-    };
-  }, [api, asked]);
   useEffect(() => search.current?.focus(), []);
 
   const panelNames = useMemo(() => new Map((panels ?? []).map((panel) => [panel.id, panel.name])), [panels]);
@@ -67,7 +51,7 @@ export function CertificatesView() {
           value={query}
           onSearch={setQuery}
         />
-        <button type="button" disabled={loaded.reading} onClick={() => setAsked(({ count }) => ({ count: count + 1, refresh: true }))}>
+        <button type="button" disabled={loaded.reading} onClick={kept.refresh}>
           {loaded.reading && all ? 'Reading…' : 'Refresh'}
         </button>
         {all && (
@@ -85,7 +69,7 @@ export function CertificatesView() {
       )}
       <ReadStates
         error={all ? null : loaded.error}
-        onRetry={() => setAsked(({ count, refresh }) => ({ count: count + 1, refresh }))}
+        onRetry={kept.retry}
         reading={all === null && !loaded.error ? 'Reading the certificates: a TLS handshake with each domain…' : null}
         empty={
           all === null || shown.length > 0

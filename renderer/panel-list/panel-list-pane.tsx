@@ -31,6 +31,7 @@ const FLEET_WIDE_BUTTONS: readonly { view: FleetWideView; label: string; title?:
   { view: 'activity', label: 'Activity' },
   { view: 'alerts', label: 'Alerts' },
   { view: 'allServices', label: 'All services' },
+  { view: 'backups', label: 'Backups', title: 'Every backup schedule of the fleet, the databases without one first' },
   { view: 'certificates', label: 'Certificates', title: 'The certificate of every domain of the fleet, the soonest to end first' },
   { view: 'fleetConsole', label: 'Fleet console', title: "Run one operation of the panels' API on many panels, into a table" },
 ];

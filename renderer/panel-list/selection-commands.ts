@@ -36,6 +36,7 @@ export function availableCommands(
     'activity',
     'alerts',
     'allServices',
+    'backups',
     'certificates',
     'fleetConsole',
     // The tabs of the one panel shown, after the fleet's views, and its Log in again (Settings is among its commands above).

@@ -3,3 +3,4 @@ export { BulkView } from './bulk-view.tsx';
 export { availableCommands, importedText, rowMenuItems } from './selection-commands.ts';
 export { PanelListPane } from './panel-list-pane.tsx';
 export { useSelection } from './use-selection.ts';
+export { useMultiSelect } from './use-multi-select.ts';

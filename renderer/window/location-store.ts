@@ -7,6 +7,7 @@ export const FLEET_WIDE_VIEWS = [
   'activity',
   'alerts',
   'allServices',
+  'backups',
   'certificates',
   'fleetConsole',
 ] as const satisfies readonly CommandId[];

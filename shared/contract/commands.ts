@@ -17,6 +17,7 @@ export const COMMANDS = {
   activity: { title: 'Activity log', accelerator: 'CmdOrCtrl+Shift+L' },
   alerts: { title: 'Alerts', accelerator: 'CmdOrCtrl+Shift+T' },
   allServices: { title: 'All services', accelerator: 'CmdOrCtrl+Shift+S' },
+  backups: { title: 'Backups', accelerator: 'CmdOrCtrl+Shift+B' },
   // D for domains: C is the developer tools' inspect in Chromium.
   certificates: { title: 'Certificates', accelerator: 'CmdOrCtrl+Shift+D' },
   fleetConsole: { title: 'Fleet console', accelerator: 'CmdOrCtrl+Shift+O' },

@@ -51,6 +51,8 @@ import type { PanelUpgradeResult, UpgradeOptions } from '../upgrades.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
 import type { CertificateRow } from '../certificates.ts';
+import type { BackupRunItem, BackupRunResult, PanelBackups } from '../backups.ts';
+import { type BackupQuery, backupQuerySchema, backupRunItemsSchema } from '../schemas/backup-schemas.ts';
 import type { TimelineList } from '../timeline.ts';
 import type { PanelServices, ServiceActionItem, ServiceActionItemResult, ServiceActionRun } from '../fleet-services.ts';
 import type { ServiceAction } from '../service-actions.ts';
@@ -256,6 +258,20 @@ export interface PanelApi {
    */
   listCertificates(query?: CertificateQuery): Promise<CertificateRow[]>;
   /**
+   * Each signed-in panel's backup schedules with their last runs, and its database services with
+   * no enabled schedule; read again at most daily (kept on disk), `refresh` reads them now. A
+   * panel whose backups could not be read says why in `problem` and keeps its last good read.
+   */
+  listBackups(query?: BackupQuery): Promise<PanelBackups[]>;
+  /**
+   * Runs the chosen schedules now: one plan of every run asked once in main's confirmation, each
+   * then sent once (never retried), a bounded number at a time, each recorded in the activity log
+   * as `runBackup`; a lost answer is `unknown`.
+   */
+  runBackups(items: BackupRunItem[]): Promise<BackupRunResult[]>;
+  /** Stops a `runBackups` under way from sending more: what was not sent is `cancelled`. */
+  cancelBackups(): Promise<void>;
+  /**
    * Runs `action` on each item, a bounded number at a time across panels (and fewer per panel),
    * each sent once, never retried, each recorded in the activity log, each step told as the existing
    * `serviceActionChanged` event; one result per item in the order asked. One run at a time: a second
@@ -357,6 +373,9 @@ export const argumentSchemas = {
   cancelUpgrades: z.tuple([]),
   getFleetServices: z.tuple([]),
   listCertificates: z.tuple([certificateQuerySchema]),
+  listBackups: z.tuple([backupQuerySchema]),
+  runBackups: z.tuple([backupRunItemsSchema]),
+  cancelBackups: z.tuple([]),
   runServiceActions: z.tuple([serviceActionItemsSchema, serviceActionSchema]),
   cancelServiceActions: z.tuple([]),
   getServiceActionRun: z.tuple([]),

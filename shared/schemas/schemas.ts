@@ -376,13 +376,11 @@ function panelListQuerySchema(bound: number) {
     .optional();
 }
 
-/** How to list the certificates: `refresh` reads them now, not the day's kept read. */
-export const certificateQuerySchema = z
-  .strictObject(
-    { refresh: z.boolean({ error: 'Refresh must be true or false.' }).optional() },
-    { error: 'A certificate query is { refresh? }.' },
-  )
+/** How to list a fleet-wide read kept a day (the certificates, the backups): `refresh` reads it now, not the day's kept read. */
+export const refreshQuerySchema = z
+  .strictObject({ refresh: z.boolean({ error: 'Refresh must be true or false.' }).optional() }, { error: 'A query is { refresh? }.' })
   .optional();
+export const certificateQuerySchema = refreshQuerySchema;
 export type CertificateQuery = z.input<typeof certificateQuerySchema>;
 
 /** Which entries of the activity log to list. */

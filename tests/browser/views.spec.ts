@@ -14,6 +14,7 @@ const VIEWS = [
   { command: 'activity', heading: 'Activity' },
   { command: 'alerts', heading: 'Alerts' },
   { command: 'allServices', heading: 'All services' },
+  { command: 'backups', heading: 'Backups' },
   { command: 'certificates', heading: 'Certificates' },
   { command: 'fleetConsole', heading: 'Console across panels' },
 ] as const;

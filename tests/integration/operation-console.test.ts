@@ -20,6 +20,9 @@ function inputFor(operation: CatalogueOperation, actionId: string | null): unkno
   if (/(^|\.)login$/.test(name)) return { email: DEMO_USER.email, password: DEMO_USER.password };
   if (/createProject$/.test(name)) return { name: `made-${name.length}` };
   if (/(getAction|killAction)$/.test(name)) return { id: actionId ?? 'none' };
+  // The schedules seeded for each run (beforeEach), and the database whose schedules are listed.
+  if (/run(Database|Volume)Backup$/.test(name)) return { id: 'console-backup' };
+  if (/list(Database|Volume)Backups$/.test(name)) return { projectName: 'shop', serviceName: 'postgres' };
   const typed =
     /services\.([a-z]+)\.\w+Service$/.exec(name) ?? /^(?:deploy|start|stop|restart|enable|disable|inspect)([A-Za-z]+)Service$/.exec(name);
   // The demo's services are named after their type; 2.33 spells Mongo's type MongoDB in its names.
@@ -46,6 +49,7 @@ describe('the catalogue and a call of each operation, in each generation', () =>
       dir = await tempDir();
       for (const record of panel.services.services()) panel.services.removeService(record.projectName, record.name);
       for (const type of WRITABLE) panel.services.addService({ projectName: 'shop', name: type, type });
+      for (const kind of ['database', 'volume'] as const) panel.backups.addSchedule(kind, 'shop', 'postgres', { id: 'console-backup' });
       panel.serviceActions.setDeployTime(5);
       panel.requests.splice(0);
     });

@@ -7,7 +7,7 @@ import { EASYPANEL_GENERATIONS, openSignedIn } from '../support/signed-in-core.t
 
 /**
  * The features Paneldeck builds on, found in each panel's own catalogue (the reference panel lists
- * what it serves: services, deployments, its writes, but no backups), and drift: what Paneldeck
+ * what it serves: services, deployments, its writes, backups), and drift: what Paneldeck
  * sends that a catalogue does not list.
  */
 describe("features found in a panel's own catalogue", () => {
@@ -21,9 +21,10 @@ describe("features found in a panel's own catalogue", () => {
         const available = (name: string) => features.features.find((feature) => feature.id === name)?.available;
         assert.equal(available('serviceActions'), true);
         assert.equal(available('deployments'), true);
-        assert.equal(available('databaseBackups'), false);
-        const backups = features.features.find((feature) => feature.id === 'databaseBackups')!;
-        assert.equal(missingFeatureText(backups), "This panel's Easypanel has no database backups.");
+        assert.equal(available('databaseBackups'), true);
+        assert.equal(available('volumeBackups'), true);
+        // A panel without them: the words a view says (tests/integration/backups.test.ts sees them from listBackups).
+        assert.equal(missingFeatureText({ label: 'database backups' }), "This panel's Easypanel has no database backups.");
         assert.deepEqual(features.drift, []);
         assert.equal(features.version, panel.version());
         // Read from the catalogue the console keeps: asked again, nothing is sent.

@@ -27,6 +27,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   services: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   checks: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'services'],
   certificates: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in'],
+  backups: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   upgrades: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   transfer: ['common', 'net', 'easypanel', 'storage', 'context', 'sign-in', 'panels'],
@@ -46,6 +47,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'services',
     'checks',
     'certificates',
+    'backups',
     'console',
     'transfer',
     'app',
@@ -78,6 +80,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   transfer: ['ui', 'window'],
   preferences: ['ui', 'window'],
   certificates: ['ui', 'window'],
+  backups: ['ui', 'window', 'panel-list'],
   panel: ['ui', 'window', 'sign-in', 'session', 'console', 'deployments', 'logs', 'services'],
   app: [
     'ui',
@@ -95,6 +98,7 @@ export const RENDERER_FOLDERS: Readonly<Record<string, readonly string[]>> = {
     'preferences',
     'certificates',
     'upgrades',
+    'backups',
     'panel',
   ],
 };

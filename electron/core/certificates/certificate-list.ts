@@ -4,6 +4,7 @@ import { CERTIFICATES_KEPT_MS, type CertificateRow } from '../../../shared/certi
 import type { CoreMethods } from '../context/core-context.ts';
 import { callPanel } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
+import { KeptPass } from '../schedule/kept-pass.ts';
 import { WorkPool } from '../schedule/work-pool.ts';
 import { type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import { type ProbedCertificate, probeCertificate, type ResolveDomain } from './certificate-probe.ts';
@@ -90,8 +91,6 @@ export function domainsOf(settings: unknown): Domain[] {
 
 export function certificateListMethods(parts: CertificateListParts): CoreMethods<'listCertificates'> {
   const { request, now, concurrency, resolveDomain } = parts;
-  let kept: { at: number; rows: CertificateRow[] } | null = null;
-  let pass: Promise<CertificateRow[]> | null = null;
 
   /** The panel's app services; or one row saying why they could not be read. */
   async function appServices(panelId: string, signal: AbortSignal): Promise<AppService[] | CertificateRow> {
@@ -185,20 +184,10 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
     return rows.filter((row) => signedIn(row.panelId));
   }
 
+  const kept = new KeptPass({ keptMs: CERTIFICATES_KEPT_MS, now, read: readAll });
   return {
     async listCertificates(query) {
-      const fresh = kept !== null && now().getTime() - kept.at < CERTIFICATES_KEPT_MS;
-      if (fresh && !query?.refresh && !pass) return current(kept!.rows);
-      if (!pass) {
-        const started = now().getTime();
-        pass = readAll().then((rows) => {
-          kept = { at: started, rows };
-          return rows;
-        });
-        // One pass at a time: a second caller meanwhile waits for it.
-        void pass.finally(() => (pass = null)).catch(() => undefined);
-      }
-      return current(await pass);
+      return current(await kept.get(query?.refresh === true));
     },
   };
 }

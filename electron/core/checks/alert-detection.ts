@@ -52,7 +52,9 @@ function holds(condition: AlertCondition, seen: PanelObservation, threshold: num
       return seen.answer === condition.kind ? true : seen.answer === 'proper' ? false : null;
     case 'sessionEnding':
     case 'upgradeNotBack':
-      // The expiry watcher's warning, an upgrade run's: no check reading clears them.
+    case 'backupFailed':
+    case 'noBackup':
+      // The expiry watcher's warning, an upgrade run's, the backups read's: no check reading clears them.
       return null;
   }
 }

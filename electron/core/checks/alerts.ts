@@ -4,11 +4,15 @@ import { untilText } from '../../../shared/durations.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
+import type { PanelBackups } from '../../../shared/backups.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { answerOf, type DetectedAlert, diskPercent, judgeCheck, type PanelObservation, sessionRenewed } from './alert-detection.ts';
 import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
 import type { SavedObservation } from '../storage/alert-list.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
+
+/** An alert of the backups read, about one service. */
+type BackupAlert = { kind: 'backupFailed' | 'noBackup'; service: string };
 
 /** How a panel that stopped answering failed, in the operator's words (never the panel's, which could hold anything). */
 const UNANSWERED_TEXT: Partial<Record<ErrorCode, string>> = {
@@ -112,6 +116,38 @@ export class AlertCenter {
     this.#raise(state, panelId, { kind: 'upgradeNotBack' }, () => message);
   }
 
+  /**
+   * After a backups read of the panels (`listBackups`): each schedule whose last run failed and each
+   * database service with no enabled schedule raises one alert, kept unresolved (not raised again)
+   * while it holds and resolved once a read finds it cleared. A panel whose read failed tells nothing.
+   */
+  backupsRead(state: DataFolder, panels: readonly PanelBackups[]): void {
+    const at = this.#now().toISOString();
+    for (const panel of panels) {
+      if (panel.problem !== null || !state.registry.get(panel.panelId)) continue;
+      const holding = new Map<string, BackupAlert>();
+      for (const { projectName, serviceName, lastRun } of panel.backups)
+        if (lastRun?.status === 'error')
+          holding.set(`backupFailed ${projectName}/${serviceName}`, { kind: 'backupFailed', service: `${projectName}/${serviceName}` });
+      for (const { projectName, serviceName } of panel.unprotected)
+        holding.set(`noBackup ${projectName}/${serviceName}`, { kind: 'noBackup', service: `${projectName}/${serviceName}` });
+      for (const alert of state.alerts.unresolved(panel.panelId)) {
+        if (alert.kind !== 'backupFailed' && alert.kind !== 'noBackup') continue;
+        const key = `${alert.kind} ${alert.service}`;
+        if (holding.delete(key)) continue;
+        const resolved = state.alerts.update(alert.id, { resolvedAt: at });
+        if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
+      }
+      for (const alert of holding.values()) {
+        this.#raise(state, panel.panelId, alert, (name) =>
+          alert.kind === 'backupFailed'
+            ? `The last backup of ${alert.service} on ${name} failed.`
+            : `The database ${alert.service} on ${name} has no enabled backup.`,
+        );
+      }
+    }
+  }
+
   /** The operator saw it: it stays in the list, and is not raised again while its condition holds. */
   acknowledge(state: DataFolder, id: string): Alert {
     const found = state.alerts.get(id);
@@ -138,7 +174,7 @@ export class AlertCenter {
   #raise(
     state: DataFolder,
     panelId: string,
-    detected: DetectedAlert | { kind: 'sessionEnding' | 'upgradeNotBack' },
+    detected: DetectedAlert | { kind: 'sessionEnding' | 'upgradeNotBack' } | BackupAlert,
     text: (name: string) => string,
     token?: string,
   ): string | undefined {
@@ -157,7 +193,7 @@ export class AlertCenter {
       message,
       tab: ALERT_TABS[kind],
       // A service's name comes from the panel: it may echo the token like the message, and then is not kept.
-      service: detected.kind === 'serviceDown' && message.includes(detected.service) ? detected.service : null,
+      service: 'service' in detected && message.includes(detected.service) ? detected.service : null,
       resolvedAt: null,
       acknowledgedAt: null,
     };

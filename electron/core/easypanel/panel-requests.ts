@@ -1,5 +1,6 @@
 import type { Generation } from '../../../shared/types.ts';
 import type { PanelRequest } from './panel-request.ts';
+import { BACKUP_REQUESTS } from './backup-requests.ts';
 import { SERVICE_WRITE_REQUESTS } from './service-requests.ts';
 
 export type { PanelRequest, RequestEffect, RequestRoute } from './panel-request.ts';
@@ -159,6 +160,8 @@ export const REQUESTS = {
   },
   // Deploy, start, stop, restart; a database's enable and disable (service-requests.ts).
   ...SERVICE_WRITE_REQUESTS,
+  // Each service's backup schedules, and a run of one now (backup-requests.ts).
+  ...BACKUP_REQUESTS,
 } as const satisfies Record<string, PanelRequest>;
 
 export type RequestName = keyof typeof REQUESTS;

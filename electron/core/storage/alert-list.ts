@@ -51,6 +51,9 @@ function storedObservation({ at, observation, version }: SavedObservation): Reco
   return { at, ...observation, version };
 }
 
+/** The kinds of alert about one service, which keep its name. */
+const SERVICE_KINDS: ReadonlySet<string> = new Set(['serviceDown', 'backupFailed', 'noBackup']);
+
 /** One stored alert, or null when it is not what this version writes (it is dropped alone). */
 function readAlert(candidate: unknown): Alert | null {
   if (!isRecord(candidate)) return null;
@@ -66,7 +69,7 @@ function readAlert(candidate: unknown): Alert | null {
     kind,
     message: message.slice(0, ALERT_MESSAGE_MAX),
     tab: ALERT_TABS[kind],
-    service: kind === 'serviceDown' && typeof service === 'string' ? service.slice(0, ALERT_MESSAGE_MAX) : null,
+    service: SERVICE_KINDS.has(kind) && typeof service === 'string' ? service.slice(0, ALERT_MESSAGE_MAX) : null,
     resolvedAt: isTime(resolvedAt) ? resolvedAt : null,
     acknowledgedAt: isTime(acknowledgedAt) ? acknowledgedAt : null,
   };

@@ -15,6 +15,9 @@ import { appMethods } from '../app/app-status.ts';
 import { certificateMethods } from '../panels/certificate-methods.ts';
 import { certificateListMethods } from '../certificates/certificate-list.ts';
 import { DIRECT } from '../certificates/certificate-probe.ts';
+import { backupListMethods } from '../backups/backup-list.ts';
+import { backupRunMethods } from '../backups/backup-runs.ts';
+import { BackupStore } from '../backups/backup-store.ts';
 import { deploymentMethods } from '../services/deployments.ts';
 import { upgradeMethods } from '../upgrades/upgrade-run.ts';
 import { deploymentCancelMethods } from '../services/deployment-cancel.ts';
@@ -191,6 +194,16 @@ export function createCore(options: CoreOptions): Core {
       concurrency: () => opened?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
       resolveDomain: options.resolveDomain ?? DIRECT,
     }),
+    // Backups at a glance: the read (kept in backups.json, alerts raised from it) and the runs now.
+    ...backupListMethods({
+      ...tokenCalls,
+      request,
+      now,
+      catalogues,
+      store: new BackupStore(() => openStore('backups', { secret: false })),
+      backupsRead: (state, panels) => alerts.backupsRead(state, panels),
+    }),
+    ...backupRunMethods({ ...tokenCalls, ...writes, catalogues }),
     ...operationConsoleMethods({ ...tokenCalls, ...folder, request, now, emit, catalogues, confirmWrite: options.confirmWrite }),
     ...featureMethods({ ...tokenCalls, catalogues }),
     onSettingsChanged: settingsListeners.add,

@@ -59,8 +59,17 @@ const COMPONENTS = {
     required: ['email', 'password'],
     additionalProperties: false,
   },
-  ActionType: { type: 'string', enum: ['build', 'deployment', 'start', 'stop', 'restart'] },
+  ActionType: { type: 'string', enum: ['build', 'deployment', 'start', 'stop', 'restart', 'backup', 'volumeBackup'] },
 };
+
+/** A service's names, written out (2.33 lists a read's fields as query parameters). */
+const SERVICE_FIELDS = {
+  type: 'object',
+  properties: { projectName: ref('Name'), serviceName: ref('Name') },
+  required: ['projectName', 'serviceName'],
+  additionalProperties: false,
+};
+const ID_INPUT = { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false };
 
 /** Each route's input schema; absent: it takes none. */
 const INPUTS: Partial<Record<Route, unknown>> = {
@@ -75,16 +84,16 @@ const INPUTS: Partial<Record<Route, unknown>> = {
     },
     additionalProperties: false,
   },
-  getAction: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
-  killAction: { type: 'object', properties: { id: { type: 'string', minLength: 1 } }, required: ['id'], additionalProperties: false },
-  // A read: 2.33 lists its fields as query parameters, so they are written out here, not a $ref.
-  inspectAppService: {
-    type: 'object',
-    properties: { projectName: ref('Name'), serviceName: ref('Name') },
-    required: ['projectName', 'serviceName'],
-    additionalProperties: false,
-  },
+  getAction: ID_INPUT,
+  killAction: ID_INPUT,
+  // Reads: 2.33 lists their fields as query parameters, so they are written out here, not a $ref.
+  inspectAppService: SERVICE_FIELDS,
   createProject: { type: 'object', properties: { name: ref('Name') }, required: ['name'], additionalProperties: false },
+  // Backups: a service's schedules, and a run by the schedule's id.
+  listDatabaseBackups: SERVICE_FIELDS,
+  listVolumeBackups: SERVICE_FIELDS,
+  runDatabaseBackup: ID_INPUT,
+  runVolumeBackup: ID_INPUT,
 };
 
 function inputOf(operation: Operation): unknown {

@@ -5,6 +5,7 @@ import { isServiceRead, performServiceRead, SERVICE_READ_OPERATIONS } from './se
 import { isServiceWrite, performServiceWrite, SERVICE_WRITE_OPERATIONS } from './service-writes.ts';
 import { CONSOLE_OPERATIONS, isConsoleRoute, performConsoleOperation } from './console-operations.ts';
 import { isUpdateRoute, performUpdate, UPDATE_OPERATIONS } from './panel-update.ts';
+import { BACKUP_OPERATIONS, isBackupRoute, performBackupOperation } from './backups.ts';
 import type { Caller } from './state.ts';
 import type { ReferencePanelOptions, Route } from './types.ts';
 import { codeAccepted, isTwoFactor } from './users.ts';
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...SERVICE_WRITE_OPERATIONS,
   ...CONSOLE_OPERATIONS,
   ...UPDATE_OPERATIONS,
+  ...BACKUP_OPERATIONS,
 ];
 
 /** The token of `Authorization: Bearer <token>`; Easypanel also takes the bare token. */
@@ -79,6 +81,7 @@ export function perform(route: Route, input: unknown, context: CallContext): Out
   if (isServiceWrite(route)) return performServiceWrite(route, input, context);
   if (isConsoleRoute(route)) return performConsoleOperation(route, input, context);
   if (isUpdateRoute(route)) return performUpdate(route, input, context);
+  if (isBackupRoute(route)) return performBackupOperation(route, input, context);
   switch (route) {
     case 'getSession': {
       if (caller.kind === 'api-token' && options.apiTokenSession === 'refuse') return fail('UNAUTHORIZED', 'Unauthorized');

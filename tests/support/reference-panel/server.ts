@@ -169,6 +169,7 @@ export async function startReferencePanel(options: ReferencePanelOptions = {}): 
     setSessionBody: state.setSessionBody,
     services: state.services,
     serviceActions: state.serviceActions,
+    backups: state.backups,
     logs,
     setCertificate: ({ key, cert }) => {
       if (!httpsServer)

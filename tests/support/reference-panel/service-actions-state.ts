@@ -9,7 +9,7 @@ import type { ServicesState } from './services-state.ts';
  */
 
 /** docs/easypanel-api.md: actions of type build, deployment, start, stop, ...; status done, error, killed. */
-export type ActionType = 'build' | 'deployment' | 'start' | 'stop' | 'restart' | 'enable' | 'disable';
+export type ActionType = 'build' | 'deployment' | 'start' | 'stop' | 'restart' | 'enable' | 'disable' | 'backup' | 'volumeBackup';
 export type ActionStatus = 'running' | 'done' | 'error' | 'killed';
 
 export interface ActionRecord {

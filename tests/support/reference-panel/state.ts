@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createBackupsState } from './backups.ts';
 import { createServiceActionsState } from './service-actions-state.ts';
 import { createServicesState } from './services-state.ts';
 import { createUpdateState } from './panel-update.ts';
@@ -61,14 +62,16 @@ export function createPanelState(options: ReferencePanelOptions, style: PanelSty
   let limit = options.logInLimit ?? null;
   let counted = { startedAt: 0, tries: 0 };
   const services = createServicesState();
+  const serviceActions = createServiceActionsState(services);
   const newToken = options.issueToken ?? (style === 'simple' ? () => randomBytes(32).toString('base64url') : easypanelId);
 
   return {
     users,
     logouts,
     services,
-    serviceActions: createServiceActionsState(services),
+    serviceActions,
     update: createUpdateState(options.update ?? null),
+    backups: createBackupsState(services, serviceActions),
     version: () => version,
     setVersion: (next: string) => {
       version = next;

@@ -4,6 +4,7 @@ import type { ServiceActionsState } from './service-actions-state.ts';
 import type { ActionReadRoute, ServiceWriteRoute } from './service-writes.ts';
 import type { ConsoleRoute } from './console-operations.ts';
 import type { PanelUpdate, UpdateRoute } from './panel-update.ts';
+import type { BackupRoute, BackupsState } from './backups.ts';
 import type { CatalogueOptions } from './openapi.ts';
 import type { ServiceLogs } from './service-logs.ts';
 import type { ServiceReadRoute, ServicesState } from './services-state.ts';
@@ -30,7 +31,7 @@ export type PanelStyle = 'simple' | 'trpc' | 'rpc' | 'public';
  * and `auth/login` (RPC), `getUpdateStatus` is `update.getStatus` and `update/getStatus`.
  * `getSystemStats` stands for all the names of the server's load (see `service-reads.ts`).
  */
-export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute | ConsoleRoute | UpdateRoute;
+export type Route = SessionRoute | ServiceReadRoute | ServiceWriteRoute | ActionReadRoute | ConsoleRoute | UpdateRoute | BackupRoute;
 
 /** The session's operations. */
 export type SessionRoute = 'login' | 'getSession' | 'logout' | 'getUpdateStatus';
@@ -216,6 +217,8 @@ export interface ReferencePanel {
    * with build logs, `setDeployTime`, `failDeploys`, `loseNextAnswer`. Easypanel styles only.
    */
   readonly serviceActions: ServiceActionsState;
+  /** Backup schedules per service (`addSchedule`), their runs counted (`runs`), a run made to fail (`failRuns`), a raw answer. */
+  readonly backups: BackupsState;
   /**
    * The services' runtime logs behind the log WebSocket (`/ws/serviceLogs`, every style): `write`
    * lines, `setFault` a hostile socket, count the `openSockets`.

@@ -105,7 +105,7 @@ test('View and Window hold zoom, full screen and minimize', () => {
 test("every view of the fleet is in View with its shortcut; no two commands share keys, and none takes a role's or the lists' keys", () => {
   for (const platform of platforms) {
     const view = allItems(submenuOf(appMenuTemplate(platform, 'Paneldeck', true), 'View'));
-    for (const id of ['activity', 'alerts', 'allServices', 'certificates', 'fleetConsole'] as const) {
+    for (const id of ['activity', 'alerts', 'allServices', 'certificates', 'fleetConsole', 'backups'] as const) {
       const item = view.find((candidate) => candidate.label === COMMANDS[id].title);
       assert.ok(item, `${platform}: ${id} in View`);
       assert.ok(COMMANDS[id].accelerator, `${id} has a shortcut`);

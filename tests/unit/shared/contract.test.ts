@@ -16,6 +16,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'applyImport',
     'callOperation',
     'callOperationOnPanels',
+    'cancelBackups',
     'cancelChecks',
     'cancelDeployment',
     'cancelLogIns',
@@ -42,6 +43,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'installUpdate',
     'listActivity',
     'listAlerts',
+    'listBackups',
     'listCertificates',
     'listDeployments',
     'listPanels',
@@ -57,6 +59,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'readServiceLogs',
     'removePanel',
     'removePanels',
+    'runBackups',
     'runServiceAction',
     'runServiceActions',
     'saveTextFile',
@@ -338,6 +341,17 @@ test('listCertificates takes nothing or { refresh }, and nothing else', () => {
     assert.throws(() => parseArguments('listCertificates', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
   }
   assert.throws(() => parseArguments('listCertificates', [{}, {}]), /Too many arguments/);
+});
+
+test('listBackups takes nothing or { refresh }; runBackups a list of schedules, each once, and nothing else', () => {
+  assert.deepEqual(parseArguments('listBackups', [{ refresh: true }]), [{ refresh: true }]);
+  assert.throws(() => parseArguments('listBackups', [{ refresh: 1 }]), { code: 'INVALID_INPUT' });
+  const item = { panelId: id, kind: 'database', id: 'b1', projectName: 'shop', serviceName: 'db' };
+  assert.deepEqual(parseArguments('runBackups', [[item]]), [[item]]);
+  for (const wrong of [[], [item, item], [{ ...item, kind: 'files' }], [{ ...item, id: '../x' }], [{ ...item, token: 't' }]]) {
+    assert.throws(() => parseArguments('runBackups', [wrong]), { code: 'INVALID_INPUT' }, JSON.stringify(wrong));
+  }
+  assert.deepEqual(parseArguments('cancelBackups', []), []);
 });
 
 test('listTimeline takes an optional panel and a limit up to its bound, and nothing else', () => {
