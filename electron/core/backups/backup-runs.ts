@@ -14,7 +14,7 @@ import { WorkPool } from '../schedule/work-pool.ts';
 import { failedWithToken, type SignedIn, signedIn, type TokenCalls } from '../sign-in/with-token.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, type PlannedSignIn, plannedSignIn } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 
@@ -52,8 +52,7 @@ function planOf(state: SignedIn['state'], item: BackupRunItem, parts: BackupRunP
     const held = signedIn(state, item.panelId);
     refuseMissingFeature(parts.catalogues?.known(held)?.catalogue ?? null, item.kind === 'database' ? 'databaseBackups' : 'volumeBackups');
     const { record, token } = held;
-    const signIn = { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
-    return { item, held, signIn };
+    return { item, held, signIn: plannedSignIn(record, token) };
   } catch (error) {
     return { item, panelName, leftOut: error instanceof PanelError ? error.message : 'Paneldeck could not plan it.' };
   }

@@ -23,6 +23,7 @@ import { SERVICE_ACTION_LABELS } from '../../../shared/service-actions.ts';
 import type { PlanLeftOut, PlannedRequest, WritePlan } from '../../../shared/write-plan.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { askToConfirm } from '../writes/confirmation.ts';
+import { refuseRemovedPanels } from '../writes/held-sign-in.ts';
 import { plannedPanel, writePlan } from '../writes/write-plans.ts';
 
 /**
@@ -229,12 +230,11 @@ export function fleetServiceMethods(
       const results = await runs.hold(start, async (held) => {
         current = held;
         try {
-          const { registry } = await state();
-          const unknown = new Set(asked.flatMap(({ panelId }) => (registry.get(panelId) ? [] : [panelId])));
-          if (unknown.size > 0) {
-            const which = unknown.size === 1 ? 'a panel of the services chosen is' : `${unknown.size} panels of the services chosen are`;
-            throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
-          }
+          refuseRemovedPanels(
+            await state(),
+            asked.map(({ panelId }) => panelId),
+            'of the services chosen',
+          );
           held.started = true;
           const planned = await planItems(held, asked, action);
           if (held.cancelling) return asked.map(cancelledResult);

@@ -11,7 +11,7 @@ import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
 import { type KnownCatalogue, refuseMissingFeature } from '../easypanel/panel-features.ts';
 import { type SignedIn, stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, plannedSignIn } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 
@@ -70,7 +70,7 @@ export function deploymentCancelMethods(parts: DeploymentCancelParts): CoreMetho
         if (route === undefined) {
           throw new PanelError('INVALID_INPUT', "This panel's Easypanel has no way to cancel a running action.");
         }
-        const signIn: PlannedSignIn = { panelId, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
+        const signIn = plannedSignIn(record, token);
         const plan = writePlan({
           id: randomUUID(),
           title: `Cancel the deployment of ${service} on ${record.name}`,

@@ -13,7 +13,7 @@ import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, service
 import type { DataFolder } from '../storage/data-folder.ts';
 import type { PlannedRequest } from '../../../shared/write-plan.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, type PlannedSignIn, plannedSignIn } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
@@ -150,7 +150,7 @@ export function plannedWrite(record: PanelRecord, token: string, target: Service
     name,
     record,
     request: { label: `${verb} ${target.serviceName} in ${target.projectName}`, request: requestLine('POST', route) },
-    signIn: { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation },
+    signIn: plannedSignIn(record, token),
   };
 }
 

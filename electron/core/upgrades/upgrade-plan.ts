@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { settle } from '../../../shared/contract/envelope.ts';
-import { PanelError } from '../../../shared/contract/errors.ts';
 import { plural } from '../../../shared/counts.ts';
 import { type UpgradeOptions, upgradeWaves } from '../../../shared/upgrades.ts';
 import type { PlanLeftOut, WritePlan } from '../../../shared/write-plan.ts';
@@ -9,7 +8,7 @@ import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
 import { stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
-import type { PlannedSignIn } from '../writes/held-sign-in.ts';
+import { type PlannedSignIn, plannedSignIn } from '../writes/held-sign-in.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 
 /**
@@ -73,8 +72,7 @@ export async function readForPlan(
   }
   const route = routesOf(REQUESTS.updatePanel, record.generation)[0];
   if (route === undefined) return leftOut("this panel's Easypanel has no update route Paneldeck knows.");
-  const signIn: PlannedSignIn = { panelId, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
-  return { panelId, planned: { panelId, record, signIn, versionBefore, route } };
+  return { panelId, planned: { panelId, record, signIn: plannedSignIn(record, token), versionBefore, route } };
 }
 
 /** The plan as main's confirmation shows it: every panel with its version now and its wave, and what is left out. */
@@ -123,11 +121,3 @@ export function upgradePlan(
 
 /** "The first panel alone", "The first 3 panels alone". */
 const firstAlone = (canary: number) => (canary === 1 ? 'The first panel alone' : `The first ${canary} panels alone`);
-
-/** Refuses a run of panels not in the list: nothing is read or sent. */
-export function refuseUnknownPanels(panelIds: readonly string[], has: (panelId: string) => boolean): void {
-  const unknown = panelIds.filter((panelId) => !has(panelId));
-  if (unknown.length === 0) return;
-  const which = unknown.length === 1 ? 'a panel chosen is' : `${unknown.length} panels chosen are`;
-  throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
-}

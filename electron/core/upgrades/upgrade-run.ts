@@ -11,10 +11,10 @@ import type { SessionReader } from '../sign-in/session-reader.ts';
 import { failedWithToken, type TokenCalls } from '../sign-in/with-token.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, refuseRemovedPanels } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { waitForReturn } from './panel-return.ts';
-import { type PlannedUpgrade, readForPlan, refuseUnknownPanels, type UpgradeCandidate, upgradePlan } from './upgrade-plan.ts';
+import { type PlannedUpgrade, readForPlan, type UpgradeCandidate, upgradePlan } from './upgrade-plan.ts';
 
 /**
  * Upgrading Easypanel on many panels (`upgradePanels`, `cancelUpgrades`): one plan, asked once in
@@ -193,7 +193,7 @@ export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels'
       };
       const results = await runs.hold(start, async (run) => {
         const state = await parts.state();
-        refuseUnknownPanels(panelIds, (panelId) => state.registry.get(panelId) !== undefined);
+        refuseRemovedPanels(state, panelIds, 'chosen');
         const nameOf = (panelId: string) => state.registry.get(panelId)?.name ?? 'a panel removed meanwhile';
         for (const panelId of panelIds) tell(panelId, 'queued');
         const pool = new WorkPool<string, undefined, UpgradeCandidate>({
@@ -203,14 +203,13 @@ export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels'
         });
         run.pool = pool;
         const candidates = await pool.run([...panelIds]);
-        const cancelledAll = () => candidates.map(({ panelId }) => ended(panelId, 'cancelled', CANCELLED_MESSAGE));
-        const versionOfCandidate = new Map(
-          candidates.map((one) => [one.panelId, 'planned' in one ? one.planned.versionBefore : one.versionBefore]),
-        );
-        const ended = (panelId: string, outcome: 'cancelled' | 'skipped', message: string): PanelUpgradeResult => {
-          tell(panelId, outcome, message);
-          return { panelId, outcome, versionBefore: versionOfCandidate.get(panelId) ?? null, versionAfter: null, message };
+        // A panel that nothing was sent to: its version as read for the plan, none after.
+        const ended = (one: UpgradeCandidate, outcome: 'cancelled' | 'skipped', message: string): PanelUpgradeResult => {
+          tell(one.panelId, outcome, message);
+          const versionBefore = 'planned' in one ? one.planned.versionBefore : one.versionBefore;
+          return { panelId: one.panelId, outcome, versionBefore, versionAfter: null, message };
         };
+        const cancelledAll = () => candidates.map((one) => ended(one, 'cancelled', CANCELLED_MESSAGE));
         if (run.cancelling) return cancelledAll();
         const { plan, waves } = upgradePlan(candidates, options, Math.round(deadlineMs / 60_000));
         if (waves.length > 0) {
@@ -230,9 +229,9 @@ export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels'
         return candidates.map((one): PanelUpgradeResult => {
           const result = done.get(one.panelId);
           if (result) return result;
-          if ('leftOut' in one) return ended(one.panelId, 'skipped', `Left out: ${one.leftOut}`);
-          if (run.cancelling) return ended(one.panelId, 'cancelled', CANCELLED_MESSAGE);
-          return ended(one.panelId, 'skipped', `Not started: the run stopped at ${stopName} (${stoppedAt?.outcome ?? 'stopped'}).`);
+          if ('leftOut' in one) return ended(one, 'skipped', `Left out: ${one.leftOut}`);
+          if (run.cancelling) return ended(one, 'cancelled', CANCELLED_MESSAGE);
+          return ended(one, 'skipped', `Not started: the run stopped at ${stopName} (${stoppedAt?.outcome ?? 'stopped'}).`);
         });
       });
       try {

@@ -1,6 +1,7 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Generation } from '../../../shared/types.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
+import type { PanelRecord } from '../storage/panel-registry.ts';
 
 /** A panel as a plan was made for it: what must still hold right before each of its requests leaves. */
 export interface PlannedSignIn {
@@ -25,4 +26,20 @@ export function checkAsPlanned(state: Pick<DataFolder, 'registry' | 'vault'>, pl
   if (token === undefined) throw notSent(`${planned.panelName} was signed out`);
   if (token !== planned.token) throw notSent(`${planned.panelName} was signed in again`);
   if (record.generation !== planned.generation) throw notSent(`${planned.panelName} was found to speak another Easypanel generation`);
+}
+
+/** The sign-in a plan is made under: the panel as it is now, with the token it has now. */
+export function plannedSignIn(record: PanelRecord, token: string): PlannedSignIn {
+  return { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
+}
+
+/**
+ * Refuses a run across panels that names panels no longer in the list (removed since it was
+ * chosen): nothing is read or sent. `chosen` says what was chosen ("of the services chosen").
+ */
+export function refuseRemovedPanels(state: Pick<DataFolder, 'registry'>, panelIds: readonly string[], chosen: string): void {
+  const removed = new Set(panelIds.filter((panelId) => state.registry.get(panelId) === undefined));
+  if (removed.size === 0) return;
+  const which = removed.size === 1 ? `a panel ${chosen} is` : `${removed.size} panels ${chosen} are`;
+  throw new PanelError('INVALID_INPUT', `Nothing was sent: ${which} no longer in the list (removed since?).`);
 }
