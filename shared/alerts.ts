@@ -15,6 +15,8 @@ export const ALERT_KINDS = [
   'upgradeNotBack',
   'backupFailed',
   'noBackup',
+  'certificateExpiring',
+  'certificateFailed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -32,6 +34,9 @@ export const ALERT_TABS: Readonly<Record<AlertKind, AlertTab>> = Object.freeze({
   // Raised from the backups read (the Backups view): the service's tab names it.
   backupFailed: 'services',
   noBackup: 'services',
+  // Raised from the certificates read (the Certificates view): the domain is the service's.
+  certificateExpiring: 'services',
+  certificateFailed: 'services',
 });
 
 export interface Alert {
@@ -46,10 +51,12 @@ export interface Alert {
   message: string;
   tab: AlertTab;
   /**
-   * The service ("project/service") of a `serviceDown`, `backupFailed` or `noBackup` alert; null for the
-   * other kinds (and for alerts kept before it was recorded).
+   * The service ("project/service") of a `serviceDown`, `backupFailed`, `noBackup`, `certificateExpiring` or
+   * `certificateFailed` alert; null for the other kinds (and for alerts kept before it was recorded).
    */
   service: string | null;
+  /** The domain of a `certificateExpiring` or `certificateFailed` alert (one alert per domain); null for the other kinds. */
+  host: string | null;
   /** When a check first found the condition cleared (ISO 8601); null while it holds or was never read again. */
   resolvedAt: string | null;
   /** When the operator acknowledged it (ISO 8601); null until then. */
@@ -84,6 +91,8 @@ export const ALERTS_KEPT = 500;
 
 /** Longest message: a service's name and a panel's words, never a page. */
 export const ALERT_MESSAGE_MAX = 500;
+/** Longest domain an alert keeps: DNS allows 253. */
+export const ALERT_HOST_MAX = 253;
 
 const TABS: ReadonlySet<unknown> = new Set(Object.values(ALERT_TABS));
 

@@ -19,8 +19,16 @@ export interface CertificateRow {
   problem: string | null;
 }
 
-/** Within this many days of its end a certificate is marked (and, at the threshold, alerted). */
-export const CERTIFICATE_WARNING_DAYS = 14;
+/**
+ * What one certificates read tells main's alerts (not sent to the window): the panels whose services
+ * were read, the services ("project/service") whose domains could not be, and each domain whose
+ * certificate a handshake was tried for.
+ */
+export interface CertificatesRead {
+  readPanels: readonly string[];
+  unreadServices: readonly { panelId: string; service: string }[];
+  probed: readonly CertificateRow[];
+}
 
 /** How long a read of the certificates is kept before `listCertificates` reads them again by itself. */
 export const CERTIFICATES_KEPT_MS = 24 * 60 * 60 * 1000;

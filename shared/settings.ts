@@ -14,6 +14,8 @@ export const DEFAULT_SETTINGS: Readonly<AppSettings> = Object.freeze({
   expiryWarningMinutes: 10,
   notifyBeforeExpiry: true,
   diskAlertPercent: 90,
+  // Two weeks: room for a renewal that failed (Let's Encrypt renews at 30 days left) to be fixed by hand.
+  certificateAlertDays: 14,
   notifyServiceDown: true,
   notifyDiskFull: true,
   notifyUnreachable: true,
@@ -31,7 +33,8 @@ export type NumericSetting =
   | 'checkIntervalMinutes'
   | 'expiryWarningMinutes'
   | 'requestTimeoutSeconds'
-  | 'diskAlertPercent';
+  | 'diskAlertPercent'
+  | 'certificateAlertDays';
 
 export const SETTING_LIMITS: Readonly<Record<NumericSetting, { min: number; max: number }>> = Object.freeze({
   checkConcurrency: { min: 1, max: 64 },
@@ -40,4 +43,6 @@ export const SETTING_LIMITS: Readonly<Record<NumericSetting, { min: number; max:
   expiryWarningMinutes: { min: 0, max: 10_080 },
   requestTimeoutSeconds: { min: 3, max: 120 },
   diskAlertPercent: { min: 50, max: 99 },
+  // Past 90 days every certificate of a 90-day issuer would be alerted.
+  certificateAlertDays: { min: 1, max: 60 },
 });

@@ -176,6 +176,8 @@ export interface AppSettings {
   notifyBeforeExpiry: boolean;
   /** A panel's disk used past this percent raises an alert (once per crossing). */
   diskAlertPercent: number;
+  /** A website's certificate this many days or fewer from its end raises an alert (once per domain, from the certificates read). */
+  certificateAlertDays: number;
   /** Whether each of these alerts is also a system notification (the Alerts list records them all). */
   notifyServiceDown: boolean;
   notifyDiskFull: boolean;

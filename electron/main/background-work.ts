@@ -62,6 +62,9 @@ const ALERT_NOTIFY: Readonly<Record<Exclude<Alert['kind'], 'sessionEnding'>, Ale
   // A service's backups are the service's health: the services switch.
   backupFailed: 'notifyServiceDown',
   noBackup: 'notifyServiceDown',
+  // So are the certificates of its websites.
+  certificateExpiring: 'notifyServiceDown',
+  certificateFailed: 'notifyServiceDown',
 };
 
 /**

@@ -88,8 +88,8 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       return { type: event.type, panelId: event.panelId };
     case 'alertRaised':
     case 'alertChanged': {
-      const { id, at, panelId, panelName, kind, message, tab, service, resolvedAt, acknowledgedAt } = event.alert;
-      return { type: event.type, alert: { id, at, panelId, panelName, kind, message, tab, service, resolvedAt, acknowledgedAt } };
+      const { id, at, panelId, panelName, kind, message, tab, service, host, resolvedAt, acknowledgedAt } = event.alert;
+      return { type: event.type, alert: { id, at, panelId, panelName, kind, message, tab, service, host, resolvedAt, acknowledgedAt } };
     }
     case 'runCommand':
       return { type: event.type, command: event.command };

@@ -21,6 +21,9 @@ export const ALERT_KIND_NAMES: Readonly<Record<AlertKind, string>> = {
   upgradeNotBack: 'Not back after upgrade',
   backupFailed: 'Backup failed',
   noBackup: 'No backup',
+  // A website's, not the panel's own (certificateChanged).
+  certificateExpiring: 'Website certificate ending',
+  certificateFailed: 'Website certificate fault',
 };
 
 /** The tab an alert opens, as its button says it. */
@@ -84,6 +87,8 @@ const SUMMARY_TEXT: Readonly<Record<AlertKind, (alerts: number, panels: number) 
   upgradeNotBack: (_, panels) => `${plural(panels, 'panel', 'panels')} not back after an upgrade`,
   backupFailed: (alerts) => `${plural(alerts, 'backup', 'backups')} failed its last run`,
   noBackup: (alerts) => `${plural(alerts, 'database has', 'databases have')} no backup`,
+  certificateExpiring: (alerts) => `${plural(alerts, 'website certificate ends', 'website certificates end')} soon`,
+  certificateFailed: (alerts) => `${plural(alerts, 'website certificate has', 'website certificates have')} a fault`,
 };
 
 /** The start summary as lines, one per kind, in the order of ALERT_KINDS (services first). */

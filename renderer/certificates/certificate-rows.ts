@@ -1,21 +1,25 @@
-import { byDaysLeft, CERTIFICATE_WARNING_DAYS, type CertificateRow } from '../../shared/certificates.ts';
+import { byDaysLeft, type CertificateRow } from '../../shared/certificates.ts';
 
 /** A row of the Certificates view: main's row with its panel's name and whether it is marked. */
 export interface CertificateListRow extends CertificateRow {
   key: string;
   panelName: string;
-  /** Ends within CERTIFICATE_WARNING_DAYS (and has not ended): marked. */
+  /** Ends within the Preferences' certificate alert days (and has not ended): marked. */
   soon: boolean;
 }
 
 /** The rows as the view shows them: problems first, then the fewest days left; a panel removed since keeps no row. */
-export function certificateRows(rows: readonly CertificateRow[], panelNames: ReadonlyMap<string, string>): CertificateListRow[] {
+export function certificateRows(
+  rows: readonly CertificateRow[],
+  panelNames: ReadonlyMap<string, string>,
+  alertDays: number,
+): CertificateListRow[] {
   return byDaysLeft(rows.filter((row) => panelNames.has(row.panelId))).map((row, index) => ({
     ...row,
     // Two rows may share everything but their place (a panel listing a host twice is one row, still): the index keeps keys apart.
     key: `${row.panelId}/${row.projectName}/${row.serviceName}/${row.host}/${index}`,
     panelName: panelNames.get(row.panelId) ?? '',
-    soon: row.problem === null && row.daysLeft !== null && row.daysLeft >= 0 && row.daysLeft <= CERTIFICATE_WARNING_DAYS,
+    soon: row.problem === null && row.daysLeft !== null && row.daysLeft >= 0 && row.daysLeft <= alertDays,
   }));
 }
 

@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { CERTIFICATE_WARNING_DAYS } from '../../shared/certificates.ts';
-import { usePanels, useWindowContext } from '../window/app-context.tsx';
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
+import { usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useKeptRead } from '../ui/use-kept-read.ts';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
@@ -11,12 +11,13 @@ const dateText = (iso: string) =>
 
 /**
  * The certificate of every website the fleet serves (each app service's domains), on one page:
- * problems first, then the fewest days left, those ending within 14 days marked. Main reads them by
+ * problems first, then the fewest days left, those ending within the Preferences' alert days marked. Main reads them by
  * a TLS handshake with each domain and keeps the read a day; Refresh reads them now.
  */
 export function CertificatesView() {
   const { api, locationStore } = useWindowContext();
   const { panels } = usePanels();
+  const alertDays = useStatus().status?.settings.certificateAlertDays ?? DEFAULT_SETTINGS.certificateAlertDays;
   const kept = useKeptRead((refresh) => api.listCertificates(refresh ? { refresh: true } : undefined));
   const loaded = { rows: kept.value, error: kept.error, reading: kept.reading };
   const [query, setQuery] = useState('');
@@ -25,7 +26,10 @@ export function CertificatesView() {
   useEffect(() => search.current?.focus(), []);
 
   const panelNames = useMemo(() => new Map((panels ?? []).map((panel) => [panel.id, panel.name])), [panels]);
-  const all = useMemo(() => (loaded.rows ? certificateRows(loaded.rows, panelNames) : null), [loaded.rows, panelNames]);
+  const all = useMemo(
+    () => (loaded.rows ? certificateRows(loaded.rows, panelNames, alertDays) : null),
+    [loaded.rows, panelNames, alertDays],
+  );
   const shownQuery = useDeferredValue(query);
   const shown = useMemo(() => (all ? filterCertificates(all, shownQuery) : []), [all, shownQuery]);
   const soon = all?.filter((row) => row.soon).length ?? 0;
@@ -41,7 +45,7 @@ export function CertificatesView() {
       </header>
       <p className="muted">
         Each app domain's certificate, as a browser gets it: a TLS handshake alone, no request, nothing of the panel's. Read once a day
-        unless you refresh; those ending within {CERTIFICATE_WARNING_DAYS} days are marked.
+        unless you refresh; those ending within {alertDays} days are marked and alerted (Preferences).
       </p>
       <div className="activity-filters">
         <SearchField
@@ -57,7 +61,7 @@ export function CertificatesView() {
         {all && (
           <span className="muted" role="status">
             {shown.length === all.length ? `${all.length} certificates` : `${shown.length} of ${all.length} certificates`}
-            {soon > 0 && `, ${soon} ending within ${CERTIFICATE_WARNING_DAYS} days`}
+            {soon > 0 && `, ${soon} ending within ${alertDays} days`}
             {problems > 0 && `, ${problems} with a problem`}
           </span>
         )}

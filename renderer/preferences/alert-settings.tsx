@@ -9,9 +9,10 @@ const SWITCHES = [
   ['notifyUnreachable', 'A panel stops answering'],
 ] as const;
 
-/** The Preferences section for alerts: the disk threshold, and which alerts notify. The dialog saves it. */
+/** The Preferences section for alerts: the disk and certificate thresholds, and which alerts notify. The dialog saves it. */
 export function AlertSettings({ draft, onEdit, fieldError }: PreferencesSectionProps) {
   const { min, max } = SETTING_LIMITS.diskAlertPercent;
+  const days = SETTING_LIMITS.certificateAlertDays;
   return (
     <section className="preferences-section" aria-labelledby="alert-settings-title">
       <h3 id="alert-settings-title">Alerts</h3>
@@ -28,6 +29,19 @@ export function AlertSettings({ draft, onEdit, fieldError }: PreferencesSectionP
           onChange={(event) => onEdit('diskAlertPercent', event.target.value)}
           hint={`Percent of a panel's disk used, ${min} to ${max}: passing it raises an alert.`}
           error={fieldError('diskAlertPercent')}
+        />
+        <TextField
+          label="Certificate alert"
+          name="certificateAlertDays"
+          type="number"
+          inputMode="numeric"
+          min={days.min}
+          max={days.max}
+          step={1}
+          value={draft.certificateAlertDays}
+          onChange={(event) => onEdit('certificateAlertDays', event.target.value)}
+          hint={`Days left, ${days.min} to ${days.max}: a website's certificate this close to its end raises an alert.`}
+          error={fieldError('certificateAlertDays')}
         />
       </div>
       <fieldset className="alert-switches">

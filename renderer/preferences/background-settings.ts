@@ -11,12 +11,20 @@ export interface BackgroundDraft {
   notifyBeforeExpiry: boolean;
   /** The alerts' settings ride on the same draft: the disk threshold as typed, and which alerts notify. */
   diskAlertPercent: string;
+  certificateAlertDays: string;
   notifyServiceDown: boolean;
   notifyDiskFull: boolean;
   notifyUnreachable: boolean;
 }
 
-const NUMBERS = ['checkIntervalMinutes', 'checkConcurrency', 'expiryWarningMinutes', 'requestTimeoutSeconds', 'diskAlertPercent'] as const;
+const NUMBERS = [
+  'checkIntervalMinutes',
+  'checkConcurrency',
+  'expiryWarningMinutes',
+  'requestTimeoutSeconds',
+  'diskAlertPercent',
+  'certificateAlertDays',
+] as const;
 const SWITCHES = ['notifyBeforeExpiry', 'notifyServiceDown', 'notifyDiskFull', 'notifyUnreachable'] as const;
 
 export type BackgroundField = keyof BackgroundDraft;
@@ -29,6 +37,7 @@ export function backgroundDraft(settings: AppSettings): BackgroundDraft {
     requestTimeoutSeconds: String(settings.requestTimeoutSeconds),
     notifyBeforeExpiry: settings.notifyBeforeExpiry,
     diskAlertPercent: String(settings.diskAlertPercent),
+    certificateAlertDays: String(settings.certificateAlertDays),
     notifyServiceDown: settings.notifyServiceDown,
     notifyDiskFull: settings.notifyDiskFull,
     notifyUnreachable: settings.notifyUnreachable,
@@ -58,6 +67,7 @@ const fieldNames: readonly [RegExp, BackgroundField][] = [
   [/^request timeout\b/i, 'requestTimeoutSeconds'],
   [/^notify before expiry\b/i, 'notifyBeforeExpiry'],
   [/^disk alert threshold\b/i, 'diskAlertPercent'],
+  [/^certificate alert\b/i, 'certificateAlertDays'],
   [/^notify when a service\b/i, 'notifyServiceDown'],
   [/^notify when a disk\b/i, 'notifyDiskFull'],
   [/^notify when a panel\b/i, 'notifyUnreachable'],

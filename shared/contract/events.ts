@@ -3,7 +3,7 @@ import type { ErrorInfo } from './errors.ts';
 import { isRecord } from '../guards.ts';
 import type { PanelHealth } from '../fleet-state.ts';
 import type { PanelServices, ServiceActionItemResult } from '../fleet-services.ts';
-import { type Alert, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from '../alerts.ts';
+import { type Alert, ALERT_HOST_MAX, ALERT_MESSAGE_MAX, isAlertKind, isAlertTab, type AlertTab } from '../alerts.ts';
 import type { ServiceAction, ServiceActionPhase } from '../service-actions.ts';
 import type { Panel } from '../types.ts';
 import { isUpgradePhase, type PanelUpgradeResult, type UpgradePhase } from '../upgrades.ts';
@@ -173,6 +173,7 @@ function isAlert(value: unknown): value is Alert {
     isAlertKind(value.kind) &&
     isAlertTab(value.tab) &&
     (value.service === null || text(value.service, ALERT_MESSAGE_MAX)) &&
+    (value.host === null || text(value.host, ALERT_HOST_MAX)) &&
     (value.resolvedAt === null || text(value.resolvedAt, 40)) &&
     (value.acknowledgedAt === null || text(value.acknowledgedAt, 40))
   );

@@ -200,6 +200,7 @@ export const appSettingsPatchSchema = z.strictObject(
     expiryWarningMinutes: wholeNumber('Warning before expiry', 'expiryWarningMinutes').optional(),
     notifyBeforeExpiry: z.boolean({ error: 'Notify before expiry must be true or false.' }).optional(),
     diskAlertPercent: wholeNumber('Disk alert threshold', 'diskAlertPercent').optional(),
+    certificateAlertDays: wholeNumber('Certificate alert', 'certificateAlertDays').optional(),
     notifyServiceDown: z.boolean({ error: 'Notify when a service goes down must be true or false.' }).optional(),
     notifyDiskFull: z.boolean({ error: 'Notify when a disk passes the threshold must be true or false.' }).optional(),
     notifyUnreachable: z.boolean({ error: 'Notify when a panel stops answering must be true or false.' }).optional(),

@@ -24,7 +24,7 @@ const KINDS = [
  */
 function seedAlerts(dataDir: string): void {
   const base = Date.now() - 499 * 20 * 60_000;
-  const alerts: Omit<Alert, 'service' | 'resolvedAt' | 'acknowledgedAt'>[] = Array.from({ length: 499 }, (_, n) => {
+  const alerts: Omit<Alert, 'service' | 'host' | 'resolvedAt' | 'acknowledgedAt'>[] = Array.from({ length: 499 }, (_, n) => {
     const [kind, tab, message] = KINDS[n % KINDS.length]!;
     return {
       id: `seed-${n}`,

@@ -4,7 +4,7 @@ import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import type { Core } from '../../electron/core/index.ts';
 import type { CertificateRow } from '../../shared/certificates.ts';
-import { tempDir } from '../support/helpers.ts';
+import { tempDir, testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, type ReferencePanel, startReferencePanel } from '../support/reference-panel/server.ts';
 import { EASYPANEL_GENERATIONS, coreWithEvents, onlyServices } from '../support/signed-in-core.ts';
 import { type SiteAuthority, type SitesServer, siteAuthority, sitesServer } from '../support/site-certificates.ts';
@@ -220,6 +220,105 @@ describe('a certificate read that cannot finish', () => {
     } finally {
       await broken.close();
       await new Promise((resolve) => silent.close(resolve));
+      await own.cleanup();
+    }
+  });
+});
+
+describe('the alerts of the certificates read', () => {
+  test('an ending or ended certificate and a failed handshake or a wrong name each raise one alert per domain; held, unknown and cleared as reads find them', async () => {
+    const own = await tempDir();
+    const panel = await startReferencePanel({ style: 'public' });
+    try {
+      // One keyring for both runs of the app: the second reads the first's tokens.
+      const encryption = testEncryption();
+      const { core: alerting, events } = coreWithEvents(own.path, {
+        encryption,
+        resolveDomain: (host) => ({ address: '127.0.0.1', port: host === CLOSED_HOST ? closedPort : sites.port }),
+      });
+      onlyServices(panel, { projectName: 'shop', name: 'web', type: 'app' }, { projectName: 'shop', name: 'api', type: 'app' });
+      panel.services.setDomains('shop', 'web', [domain('soon.example.test'), domain('later.example.test')]);
+      panel.services.setDomains('shop', 'api', [
+        domain('ended.example.test'),
+        domain('wrong.example.test'),
+        domain(CLOSED_HOST),
+        domain('plain.example.test', false),
+      ]);
+      const { id } = await alerting.addPanel({ address: panel.url, name: 'Shop' });
+      await alerting.logIn(id, credentials);
+      const open = async () =>
+        (await alerting.listAlerts())
+          .filter((alert) => alert.resolvedAt === null)
+          .map((alert) => `${alert.kind} ${alert.service} ${alert.host}`)
+          .sort();
+      const raised = () => events.filter((event) => event.type === 'alertRaised').length;
+
+      await alerting.listCertificates();
+      assert.deepEqual(await open(), [
+        'certificateExpiring shop/api ended.example.test',
+        'certificateExpiring shop/web soon.example.test',
+        `certificateFailed shop/api ${CLOSED_HOST}`,
+        'certificateFailed shop/api wrong.example.test',
+      ]);
+      const messages = (await alerting.listAlerts()).map((alert) => alert.message).sort();
+      assert.deepEqual(messages, [
+        `The certificate of ${CLOSED_HOST} (shop/api on Shop): Nothing answers on port ${closedPort} at 127.0.0.1`,
+        'The certificate of ended.example.test (shop/api on Shop) ended 1 day ago.',
+        'The certificate of soon.example.test (shop/web on Shop) ends in 4 days.',
+        'The certificate of wrong.example.test (shop/api on Shop): The certificate is not valid for wrong.example.test.',
+      ]);
+      assert.ok((await alerting.listAlerts()).every((alert) => alert.tab === 'services'));
+      assert.equal(raised(), 4);
+
+      // Read again, nothing changed: nothing raised again.
+      await alerting.listCertificates({ refresh: true });
+      assert.equal(raised(), 4);
+
+      // The domains cannot be read: nothing is known, nothing resolved.
+      panel.setFault('inspectAppService', { kind: 'status', status: 500 });
+      await alerting.listCertificates({ refresh: true });
+      assert.equal((await open()).length, 4);
+      panel.setFault('inspectAppService', null);
+
+      // The soon one left the service (renewed elsewhere, or the domain removed): its alert is resolved, the others hold.
+      panel.services.setDomains('shop', 'web', [domain('later.example.test')]);
+      await alerting.listCertificates({ refresh: true });
+      assert.deepEqual(await open(), [
+        'certificateExpiring shop/api ended.example.test',
+        `certificateFailed shop/api ${CLOSED_HOST}`,
+        'certificateFailed shop/api wrong.example.test',
+      ]);
+      const resolved = events.flatMap((event) => (event.type === 'alertChanged' ? [event.alert] : []));
+      assert.deepEqual(
+        resolved.map((alert) => alert.host),
+        ['soon.example.test'],
+      );
+
+      // The Preferences' days move the threshold: 60 takes in the one with 59 days left.
+      await alerting.updateSettings({ certificateAlertDays: 60 });
+      await alerting.listCertificates({ refresh: true });
+      assert.ok((await open()).includes('certificateExpiring shop/web later.example.test'));
+      assert.equal(raised(), 5);
+
+      // Kept on disk: a start shows the day's read without a handshake or a request.
+      const handshakes = sites.servernames.length;
+      const requests = panel.requests.length;
+      await alerting.flush();
+      const { core: restarted } = coreWithEvents(own.path, {
+        encryption,
+        resolveDomain: (host) => ({ address: '127.0.0.1', port: host === CLOSED_HOST ? closedPort : sites.port }),
+      });
+      assert.deepEqual((await restarted.listCertificates()).map((row) => row.host).sort(), [
+        CLOSED_HOST,
+        'ended.example.test',
+        'later.example.test',
+        'plain.example.test',
+        'wrong.example.test',
+      ]);
+      assert.equal(sites.servernames.length, handshakes);
+      assert.equal(panel.requests.length, requests);
+    } finally {
+      await panel.close();
       await own.cleanup();
     }
   });

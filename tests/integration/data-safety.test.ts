@@ -193,6 +193,7 @@ describe('data is never lost: format upgrades, damaged files, a keyring that cha
           theme: 'system',
           defaultEmail: null,
           diskAlertPercent: 90,
+          certificateAlertDays: 14,
           notifyServiceDown: true,
           notifyDiskFull: true,
           notifyUnreachable: true,

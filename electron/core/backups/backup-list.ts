@@ -20,7 +20,7 @@ import {
   servicesOf,
   unprotectedOf,
 } from './backup-answers.ts';
-import type { BackupStore } from './backup-store.ts';
+import type { KeptFile } from '../storage/kept-file.ts';
 
 /**
  * The fleet's Backups view (`listBackups`): each signed-in panel's services, each database's
@@ -39,7 +39,7 @@ const PROBLEM_MAX = 300;
 export interface BackupListParts extends TokenCalls {
   request: RequestSettings;
   now(): Date;
-  store: Pick<BackupStore, 'load' | 'save'>;
+  store: Pick<KeptFile<PanelBackups>, 'load' | 'save'>;
   /** Each panel's own catalogue, where its backup operations are looked up by name. */
   catalogues: { of(held: SignedIn): Promise<{ catalogue: KnownCatalogue }> };
   /** Told after each pass: the alerts of failed runs and unprotected databases are raised from it. */
@@ -163,13 +163,7 @@ export function backupListMethods(parts: BackupListParts): CoreMethods<'listBack
     return read;
   }
 
-  const kept = new KeptPass({
-    keptMs: BACKUPS_KEPT_MS,
-    now,
-    read: readAll,
-    load: () => parts.store.load(),
-    save: (pass) => parts.store.save(pass),
-  });
+  const kept = new KeptPass({ keptMs: BACKUPS_KEPT_MS, now, read: readAll, store: parts.store });
 
   return {
     async listBackups(query) {

@@ -1,7 +1,9 @@
 import { settle } from '../../../shared/contract/envelope.ts';
 import { isRecord } from '../../../shared/guards.ts';
-import { CERTIFICATES_KEPT_MS, type CertificateRow } from '../../../shared/certificates.ts';
+import { CERTIFICATES_KEPT_MS, type CertificateRow, type CertificatesRead } from '../../../shared/certificates.ts';
 import type { CoreMethods } from '../context/core-context.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+import type { KeptFile } from '../storage/kept-file.ts';
 import { callPanel } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { KeptPass } from '../schedule/kept-pass.ts';
@@ -13,7 +15,7 @@ import { type ProbedCertificate, probeCertificate, type ResolveDomain } from './
  * The fleet's Certificates view (`listCertificates`): every domain of every app service of every
  * signed-in panel, each with its certificate as a handshake with the domain got it. Three bounded
  * steps, each at most `concurrency()` at a time (the checks' setting): each panel's services, each
- * app's settings (its domains), then each host once. The rows are kept in memory and read again
+ * app's settings (its domains), then each host once. The rows are kept (in `certificates.json` too) and read again
  * only once a day has passed, or when the operator asks (`refresh`): a pass opens a connection to
  * every website of the fleet.
  */
@@ -24,6 +26,10 @@ export interface CertificateListParts extends TokenCalls {
   now(): Date;
   concurrency(): number;
   resolveDomain: ResolveDomain;
+  /** Where the last read is kept across restarts. */
+  store: Pick<KeptFile<CertificateRow>, 'load' | 'save'>;
+  /** Hears each read: the alerts of the domains' certificates are raised and resolved from it. */
+  certificatesRead?(state: DataFolder, read: CertificatesRead): void;
 }
 
 /** Most settings reads in flight on one panel: its other work keeps room. */
@@ -54,8 +60,14 @@ interface Domain {
   https: boolean;
 }
 
-/** A row before its certificate is read: its domain, or already its problem. */
-type Planned = { row: CertificateRow; probe: boolean };
+/** A row before its certificate is read: its domain, or already its problem (`domainsRead` false: the service's domains are not known). */
+type Planned = { row: CertificateRow; probe: boolean; domainsRead: boolean };
+
+const unread = (service: AppService, problem: string): Planned => ({
+  row: emptyRow(service, '', problem),
+  probe: false,
+  domainsRead: false,
+});
 
 const emptyRow = (service: AppService, host: string, problem: string | null): CertificateRow => ({
   ...service,
@@ -119,12 +131,12 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
         signal,
       ),
     );
-    if (!answer.ok) return [{ row: emptyRow(service, '', `Its domains could not be read: ${answer.error.message}`), probe: false }];
+    if (!answer.ok) return [unread(service, `Its domains could not be read: ${answer.error.message}`)];
     return answer.value.map(({ host, https }): Planned => {
       if (!HOST_NAME.test(host))
-        return { row: emptyRow(service, host.slice(0, 253), 'Not a host name a handshake can reach'), probe: false };
-      if (!https) return { row: emptyRow(service, host, 'Served without HTTPS: no certificate'), probe: false };
-      return { row: emptyRow(service, host, null), probe: true };
+        return { row: emptyRow(service, host.slice(0, 253), 'Not a host name a handshake can reach'), probe: false, domainsRead: true };
+      if (!https) return { row: emptyRow(service, host, 'Served without HTTPS: no certificate'), probe: false, domainsRead: true };
+      return { row: emptyRow(service, host, null), probe: true, domainsRead: true };
     });
   }
 
@@ -135,12 +147,13 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
   }
 
   async function readAll(): Promise<CertificateRow[]> {
-    const { registry, vault } = await parts.state();
+    const state = await parts.state();
+    const { registry, vault } = state;
     const panelIds = registry.list().flatMap((record) => (vault.token(record.id, record.baseUrl) ? [record.id] : []));
     const listed = await new WorkPool<string, undefined, AppService[] | CertificateRow>({
       limit: concurrency,
       runOne: (panelId, _prepared, signal) => appServices(panelId, signal),
-      cancelled: () => [],
+      cancelled: (panelId) => emptyRow({ panelId, projectName: '', serviceName: '' }, '', 'Not read'),
     }).run(panelIds);
     const failedPanels = listed.flatMap((one) => (Array.isArray(one) ? [] : [one]));
     const apps = listed.flatMap((one) => (Array.isArray(one) ? one : []));
@@ -150,7 +163,7 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
         perKey: INSPECTS_PER_PANEL,
         keyOf: (service) => service.panelId,
         runOne: (service, _prepared, signal) => serviceRows(service, signal),
-        cancelled: () => [],
+        cancelled: (service) => [unread(service, 'Not read')],
       }).run(apps)
     ).flat();
     // Each host once, whichever services share it.
@@ -162,7 +175,7 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
     }).run(hosts);
     const byHost = new Map(hosts.map((host, index) => [host, probed[index]!]));
     const at = now().getTime();
-    const rows = planned.map(({ row, probe }) => {
+    const rows = planned.map(({ row, probe }): CertificateRow => {
       const read = probe ? byHost.get(row.host) : undefined;
       if (!read) return row;
       const daysLeft = read.validTo === null ? null : wholeDays(Date.parse(read.validTo) - at);
@@ -171,6 +184,17 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
       const problem = ended || read.problem ? `${ended}${read.problem ?? ''}`.trim() : null;
       return { ...row, validTo: read.validTo, daysLeft, problem };
     });
+    try {
+      parts.certificatesRead?.(state, {
+        readPanels: panelIds.filter((_, index) => Array.isArray(listed[index])),
+        unreadServices: planned.flatMap(({ row, domainsRead }) =>
+          domainsRead ? [] : [{ panelId: row.panelId, service: `${row.projectName}/${row.serviceName}` }],
+        ),
+        probed: rows.filter((_, index) => planned[index]!.probe),
+      });
+    } catch {
+      // An alert that could not be kept does not fail the read.
+    }
     return [...failedPanels, ...rows];
   }
 
@@ -184,7 +208,7 @@ export function certificateListMethods(parts: CertificateListParts): CoreMethods
     return rows.filter((row) => signedIn(row.panelId));
   }
 
-  const kept = new KeptPass({ keptMs: CERTIFICATES_KEPT_MS, now, read: readAll });
+  const kept = new KeptPass({ keptMs: CERTIFICATES_KEPT_MS, now, read: readAll, store: parts.store });
   return {
     async listCertificates(query) {
       return current(await kept.get(query?.refresh === true));

@@ -54,7 +54,9 @@ function holds(condition: AlertCondition, seen: PanelObservation, threshold: num
     case 'upgradeNotBack':
     case 'backupFailed':
     case 'noBackup':
-      // The expiry watcher's warning, an upgrade run's, the backups read's: no check reading clears them.
+    case 'certificateExpiring':
+    case 'certificateFailed':
+      // The expiry watcher's warning, an upgrade run's, the backups and certificates reads': no check reading clears them.
       return null;
   }
 }

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import type { PanelCheck } from '../../../shared/types.ts';
 import type { PanelBackups } from '../../../shared/backups.ts';
+import type { CertificateRow, CertificatesRead } from '../../../shared/certificates.ts';
 import { secretMatcher } from '../secrets/secret-match.ts';
 import { answerOf, type DetectedAlert, diskPercent, judgeCheck, type PanelObservation, sessionRenewed } from './alert-detection.ts';
 import type { CoreMethods, FolderAccess } from '../context/core-context.ts';
@@ -13,6 +14,13 @@ import type { DataFolder } from '../storage/data-folder.ts';
 
 /** An alert of the backups read, about one service. */
 type BackupAlert = { kind: 'backupFailed' | 'noBackup'; service: string };
+/** An alert of the certificates read, about one domain of a service. */
+type CertificateAlert = {
+  kind: 'certificateExpiring' | 'certificateFailed';
+  service: string;
+  host: string;
+  message(panelName: string): string;
+};
 
 /** How a panel that stopped answering failed, in the operator's words (never the panel's, which could hold anything). */
 const UNANSWERED_TEXT: Partial<Record<ErrorCode, string>> = {
@@ -148,6 +156,41 @@ export class AlertCenter {
     }
   }
 
+  /**
+   * After a certificates read (`listCertificates`): each domain whose certificate ends within the
+   * Preferences' days (or has ended) raises `certificateExpiring`, and each whose handshake failed
+   * or whose certificate is not valid for it (another name, an untrusted issuer) `certificateFailed`;
+   * once per domain, kept while it holds, resolved by a read that finds it cleared. A panel whose
+   * services could not be read tells nothing, nor does a service whose domains could not be.
+   */
+  certificatesRead(state: DataFolder, read: CertificatesRead): void {
+    const at = this.#now().toISOString();
+    const days = state.settings.get().certificateAlertDays;
+    const unread = new Set(read.unreadServices.map(({ panelId, service }) => `${panelId} ${service}`));
+    const byPanel = new Map<string, CertificateRow[]>();
+    for (const row of read.probed) {
+      const rows = byPanel.get(row.panelId);
+      if (rows) rows.push(row);
+      else byPanel.set(row.panelId, [row]);
+    }
+    for (const panelId of read.readPanels) {
+      if (!state.registry.get(panelId)) continue;
+      const holding = new Map<string, CertificateAlert>();
+      for (const row of byPanel.get(panelId) ?? []) {
+        const alert = certificateAlertOf(row, days);
+        if (alert && !holding.has(`${alert.kind} ${alert.host}`)) holding.set(`${alert.kind} ${alert.host}`, alert);
+      }
+      for (const alert of state.alerts.unresolved(panelId)) {
+        if (alert.kind !== 'certificateExpiring' && alert.kind !== 'certificateFailed') continue;
+        if (holding.delete(`${alert.kind} ${alert.host}`)) continue;
+        if (alert.service !== null && unread.has(`${panelId} ${alert.service}`)) continue;
+        const resolved = state.alerts.update(alert.id, { resolvedAt: at });
+        if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
+      }
+      for (const alert of holding.values()) this.#raise(state, panelId, alert, alert.message);
+    }
+  }
+
   /** The operator saw it: it stays in the list, and is not raised again while its condition holds. */
   acknowledge(state: DataFolder, id: string): Alert {
     const found = state.alerts.get(id);
@@ -174,7 +217,7 @@ export class AlertCenter {
   #raise(
     state: DataFolder,
     panelId: string,
-    detected: DetectedAlert | { kind: 'sessionEnding' | 'upgradeNotBack' } | BackupAlert,
+    detected: DetectedAlert | { kind: 'sessionEnding' | 'upgradeNotBack' } | BackupAlert | CertificateAlert,
     text: (name: string) => string,
     token?: string,
   ): string | undefined {
@@ -194,6 +237,7 @@ export class AlertCenter {
       tab: ALERT_TABS[kind],
       // A service's name comes from the panel: it may echo the token like the message, and then is not kept.
       service: 'service' in detected && message.includes(detected.service) ? detected.service : null,
+      host: 'host' in detected ? detected.host : null,
       resolvedAt: null,
       acknowledgedAt: null,
     };
@@ -201,6 +245,29 @@ export class AlertCenter {
     this.#emit({ type: 'alertRaised', alert });
     return alert.id;
   }
+}
+
+/**
+ * The alert a probed domain's certificate holds, if any: an ended one is that, whatever else is
+ * wrong; then a fault (no handshake, another name, an untrusted issuer), which no renewal date
+ * fixes; then an end within `alertDays`.
+ */
+export function certificateAlertOf(row: CertificateRow, alertDays: number): CertificateAlert | null {
+  const service = `${row.projectName}/${row.serviceName}`;
+  const where = (name: string) => `${row.host} (${service} on ${name})`;
+  const { daysLeft, problem } = row;
+  const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+  const ending = (when: string): CertificateAlert => ({
+    kind: 'certificateExpiring',
+    service,
+    host: row.host,
+    message: (name) => `The certificate of ${where(name)} ${when}.`,
+  });
+  if (daysLeft !== null && daysLeft < 0) return ending(`ended ${days(-daysLeft)} ago`);
+  if (problem !== null)
+    return { kind: 'certificateFailed', service, host: row.host, message: (name) => `The certificate of ${where(name)}: ${problem}` };
+  if (daysLeft !== null && daysLeft <= alertDays) return ending(daysLeft === 0 ? 'ends within a day' : `ends in ${days(daysLeft)}`);
+  return null;
 }
 
 /**

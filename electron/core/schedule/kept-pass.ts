@@ -10,10 +10,14 @@ export interface KeptPassOptions<T> {
   now(): Date;
   /** One pass over the fleet, given the last result kept (null: none); never rejects in normal use. */
   read(previous: T | null): Promise<T>;
-  /** The result kept by an earlier run (from disk), read at the first `get`; null: none. */
-  load?(): Promise<Kept<T> | null>;
-  /** Keeps a new result (to disk); a failure to keep it does not fail the pass. */
-  save?(kept: Kept<T>): Promise<void>;
+  /** Where results are kept across runs (on disk): read at the first `get`, written after each pass (a failure to write does not fail the pass). */
+  store?: KeptStore<T>;
+}
+
+export interface KeptStore<T> {
+  /** The result kept by an earlier run; null: none. */
+  load(): Promise<Kept<T> | null>;
+  save(kept: Kept<T>): Promise<void>;
 }
 
 /**
@@ -32,9 +36,9 @@ export class KeptPass<T> {
   }
 
   async get(refresh = false): Promise<T> {
-    const { keptMs, now, read, load, save } = this.#options;
+    const { keptMs, now, read, store } = this.#options;
     if (this.#kept === undefined) {
-      const loaded = (await load?.().catch(() => null)) ?? null;
+      const loaded = (await store?.load().catch(() => null)) ?? null;
       // Another caller may have loaded or read meanwhile.
       if (this.#kept === undefined) this.#kept = loaded;
     }
@@ -44,7 +48,7 @@ export class KeptPass<T> {
       const at = now().getTime();
       const pass = read(kept?.value ?? null).then(async (value) => {
         this.#kept = { at, value };
-        await save?.(this.#kept).catch(() => undefined);
+        await store?.save(this.#kept).catch(() => undefined);
         return value;
       });
       this.#pass = pass;

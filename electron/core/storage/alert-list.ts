@@ -1,4 +1,4 @@
-import { ALERT_MESSAGE_MAX, ALERT_TABS, ALERTS_KEPT, type Alert, isAlertKind } from '../../../shared/alerts.ts';
+import { ALERT_HOST_MAX, ALERT_MESSAGE_MAX, ALERT_TABS, ALERTS_KEPT, type Alert, isAlertKind } from '../../../shared/alerts.ts';
 import { isRecord, isTime } from '../common/guards.ts';
 import { type FlushTimer, realTimer } from './check-history.ts';
 import type { DocumentStore } from './document-store.ts';
@@ -52,12 +52,14 @@ function storedObservation({ at, observation, version }: SavedObservation): Reco
 }
 
 /** The kinds of alert about one service, which keep its name. */
-const SERVICE_KINDS: ReadonlySet<string> = new Set(['serviceDown', 'backupFailed', 'noBackup']);
+const SERVICE_KINDS: ReadonlySet<string> = new Set(['serviceDown', 'backupFailed', 'noBackup', 'certificateExpiring', 'certificateFailed']);
+/** The kinds of alert about one domain, which keep its name. */
+const HOST_KINDS: ReadonlySet<string> = new Set(['certificateExpiring', 'certificateFailed']);
 
 /** One stored alert, or null when it is not what this version writes (it is dropped alone). */
 function readAlert(candidate: unknown): Alert | null {
   if (!isRecord(candidate)) return null;
-  const { id, at, panelId, panelName, kind, message, service, resolvedAt, acknowledgedAt } = candidate;
+  const { id, at, panelId, panelName, kind, message, service, host, resolvedAt, acknowledgedAt } = candidate;
   if (typeof id !== 'string' || id.length > 100 || !isTime(at) || typeof panelId !== 'string' || typeof panelName !== 'string') return null;
   if (!isAlertKind(kind) || typeof message !== 'string') return null;
   // The tab follows from the kind: a stored one is not trusted. Fields an older file lacks read as not known.
@@ -70,6 +72,7 @@ function readAlert(candidate: unknown): Alert | null {
     message: message.slice(0, ALERT_MESSAGE_MAX),
     tab: ALERT_TABS[kind],
     service: SERVICE_KINDS.has(kind) && typeof service === 'string' ? service.slice(0, ALERT_MESSAGE_MAX) : null,
+    host: HOST_KINDS.has(kind) && typeof host === 'string' && host.length <= ALERT_HOST_MAX ? host : null,
     resolvedAt: isTime(resolvedAt) ? resolvedAt : null,
     acknowledgedAt: isTime(acknowledgedAt) ? acknowledgedAt : null,
   };

@@ -24,6 +24,7 @@ const settingsSchema = z.object({
   expiryWarningMinutes: stored('expiryWarningMinutes'),
   notifyBeforeExpiry: z.boolean().default(DEFAULT_SETTINGS.notifyBeforeExpiry),
   diskAlertPercent: stored('diskAlertPercent'),
+  certificateAlertDays: stored('certificateAlertDays'),
   notifyServiceDown: z.boolean().default(DEFAULT_SETTINGS.notifyServiceDown),
   notifyDiskFull: z.boolean().default(DEFAULT_SETTINGS.notifyDiskFull),
   notifyUnreachable: z.boolean().default(DEFAULT_SETTINGS.notifyUnreachable),

@@ -13,11 +13,12 @@ import { activityMethods } from '../activity/activity-methods.ts';
 import { AlertCenter, alertMethods } from '../checks/alerts.ts';
 import { appMethods } from '../app/app-status.ts';
 import { certificateMethods } from '../panels/certificate-methods.ts';
+import { certificateFile } from '../certificates/certificate-file.ts';
 import { certificateListMethods } from '../certificates/certificate-list.ts';
 import { DIRECT } from '../certificates/certificate-probe.ts';
 import { backupListMethods } from '../backups/backup-list.ts';
 import { backupRunMethods } from '../backups/backup-runs.ts';
-import { BackupStore } from '../backups/backup-store.ts';
+import { backupFile } from '../backups/backup-file.ts';
 import { deploymentMethods } from '../services/deployments.ts';
 import { upgradeMethods } from '../upgrades/upgrade-run.ts';
 import { deploymentCancelMethods } from '../services/deployment-cancel.ts';
@@ -193,6 +194,8 @@ export function createCore(options: CoreOptions): Core {
       now,
       concurrency: () => opened?.settings.get().checkConcurrency ?? DEFAULT_SETTINGS.checkConcurrency,
       resolveDomain: options.resolveDomain ?? DIRECT,
+      store: certificateFile(() => openStore('certificates', { secret: false })),
+      certificatesRead: (state, read) => alerts.certificatesRead(state, read),
     }),
     // Backups at a glance: the read (kept in backups.json, alerts raised from it) and the runs now.
     ...backupListMethods({
@@ -200,7 +203,7 @@ export function createCore(options: CoreOptions): Core {
       request,
       now,
       catalogues,
-      store: new BackupStore(() => openStore('backups', { secret: false })),
+      store: backupFile(() => openStore('backups', { secret: false })),
       backupsRead: (state, panels) => alerts.backupsRead(state, panels),
     }),
     ...backupRunMethods({ ...tokenCalls, ...writes, catalogues }),

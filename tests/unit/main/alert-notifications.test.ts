@@ -14,6 +14,7 @@ const alert = (change: Partial<Alert> = {}): Alert => ({
   message: 'shop/web on Panel 1 is down.',
   tab: 'services',
   service: 'shop/web',
+  host: null,
   resolvedAt: null,
   acknowledgedAt: null,
   ...change,

@@ -84,6 +84,7 @@ test('listAlerts takes no argument, and the alertRaised event passes only a well
     message: 'Full.',
     tab: 'overview',
     service: null,
+    host: null,
     resolvedAt: null,
     acknowledgedAt: null,
   };

@@ -46,6 +46,7 @@ const alert = (n: number): Alert => ({
   message: `shop/web-${n} on Prod is down.`,
   tab: 'services',
   service: `shop/web-${n}`,
+  host: null,
   resolvedAt: null,
   acknowledgedAt: null,
 });
@@ -72,6 +73,19 @@ test('a stored entry that is not an alert is dropped alone; its tab follows from
   assert.deepEqual(open(manualTimer()).list(), [{ ...alert(1), tab: 'services' }]);
 });
 
+test("a certificate alert keeps its domain across a start; another kind's domain, or one longer than DNS allows, is not kept", async () => {
+  const certificate: Alert = { ...alert(1), kind: 'certificateExpiring', service: 'shop/web', host: 'shop.example.test' };
+  const long: Alert = { ...alert(2), kind: 'certificateFailed', service: 'shop/web', host: `${'a'.repeat(250)}.test` };
+  const other = { ...alert(3), host: 'shop.example.test' };
+  writeFileSync(join(dir.path, 'alerts.json'), JSON.stringify({ version: 1, alerts: [certificate, long, other] }));
+  assert.deepEqual(
+    open(manualTimer())
+      .list()
+      .map((one) => one.host),
+    [null, null, 'shop.example.test'],
+  );
+});
+
 test('a damaged file is moved aside and the list starts empty', async () => {
   writeFileSync(join(dir.path, 'alerts.json'), '{"version": 1, "alerts": [');
   const list = open(manualTimer());
@@ -94,7 +108,7 @@ test('an alerts file from before alerts had a life loads: its alerts open, its s
   };
   writeFileSync(join(dir.path, 'alerts.json'), JSON.stringify({ version: 1, alerts: [old] }));
   const list = open(manualTimer());
-  assert.deepEqual(list.list(), [{ ...old, service: null, resolvedAt: null, acknowledgedAt: null }]);
+  assert.deepEqual(list.list(), [{ ...old, service: null, host: null, resolvedAt: null, acknowledgedAt: null }]);
   assert.equal(list.observation('p'), undefined);
   assert.deepEqual(
     list.unresolved('p').map((kept) => kept.id),

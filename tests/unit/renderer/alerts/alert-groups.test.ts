@@ -12,6 +12,7 @@ const alert = (id: string, change: Partial<Alert> = {}): Alert => ({
   message: 'shop/web on acme-prod-01 is down.',
   tab: 'services',
   service: 'shop/web',
+  host: null,
   resolvedAt: null,
   acknowledgedAt: null,
   ...change,

@@ -55,6 +55,7 @@ test('each alertRaised and alertChanged makes the Alerts view read the list agai
     message: 'm',
     tab: 'overview',
     service: null,
+    host: null,
     resolvedAt: null,
     acknowledgedAt: null,
   };
@@ -70,6 +71,7 @@ test('the search finds every word in the kind, the message and the panel', () =>
     panelId: 'p',
     tab: 'services',
     service: null,
+    host: null,
     resolvedAt: null,
     acknowledgedAt: null,
   } as const;

@@ -31,6 +31,7 @@ test('problems first, then the fewest days left; a removed panel has no row; 0 t
       row('gone.test', 1, null, 'removed'),
     ],
     names,
+    14,
   );
   assert.deepEqual(
     rows.map((one) => one.host),
@@ -42,12 +43,20 @@ test('problems first, then the fewest days left; a removed panel has no row; 0 t
   );
   assert.equal(rows.find((one) => one.host === 'today.test')?.panelName, 'Storefront');
   assert.equal(new Set(rows.map((one) => one.key)).size, rows.length, 'keys apart');
+  // The Preferences' days move the mark.
+  const marked = (days: number) =>
+    certificateRows([row('edge.test', 14), row('near.test', 3)], names, days)
+      .filter((one) => one.soon)
+      .map((one) => one.host);
+  assert.deepEqual(marked(3), ['near.test']);
+  assert.deepEqual(marked(30), ['near.test', 'edge.test']);
 });
 
 test('the search finds every word in the panel, service, host or problem, case aside', () => {
   const rows = certificateRows(
     [row('shop.test', 5), row('blog.test', 30, null, 'b'), row('x.test', 3, 'The name x.test does not resolve')],
     names,
+    14,
   );
   assert.deepEqual(
     filterCertificates(rows, 'STOREFRONT blog').map((one) => one.host),

@@ -7,16 +7,10 @@ import {
 } from '../../../shared/backups.ts';
 import { DEPLOYMENT_STATUSES } from '../../../shared/deployments.ts';
 import { isRecord } from '../../../shared/guards.ts';
-import type { Kept } from '../schedule/kept-pass.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
+import { KeptFile } from '../storage/kept-file.ts';
 
-/**
- * The last backups read, kept on disk (`backups.json`) so that a start shows them at once and the
- * daily bound holds across restarts. Written whole after each pass; read back with every field
- * checked, an entry that is not what this version writes dropped alone.
- */
-
-const VERSION = 1;
+/** The last backups read as `backups.json` keeps it (`storage/kept-file.ts`), each field checked when read back. */
 const TEXT_MAX = 300;
 
 const isText = (value: unknown, max = TEXT_MAX): value is string => typeof value === 'string' && value.length <= max;
@@ -57,25 +51,6 @@ function readPanel(value: unknown): PanelBackups | null {
   };
 }
 
-export class BackupStore {
-  readonly #open: () => DocumentStore;
-  #store: DocumentStore | null = null;
-
-  constructor(open: () => DocumentStore) {
-    this.#open = open;
-  }
-
-  /** The pass kept by an earlier run; null when none (or the file is not this version's). */
-  async load(): Promise<Kept<PanelBackups[]> | null> {
-    this.#store ??= this.#open();
-    const document = this.#store.read();
-    if (!isRecord(document) || document.version !== VERSION || typeof document.at !== 'number' || !Array.isArray(document.panels))
-      return null;
-    return { at: document.at, value: document.panels.flatMap((panel) => readPanel(panel) ?? []) };
-  }
-
-  async save({ at, value }: Kept<PanelBackups[]>): Promise<void> {
-    this.#store ??= this.#open();
-    await this.#store.save(null, () => ({ version: VERSION, at, panels: value }));
-  }
-}
+/** `backups.json`: each panel's backups of the last pass. */
+export const backupFile = (open: () => DocumentStore): KeptFile<PanelBackups> =>
+  new KeptFile({ open, field: 'panels', readEntry: readPanel });
