@@ -19,5 +19,6 @@ export {
   type SystemState,
 } from './schedule/check-scheduler.ts';
 export { ExpiryWatcher, type ExpiryNotifier } from './schedule/expiry-watcher.ts';
+export { DailyReads, type DailyReadsTiming } from './schedule/daily-reads.ts';
 export { describeError, silentLog, type Log, type LogFields } from './log/log.ts';
 export { createFileLog, type FileLog } from './log/file-log.ts';

@@ -9,6 +9,8 @@ import {
   type SystemState,
   ExpiryWatcher,
   type ExpiryNotifier,
+  DailyReads,
+  type DailyReadsTiming,
   type Core,
 } from '../core/index.ts';
 import { holdQuitFor, type QuitEvent } from './quit-hold.ts';
@@ -19,7 +21,9 @@ export type BackgroundCore = Pick<
   'listPanels' | 'checkPanels' | 'cancelChecks' | 'currentSettings' | 'flush' | 'onSettingsChanged' | 'onPanelsChecked'
 > &
   /** Where the session ends the watcher warns of are recorded as alerts; without it they are not. */
-  Partial<Pick<Core, 'sessionEnding'>>;
+  Partial<Pick<Core, 'sessionEnding'>> &
+  /** The fleet's daily reads (their alerts are raised from them); without them they are read only when their views open. */
+  Partial<Pick<Core, 'listBackups' | 'listCertificates'>>;
 
 export interface BackgroundWorkOptions {
   /** Sends an event to the app's main window (and nowhere else); dropped when there is none. */
@@ -34,6 +38,7 @@ export interface BackgroundWorkOptions {
   /** Gets what failed in the background; nothing there is worth stopping the app for. */
   onError?: (error: unknown) => void;
   timing?: Partial<CheckSchedulerTiming>;
+  dailyTiming?: Partial<DailyReadsTiming>;
   /** How long a quit waits for `stop()` (the check history to be written) at most. */
   quitTimeoutMs?: number;
 }
@@ -79,6 +84,7 @@ export class BackgroundWork {
   /** Read synchronously by the scheduler and the watcher; kept current by `settingsChanged`. */
   #settings: Settings = DEFAULT_SETTINGS;
   #core: BackgroundCore | null = null;
+  #dailyReads: DailyReads | null = null;
   /** Events reach the scheduler and the watcher only once they have the whole list. */
   #started = false;
   #stopping: Promise<void> | null = null;
@@ -163,6 +169,7 @@ export class BackgroundWork {
       this.#watcher.setPanels(panels);
       this.#started = true;
       this.#scheduler.start();
+      this.#startDailyReads(core);
     } catch (error) {
       this.#report(error);
     }
@@ -190,6 +197,7 @@ export class BackgroundWork {
       for (const unsubscribe of this.#unsubscribe) unsubscribe();
       this.#scheduler.stop();
       this.#watcher.stop();
+      this.#dailyReads?.stop();
       try {
         await this.#core?.flush();
       } catch (error) {
@@ -205,6 +213,24 @@ export class BackgroundWork {
    */
   beforeQuit(quit: () => void): (event: QuitEvent) => void {
     return holdQuitFor(() => this.stop(), quit, this.#options.quitTimeoutMs ?? 3000);
+  }
+
+  /** The backups and the certificates, each read once a day in the background: their alerts need no view open. */
+  #startDailyReads(core: BackgroundCore): void {
+    const { listBackups, listCertificates } = core;
+    const reads = [listBackups && (() => listBackups()), listCertificates && (() => listCertificates())].filter(
+      (read) => read !== undefined,
+    );
+    if (reads.length === 0) return;
+    this.#dailyReads = new DailyReads({
+      clock: this.#options.clock ?? realClock,
+      system: this.#options.system,
+      settings: () => this.#settings,
+      reads,
+      onError: (error) => this.#report(error),
+      timing: this.#options.dailyTiming,
+    });
+    this.#dailyReads.start();
   }
 
   /** The scheduler's own pass: its results are marked as its own before anything else hears of them. */

@@ -184,3 +184,30 @@ describe('background work', () => {
     assert.deepEqual(log.errors, []);
   });
 });
+
+describe('the daily reads in the background', () => {
+  test('the backups and the certificates are asked a while after the start, one after the other, then hourly, and no more after stop', async () => {
+    const { clock, work, core, log } = setUp([panel(1)]);
+    const asked: string[] = [];
+    const withReads = {
+      ...core,
+      listBackups: async () => {
+        asked.push(`backups ${clock.now() - T0}`);
+        return [];
+      },
+      listCertificates: async () => {
+        asked.push(`certificates ${clock.now() - T0}`);
+        return [];
+      },
+    };
+    await work.start(withReads);
+    await clock.advanceBy(3 * MINUTE);
+    assert.deepEqual(asked, [`backups ${3 * MINUTE}`, `certificates ${3 * MINUTE}`]);
+    await clock.advanceBy(60 * MINUTE);
+    assert.equal(asked.length, 4);
+    await work.stop();
+    await clock.advanceBy(5 * 60 * MINUTE);
+    assert.equal(asked.length, 4);
+    assert.deepEqual(log.errors, []);
+  });
+});
