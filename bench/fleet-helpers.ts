@@ -164,6 +164,17 @@ export function asking<Request extends { id: number }, Reply extends { id: numbe
   };
 }
 
+/** `count` runs of `one`, in turn, a dot on stderr after each: what each run measured. */
+export async function takeRuns<T>(count: number, one: (run: number) => Promise<T>): Promise<T[]> {
+  const runs: T[] = [];
+  for (let run = 0; run < count; run++) {
+    runs.push(await one(run));
+    process.stderr.write('.');
+  }
+  process.stderr.write('\n');
+  return runs;
+}
+
 export async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'paneldeck-fleet-'));
   try {

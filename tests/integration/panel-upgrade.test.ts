@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { Core } from '../../electron/core/index.ts';
-import type { PanelEvent } from '../../shared/contract/events.ts';
-import type { PanelUpgradeResult } from '../../shared/upgrades.ts';
+import { describe, test } from 'node:test';
 import type { WritePlan } from '../../shared/write-plan.ts';
-import { rejectsWith, tempDir } from '../support/helpers.ts';
-import {
-  DEMO_USER,
-  type PanelStyle,
-  type PanelUpdate,
-  type ReferencePanel,
-  type ReferencePanelOptions,
-  startReferencePanel,
-} from '../support/reference-panel/server.ts';
-import { coreWithEvents } from '../support/signed-in-core.ts';
+import { rejectsWith } from '../support/helpers.ts';
+import { NEXT, outcomes, type Seen, updateRequests, upgradeFleetPerTest } from '../support/upgrade-fleet.ts';
 
 /**
  * upgradePanels over real HTTP against reference panels of the three generations that restart
@@ -23,68 +12,8 @@ import { coreWithEvents } from '../support/signed-in-core.ts';
  * panel unknown; a lost answer with the panel back on a new version is an upgrade.
  */
 
-const credentials = { email: DEMO_USER.email, password: DEMO_USER.password };
-const NEXT: Readonly<Record<Exclude<PanelStyle, 'simple'>, string>> = { trpc: '2.31.0', rpc: '2.33.5', public: '2.36.0' };
-
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let started: ReferencePanel[] = [];
-beforeEach(async () => {
-  dir = await tempDir();
-  started = [];
-});
-afterEach(async () => {
-  await Promise.all(started.map((panel) => panel.close()));
-  await dir.cleanup();
-});
-
-/** What happened at the panels, in order: each update's arrival, each going away and coming back. */
-type Seen = { what: 'update' | 'away' | 'back'; panel: number };
-
-interface Fleet {
-  core: Core;
-  plans: WritePlan[];
-  events: PanelEvent[];
-  ids: string[];
-  panels: ReferencePanel[];
-  seen: Seen[];
-}
-
 /** `count` signed-in panels (generations in turn), each with its update as `update(index)` says. */
-async function fleet(
-  count: number,
-  update: (index: number, style: Exclude<PanelStyle, 'simple'>) => PanelUpdate | null,
-  options: { core?: Parameters<typeof coreWithEvents>[1]; panel?: (index: number) => ReferencePanelOptions } = {},
-): Promise<Fleet> {
-  const { core, plans, events } = coreWithEvents(dir.path, { upgrades: { returnPollMs: 10, returnDeadlineMs: 20_000 }, ...options.core });
-  const styles = ['trpc', 'rpc', 'public'] as const;
-  const seen: Seen[] = [];
-  const ids: string[] = [];
-  const panels: ReferencePanel[] = [];
-  for (let index = 0; index < count; index++) {
-    const style = styles[index % 3]!;
-    const panel = await startReferencePanel({
-      style,
-      updateAvailable: true,
-      update: update(index, style) ?? undefined,
-      ...options.panel?.(index),
-    });
-    started.push(panel);
-    panels.push(panel);
-    const watch = (what: 'away' | 'back') => panel.nextRestart(what).then(() => seen.push({ what, panel: index }));
-    void watch('away');
-    void watch('back');
-    const { id } = await core.addPanel({ address: panel.url, name: `Panel ${index}` });
-    await core.logIn(id, credentials);
-    ids.push(id);
-    panel.requests.splice(0);
-  }
-  return { core, plans, events, ids, panels, seen };
-}
-
-const updateRequests = (panel: ReferencePanel) =>
-  panel.requests.filter((request) => /\/api\/(update|rpc\/update\/update|trpc\/update\.update)$/.test(request.path)).length;
-
-const outcomes = (results: PanelUpgradeResult[]) => results.map((result) => result.outcome);
+const fleet = upgradeFleetPerTest();
 
 describe('upgradePanels', () => {
   test('the canary alone, then waves: each wave starts only after the one before is back; one confirmation; each update sent once', async () => {
