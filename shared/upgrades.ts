@@ -42,6 +42,17 @@ export interface PanelUpgradeResult {
 /** How far one panel of a run has gone, as the window is told (`upgradeChanged`). */
 export type UpgradePhase = 'queued' | 'sent' | 'waiting' | UpgradeOutcome;
 
+/** The run of `upgradePanels` under way (`getUpgradeRun`): what a window loaded meanwhile takes up. */
+export interface UpgradeRun {
+  /** The panels asked for, in the order asked. */
+  panelIds: string[];
+  options: UpgradeOptions;
+  /** Each panel's step as main last told it (`upgradeChanged`). */
+  steps: { panelId: string; phase: UpgradePhase; message: string | null }[];
+  /** Cancel was asked: nothing more starts. */
+  cancelling: boolean;
+}
+
 export const UPGRADE_PHASES: readonly UpgradePhase[] = [
   'queued',
   'sent',

@@ -82,7 +82,7 @@ export function WindowDialogs() {
     case 'fleetLogIn':
       return <FleetLoginDialog panelIds={dialog.panelIds} onClose={close} />;
     case 'upgradePanels':
-      return <UpgradeDialog panelIds={dialog.panelIds} onClose={close} />;
+      return <UpgradeDialog panelIds={dialog.panelIds} run={dialog.run ?? null} onClose={close} />;
     case 'preferences':
       // The panels whose token storage a setting moved come back as events.
       return <PreferencesDialog onClose={close} />;

@@ -7,6 +7,7 @@ import {
   UPGRADE_WAVE_MAX,
   type UpgradeOptions,
   type UpgradePhase,
+  type UpgradeRun,
 } from '../../shared/upgrades.ts';
 import { useApi, usePanels } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
@@ -16,6 +17,8 @@ import { UPGRADE_PHASE_WORDS, upgradeCounts, upgradeRows, upgradeTargets } from 
 interface UpgradeDialogProps {
   /** The panels selected when the dialog was opened. */
   panelIds: readonly string[];
+  /** The run main holds from before the window was loaded again: shown as it stands, and followed to its end. */
+  run: UpgradeRun | null;
   onClose(): void;
 }
 
@@ -24,32 +27,50 @@ interface UpgradeDialogProps {
  * main's own confirmation of its plan, then each panel's step as main tells it, with Cancel; then
  * what came of each. The window only asks: main reads, plans, confirms and sends.
  */
-export function UpgradeDialog({ panelIds, onClose }: UpgradeDialogProps) {
+export function UpgradeDialog({ panelIds, run: heldRun, onClose }: UpgradeDialogProps) {
   const api = useApi();
   const { byId } = usePanels();
-  // The panels to upgrade as the dialog opened: an upgraded panel (now up to date) stays in its row.
-  const [targetIds] = useState(() => new Set(upgradeTargets(panelIds.flatMap((id) => byId.get(id) ?? [])).map((panel) => panel.id)));
+  // The panels to upgrade as the dialog opened: an upgraded panel (now up to date) stays in its row; a run taken up keeps all of main's.
+  const [targetIds] = useState(
+    () => new Set(heldRun ? panelIds : upgradeTargets(panelIds.flatMap((id) => byId.get(id) ?? [])).map((panel) => panel.id)),
+  );
   // Panels removed meanwhile drop out.
   const panels = useMemo(() => panelIds.flatMap((id) => (targetIds.has(id) ? (byId.get(id) ?? []) : [])), [panelIds, targetIds, byId]);
   const leftOut = panelIds.length - panels.length;
-  const [options, setOptions] = useState<UpgradeOptions>({ ...DEFAULT_UPGRADE_OPTIONS });
-  const [steps, setSteps] = useState<ReadonlyMap<string, { phase: UpgradePhase; message: string | null }>>(new Map());
+  const [options, setOptions] = useState<UpgradeOptions>({ ...(heldRun?.options ?? DEFAULT_UPGRADE_OPTIONS) });
+  const [steps, setSteps] = useState<ReadonlyMap<string, { phase: UpgradePhase; message: string | null }>>(
+    () => new Map(heldRun?.steps.map(({ panelId, phase, message }) => [panelId, { phase, message }])),
+  );
   const [results, setResults] = useState<PanelUpgradeResult[] | null>(null);
-  const [cancelling, setCancelling] = useState(false);
-  const { busy, error, run } = useBusyAction();
+  const [cancelling, setCancelling] = useState(heldRun?.cancelling ?? false);
+  const { busy: asking, error, run } = useBusyAction();
+  // A run that ended between main's answer and this dialog listening: its end was told to no one here.
+  const [endedUnseen, setEndedUnseen] = useState(false);
+  // A run taken up is under way until main says it ended: its answer went to the page before this one.
+  const busy = asking || (heldRun !== null && results === null && !endedUnseen);
   const fieldId = useId();
 
   useEffect(
     () =>
       api.onEvent((event) => {
-        if (event.type !== 'upgradeChanged') return;
-        setSteps((before) => new Map(before).set(event.panelId, { phase: event.phase, message: event.message }));
+        if (event.type === 'upgradeChanged')
+          setSteps((before) => new Map(before).set(event.panelId, { phase: event.phase, message: event.message }));
+        else if (event.type === 'upgradesEnded' && heldRun) setResults(event.results);
       }),
-    [api],
+    [api, heldRun],
   );
+  // Listening now: a run taken up that main no longer holds ended before.
+  useEffect(() => {
+    if (!heldRun) return;
+    api.getUpgradeRun().then(
+      (now) => now === null && setEndedUnseen(true),
+      () => setEndedUnseen(true),
+    );
+  }, [api, heldRun]);
 
   const rows = upgradeRows(panels, options, steps, results);
-  const started = busy || results !== null;
+  // A run taken up was started: never offered again from here.
+  const started = busy || results !== null || heldRun !== null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
@@ -68,11 +89,12 @@ export function UpgradeDialog({ panelIds, onClose }: UpgradeDialogProps) {
   };
   // While it runs, Esc does nothing: closing would not stop what was sent; only Cancel stops.
   const close = busy ? () => undefined : onClose;
-  const title = results
-    ? 'Upgrade: done'
-    : busy
-      ? `Upgrading ${plural(panels.length, 'panel')}`
-      : `Upgrade Easypanel on ${plural(panels.length, 'panel')}`;
+  const title =
+    results || endedUnseen
+      ? 'Upgrade: done'
+      : busy
+        ? `Upgrading ${plural(panels.length, 'panel')}`
+        : `Upgrade Easypanel on ${plural(panels.length, 'panel')}`;
   const number = (field: keyof UpgradeOptions, max: number, min: number) => (
     <input
       id={`${fieldId}-${field}`}
@@ -138,6 +160,11 @@ export function UpgradeDialog({ panelIds, onClose }: UpgradeDialogProps) {
         <p role="status" className="upgrade-counts">
           {started ? upgradeCounts(rows) : ''}
         </p>
+        {endedUnseen && !results && (
+          <p className="muted" role="status">
+            The run ended while the window was loading: what came of each panel is in the activity log.
+          </p>
+        )}
         {error && (
           <p className="field-error" role="alert">
             {error.message}
@@ -148,7 +175,7 @@ export function UpgradeDialog({ panelIds, onClose }: UpgradeDialogProps) {
             <button type="button" onClick={cancel} disabled={cancelling}>
               {cancelling ? 'Cancelling…' : 'Cancel'}
             </button>
-          ) : results ? (
+          ) : results || heldRun ? (
             <button type="button" className="button-primary" onClick={onClose}>
               Close
             </button>

@@ -1,4 +1,5 @@
 import type { Panel } from '../../shared/types.ts';
+import type { UpgradeRun } from '../../shared/upgrades.ts';
 import { SnapshotStore } from './snapshot-store.ts';
 
 /** What is open over the window: one at a time (opening one closes the other). */
@@ -11,8 +12,8 @@ export type WindowDialog =
   | { kind: 'palette' }
   /** One email and password for these panels (a selection of several). */
   | { kind: 'fleetLogIn'; panelIds: readonly string[] }
-  /** Upgrade Easypanel on these panels, in waves. */
-  | { kind: 'upgradePanels'; panelIds: readonly string[] }
+  /** Upgrade Easypanel on these panels, in waves; with `run`, the run main holds from before a reload, taken up. */
+  | { kind: 'upgradePanels'; panelIds: readonly string[]; run?: UpgradeRun }
   /** The row menu, at this point of the window. */
   | { kind: 'rowMenu'; at: { x: number; y: number } };
 

@@ -89,7 +89,7 @@ export async function loadPanelList(
  */
 export function connectWindow(
   api: Pick<PanelBridge, 'onEvent' | 'listPanels' | 'getAppStatus'> &
-    Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices' | 'getServiceActionRun'>>,
+    Partial<Pick<PanelBridge, 'getFleetState' | 'getFleetServices' | 'getServiceActionRun' | 'getUpgradeRun'>>,
   targets: EventTargets,
 ): () => void {
   // Listening before asking for the list: an event sent meanwhile is older than the list, never lost.
@@ -113,6 +113,11 @@ export function connectWindow(
   // A run of service actions main holds from before this page (a reload): its progress and Cancel.
   api.getServiceActionRun?.().then(
     (run) => run && targets.serviceActionStore.adoptRun(run),
+    () => undefined,
+  );
+  // An upgrade run main holds from before this page: its dialog again, with each panel's step and Cancel.
+  api.getUpgradeRun?.().then(
+    (run) => run && targets.dialogStore.openDialog({ kind: 'upgradePanels', panelIds: run.panelIds, run }),
     () => undefined,
   );
   return stop;

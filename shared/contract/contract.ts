@@ -47,7 +47,7 @@ import type { ServiceActionInput, ServiceActionResult } from '../service-actions
 import type { ServerStats, ServiceList } from '../services.ts';
 import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentCancelResult, DeploymentList, DeploymentLog } from '../deployments.ts';
-import type { PanelUpgradeResult, UpgradeOptions } from '../upgrades.ts';
+import type { PanelUpgradeResult, UpgradeOptions, UpgradeRun } from '../upgrades.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
 import type { CertificateRow } from '../certificates.ts';
@@ -245,6 +245,8 @@ export interface PanelApi {
   upgradePanels(panelIds: string[], options: UpgradeOptions): Promise<PanelUpgradeResult[]>;
   /** Starts nothing more in the upgrade run under way and ends its waiting: a panel sent to and not back is `unknown`. */
   cancelUpgrades(): Promise<void>;
+  /** The upgrade run under way with each panel's step, for a window reloaded during it; null when none. */
+  getUpgradeRun(): Promise<UpgradeRun | null>;
   /**
    * Every signed-in panel's services as main last read them (each check reads the task stats, the
    * list when due): no request is made. A panel not read since the start is absent until its first check.
@@ -371,6 +373,7 @@ export const argumentSchemas = {
   cancelDeployment: z.tuple([panelIdSchema, deploymentIdSchema]),
   upgradePanels: z.tuple([upgradePanelIdsSchema, upgradeOptionsSchema]),
   cancelUpgrades: z.tuple([]),
+  getUpgradeRun: z.tuple([]),
   getFleetServices: z.tuple([]),
   listCertificates: z.tuple([certificateQuerySchema]),
   listBackups: z.tuple([backupQuerySchema]),

@@ -52,6 +52,7 @@ export const methodNames = [
   'cancelDeployment',
   'upgradePanels',
   'cancelUpgrades',
+  'getUpgradeRun',
   'getFleetServices',
   'listCertificates',
   'listBackups',

@@ -102,6 +102,14 @@ test("Upgrade from the selection: the waves shown, main asks once, each panel's 
     expect(servers[1]!.restarts()).toBe(1);
     expect(servers[0]!.restarts() + servers[2]!.restarts()).toBe(0);
 
+    // The window is loaded again: main still holds the run, and the window takes it up with each panel's step.
+    await page.reload();
+    await expect(running).toBeVisible();
+    await expect(rows.first()).toContainText('Restarting: waiting for it to come back');
+    await expect(rows.nth(1)).toContainText('Waiting its turn');
+    await expect(running.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await checkScreen(page, '97-upgrade-taken-up-after-reload');
+
     servers[1]!.finishRestart();
     const done = page.getByRole('dialog', { name: 'Upgrade: done' });
     await expect(done.getByRole('status')).toHaveText('3 upgraded');

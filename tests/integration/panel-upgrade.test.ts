@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Core } from '../../electron/core/index.ts';
 import type { WritePlan } from '../../shared/write-plan.ts';
 import { rejectsWith } from '../support/helpers.ts';
 import { NEXT, outcomes, type Seen, updateRequests, upgradeFleetPerTest } from '../support/upgrade-fleet.ts';
@@ -93,6 +94,53 @@ describe('upgradePanels', () => {
     assert.deepEqual(outcomes(results), ['unknown', 'cancelled', 'cancelled']);
     assert.match(results[0]!.message ?? '', /cancelled while waiting/);
     assert.deepEqual(run.panels.map(updateRequests), [1, 0, 0]);
+  });
+
+  test("main holds the run for a window loaded again: each panel's step while it runs, cancelling once asked, nothing once it ended", async () => {
+    const run = await fleet(3, (index, style) => ({ to: NEXT[style], awayMs: index === 0 ? 'held' : 10 }));
+    assert.equal(await run.core.getUpgradeRun(), null, 'none before');
+    const away = run.panels[0]!.nextRestart('away');
+    const ended = run.core.upgradePanels(run.ids, { canary: 1, waveSize: 2 });
+    await away;
+    const during = await run.core.getUpgradeRun();
+    assert.deepEqual(during?.panelIds, run.ids);
+    assert.deepEqual(during?.options, { canary: 1, waveSize: 2 });
+    assert.equal(during?.cancelling, false);
+    // The canary away after its update; the wave after it waiting its turn.
+    const phaseOf = (steps: { panelId: string; phase: string }[] | undefined, panelId: string) =>
+      steps?.find((step) => step.panelId === panelId)?.phase;
+    assert.ok(['sent', 'waiting'].includes(phaseOf(during?.steps, run.ids[0]!) ?? ''), phaseOf(during?.steps, run.ids[0]!));
+    assert.equal(phaseOf(during?.steps, run.ids[1]!), 'queued');
+    // What main answers is a copy: the window's hands on it change nothing in main.
+    during?.steps.splice(0);
+    assert.equal((await run.core.getUpgradeRun())?.steps.length, 3);
+    run.panels[0]!.finishRestart();
+    const results = await ended;
+    assert.deepEqual(outcomes(results), ['upgraded', 'upgraded', 'upgraded']);
+    assert.equal(await run.core.getUpgradeRun(), null, 'none once it ended');
+  });
+
+  test('cancelling shows in the run main holds: asked while main asks for the yes, nothing is sent', async () => {
+    let core: Core | null = null;
+    let held: Awaited<ReturnType<Core['getUpgradeRun']>> = null;
+    const run = await fleet(2, (_, style) => ({ to: NEXT[style], awayMs: 10 }), {
+      core: {
+        confirmWrite: async () => {
+          await core!.cancelUpgrades();
+          held = await core!.getUpgradeRun();
+          return true;
+        },
+      },
+    });
+    core = run.core;
+    assert.deepEqual(outcomes(await run.core.upgradePanels(run.ids, { canary: 1, waveSize: 1 })), ['cancelled', 'cancelled']);
+    assert.equal(held!.cancelling, true);
+    assert.deepEqual(
+      held!.steps.map((step) => step.phase),
+      ['queued', 'queued'],
+    );
+    assert.deepEqual(run.panels.map(updateRequests), [0, 0]);
+    assert.equal(await run.core.getUpgradeRun(), null);
   });
 
   test('a lost answer (the panel restarted while answering) and the panel back on a new version is an upgrade', async () => {

@@ -31,6 +31,11 @@ export class RunHolder<Run extends Cancellable> {
     }
   }
 
+  /** The run held now, if any. */
+  current(): Run | null {
+    return this.#running;
+  }
+
   /** Cancels the run held now, if any. */
   cancel(): void {
     this.#running?.cancel();

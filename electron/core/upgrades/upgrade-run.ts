@@ -1,6 +1,6 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { plural } from '../../../shared/counts.ts';
-import type { PanelUpgradeResult, UpgradeOptions, UpgradePhase } from '../../../shared/upgrades.ts';
+import type { PanelUpgradeResult, UpgradeOptions, UpgradePhase, UpgradeRun } from '../../../shared/upgrades.ts';
 import { type WriteOutcome, writeRecorder } from '../activity/activity-methods.ts';
 import type { CoreMethods, Emit } from '../context/core-context.ts';
 import { callPanel } from '../easypanel/panel-calls.ts';
@@ -49,6 +49,10 @@ const CANCELLED_MESSAGE = 'Not sent: the run was cancelled before this panel was
 
 /** The upgrade run under way: cancelling starts nothing more and ends the waiting. */
 interface HeldRun {
+  readonly panelIds: readonly string[];
+  readonly options: UpgradeOptions;
+  /** Each panel's last step, as told: what `getUpgradeRun` answers. */
+  readonly steps: Map<string, { phase: UpgradePhase; message: string | null }>;
   cancelling: boolean;
   readonly stop: AbortController;
   pool: WorkPool<string, undefined, UpgradeCandidate> | null;
@@ -65,12 +69,13 @@ class UpgradeEnd extends Error {
   }
 }
 
-export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels' | 'cancelUpgrades'> {
+export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels' | 'cancelUpgrades' | 'getUpgradeRun'> {
   const runs = new RunHolder<HeldRun>(ALREADY_RUNNING);
   const deadlineMs = parts.returnDeadlineMs ?? RETURN_DEADLINE_MS;
   const pollMs = parts.returnPollMs ?? RETURN_POLL_MS;
 
   const tell = (panelId: string, phase: UpgradePhase, message: string | null = null) => {
+    runs.current()?.steps.set(panelId, { phase, message });
     try {
       parts.emit({ type: 'upgradeChanged', panelId, phase, message });
     } catch {
@@ -180,6 +185,9 @@ export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels'
     async upgradePanels(panelIds, options: UpgradeOptions) {
       const start = (): HeldRun => {
         const held: HeldRun = {
+          panelIds: [...panelIds],
+          options: { ...options },
+          steps: new Map(),
           cancelling: false,
           stop: new AbortController(),
           pool: null,
@@ -244,6 +252,18 @@ export function upgradeMethods(parts: UpgradeParts): CoreMethods<'upgradePanels'
 
     async cancelUpgrades() {
       runs.cancel();
+    },
+
+    async getUpgradeRun() {
+      const run = runs.current();
+      if (!run) return null;
+      const { panelIds, options, steps, cancelling } = run;
+      return {
+        panelIds: [...panelIds],
+        options: { ...options },
+        steps: [...steps].map(([panelId, step]) => ({ panelId, ...step })),
+        cancelling,
+      } satisfies UpgradeRun;
     },
   };
 }

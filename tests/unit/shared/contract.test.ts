@@ -40,6 +40,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'getServiceActionRun',
     'getSession',
     'getStartSummary',
+    'getUpgradeRun',
     'installUpdate',
     'listActivity',
     'listAlerts',
@@ -294,6 +295,8 @@ test('upgradePanels takes distinct panel ids and { canary, waveSize } within the
     assert.throws(() => parseArguments('upgradePanels', [ids, { canary: 1, waveSize: 5 }]), { code: 'INVALID_INPUT' }, JSON.stringify(ids));
   }
   assert.deepEqual(parseArguments('cancelUpgrades', []), []);
+  assert.deepEqual(parseArguments('getUpgradeRun', []), []);
+  assert.throws(() => parseArguments('getUpgradeRun', [{}]), /Too many arguments/);
 });
 
 test('runServiceActions takes 1 to 10,000 distinct services of panels by id and one action; the fleet services take no argument', () => {
