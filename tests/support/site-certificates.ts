@@ -10,7 +10,7 @@ import { testAuthority } from './tls-certificate.ts';
  */
 
 export interface SiteCertificate {
-  /** The name the certificate is valid for. */
+  /** The name the certificate is valid for ("*.x.test": every name one label under x.test). */
   name: string;
   /** Days from now to its end; -1 ended a day ago (openssl's least). */
   days: number;
@@ -28,7 +28,8 @@ export async function siteAuthority(): Promise<SiteAuthority> {
   return {
     authority: authority.authority,
     async sign({ name, days }) {
-      if (!/^[a-z0-9.-]+$/.test(name)) throw new Error(`siteAuthority: "${name}" is not a host name`);
+      // A wildcard ("*.soon.test") stands for many hosts of a large fleet: one certificate, not one each.
+      if (!/^(\*\.)?[a-z0-9.-]+$/.test(name)) throw new Error(`siteAuthority: "${name}" is not a host name`);
       return authority.sign({ commonName: name, subjectAltName: `DNS:${name}`, days });
     },
     cleanup: authority.cleanup,
