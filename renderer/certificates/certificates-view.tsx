@@ -44,8 +44,8 @@ export function CertificatesView() {
         </button>
       </header>
       <p className="muted">
-        Each app domain's certificate as a browser gets it: a TLS handshake alone, nothing of the panel's. Read daily or on Refresh;
-        those ending within {alertDays} days are marked and alerted.
+        Each app domain's certificate as a browser gets it: a TLS handshake alone, nothing of the panel's. Read daily or on Refresh; those
+        ending within {alertDays} days are marked and alerted.
       </p>
       <div className="activity-filters">
         <SearchField

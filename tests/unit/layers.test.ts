@@ -31,6 +31,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   console: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   upgrades: ['common', 'secrets', 'log', 'net', 'easypanel', 'storage', 'schedule', 'context', 'activity', 'sign-in', 'writes'],
   transfer: ['common', 'net', 'easypanel', 'storage', 'context', 'sign-in', 'panels'],
+  'fleet-files': ['common', 'secrets', 'log', 'storage', 'context', 'activity', 'sign-in', 'panels'],
   app: ['common', 'log', 'storage', 'context', 'sign-in', 'transfer'],
   wiring: [
     'common',
@@ -53,6 +54,7 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'app',
     'writes',
     'upgrades',
+    'fleet-files',
   ],
 };
 

@@ -1,0 +1,89 @@
+import type { PanelColour } from './labels.ts';
+import type { Generation } from './types.ts';
+
+/**
+ * A team's fleet file (`*.paneldeck-fleet.json`): the panels a team shares, kept where the team
+ * keeps things (a git working tree, a synced folder), with nothing secret in it: where each panel
+ * is and what the team calls it, never a token, a password, a code, an email or an API token.
+ * Each person's sign-ins stay in their own data folder.
+ *
+ * ```json
+ * {
+ *   "format": "paneldeck.fleet",
+ *   "version": 1,
+ *   "readOnly": false,
+ *   "panels": [
+ *     {
+ *       "address": "panel.acme.example",
+ *       "name": "Acme production",
+ *       "group": "Acme",
+ *       "tags": ["eu"],
+ *       "colour": "red",
+ *       "notes": "",
+ *       "generation": null,
+ *       "allowPlainHttp": false,
+ *       "certificateSha256": null,
+ *       "readOnly": false
+ *     }
+ *   ]
+ * }
+ * ```
+ *
+ * Written sorted (panels by address, fields in this order), two spaces a level, one field a line,
+ * so that a rename is a one-line diff.
+ */
+
+export const FLEET_FILE_FORMAT = 'paneldeck.fleet';
+export const FLEET_FILE_VERSION = 1;
+/** How a fleet file's name ends: what the open dialog offers. */
+export const FLEET_FILE_SUFFIX = '.paneldeck-fleet.json';
+/** The most panels one file holds, and the longest notes: a team's fleet, not a database. */
+export const FLEET_FILE_LIMITS = { panels: 10_000, notesLength: 2000, bytes: 16 * 1024 * 1024 } as const;
+
+/** One panel as the file describes it: the team's fields, nobody's sign-in. */
+export interface FleetFilePanel {
+  /** As the operator reads it (Unicode host, port when not the default, `http://` only for plain http). */
+  address: string;
+  name: string;
+  group: string | null;
+  tags: string[];
+  colour: PanelColour | null;
+  notes: string;
+  /** The API generation when set by hand; null: found out at log in. */
+  generation: Generation | null;
+  allowPlainHttp: boolean;
+  /** The certificate to pin a panel not signed in yet to (SHA-256, as Paneldeck shows it); null: the system's trust. */
+  certificateSha256: string | null;
+  /** No write plan at all for this panel, from anyone opening the file. */
+  readOnly: boolean;
+}
+
+export interface FleetDocument {
+  format: typeof FLEET_FILE_FORMAT;
+  version: typeof FLEET_FILE_VERSION;
+  /** Every panel of the file is read-only. */
+  readOnly: boolean;
+  panels: FleetFilePanel[];
+}
+
+/** The fields of a panel entry, in the order written; a file with any other is refused (it would be lost at the next write). */
+export const FLEET_PANEL_FIELDS = [
+  'address',
+  'name',
+  'group',
+  'tags',
+  'colour',
+  'notes',
+  'generation',
+  'allowPlainHttp',
+  'certificateSha256',
+  'readOnly',
+] as const satisfies readonly (keyof FleetFilePanel)[];
+
+/** The fields the team shares: what a change here writes back to the file, and a change there brings here. */
+export type FleetSharedField = Exclude<(typeof FLEET_PANEL_FIELDS)[number], 'address'>;
+
+/** Every field but the address, which is a panel's identity in the file. */
+export const FLEET_SHARED_FIELDS: readonly FleetSharedField[] = FLEET_PANEL_FIELDS.filter(
+  (field): field is FleetSharedField => field !== 'address',
+);
