@@ -37,7 +37,7 @@ import { probeCertificate } from '../electron/core/certificates/certificate-prob
 import { createCore } from '../electron/core/index.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
-import { testAuthority } from '../tests/support/tls-certificate.ts';
+import { siteAuthority } from '../tests/support/site-certificates.ts';
 import { median, ms, printTable } from './figures.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, takeFigures, takeRuns, withLimit } from './fleet-helpers.ts';
@@ -91,8 +91,8 @@ async function figurePass(): Promise<void> {
       `${BOUND} at once a step: ideal ${steps.panels} x ${LATENCY_MS} + ${steps.apps} x ${LATENCY_MS} + ${steps.hosts} x (${LATENCY_MS} + h) ms, ` +
       `h a bare handshake's own time in the run`,
   );
-  const authority = await testAuthority({ commonName: 'Paneldeck Bench Sites Authority', days: 30 });
-  const pair = await authority.sign({ commonName: `*.${ZONE}`, subjectAltName: `DNS:*.${ZONE}`, days: 30 });
+  const authority = await siteAuthority();
+  const pair = await authority.sign({ name: `*.${ZONE}`, days: 30 });
   await authority.cleanup();
   // Trusted as a public authority is by the system: a row's problem would be a fault of the bench.
   setDefaultCACertificates([...getCACertificates('default'), authority.authority]);
