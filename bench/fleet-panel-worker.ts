@@ -25,6 +25,11 @@ export interface FleetWorkerData {
   extraAnswers?: Record<string, string>;
   /** POST paths answered with their text (bench/backups.ts: the RPC route of `listActions`). */
   postAnswers?: Record<string, string>;
+  /**
+   * An app's settings at this GET path (bench/certificates.ts: `/api/inspectAppService`), with one
+   * domain of its own on every panel: `app-<panel index>-<serviceName>.<zone>`, served with HTTPS.
+   */
+  domains?: { path: string; zone: string };
 }
 
 export type FleetWorkerRequest =
@@ -48,7 +53,7 @@ export interface FleetWorkerReply {
 
 const port = parentPort;
 if (!port) throw new Error('fleet-panel-worker.ts runs as a worker of bench/fleet.ts');
-const { tokens, latencyMs, state, extraAnswers, postAnswers } = workerData as FleetWorkerData;
+const { tokens, latencyMs, state, extraAnswers, postAnswers, domains } = workerData as FleetWorkerData;
 
 let requests = 0;
 let refused = 0;
@@ -93,6 +98,13 @@ if (state) {
 
 for (const [path, text] of Object.entries(extraAnswers ?? {})) answers.set(path, text);
 
+/** The app's settings `domains` answers for panel `index`: its one domain, named after the panel and the service asked. */
+function settingsOf(index: number, query: string): string {
+  const serviceName = new URLSearchParams(query).get('serviceName') ?? '';
+  const host = `app-${index}-${serviceName}.${domains!.zone}`;
+  return JSON.stringify({ name: serviceName, type: 'app', domains: [{ host, https: true, port: 80, path: '/' }] });
+}
+
 function send(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   response.end(text);
@@ -107,10 +119,11 @@ function handler(index: number) {
     // Bodies are not read: a getSession has none, and anything else is refused at once.
     request.resume();
     // A read's input is its query (2.33's GETs): the answer is the path's whatever it asks.
-    const path = (request.url ?? '').split('?')[0] ?? '';
+    const [path = '', query = ''] = (request.url ?? '').split('?');
     const write = state?.writes === true && request.method === 'POST' && WRITE_PATH.test(path);
     const posted = request.method === 'POST' ? postAnswers?.[path] : undefined;
-    const answer = write ? '' : (posted ?? (request.method === 'GET' ? answers.get(path) : undefined));
+    const settings = request.method === 'GET' && path === domains?.path ? settingsOf(index, query) : undefined;
+    const answer = write ? '' : (posted ?? settings ?? (request.method === 'GET' ? answers.get(path) : undefined));
     if (answer === undefined) {
       refused++;
       return send(response, 404, '{"error":"Not found"}');

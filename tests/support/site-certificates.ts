@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createSecureContext, createServer, type Server, type TLSSocket } from 'node:tls';
 import { testAuthority } from './tls-certificate.ts';
 
@@ -6,7 +6,8 @@ import { testAuthority } from './tls-certificate.ts';
  * Websites' certificates for tests of the Certificates view: one throw-away authority signing a
  * certificate per host name (DNS name in the SAN) with a given number of days (-1: it ended a day
  * ago), and one loopback TLS server that picks each by SNI and records every byte it is sent after
- * the handshake (a certificate read must send none).
+ * the handshake (a certificate read must send none); it may wait a latency before each handshake
+ * (bench/certificates.ts: a website across a network).
  */
 
 export interface SiteCertificate {
@@ -47,8 +48,15 @@ export interface SitesServer {
   close(): Promise<void>;
 }
 
-/** A loopback TLS server presenting, for each SNI name, the certificate given for it (else the first). */
-export async function sitesServer(byName: ReadonlyMap<string, { key: string; cert: string }>): Promise<SitesServer> {
+/**
+ * A loopback TLS server presenting, for each SNI name, the certificate given for it (else the
+ * first). With `latencyMs`, each connection waits that long after it is accepted before the TLS
+ * server reads its ClientHello: the handshake's answer comes a round trip later, as across a network.
+ */
+export async function sitesServer(
+  byName: ReadonlyMap<string, { key: string; cert: string }>,
+  options: { latencyMs?: number } = {},
+): Promise<SitesServer> {
   const contexts = new Map([...byName].map(([name, pair]) => [name, createSecureContext(pair)]));
   const first = [...byName.values()][0]!;
   const servernames: string[] = [];
@@ -70,14 +78,24 @@ export async function sitesServer(byName: ReadonlyMap<string, { key: string; cer
     });
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
+  const latencyMs = options.latencyMs ?? 0;
+  // With a latency, a plain TCP server accepts and hands each connection on (paused, nothing read) once it has passed.
+  const listening =
+    latencyMs > 0
+      ? createTcpServer({ pauseOnConnect: true }, (raw) => {
+          const timer = setTimeout(() => server.emit('connection', raw), latencyMs);
+          raw.once('close', () => clearTimeout(timer));
+          raw.on('error', () => undefined);
+        })
+      : server;
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  const address = listening.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   return {
     port: address.port,
     servernames,
     bytesAfterHandshake: () => bytes,
     allClosed: () => Promise.all(closed),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => new Promise((resolve) => listening.close(() => resolve())),
   };
 }
