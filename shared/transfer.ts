@@ -47,6 +47,7 @@ export function exportDocument(panels: readonly Panel[], exportedAt: Date): Expo
       tags: [...panel.tags],
       colour: panel.colour,
       favourite: panel.favourite,
+      readOnly: panel.readOnly,
       generation: panel.generation,
       loginPath: panel.loginPath,
       sessionPath: panel.sessionPath,

@@ -95,6 +95,12 @@ export interface Panel {
   favourite: boolean;
   /** Left out of "Needs attention" by the operator (marked muted in the table); absent in older files, so false. */
   muted: boolean;
+  /**
+   * Look, don't touch: Paneldeck plans no write for this panel (actions, console writes, upgrades,
+   * backups runs leave it out and say why). Easypanel's tokens carry every right of their user, so
+   * this is the only place such a rule can live. Absent in older files, so false.
+   */
+  readOnly: boolean;
 }
 
 /**
@@ -134,6 +140,8 @@ export const PANEL_FIELDS = {
   favourite: 'setting',
   // An operational choice of this installation, like the sign-in: never exported.
   muted: 'kept',
+  // The team's rule for the panel: exported, imported, shared in a fleet file.
+  readOnly: 'setting',
 } as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;
 
 /** The fields of `Panel` of one kind (or kinds) of `PANEL_FIELDS`. */

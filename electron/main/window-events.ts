@@ -163,6 +163,7 @@ function plainPanel(panel: Panel): Panel {
     colour,
     favourite,
     muted,
+    readOnly,
   } = panel;
   return {
     id,
@@ -192,6 +193,7 @@ function plainPanel(panel: Panel): Panel {
     colour,
     favourite,
     muted,
+    readOnly,
   };
 }
 

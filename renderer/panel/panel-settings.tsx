@@ -38,6 +38,7 @@ interface Draft {
   tags: string;
   colour: PanelColour | '';
   favourite: boolean;
+  readOnly: boolean;
 }
 
 const draftOf = (panel: Panel): Draft => ({
@@ -52,6 +53,7 @@ const draftOf = (panel: Panel): Draft => ({
   tags: panel.tags.join(', '),
   colour: panel.colour ?? '',
   favourite: panel.favourite,
+  readOnly: panel.readOnly,
 });
 
 const typedTags = (text: string) => cleanTags(text.split(','));
@@ -75,6 +77,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   if (tags.join('\n') !== panel.tags.join('\n')) patch.tags = tags;
   if ((draft.colour || null) !== panel.colour) patch.colour = draft.colour || null;
   if (draft.favourite !== panel.favourite) patch.favourite = draft.favourite;
+  if (draft.readOnly !== panel.readOnly) patch.readOnly = draft.readOnly;
   return patch;
 }
 
@@ -96,6 +99,13 @@ export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, grou
     setDraft((current) => ({ ...current, [key]: value }));
     setSaved(false);
   };
+  const checkbox = (name: 'favourite' | 'readOnly', label: string) => (
+    <label className="checkbox">
+      <input type="checkbox" name={name} checked={draft[name]} onChange={(event) => set(name, event.target.checked)} />
+      <span>{label}</span>
+    </label>
+  );
+
   const edit =
     (key: 'name' | 'address' | 'loginPath' | 'sessionPath' | 'tokenField' | 'group' | 'tags') => (event: { target: { value: string } }) =>
       set(key, event.target.value);
@@ -176,15 +186,11 @@ export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, grou
             </select>
             <span className="field-hint">A stripe along the panel in the list and along its header. Red marks production.</span>
           </label>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              name="favourite"
-              checked={draft.favourite}
-              onChange={(event) => set('favourite', event.target.checked)}
-            />
-            <span>Favourite: pinned at the top of the list</span>
-          </label>
+          {checkbox('favourite', 'Favourite: pinned at the top of the list')}
+          {checkbox(
+            'readOnly',
+            "Read-only: look, don't touch. Paneldeck plans no write for it (actions, console writes, upgrades, backups).",
+          )}
         </fieldset>
         <details className="advanced" open={openAdvanced || panel.generation === 'trpc' || (field !== null && ADVANCED_FIELDS.has(field))}>
           <summary>Advanced</summary>

@@ -270,6 +270,11 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             {panel.panelVersion !== null && <span className="status-badge panel-version">{versionLabel(panel.panelVersion)}</span>}
             <StateBadge panel={panel} health={health} />
             {isApiTokenSignIn(panel) && <span className="status-badge">API token</span>}
+            {panel.readOnly && (
+              <span className="status-badge" title="Paneldeck plans no write for this panel (its Settings)">
+                Read-only
+              </span>
+            )}
             <PlainHttpBadge panel={panel} />
             {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} lastKnown={lastCheckFailed(panel)} />}
           </p>

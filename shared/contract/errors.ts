@@ -32,6 +32,8 @@ export const errorCodes = [
   'NOT_CONFIRMED',
   /** A write main did not send: between its confirmation and its request the panel's address, sign-in, generation or catalogue changed. */
   'CHANGED_BEFORE_SENDING',
+  /** A write asked of a panel marked read-only: Paneldeck planned nothing for it. */
+  'READ_ONLY',
   /** A write was sent and its answer did not come (a timeout, a dropped connection, a gateway's 5xx): the panel may have done it. */
   'OUTCOME_UNKNOWN',
   'INTERNAL',

@@ -94,6 +94,7 @@ export const colourSchema = z.enum(PANEL_COLOURS, { error: `Colour must be one o
 
 export const favouriteSchema = z.boolean({ error: 'Favourite must be true or false.' });
 export const mutedSchema = z.boolean({ error: 'Muted must be true or false.' });
+export const readOnlySchema = z.boolean({ error: 'Read-only must be true or false.' });
 
 /** "Keep me signed in": ask the panel for its long session at log in. */
 export const keepSignedInSchema = z.boolean({ error: 'Keep me signed in must be true or false.' });
@@ -108,8 +109,9 @@ export const addPanelInputSchema = z.strictObject(
     tags: tagsSchema.optional(),
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
+    readOnly: readOnlySchema.optional(),
   },
-  { error: 'Expected { address, name?, allowPlainHttp?, group?, tags?, colour?, favourite? }.' },
+  { error: 'Expected { address, name?, allowPlainHttp?, group?, tags?, colour?, favourite?, readOnly? }.' },
 );
 
 /**
@@ -131,10 +133,11 @@ export const updatePanelInputSchema = z.strictObject(
     favourite: favouriteSchema.optional(),
     keepSignedIn: keepSignedInSchema.optional(),
     muted: mutedSchema.optional(),
+    readOnly: readOnlySchema.optional(),
   } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address' | 'muted', z.ZodType>,
   {
     error:
-      'Expected { name?, address?, allowPlainHttp?, generation?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted? }.',
+      'Expected { name?, address?, allowPlainHttp?, generation?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted?, readOnly? }.',
   },
 );
 

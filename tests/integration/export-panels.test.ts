@@ -60,6 +60,8 @@ test('every panel, or the ones named, with their settings and labels; never a to
     tags: ['eu'],
     colour: 'red',
     favourite: true,
+    // The team's rule: a read-only panel stays so wherever it is imported.
+    readOnly: false,
     generation: 'public',
     loginPath: '/login',
     sessionPath: '/getSession',

@@ -30,6 +30,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     colour: null,
     favourite: false,
     muted: false,
+    readOnly: false,
     ...change,
   };
 }

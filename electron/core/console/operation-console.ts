@@ -14,7 +14,7 @@ import type { Generation, OperationCall } from '../../../shared/operations-conso
 import type { WritePlan } from '../../../shared/write-plan.ts';
 import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, type PlannedSignIn } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, type PlannedSignIn, refuseReadOnly } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedInput, plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { CoreMethods, Emit } from '../context/core-context.ts';
@@ -92,6 +92,7 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
       const listed = issues.map(({ path, message }) => `${path === '' ? 'the input' : path}: ${message}`).join('; ');
       throw new PanelError('INVALID_INPUT', `Not sent: the input does not fit ${operation.name} (${listed})`);
     }
+    if (operation.kind === 'write') refuseReadOnly(held.record);
     // The window decided whether to ask from the catalogue it read; main's may be newer (an upgrade).
     if (call.shownAs === 'read' && operation.kind === 'write') {
       throw new PanelError(

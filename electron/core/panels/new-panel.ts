@@ -38,5 +38,6 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
     colour: panel.colour ?? null,
     favourite: panel.favourite ?? false,
     muted: false,
+    readOnly: panel.readOnly ?? false,
   };
 }

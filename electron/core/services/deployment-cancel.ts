@@ -11,7 +11,7 @@ import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
 import { type KnownCatalogue, refuseMissingFeature } from '../easypanel/panel-features.ts';
 import { type SignedIn, stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, plannedSignIn } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, plannedSignIn, refuseReadOnly } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 
@@ -38,6 +38,8 @@ export function deploymentCancelMethods(parts: DeploymentCancelParts): CoreMetho
     async cancelDeployment(panelId, deploymentId) {
       return withToken(parts, panelId, async (held, signal): Promise<DeploymentCancelResult> => {
         const { record, token, state } = held;
+        // Read-only: refused before the deployment is even read.
+        refuseReadOnly(record);
         // 'killAction' or 'actions.killAction' in the panel's own openapi.json (panel-features.ts).
         refuseMissingFeature(parts.catalogues?.known(held)?.catalogue ?? null, 'cancelDeploy');
         const answer = await callPanel(

@@ -112,6 +112,11 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
     const quiet = muted ?? false;
     return typeof quiet === 'boolean' ? quiet : undefined;
   },
+  /** Absent (writes allowed) in older files. */
+  readOnly: ({ readOnly }) => {
+    const lookOnly = readOnly ?? false;
+    return typeof lookOnly === 'boolean' ? lookOnly : undefined;
+  },
 };
 const RECORD_FIELDS = Object.keys(FIELD_READERS) as (keyof PanelRecord)[];
 

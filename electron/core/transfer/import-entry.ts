@@ -104,6 +104,7 @@ function importSettings(entry: Record<string, unknown>): ImportSettings {
     tags: input.tags,
     colour: input.colour,
     favourite: input.favourite,
+    readOnly: input.readOnly,
     generation: paths.generation,
     loginPath,
     sessionPath,

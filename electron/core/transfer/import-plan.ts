@@ -29,6 +29,7 @@ const UPDATABLE: Record<keyof PanelSettings, string | null> = {
   tags: 'tags',
   colour: 'colour',
   favourite: 'favourite',
+  readOnly: 'read-only',
   generation: 'Generation',
   loginPath: 'login path',
   sessionPath: 'session path',

@@ -8,7 +8,7 @@ import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
 import { stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
-import { type PlannedSignIn, plannedSignIn } from '../writes/held-sign-in.ts';
+import { type PlannedSignIn, plannedSignIn, readOnlyReason } from '../writes/held-sign-in.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 
 /**
@@ -38,6 +38,9 @@ export async function readForPlan(
   signal: AbortSignal,
   nameOf: (panelId: string) => string,
 ): Promise<UpgradeCandidate> {
+  // Read-only: left out before anything is read for it.
+  const listed = (await parts.state()).registry.get(panelId);
+  if (listed?.readOnly) return { panelId, panelName: listed.name, versionBefore: null, leftOut: readOnlyReason(listed.name) };
   const read = await settle(() =>
     withToken(
       parts,

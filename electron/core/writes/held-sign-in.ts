@@ -28,8 +28,21 @@ export function checkAsPlanned(state: Pick<DataFolder, 'registry' | 'vault'>, pl
   if (record.generation !== planned.generation) throw notSent(`${planned.panelName} was found to speak another Easypanel generation`);
 }
 
-/** The sign-in a plan is made under: the panel as it is now, with the token it has now. */
+/**
+ * Refuses any write to a panel marked read-only (READ_ONLY): no plan names it, nothing is asked or
+ * sent. Every write's plan goes through here (`plannedSignIn`, and the console's calls).
+ */
+export function refuseReadOnly(record: Pick<PanelRecord, 'name' | 'readOnly'>): void {
+  if (record.readOnly) throw new PanelError('READ_ONLY', readOnlyReason(record.name));
+}
+
+/** Why a read-only panel is left out of a write, in the operator's words. */
+export const readOnlyReason = (name: string): string =>
+  `${name} is read-only in Paneldeck: no write is planned for it. Turn read-only off in its Settings (or in its fleet file) to change it.`;
+
+/** The sign-in a plan is made under: the panel as it is now, with the token it has now; never a read-only panel's. */
 export function plannedSignIn(record: PanelRecord, token: string): PlannedSignIn {
+  refuseReadOnly(record);
   return { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
 }
 

@@ -51,6 +51,7 @@ const panel: Panel = {
   colour: 'red',
   favourite: true,
   muted: false,
+  readOnly: false,
 };
 
 const changed: PanelEvent = { type: 'panelsChanged', panels: [panel] };
