@@ -73,7 +73,10 @@ export function FleetServicesView() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(NO_SERVICES);
   const chosen = useMemo(() => selectedServices(rows, selected, rowKey), [rows, selected]);
   const stateOf = useCallback((row: FleetServiceRow) => serviceActions.get(row.key), [serviceActions]);
-  const plans = useMemo(() => planEveryAction(chosen, stateOf), [chosen, stateOf]);
+  // Services of read-only panels are offered no action (main would plan none).
+  const readOnlyPanels = useMemo(() => new Set((panels ?? []).flatMap((panel) => (panel.readOnly ? [panel.id] : []))), [panels]);
+  const readOnlyOf = useCallback((row: FleetServiceRow) => readOnlyPanels.has(row.panelId), [readOnlyPanels]);
+  const plans = useMemo(() => planEveryAction(chosen, stateOf, readOnlyOf), [chosen, stateOf, readOnlyOf]);
   const [menu, setMenu] = useState<{ rows: readonly FleetServiceRow[]; at: { x: number; y: number } } | null>(null);
   const openTab = useOpenServiceTab();
   const search = useRef<HTMLInputElement>(null);
@@ -93,7 +96,7 @@ export function FleetServicesView() {
   const problems = grouping === 'panel' ? [] : readProblems(read);
   // Straight to main, which shows every service under its panel in its own confirmation and asks once.
   const ask = (targets: readonly FleetServiceRow[], action: ServiceAction) => {
-    const { acting, skipped } = planServiceAction(targets, action, stateOf);
+    const { acting, skipped } = planServiceAction(targets, action, stateOf, readOnlyOf);
     if (acting.length === 0) return;
     startServiceRun(context, 'fleet', action, actionItems(acting));
     const leftOut = leftOutText(skipped, (row) => `${row.panelName}: ${row.projectName}/${row.name}`);
@@ -250,6 +253,7 @@ export function FleetServicesView() {
           }
           services={menu.rows}
           stateOf={stateOf}
+          readOnlyOf={readOnlyOf}
           onAsk={ask}
           onOpenTab={(row, tab) => openTab(row.panelId, row, tab)}
           onClose={() => setMenu(null)}

@@ -30,16 +30,23 @@ export interface ServiceActionPlan<T extends ServiceSummary = ServiceSummary> {
 /** Whether a service's last action is still queued or under way: another would be refused. */
 export const isBusy = (state: ServiceActionState | undefined): boolean => state?.phase === 'queued' || state?.phase === 'sent';
 
-/** `action` on `services`: those whose type lacks it, or with an action under way, are skipped. */
+/** Whether a service's panel is read-only (`Panel.readOnly`): main plans no write for it, so none is offered. */
+export type ReadOnlyOf<T> = (service: T) => boolean;
+
+const WRITABLE: ReadOnlyOf<unknown> = () => false;
+export const READ_ONLY_WHY = 'its panel is read-only';
+
+/** `action` on `services`: those on a read-only panel, whose type lacks it, or with an action under way, are skipped. */
 export function planServiceAction<T extends ServiceSummary>(
   services: readonly T[],
   action: ServiceAction,
   stateOf: (service: T) => ServiceActionState | undefined,
+  readOnlyOf: ReadOnlyOf<T> = WRITABLE,
 ): ServiceActionPlan<T> {
   const acting: T[] = [];
   const skipped: SkippedService<T>[] = [];
   for (const service of services) {
-    const missing = missingActionReason(service.type, action);
+    const missing = readOnlyOf(service) ? READ_ONLY_WHY : missingActionReason(service.type, action);
     const why = missing ?? (isBusy(stateOf(service)) ? 'an action is already under way on it' : null);
     if (why === null) acting.push(service);
     else skipped.push({ service, why });
@@ -58,7 +65,8 @@ export interface ServiceMenuItem {
 }
 
 /** The row menu of one service: the actions its type has (a database's start and stop said as enable and disable). */
-export function oneServiceItems(service: ServiceSummary, state: ServiceActionState | undefined): ServiceMenuItem[] {
+export function oneServiceItems(service: ServiceSummary, state: ServiceActionState | undefined, readOnly = false): ServiceMenuItem[] {
+  if (readOnly) return [{ action: null, label: 'No actions: the panel is read-only', disabled: true, danger: false }];
   const actions = actionsOfType(service.type);
   if (actions.length === 0) {
     return [{ action: null, label: `No actions for a ${service.type.slice(0, 40)} service`, disabled: true, danger: false }];
@@ -98,8 +106,9 @@ export function severalServicesItems(plans: readonly ServiceActionPlan[]): Servi
 export function planEveryAction<T extends ServiceSummary>(
   services: readonly T[],
   stateOf: (service: T) => ServiceActionState | undefined,
+  readOnlyOf: ReadOnlyOf<T> = WRITABLE,
 ): ServiceActionPlan<T>[] {
-  return SERVICE_ACTIONS.map((action) => planServiceAction(services, action, stateOf));
+  return SERVICE_ACTIONS.map((action) => planServiceAction(services, action, stateOf, readOnlyOf));
 }
 
 const PHASE_ORDER = ['sent', 'queued', 'done', 'failed', 'unknown', 'cancelled'] as const;

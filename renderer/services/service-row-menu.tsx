@@ -1,6 +1,6 @@
 import type { ServiceAction } from '../../shared/service-actions.ts';
 import type { ServiceSummary } from '../../shared/services.ts';
-import { oneServiceItems, planEveryAction, severalServicesItems } from './service-action-plan.ts';
+import { oneServiceItems, planEveryAction, type ReadOnlyOf, severalServicesItems } from './service-action-plan.ts';
 import type { ServiceActionState } from '../window/service-action-store.ts';
 import { type MenuEntry, RowMenu } from '../ui/row-menu.tsx';
 import { actionsOfType } from '../../shared/service-actions.ts';
@@ -13,6 +13,8 @@ interface ServiceRowMenuProps<T extends ServiceSummary> {
   label: string;
   at: { x: number; y: number };
   stateOf(service: T): ServiceActionState | undefined;
+  /** A service on a read-only panel is offered no action. */
+  readOnlyOf?: ReadOnlyOf<T>;
   onAsk(services: readonly T[], action: ServiceAction): void;
   /** One service's Deployments or Logs tab, with the service chosen there. */
   onOpenTab(service: T, tab: ServiceTab): void;
@@ -41,13 +43,14 @@ export function ServiceRowMenu<T extends ServiceSummary>({
   label,
   at,
   stateOf,
+  readOnlyOf,
   onAsk,
   onOpenTab,
   onClose,
 }: ServiceRowMenuProps<T>) {
   const one = services.length === 1 ? services[0]! : null;
   const items: MenuEntry<Command>[] = (
-    one ? oneServiceItems(one, stateOf(one)) : severalServicesItems(planEveryAction(services, stateOf))
+    one ? oneServiceItems(one, stateOf(one), readOnlyOf?.(one)) : severalServicesItems(planEveryAction(services, stateOf, readOnlyOf))
   ).map((item) => ({ ...item, command: item.action ?? 'none' }));
   if (one) {
     // Deployments are an app's (the services Paneldeck deploys); every service has a log.

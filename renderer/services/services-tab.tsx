@@ -48,7 +48,9 @@ export function ServicesTab({ panel }: { panel: Panel }) {
     (service: ServiceSummary) => serviceActions.get(serviceActionKey(panel.id, service.projectName, service.name)),
     [serviceActions, panel.id],
   );
-  const plans = useMemo(() => planEveryAction(chosen, stateOf), [chosen, stateOf]);
+  // A read-only panel is offered no action (main would plan none).
+  const readOnlyOf = useCallback(() => panel.readOnly, [panel.readOnly]);
+  const plans = useMemo(() => planEveryAction(chosen, stateOf, readOnlyOf), [chosen, stateOf, readOnlyOf]);
 
   const openMenu = useCallback(
     (service: ServiceSummary, at: OpenMenu['at']) => {
@@ -61,7 +63,7 @@ export function ServicesTab({ panel }: { panel: Panel }) {
   // Straight to main: it shows what will be sent in its own confirmation and asks once; the
   // services whose type lacks the action, or busy with another, are not asked for.
   const run = (services: readonly ServiceSummary[], action: ServiceAction) => {
-    const { acting, skipped } = planServiceAction(services, action, stateOf);
+    const { acting, skipped } = planServiceAction(services, action, stateOf, readOnlyOf);
     if (acting.length === 0) return;
     // Main runs it (followServiceRuns tells the outcome and reads the services again once it ended).
     const items = acting.map(({ projectName, name }) => ({ panelId: panel.id, projectName, serviceName: name }));
@@ -126,6 +128,7 @@ export function ServicesTab({ panel }: { panel: Panel }) {
           label={menu.services.length > 1 ? `${menu.services.length} services` : serviceKey(menu.services[0]!)}
           services={menu.services}
           stateOf={stateOf}
+          readOnlyOf={readOnlyOf}
           onAsk={run}
           onOpenTab={(service, tab) => openTab(panel.id, service, tab)}
           onClose={() => setMenu(null)}

@@ -114,6 +114,26 @@ test('a stop from the row menu asks once, in main, saying what is sent to which 
   await checkScreenBothSizes(page, 'service-actions-03-deploy-failed');
 });
 
+test('a read-only panel: its header and settings say so, and its services offer no action', async ({ page, launch, confirmations }) => {
+  const app = await launch(page);
+  const { id } = await app.core.addPanel({ address: panel.url, name: 'Billing', readOnly: true });
+  await app.core.logIn(id, { email: DEMO_USER.email, password: DEMO_USER.password });
+  const table = await openServices(page, 'Billing');
+  await expect(page.locator('.panel-header')).toContainText('Read-only');
+  await table.getByRole('button', { name: 'Actions for shop/web' }).click();
+  const menu = page.getByRole('menu', { name: 'shop/web' });
+  await expect(menu.getByRole('menuitem', { name: 'No actions: the panel is read-only' })).toBeDisabled();
+  await expect(menu.getByRole('menuitem', { name: /Restart/ })).toHaveCount(0);
+  // Its Deployments and Logs are reads: still there.
+  await expect(menu.getByRole('menuitem', { name: 'Logs' })).toBeVisible();
+  await checkScreenBothSizes(page, 'service-actions-20-read-only-menu');
+  await page.keyboard.press('Escape');
+  expect(confirmations.plans).toHaveLength(0);
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(page.getByRole('checkbox', { name: /Read-only: look, don't touch/ })).toBeChecked();
+  await checkScreenBothSizes(page, 'service-actions-21-read-only-settings');
+});
+
 test('on a red panel, main asks for the panel name to be typed; a lost answer is said as unknown, the deploy as deploying meanwhile', async ({
   page,
   launch,

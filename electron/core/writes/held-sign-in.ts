@@ -38,7 +38,7 @@ export function refuseReadOnly(record: Pick<PanelRecord, 'name' | 'readOnly'>): 
 
 /** Why a read-only panel is left out of a write, in the operator's words. */
 export const readOnlyReason = (name: string): string =>
-  `${name} is read-only in Paneldeck: no write is planned for it. Turn read-only off in its Settings (or in its fleet file) to change it.`;
+  `${name} is read-only in Paneldeck: no write is planned for it. Turn read-only off in its Settings to change it.`;
 
 /** The sign-in a plan is made under: the panel as it is now, with the token it has now; never a read-only panel's. */
 export function plannedSignIn(record: PanelRecord, token: string): PlannedSignIn {

@@ -62,6 +62,21 @@ test('a plan acts on the services that have the action and leaves out, with the 
   assert.deepEqual(planServiceAction([web, db], 'stop', none).acting, [web, db]);
 });
 
+test('a service on a read-only panel is offered no action: left out of every plan, its menu says why', () => {
+  const readOnly = (one: ServiceSummary) => one === web;
+  const plan = planServiceAction([web, stack], 'restart', none, readOnly);
+  assert.deepEqual(plan.acting, [stack]);
+  assert.deepEqual(
+    plan.skipped.map(({ service: one, why }) => `${one.name}: ${why}`),
+    ['web: its panel is read-only'],
+  );
+  assert.ok(planEveryAction([web], none, () => true).every((one) => one.acting.length === 0));
+  assert.deepEqual(oneServiceItems(web, undefined, true), [
+    { action: null, label: 'No actions: the panel is read-only', disabled: true, danger: false },
+  ]);
+  assert.ok(oneServiceItems(web, undefined, false).length > 1);
+});
+
 test('the services not asked of main are said in the window, grouped by why; more than three counted', () => {
   const busy: ServiceActionState = { action: 'restart', phase: 'sent', message: null };
   assert.equal(leftOutText(planServiceAction([web], 'stop', none).skipped), null);
