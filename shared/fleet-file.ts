@@ -87,3 +87,30 @@ export type FleetSharedField = Exclude<(typeof FLEET_PANEL_FIELDS)[number], 'add
 export const FLEET_SHARED_FIELDS: readonly FleetSharedField[] = FLEET_PANEL_FIELDS.filter(
   (field): field is FleetSharedField => field !== 'address',
 );
+
+/** A field both sides changed apart since Paneldeck last read the file: the file keeps its value, here keeps the operator's. */
+export interface FleetFileConflict {
+  panelName: string;
+  address: string;
+  field: FleetSharedField;
+  here: string;
+  there: string;
+}
+
+/** A fleet file Paneldeck follows (`listFleetFiles`). */
+export interface FleetFileInfo {
+  /** Paneldeck's own id for the file on this machine (a panel's `fleetFile`). */
+  id: string;
+  path: string;
+  /** Its panels in the list here. */
+  panels: number;
+  readOnly: boolean;
+  /** When it was last read whole and sound (ISO 8601); null: never. */
+  readAt: string | null;
+  /** Why it is not followed now (damaged, a newer format, gone), in words; null when it is. Never written over meanwhile. */
+  problem: string | null;
+  /** Fields changed both here and there since the last read, kept apart until the operator picks. */
+  conflicts: FleetFileConflict[];
+  /** Panels the file no longer lists, removed here at its last read (the notice, said once). */
+  removed: string[];
+}

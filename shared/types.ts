@@ -101,6 +101,8 @@ export interface Panel {
    * this is the only place such a rule can live. Absent in older files, so false.
    */
   readOnly: boolean;
+  /** The fleet file the panel is shared in (its id in `listFleetFiles`); null for a panel of this machine only. */
+  fleetFile: string | null;
 }
 
 /**
@@ -142,6 +144,8 @@ export const PANEL_FIELDS = {
   muted: 'kept',
   // The team's rule for the panel: exported, imported, shared in a fleet file.
   readOnly: 'setting',
+  // Where this installation follows the panel from: never exported (a file names no other file).
+  fleetFile: 'kept',
 } as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;
 
 /** The fields of `Panel` of one kind (or kinds) of `PANEL_FIELDS`. */

@@ -111,6 +111,20 @@ export function plainEvent(event: PanelEvent): PanelEvent {
       };
     case 'upgradeChanged':
       return { type: event.type, panelId: event.panelId, phase: event.phase, message: event.message };
+    case 'fleetFilesChanged':
+      return {
+        type: event.type,
+        files: event.files.map(({ id, path, panels, readOnly, readAt, problem, conflicts, removed }) => ({
+          id,
+          path,
+          panels,
+          readOnly,
+          readAt,
+          problem,
+          conflicts: conflicts.map(({ panelName, address, field, here, there }) => ({ panelName, address, field, here, there })),
+          removed: [...removed],
+        })),
+      };
     case 'upgradesEnded':
       return {
         type: event.type,
@@ -164,6 +178,7 @@ function plainPanel(panel: Panel): Panel {
     favourite,
     muted,
     readOnly,
+    fleetFile,
   } = panel;
   return {
     id,
@@ -194,6 +209,7 @@ function plainPanel(panel: Panel): Panel {
     favourite,
     muted,
     readOnly,
+    fleetFile,
   };
 }
 

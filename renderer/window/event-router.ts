@@ -61,6 +61,9 @@ export function routePanelEvent(event: PanelEvent, targets: EventTargets): void 
     case 'upgradesEnded':
       // The upgrade run's view listens itself (upgrades-view.tsx): they concern the run it started.
       return;
+    case 'fleetFilesChanged':
+      // Preferences' fleet files section listens itself: the list of panels hears of their changes as panelsChanged.
+      return;
     case 'operationProgress':
       // The console across panels listens itself (fleet-console-view.tsx): they concern the run it started.
       return;

@@ -8,6 +8,7 @@ import {
   appSettingsPatchSchema,
   bulkChangeSchema,
   chosenPanelIdsSchema,
+  fleetFileIdSchema,
   upgradeOptionsSchema,
   upgradePanelIdsSchema,
   credentialsSchema,
@@ -48,6 +49,7 @@ import type { ServerStats, ServiceList } from '../services.ts';
 import type { PanelHealth } from '../fleet-state.ts';
 import type { DeploymentCancelResult, DeploymentList, DeploymentLog } from '../deployments.ts';
 import type { PanelUpgradeResult, UpgradeOptions, UpgradeRun } from '../upgrades.ts';
+import type { FleetFileInfo } from '../fleet-file.ts';
 import type { ServiceLogFollow, ServiceLogs, ServiceLogsInput, ServiceRef } from '../service-logs.ts';
 import type { Alert, StartSummary } from '../alerts.ts';
 import type { CertificateRow } from '../certificates.ts';
@@ -247,6 +249,16 @@ export interface PanelApi {
   cancelUpgrades(): Promise<void>;
   /** The upgrade run under way with each panel's step, for a window reloaded during it; null when none. */
   getUpgradeRun(): Promise<UpgradeRun | null>;
+  /** The fleet files followed here, each with its problem and conflicts. */
+  listFleetFiles(): Promise<FleetFileInfo[]>;
+  /** Asks for a fleet file in main's open dialog and follows it: its panels join the list. Null when the operator cancelled. */
+  openFleetFile(): Promise<FleetFileInfo | null>;
+  /** Asks where in main's save dialog, writes a new fleet file of these panels and follows it. Null when cancelled. */
+  createFleetFile(panelIds: string[]): Promise<FleetFileInfo | null>;
+  /** Moves panels of this machine into a followed fleet file (written back at once). */
+  shareInFleetFile(panelIds: string[], fileId: string): Promise<FleetFileInfo>;
+  /** Stops following a fleet file: its panels stay, as panels of this machine. */
+  closeFleetFile(fileId: string): Promise<void>;
   /**
    * Every signed-in panel's services as main last read them (each check reads the task stats, the
    * list when due): no request is made. A panel not read since the start is absent until its first check.
@@ -374,6 +386,11 @@ export const argumentSchemas = {
   upgradePanels: z.tuple([upgradePanelIdsSchema, upgradeOptionsSchema]),
   cancelUpgrades: z.tuple([]),
   getUpgradeRun: z.tuple([]),
+  listFleetFiles: z.tuple([]),
+  openFleetFile: z.tuple([]),
+  createFleetFile: z.tuple([chosenPanelIdsSchema]),
+  shareInFleetFile: z.tuple([chosenPanelIdsSchema, fleetFileIdSchema]),
+  closeFleetFile: z.tuple([fleetFileIdSchema]),
   getFleetServices: z.tuple([]),
   listCertificates: z.tuple([certificateQuerySchema]),
   listBackups: z.tuple([backupQuerySchema]),

@@ -1,3 +1,4 @@
+import type { FleetFileInfo } from '../fleet-file.ts';
 import { isCommandId, type CommandId } from './commands.ts';
 import type { ErrorInfo } from './errors.ts';
 import { isRecord } from '../guards.ts';
@@ -69,7 +70,9 @@ export type PanelEvent =
   /** The follow ended: stopped (`error` null), or why not (the sign-in ended, the panel closed it or failed). */
   | { type: 'serviceLogEnded'; followId: string; error: ErrorInfo | null }
   /** A read (or allowed write) across panels (`callOperationOnPanels`): one panel's result as it ends, `done` of `total`. */
-  | { type: 'operationProgress'; result: PanelOperationResult; done: number; total: number };
+  | { type: 'operationProgress'; result: PanelOperationResult; done: number; total: number }
+  /** The fleet files followed changed: one read, a problem, a conflict, a file opened or closed. */
+  | { type: 'fleetFilesChanged'; files: FleetFileInfo[] };
 
 export type PanelEventType = PanelEvent['type'];
 
@@ -98,6 +101,7 @@ const EVENT_TYPES: Readonly<Record<PanelEventType, true>> = {
   serviceLogLines: true,
   serviceLogEnded: true,
   operationProgress: true,
+  fleetFilesChanged: true,
 };
 
 function isEventType(type: unknown): type is PanelEventType {
@@ -121,6 +125,7 @@ export function isPanelEvent(value: unknown): value is PanelEvent {
   if (type === 'focusPanel') return value.tab === undefined || isAlertTab(value.tab);
   if (type === 'alertRaised' || type === 'alertChanged') return isAlert(value.alert);
   if (type === 'operationProgress') return isOperationProgress(value);
+  if (type === 'fleetFilesChanged') return Array.isArray((value as { files?: unknown }).files);
   return true;
 }
 

@@ -266,6 +266,9 @@ export const chosenPanelIdsSchema = z
   .min(1, { error: 'Choose at least one panel.' })
   .max(100_000, { error: 'Too many panel ids (100,000 at most).' });
 
+/** A followed fleet file's id, as `listFleetFiles` gives it. */
+export const fleetFileIdSchema = z.uuid({ error: 'Fleet file id must be a UUID.' });
+
 /** The panels of an upgrade run, each once, and how the run is cut into waves. */
 export const upgradePanelIdsSchema = chosenPanelIdsSchema
   .max(UPGRADE_PANELS_MAX, { error: `Too many panels for one run (${UPGRADE_PANELS_MAX.toLocaleString('en-US')} at most).` })

@@ -58,6 +58,12 @@ export interface CoreOptions {
   chooseImportFile?: () => Promise<string | null>;
   /** Asks the operator for a `.csv` or `.json` file to open (the app: the open dialog); null when they cancel. */
   chooseTextFile?: (kind: TextFileKind) => Promise<string | null>;
+  /** Asks the operator for a fleet file to follow (the app: the open dialog); null when they cancel. */
+  chooseFleetFile?: () => Promise<string | null>;
+  /** Asks where a new fleet file goes (the app: the save dialog); null when they cancel. */
+  chooseNewFleetFile?: () => Promise<string | null>;
+  /** How often each fleet file is looked at besides the folder's watcher (the app: 2 s). */
+  fleetFilePollMs?: number;
   /**
    * Where a website's certificate is read (`listCertificates`): the host itself on 443 by default;
    * tests map hosts to loopback TLS servers.

@@ -39,5 +39,6 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
     favourite: panel.favourite ?? false,
     muted: false,
     readOnly: panel.readOnly ?? false,
+    fleetFile: null,
   };
 }

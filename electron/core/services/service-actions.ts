@@ -13,7 +13,7 @@ import { isWritableServiceType, type ServiceVerb, type ServiceWriteName, service
 import type { DataFolder } from '../storage/data-folder.ts';
 import type { PlannedRequest } from '../../../shared/write-plan.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, type PlannedSignIn, plannedSignIn } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, type PlannedSignIn, plannedSignIn, refuseReadOnly } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
@@ -102,6 +102,8 @@ export function serviceActionMethods(parts: ServiceWrites & TokenCalls): CoreMet
       const target = { projectName, serviceName };
       return withToken(parts, panelId, async (held, signal) => {
         const { record, token, state } = held;
+        // Read-only: refused before even the type is read.
+        refuseReadOnly(record);
         // The type's read goes only while the sign-in lasts, as the write after it does.
         const type = await readServiceType(parts.request, record, token, target, { signal, beforeSend: stillHeld(held) });
         const write = plannedWrite(record, token, target, action, type);

@@ -112,6 +112,9 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
     const quiet = muted ?? false;
     return typeof quiet === 'boolean' ? quiet : undefined;
   },
+  /** Absent (this machine only) in older files. */
+  fleetFile: ({ fleetFile }) =>
+    fleetFile === undefined || fleetFile === null ? null : typeof fleetFile === 'string' && fleetFile.length <= 64 ? fleetFile : undefined,
   /** Absent (writes allowed) in older files. */
   readOnly: ({ readOnly }) => {
     const lookOnly = readOnly ?? false;

@@ -18,6 +18,8 @@ import { certificateListMethods } from '../certificates/certificate-list.ts';
 import { DIRECT } from '../certificates/certificate-probe.ts';
 import { backupListMethods } from '../backups/backup-list.ts';
 import { backupRunMethods } from '../backups/backup-runs.ts';
+import { FleetFiles } from '../fleet-files/fleet-files.ts';
+import { fleetFileMethods } from '../fleet-files/fleet-file-methods.ts';
 import { backupFile } from '../backups/backup-file.ts';
 import { deploymentMethods } from '../services/deployments.ts';
 import { upgradeMethods } from '../upgrades/upgrade-run.ts';
@@ -83,7 +85,12 @@ export function createCore(options: CoreOptions): Core {
     () => undefined,
   );
 
-  const emit = (event: PanelEvent) => options.emit?.(event);
+  // The fleet files hear of every panel change too: a change to a shared panel is written back to its file.
+  let fleetFiles: FleetFiles | null = null;
+  const emit = (event: PanelEvent) => {
+    options.emit?.(event);
+    fleetFiles?.panelEvent(event);
+  };
   const cache = new SessionCache();
   const changes = new PanelChangeBatcher(emit, (ids) => {
     const current = opened;
@@ -132,6 +139,30 @@ export function createCore(options: CoreOptions): Core {
   const signInParts: SignInParts = { state: folder.state, now, cache, reader, changes, request, emit, presented };
   // One log in of a panel (and one queue of them) for the log in of one panel and of several, and for API tokens.
   const signIns = createPanelSignIns(signInParts);
+  const panelList = panelMethods({
+    state: folder.state,
+    now,
+    cache,
+    reader,
+    changes,
+    presented,
+    request,
+    emit,
+    fleet: forgetsState,
+    alerts,
+    trust,
+  });
+  fleetFiles = new FleetFiles({
+    state: folder.state,
+    now,
+    emit,
+    store: openStore('fleet-files', { secret: false }),
+    changed: (panelId) => changes.changed(panelId),
+    removePanels: (panelIds) => panelList.removePanels(panelIds),
+    pollMs: options.fleetFilePollMs,
+  });
+  const following = fleetFiles;
+  void ready.then(() => following.start()).catch(() => undefined);
   return validatingArguments({
     ...appMethods(
       {
@@ -143,7 +174,8 @@ export function createCore(options: CoreOptions): Core {
       },
       options,
     ),
-    ...panelMethods({ state: folder.state, now, cache, reader, changes, presented, request, emit, fleet: forgetsState, alerts, trust }),
+    ...panelList,
+    ...fleetFileMethods(following, options),
     ...signInMethods(
       {
         state: folder.state,

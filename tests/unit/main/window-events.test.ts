@@ -52,6 +52,7 @@ const panel: Panel = {
   favourite: true,
   muted: false,
   readOnly: false,
+  fleetFile: null,
 };
 
 const changed: PanelEvent = { type: 'panelsChanged', panels: [panel] };

@@ -1,0 +1,462 @@
+import { randomUUID } from 'node:crypto';
+import { type FSWatcher, watch } from 'node:fs';
+import { open as openFile, readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { PanelError } from '../../../shared/contract/errors.ts';
+import type { PanelEvent } from '../../../shared/contract/events.ts';
+import {
+  FLEET_FILE_FORMAT,
+  FLEET_FILE_SUFFIX,
+  FLEET_FILE_VERSION,
+  type FleetDocument,
+  type FleetFileInfo,
+  type FleetFilePanel,
+} from '../../../shared/fleet-file.ts';
+import { normaliseAddress } from '../common/address.ts';
+import { isRecord } from '../common/guards.ts';
+import { newPanelRecord } from '../panels/new-panel.ts';
+import type { DataFolder } from '../storage/data-folder.ts';
+import type { DocumentStore } from '../storage/document-store.ts';
+import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
+import { diskFiles, writeAtomically } from '../storage/store-files.ts';
+import { fleetFileText, readFleetFile } from './fleet-file-text.ts';
+import { type FleetPanels, mergeFleet } from './fleet-merge.ts';
+
+/**
+ * The fleet files this Paneldeck follows: each one's panels in the list (marked with the file),
+ * kept in step both ways by a three-way merge (`fleet-merge.ts`) against the file as last read or
+ * written here (its base, kept in `fleet-files.json`). A change there (a git pull, a sync) is seen
+ * within seconds (the folder watched, the file polled as the fallback) and applied here; a change
+ * here to a shared field, an added or removed panel, is written back, the file read again under
+ * a lock just before, so that another Paneldeck's change meanwhile is merged, not lost. A file that
+ * cannot be read (damaged, a newer format, conflict markers, gone) is never written over: its
+ * problem is shown and its panels stay as they were. Nothing of a sign-in ever reaches a file.
+ */
+
+export interface FleetFilesParts {
+  state(): Promise<DataFolder>;
+  now(): Date;
+  emit(event: PanelEvent): void;
+  /** Where the followed files and their bases are kept (`fleet-files.json`). */
+  store: DocumentStore;
+  /** Tells the window of panels added or changed from a file (the core's batcher). */
+  changed(panelId: string): void;
+  /** Removes panels the file no longer lists, as the operator's removal does (sign-ins forgotten). */
+  removePanels(panelIds: string[]): Promise<void>;
+  /** How often each file is looked at besides the watcher; the app: 2 s. */
+  pollMs?: number;
+}
+
+interface Followed {
+  id: string;
+  path: string;
+  /** The file as last read or written here, by base URL; null until it was read sound once. */
+  base: Map<string, FleetFilePanel> | null;
+  readOnly: boolean;
+  readAt: string | null;
+  problem: string | null;
+  conflicts: FleetFileInfo['conflicts'];
+  removed: string[];
+  /** What the last look at the file saw (size, time, inode): a poll reads it only when this moved. */
+  seen: string | null;
+  watcher: FSWatcher | null;
+}
+
+const STORE_VERSION = 1;
+
+/** A file followed from now, not read yet. */
+const followed = (id: string, path: string, base: Followed['base'] = null, readOnly = false): Followed => ({
+  id,
+  path,
+  base,
+  readOnly,
+  readAt: null,
+  problem: null,
+  conflicts: [],
+  removed: [],
+  seen: null,
+  watcher: null,
+});
+const LOCK_STALE_MS = 10_000;
+const LOCK_WAIT_MS = 3_000;
+
+export class FleetFiles {
+  readonly #parts: FleetFilesParts;
+  readonly #files = new Map<string, Followed>();
+  /** One reconcile at a time for all files: each touches the one panel list. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #timer: NodeJS.Timeout | null = null;
+  #started: Promise<void> | null = null;
+  /** Panel events caused by applying a file: not written back to it. */
+  #applying = false;
+  /** Which file each panel of a file belongs to: a removed panel's record is gone when its event comes. */
+  readonly #fileOf = new Map<string, string>();
+
+  constructor(parts: FleetFilesParts) {
+    this.#parts = parts;
+  }
+
+  /** Loads the followed files and reads each once, then follows them. */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      for (const saved of this.#load()) this.#files.set(saved.id, saved);
+      for (const file of this.#files.values()) {
+        await this.#reconcile(file);
+        this.#follow(file);
+      }
+      const pollMs = this.#parts.pollMs ?? 2000;
+      this.#timer = setInterval(() => void this.#poll(), pollMs);
+      this.#timer.unref();
+    })();
+    return this.#started;
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    for (const file of this.#files.values()) file.watcher?.close();
+  }
+
+  list(): FleetFileInfo[] {
+    return [...this.#files.values()].map((file) => this.#info(file));
+  }
+
+  /** Follows the fleet file at `path`: its panels join the list (a panel already here by address joins the file). */
+  async open(path: string): Promise<FleetFileInfo> {
+    await this.start();
+    const known = [...this.#files.values()].find((file) => file.path === path);
+    if (known) return this.#info(known);
+    const read = readFleetFile(await readText(path));
+    if (!read.ok) throw new PanelError('INVALID_INPUT', `${read.problem} (${basename(path)})`);
+    const file = followed(randomUUID(), path);
+    this.#files.set(file.id, file);
+    await this.#reconcile(file);
+    this.#follow(file);
+    return this.#info(file);
+  }
+
+  /** Writes a new fleet file at `path` of `panelIds` (the panels move into it) and follows it. */
+  async create(path: string, panelIds: readonly string[]): Promise<FleetFileInfo> {
+    await this.start();
+    if (!path.endsWith(FLEET_FILE_SUFFIX)) path = `${path.replace(/\.json$/i, '')}${FLEET_FILE_SUFFIX}`;
+    if ((await readText(path).catch(() => null)) !== null) {
+      throw new PanelError(
+        'INVALID_INPUT',
+        `${basename(path)} already exists: open it instead (Paneldeck does not write over a file it did not write).`,
+      );
+    }
+    const empty: FleetDocument = { format: FLEET_FILE_FORMAT, version: FLEET_FILE_VERSION, readOnly: false, panels: [] };
+    await writeAtomically(diskFiles, path, [fleetFileText(empty)], 0o644);
+    const file = await this.open(path);
+    await this.share(panelIds, file.id);
+    return this.#info(this.#files.get(file.id)!);
+  }
+
+  /** Moves panels of this machine into the file (written back at once); a panel of another file is refused. */
+  async share(panelIds: readonly string[], fileId: string): Promise<FleetFileInfo> {
+    const file = this.#files.get(fileId);
+    if (!file) throw new PanelError('NOT_FOUND', 'That fleet file is no longer followed here.');
+    if (file.problem) throw new PanelError('INVALID_INPUT', `Nothing was written: ${file.problem}`);
+    const state = await this.#parts.state();
+    const records = panelIds.flatMap((id) => state.registry.get(id) ?? []);
+    const elsewhere = records.find((record) => record.fleetFile !== null && record.fleetFile !== fileId);
+    if (elsewhere)
+      throw new PanelError('INVALID_INPUT', `${elsewhere.name} is shared in another fleet file: take it out of that one first.`);
+    this.#applying = true;
+    try {
+      for (const record of records) {
+        await state.registry.update(record.id, { fleetFile: fileId });
+        this.#fileOf.set(record.id, fileId);
+        this.#parts.changed(record.id);
+      }
+    } finally {
+      this.#applying = false;
+    }
+    await this.#reconcile(file);
+    return this.#info(file);
+  }
+
+  /** Stops following the file: its panels stay here, as panels of this machine. */
+  async close(fileId: string): Promise<void> {
+    const file = this.#files.get(fileId);
+    if (!file) return;
+    file.watcher?.close();
+    this.#files.delete(fileId);
+    const state = await this.#parts.state();
+    for (const record of state.registry.list().filter((one) => one.fleetFile === fileId)) {
+      await state.registry.update(record.id, { fleetFile: null });
+      this.#fileOf.delete(record.id);
+      this.#parts.changed(record.id);
+    }
+    await this.#save();
+    this.#tell();
+  }
+
+  /** The core's panel events: a change to a panel of a file is written back to it. */
+  panelEvent(event: PanelEvent): void {
+    if (this.#applying) return;
+    const fileIds = new Set<string>();
+    if (event.type === 'panelsChanged') for (const panel of event.panels) if (panel.fleetFile) fileIds.add(panel.fleetFile);
+    if (event.type === 'panelsRemoved') for (const id of event.panelIds) if (this.#fileOf.has(id)) fileIds.add(this.#fileOf.get(id)!);
+    for (const fileId of fileIds) {
+      const file = this.#files.get(fileId);
+      if (file) void this.#reconcile(file);
+    }
+  }
+
+  /** Reads the file again when it moved (the watcher's notice, or a poll that saw it change). */
+  async #poll(): Promise<void> {
+    for (const file of this.#files.values()) {
+      const seen = await signature(file.path);
+      if (seen !== file.seen) await this.#reconcile(file);
+    }
+  }
+
+  #follow(file: Followed): void {
+    try {
+      // The folder, not the file: a file replaced by a rename (an atomic write, git) is another inode.
+      file.watcher = watch(dirname(file.path), { persistent: false }, (_event, name) => {
+        if (name === null || name === basename(file.path)) void this.#reconcile(file);
+      });
+      file.watcher.on('error', () => file.watcher?.close());
+    } catch {
+      // No watcher here (a network folder): the poll follows it.
+    }
+  }
+
+  /** One merge of the file with the list, one at a time: read, merge, apply here, and write back when this side changed. */
+  #reconcile(file: Followed): Promise<void> {
+    const run = this.#queue.then(() => this.#mergeOnce(file));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #mergeOnce(file: Followed): Promise<void> {
+    if (!this.#files.has(file.id)) return;
+    const state = await this.#parts.state();
+    const first = await this.#readThere(file);
+    if (!first) return this.#tell();
+    let merge = mergeFleet(file.base ?? new Map(), this.#here(state, file), first.panels);
+    if (merge.writeBack) {
+      // Written back under the lock, the file read again first: another Paneldeck's change meanwhile is merged too.
+      const written = await withLock(file.path, async () => {
+        const again = await this.#readThere(file);
+        if (!again) return false;
+        merge = mergeFleet(file.base ?? new Map(), this.#here(state, file), again.panels);
+        first.readOnly = again.readOnly;
+        if (!merge.writeBack) return true;
+        const panels = [...merge.file.values()];
+        await writeAtomically(
+          diskFiles,
+          file.path,
+          [fleetFileText({ format: FLEET_FILE_FORMAT, version: FLEET_FILE_VERSION, readOnly: again.readOnly, panels })],
+          0o644,
+        );
+        file.seen = await signature(file.path);
+        return true;
+      });
+      if (!written) return this.#tell();
+    }
+    file.readOnly = first.readOnly;
+    await this.#apply(state, file, merge);
+    file.base = merge.nextBase;
+    file.readAt = this.#parts.now().toISOString();
+    file.problem = null;
+    await this.#save();
+    this.#tell();
+  }
+
+  /** The file now, by base URL; null (with its problem kept) when it cannot be read as a fleet file. */
+  async #readThere(file: Followed): Promise<{ panels: FleetPanels; readOnly: boolean } | null> {
+    file.seen = await signature(file.path);
+    let text: string;
+    try {
+      text = await readText(file.path);
+    } catch {
+      file.problem = `The fleet file ${basename(file.path)} cannot be read (moved, deleted, or not allowed): its panels stay as they were. Put it back, or stop following it.`;
+      return null;
+    }
+    const read = readFleetFile(text);
+    if (!read.ok) {
+      file.problem = `${read.problem} Paneldeck does not write over it; its panels stay as they were.`;
+      return null;
+    }
+    const panels = new Map(read.document.panels.map((panel, index) => [read.baseUrls[index]!, panel]));
+    return { panels, readOnly: read.document.readOnly };
+  }
+
+  /** The file's panels as they are here: the shared fields of each record, what only the file holds from its base. */
+  #here(state: DataFolder, file: Followed): Map<string, FleetFilePanel> {
+    const here = new Map<string, FleetFilePanel>();
+    for (const record of state.registry.list()) {
+      if (record.fleetFile !== file.id) continue;
+      this.#fileOf.set(record.id, file.id);
+      here.set(record.baseUrl, filePanelOf(record, file.base?.get(record.baseUrl), file.readOnly));
+    }
+    // Removed here since the last merge: gone from `here`, so the merge takes them out of the file.
+    return here;
+  }
+
+  async #apply(state: DataFolder, file: Followed, merge: ReturnType<typeof mergeFleet>): Promise<void> {
+    this.#applying = true;
+    try {
+      const byBase = new Map(state.registry.list().map((record) => [record.baseUrl, record]));
+      for (const panel of merge.added) {
+        const { baseUrl, display } = normaliseAddress(panel.address, { allowPlainHttp: panel.allowPlainHttp });
+        const existing = byBase.get(baseUrl);
+        if (existing) {
+          await state.registry.update(existing.id, { ...recordChangeOf(panel, file.readOnly), fleetFile: file.id });
+          this.#fileOf.set(existing.id, file.id);
+          this.#parts.changed(existing.id);
+          continue;
+        }
+        const record = newPanelRecord({ baseUrl, display, ...recordChangeOf(panel, file.readOnly) }, this.#parts.now().toISOString());
+        await state.registry.insert({ ...record, fleetFile: file.id });
+        this.#fileOf.set(record.id, file.id);
+        this.#parts.changed(record.id);
+      }
+      for (const { baseUrl, change } of merge.changed) {
+        const record = byBase.get(baseUrl);
+        if (!record) continue;
+        await state.registry.update(record.id, recordChangeOf({ ...filePanelOf(record, undefined, false), ...change }, file.readOnly));
+        this.#parts.changed(record.id);
+      }
+      // The whole file made read-only (or not) reaches every panel of it.
+      for (const record of state.registry.list())
+        if (record.fleetFile === file.id && file.readOnly && !record.readOnly) {
+          await state.registry.update(record.id, { readOnly: true });
+          this.#parts.changed(record.id);
+        }
+      const removed = merge.removed.flatMap((baseUrl) => byBase.get(baseUrl) ?? []);
+      file.removed = removed.map((record) => record.name);
+      if (removed.length > 0) await this.#parts.removePanels(removed.map((record) => record.id));
+      for (const record of removed) this.#fileOf.delete(record.id);
+      file.conflicts = merge.conflicts.map(({ baseUrl, field, here, there }) => ({
+        panelName: byBase.get(baseUrl)?.name ?? baseUrl,
+        address: merge.file.get(baseUrl)?.address ?? baseUrl,
+        field,
+        here: JSON.stringify(here),
+        there: JSON.stringify(there),
+      }));
+    } finally {
+      this.#applying = false;
+    }
+  }
+
+  #info(file: Followed): FleetFileInfo {
+    const panels = [...this.#fileOf.values()].filter((id) => id === file.id).length;
+    const { id, path, readOnly, readAt, problem, conflicts, removed } = file;
+    return { id, path, panels, readOnly, readAt, problem, conflicts: [...conflicts], removed: [...removed] };
+  }
+
+  #tell(): void {
+    try {
+      this.#parts.emit({ type: 'fleetFilesChanged', files: this.list() });
+    } catch {
+      // A window that is gone does not stop a file being followed.
+    }
+  }
+
+  #load(): Followed[] {
+    const document = this.#parts.store.read();
+    if (!isRecord(document) || document.version !== STORE_VERSION || !Array.isArray(document.files)) return [];
+    return document.files.flatMap((entry): Followed[] => {
+      if (!isRecord(entry) || typeof entry.id !== 'string' || typeof entry.path !== 'string') return [];
+      // The base is kept as the file's own text: read back by the same rules as the file.
+      const read = typeof entry.base === 'string' ? readFleetFile(entry.base) : null;
+      const base = read?.ok ? new Map(read.document.panels.map((panel, index) => [read.baseUrls[index]!, panel])) : null;
+      return [followed(entry.id, entry.path, base, read?.ok ? read.document.readOnly : false)];
+    });
+  }
+
+  async #save(): Promise<void> {
+    const files = [...this.#files.values()].map((file) => ({
+      id: file.id,
+      path: file.path,
+      base: file.base
+        ? fleetFileText({
+            format: FLEET_FILE_FORMAT,
+            version: FLEET_FILE_VERSION,
+            readOnly: file.readOnly,
+            panels: [...file.base.values()],
+          })
+        : null,
+    }));
+    await this.#parts.store.save(null, () => ({ version: STORE_VERSION, files }));
+  }
+}
+
+/** A record's shared fields as the file writes them; what only the file holds (notes, a pin, a hand-set generation) kept from its base. */
+function filePanelOf(record: PanelRecord, base: FleetFilePanel | undefined, fileReadOnly: boolean): FleetFilePanel {
+  return {
+    address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
+    name: record.name,
+    group: record.group,
+    tags: [...record.tags],
+    colour: record.colour,
+    notes: base?.notes ?? '',
+    generation: base?.generation ?? null,
+    allowPlainHttp: record.allowPlainHttp,
+    certificateSha256: base?.certificateSha256 ?? null,
+    // A file read-only as a whole keeps each panel's own flag as the file has it.
+    readOnly: fileReadOnly ? (base?.readOnly ?? false) : record.readOnly,
+  };
+}
+
+/** What a file's panel sets on its record here: its shared fields; read-only when it or its whole file is. */
+function recordChangeOf(panel: FleetFilePanel, fileReadOnly: boolean): PanelRecordChange {
+  return {
+    name: panel.name,
+    group: panel.group,
+    tags: [...panel.tags],
+    colour: panel.colour,
+    allowPlainHttp: panel.allowPlainHttp,
+    readOnly: panel.readOnly || fileReadOnly,
+    ...(panel.generation ? { generation: panel.generation } : {}),
+  };
+}
+
+async function readText(path: string): Promise<string> {
+  return readFile(path, 'utf8');
+}
+
+/** What changes when a file is written: its size, time and inode. */
+async function signature(path: string): Promise<string | null> {
+  try {
+    const { size, mtimeMs, ino } = await stat(path);
+    return `${size} ${mtimeMs} ${ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs `work` holding `<file>.lock` (made exclusively): two Paneldecks on one machine (or on a
+ * synced folder) write back one at a time. A lock older than 10 s is a crashed writer's and taken.
+ */
+async function withLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await openFile(lock, 'wx');
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
+      if (age > LOCK_STALE_MS) await rm(lock, { force: true });
+      else if (Date.now() > until)
+        throw new PanelError('STORAGE', `${basename(path)} is being written by another Paneldeck: try again in a moment.`);
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
