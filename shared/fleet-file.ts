@@ -114,3 +114,6 @@ export interface FleetFileInfo {
   /** Panels the file no longer lists, removed here at its last read (the notice, said once). */
   removed: string[];
 }
+
+/** A file's name as the window shows it: the last part of its path. */
+export const fleetFileName = (path: string): string => path.split(/[\\/]/).at(-1) ?? path;

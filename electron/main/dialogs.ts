@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { BaseWindow, Dialog, FileFilter, OpenDialogOptions, SaveDialogOptions } from 'electron';
 import type { CoreOptions } from '../core/index.ts';
 import type { TextFileKind } from '../../shared/text-files.ts';
+import { FLEET_FILE_SUFFIX } from '../../shared/fleet-file.ts';
 
 /** The part of Electron's `dialog` main uses. */
 export type DialogApi = Pick<Dialog, 'showSaveDialog' | 'showOpenDialog' | 'showErrorBox'>;
@@ -14,9 +15,13 @@ export interface DialogPlaces {
 }
 
 /** The files the core asks the operator for, each in the system's own dialog: the window never touches the file system. */
-export type FileChoices = Required<Pick<CoreOptions, 'chooseExportFile' | 'chooseImportFile' | 'chooseTextFile'>>;
+export type FileChoices = Required<
+  Pick<CoreOptions, 'chooseExportFile' | 'chooseImportFile' | 'chooseTextFile' | 'chooseFleetFile' | 'chooseNewFleetFile'>
+>;
 
 const ALL_FILES: FileFilter = { name: 'All files', extensions: ['*'] };
+/** The filter sees the last extension only: every `.json`, a fleet file among them. */
+const FLEET_FILTER: FileFilter = { name: 'Paneldeck fleet file', extensions: ['json'] };
 const FILTER_OF: Readonly<Record<TextFileKind, FileFilter>> = {
   csv: { name: 'CSV', extensions: ['csv'] },
   json: { name: 'JSON', extensions: ['json'] },
@@ -49,6 +54,9 @@ export function fileDialogs(dialog: DialogApi, { documents, window }: DialogPlac
         filters: [{ name: 'Panels (JSON export, CSV, text)', extensions: ['json', 'csv', 'txt'] }, ALL_FILES],
       }),
     chooseTextFile: (kind) => open({ defaultPath: documents(), properties: ['openFile'], filters: [FILTER_OF[kind], ALL_FILES] }),
+    // Wherever the team keeps it: a git working tree, a synced folder.
+    chooseFleetFile: () => open({ defaultPath: documents(), properties: ['openFile'], filters: [FLEET_FILTER, ALL_FILES] }),
+    chooseNewFleetFile: () => save({ defaultPath: join(documents(), `team${FLEET_FILE_SUFFIX}`), filters: [FLEET_FILTER] }),
   };
 }
 

@@ -1,3 +1,5 @@
+import { fleetFileName } from '../../shared/fleet-file.ts';
+import { useFleetFiles } from '../window/use-fleet-files.ts';
 import { useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { COLOUR_NAMES, type PanelColour } from '../../shared/labels.ts';
 import type { BulkChange } from '../../shared/schemas/schemas.ts';
@@ -60,6 +62,13 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
   const signedIn = panels.filter((panel) => panel.signedIn);
   const many = count(panels.length);
 
+  const files = useFleetFiles();
+  /** Into a followed fleet file (`fileId`), or a new one where main's save dialog says (null). */
+  const share = (fileId: string | null) =>
+    run(async () => {
+      const file = fileId === null ? await api.createFleetFile(ids) : await api.shareInFleetFile(ids, fileId);
+      return file ? `${count(panels.length)} shared in ${fleetFileName(file.path)}.` : '';
+    });
   /** Whether the action succeeded; what it did, or why it failed, is shown. */
   const run = (action: () => Promise<string>) =>
     runBusy(async () => {
@@ -158,6 +167,20 @@ export function BulkView({ panels, groups, onClear }: BulkViewProps) {
         <button type="button" disabled={busy} onClick={() => exportPanels(ids)}>
           Export {many}…
         </button>
+        <button type="button" disabled={busy} onClick={() => void share(null)} title="Write them to a new fleet file the team keeps">
+          New fleet file of {many}…
+        </button>
+        {files.map((file) => (
+          <button
+            key={file.id}
+            type="button"
+            disabled={busy || file.problem !== null}
+            onClick={() => void share(file.id)}
+            title={file.path}
+          >
+            Share {many} in {fleetFileName(file.path)}
+          </button>
+        ))}
         <button type="button" className="button-danger" disabled={busy} onClick={askRemove}>
           Remove {many}…
         </button>

@@ -1,3 +1,5 @@
+import { fleetFileName } from '../../shared/fleet-file.ts';
+import { useFleetFiles } from '../window/use-fleet-files.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
@@ -270,6 +272,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
             {panel.panelVersion !== null && <span className="status-badge panel-version">{versionLabel(panel.panelVersion)}</span>}
             <StateBadge panel={panel} health={health} />
             {isApiTokenSignIn(panel) && <span className="status-badge">API token</span>}
+            {panel.fleetFile && <SharedBadge fileId={panel.fleetFile} />}
             {panel.readOnly && (
               <span className="status-badge" title="Paneldeck plans no write for this panel (its Settings)">
                 Read-only
@@ -319,5 +322,15 @@ export function PanelView({ panel, groups }: PanelViewProps) {
         )}
       </ErrorBoundary>
     </article>
+  );
+}
+
+/** The panel is shared in a fleet file: which, by its name. */
+function SharedBadge({ fileId }: { fileId: string }) {
+  const file = useFleetFiles().find((one) => one.id === fileId);
+  return (
+    <span className="status-badge" title={file ? `Shared in ${file.path}` : 'Shared in a fleet file'}>
+      {file ? `Shared: ${fleetFileName(file.path)}` : 'Shared'}
+    </span>
   );
 }

@@ -1,3 +1,4 @@
+import { FleetFileSettings } from './fleet-file-settings.tsx';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AppStatus } from '../../shared/types.ts';
 import { useApi, useStatus, useWindowContext } from '../window/app-context.tsx';
@@ -72,6 +73,7 @@ function Preferences({ status, onClose }: { status: AppStatus; onClose(): void }
           <BackgroundChecks draft={draft} onEdit={onEdit} fieldError={fieldError} />
           <AlertSettings draft={draft} onEdit={onEdit} fieldError={fieldError} />
           <AppearanceSettings draft={draft} onEdit={onEdit} fieldError={fieldError} />
+          <FleetFileSettings />
           {error && (field === null || typeof draft[field] === 'boolean') && (
             <div className="notice notice-error" role="alert">
               <p>{error.message}</p>

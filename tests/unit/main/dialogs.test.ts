@@ -89,6 +89,18 @@ test('import and text files: the open dialog, without a window when there is non
   );
 });
 
+test('a fleet file: the open dialog for one to follow, the save dialog for a new one named as fleet files are', async () => {
+  const { dialog, asked } = fakeDialog({ canceled: false, path: '/repo/acme.paneldeck-fleet.json' });
+  const choices = fileDialogs(dialog, { documents: () => documents, window: () => null });
+  assert.equal(await choices.chooseFleetFile(), '/repo/acme.paneldeck-fleet.json');
+  await choices.chooseNewFleetFile();
+  assert.deepEqual(
+    asked.map(({ kind }) => kind),
+    ['open', 'save'],
+  );
+  assert.match((asked[1]!.options as SaveDialogOptions).defaultPath ?? '', /team\.paneldeck-fleet\.json$/);
+});
+
 test('a failed start: one error box saying why', () => {
   const { dialog, asked } = fakeDialog({ canceled: true, path: null });
   showStartFailure(dialog, 'The data folder cannot be written.');

@@ -1,0 +1,56 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { tempDir } from '../support/helpers.ts';
+import { expect, test } from './fixtures.ts';
+import { checkScreenBothSizes } from './screens.ts';
+
+/**
+ * Issue 33's fleet file in the window: two panels of the selection written to a new fleet file
+ * (main's save dialog), the panel's header saying where it is shared, Preferences listing the file;
+ * a rename made in the file by someone else reaching the list; a damaged file said so and not
+ * written over.
+ */
+
+const panelList = (page: Page) => page.getByRole('navigation', { name: 'Panels' });
+
+test('a new fleet file of the selection; a change there comes here; a damaged file is said and kept', async ({ page, launch }) => {
+  const folder = await tempDir('paneldeck-team-');
+  const path = join(folder.path, 'team.paneldeck-fleet.json');
+  try {
+    const app = await launch(page, {
+      core: { chooseNewFleetFile: async () => path, chooseFleetFile: async () => path, fleetFilePollMs: 100 },
+    });
+    await app.core.addPanel({ address: 'shop.acme.example', name: 'Shop', group: 'Acme' });
+    await app.core.addPanel({ address: 'blog.acme.example', name: 'Blog', group: 'Acme' });
+    await expect(panelList(page).getByRole('treeitem', { name: /Blog/ })).toBeVisible();
+    await panelList(page).getByRole('tree').focus();
+    await page.keyboard.press('Control+a');
+    const bulk = page.getByRole('region', { name: '2 panels selected' });
+    await bulk.getByRole('button', { name: 'New fleet file of 2 panels…' }).click();
+    await expect(bulk.getByRole('status')).toHaveText('2 panels shared in team.paneldeck-fleet.json.');
+    await expect(bulk.getByRole('button', { name: 'Share 2 panels in team.paneldeck-fleet.json' })).toBeVisible();
+    await checkScreenBothSizes(page, 'fleet-files-01-shared');
+    expect(JSON.parse(readFileSync(path, 'utf8')).panels.map((one: { name: string }) => one.name)).toEqual(['Blog', 'Shop']);
+
+    // Someone renames Shop in the file (a git pull): the list follows.
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"name": "Shop"', '"name": "Shop EU"'));
+    await expect(panelList(page).getByRole('treeitem', { name: /Shop EU/ })).toBeVisible();
+    await panelList(page)
+      .getByRole('treeitem', { name: /Shop EU/ })
+      .click();
+    await expect(page.locator('.panel-header')).toContainText('Shared: team.paneldeck-fleet.json');
+
+    // Damaged (a merge gone wrong): said in Preferences, the file left as it is.
+    const damaged = '<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> theirs\n';
+    writeFileSync(path, damaged);
+    await page.getByRole('button', { name: 'Preferences' }).click();
+    const section = page.getByRole('region', { name: 'Fleet files' });
+    await expect(section.getByRole('alert')).toContainText('unresolved merge conflicts');
+    await section.scrollIntoViewIfNeeded();
+    await checkScreenBothSizes(page, 'fleet-files-02-damaged');
+    expect(readFileSync(path, 'utf8')).toBe(damaged);
+  } finally {
+    await folder.cleanup();
+  }
+});
