@@ -113,6 +113,12 @@ export interface FleetFileInfo {
   conflicts: FleetFileConflict[];
   /** Panels the file no longer lists, removed here at its last read (the notice, said once). */
   removed: string[];
+  /**
+   * Signed-in panels the file pins to another certificate (or to none) than the one trusted here:
+   * not taken from the file. The operator compares and trusts it on the panel (its Session tab)
+   * before any token goes to it.
+   */
+  trust: { panelName: string; address: string; fileSha256: string | null }[];
 }
 
 /** A file's name as the window shows it: the last part of its path. */

@@ -114,7 +114,7 @@ export function plainEvent(event: PanelEvent): PanelEvent {
     case 'fleetFilesChanged':
       return {
         type: event.type,
-        files: event.files.map(({ id, path, panels, readOnly, readAt, problem, conflicts, removed }) => ({
+        files: event.files.map(({ id, path, panels, readOnly, readAt, problem, conflicts, removed, trust }) => ({
           id,
           path,
           panels,
@@ -123,6 +123,7 @@ export function plainEvent(event: PanelEvent): PanelEvent {
           problem,
           conflicts: conflicts.map(({ panelName, address, field, here, there }) => ({ panelName, address, field, here, there })),
           removed: [...removed],
+          trust: trust.map(({ panelName, address, fileSha256 }) => ({ panelName, address, fileSha256 })),
         })),
       };
     case 'upgradesEnded':

@@ -46,6 +46,14 @@ export function FleetFileSettings() {
                 </p>
               )}
               {file.removed.length > 0 && <p className="muted">Removed from the file by someone, and here: {file.removed.join(', ')}.</p>}
+              {file.trust.map((one) => (
+                <p key={`trust ${one.address}`} className="notice notice-warning">
+                  {one.panelName}: the file pins{' '}
+                  {one.fileSha256 === null ? 'no certificate' : `the certificate ${one.fileSha256.slice(0, 23)}…`}, not the one trusted
+                  here. Its token keeps going only to the one trusted here: compare and trust the other on its Session tab if the team
+                  changed it.
+                </p>
+              ))}
               {file.conflicts.map((conflict) => (
                 <p key={`${conflict.address} ${conflict.field}`} className="notice notice-warning">
                   {conflict.panelName}: its {conflict.field} is {conflict.here} here and {conflict.there} in the file. Set it here to the

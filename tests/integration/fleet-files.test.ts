@@ -196,6 +196,32 @@ test('a panel removed by one is removed for the other, said once; its sign-in fo
   assert.deepEqual(fileB?.removed, ['Blog EU']);
 });
 
+test("the file's pin is taken for a panel not signed in; a signed-in panel it pins elsewhere is asked about, its pin here unchanged", async () => {
+  const pin = Array.from({ length: 32 }, (_, index) => (index * 7).toString(16).toUpperCase().padStart(2, '0')).join(':');
+  const document = JSON.parse(readFileSync(fleetPath, 'utf8')) as { panels: Record<string, unknown>[] };
+  const shop = document.panels.find((panel) => String(panel.name).startsWith('Shop'))!;
+  shop.certificateSha256 = pin;
+  document.panels.push({ ...shop, address: 'edge.acme.example', name: 'Edge' });
+  writeFileSync(fleetPath, `${JSON.stringify(document, null, 2)}\n`);
+  const edge = named('Edge')(await until(b, (panels) => Boolean(named('Edge')(panels)), 'Edge at B'))!;
+  assert.equal(edge.trustedCertificate?.sha256, pin, 'pinned: not signed in, nothing at stake yet');
+  const asked = await eventually(
+    b,
+    async () => {
+      const [file] = await b.core.listFleetFiles();
+      return file && file.trust.length > 0 ? file.trust : undefined;
+    },
+    'the trust question at B',
+  );
+  assert.deepEqual(
+    asked.map((one) => [one.panelName.startsWith('Shop'), one.fileSha256]),
+    [[true, pin]],
+  );
+  const shopB = (await b.core.listPanels()).find((panel) => panel.name.startsWith('Shop'))!;
+  assert.equal(shopB.trustedCertificate, null, 'the signed-in panel keeps its trust until the operator trusts another');
+  assert.equal(shopB.signedIn, true);
+});
+
 test('a damaged file is refused, its panels kept, and never written over, even after a change here', async () => {
   const before = readFileSync(fleetPath, 'utf8');
   const damaged = `${before.slice(0, before.length / 2)}`;

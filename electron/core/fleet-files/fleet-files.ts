@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { open as openFile, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { PanelError } from '../../../shared/contract/errors.ts';
+import { type CertificateInfo, PanelError } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import {
   FLEET_FILE_FORMAT,
@@ -43,6 +43,8 @@ export interface FleetFilesParts {
   changed(panelId: string): void;
   /** Removes panels the file no longer lists, as the operator's removal does (sign-ins forgotten). */
   removePanels(panelIds: string[]): Promise<void>;
+  /** Tells that a panel's pinned certificate changed (the file pinned a panel not signed in). */
+  trustChanged(): void;
   /** How often each file is looked at besides the watcher; the app: 2 s. */
   pollMs?: number;
 }
@@ -57,6 +59,7 @@ interface Followed {
   problem: string | null;
   conflicts: FleetFileInfo['conflicts'];
   removed: string[];
+  trust: FleetFileInfo['trust'];
   /** What the last look at the file saw (size, time, inode): a poll reads it only when this moved. */
   seen: string | null;
   watcher: FSWatcher | null;
@@ -74,6 +77,7 @@ const followed = (id: string, path: string, base: Followed['base'] = null, readO
   problem: null,
   conflicts: [],
   removed: [],
+  trust: [],
   seen: null,
   watcher: null,
 });
@@ -299,26 +303,50 @@ export class FleetFiles {
 
   async #apply(state: DataFolder, file: Followed, merge: ReturnType<typeof mergeFleet>): Promise<void> {
     this.#applying = true;
+    const trust: FleetFileInfo['trust'] = [];
+    let pinned = false;
+    /**
+     * The file's pin for a record: taken for a panel not signed in (nothing of it is at stake
+     * yet); for a signed-in one only when it is the pin already trusted here, else asked about.
+     */
+    const pinOf = (record: PanelRecord | undefined, panel: FleetFilePanel): PanelRecordChange => {
+      const here = record?.trustedCertificate?.sha256 ?? null;
+      if (panel.certificateSha256 === here) return {};
+      if (record && state.vault.token(record.id, record.baseUrl) !== undefined) {
+        trust.push({ panelName: record.name, address: panel.address, fileSha256: panel.certificateSha256 });
+        return {};
+      }
+      pinned = true;
+      return { trustedCertificate: panel.certificateSha256 === null ? null : pinnedByFingerprint(panel.certificateSha256) };
+    };
     try {
       const byBase = new Map(state.registry.list().map((record) => [record.baseUrl, record]));
       for (const panel of merge.added) {
         const { baseUrl, display } = normaliseAddress(panel.address, { allowPlainHttp: panel.allowPlainHttp });
         const existing = byBase.get(baseUrl);
         if (existing) {
-          await state.registry.update(existing.id, { ...recordChangeOf(panel, file.readOnly), fleetFile: file.id });
+          await state.registry.update(existing.id, {
+            ...recordChangeOf(panel, file.readOnly),
+            ...pinOf(existing, panel),
+            fleetFile: file.id,
+          });
           this.#fileOf.set(existing.id, file.id);
           this.#parts.changed(existing.id);
           continue;
         }
         const record = newPanelRecord({ baseUrl, display, ...recordChangeOf(panel, file.readOnly) }, this.#parts.now().toISOString());
-        await state.registry.insert({ ...record, fleetFile: file.id });
+        await state.registry.insert({ ...record, ...pinOf(undefined, panel), fleetFile: file.id });
         this.#fileOf.set(record.id, file.id);
         this.#parts.changed(record.id);
       }
       for (const { baseUrl, change } of merge.changed) {
         const record = byBase.get(baseUrl);
         if (!record) continue;
-        await state.registry.update(record.id, recordChangeOf({ ...filePanelOf(record, undefined, false), ...change }, file.readOnly));
+        const changedPanel = { ...filePanelOf(record, undefined, false), ...change };
+        await state.registry.update(record.id, {
+          ...recordChangeOf(changedPanel, file.readOnly),
+          ...('certificateSha256' in change ? pinOf(record, changedPanel) : {}),
+        });
         this.#parts.changed(record.id);
       }
       // The whole file made read-only (or not) reaches every panel of it.
@@ -331,6 +359,18 @@ export class FleetFiles {
       file.removed = removed.map((record) => record.name);
       if (removed.length > 0) await this.#parts.removePanels(removed.map((record) => record.id));
       for (const record of removed) this.#fileOf.delete(record.id);
+      // Asked about until the panel trusts what the file pins: each read says it again.
+      for (const record of state.registry.list()) {
+        const panel = record.fleetFile === file.id ? merge.file.get(record.baseUrl) : undefined;
+        if (
+          panel &&
+          !trust.some((one) => one.address === panel.address) &&
+          panel.certificateSha256 !== (record.trustedCertificate?.sha256 ?? null)
+        )
+          if (state.vault.token(record.id, record.baseUrl) !== undefined)
+            trust.push({ panelName: record.name, address: panel.address, fileSha256: panel.certificateSha256 });
+      }
+      file.trust = trust;
       file.conflicts = merge.conflicts.map(({ baseUrl, field, here, there }) => ({
         panelName: byBase.get(baseUrl)?.name ?? baseUrl,
         address: merge.file.get(baseUrl)?.address ?? baseUrl,
@@ -340,13 +380,14 @@ export class FleetFiles {
       }));
     } finally {
       this.#applying = false;
+      if (pinned) this.#parts.trustChanged();
     }
   }
 
   #info(file: Followed): FleetFileInfo {
     const panels = [...this.#fileOf.values()].filter((id) => id === file.id).length;
-    const { id, path, readOnly, readAt, problem, conflicts, removed } = file;
-    return { id, path, panels, readOnly, readAt, problem, conflicts: [...conflicts], removed: [...removed] };
+    const { id, path, readOnly, readAt, problem, conflicts, removed, trust } = file;
+    return { id, path, panels, readOnly, readAt, problem, conflicts: [...conflicts], removed: [...removed], trust: [...trust] };
   }
 
   #tell(): void {
@@ -397,7 +438,8 @@ function filePanelOf(record: PanelRecord, base: FleetFilePanel | undefined, file
     notes: base?.notes ?? '',
     generation: base?.generation ?? null,
     allowPlainHttp: record.allowPlainHttp,
-    certificateSha256: base?.certificateSha256 ?? null,
+    // The file's pin is the file's; a panel shared from here brings the one trusted here.
+    certificateSha256: base ? base.certificateSha256 : (record.trustedCertificate?.sha256 ?? null),
     // A file read-only as a whole keeps each panel's own flag as the file has it.
     readOnly: fileReadOnly ? (base?.readOnly ?? false) : record.readOnly,
   };
@@ -414,6 +456,11 @@ function recordChangeOf(panel: FleetFilePanel, fileReadOnly: boolean): PanelReco
     readOnly: panel.readOnly || fileReadOnly,
     ...(panel.generation ? { generation: panel.generation } : {}),
   };
+}
+
+/** A pin known by its fingerprint alone, as an import of one is (`transfer/import-entry.ts`). */
+function pinnedByFingerprint(sha256: string): CertificateInfo {
+  return { sha256, subject: 'Not known (pinned by its fleet file)', issuer: 'Not known', validFrom: '', validTo: '' };
 }
 
 async function readText(path: string): Promise<string> {

@@ -159,6 +159,7 @@ export function createCore(options: CoreOptions): Core {
     store: openStore('fleet-files', { secret: false }),
     changed: (panelId) => changes.changed(panelId),
     removePanels: (panelIds) => panelList.removePanels(panelIds),
+    trustChanged: () => trust.changed(),
     pollMs: options.fleetFilePollMs,
   });
   const following = fleetFiles;
