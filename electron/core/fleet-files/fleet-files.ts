@@ -321,40 +321,37 @@ export class FleetFiles {
     };
     try {
       const byBase = new Map(state.registry.list().map((record) => [record.baseUrl, record]));
+      // One write for the whole read: a file of ten thousand panels lands whole, not one panel a write.
+      const additions: PanelRecord[] = [];
+      const changes = new Map<string, PanelRecordChange>();
+      const change = (id: string, next: PanelRecordChange) => changes.set(id, { ...changes.get(id), ...next });
       for (const panel of merge.added) {
         const { baseUrl, display } = normaliseAddress(panel.address, { allowPlainHttp: panel.allowPlainHttp });
         const existing = byBase.get(baseUrl);
         if (existing) {
-          await state.registry.update(existing.id, {
-            ...recordChangeOf(panel, file.readOnly),
-            ...pinOf(existing, panel),
-            fleetFile: file.id,
-          });
+          change(existing.id, { ...recordChangeOf(panel, file.readOnly), ...pinOf(existing, panel), fleetFile: file.id });
           this.#fileOf.set(existing.id, file.id);
-          this.#parts.changed(existing.id);
           continue;
         }
         const record = newPanelRecord({ baseUrl, display, ...recordChangeOf(panel, file.readOnly) }, this.#parts.now().toISOString());
-        await state.registry.insert({ ...record, ...pinOf(undefined, panel), fleetFile: file.id });
+        additions.push({ ...record, ...pinOf(undefined, panel), fleetFile: file.id });
         this.#fileOf.set(record.id, file.id);
-        this.#parts.changed(record.id);
       }
-      for (const { baseUrl, change } of merge.changed) {
+      for (const { baseUrl, change: there } of merge.changed) {
         const record = byBase.get(baseUrl);
         if (!record) continue;
-        const changedPanel = { ...filePanelOf(record, undefined, false), ...change };
-        await state.registry.update(record.id, {
+        const changedPanel = { ...filePanelOf(record, undefined, false), ...there };
+        change(record.id, {
           ...recordChangeOf(changedPanel, file.readOnly),
-          ...('certificateSha256' in change ? pinOf(record, changedPanel) : {}),
+          ...('certificateSha256' in there ? pinOf(record, changedPanel) : {}),
         });
-        this.#parts.changed(record.id);
       }
-      // The whole file made read-only (or not) reaches every panel of it.
-      for (const record of state.registry.list())
-        if (record.fleetFile === file.id && file.readOnly && !record.readOnly) {
-          await state.registry.update(record.id, { readOnly: true });
-          this.#parts.changed(record.id);
-        }
+      // The whole file made read-only reaches every panel of it.
+      if (file.readOnly)
+        for (const record of state.registry.list())
+          if (record.fleetFile === file.id && !record.readOnly) change(record.id, { readOnly: true });
+      if (additions.length > 0 || changes.size > 0) await state.registry.insertAndUpdate(additions, changes);
+      for (const id of [...additions.map((record) => record.id), ...changes.keys()]) this.#parts.changed(id);
       const removed = merge.removed.flatMap((baseUrl) => byBase.get(baseUrl) ?? []);
       file.removed = removed.map((record) => record.name);
       if (removed.length > 0) await this.#parts.removePanels(removed.map((record) => record.id));
