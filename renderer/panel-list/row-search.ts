@@ -99,12 +99,16 @@ export function matchingRows<R>(rows: readonly R[], matcher: RowMatcher<R> | nul
 
 /**
  * What a panel's search matches: the version as the header shows it, so "2.30" finds the panels
- * on 2.30.x; the state and the colour as whole words, so "red" is a colour and never "expi-red".
+ * on 2.30.x, and "read-only" for a read-only panel; the state, the colour and "shared" (a panel of
+ * a fleet file) as whole words, so "red" is a colour and never "expi-red".
  */
 function panelSearchEntry(panel: Panel, row: FleetRow): SearchEntry {
   const version = panel.panelVersion === null ? '' : versionLabel(panel.panelVersion);
-  const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}`;
+  // "read-only" as the header says it: a field, so the hyphen typed matches too.
+  const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}${panel.readOnly ? '\nread-only readonly' : ''}`;
   // The colour as its menu names it: "red" and "production" both find the red panels.
   const colour = panel.colour === null ? '' : COLOUR_NAMES[panel.colour];
-  return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${colour}`);
+  // "shared" finds the panels of a fleet file.
+  const shared = panel.fleetFile === null ? '' : ' shared';
+  return searchEntry(panel.name, fields, `${row.label} ${STATUS_WORDS[row.kind]} ${colour}${shared}`);
 }

@@ -70,3 +70,20 @@ test('a row is built again only when its panel or its state changes', () => {
   assert.equal(healed.attention.attention, false);
   assert.equal(first.attention.reason, '2 services down');
 });
+
+test('"shared" finds the panels of a fleet file and "readonly" the read-only ones, as whole words', () => {
+  const mixed = [
+    samplePanel(10, { name: 'team shop', fleetFile: '11111111-1111-4111-8111-111111111111' }),
+    samplePanel(11, { name: 'look only', readOnly: true }),
+    samplePanel(12, { name: 'drive share' }),
+  ];
+  const rows = panelRows(mixed, new Map(), new WeakMap());
+  const found = (query: string) =>
+    matchingRows(
+      rows,
+      rowMatcher<PanelRow>({ query, attentionOnly: false }, needsAttention, new WeakMap(), (row) => panelFacts(row.panel, row.health)),
+    ).map((row) => row.panel.name);
+  assert.deepEqual(found('shared'), ['team shop']);
+  assert.deepEqual(found('readonly'), ['look only']);
+  assert.deepEqual(found('read-only'), ['look only']);
+});
