@@ -159,7 +159,8 @@ export function mergeTimeline(
     kind: entry.what.action,
     operation: entry.what.operation ?? null,
     outcome: ACTIVITY_OUTCOMES[entry.outcome],
-    who: 'Paneldeck',
+    // The account it went as, when the entry kept it: a panel may be signed in as a limited user.
+    who: entry.account ? `Paneldeck (${entry.account})` : 'Paneldeck',
     whoKind: 'paneldeck',
     message: entry.message,
   }));

@@ -335,6 +335,8 @@ export interface ActivityEntry {
   /** The panel's name and address when the write was made: kept when the panel is renamed or removed. */
   panelName: string;
   panelAddress: string;
+  /** The account the write went as: its email, or "an API token"; null in entries of before it was kept. */
+  account: string | null;
   what: ActivityWhat;
   outcome: ActivityOutcome;
   /** The panel's words or why the outcome is not known, shortened and with secrets left out; null when none. */

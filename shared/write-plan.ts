@@ -28,6 +28,8 @@ export interface PlannedPanel {
   production: boolean;
   /** Its generation, as the operator reads it ("Easypanel 2.33+"). */
   generation: string;
+  /** The account the requests go as: the sign-in's email, or "an API token". */
+  account: string;
   requests: PlannedRequest[];
 }
 

@@ -35,7 +35,13 @@ function planList(plan: WritePlan): HTMLElement {
   for (const panel of plan.panels) {
     const section = element('section');
     const heading = element('h2');
-    heading.append(element('span', panel.name), element('span', panel.address, 'address'), element('span', panel.generation, 'generation'));
+    heading.append(
+      element('span', panel.name),
+      element('span', panel.address, 'address'),
+      element('span', panel.generation, 'generation'),
+      // Which of the operator's accounts it goes as: a panel may be signed in as a limited user.
+      element('span', `as ${panel.account}`, 'account'),
+    );
     if (panel.production) heading.append(element('span', 'production', 'production'));
     const requests = element('ol');
     for (const request of panel.requests) {

@@ -12,6 +12,7 @@ function restartPlan(services: number): WritePlan {
     address: `https://panel-${index}.example.com`,
     production,
     generation: 'Easypanel 2.33+',
+    account: index === 2 ? 'an API token' : 'ops@acme.example',
     requests: Array.from({ length: services }, (_, service) => ({
       label: `restart web-${service} in shop`,
       request: 'POST /api/restartAppService',
@@ -40,6 +41,9 @@ test('main’s confirmation shows every request under its panel, as text; a prod
     await expect(region.locator('li').filter({ hasText: 'restart web-0 in shop' })).toHaveCount(3);
     await expect(region.getByText('POST /api/restartAppService').first()).toBeVisible();
     await expect(region.getByText('production', { exact: true })).toHaveCount(1);
+    // Each panel says which account its requests go as.
+    await expect(region.getByText('as ops@acme.example', { exact: true })).toHaveCount(2);
+    await expect(region.getByText('as an API token', { exact: true })).toHaveCount(1);
     await expect(region.getByText('client-4: restart db in shop: a database has no restart')).toBeVisible();
     // A panel's name is text, never markup: no image element, no script run.
     await expect(region.getByText('client-2 <img src=x onerror="document.title=\'owned\'">')).toBeVisible();

@@ -83,6 +83,10 @@ test('runs across panels leave it out and say why: service actions, upgrades, ba
     ['Writable'],
   );
   assert.match(JSON.stringify(actionPlan.leftOut), /Look only is read-only/);
+  // The plan names the account each panel's requests go as, and the activity log keeps it.
+  assert.equal(actionPlan.panels[0]?.account, DEMO_USER.email);
+  const restart = (await core.listActivity({ panelId: writable().id })).entries.find((entry) => entry.what.action === 'restart');
+  assert.equal(restart?.account, DEMO_USER.email);
 
   const backups = await core.runBackups(
     panels.map(({ id }) => ({ panelId: id, kind: 'database' as const, id: 'nightly', projectName: 'shop', serviceName: 'db' })),

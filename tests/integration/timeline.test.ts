@@ -69,7 +69,7 @@ for (const style of GENERATIONS) {
         entries.map((entry) => `${entry.source} ${entry.kind} ${entry.serviceName ?? '-'} ${entry.outcome} ${entry.who}`),
         [
           `panel restart web ok Paneldeck (${DEMO_USER.email})`,
-          'paneldeck restart web ok Paneldeck',
+          'paneldeck restart web ok Paneldeck (demo@paneldeck.test)',
           `panel restart db ok ${DASHBOARD_USER.userEmail}`,
           'paneldeck logIn - ok Paneldeck',
         ],

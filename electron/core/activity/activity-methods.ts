@@ -1,3 +1,4 @@
+import { signInAccount } from '../storage/panel-record.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ActivityWhat } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
@@ -61,6 +62,8 @@ export function writeRecorder({ emit }: { emit: Emit }, activity: ActivityLog): 
       panelId: record.id,
       panelName: record.name,
       panelAddress: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
+      // A log in's account is the one it signs in as, not the last one: not told here.
+      account: what.action === 'logIn' || what.action === 'logInWithApiToken' ? undefined : (signInAccount(record) ?? undefined),
       what,
     };
     const entry = await activity.begin(start).catch((error: unknown) => {

@@ -50,8 +50,8 @@ export function activityMessage(text: string | null, secrets: readonly string[])
  * tore (fewer of its lines on disk than it had) is known: none of its writes was sent.
  */
 export function entryLine(entry: ActivityEntry, group?: string): string {
-  const { id, at, panelId, panelName, panelAddress, what, outcome, message, finishedAt } = entry;
-  const line = { id, at, panelId, panelName, panelAddress, what, outcome, message, finishedAt, ...(group ? { group } : {}) };
+  const { id, at, panelId, panelName, panelAddress, account, what, outcome, message, finishedAt } = entry;
+  const line = { id, at, panelId, panelName, panelAddress, account, what, outcome, message, finishedAt, ...(group ? { group } : {}) };
   return `${JSON.stringify(line)}\n`;
 }
 
@@ -92,9 +92,11 @@ export function readActivityLine(line: string): ActivityEntry | null {
   }
   if (!isRecord(value)) return null;
   const { id, at, panelId, panelName, panelAddress, outcome, message, finishedAt } = value;
+  // Absent in entries of before it was kept: not known.
+  const account = isText(value.account) ? value.account : null;
   const what = readWhat(value.what);
   if (!what || !isText(id) || id === '' || !isTime(at) || !isText(panelId) || !isText(panelName) || !isText(panelAddress)) return null;
   if (!OUTCOMES.includes(outcome as ActivityOutcome) || !isNullableString(message) || (message?.length ?? 0) > TEXT_CHARS) return null;
   if (finishedAt !== null && !isTime(finishedAt)) return null;
-  return { id, at, panelId, panelName, panelAddress, what, outcome: outcome as ActivityOutcome, message, finishedAt };
+  return { id, at, panelId, panelName, panelAddress, account, what, outcome: outcome as ActivityOutcome, message, finishedAt };
 }

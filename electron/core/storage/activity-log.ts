@@ -16,6 +16,8 @@ export interface ActivityStart {
   panelId: string;
   panelName: string;
   panelAddress: string;
+  /** The account the write goes as (`signInAccount`); absent: not known. */
+  account?: string;
   what: ActivityWhat;
 }
 
@@ -112,6 +114,7 @@ export class ActivityLog {
       panelId: start.panelId,
       panelName: start.panelName,
       panelAddress: start.panelAddress,
+      account: start.account ?? null,
       what: { ...start.what },
       outcome: 'pending',
       message: null,

@@ -161,3 +161,12 @@ function readCheck(value: unknown): SessionCheck | undefined {
   const error = value.ok === false ? readErrorInfo(value.error) : undefined;
   return error ? { at: value.at, ok: false, error } : undefined;
 }
+
+/**
+ * The account a panel's writes go as, in the operator's words: the sign-in's email, or an API token
+ * (with its user's email when known); null when not known (a first log in, before it answered).
+ */
+export function signInAccount(record: Pick<PanelRecord, 'tokenKind' | 'lastEmail'>): string | null {
+  if (record.tokenKind === 'api-token') return record.lastEmail ? `an API token of ${record.lastEmail}` : 'an API token';
+  return record.lastEmail;
+}

@@ -64,6 +64,7 @@ const plan = (id: string, typed: string | null = null): WritePlan => ({
       address: 'https://acme.example',
       production: typed !== null,
       generation: 'Easypanel 2.33+',
+      account: 'ops@acme.example',
       requests: [{ label: 'restart web in shop', request: 'POST /api/restartAppService' }],
     },
   ],

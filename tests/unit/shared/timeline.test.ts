@@ -14,6 +14,7 @@ function entry(id: string, minute: number, what: ActivityEntry['what'], outcome:
     panelId: 'p1',
     panelName: 'Shop',
     panelAddress: 'shop.example',
+    account: null,
     what,
     outcome,
     message: null,

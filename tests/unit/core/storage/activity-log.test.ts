@@ -249,6 +249,7 @@ test('a group of lines a crash tore: its writes were never sent, and read as not
       panelId: 'p1',
       panelName: 'Billing',
       panelAddress: 'https://billing.example',
+      account: null,
       what: { action: 'restart' as const, projectName: 'shop', serviceName: id.slice(0, 8) },
       outcome: 'pending' as const,
       message: null,
