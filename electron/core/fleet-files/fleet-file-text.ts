@@ -11,6 +11,7 @@ import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, PANEL
 import { GENERATIONS, type Generation } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
 import { isRecord } from '../common/guards.ts';
+import { mapInSlices } from '../common/time-slices.ts';
 
 /**
  * A fleet file read and written as text: read whole, every field checked, and refused whole with
@@ -37,36 +38,58 @@ export function fleetFileText(document: FleetDocument): string {
 
 /** Reads a fleet file's text; refused with a message saying what is wrong and what to do. */
 export function readFleetFile(text: string): FleetFileRead {
-  if (text.length > FLEET_FILE_LIMITS.bytes) return refused('is larger than 16 MB: it is not a fleet file Paneldeck wrote.');
+  const opened = openDocument(text);
+  return 'problem' in opened ? refused(opened.problem) : documentOf(opened, opened.panels.map(readPanel));
+}
+
+/**
+ * `readFleetFile` with its entries checked in slices of main's event loop: a file of ten thousand
+ * panels (each address parsed) would otherwise hold main for a tenth of a second.
+ */
+export async function readFleetFileInSlices(text: string): Promise<FleetFileRead> {
+  const opened = openDocument(text);
+  return 'problem' in opened ? refused(opened.problem) : documentOf(opened, await mapInSlices(opened.panels, readPanel));
+}
+
+type Opened = { readOnly: boolean; panels: unknown[] };
+
+/** The document's frame (format, version, fields, the panels' list), or what is wrong with it. */
+function openDocument(text: string): Opened | { problem: string } {
+  if (text.length > FLEET_FILE_LIMITS.bytes) return { problem: 'is larger than 16 MB: it is not a fleet file Paneldeck wrote.' };
   if (/^(<{7}|={7}|>{7})( |$)/m.test(text))
-    return refused('has unresolved merge conflicts (<<<<<<< lines): resolve them in git, then Paneldeck reads it again.');
+    return { problem: 'has unresolved merge conflicts (<<<<<<< lines): resolve them in git, then Paneldeck reads it again.' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     const where = error instanceof SyntaxError ? ` (${error.message.replace(/^.*?(at position|line)/i, '$1')})` : '';
-    return refused(`is not valid JSON${where}: fix it, or take it back from git or the synced folder's history.`);
+    return { problem: `is not valid JSON${where}: fix it, or take it back from git or the synced folder's history.` };
   }
   if (!isRecord(parsed) || parsed.format !== FLEET_FILE_FORMAT)
-    return refused(`is not a Paneldeck fleet file (no "format": "${FLEET_FILE_FORMAT}").`);
+    return { problem: `is not a Paneldeck fleet file (no "format": "${FLEET_FILE_FORMAT}").` };
   const { version } = parsed;
   if (typeof version === 'number' && Number.isInteger(version) && version > FLEET_FILE_VERSION)
-    return refused(
-      `was written by a newer Paneldeck (format ${version}; this one reads ${FLEET_FILE_VERSION}): update Paneldeck to open it.`,
-    );
+    return {
+      problem: `was written by a newer Paneldeck (format ${version}; this one reads ${FLEET_FILE_VERSION}): update Paneldeck to open it.`,
+    };
   if (version !== FLEET_FILE_VERSION)
-    return refused(`has no format version this Paneldeck knows ("version": ${JSON.stringify(version)?.slice(0, 20)}).`);
+    return { problem: `has no format version this Paneldeck knows ("version": ${JSON.stringify(version)?.slice(0, 20)}).` };
   const unknown = Object.keys(parsed).find((key) => !TOP_FIELDS.has(key));
-  if (unknown !== undefined) return refused(fieldProblem(unknown, 'the file'));
-  if (typeof parsed.readOnly !== 'boolean') return refused('has no "readOnly": true or false.');
-  if (!Array.isArray(parsed.panels)) return refused('has no "panels" list.');
+  if (unknown !== undefined) return { problem: fieldProblem(unknown, 'the file') };
+  if (typeof parsed.readOnly !== 'boolean') return { problem: 'has no "readOnly": true or false.' };
+  if (!Array.isArray(parsed.panels)) return { problem: 'has no "panels" list.' };
   if (parsed.panels.length > FLEET_FILE_LIMITS.panels)
-    return refused(`lists more than ${FLEET_FILE_LIMITS.panels.toLocaleString('en')} panels.`);
+    return { problem: `lists more than ${FLEET_FILE_LIMITS.panels.toLocaleString('en')} panels.` };
+  return { readOnly: parsed.readOnly, panels: parsed.panels };
+}
+
+/** The document from its entries as read: the first entry's problem, or a panel listed twice, refuses it whole. */
+function documentOf(opened: Opened, reads: readonly ReturnType<typeof readPanel>[]): FleetFileRead {
   const panels: FleetFilePanel[] = [];
   const baseUrls: string[] = [];
   const seen = new Map<string, number>();
-  for (const [index, entry] of parsed.panels.entries()) {
-    const read = readPanel(entry);
+  for (const [index, read] of reads.entries()) {
+    const entry = opened.panels[index];
     const where = `Panel ${index + 1}${isRecord(entry) && typeof entry.name === 'string' ? ` ("${entry.name.slice(0, 60)}")` : ''}`;
     if (typeof read === 'string') return refused(`has a problem: ${where} ${read}`);
     const earlier = seen.get(read.baseUrl);
@@ -76,7 +99,7 @@ export function readFleetFile(text: string): FleetFileRead {
     panels.push(read.panel);
     baseUrls.push(read.baseUrl);
   }
-  return { ok: true, document: { format: FLEET_FILE_FORMAT, version: FLEET_FILE_VERSION, readOnly: parsed.readOnly, panels }, baseUrls };
+  return { ok: true, document: { format: FLEET_FILE_FORMAT, version: FLEET_FILE_VERSION, readOnly: opened.readOnly, panels }, baseUrls };
 }
 
 const refused = (problem: string): FleetFileRead => ({ ok: false, problem: `This fleet file ${problem}` });

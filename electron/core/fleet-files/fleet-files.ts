@@ -19,7 +19,7 @@ import type { DataFolder } from '../storage/data-folder.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
 import { diskFiles, writeAtomically } from '../storage/store-files.ts';
-import { fleetFileText, readFleetFile } from './fleet-file-text.ts';
+import { fleetFileText, readFleetFileInSlices } from './fleet-file-text.ts';
 import { type FleetPanels, mergeFleet } from './fleet-merge.ts';
 
 /**
@@ -103,7 +103,7 @@ export class FleetFiles {
   /** Loads the followed files and reads each once, then follows them. */
   start(): Promise<void> {
     this.#started ??= (async () => {
-      for (const saved of this.#load()) this.#files.set(saved.id, saved);
+      for (const saved of await this.#load()) this.#files.set(saved.id, saved);
       for (const file of this.#files.values()) {
         await this.#reconcile(file);
         this.#follow(file);
@@ -130,7 +130,7 @@ export class FleetFiles {
     await this.start();
     const known = [...this.#files.values()].find((file) => file.path === path);
     if (known) return this.#info(known);
-    const read = readFleetFile(await readText(path));
+    const read = await readFleetFileInSlices(await readText(path));
     if (!read.ok) throw new PanelError('INVALID_INPUT', `${read.problem} (${basename(path)})`);
     const file = followed(randomUUID(), path);
     this.#files.set(file.id, file);
@@ -280,7 +280,7 @@ export class FleetFiles {
       file.problem = `The fleet file ${basename(file.path)} cannot be read (moved, deleted, or not allowed): its panels stay as they were. Put it back, or stop following it.`;
       return null;
     }
-    const read = readFleetFile(text);
+    const read = await readFleetFileInSlices(text);
     if (!read.ok) {
       file.problem = `${read.problem} Paneldeck does not write over it; its panels stay as they were.`;
       return null;
@@ -395,16 +395,18 @@ export class FleetFiles {
     }
   }
 
-  #load(): Followed[] {
+  async #load(): Promise<Followed[]> {
     const document = this.#parts.store.read();
     if (!isRecord(document) || document.version !== STORE_VERSION || !Array.isArray(document.files)) return [];
-    return document.files.flatMap((entry): Followed[] => {
-      if (!isRecord(entry) || typeof entry.id !== 'string' || typeof entry.path !== 'string') return [];
-      // The base is kept as the file's own text: read back by the same rules as the file.
-      const read = typeof entry.base === 'string' ? readFleetFile(entry.base) : null;
+    const files: Followed[] = [];
+    for (const entry of document.files) {
+      if (!isRecord(entry) || typeof entry.id !== 'string' || typeof entry.path !== 'string') continue;
+      // The base is kept as the file's own text: read back by the same rules as the file, in slices.
+      const read = typeof entry.base === 'string' ? await readFleetFileInSlices(entry.base) : null;
       const base = read?.ok ? new Map(read.document.panels.map((panel, index) => [read.baseUrls[index]!, panel])) : null;
-      return [followed(entry.id, entry.path, base, read?.ok ? read.document.readOnly : false)];
-    });
+      files.push(followed(entry.id, entry.path, base, read?.ok ? read.document.readOnly : false));
+    }
+    return files;
   }
 
   async #save(): Promise<void> {
