@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
-import { open as openFile, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { type CertificateInfo, PanelError } from '../../../shared/contract/errors.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import type { PanelEvent } from '../../../shared/contract/events.ts';
 import {
   FLEET_FILE_FORMAT,
@@ -19,6 +18,8 @@ import type { DataFolder } from '../storage/data-folder.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.ts';
 import { diskFiles, writeAtomically } from '../storage/store-files.ts';
+import { readText, signature, withLock } from './fleet-file-io.ts';
+import { filePanelOf, pinnedByFingerprint, recordChangeOf } from './fleet-file-records.ts';
 import { fleetFileText, readFleetFileInSlices } from './fleet-file-text.ts';
 import { type FleetPanels, mergeFleet } from './fleet-merge.ts';
 
@@ -81,8 +82,6 @@ const followed = (id: string, path: string, base: Followed['base'] = null, readO
   seen: null,
   watcher: null,
 });
-const LOCK_STALE_MS = 10_000;
-const LOCK_WAIT_MS = 3_000;
 
 export class FleetFiles {
   readonly #parts: FleetFilesParts;
@@ -423,86 +422,5 @@ export class FleetFiles {
         : null,
     }));
     await this.#parts.store.save(null, () => ({ version: STORE_VERSION, files }));
-  }
-}
-
-/** A record's shared fields as the file writes them; what only the file holds (notes, a pin, a hand-set generation) kept from its base. */
-function filePanelOf(record: PanelRecord, base: FleetFilePanel | undefined, fileReadOnly: boolean): FleetFilePanel {
-  return {
-    address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
-    name: record.name,
-    group: record.group,
-    tags: [...record.tags],
-    colour: record.colour,
-    notes: base?.notes ?? '',
-    generation: base?.generation ?? null,
-    allowPlainHttp: record.allowPlainHttp,
-    // The file's pin is the file's; a panel shared from here brings the one trusted here.
-    certificateSha256: base ? base.certificateSha256 : (record.trustedCertificate?.sha256 ?? null),
-    // A file read-only as a whole keeps each panel's own flag as the file has it.
-    readOnly: fileReadOnly ? (base?.readOnly ?? false) : record.readOnly,
-  };
-}
-
-/** What a file's panel sets on its record here: its shared fields; read-only when it or its whole file is. */
-function recordChangeOf(panel: FleetFilePanel, fileReadOnly: boolean): PanelRecordChange {
-  return {
-    name: panel.name,
-    group: panel.group,
-    tags: [...panel.tags],
-    colour: panel.colour,
-    allowPlainHttp: panel.allowPlainHttp,
-    readOnly: panel.readOnly || fileReadOnly,
-    ...(panel.generation ? { generation: panel.generation } : {}),
-  };
-}
-
-/** A pin known by its fingerprint alone, as an import of one is (`transfer/import-entry.ts`). */
-function pinnedByFingerprint(sha256: string): CertificateInfo {
-  return { sha256, subject: 'Not known (pinned by its fleet file)', issuer: 'Not known', validFrom: '', validTo: '' };
-}
-
-async function readText(path: string): Promise<string> {
-  return readFile(path, 'utf8');
-}
-
-/** What changes when a file is written: its size, time and inode. */
-async function signature(path: string): Promise<string | null> {
-  try {
-    const { size, mtimeMs, ino } = await stat(path);
-    return `${size} ${mtimeMs} ${ino}`;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Runs `work` holding `<file>.lock` (made exclusively): two Paneldecks on one machine (or on a
- * synced folder) write back one at a time. A lock older than 10 s is a crashed writer's and taken.
- */
-async function withLock<T>(path: string, work: () => Promise<T>): Promise<T> {
-  const lock = `${path}.lock`;
-  const until = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await openFile(lock, 'wx');
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lock).then(
-        (info) => Date.now() - info.mtimeMs,
-        () => 0,
-      );
-      if (age > LOCK_STALE_MS) await rm(lock, { force: true });
-      else if (Date.now() > until)
-        throw new PanelError('STORAGE', `${basename(path)} is being written by another Paneldeck: try again in a moment.`);
-      else await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lock, { force: true });
   }
 }
