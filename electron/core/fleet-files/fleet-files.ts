@@ -167,8 +167,9 @@ export class FleetFiles {
       throw new PanelError('INVALID_INPUT', `${elsewhere.name} is shared in another fleet file: take it out of that one first.`);
     this.#applying = true;
     try {
+      // One write of the list for the whole selection.
+      await state.registry.updateMany(new Map(records.map((record) => [record.id, { fleetFile: fileId }])));
       for (const record of records) {
-        await state.registry.update(record.id, { fleetFile: fileId });
         this.#fileOf.set(record.id, fileId);
         this.#parts.changed(record.id);
       }
@@ -186,8 +187,9 @@ export class FleetFiles {
     file.watcher?.close();
     this.#files.delete(fileId);
     const state = await this.#parts.state();
-    for (const record of state.registry.list().filter((one) => one.fleetFile === fileId)) {
-      await state.registry.update(record.id, { fleetFile: null });
+    const records = state.registry.list().filter((one) => one.fleetFile === fileId);
+    await state.registry.updateMany(new Map(records.map((record) => [record.id, { fleetFile: null }])));
+    for (const record of records) {
       this.#fileOf.delete(record.id);
       this.#parts.changed(record.id);
     }
