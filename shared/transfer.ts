@@ -48,6 +48,7 @@ export function exportDocument(panels: readonly Panel[], exportedAt: Date): Expo
       colour: panel.colour,
       favourite: panel.favourite,
       readOnly: panel.readOnly,
+      notes: panel.notes,
       generation: panel.generation,
       loginPath: panel.loginPath,
       sessionPath: panel.sessionPath,

@@ -101,6 +101,8 @@ export interface Panel {
    * this is the only place such a rule can live. Absent in older files, so false.
    */
   readOnly: boolean;
+  /** The team's notes on the panel (who is on call, what is special); empty when none. Absent in older files. */
+  notes: string;
   /** The fleet file the panel is shared in (its id in `listFleetFiles`); null for a panel of this machine only. */
   fleetFile: string | null;
 }
@@ -144,6 +146,7 @@ export const PANEL_FIELDS = {
   muted: 'kept',
   // The team's rule for the panel: exported, imported, shared in a fleet file.
   readOnly: 'setting',
+  notes: 'setting',
   // Where this installation follows the panel from: never exported (a file names no other file).
   fleetFile: 'kept',
 } as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;

@@ -179,6 +179,7 @@ function plainPanel(panel: Panel): Panel {
     favourite,
     muted,
     readOnly,
+    notes,
     fleetFile,
   } = panel;
   return {
@@ -210,6 +211,7 @@ function plainPanel(panel: Panel): Panel {
     favourite,
     muted,
     readOnly,
+    notes,
     fleetFile,
   };
 }

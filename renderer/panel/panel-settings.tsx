@@ -1,3 +1,4 @@
+import { FLEET_FILE_LIMITS } from '../../shared/fleet-file.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { UpdatePanelInput } from '../../shared/schemas/schemas.ts';
 import { cleanGroup, cleanTags, type PanelColour } from '../../shared/labels.ts';
@@ -39,6 +40,7 @@ interface Draft {
   colour: PanelColour | '';
   favourite: boolean;
   readOnly: boolean;
+  notes: string;
 }
 
 const draftOf = (panel: Panel): Draft => ({
@@ -54,6 +56,7 @@ const draftOf = (panel: Panel): Draft => ({
   colour: panel.colour ?? '',
   favourite: panel.favourite,
   readOnly: panel.readOnly,
+  notes: panel.notes,
 });
 
 const typedTags = (text: string) => cleanTags(text.split(','));
@@ -78,6 +81,7 @@ function changesBetween(panel: Panel, draft: Draft): UpdatePanelInput {
   if ((draft.colour || null) !== panel.colour) patch.colour = draft.colour || null;
   if (draft.favourite !== panel.favourite) patch.favourite = draft.favourite;
   if (draft.readOnly !== panel.readOnly) patch.readOnly = draft.readOnly;
+  if (draft.notes !== panel.notes) patch.notes = draft.notes;
   return patch;
 }
 
@@ -191,6 +195,17 @@ export function PanelSettings({ panel, pending, onPendingDone, onLoggedOut, grou
             'readOnly',
             "Read-only: look, don't touch. Paneldeck plans no write for it (actions, console writes, upgrades, backups).",
           )}
+          <label className="field">
+            <span className="field-label">Notes</span>
+            <textarea
+              name="notes"
+              rows={3}
+              maxLength={FLEET_FILE_LIMITS.notesLength}
+              value={draft.notes}
+              onChange={(event) => set('notes', event.target.value)}
+            />
+            <span className="field-hint">The team's notes on the panel (who is on call, what is special); shared in its fleet file.</span>
+          </label>
         </fieldset>
         <details className="advanced" open={openAdvanced || panel.generation === 'trpc' || (field !== null && ADVANCED_FIELDS.has(field))}>
           <summary>Advanced</summary>

@@ -1,3 +1,4 @@
+import { FLEET_FILE_LIMITS } from '../fleet-file.ts';
 import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL_NAME_MAX, tagProblem } from '../labels.ts';
 import { MAX_COLLAPSED_GROUPS, SETTING_LIMITS, type NumericSetting } from '../settings.ts';
@@ -95,6 +96,9 @@ export const colourSchema = z.enum(PANEL_COLOURS, { error: `Colour must be one o
 export const favouriteSchema = z.boolean({ error: 'Favourite must be true or false.' });
 export const mutedSchema = z.boolean({ error: 'Muted must be true or false.' });
 export const readOnlySchema = z.boolean({ error: 'Read-only must be true or false.' });
+export const notesSchema = z
+  .string({ error: 'Notes must be text.' })
+  .max(FLEET_FILE_LIMITS.notesLength, { error: `Notes are too long (${FLEET_FILE_LIMITS.notesLength} characters at most).` });
 
 /** "Keep me signed in": ask the panel for its long session at log in. */
 export const keepSignedInSchema = z.boolean({ error: 'Keep me signed in must be true or false.' });
@@ -110,8 +114,9 @@ export const addPanelInputSchema = z.strictObject(
     colour: colourSchema.optional(),
     favourite: favouriteSchema.optional(),
     readOnly: readOnlySchema.optional(),
+    notes: notesSchema.optional(),
   },
-  { error: 'Expected { address, name?, allowPlainHttp?, group?, tags?, colour?, favourite?, readOnly? }.' },
+  { error: 'Expected { address, name?, allowPlainHttp?, group?, tags?, colour?, favourite?, readOnly?, notes? }.' },
 );
 
 /**
@@ -134,10 +139,11 @@ export const updatePanelInputSchema = z.strictObject(
     keepSignedIn: keepSignedInSchema.optional(),
     muted: mutedSchema.optional(),
     readOnly: readOnlySchema.optional(),
+    notes: notesSchema.optional(),
   } satisfies Record<Exclude<keyof PanelSettings, 'trustedCertificate'> | 'address' | 'muted', z.ZodType>,
   {
     error:
-      'Expected { name?, address?, allowPlainHttp?, generation?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted?, readOnly? }.',
+      'Expected { name?, address?, allowPlainHttp?, generation?, loginPath?, sessionPath?, tokenField?, group?, tags?, colour?, favourite?, keepSignedIn?, muted?, readOnly?, notes? }.',
   },
 );
 

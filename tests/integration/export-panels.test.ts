@@ -62,6 +62,7 @@ test('every panel, or the ones named, with their settings and labels; never a to
     favourite: true,
     // The team's rule: a read-only panel stays so wherever it is imported.
     readOnly: false,
+    notes: '',
     generation: 'public',
     loginPath: '/login',
     sessionPath: '/getSession',

@@ -128,6 +128,10 @@ test('a panel added by one appears for the other within seconds (timed, not asse
   git('add', '.');
   git('commit', '-qm', 'blog');
 
+  // Notes are the team's: written here, read there.
+  await a.core.updatePanel(blog.id, { notes: 'On call: Ana' });
+  await until(b, (panels) => named('Blog')(panels)?.notes === 'On call: Ana', 'the notes at B');
+  git('commit', '-qam', 'notes');
   await a.core.updatePanel(blog.id, { name: 'Blog EU' });
   await until(b, (panels) => Boolean(named('Blog EU')(panels)), 'the rename at B');
   const diff = git('diff', '--unified=0', '--no-color')

@@ -31,6 +31,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     favourite: false,
     muted: false,
     readOnly: false,
+    notes: '',
     fleetFile: null,
     ...change,
   };

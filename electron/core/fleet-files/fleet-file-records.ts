@@ -5,7 +5,7 @@ import type { PanelRecord, PanelRecordChange } from '../storage/panel-registry.t
 
 /** A panel of the list and a panel of a fleet file, each as the other: the shared fields and what stays on one side. */
 
-/** A record's shared fields as the file writes them; what only the file holds (notes, a pin, a hand-set generation) kept from its base. */
+/** A record's shared fields as the file writes them; what only the file holds (a pin, a hand-set generation) kept from its base. */
 export function filePanelOf(record: PanelRecord, base: FleetFilePanel | undefined, fileReadOnly: boolean): FleetFilePanel {
   return {
     address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
@@ -13,7 +13,7 @@ export function filePanelOf(record: PanelRecord, base: FleetFilePanel | undefine
     group: record.group,
     tags: [...record.tags],
     colour: record.colour,
-    notes: base?.notes ?? '',
+    notes: record.notes,
     generation: base?.generation ?? null,
     allowPlainHttp: record.allowPlainHttp,
     // The file's pin is the file's; a panel shared from here brings the one trusted here.
@@ -31,6 +31,7 @@ export function recordChangeOf(panel: FleetFilePanel, fileReadOnly: boolean): Pa
     tags: [...panel.tags],
     colour: panel.colour,
     allowPlainHttp: panel.allowPlainHttp,
+    notes: panel.notes,
     readOnly: panel.readOnly || fileReadOnly,
     ...(panel.generation ? { generation: panel.generation } : {}),
   };

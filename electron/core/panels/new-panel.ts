@@ -39,6 +39,7 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
     favourite: panel.favourite ?? false,
     muted: false,
     readOnly: panel.readOnly ?? false,
+    notes: panel.notes ?? '',
     fleetFile: null,
   };
 }

@@ -1,3 +1,4 @@
+import { FLEET_FILE_LIMITS } from '../../../shared/fleet-file.ts';
 import { GENERATION_PATHS } from '../common/generation-paths.ts';
 import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/contract/errors.ts';
 import { cleanGroup, cleanTags, groupProblem, isPanelColour, LABEL_LIMITS, tagProblem } from '../../../shared/labels.ts';
@@ -112,6 +113,9 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
     const quiet = muted ?? false;
     return typeof quiet === 'boolean' ? quiet : undefined;
   },
+  /** Absent (none) in older files. */
+  notes: ({ notes }) =>
+    notes === undefined ? '' : typeof notes === 'string' && notes.length <= FLEET_FILE_LIMITS.notesLength ? notes : undefined,
   /** Absent (this machine only) in older files. */
   fleetFile: ({ fleetFile }) =>
     fleetFile === undefined || fleetFile === null ? null : typeof fleetFile === 'string' && fleetFile.length <= 64 ? fleetFile : undefined,

@@ -105,6 +105,7 @@ function importSettings(entry: Record<string, unknown>): ImportSettings {
     colour: input.colour,
     favourite: input.favourite,
     readOnly: input.readOnly,
+    notes: input.notes,
     generation: paths.generation,
     loginPath,
     sessionPath,

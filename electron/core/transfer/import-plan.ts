@@ -30,6 +30,7 @@ const UPDATABLE: Record<keyof PanelSettings, string | null> = {
   colour: 'colour',
   favourite: 'favourite',
   readOnly: 'read-only',
+  notes: 'notes',
   generation: 'Generation',
   loginPath: 'login path',
   sessionPath: 'session path',

@@ -52,6 +52,7 @@ const panel: Panel = {
   favourite: true,
   muted: false,
   readOnly: false,
+  notes: '',
   fleetFile: null,
 };
 
