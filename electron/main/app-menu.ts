@@ -48,6 +48,7 @@ export function appMenuTemplate(
         command('addPanel'),
         command('importPanels'),
         command('exportPanels'),
+        command('openFleetFile'),
         ...(mac ? [] : [separator, command('preferences')]),
         separator,
         mac ? { role: 'close' } : { role: 'quit' },

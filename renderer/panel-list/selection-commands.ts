@@ -30,6 +30,7 @@ export function availableCommands(
     'addPanel',
     'importPanels',
     panels.length > 0 && 'exportPanels',
+    'openFleetFile',
     'find',
     panels.some((panel) => panel.signedIn) && 'checkAll',
     ...(several ? severalCommands(marked) : selected ? onePanelCommands(selected) : []),

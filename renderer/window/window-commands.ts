@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { plural } from '../../shared/counts.ts';
+import { fleetFileName } from '../../shared/fleet-file.ts';
 import { MAX_COLLAPSED_GROUPS } from '../../shared/settings.ts';
 import { modalOpen, useCommandHandlers, usePanelListChoices, useLocation, usePanels, useWindowContext } from './app-context.tsx';
 import { useBusyAction } from './busy-action.ts';
@@ -34,6 +35,30 @@ export function useExportPanels(): (ids?: readonly string[]) => void {
   );
 }
 
+/** Follow a fleet file chosen in main's open dialog; what it did is the window's notice. */
+export function useOpenFleetFile(): () => void {
+  const { api, statusStore } = useWindowContext();
+  const { run } = useBusyAction();
+  return useCallback(
+    () =>
+      void run(
+        async () => {
+          const file = await api.openFleetFile();
+          if (file)
+            statusStore.showNotice({
+              text: `Following ${fleetFileName(file.path)}: ${plural(file.panels, 'panel')} shared in it. Preferences lists the fleet files.`,
+              failed: false,
+            });
+        },
+        (failure) => {
+          statusStore.showNotice({ text: failure.message, failed: true });
+          return null;
+        },
+      ),
+    [api, statusStore, run],
+  );
+}
+
 /**
  * The commands the window itself carries out (its dialogs, export), and the shortcuts the menu
  * shows, for the page itself; none while a dialog is open over it.
@@ -41,6 +66,7 @@ export function useExportPanels(): (ids?: readonly string[]) => void {
 export function useWindowCommands(): void {
   const { panelStore, dialogStore, locationStore, statusStore, commands } = useWindowContext();
   const exportPanels = useExportPanels();
+  const openFleetFile = useOpenFleetFile();
   useCommandHandlers({
     addPanel: () => dialogStore.openDialog({ kind: 'addPanel' }),
     importPanels: () => dialogStore.openDialog({ kind: 'importPanels' }),
@@ -55,6 +81,7 @@ export function useWindowCommands(): void {
     palette: () => dialogStore.openDialog({ kind: 'palette' }),
     ...viewCommands(locationStore),
     exportPanels: () => exportPanels(),
+    openFleetFile: () => openFleetFile(),
   });
   useEffect(() => {
     const mac = isMac();

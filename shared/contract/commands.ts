@@ -6,6 +6,7 @@ export const COMMANDS = {
   addPanel: { title: 'Add panel…', accelerator: 'CmdOrCtrl+N' },
   importPanels: { title: 'Import panels…', accelerator: null },
   exportPanels: { title: 'Export panels…', accelerator: null },
+  openFleetFile: { title: 'Open fleet file…', accelerator: null },
   find: { title: 'Find panels', accelerator: 'CmdOrCtrl+F' },
   palette: { title: 'Command palette…', accelerator: 'CmdOrCtrl+K' },
   refresh: { title: 'Refresh the session', accelerator: 'CmdOrCtrl+R' },

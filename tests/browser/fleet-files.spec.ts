@@ -50,6 +50,14 @@ test('a new fleet file of the selection; a change there comes here; a damaged fi
     await section.scrollIntoViewIfNeeded();
     await checkScreenBothSizes(page, 'fleet-files-02-damaged');
     expect(readFileSync(path, 'utf8')).toBe(damaged);
+
+    // From the palette too: a file already followed is said as followed, not opened twice.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('open fleet file');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.window-notice')).toContainText('Following team.paneldeck-fleet.json: 2 panels shared in it.');
+    expect(readFileSync(path, 'utf8')).toBe(damaged);
   } finally {
     await folder.cleanup();
   }
