@@ -21,7 +21,7 @@ import { diskFiles, writeAtomically } from '../storage/store-files.ts';
 import { readText, signature, withLock } from './fleet-file-io.ts';
 import { filePanelOf, pinnedByFingerprint, recordChangeOf } from './fleet-file-records.ts';
 import { fleetFileText, readFleetFileInSlices } from './fleet-file-text.ts';
-import { type FleetPanels, mergeFleet } from './fleet-merge.ts';
+import { type FleetPanels, mergeFleet, samePanel, samePanels } from './fleet-merge.ts';
 
 /**
  * The fleet files this Paneldeck follows: each one's panels in the list (marked with the file),
@@ -201,7 +201,13 @@ export class FleetFiles {
   panelEvent(event: PanelEvent): void {
     if (this.#applying) return;
     const fileIds = new Set<string>();
-    if (event.type === 'panelsChanged') for (const panel of event.panels) if (panel.fleetFile) fileIds.add(panel.fleetFile);
+    // A panel's check or sign-in changes it too: only a change to what the file shares is written back.
+    if (event.type === 'panelsChanged')
+      for (const panel of event.panels) {
+        const file = panel.fleetFile === null ? undefined : this.#files.get(panel.fleetFile);
+        const base = file?.base?.get(panel.baseUrl);
+        if (file && !(base && samePanel(filePanelOf(panel, base, file.readOnly), base))) fileIds.add(file.id);
+      }
     if (event.type === 'panelsRemoved') for (const id of event.panelIds) if (this.#fileOf.has(id)) fileIds.add(this.#fileOf.get(id)!);
     for (const fileId of fileIds) {
       const file = this.#files.get(fileId);
@@ -262,12 +268,14 @@ export class FleetFiles {
       });
       if (!written) return this.#tell();
     }
+    // The base kept on disk is written again only when it moved: most reads (a poll, a check's notice) change nothing.
+    const moved = file.base === null || file.readOnly !== first.readOnly || !samePanels(file.base, merge.nextBase);
     file.readOnly = first.readOnly;
     await this.#apply(state, file, merge);
     file.base = merge.nextBase;
     file.readAt = this.#parts.now().toISOString();
     file.problem = null;
-    await this.#save();
+    if (moved) await this.#save();
     this.#tell();
   }
 

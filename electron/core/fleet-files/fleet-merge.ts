@@ -88,9 +88,14 @@ export function mergeFleet(base: FleetPanels, here: FleetPanels, there: FleetPan
     // A panel added on both sides that conflicts has no base yet: it stays so until the operator picks.
     if (b || !conflicted) merge.nextBase.set(baseUrl, kept);
   }
-  merge.writeBack = merge.file.size !== there.size || [...merge.file].some(([baseUrl, panel]) => !SAME_PANEL(panel, there.get(baseUrl)));
+  merge.writeBack = merge.file.size !== there.size || [...merge.file].some(([baseUrl, panel]) => !samePanel(panel, there.get(baseUrl)));
   return merge;
 }
 
-const SAME_PANEL = (a: FleetFilePanel, b: FleetFilePanel | undefined): boolean =>
+/** Whether two panels of a file are the same in every field. */
+export const samePanel = (a: FleetFilePanel, b: FleetFilePanel | undefined): boolean =>
   b !== undefined && FLEET_PANEL_FIELDS.every((field) => same(a[field], b[field]));
+
+/** Whether two fleets are the same panels, field for field. */
+export const samePanels = (a: FleetPanels, b: FleetPanels): boolean =>
+  a.size === b.size && [...a].every(([baseUrl, panel]) => samePanel(panel, b.get(baseUrl)));
