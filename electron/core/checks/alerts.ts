@@ -1,4 +1,4 @@
-import { ALERT_MESSAGE_MAX, ALERT_TABS, type Alert, type StartSummary } from '../../../shared/alerts.ts';
+import { ALERT_MESSAGE_MAX, ALERT_TABS, type Alert, type AlertKind, type StartSummary } from '../../../shared/alerts.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { untilText } from '../../../shared/durations.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
@@ -14,6 +14,9 @@ import type { DataFolder } from '../storage/data-folder.ts';
 
 /** An alert of the backups read, about one service. */
 type BackupAlert = { kind: 'backupFailed' | 'noBackup'; service: string };
+const BACKUP_KINDS: ReadonlySet<AlertKind> = new Set<AlertKind>(['backupFailed', 'noBackup']);
+const CERTIFICATE_KINDS: ReadonlySet<AlertKind> = new Set<AlertKind>(['certificateExpiring', 'certificateFailed']);
+
 /** An alert of the certificates read, about one domain of a service. */
 type CertificateAlert = {
   kind: 'certificateExpiring' | 'certificateFailed';
@@ -130,7 +133,6 @@ export class AlertCenter {
    * while it holds and resolved once a read finds it cleared. A panel whose read failed tells nothing.
    */
   backupsRead(state: DataFolder, panels: readonly PanelBackups[]): void {
-    const at = this.#now().toISOString();
     for (const panel of panels) {
       if (panel.problem !== null || !state.registry.get(panel.panelId)) continue;
       const holding = new Map<string, BackupAlert>();
@@ -139,20 +141,14 @@ export class AlertCenter {
           holding.set(`backupFailed ${projectName}/${serviceName}`, { kind: 'backupFailed', service: `${projectName}/${serviceName}` });
       for (const { projectName, serviceName } of panel.unprotected)
         holding.set(`noBackup ${projectName}/${serviceName}`, { kind: 'noBackup', service: `${projectName}/${serviceName}` });
-      for (const alert of state.alerts.unresolved(panel.panelId)) {
-        if (alert.kind !== 'backupFailed' && alert.kind !== 'noBackup') continue;
-        const key = `${alert.kind} ${alert.service}`;
-        if (holding.delete(key)) continue;
-        const resolved = state.alerts.update(alert.id, { resolvedAt: at });
-        if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
-      }
-      for (const alert of holding.values()) {
-        this.#raise(state, panel.panelId, alert, (name) =>
+      this.#settleRead(state, panel.panelId, holding, {
+        kinds: BACKUP_KINDS,
+        keyOf: (alert) => `${alert.kind} ${alert.service}`,
+        message: (alert) => (name) =>
           alert.kind === 'backupFailed'
             ? `The last backup of ${alert.service} on ${name} failed.`
             : `The database ${alert.service} on ${name} has no enabled backup.`,
-        );
-      }
+      });
     }
   }
 
@@ -164,7 +160,6 @@ export class AlertCenter {
    * services could not be read tells nothing, nor does a service whose domains could not be.
    */
   certificatesRead(state: DataFolder, read: CertificatesRead): void {
-    const at = this.#now().toISOString();
     const days = state.settings.get().certificateAlertDays;
     const unread = new Set(read.unreadServices.map(({ panelId, service }) => `${panelId} ${service}`));
     const byPanel = new Map<string, CertificateRow[]>();
@@ -180,15 +175,40 @@ export class AlertCenter {
         const alert = certificateAlertOf(row, days);
         if (alert && !holding.has(`${alert.kind} ${alert.host}`)) holding.set(`${alert.kind} ${alert.host}`, alert);
       }
-      for (const alert of state.alerts.unresolved(panelId)) {
-        if (alert.kind !== 'certificateExpiring' && alert.kind !== 'certificateFailed') continue;
-        if (holding.delete(`${alert.kind} ${alert.host}`)) continue;
-        if (alert.service !== null && unread.has(`${panelId} ${alert.service}`)) continue;
-        const resolved = state.alerts.update(alert.id, { resolvedAt: at });
-        if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
-      }
-      for (const alert of holding.values()) this.#raise(state, panelId, alert, alert.message);
+      this.#settleRead(state, panelId, holding, {
+        kinds: CERTIFICATE_KINDS,
+        keyOf: (alert) => `${alert.kind} ${alert.host}`,
+        // A service whose domains could not be read tells nothing of its certificates.
+        unknown: (alert) => alert.service !== null && unread.has(`${panelId} ${alert.service}`),
+        message: (alert) => alert.message,
+      });
     }
+  }
+
+  /**
+   * After a read of one panel (its backups, its certificates): each unresolved alert of `kinds`
+   * whose condition still holds (`holding`, by `keyOf`) is kept, one the read tells nothing of
+   * (`unknown`) too, every other resolved; what holds and has no alert yet is raised.
+   */
+  #settleRead<Detected extends BackupAlert | CertificateAlert>(
+    state: DataFolder,
+    panelId: string,
+    holding: Map<string, Detected>,
+    rule: {
+      kinds: ReadonlySet<AlertKind>;
+      keyOf(alert: Pick<Alert, 'kind' | 'service' | 'host'>): string;
+      unknown?(alert: Alert): boolean;
+      message(detected: Detected): (panelName: string) => string;
+    },
+  ): void {
+    const at = this.#now().toISOString();
+    for (const alert of state.alerts.unresolved(panelId)) {
+      if (!rule.kinds.has(alert.kind)) continue;
+      if (holding.delete(rule.keyOf(alert)) || rule.unknown?.(alert)) continue;
+      const resolved = state.alerts.update(alert.id, { resolvedAt: at });
+      if (resolved) this.#emit({ type: 'alertChanged', alert: resolved });
+    }
+    for (const detected of holding.values()) this.#raise(state, panelId, detected, rule.message(detected));
   }
 
   /** The operator saw it: it stays in the list, and is not raised again while its condition holds. */
