@@ -6,14 +6,14 @@ import {
   type PanelBackups,
 } from '../../../shared/backups.ts';
 import { DEPLOYMENT_STATUSES } from '../../../shared/deployments.ts';
-import { isRecord } from '../../../shared/guards.ts';
+import { isRecord, isTextUpTo } from '../common/guards.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import { KeptFile } from '../storage/kept-file.ts';
 
 /** The last backups read as `backups.json` keeps it (`storage/kept-file.ts`), each field checked when read back. */
 const TEXT_MAX = 300;
 
-const isText = (value: unknown, max = TEXT_MAX): value is string => typeof value === 'string' && value.length <= max;
+const isText = (value: unknown, max = TEXT_MAX): value is string => isTextUpTo(value, max);
 const isTime = (value: unknown): value is string => isText(value, 64) && Number.isFinite(Date.parse(value));
 
 function readService(value: unknown): BackupService | null {

@@ -1,5 +1,5 @@
 import type { CertificateRow } from '../../../shared/certificates.ts';
-import { isRecord } from '../common/guards.ts';
+import { isRecord, isTextUpTo } from '../common/guards.ts';
 import type { DocumentStore } from '../storage/document-store.ts';
 import { KeptFile } from '../storage/kept-file.ts';
 
@@ -12,7 +12,7 @@ import { KeptFile } from '../storage/kept-file.ts';
 /** A host is at most 253 (DNS); names and problems are the panel's or Paneldeck's short words. */
 const TEXT_MAX = 300;
 
-const isText = (value: unknown, max = TEXT_MAX): value is string => typeof value === 'string' && value.length <= max;
+const isText = (value: unknown, max = TEXT_MAX): value is string => isTextUpTo(value, max);
 
 function readRow(value: unknown): CertificateRow | null {
   if (!isRecord(value)) return null;

@@ -5,6 +5,11 @@
 
 export { isRecord } from '../../../shared/guards.ts';
 
+/** Text of at most `max` characters: what a field of a kept read may hold. */
+export function isTextUpTo(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length <= max;
+}
+
 export function isNullableString(value: unknown): value is string | null {
   return value === null || typeof value === 'string';
 }
