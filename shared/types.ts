@@ -105,6 +105,25 @@ export interface Panel {
   notes: string;
   /** The fleet file the panel is shared in (its id in `listFleetFiles`); null for a panel of this machine only. */
   fleetFile: string | null;
+  /**
+   * The operator's other accounts on the panel (a project-limited user beside the admin), each with
+   * its own token in the vault. The panel's own sign-in (`lastEmail`, `tokenKind`) stays the
+   * default: every read goes as it. Absent (none) in older files.
+   */
+  accounts: PanelAccount[];
+  /** The account writes go as: an id of `accounts`, or null for the panel's own sign-in. */
+  writeAccount: string | null;
+}
+
+/** Another account kept for a panel: who it is, never its token. */
+export interface PanelAccount {
+  id: string;
+  /** The email it logged in with (or the API token's user, when known); null for an API token of an unknown user. */
+  email: string | null;
+  kind: TokenKind;
+  /** How its token is kept; null when its sign-in ended (a 401, an unreadable vault): it then writes nothing. */
+  tokenStorage: ProtectionLevel | null;
+  addedAt: string;
 }
 
 /**
@@ -149,6 +168,9 @@ export const PANEL_FIELDS = {
   notes: 'setting',
   // Where this installation follows the panel from: never exported (a file names no other file).
   fleetFile: 'kept',
+  // This installation's sign-ins, like the panel's own: never exported, never in a fleet file.
+  accounts: 'kept',
+  writeAccount: 'kept',
 } as const satisfies Record<keyof Panel, 'setting' | 'kept' | 'shown'>;
 
 /** The fields of `Panel` of one kind (or kinds) of `PANEL_FIELDS`. */

@@ -181,6 +181,8 @@ function plainPanel(panel: Panel): Panel {
     readOnly,
     notes,
     fleetFile,
+    accounts,
+    writeAccount,
   } = panel;
   return {
     id,
@@ -213,6 +215,8 @@ function plainPanel(panel: Panel): Panel {
     readOnly,
     notes,
     fleetFile,
+    accounts: accounts.map(({ id, email, kind, tokenStorage, addedAt }) => ({ id, email, kind, tokenStorage, addedAt })),
+    writeAccount,
   };
 }
 

@@ -9,6 +9,7 @@ import { isApiTokenSignIn, lastCheckFailed } from '../ui/panel-status.ts';
 import { knownSessionFields, maskSecrets } from './session-fields.ts';
 import { CertificateNotice, isCertificateProblem } from '../sign-in/views.tsx';
 import { JsonTree } from '../ui/json-tree.tsx';
+import { PanelAccounts } from './panel-accounts.tsx';
 
 export interface SessionState {
   result: SessionResult | null;
@@ -121,6 +122,7 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
           <SessionData masked={masked} />
         </div>
       )}
+      {(panel.signedIn || panel.accounts.length > 0) && <PanelAccounts panel={panel} />}
     </section>
   );
 }

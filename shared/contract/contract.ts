@@ -5,6 +5,9 @@ import {
   timelineQuerySchema,
   addPanelInputSchema,
   apiTokenInputSchema,
+  accountIdSchema,
+  accountInputSchema,
+  type AccountInput,
   appSettingsPatchSchema,
   bulkChangeSchema,
   chosenPanelIdsSchema,
@@ -91,6 +94,15 @@ export interface PanelApi {
   logInWithApiToken(id: string, input: ApiTokenInput): Promise<Panel>;
   /** Forgets the token; a session is also ended at the panel, an API token is not (it stays valid until revoked in Easypanel). */
   logOut(id: string): Promise<Panel>;
+  /**
+   * Signs in another account on the panel (a project-limited user beside the admin), kept apart
+   * from the panel's own sign-in: reads still go as that one. At most 8; never returns the token.
+   */
+  addPanelAccount(id: string, input: AccountInput): Promise<Panel>;
+  /** Forgets another account's token (its session is ended at the panel); writes it went as go as the panel's own sign-in again. */
+  removePanelAccount(id: string, accountId: string): Promise<Panel>;
+  /** The account the panel's writes go as from now on: one of its other accounts, or null for its own sign-in. */
+  chooseWriteAccount(id: string, accountId: string | null): Promise<Panel>;
   getSession(id: string): Promise<SessionResult>;
   /** The last session read of the panel in this run (already redacted), at once; null when none. */
   getCachedSession(id: string): Promise<SessionResult | null>;
@@ -347,6 +359,9 @@ export const argumentSchemas = {
   logIn: z.tuple([panelIdSchema, credentialsSchema]),
   logInWithApiToken: z.tuple([panelIdSchema, apiTokenInputSchema]),
   logOut: z.tuple([panelIdSchema]),
+  addPanelAccount: z.tuple([panelIdSchema, accountInputSchema]),
+  removePanelAccount: z.tuple([panelIdSchema, accountIdSchema]),
+  chooseWriteAccount: z.tuple([panelIdSchema, accountIdSchema.nullable()]),
   getSession: z.tuple([panelIdSchema]),
   getCachedSession: z.tuple([panelIdSchema]),
   checkPanels: z.tuple([panelIdsSchema]),

@@ -192,6 +192,21 @@ export const apiTokenInputSchema = z.strictObject(
   { error: 'Expected { token }.' },
 );
 
+/**
+ * Another account for a panel, signed in beside its own: an email and password (with the code once
+ * the panel asks for one), or a pasted API token. Its token stays in main, like the panel's.
+ */
+export const accountInputSchema = z.discriminatedUnion(
+  'kind',
+  [
+    credentialsSchema.omit({ rememberMe: true }).extend({ kind: z.literal('password') }),
+    apiTokenInputSchema.extend({ kind: z.literal('apiToken') }),
+  ],
+  { error: "Expected { kind: 'password', email, password, code? } or { kind: 'apiToken', token }." },
+);
+
+export const accountIdSchema = z.uuid({ error: 'The account id must be a UUID.' });
+
 const wholeNumber = (what: string, name: NumericSetting) => {
   const { min, max } = SETTING_LIMITS[name];
   return z
@@ -370,6 +385,7 @@ export type UpdatePanelInput = z.input<typeof updatePanelInputSchema>;
 export type Credentials = z.input<typeof credentialsSchema>;
 export type FleetLogInInput = z.input<typeof fleetLogInInputSchema>;
 export type ApiTokenInput = z.input<typeof apiTokenInputSchema>;
+export type AccountInput = z.input<typeof accountInputSchema>;
 export type AppSettingsPatch = z.input<typeof appSettingsPatchSchema>;
 export type TrustCertificateInput = z.input<typeof trustCertificateInputSchema>;
 

@@ -33,6 +33,8 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     readOnly: false,
     notes: '',
     fleetFile: null,
+    accounts: [],
+    writeAccount: null,
     ...change,
   };
 }

@@ -1,4 +1,4 @@
-import { signInAccount } from '../storage/panel-record.ts';
+import { signInAccount, writeAccountOf } from '../storage/panel-record.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import type { ActivityWhat } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
@@ -34,10 +34,22 @@ export interface RecordOptions {
   unrecorded?: 'refuse' | 'send';
   /** Reads a failure its own way (a 401 to a log out is what was asked); null falls back to `failureOutcome`. */
   judge?: (error: unknown) => WriteOutcome | null;
+  /** The account it goes as, when not the panel's account for writes (a log out of another account); null: not known. */
+  account?: string | null;
 }
 
 /** Sends one write to a panel, recorded on disk before it is sent and again with its outcome once the panel answered. */
 export type WriteRecorder = <T>(record: PanelRecord, what: ActivityWhat, send: () => Promise<T>, options: RecordOptions) => Promise<T>;
+
+/**
+ * The account a write goes as: none told for a log in (it signs in as the account it names, not
+ * the last one), the panel's own sign-in for a log out, the panel's account for writes otherwise.
+ */
+function accountOfWrite(record: PanelRecord, what: ActivityWhat): string | null {
+  if (what.action === 'logIn' || what.action === 'logInWithApiToken') return null;
+  if (what.action === 'logOut' || what.action === 'logOutApiToken') return signInAccount(record);
+  return writeAccountOf(record).label;
+}
 
 /**
  * The recorder of writes into `activity`; the window hears `activityChanged` at each step. A
@@ -56,14 +68,13 @@ export function writeRecorder({ emit }: { emit: Emit }, activity: ActivityLog): 
     record: PanelRecord,
     what: ActivityWhat,
     send: () => Promise<T>,
-    { secrets, unrecorded = 'refuse', judge }: RecordOptions,
+    { secrets, unrecorded = 'refuse', judge, account }: RecordOptions,
   ): Promise<T> => {
     const start = {
       panelId: record.id,
       panelName: record.name,
       panelAddress: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
-      // A log in's account is the one it signs in as, not the last one: not told here.
-      account: what.action === 'logIn' || what.action === 'logInWithApiToken' ? undefined : (signInAccount(record) ?? undefined),
+      account: (account === undefined ? accountOfWrite(record, what) : account) ?? undefined,
       what,
     };
     const entry = await activity.begin(start).catch((error: unknown) => {

@@ -51,8 +51,7 @@ function planOf(state: SignedIn['state'], item: BackupRunItem, parts: BackupRunP
   try {
     const held = signedIn(state, item.panelId);
     refuseMissingFeature(parts.catalogues?.known(held)?.catalogue ?? null, item.kind === 'database' ? 'databaseBackups' : 'volumeBackups');
-    const { record, token } = held;
-    return { item, held, signIn: plannedSignIn(record, token) };
+    return { item, held, signIn: plannedSignIn(state, held.record) };
   } catch (error) {
     return { item, panelName, leftOut: error instanceof PanelError ? error.message : 'Paneldeck could not plan it.' };
   }
@@ -91,7 +90,9 @@ export function backupRunMethods(parts: BackupRunParts): CoreMethods<'runBackups
   /** One confirmed run: sent once, only while its panel is signed in as planned; a lost answer is unknown. */
   async function runOne(one: Extract<Planned, { held: SignedIn }>): Promise<BackupRunResult> {
     const { item, held, signIn } = one;
-    const { record, token, state } = held;
+    // Sent as the panel's account for writes, with that account's token.
+    const { record, state } = held;
+    const { token } = signIn;
     let sent = false;
     try {
       checkAsPlanned(state, signIn);

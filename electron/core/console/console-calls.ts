@@ -1,3 +1,4 @@
+import type { PlannedSignIn } from '../writes/held-sign-in.ts';
 import type { Generation, OperationAnswer, OperationCall } from '../../../shared/operations-console.ts';
 import type { WritePlan } from '../../../shared/write-plan.ts';
 import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
@@ -12,6 +13,8 @@ export interface PreparedCall {
   input: unknown;
   /** Exactly what is sent, as a plan shows it ("POST /api/createProject"). */
   request: string;
+  /** A write's: the sign-in it is planned under (the panel's account for writes); null for a read, sent as the panel's own sign-in. */
+  signIn: PlannedSignIn | null;
 }
 
 /** The console's two steps of a call, shared by one call and a run across panels (operation-console.ts). */

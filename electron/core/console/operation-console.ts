@@ -14,7 +14,7 @@ import type { Generation, OperationCall } from '../../../shared/operations-conso
 import type { WritePlan } from '../../../shared/write-plan.ts';
 import type { CatalogueEntry } from '../easypanel/operation-catalogue.ts';
 import { askToConfirm, type ConfirmWrite } from '../writes/confirmation.ts';
-import { checkAsPlanned, type PlannedSignIn, refuseReadOnly } from '../writes/held-sign-in.ts';
+import { checkAsPlanned, plannedSignIn } from '../writes/held-sign-in.ts';
 import { writeOutcome } from '../writes/write-outcomes.ts';
 import { plannedInput, plannedPanel, requestLine, writePlan } from '../writes/write-plans.ts';
 import type { CoreMethods, Emit } from '../context/core-context.ts';
@@ -92,7 +92,8 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
       const listed = issues.map(({ path, message }) => `${path === '' ? 'the input' : path}: ${message}`).join('; ');
       throw new PanelError('INVALID_INPUT', `Not sent: the input does not fit ${operation.name} (${listed})`);
     }
-    if (operation.kind === 'write') refuseReadOnly(held.record);
+    // A write is planned as the panel's account for writes (refused on a read-only panel); a read goes as its own sign-in.
+    const signIn = operation.kind === 'write' ? plannedSignIn(held.state, held.record) : null;
     // The window decided whether to ask from the catalogue it read; main's may be newer (an upgrade).
     if (call.shownAs === 'read' && operation.kind === 'write') {
       throw new PanelError(
@@ -107,6 +108,7 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
       operation,
       input: call.input,
       request: requestOfCall(catalogue.generation, operation),
+      signIn,
     };
   };
 
@@ -116,16 +118,9 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
    * planned (checked right before the request leaves).
    */
   const send = async (prepared: PreparedCall, signal?: AbortSignal): Promise<OperationAnswer> => {
-    const { held, operation, generation, input, panelId } = prepared;
-    const planned: PlannedSignIn = {
-      panelId,
-      panelName: held.record.name,
-      baseUrl: held.record.baseUrl,
-      token: held.token,
-      generation: held.record.generation,
-    };
+    const { held, operation, generation, input, signIn, panelId } = prepared;
     const stillAsPlanned = () => {
-      checkAsPlanned(held.state, planned);
+      if (signIn) checkAsPlanned(held.state, signIn);
       // The catalogue the plan was made from, for the version the panel has now: an upgrade since sends nothing.
       const known = catalogues.known(held);
       if (!known)
@@ -142,7 +137,7 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
       ...(await callCatalogueOperation({
         settings: request,
         panel: held.record,
-        token: held.token,
+        token: signIn?.token ?? held.token,
         generation,
         operation,
         input,
@@ -151,9 +146,9 @@ export function operationConsoleMethods(parts: ConsoleParts): CoreMethods<Consol
         ...(operation.kind === 'write' ? { beforeSend: stillAsPlanned } : {}),
       })),
     });
-    if (operation.kind === 'read') return call();
+    if (operation.kind === 'read' || !signIn) return call();
     stillAsPlanned();
-    return recordedWrite(parts, held, operation.name, call);
+    return recordedWrite(parts, { ...held, token: signIn.token }, operation.name, call);
   };
 
   const console: ConsoleCalls = {

@@ -68,6 +68,35 @@ export async function callWithToken<T>(
   request: TokenRequest,
   read: ReadAnswer<T>,
 ): Promise<T> {
+  try {
+    return await sendWithToken(settings, panel, token, request, read);
+  } catch (error) {
+    if (error instanceof PanelError && error.code === 'UNAUTHORIZED') refusedTokens.set(error, token);
+    throw error;
+  }
+}
+
+/**
+ * The token a refusal (UNAUTHORIZED) answered: a write that went as another account of the panel's
+ * ends that account's sign-in, not the panel's own. Undefined for a refusal not from `callWithToken`.
+ */
+export function refusedToken(error: PanelError): string | undefined {
+  // Said again in a write's own words (the activity log's), with the panel's refusal as its cause.
+  for (let at: unknown = error; at instanceof PanelError; at = at.cause) {
+    const token = refusedTokens.get(at);
+    if (token !== undefined) return token;
+  }
+  return undefined;
+}
+const refusedTokens = new WeakMap<PanelError, string>();
+
+async function sendWithToken<T>(
+  settings: RequestSettings,
+  panel: PanelEndpoint,
+  token: string,
+  request: TokenRequest,
+  read: ReadAnswer<T>,
+): Promise<T> {
   const { effect, method, url, body, timeoutMs, maxBytes, keepStartOfLarger } = request;
   const signal = effect === 'read' ? request.signal : undefined;
   const attempts = effect === 'read' && request.retry ? 2 : 1;

@@ -41,5 +41,7 @@ export function newPanelRecord(panel: NewPanel, createdAt: string): PanelRecord 
     readOnly: panel.readOnly ?? false,
     notes: panel.notes ?? '',
     fleetFile: null,
+    accounts: [],
+    writeAccount: null,
   };
 }

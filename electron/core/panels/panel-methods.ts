@@ -1,3 +1,4 @@
+import { accountKeysOf, accountSignIns } from '../sign-in/panel-accounts.ts';
 import { PanelError } from '../../../shared/contract/errors.ts';
 import { cleanTags, copyName, LABEL_LIMITS } from '../../../shared/labels.ts';
 import { normaliseAddress, normaliseApiPath, normaliseLoginPath } from '../common/address.ts';
@@ -49,13 +50,12 @@ export function panelMethods(parts: PanelListParts): CoreMethods<PanelMethods> {
 
   /** Forgets everything this run holds for panels that are being removed. */
   async function forgetPanels(current: DataFolder, ids: readonly string[]) {
-    const held = heldSignIns(
-      current,
-      ids.flatMap((id) => current.registry.get(id) ?? []),
-    );
+    const records = ids.flatMap((id) => current.registry.get(id) ?? []);
+    // Its other accounts' sessions too: the panel is gone, and each of them with it.
+    const held = [...heldSignIns(current, records), ...accountSignIns(current, records)];
     // Signed out at once whatever the disk says. A token left in the token store is dropped at
     // the next start, because the panel is no longer in the list.
-    const forgetting = attemptWrite(() => current.vault.forget(...ids));
+    const forgetting = attemptWrite(() => current.vault.forget(...ids, ...accountKeysOf(records)));
     for (const id of ids) {
       cache.forget(id);
       reader.ended(id);

@@ -152,8 +152,8 @@ export function fleetServiceMethods(
       if (!panel.ok) return { item, leftOut: panel.error.message, panelName: nameOf(item.panelId) };
       const target = { projectName: item.projectName, serviceName: item.serviceName };
       try {
-        const { record, token } = panel.held;
-        return { item, write: plannedWrite(record, token, target, action, typeIn(panel.types, record, target)) };
+        const { record, state: folder } = panel.held;
+        return { item, write: plannedWrite(folder, record, target, action, typeIn(panel.types, record, target)) };
       } catch (error) {
         return {
           item,

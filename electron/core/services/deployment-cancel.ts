@@ -72,7 +72,7 @@ export function deploymentCancelMethods(parts: DeploymentCancelParts): CoreMetho
         if (route === undefined) {
           throw new PanelError('INVALID_INPUT', "This panel's Easypanel has no way to cancel a running action.");
         }
-        const signIn = plannedSignIn(record, token);
+        const signIn = plannedSignIn(state, record);
         const plan = writePlan({
           id: randomUUID(),
           title: `Cancel the deployment of ${service} on ${record.name}`,
@@ -95,13 +95,13 @@ export function deploymentCancelMethods(parts: DeploymentCancelParts): CoreMetho
               return callPanel(
                 parts.request,
                 record,
-                token,
+                signIn.token,
                 'killAction',
                 { id: deploymentId },
                 { generation: signIn.generation, beforeSend: () => checkAsPlanned(state, signIn) },
               );
             },
-            { secrets: [token], judge: (error) => writeOutcome(error, check) },
+            { secrets: [token, signIn.token], judge: (error) => writeOutcome(error, check) },
           );
           return { panelId, deploymentId, outcome: 'done', message: null };
         } catch (error) {

@@ -106,7 +106,7 @@ export function serviceActionMethods(parts: ServiceWrites & TokenCalls): CoreMet
         refuseReadOnly(record);
         // The type's read goes only while the sign-in lasts, as the write after it does.
         const type = await readServiceType(parts.request, record, token, target, { signal, beforeSend: stillHeld(held) });
-        const write = plannedWrite(record, token, target, action, type);
+        const write = plannedWrite(state, record, target, action, type);
         const service = `${projectName}/${serviceName}`;
         const plan = writePlan({
           id: randomUUID(),
@@ -144,7 +144,13 @@ export interface PlannedWrite {
 }
 
 /** The write for `action` on a service of `type`, planned on the panel as it is now (INVALID_INPUT when the type lacks it). */
-export function plannedWrite(record: PanelRecord, token: string, target: ServiceTarget, action: ServiceAction, type: string): PlannedWrite {
+export function plannedWrite(
+  state: Pick<DataFolder, 'vault'>,
+  record: PanelRecord,
+  target: ServiceTarget,
+  action: ServiceAction,
+  type: string,
+): PlannedWrite {
   const name = writeFor(record, target, action, type);
   const route = routesOf(REQUESTS[name], record.generation)[0]!;
   const verb = action === 'start' && !isDeployable(type) ? 'enable' : action === 'stop' && !isDeployable(type) ? 'disable' : action;
@@ -152,7 +158,7 @@ export function plannedWrite(record: PanelRecord, token: string, target: Service
     name,
     record,
     request: { label: `${verb} ${target.serviceName} in ${target.projectName}`, request: requestLine('POST', route) },
-    signIn: plannedSignIn(record, token),
+    signIn: plannedSignIn(state, record),
   };
 }
 

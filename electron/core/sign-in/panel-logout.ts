@@ -10,6 +10,8 @@ export interface EndedSignIn {
   token: string;
   /** When the session ends by itself, as last read; null when not known. */
   endsAt: string | null;
+  /** The account it was, when another account of the panel's (`PanelAccount`), not its own sign-in. */
+  account?: string | null;
 }
 
 /** Panels asked at once when many are logged out together: a fleet's log out must not open hundreds of connections. */
@@ -36,6 +38,7 @@ export async function endSessionsAtPanels(
         await recordWrite(one.record, { action: 'logOut' }, () => callPanel(request, one.record, one.token, 'logOut'), {
           secrets: [one.token],
           unrecorded: 'send',
+          ...(one.account === undefined ? {} : { account: one.account }),
           judge: logOutOutcome,
         });
       } catch (error) {

@@ -6,6 +6,7 @@ import { MissingRouteError } from '../easypanel/panel-responses.ts';
 import { readSessionFollowingUpgrade, readVersion, type VersionRead } from '../easypanel/panel-upgrade.ts';
 import type { PanelChangeBatcher } from '../context/change-batchers.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
+import { accountKey } from '../storage/panel-record.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 import type { SessionCache } from './session-cache.ts';
 import { sessionExpiry } from '../easypanel/session-expiry.ts';
@@ -276,6 +277,17 @@ export class SessionReader {
     if (error.certificate && state.registry.get(record.id)?.baseUrl === record.baseUrl)
       this.#options.presented.set(record.id, error.certificate);
     if (error.code !== 'UNAUTHORIZED') return;
+    // Refused as another account of the panel's (a write that went as it): that account's sign-in ends, not the panel's.
+    const account = record.accounts.find(({ id }) => state.vault.token(accountKey(record.id, id), record.baseUrl) === token);
+    if (account) {
+      const dropping = attemptWrite(() => state.vault.dropRejected(accountKey(record.id, account.id), token));
+      const latest = state.registry.get(record.id);
+      const accounts = latest?.accounts.map((one) => (one.id === account.id ? { ...one, tokenStorage: null } : one));
+      const listing = accounts ? attemptWrite(() => state.registry.update(record.id, { accounts })) : null;
+      this.#options.changes.changed(record.id);
+      await Promise.all([dropping, listing]);
+      return;
+    }
     // A disk error must not hide the panel's answer, which is what the operator asked for; the
     // rejected token is forgotten in memory either way.
     // All of it in memory before either write is waited for, as one change (see endSignIns in sign-in-methods.ts).

@@ -1,4 +1,5 @@
 import { PanelError } from '../../../shared/contract/errors.ts';
+import { refusedToken } from '../easypanel/token-call.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import type { FolderAccess } from '../context/core-context.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
@@ -44,7 +45,8 @@ export function stillHeld(held: SignedIn): () => void {
  * noted for trustCertificate. Then the failure goes on to the caller.
  */
 export async function failedWithToken({ reader }: Pick<TokenCalls, 'reader'>, held: SignedIn, error: unknown): Promise<void> {
-  if (error instanceof PanelError) await reader.failedWithToken(held.state, held.record, held.token, error);
+  // The token the panel refused, when it says (a write as another account): that sign-in ends, not the one held.
+  if (error instanceof PanelError) await reader.failedWithToken(held.state, held.record, refusedToken(error) ?? held.token, error);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { accountKey } from './panel-record.ts';
 import type { ErrorInfo } from '../../../shared/contract/errors.ts';
 import type { Panel, StartupProblem } from '../../../shared/types.ts';
 import { normaliseAddress } from '../common/address.ts';
@@ -37,16 +38,35 @@ export async function openDataFolder(
   registry.dropLegacyChecks();
 
   const policy = { allowWeak: () => settings.get().storeTokensWithWeakProtection };
-  const panels = new Map(registry.list().map((record) => [record.id, { baseUrl: record.baseUrl, signedIn: record.tokenStorage !== null }]));
+  const panels = new Map<string, { baseUrl: string; signedIn: boolean }>();
+  for (const record of registry.list()) {
+    panels.set(record.id, { baseUrl: record.baseUrl, signedIn: record.tokenStorage !== null });
+    // Each other account's token under its own key, bound to the panel's address like the panel's.
+    for (const account of record.accounts)
+      panels.set(accountKey(record.id, account.id), { baseUrl: record.baseUrl, signedIn: account.tokenStorage !== null });
+  }
   const list = { panels, complete: registry.loadProblem === null };
   const { vault, problems, fileProblem } = await TokenVault.open(openStore('tokens', { secret: true }), encryption, now, policy, list);
   // Say why panels that were signed in last time are not any more, in one write for all of them.
   const changes = new Map<string, PanelRecordChange>();
   for (const record of registry.list()) {
+    // Another account whose token could not be read is signed out; it is signed in again by adding it again.
+    const lost = record.accounts.filter(
+      (account) => account.tokenStorage !== null && !vault.token(accountKey(record.id, account.id), record.baseUrl),
+    );
+    if (lost.length > 0) {
+      const accounts = record.accounts.map((account) => (lost.includes(account) ? { ...account, tokenStorage: null } : account));
+      // Its writes still go as it (refused until it is signed in again), never quietly as another account.
+      changes.set(record.id, { accounts });
+    }
     if (record.tokenStorage === null || vault.token(record.id, record.baseUrl)) continue;
     const reason = problems.get(record.id) ?? (record.tokenStorage !== 'memory' ? fileProblem?.info : null) ?? lostTokenReason(record);
     // A sign-in kept on disk for when the keyring is back stays recorded; only an ended one is null.
-    changes.set(record.id, { tokenStorage: vault.keeps(record.id) ? record.tokenStorage : null, signedOutReason: reason });
+    changes.set(record.id, {
+      ...changes.get(record.id),
+      tokenStorage: vault.keeps(record.id) ? record.tokenStorage : null,
+      signedOutReason: reason,
+    });
   }
   try {
     await registry.updateMany(changes);

@@ -1,3 +1,4 @@
+import { accountLabel } from '../../../shared/accounts.ts';
 import { FLEET_FILE_LIMITS } from '../../../shared/fleet-file.ts';
 import { GENERATION_PATHS } from '../common/generation-paths.ts';
 import { isErrorCode, readCertificateInfo, type ErrorInfo } from '../../../shared/contract/errors.ts';
@@ -8,6 +9,7 @@ import {
   TOKEN_KINDS,
   type Generation,
   type Panel,
+  type PanelAccount,
   type PanelFieldOfKind,
   type ProtectionLevel,
   type SessionCheck,
@@ -124,7 +126,38 @@ const FIELD_READERS: { [Field in keyof PanelRecord]: FieldReader<PanelRecord[Fie
     const lookOnly = readOnly ?? false;
     return typeof lookOnly === 'boolean' ? lookOnly : undefined;
   },
+  /** Absent (none) in older files. */
+  accounts: ({ accounts }) => {
+    if (accounts === undefined) return [];
+    if (!Array.isArray(accounts) || accounts.length > ACCOUNTS_AT_MOST) return undefined;
+    const read = accounts.map(readAccount);
+    return read.every((account): account is PanelAccount => account !== undefined) && new Set(read.map(({ id }) => id)).size === read.length
+      ? read
+      : undefined;
+  },
+  /** One of `accounts`, or null (the panel's own sign-in; absent in older files). */
+  writeAccount: (entry) => {
+    const { writeAccount } = entry;
+    if (writeAccount === undefined || writeAccount === null) return null;
+    return typeof writeAccount === 'string' &&
+      Array.isArray(entry.accounts) &&
+      entry.accounts.some((account) => isRecord(account) && account.id === writeAccount)
+      ? writeAccount
+      : undefined;
+  },
 };
+
+/** Other accounts a panel keeps at most: a few roles (admin, a project's user), not a directory. */
+export const ACCOUNTS_AT_MOST = 8;
+
+function readAccount(value: unknown): PanelAccount | undefined {
+  if (!isRecord(value)) return undefined;
+  const { id, email, kind, tokenStorage, addedAt } = value;
+  if (typeof id !== 'string' || !UUID.test(id) || !isNullableString(email) || !isTime(addedAt)) return undefined;
+  if (!(TOKEN_KINDS as readonly unknown[]).includes(kind)) return undefined;
+  if (tokenStorage !== null && !LEVELS.has(tokenStorage)) return undefined;
+  return { id, email, kind: kind as TokenKind, tokenStorage: tokenStorage as ProtectionLevel | null, addedAt };
+}
 const RECORD_FIELDS = Object.keys(FIELD_READERS) as (keyof PanelRecord)[];
 
 /** A panel record read from the file, with only the fields it knows, or null when one is wrong. */
@@ -171,6 +204,21 @@ function readCheck(value: unknown): SessionCheck | undefined {
  * (with its user's email when known); null when not known (a first log in, before it answered).
  */
 export function signInAccount(record: Pick<PanelRecord, 'tokenKind' | 'lastEmail'>): string | null {
-  if (record.tokenKind === 'api-token') return record.lastEmail ? `an API token of ${record.lastEmail}` : 'an API token';
-  return record.lastEmail;
+  return accountLabel(record.tokenKind, record.lastEmail);
+}
+
+/** The vault's key of a panel's other account: its own token, apart from the panel's (keyed by the panel's id). */
+export const accountKey = (panelId: string, accountId: string): string => `${panelId}/${accountId}`;
+
+/**
+ * The account a panel's writes go as: its vault key and its words. The panel's own sign-in unless
+ * `writeAccount` names one of its other accounts.
+ */
+export function writeAccountOf(record: Pick<PanelRecord, 'id' | 'tokenKind' | 'lastEmail' | 'accounts' | 'writeAccount'>): {
+  key: string;
+  label: string | null;
+} {
+  const chosen = record.writeAccount === null ? undefined : record.accounts.find(({ id }) => id === record.writeAccount);
+  if (!chosen) return { key: record.id, label: signInAccount(record) };
+  return { key: accountKey(record.id, chosen.id), label: accountLabel(chosen.kind, chosen.email) };
 }

@@ -6,6 +6,7 @@ import type { PlanLeftOut, WritePlan } from '../../../shared/write-plan.ts';
 import { callPanel, pinnedReleaseTagOf, updateAvailableOf, versionOf } from '../easypanel/panel-calls.ts';
 import type { RequestSettings } from '../easypanel/panel-endpoints.ts';
 import { REQUESTS, routesOf } from '../easypanel/panel-requests.ts';
+import { PanelError } from '../../../shared/contract/errors.ts';
 import { stillHeld, type TokenCalls, withToken } from '../sign-in/with-token.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
 import { type PlannedSignIn, plannedSignIn, readOnlyReason } from '../writes/held-sign-in.ts';
@@ -61,7 +62,7 @@ export async function readForPlan(
     return { panelId, panelName: nameOf(panelId), versionBefore: null, leftOut: why };
   }
   const { held, answer } = read.value;
-  const { record, token } = held;
+  const { record } = held;
   const versionBefore = versionOf(answer);
   const leftOut = (why: string): UpgradeCandidate => ({ panelId, panelName: record.name, versionBefore, leftOut: why });
   const pinned = pinnedReleaseTagOf(answer);
@@ -75,7 +76,14 @@ export async function readForPlan(
   }
   const route = routesOf(REQUESTS.updatePanel, record.generation)[0];
   if (route === undefined) return leftOut("this panel's Easypanel has no update route Paneldeck knows.");
-  return { panelId, planned: { panelId, record, signIn: plannedSignIn(record, token), versionBefore, route } };
+  let signIn: PlannedSignIn;
+  try {
+    signIn = plannedSignIn(held.state, record);
+  } catch (error) {
+    // Its account for writes is signed out: said like any other reason it is left out.
+    return leftOut(error instanceof PanelError ? error.message : 'Paneldeck could not plan it.');
+  }
+  return { panelId, planned: { panelId, record, signIn, versionBefore, route } };
 }
 
 /** The plan as main's confirmation shows it: every panel with its version now and its wave, and what is left out. */

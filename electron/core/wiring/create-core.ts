@@ -34,6 +34,7 @@ import { operationConsoleMethods } from '../console/operation-console.ts';
 import { PanelCatalogues } from '../console/catalogue-cache.ts';
 import { featureMethods } from '../console/feature-methods.ts';
 import { createPanelSignIns } from '../sign-in/panel-log-in.ts';
+import { panelAccountMethods } from '../sign-in/panel-accounts.ts';
 import { transferMethods } from '../transfer/transfer-methods.ts';
 import { textFileMethods } from '../app/text-files.ts';
 import { panelMethods } from '../panels/panel-methods.ts';
@@ -190,6 +191,7 @@ export function createCore(options: CoreOptions): Core {
       signIns,
     ),
     ...fleetSignInMethods({ ...folder, now, emit }, signIns.withPassword),
+    ...panelAccountMethods(signInParts),
     ...sessionMethods({
       ...folder,
       now,

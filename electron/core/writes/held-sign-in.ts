@@ -2,13 +2,16 @@ import { PanelError } from '../../../shared/contract/errors.ts';
 import type { Generation } from '../../../shared/types.ts';
 import type { DataFolder } from '../storage/data-folder.ts';
 import type { PanelRecord } from '../storage/panel-registry.ts';
+import { writeAccountOf } from '../storage/panel-record.ts';
 
 /** A panel as a plan was made for it: what must still hold right before each of its requests leaves. */
 export interface PlannedSignIn {
   panelId: string;
   panelName: string;
   baseUrl: string;
+  /** The token of the account the write goes as (`writeAccountOf`), and its key in the vault. */
   token: string;
+  accountKey: string;
   generation: Generation;
 }
 
@@ -22,7 +25,8 @@ export function checkAsPlanned(state: Pick<DataFolder, 'registry' | 'vault'>, pl
   const notSent = (why: string) => new PanelError('CHANGED_BEFORE_SENDING', `Not sent: ${why} after you confirmed.`);
   if (!record) throw notSent(`${planned.panelName} was removed from the list`);
   if (record.baseUrl !== planned.baseUrl) throw notSent(`${planned.panelName}'s address changed`);
-  const token = state.vault.token(record.id, record.baseUrl);
+  if (writeAccountOf(record).key !== planned.accountKey) throw notSent(`the account ${planned.panelName}'s writes go as changed`);
+  const token = state.vault.token(planned.accountKey, record.baseUrl);
   if (token === undefined) throw notSent(`${planned.panelName} was signed out`);
   if (token !== planned.token) throw notSent(`${planned.panelName} was signed in again`);
   if (record.generation !== planned.generation) throw notSent(`${planned.panelName} was found to speak another Easypanel generation`);
@@ -40,10 +44,31 @@ export function refuseReadOnly(record: Pick<PanelRecord, 'name' | 'readOnly'>): 
 export const readOnlyReason = (name: string): string =>
   `${name} is read-only in Paneldeck: no write is planned for it. Turn read-only off in its Settings to change it.`;
 
-/** The sign-in a plan is made under: the panel as it is now, with the token it has now; never a read-only panel's. */
-export function plannedSignIn(record: PanelRecord, token: string): PlannedSignIn {
+/**
+ * The sign-in a plan is made under: the panel as it is now, with the token its account for writes
+ * has now (its own sign-in's, or the other account chosen for writes); never a read-only panel's.
+ * NOT_SIGNED_IN when that account's sign-in ended.
+ */
+export function plannedSignIn(state: Pick<DataFolder, 'vault'>, record: PanelRecord): PlannedSignIn {
   refuseReadOnly(record);
-  return { panelId: record.id, panelName: record.name, baseUrl: record.baseUrl, token, generation: record.generation };
+  const account = writeAccountOf(record);
+  const token = state.vault.token(account.key, record.baseUrl);
+  if (token === undefined) {
+    throw new PanelError(
+      'NOT_SIGNED_IN',
+      account.key === record.id
+        ? `You are not signed in to ${record.name}. Log in first.`
+        : `Nothing was planned: ${record.name}'s writes go as ${account.label ?? 'another account'}, whose sign-in ended. Sign it in again in the panel's Session, or choose another account for writes.`,
+    );
+  }
+  return {
+    panelId: record.id,
+    panelName: record.name,
+    baseUrl: record.baseUrl,
+    token,
+    accountKey: account.key,
+    generation: record.generation,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { signInAccount } from '../storage/panel-record.ts';
+import { writeAccountOf } from '../storage/panel-record.ts';
 import { plural } from '../../../shared/counts.ts';
 import { holdsSecret, MASKED_VALUE } from '../../../shared/secret-fields.ts';
 import type { Generation } from '../../../shared/types.ts';
@@ -21,7 +21,7 @@ export function plannedPanel(record: PanelRecord, requests: PlannedRequest[], ge
     address: normaliseAddress(record.baseUrl, { allowPlainHttp: record.allowPlainHttp }).display,
     production: record.colour === 'red',
     generation: GENERATION_LABELS[generation],
-    account: signInAccount(record) ?? 'its sign-in',
+    account: writeAccountOf(record).label ?? 'its sign-in',
     requests,
   };
 }

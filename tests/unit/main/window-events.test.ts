@@ -54,6 +54,8 @@ const panel: Panel = {
   readOnly: false,
   notes: '',
   fleetFile: null,
+  accounts: [],
+  writeAccount: null,
 };
 
 const changed: PanelEvent = { type: 'panelsChanged', panels: [panel] };

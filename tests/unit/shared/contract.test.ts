@@ -13,6 +13,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
   assert.deepEqual([...methodNames].sort(), [
     'acknowledgeAlert',
     'addPanel',
+    'addPanelAccount',
     'applyImport',
     'callOperation',
     'callOperationOnPanels',
@@ -25,6 +26,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'cancelSessionRead',
     'cancelUpgrades',
     'checkPanels',
+    'chooseWriteAccount',
     'closeFleetFile',
     'createFleetFile',
     'duplicatePanel',
@@ -63,6 +65,7 @@ test('the contract names exactly the product API, the fleet checks, certificate 
     'previewImport',
     'readServiceLogs',
     'removePanel',
+    'removePanelAccount',
     'removePanels',
     'runBackups',
     'runServiceAction',
