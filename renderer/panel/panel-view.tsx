@@ -1,3 +1,4 @@
+import { accountLabel } from '../../shared/accounts.ts';
 import { fleetFileName } from '../../shared/fleet-file.ts';
 import { useFleetFiles } from '../window/use-fleet-files.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -278,6 +279,7 @@ export function PanelView({ panel, groups }: PanelViewProps) {
                 Read-only
               </span>
             )}
+            <WriteAccountBadge panel={panel} />
             <PlainHttpBadge panel={panel} />
             {panel.signedIn && expiresSoonAt && <ExpiryBadge expiresAt={expiresSoonAt} lastKnown={lastCheckFailed(panel)} />}
           </p>
@@ -331,6 +333,18 @@ function SharedBadge({ fileId }: { fileId: string }) {
   return (
     <span className="status-badge" title={file ? `Shared in ${file.path}` : 'Shared in a fleet file'}>
       {file ? `Shared: ${fleetFileName(file.path)}` : 'Shared'}
+    </span>
+  );
+}
+
+/** Writes go as another account than the panel's own sign-in: said where every view of the panel shows it. */
+function WriteAccountBadge({ panel }: { panel: Panel }) {
+  const account = panel.accounts.find(({ id }) => id === panel.writeAccount);
+  if (!account || panel.readOnly) return null;
+  const name = accountLabel(account.kind, account.email) ?? 'another account';
+  return (
+    <span className="status-badge" title="Chosen in the Session tab; reads go as the panel's own sign-in">
+      {account.tokenStorage === null ? `Writes as ${name} (signed out)` : `Writes as ${name}`}
     </span>
   );
 }
