@@ -1,4 +1,4 @@
-import { fleetFileName } from '../../shared/fleet-file.ts';
+import { type FleetFileConflict, fleetFileName } from '../../shared/fleet-file.ts';
 import { useFleetFiles } from '../window/use-fleet-files.ts';
 import { plural } from '../../shared/counts.ts';
 import { useApi } from '../window/app-context.tsx';
@@ -22,6 +22,15 @@ export function FleetFileSettings() {
   const close = (id: string) =>
     run(async () => {
       await api.closeFleetFile(id);
+    });
+  // The file's list follows from main's fleetFilesChanged after each.
+  const settle = (id: string, { address, field }: FleetFileConflict, keep: 'here' | 'file') =>
+    run(async () => {
+      await api.resolveFleetConflict(id, { address, field, keep });
+    });
+  const trust = (id: string, address: string) =>
+    run(async () => {
+      await api.trustFleetFilePin(id, address);
     });
 
   return (
@@ -47,18 +56,31 @@ export function FleetFileSettings() {
               )}
               {file.removed.length > 0 && <p className="muted">Removed from the file by someone, and here: {file.removed.join(', ')}.</p>}
               {file.trust.map((one) => (
-                <p key={`trust ${one.address}`} className="notice notice-warning">
-                  {one.panelName}: the file pins{' '}
-                  {one.fileSha256 === null ? 'no certificate' : `the certificate ${one.fileSha256.slice(0, 23)}…`}, not the one trusted
-                  here. Its token keeps going only to the one trusted here: compare and trust the other on its Session tab if the team
-                  changed it.
-                </p>
+                <div key={`trust ${one.address}`} className="notice notice-warning fleet-file-question">
+                  <p>
+                    {one.panelName}: the file pins {one.fileSha256 === null ? 'no certificate' : <code>{one.fileSha256}</code>}, not the one
+                    trusted here. Its token keeps going only to the one trusted here until you compare the two and trust the file's.
+                  </p>
+                  <button type="button" disabled={busy} onClick={() => void trust(file.id, one.address)}>
+                    {one.fileSha256 === null ? 'Stop pinning it, as the file says' : "Trust the file's certificate"}
+                  </button>
+                </div>
               ))}
               {file.conflicts.map((conflict) => (
-                <p key={`${conflict.address} ${conflict.field}`} className="notice notice-warning">
-                  {conflict.panelName}: its {conflict.field} is {conflict.here} here and {conflict.there} in the file. Set it here to the
-                  value wanted: that is written back.
-                </p>
+                <div key={`${conflict.address} ${conflict.field}`} className="notice notice-warning fleet-file-question">
+                  <p>
+                    {conflict.panelName}: its {conflict.field} was changed both here and in the file. Here: <code>{conflict.here}</code>. In
+                    the file: <code>{conflict.there}</code>. Nothing of it is applied until you choose.
+                  </p>
+                  <span className="fleet-file-choices">
+                    <button type="button" disabled={busy} onClick={() => void settle(file.id, conflict, 'here')}>
+                      Keep mine (write it to the file)
+                    </button>
+                    <button type="button" disabled={busy} onClick={() => void settle(file.id, conflict, 'file')}>
+                      Take the file's
+                    </button>
+                  </span>
+                </div>
               ))}
               <button type="button" disabled={busy} onClick={() => void close(file.id)}>
                 Stop following

@@ -12,6 +12,8 @@ import {
   bulkChangeSchema,
   chosenPanelIdsSchema,
   fleetFileIdSchema,
+  fleetConflictChoiceSchema,
+  type FleetConflictChoice,
   upgradeOptionsSchema,
   upgradePanelIdsSchema,
   credentialsSchema,
@@ -272,6 +274,16 @@ export interface PanelApi {
   /** Stops following a fleet file: its panels stay, as panels of this machine. */
   closeFleetFile(fileId: string): Promise<void>;
   /**
+   * Settles a field both sides changed apart (a conflict of `FleetFileInfo.conflicts`): `here` writes
+   * the operator's value back to the file, `file` takes the file's value here. The file answers as it is after.
+   */
+  resolveFleetConflict(fileId: string, choice: FleetConflictChoice): Promise<FleetFileInfo>;
+  /**
+   * Takes the pin a fleet file gives a signed-in panel (`FleetFileInfo.trust`, by its address) after the
+   * operator compared it: its token then goes only to that certificate (none pinned: the system's trust).
+   */
+  trustFleetFilePin(fileId: string, address: string): Promise<FleetFileInfo>;
+  /**
    * Every signed-in panel's services as main last read them (each check reads the task stats, the
    * list when due): no request is made. A panel not read since the start is absent until its first check.
    */
@@ -406,6 +418,8 @@ export const argumentSchemas = {
   createFleetFile: z.tuple([chosenPanelIdsSchema]),
   shareInFleetFile: z.tuple([chosenPanelIdsSchema, fleetFileIdSchema]),
   closeFleetFile: z.tuple([fleetFileIdSchema]),
+  resolveFleetConflict: z.tuple([fleetFileIdSchema, fleetConflictChoiceSchema]),
+  trustFleetFilePin: z.tuple([fleetFileIdSchema, z.string({ error: 'The address must be text.' }).min(1).max(2048)]),
   getFleetServices: z.tuple([]),
   listCertificates: z.tuple([certificateQuerySchema]),
   listBackups: z.tuple([backupQuerySchema]),

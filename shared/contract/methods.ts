@@ -61,6 +61,8 @@ export const methodNames = [
   'createFleetFile',
   'shareInFleetFile',
   'closeFleetFile',
+  'resolveFleetConflict',
+  'trustFleetFilePin',
   'getFleetServices',
   'listCertificates',
   'listBackups',

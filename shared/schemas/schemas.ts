@@ -1,3 +1,4 @@
+import { FLEET_SHARED_FIELDS, type FleetSharedField } from '../fleet-file.ts';
 import { FLEET_FILE_LIMITS } from '../fleet-file.ts';
 import { z } from 'zod';
 import { cleanGroup, cleanTags, groupProblem, LABEL_LIMITS, PANEL_COLOURS, PANEL_NAME_MAX, tagProblem } from '../labels.ts';
@@ -289,6 +290,17 @@ export const chosenPanelIdsSchema = z
 
 /** A followed fleet file's id, as `listFleetFiles` gives it. */
 export const fleetFileIdSchema = z.uuid({ error: 'Fleet file id must be a UUID.' });
+
+/** A conflict of a fleet file (`FleetFileInfo.conflicts`), by its panel's address and field, and which side the operator keeps. */
+export const fleetConflictChoiceSchema = z.strictObject(
+  {
+    address: z.string({ error: 'The address must be text.' }).min(1).max(2048),
+    field: z.enum(FLEET_SHARED_FIELDS as [FleetSharedField, ...FleetSharedField[]], { error: 'Not a field a fleet file shares.' }),
+    keep: z.enum(['here', 'file'], { error: "Keep is 'here' or 'file'." }),
+  },
+  { error: "Expected { address, field, keep: 'here' | 'file' }." },
+);
+export type FleetConflictChoice = z.input<typeof fleetConflictChoiceSchema>;
 
 /** The panels of an upgrade run, each once, and how the run is cut into waves. */
 export const upgradePanelIdsSchema = chosenPanelIdsSchema

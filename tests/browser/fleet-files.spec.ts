@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { tempDir } from '../support/helpers.ts';
@@ -8,7 +8,8 @@ import { checkScreenBothSizes } from './screens.ts';
 /**
  * Issue 33's fleet file in the window: two panels of the selection written to a new fleet file
  * (main's save dialog), the panel's header saying where it is shared, Preferences listing the file;
- * a rename made in the file by someone else reaching the list; a damaged file said so and not
+ * a rename made in the file by someone else reaching the list; a rename made on both sides at once
+ * shown in Preferences with both values until the operator chooses; a damaged file said so and not
  * written over.
  */
 
@@ -22,7 +23,7 @@ test('a new fleet file of the selection; a change there comes here; a damaged fi
       core: { chooseNewFleetFile: async () => path, chooseFleetFile: async () => path, fleetFilePollMs: 100 },
     });
     await app.core.addPanel({ address: 'shop.acme.example', name: 'Shop', group: 'Acme' });
-    await app.core.addPanel({ address: 'blog.acme.example', name: 'Blog', group: 'Acme' });
+    const blog = await app.core.addPanel({ address: 'blog.acme.example', name: 'Blog', group: 'Acme' });
     await expect(panelList(page).getByRole('treeitem', { name: /Blog/ })).toBeVisible();
     await panelList(page).getByRole('tree').focus();
     await page.keyboard.press('Control+a');
@@ -40,6 +41,24 @@ test('a new fleet file of the selection; a change there comes here; a damaged fi
       .getByRole('treeitem', { name: /Shop EU/ })
       .click();
     await expect(page.locator('.panel-header')).toContainText('Shared: team.paneldeck-fleet.json');
+
+    // Blog renamed here and in the file at once (the lock held meanwhile, as another Paneldeck writing would):
+    // nothing of it is applied until the operator chooses in Preferences.
+    writeFileSync(`${path}.lock`, '');
+    await app.core.updatePanel(blog.id, { name: 'Blog (mine)' });
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"name": "Blog"', '"name": "Blog (theirs)"'));
+    rmSync(`${path}.lock`);
+    await page.getByRole('button', { name: 'Preferences' }).click();
+    const files = page.getByRole('region', { name: 'Fleet files' });
+    await expect(files).toContainText('Blog (mine): its name was changed both here and in the file.');
+    await expect(files).toContainText('In the file: "Blog (theirs)"');
+    await files.scrollIntoViewIfNeeded();
+    await checkScreenBothSizes(page, 'fleet-files-03-conflict');
+    await files.getByRole('button', { name: "Take the file's" }).click();
+    await expect(files).not.toContainText('changed both here and in the file');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect(panelList(page).getByRole('treeitem', { name: /Blog \(theirs\)/ })).toBeVisible();
+    expect(readFileSync(path, 'utf8')).toContain('"name": "Blog (theirs)"');
 
     // Damaged (a merge gone wrong): said in Preferences, the file left as it is.
     const damaged = '<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> theirs\n';

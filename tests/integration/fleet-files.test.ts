@@ -190,6 +190,37 @@ test('edits of different panels made at once both survive; one field changed apa
   const inFile = (JSON.parse(readFileSync(fleetPath, 'utf8')) as { panels: { name: string }[] }).panels.map((panel) => panel.name);
   assert.ok(inFile.includes('Shop (Ana)') !== inFile.includes('Shop (Ben)'), `one of them in the file: ${inFile.join(', ')}`);
   assert.deepEqual([conflict?.here, conflict?.there].sort(), ['"Shop (Ana)"', '"Shop (Ben)"']);
+
+  // The side holding it sees the preview (its value, the file's) and keeps its own: written back, and the other follows.
+  const holder = (await a.core.listFleetFiles())[0]!.conflicts.length > 0 ? a : b;
+  const other = holder === a ? b : a;
+  const [held] = await holder.core.listFleetFiles();
+  const mine = JSON.parse(held!.conflicts[0]!.here) as string;
+  const settled = await holder.core.resolveFleetConflict(held!.id, { address: conflict!.address, field: 'name', keep: 'here' });
+  assert.deepEqual(settled.conflicts, []);
+  await until(other, (panels) => Boolean(named(mine)(panels)), 'the kept name at the other side');
+  assert.ok(readFileSync(fleetPath, 'utf8').includes(`"name": "${mine}"`));
+  await rejectsWith(
+    holder.core.resolveFleetConflict(held!.id, { address: conflict!.address, field: 'name', keep: 'file' }),
+    'NOT_FOUND',
+    /settled already/,
+  );
+
+  // Apart again, and this time the file's value is taken here: nothing is written back, both agree.
+  const [shopHolder, shopOther] = [named(mine)(await holder.core.listPanels())!, named(mine)(await other.core.listPanels())!];
+  await Promise.all([holder.core.updatePanel(shopHolder.id, { notes: 'mine' }), other.core.updatePanel(shopOther.id, { notes: 'theirs' })]);
+  const noteConflict = async (who: typeof a) => {
+    const [file] = await who.core.listFleetFiles();
+    return file?.conflicts.find((one) => one.field === 'notes') ? { who, file } : undefined;
+  };
+  const found = await Promise.race([
+    eventually(a, () => noteConflict(a), 'notes apart at A'),
+    eventually(b, () => noteConflict(b), 'notes apart at B'),
+  ]);
+  const fileValue = JSON.parse(found.file.conflicts.find((one) => one.field === 'notes')!.there) as string;
+  await found.who.core.resolveFleetConflict(found.file.id, { address: conflict!.address, field: 'notes', keep: 'file' });
+  for (const who of [a, b]) await until(who, (panels) => named(mine)(panels)?.notes === fileValue, 'the file notes on both sides');
+  assert.deepEqual((await found.who.core.listFleetFiles())[0]!.conflicts, []);
 });
 
 test('a panel removed by one is removed for the other, said once; its sign-in forgotten there', async () => {
@@ -224,6 +255,13 @@ test("the file's pin is taken for a panel not signed in; a signed-in panel it pi
   const shopB = (await b.core.listPanels()).find((panel) => panel.name.startsWith('Shop'))!;
   assert.equal(shopB.trustedCertificate, null, 'the signed-in panel keeps its trust until the operator trusts another');
   assert.equal(shopB.signedIn, true);
+
+  // Compared and trusted from Preferences: the pin is the file's from now on, and not asked about again.
+  const [fileB] = await b.core.listFleetFiles();
+  const trusted = await b.core.trustFleetFilePin(fileB!.id, asked[0]!.address);
+  assert.deepEqual(trusted.trust, []);
+  assert.equal(named(shopB.name)(await b.core.listPanels())!.trustedCertificate?.sha256, pin);
+  await rejectsWith(b.core.trustFleetFilePin(fileB!.id, asked[0]!.address), 'CHANGED_BEFORE_SENDING');
 });
 
 test('a damaged file is refused, its panels kept, and never written over, even after a change here', async () => {

@@ -5,7 +5,15 @@ import type { FleetFiles } from './fleet-files.ts';
 export function fleetFileMethods(
   files: FleetFiles,
   choose: { chooseFleetFile?: () => Promise<string | null>; chooseNewFleetFile?: () => Promise<string | null> },
-): CoreMethods<'listFleetFiles' | 'openFleetFile' | 'createFleetFile' | 'shareInFleetFile' | 'closeFleetFile'> {
+): CoreMethods<
+  | 'listFleetFiles'
+  | 'openFleetFile'
+  | 'createFleetFile'
+  | 'shareInFleetFile'
+  | 'closeFleetFile'
+  | 'resolveFleetConflict'
+  | 'trustFleetFilePin'
+> {
   return {
     async listFleetFiles() {
       await files.start();
@@ -24,6 +32,12 @@ export function fleetFileMethods(
     },
     closeFleetFile(fileId) {
       return files.close(fileId);
+    },
+    resolveFleetConflict(fileId, choice) {
+      return files.resolve(fileId, choice);
+    },
+    trustFleetFilePin(fileId, address) {
+      return files.trustPin(fileId, address);
     },
   };
 }

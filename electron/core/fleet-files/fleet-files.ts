@@ -1,3 +1,4 @@
+import type { FleetConflictChoice } from '../../../shared/schemas/schemas.ts';
 import { randomUUID } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -195,6 +196,79 @@ export class FleetFiles {
     }
     await this.#save();
     this.#tell();
+  }
+
+  /**
+   * Settles a conflict the operator looked at: `here` keeps the value here (written back), `file`
+   * takes the file's. Either way the field's base becomes the file's value as read now, so the
+   * next merge sees one side changed, not both.
+   */
+  resolve(fileId: string, { address, field, keep }: FleetConflictChoice): Promise<FleetFileInfo> {
+    return this.#onPanelOfFile(fileId, address, async ({ state, file, baseUrl, theirs, record }) => {
+      if (!file.conflicts.some((one) => one.address === address && one.field === field)) {
+        throw new PanelError(
+          'NOT_FOUND',
+          'That conflict is settled already (the file or the panel changed since): look at the file again.',
+        );
+      }
+      const base = file.base ?? new Map<string, FleetFilePanel>();
+      // A panel added on both sides has no base yet: the file's entry is its base from now on.
+      base.set(baseUrl, { ...(base.get(baseUrl) ?? theirs), [field]: theirs[field] });
+      file.base = base;
+      if (keep === 'here') return;
+      const wanted = { ...filePanelOf(record, base.get(baseUrl), file.readOnly), [field]: theirs[field] };
+      this.#applying = true;
+      try {
+        await state.registry.update(record.id, recordChangeOf(wanted, file.readOnly));
+        this.#parts.changed(record.id);
+      } finally {
+        this.#applying = false;
+      }
+    });
+  }
+
+  /**
+   * Takes the file's pin for a signed-in panel the operator compared (`FleetFileInfo.trust`): the
+   * panel's token goes only to that certificate from now on (none pinned: the system's trust).
+   */
+  trustPin(fileId: string, address: string): Promise<FleetFileInfo> {
+    return this.#onPanelOfFile(fileId, address, async ({ state, file, theirs, record }) => {
+      // Only the pin the operator was shown: one changed in the file since is shown again first.
+      const asked = file.trust.find((one) => one.address === address);
+      if (!asked || asked.fileSha256 !== theirs.certificateSha256) {
+        throw new PanelError('CHANGED_BEFORE_SENDING', 'Not trusted: the file changed since it was shown. Look at its pin again.');
+      }
+      const sha256 = theirs.certificateSha256;
+      await state.registry.update(record.id, { trustedCertificate: sha256 === null ? null : pinnedByFingerprint(sha256) });
+      this.#parts.changed(record.id);
+      this.#parts.trustChanged();
+    });
+  }
+
+  /**
+   * Runs `change` on a panel of the file by its address, as the file is now (read afresh), in the
+   * queue with the merges; then merges at once and answers the file as it is after.
+   */
+  #onPanelOfFile(
+    fileId: string,
+    address: string,
+    change: (on: { state: DataFolder; file: Followed; baseUrl: string; theirs: FleetFilePanel; record: PanelRecord }) => Promise<void>,
+  ): Promise<FleetFileInfo> {
+    const file = this.#files.get(fileId);
+    if (!file) return Promise.reject(new PanelError('NOT_FOUND', 'That fleet file is no longer followed here.'));
+    const run = this.#queue.then(async () => {
+      const state = await this.#parts.state();
+      const there = await this.#readThere(file);
+      if (!there) throw new PanelError('INVALID_INPUT', `Nothing was changed: ${file.problem ?? 'the file cannot be read.'}`);
+      const found = [...there.panels].find(([, panel]) => panel.address === address);
+      const record = found && state.registry.list().find((one) => one.fleetFile === file.id && one.baseUrl === found[0]);
+      if (!found || !record) throw new PanelError('NOT_FOUND', `The file no longer has ${address} among its panels here.`);
+      await change({ state, file, baseUrl: found[0], theirs: found[1], record });
+      await this.#mergeOnce(file);
+      return this.#info(file);
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   /** The core's panel events: a change to a panel of a file is written back to it. */
