@@ -105,6 +105,8 @@ export interface Panel {
   notes: string;
   /** The fleet file the panel is shared in (its id in `listFleetFiles`); null for a panel of this machine only. */
   fleetFile: string | null;
+  /** That file's name (`acme.paneldeck-fleet.json`), for its column, search and group; null when none, or not followed now. */
+  fleetFileName: string | null;
   /**
    * The operator's other accounts on the panel (a project-limited user beside the admin), each with
    * its own token in the vault. The panel's own sign-in (`lastEmail`, `tokenKind`) stays the
@@ -168,6 +170,7 @@ export const PANEL_FIELDS = {
   notes: 'setting',
   // Where this installation follows the panel from: never exported (a file names no other file).
   fleetFile: 'kept',
+  fleetFileName: 'shown',
   // This installation's sign-ins, like the panel's own: never exported, never in a fleet file.
   accounts: 'kept',
   writeAccount: 'kept',
@@ -265,6 +268,7 @@ export const TABLE_COLUMNS = [
   'state',
   'name',
   'group',
+  'file',
   'reason',
   'version',
   'update',
@@ -287,7 +291,12 @@ export interface TableSettings {
   descending: boolean;
   /** Rows under a heading per group (sorted within), or one flat list across groups. */
   grouped: boolean;
+  /** What the headings are when grouped: the operator's groups, or the fleet files (absent in older files: groups). */
+  groupBy?: TableGrouping;
 }
+
+export const TABLE_GROUPINGS = ['group', 'file'] as const;
+export type TableGrouping = (typeof TABLE_GROUPINGS)[number];
 
 /** What protects tokens saved on this system now. */
 export interface TokenProtection {

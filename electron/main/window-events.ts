@@ -181,6 +181,7 @@ function plainPanel(panel: Panel): Panel {
     readOnly,
     notes,
     fleetFile,
+    fleetFileName,
     accounts,
     writeAccount,
   } = panel;
@@ -215,6 +216,7 @@ function plainPanel(panel: Panel): Panel {
     readOnly,
     notes,
     fleetFile,
+    fleetFileName,
     accounts: accounts.map(({ id, email, kind, tokenStorage, addedAt }) => ({ id, email, kind, tokenStorage, addedAt })),
     writeAccount,
   };

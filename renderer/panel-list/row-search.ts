@@ -99,13 +99,13 @@ export function matchingRows<R>(rows: readonly R[], matcher: RowMatcher<R> | nul
 
 /**
  * What a panel's search matches: the version as the header shows it, so "2.30" finds the panels
- * on 2.30.x, and "read-only" for a read-only panel; the state, the colour and "shared" (a panel of
+ * on 2.30.x, "read-only" for a read-only panel and its fleet file's name; the state, the colour and "shared" (a panel of
  * a fleet file) as whole words, so "red" is a colour and never "expi-red".
  */
 function panelSearchEntry(panel: Panel, row: FleetRow): SearchEntry {
   const version = panel.panelVersion === null ? '' : versionLabel(panel.panelVersion);
   // "read-only" as the header says it: a field, so the hyphen typed matches too.
-  const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}${panel.readOnly ? '\nread-only readonly' : ''}`;
+  const fields = `${panel.address}\n${panel.group ?? ''}\n${panel.tags.join('\n')}\n${version}${panel.readOnly ? '\nread-only readonly' : ''}${panel.fleetFileName === null ? '' : `\n${panel.fleetFileName}`}`;
   // The colour as its menu names it: "red" and "production" both find the red panels.
   const colour = panel.colour === null ? '' : COLOUR_NAMES[panel.colour];
   // "shared" finds the panels of a fleet file.

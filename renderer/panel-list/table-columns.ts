@@ -1,7 +1,8 @@
 import { agoText } from '../../shared/durations.ts';
 import type { PanelHealth } from '../../shared/fleet-state.ts';
 import { versionSortKey } from '../../shared/panel-version.ts';
-import { TABLE_COLUMNS, type TableSettings, type Panel, type TableColumn } from '../../shared/types.ts';
+import { FLEET_FILE_SUFFIX } from '../../shared/fleet-file.ts';
+import { TABLE_COLUMNS, type TableGrouping, type TableSettings, type Panel, type TableColumn } from '../../shared/types.ts';
 import { needsAttention } from './panel-rows.ts';
 import { expiryText, NO_GROUP, nameKey } from './panel-list-rows.ts';
 import { fold } from './panel-search.ts';
@@ -47,6 +48,17 @@ export const COLUMNS: Readonly<Record<TableColumn, ColumnSpec>> = {
     numeric: false,
     text: (row) => row.panel.group ?? '',
     sortValue: (row) => row.panel.group && fold(row.panel.group),
+  },
+  file: {
+    title: 'Fleet file',
+    width: 120,
+    numeric: false,
+    // Its name without the suffix every fleet file has: the column says what it is.
+    text: (row) => fileLabel(row.panel) ?? '',
+    sortValue: (row) => {
+      const label = fileLabel(row.panel);
+      return label === null ? null : fold(label);
+    },
   },
   reason: {
     title: 'Reason',
@@ -150,8 +162,19 @@ function sessionText(panel: Panel, now: number): string {
   return expiryText(panel.sessionExpiresAt, now)?.text.replace(/^expires /, '') ?? '';
 }
 
-/** The table as it first shows: every column, attention first, flat across groups. */
-export const DEFAULT_TABLE: TableSettings = { columns: [...TABLE_COLUMNS], widths: {}, sortBy: 'state', descending: false, grouped: false };
+/** A panel's fleet file as the table names it (`acme` for `acme.paneldeck-fleet.json`); null for a panel of this machine only. */
+export function fileLabel(panel: Panel): string | null {
+  return panel.fleetFileName === null ? null : panel.fleetFileName.replace(FLEET_FILE_SUFFIX, '');
+}
+
+/** The table as it first shows: every column but the fleet file's (in the Columns menu), attention first, flat across groups. */
+export const DEFAULT_TABLE: TableSettings = {
+  columns: TABLE_COLUMNS.filter((column) => column !== 'file'),
+  widths: {},
+  sortBy: 'state',
+  descending: false,
+  grouped: false,
+};
 
 /** The reason gives way down to this (pixels) before the table scrolls sideways; it takes any room to spare. */
 export const REASON_MIN_WIDTH = 120;
@@ -218,8 +241,11 @@ export type TableItem =
  * The rows in the table's order: by its column (ties by name, then address), flat, or grouped
  * under a heading per group (groups by name, no group last) when `grouped`. A new array.
  */
-export function tableItems(rows: readonly TableRow[], table: Pick<TableSettings, 'sortBy' | 'descending' | 'grouped'>): TableItem[] {
-  return groupTableRows(sortTableRows(rows, table), table.grouped);
+export function tableItems(
+  rows: readonly TableRow[],
+  table: Pick<TableSettings, 'sortBy' | 'descending' | 'grouped' | 'groupBy'>,
+): TableItem[] {
+  return groupTableRows(sortTableRows(rows, table), table.grouped, table.groupBy);
 }
 
 /** The rows by the table's column, ties by name, then address: a new array. */
@@ -247,12 +273,16 @@ function itemOf(row: TableRow): TableItem {
   return item;
 }
 
-/** Sorted rows as the table shows them: flat, or under a heading per group (by name, no group last), the order kept within. */
-export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): TableItem[] {
+/**
+ * Sorted rows as the table shows them: flat, or under a heading per group or per fleet file (by
+ * name; no group, or this machine only, last), the order kept within.
+ */
+export function groupTableRows(sorted: readonly TableRow[], grouped: boolean, by: TableGrouping = 'group'): TableItem[] {
   if (!grouped) return sorted.map(itemOf);
+  const headingOf = by === 'file' ? (row: TableRow) => fileLabel(row.panel) ?? '' : (row: TableRow) => row.panel.group ?? '';
   const groups = new Map<string, TableRow[]>();
   for (const row of sorted) {
-    const group = row.panel.group ?? '';
+    const group = headingOf(row);
     const members = groups.get(group);
     if (members) members.push(row);
     else groups.set(group, [row]);
@@ -262,11 +292,14 @@ export function groupTableRows(sorted: readonly TableRow[], grouped: boolean): T
     const members = groups.get(group)!;
     const heading: TableItem = {
       kind: 'group',
-      key: `group:${group}`,
-      name: group === '' ? NO_GROUP : group,
+      key: `${by}:${group}`,
+      name: group === '' ? (by === 'file' ? THIS_MACHINE_ONLY : NO_GROUP) : group,
       count: members.length,
       attention: members.filter(needsAttention).length,
     };
     return [heading, ...members.map(itemOf)];
   });
 }
+
+/** The heading of the panels in no fleet file, when the table is grouped by file. */
+export const THIS_MACHINE_ONLY = 'This machine only';

@@ -103,10 +103,19 @@ export function ColumnMenu({ table, onChange }: { table: TableSettings; onChange
             {COLUMNS[column].title}
           </label>
         ))}
-        <label className="column-menu-group">
-          <input type="checkbox" checked={table.grouped} onChange={() => onChange({ grouped: !table.grouped })} />
-          Group rows by group
-        </label>
+        {(['group', 'file'] as const).map((by) => {
+          const checked = table.grouped && (table.groupBy ?? 'group') === by;
+          return (
+            <label key={by} className="column-menu-group">
+              <input
+                type="checkbox"
+                checked={checked}
+                onChange={() => onChange(checked ? { grouped: false } : { grouped: true, groupBy: by })}
+              />
+              {by === 'group' ? 'Group rows by group' : 'Group rows by fleet file'}
+            </label>
+          );
+        })}
       </fieldset>
     </details>
   );

@@ -23,10 +23,10 @@ export function useTableItems(
   table: TableSettings,
   matcher: RowMatcher<PanelRow> | null,
 ): { items: readonly TableItem[]; shown: number } {
-  const { sortBy, descending, grouped } = table;
+  const { sortBy, descending, grouped, groupBy } = table;
   const sorted = useMemo(() => sortTableRows(rows, { sortBy, descending }), [rows, sortBy, descending]);
   const shown = useMemo(() => (matcher === null ? sorted : sorted.filter((row) => matcher(row) !== NO_MATCH)), [sorted, matcher]);
-  const items = useMemo(() => groupTableRows(shown, grouped), [shown, grouped]);
+  const items = useMemo(() => groupTableRows(shown, grouped, groupBy), [shown, grouped, groupBy]);
   return { items, shown: shown.length };
 }
 

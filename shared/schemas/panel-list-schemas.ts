@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COLUMN_WIDTH, PANE_WIDTH } from '../table-limits.ts';
-import { PANEL_LIST_LAYOUTS, SERVICES_GROUPINGS, TABLE_COLUMNS } from '../types.ts';
+import { PANEL_LIST_LAYOUTS, SERVICES_GROUPINGS, TABLE_COLUMNS, TABLE_GROUPINGS } from '../types.ts';
 
 const tableColumn = z.enum(TABLE_COLUMNS, { error: `A table column must be one of ${TABLE_COLUMNS.join(', ')}.` });
 
@@ -11,8 +11,9 @@ const tableSettingsSchema = z.strictObject(
     sortBy: tableColumn,
     descending: z.boolean({ error: 'Descending must be true or false.' }),
     grouped: z.boolean({ error: 'Grouped must be true or false.' }),
+    groupBy: z.enum(TABLE_GROUPINGS, { error: `Group by must be one of ${TABLE_GROUPINGS.join(', ')}.` }).optional(),
   },
-  { error: 'Expected { columns, widths, sortBy, descending, grouped }.' },
+  { error: 'Expected { columns, widths, sortBy, descending, grouped, groupBy? }.' },
 );
 
 /**

@@ -42,6 +42,25 @@ test('a new fleet file of the selection; a change there comes here; a damaged fi
       .click();
     await expect(page.locator('.panel-header')).toContainText('Shared: team.paneldeck-fleet.json');
 
+    // In the table: a Fleet file column (from the Columns menu), and rows grouped by file, this machine's own last.
+    await app.core.addPanel({ address: 'local.example', name: 'Local' });
+    await panelList(page).getByRole('button', { name: 'Table', exact: true }).click();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    await panelList(page).getByRole('checkbox', { name: 'Fleet file', exact: true }).check();
+    await panelList(page).getByRole('checkbox', { name: 'Group rows by fleet file' }).check();
+    await panelList(page).locator('summary', { hasText: 'Columns' }).click();
+    const grid = panelList(page).getByRole('grid');
+    await expect(grid.getByRole('columnheader', { name: 'Fleet file', exact: true })).toBeVisible();
+    await expect(grid.locator('.fleet-group')).toHaveText([/team/, /This machine only/]);
+    await expect(grid.getByRole('row', { name: /Shop EU/ })).toContainText('team');
+    await checkScreenBothSizes(page, 'fleet-files-02-table-by-file');
+    // Its name is a search word too.
+    await panelList(page).getByRole('searchbox', { name: 'Find panels' }).fill('team.paneldeck');
+    await expect(grid.getByRole('row', { name: /Local/ })).toHaveCount(0);
+    await expect(grid.getByRole('row', { name: /Shop EU/ })).toBeVisible();
+    await panelList(page).getByRole('searchbox', { name: 'Find panels' }).fill('');
+    await panelList(page).getByRole('button', { name: 'List', exact: true }).click();
+
     // Blog renamed here and in the file at once (the lock held meanwhile, as another Paneldeck writing would):
     // nothing of it is applied until the operator chooses in Preferences.
     writeFileSync(`${path}.lock`, '');
@@ -67,7 +86,7 @@ test('a new fleet file of the selection; a change there comes here; a damaged fi
     const section = page.getByRole('region', { name: 'Fleet files' });
     await expect(section.getByRole('alert')).toContainText('unresolved merge conflicts');
     await section.scrollIntoViewIfNeeded();
-    await checkScreenBothSizes(page, 'fleet-files-02-damaged');
+    await checkScreenBothSizes(page, 'fleet-files-04-damaged');
     expect(readFileSync(path, 'utf8')).toBe(damaged);
 
     // From the palette too: a file already followed is said as followed, not opened twice.

@@ -33,6 +33,7 @@ export function samplePanel(n: number, change: Partial<Panel> = {}): Panel {
     readOnly: false,
     notes: '',
     fleetFile: null,
+    fleetFileName: null,
     accounts: [],
     writeAccount: null,
     ...change,

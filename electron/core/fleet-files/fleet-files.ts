@@ -8,6 +8,7 @@ import {
   FLEET_FILE_FORMAT,
   FLEET_FILE_SUFFIX,
   FLEET_FILE_VERSION,
+  fleetFileName,
   type FleetDocument,
   type FleetFileInfo,
   type FleetFilePanel,
@@ -188,6 +189,7 @@ export class FleetFiles {
     file.watcher?.close();
     this.#files.delete(fileId);
     const state = await this.#parts.state();
+    state.fleetFileNames.delete(fileId);
     const records = state.registry.list().filter((one) => one.fleetFile === fileId);
     await state.registry.updateMany(new Map(records.map((record) => [record.id, { fleetFile: null }])));
     for (const record of records) {
@@ -319,6 +321,11 @@ export class FleetFiles {
   async #mergeOnce(file: Followed): Promise<void> {
     if (!this.#files.has(file.id)) return;
     const state = await this.#parts.state();
+    if (!state.fleetFileNames.has(file.id)) {
+      // Its panels show the file by name from now on (a panel listed before the file was followed again at start too).
+      state.fleetFileNames.set(file.id, fleetFileName(file.path));
+      for (const record of state.registry.list()) if (record.fleetFile === file.id) this.#parts.changed(record.id);
+    }
     const first = await this.#readThere(file);
     if (!first) return this.#tell();
     let merge = mergeFleet(file.base ?? new Map(), this.#here(state, file), first.panels);

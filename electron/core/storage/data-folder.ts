@@ -21,6 +21,8 @@ export interface DataFolder {
   /** The last alerts (`alerts.json`). */
   alerts: AlertList;
   startupProblems: StartupProblem[];
+  /** The name of each fleet file followed (by its id): what a panel of one shows as its file (`fleet-files/`). */
+  fleetFileNames: Map<string, string>;
 }
 
 export async function openDataFolder(
@@ -80,7 +82,7 @@ export async function openDataFolder(
   if (settings.loadProblem) startupProblems.push(settings.loadProblem);
   const activity = await openActivity();
   if (activity.problem) startupProblems.push(activity.problem);
-  return { registry, vault, settings, history, activity, alerts, startupProblems };
+  return { registry, vault, settings, history, activity, alerts, startupProblems, fleetFileNames: new Map() };
 }
 
 function lostTokenReason(record: PanelRecord): ErrorInfo {
@@ -97,7 +99,7 @@ function lostTokenReason(record: PanelRecord): ErrorInfo {
  * The panel as the contract shows it: the record, what the vault holds, and what checks learnt.
  * The record's fields pass as they are; only the ones worked out when shown are named here.
  */
-export function toPanel(record: PanelRecord, state: Pick<DataFolder, 'vault' | 'history'>): Panel {
+export function toPanel(record: PanelRecord, state: Pick<DataFolder, 'vault' | 'history' | 'fleetFileNames'>): Panel {
   const signedIn = state.vault.token(record.id, record.baseUrl) !== undefined;
   const checks = state.history.get(record.id);
   return {
@@ -113,5 +115,6 @@ export function toPanel(record: PanelRecord, state: Pick<DataFolder, 'vault' | '
     // Known while signed out too: it is the server's, not the sign-in's.
     panelVersion: checks.panelVersion,
     updateAvailable: checks.updateAvailable,
+    fleetFileName: record.fleetFile === null ? null : (state.fleetFileNames.get(record.fleetFile) ?? null),
   };
 }

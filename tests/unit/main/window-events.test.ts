@@ -54,6 +54,7 @@ const panel: Panel = {
   readOnly: false,
   notes: '',
   fleetFile: null,
+  fleetFileName: null,
   accounts: [],
   writeAccount: null,
 };
