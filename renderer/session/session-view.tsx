@@ -7,9 +7,8 @@ import { copyText } from '../ui/copy-text.ts';
 import { formatCount, measureJson } from '../ui/json-rows.ts';
 import { isApiTokenSignIn, lastCheckFailed } from '../ui/panel-status.ts';
 import { knownSessionFields, maskSecrets } from './session-fields.ts';
-import { CertificateNotice, isCertificateProblem } from '../sign-in/views.tsx';
+import { CertificateNotice, isCertificateProblem, PanelAccounts } from '../sign-in/views.tsx';
 import { JsonTree } from '../ui/json-tree.tsx';
-import { PanelAccounts } from './panel-accounts.tsx';
 
 export interface SessionState {
   result: SessionResult | null;

@@ -2,3 +2,4 @@
 export { CertificateDetails, CertificateNotice, isCertificateProblem } from './certificate-notice.tsx';
 export { FleetLoginDialog } from './fleet-login-dialog.tsx';
 export { LoginForm } from './login-form.tsx';
+export { PanelAccounts } from './panel-accounts.tsx';

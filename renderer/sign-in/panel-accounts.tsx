@@ -4,7 +4,8 @@ import type { AccountInput } from '../../shared/schemas/schemas.ts';
 import type { Panel, PanelAccount } from '../../shared/types.ts';
 import { useApi, usePanelChanges } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
-import { CodeField } from '../sign-in/code-field.tsx';
+import { CodeField } from './code-field.tsx';
+import { UnencryptedLogInWarning } from '../ui/plain-http.tsx';
 
 /**
  * A panel's accounts: its own sign-in, which every read goes as, and the other accounts kept beside
@@ -123,6 +124,7 @@ function AddAccountForm({ panel, onAdded, onCancel }: { panel: Panel; onAdded(pa
   return (
     <form className="add-account" onSubmit={submit} noValidate aria-labelledby={`${ids}-title`}>
       <h4 id={`${ids}-title`}>Add an account to {panel.name}</h4>
+      <UnencryptedLogInWarning panel={panel} secrets={kind === 'password' ? 'its password and token cross' : 'its API token crosses'} />
       <div className="account-kind" role="radiogroup" aria-label="Sign in with">
         {(['password', 'apiToken'] as const).map((one) => (
           <label key={one}>
