@@ -13,8 +13,9 @@
  *      shows the filtered list, 10,000 vs 10. The first search of a page builds each panel's
  *      search text, so clearing it with Esc and typing the same key again are timed too.
  *   5. Clicking a row until the heading (h1) shows that panel's name, 10,000 vs 10.
- *   6. The renderer's JS gzipped (dist/renderer/assets/*.js) vs React and ReactDOM alone, built
- *      by the same Vite and gzipped the same way.
+ *   6. The renderer's first bundle gzipped (what runs before the first screen; the views opened
+ *      later are chunks of their own) vs React and ReactDOM alone, built by the same Vite and
+ *      gzipped the same way; all of dist/renderer/assets/*.js is printed beside it.
  *
  * It opens the built renderer (it builds nothing) served as the browser tests serve it, in the
  * system's headless Chromium. The real preload bundle (dist/preload/preload.cjs) runs in the page
@@ -45,6 +46,7 @@ import { build, type Rollup } from 'vite';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import type { AppStatus, Panel } from '../shared/types.ts';
 import { startRendererServer } from '../tests/browser/app-harness.ts';
+import { FIRST_BUNDLE_LIMIT_BYTES, firstBundle, gzippedTotal } from '../tests/support/first-bundle.ts';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { type BenchAnswers, type BenchWindow, installBenchElectron } from './bench-page.ts';
 import { launchChromium, preloadInPage } from './browser.ts';
@@ -524,8 +526,12 @@ async function stageProfiler(page: Page, prefix: string): Promise<{ start(): Pro
   };
 }
 
-/** Gzipped bytes of the built renderer's scripts, and of React + ReactDOM alone built the same way. */
-async function scriptSizes(): Promise<{ app: number; react: number; files: number }> {
+/**
+ * Gzipped bytes of the built renderer's scripts, all of them and the first bundle alone (what the
+ * window runs before its first screen; tests/support/first-bundle.ts, gzip level 9), and of React +
+ * ReactDOM alone built the same way.
+ */
+async function scriptSizes(): Promise<{ app: number; first: number; react: number; files: number }> {
   const assets = join(dist, 'renderer', 'assets');
   const scripts = (await readdir(assets)).filter((name) => name.endsWith('.js'));
   let app = 0;
@@ -550,7 +556,7 @@ async function scriptSizes(): Promise<{ app: number; react: number; files: numbe
     .flatMap((result) => ('output' in result ? result.output : []))
     .filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
   const react = chunks.reduce((sum, chunk) => sum + gzipSync(chunk.code).length, 0);
-  return { app, react, files: scripts.length };
+  return { app, first: gzippedTotal(firstBundle(join(dist, 'renderer'))), react, files: scripts.length };
 }
 
 /** Says so when a source the build reads is newer than the build: the figures would be of older code. */
@@ -656,7 +662,9 @@ async function main(): Promise<void> {
       : 'scrolling did NOT reach the end of the list';
     console.log(`\nWith ${count(BIG)} panels the filter showed "${lastBig.filterRows}"; ${bottom}.`);
   }
-  console.log(`Renderer scripts: ${sizes.files} file(s), ${kb(sizes.app)} gzipped; React + ReactDOM alone: ${kb(sizes.react)}.`);
+  console.log(
+    `Renderer scripts: ${sizes.files} file(s), ${kb(sizes.app)} gzipped, ${kb(sizes.first)} of them in the first bundle; React + ReactDOM alone: ${kb(sizes.react)}.`,
+  );
 
   // The summary: each figure, its baseline, and the goal.
   const rows: { figure: string; value: string; baseline: string; ratio: number; goal: string; met: boolean }[] = [];
@@ -743,12 +751,13 @@ async function main(): Promise<void> {
     (value) => value <= 50,
   );
   rows.push({
-    figure: '6. renderer JS gzipped',
-    value: kb(sizes.app),
+    // The goal is the first bundle's (issue 34): the views opened later load when first opened.
+    figure: '6. renderer first bundle gzipped',
+    value: kb(sizes.first),
     baseline: `${kb(sizes.react)} (React alone)`,
-    ratio: sizes.app / sizes.react,
-    goal: '< 150 kB',
-    met: sizes.app < 150_000,
+    ratio: sizes.first / sizes.react,
+    goal: '< 150 KiB (153.6 kB)',
+    met: sizes.first < FIRST_BUNDLE_LIMIT_BYTES,
   });
   console.log(`\nSummary (value: ${count(BIG)} panels, median of ${RUNS}; a longest task of "< 50 ms" means none was reported)\n`);
   printTable([

@@ -1,5 +1,4 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { agoText } from '../../shared/durations.ts';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { PANEL_ACTIONS_KEPT, TIMELINE_BOUND, type TimelineEntry, type TimelineList, type TimelineOutcome } from '../../shared/timeline.ts';
 import {
@@ -17,23 +16,10 @@ import { failureInfo } from '../window/failure-info.ts';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { type RowPlacement, VirtualRows } from '../ui/virtual-rows.tsx';
+import { whenText } from './when-text.ts';
 
 /** Each entry is one row this high (two lines): the list draws only the rows in view, so twenty thousand cost what twenty do. */
 const ROW_HEIGHT = 58;
-/** Short enough that the row's first column holds it with its "ago" whole; the title gives the full time. */
-const TIME_OF_DAY = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const DAY_AND_TIME = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const FULL_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/**
- * When, as short as it stays plain (the whole date is in the hover title): today's entries by their
- * time and how long ago, older ones by their day, this year's without the year.
- */
-export function whenText(at: Date, now: Date): string {
-  if (at.toDateString() === now.toDateString()) return `${TIME_OF_DAY.format(at)} · ${agoText(at.getTime(), now.getTime())}`;
-  return at.getFullYear() === now.getFullYear() ? DAY_AND_TIME.format(at) : FULL_DATE.format(at);
-}
-
 /**
  * Who did what, on every panel: Paneldeck's own log ins, log outs and writes, and each panel's
  * actions history as the checks last read it, newest first (`listTimeline`). Read from main when

@@ -5,7 +5,7 @@ import { ALERT_KIND_NAMES, ALERT_TAB_NAMES, type AlertListItem, filterAlerts, gr
 import { useNow, useRevisions, useWindowContext } from '../window/app-context.tsx';
 import { failureInfo } from '../window/failure-info.ts';
 import { useBusyAction } from '../window/busy-action.ts';
-import { whenText } from '../activity/views.tsx';
+import { whenText } from '../activity/index.ts';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { type RowPlacement, VirtualRows } from '../ui/virtual-rows.tsx';

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import type { AlertTab, StartSummary } from '../../shared/alerts.ts';
-import { whenText } from '../activity/views.tsx';
+import { whenText } from '../activity/index.ts';
 import { useNow, usePanels, useRevisions, useWindowContext } from '../window/app-context.tsx';
 import { ALERT_TAB_NAMES, startSummaryLines, versionChangeLine } from './alert-rows.ts';
 

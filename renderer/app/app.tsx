@@ -11,6 +11,7 @@ import { BulkView } from '../panel-list/views.tsx';
 import { FleetConsoleView } from '../console/views.tsx';
 import { EmptyState } from '../ui/empty-state.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
+import { warmLazyViews } from '../ui/lazy-view.tsx';
 import { FleetServicesView } from '../services/views.tsx';
 import { CertificatesView } from '../certificates/views.tsx';
 import { BackupsView } from '../backups/views.tsx';
@@ -56,6 +57,9 @@ function Workspace() {
   const context = useWindowContext();
   useEffect(() => warmFleetRows(context.panelStore, context.fleetServicesStore), [context]);
   useEffect(() => followServiceRuns({ ...context, services: context.reads.services }), [context]);
+  // The views left out of the first bundle are fetched once the first screen is up and the window
+  // idle, one at a time, so each opens at once later without the start doing their work.
+  useEffect(() => warmLazyViews(), []);
   const { statusStore, dialogStore, locationStore } = context;
   const { panels } = usePanels();
   const { status, notice, listError, startupProblemsDismissed } = useStatus();

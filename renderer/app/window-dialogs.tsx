@@ -1,19 +1,54 @@
+import { useRef } from 'react';
 import { useDialog, usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useSelection } from '../panel-list/views.tsx';
 import { isMac } from '../window/shortcuts.ts';
 import { plural } from '../../shared/counts.ts';
 import { availableCommands, importedText, rowMenuItems } from '../panel-list/views.tsx';
 import { AddPanelDialog } from '../panel/views.tsx';
-import { CommandPalette } from './command-palette.tsx';
 import { FleetLoginDialog } from '../sign-in/views.tsx';
 import { ImportDialog } from '../transfer/views.tsx';
 import { PreferencesDialog } from '../preferences/views.tsx';
 import { RowMenu } from '../ui/row-menu.tsx';
 import { UpgradeDialog } from '../upgrades/views.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
+import { lazyView } from '../ui/lazy-view.tsx';
+import { ModalDialog } from '../ui/modal-dialog.tsx';
+import { type EarlyInput, PaletteShell } from './palette-shell.tsx';
 
-/** The one dialog (or the row menu) open over the window, as the window store says. */
+/** The palette and its libraries (cmdk and what it brings) load when it is first opened, not at start. */
+const CommandPalette = lazyView('the command palette', () => import('./command-palette.tsx').then((module) => module.CommandPalette), {
+  // Opened by Ctrl+K and typed into at once: its stand-in takes the keys until it is here.
+  loading: ({ early, onClose }) => <PaletteShell early={early} onClose={onClose} />,
+  warmFirst: true,
+});
+
+/**
+ * The one dialog (or the row menu) open over the window, as the window store says. One that fails
+ * (its code did not load, or it threw while rendering) says so in a dialog of its own, which
+ * closes as the failed one would have; another dialog opened starts afresh.
+ */
 export function WindowDialogs() {
+  const { dialogStore } = useWindowContext();
+  const { dialog } = useDialog();
+  if (!dialog) return null;
+  return (
+    <ErrorBoundary
+      key={dialog.kind}
+      frame={(failure) => (
+        <ModalDialog title="This dialog could not be opened" onClose={() => dialogStore.closeDialog()}>
+          {failure}
+        </ModalDialog>
+      )}
+    >
+      <OpenDialog />
+    </ErrorBoundary>
+  );
+}
+
+function OpenDialog() {
   const { dialogStore, locationStore, statusStore, commands, panelStore } = useWindowContext();
+  // This opening's keys typed before the palette's code arrived (a new opening mounts afresh).
+  const early = useRef<EarlyInput>({ query: '', enter: false });
   const { panels } = usePanels();
   const { dialog } = useDialog();
   const { status } = useStatus();
@@ -33,6 +68,7 @@ export function WindowDialogs() {
           onSelectPanel={(id) => locationStore.focusPanel(id, panels?.find((panel) => panel.id === id)?.signedIn ? 'row' : 'logIn')}
           onRun={run}
           onClose={close}
+          early={early.current}
         />
       );
     case 'rowMenu':

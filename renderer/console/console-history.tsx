@@ -5,7 +5,7 @@ import type { HistoryEntry, SavedRequest } from './console-memory.ts';
 import { exportRequests, importRequests } from './request-transfer.ts';
 import { copyText } from '../ui/copy-text.ts';
 import { failureInfo } from '../window/failure-info.ts';
-import { whenText } from '../activity/views.tsx';
+import { whenText } from '../activity/index.ts';
 import { statusKind } from './operation-answer.tsx';
 
 /** The console's remembered parts, read from the window's console store. */

@@ -5,6 +5,7 @@ import { PANEL_STATE_ORDER, PANEL_STATES, type PanelState } from '../ui/panel-st
 import { type PanelRow, type PanelRowCache, panelRow, fleetCounts, needsAttention } from './panel-rows.ts';
 import { matchingRows, rowMatcher, type SearchCache } from './row-search.ts';
 import { fold, type PanelFacts } from './panel-search.ts';
+import { madeOnce } from '../../shared/made-once.ts';
 
 /**
  * What the panel list shows of the fleet: which panels match the search and the attention
@@ -78,7 +79,7 @@ export { type ExpiryTone, expiryText, typeAheadIndex } from './row-texts.ts';
 // ---------------------------------------------------------------------------------------------
 // Order and sections
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const collator = madeOnce(() => new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
 
 /**
  * A string that sorts as the name reads, with plain `<`: folded, and every run of digits padded
@@ -268,7 +269,7 @@ function listSections<T>(rows: readonly T[], panelOf: (row: T) => Panel): [strin
   if (favourites.length === 0 && groups.size === 0) return null;
   const sections: [string, string, T[]][] = [];
   if (favourites.length > 0) sections.push([FAVOURITES_KEY, FAVOURITES, favourites]);
-  for (const name of [...groups.keys()].sort(collator.compare)) sections.push([name, name, groups.get(name)!]);
+  for (const name of [...groups.keys()].sort(collator().compare)) sections.push([name, name, groups.get(name)!]);
   if (loose.length > 0) sections.push([NO_GROUP_KEY, NO_GROUP, loose]);
   return sections;
 }

@@ -6,6 +6,7 @@ import { useHealth, useWindowContext } from '../window/app-context.tsx';
 import { judgePanel } from '../ui/panel-state.ts';
 import { ReadBar, usePanelRead } from '../ui/read-bar.tsx';
 import { FeaturesNotice } from './features-notice.tsx';
+import { madeOnce } from '../../shared/made-once.ts';
 
 /** From here a bar turns amber ("nearly full"), and from the next red ("full"). */
 export const AMBER_FROM_PERCENT = 80;
@@ -19,7 +20,7 @@ function levelOf(percent: number): Level {
 
 const LEVEL_WORDS: Readonly<Record<Level, string>> = { ok: '', amber: 'filling up', red: 'nearly full' };
 
-const oneDecimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+const oneDecimal = madeOnce(() => new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }));
 
 /** The panel's server at a glance: version, uptime, CPU, memory and disk, read in the background. */
 export function OverviewTab({ panel }: { panel: Panel }) {
@@ -91,10 +92,10 @@ function UsageCard({ label, used, total, unit }: { label: string; used: number |
     unit === '%'
       ? used === null
         ? 'Not said'
-        : `${oneDecimal.format(used)} %`
+        : `${oneDecimal().format(used)} %`
       : used === null && total === null
         ? 'Not said'
-        : `${used === null ? '?' : oneDecimal.format(used)} of ${total === null ? '?' : oneDecimal.format(total)} ${unit}`;
+        : `${used === null ? '?' : oneDecimal().format(used)} of ${total === null ? '?' : oneDecimal().format(total)} ${unit}`;
   return (
     <div className={`card usage-card${level ? ` usage-${level}` : ''}`}>
       <div className="usage-heading">

@@ -7,6 +7,7 @@ import { NO_GROUP, padNumbers } from '../panel-list/index.ts';
 import { containsEvery, STATE_ATTENTION_ORDER, STATE_WORDS, searchWords, serviceSearchText, sortServices } from './service-rows.ts';
 import { serviceActionKey } from '../window/window-store.ts';
 import { isUnreachable } from '../ui/panel-state.ts';
+import { madeOnce } from '../../shared/made-once.ts';
 
 /**
  * The fleet's Services view: every service of every signed-in panel as one row, searched, filtered
@@ -145,7 +146,7 @@ function rowItem(row: FleetServiceRow): FleetRowItem {
   return item;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const collator = madeOnce(() => new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
 
 function bucket(rows: readonly FleetServiceRow[], keyOf: (row: FleetServiceRow) => string): Map<string, FleetServiceRow[]> {
   const groups = new Map<string, FleetServiceRow[]>();
@@ -186,7 +187,7 @@ export function groupFleetServices(
   }
   if (grouping === 'group') {
     const byGroup = bucket(rows, (row) => row.panelGroup ?? '');
-    const names = [...byGroup.keys()].filter((name) => name !== '').sort(collator.compare);
+    const names = [...byGroup.keys()].filter((name) => name !== '').sort(collator().compare);
     for (const name of names) push(`group:${name}`, name, byGroup.get(name)!, null);
     const ungrouped = byGroup.get('');
     if (ungrouped) push('group-none', NO_GROUP, ungrouped, null);
@@ -194,7 +195,7 @@ export function groupFleetServices(
   }
   if (grouping === 'project') {
     const byProject = bucket(rows, (row) => row.projectName);
-    for (const name of [...byProject.keys()].sort(collator.compare)) push(`project:${name}`, name, byProject.get(name)!, null);
+    for (const name of [...byProject.keys()].sort(collator().compare)) push(`project:${name}`, name, byProject.get(name)!, null);
     return items;
   }
   const byState = bucket(rows, (row) => row.state);

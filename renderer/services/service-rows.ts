@@ -1,6 +1,7 @@
 import type { ServiceList, ServiceState, ServiceSummary } from '../../shared/services.ts';
 import { fold } from '../../shared/text-fold.ts';
 import { formatCount } from '../ui/json-rows.ts';
+import { madeOnce } from '../../shared/made-once.ts';
 
 /**
  * Service rows as a panel's Services tab and All services both build, search, sort and count them:
@@ -10,12 +11,12 @@ import { formatCount } from '../ui/json-rows.ts';
  * module. Pure.
  */
 
-const byProjectThenName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const byProjectThenName = madeOnce(() => new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
 
 /** The services in project order, then by name within a project. */
 export function sortServices(services: readonly ServiceSummary[]): ServiceSummary[] {
   return [...services].sort(
-    (one, other) => byProjectThenName.compare(one.projectName, other.projectName) || byProjectThenName.compare(one.name, other.name),
+    (one, other) => byProjectThenName().compare(one.projectName, other.projectName) || byProjectThenName().compare(one.name, other.name),
   );
 }
 
@@ -93,7 +94,7 @@ const MOST_SUGGESTED = 300;
 /** The panel's project names, and the services of `project` (every service while none is typed), as the last list read them. */
 export function pickerSuggestions(list: ServiceList | null, project: string): { projects: string[]; services: string[] } {
   if (!list) return { projects: [], services: [] };
-  const projects = [...new Set(list.services.map((one) => one.projectName))].sort(byProjectThenName.compare).slice(0, MOST_SUGGESTED);
+  const projects = [...new Set(list.services.map((one) => one.projectName))].sort(byProjectThenName().compare).slice(0, MOST_SUGGESTED);
   const inProject = list.services.filter((one) => project === '' || one.projectName === project);
-  return { projects, services: [...new Set(inProject.map((one) => one.name))].sort(byProjectThenName.compare).slice(0, MOST_SUGGESTED) };
+  return { projects, services: [...new Set(inProject.map((one) => one.name))].sort(byProjectThenName().compare).slice(0, MOST_SUGGESTED) };
 }

@@ -9,6 +9,7 @@ import { isApiTokenSignIn, lastCheckFailed } from '../ui/panel-status.ts';
 import { knownSessionFields, maskSecrets } from './session-fields.ts';
 import { CertificateNotice, isCertificateProblem, PanelAccounts } from '../sign-in/views.tsx';
 import { JsonTree } from '../ui/json-tree.tsx';
+import { madeOnce } from '../../shared/made-once.ts';
 
 export interface SessionState {
   result: SessionResult | null;
@@ -24,7 +25,7 @@ interface SessionViewProps {
   onCancel(): void;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTime = madeOnce(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
 
 export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewProps) {
   const { result, loading, error } = state;
@@ -47,7 +48,7 @@ export function SessionView({ panel, state, onRefresh, onCancel }: SessionViewPr
             )
           ) : result ? (
             // After a failed refresh the session below is the last one read, not a current one.
-            <time dateTime={result.checkedAt} title={dateTime.format(new Date(result.checkedAt))}>
+            <time dateTime={result.checkedAt} title={dateTime().format(new Date(result.checkedAt))}>
               {`${error ? 'Last read' : 'Checked'} ${agoText(Date.parse(result.checkedAt), now)}`}
             </time>
           ) : error ? (
@@ -155,7 +156,7 @@ function SessionSummary({
           {relativeText(expiry.getTime(), now)}
         </strong>{' '}
         <span className="muted">
-          (<time dateTime={expiry.toISOString()}>{dateTime.format(expiry)}</time>)
+          (<time dateTime={expiry.toISOString()}>{dateTime().format(expiry)}</time>)
         </span>
       </>,
     ]);
@@ -167,7 +168,7 @@ function SessionSummary({
   if (fields.name) rows.push(['Name', fields.name]);
   if (fields.role) rows.push(['Role', fields.role]);
   if (fields.createdAt)
-    rows.push(['Session began', `${dateTime.format(fields.createdAt)} (${relativeText(fields.createdAt.getTime(), now)})`]);
+    rows.push(['Session began', `${dateTime().format(fields.createdAt)} (${relativeText(fields.createdAt.getTime(), now)})`]);
   // The account alone says nothing the header does not: it shows beside other session fields only.
   if (rows.length === 0 || (rows.length === 1 && rows[0]![0] === 'Signed in as')) return null;
   return (

@@ -2,8 +2,9 @@ import type { CertificateInfo, ErrorInfo } from '../../shared/contract/errors.ts
 import type { Panel } from '../../shared/types.ts';
 import { useApi } from '../window/app-context.tsx';
 import { useBusyAction } from '../window/busy-action.ts';
+import { madeOnce } from '../../shared/made-once.ts';
 
-const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const day = madeOnce(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
 
 /** Whether an error is about a certificate the operator can decide to trust. */
 export function isCertificateProblem(error: ErrorInfo | null): error is ErrorInfo & { certificate: CertificateInfo } {
@@ -76,5 +77,5 @@ export function CertificateDetails({ certificate, title }: { certificate: Certif
 
 export function formatDay(iso: string): string {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : day.format(new Date(time));
+  return Number.isNaN(time) ? iso : day().format(new Date(time));
 }

@@ -10,6 +10,7 @@ import {
 } from '../../shared/fleet-login.ts';
 import type { Panel } from '../../shared/types.ts';
 import { isUnencrypted } from '../../shared/plain-http.ts';
+import { madeOnce } from '../../shared/made-once.ts';
 
 /**
  * The email the form starts with: the panels' own when they all agree, else the default from
@@ -48,7 +49,7 @@ export interface LogInGroup<P> {
   panels: P[];
 }
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const collator = madeOnce(() => new Intl.Collator('en', { numeric: true, sensitivity: 'base' }));
 
 export function logInGroups<P extends Pick<Panel, 'group'>>(targets: readonly P[]): LogInGroup<P>[] {
   const groups = new Map<string, P[]>();
@@ -59,7 +60,7 @@ export function logInGroups<P extends Pick<Panel, 'group'>>(targets: readonly P[
     else groups.set(key, [panel]);
   }
   return [...groups.entries()]
-    .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : collator.compare(a, b)))
+    .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : collator().compare(a, b)))
     .map(([key, panels]) => ({ key, panels }));
 }
 

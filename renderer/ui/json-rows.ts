@@ -1,3 +1,5 @@
+import { madeOnce } from '../../shared/made-once.ts';
+
 /**
  * The session tree as a flat list of rows. Only open branches contribute rows and each shows a
  * page of its entries, so what it costs follows what is on screen, not what the panel sent; and
@@ -265,10 +267,10 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-const integer = new Intl.NumberFormat('en');
+const integer = madeOnce(() => new Intl.NumberFormat('en'));
 
 export function formatCount(count: number): string {
-  return integer.format(count);
+  return integer().format(count);
 }
 
 /** A number as the panel's JSON spelled it, as near as a double allows (-0 is 0, as in JSON). */

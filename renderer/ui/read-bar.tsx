@@ -2,8 +2,9 @@ import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
 import { agoText } from '../../shared/durations.ts';
 import { useNow } from '../window/app-context.tsx';
 import type { ReadState, ReadStore } from '../window/panel-reads.ts';
+import { madeOnce } from '../../shared/made-once.ts';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTime = madeOnce(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
 
 /**
  * A tab's heading with when what it shows was read, and Refresh: the bar of every tab that shows
@@ -29,7 +30,7 @@ export function ReadBar<T extends { readAt: string }>({
   if (loading) status = value ? `Refreshing; showing ${what} read ${agoText(Date.parse(value.readAt), now)}…` : `Reading ${what}…`;
   else if (value) {
     status = (
-      <time dateTime={value.readAt} title={dateTime.format(new Date(value.readAt))}>
+      <time dateTime={value.readAt} title={dateTime().format(new Date(value.readAt))}>
         {`${error ? 'Last read' : 'Read'} ${agoText(Date.parse(value.readAt), now)}`}
       </time>
     );
