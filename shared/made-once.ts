@@ -7,5 +7,8 @@
  */
 export function madeOnce<T>(make: () => T): () => T {
   let made: { value: T } | null = null;
-  return () => (made ??= { value: make() }).value;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
 }
