@@ -22,6 +22,7 @@ import { BACKUP_PANELS_AT_ONCE, SCHEDULE_READS_PER_PANEL } from '../electron/cor
 import { createCore } from '../electron/core/index.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, printTable, spread } from './figures.ts';
+import { ratioGoal, timeGoal } from './goals.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, takeFigures, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
@@ -160,6 +161,8 @@ async function figurePass(): Promise<void> {
       '',
     ],
   ]);
+  ratioGoal('backups', 'listBackups over the fleet: wall vs the ideal', wall / ideal, WALL_GOAL);
+  timeGoal('backups', "listBackups over the fleet: main's longest stall", stall, STALL_GOAL_MS);
 }
 
 await takeFigures('Backups pass (bench/backups.ts)', [['1. listBackups over the fleet', figurePass]]);

@@ -39,6 +39,7 @@ import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { siteAuthority } from '../tests/support/site-certificates.ts';
 import { median, ms, printTable } from './figures.ts';
+import { ratioGoal, timeGoal } from './goals.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, takeFigures, takeRuns, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
@@ -211,6 +212,8 @@ async function figurePass(): Promise<void> {
     `\nWall ${ratio(wall)} the ideal (goal at most ${WALL_GOAL}x: ${wall <= WALL_GOAL ? 'yes' : 'NO'}); ` +
       `longest stall ${ms(stall)} (goal under ${STALL_GOAL_MS} ms: ${stall < STALL_GOAL_MS ? 'yes' : 'NO'}).`,
   );
+  ratioGoal('certificates', 'listCertificates over the fleet: wall vs the ideal', wall, WALL_GOAL);
+  timeGoal('certificates', "listCertificates over the fleet: main's longest stall", stall, STALL_GOAL_MS);
 }
 
 await takeFigures('Certificates pass (bench/certificates.ts)', [['1. listCertificates over the fleet', figurePass]]);

@@ -29,6 +29,7 @@ import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { installFakeMain, type ProbeWindow, type Setup } from './fleet-services-view-page.ts';
 import { type BenchRenderer, longestTask, openBenchPage, smallAgainstBig, startBenchRenderer } from './bench-page.ts';
 import { ms, printTable } from './figures.ts';
+import { countGoal, ratioGoal, timeGoal } from './goals.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const PER_PANEL = 10;
@@ -151,3 +152,37 @@ printTable([
   ],
   [`after Esc, "${FILTER_KEY}" again → painted`, ms(mid(small, (run) => run.again.ms)), ms(mid(big, (run) => run.again.ms)), '≤ 50 ms'],
 ]);
+
+// The goals of `npm run bench` (bench/run-all.ts), in issue 34's words.
+const NAME = 'fleet-services-view';
+ratioGoal(NAME, `All services, ${bigName}: first row vs ${smallName}`, firstRatio, 1.5);
+countGoal(
+  NAME,
+  `All services, ${bigName}: DOM nodes`,
+  mid(big, (run) => run.nodes),
+  3000,
+);
+timeGoal(
+  NAME,
+  `All services, ${bigName}: longest task from the click`,
+  worst(big, (run) => run.loadTask),
+  100,
+);
+timeGoal(
+  NAME,
+  `All services, ${bigName}: filter keystroke`,
+  mid(big, (run) => run.filter.ms),
+  50,
+);
+timeGoal(
+  NAME,
+  `All services, ${bigName}: filter keystroke again after Esc`,
+  mid(big, (run) => run.again.ms),
+  50,
+);
+timeGoal(
+  NAME,
+  `All services, ${bigName}: longest task filtering`,
+  worst(big, (run) => run.filter.task),
+  100,
+);

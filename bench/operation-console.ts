@@ -26,6 +26,7 @@ import { readCatalogue } from '../electron/core/easypanel/operation-catalogue.ts
 import { testEncryption } from '../tests/support/helpers.ts';
 import { startReferencePanel } from '../tests/support/reference-panel/server.ts';
 import { median, ms } from './figures.ts';
+import { ratioGoal } from './goals.ts';
 import { newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, inTempDir, letClosesArrive, ratio, stallProbe, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
@@ -102,6 +103,12 @@ async function figureRun(): Promise<void> {
       `   warm: ${warm.map(ms).join(', ')} -> median ${ms(median(warm))} = ${ratio(median(warm) / ideal)} of ideal (goal <= 1.30x)`,
     );
     console.log(`   longest stall of main: cold runs ${stalls.cold.map(ms).join(', ')}; warm runs ${stalls.warm.map(ms).join(', ')}`);
+    ratioGoal(
+      'operation-console',
+      `a console read on ${FLEET} panels at concurrency ${concurrency}: warm vs the ideal`,
+      median(warm) / ideal,
+      1.3,
+    );
   });
   await servers.ask({ close: true });
 }

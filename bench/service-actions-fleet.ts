@@ -27,6 +27,7 @@ import { SERVICE_ACTIONS_AT_ONCE, SERVICE_ACTIONS_PER_PANEL } from '../electron/
 import type { ServiceActionItem } from '../shared/fleet-services.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { median, ms, printTable, spread } from './figures.ts';
+import { ratioGoal, timeGoal } from './goals.ts';
 import { type FleetPanel, newToken, writeFleetFolder } from './fleet-data.ts';
 import { asking, eventSink, inTempDir, letClosesArrive, ratio, stallProbe, takeFigures, withLimit } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
@@ -157,6 +158,13 @@ async function figureRun(): Promise<void> {
   const wall = median(runs.map((run) => run.ms));
   const ideal = median(runs.map((run) => run.ideal));
   const bareMs = median(bare);
+  ratioGoal('service-actions-fleet', 'runServiceActions across the fleet: wall vs the ideal', wall / ideal, WALL_GOAL);
+  timeGoal(
+    'service-actions-fleet',
+    "runServiceActions across the fleet: main's longest stall",
+    median(runs.map((run) => run.stallMs)),
+    100,
+  );
   printTable([
     ['run', 'requests', 'wall', `runs (${RUNS})`, 'ideal', 'ratio', `<= ${WALL_GOAL}x`, 'most in flight / bound', 'longest stall', 'done'],
     [

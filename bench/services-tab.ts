@@ -32,6 +32,7 @@ import {
   startBenchRenderer,
 } from './bench-page.ts';
 import { ms, printTable } from './figures.ts';
+import { countGoal, ratioGoal, timeGoal } from './goals.ts';
 import { measureSelection, scrollTable, type Timed } from './services-tab-probes.ts';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
@@ -221,3 +222,39 @@ printTable([
     ];
   }),
 ]);
+
+// The goals of `npm run bench` (bench/run-all.ts).
+const NAME = 'services-tab';
+const BIG_NAME = `Services tab, ${BIG.toLocaleString('en-US')} services`;
+ratioGoal(NAME, `${BIG_NAME}: first row vs ${SMALL}`, firstRatio, 1.5);
+countGoal(
+  NAME,
+  `${BIG_NAME}: DOM nodes`,
+  mid(big, (run) => run.nodes),
+  3000,
+);
+timeGoal(
+  NAME,
+  `${BIG_NAME}: longest task loading`,
+  worst(big, (run) => run.loadTask),
+  100,
+);
+timeGoal(
+  NAME,
+  `${BIG_NAME}: longest task scrolling`,
+  worst(big, (run) => run.scrollTask),
+  100,
+);
+timeGoal(
+  NAME,
+  `${BIG_NAME}: longest task searching`,
+  worst(big, (run) => run.searchTask),
+  100,
+);
+for (const step of ['all', 'one', 'confirm'] as const)
+  timeGoal(
+    NAME,
+    `${BIG_NAME}: longest task, selection (${step})`,
+    worst(big, (run) => run.selection[step].task),
+    100,
+  );

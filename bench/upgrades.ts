@@ -39,6 +39,7 @@ import { confirmations } from '../tests/support/confirmations.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { DEMO_USER } from '../tests/support/reference-panel/server.ts';
 import { median, ms, printTable, spread } from './figures.ts';
+import { ratioGoal, timeGoal } from './goals.ts';
 import { asking, eventSink, inTempDir, ratio, stallProbe, takeFigures, takeRuns, withLimit } from './fleet-helpers.ts';
 import type { UpgradeWorkerData, UpgradeWorkerReply, UpgradeWorkerRequest } from './upgrade-panel-worker.ts';
 
@@ -141,6 +142,8 @@ async function figureRun(): Promise<void> {
       stall < STALL_GOAL_MS ? 'yes' : 'NO',
     ],
   ]);
+  ratioGoal('upgrades', 'upgradePanels over the fleet: wall vs the ideal', wall / ideal, WALL_GOAL);
+  timeGoal('upgrades', "upgradePanels over the fleet: main's longest stall", stall, STALL_GOAL_MS);
 }
 
 await takeFigures('Upgrade run (bench/upgrades.ts)', [['1. upgradePanels over the fleet', figureRun]]);
