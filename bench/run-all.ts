@@ -30,6 +30,7 @@ const BENCHES: readonly { name: string; env?: Record<string, string> }[] = [
   { name: 'build-log' },
   { name: 'service-actions-fleet' },
   { name: 'fleet-services-view' },
+  { name: 'fleet-views' },
   { name: 'operation-console' },
   { name: 'console-answer' },
   { name: 'backups' },

@@ -5,6 +5,7 @@ import { useMultiSelect } from '../panel-list/views.tsx';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { useKeptRead } from '../ui/use-kept-read.ts';
+import { useWindowedRows, type WindowedRow } from '../ui/windowed-rows.ts';
 import { usePanels, useWindowContext } from '../window/app-context.tsx';
 import { failureInfo } from '../window/failure-info.ts';
 import { type BackupGroup, type BackupListRow, type BackupsGrouping, backupGroups, lastRunText } from './backup-rows.ts';
@@ -162,48 +163,21 @@ export function BackupsView() {
               : 'No backup matches. Esc in the search box clears it.'
         }
       >
-        <div className="backups-scroller">
-          <table className="service-table backups-table">
-            <thead>
-              <tr>
-                <th scope="col" className="backup-pick">
-                  <span className="visually-hidden">Chosen</span>
-                </th>
-                <th scope="col">Service</th>
-                <th scope="col" className="backup-kind">
-                  Kind
-                </th>
-                <th scope="col" className="backup-schedule">
-                  Schedule
-                </th>
-                <th scope="col" className="backup-last">
-                  Last run
-                </th>
-                <th scope="col" className="backup-outcome">
-                  Run now
-                </th>
-              </tr>
-            </thead>
-            {groups?.map((group) => (
-              <BackupGroupRows
-                key={group.key}
-                group={group}
-                grouping={grouping}
-                results={results}
-                isSelected={(row) => selection.isSelected(row.key)}
-                onSelect={select}
-                onToggle={(row) => selection.toggle(row.key)}
-              />
-            ))}
-          </table>
-        </div>
+        <BackupsTable
+          groups={groups ?? []}
+          grouping={grouping}
+          results={results}
+          isSelected={(row) => selection.isSelected(row.key)}
+          onSelect={select}
+          onToggle={(row) => selection.toggle(row.key)}
+        />
       </ReadStates>
     </section>
   );
 }
 
-interface GroupProps {
-  group: BackupGroup;
+interface TableProps {
+  groups: readonly BackupGroup[];
   grouping: BackupsGrouping;
   results: ReadonlyMap<string, BackupRunResult>;
   isSelected(row: BackupListRow): boolean;
@@ -211,56 +185,133 @@ interface GroupProps {
   onToggle(row: BackupListRow): void;
 }
 
-function BackupGroupRows({ group, grouping, results, isSelected, onSelect, onToggle }: GroupProps) {
+/** A group's heading, or one of its rows: the table's lines in order, of which only those in view are drawn. */
+type BackupLine = { kind: 'group'; key: string; group: BackupGroup } | { kind: 'row'; key: string; row: BackupListRow };
+
+/** A line's height before it is measured: a heading grows by a line per problem it notes. */
+const ROW_HEIGHT = 29;
+const headingHeight = (group: BackupGroup) => 31 + 19 * group.problems.length;
+
+/** The fleet's backups in one table, of which only the lines in view are in the page (ten thousand schedules cost what twenty do). */
+function BackupsTable({ groups, grouping, results, isSelected, onSelect, onToggle }: TableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const lines = useMemo(
+    () =>
+      groups.flatMap((group): BackupLine[] => [
+        { kind: 'group', key: `group ${group.key}`, group },
+        ...group.rows.map((row): BackupLine => ({ kind: 'row', key: row.key, row })),
+      ]),
+    [groups],
+  );
+  const { shown, margins, placed } = useWindowedRows(scroller, lines.length, (index) => {
+    const line = lines[index]!;
+    return line.kind === 'group' ? headingHeight(line.group) : ROW_HEIGHT;
+  });
   return (
-    <tbody className="backup-group">
-      <tr className="backup-group-line">
-        <th scope="rowgroup" colSpan={6}>
-          {group.name}
-          {group.problems.map(({ panelName, problem }) => (
-            <span key={panelName} className="backup-problem" role="note">
-              {grouping === 'group' ? `${panelName}: ${problem}` : problem}
-            </span>
-          ))}
-        </th>
-      </tr>
-      {group.rows.map((row) => {
-        const result = results.get(row.key);
-        const selected = row.schedule !== null && isSelected(row);
-        return (
-          <tr
-            key={row.key}
-            className={`backup-row backup-${row.rowKind}${selected ? ' backup-selected' : ''}`}
-            aria-selected={row.schedule ? selected : undefined}
-            onClick={(event) => row.schedule && onSelect(row, event)}
-          >
-            <td className="backup-pick">
-              {row.schedule && (
-                <input
-                  type="checkbox"
-                  aria-label={`Choose ${row.projectName}/${row.serviceName} ${row.schedule.kind} backup`}
-                  checked={selected}
-                  onClick={(event) => event.stopPropagation()}
-                  onChange={() => onToggle(row)}
-                />
-              )}
-            </td>
-            <td title={`${row.projectName}/${row.serviceName}`}>
-              {grouping === 'group' && <span className="muted">{row.panelName} · </span>}
-              {row.projectName}/{row.serviceName}
-            </td>
-            <td className="backup-kind">{row.schedule ? (row.schedule.kind === 'database' ? 'Database' : 'Volume') : 'Database'}</td>
-            <td className="backup-schedule" title={row.schedule?.schedule}>
-              {row.schedule ? `${row.schedule.schedule || '—'}${row.schedule.enabled ? '' : ' (off)'}` : '—'}
-            </td>
-            <td className="backup-last">{lastRunText(row.schedule)}</td>
-            <td className="backup-outcome" title={result?.message ?? undefined}>
-              {result ? OUTCOME_WORDS[result.outcome] : ''}
-              {result?.message && <span className="backup-outcome-message">{result.message}</span>}
-            </td>
+    <div className="backups-scroller" ref={scroller}>
+      <table className="service-table backups-table" aria-rowcount={lines.length + 1} style={margins}>
+        <thead>
+          <tr>
+            <th scope="col" className="backup-pick">
+              <span className="visually-hidden">Chosen</span>
+            </th>
+            <th scope="col">Service</th>
+            <th scope="col" className="backup-kind">
+              Kind
+            </th>
+            <th scope="col" className="backup-schedule">
+              Schedule
+            </th>
+            <th scope="col" className="backup-last">
+              Last run
+            </th>
+            <th scope="col" className="backup-outcome">
+              Run now
+            </th>
           </tr>
-        );
-      })}
-    </tbody>
+        </thead>
+        <tbody>
+          {shown.map((virtual) => {
+            const line = lines[virtual.index]!;
+            if (line.kind === 'group')
+              return <BackupHeading key={line.key} group={line.group} grouping={grouping} placed={placed(virtual.index)} />;
+            const { row } = line;
+            return (
+              <BackupRow
+                key={line.key}
+                row={row}
+                grouping={grouping}
+                result={results.get(row.key)}
+                selected={row.schedule !== null && isSelected(row)}
+                onSelect={onSelect}
+                onToggle={onToggle}
+                placed={placed(virtual.index)}
+              />
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function BackupHeading({ group, grouping, placed }: { group: BackupGroup; grouping: BackupsGrouping; placed: WindowedRow }) {
+  return (
+    <tr className="backup-group-line" {...placed}>
+      <th scope="colgroup" colSpan={6}>
+        {group.name}
+        {group.problems.map(({ panelName, problem }) => (
+          <span key={panelName} className="backup-problem" role="note">
+            {grouping === 'group' ? `${panelName}: ${problem}` : problem}
+          </span>
+        ))}
+      </th>
+    </tr>
+  );
+}
+
+interface RowProps {
+  row: BackupListRow;
+  grouping: BackupsGrouping;
+  result: BackupRunResult | undefined;
+  selected: boolean;
+  onSelect(row: BackupListRow, event: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): void;
+  onToggle(row: BackupListRow): void;
+  placed: WindowedRow;
+}
+
+function BackupRow({ row, grouping, result, selected, onSelect, onToggle, placed }: RowProps) {
+  return (
+    <tr
+      className={`backup-row backup-${row.rowKind}${selected ? ' backup-selected' : ''}`}
+      aria-selected={row.schedule ? selected : undefined}
+      onClick={(event) => row.schedule && onSelect(row, event)}
+      {...placed}
+    >
+      <td className="backup-pick">
+        {row.schedule && (
+          <input
+            type="checkbox"
+            aria-label={`Choose ${row.projectName}/${row.serviceName} ${row.schedule.kind} backup`}
+            checked={selected}
+            onClick={(event) => event.stopPropagation()}
+            onChange={() => onToggle(row)}
+          />
+        )}
+      </td>
+      <td title={`${row.projectName}/${row.serviceName}`}>
+        {grouping === 'group' && <span className="muted">{row.panelName} · </span>}
+        {row.projectName}/{row.serviceName}
+      </td>
+      <td className="backup-kind">{row.schedule ? (row.schedule.kind === 'database' ? 'Database' : 'Volume') : 'Database'}</td>
+      <td className="backup-schedule" title={row.schedule?.schedule}>
+        {row.schedule ? `${row.schedule.schedule || '—'}${row.schedule.enabled ? '' : ' (off)'}` : '—'}
+      </td>
+      <td className="backup-last">{lastRunText(row.schedule)}</td>
+      <td className="backup-outcome" title={result?.message ?? undefined}>
+        {result ? OUTCOME_WORDS[result.outcome] : ''}
+        {result?.message && <span className="backup-outcome-message">{result.message}</span>}
+      </td>
+    </tr>
   );
 }

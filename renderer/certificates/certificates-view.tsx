@@ -2,6 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { usePanels, useStatus, useWindowContext } from '../window/app-context.tsx';
 import { useKeptRead } from '../ui/use-kept-read.ts';
+import { useWindowedRows, type WindowedRow } from '../ui/windowed-rows.ts';
 import { ReadStates } from '../ui/read-states.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { type CertificateListRow, certificateRows, daysLeftText, filterCertificates } from './certificate-rows.ts';
@@ -89,10 +90,31 @@ export function CertificatesView() {
   );
 }
 
+/** A certificate's row, or the line of its problem's words under it: the table's lines in order. */
+type CertificateTableLine = { kind: 'row' | 'problem'; key: string; row: CertificateListRow };
+
+/** A line's height before it is measured: a problem's words may wrap. */
+const LINE_HEIGHTS: Readonly<Record<CertificateTableLine['kind'], number>> = { row: 29, problem: 24 };
+
+/** Every certificate in one table, of which only the lines in view are in the page (ten thousand cost what twenty do). */
 function CertificateTable({ rows }: { rows: readonly CertificateListRow[] }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const lines = useMemo(
+    () =>
+      rows.flatMap((row): CertificateTableLine[] =>
+        row.problem === null
+          ? [{ kind: 'row', key: row.key, row }]
+          : [
+              { kind: 'row', key: row.key, row },
+              { kind: 'problem', key: `${row.key} problem`, row },
+            ],
+      ),
+    [rows],
+  );
+  const { shown, margins, placed } = useWindowedRows(scroller, lines.length, (index) => LINE_HEIGHTS[lines[index]!.kind]);
   return (
-    <div className="certificates-scroller">
-      <table className="service-table certificates-table">
+    <div className="certificates-scroller" ref={scroller}>
+      <table className="service-table certificates-table" aria-rowcount={lines.length + 1} style={margins}>
         <thead>
           <tr>
             <th scope="col" className="certificate-panel">
@@ -113,50 +135,50 @@ function CertificateTable({ rows }: { rows: readonly CertificateListRow[] }) {
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <CertificateLine key={row.key} row={row} />
-          ))}
+          {shown.map((virtual) => {
+            const line = lines[virtual.index]!;
+            return line.kind === 'row' ? (
+              <CertificateLine key={line.key} row={line.row} placed={placed(virtual.index)} />
+            ) : (
+              <tr key={line.key} className="certificate-problem-line" {...placed(virtual.index)}>
+                <td colSpan={5} role="note">
+                  {line.row.problem}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
   );
 }
 
-function CertificateLine({ row }: { row: CertificateListRow }) {
+function CertificateLine({ row, placed }: { row: CertificateListRow; placed: WindowedRow }) {
   const marked = row.problem !== null ? 'certificate-problem' : row.soon ? 'certificate-soon' : '';
   return (
-    <>
-      <tr className={`certificate-row ${marked}`}>
-        <td className="certificate-panel" title={row.panelName}>
-          {row.panelName}
-        </td>
-        <td className="certificate-service" title={`${row.projectName}/${row.serviceName}`}>
-          {row.serviceName === '' ? <span className="muted">all services</span> : `${row.projectName}/${row.serviceName}`}
-        </td>
-        <td className="certificate-host" title={row.host}>
-          {row.host === '' ? <span className="muted">—</span> : row.host}
-        </td>
-        <td className="certificate-until">
-          {row.validTo ? (
-            <time dateTime={row.validTo} title={new Date(Date.parse(row.validTo)).toString()}>
-              {dateText(row.validTo)}
-            </time>
-          ) : (
-            '—'
-          )}
-        </td>
-        <td className="certificate-days">
-          {daysLeftText(row.daysLeft)}
-          {row.soon && <span className="certificate-mark">soon</span>}
-        </td>
-      </tr>
-      {row.problem !== null && (
-        <tr className="certificate-problem-line">
-          <td colSpan={5} role="note">
-            {row.problem}
-          </td>
-        </tr>
-      )}
-    </>
+    <tr className={`certificate-row ${marked}`} {...placed}>
+      <td className="certificate-panel" title={row.panelName}>
+        {row.panelName}
+      </td>
+      <td className="certificate-service" title={`${row.projectName}/${row.serviceName}`}>
+        {row.serviceName === '' ? <span className="muted">all services</span> : `${row.projectName}/${row.serviceName}`}
+      </td>
+      <td className="certificate-host" title={row.host}>
+        {row.host === '' ? <span className="muted">—</span> : row.host}
+      </td>
+      <td className="certificate-until">
+        {row.validTo ? (
+          <time dateTime={row.validTo} title={new Date(Date.parse(row.validTo)).toString()}>
+            {dateText(row.validTo)}
+          </time>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td className="certificate-days">
+        {daysLeftText(row.daysLeft)}
+        {row.soon && <span className="certificate-mark">soon</span>}
+      </td>
+    </tr>
   );
 }
