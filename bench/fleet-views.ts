@@ -26,8 +26,13 @@ import { countGoal, ratioGoal, timeGoal } from './goals.ts';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const SMALL = 10;
 const BIG = 10_000;
-/** One key that keeps about a third of the fleet: the "prod" panels (a word must start with it). */
-const FILTER_KEY = 'p';
+/**
+ * What is typed first (not timed), then the key timed: "client 0000" then "1" keeps the panels
+ * whose number starts 00001 (1 of 10, 11 of 10,000). A key that changes nothing shown (one "p"
+ * matches every row's service) would leave nothing to time.
+ */
+const TYPED_FIRST = 'client 0000';
+const FILTER_KEY = '1';
 
 const VIEWS: Readonly<Record<FleetView, { button: string; row: string; search: string; region: string }>> = {
   backups: { button: 'Backups', row: '.backup-row', search: 'Search the backups', region: '.backups-view' },
@@ -58,7 +63,13 @@ function armKey(region: string): void {
 async function timedKey(page: Page, region: string, key: string): Promise<{ ms: number; task: number }> {
   await page.evaluate(armKey, region);
   await page.keyboard.press(key);
-  const { start, end } = await page.evaluate(() => (window as unknown as { __keyDone: Promise<{ start: number; end: number }> }).__keyDone);
+  // A key that changed nothing would be waited for for ever: after 10 s it is not measured.
+  const { start, end } = await page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { __keyDone: Promise<{ start: number; end: number }> }).__keyDone,
+      new Promise<{ start: number; end: number }>((resolve) => setTimeout(() => resolve({ start: 0, end: Number.NaN }), 10_000)),
+    ]),
+  );
   await page.waitForTimeout(150);
   return { ms: end - start, task: await page.evaluate(longestTask, { from: start, to: end + 100 }) };
 }
@@ -74,10 +85,14 @@ interface Run {
 async function oneRun(bench: BenchRenderer, view: FleetView, panels: number): Promise<Run> {
   const { button, row, search, region } = VIEWS[view];
   const setup: ViewSetup = { view, panels, row, button, template: samplePanel(1) };
+  const trace = (step: string) => process.env.BENCH_TRACE && console.error(`${view} ${panels}: ${step}`);
+  trace('opening');
   const { page, errors } = await openBenchPage(bench, installViewsMain, setup);
+  trace('opened');
   try {
     await page.getByRole('navigation', { name: 'Panels' }).getByRole('button', { name: button, exact: true }).click();
     await page.waitForFunction(() => (window as unknown as ViewWindow).__viewProbe.firstRowAt !== null, undefined, { timeout: 60_000 });
+    trace('first row');
     await page.waitForTimeout(300);
     const load = await page.evaluate((selector) => {
       const probe = (window as unknown as ViewWindow).__viewProbe;
@@ -90,7 +105,11 @@ async function oneRun(bench: BenchRenderer, view: FleetView, panels: number): Pr
     }, row);
     const loadTask = await page.evaluate(longestTask, { from: load.clickedAt, to: load.firstRowAt + 300 });
     await page.getByRole('searchbox', { name: search }).focus();
+    await page.keyboard.type(TYPED_FIRST);
+    await page.waitForTimeout(500);
+    trace('typed');
     const key = await timedKey(page, region, FILTER_KEY);
+    trace('timed');
     if (errors.length > 0) throw new Error(`the page failed: ${errors.join('; ')}`);
     return { firstRow: load.firstRowAt - load.clickedAt, nodes: load.nodes, rows: load.rows, loadTask, key };
   } finally {
@@ -129,7 +148,12 @@ for (const view of views) {
       task(worst(big, (run) => run.loadTask)),
       '≤ 100 ms',
     ],
-    [`search keystroke "${FILTER_KEY}" → painted`, ms(mid(small, (run) => run.key.ms)), ms(mid(big, (run) => run.key.ms)), '≤ 50 ms'],
+    [
+      `search keystroke "${FILTER_KEY}" after "${TYPED_FIRST}" → painted`,
+      ms(mid(small, (run) => run.key.ms)),
+      ms(mid(big, (run) => run.key.ms)),
+      '≤ 50 ms',
+    ],
     ['longest task, searching (worst run)', task(worst(small, (run) => run.key.task)), task(worst(big, (run) => run.key.task)), '≤ 100 ms'],
   ]);
   const at = `${name}, ${BIG.toLocaleString('en-US')} panels`;

@@ -97,6 +97,7 @@ export function ActivityView() {
           onChange={(panelId) => choose({ panelId })}
           options={choices.panels.map((panel) => ({ value: panel.id, text: panel.name }))}
           all="All panels"
+          more={choices.morePanels > 0 ? `${choices.morePanels.toLocaleString('en')} more: the search finds them` : null}
         />
         <FilterSelect
           label="Who"
@@ -171,12 +172,15 @@ function FilterSelect({
   value,
   options,
   all,
+  more = null,
   onChange,
 }: {
   label: string;
   value: string | null;
   options: readonly { value: string; text: string }[];
   all: string;
+  /** What the options leave out, said as the last (disabled) option; null when nothing. */
+  more?: string | null;
   onChange: (value: string | null) => void;
 }) {
   return (
@@ -189,6 +193,7 @@ function FilterSelect({
             {option.text}
           </option>
         ))}
+        {more && <option disabled>{more}</option>}
       </select>
     </label>
   );

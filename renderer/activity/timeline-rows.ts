@@ -1,3 +1,4 @@
+import { madeOnce } from '../../shared/made-once.ts';
 import type { TimelineEntry, TimelineOutcome, TimelineWhoKind } from '../../shared/timeline.ts';
 import { toCsv } from '../ui/csv.ts';
 
@@ -85,10 +86,20 @@ export function filterTimeline(entries: readonly TimelineEntry[], filter: Timeli
 
 /** What the filters can choose among, from the entries themselves: panels by name, people and kinds by how often. */
 export interface FilterChoices {
+  /** The panels to choose from, by name: the most recently active PANEL_CHOICES_AT_MOST when there are more. */
   panels: { id: string; name: string }[];
+  /** How many panels with entries the choices leave out (the search box finds them). */
+  morePanels: number;
   who: { who: string; whoKind: TimelineWhoKind }[];
   kinds: string[];
 }
+
+/**
+ * A choice of panels longer than this is a list nobody reads (and ten thousand options cost a long
+ * task to draw): the search box finds any panel by name.
+ */
+export const PANEL_CHOICES_AT_MOST = 200;
+const byName = madeOnce(() => new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }));
 
 export function filterChoices(entries: readonly TimelineEntry[]): FilterChoices {
   const panels = new Map<string, string>();
@@ -100,12 +111,15 @@ export function filterChoices(entries: readonly TimelineEntry[]): FilterChoices 
     who.set(entry.who, { whoKind: entry.whoKind, count: (seen?.count ?? 0) + 1 });
     kinds.set(entry.kind, (kinds.get(entry.kind) ?? 0) + 1);
   }
+  // Entries come newest first, so the map holds the panels most recently active first.
+  const listed = [...panels].slice(0, PANEL_CHOICES_AT_MOST);
   return {
-    panels: [...panels].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
+    panels: listed.map(([id, name]) => ({ id, name })).sort((a, b) => byName().compare(a.name, b.name)),
+    morePanels: panels.size - listed.length,
     who: [...who]
-      .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+      .sort((a, b) => b[1].count - a[1].count || byName().compare(a[0], b[0]))
       .map(([name, { whoKind }]) => ({ who: name, whoKind })),
-    kinds: [...kinds].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([kind]) => kind),
+    kinds: [...kinds].sort((a, b) => b[1] - a[1] || byName().compare(a[0], b[0])).map(([kind]) => kind),
   };
 }
 

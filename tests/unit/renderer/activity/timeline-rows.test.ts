@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { filterChoices, filterTimeline, kindName, NO_FILTER, timelineCsv, whatText } from '../../../../renderer/activity/timeline-rows.ts';
+import {
+  filterChoices,
+  filterTimeline,
+  kindName,
+  NO_FILTER,
+  PANEL_CHOICES_AT_MOST,
+  timelineCsv,
+  whatText,
+} from '../../../../renderer/activity/timeline-rows.ts';
 import type { TimelineEntry } from '../../../../shared/timeline.ts';
 
 /** The Activity view's rows: what each says, the filters, and the CSV it saves. */
@@ -59,6 +67,21 @@ test('the choices come from the entries: panels by name, people and kinds most s
     ['Paneldeck', 'ann@example.com', 'system'],
   );
   assert.deepEqual(choices.kinds, ['build', 'logIn', 'operation', 'restart']);
+  assert.equal(choices.morePanels, 0);
+});
+
+test('a fleet of panels offers the most recently active ones to choose, by name, and says how many more', () => {
+  // Newest first, as the timeline lists them: panel 0 the most recent.
+  const many = Array.from({ length: PANEL_CHOICES_AT_MOST + 50 }, (_, index) =>
+    entry(`e${index}`, { panelId: `p${index}`, panelName: `Client ${index}` }),
+  );
+  const choices = filterChoices(many);
+  assert.equal(choices.panels.length, PANEL_CHOICES_AT_MOST);
+  assert.equal(choices.morePanels, 50);
+  assert.ok(!choices.panels.some((panel) => panel.id === `p${PANEL_CHOICES_AT_MOST}`), 'the least recent are left out');
+  const names = choices.panels.map((panel) => panel.name);
+  assert.deepEqual(names.slice(0, 3), ['Client 0', 'Client 1', 'Client 2'], 'by name, numbers as numbers');
+  assert.equal(names.at(-1), `Client ${PANEL_CHOICES_AT_MOST - 1}`);
 });
 
 test('the CSV: a header, a line per entry in the order given, a formula from a panel defused, quotes doubled', () => {
