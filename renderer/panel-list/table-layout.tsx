@@ -234,7 +234,9 @@ export function TableLayout(props: TableLayoutProps) {
         />
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements: part of the virtualised grid */}
-      <div role="rowgroup" className="table-layout-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT, minWidth: total }}>
+      {/* The rows' height alone: the virtualizer's total leaves out the header (its scrollMargin). Less, and the
+          last rows, placed below the body's end, grew the scroll height once drawn (the end took two scrolls). */}
+      <div role="rowgroup" className="table-layout-body" style={{ height: virtualizer.getTotalSize(), minWidth: total }}>
         {rows.map((virtual) => {
           const item = items[virtual.index]!;
           const top = virtual.start - HEADER_HEIGHT;
