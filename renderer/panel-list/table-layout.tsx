@@ -233,9 +233,9 @@ export function TableLayout(props: TableLayoutProps) {
           onDragWidth={(column, width) => setDragged(width === null ? null : { column, width })}
         />
       </div>
-      {/* biome-ignore lint/a11y/useSemanticElements: part of the virtualised grid */}
       {/* The rows' height alone: the virtualizer's total leaves out the header (its scrollMargin). Less, and the
           last rows, placed below the body's end, grew the scroll height once drawn (the end took two scrolls). */}
+      {/* biome-ignore lint/a11y/useSemanticElements: part of the virtualised grid */}
       <div role="rowgroup" className="table-layout-body" style={{ height: virtualizer.getTotalSize(), minWidth: total }}>
         {rows.map((virtual) => {
           const item = items[virtual.index]!;
