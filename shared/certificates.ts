@@ -1,3 +1,4 @@
+import { compareText } from './text-compare.ts';
 /**
  * The certificates of the websites the fleet serves (`listCertificates`): one row per domain of
  * every app service of every signed-in panel, each certificate as a TLS handshake with the domain
@@ -40,9 +41,9 @@ export function byDaysLeft(rows: readonly CertificateRow[]): CertificateRow[] {
     (a, b) =>
       rank(a) - rank(b) ||
       (a.daysLeft ?? 0) - (b.daysLeft ?? 0) ||
-      a.panelId.localeCompare(b.panelId) ||
-      a.projectName.localeCompare(b.projectName) ||
-      a.serviceName.localeCompare(b.serviceName) ||
-      a.host.localeCompare(b.host),
+      compareText(a.panelId, b.panelId) ||
+      compareText(a.projectName, b.projectName) ||
+      compareText(a.serviceName, b.serviceName) ||
+      compareText(a.host, b.host),
   );
 }

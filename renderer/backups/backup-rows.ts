@@ -1,3 +1,4 @@
+import { compareText } from '../../shared/text-compare.ts';
 import type { BackupSchedule, PanelBackups } from '../../shared/backups.ts';
 import { NO_GROUP } from '../panel-list/index.ts';
 
@@ -70,10 +71,10 @@ function rowsOf(panel: PanelBackups, panelName: string): BackupListRow[] {
 
 const byRank = (a: BackupListRow, b: BackupListRow) =>
   RANK[a.rowKind] - RANK[b.rowKind] ||
-  a.panelName.localeCompare(b.panelName) ||
-  a.projectName.localeCompare(b.projectName) ||
-  a.serviceName.localeCompare(b.serviceName) ||
-  a.key.localeCompare(b.key);
+  compareText(a.panelName, b.panelName) ||
+  compareText(a.projectName, b.projectName) ||
+  compareText(a.serviceName, b.serviceName) ||
+  compareText(a.key, b.key);
 
 /** Every word of `query` found in the row (panel, service, kind, schedule) or its panel's client, case aside. */
 function matches(row: BackupListRow, client: string, words: readonly string[]): boolean {
@@ -113,7 +114,7 @@ export function backupGroups(
   const shown = [...groups.values()].filter((group) => group.rows.length > 0 || (words.length === 0 && group.problems.length > 0));
   for (const group of shown) group.rows.sort(byRank);
   const best = (group: BackupGroup) => Math.min(2.5, ...group.rows.map((row) => RANK[row.rowKind]));
-  return shown.sort((a, b) => best(a) - best(b) || a.name.localeCompare(b.name));
+  return shown.sort((a, b) => best(a) - best(b) || compareText(a.name, b.name));
 }
 
 /** A run's last time as the view says it: "Failed 3 Dec, 03:00", "Never run". */
