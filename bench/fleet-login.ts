@@ -17,10 +17,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { createCore, openJsonFiles, type OpenStore } from '../electron/core/index.ts';
+import { createCore } from '../electron/core/index.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { testEncryption } from '../tests/support/helpers.ts';
 import { DEMO_USER } from '../tests/support/reference-panel/server.ts';
+import { countedStores } from '../tests/support/storage/counted-stores.ts';
 import { median, ms, printTable, spread } from './figures.ts';
 import { asking } from './fleet-helpers.ts';
 import type { LoginWorkerData, LoginWorkerReply, LoginWorkerRequest } from './fleet-login-worker.ts';
@@ -32,20 +33,6 @@ const FLEET = Number(process.env.BENCH_FLEET ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const CONCURRENCY = DEFAULT_SETTINGS.checkConcurrency;
 const credentials = { email: DEMO_USER.email, password: DEMO_USER.password, rememberMe: true };
-
-function countedStores(dir: string, saves: Map<string, number>): OpenStore {
-  const open = openJsonFiles(dir);
-  return (name, options) => {
-    const store = open(name, options);
-    return {
-      ...store,
-      save: (change, whole) => {
-        saves.set(name, (saves.get(name) ?? 0) + 1);
-        return store.save(change, whole);
-      },
-    };
-  };
-}
 
 interface Run {
   logInMs: number;

@@ -8,6 +8,7 @@ import { createCore, openJsonFiles, type Core, type OpenStore } from '../../elec
 import { countOutcomes } from '../../shared/fleet-login.ts';
 import { testEncryption } from '../support/helpers.ts';
 import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/reference-panel/server.ts';
+import { countedStores } from '../support/storage/counted-stores.ts';
 
 /**
  * A fleet's log ins are written in groups (token-file.ts `flush`, panel-registry.ts `#writeGroup`):
@@ -21,21 +22,6 @@ import { DEMO_USER, startReferencePanel, type ReferencePanel } from '../support/
 const FLEET = 24;
 const LATENCY_MS = 20;
 const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-
-/** The data folder's stores, counting each durable write by store name. */
-function countedStores(dir: string, saves: Map<string, number>): OpenStore {
-  const open = openJsonFiles(dir);
-  return (name, options) => {
-    const store = open(name, options);
-    return {
-      ...store,
-      save: (change, whole) => {
-        saves.set(name, (saves.get(name) ?? 0) + 1);
-        return store.save(change, whole);
-      },
-    };
-  };
-}
 
 const servers: ReferencePanel[] = [];
 before(async () => {

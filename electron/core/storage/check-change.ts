@@ -1,4 +1,5 @@
 import type { SessionCheck } from '../../../shared/types.ts';
+import type { CheckState } from './check-history.ts';
 import type { StoredHealth } from './health-record.ts';
 
 /**
@@ -28,15 +29,8 @@ export const STALE_AFTER_MS = 10 * 60_000;
 export const CPU_BAND_POINTS = 10;
 export const USED_BAND_SHARE = 0.05;
 
-/** The parts of a check state the rule reads (check-history.ts `CheckState`). */
-export interface CheckedState {
-  lastCheck: SessionCheck | null;
-  sessionExpiresAt: string | null;
-  panelVersion: string | null;
-  versionReadAt: string | null;
-  updateAvailable: boolean | null;
-  health: StoredHealth | null;
-}
+/** A panel's check state, as check-history.ts keeps it. */
+export type CheckedState = CheckState;
 
 /** Whether `next` differs materially from `written` (what checks.json holds; undefined: nothing). */
 export function changedMaterially(written: CheckedState | undefined, next: CheckedState): boolean {
