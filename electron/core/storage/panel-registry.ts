@@ -147,7 +147,8 @@ export class PanelRegistry {
         if (entry.written.failed) throw entry.written.error;
         return;
       }
-      if (this.#groupable(entry) && this.#groupable(this.#pending[1])) return this.#writeGroup();
+      // The first change not written yet leads its group: every change before it is on disk.
+      if (this.#pending[0] === entry && this.#groupable(entry) && this.#groupable(this.#pending[1])) return this.#writeGroup();
       // A large change is worked out again below: not in the same turn as the call, and once all of it is shown.
       if (patch.additions.length > LARGE_CHANGE) await nextTurn();
       await shown;
