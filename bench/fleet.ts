@@ -179,6 +179,8 @@ interface PassRun {
   bareStallMs: number;
   passBytes: number;
   flushBytes: number;
+  /** Bytes the next pass wrote, with the flush after it (NaN when it was not run). */
+  nextBytes: number;
   writes: string;
   maxInFlight: number;
   bareMaxInFlight: number;
@@ -306,7 +308,9 @@ async function figureFleet(): Promise<void> {
         // version is known (read again only about hourly), against the first pass that read them all.
         let nextMs = NaN;
         let nextRequests = NaN;
+        let nextBytes = NaN;
         if (hasChecks && error === null) {
+          const bytesBefore = counter.bytes;
           await servers.ask({ reset: true });
           await letClosesArrive();
           const nextStarted = performance.now();
@@ -314,6 +318,7 @@ async function figureFleet(): Promise<void> {
           nextMs = performance.now() - nextStarted;
           nextRequests = (await servers.ask({ stats: true })).requests;
           await flush(core);
+          nextBytes = counter.bytes - bytesBefore;
         }
         const failures = new Map<string, number>();
         for (const check of checks) {
@@ -332,6 +337,7 @@ async function figureFleet(): Promise<void> {
           bareStallMs,
           passBytes,
           flushBytes,
+          nextBytes,
           writes,
           maxInFlight: stats.maxInFlight,
           bareMaxInFlight,
@@ -355,6 +361,9 @@ async function figureFleet(): Promise<void> {
     timeGoal(BENCH, `a pass over ${FLEET.toLocaleString('en')} panels: longest stall`, stallMs, STALL_GOAL_MS);
     const passBytes = median(runs.map((run) => run.passBytes));
     const flushBytes = median(runs.map((run) => run.flushBytes));
+    const nextBytes = median(runs.map((run) => run.nextBytes));
+    // The steady state: a pass that reads what the last one read (check-change.ts decides what is written).
+    ratioGoal(BENCH, 'checks.json written per pass, x the panel list (the next pass + flush)', nextBytes / listBytes, 2);
     const maxInFlight = Math.max(...runs.map((run) => run.maxInFlight));
     console.log(
       `Pass: ${mode}; ${limited ? `checkConcurrency ${concurrency}` : `no concurrency limit in this code, ${concurrency} for the ideal`}; ideal ceil(${FLEET} / ${concurrency}) x ${LATENCY_MS} ms = ${ideal} ms. panels.json is ${kib(listBytes)}.`,
@@ -406,6 +415,12 @@ async function figureFleet(): Promise<void> {
         kib(flushBytes),
         spread(runs.map((run) => run.flushBytes / 1024)),
         `${ratio(flushBytes / listBytes)} panels.json`,
+      ],
+      [
+        'bytes written by the next pass + flush',
+        kib(nextBytes),
+        spread(runs.map((run) => run.nextBytes / 1024)),
+        `${ratio(nextBytes / listBytes)} panels.json`,
       ],
     ]);
     for (const [index, run] of runs.entries()) {
