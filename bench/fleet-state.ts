@@ -42,6 +42,9 @@ import {
   takeFigures,
 } from './fleet-helpers.ts';
 import type { FleetWorkerData, FleetWorkerReply, FleetWorkerRequest } from './fleet-panel-worker.ts';
+import { ratioGoal, timeGoal } from './goals.ts';
+
+const BENCH = 'fleet-state';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const FLEET = 1000;
@@ -159,6 +162,8 @@ async function figurePass(): Promise<void> {
     const wall = median(runs.map((run) => run.ms));
     const ideal = median(runs.map((run) => run.ideal));
     const stall = median(runs.map((run) => run.stallMs));
+    ratioGoal(BENCH, `a pass over ${FLEET.toLocaleString('en')} panels (${name}): wall, x the ideal`, wall / ideal, WALL_GOAL);
+    timeGoal(BENCH, `a pass over ${FLEET.toLocaleString('en')} panels (${name}): longest stall`, stall, STALL_GOAL_MS);
     return {
       cells: [
         name,

@@ -19,6 +19,7 @@ const BENCHES: readonly { name: string; env?: Record<string, string> }[] = [
   { name: 'session-render' },
   { name: 'hostile-answers' },
   { name: 'fleet' },
+  { name: 'fleet-login' },
   { name: 'fleet-state' },
   { name: 'panel-list' },
   { name: 'panel-list', env: { BENCH_PANEL_LIST_LAYOUT: 'table' } },

@@ -65,11 +65,13 @@ export async function keepSignIn(
     cache.forget(id);
     reader.forget(id);
     current.history.record(id, { sessionExpiresAt: null });
-    changes.changed(id);
     // The panel as this sign-in leaves it (calls made while it is written do not change the
     // answer, as they could not when writing held main up), answered once it is on disk.
     const answer = toPanel(find(current, id), current);
     await saving;
+    // Told to the window only now: its write may wait for a group of sign-ins (panel-registry.ts),
+    // and a panel must not say signed in before it is on disk.
+    changes.changed(id);
     if (replaced !== undefined && replaced !== token && before.tokenKind !== 'api-token') {
       // The panel's answer (or its silence) changes nothing here: the old token is forgotten already.
       void endSessionsAtPanels(
@@ -83,6 +85,7 @@ export async function keepSignIn(
     // A sign-in that fails must not leave the panel signed in behind the operator's back. The
     // token is gone from memory at once; a deletion that could not be written stays due.
     await attemptWrite(() => vault.forget(id));
+    changes.changed(id);
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { isErrorCode } from '../../../shared/contract/errors.ts';
 import { isPanelVersion } from '../../../shared/panel-version.ts';
 import type { SessionCheck } from '../../../shared/types.ts';
 import type { DocumentStore } from './document-store.ts';
+import { changedMaterially } from './check-change.ts';
 import { readStoredHealth, type StoredHealth } from './health-record.ts';
 import { isEmptyDocument, readOrMoveAside } from './store-problems.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -100,8 +101,10 @@ export class CheckHistory {
   readonly #timer: FlushTimer;
   readonly #delayMs: number;
   #pending: unknown = null;
-  /** Panels whose state changed since it was last written. */
+  /** Panels whose state changed materially since it was last written. */
   readonly #dirty = new Set<string>();
+  /** Each panel's state as checks.json holds it (read at start, or written since): what `changedMaterially` compares with. */
+  readonly #written = new Map<string, CheckState>();
   /** The file holds what this version would not write (damage, another format): the next write is whole. */
   #rewrite = false;
 
@@ -124,14 +127,20 @@ export class CheckHistory {
     this.#schedule(panelId);
   }
 
-  /** A change that changes nothing writes nothing: a log out of a never-checked panel, say. */
+  /**
+   * A change that changes nothing writes nothing (a log out of a never-checked panel, say), and
+   * neither does one that changes nothing material (check-change.ts): a check that only moved the
+   * times on a little and read the same figures.
+   */
   record(panelId: string, change: Partial<CheckState>): CheckState {
     const current = this.get(panelId);
     const next = { ...current, ...change };
     if (STATE_FIELDS.every((field) => next[field] === current[field])) return current;
     if (isEmptyState(next)) this.#states.delete(panelId);
     else this.#states.set(panelId, next);
-    this.#schedule(panelId);
+    // Shown at once whatever it is; written only when it differs materially from what the file holds (check-change.ts).
+    const written = this.#written.get(panelId);
+    if (isEmptyState(next) ? written !== undefined : changedMaterially(written, next)) this.#schedule(panelId);
     return next;
   }
 
@@ -156,6 +165,8 @@ export class CheckHistory {
       try {
         await this.#store.save(this.#rewrite ? null : { field: 'panels', set, remove }, () => this.#document());
         this.#rewrite = false;
+        for (const [id, state] of set) this.#written.set(id, state);
+        for (const id of remove) this.#written.delete(id);
       } catch {
         for (const id of ids) this.#schedule(id);
       }
@@ -191,7 +202,10 @@ export class CheckHistory {
     if (!isRecord(document) || document.version !== HISTORY_VERSION || !isRecord(document.panels)) return;
     for (const [panelId, candidate] of Object.entries(document.panels)) {
       const state = readState(candidate);
-      if (state) this.#states.set(panelId, state);
+      if (state) {
+        this.#states.set(panelId, state);
+        this.#written.set(panelId, state);
+      }
     }
     // Entries this version would not have written are dropped by the next write, which is then whole.
     this.#rewrite = this.#states.size !== Object.keys(document.panels).length;

@@ -137,10 +137,18 @@ export class PanelRegistry {
       shown: first.additions.length,
       refused: null,
       interleaved: false,
+      written: null,
     };
     this.#pending.push(entry);
     const shown = this.#showRest(entry);
     return this.#queue.run(async () => {
+      // Written already, with a change queued before it (see `#writeGroup`): answered as that write went.
+      if (entry.written !== null) {
+        if (entry.written.failed) throw entry.written.error;
+        return;
+      }
+      // The first change not written yet leads its group: every change before it is on disk.
+      if (this.#pending[0] === entry && this.#groupable(entry) && this.#groupable(this.#pending[1])) return this.#writeGroup();
       // A large change is worked out again below: not in the same turn as the call, and once all of it is shown.
       if (patch.additions.length > LARGE_CHANGE) await nextTurn();
       await shown;
@@ -168,6 +176,55 @@ export class PanelRegistry {
       this.#pending.shift();
       if (entry.interleaved) this.#showPending({ without: null });
     });
+  }
+
+  /**
+   * Whether a change may share its write with the ones next to it: a change of panels only (no
+   * addition, no removal: a sign-in, a rename), still as it was shown (no write failed since).
+   */
+  #groupable(entry: Pending | undefined): entry is Pending {
+    return (
+      entry !== undefined &&
+      entry.written === null &&
+      entry.refused === null &&
+      entry.patch.additions.length === 0 &&
+      entry.patch.removals.size === 0 &&
+      entry.failuresBefore === this.#failures &&
+      !entry.interleaved
+    );
+  }
+
+  /**
+   * Writes the first pending change with every groupable one queued right behind it, in one
+   * durable write: the changes that arrived while the write before was on disk (a fleet's log
+   * ins ending together) cost one fsync of panels.json, not one each. Each change still answers
+   * only once it is on disk, and a failure takes all of them back and fails each.
+   */
+  async #writeGroup(): Promise<void> {
+    const group: Pending[] = [];
+    for (const entry of this.#pending) {
+      if (!this.#groupable(entry)) break;
+      group.push(entry);
+    }
+    // Each change was shown on the list the ones before it left: the first `before`, the last `after`.
+    const updated = new Map<string, [PanelRecord, PanelRecord]>();
+    for (const entry of group) {
+      for (const [before, after] of entry.effect.updated) updated.set(before.id, [updated.get(before.id)?.[0] ?? before, after]);
+    }
+    const effect: PatchEffect = { updated: [...updated.values()], added: [], removed: [] };
+    try {
+      const next = withEffect(this.#durable, effect);
+      const set = effect.updated.map(([, after]): [string, PanelRecord] => [after.id, after]);
+      await this.#save({ field: 'panels', set, remove: [] }, next);
+      this.#durable = next;
+    } catch (error) {
+      for (const entry of group) entry.written = { failed: true, error };
+      this.#pending.splice(0, group.length);
+      this.#showPending({ without: 'a change' });
+      throw error;
+    }
+    for (const entry of group) entry.written = { failed: false };
+    this.#pending.splice(0, group.length);
   }
 
   /** The additions of `entry` not shown yet, a slice per turn; a twin among them refuses the whole change. */
@@ -216,7 +273,7 @@ export class PanelRegistry {
   }
 }
 
-/** A change being written: what it did to the list shown, how many of its additions are shown, whether it was refused. */
+/** A change being written: what it did to the list shown, how many of its additions are shown, whether it was refused, whether it went with another's write. */
 interface Pending {
   patch: ListPatch;
   effect: PatchEffect;
@@ -224,4 +281,6 @@ interface Pending {
   shown: number;
   refused: unknown;
   interleaved: boolean;
+  /** Written with the change before it (`#writeGroup`), and how that write went; null until then. */
+  written: { failed: false } | { failed: true; error: unknown } | null;
 }

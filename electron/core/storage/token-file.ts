@@ -62,6 +62,8 @@ export class TokenFile {
   readonly #dirty = new Set<string>();
   /** The file holds what this version would not write (damage, another format): the next write is whole. */
   #rewrite: boolean;
+  /** The write queued behind the one under way, not started yet: a flush asked now joins it. */
+  #next: Promise<void> | null = null;
 
   private constructor(store: DocumentStore, rewrite: boolean) {
     this.#store = store;
@@ -111,13 +113,20 @@ export class TokenFile {
   }
 
   /**
-   * Writes what the file should hold as of this call, once the writes queued before it are done;
-   * later changes go with later flushes, so that a write that fails never takes to disk another
-   * change than those made before it. Throws `STORAGE` when the write fails.
+   * Writes what the file should hold, once the write under way is done: the changes made up to
+   * the moment this write starts, which are those of every flush waiting on it (a change is made
+   * with `intend` and flushed at once); later changes go with later flushes. Throws `STORAGE`
+   * when the write fails, to every flush that shared it.
    */
   flush(): Promise<void> {
-    const writing = [...this.#dirty].map((panelId): [string, StoredToken | undefined] => [panelId, this.entry(panelId)]);
-    return this.#queue.run(async () => {
+    // Grouped: every flush asked while another write is on disk shares the next one, which takes
+    // what the file should hold when it starts. A fleet's log ins that end together are then one
+    // fsync of tokens.json, not one each, and each is still on disk before its flush resolves.
+    if (this.#next !== null) return this.#next;
+    const next = this.#queue.run(async () => {
+      // From here on, a change waits for the write after this one.
+      this.#next = null;
+      const writing = [...this.#dirty].map((panelId): [string, StoredToken | undefined] => [panelId, this.entry(panelId)]);
       const changed = writing.filter(([panelId, stored]) => this.#writtenEntry(panelId) !== stored);
       if (changed.length > 0) {
         const set = changed.filter((entry): entry is [string, StoredToken] => entry[1] !== undefined);
@@ -140,6 +149,8 @@ export class TokenFile {
         else this.#dirty.add(panelId);
       }
     });
+    this.#next = next;
+    return next;
   }
 
   /** Own keys only: a panel id read from the file could be any string, `constructor` too. */
