@@ -181,3 +181,39 @@ export async function smallAgainstBig<R>(
     worst: (list, pick) => Math.max(...list.map(pick)),
   };
 }
+
+/** In the page: the next keydown starts a measure that ends a frame after what is in `region` changes. */
+function armKey(region: string): void {
+  const page = window as unknown as { __keyDone?: Promise<{ start: number; end: number }> };
+  const view = document.querySelector(region);
+  if (!view) throw new Error(`no ${region}`);
+  page.__keyDone = new Promise((resolve) => {
+    let start: number | null = null;
+    window.addEventListener('keydown', (event) => (start = Math.min(event.timeStamp, performance.now())), { capture: true, once: true });
+    const changes = new MutationObserver(() => {
+      if (start === null) return;
+      changes.disconnect();
+      const began = start;
+      requestAnimationFrame(() => setTimeout(() => resolve({ start: began, end: performance.now() }), 0));
+    });
+    // Attributes are left out: the search box's value changes with each key.
+    changes.observe(view, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+/**
+ * One key pressed, timed from its keydown to the frame after `region` changed, and the longest task
+ * meanwhile. A key that changed nothing would be waited for for ever: after 10 s it is not measured (NaN).
+ */
+export async function timedKey(page: Page, region: string, key: string): Promise<{ ms: number; task: number }> {
+  await page.evaluate(armKey, region);
+  await page.keyboard.press(key);
+  const { start, end } = await page.evaluate(() =>
+    Promise.race([
+      (window as unknown as { __keyDone: Promise<{ start: number; end: number }> }).__keyDone,
+      new Promise<{ start: number; end: number }>((resolve) => setTimeout(() => resolve({ start: 0, end: Number.NaN }), 10_000)),
+    ]),
+  );
+  await page.waitForTimeout(150);
+  return { ms: end - start, task: await page.evaluate(longestTask, { from: start, to: end + 100 }) };
+}

@@ -19,7 +19,6 @@ export interface Setup {
 export interface Probe {
   clickedAt: number | null;
   firstRowAt: number | null;
-  pending?: Promise<{ start: number; end: number }>;
 }
 export type ProbeWindow = BenchWindow & { __probe: Probe };
 

@@ -24,10 +24,9 @@
  * warm-up of each size, the sizes alternating. Times vary with the machine: compare the ratios.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import type { Page } from '@playwright/test';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
 import { installFakeMain, type ProbeWindow, type Setup } from './fleet-services-view-page.ts';
-import { type BenchRenderer, longestTask, openBenchPage, smallAgainstBig, startBenchRenderer } from './bench-page.ts';
+import { type BenchRenderer, longestTask, openBenchPage, smallAgainstBig, startBenchRenderer, timedKey } from './bench-page.ts';
 import { ms, printTable } from './figures.ts';
 import { countGoal, ratioGoal, timeGoal } from './goals.ts';
 
@@ -37,33 +36,6 @@ const SMALL = 1;
 const BIG = 1000;
 const ROW = '.fleet-services-table tbody tr:not(.fleet-group-row)';
 const FILTER_KEY = 'w';
-
-/** In the page: the next keydown starts a measurement that ends a frame after the view's table or counts change. */
-function armFilter(): void {
-  const probe = (window as unknown as ProbeWindow).__probe;
-  const view = document.querySelector('.fleet-services-view');
-  if (!view) throw new Error('no view');
-  probe.pending = new Promise((resolve) => {
-    let start: number | null = null;
-    window.addEventListener('keydown', (event) => (start = Math.min(event.timeStamp, performance.now())), { capture: true, once: true });
-    const changes = new MutationObserver(() => {
-      if (start === null) return;
-      changes.disconnect();
-      const began = start;
-      requestAnimationFrame(() => setTimeout(() => resolve({ start: began, end: performance.now() }), 0));
-    });
-    // Attributes are left out: the search box's value changes with each key.
-    changes.observe(view, { childList: true, characterData: true, subtree: true });
-  });
-}
-
-async function timedKey(page: Page, key: string): Promise<{ ms: number; task: number }> {
-  await page.evaluate(armFilter);
-  await page.keyboard.press(key);
-  const { start, end } = await page.evaluate(() => (window as unknown as ProbeWindow).__probe.pending!);
-  await page.waitForTimeout(150);
-  return { ms: end - start, task: await page.evaluate(longestTask, { from: start, to: end + 100 }) };
-}
 
 interface Run {
   firstRow: number;
@@ -95,10 +67,10 @@ async function oneRun(bench: BenchRenderer, panels: number): Promise<Run> {
     const loadTask = await page.evaluate(longestTask, { from: load.clickedAt, to: load.firstRowAt + 300 });
     const startTask = await page.evaluate(longestTask, { from: 0, to: load.firstRowAt + 300 });
     await page.getByRole('searchbox', { name: 'Search services of every panel' }).focus();
-    const filter = await timedKey(page, FILTER_KEY);
+    const filter = await timedKey(page, '.fleet-services-view', FILTER_KEY);
     await page.keyboard.press('Escape');
     await page.waitForTimeout(200);
-    const again = await timedKey(page, FILTER_KEY);
+    const again = await timedKey(page, '.fleet-services-view', FILTER_KEY);
     if (errors.length > 0) throw new Error(`the page failed: ${errors.join('; ')}`);
     if (load.rows === 0) throw new Error('no service row');
     return { firstRow: load.firstRowAt - load.clickedAt, nodes: load.nodes, rows: load.rows, loadTask, startTask, filter, again };

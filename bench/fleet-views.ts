@@ -16,9 +16,8 @@
  * asserts nothing: it measures.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import type { Page } from '@playwright/test';
 import { samplePanel } from '../tests/support/panel-fixture.ts';
-import { type BenchRenderer, longestTask, openBenchPage, smallAgainstBig, startBenchRenderer } from './bench-page.ts';
+import { type BenchRenderer, longestTask, openBenchPage, smallAgainstBig, startBenchRenderer, timedKey } from './bench-page.ts';
 import { ms, printTable } from './figures.ts';
 import { type FleetView, installViewsMain, type ViewSetup, type ViewWindow } from './fleet-views-page.ts';
 import { countGoal, ratioGoal, timeGoal } from './goals.ts';
@@ -40,39 +39,6 @@ const VIEWS: Readonly<Record<FleetView, { button: string; row: string; search: s
   activity: { button: 'Activity', row: '.activity-row', search: 'Search the activity', region: '.activity-view' },
   alerts: { button: 'Alerts', row: '.alert-row', search: 'Search the alerts', region: '.alerts-view' },
 };
-
-/** In the page: the next keydown starts a measurement that ends a frame after the view's rows change. */
-function armKey(region: string): void {
-  const page = window as unknown as ViewWindow & { __keyDone?: Promise<{ start: number; end: number }> };
-  const view = document.querySelector(region);
-  if (!view) throw new Error(`no ${region}`);
-  page.__keyDone = new Promise((resolve) => {
-    let start: number | null = null;
-    window.addEventListener('keydown', (event) => (start = Math.min(event.timeStamp, performance.now())), { capture: true, once: true });
-    const changes = new MutationObserver(() => {
-      if (start === null) return;
-      changes.disconnect();
-      const began = start;
-      requestAnimationFrame(() => setTimeout(() => resolve({ start: began, end: performance.now() }), 0));
-    });
-    // Attributes are left out: the search box's value changes with each key.
-    changes.observe(view, { childList: true, characterData: true, subtree: true });
-  });
-}
-
-async function timedKey(page: Page, region: string, key: string): Promise<{ ms: number; task: number }> {
-  await page.evaluate(armKey, region);
-  await page.keyboard.press(key);
-  // A key that changed nothing would be waited for for ever: after 10 s it is not measured.
-  const { start, end } = await page.evaluate(() =>
-    Promise.race([
-      (window as unknown as { __keyDone: Promise<{ start: number; end: number }> }).__keyDone,
-      new Promise<{ start: number; end: number }>((resolve) => setTimeout(() => resolve({ start: 0, end: Number.NaN }), 10_000)),
-    ]),
-  );
-  await page.waitForTimeout(150);
-  return { ms: end - start, task: await page.evaluate(longestTask, { from: start, to: end + 100 }) };
-}
 
 interface Run {
   firstRow: number;
