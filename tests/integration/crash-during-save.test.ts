@@ -224,7 +224,7 @@ function checkRound(expected: Expected, round: Round, loaded: Map<string, Loaded
       // The flushed check is an ok one (the only kind tracked here). An ok check that only moved the
       // time on by less than STALE_AFTER_MS is not a material change (storage/check-change.ts): the
       // disk may keep the earlier ok check of the same standing, never an older or another one.
-      const sameStanding = check !== null && check.ok && Date.parse(flushed) - Date.parse(check.at) < STALE_AFTER_MS;
+      const sameStanding = check?.ok === true && Date.parse(flushed) - Date.parse(check.at) < STALE_AFTER_MS;
       assert.ok(
         check !== null && (check.at >= flushed || sameStanding),
         `panel ${id} lost a check flushed before the kill (${flushed}; on disk: ${check?.at ?? 'none'}) ${context}`,
