@@ -258,7 +258,7 @@ export class FleetFiles {
   ): Promise<FleetFileInfo> {
     const file = this.#files.get(fileId);
     if (!file) return Promise.reject(new PanelError('NOT_FOUND', 'That fleet file is no longer followed here.'));
-    const run = this.#queue.then(async () => {
+    return this.#queued(async () => {
       const state = await this.#parts.state();
       const there = await this.#readThere(file);
       if (!there) throw new PanelError('INVALID_INPUT', `Nothing was changed: ${file.problem ?? 'the file cannot be read.'}`);
@@ -269,8 +269,6 @@ export class FleetFiles {
       await this.#mergeOnce(file);
       return this.#info(file);
     });
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 
   /** The core's panel events: a change to a panel of a file is written back to it. */
@@ -313,7 +311,12 @@ export class FleetFiles {
 
   /** One merge of the file with the list, one at a time: read, merge, apply here, and write back when this side changed. */
   #reconcile(file: Followed): Promise<void> {
-    const run = this.#queue.then(() => this.#mergeOnce(file));
+    return this.#queued(() => this.#mergeOnce(file));
+  }
+
+  /** Runs `work` after every merge and settle asked before it, one at a time: each touches the one panel list. */
+  #queued<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work);
     this.#queue = run.catch(() => undefined);
     return run;
   }

@@ -104,8 +104,7 @@ export function panelAccountMethods(parts: SignInParts): CoreMethods<'addPanelAc
     async removePanelAccount(panelId, accountId) {
       const current = await state();
       const record = find(current, panelId);
-      const account = record.accounts.find(({ id }) => id === accountId);
-      if (!account) throw new PanelError('NOT_FOUND', `${record.name} has no such account any more: it may have been removed.`);
+      const account = accountOf(record, accountId);
       const key = accountKey(panelId, accountId);
       const token = account.kind === 'session' ? current.vault.token(key, record.baseUrl) : undefined;
       const ended = token ? [{ record, token, endsAt: null, account: accountLabel(account.kind, account.email) }] : [];
@@ -126,8 +125,7 @@ export function panelAccountMethods(parts: SignInParts): CoreMethods<'addPanelAc
       const current = await state();
       const record = find(current, panelId);
       if (accountId !== null) {
-        const account = record.accounts.find(({ id }) => id === accountId);
-        if (!account) throw new PanelError('NOT_FOUND', `${record.name} has no such account any more: it may have been removed.`);
+        const account = accountOf(record, accountId);
         if (current.vault.token(accountKey(panelId, accountId), record.baseUrl) === undefined) {
           throw new PanelError(
             'NOT_SIGNED_IN',
@@ -140,6 +138,13 @@ export function panelAccountMethods(parts: SignInParts): CoreMethods<'addPanelAc
       return toPanel(find(current, panelId), current);
     },
   };
+}
+
+/** One of the panel's other accounts, or NOT_FOUND (removed meanwhile, from another window or a restart). */
+function accountOf(record: PanelRecord, accountId: string): PanelAccount {
+  const account = record.accounts.find(({ id }) => id === accountId);
+  if (!account) throw new PanelError('NOT_FOUND', `${record.name} has no such account any more: it may have been removed.`);
+  return account;
 }
 
 /** The vault keys of the panels' other accounts: forgotten with the panels. */
