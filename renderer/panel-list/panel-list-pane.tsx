@@ -62,7 +62,7 @@ export function PanelListPane() {
   const search = useRef<HTMLInputElement>(null);
   const now = useNow();
   const [listFocused, setListFocused] = useState(false);
-  const { listed, listedQuery, settling, fleet, listRows, tableItems, tableRows, shown } = usePanelRows({
+  const { listed, listedHealth, listedQuery, settling, fleet, listRows, tableItems, tableRows, shown } = usePanelRows({
     panels,
     health,
     query,
@@ -71,7 +71,8 @@ export function PanelListPane() {
     table: tabled ? table : null,
     listFocused,
   });
-  const counts = useMemo(() => healthCounts(panels, health), [panels, health]);
+  // Of the rows' panels and state (deferred): ten thousand are counted in the rows' render, not before it.
+  const counts = useMemo(() => healthCounts(listed, listedHealth), [listed, listedHealth]);
   const mute = (id: string, muted: boolean) => run(async () => changes.changed(await api.updatePanels([id], { muted })));
   const collapsed = useMemo(() => new Set(collapsedGroups), [collapsedGroups]);
   const items = useMemo(() => listItems(listRows, collapsed), [listRows, collapsed]);

@@ -172,24 +172,20 @@ const PAD = '000000000000';
 export function padNumbers(text: string): string {
   let key = '';
   let start = 0;
+  let inDigits = false;
   for (let index = 0; index <= text.length; index++) {
     const code = index < text.length ? text.charCodeAt(index) : -1;
     const digit = code >= 48 && code <= 57;
-    const wasDigit = index > start && isDigitAt(text, start);
-    if (index === text.length || digit !== wasDigit) {
+    if (index === text.length || digit !== inDigits) {
       if (index > start) {
-        const run = text.slice(start, index);
-        key += wasDigit && run.length < PAD.length ? PAD.slice(run.length) + run : run;
+        const run = start === 0 && index === text.length ? text : text.slice(start, index);
+        key += inDigits && run.length < PAD.length ? PAD.slice(run.length) + run : run;
       }
       start = index;
+      inDigits = digit;
     }
   }
   return key;
-}
-
-function isDigitAt(text: string, index: number): boolean {
-  const code = text.charCodeAt(index);
-  return code >= 48 && code <= 57;
 }
 
 /** The section names that are not a group of the operator's. */

@@ -1,7 +1,7 @@
 import { accountLabel } from '../../shared/accounts.ts';
 import { fleetFileName } from '../../shared/fleet-file.ts';
 import { useFleetFiles } from '../window/use-fleet-files.ts';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { ErrorInfo } from '../../shared/contract/errors.ts';
 import { versionLabel } from '../../shared/panel-version.ts';
 import type { Panel, SessionResult } from '../../shared/types.ts';
@@ -57,9 +57,16 @@ export function PanelView({ panel, groups }: PanelViewProps) {
   const expiresSoonAt = expiring.get(panel.id) ?? null;
   const { status: appStatus } = useStatus();
   const { focusRequest } = useLocation();
-  // Else the email the fleet used most: imported panels have none of their own.
+  // Else the email the fleet used most: imported panels have none of their own. Counted only for a
+  // panel without an email of its own, and over the list in a render of its own: ten thousand
+  // panels' emails are not counted before the first rows show.
   const preferencesEmail = appStatus?.settings.defaultEmail ?? null;
-  const defaultEmail = useMemo(() => preferencesEmail ?? fleetEmail(panels ?? []), [preferencesEmail, panels]);
+  const fleet = useDeferredValue(panels);
+  const needsFleetEmail = !panel.lastEmail && preferencesEmail === null;
+  const defaultEmail = useMemo(
+    () => preferencesEmail ?? (needsFleetEmail ? fleetEmail(fleet ?? []) : null),
+    [preferencesEmail, needsFleetEmail, fleet],
+  );
   const { locationStore, reads } = useWindowContext();
   const [tab, setTab] = useState<Tab>('session');
   const [openAdvanced, setOpenAdvanced] = useState(false);

@@ -172,23 +172,24 @@ export function judgePanel(panel: Panel, health: PanelHealth | undefined): Panel
       facts.push({ severity: SEVERITY.stateUnknown, text: `State unknown: ${why}`, short: 'State unknown' });
     }
   }
+  const routesMissing = panel.signedIn && health?.problem?.routesMissing === true;
+  const read = offered && health !== undefined;
+  // Most of a fleet is well: its judgement is made without the lists below (ten thousand at a start).
+  if (facts.length === 0 && !routesMissing) return judgement(stateOf(panel, SEVERITY.none, read), SEVERITY.none, null, null, panel);
   facts.sort((a, b) => a.severity - b.severity);
   const severity = facts[0]?.severity ?? SEVERITY.none;
   const texts = facts.map((fact) => fact.text);
   const shorts = facts.map((fact) => fact.short);
-  if (panel.signedIn && health?.problem?.routesMissing) {
-    texts.push(`No state to read: ${shortMessage(health.problem.message)}`);
+  if (routesMissing) {
+    texts.push(`No state to read: ${shortMessage(health!.problem!.message)}`);
     shorts.push('No state to read');
   }
-  const state = stateOf(panel, severity, offered && health !== undefined);
-  return {
-    state,
-    severity,
-    reason: texts.length > 0 ? texts.join(' · ') : null,
-    shortReason: shorts.length > 0 ? shorts.join(' · ') : null,
-    attention: severity !== SEVERITY.none && !panel.muted,
-    ...PANEL_STATES[state],
-  };
+  return judgement(stateOf(panel, severity, read), severity, texts.join(' · '), shorts.join(' · '), panel);
+}
+
+function judgement(state: PanelState, severity: Severity, reason: string | null, shortReason: string | null, panel: Panel): PanelJudgement {
+  const { word, tone } = PANEL_STATES[state];
+  return { state, severity, reason, shortReason, attention: severity !== SEVERITY.none && !panel.muted, tone, word };
 }
 
 /** The state of a panel whose worst fact is `severity`; `read`: its state was read (an OK needs one). */
