@@ -41,7 +41,8 @@ export function byDaysLeft(rows: readonly CertificateRow[]): CertificateRow[] {
     (a, b) =>
       rank(a) - rank(b) ||
       (a.daysLeft ?? 0) - (b.daysLeft ?? 0) ||
-      compareText(a.panelId, b.panelId) ||
+      // Ids only keep a panel's rows together: plain order, not a collator's (a hundred thousand comparisons over ten thousand rows).
+      (a.panelId < b.panelId ? -1 : a.panelId > b.panelId ? 1 : 0) ||
       compareText(a.projectName, b.projectName) ||
       compareText(a.serviceName, b.serviceName) ||
       compareText(a.host, b.host),

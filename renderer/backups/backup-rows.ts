@@ -108,13 +108,22 @@ export function backupGroups(
     const group = groups.get(key) ?? { key, name, problems: [], rows: [] };
     if (panel.problem !== null) group.problems.push({ panelName: info.name, problem: panel.problem });
     // The client is searched whichever way the rows are grouped.
-    group.rows.push(...rowsOf(panel, info.name).filter((row) => matches(row, info.group ?? '', words)));
+    const rows = rowsOf(panel, info.name);
+    // Nothing typed: no row's text is built (ten thousand panels' rows would be, on each read).
+    group.rows.push(...(words.length === 0 ? rows : rows.filter((row) => matches(row, info.group ?? '', words))));
     groups.set(key, group);
   }
   const shown = [...groups.values()].filter((group) => group.rows.length > 0 || (words.length === 0 && group.problems.length > 0));
   for (const group of shown) group.rows.sort(byRank);
-  const best = (group: BackupGroup) => Math.min(2.5, ...group.rows.map((row) => RANK[row.rowKind]));
-  return shown.sort((a, b) => best(a) - best(b) || compareText(a.name, b.name));
+  // Each group's best rank once, not at each of the sort's comparisons (a hundred thousand over ten thousand groups).
+  const best = new Map(shown.map((group) => [group, bestRank(group.rows)]));
+  return shown.sort((a, b) => best.get(a)! - best.get(b)! || compareText(a.name, b.name));
+}
+
+/** The rank of a group's most pressing row (its rows are sorted): a group of only problems after those with rows. */
+function bestRank(sortedRows: readonly BackupListRow[]): number {
+  const first = sortedRows[0];
+  return first === undefined ? 2.5 : RANK[first.rowKind];
 }
 
 /** A run's last time as the view says it: "Failed 3 Dec, 03:00", "Never run". */
